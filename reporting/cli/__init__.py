@@ -1,0 +1,59 @@
+"""The ``baccarat-report`` command line: a thin layer over the library, one module per command.
+
+:func:`main` is the one boundary that turns expected errors (bad configuration, unusable input)
+into a one-line message and exit code 2; any other exception is a bug and shows a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from reporting import __version__
+from reporting.cli import odds
+from reporting.config import ConfigError
+from reporting.errors import InputError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
+
+app = typer.Typer(
+    name="baccarat-report",
+    help="Compliance reporting for regulated online baccarat: exact odds, round-log ingest, "
+    "payout verification, regulator disclosures and localized rule sheets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"baccarat-report {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Compliance reporting for regulated online baccarat."""
+
+
+app.command(name="odds")(odds.odds_command)
+
+
+def main() -> None:
+    """Run the CLI; expected errors become one line on stderr and exit code 2."""
+    try:
+        app()
+    except ConfigError as error:
+        for problem in error.problems:
+            print(f"baccarat-report: configuration: {problem}", file=sys.stderr)
+        sys.exit(EXIT_UNUSABLE)
+    except InputError as error:
+        print(f"baccarat-report: {error}", file=sys.stderr)
+        sys.exit(EXIT_UNUSABLE)

@@ -1,0 +1,117 @@
+"""``baccarat-report odds``: exact probabilities and theoretical RTP of every bet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
+from reporting.engine.bets import PayTable
+from reporting.engine.money import round_fraction
+from reporting.errors import InputError
+from reporting.theory import ShoeOdds, apply_pay_overrides, game_odds, shoe_odds
+
+
+def odds_command(
+    game: Annotated[
+        str | None, typer.Option("--game", help="Game id from the configuration.")
+    ] = None,
+    decks: Annotated[
+        int | None,
+        typer.Option("--decks", min=1, max=8, help="Deck count 1-8 (overrides the game's)."),
+    ] = None,
+    pay: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pay",
+            metavar="KEY=ODDS",
+            help="Override pay-table odds, e.g. --pay tie=9 --pay bonus_margin_9=50.",
+        ),
+    ] = None,
+    perfect_pair: Annotated[
+        str | None,
+        typer.Option("--perfect-pair", metavar="A|B", help="Perfect pair pay table variant."),
+    ] = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Exact probabilities and theoretical RTP of every bet, by combinatorial counting."""
+    if game is None and decks is None:
+        raise InputError("odds needs --game ID or --decks N (see --help)")
+    overrides = list(pay or [])
+    if perfect_pair is not None:
+        if perfect_pair.upper() not in ("A", "B"):
+            raise InputError(f"--perfect-pair {perfect_pair!r}: expected A or B")
+        overrides.append("perfect_pair_both=" + ("25" if perfect_pair.upper() == "A" else "200"))
+    title: str
+    if game is not None:
+        spec = load_operator_config(config).game(game)
+        table = apply_pay_overrides(spec.pay_table, overrides)
+        result = game_odds(spec, decks=decks, table=table)
+        title = f"{spec.name} ({spec.id}), {result.decks} decks, perfect pair {table.perfect_pair_variant}"
+    else:
+        assert decks is not None
+        table = apply_pay_overrides(PayTable(), overrides)
+        result = shoe_odds(decks, table)
+        title = f"{decks} decks, every bet of the catalogue"
+    if as_json:
+        print_json(odds_document(result, game))
+    else:
+        print_odds_table(result, title)
+
+
+def odds_document(result: ShoeOdds, game: str | None) -> dict:
+    """The ``odds --json`` document (shape of the CLI contract)."""
+    return {
+        "game": game,
+        "decks": result.decks,
+        "outcomes": {name: float(p) for name, p in result.outcomes.items()},
+        "outcomes_exact": {name: f"{p.numerator}/{p.denominator}" for name, p in result.outcomes.items()},
+        "bets": {
+            odds.bet: {
+                "pays": result.pays[odds.bet],
+                "rtp": float(odds.rtp),
+                "house_edge": float(odds.house_edge),
+                "rtp_exact": f"{odds.rtp.numerator}/{odds.rtp.denominator}",
+                "win": float(odds.win),
+                "push": float(odds.push),
+                "lose": float(odds.lose),
+            }
+            for odds in result.bets
+        },
+    }
+
+
+def print_odds_table(result: ShoeOdds, title: str) -> None:
+    """A table a compliance officer reads at a glance."""
+    outcomes = ", ".join(
+        f"{name.capitalize()} {round_fraction(p, 6)}" for name, p in result.outcomes.items()
+    )
+    table = Table(title=title, caption=f"Outcome probabilities: {outcomes}", title_justify="left")
+    for header, justify in (
+        ("Bet", "left"),
+        ("Pays", "left"),
+        ("Win", "right"),
+        ("Push", "right"),
+        ("Lose", "right"),
+        ("RTP", "right"),
+        ("House edge", "right"),
+    ):
+        table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for odds in result.bets:
+        table.add_row(
+            odds.bet,
+            result.pays[odds.bet],
+            str(round_fraction(odds.win, 6)),
+            str(round_fraction(odds.push, 6)),
+            str(round_fraction(odds.lose, 6)),
+            f"{round_fraction(odds.rtp * 100, 4)}%",
+            f"{round_fraction(odds.house_edge * 100, 4)}%",
+        )
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=120)
+    console.print(table)

@@ -1,0 +1,82 @@
+"""Playing cards: parsing every spelling of the round log into one canonical form.
+
+Canonical codes are rank then suit letter: ``AS``, ``10H``, ``KD``. The log may also write
+``T`` for ten, the suit as a symbol (``K♣``) and any letter case (``10h``, ``td``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["RANKS", "SUITS", "Card", "CardError", "parse_card", "parse_cards"]
+
+#: Ranks in canonical spelling, ace low.
+RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: Suits in canonical spelling: spades, hearts, diamonds, clubs.
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+
+_RANK_SPELLINGS = {rank: rank for rank in RANKS} | {"T": "10"}
+_SUIT_SPELLINGS = {suit: suit for suit in SUITS} | {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+# Variation selector 16 sometimes follows a suit symbol when it is typed as an emoji.
+_EMOJI_SELECTOR = "\ufe0f"
+
+
+class CardError(ValueError):
+    """A card code that is not rank then suit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card. Compare and hash by rank and suit."""
+
+    rank: str
+    suit: str
+
+    @property
+    def points(self) -> int:
+        """Baccarat points: ace 1, two to nine face value, ten and court cards 0."""
+        if self.rank == "A":
+            return 1
+        if self.rank in ("10", "J", "Q", "K"):
+            return 0
+        return int(self.rank)
+
+    @property
+    def code(self) -> str:
+        """The canonical code, e.g. ``10H``."""
+        return self.rank + self.suit
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card code in any accepted spelling.
+
+    >>> parse_card("10h"), parse_card("Td").code, parse_card("K♣").code
+    (Card(rank='10', suit='H'), '10D', 'KC')
+    >>> parse_card("1S")
+    Traceback (most recent call last):
+    ...
+    reporting.engine.cards.CardError: bad card code '1S': rank must be one of A 2-9 10 T J Q K
+    """
+    if not isinstance(text, str):
+        raise CardError(f"bad card code {text!r}: expected a string such as 'AS' or '10H'")
+    cleaned = text.strip().replace(_EMOJI_SELECTOR, "").upper()
+    if len(cleaned) < 2:
+        raise CardError(f"bad card code {text!r}: expected rank then suit, such as 'AS' or '10H'")
+    rank_part, suit_part = cleaned[:-1], cleaned[-1]
+    suit = _SUIT_SPELLINGS.get(suit_part)
+    if suit is None:
+        raise CardError(f"bad card code {text!r}: suit must be one of S H D C or ♠ ♥ ♦ ♣")
+    rank = _RANK_SPELLINGS.get(rank_part)
+    if rank is None:
+        raise CardError(f"bad card code {text!r}: rank must be one of A 2-9 10 T J Q K")
+    return Card(rank, suit)
+
+
+def parse_cards(codes: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:
+    """Parse a list of codes, or one space-separated string of them (the CSV form)."""
+    if isinstance(codes, str):
+        codes = codes.split()
+    return tuple(parse_card(code) for code in codes)

@@ -1,0 +1,91 @@
+"""The game model: one frozen record per game variant, built from validated catalogue data.
+
+Nothing here reads files; :mod:`reporting.config` loads the shipped catalogue and the
+operator configuration and builds these records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from reporting.engine.bets import BetType, PayTable
+from reporting.engine.money import RoundingPolicy
+
+__all__ = ["GameSpec", "StakeLimits"]
+
+
+@dataclass(frozen=True, slots=True)
+class StakeLimits:
+    """Minimum and maximum stake of one bet type, in cents."""
+
+    minimum: int
+    maximum: int
+
+    def allows(self, stake: int) -> bool:
+        """Whether a stake lies within the limits."""
+        return self.minimum <= stake <= self.maximum
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """Everything the tool knows about one game: rules, pay table, limits, jurisdiction."""
+
+    id: str
+    name: str
+    kind: str  # "live" (dealt from a shoe) or "rng"
+    jurisdiction: str  # ISO 3166 alpha-2 of the licensing market
+    decks: int
+    reshuffle_every_round: bool
+    cut_card_depth: int  # live shoes: cards left behind the cut card
+    bets: tuple[BetType, ...]
+    pay_table: PayTable
+    rounding: RoundingPolicy
+    limits: tuple[tuple[BetType, StakeLimits], ...]
+    below_minimum: str  # what the platform does with a stake under the minimum: "reject"
+    above_maximum: str  # ... over the maximum: "cap" or "reject"
+    exclusive_bets: tuple[frozenset[BetType], ...]  # at most one of each group per account
+    currency: str
+    timezone: str
+    regulator: str | None
+    regulator_code: str | None
+    declared_rtp: Decimal | None  # percent, e.g. Decimal("99.50")
+    opening_hours: str  # "24h" or a free text shown as is
+    statistics_reset: str | None  # local time the table statistics reset, e.g. "00:01"
+    version: str | None
+    languages: tuple[str, ...]
+
+    def limits_for(self, bet: BetType) -> StakeLimits:
+        """Stake limits of one bet type."""
+        for bet_type, limits in self.limits:
+            if bet_type is bet:
+                return limits
+        raise KeyError(f"{self.id} does not offer the {bet.value} bet")
+
+    def offers(self, bet: BetType) -> bool:
+        """Whether the game takes bets of this type."""
+        return bet in self.bets
+
+    @property
+    def side_bets(self) -> tuple[BetType, ...]:
+        """Offered bets other than player, banker and tie."""
+        return tuple(b for b in self.bets if b not in (BetType.PLAYER, BetType.BANKER, BetType.TIE))
+
+    @property
+    def operator_share(self) -> Decimal | None:
+        """100% minus the declared RTP, in percent."""
+        return None if self.declared_rtp is None else Decimal(100) - self.declared_rtp
+
+    @property
+    def commission(self) -> Fraction:
+        """The commission on Banker wins, as a fraction of the win at even money."""
+        return 1 - self.pay_table.banker
+
+    @property
+    def overall_limits(self) -> StakeLimits:
+        """The lowest minimum and highest maximum over all offered bets."""
+        return StakeLimits(
+            min(limits.minimum for _, limits in self.limits),
+            max(limits.maximum for _, limits in self.limits),
+        )
