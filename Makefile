@@ -29,9 +29,18 @@ demo: syslibs $(STAMP)
 	@for game in live-baccarat-it live-baccarat-dk live-baccarat-gr mini-baccarat-it; do \
 		$(BIN)/baccarat-report odds --config sample_data/operator.toml --game $$game || exit $$?; \
 	done
+	@mkdir -p $(DEMO)
+	@echo "== Ingest the sample month into $(DEMO)/baccarat-report.sqlite =="
+	@$(BIN)/baccarat-report ingest sample_data/inbox --config sample_data/operator.toml \
+		--db $(DEMO)/baccarat-report.sqlite; status=$$?; [ $$status -le 1 ] || exit $$status
+	@echo "The database is $(DEMO)/baccarat-report.sqlite (open it with sqlite3 or Datasette)."
 
 test: syslibs $(STAMP)
 	$(BIN)/python -m pytest
+
+ROUNDS ?= 1000000
+bench: syslibs $(STAMP)
+	$(BIN)/python scripts/bench.py --rounds $(ROUNDS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check reporting tests scripts

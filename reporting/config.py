@@ -113,7 +113,9 @@ class OperatorConfig:
         except KeyError:
             known = ", ".join(sorted(self.games)) or "none"
             where = self.source or "the built-in catalogue"
-            raise ConfigError([f"{where}: no game {game_id!r} is configured (known: {known})"]) from None
+            raise ConfigError(
+                [f"{where}: no game {game_id!r} is configured (known: {known})"]
+            ) from None
 
 
 def default_config_path() -> Path | None:
@@ -145,7 +147,9 @@ def load_config(path: Path | None) -> OperatorConfig:
     return _build(_read_toml(CATALOGUE_PATH), _read_toml(path), path)
 
 
-def _build(catalogue: dict[str, Any], operator: dict[str, Any], source: Path | None) -> OperatorConfig:
+def _build(
+    catalogue: dict[str, Any], operator: dict[str, Any], source: Path | None
+) -> OperatorConfig:
     problems: list[str] = []
     where = str(source) if source else str(CATALOGUE_PATH)
     unknown_top = set(operator) - {"operator", "games", "pay_tables"}
@@ -254,10 +258,30 @@ def _pay_table(
         if base is None:
             return None
     else:
-        base = {} if name == "standard" else _pay_table("standard", tables, where, problems, (*seen, name))
+        base = (
+            {}
+            if name == "standard"
+            else _pay_table("standard", tables, where, problems, (*seen, name))
+        )
         if base is None:
             return None
-    return base | {k: v for k, v in table.items() if k != "base"}
+    return _merge_pay(base, {k: v for k, v in table.items() if k != "base"})
+
+
+def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Overlay pay-table changes on a base; bonus margins merge row by row, and a table that
+    pays both perfect pairs as one (variant A) keeps doing so when the one-hand odds change."""
+    merged = base | changes
+    if isinstance(base.get("bonus_margins"), dict) and isinstance(
+        changes.get("bonus_margins"), dict
+    ):
+        merged["bonus_margins"] = base["bonus_margins"] | changes["bonus_margins"]
+    variant_a = base.get("perfect_pair_both", base.get("perfect_pair_one")) == base.get(
+        "perfect_pair_one"
+    )
+    if variant_a and "perfect_pair_one" in changes and "perfect_pair_both" not in changes:
+        merged["perfect_pair_both"] = changes["perfect_pair_one"]
+    return merged
 
 
 def _build_pay_table(raw: dict[str, Any], where: str, problems: list[str]) -> PayTable | None:
@@ -268,7 +292,9 @@ def _build_pay_table(raw: dict[str, Any], where: str, problems: list[str]) -> Pa
                 margins = {int(margin): parse_ratio(odds) for margin, odds in text.items()}
                 unknown = set(margins) - set(BONUS_MARGINS)
                 if unknown:
-                    problems.append(f"{where}: bonus_margins: margins {sorted(unknown)} are not 4-9")
+                    problems.append(
+                        f"{where}: bonus_margins: margins {sorted(unknown)} are not 4-9"
+                    )
                     return None
                 values[key] = tuple(sorted(margins.items(), reverse=True))
             elif key == "bonus_natural_tie":
@@ -314,14 +340,15 @@ def _game_spec(
     raw_table = _pay_table(entry.pay_table, pay_tables, f"{where}.pay_table", problems)
     table = None
     if raw_table is not None:
-        raw_table = dict(raw_table)
+        raw_table = _merge_pay(raw_table, entry.pay)
         if entry.perfect_pair is not None:
             one = raw_table.get("perfect_pair_one", "25")
             raw_table["perfect_pair_both"] = one if entry.perfect_pair == "A" else "200"
-        raw_table |= entry.pay
         table = _build_pay_table(raw_table, f"{where}.pay", problems)
 
-    default_limits = _limits({"min": entry.limits.min, "max": entry.limits.max}, f"{where}.limits", problems)
+    default_limits = _limits(
+        {"min": entry.limits.min, "max": entry.limits.max}, f"{where}.limits", problems
+    )
     limits = []
     for bet_name, raw in entry.limits.per_bet.items():
         bet = _bet(bet_name, f"{where}.limits.per_bet", problems)
@@ -336,14 +363,19 @@ def _game_spec(
             if raw is None:
                 limits.append((bet, default_limits))
                 continue
-            merged = {"min": raw.get("min", entry.limits.min), "max": raw.get("max", entry.limits.max)}
+            merged = {
+                "min": raw.get("min", entry.limits.min),
+                "max": raw.get("max", entry.limits.max),
+            }
             bet_limits = _limits(merged, f"{where}.limits.per_bet.{bet.value}", problems)
             if bet_limits is not None:
                 limits.append((bet, bet_limits))
 
     groups = []
     for group in entry.exclusive_bets:
-        members = frozenset(b for b in (_bet(v, f"{where}.exclusive_bets", problems) for v in group) if b)
+        members = frozenset(
+            b for b in (_bet(v, f"{where}.exclusive_bets", problems) for v in group) if b
+        )
         if len(members) < 2 or not members <= set(offered):
             problems.append(f"{where}.exclusive_bets: {group} must name two or more offered bets")
         groups.append(members)
@@ -351,27 +383,42 @@ def _game_spec(
     if not re.fullmatch(r"[A-Z]{3}", entry.currency):
         problems.append(f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR")
     if not re.fullmatch(r"[A-Z]{2}", entry.jurisdiction):
-        problems.append(f"{where}.jurisdiction: {entry.jurisdiction!r} is not a country code such as IT")
+        problems.append(
+            f"{where}.jurisdiction: {entry.jurisdiction!r} is not a country code such as IT"
+        )
     try:
         zoneinfo.ZoneInfo(entry.timezone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        problems.append(f"{where}.timezone: {entry.timezone!r} is not an IANA time zone such as Europe/Rome")
+        problems.append(
+            f"{where}.timezone: {entry.timezone!r} is not an IANA time zone such as Europe/Rome"
+        )
     declared = None
     if entry.declared_rtp is not None:
         try:
             declared = Decimal(entry.declared_rtp)
         except InvalidOperation:
             declared = None
-        if declared is None or not declared.is_finite() or not 0 < declared <= 100 or declared.as_tuple().exponent < -2:
-            problems.append(f"{where}.declared_rtp: {entry.declared_rtp!r} is not a percentage such as \"99.50\"")
+        if (
+            declared is None
+            or not declared.is_finite()
+            or not 0 < declared <= 100
+            or declared.as_tuple().exponent < -2
+        ):
+            problems.append(
+                f'{where}.declared_rtp: {entry.declared_rtp!r} is not a percentage such as "99.50"'
+            )
             declared = None
     for language in entry.languages:
         if language not in SUPPORTED_LANGUAGES:
             problems.append(
                 f"{where}.languages: {language!r} has no catalogue (have: {', '.join(SUPPORTED_LANGUAGES)})"
             )
-    if entry.statistics_reset is not None and not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", entry.statistics_reset):
-        problems.append(f"{where}.statistics_reset: {entry.statistics_reset!r} is not a time such as 00:01")
+    if entry.statistics_reset is not None and not re.fullmatch(
+        r"([01][0-9]|2[0-3]):[0-5][0-9]", entry.statistics_reset
+    ):
+        problems.append(
+            f"{where}.statistics_reset: {entry.statistics_reset!r} is not a time such as 00:01"
+        )
     if entry.reshuffle_every_round and entry.kind == "live" and entry.cut_card_depth:
         problems.append(f"{where}.cut_card_depth: a shoe reshuffled every round has no cut card")
 
@@ -402,4 +449,3 @@ def _game_spec(
         version=entry.version,
         languages=tuple(entry.languages),
     )
-

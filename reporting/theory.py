@@ -91,12 +91,20 @@ def shoe_odds(decks: int, table: PayTable | None = None) -> ShoeOdds:
 
 
 def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
-    """Apply ``KEY=ODDS`` overrides (e.g. ``tie=9``, ``bonus_margin_9=50``) to a pay table."""
+    """Apply ``KEY=ODDS`` overrides (e.g. ``tie=9``, ``bonus_margin_9=50``) to a pay table.
+
+    ``perfect_pair=A`` or ``perfect_pair=B`` picks the perfect pair variant: A pays both hands
+    as one hand, B pays 200:1 for both unless ``perfect_pair_both`` says otherwise.
+    """
     changes: dict[str, object] = {}
     margins = dict(table.bonus_margins)
+    variant = table.perfect_pair_variant
     for override in overrides:
         key, sep, text = override.partition("=")
         key = key.strip()
+        if key == "perfect_pair" and text.strip().upper() in ("A", "B"):
+            variant = text.strip().upper()
+            continue
         if not sep or key not in OVERRIDABLE:
             raise InputError(
                 f"--pay {override!r}: expected KEY=ODDS with KEY one of {', '.join(OVERRIDABLE)}"
@@ -112,6 +120,12 @@ def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
         else:
             changes[key] = odds
     changes["bonus_margins"] = tuple(sorted(margins.items(), reverse=True))
+    # Variant A pays both hands as one: changing the one-hand odds changes both.
+    if "perfect_pair_both" not in changes:
+        if variant == "A":
+            changes["perfect_pair_both"] = changes.get("perfect_pair_one", table.perfect_pair_one)
+        elif table.perfect_pair_variant == "A":
+            changes["perfect_pair_both"] = Fraction(200)
     return dataclasses.replace(table, **changes)
 
 

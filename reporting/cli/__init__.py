@@ -11,7 +11,7 @@ import sys
 import typer
 
 from reporting import __version__
-from reporting.cli import odds
+from reporting.cli import ingest, odds
 from reporting.config import ConfigError
 from reporting.errors import InputError
 
@@ -44,6 +44,7 @@ def _root(
 
 
 app.command(name="odds")(odds.odds_command)
+app.command(name="ingest")(ingest.ingest_command)
 
 
 def main() -> None:

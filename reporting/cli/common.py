@@ -33,3 +33,28 @@ def print_json(document: dict[str, Any]) -> None:
     """Write one JSON document to stdout."""
     json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
+
+
+DEFAULT_DB = Path("baccarat-report.sqlite")
+
+DbOption = Annotated[
+    Path,
+    typer.Option("--db", help="SQLite database file.", dir_okay=False),
+]
+
+
+def stderr_console():
+    """A rich console on stderr: colours and progress only when stderr is a terminal."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def stdout_console():
+    """A rich console on stdout; wide and colourless when stdout is not a terminal."""
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=120, no_color=True)
+    return console

@@ -5,10 +5,15 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
+from reporting.cli.common import (
+    ConfigOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+    stdout_console,
+)
 from reporting.engine.bets import PayTable
 from reporting.engine.money import round_fraction
 from reporting.errors import InputError
@@ -45,7 +50,7 @@ def odds_command(
     if perfect_pair is not None:
         if perfect_pair.upper() not in ("A", "B"):
             raise InputError(f"--perfect-pair {perfect_pair!r}: expected A or B")
-        overrides.append("perfect_pair_both=" + ("25" if perfect_pair.upper() == "A" else "200"))
+        overrides.append(f"perfect_pair={perfect_pair.upper()}")
     title: str
     if game is not None:
         spec = load_operator_config(config).game(game)
@@ -69,7 +74,9 @@ def odds_document(result: ShoeOdds, game: str | None) -> dict:
         "game": game,
         "decks": result.decks,
         "outcomes": {name: float(p) for name, p in result.outcomes.items()},
-        "outcomes_exact": {name: f"{p.numerator}/{p.denominator}" for name, p in result.outcomes.items()},
+        "outcomes_exact": {
+            name: f"{p.numerator}/{p.denominator}" for name, p in result.outcomes.items()
+        },
         "bets": {
             odds.bet: {
                 "pays": result.pays[odds.bet],
@@ -111,7 +118,4 @@ def print_odds_table(result: ShoeOdds, title: str) -> None:
             f"{round_fraction(odds.rtp * 100, 4)}%",
             f"{round_fraction(odds.house_edge * 100, 4)}%",
         )
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=120)
-    console.print(table)
+    stdout_console().print(table)

@@ -19,6 +19,9 @@ _RANK_SPELLINGS = {rank: rank for rank in RANKS} | {"T": "10"}
 _SUIT_SPELLINGS = {suit: suit for suit in SUITS} | {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 # Variation selector 16 sometimes follows a suit symbol when it is typed as an emoji.
 _EMOJI_SELECTOR = "\ufe0f"
+# "Any case" means ASCII case: str.upper() would also turn look-alikes such as the long s
+# "\u017f" into "S" and accept codes the round log does not allow.
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 class CardError(ValueError):
@@ -62,7 +65,7 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"bad card code {text!r}: expected a string such as 'AS' or '10H'")
-    cleaned = text.strip().replace(_EMOJI_SELECTOR, "").upper()
+    cleaned = text.strip().replace(_EMOJI_SELECTOR, "").translate(_ASCII_UPPER)
     if len(cleaned) < 2:
         raise CardError(f"bad card code {text!r}: expected rank then suit, such as 'AS' or '10H'")
     rank_part, suit_part = cleaned[:-1], cleaned[-1]

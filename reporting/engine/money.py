@@ -53,7 +53,7 @@ def parse_amount(text: object, *, allow_zero: bool = True) -> int:
     match = _AMOUNT.fullmatch(text)
     if match is None:
         raise AmountError(
-            f"amount {text!r} is not a plain decimal with at most 2 decimals (e.g. \"25.00\")"
+            f'amount {text!r} is not a plain decimal with at most 2 decimals (e.g. "25.00")'
         )
     cents = int(match["units"]) * 100 + int((match["fraction"] or "0").ljust(2, "0"))
     if cents == 0 and not allow_zero:
@@ -126,7 +126,7 @@ def parse_ratio(text: object) -> Fraction:
     >>> parse_ratio("0.95"), parse_ratio("19/20"), parse_ratio("1.5"), parse_ratio("3:2")
     (Fraction(19, 20), Fraction(19, 20), Fraction(3, 2), Fraction(3, 2))
     """
-    if isinstance(text, bool) or isinstance(text, float):
+    if isinstance(text, (bool, float)):
         raise AmountError(f'odds must be written as a string such as "19/20", got {text!r}')
     if isinstance(text, int):
         return Fraction(text)
@@ -134,7 +134,7 @@ def parse_ratio(text: object) -> Fraction:
         raise AmountError(f"odds must be a string, got {type(text).__name__}")
     match = _RATIO.fullmatch(text.strip())
     if match is None:
-        raise AmountError(f"odds {text!r} are not a number or ratio such as \"8\", \"0.95\", \"19/20\"")
+        raise AmountError(f'odds {text!r} are not a number or ratio such as "8", "0.95", "19/20"')
     ratio = Fraction(Decimal(match["num"]))
     if match["den"] is not None:
         denominator = Fraction(Decimal(match["den"]))

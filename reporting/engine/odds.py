@@ -72,8 +72,10 @@ class Distribution:
 
 
 def _check_decks(decks: int) -> None:
-    if not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
-        raise ValueError(f"decks must be a whole number from {MIN_DECKS} to {MAX_DECKS}, got {decks!r}")
+    if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
+        raise ValueError(
+            f"decks must be a whole number from {MIN_DECKS} to {MAX_DECKS}, got {decks!r}"
+        )
 
 
 def _falling(n: int, k: int) -> int:
@@ -136,9 +138,7 @@ def point_distribution(decks: int) -> Distribution:
             elif banker_draws(banker_total, None).draws:
                 for b3 in range(10):
                     if counts[b3]:
-                        facts = PointFacts(
-                            player_total, (banker_total + b3) % 10, False, False, 5
-                        )
+                        facts = PointFacts(player_total, (banker_total + b3) % 10, False, False, 5)
                         weights[facts] += w4 * counts[b3] * tail[5]
             else:
                 facts = PointFacts(player_total, banker_total, False, False, 4)

@@ -1,0 +1,142 @@
+"""``baccarat-report ingest``: load round logs into the SQLite store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reporting.cli.common import (
+    DEFAULT_DB,
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+    stderr_console,
+    stdout_console,
+)
+from reporting.ingest import IngestResult, discover_sources, ingest
+from reporting.store import connect
+
+SHOWN_REJECTS = 50
+
+
+def ingest_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Round logs: .jsonl, .jsonl.gz, rounds.csv + bets.csv, or folders."),
+    ],
+    db: DbOption = DEFAULT_DB,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Load JSONL / JSONL.gz / CSV round logs into SQLite; bad lines are rejected and kept."""
+    operator = load_operator_config(config)
+    sources = discover_sources(paths)
+    connection = connect(db)
+    console = stderr_console()
+    try:
+        if console.is_terminal and not as_json:
+            from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                DownloadColumn(),
+                TimeRemainingColumn(),
+                console=console,
+                transient=True,
+            ) as bar:
+
+                def progress(source):
+                    task = bar.add_task(source.path.name, total=source.size)
+                    return lambda done, total: bar.update(task, completed=done, total=total)
+
+                result = ingest(connection, sources, operator, progress=progress)
+        else:
+            result = ingest(connection, sources, operator)
+    finally:
+        connection.close()
+    if as_json:
+        print_json(ingest_document(result))
+    else:
+        print_summary(result, db)
+    raise typer.Exit(exit_code(result))
+
+
+def exit_code(result: IngestResult) -> int:
+    """2 if a file could not be read, 1 if lines were rejected, else 0."""
+    if result.failed:
+        return 2
+    return 1 if result.rejected_count else 0
+
+
+def ingest_document(result: IngestResult) -> dict:
+    """The ``ingest --json`` document."""
+    return {
+        "rounds_loaded": result.rounds_loaded,
+        "bets_loaded": result.bets_loaded,
+        "rounds_skipped_duplicate": result.rounds_skipped_duplicate,
+        "rejected_count": result.rejected_count,
+        "rejected": [
+            {
+                "file": reject.file_name,
+                "line": reject.line,
+                "reason": reject.reason,
+                "message": reject.message,
+                "round_id": reject.round_id,
+            }
+            for reject in result.rejected
+        ],
+        "rejected_truncated": len(result.rejected) < result.rejected_count,
+        "files": [
+            {
+                "file": item.file,
+                "sha256": item.sha256,
+                "status": item.status,
+                "rounds_loaded": item.rounds_loaded,
+                "bets_loaded": item.bets_loaded,
+                "rounds_skipped_duplicate": item.rounds_skipped_duplicate,
+                "rejected": item.rejected_count,
+                "error": item.error,
+            }
+            for item in result.files
+        ],
+    }
+
+
+def print_summary(result: IngestResult, db: Path) -> None:
+    """Per-file table, then every rejected line as ``path:line: reason: message``."""
+    from rich.table import Table
+
+    console = stdout_console()
+    table = Table(title=f"Ingest into {db}", title_justify="left")
+    for header in ("File", "Status", "Rounds", "Bets", "Duplicates", "Rejected"):
+        table.add_column(header, justify="left" if header in ("File", "Status") else "right")
+    for item in result.files:
+        status = {"already_ingested": "already ingested, skipped"}.get(item.status, item.status)
+        table.add_row(
+            item.file,
+            status,
+            f"{item.rounds_loaded:,}",
+            f"{item.bets_loaded:,}",
+            f"{item.rounds_skipped_duplicate:,}",
+            f"{item.rejected_count:,}",
+        )
+    console.print(table)
+    for item in result.failed:
+        typer.echo(f"{item.file}: not loaded: {item.error}")
+    rejects = result.rejected
+    for reject in rejects[:SHOWN_REJECTS]:
+        typer.echo(f"{reject.file_name}:{reject.line}: {reject.reason}: {reject.message}")
+    if result.rejected_count > SHOWN_REJECTS:
+        console.print(
+            f"... {result.rejected_count - SHOWN_REJECTS:,} more rejected lines: all are in the"
+            " rejected_records table and in --json output"
+        )
+    if not result.files:
+        console.print("No round logs found in the given paths.")
+    elif not result.rounds_loaded and not result.rejected_count and not result.failed:
+        console.print("Nothing new: every file or round was already loaded.")

@@ -1,0 +1,383 @@
+"""Loading round logs into the store: file by file, each in one transaction, by large batches.
+
+* A file whose content hash is already in the ingest log is skipped whole.
+* A round already stored with the same content is skipped (counted as a duplicate); with
+  other content it is rejected as a ``conflict``, never overwritten.
+* Bad lines are rejected with their reason and kept in ``rejected_records``; good lines load.
+* A file loads all or nothing: a crash or an unreadable file mid-way leaves the database as it
+  was before that file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from reporting.config import OperatorConfig
+from reporting.engine.games import GameSpec
+from reporting.errors import InputError
+from reporting.logs import (
+    TIMESTAMP_SQL,
+    Batch,
+    RejectedLine,
+    RoundRecord,
+    Source,
+    cyclic_gc_paused,
+    read_source,
+)
+from reporting.store import stored_round_content
+
+#: Names of the fields of :meth:`RoundRecord.content`, for the raw text of a conflict reject.
+ROUND_FIELDS = (
+    "round_id",
+    "game",
+    "table_id",
+    "shoe_id",
+    "hand_no",
+    "started_at",
+    "betting_closed_at",
+    "settled_at",
+    "status",
+    "void_reason",
+    "player_cards",
+    "banker_cards",
+    "bets",
+)
+
+__all__ = ["FileResult", "IngestResult", "discover_sources", "ingest"]
+
+BATCH_ROUNDS = 5_000
+
+#: Called with (bytes done, bytes total) of the current file; None when not reporting.
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class FileResult:
+    """What one source contributed."""
+
+    file: str
+    sha256: str
+    status: str  # "loaded", "already_ingested" or "failed"
+    rounds_loaded: int = 0
+    bets_loaded: int = 0
+    rounds_skipped_duplicate: int = 0
+    rejected: list[RejectedLine] = field(default_factory=list)
+    rejected_count: int = 0
+    error: str | None = None
+
+
+@dataclass
+class IngestResult:
+    """Totals over every source of one ``ingest`` run."""
+
+    files: list[FileResult]
+
+    @property
+    def rounds_loaded(self) -> int:
+        return sum(f.rounds_loaded for f in self.files)
+
+    @property
+    def bets_loaded(self) -> int:
+        return sum(f.bets_loaded for f in self.files)
+
+    @property
+    def rounds_skipped_duplicate(self) -> int:
+        return sum(f.rounds_skipped_duplicate for f in self.files)
+
+    @property
+    def rejected(self) -> list[RejectedLine]:
+        return [reject for f in self.files for reject in f.rejected]
+
+    @property
+    def rejected_count(self) -> int:
+        return sum(f.rejected_count for f in self.files)
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+
+_LOG_SUFFIXES = (".jsonl.gz", ".jsonl")
+
+
+def _source_of_file(path: Path) -> Source | None:
+    name = path.name.lower()
+    for suffix in _LOG_SUFFIXES:
+        if name.endswith(suffix):
+            return Source(path, suffix.lstrip("."))
+    return None
+
+
+def _csv_pair(rounds: Path, bets: Path) -> Source:
+    return Source(rounds, "csv", bets)
+
+
+def discover_sources(paths: Sequence[Path]) -> list[Source]:
+    """Round logs named on the command line: files, CSV pairs, and folders read whole.
+
+    A folder contributes its ``*.jsonl`` and ``*.jsonl.gz`` files (recursively, by name) and
+    each ``rounds.csv`` with the ``bets.csv`` beside it. Two CSV paths given together are a
+    pair (rounds file first, or named ``rounds*.csv`` / ``bets*.csv``).
+    """
+    sources: list[Source] = []
+    csv_files = [path for path in paths if path.suffix.lower() == ".csv"]
+    for path in paths:
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder")
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file())
+            for candidate in found:
+                source = _source_of_file(candidate)
+                if source is not None:
+                    sources.append(source)
+                elif candidate.name.lower() == "rounds.csv":
+                    bets = candidate.with_name("bets.csv")
+                    if not bets.is_file():
+                        raise InputError(f"{candidate}: no bets.csv beside it to pair with")
+                    sources.append(_csv_pair(candidate, bets))
+        elif path.suffix.lower() == ".csv":
+            continue
+        else:
+            source = _source_of_file(path)
+            if source is None:
+                raise InputError(
+                    f"{path}: not a round log (expected .jsonl, .jsonl.gz, or rounds.csv with bets.csv)"
+                )
+            sources.append(source)
+    if csv_files:
+        sources.extend(_pair_csv_files(csv_files))
+    return sources
+
+
+def _pair_csv_files(csv_files: list[Path]) -> list[Source]:
+    if len(csv_files) == 1:
+        single = csv_files[0]
+        if single.name.lower() == "rounds.csv" and single.with_name("bets.csv").is_file():
+            return [_csv_pair(single, single.with_name("bets.csv"))]
+        raise InputError(f"{single}: a CSV round log is a pair: give rounds.csv and bets.csv")
+    if len(csv_files) != 2:
+        raise InputError("give CSV round logs as pairs: one rounds file and one bets file")
+    first, second = csv_files
+    if "bets" in first.name.lower() and "rounds" in second.name.lower():
+        first, second = second, first
+    return [_csv_pair(first, second)]
+
+
+def ingest(
+    connection: sqlite3.Connection,
+    sources: Iterable[Source],
+    config: OperatorConfig,
+    *,
+    progress: Callable[[Source], ProgressCallback | None] = lambda source: None,
+    keep_rejects: int = 10_000,
+) -> IngestResult:
+    """Load every source; returns what each one contributed.
+
+    ``keep_rejects`` bounds how many rejected lines per file are kept in memory for the
+    report; all of them are stored in the database and counted.
+    """
+    results = []
+    for source in sources:
+        results.append(
+            _ingest_source(connection, source, config.games, progress(source), keep_rejects)
+        )
+    return IngestResult(results)
+
+
+def _ingest_source(
+    connection: sqlite3.Connection,
+    source: Source,
+    games: Mapping[str, GameSpec],
+    report: ProgressCallback | None,
+    keep_rejects: int,
+) -> FileResult:
+    name = str(source.path)
+    try:
+        sha256 = source.sha256()
+        total_bytes = source.size
+    except OSError as error:
+        return FileResult(name, "", "failed", error=f"{name}: cannot be read ({error})")
+    known = connection.execute(
+        "SELECT file_name FROM ingest_log WHERE file_sha256 = ?", (sha256,)
+    ).fetchone()
+    if known is not None:
+        return FileResult(name, sha256, "already_ingested")
+    result = FileResult(name, sha256, "loaded")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        ingest_id = connection.execute(
+            "INSERT INTO ingest_log (file_name, companion_name, file_sha256, file_size, format,"
+            " ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                name,
+                str(source.companion) if source.companion else None,
+                sha256,
+                total_bytes,
+                source.format,
+                datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            ),
+        ).lastrowid
+        writer = _BatchWriter(connection, ingest_id, result, keep_rejects)
+        with cyclic_gc_paused():
+            for batch in read_source(source, games, connection, BATCH_ROUNDS):
+                writer.write(batch)
+                if report is not None:
+                    report(batch.position, total_bytes)
+        connection.execute(
+            "UPDATE ingest_log SET lines_read = ?, rounds_loaded = ?, bets_loaded = ?,"
+            " rounds_skipped_duplicate = ?, rejected = ? WHERE ingest_id = ?",
+            (
+                writer.lines,
+                result.rounds_loaded,
+                result.bets_loaded,
+                result.rounds_skipped_duplicate,
+                result.rejected_count,
+                ingest_id,
+            ),
+        )
+        connection.execute("COMMIT")
+    except InputError as error:
+        connection.execute("ROLLBACK")
+        return FileResult(name, sha256, "failed", error=str(error))
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    if report is not None:
+        report(total_bytes, total_bytes)
+    return result
+
+
+_INSERT_ROUND = (
+    "INSERT INTO rounds (round_id, game_id, table_id, shoe_id, hand_no, started_at,"
+    " betting_closed_at, settled_at, report_month, status, void_reason, player_cards,"
+    f" banker_cards, source_line, ingest_id) VALUES (?,?,?,?,?,{TIMESTAMP_SQL},{TIMESTAMP_SQL},"
+    f"{TIMESTAMP_SQL},?,?,?,?,?,?,?)"
+)
+_INSERT_BET = f"INSERT INTO bets VALUES (?,?,?,?,?,?,?,{TIMESTAMP_SQL},?)"
+_INSERT_REJECT = (
+    "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, round_id,"
+    " raw_text) VALUES (?,?,?,?,?,?,?)"
+)
+
+
+class _BatchWriter:
+    """Writes batches into the open transaction, resolving duplicates and conflicts."""
+
+    def __init__(
+        self, connection: sqlite3.Connection, ingest_id: int, result: FileResult, keep_rejects: int
+    ):
+        self.connection = connection
+        self.ingest_id = ingest_id
+        self.result = result
+        self.keep_rejects = keep_rejects
+        self.lines = 0
+        self._file_names: dict[int, str] = {}
+
+    def write(self, batch: Batch) -> None:
+        connection = self.connection
+        rejects = list(batch.rejects)
+        fresh: dict[str, RoundRecord] = {}
+        for record in batch.records:
+            earlier = fresh.get(record[0])
+            if earlier is None:
+                fresh[record[0]] = record
+            elif self._content(earlier) == self._content(record):
+                self.result.rounds_skipped_duplicate += 1
+            else:
+                rejects.append(self._conflict(record, f"line {earlier[13]} of this file"))
+        if fresh:
+            stored = connection.execute(
+                "SELECT round_id, ingest_id, source_line FROM rounds"
+                " WHERE round_id IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(fresh)),),
+            ).fetchall()
+            for round_id, ingest_id, source_line in stored:
+                record = fresh.pop(round_id)
+                if stored_round_content(connection, round_id) == self._content(record):
+                    self.result.rounds_skipped_duplicate += 1
+                elif ingest_id == self.ingest_id:
+                    rejects.append(self._conflict(record, f"line {source_line} of this file"))
+                else:
+                    where = f"{self._source_name(ingest_id)}:{source_line}"
+                    rejects.append(self._conflict(record, where))
+            ingest_id = self.ingest_id
+            connection.executemany(
+                _INSERT_ROUND, [(*record[:14], ingest_id) for record in fresh.values()]
+            )
+            bets = [bet for record in fresh.values() for bet in record[14]]
+            connection.executemany(_INSERT_BET, bets)
+            self.result.rounds_loaded += len(fresh)
+            self.result.bets_loaded += len(bets)
+        self.lines += len(batch.records) + len(batch.rejects)
+        if rejects:
+            rejects.sort(key=lambda reject: (reject.file_name, reject.line))
+            connection.executemany(
+                _INSERT_REJECT,
+                [
+                    (
+                        self.ingest_id,
+                        r.file_name,
+                        r.line,
+                        r.reason,
+                        r.message,
+                        r.round_id,
+                        r.raw_text,
+                    )
+                    for r in rejects
+                ],
+            )
+            self.result.rejected_count += len(rejects)
+            room = self.keep_rejects - len(self.result.rejected)
+            if room > 0:
+                self.result.rejected.extend(rejects[:room])
+
+    def _content(self, fields: tuple) -> tuple:
+        """The record as the store would hold it (see :func:`stored_round_content`)."""
+        record = RoundRecord._make(fields)
+        normalise = self.connection.execute(
+            f"SELECT {TIMESTAMP_SQL}, {TIMESTAMP_SQL}, {TIMESTAMP_SQL}",
+            (record.started_at, record.betting_closed_at, record.settled_at),
+        ).fetchone()
+        bets = []
+        for bet in record.bets:
+            (placed_at,) = self.connection.execute(f"SELECT {TIMESTAMP_SQL}", (bet[7],)).fetchone()
+            bets.append((*bet[1:7], placed_at))
+        return (
+            record.round_id,
+            record.game_id,
+            record.table_id,
+            record.shoe_id,
+            record.hand_no,
+            *normalise,
+            record.status,
+            record.void_reason,
+            record.player_cards,
+            record.banker_cards,
+            tuple(sorted(bets)),
+        )
+
+    def _conflict(self, fields: tuple, where: str) -> RejectedLine:
+        content = self._content(fields)
+        record = RoundRecord._make(fields)
+        return RejectedLine(
+            self.result.file,
+            record.line,
+            "conflict",
+            f"round {record.round_id!r} was already loaded from {where} with other content;"
+            " the stored round is kept",
+            json.dumps(dict(zip(ROUND_FIELDS, content, strict=True)), ensure_ascii=False),
+            record.round_id,
+        )
+
+    def _source_name(self, ingest_id: int) -> str:
+        if ingest_id not in self._file_names:
+            row = self.connection.execute(
+                "SELECT file_name FROM ingest_log WHERE ingest_id = ?", (ingest_id,)
+            ).fetchone()
+            self._file_names[ingest_id] = row[0] if row else "an earlier file"
+        return self._file_names[ingest_id]

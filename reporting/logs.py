@@ -1,0 +1,717 @@
+"""Reading round logs (JSON Lines, gzipped JSON Lines, CSV pairs) into validated records.
+
+Reading streams: one line at a time, nothing kept but the current record. A line that
+cannot be used becomes a :class:`RejectedLine` carrying its line number, a reason code of the
+CLI contract and a message; the rest of the file goes on. Valid lines become
+:class:`RoundRecord` values with canonical cards, money in cents, UTC timestamps, the
+reporting month in the game's time zone, and a content hash that is the same for the same
+round whatever its spelling or encoding.
+"""
+
+from __future__ import annotations
+
+import csv
+import gc
+import gzip
+import hashlib
+import re
+import sqlite3
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any, Literal, NamedTuple
+from zoneinfo import ZoneInfo
+
+import msgspec
+
+from reporting.engine.bets import BetType
+from reporting.engine.cards import CardError, parse_card
+from reporting.engine.games import GameSpec
+from reporting.engine.money import parse_amount
+from reporting.errors import InputError
+
+__all__ = [
+    "REJECT_REASONS",
+    "BetRow",
+    "RecordError",
+    "RejectedLine",
+    "RoundRecord",
+    "Source",
+    "read_source",
+]
+
+#: Reject reason codes of the CLI contract.
+REJECT_REASONS = (
+    "bad_json",
+    "missing_field",
+    "bad_card",
+    "bad_money",
+    "naive_timestamp",
+    "unknown_bet_type",
+    "unknown_game",
+    "conflict",
+    "bad_value",
+)
+RAW_TEXT_LIMIT = 10_000
+
+
+class RecordError(Exception):
+    """A record that cannot be loaded, with its reject reason code."""
+
+    def __init__(self, reason: str, message: str, line: int | None = None):
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.line = line  # set when the bad part sits on another line (CSV bets file)
+
+
+#: A validated bet, in the column order of the ``bets`` table: round_id, bet_id, account,
+#: bet_type, stake_cents, payout_cents, currency, placed_at (UTC), source_line.
+BetRow = tuple[str, str, str, str, int, int, str, str | None, int]
+
+
+class RoundRecord(NamedTuple):
+    """One round, validated, with where it came from; timestamps as checked (see
+    :data:`TIMESTAMP_SQL`), cards canonical, bets as rows of the ``bets`` table."""
+
+    round_id: str
+    game_id: str
+    table_id: str
+    shoe_id: str | None
+    hand_no: int | None
+    started_at: str | None
+    betting_closed_at: str | None
+    settled_at: str
+    report_month: str
+    status: str
+    void_reason: str | None
+    player_cards: str
+    banker_cards: str
+    line: int
+    bets: list[BetRow]
+
+
+class RejectedLine(NamedTuple):
+    """A line that could not be loaded: where, why, and the text as read."""
+
+    file_name: str
+    line: int
+    reason: str
+    message: str
+    raw_text: str
+    round_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """One round log to ingest: a JSONL file, or a CSV pair (rounds file + bets file)."""
+
+    path: Path
+    format: str  # "jsonl", "jsonl.gz" or "csv"
+    companion: Path | None = None  # bets.csv of a CSV pair
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """The files that make up the source."""
+        return (self.path,) if self.companion is None else (self.path, self.companion)
+
+    @property
+    def size(self) -> int:
+        """Total size in bytes."""
+        return sum(path.stat().st_size for path in self.files)
+
+    def sha256(self) -> str:
+        """Content hash of the source (of both files, in order, for a CSV pair)."""
+        digest = hashlib.sha256()
+        for path in self.files:
+            with path.open("rb") as handle:
+                while chunk := handle.read(1 << 20):
+                    digest.update(chunk)
+        return digest.hexdigest()
+
+
+# --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
+
+_MONEY = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
+# An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
+# that a timestamp without one is told apart as naive).
+_TIMESTAMP = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"([Zz]|[+-][0-9]{2}:?[0-9]{2})?"
+)
+# The timestamp forms SQLite's date functions read, offset included.
+_SQL_TIMESTAMP = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
+)
+#: SQL that turns a checked timestamp into the stored form: UTC, to the millisecond, fixed width.
+TIMESTAMP_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', ?)"
+_BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
+
+
+class _RawBet(msgspec.Struct, gc=False):
+    bet_id: str
+    account: str
+    type: _BetTypeName
+    stake: str
+    payout: str
+    currency: str
+    placed_at: str | None = None
+
+
+class _RawRound(msgspec.Struct, gc=False):
+    round_id: str
+    table_id: str
+    game: str
+    settled_at: str
+    status: Literal["settled", "void"]
+    bets: list[_RawBet]
+    shoe_id: str | None = None
+    hand_no: int | None = None
+    started_at: str | None = None
+    betting_closed_at: str | None = None
+    void_reason: str | None = None
+    player_cards: list[str] | None = None
+    banker_cards: list[str] | None = None
+
+
+_DECODER = msgspec.json.Decoder(_RawRound)
+
+
+def _validation_error(error: msgspec.MsgspecError) -> RecordError:
+    """Map msgspec's message to a reject reason of the CLI contract and a readable message."""
+    text = str(error)
+    if not isinstance(error, msgspec.ValidationError):
+        return RecordError("bad_json", f"not valid JSON: {text}")
+    problem, _, path = text.partition(" - at `$")
+    path = path.rstrip("`").lstrip(".")
+    field = path.rsplit(".", 1)[-1]
+    if "missing required field" in problem:
+        name = re.search(r"field `([^`]+)`", problem)
+        where = f"{path}." if path else ""
+        return RecordError(
+            "missing_field", f"required field {where}{name.group(1) if name else '?'} is missing"
+        )
+    if "got `null`" in problem:
+        return RecordError("missing_field", f"required field {path} is null")
+    got = re.search(r"got `([^`]+)`", problem)
+    if field in ("stake", "payout") and got:
+        return RecordError(
+            "bad_money",
+            f'{path}: money must be a decimal string such as "25.00", not a JSON {got.group(1)}',
+        )
+    if field == "type" and path.startswith("bets") and "Invalid enum value" in problem:
+        known = " ".join(bet.value for bet in BetType)
+        return RecordError(
+            "unknown_bet_type",
+            f"{path}: {problem.split('value ')[-1]} is not a bet type (known: {known})",
+        )
+    if field == "status" and "Invalid enum value" in problem:
+        return RecordError(
+            "bad_value", f"status {problem.split('value ')[-1]} is not 'settled' or 'void'"
+        )
+    return RecordError("bad_value", f"{path or 'record'}: {problem}")
+
+
+# --- normalisation --------------------------------------------------------------------------
+
+
+class _Canon:
+    """Cached normalisation of what repeats endlessly in a log: cards, amounts, dates, months."""
+
+    def __init__(self) -> None:
+        self._cards: dict[str, str] = {}
+        self.amounts: dict[str, int] = {}  # amount text -> cents, for valid amounts
+        self.dates: set[str] = set()  # calendar dates seen valid
+        self.clocks: set[str] = set()  # times of day (HH:MM:SS) seen valid
+        self._months: dict[tuple[str, str], str] = {}
+        self._zones: dict[str, ZoneInfo] = {}
+
+    def cards(self, codes: list[str] | None, hand: str) -> str:
+        if not codes:
+            return ""
+        canonical = []
+        for code in codes:
+            card = self._cards.get(code)
+            if card is None:
+                if not isinstance(code, str):
+                    raise RecordError("bad_card", f"{hand}: card {code!r} is not a card code")
+                try:
+                    card = parse_card(code).code
+                except CardError as error:
+                    raise RecordError("bad_card", f"{hand}: {error}") from None
+                self._cards[code] = card
+            canonical.append(card)
+        return " ".join(canonical)
+
+    def amount(self, text: str, field: str) -> int:
+        cents = self.amounts.get(text)
+        if cents is None:
+            if _MONEY.fullmatch(text) is None:
+                raise RecordError(
+                    "bad_money",
+                    f'{field} {text!r} is not a decimal amount with at most 2 decimals (e.g. "25.00")',
+                )
+            cents = parse_amount(text)
+            if len(self.amounts) > 100_000:
+                self.amounts.clear()
+            self.amounts[text] = cents
+        return cents
+
+    def timestamp(self, text: str, field: str) -> str:
+        """Check an ISO 8601 timestamp with a UTC offset; return it in a form SQLite reads.
+
+        The store normalises it to UTC text (``strftime(TIMESTAMP_SQL)``) as it inserts, so
+        the common case costs one regular-expression match and two set look-ups here.
+
+        >>> _Canon().timestamp("2026-10-03T18:40:17.5Z", "t")
+        '2026-10-03T18:40:17.5Z'
+        >>> _Canon().timestamp("2026-10-03t20:40:17,5+0200", "t")
+        '2026-10-03T20:40:17.500000+02:00'
+        """
+        if (
+            _SQL_TIMESTAMP.fullmatch(text) is not None
+            and text[:10] in self.dates
+            and text[11:19] in self.clocks
+        ):
+            return text
+        return self._timestamp_slow(text, field)
+
+    def _timestamp_slow(self, text: str, field: str) -> str:
+        match = _TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
+        if match is None:
+            raise RecordError("bad_value", f"{field} {text!r} is not an ISO 8601 timestamp")
+        date, clock, fraction, offset = match.groups()
+        if offset is None:
+            raise RecordError(
+                "naive_timestamp",
+                f"{field} {text!r} has no UTC offset; write it as ...Z or ...+01:00",
+            )
+        if offset in ("Z", "z"):
+            offset = "+00:00"
+        elif ":" not in offset:
+            offset = f"{offset[:3]}:{offset[3:]}"
+        normalised = f"{date}T{clock}.{((fraction or '') + '000000')[:6]}{offset}"
+        try:
+            datetime.fromisoformat(normalised)
+        except ValueError:
+            raise RecordError(
+                "bad_value", f"{field} {text!r} is not a valid date and time"
+            ) from None
+        if len(self.dates) > 100_000:
+            self.dates.clear()
+        self.dates.add(date)
+        self.clocks.add(clock)
+        if _SQL_TIMESTAMP.fullmatch(text) is not None:
+            return text
+        return normalised
+
+    def month(self, checked: str, timezone: str) -> str:
+        """Reporting month (``YYYY-MM``) of a checked timestamp in a time zone, cached per minute."""
+        utc = checked[-1] == "Z" or checked.endswith("+00:00")
+        key = (timezone, checked[:16] if utc else checked)
+        month = self._months.get(key)
+        if month is None:
+            zone = self._zones.get(timezone) or self._zones.setdefault(timezone, ZoneInfo(timezone))
+            moment = datetime.fromisoformat(checked.replace("Z", "+00:00"))
+            month = moment.astimezone(zone).strftime("%Y-%m")
+            if len(self._months) > 200_000:
+                self._months.clear()
+            self._months[key] = month
+        return month
+
+
+class RoundValidator:
+    """Turns decoded rounds into :class:`RoundRecord` values for the configured games."""
+
+    def __init__(self, games: Mapping[str, GameSpec]):
+        self._games = games
+        self._canon = _Canon()
+
+    def validate(self, raw: _RawRound, line: int, bet_lines: list[int] | None = None) -> tuple:
+        """Validate one decoded round into a tuple in :class:`RoundRecord` field order.
+
+        Raises :class:`RecordError` with its reject reason.
+        """
+        game = self._games.get(raw.game)
+        if game is None:
+            known = ", ".join(sorted(self._games))
+            raise RecordError(
+                "unknown_game", f"game {raw.game!r} is not configured (known: {known})"
+            )
+        if not raw.round_id.strip() or not raw.table_id.strip():
+            raise RecordError("missing_field", "round_id and table_id must not be empty")
+        canon = self._canon
+        player_codes, banker_codes = raw.player_cards, raw.banker_cards
+        player = canon.cards(player_codes, "player_cards")
+        banker = canon.cards(banker_codes, "banker_cards")
+        if raw.status == "settled":
+            if player_codes is None or banker_codes is None:
+                hand = "player_cards" if player_codes is None else "banker_cards"
+                raise RecordError(
+                    "missing_field", f"required field {hand} is missing on a settled round"
+                )
+            if not (2 <= len(player_codes) <= 3 and 2 <= len(banker_codes) <= 3):
+                raise RecordError(
+                    "bad_value",
+                    f"a settled hand holds 2 or 3 cards (player {len(player_codes)}, banker {len(banker_codes)})",
+                )
+        else:
+            if not (raw.void_reason or "").strip():
+                raise RecordError("missing_field", "a void round needs a void_reason")
+            if len(player_codes or ()) > 3 or len(banker_codes or ()) > 3:
+                raise RecordError("bad_value", "a hand holds at most 3 cards")
+        if raw.hand_no is not None and raw.hand_no < 1:
+            raise RecordError("bad_value", f"hand_no {raw.hand_no} must be 1 or more")
+        settled_at = canon.timestamp(raw.settled_at, "settled_at")
+        started_at = (
+            None if raw.started_at is None else canon.timestamp(raw.started_at, "started_at")
+        )
+        closed_at = (
+            None
+            if raw.betting_closed_at is None
+            else canon.timestamp(raw.betting_closed_at, "betting_closed_at")
+        )
+        round_id = raw.round_id
+        currency = game.currency
+        amounts = canon.amounts
+        dates, clocks = canon.dates, canon.clocks
+        fast_timestamp = _SQL_TIMESTAMP.fullmatch
+        bets = []
+        for index, bet in enumerate(raw.bets):
+            stake = amounts.get(bet.stake)
+            payout = amounts.get(bet.payout)
+            placed_at = bet.placed_at
+            if (
+                stake is None
+                or payout is None
+                or not stake
+                or bet.currency != currency
+                or (
+                    placed_at is not None
+                    and (
+                        fast_timestamp(placed_at) is None
+                        or placed_at[:10] not in dates
+                        or placed_at[11:19] not in clocks
+                    )
+                )
+            ):
+                # The uncommon case, checked in full (and the caches filled).
+                try:
+                    stake, payout, placed_at = self._check_bet(bet, index, currency)
+                except RecordError as error:
+                    if bet_lines is not None:
+                        error.line = bet_lines[index]  # the bad part is on a bets.csv line
+                    raise
+            bets.append(
+                (
+                    round_id,
+                    bet.bet_id,
+                    bet.account,
+                    bet.type,
+                    stake,
+                    payout,
+                    currency,
+                    placed_at,
+                    line if bet_lines is None else bet_lines[index],
+                )
+            )
+        if len(bets) > 1 and len({bet[1] for bet in bets}) != len(bets):
+            raise RecordError("bad_value", "a bet_id appears twice in the round")
+        # A plain tuple in RoundRecord's field order: cheap to build and to pass between
+        # processes (RoundRecord._make gives the named view where it is needed).
+        return (
+            round_id,
+            raw.game,
+            raw.table_id,
+            raw.shoe_id or None,
+            raw.hand_no,
+            started_at,
+            closed_at,
+            settled_at,
+            canon.month(settled_at, game.timezone),
+            raw.status,
+            raw.void_reason if raw.status == "void" else None,
+            player,
+            banker,
+            line,
+            bets,
+        )
+
+    def _check_bet(self, bet: _RawBet, index: int, currency: str) -> tuple[int, int, str | None]:
+        """Full check of one bet's money, currency and time; returns (stake, payout, placed_at)."""
+        canon = self._canon
+        stake = canon.amount(bet.stake, f"bets[{index}].stake")
+        if stake == 0:
+            raise RecordError("bad_money", f"bets[{index}].stake must be greater than zero")
+        payout = canon.amount(bet.payout, f"bets[{index}].payout")
+        if bet.currency != currency:
+            raise RecordError(
+                "bad_value",
+                f"bets[{index}].currency {bet.currency!r} is not the game's currency {currency}",
+            )
+        placed_at = bet.placed_at
+        if placed_at is not None:
+            placed_at = canon.timestamp(placed_at, f"bets[{index}].placed_at")
+        return stake, payout, placed_at
+
+
+# --- sources --------------------------------------------------------------------------------
+
+
+def _raw_text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace").rstrip("\r\n")[:RAW_TEXT_LIMIT]
+
+
+class Batch(NamedTuple):
+    """A slice of a source: its valid rounds, its rejected lines, and how far reading got."""
+
+    records: list[tuple]  # plain tuples in RoundRecord field order
+    rejects: list[RejectedLine]
+    position: int  # bytes of the source file read so far (compressed bytes for .gz)
+
+
+def _batched(
+    items: Iterator[RoundRecord | RejectedLine], position: Callable[[], int], size: int
+) -> Iterator[Batch]:
+    records: list[RoundRecord] = []
+    rejects: list[RejectedLine] = []
+    for item in items:
+        if type(item) is tuple:
+            records.append(item)
+            if len(records) >= size:
+                yield Batch(records, rejects, position())
+                records, rejects = [], []
+        else:
+            rejects.append(item)
+            if len(rejects) >= size:
+                yield Batch(records, rejects, position())
+                records, rejects = [], []
+    yield Batch(records, rejects, position())
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while bulk records are made.
+
+    Records hold no reference cycles, so reference counting frees them all; without the
+    pause the collector rescans every live batch again and again and halves the throughput.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def read_jsonl(source: Source, games: Mapping[str, GameSpec], size: int) -> Iterator[Batch]:
+    """Batches of a JSON Lines file (gzipped or not), read one line at a time."""
+    name = str(source.path)
+    validator = RoundValidator(games)
+    validate = validator.validate
+    decode = _DECODER.decode
+
+    def records(handle: IO[bytes]) -> Iterator[RoundRecord | RejectedLine]:
+        for number, data in enumerate(handle, start=1):
+            try:
+                yield validate(decode(data), number)
+            except msgspec.DecodeError as error:
+                if not data.strip():
+                    continue  # blank lines are not records
+                problem = _validation_error(error)
+                yield RejectedLine(name, number, problem.reason, problem.message, _raw_text(data))
+            except RecordError as problem:
+                round_id = _round_id_of(data)
+                yield RejectedLine(
+                    name, number, problem.reason, problem.message, _raw_text(data), round_id
+                )
+
+    with source.path.open("rb") as raw_handle:
+        handle: IO[bytes] = (
+            gzip.GzipFile(fileobj=raw_handle, mode="rb")
+            if source.format == "jsonl.gz"
+            else raw_handle
+        )
+        try:
+            yield from _batched(records(handle), raw_handle.tell, size)
+        except (OSError, EOFError, zlib.error) as error:
+            raise InputError(
+                f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
+            ) from None
+
+
+def _round_id_of(data: bytes) -> str | None:
+    try:
+        round_id = msgspec.json.decode(data).get("round_id")
+    except (msgspec.DecodeError, AttributeError):
+        return None
+    return round_id if isinstance(round_id, str) else None
+
+
+_CSV_ROUND_FIELDS = (
+    "round_id",
+    "table_id",
+    "game",
+    "shoe_id",
+    "hand_no",
+    "started_at",
+    "betting_closed_at",
+    "settled_at",
+    "status",
+    "void_reason",
+    "player_cards",
+    "banker_cards",
+)
+_CSV_BET_FIELDS = (
+    "round_id",
+    "bet_id",
+    "account",
+    "type",
+    "stake",
+    "payout",
+    "currency",
+    "placed_at",
+)
+_CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
+_CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency")
+
+
+def _open_csv(path: Path, required: tuple[str, ...]) -> tuple[IO[str], csv.DictReader]:
+    handle = path.open("r", encoding="utf-8", newline="")
+    reader = csv.DictReader(handle)
+    header = reader.fieldnames or []
+    missing = [name for name in required if name not in header]
+    if missing:
+        handle.close()
+        raise InputError(f"{path}:1: CSV header lacks column(s) {', '.join(missing)}")
+    return handle, reader
+
+
+def read_csv_pair(
+    source: Source, games: Mapping[str, GameSpec], connection: sqlite3.Connection, size: int
+) -> Iterator[Batch]:
+    """Batches of a CSV pair. The bets file is staged in a temporary table of ``connection``,
+    so neither file needs to be sorted and memory stays flat whatever their size."""
+    assert source.companion is not None
+    handle, reader = _open_csv(source.path, _CSV_REQUIRED_ROUND)
+    with handle:
+        yield from _batched(
+            _csv_records(source, RoundValidator(games), connection, reader),
+            handle.buffer.tell,
+            size,
+        )
+
+
+def _csv_records(
+    source: Source,
+    validator: RoundValidator,
+    connection: sqlite3.Connection,
+    reader: csv.DictReader,
+) -> Iterator[RoundRecord | RejectedLine]:
+    assert source.companion is not None
+    rounds_name, bets_name = str(source.path), str(source.companion)
+    connection.execute("DROP TABLE IF EXISTS temp.csv_bets")
+    connection.execute(
+        "CREATE TEMP TABLE csv_bets (round_id TEXT, line INTEGER, bet_id TEXT, account TEXT,"
+        " type TEXT, stake TEXT, payout TEXT, currency TEXT, placed_at TEXT, raw_text TEXT)"
+    )
+    bets_handle, bets_reader = _open_csv(source.companion, _CSV_REQUIRED_BET)
+    with bets_handle:
+        rows = (
+            (
+                *(row.get(field) for field in _CSV_BET_FIELDS[:1]),
+                bets_reader.line_num,
+                *(row.get(field) for field in _CSV_BET_FIELDS[1:]),
+                ",".join(value or "" for value in row.values() if isinstance(value, str)),
+            )
+            for row in bets_reader
+        )
+        try:
+            connection.executemany("INSERT INTO csv_bets VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+        except (UnicodeDecodeError, csv.Error) as error:
+            raise InputError(f"{bets_name}: cannot be read as CSV ({error})") from None
+    connection.execute("CREATE INDEX temp.csv_bets_by_round ON csv_bets (round_id, line)")
+
+    try:
+        for row in reader:
+            line = reader.line_num
+            raw_text = ",".join(value or "" for value in row.values() if isinstance(value, str))
+            round_id = row.get("round_id") or None
+            bet_rows = connection.execute(
+                "SELECT line, bet_id, account, type, stake, payout, currency, placed_at, raw_text"
+                " FROM csv_bets WHERE round_id = ? ORDER BY line",
+                (row.get("round_id"),),
+            ).fetchall()
+            connection.execute("DELETE FROM csv_bets WHERE round_id = ?", (row.get("round_id"),))
+            try:
+                raw = _csv_round(row, bet_rows)
+                yield validator.validate(raw, line, [bet[0] for bet in bet_rows])
+            except RecordError as problem:
+                if problem.line is not None:
+                    yield RejectedLine(
+                        bets_name,
+                        problem.line,
+                        problem.reason,
+                        problem.message,
+                        next(b[8] for b in bet_rows if b[0] == problem.line),
+                        round_id,
+                    )
+                else:
+                    yield RejectedLine(
+                        rounds_name, line, problem.reason, problem.message, raw_text, round_id
+                    )
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise InputError(f"{rounds_name}: cannot be read as CSV ({error})") from None
+    for line, round_id, raw_text in connection.execute(
+        "SELECT line, round_id, raw_text FROM csv_bets ORDER BY line"
+    ).fetchall():
+        yield RejectedLine(
+            bets_name,
+            line,
+            "bad_value",
+            f"bet of round {round_id!r}, which {rounds_name} does not hold",
+            raw_text,
+            round_id,
+        )
+    connection.execute("DROP TABLE temp.csv_bets")
+
+
+def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
+    """Decode one rounds.csv row with its bets.csv rows into the same shape as a JSON line."""
+    if None in row:  # more cells than header columns
+        raise RecordError("bad_value", "the row has more cells than the header has columns")
+    document: dict[str, Any] = {
+        field: value for field in _CSV_ROUND_FIELDS if (value := row.get(field)) not in (None, "")
+    }
+    for hand in ("player_cards", "banker_cards"):
+        if hand in document:
+            document[hand] = document[hand].split()
+    document["bets"] = [
+        {
+            name: value
+            for name, value in zip(_CSV_BET_FIELDS[1:], fields, strict=True)
+            if value not in (None, "")
+        }
+        for _line, *fields, _raw in bet_rows
+    ]
+    try:
+        return msgspec.convert(document, _RawRound, strict=False)
+    except msgspec.ValidationError as error:
+        problem = _validation_error(error)
+        bet_index = re.match(r".*at `\$\.bets\[(\d+)\]", str(error))
+        if bet_index:
+            problem.line = bet_rows[int(bet_index.group(1))][0]
+        raise problem from None
+
+
+def read_source(
+    source: Source, games: Mapping[str, GameSpec], connection: sqlite3.Connection, size: int
+) -> Iterator[Batch]:
+    """Batches of any source, in file order."""
+    if source.format == "csv":
+        return read_csv_pair(source, games, connection, size)
+    return read_jsonl(source, games, size)

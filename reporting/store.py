@@ -1,0 +1,134 @@
+"""The SQLite store: schema, connection settings, and small queries shared by the commands.
+
+Tables are STRICT, money is INTEGER cents, timestamps are UTC ISO 8601 text of fixed width
+(``2026-10-03T18:40:41.870000Z``) so they sort and compare as text. Every round and every
+rejected record points back to its source file and line. The database is a plain SQLite
+file: it opens in the ``sqlite3`` shell, sqlite-utils or Datasette with readable names.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from reporting.errors import InputError
+
+__all__ = ["SCHEMA_VERSION", "connect", "create_schema", "stored_round_content"]
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS ingest_log (
+    ingest_id        INTEGER PRIMARY KEY,
+    file_name        TEXT NOT NULL,     -- the round log as given (rounds.csv for a CSV pair)
+    companion_name   TEXT,              -- bets.csv of a CSV pair
+    file_sha256      TEXT NOT NULL UNIQUE,
+    file_size        INTEGER NOT NULL,
+    format           TEXT NOT NULL CHECK (format IN ('jsonl', 'jsonl.gz', 'csv')),
+    ingested_at      TEXT NOT NULL,     -- UTC
+    lines_read       INTEGER NOT NULL DEFAULT 0,
+    rounds_loaded    INTEGER NOT NULL DEFAULT 0,
+    bets_loaded      INTEGER NOT NULL DEFAULT 0,
+    rounds_skipped_duplicate INTEGER NOT NULL DEFAULT 0,
+    rejected         INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS rounds (
+    round_id          TEXT PRIMARY KEY,
+    game_id           TEXT NOT NULL,
+    table_id          TEXT NOT NULL,
+    shoe_id           TEXT,
+    hand_no           INTEGER,
+    started_at        TEXT,
+    betting_closed_at TEXT,
+    settled_at        TEXT NOT NULL,
+    report_month      TEXT NOT NULL,    -- YYYY-MM of settled_at in the game's time zone
+    status            TEXT NOT NULL CHECK (status IN ('settled', 'void')),
+    void_reason       TEXT,
+    player_cards      TEXT NOT NULL,    -- canonical codes, space-separated, deal order
+    banker_cards      TEXT NOT NULL,
+    ingest_id         INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
+    source_line       INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS bets (
+    round_id      TEXT NOT NULL REFERENCES rounds (round_id),
+    bet_id        TEXT NOT NULL,
+    account       TEXT NOT NULL,
+    bet_type      TEXT NOT NULL,
+    stake_cents   INTEGER NOT NULL CHECK (stake_cents > 0),
+    payout_cents  INTEGER NOT NULL CHECK (payout_cents >= 0),
+    currency      TEXT NOT NULL,
+    placed_at     TEXT,
+    source_line   INTEGER NOT NULL,     -- line in the round log (bets.csv for a CSV pair)
+    PRIMARY KEY (round_id, bet_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS rejected_records (
+    reject_id   INTEGER PRIMARY KEY,
+    ingest_id   INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
+    file_name   TEXT NOT NULL,
+    line        INTEGER NOT NULL,
+    reason      TEXT NOT NULL,
+    message     TEXT NOT NULL,
+    round_id    TEXT,
+    raw_text    TEXT NOT NULL
+) STRICT;
+
+CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month);
+CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE shoe_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
+"""
+
+
+def create_schema(connection: sqlite3.Connection) -> None:
+    """Create the tables and indexes if missing; refuse a database of another schema version."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    if version not in (0, SCHEMA_VERSION):
+        raise InputError(
+            f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
+        )
+    connection.executescript(SCHEMA)
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
+    """Open the store (creating it and its schema when ``create``), tuned for bulk loads.
+
+    The connection is in autocommit mode: callers open explicit transactions
+    (``BEGIN IMMEDIATE`` ... ``COMMIT``) so that one file loads all or nothing.
+    """
+    if not create and not path.is_file():
+        raise InputError(f"{path}: no such database (run `baccarat-report ingest` first)")
+    try:
+        connection = sqlite3.connect(path, isolation_level=None, timeout=60)
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
+        connection.execute("PRAGMA temp_store = MEMORY")
+        if create:
+            create_schema(connection)
+    except sqlite3.DatabaseError as error:
+        raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+    return connection
+
+
+ROUND_CONTENT_COLUMNS = (
+    "round_id, game_id, table_id, shoe_id, hand_no, started_at, betting_closed_at, settled_at,"
+    " status, void_reason, player_cards, banker_cards"
+)
+
+
+def stored_round_content(connection: sqlite3.Connection, round_id: str) -> tuple | None:
+    """A stored round in the form of :meth:`reporting.logs.RoundRecord.content`."""
+    row = connection.execute(
+        f"SELECT {ROUND_CONTENT_COLUMNS} FROM rounds WHERE round_id = ?", (round_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    bets = connection.execute(
+        "SELECT bet_id, account, bet_type, stake_cents, payout_cents, currency, placed_at"
+        " FROM bets WHERE round_id = ? ORDER BY bet_id",
+        (round_id,),
+    ).fetchall()
+    return (*row, tuple(sorted(bets)))

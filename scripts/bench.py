@@ -1,0 +1,129 @@
+"""Benchmark: generate a synthetic month, ingest it, and compare with the raw SQLite floor.
+
+Measures and prints; it never passes or fails on time. Run with ``make bench`` (1,000,000
+rounds) or ``python scripts/bench.py --rounds 200000``. Data goes to a temporary folder
+outside the repository (or ``--dir``), removed afterwards unless ``--keep``.
+
+Phases, each in its own process so peak memory (RSS) is its own:
+
+* generate: ``baccarat-report sample`` (not timed against anything, shown for scale);
+* ingest: ``baccarat-report ingest`` of the generated ``.jsonl.gz``;
+* floor: raw ``sqlite3.executemany`` of the very same bet rows (read back from the ingested
+  database) into an equivalent ``bets`` table in a fresh database, one transaction;
+* verify: ``baccarat-report verify`` of the month, when the command exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = REPO / "sample_data" / "operator.toml"
+MONTH = "2026-10"
+GAMES = 4
+ROUNDS_PER_TABLE_MONTH = 31 * 24 * 3600 // 45  # a table dealing 24/7, about 45 s a round
+
+FLOOR_SCRIPT = """
+import sqlite3, sys, time
+from reporting.store import SCHEMA
+source = sqlite3.connect(sys.argv[1])
+target = sqlite3.connect(sys.argv[2], isolation_level=None)
+for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "cache_size = -65536"):
+    target.execute("PRAGMA " + pragma)
+target.executescript(SCHEMA)
+rows = source.execute("SELECT * FROM bets")
+start = time.perf_counter()
+target.execute("BEGIN")
+target.executemany("INSERT INTO bets VALUES (?,?,?,?,?,?,?,?,?)", rows)
+target.execute("COMMIT")
+print(time.perf_counter() - start)
+"""
+
+
+def run(command: list[str], label: str) -> tuple[float, int, str]:
+    """Run a phase in a child process; return (seconds, peak RSS in KiB, stdout)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    stdout, stderr = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):  # 1 = done with findings or rejects
+        sys.exit(f"{label} failed with exit code {code}:\n{stderr}")
+    return elapsed, usage.ru_maxrss, stdout
+
+
+def main() -> None:
+    """Run every phase and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds to generate")
+    parser.add_argument("--dir", type=Path, help="work folder (default: a temporary one)")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    args = parser.parse_args()
+
+    work = args.dir or Path(tempfile.mkdtemp(prefix="baccarat-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    tables = max(1, math.ceil(args.rounds / (GAMES * ROUNDS_PER_TABLE_MONTH)))
+    per_day = max(1, round(args.rounds / (GAMES * tables * 31)))
+    log, db, floor_db = work / "bench.jsonl.gz", work / "bench.sqlite", work / "floor.sqlite"
+    for path in (db, floor_db):
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    cli = [sys.executable, "-m", "reporting"]
+    rows = []
+    try:
+        seconds, rss, out = run(
+            [*cli, "sample", "--config", str(CONFIG), "--month", MONTH, "--tables", str(tables),
+             "--rounds-per-day", str(per_day), "--seed", "1", "--out", str(log), "--json"],
+            "sample",
+        )
+        summary = json.loads(out)
+        rounds, bets = summary["rounds"], summary["bets"]
+        rows.append(("generate (sample)", seconds, rounds, bets, rss))
+
+        seconds, rss, out = run(
+            [*cli, "ingest", str(log), "--db", str(db), "--config", str(CONFIG), "--json"],
+            "ingest",
+        )
+        loaded = json.loads(out)
+        ingest_seconds = seconds
+        rows.append(("ingest", seconds, loaded["rounds_loaded"], loaded["bets_loaded"], rss))
+
+        seconds, rss, out = run([sys.executable, "-c", FLOOR_SCRIPT, str(db), str(floor_db)], "floor")
+        floor_seconds = float(out)
+        rows.append(("floor: raw executemany of the bet rows", floor_seconds, 0, loaded["bets_loaded"], rss))
+
+        help_text = subprocess.run([*cli, "--help"], capture_output=True, text=True).stdout
+        if " verify " in help_text:
+            seconds, rss, out = run(
+                [*cli, "verify", "--db", str(db), "--config", str(CONFIG), "--json"], "verify"
+            )
+            checked = json.loads(out)
+            rows.append(("verify", seconds, checked["rounds_checked"], checked["bets_checked"], rss))
+    finally:
+        if not args.keep and args.dir is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+    print(f"\nbaccarat-report benchmark, {platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, SQLite {__import__('sqlite3').sqlite_version}")
+    print(f"{'phase':42} {'seconds':>9} {'rounds/s':>10} {'bets/s':>10} {'peak RSS':>10}")
+    for label, seconds, rounds, bets, rss in rows:
+        print(
+            f"{label:42} {seconds:9.2f} {rounds / seconds if rounds else 0:10,.0f} "
+            f"{bets / seconds:10,.0f} {rss / 1024:8.0f} MiB"
+        )
+    print(f"\ningest / floor: {ingest_seconds / floor_seconds:.2f}x (target: within 2x)")
+
+
+if __name__ == "__main__":
+    main()

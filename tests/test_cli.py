@@ -1,0 +1,255 @@
+"""The command line (cli.md): thin commands, one clean error boundary, every command has help."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+from reporting import __version__
+from reporting.cli import app
+from reporting.engine.bets import BetType, PayTable
+from reporting.engine.money import round_fraction
+from reporting.engine.odds import bet_odds, main_probabilities
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def odds_json(*args: str) -> dict:
+    return json.loads(invoke("odds", *args, "--json").stdout)
+
+
+def run_main(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    """``python -m reporting ...`` in a child process, to see main()'s exit code and stderr."""
+    return subprocess.run(
+        [sys.executable, "-m", "reporting", *args],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def percent(value: Fraction, places: int = 4) -> str:
+    return f"{round_fraction(value * 100, places)}%"
+
+
+# --- odds: human output -----------------------------------------------------------------------
+
+
+def test_odds_for_a_game_prints_every_offered_bet_with_its_rtp():
+    output = invoke("odds", "--game", "live-baccarat-it").stdout
+    assert "98.9421%" in output  # banker
+    assert "98.7649%" in output  # player
+    assert "85.6404%" in output  # tie
+    assert "0.458597" in output and "0.446247" in output and "0.095156" in output
+    for bet in BetType:
+        assert bet.value in output
+    assert "0.95:1" in output
+
+
+def test_odds_for_a_game_shows_only_its_bets():
+    output = invoke("odds", "--game", "mini-baccarat-it").stdout
+    assert "6 decks" in output
+    # the engine's figure, four decimals: published as 98.94% (games.md, mini baccarat)
+    banker = bet_odds(BetType.BANKER, 6, PayTable()).rtp
+    assert round_fraction(banker * 100, 2) == Decimal("98.94")
+    assert percent(banker) in output
+    assert "player_pair" not in output and "small" not in output
+
+
+# --- odds --json (cli.md) ---------------------------------------------------------------------
+
+
+def test_odds_json_for_decks_has_every_bet_and_both_perfect_pair_variants():
+    document = odds_json("--decks", "6")
+    assert document["decks"] == 6
+    assert set(document["bets"]) == {bet.value for bet in BetType} | {"perfect_pair_b"}
+    for bet_id, figures in document["bets"].items():
+        assert {"rtp", "house_edge", "rtp_exact"} <= set(figures), bet_id
+        assert isinstance(figures["rtp"], float)
+        exact = Fraction(figures["rtp_exact"])
+        assert abs(exact - Fraction(figures["rtp"])) < Fraction(1, 10**12), bet_id
+        assert abs(Fraction(figures["house_edge"]) - (1 - exact)) < Fraction(1, 10**12), bet_id
+    bets = document["bets"]
+    # published 6-deck figures (games.md, mini baccarat)
+    assert round_fraction(Fraction(bets["player"]["rtp_exact"]) * 100, 2) == Decimal("98.76")
+    assert round_fraction(Fraction(bets["banker"]["rtp_exact"]) * 100, 2) == Decimal("98.94")
+    assert round_fraction(Fraction(bets["tie"]["rtp_exact"]) * 100, 2) == Decimal("85.56")
+    assert Fraction(bets["perfect_pair_b"]["rtp_exact"]) > Fraction(
+        bets["perfect_pair"]["rtp_exact"]
+    )
+
+
+def test_odds_json_for_a_game_lists_the_bets_it_offers():
+    document = odds_json("--game", "live-baccarat-dk")
+    assert document["decks"] == 8
+    assert set(document["bets"]) == {
+        "player",
+        "banker",
+        "tie",
+        "player_pair",
+        "banker_pair",
+        "perfect_pair",
+        "either_pair",
+        "player_bonus",
+        "banker_bonus",
+    }
+    # Denmark publishes perfect pair (variant B) 91.95%
+    rtp = Fraction(document["bets"]["perfect_pair"]["rtp_exact"])
+    assert round_fraction(rtp * 100, 2) == Decimal("91.95")
+
+
+def test_odds_decks_overrides_the_games_deck_count():
+    document = odds_json("--game", "live-baccarat-it", "--decks", "6")
+    assert document["decks"] == 6
+    assert round_fraction(Fraction(document["bets"]["tie"]["rtp_exact"]) * 100, 2) == Decimal(
+        "85.56"
+    )
+
+
+def test_pay_override_changes_the_tie_rtp():
+    standard = odds_json("--decks", "8")["bets"]["tie"]
+    nine = odds_json("--decks", "8", "--pay", "tie=9")["bets"]["tie"]
+    tie = main_probabilities(8)["tie"]
+    assert Fraction(standard["rtp_exact"]) == 9 * tie
+    assert Fraction(nine["rtp_exact"]) == 10 * tie
+    assert nine["pays"] == "9:1"
+    assert f"{percent(10 * tie)}" in invoke("odds", "--decks", "8", "--pay", "tie=9").stdout
+
+
+def test_pay_override_of_a_bonus_margin():
+    standard = odds_json("--game", "live-baccarat-it")["bets"]["player_bonus"]
+    richer = odds_json("--game", "live-baccarat-it", "--pay", "bonus_margin_9=50")
+    assert Fraction(richer["bets"]["player_bonus"]["rtp_exact"]) > Fraction(standard["rtp_exact"])
+    # the other bets are untouched
+    assert richer["bets"]["banker"] == odds_json("--game", "live-baccarat-it")["bets"]["banker"]
+
+
+def test_perfect_pair_variant_option():
+    variant_a = odds_json("--game", "live-baccarat-it")["bets"]["perfect_pair"]
+    variant_b = odds_json("--game", "live-baccarat-it", "--perfect-pair", "B")["bets"][
+        "perfect_pair"
+    ]
+    assert variant_a["pays"] == "25:1"
+    assert variant_b["pays"] == "25:1, both 200:1"
+    assert round_fraction(Fraction(variant_b["rtp_exact"]) * 100, 2) == Decimal("91.95")
+    back_to_a = odds_json("--game", "live-baccarat-dk", "--perfect-pair", "a")["bets"]
+    assert back_to_a["perfect_pair"]["rtp_exact"] == variant_a["rtp_exact"]
+    assert (
+        "perfect pair B"
+        in invoke("odds", "--game", "live-baccarat-it", "--perfect-pair", "B").stdout
+    )
+
+
+def test_odds_with_an_explicit_config(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_text('[games.my-table]\nbase = "live-baccarat-it"\ndecks = 6\n', encoding="utf-8")
+    document = odds_json("--config", str(config), "--game", "my-table")
+    assert document["decks"] == 6
+
+
+# --- help, version ----------------------------------------------------------------------------
+
+
+def test_every_command_has_help():
+    names = [command.name or command.callback.__name__ for command in app.registered_commands]
+    assert "odds" in names
+    for name in names:
+        result = invoke(name, "--help")
+        assert "Usage" in result.output, name
+        assert "--help" in result.output, name
+        command = next(
+            c for c in app.registered_commands if (c.name or c.callback.__name__) == name
+        )
+        assert command.callback.__doc__, f"{name} has no docstring for its help"
+
+
+def test_root_help_lists_every_command():
+    output = invoke("--help").output
+    for command in app.registered_commands:
+        assert (command.name or command.callback.__name__) in output
+
+
+def test_version():
+    assert invoke("--version").output.strip() == f"baccarat-report {__version__}"
+
+
+# --- exit codes of main() ---------------------------------------------------------------------
+
+
+def assert_clean_failure(process: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert process.returncode == 2, (process.stdout, process.stderr)
+    assert "Traceback" not in process.stderr
+    assert process.stdout == ""
+    for fragment in fragments:
+        assert fragment in process.stderr, process.stderr
+
+
+def test_main_odds_without_game_or_decks_exits_2_with_one_line(tmp_path):
+    process = run_main("odds", cwd=tmp_path)
+    assert_clean_failure(process, "--game", "--decks")
+    assert len(process.stderr.strip().splitlines()) == 1
+    assert process.stderr.startswith("baccarat-report: ")
+
+
+def test_main_unknown_game_exits_2(tmp_path):
+    process = run_main("odds", "--game", "live-baccarat-xx", cwd=tmp_path)
+    assert_clean_failure(process, "live-baccarat-xx", "live-baccarat-it")
+    assert len(process.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("odds", "--decks", "8", "--pay", "tie"), "KEY=ODDS"),
+        (("odds", "--decks", "8", "--pay", "jackpot=100"), "jackpot"),
+        (("odds", "--decks", "8", "--pay", "tie=-1"), "tie=-1"),
+        (("odds", "--decks", "8", "--pay", "tie=0"), "above zero"),
+        (("odds", "--decks", "8", "--perfect-pair", "C"), "A or B"),
+        (("odds", "--decks", "9"), "--decks"),
+        (("odds", "--config", "does-not-exist.toml", "--game", "live-baccarat-it"), "not found"),
+        (("no-such-command",), "no-such-command"),
+    ],
+    ids=[
+        "pay-without-odds",
+        "pay-unknown-key",
+        "pay-negative",
+        "pay-zero",
+        "perfect-pair-C",
+        "decks-9",
+        "missing-config",
+        "unknown-command",
+    ],
+)
+def test_main_bad_arguments_exit_2_without_traceback(tmp_path, args, fragment):
+    assert_clean_failure(run_main(*args, cwd=tmp_path), fragment)
+
+
+def test_main_bad_configuration_lists_every_problem_and_exits_2(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-it]\ndecks = 9\ncurrency = 'euro'\n", encoding="utf-8")
+    process = run_main("odds", "--config", str(config), "--game", "live-baccarat-it", cwd=tmp_path)
+    assert_clean_failure(process, f"{config}: games.live-baccarat-it.decks", "currency")
+    assert len(process.stderr.strip().splitlines()) == 2
+
+
+def test_main_odds_succeeds_with_exit_0(tmp_path):
+    process = run_main("odds", "--decks", "8", "--json", cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    document = json.loads(process.stdout)
+    assert round_fraction(Fraction(document["bets"]["banker"]["rtp_exact"]) * 100, 2) == Decimal(
+        "98.94"
+    )

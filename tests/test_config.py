@@ -1,0 +1,425 @@
+"""The game catalogue and operator configurations: games.md facts in, strict validation."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from reporting.config import (
+    CATALOGUE_PATH,
+    SUPPORTED_LANGUAGES,
+    ConfigError,
+    default_config_path,
+    load_catalogue,
+    load_config,
+)
+from reporting.engine.bets import BetType
+from reporting.engine.games import StakeLimits
+from reporting.engine.money import RoundingPolicy
+
+SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
+
+
+def bets(names: str) -> set[BetType]:
+    return {BetType(name) for name in names.split()}
+
+
+# --- the catalogue ----------------------------------------------------------------------------
+
+
+def test_catalogue_has_the_four_games_of_games_md():
+    catalogue = load_catalogue()
+    assert set(catalogue.games) == {
+        "live-baccarat-it",
+        "live-baccarat-dk",
+        "live-baccarat-gr",
+        "mini-baccarat-it",
+    }
+    assert catalogue.source is None
+
+
+def test_catalogue_live_baccarat_italy():
+    game = load_catalogue().game("live-baccarat-it")
+    assert (game.kind, game.jurisdiction, game.decks) == ("live", "IT", 8)
+    assert not game.reshuffle_every_round
+    assert (game.currency, game.timezone) == ("EUR", "Europe/Rome")
+    assert game.bets[:3] == MAIN_BETS
+    assert set(game.side_bets) == bets(
+        "player_pair banker_pair perfect_pair either_pair small big player_bonus banker_bonus"
+    )
+    assert game.pay_table.perfect_pair_variant == "A"
+    assert game.pay_table.perfect_pair_both == game.pay_table.perfect_pair_one == 25
+    assert all(limits == StakeLimits(500, 100_000) for _, limits in game.limits)
+    assert {bet for bet, _ in game.limits} == set(game.bets)
+    assert (game.below_minimum, game.above_maximum) == ("reject", "cap")
+    assert (game.regulator, game.regulator_code) == ("ADM", "2376")
+    assert game.declared_rtp == Decimal("99.50")
+    assert game.operator_share == Decimal("0.50")
+    assert str(game.declared_rtp) == "99.50" and str(game.operator_share) == "0.50"
+    assert game.opening_hours == "24h"
+    assert game.statistics_reset == "00:01"
+    assert game.exclusive_bets == ()
+    assert game.rounding is RoundingPolicy.DOWN
+    assert game.commission == Fraction(1, 20)
+
+
+def test_catalogue_live_baccarat_denmark():
+    game = load_catalogue().game("live-baccarat-dk")
+    assert (game.decks, game.currency, game.timezone) == (8, "DKK", "Europe/Copenhagen")
+    assert game.jurisdiction == "DK"
+    assert set(game.side_bets) == bets(
+        "player_pair banker_pair perfect_pair either_pair player_bonus banker_bonus"
+    )
+    assert not game.offers(BetType.SMALL) and not game.offers(BetType.BIG)
+    assert game.pay_table.perfect_pair_variant == "B"
+    assert (game.pay_table.perfect_pair_one, game.pay_table.perfect_pair_both) == (25, 200)
+    assert game.limits_for(BetType.BANKER) == StakeLimits(5_000, 5_000_000)
+    assert game.declared_rtp is None and game.operator_share is None
+
+
+def test_catalogue_live_baccarat_greece_allows_one_pair_bet_per_round():
+    game = load_catalogue().game("live-baccarat-gr")
+    assert (game.decks, game.currency, game.timezone) == (8, "EUR", "Europe/Athens")
+    assert set(game.side_bets) == bets("player_pair banker_pair")
+    assert game.exclusive_bets == (frozenset({BetType.PLAYER_PAIR, BetType.BANKER_PAIR}),)
+    assert game.overall_limits == StakeLimits(100, 500_000)
+
+
+def test_catalogue_mini_baccarat_italy():
+    game = load_catalogue().game("mini-baccarat-it")
+    assert (game.kind, game.decks, game.reshuffle_every_round) == ("rng", 6, True)
+    assert (game.currency, game.timezone) == ("EUR", "Europe/Rome")
+    assert game.bets == MAIN_BETS
+    assert game.side_bets == ()
+    assert game.overall_limits == StakeLimits(100, 100_000)
+    assert game.version == "4.15.1.2"
+
+
+def test_catalogue_languages_are_supported():
+    assert set(SUPPORTED_LANGUAGES) == {"it", "da", "el", "en"}
+    expected = {
+        "live-baccarat-it": ("it", "en"),
+        "live-baccarat-dk": ("da", "en"),
+        "live-baccarat-gr": ("el", "en"),
+        "mini-baccarat-it": ("it", "en"),
+    }
+    assert {gid: game.languages for gid, game in load_catalogue().games.items()} == expected
+
+
+def test_limits_for_a_bet_not_offered_is_a_key_error():
+    with pytest.raises(KeyError, match="small"):
+        load_catalogue().game("mini-baccarat-it").limits_for(BetType.SMALL)
+
+
+def test_unknown_game_lists_the_known_ones():
+    with pytest.raises(ConfigError) as error:
+        load_catalogue().game("live-baccarat-xx")
+    (problem,) = error.value.problems
+    assert "'live-baccarat-xx'" in problem
+    assert "live-baccarat-it" in problem
+
+
+# --- the sample configuration -----------------------------------------------------------------
+
+
+def test_sample_config_loads():
+    config = load_config(SAMPLE_CONFIG)
+    assert config.name == "Casinò Esempio S.p.A."
+    assert config.source == SAMPLE_CONFIG
+    assert set(config.games) == set(load_catalogue().games)
+    denmark = config.game("live-baccarat-dk")
+    # the operator lowers the tie maximum only
+    assert denmark.limits_for(BetType.TIE) == StakeLimits(5_000, 1_000_000)
+    assert denmark.limits_for(BetType.BANKER) == StakeLimits(5_000, 5_000_000)
+
+
+def test_default_config_path_is_the_sample_in_a_checkout():
+    assert default_config_path() == SAMPLE_CONFIG
+
+
+def test_no_config_is_the_catalogue():
+    assert load_config(None).games == load_catalogue().games
+
+
+# --- operator configurations: what works ------------------------------------------------------
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "operator.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_custom_game_on_a_catalogue_base(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        [operator]
+        name = "Test"
+
+        [games.live-baccarat-it-vip]
+        base = "live-baccarat-it"
+        name = "Live Baccarat VIP"
+        limits = { min = "100.00", max = "20000.00" }
+        pay = { tie = "9" }
+        rounding = "half_even"
+        """,
+    )
+    config = load_config(path)
+    assert set(config.games) == {"live-baccarat-it-vip"}
+    game = config.game("live-baccarat-it-vip")
+    assert game.id == "live-baccarat-it-vip"
+    assert game.name == "Live Baccarat VIP"
+    assert game.limits_for(BetType.PLAYER) == StakeLimits(10_000, 2_000_000)
+    assert game.pay_table.tie == 9
+    assert game.pay_table.banker == Fraction(19, 20)
+    assert game.rounding is RoundingPolicy.HALF_EVEN
+    # everything else comes from the base
+    base = load_catalogue().game("live-baccarat-it")
+    assert (game.decks, game.bets, game.currency, game.regulator_code) == (
+        base.decks,
+        base.bets,
+        base.currency,
+        base.regulator_code,
+    )
+
+
+def test_perfect_pair_variant_can_be_chosen_per_game(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        [games.live-baccarat-it]
+        perfect_pair = "B"
+
+        [games.live-baccarat-dk]
+        perfect_pair = "A"
+        """,
+    )
+    config = load_config(path)
+    assert config.game("live-baccarat-it").pay_table.perfect_pair_variant == "B"
+    assert config.game("live-baccarat-it").pay_table.perfect_pair_both == 200
+    assert config.game("live-baccarat-dk").pay_table.perfect_pair_variant == "A"
+
+
+def test_per_bet_limits(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        [games.live-baccarat-it.limits]
+        per_bet = { tie = { max = "100.00" }, small = { min = "1.00", max = "50.00" } }
+        """,
+    )
+    game = load_config(path).game("live-baccarat-it")
+    assert game.limits_for(BetType.TIE) == StakeLimits(500, 10_000)
+    assert game.limits_for(BetType.SMALL) == StakeLimits(100, 5_000)
+    assert game.limits_for(BetType.PLAYER) == StakeLimits(500, 100_000)
+
+
+# --- operator configurations: what is refused -------------------------------------------------
+
+
+def problems_of(path: Path) -> list[str]:
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value) == "; ".join(error.value.problems)
+    return error.value.problems
+
+
+@pytest.mark.parametrize(
+    ("toml", "key"),
+    [
+        pytest.param(
+            'colour = "red"\n[games.live-baccarat-it]\n', "colour", id="unknown-top-level-key"
+        ),
+        pytest.param(
+            '[operator]\nname = "X"\nemail = "a@b"\n[games.live-baccarat-it]\n',
+            "operator.email",
+            id="unknown-operator-key",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nshoe_colour = 'red'\n",
+            "games.live-baccarat-it.shoe_colour",
+            id="unknown-game-key",
+        ),
+        pytest.param(
+            "[games.my-table]\ndecks = 8\n", "games.my-table", id="unknown-game-id-without-base"
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ndecks = 9\n", "games.live-baccarat-it.decks", id="decks-9"
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ndecks = 0\n", "games.live-baccarat-it.decks", id="decks-0"
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ndecks = '8'\n",
+            "games.live-baccarat-it.decks",
+            id="decks-as-string",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nlimits = { min = '100.00', max = '10.00' }\n",
+            "games.live-baccarat-it.limits",
+            id="min-above-max",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nlimits = { min = 5, max = '10.00' }\n",
+            "games.live-baccarat-it.limits.min",
+            id="limit-as-number",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nlimits = { min = '0.00', max = '10.00' }\n",
+            "games.live-baccarat-it.limits",
+            id="limit-zero",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ntimezone = 'Europe/Atlantis'\n",
+            "games.live-baccarat-it.timezone",
+            id="bad-timezone",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ncurrency = 'euro'\n",
+            "games.live-baccarat-it.currency",
+            id="bad-currency",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ndeclared_rtp = '101'\n",
+            "games.live-baccarat-it.declared_rtp",
+            id="declared-rtp-101",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ndeclared_rtp = '99.505'\n",
+            "games.live-baccarat-it.declared_rtp",
+            id="declared-rtp-3-decimals",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\ndeclared_rtp = 99.5\n",
+            "games.live-baccarat-it.declared_rtp",
+            id="declared-rtp-as-number",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nlanguages = ['it', 'fr']\n",
+            "games.live-baccarat-it.languages",
+            id="unsupported-language",
+        ),
+        pytest.param(
+            "[games.mini-baccarat-it.limits]\nper_bet = { small = { max = '10.00' } }\n",
+            "games.mini-baccarat-it.limits.per_bet.small",
+            id="per-bet-limit-for-a-bet-not-offered",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nbets = ['player', 'dragon']\n",
+            "games.live-baccarat-it.bets",
+            id="unknown-bet-type",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nrounding = 'up'\n",
+            "games.live-baccarat-it.rounding",
+            id="unknown-rounding",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nkind = 'video'\n",
+            "games.live-baccarat-it.kind",
+            id="unknown-kind",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\npay = { tie = '-8' }\n",
+            "games.live-baccarat-it.pay",
+            id="negative-odds",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\npay = { jackpot = '100' }\n",
+            "games.live-baccarat-it.pay",
+            id="unknown-pay-key",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\npay_table = 'generous'\n",
+            "games.live-baccarat-it.pay_table",
+            id="unknown-pay-table",
+        ),
+        pytest.param(
+            "[games.live-baccarat-it]\nstatistics_reset = '24:01'\n",
+            "games.live-baccarat-it.statistics_reset",
+            id="bad-reset-time",
+        ),
+        pytest.param(
+            "[games.live-baccarat-gr]\nexclusive_bets = [['player_pair', 'small']]\n",
+            "games.live-baccarat-gr.exclusive_bets",
+            id="exclusive-bet-not-offered",
+        ),
+        pytest.param(
+            "[games.Live_Baccarat]\nbase = 'live-baccarat-it'\n",
+            "games.Live_Baccarat",
+            id="bad-game-id",
+        ),
+        pytest.param('[operator]\nname = "X"\n', "games", id="no-games"),
+    ],
+)
+def test_a_bad_configuration_names_the_file_and_the_key(tmp_path, toml, key):
+    path = write(tmp_path, toml)
+    problems = problems_of(path)
+    assert problems
+    assert any(problem.startswith(f"{path}: {key}") for problem in problems), problems
+    assert all(problem.startswith(f"{path}: ") for problem in problems), problems
+
+
+def test_every_problem_is_collected_at_once(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        colour = "red"
+
+        [games.live-baccarat-it]
+        decks = 9
+        currency = "euro"
+        timezone = "Mars/Olympus"
+        declared_rtp = "101"
+        languages = ["it", "fr"]
+        shoe_colour = "red"
+
+        [games.mini-baccarat-it.limits]
+        min = "10.00"
+        max = "1.00"
+
+        [games.nowhere]
+        decks = 8
+        """,
+    )
+    problems = problems_of(path)
+    expected_keys = [
+        "colour",
+        "games.live-baccarat-it.decks",
+        "games.live-baccarat-it.currency",
+        "games.live-baccarat-it.timezone",
+        "games.live-baccarat-it.declared_rtp",
+        "games.live-baccarat-it.languages",
+        "games.live-baccarat-it.shoe_colour",
+        "games.mini-baccarat-it.limits",
+        "games.nowhere",
+    ]
+    for key in expected_keys:
+        assert any(problem.startswith(f"{path}: {key}") for problem in problems), (key, problems)
+    assert len(problems) >= len(expected_keys)
+
+
+def test_messages_say_what_to_do_next(tmp_path):
+    (problem,) = problems_of(write(tmp_path, "[games.my-table]\ndecks = 8\n"))
+    assert "base =" in problem and "live-baccarat-it" in problem
+    (problem,) = problems_of(write(tmp_path, "[games.live-baccarat-it]\nlanguages = ['fr']\n"))
+    assert "'fr'" in problem and "it, da, el, en" in problem
+
+
+def test_missing_and_unparsable_files(tmp_path):
+    missing = tmp_path / "nope.toml"
+    (problem,) = problems_of(missing)
+    assert problem == f"{missing}: file not found"
+    broken = write(tmp_path, "[games.live-baccarat-it\n")
+    (problem,) = problems_of(broken)
+    assert problem.startswith(f"{broken}: not valid TOML")
+
+
+def test_catalogue_path_is_shipped_in_the_package():
+    assert CATALOGUE_PATH.is_file()
+    assert CATALOGUE_PATH.parent.name == "data"
