@@ -135,6 +135,9 @@ def discover_sources(paths: Sequence[Path]) -> list[Source]:
                 source = _source_of_file(candidate)
                 if source is not None:
                     sources.append(source)
+                elif candidate.name.lower() == "bets.csv":
+                    if not candidate.with_name("rounds.csv").is_file():
+                        raise InputError(f"{candidate}: no rounds.csv beside it to pair with")
                 elif candidate.name.lower() == "rounds.csv":
                     bets = candidate.with_name("bets.csv")
                     if not bets.is_file():

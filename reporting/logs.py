@@ -144,8 +144,15 @@ _TIMESTAMP = re.compile(
 )
 # The timestamp forms SQLite's date functions read, offset included.
 _SQL_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})"
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{1,9})?"
+    r"(?:Z|[+-](?:0[0-9]|1[0-4]):[0-5][0-9])"
 )
+#: Largest hand number and amount (cents) accepted: far beyond any real shoe or stake, well
+#: within SQLite's 64-bit integers.
+MAX_HAND_NO = 1_000_000
+MAX_CENTS = 10**15
+#: UTC offsets run from -14:00 to +14:00 (SQLite reads no others).
+MAX_OFFSET_HOURS = 14
 #: SQL that turns a checked timestamp into the stored form: UTC, to the millisecond, fixed width.
 TIMESTAMP_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', ?)"
 _BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
@@ -173,8 +180,8 @@ class _RawRound(msgspec.Struct, gc=False):
     started_at: str | None = None
     betting_closed_at: str | None = None
     void_reason: str | None = None
-    player_cards: list[str] | None = None
-    banker_cards: list[str] | None = None
+    player_cards: list[Any] | None = None  # checked card by card: a bad one is bad_card
+    banker_cards: list[Any] | None = None
 
 
 _DECODER = msgspec.json.Decoder(_RawRound)
@@ -255,6 +262,10 @@ class _Canon:
                     f'{field} {text!r} is not a decimal amount with at most 2 decimals (e.g. "25.00")',
                 )
             cents = parse_amount(text)
+            if cents >= MAX_CENTS:
+                raise RecordError(
+                    "bad_money", f"{field} {text!r} is beyond any stake or payout this tool accepts"
+                )
             if len(self.amounts) > 100_000:
                 self.amounts.clear()
             self.amounts[text] = cents
@@ -293,6 +304,14 @@ class _Canon:
             offset = "+00:00"
         elif ":" not in offset:
             offset = f"{offset[:3]}:{offset[3:]}"
+        if (
+            int(offset[1:3]) > MAX_OFFSET_HOURS
+            or int(offset[4:6]) > 59
+            or (int(offset[1:3]) == MAX_OFFSET_HOURS and offset[4:6] != "00")
+        ):
+            raise RecordError(
+                "bad_value", f"{field} {text!r}: UTC offset {offset} is outside -14:00..+14:00"
+            )
         normalised = f"{date}T{clock}.{((fraction or '') + '000000')[:6]}{offset}"
         try:
             datetime.fromisoformat(normalised)
@@ -328,6 +347,9 @@ class RoundValidator:
 
     def __init__(self, games: Mapping[str, GameSpec]):
         self._games = games
+        self._offered = {
+            game_id: frozenset(bet.value for bet in game.bets) for game_id, game in games.items()
+        }
         self._canon = _Canon()
 
     def validate(self, raw: _RawRound, line: int, bet_lines: list[int] | None = None) -> tuple:
@@ -363,8 +385,8 @@ class RoundValidator:
                 raise RecordError("missing_field", "a void round needs a void_reason")
             if len(player_codes or ()) > 3 or len(banker_codes or ()) > 3:
                 raise RecordError("bad_value", "a hand holds at most 3 cards")
-        if raw.hand_no is not None and raw.hand_no < 1:
-            raise RecordError("bad_value", f"hand_no {raw.hand_no} must be 1 or more")
+        if raw.hand_no is not None and not 1 <= raw.hand_no <= MAX_HAND_NO:
+            raise RecordError("bad_value", f"hand_no {raw.hand_no} must be 1 to {MAX_HAND_NO:,}")
         settled_at = canon.timestamp(raw.settled_at, "settled_at")
         started_at = (
             None if raw.started_at is None else canon.timestamp(raw.started_at, "started_at")
@@ -376,6 +398,7 @@ class RoundValidator:
         )
         round_id = raw.round_id
         currency = game.currency
+        offered = self._offered[raw.game]
         amounts = canon.amounts
         dates, clocks = canon.dates, canon.clocks
         fast_timestamp = _SQL_TIMESTAMP.fullmatch
@@ -384,6 +407,15 @@ class RoundValidator:
             stake = amounts.get(bet.stake)
             payout = amounts.get(bet.payout)
             placed_at = bet.placed_at
+            if bet.type not in offered:
+                error = RecordError(
+                    "bad_value",
+                    f"bets[{index}].type {bet.type!r} is not offered by {raw.game}"
+                    f" (offered: {' '.join(sorted(offered))})",
+                )
+                if bet_lines is not None:
+                    error.line = bet_lines[index]
+                raise error
             if (
                 stake is None
                 or payout is None
@@ -635,6 +667,8 @@ def _csv_records(
         except (UnicodeDecodeError, csv.Error) as error:
             raise InputError(f"{bets_name}: cannot be read as CSV ({error})") from None
     connection.execute("CREATE INDEX temp.csv_bets_by_round ON csv_bets (round_id, line)")
+    connection.execute("DROP TABLE IF EXISTS temp.csv_round_ids")
+    connection.execute("CREATE TEMP TABLE csv_round_ids (round_id TEXT PRIMARY KEY)")
 
     try:
         for row in reader:
@@ -646,7 +680,9 @@ def _csv_records(
                 " FROM csv_bets WHERE round_id = ? ORDER BY line",
                 (row.get("round_id"),),
             ).fetchall()
-            connection.execute("DELETE FROM csv_bets WHERE round_id = ?", (row.get("round_id"),))
+            connection.execute(
+                "INSERT OR IGNORE INTO csv_round_ids VALUES (?)", (row.get("round_id"),)
+            )
             try:
                 raw = _csv_round(row, bet_rows)
                 yield validator.validate(raw, line, [bet[0] for bet in bet_rows])
@@ -667,7 +703,8 @@ def _csv_records(
     except (UnicodeDecodeError, csv.Error) as error:
         raise InputError(f"{rounds_name}: cannot be read as CSV ({error})") from None
     for line, round_id, raw_text in connection.execute(
-        "SELECT line, round_id, raw_text FROM csv_bets ORDER BY line"
+        "SELECT line, round_id, raw_text FROM csv_bets WHERE round_id IS NULL"
+        " OR round_id NOT IN (SELECT round_id FROM csv_round_ids) ORDER BY line"
     ).fetchall():
         yield RejectedLine(
             bets_name,
@@ -678,6 +715,7 @@ def _csv_records(
             round_id,
         )
     connection.execute("DROP TABLE temp.csv_bets")
+    connection.execute("DROP TABLE temp.csv_round_ids")
 
 
 def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:

@@ -1,7 +1,8 @@
 """The SQLite store: schema, connection settings, and small queries shared by the commands.
 
 Tables are STRICT, money is INTEGER cents, timestamps are UTC ISO 8601 text of fixed width
-(``2026-10-03T18:40:41.870000Z``) so they sort and compare as text. Every round and every
+to the millisecond
+(``2026-10-03T18:40:41.870Z``) so they sort and compare as text. Every round and every
 rejected record points back to its source file and line. The database is a plain SQLite
 file: it opens in the ``sqlite3`` shell, sqlite-utils or Datasette with readable names.
 """

@@ -7,11 +7,12 @@ into a one-line message and exit code 2; any other exception is a bug and shows 
 from __future__ import annotations
 
 import sys
+import traceback
 
 import typer
 
 from reporting import __version__
-from reporting.cli import ingest, odds
+from reporting.cli import disclose, ingest, odds, sample, verify
 from reporting.config import ConfigError
 from reporting.errors import InputError
 
@@ -44,7 +45,10 @@ def _root(
 
 
 app.command(name="odds")(odds.odds_command)
+app.command(name="sample")(sample.sample_command)
 app.command(name="ingest")(ingest.ingest_command)
+app.command(name="verify")(verify.verify_command)
+app.command(name="disclose")(disclose.disclose_command)
 
 
 def main() -> None:
@@ -57,4 +61,10 @@ def main() -> None:
         sys.exit(EXIT_UNUSABLE)
     except InputError as error:
         print(f"baccarat-report: {error}", file=sys.stderr)
+        sys.exit(EXIT_UNUSABLE)
+    except Exception:
+        # A bug, not bad input: show the traceback, and exit 2 (could not run) rather than
+        # Python's 1, which a scheduler would read as "done, with findings".
+        traceback.print_exc()
+        print("baccarat-report: internal error (the traceback above is a bug)", file=sys.stderr)
         sys.exit(EXIT_UNUSABLE)

@@ -6,7 +6,8 @@ Canonical codes are rank then suit letter: ``AS``, ``10H``, ``KD``. The log may 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = ["RANKS", "SUITS", "Card", "CardError", "parse_card", "parse_cards"]
 
@@ -15,6 +16,7 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 #: Suits in canonical spelling: spades, hearts, diamonds, clubs.
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 
+_POINTS = {rank: min(position + 1, 10) % 10 for position, rank in enumerate(RANKS)}
 _RANK_SPELLINGS = {rank: rank for rank in RANKS} | {"T": "10"}
 _SUIT_SPELLINGS = {suit: suit for suit in SUITS} | {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 # Variation selector 16 sometimes follows a suit symbol when it is typed as an emoji.
@@ -34,15 +36,11 @@ class Card:
 
     rank: str
     suit: str
+    #: Baccarat points: ace 1, two to nine face value, ten and court cards 0.
+    points: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def points(self) -> int:
-        """Baccarat points: ace 1, two to nine face value, ten and court cards 0."""
-        if self.rank == "A":
-            return 1
-        if self.rank in ("10", "J", "Q", "K"):
-            return 0
-        return int(self.rank)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", _POINTS[self.rank])
 
     @property
     def code(self) -> str:
@@ -53,6 +51,7 @@ class Card:
         return self.code
 
 
+@lru_cache(maxsize=4096)
 def parse_card(text: str) -> Card:
     """Parse one card code in any accepted spelling.
 

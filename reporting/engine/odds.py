@@ -225,11 +225,17 @@ class BetOdds:
     push: Fraction
     lose: Fraction
     rtp: Fraction  # expected return per unit staked, stake included
+    second_moment: Fraction  # expected square of the return per unit staked
 
     @property
     def house_edge(self) -> Fraction:
         """The share of stakes the house keeps in the long run."""
         return 1 - self.rtp
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the return of one unit staked (for statistical bounds on actual RTP)."""
+        return self.second_moment - self.rtp * self.rtp
 
 
 def bet_odds(bet: BetType, decks: int, table: PayTable, bet_id: str | None = None) -> BetOdds:
@@ -239,10 +245,13 @@ def bet_odds(bet: BetType, decks: int, table: PayTable, bet_id: str | None = Non
     )
     totals = {result: 0 for result in BetResult}
     returned = Fraction(0)
+    returned_squared = Fraction(0)
     for facts, weight in distribution.weights:
         resolution = resolve_bet(bet, facts, table)
         totals[resolution.result] += weight
-        returned += weight * resolution.return_multiple()
+        multiple = resolution.return_multiple()
+        returned += weight * multiple
+        returned_squared += weight * multiple * multiple
     total = distribution.total
     return BetOdds(
         bet=bet_id or bet.value,
@@ -251,6 +260,7 @@ def bet_odds(bet: BetType, decks: int, table: PayTable, bet_id: str | None = Non
         push=Fraction(totals[BetResult.PUSH], total),
         lose=Fraction(totals[BetResult.LOSE], total),
         rtp=returned / total,
+        second_moment=returned_squared / total,
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from reporting.engine.cards import Card
 
@@ -68,9 +69,13 @@ def hand_value(cards: Iterable[Card]) -> int:
     >>> hand_value(parse_cards("7H 8S")), hand_value(parse_cards("5H 5S 5D")), hand_value(parse_cards("10C 9D"))
     (5, 5, 9)
     """
-    return sum(card.points for card in cards) % 10
+    total = 0
+    for card in cards:
+        total += card.points
+    return total % 10
 
 
+@cache
 def player_draws(player_total: int) -> DrawDecision:
     """The Player's third-card rule (no natural on either side): draw on 0-5, stand on 6-7."""
     if player_total <= 5:
@@ -112,6 +117,7 @@ _BANKER_AFTER_PLAYER_DREW: dict[int, tuple[str, str, frozenset[int]]] = {
 }
 
 
+@cache
 def banker_draws(banker_total: int, player_third: int | None) -> DrawDecision:
     """The Banker's third-card rule (no natural on either side).
 
@@ -146,6 +152,7 @@ def banker_draws(banker_total: int, player_third: int | None) -> DrawDecision:
     )
 
 
+@cache
 def _natural_decision(hand: str, total: int) -> DrawDecision:
     return DrawDecision(hand, total, None, False, "natural_stands", "A natural: both hands stand")
 

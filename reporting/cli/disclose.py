@@ -1,0 +1,105 @@
+"""``baccarat-report disclose``: the regulator disclosure figures of a game."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated
+from zoneinfo import ZoneInfo
+
+import typer
+
+from reporting.cli.common import (
+    DEFAULT_DB,
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+    stdout_console,
+)
+from reporting.disclose import Disclosure, disclose
+from reporting.engine.money import format_cents, round_fraction
+from reporting.errors import InputError
+from reporting.store import connect
+
+
+def parse_as_of(text: str | None, timezone: str) -> date:
+    """``--as-of YYYY-MM-DD``, or today's date in the game's time zone."""
+    if text is None:
+        return datetime.now(ZoneInfo(timezone)).date()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise InputError(f"--as-of {text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05") from None
+
+
+def disclose_command(
+    game: Annotated[str, typer.Option("--game", help="Game id from the configuration.")],
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            metavar="YYYY-MM-DD",
+            help="Date of the page, in the game's time zone. Default: today there.",
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Declared RTP, operator share, limits and the previous month's win percentage."""
+    spec = load_operator_config(config).game(game)
+    day = parse_as_of(as_of, spec.timezone)
+    connection = connect(db, create=False)
+    try:
+        disclosure = disclose(connection, spec, day)
+    finally:
+        connection.close()
+    if as_json:
+        print_json(disclosure.to_document())
+    else:
+        print_disclosure(disclosure)
+
+
+def print_disclosure(disclosure: Disclosure) -> None:
+    """The figures as a two-column table, then the warnings."""
+    from rich.table import Table
+
+    game = disclosure.game
+    limits = game.overall_limits
+    table = Table(
+        title=f"{game.name} ({game.id}), page dated {disclosure.as_of.isoformat()}",
+        title_justify="left",
+        show_header=False,
+    )
+    table.add_column("Item")
+    table.add_column("Figure")
+    regulator = " ".join(part for part in (game.regulator, game.regulator_code) if part) or "-"
+    rows = [
+        ("Regulator code", regulator),
+        ("Declared RTP", "-" if game.declared_rtp is None else f"{game.declared_rtp:.2f}%"),
+        ("Operator share", "-" if game.operator_share is None else f"{game.operator_share:.2f}%"),
+        (
+            "Stake limits",
+            f"{format_cents(limits.minimum)} - {format_cents(limits.maximum)} {game.currency}",
+        ),
+        (
+            "Opening hours",
+            "24 hours, every day" if game.opening_hours == "24h" else game.opening_hours,
+        ),
+        ("Reference month", disclosure.reference_month_text),
+        ("Updated on", disclosure.updated_on.isoformat()),
+        ("Previous month's win percentage", f"{disclosure.win_percentage:.2f}%"),
+        ("Rounds / bets", f"{disclosure.rounds:,} / {disclosure.bets:,}"),
+        ("Stakes", f"{format_cents(disclosure.stakes)} {game.currency}"),
+        ("Payouts", f"{format_cents(disclosure.payouts)} {game.currency}"),
+    ]
+    rows += [
+        (f"Theoretical RTP, {odds.bet}", f"{round_fraction(odds.rtp * 100, 2):.2f}%")
+        for odds in disclosure.theory.bets
+    ]
+    for item, figure in rows:
+        table.add_row(item, figure)
+    stdout_console().print(table)
+    for warning in disclosure.warnings:
+        typer.echo(f"warning: {warning}")

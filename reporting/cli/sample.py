@@ -1,0 +1,90 @@
+"""``baccarat-report sample``: a realistic synthetic round log, optionally with known faults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
+from reporting.errors import InputError
+from reporting.sample import SampleSummary, generate_month, parse_month
+
+
+def sample_command(
+    month: Annotated[
+        str, typer.Option("--month", metavar="YYYY-MM", help="Reporting month to generate.")
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Log to write: FILE.jsonl or FILE.jsonl.gz, or a folder with --format csv.",
+        ),
+    ],
+    tables: Annotated[int, typer.Option("--tables", min=1, max=99, help="Tables per game.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 0,
+    faults: Annotated[
+        int,
+        typer.Option(
+            "--faults",
+            min=0,
+            help="Inject N faults of every finding kind and reject reason (listed in a manifest).",
+        ),
+    ] = 0,
+    rounds_per_day: Annotated[
+        int | None,
+        typer.Option(
+            "--rounds-per-day",
+            min=1,
+            help="Rounds per table and day, dealt in sessions. Default: 24/7, ~1,920 a day.",
+        ),
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option("--format", metavar="jsonl|csv", help="Default: from the --out name."),
+    ] = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Write a realistic synthetic round log of a month for every configured game."""
+    parse_month(month)  # a bad month fails before the configuration is read
+    if fmt is not None and fmt not in ("jsonl", "csv"):
+        raise InputError(f"--format {fmt!r}: expected jsonl or csv")
+    summary = generate_month(
+        load_operator_config(config),
+        month,
+        out,
+        tables=tables,
+        seed=seed,
+        faults=faults,
+        rounds_per_day=rounds_per_day,
+        fmt=fmt,  # type: ignore[arg-type]
+    )
+    if as_json:
+        print_json(summary.to_document())
+    else:
+        print_summary(summary)
+
+
+def print_summary(summary: SampleSummary) -> None:
+    """A few lines: what was written, where, and which faults it carries."""
+    typer.echo(
+        f"{summary.month}: {summary.rounds:,} rounds, {summary.bets:,} bets, "
+        f"{summary.void_rounds:,} void, seed {summary.seed} -> {summary.log}"
+    )
+    for game in summary.games:
+        typer.echo(
+            f"  {game.game}: {game.rounds:,} rounds, {game.bets:,} bets on "
+            f"{', '.join(game.tables)}" + (f", {game.shoes} shoes" if game.shoes else "")
+        )
+    injected = {kind: count for kind, count in summary.faults.items() if count}
+    if injected:
+        listed = ", ".join(f"{kind} {count}" for kind, count in injected.items())
+        typer.echo(f"  faults: {listed}")
+        typer.echo(
+            f"  {summary.rejected_lines} lines must be rejected; manifest: {summary.manifest}"
+        )
+    for kind, reason in summary.skipped_faults.items():
+        typer.echo(f"  not injected: {kind} ({reason})")

@@ -1,0 +1,200 @@
+"""``baccarat-report verify``: recompute every payout and check every round."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reporting import __version__
+from reporting.cli.common import (
+    DEFAULT_DB,
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+    stdout_console,
+)
+from reporting.cli.disclose import parse_as_of
+from reporting.engine.money import format_cents, round_fraction
+from reporting.errors import InputError
+from reporting.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
+from reporting.store import connect
+from reporting.verify import FINDING_KINDS, VerifyResult, verify
+from reporting.workbook import write_audit_workbook
+
+SHOWN_FINDINGS = 200
+
+
+def verify_command(
+    month: Annotated[
+        str | None,
+        typer.Option("--month", metavar="YYYY-MM", help="Only rounds of this reporting month."),
+    ] = None,
+    workbook: Annotated[
+        Path | None,
+        typer.Option("--workbook", dir_okay=False, help="Also write the audit workbook (.xlsx)."),
+    ] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of", metavar="YYYY-MM-DD", help="Date printed on the workbook. Default: today."
+        ),
+    ] = None,
+    db: DbOption = DEFAULT_DB,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
+    if month is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", month):
+        raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10")
+    operator = load_operator_config(config)
+    day = parse_as_of(as_of, "UTC")
+    connection = connect(db, create=False)
+    try:
+        result = verify(connection, operator, month)
+        outcomes = outcome_tests(result.tables, operator.games)
+        rtp = rtp_checks(connection, operator.games, month)
+        if workbook is not None:
+            try:
+                write_audit_workbook(
+                    workbook,
+                    connection,
+                    operator,
+                    result,
+                    outcomes,
+                    rtp,
+                    as_of=day,
+                    tool_version=__version__,
+                )
+            except OSError as error:
+                raise InputError(
+                    f"{workbook}: cannot write the workbook ({error.strerror})"
+                ) from None
+    finally:
+        connection.close()
+    if as_json:
+        document = verify_document(result, outcomes, rtp)
+        document["workbook"] = None if workbook is None else str(workbook)
+        print_json(document)
+    else:
+        print_report(result, outcomes, rtp)
+        if workbook is not None:
+            typer.echo(f"Audit workbook: {workbook}")
+    raise typer.Exit(1 if result.finding_count else 0)
+
+
+def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:
+    """The ``verify --json`` document."""
+    return {
+        "month": result.month,
+        "rounds_checked": result.rounds_checked,
+        "bets_checked": result.bets_checked,
+        "findings_by_kind": {kind: result.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS},
+        "findings": [finding.to_document() for finding in result.findings],
+        "findings_truncated": len(result.findings) < result.finding_count,
+        "statistics": {
+            "outcomes": [
+                {
+                    "game": test.game_id,
+                    "table": test.table_id,
+                    "rounds": test.rounds,
+                    "banker": test.banker,
+                    "player": test.player,
+                    "tie": test.tie,
+                    "expected": {
+                        "banker": test.expected_banker,
+                        "player": test.expected_player,
+                        "tie": test.expected_tie,
+                    },
+                    "chi_square": test.chi_square,
+                    "p_value": test.p_value,
+                    "flagged": test.flagged,
+                }
+                for test in outcomes
+            ],
+            "rtp": [
+                {
+                    "game": check.game_id,
+                    "bet_type": check.bet_type,
+                    "bets": check.bets,
+                    "stakes": format_cents(check.stakes),
+                    "payouts": format_cents(check.payouts),
+                    "actual_rtp": None if check.actual_rtp is None else float(check.actual_rtp),
+                    "theoretical_rtp": float(check.theoretical_rtp),
+                    "bound_99_9": check.bound,
+                    "z_score": check.z_score,
+                    "flagged": check.flagged,
+                }
+                for check in rtp
+            ],
+        },
+    }
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{round_fraction(value * 100, 2)}%"
+
+
+def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> None:
+    """Summary tables, then every finding as ``path:line: kind: message``."""
+    from rich.table import Table
+
+    console = stdout_console()
+    scope = f"month {result.month}" if result.month else "all months"
+    summary = Table(
+        title=f"Verify, {scope}: {result.rounds_checked:,} rounds, {result.bets_checked:,} bets",
+        title_justify="left",
+    )
+    summary.add_column("Finding")
+    summary.add_column("Count", justify="right")
+    for kind in FINDING_KINDS:
+        summary.add_row(kind, f"{result.findings_by_kind.get(kind, 0):,}")
+    console.print(summary)
+
+    table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
+    for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
+        table.add_column(header, justify="left" if header in ("Game", "Table") else "right")
+    for test in outcomes:
+        table.add_row(
+            test.game_id,
+            test.table_id,
+            f"{test.rounds:,}",
+            f"{test.banker:,} ({test.expected_banker:,.0f})",
+            f"{test.player:,} ({test.expected_player:,.0f})",
+            f"{test.tie:,} ({test.expected_tie:,.0f})",
+            f"{test.chi_square:.2f}",
+            f"{test.p_value:.3f}",
+            "outside 99.9%" if test.flagged else "",
+        )
+    console.print(table)
+
+    table = Table(title="Actual RTP against theoretical (99.9% bound)", title_justify="left")
+    for header in ("Game", "Bet", "Bets", "Stakes", "Payouts", "Actual", "Theory", "Bound", ""):
+        table.add_column(header, justify="left" if header in ("Game", "Bet") else "right")
+    for check in rtp:
+        table.add_row(
+            check.game_id,
+            check.bet_type,
+            f"{check.bets:,}",
+            format_cents(check.stakes),
+            format_cents(check.payouts),
+            _percent(check.actual_rtp),
+            _percent(check.theoretical_rtp),
+            f"±{check.bound * 100:.2f}%",
+            "outside" if check.flagged else "",
+        )
+    console.print(table)
+
+    for finding in result.findings[:SHOWN_FINDINGS]:
+        typer.echo(f"{finding.source}: {finding.kind}: {finding.message}")
+    if result.finding_count > SHOWN_FINDINGS:
+        typer.echo(
+            f"... {result.finding_count - SHOWN_FINDINGS:,} more findings: all are in the"
+            " findings table and in --json output"
+        )
+    if not result.finding_count:
+        typer.echo("No findings: every payout matches and every round follows the rules.")

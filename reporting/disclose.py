@@ -1,0 +1,218 @@
+"""Regulator disclosures (ADM style): declared RTP, operator share, limits, and the previous
+month's win percentage, refreshed on the 5th of each month in the game's time zone.
+
+The reference month of a page dated D (D's local date in the game's time zone): from the 5th
+on, the month before D's month; before the 5th, the month before that. The win percentage is
+``100 x payouts / stakes`` over the bets of settled rounds of the game that settled in the
+reference month (void rounds out, pushes in), exact until shown with 2 decimals, half up.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+from reporting.engine.bets import BetType
+from reporting.engine.games import GameSpec
+from reporting.engine.money import format_cents, round_fraction
+from reporting.engine.odds import bet_odds
+from reporting.statistics import Z_999
+from reporting.theory import ShoeOdds, game_odds
+
+__all__ = [
+    "ITALIAN_MINIMUM_RTP",
+    "UPDATE_DAY",
+    "Disclosure",
+    "disclose",
+    "reference_month",
+    "updated_on",
+]
+
+#: Day of the month on which the previous month's figure is refreshed.
+UPDATE_DAY = 5
+#: Italian casino and card games must return at least this share of stakes (percent).
+ITALIAN_MINIMUM_RTP = Decimal(90)
+
+
+def reference_month(as_of: date) -> tuple[int, int]:
+    """The month whose figure a page dated ``as_of`` (local date) shows.
+
+    >>> reference_month(date(2026, 11, 4)), reference_month(date(2026, 11, 5))
+    ((2026, 9), (2026, 10))
+    >>> reference_month(date(2027, 1, 4)), reference_month(date(2027, 2, 5))
+    ((2026, 11), (2027, 1))
+    """
+    months_back = 1 if as_of.day >= UPDATE_DAY else 2
+    index = as_of.year * 12 + (as_of.month - 1) - months_back
+    return index // 12, index % 12 + 1
+
+
+def updated_on(month: tuple[int, int]) -> date:
+    """The date a month's figure is published: the 5th of the following month.
+
+    >>> updated_on((2026, 12))
+    datetime.date(2027, 1, 5)
+    """
+    year, number = month
+    return date(year + number // 12, number % 12 + 1, UPDATE_DAY)
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """The figures of one game's regulator page, as of one date."""
+
+    game: GameSpec
+    as_of: date
+    reference_month: tuple[int, int]
+    updated_on: date
+    rounds: int
+    bets: int
+    stakes: int  # cents
+    payouts: int  # cents
+    theory: ShoeOdds
+    expected_payouts: Fraction  # cents: sum of stake x theoretical RTP of its bet type
+    payout_deviation: float  # standard deviation of the payouts (cents) around that
+    warnings: tuple[str, ...]
+
+    @property
+    def reference_month_text(self) -> str:
+        """``YYYY-MM``."""
+        year, number = self.reference_month
+        return f"{year:04d}-{number:02d}"
+
+    @property
+    def win_percentage(self) -> Decimal:
+        """Previous month's win percentage, 2 decimals, half up (0.00 without play)."""
+        if not self.stakes:
+            return Decimal("0.00")
+        return round_fraction(Fraction(100 * self.payouts, self.stakes), 2)
+
+    @property
+    def declared_rtp(self) -> Decimal | None:
+        """Declared share of stakes returned as prizes, in percent."""
+        return self.game.declared_rtp
+
+    @property
+    def operator_share(self) -> Decimal | None:
+        """100% minus the declared RTP."""
+        return self.game.operator_share
+
+    @property
+    def within_statistical_bound(self) -> bool | None:
+        """Whether the month's payouts lie within the 99.9% interval around the theory."""
+        if not self.stakes:
+            return None
+        return abs(float(self.payouts - self.expected_payouts)) <= Z_999 * self.payout_deviation
+
+    def to_document(self) -> dict:
+        """The ``disclose --json`` document of the CLI contract."""
+        game = self.game
+        limits = game.overall_limits
+        return {
+            "game": game.id,
+            "name": game.name,
+            "as_of": self.as_of.isoformat(),
+            "regulator": game.regulator,
+            "regulator_code": game.regulator_code,
+            "declared_rtp": None if self.declared_rtp is None else f"{self.declared_rtp:.2f}",
+            "operator_share": None if self.operator_share is None else f"{self.operator_share:.2f}",
+            "minimum_stake": format_cents(limits.minimum),
+            "maximum_stake": format_cents(limits.maximum),
+            "currency": game.currency,
+            "opening_hours": game.opening_hours,
+            "timezone": game.timezone,
+            "reference_month": self.reference_month_text,
+            "updated_on": self.updated_on.isoformat(),
+            "previous_month_win_percentage": f"{self.win_percentage:.2f}",
+            "rounds": self.rounds,
+            "bets": self.bets,
+            "stakes": format_cents(self.stakes),
+            "payouts": format_cents(self.payouts),
+            "theoretical_rtp": {
+                odds.bet: f"{round_fraction(odds.rtp * 100, 2):.2f}" for odds in self.theory.bets
+            },
+            "within_statistical_bound": self.within_statistical_bound,
+            "warnings": list(self.warnings),
+        }
+
+
+def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date) -> Disclosure:
+    """Compute a game's disclosure as of a local date; ``connection`` None means no logs."""
+    month = reference_month(as_of)
+    month_text = f"{month[0]:04d}-{month[1]:02d}"
+    theory = game_odds(game)
+    rounds = bets = stakes = payouts = 0
+    expected = Fraction(0)
+    variance = 0.0
+    if connection is not None:
+        (rounds,) = connection.execute(
+            "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
+            " AND status = 'settled'",
+            (game.id, month_text),
+        ).fetchone()
+        for bet_type, count, stake_sum, payout_sum, stake_squares in connection.execute(
+            "SELECT b.bet_type, count(*), sum(b.stake_cents), sum(b.payout_cents),"
+            " total(CAST(b.stake_cents AS REAL) * b.stake_cents)"
+            " FROM bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
+            " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
+            " GROUP BY b.bet_type ORDER BY b.bet_type",
+            (game.id, month_text),
+        ):
+            bets += count
+            stakes += stake_sum
+            payouts += payout_sum
+            if bet_type in {bet.value for bet in game.bets}:
+                odds = bet_odds(BetType(bet_type), game.decks, game.pay_table)
+                expected += stake_sum * odds.rtp
+                variance += float(odds.variance) * stake_squares
+    disclosure = Disclosure(
+        game=game,
+        as_of=as_of,
+        reference_month=month,
+        updated_on=updated_on(month),
+        rounds=rounds,
+        bets=bets,
+        stakes=stakes,
+        payouts=payouts,
+        theory=theory,
+        expected_payouts=expected,
+        payout_deviation=math.sqrt(variance),
+        warnings=(),
+    )
+    return _with_warnings(disclosure)
+
+
+def _with_warnings(disclosure: Disclosure) -> Disclosure:
+    game = disclosure.game
+    warnings = []
+    month = disclosure.reference_month_text
+    if not disclosure.rounds:
+        warnings.append(f"no play in {month}: the page shows 0.00%")
+    declared = game.declared_rtp
+    if declared is None:
+        warnings.append("no declared RTP is configured for this game")
+    else:
+        best = max(odds.rtp for odds in disclosure.theory.bets) * 100
+        if declared > Decimal(best.numerator) / Decimal(best.denominator):
+            warnings.append(
+                f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
+                f" (best: {round_fraction(best, 2):.2f}%)"
+            )
+        if game.jurisdiction == "IT" and declared < ITALIAN_MINIMUM_RTP:
+            warnings.append(
+                f"declared RTP {declared:.2f}% is below the Italian minimum of"
+                f" {ITALIAN_MINIMUM_RTP:.0f}%"
+            )
+        share = game.operator_share
+        if share is None or declared + share != 100:
+            warnings.append("declared RTP and operator share do not sum to 100%")
+    if disclosure.within_statistical_bound is False:
+        warnings.append(
+            f"the {month} win percentage lies outside the 99.9% statistical bound around the"
+            " theoretical return for the stakes played"
+        )
+    return Disclosure(**{**disclosure.__dict__, "warnings": tuple(warnings)})

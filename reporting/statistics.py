@@ -1,0 +1,136 @@
+"""Statistics of a period against the exact theory: outcome frequencies and actual RTP.
+
+* Per game table: Banker / Player / Tie counts against their exact probabilities, with a
+  chi-square test (two degrees of freedom, so the p-value is exactly ``exp(-x / 2)``).
+* Per game and bet type: the actual RTP (payouts over stakes, exact) against the engine's
+  theoretical RTP, with a 99.9% bound that scales with the volume played: the standard
+  deviation of the total return is ``sqrt(variance x sum of stake squared)``, using the exact
+  variance of one unit's return. Statistics are floats; money sums stay integer cents.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from reporting.engine.bets import BetType
+from reporting.engine.games import GameSpec
+from reporting.engine.odds import bet_odds, main_probabilities
+from reporting.verify import TableCounts
+
+__all__ = ["OutcomeTest", "RtpCheck", "outcome_tests", "rtp_checks"]
+
+#: Two-sided 99.9% quantile of the standard normal distribution.
+Z_999 = 3.2905267314919255
+#: Chi-square critical value for 2 degrees of freedom at 99.9% (-2 ln 0.001).
+CHI2_999_2DF = -2 * math.log(0.001)
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeTest:
+    """Banker / Player / Tie frequencies of one table against the exact probabilities."""
+
+    game_id: str
+    table_id: str
+    rounds: int
+    banker: int
+    player: int
+    tie: int
+    expected_banker: float
+    expected_player: float
+    expected_tie: float
+    chi_square: float
+    p_value: float
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the counts fall outside the 99.9% acceptance region."""
+        return self.rounds > 0 and self.p_value < 0.001
+
+
+@dataclass(frozen=True, slots=True)
+class RtpCheck:
+    """Actual RTP of one bet type of one game against its theoretical RTP."""
+
+    game_id: str
+    bet_type: str
+    bets: int
+    stakes: int  # cents
+    payouts: int  # cents
+    theoretical_rtp: Fraction
+    bound: float  # half-width of the 99.9% interval around the theoretical RTP
+
+    @property
+    def actual_rtp(self) -> Fraction | None:
+        """Payouts over stakes, exact; None without stakes."""
+        return Fraction(self.payouts, self.stakes) if self.stakes else None
+
+    @property
+    def z_score(self) -> float | None:
+        """Standardised distance of the actual from the theoretical RTP."""
+        actual = self.actual_rtp
+        if actual is None or self.bound == 0:
+            return None
+        return float(actual - self.theoretical_rtp) / (self.bound / Z_999)
+
+    @property
+    def flagged(self) -> bool:
+        """Whether the actual RTP lies outside the 99.9% interval."""
+        z = self.z_score
+        return z is not None and abs(z) > Z_999
+
+
+def outcome_tests(
+    tables: Mapping[tuple[str, str], TableCounts], games: Mapping[str, GameSpec]
+) -> list[OutcomeTest]:
+    """Chi-square test of each table's Banker / Player / Tie counts."""
+    tests = []
+    for (game_id, table_id), counts in sorted(tables.items()):
+        probabilities = main_probabilities(games[game_id].decks)
+        observed = (counts.banker, counts.player, counts.tie)
+        expected = tuple(
+            float(probabilities[name]) * counts.rounds for name in ("banker", "player", "tie")
+        )
+        chi_square = (
+            sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
+            if counts.rounds
+            else 0.0
+        )
+        tests.append(
+            OutcomeTest(
+                game_id,
+                table_id,
+                counts.rounds,
+                *observed,
+                *expected,
+                chi_square,
+                math.exp(-chi_square / 2),
+            )
+        )
+    return tests
+
+
+def rtp_checks(
+    connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
+) -> list[RtpCheck]:
+    """Actual against theoretical RTP per game and bet type, over settled rounds."""
+    where, params = ("r.report_month = ?", (month,)) if month else ("1", ())
+    checks = []
+    for game_id, bet_type, bets, stakes, payouts, stake_squares in connection.execute(
+        "SELECT r.game_id, b.bet_type, count(*), sum(b.stake_cents), sum(b.payout_cents),"
+        " total(CAST(b.stake_cents AS REAL) * b.stake_cents)"
+        " FROM bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
+        f" WHERE r.status = 'settled' AND {where}"
+        " GROUP BY r.game_id, b.bet_type ORDER BY r.game_id, b.bet_type",
+        params,
+    ):
+        game = games.get(game_id)
+        if game is None or bet_type not in {bet.value for bet in game.bets}:
+            continue
+        odds = bet_odds(BetType(bet_type), game.decks, game.pay_table)
+        bound = Z_999 * math.sqrt(float(odds.variance) * stake_squares) / stakes if stakes else 0.0
+        checks.append(RtpCheck(game_id, bet_type, bets, stakes, payouts, odds.rtp, bound))
+    return checks

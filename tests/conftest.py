@@ -1,0 +1,92 @@
+"""Shared fixtures: the sample operator configuration and a builder of round-log records.
+
+Records are plain dicts, written as JSON by the test that uses them, so that every input sits
+next to its assertion; the builder only fills in the fields a test does not care about.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reporting.config import OperatorConfig, load_config
+
+SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+
+
+@pytest.fixture(scope="session")
+def operator_config() -> OperatorConfig:
+    """The shipped sample configuration (four games: it, dk, gr, mini-it)."""
+    return load_config(SAMPLE_CONFIG)
+
+
+@pytest.fixture(scope="session")
+def sample_config_path() -> Path:
+    return SAMPLE_CONFIG
+
+
+def _bet(bet_id: str = "B-1", **fields: Any) -> dict[str, Any]:
+    bet = {
+        "bet_id": bet_id,
+        "account": "acc-4411",
+        "type": "banker",
+        "stake": "25.00",
+        "payout": "0.00",
+        "currency": "EUR",
+        "placed_at": "2026-10-03T18:40:09.500Z",
+    }
+    bet.update(fields)
+    return bet
+
+
+def _round(round_id: str = "LB01-20261003-0417", **fields: Any) -> dict[str, Any]:
+    """A valid settled live-baccarat-it round: player natural 9 beats banker 7, banker bet lost."""
+    record = {
+        "round_id": round_id,
+        "table_id": "LB01",
+        "game": "live-baccarat-it",
+        "shoe_id": "LB01-20261003-S05",
+        "hand_no": 23,
+        "started_at": "2026-10-03T18:40:02.120Z",
+        "betting_closed_at": "2026-10-03T18:40:17Z",
+        "settled_at": "2026-10-03T18:40:41.870+00:00",
+        "status": "settled",
+        "player_cards": ["9H", "KS"],
+        "banker_cards": ["5D", "2C"],
+        "bets": [_bet(f"{round_id}-B1")],
+    }
+    record.update(copy.deepcopy(fields))
+    return record
+
+
+@pytest.fixture(scope="session")
+def make_round():
+    """``make_round(round_id, **fields)``: a valid round dict with the given fields replaced."""
+    return _round
+
+
+@pytest.fixture(scope="session")
+def make_bet():
+    """``make_bet(bet_id, **fields)``: a valid EUR bet dict with the given fields replaced."""
+    return _bet
+
+
+def _write_jsonl(path: Path, *lines: dict[str, Any] | str) -> Path:
+    """Write dicts as JSON lines and strings as they are (bad JSON, blank lines)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(
+        (line if isinstance(line, str) else json.dumps(line, ensure_ascii=False)) + "\n"
+        for line in lines
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def write_jsonl():
+    """``write_jsonl(path, *lines)``: dicts become JSON lines, strings are written verbatim."""
+    return _write_jsonl

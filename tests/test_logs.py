@@ -1,0 +1,728 @@
+"""Reading round logs (round-log.md): every reject reason with its line, canonical cards, cents,
+UTC timestamps, and the reporting month counted in the game's own time zone."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from reporting.logs import (
+    REJECT_REASONS,
+    TIMESTAMP_SQL,
+    RejectedLine,
+    RoundRecord,
+    Source,
+    read_source,
+)
+
+
+def read(path: Path, config, companion: Path | None = None):
+    """Every record and every rejected line of one source, in file order."""
+    if companion is not None:
+        source = Source(path, "csv", companion)
+    else:
+        source = Source(path, "jsonl.gz" if path.name.endswith(".gz") else "jsonl")
+    connection = sqlite3.connect(":memory:")
+    records: list[RoundRecord] = []
+    rejects: list[RejectedLine] = []
+    try:
+        for batch in read_source(source, config.games, connection, 1000):
+            records.extend(RoundRecord._make(record) for record in batch.records)
+            rejects.extend(batch.rejects)
+    finally:
+        connection.close()
+    return records, rejects
+
+
+def stored_utc(timestamp: str | None) -> str | None:
+    """The text the store keeps for a checked timestamp (TIMESTAMP_SQL)."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        return connection.execute(f"SELECT {TIMESTAMP_SQL}", (timestamp,)).fetchone()[0]
+    finally:
+        connection.close()
+
+
+def test_the_contract_names_exactly_these_reject_reasons():
+    assert set(REJECT_REASONS) == {
+        "bad_json",
+        "missing_field",
+        "bad_card",
+        "bad_money",
+        "naive_timestamp",
+        "unknown_bet_type",
+        "unknown_game",
+        "conflict",
+        "bad_value",
+    }
+
+
+# --- reject reasons, each on line 2 between two good lines -----------------------------------
+
+
+def without(record: dict, *keys: str) -> dict:
+    return {key: value for key, value in record.items() if key not in keys}
+
+
+def with_bet(make_round, make_bet, **bet_fields):
+    return make_round("R-2", bets=[make_bet("B-2", **bet_fields)])
+
+
+def without_bet_field(make_round, make_bet, field):
+    return make_round("R-2", bets=[without(make_bet("B-2"), field)])
+
+
+# (reason, builder of the bad line, text the message must mention)
+REJECT_CASES = {
+    "bad_json: truncated line": (
+        "bad_json",
+        lambda r, b: '{"round_id": "R-2", "table_id": "LB01", "game": ',
+        "JSON",
+    ),
+    "bad_json: trailing comma": (
+        "bad_json",
+        lambda r, b: json.dumps(r("R-2"))[:-1] + ", }",
+        "JSON",
+    ),
+    "missing_field: settled_at absent": (
+        "missing_field",
+        lambda r, b: without(r("R-2"), "settled_at"),
+        "settled_at",
+    ),
+    "missing_field: round_id is JSON null": (
+        "missing_field",
+        lambda r, b: {**r("R-2"), "round_id": None},
+        "round_id",
+    ),
+    "missing_field: status is JSON null": (
+        "missing_field",
+        lambda r, b: r("R-2", status=None),
+        "status",
+    ),
+    "missing_field: bets absent": (
+        "missing_field",
+        lambda r, b: without(r("R-2"), "bets"),
+        "bets",
+    ),
+    "missing_field: bet stake absent": (
+        "missing_field",
+        lambda r, b: without_bet_field(r, b, "stake"),
+        "stake",
+    ),
+    "missing_field: bet currency is JSON null": (
+        "missing_field",
+        lambda r, b: with_bet(r, b, currency=None),
+        "currency",
+    ),
+    "missing_field: settled round without player_cards": (
+        "missing_field",
+        lambda r, b: without(r("R-2"), "player_cards"),
+        "player_cards",
+    ),
+    "missing_field: settled round with banker_cards null": (
+        "missing_field",
+        lambda r, b: r("R-2", banker_cards=None),
+        "banker_cards",
+    ),
+    "missing_field: void round without void_reason": (
+        "missing_field",
+        lambda r, b: r("R-2", status="void", player_cards=[], banker_cards=[]),
+        "void_reason",
+    ),
+    "bad_card: rank 1": (
+        "bad_card",
+        lambda r, b: r("R-2", player_cards=["1S", "KS"]),
+        "1S",
+    ),
+    "bad_card: suit X": (
+        "bad_card",
+        lambda r, b: r("R-2", banker_cards=["5D", "2X"]),
+        "2X",
+    ),
+    "bad_card: rank without suit": (
+        "bad_card",
+        lambda r, b: r("R-2", player_cards=["9H", "10"]),
+        "10",
+    ),
+    "bad_money: stake as a JSON float": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, stake=25.0),
+        "stake",
+    ),
+    "bad_money: stake as a JSON integer": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, stake=25),
+        "stake",
+    ),
+    "bad_money: payout as a JSON number": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, payout=0),
+        "payout",
+    ),
+    "bad_money: three decimals": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, stake="12.345"),
+        "12.345",
+    ),
+    "bad_money: negative": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, stake="-5"),
+        "-5",
+    ),
+    "bad_money: exponent": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, stake="1e3"),
+        "1e3",
+    ),
+    "bad_money: thousands separator": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, payout="1,000.00"),
+        "1,000.00",
+    ),
+    "bad_money: zero stake": (
+        "bad_money",
+        lambda r, b: with_bet(r, b, stake="0.00"),
+        "stake",
+    ),
+    "naive_timestamp: settled_at": (
+        "naive_timestamp",
+        lambda r, b: r("R-2", settled_at="2026-10-03T18:40:41.870"),
+        "settled_at",
+    ),
+    "naive_timestamp: started_at": (
+        "naive_timestamp",
+        lambda r, b: r("R-2", started_at="2026-10-03T18:40:02"),
+        "started_at",
+    ),
+    "naive_timestamp: placed_at": (
+        "naive_timestamp",
+        lambda r, b: with_bet(r, b, placed_at="2026-10-03 18:40:09.5"),
+        "placed_at",
+    ),
+    "unknown_bet_type": (
+        "unknown_bet_type",
+        lambda r, b: with_bet(r, b, type="dragon_bonus"),
+        "dragon_bonus",
+    ),
+    "unknown_game": (
+        "unknown_game",
+        lambda r, b: r("R-2", game="dragon-tiger-it"),
+        "dragon-tiger-it",
+    ),
+    "bad_value: status pending": (
+        "bad_value",
+        lambda r, b: r("R-2", status="pending"),
+        "pending",
+    ),
+    "bad_value: four player cards": (
+        "bad_value",
+        lambda r, b: r("R-2", player_cards=["2H", "3H", "4H", "5H"]),
+        "4",
+    ),
+    "bad_value: one banker card on a settled round": (
+        "bad_value",
+        lambda r, b: r("R-2", banker_cards=["5D"]),
+        "banker",
+    ),
+    "bad_value: four cards on a void round": (
+        "bad_value",
+        lambda r, b: r(
+            "R-2", status="void", void_reason="shoe error", player_cards=["2H", "3H", "4H", "5H"]
+        ),
+        "3 cards",
+    ),
+    "bad_value: currency not the game's": (
+        "bad_value",
+        lambda r, b: with_bet(r, b, currency="DKK"),
+        "DKK",
+    ),
+    "bad_value: duplicate bet_id in the round": (
+        "bad_value",
+        lambda r, b: r("R-2", bets=[b("B-2"), b("B-2", type="player")]),
+        "bet_id",
+    ),
+    "bad_value: hand_no 0": (
+        "bad_value",
+        lambda r, b: r("R-2", hand_no=0),
+        "hand_no",
+    ),
+    "bad_value: settled_at not a timestamp": (
+        "bad_value",
+        lambda r, b: r("R-2", settled_at="yesterday evening"),
+        "settled_at",
+    ),
+    "bad_value: settled_at on 30 February": (
+        "bad_value",
+        lambda r, b: r("R-2", settled_at="2026-02-30T10:00:00Z"),
+        "settled_at",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REJECT_CASES, ids=list(REJECT_CASES))
+def test_a_bad_line_is_rejected_with_its_line_and_reason(
+    case, tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    reason, build, mentioned = REJECT_CASES[case]
+    bad = build(make_round, make_bet)
+    bad_text = bad if isinstance(bad, str) else json.dumps(bad, ensure_ascii=False)
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"), bad_text, make_round("R-3"))
+
+    records, rejects = read(path, operator_config)
+
+    assert [(r.file_name, r.line, r.reason) for r in rejects] == [(str(path), 2, reason)]
+    assert mentioned in rejects[0].message
+    assert rejects[0].raw_text == bad_text
+    # The rest of the file still loads.
+    assert [(record.round_id, record.line) for record in records] == [("R-1", 1), ("R-3", 3)]
+
+
+def test_rejected_json_remembers_its_round_id(tmp_path, operator_config, make_round, write_jsonl):
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-7", game="no-such-game"))
+    _, [reject] = read(path, operator_config)
+    assert (reject.reason, reject.round_id) == ("unknown_game", "R-7")
+
+
+def test_a_card_given_as_a_json_number_is_a_bad_card(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """round-log.md: a line with a bad card code is rejected as bad_card; 9 is not a code."""
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1", player_cards=[9, "KS"]))
+    _, rejects = read(path, operator_config)
+    assert [(r.line, r.reason) for r in rejects] == [(1, "bad_card")]
+
+
+@pytest.mark.parametrize("offset", ["+25:00", "-24:00", "+02:75"])
+def test_an_impossible_utc_offset_is_rejected_even_after_a_valid_line_of_the_same_time(
+    offset, tmp_path, operator_config, make_round, write_jsonl
+):
+    """The reader remembers dates and times it has checked; the offset must still be checked."""
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-1", settled_at="2026-10-03T18:40:41.870Z"),
+        make_round("R-2", settled_at=f"2026-10-03T18:40:41.870{offset}"),
+        make_round("R-3", settled_at="2026-10-03T18:40:42Z"),
+    )
+    records, rejects = read(path, operator_config)
+    assert [(r.line, r.reason) for r in rejects] == [(2, "bad_value")]
+    assert [record.round_id for record in records] == ["R-1", "R-3"]
+
+
+def test_an_impossible_utc_offset_is_rejected_on_its_own(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    path = write_jsonl(
+        tmp_path / "log.jsonl", make_round("R-1", settled_at="2026-10-03T18:40:41.870+25:00")
+    )
+    records, rejects = read(path, operator_config)
+    assert [(r.line, r.reason) for r in rejects] == [(1, "bad_value")]
+    assert records == []
+
+
+def test_every_reason_of_one_file_is_reported_in_line_order(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    lines = [make_round("R-0")]
+    expected = []
+    for number, (reason, build, _) in enumerate(REJECT_CASES.values(), start=2):
+        lines.append(build(make_round, make_bet))
+        expected.append((number, reason))
+    path = write_jsonl(tmp_path / "log.jsonl", *lines)
+
+    records, rejects = read(path, operator_config)
+
+    assert [(r.line, r.reason) for r in rejects] == expected
+    assert [record.round_id for record in records] == ["R-0"]
+
+
+# --- what loads, and how it is normalised ---------------------------------------------------
+
+
+def test_blank_lines_are_skipped_not_rejected(tmp_path, operator_config, make_round, write_jsonl):
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"), "", "   \t", make_round("R-4"))
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [(record.round_id, record.line) for record in records] == [("R-1", 1), ("R-4", 4)]
+
+
+def test_crlf_line_endings_load(tmp_path, operator_config, make_round):
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(
+        (json.dumps(make_round("R-1")) + "\r\n" + json.dumps(make_round("R-2")) + "\r\n").encode()
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [record.round_id for record in records] == ["R-1", "R-2"]
+
+
+def test_card_spellings_normalise_to_one_canonical_form(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-1", player_cards=["10h", "Td", "K♣"], banker_cards=["as", "Q♦"]),
+        make_round("R-2", player_cards=["10H", "10D", "KC"], banker_cards=["AS", "QD"]),
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [(r.player_cards, r.banker_cards) for r in records] == [
+        ("10H 10D KC", "AS QD"),
+        ("10H 10D KC", "AS QD"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "cents"),
+    [("5", 500), ("0.5", 50), ("25.00", 2500), ("48.75", 4875), ("1000", 100_000), ("0.01", 1)],
+)
+def test_a_stake_string_becomes_integer_cents(
+    text, cents, tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    path = write_jsonl(
+        tmp_path / "log.jsonl", make_round("R-1", bets=[make_bet("B-1", stake=text, payout=text)])
+    )
+    [record], rejects = read(path, operator_config)
+    assert rejects == []
+    [bet] = record.bets
+    stake, payout = bet[4], bet[5]
+    assert (stake, payout) == (cents, cents)
+    assert type(stake) is int and type(payout) is int
+
+
+def test_zero_payout_is_a_loss_not_an_error(tmp_path, operator_config, make_round, write_jsonl):
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
+    [record], rejects = read(path, operator_config)
+    assert rejects == []
+    assert record.bets[0][5] == 0
+
+
+def test_the_same_instant_in_any_offset_stores_the_same_utc_text(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    spellings = [
+        "2026-10-03T18:40:41.870Z",
+        "2026-10-03T18:40:41.870+00:00",
+        "2026-10-03T20:40:41.870+02:00",
+        "2026-10-03T14:40:41.87-04:00",
+        "2026-10-03T18:40:41.870Z",  # again, now answered from the reader's caches
+        "2026-10-03T20:40:41.870+02:00",
+    ]
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        *(make_round(f"R-{n}", settled_at=text) for n, text in enumerate(spellings)),
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [stored_utc(record.settled_at) for record in records] == [
+        "2026-10-03T18:40:41.870Z"
+    ] * len(spellings)
+
+
+def test_every_timestamp_field_stores_as_utc_to_the_millisecond(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round(
+            "R-1",
+            started_at="2026-10-03T20:40:02.12+02:00",
+            betting_closed_at="2026-10-03T18:40:17Z",
+            settled_at="2026-10-03T18:40:41.870+00:00",
+            bets=[make_bet("B-1", placed_at="2026-10-03T19:40:09.5+01:00")],
+        ),
+        make_round(
+            "R-2", started_at=None, betting_closed_at=None, bets=[make_bet("B-2", placed_at=None)]
+        ),
+    )
+    [first, second], rejects = read(path, operator_config)
+    assert rejects == []
+    assert [
+        stored_utc(t) for t in (first.started_at, first.betting_closed_at, first.settled_at)
+    ] == [
+        "2026-10-03T18:40:02.120Z",
+        "2026-10-03T18:40:17.000Z",
+        "2026-10-03T18:40:41.870Z",
+    ]
+    assert stored_utc(first.bets[0][7]) == "2026-10-03T18:40:09.500Z"
+    assert (second.started_at, second.betting_closed_at, second.bets[0][7]) == (None, None, None)
+
+
+def test_a_void_round_with_partial_cards_loads(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round(
+            "R-1",
+            status="void",
+            void_reason="card flipped during the deal",
+            player_cards=["9h"],
+            banker_cards=[],
+            bets=[make_bet("B-1", stake="25.00", payout="25.00")],
+        ),
+        without(
+            make_round("R-2", status="void", void_reason="studio power cut", bets=[]),
+            "player_cards",
+            "banker_cards",
+        ),
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [(r.status, r.void_reason, r.player_cards, r.banker_cards) for r in records] == [
+        ("void", "card flipped during the deal", "9H", ""),
+        ("void", "studio power cut", "", ""),
+    ]
+    assert records[0].bets[0][4:6] == (2500, 2500)
+
+
+def test_a_settled_round_keeps_no_void_reason(tmp_path, operator_config, make_round, write_jsonl):
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1", void_reason="ignored"))
+    [record], _ = read(path, operator_config)
+    assert (record.status, record.void_reason) == ("settled", None)
+
+
+def test_optional_round_fields_may_be_absent(tmp_path, operator_config, make_round, write_jsonl):
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        without(make_round("R-1"), "shoe_id", "hand_no", "started_at", "betting_closed_at"),
+        make_round("R-2", shoe_id=None, hand_no=None, bets=[]),
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [(r.shoe_id, r.hand_no, r.started_at, r.bets) for r in records] == [
+        (None, None, None, records[0].bets),
+        (None, None, "2026-10-03T18:40:02.120Z", []),
+    ]
+    assert len(records[0].bets) == 1
+
+
+# --- the reporting month, in the game's time zone -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "settled_at", "month"),
+    [
+        # disclosures.md: 2026-10-31T23:30Z is 00:30 on 1 November in Rome (CET, UTC+1).
+        ("live-baccarat-it", "2026-10-31T23:30:00Z", "2026-11"),
+        ("live-baccarat-it", "2026-10-31T22:30:00Z", "2026-10"),
+        ("mini-baccarat-it", "2026-10-31T23:30:00Z", "2026-11"),
+        ("mini-baccarat-it", "2026-10-31T22:59:59.999Z", "2026-10"),
+        ("mini-baccarat-it", "2026-10-31T23:00:00Z", "2026-11"),
+        ("live-baccarat-dk", "2026-10-31T23:30:00Z", "2026-11"),
+        ("live-baccarat-dk", "2026-10-31T22:30:00Z", "2026-10"),
+        # Athens is UTC+2 in winter: 22:30Z is already 00:30 on 1 November.
+        ("live-baccarat-gr", "2026-10-31T22:30:00Z", "2026-11"),
+        ("live-baccarat-gr", "2026-10-31T21:59:59Z", "2026-10"),
+        # Summer time (CEST UTC+2, EEST UTC+3): the month ends an hour earlier in UTC.
+        ("live-baccarat-it", "2026-09-30T22:30:00Z", "2026-10"),
+        ("live-baccarat-it", "2026-09-30T21:30:00Z", "2026-09"),
+        ("live-baccarat-gr", "2026-09-30T21:30:00Z", "2026-10"),
+        ("live-baccarat-gr", "2026-09-30T20:30:00Z", "2026-09"),
+        # Summer time started on 29 March 2026: 31 March 22:30Z is 00:30 CEST on 1 April.
+        ("live-baccarat-it", "2026-03-31T22:30:00Z", "2026-04"),
+        ("live-baccarat-it", "2026-03-31T21:30:00Z", "2026-03"),
+        # New year in Rome comes an hour before it does in UTC.
+        ("live-baccarat-it", "2026-12-31T23:00:00Z", "2027-01"),
+        ("live-baccarat-it", "2026-12-31T22:59:59Z", "2026-12"),
+        # Offsets other than Z are the same instants.
+        ("live-baccarat-it", "2026-11-01T00:30:00+01:00", "2026-11"),
+        ("live-baccarat-it", "2026-10-31T23:30:00+00:00", "2026-11"),
+        ("live-baccarat-it", "2026-10-31T17:30:00-05:00", "2026-10"),
+        ("live-baccarat-gr", "2026-10-31T23:30:00+01:00", "2026-11"),
+    ],
+)
+def test_a_round_counts_in_the_month_it_settled_in_the_games_time_zone(
+    game, settled_at, month, tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    currency = operator_config.games[game].currency
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round(
+            "R-1", game=game, settled_at=settled_at, bets=[make_bet("B-1", currency=currency)]
+        ),
+    )
+    [record], rejects = read(path, operator_config)
+    assert rejects == []
+    assert record.report_month == month
+
+
+def test_rome_and_athens_split_the_same_minute_into_different_months(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """One file, so the reader's month cache sees the same UTC minute for both zones."""
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-1", game="live-baccarat-it", settled_at="2026-10-31T22:30:00Z"),
+        make_round("R-2", game="live-baccarat-gr", settled_at="2026-10-31T22:30:00Z"),
+        make_round("R-3", game="live-baccarat-it", settled_at="2026-10-31T22:30:10.5Z"),
+        make_round("R-4", game="live-baccarat-gr", settled_at="2026-10-31T22:30:20+00:00"),
+        make_round("R-5", game="live-baccarat-it", settled_at="2026-11-01T00:30:00+02:00"),
+        make_round("R-6", game="live-baccarat-gr", settled_at="2026-11-01T00:30:00+02:00"),
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [record.report_month for record in records] == [
+        "2026-10",
+        "2026-11",
+        "2026-10",
+        "2026-11",
+        "2026-10",
+        "2026-11",
+    ]
+
+
+def test_the_night_summer_time_ends_is_two_distinct_hours(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """On 2026-10-25 Rome's clocks go back from 03:00 CEST to 02:00 CET: 02:30 happens twice."""
+    path = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-1", settled_at="2026-10-25T02:30:00+02:00"),
+        make_round("R-2", settled_at="2026-10-25T02:30:00+01:00"),
+        make_round("R-3", settled_at="2026-10-25T00:59:59.999Z"),
+        make_round("R-4", settled_at="2026-10-25T01:00:00Z"),
+    )
+    records, rejects = read(path, operator_config)
+    assert rejects == []
+    assert [stored_utc(record.settled_at) for record in records] == [
+        "2026-10-25T00:30:00.000Z",
+        "2026-10-25T01:30:00.000Z",
+        "2026-10-25T00:59:59.999Z",
+        "2026-10-25T01:00:00.000Z",
+    ]
+    assert {record.report_month for record in records} == {"2026-10"}
+
+
+# --- the CSV pair ---------------------------------------------------------------------------
+
+ROUND_COLUMNS = [
+    "round_id",
+    "table_id",
+    "game",
+    "shoe_id",
+    "hand_no",
+    "started_at",
+    "betting_closed_at",
+    "settled_at",
+    "status",
+    "void_reason",
+    "player_cards",
+    "banker_cards",
+]
+BET_COLUMNS = ["round_id", "bet_id", "account", "type", "stake", "payout", "currency", "placed_at"]
+
+
+def write_csv(path: Path, columns: list[str], rows: list[dict]) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def csv_rows(record: dict) -> tuple[dict, list[dict]]:
+    """A JSON round as one rounds.csv row and its bets.csv rows."""
+    round_row = {
+        column: record.get(column)
+        if column not in ("player_cards", "banker_cards")
+        else " ".join(record.get(column) or [])
+        for column in ROUND_COLUMNS
+    }
+    bet_rows = [{"round_id": record["round_id"], **bet} for bet in record["bets"]]
+    return round_row, bet_rows
+
+
+def test_a_csv_pair_reads_as_the_same_rounds_as_json_lines(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    rounds = [
+        make_round("R-1", player_cards=["10h", "K♣"], banker_cards=["Td", "9s"]),
+        make_round(
+            "R-2",
+            settled_at="2026-10-31T23:30:00Z",
+            bets=[make_bet("B-1", stake="5"), make_bet("B-2", type="tie", placed_at=None)],
+        ),
+        make_round(
+            "R-3", status="void", void_reason="misdeal", player_cards=["AS"], banker_cards=[]
+        ),
+    ]
+    jsonl = write_jsonl(tmp_path / "log.jsonl", *rounds)
+    round_rows, bet_rows = [], []
+    for record in rounds:
+        round_row, bets = csv_rows(record)
+        round_rows.append(round_row)
+        bet_rows.extend(bets)
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
+    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+
+    from_json, json_rejects = read(jsonl, operator_config)
+    from_csv, csv_rejects = read(rounds_csv, operator_config, bets_csv)
+
+    assert json_rejects == csv_rejects == []
+
+    def content(record: RoundRecord):
+        bets = sorted(bet[:8] for bet in record.bets)  # without the source line
+        timestamps = [
+            stored_utc(t) for t in (record.started_at, record.betting_closed_at, record.settled_at)
+        ]
+        return (*record[:5], *timestamps, *record[8:13], [(*b[:7], stored_utc(b[7])) for b in bets])
+
+    assert [content(r) for r in from_csv] == [content(r) for r in from_json]
+    # Rounds point at their rounds.csv row (after the header), bets at their bets.csv row.
+    assert [r.line for r in from_csv] == [2, 3, 4]
+    assert [bet[8] for r in from_csv for bet in r.bets] == [2, 3, 4, 5]
+    assert from_csv[0].player_cards == "10H KC"
+
+
+def test_a_bad_bets_csv_row_is_rejected_with_the_bets_file_and_line(
+    tmp_path, operator_config, make_round, make_bet
+):
+    round_rows, bet_rows = [], []
+    for record in (
+        make_round("R-1"),
+        make_round("R-2", bets=[make_bet("B-1"), make_bet("B-2", stake="12.345")]),
+        make_round("R-3"),
+    ):
+        round_row, bets = csv_rows(record)
+        round_rows.append(round_row)
+        bet_rows.extend(bets)
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
+    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+
+    records, rejects = read(rounds_csv, operator_config, bets_csv)
+
+    assert [(r.file_name, r.line, r.reason) for r in rejects] == [(str(bets_csv), 4, "bad_money")]
+    assert "12.345" in rejects[0].raw_text
+    assert [record.round_id for record in records] == ["R-1", "R-3"]
+
+
+def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_round):
+    round_row, bet_rows = csv_rows(make_round("R-1"))
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, [round_row])
+    bets_csv = write_csv(
+        tmp_path / "bets.csv", BET_COLUMNS, [*bet_rows, {**bet_rows[0], "round_id": "R-404"}]
+    )
+    records, rejects = read(rounds_csv, operator_config, bets_csv)
+    assert [record.round_id for record in records] == ["R-1"]
+    assert [(r.file_name, r.line, r.reason) for r in rejects] == [(str(bets_csv), 3, "bad_value")]
+
+
+def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
+    tmp_path, operator_config, make_round
+):
+    round_rows, bet_rows = [], []
+    for record in (make_round("R-1"), make_round("R-2", settled_at="2026-10-03T18:40:41")):
+        round_row, bets = csv_rows(record)
+        round_rows.append(round_row)
+        bet_rows.extend(bets)
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
+    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    records, rejects = read(rounds_csv, operator_config, bets_csv)
+    assert [record.round_id for record in records] == ["R-1"]
+    assert [(r.file_name, r.line, r.reason) for r in rejects] == [
+        (str(rounds_csv), 3, "naive_timestamp")
+    ]

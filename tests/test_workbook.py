@@ -1,0 +1,545 @@
+"""The audit workbook (reporting.workbook): every sheet, every finding, money as numbers, no
+formula from untrusted text, frozen and filtered headers, and the same bytes for the same inputs.
+
+One sample month with one fault of every kind is generated, ingested and verified once for the
+module, beside two hand-made logs: ``hostile.jsonl`` (lines that look like formulas, so every
+one is rejected and the file loads no round) and ``september.jsonl`` (one round of another
+month and one bad line).
+
+The Summary sheet's cells are compared with ``tests/golden/audit_summary.txt``; after an
+intended change, regenerate it with ``UPDATE_GOLDEN=1 pytest tests/test_workbook.py`` and read
+the difference before committing.
+"""
+
+from __future__ import annotations
+
+import doctest
+import hashlib
+import os
+import sqlite3
+import zipfile
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
+
+import reporting.workbook
+from reporting.config import OperatorConfig
+from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.ingest import discover_sources, ingest
+from reporting.sample import generate_month
+from reporting.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
+from reporting.store import connect
+from reporting.verify import FINDING_KINDS, VerifyResult, verify
+from reporting.workbook import SHEETS, TEXT_LIMIT, cell_text, write_audit_workbook
+
+GOLDEN = Path(__file__).parent / "golden" / "audit_summary.txt"
+AS_OF = date(2026, 11, 30)
+VERSION = "0.0.0-test"
+MONTH = "2026-10"
+FORMULA = '=HYPERLINK("http://x","y")'
+
+SUMMARY_HEADER_ROW = 8
+HEADERS = {
+    "Summary": [
+        "Game",
+        "Jurisdiction",
+        "Currency",
+        "Rounds settled",
+        "Rounds void",
+        "Bets",
+        "Stakes",  # no currency in the header: the sample games play in EUR and in DKK
+        "Payouts",
+        "Actual RTP",
+        "Theoretical RTP",
+        "Declared RTP",
+        *FINDING_KINDS,
+        "Findings",
+    ],
+    "Findings": [
+        "Kind",
+        "Game",
+        "Month",
+        "Round",
+        "Bet",
+        "Currency",
+        "Expected payout",
+        "Logged payout",
+        "Rule",
+        "Source file",
+        "Line",
+        "Source",
+        "Message",
+    ],
+    "Rejected records": ["File", "Line", "Source", "Reason", "Round", "Message", "Raw line"],
+    "Ingest log": [
+        "File",
+        "Companion file",
+        "SHA-256",
+        "Size (bytes)",
+        "Format",
+        "Lines read",
+        "Rounds loaded",
+        "Rounds in period",
+        "Bets loaded",
+        "Duplicates skipped",
+        "Rejected",
+    ],
+    "Outcome tests": [
+        "Game",
+        "Table",
+        "Rounds settled",
+        "Rounds void",
+        "Banker",
+        "Banker expected",
+        "Player",
+        "Player expected",
+        "Tie",
+        "Tie expected",
+        "Chi-square (2 df)",
+        "p-value",
+        "Outside 99.9%",
+    ],
+    "RTP checks": [
+        "Game",
+        "Bet type",
+        "Currency",
+        "Bets",
+        "Stakes",
+        "Payouts",
+        "Actual RTP",
+        "Theoretical RTP",
+        "Actual - theoretical",
+        "Bound (99.9%, ±)",
+        "z-score",
+        "Outside 99.9%",
+    ],
+}
+
+
+def header_row(sheet_name: str) -> int:
+    return SUMMARY_HEADER_ROW if sheet_name == "Summary" else 1
+
+
+@dataclass
+class Audit:
+    folder: Path
+    connection: sqlite3.Connection
+    config: OperatorConfig
+    result: VerifyResult
+    outcomes: list[OutcomeTest]
+    rtp: list[RtpCheck]
+    workbook: Path  # the month's workbook
+    hostile_workbook: Path  # the same, with a finding whose every text field is hostile
+    logs: dict[str, str]  # file name as stored, by short name
+
+    def write(self, path: Path, **changes) -> Path:
+        arguments = {
+            "result": self.result,
+            "outcomes": self.outcomes,
+            "rtp": self.rtp,
+            "as_of": AS_OF,
+            "tool_version": VERSION,
+        } | changes
+        write_audit_workbook(path, self.connection, self.config, **arguments)
+        return path
+
+
+HOSTILE_FINDING = {
+    "kind": "payout_mismatch",
+    "game_id": "live-baccarat-it",
+    "report_month": MONTH,
+    "round_id": "=1+1",
+    "bet_id": FORMULA,
+    "expected_payout_cents": 1950,
+    "logged_payout_cents": 2000,
+    "rule": "#N/A",
+    "source_file": "=evil.jsonl",
+    "source_line": 7,
+    "message": FORMULA + " " + "x" * 40_000,
+}
+
+
+@pytest.fixture(scope="module")
+def audit(tmp_path_factory, operator_config, make_round, make_bet, write_jsonl) -> Audit:
+    folder = tmp_path_factory.mktemp("audit")
+    log = folder / "m.jsonl"
+    generate_month(operator_config, MONTH, log, rounds_per_day=20, faults=1, seed=1)
+    hostile = folder / "hostile.jsonl"
+    hostile.write_text(f'{FORMULA}\n=1+1\n#N/A\n{{"bell": "\x07"\n', encoding="utf-8")
+    september = write_jsonl(
+        folder / "september.jsonl",
+        make_round(
+            "LB01-20260915-0001",
+            shoe_id="LB01-20260915-S01",
+            hand_no=1,
+            started_at="2026-09-15T10:00:00Z",
+            betting_closed_at="2026-09-15T10:00:15Z",
+            settled_at="2026-09-15T10:00:40Z",
+            bets=[make_bet("B-SEPT-1", placed_at="2026-09-15T10:00:05Z")],
+        ),
+        "=SEPTEMBER()",
+    )
+    connection = connect(folder / "audit.sqlite")
+    ingest(connection, discover_sources([log, hostile, september]), operator_config)
+    result = verify(connection, operator_config, MONTH)
+    audit = Audit(
+        folder,
+        connection,
+        operator_config,
+        result,
+        outcome_tests(result.tables, operator_config.games),
+        rtp_checks(connection, operator_config.games, MONTH),
+        folder / "audit.xlsx",
+        folder / "hostile.xlsx",
+        {path.stem: str(path) for path in (log, hostile, september)},
+    )
+    audit.write(audit.workbook)
+    columns = ", ".join(HOSTILE_FINDING)
+    cursor = connection.execute(
+        f"INSERT INTO findings ({columns}) VALUES ({', '.join('?' * len(HOSTILE_FINDING))})",
+        tuple(HOSTILE_FINDING.values()),
+    )
+    audit.write(audit.hostile_workbook)
+    connection.execute("DELETE FROM findings WHERE finding_id = ?", (cursor.lastrowid,))
+    yield audit
+    connection.close()
+
+
+def sheet_rows(path: Path, sheet_name: str) -> list[tuple]:
+    """The table rows under the header of one sheet, as values."""
+    sheet = load_workbook(path)[sheet_name]
+    first = header_row(sheet_name) + 1
+    if sheet_name == "Summary":
+        return [
+            row
+            for row in sheet.iter_rows(min_row=first, values_only=True)
+            if row[0] is not None and row[0].startswith(("live-", "mini-"))
+        ]
+    return list(sheet.iter_rows(min_row=first, values_only=True))
+
+
+def money(value: float | int) -> Decimal:
+    """A money cell's value as the exact Decimal it was written from."""
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def findings_rows(connection: sqlite3.Connection) -> list[tuple]:
+    return connection.execute(
+        "SELECT kind, game_id, report_month, round_id, bet_id, expected_payout_cents,"
+        " logged_payout_cents, rule, source_file, source_line, message FROM findings"
+        " WHERE report_month = ? ORDER BY source_file, source_line, kind, bet_id",
+        (MONTH,),
+    ).fetchall()
+
+
+# --- sheets and headers ------------------------------------------------------------------------
+
+
+def test_every_sheet_exists_in_order_with_its_header(audit):
+    workbook = load_workbook(audit.workbook)
+    assert workbook.sheetnames == list(SHEETS)
+    for name in SHEETS:
+        sheet = workbook[name]
+        header = [cell.value for cell in sheet[header_row(name)]]
+        assert header == HEADERS[name], name
+
+
+def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
+    sheet = load_workbook(audit.workbook)["Summary"]
+    assert sheet["A1"].value == "Audit workbook: Casinò Esempio S.p.A."
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 7)}
+    assert labels == {
+        "Period": MONTH,
+        "As of": datetime(2026, 11, 30),
+        "Tool version": f"baccarat-report {VERSION}",
+        "Rounds checked": audit.result.rounds_checked,
+        "Bets checked": audit.result.bets_checked,
+    }
+    assert sheet["B3"].number_format == "yyyy-mm-dd"
+
+
+def test_headers_are_frozen_filtered_and_repeated_on_printed_pages(audit):
+    workbook = load_workbook(audit.workbook)
+    for name in SHEETS:
+        sheet = workbook[name]
+        top = header_row(name)
+        last_column = sheet.cell(top, len(HEADERS[name])).column_letter
+        rows = len(sheet_rows(audit.workbook, name))
+        assert sheet.freeze_panes == f"A{top + 1}", name
+        assert sheet.auto_filter.ref == f"A{top}:{last_column}{top + rows}", name
+        assert sheet.print_title_rows == f"${top}:${top}", name
+        assert sheet.page_setup.orientation == "landscape", name
+        assert sheet.page_setup.fitToWidth == 1 and sheet.page_setup.fitToHeight == 0, name
+        assert sheet.sheet_properties.pageSetUpPr.fitToPage, name
+        for cell in sheet[top]:
+            assert cell.font.bold and cell.fill.fgColor.rgb == "FFD9E1F2", (name, cell.value)
+        widths = [dimension.width for dimension in sheet.column_dimensions.values()]
+        assert len(widths) == len(HEADERS[name]) and all(4 <= w <= 72 for w in widths), name
+
+
+# --- content -----------------------------------------------------------------------------------
+
+
+def test_findings_sheet_holds_exactly_the_findings_table(audit):
+    stored = findings_rows(audit.connection)
+    shown = sheet_rows(audit.workbook, "Findings")
+    assert len(stored) == audit.result.finding_count == 7
+    assert len(shown) == len(stored)
+    for row, finding in zip(shown, stored, strict=True):
+        kind, game, month, round_id, bet, expected, logged, rule, file, line, message = finding
+        currency = audit.config.games[game].currency
+        assert row[:6] == (kind, game, month, round_id, bet, currency)
+        assert [None if v is None else money(v) for v in row[6:8]] == [
+            None if cents is None else cents_to_decimal(cents) for cents in (expected, logged)
+        ]
+        assert row[8:] == (rule, file, line, f"{file}:{line}", message)
+    assert {row[0] for row in shown} == set(FINDING_KINDS)
+
+
+def test_money_cells_are_numbers_in_the_money_format(audit):
+    workbook = load_workbook(audit.workbook)
+    checked = 0
+    for name, headers in (
+        ("Summary", ("Stakes", "Payouts")),
+        ("Findings", ("Expected payout", "Logged payout")),
+        ("RTP checks", ("Stakes", "Payouts")),
+    ):
+        sheet = workbook[name]
+        top = header_row(name)
+        columns = [HEADERS[name].index(header) + 1 for header in headers]
+        for row in range(top + 1, top + 1 + len(sheet_rows(audit.workbook, name))):
+            for column in columns:
+                cell = sheet.cell(row, column)
+                if cell.value is None:
+                    continue
+                assert cell.data_type == "n" and isinstance(cell.value, int | float), cell
+                assert cell.number_format == "#,##0.00", cell
+                checked += 1
+    assert checked > 40
+
+
+def test_summary_agrees_with_verify_statistics_and_findings(audit):
+    rows = {row[0]: row for row in sheet_rows(audit.workbook, "Summary")}
+    assert sorted(rows) == sorted(audit.config.games)
+    findings = audit.connection.execute(
+        "SELECT game_id, kind, count(*) FROM findings WHERE report_month = ?"
+        " GROUP BY game_id, kind",
+        (MONTH,),
+    ).fetchall()
+    kind_column = HEADERS["Summary"].index(FINDING_KINDS[0])
+    for game_id, game in audit.config.games.items():
+        row = rows[game_id]
+        tables = [c for (g, _), c in audit.result.tables.items() if g == game_id]
+        checks = [check for check in audit.rtp if check.game_id == game_id]
+        stakes = sum(check.stakes for check in checks)
+        payouts = sum(check.payouts for check in checks)
+        mix = sum((check.stakes * check.theoretical_rtp for check in checks), Fraction(0)) / stakes
+        assert row[1:6] == (
+            game.jurisdiction,
+            game.currency,
+            sum(t.rounds for t in tables),
+            sum(t.void for t in tables),
+            sum(check.bets for check in checks),
+        )
+        assert (money(row[6]), money(row[7])) == (
+            cents_to_decimal(stakes),
+            cents_to_decimal(payouts),
+        )
+        assert Decimal(str(row[8])) == round_fraction(Fraction(payouts, stakes), 6)
+        assert Decimal(str(row[9])) == round_fraction(mix, 6)
+        declared = None if game.declared_rtp is None else game.declared_rtp / 100
+        assert (None if row[10] is None else Decimal(str(row[10]))) == declared
+        counts = {kind: n for g, kind, n in findings if g == game_id}
+        assert row[kind_column : kind_column + len(FINDING_KINDS)] == tuple(
+            counts.get(kind, 0) for kind in FINDING_KINDS
+        )
+        assert row[-1] == sum(counts.values())
+
+
+def test_rejected_records_of_a_month_come_from_its_files_and_files_without_rounds(audit):
+    rows = sheet_rows(audit.workbook, "Rejected records")
+    by_file: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_file.setdefault(row[0], []).append(row)
+    # the sample month's file (9 rejects), the file that loaded no round (all 4 lines),
+    # not the September file: its one round lies in another month.
+    assert sorted(by_file) == sorted([audit.logs["m"], audit.logs["hostile"]])
+    assert len(by_file[audit.logs["m"]]) == 9
+    assert [row[1] for row in by_file[audit.logs["hostile"]]] == [1, 2, 3, 4]
+    assert rows == sorted(rows, key=lambda row: (row[0], row[1]))
+    for file, line, source, reason, _round_id, message, raw in rows:
+        assert source == f"{file}:{line}" and reason and message and raw
+
+    everything = audit.write(audit.folder / "all.xlsx", result=replace(audit.result, month=None))
+    files = {row[0] for row in sheet_rows(everything, "Rejected records")}
+    assert files == set(audit.logs.values())
+    sheet = load_workbook(everything)["Summary"]
+    assert sheet["B2"].value == "all"
+
+
+def test_ingest_log_lists_every_file_with_its_rounds_in_the_period(audit):
+    rows = sheet_rows(audit.workbook, "Ingest log")
+    assert [row[0] for row in rows] == [audit.logs[n] for n in ("m", "hostile", "september")]
+    in_period = {row[0]: (row[6], row[7], row[10]) for row in rows}  # loaded, in period, rejected
+    assert in_period[audit.logs["hostile"]] == (0, 0, 4)
+    assert in_period[audit.logs["september"]] == (1, 0, 1)
+    assert in_period[audit.logs["m"]][0] == in_period[audit.logs["m"]][1] > 2000
+    for row in rows:
+        assert len(row[2]) == 64 and row[4] == "jsonl"
+
+
+def test_statistics_sheets_show_every_test_and_emphasise_flagged_rows(audit):
+    outcomes = sheet_rows(audit.workbook, "Outcome tests")
+    assert [(row[0], row[1], row[2]) for row in outcomes] == [
+        (test.game_id, test.table_id, test.rounds) for test in audit.outcomes
+    ]
+    checks = sheet_rows(audit.workbook, "RTP checks")
+    assert [(row[0], row[1], row[3]) for row in checks] == [
+        (check.game_id, check.bet_type, check.bets) for check in audit.rtp
+    ]
+    assert all(row[-1] in ("yes", "no") for row in outcomes + checks)
+
+    skewed = OutcomeTest(
+        "live-baccarat-it", "LB-IT-99", 1000, 600, 300, 100, *(1.0,) * 3, 99.0, 1e-20
+    )
+    path = audit.write(audit.folder / "flagged.xlsx", outcomes=[*audit.outcomes, skewed])
+    sheet = load_workbook(path)["Outcome tests"]
+    last = sheet.max_row
+    assert sheet.cell(last, 2).value == "LB-IT-99" and sheet.cell(last, 13).value == "yes"
+    assert {cell.fill.fgColor.rgb for cell in sheet[last]} == {"FFFCE4E4"}
+    assert sheet.cell(2, 13).value == "no" and sheet.cell(2, 1).fill.fill_type is None
+
+
+# --- untrusted text ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["workbook", "hostile_workbook"])
+def test_no_cell_anywhere_is_a_formula_or_an_error(audit, which):
+    path = getattr(audit, which)
+    workbook = load_workbook(path)
+    for sheet in workbook:
+        for row in sheet.iter_rows():
+            for cell in row:
+                assert cell.data_type not in ("f", "e"), (sheet.title, cell.coordinate)
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if name.startswith("xl/worksheets/"):
+                xml = archive.read(name).decode("utf-8")
+                assert "<f>" not in xml and "<f " not in xml and 't="e"' not in xml, name
+
+
+def test_hostile_text_stays_verbatim_text(audit):
+    workbook = load_workbook(audit.hostile_workbook)
+    findings = [row for row in workbook["Findings"].iter_rows(min_row=2) if row[3].value == "=1+1"]
+    assert len(findings) == 1
+    cells = findings[0]
+    assert [cells[i].value for i in (3, 4, 8, 9, 11)] == [
+        "=1+1",
+        FORMULA,
+        "#N/A",
+        "=evil.jsonl",
+        "=evil.jsonl:7",
+    ]
+    assert all(cells[i].data_type == "s" for i in (3, 4, 8, 9, 11, 12))
+    message = cells[12].value
+    assert len(message) == TEXT_LIMIT and message.startswith(FORMULA + " xxx")
+    assert message.endswith("… [cut: 40,027 characters in all]")
+
+    raw = {
+        row[1].value: row[6]
+        for row in workbook["Rejected records"].iter_rows(min_row=2)
+        if row[0].value == audit.logs["hostile"]
+    }
+    assert {line: cell.value for line, cell in raw.items()} == {
+        1: FORMULA,
+        2: "=1+1",
+        3: "#N/A",
+        4: '{"bell": "\\x07"',
+    }
+    assert {cell.data_type for cell in raw.values()} == {"s"}
+
+
+def test_cell_text_escapes_what_xml_cannot_hold_and_cuts_long_text():
+    assert cell_text("a\x00b\x1fc\td\ne") == "a\\x00b\\x1fc\td\ne"
+    assert cell_text("lone \udc80 surrogate \ufffe") == "lone \\udc80 surrogate \\ufffe"
+    assert cell_text("=1+1") == "=1+1"  # kept as is: the cell type keeps it from being a formula
+    assert cell_text("é" * TEXT_LIMIT) == "é" * TEXT_LIMIT
+    cut = cell_text("é" * (TEXT_LIMIT + 1))
+    assert len(cut) == TEXT_LIMIT and cut.endswith("[cut: 32,001 characters in all]")
+    assert doctest.testmod(reporting.workbook).failed == 0
+
+
+# --- reproducible, atomic files ----------------------------------------------------------------
+
+
+def test_same_inputs_give_the_same_bytes_with_pinned_dates(audit, tmp_path):
+    first = audit.write(tmp_path / "first.xlsx")
+    second = audit.write(tmp_path / "second.xlsx")
+
+    def digest(path: Path) -> str:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+
+    assert digest(first) == digest(second) == digest(audit.workbook)
+    with zipfile.ZipFile(first) as archive:
+        assert {info.date_time for info in archive.infolist()} == {(2026, 11, 30, 0, 0, 0)}
+    properties = load_workbook(first).properties
+    assert properties.created == properties.modified == datetime(2026, 11, 30)
+    assert properties.creator == f"baccarat-report {VERSION}"
+    later = audit.write(tmp_path / "later.xlsx", as_of=date(2026, 12, 1))
+    assert digest(later) != digest(first)
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(audit, tmp_path, monkeypatch):
+    target = audit.write(tmp_path / "audit.xlsx")
+    before = target.read_bytes()
+
+    def broken(*arguments):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(reporting.workbook, "_write_rtp_checks", broken)
+    streams = list(openpyxl_temporary_files)
+    with pytest.raises(RuntimeError, match="disk full"):
+        audit.write(target, as_of=date(2027, 1, 1))
+    assert target.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["audit.xlsx"]
+    # the sheets already streamed to openpyxl's temporary files were closed and deleted
+    assert openpyxl_temporary_files == streams
+
+
+# --- golden Summary ----------------------------------------------------------------------------
+
+
+def summary_dump(path: Path) -> str:
+    """Every non-empty Summary cell with its type and format, then the sheet's layout."""
+    sheet = load_workbook(path)["Summary"]
+    lines = []
+    for row in sheet.iter_rows():
+        for cell in row:
+            if cell.value is not None:
+                style = "bold" if cell.font.bold else ""
+                lines.append(
+                    f"{cell.coordinate}\t{cell.data_type}\t{cell.number_format}\t{style}"
+                    f"\t{cell.value!r}"
+                )
+    lines.append(f"freeze_panes\t{sheet.freeze_panes}")
+    lines.append(f"auto_filter\t{sheet.auto_filter.ref}")
+    lines.append(f"print_title_rows\t{sheet.print_title_rows}")
+    lines.append(
+        "column_widths\t"
+        + " ".join(f"{key}={dim.width:g}" for key, dim in sheet.column_dimensions.items())
+    )
+    return "\n".join(lines) + "\n"
+
+
+def test_summary_matches_the_golden_dump(audit):
+    dump = summary_dump(audit.workbook)
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(dump, encoding="utf-8")
+    assert dump == GOLDEN.read_text(encoding="utf-8")
