@@ -8,7 +8,7 @@ DEMO   := demo
 .PHONY: demo test lint bench i18n syslibs clean help
 
 help:
-	@echo "make demo   install into .venv, then run the monthly job on sample_data/"
+	@echo "make demo   install into .venv, then run the monthly job on sample_data/ into demo/"
 	@echo "make test   the whole test suite"
 	@echo "make lint   ruff"
 	@echo "make bench  ingest/verify benchmark (1,000,000 rounds by default; ROUNDS=N)"
@@ -24,16 +24,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
+# The monthly job on the sample inbox, dated the 5th of November 2026 (the sample month is
+# October 2026). Exit code 1 means findings, which the clean sample has none of.
 demo: syslibs $(STAMP)
-	@echo "== Exact odds of every sample game (computed by the engine) =="
-	@for game in live-baccarat-it live-baccarat-dk live-baccarat-gr mini-baccarat-it; do \
-		$(BIN)/baccarat-report odds --config sample_data/operator.toml --game $$game || exit $$?; \
-	done
 	@mkdir -p $(DEMO)
-	@echo "== Ingest the sample month into $(DEMO)/baccarat-report.sqlite =="
-	@$(BIN)/baccarat-report ingest sample_data/inbox --config sample_data/operator.toml \
-		--db $(DEMO)/baccarat-report.sqlite; status=$$?; [ $$status -le 1 ] || exit $$status
-	@echo "The database is $(DEMO)/baccarat-report.sqlite (open it with sqlite3 or Datasette)."
+	@$(BIN)/baccarat-report monthly --config sample_data/operator.toml --inbox sample_data/inbox \
+		--db $(DEMO)/baccarat-report.sqlite --out $(DEMO)/reports --as-of 2026-11-05; \
+		status=$$?; [ $$status -le 1 ] || exit $$status
+	@echo
+	@echo "Reports: $(DEMO)/reports/2026-10/ (manifest.json lists every file with its sha256)"
+	@echo "  audit workbook:  $(DEMO)/reports/2026-10/audit-2026-10.xlsx"
+	@echo "  rule sheets:     $(DEMO)/reports/2026-10/<game>/<game>.<lang>.{pdf,xlsx,html}"
+	@echo "  ADM disclosure:  $(DEMO)/reports/2026-10/live-baccarat-it/live-baccarat-it.it.disclosure.pdf"
+	@echo "Database: $(DEMO)/baccarat-report.sqlite (try: $(BIN)/baccarat-report verify --db $(DEMO)/baccarat-report.sqlite --config sample_data/operator.toml)"
 
 test: syslibs $(STAMP)
 	$(BIN)/python -m pytest
@@ -45,6 +48,13 @@ bench: syslibs $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check reporting tests scripts
 	$(BIN)/ruff format --check reporting tests scripts
+
+# Extract the messages of templates/ and reporting/, update every catalogue, and refresh the
+# English one (msgstr = msgid). Catalogues compile in memory at run time: no .mo files.
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -o reporting/locale/messages.pot --add-comments=Translators: --project=baccarat-report --version=0.1.0 --copyright-holder=baccarat-report --msgid-bugs-address=compliance@example.invalid --sort-by-file --width=100 .
+	$(BIN)/pybabel update -D messages -i reporting/locale/messages.pot -d reporting/locale --width=100 --ignore-obsolete --no-fuzzy-matching
+	$(BIN)/python -c "from babel.messages.pofile import read_po, write_po; p='reporting/locale/en/LC_MESSAGES/messages.po'; c=read_po(open(p,'rb'), locale='en'); [setattr(m, 'string', m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id]; write_po(open(p,'wb'), c, width=100)"
 
 clean:
 	rm -rf $(VENV) $(DEMO) .pytest_cache .ruff_cache .hypothesis

@@ -194,7 +194,8 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
         warnings.append(f"no play in {month}: the page shows 0.00%")
     declared = game.declared_rtp
     if declared is None:
-        warnings.append("no declared RTP is configured for this game")
+        if game.regulator == "ADM":
+            warnings.append("no declared RTP is configured for this ADM game")
     else:
         best = max(odds.rtp for odds in disclosure.theory.bets) * 100
         if declared > Decimal(best.numerator) / Decimal(best.denominator):

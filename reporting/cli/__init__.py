@@ -12,7 +12,7 @@ import traceback
 import typer
 
 from reporting import __version__
-from reporting.cli import disclose, ingest, odds, sample, verify
+from reporting.cli import disclose, ingest, monthly, odds, rules, sample, verify
 from reporting.config import ConfigError
 from reporting.errors import InputError
 
@@ -49,6 +49,8 @@ app.command(name="sample")(sample.sample_command)
 app.command(name="ingest")(ingest.ingest_command)
 app.command(name="verify")(verify.verify_command)
 app.command(name="disclose")(disclose.disclose_command)
+app.command(name="rules")(rules.rules_command)
+app.command(name="monthly")(monthly.monthly_command)
 
 
 def main() -> None:

@@ -1,0 +1,136 @@
+"""``baccarat-report monthly``: the scheduled run of the 5th (safe to re-run)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reporting import __version__
+from reporting.cli.common import (
+    DEFAULT_DB,
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+)
+from reporting.cli.disclose import parse_as_of
+from reporting.disclose import Disclosure
+from reporting.engine.games import GameSpec
+from reporting.monthly import MonthlyResult, run_monthly
+from reporting.store import connect
+
+
+def render_game(game: GameSpec, disclosure: Disclosure, as_of: date, folder: Path) -> list[Path]:
+    """The disclosure pages and the rule sheets of one game, in each configured language."""
+    from reporting.render import FORMATS, write_disclosure_page, write_rule_sheet
+    from reporting.rulesheet import build_rule_sheet
+
+    files = []
+    for language in game.languages:
+        sheet = build_rule_sheet(
+            game, language, disclosure=disclosure, as_of=as_of, tool_version=__version__
+        )
+        if sheet.adm is not None:
+            for fmt in ("html", "pdf"):
+                files.append(write_disclosure_page(sheet, fmt, folder))
+        for fmt in FORMATS:
+            files.append(write_rule_sheet(sheet, fmt, folder))
+    return files
+
+
+def monthly_command(
+    inbox: Annotated[
+        Path, typer.Option("--inbox", file_okay=False, help="Folder the round logs arrive in.")
+    ],
+    out: Annotated[
+        Path,
+        typer.Option("--out", file_okay=False, help="Report folder; one subfolder per month."),
+    ],
+    as_of: Annotated[
+        str | None,
+        typer.Option(
+            "--as-of",
+            metavar="YYYY-MM-DD",
+            help="Date of the run. Default: today in each game's time zone.",
+        ),
+    ] = None,
+    wait: Annotated[
+        float,
+        typer.Option(
+            "--wait", min=0, help="Seconds to wait for another run's lock before giving up."
+        ),
+    ] = 0.0,
+    db: DbOption = DEFAULT_DB,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
+    operator = load_operator_config(config)
+    dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
+    connection = connect(db)
+    try:
+        result = run_monthly(
+            connection,
+            operator,
+            inbox,
+            out,
+            dates,
+            render_game,
+            wait=wait,
+            log=None if as_json else _log,
+        )
+    finally:
+        connection.close()
+    if as_json:
+        print_json(monthly_document(result))
+    else:
+        _summary(result)
+    rejected = result.ingest.rejected_count
+    raise typer.Exit(1 if result.findings or rejected else 0)
+
+
+def _log(line: str) -> None:
+    """One plain log line on stderr (no colour codes), stamped for the scheduler's log."""
+    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S%z")
+    print(f"{stamp} baccarat-report monthly: {line}", file=sys.stderr, flush=True)
+
+
+def monthly_document(result: MonthlyResult) -> dict:
+    """The ``monthly --json`` document."""
+    return {
+        "as_of": {game: day.isoformat() for game, day in sorted(result.as_of.items())},
+        "rounds_loaded": result.ingest.rounds_loaded,
+        "bets_loaded": result.ingest.bets_loaded,
+        "rejected_count": result.ingest.rejected_count,
+        "months": [
+            {
+                "month": month.month,
+                "folder": str(month.folder),
+                "games": month.games,
+                "findings": month.findings,
+                "findings_by_kind": month.findings_by_kind,
+                "files": [str(path) for path in month.files],
+            }
+            for month in result.months
+        ],
+    }
+
+
+def _summary(result: MonthlyResult) -> None:
+    for month in result.months:
+        typer.echo(f"Reports for {month.month} ({', '.join(month.games)}): {month.folder}")
+        typer.echo(f"  {len(month.files)} files, manifest: {month.folder / 'manifest.json'}")
+        if month.findings:
+            kinds = ", ".join(
+                f"{kind} {count}" for kind, count in sorted(month.findings_by_kind.items())
+            )
+            typer.echo(f"  {month.findings} findings ({kinds}): see audit-{month.month}.xlsx")
+        else:
+            typer.echo("  no findings: every payout matches and every round follows the rules")
+    if result.ingest.rejected_count:
+        typer.echo(f"{result.ingest.rejected_count} rejected lines in newly ingested files")

@@ -1,0 +1,299 @@
+"""Languages of the rule sheets: gettext catalogues and the locale-aware formatting filters.
+
+One gettext catalogue per language, ``reporting/locale/<lang>/LC_MESSAGES/messages.po``, is
+read and compiled in memory when first used (no ``.mo`` file is committed or installed). The
+source language is English: an entry whose translation is empty or fuzzy falls back to the
+English ``msgid``, and so does a plural entry with any empty form. ``tests/test_i18n.py``
+fails for every such entry, so a published language is always complete.
+
+Each language is written in one locale, which decides how numbers, money and dates look:
+
+====  ======  ==========================================================
+lang  locale  why
+====  ======  ==========================================================
+it    it_IT   Italy (ADM)
+da    da_DK   Denmark
+el    el_GR   Greece
+en    en_GB   English as published in Europe: day-month-year dates, and the
+              currency symbol in front (``€1,000.00``), as en_IE would write it
+====  ======  ==========================================================
+
+Every formatter the templates use is registered by :func:`make_environment`, the one place
+where filters are added; the renderers never format a number themselves.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, time
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.lists import format_list
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_currency, format_decimal, parse_pattern
+from babel.support import Translations
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from reporting.config import SUPPORTED_LANGUAGES
+from reporting.engine.money import cents_to_decimal, round_fraction
+
+__all__ = [
+    "LOCALES",
+    "LOCALE_DIR",
+    "TEMPLATE_DIR",
+    "Formatter",
+    "catalogue_path",
+    "compile_translations",
+    "css_string",
+    "load_catalog",
+    "load_translations",
+    "make_environment",
+]
+
+#: The locale each language's sheets are formatted in.
+LOCALES: dict[str, str] = {"it": "it_IT", "da": "da_DK", "el": "el_GR", "en": "en_GB"}
+#: Where the gettext catalogues live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+#: The jinja2 templates of the rule sheets (one set for every language and format).
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
+DOMAIN = "messages"
+
+
+def _check_language(language: str) -> None:
+    if language not in SUPPORTED_LANGUAGES or language not in LOCALES:
+        raise ValueError(
+            f"no catalogue for language {language!r} (have: {', '.join(SUPPORTED_LANGUAGES)})"
+        )
+
+
+def catalogue_path(language: str) -> Path:
+    """The ``.po`` file of a language."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def load_catalog(language: str) -> Catalog:
+    """Read a language's ``.po`` catalogue as it is on disk (fuzzy and empty entries included)."""
+    _check_language(language)
+    with catalogue_path(language).open("rb") as handle:
+        return read_po(handle, locale=LOCALES[language], domain=DOMAIN)
+
+
+@cache
+def load_translations(language: str) -> Translations:
+    """A language's translations, compiled in memory from its ``.po`` file."""
+    return compile_translations(load_catalog(language))
+
+
+def compile_translations(catalog: Catalog) -> Translations:
+    """Compile a catalogue in memory, leaving out what is not fit to show.
+
+    Untranslated and fuzzy entries, and plural entries with any empty form, are dropped, so
+    gettext answers with the English source text for them (an empty plural form would
+    otherwise print as nothing for the counts that use it).
+    """
+    usable = Catalog(locale=catalog.locale, domain=catalog.domain)
+    usable.mime_headers = catalog.mime_headers
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not strings or not all(strings):
+            continue
+        usable.add(message.id, message.string, context=message.context)
+    buffer = io.BytesIO()
+    write_mo(buffer, usable, use_fuzzy=False)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+# --- formatting ----------------------------------------------------------------------------------
+
+
+def _exact_decimal(value: Fraction) -> Decimal | None:
+    """The exact decimal of a fraction whose denominator has no prime but 2 and 5, else None."""
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return None
+    places = 0
+    while (value * 10**places).denominator != 1:
+        places += 1
+    return round_fraction(value, places)
+
+
+@dataclass(frozen=True)
+class Formatter:
+    """Locale-aware formatting of the view model's values: money, percentages, odds, dates.
+
+    Every value arrives exact (integer cents, ``Decimal``, ``Fraction``, ``date``); nothing
+    here accepts a float. Rounding, where a figure is shown with fewer decimals than it has,
+    is half up (:func:`reporting.engine.money.round_fraction`).
+    """
+
+    locale: str
+
+    @property
+    def _locale(self) -> Locale:
+        return Locale.parse(self.locale)
+
+    def money(self, cents: int, currency: str) -> str:
+        """Integer cents in the currency's locale format (``1.000,00 €``, ``€1,000.00``)."""
+        if isinstance(cents, bool) or not isinstance(cents, int):
+            raise TypeError(f"money is formatted from integer cents, got {cents!r}")
+        return format_currency(cents_to_decimal(cents), currency, locale=self.locale)
+
+    def percent(self, points: Decimal | Fraction | int, places: int | None = 2) -> str:
+        """A percentage given in points (``98.94`` for 98.94%), exactly 2 decimals, half up.
+
+        The locale's own percent pattern decides the sign's place and spacing; only the
+        number of decimals is forced (Babel would otherwise round to a whole percent).
+        ``places=None`` shows the value as exactly as it is, up to 2 decimals (a 5%
+        commission rather than 5.00%).
+        """
+        exact = _exact_fraction(points)
+        if places is None:
+            shown = _exact_decimal(exact)
+            if shown is None or -shown.as_tuple().exponent > 2:
+                shown = round_fraction(exact, 2)
+            places = max(0, -shown.as_tuple().exponent)
+        rounded = round_fraction(exact, places)
+        pattern = parse_pattern(self._locale.percent_formats[None].pattern)
+        pattern.frac_prec = (places, places)
+        return pattern.apply(rounded / 100, self._locale)
+
+    def decimal(self, value: Decimal | Fraction | int, places: int | None = None) -> str:
+        """A plain number. Fractions are shown exactly when they can be, else to 4 decimals
+        (or to ``places`` decimals, half up, when given)."""
+        exact = _exact_fraction(value)
+        shown = _exact_decimal(exact) if places is None else round_fraction(exact, places)
+        if shown is None:
+            shown = round_fraction(exact, 4)
+        return format_decimal(shown, locale=self.locale, decimal_quantization=False)
+
+    def odds(self, value: Fraction | int) -> str:
+        """Odds "to 1", as a pay table writes them: ``8:1``, ``0,95:1``."""
+        return f"{self.decimal(value)}:1"
+
+    def long_date(self, day: date) -> str:
+        """A full date (``5 febbraio 2026``; Greek puts the month in the genitive, as a date
+        needs: ``5 Φεβρουαρίου 2026``)."""
+        return format_date(day, "long", locale=self.locale)
+
+    def month(self, month: tuple[int, int] | date) -> str:
+        """A month on its own, as a heading or a table cell (Greek nominative: ``Φεβρουάριος
+        2026``; CLDR's stand-alone ``LLLL``, where ``MMMM`` would give the genitive)."""
+        day = month if isinstance(month, date) else date(month[0], month[1], 1)
+        return format_date(day, "LLLL y", locale=self.locale)
+
+    def time(self, moment: time) -> str:
+        """A time of day, short form (``00:01``, Danish ``00.01``)."""
+        return format_time(moment, "short", locale=self.locale)
+
+    def join_and(self, items: list[str]) -> str:
+        """``A, B and C`` in the locale's words."""
+        return format_list([str(item) for item in items], style="standard", locale=self.locale)
+
+    def join_or(self, items: list[str]) -> str:
+        """``A, B or C`` in the locale's words."""
+        return format_list([str(item) for item in items], style="or", locale=self.locale)
+
+    def filters(self) -> dict[str, Callable[..., str]]:
+        """The jinja2 filters, by name."""
+        return {
+            "money": self.money,
+            "percent": self.percent,
+            "decimal": self.decimal,
+            "odds": self.odds,
+            "long_date": self.long_date,
+            "month": self.month,
+            "time": self.time,
+            "join_and": self.join_and,
+            "join_or": self.join_or,
+        }
+
+
+def _exact_fraction(value: Decimal | Fraction | int) -> Fraction:
+    if isinstance(value, float | bool) or not isinstance(value, Decimal | Fraction | int):
+        raise TypeError(f"numbers are formatted from exact values, got {value!r}")
+    return Fraction(value)
+
+
+# --- CSS strings (page header and footer text of the PDF) ----------------------------------------
+
+_CSS_SAFE = re.compile(r"[A-Za-z0-9 ,.:;()\-]")
+
+
+def css_string(text: str) -> Markup:
+    """A quoted CSS string of ``text``, every other character hex-escaped.
+
+    Safe inside an HTML ``<style>`` element whatever the text holds (a game name from the
+    configuration, a translation): no quote, backslash, ``<`` or ``&`` survives.
+
+    >>> css_string('Live "A" </style>')
+    Markup('"Live \\\\000022 A\\\\000022  \\\\00003c \\\\00002f style\\\\00003e "')
+    """
+    escaped = "".join(
+        char if _CSS_SAFE.fullmatch(char) else f"\\{ord(char):06x} " for char in str(text)
+    )
+    # A safe character right after an escape's terminating space is fine: the space ends it.
+    return Markup(f'"{escaped}"')
+
+
+def css_counters(text: str) -> Markup:
+    """CSS ``content`` for a translated text with ``{page}`` and ``{pages}`` slots.
+
+    >>> str(css_counters("Page {page} of {pages}"))
+    '"Page " counter(page) " of " counter(pages)'
+    """
+    parts = []
+    for piece in re.split(r"(\{page\}|\{pages\})", str(text)):
+        if piece == "{page}":
+            parts.append("counter(page)")
+        elif piece == "{pages}":
+            parts.append("counter(pages)")
+        elif piece:
+            parts.append(str(css_string(piece)))
+    return Markup(" ".join(parts))
+
+
+# --- the template environment --------------------------------------------------------------------
+
+
+@cache
+def make_environment(language: str) -> Environment:
+    """The jinja2 environment of one language: templates, translations and every filter.
+
+    Autoescape is on for every template; the filters are the only formatters of the view
+    model's values. ``_``, ``gettext`` and ``ngettext`` are the language's (new-style:
+    ``_("%(n)s decks", n=8)`` substitutes and escapes its arguments).
+    """
+    _check_language(language)
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATE_DIR),
+        autoescape=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    environment.install_gettext_translations(load_translations(language), newstyle=True)
+    formatter = Formatter(LOCALES[language])
+    environment.filters.update(formatter.filters())
+    environment.filters["css_string"] = css_string
+    environment.filters["css_counters"] = css_counters
+    environment.globals["formatter"] = formatter
+    return environment

@@ -1,0 +1,302 @@
+"""The monthly scheduled run: ingest the inbox, verify the reference month, write every report.
+
+Safe to run unattended and to re-run:
+
+* one run at a time: a lock file in the output folder; a second run waits (``wait``
+  seconds) or stops with :class:`LockHeld`;
+* every report of a month is written into a hidden staging folder, then the month's folder is
+  swapped in by renames: a failure or a kill leaves the previous reports as they were and no
+  half-written file in the month's folder (stale staging folders are cleared next time);
+* the same inputs and as-of date give byte-identical files, listed with their sha256 in
+  ``manifest.json`` (which holds no clock time, so it is byte-identical too).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from reporting import __version__
+from reporting.config import OperatorConfig
+from reporting.disclose import Disclosure, disclose, reference_month
+from reporting.engine.games import GameSpec
+from reporting.errors import InputError
+from reporting.ingest import IngestResult, discover_sources, ingest
+from reporting.statistics import outcome_tests, rtp_checks
+from reporting.verify import verify
+from reporting.workbook import write_audit_workbook
+
+__all__ = ["LockHeld", "MonthReport", "MonthlyResult", "run_monthly"]
+
+LOCK_NAME = ".baccarat-report.lock"
+STAGING = ".staging"
+
+#: Writes one game's rendered documents into a folder; returns the files written.
+#: (rule sheets and disclosure pages; supplied by the renderer so that this module needs no
+#: template machinery to be tested)
+Renderer = Callable[[GameSpec, Disclosure, date, Path], list[Path]]
+#: Receives progress lines for the log.
+Log = Callable[[str], None]
+
+
+class LockHeld(InputError):
+    """Another monthly run holds the lock on the output folder."""
+
+
+@dataclass
+class MonthReport:
+    """What was written for one reference month."""
+
+    month: str
+    folder: Path
+    games: list[str]
+    findings: int
+    findings_by_kind: dict[str, int]
+    files: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class MonthlyResult:
+    """The outcome of one monthly run."""
+
+    as_of: dict[str, date]
+    ingest: IngestResult
+    months: list[MonthReport]
+
+    @property
+    def findings(self) -> int:
+        return sum(month.findings for month in self.months)
+
+
+@contextmanager
+def output_lock(out: Path, wait: float) -> Iterator[None]:
+    """Hold the output folder's lock, waiting up to ``wait`` seconds for another run."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / LOCK_NAME
+    handle = path.open("a+")
+    deadline = time.monotonic() + wait
+    try:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    handle.seek(0)
+                    holder = handle.read().strip() or "another process"
+                    raise LockHeld(
+                        f"{out}: another monthly run is writing here ({holder}); it was not"
+                        " disturbed. Try again when it ends, or pass --wait SECONDS"
+                    ) from None
+                time.sleep(0.2)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of a file."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def run_monthly(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    inbox: Path,
+    out: Path,
+    as_of: dict[str, date],
+    render: Renderer,
+    *,
+    wait: float = 0.0,
+    log: Log = lambda line: None,
+) -> MonthlyResult:
+    """Ingest new inbox files, then for each reference month write every report.
+
+    ``as_of`` gives each game's page date (its local date). Games are grouped by their
+    reference month; each month gets ``out/YYYY-MM/`` with, per game, the disclosure JSON
+    and what ``render`` writes (disclosure pages and rule sheets), plus the month's audit
+    workbook and ``manifest.json``.
+    """
+    if not inbox.is_dir():
+        raise InputError(f"{inbox}: the inbox is not a folder")
+    with output_lock(out, wait):
+        _clear_staging(out)
+        sources = discover_sources([inbox])
+        log(f"inbox {inbox}: {len(sources)} round log(s)")
+        ingested = ingest(connection, sources, config)
+        for item in ingested.files:
+            log(
+                f"ingest {item.file}: {item.status}, {item.rounds_loaded} rounds,"
+                f" {item.bets_loaded} bets, {item.rejected_count} rejected"
+            )
+        if ingested.failed:
+            raise InputError("; ".join(f"{item.file}: {item.error}" for item in ingested.failed))
+        months: dict[str, list[GameSpec]] = {}
+        for game in config.games.values():
+            year, number = reference_month(as_of[game.id])
+            months.setdefault(f"{year:04d}-{number:02d}", []).append(game)
+        reports = []
+        for month, games in sorted(months.items()):
+            reports.append(
+                _write_month(connection, config, month, games, as_of, out, sources, render, log)
+            )
+        (out / STAGING).rmdir()
+        return MonthlyResult(as_of, ingested, reports)
+
+
+def _clear_staging(out: Path) -> None:
+    """Remove what a killed run left in the staging area (we hold the lock: no run is live)."""
+    staging = out / STAGING
+    if staging.exists():
+        shutil.rmtree(staging)
+
+
+def _write_month(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    month: str,
+    games: list[GameSpec],
+    as_of: dict[str, date],
+    out: Path,
+    sources: list,
+    render: Renderer,
+    log: Log,
+) -> MonthReport:
+    staging = out / STAGING / month
+    staging.mkdir(parents=True)
+    try:
+        return _fill_month(
+            connection, config, month, games, as_of, out, sources, render, log, staging
+        )
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _fill_month(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    month: str,
+    games: list[GameSpec],
+    as_of: dict[str, date],
+    out: Path,
+    sources: list,
+    render: Renderer,
+    log: Log,
+    staging: Path,
+) -> MonthReport:
+    verified = verify(connection, config, month)
+    log(
+        f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
+        f" {verified.finding_count} findings"
+    )
+    outcomes = outcome_tests(verified.tables, config.games)
+    rtp = rtp_checks(connection, config.games, month)
+    workbook_day = max(as_of[game.id] for game in games)
+    files: list[Path] = []
+    workbook = staging / f"audit-{month}.xlsx"
+    write_audit_workbook(
+        workbook,
+        connection,
+        config,
+        verified,
+        outcomes,
+        rtp,
+        as_of=workbook_day,
+        tool_version=__version__,
+    )
+    files.append(workbook)
+    for game in sorted(games, key=lambda game: game.id):
+        disclosure = disclose(connection, game, as_of[game.id])
+        game_folder = staging / game.id
+        game_folder.mkdir()
+        disclosure_json = game_folder / f"{game.id}.disclosure.json"
+        disclosure_json.write_text(
+            json.dumps(disclosure.to_document(), indent=2, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+        )
+        files.append(disclosure_json)
+        files.extend(render(game, disclosure, as_of[game.id], game_folder))
+        for warning in disclosure.warnings:
+            log(f"disclose {game.id}: warning: {warning}")
+    manifest = staging / "manifest.json"
+    manifest.write_text(
+        json.dumps(
+            _manifest(month, games, as_of, sources, staging, files), indent=2, ensure_ascii=False
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    final = out / month
+    _swap_in(staging, final)
+    log(f"reports for {month}: {final}")
+    return MonthReport(
+        month=month,
+        folder=final,
+        games=[game.id for game in games],
+        findings=verified.finding_count,
+        findings_by_kind=dict(verified.findings_by_kind),
+        files=[final / path.relative_to(staging) for path in [*files, manifest]],
+    )
+
+
+def _manifest(
+    month: str,
+    games: list[GameSpec],
+    as_of: dict[str, date],
+    sources: list,
+    staging: Path,
+    files: list[Path],
+) -> dict:
+    return {
+        "tool": "baccarat-report",
+        "tool_version": __version__,
+        "reference_month": month,
+        "as_of": {
+            game.id: as_of[game.id].isoformat() for game in sorted(games, key=lambda g: g.id)
+        },
+        "inputs": [
+            {"file": path.name, "sha256": sha256_of(path), "size": path.stat().st_size}
+            for source in sources
+            for path in source.files
+        ],
+        "outputs": [
+            {
+                "file": path.relative_to(staging).as_posix(),
+                "sha256": sha256_of(path),
+                "size": path.stat().st_size,
+            }
+            for path in sorted(files, key=lambda p: p.relative_to(staging).as_posix())
+        ],
+    }
+
+
+def _swap_in(staging: Path, final: Path) -> None:
+    """Replace ``final`` by ``staging`` with renames: the old reports stay whole until the
+    new ones are complete, and the window without a folder is two renames long."""
+    retired = final.with_name(f".{final.name}.old")
+    if retired.exists():
+        shutil.rmtree(retired)
+    if final.exists():
+        os.replace(final, retired)
+    os.replace(staging, final)
+    if retired.exists():
+        shutil.rmtree(retired)

@@ -1,0 +1,39 @@
+"""The rule sheet as one self-contained HTML page (CSS inlined, no external resource)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reporting.i18n import make_environment
+from reporting.render import write_atomically
+from reporting.rulesheet import RuleSheet
+
+__all__ = [
+    "DISCLOSURE_TEMPLATE",
+    "PAGE_TEMPLATE",
+    "render_disclosure_html",
+    "render_html",
+    "write_html",
+]
+
+#: The page template, relative to ``templates/``.
+PAGE_TEMPLATE = "rules/page.html.j2"
+#: The ADM disclosure block on a page of its own.
+DISCLOSURE_TEMPLATE = "rules/disclosure.html.j2"
+
+
+def render_html(sheet: RuleSheet) -> str:
+    """The page of a rule sheet, in the sheet's language (the PDF prints this same page)."""
+    return make_environment(sheet.language).get_template(PAGE_TEMPLATE).render(sheet=sheet)
+
+
+def render_disclosure_html(sheet: RuleSheet) -> str:
+    """The ADM disclosure block of a rule sheet on a page of its own (ADM games only)."""
+    if sheet.adm is None:
+        raise ValueError(f"{sheet.game_id} has no ADM disclosure block")
+    return make_environment(sheet.language).get_template(DISCLOSURE_TEMPLATE).render(sheet=sheet)
+
+
+def write_html(sheet: RuleSheet, path: Path) -> Path:
+    """Write the page to ``path`` (UTF-8), atomically."""
+    return write_atomically(Path(path), render_html(sheet).encode("utf-8"))

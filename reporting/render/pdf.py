@@ -1,0 +1,93 @@
+"""The rule sheet as a PDF: the HTML page printed by WeasyPrint on A4, byte for byte reproducible.
+
+Reproducible: the same sheet gives the same bytes. The page's ``dcterms.created`` and
+``dcterms.modified`` metadata are the as-of date (midnight UTC), ``SOURCE_DATE_EPOCH`` is set
+to that instant while WeasyPrint runs (the embedded font subsets carry a timestamp otherwise),
+and the plain PDF variant is used (PDF/X and PDF/A variants embed a random document id);
+the file identifier WeasyPrint writes is a hash of the content.
+
+WeasyPrint is imported inside :func:`render_pdf`: the import costs about a second, which
+commands that never print a PDF should not pay.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from reporting.errors import InputError
+from reporting.i18n import TEMPLATE_DIR
+from reporting.render import write_atomically
+from reporting.render.html import render_disclosure_html, render_html
+from reporting.rulesheet import RuleSheet
+
+__all__ = [
+    "FONT_FILES",
+    "FONTS_CSS",
+    "html_to_pdf",
+    "render_disclosure_pdf",
+    "render_pdf",
+    "write_pdf",
+]
+
+#: The faces ``templates/rules/fonts.css`` loads (Debian package fonts-dejavu-core).
+FONT_FILES: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+)
+#: The @font-face rules of the PDF.
+FONTS_CSS = TEMPLATE_DIR / "rules" / "fonts.css"
+
+
+@contextmanager
+def _source_date_epoch(seconds: int) -> Iterator[None]:
+    """Set ``SOURCE_DATE_EPOCH`` for the duration of a render, then restore what was there.
+
+    The variable is process-wide: two renders must not run at once in different threads.
+    """
+    previous = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(seconds)
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = previous
+
+
+def render_pdf(sheet: RuleSheet) -> bytes:
+    """The PDF of a rule sheet (A4, DejaVu Sans embedded), the same bytes for the same sheet."""
+    return html_to_pdf(render_html(sheet), sheet.as_of)
+
+
+def render_disclosure_pdf(sheet: RuleSheet) -> bytes:
+    """The PDF of the ADM disclosure page of a rule sheet."""
+    return html_to_pdf(render_disclosure_html(sheet), sheet.as_of)
+
+
+def html_to_pdf(html: str, as_of: date) -> bytes:
+    """Print a page of ``templates/rules`` to PDF, reproducibly for its as-of date."""
+    missing = [str(path) for path in FONT_FILES if not path.is_file()]
+    if missing:
+        raise InputError(
+            f"font file {missing[0]} is missing: install the Debian package fonts-dejavu-core"
+            " (make syslibs)"
+        )
+    import weasyprint  # lazily: the import takes about a second
+    from weasyprint.text.fonts import FontConfiguration
+
+    epoch = int(datetime(as_of.year, as_of.month, as_of.day, tzinfo=UTC).timestamp())
+    with _source_date_epoch(epoch):
+        font_config = FontConfiguration()
+        fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
+        document = weasyprint.HTML(string=html, base_url=str(TEMPLATE_DIR / "rules"))
+        return document.write_pdf(stylesheets=[fonts], font_config=font_config)
+
+
+def write_pdf(sheet: RuleSheet, path: Path) -> Path:
+    """Write the PDF to ``path``, atomically."""
+    return write_atomically(Path(path), render_pdf(sheet))

@@ -1,0 +1,574 @@
+"""The rule sheet as a workbook: the page's content in five sheets, for reading and printing.
+
+Sheets (names translated): **Rules** (the game, the shoe, card values, dealing, malfunctions,
+limits), **Pay table** (every offered bet, the bonus table, payouts and rounding), **Drawing
+rules** (the Player's table and the full Banker matrix), **RTP** (the theoretical return of
+every offered bet) and, for an ADM game, **Disclosure** (the ADM block).
+
+The sentences are the page's own: the workbook calls the macros of
+``templates/rules/macros.html.j2`` and takes their text, so a sentence is written and
+translated once. Figures are stored as numbers (money and odds as ``Decimal``, percentages
+as ``Decimal`` shares rounded to what is shown, dates as dates) with number formats in the
+sheet's locale: currency symbol and its place, the date's language. Every text cell is a
+string: text never becomes a formula.
+
+Reproducible: the workbook's created and modified properties are the as-of date, and every
+zip entry carries that date too, so the same sheet gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import re
+import shutil
+import zipfile
+from collections.abc import Sequence
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import BinaryIO
+
+from babel import Locale
+from babel.numbers import get_currency_symbol
+from markupsafe import Markup
+from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.properties import PageSetupProperties
+from openpyxl.worksheet.worksheet import Worksheet
+from openpyxl.writer.excel import ExcelWriter
+
+from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.i18n import load_translations, make_environment
+from reporting.render import write_atomically
+from reporting.rulesheet import RuleSheet
+
+__all__ = ["SHEET_IDS", "excel_formats", "render_xlsx", "write_xlsx"]
+
+#: The sheets, by their English (msgid) names, in workbook order.
+SHEET_IDS = ("Rules", "Pay table", "Drawing rules", "RTP", "Disclosure")
+
+#: Windows locale ids: Excel's ``[$-LCID]`` tag names the language of month names and symbols.
+_LCID = {"it_IT": 0x0410, "da_DK": 0x0406, "el_GR": 0x0408, "en_GB": 0x0809}
+_INVALID_SHEET_CHARACTERS = re.compile(r"[\[\]:*?/\\]")
+
+_THIN = Side(style="thin", color="C9CED8")
+_BORDER = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
+_HEAD_FILL = PatternFill("solid", fgColor="EEF1F6")
+_DRAW_FILL = PatternFill("solid", fgColor="DCEBDC")
+_WRAP = Alignment(wrap_text=True, vertical="top")
+_WRAP_RIGHT = Alignment(wrap_text=True, vertical="top", horizontal="right")
+_CENTER = Alignment(horizontal="center", vertical="top", wrap_text=True)
+_LINE_HEIGHT = 15  # points per line of 11 pt text
+
+
+def excel_formats(locale: str, currency: str) -> dict[str, str]:
+    """Excel number formats for a locale: ``money``, ``odds``, ``percent`` and ``date``.
+
+    Excel shows the group and decimal separators of the reader's system; the format sets the
+    currency symbol and its place (from CLDR) and the language of month names.
+
+    >>> excel_formats("it_IT", "EUR")["money"]
+    '#,##0.00 [$€-410]'
+    >>> excel_formats("en_GB", "EUR")["money"]
+    '[$€-809]#,##0.00'
+    """
+    parsed = Locale.parse(locale)
+    lcid = f"{_LCID.get(locale, 0x0409):X}"
+    symbol = get_currency_symbol(currency, locale=locale).replace('"', "")
+    tag = f"[${symbol}-{lcid}]"
+    pattern = parsed.currency_formats["standard"].pattern.split(";")[0]
+    symbol_first = pattern.strip().startswith("¤")
+    money = f"{tag}#,##0.00" if symbol_first else f"#,##0.00 {tag}"
+    return {
+        "money": money,
+        "odds": 'General":1"',
+        "percent": "0.00%",
+        "date": f"[$-{lcid}]d mmmm yyyy",
+    }
+
+
+class _Text:
+    """The page's words for the workbook: the template macros' text and gettext."""
+
+    def __init__(self, sheet: RuleSheet):
+        self.sheet = sheet
+        self.macros = make_environment(sheet.language).get_template("rules/macros.html.j2").module
+        self.translations = load_translations(sheet.language)
+
+    def __getattr__(self, name: str):
+        macro = getattr(self.macros, name)
+
+        def call(*args: object) -> str:
+            return Markup(macro(*args)).striptags()
+
+        return call
+
+    def _(self, message: str, **variables: object) -> str:
+        text = self.translations.gettext(message)
+        return text % variables if variables else text
+
+
+def _(message: str) -> str:
+    """Mark a workbook label for extraction; :class:`_Text` translates it at run time."""
+    return message
+
+
+class _Sheet:
+    """One worksheet written row by row: headings, paragraphs, tables."""
+
+    def __init__(
+        self, workbook: Workbook, title: str, widths: Sequence[int], text: _Text, formats: dict
+    ):
+        self.sheet: Worksheet = workbook.create_sheet(_sheet_title(title))
+        self.widths = list(widths)
+        self.text = text
+        self.formats = formats
+        self.row = 1
+        for index, width in enumerate(widths, start=1):
+            self.sheet.column_dimensions[get_column_letter(index)].width = width
+        self._print_setup(title)
+
+    def _print_setup(self, title: str) -> None:
+        sheet, text = self.sheet, self.text
+        sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+        sheet.page_setup.orientation = "portrait"
+        sheet.page_setup.fitToWidth = 1
+        sheet.page_setup.fitToHeight = 0
+        sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        margins = sheet.page_margins
+        margins.left = margins.right = 0.6
+        margins.top = margins.bottom = 0.75
+        margins.header = margins.footer = 0.3
+        rules = text.sheet
+        sheet.oddHeader.left.text = _header_text(f"{rules.game_name}: {title}")
+        sheet.oddHeader.right.text = _header_text(text.in_force(rules))
+        sheet.oddFooter.left.text = _header_text(
+            text._("Generated by baccarat-report %(version)s", version=rules.tool_version)
+        )
+        sheet.oddFooter.right.text = text._("Page %(page)s of %(pages)s", page="&P", pages="&N")
+
+    def put(self, column: int, value: object, *, number_format: str | None = None) -> Cell:
+        cell = self.sheet.cell(row=self.row, column=column)
+        cell.value = value
+        if isinstance(value, str):
+            cell.data_type = "s"  # text stays text, whatever it starts with
+        if number_format:
+            cell.number_format = number_format
+        return cell
+
+    def skip(self, rows: int = 1) -> None:
+        self.row += rows
+
+    def title(self, text: str, subtitle: Sequence[str] = ()) -> None:
+        self.put(1, text).font = Font(bold=True, size=16)
+        self.sheet.row_dimensions[self.row].height = 24
+        self.skip()
+        for line in subtitle:
+            self.paragraph(line, font=Font(color="5A6273"))
+        self.skip()
+
+    def heading(self, text: str, level: int = 2) -> None:
+        cell = self.put(1, text)
+        cell.font = Font(
+            bold=True, size=13 if level == 2 else 11, color="7A1F2B" if level == 2 else None
+        )
+        self.skip()
+
+    def paragraph(self, text: str, *, font: Font | None = None) -> None:
+        """Text across every column, wrapped, the row tall enough for it."""
+        cell = self.put(1, text)
+        cell.alignment = _WRAP
+        if font is not None:
+            cell.font = font
+        last = len(self.widths)
+        if last > 1:
+            self.sheet.merge_cells(
+                start_row=self.row, start_column=1, end_row=self.row, end_column=last
+            )
+        self.sheet.row_dimensions[self.row].height = _LINE_HEIGHT * _lines(text, sum(self.widths))
+        self.skip()
+
+    def table(
+        self,
+        headers: Sequence[str],
+        rows: Sequence[Sequence[object]],
+        *,
+        formats: Sequence[str | None] = (),
+        fills: Sequence[Sequence[PatternFill | None]] = (),
+        center: bool = False,
+    ) -> None:
+        """A header row (bold, shaded) and the rows; the first column is the row header."""
+        self._row(headers, header=True, center=center)
+        for index, values in enumerate(rows):
+            row_fills = fills[index] if index < len(fills) else ()
+            self._row(values, formats=formats, fills=row_fills, center=center)
+        self.skip()
+
+    def _row(
+        self,
+        values: Sequence[object],
+        *,
+        header: bool = False,
+        formats: Sequence[str | None] = (),
+        fills: Sequence[PatternFill | None] = (),
+        center: bool = False,
+    ) -> None:
+        lines = 1
+        for column, value in enumerate(values, start=1):
+            number_format = formats[column - 1] if column - 1 < len(formats) else None
+            cell = self.put(column, value, number_format=None if header else number_format)
+            cell.border = _BORDER
+            numeric = not isinstance(value, str) and value is not None
+            cell.alignment = (
+                _CENTER if center and column > 1 else (_WRAP_RIGHT if numeric else _WRAP)
+            )
+            if header:
+                cell.font = Font(bold=True)
+                cell.fill = _HEAD_FILL
+            elif column == 1:
+                cell.font = Font(bold=True)
+            fill = fills[column - 1] if column - 1 < len(fills) else None
+            if fill is not None:
+                cell.fill = fill
+            if isinstance(value, str):
+                width = self.widths[column - 1] if column - 1 < len(self.widths) else 10
+                lines = max(lines, _lines(value, width))
+        self.sheet.row_dimensions[self.row].height = _LINE_HEIGHT * lines
+        self.skip()
+
+    def repeat_rows(self, first: int, last: int) -> None:
+        self.sheet.print_title_rows = f"{first}:{last}"
+
+
+def _lines(text: str, width: int) -> int:
+    """Lines a wrapped text takes in a column ``width`` characters wide (an estimate)."""
+    usable = max(width - 2, 4)
+    return max(1, sum(max(1, math.ceil(len(line) / usable)) for line in text.split("\n")))
+
+
+def _sheet_title(title: str) -> str:
+    return _INVALID_SHEET_CHARACTERS.sub(" ", title).strip()[:31] or "Sheet"
+
+
+def _header_text(text: str) -> str:
+    """Text for a print header or footer: ``&`` starts a code there, so it is doubled."""
+    return text.replace("&", "&&")[:200]
+
+
+def _share(percent: Fraction | Decimal) -> Decimal:
+    """A percentage as the share Excel's ``0.00%`` shows: 98.94 -> 0.9894 (half up)."""
+    return round_fraction(Fraction(percent) / 100, 4)
+
+
+def _odds(value: Fraction | None) -> Decimal | None:
+    return None if value is None else round_fraction(value, 4)
+
+
+# --- the sheets ----------------------------------------------------------------------------------
+
+
+def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    page = _Sheet(workbook, text._(_("Rules")), (34, 58, 16), text, formats)
+    subtitle = [text.kind_text(sheet)]
+    if sheet.adm and sheet.adm.regulator_code:
+        subtitle.append(text._("ADM game code %(code)s", code=sheet.adm.regulator_code))
+    if sheet.game_version:
+        subtitle.append(text.game_version(sheet))
+    subtitle.append(text.in_force(sheet))
+    page.title(sheet.game_name, subtitle)
+
+    page.heading(text._("Object of the game"))
+    page.paragraph(
+        text._(
+            "Baccarat is played with two hands, the Player and the Banker. Before the cards are dealt, you bet on the hand you expect to finish with the value closer to 9, or on a tie between them. You do not play either hand: both are dealt by fixed rules, and nobody makes a decision once betting has closed."
+        )
+    )
+
+    page.heading(text._("Cards and hand values"))
+    page.paragraph(text.shoe_text(sheet))
+    page.heading(text._("Card values"), level=3)
+    page.table(
+        [text._("Card"), text._("Points")],
+        [[text.card_group(group), text.card_points(group)] for group in sheet.card_values],
+    )
+    page.paragraph(
+        text._(
+            "A hand’s value is the total of its card points, counting only the last digit: when the total is 10 or more, the tens are dropped. A hand’s value is therefore always between 0 and 9."
+        )
+    )
+    page.heading(text._("Examples of hand values"), level=3)
+    page.table(
+        [text._("Cards"), text._("Points"), text._("Hand value")],
+        [
+            [
+                " ".join(text.card_code(card) for card in example.cards),
+                f"{' + '.join(str(p) for p in example.points)} = {example.total}",
+                example.value,
+            ]
+            for example in sheet.hand_examples
+        ],
+        formats=(None, None, "0"),
+    )
+
+    page.heading(text._("How a round is dealt"))
+    page.paragraph(
+        text._(
+            "When betting closes, two cards are dealt to each hand, one at a time, in this order: Player, Banker, Player, Banker. Depending on the two-card totals, each hand may then receive a third card, the Player first. No hand ever holds more than three cards."
+        )
+    )
+    page.paragraph(text.natural_text(sheet))
+    page.paragraph(
+        text._(
+            "The hand with the higher value wins. If both hands have the same value, the round is a tie."
+        )
+    )
+
+    page.heading(text._("Stake limits"))
+    page.table(
+        [text._("Bet"), text._("Minimum stake"), text._("Maximum stake")],
+        [
+            [
+                text.limit_bets(group, sheet),
+                cents_to_decimal(group.limits.minimum),
+                cents_to_decimal(group.limits.maximum),
+            ]
+            for group in sheet.limit_groups
+        ],
+        formats=(None, formats["money"], formats["money"]),
+    )
+    page.paragraph(f"{text.below_minimum(sheet)} {text.above_maximum(sheet)}")
+    for group in sheet.exclusive_groups:
+        page.paragraph(text.exclusive_rule(group), font=Font(bold=True))
+
+    page.heading(text._("Malfunctions"))
+    page.paragraph(text.malfunction_text())
+
+
+def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    page = _Sheet(workbook, text._(_("Pay table")), (18, 56, 30, 12), text, formats)
+    page.heading(text._("Bets and payouts"))
+    page.paragraph(text.payout_example(sheet.payout_example, sheet))
+    headers = [text._("Bet"), text._("Wins when"), text._("Pays"), text._("Odds")]
+    for caption, bets in (
+        (text._("Main bets"), sheet.main_bets),
+        (text._("Side bets"), sheet.side_bets),
+    ):
+        page.heading(caption, level=3)
+        if not bets:
+            page.paragraph(text._("This game offers no side bets."))
+            continue
+        if bets is sheet.side_bets:
+            page.paragraph(
+                text._(
+                    "Side bets are settled on the cards, whatever the main result, a tie included."
+                )
+            )
+        page.table(
+            headers,
+            [
+                [text.bet_name(o.bet), text.bet_wins(o), text.bet_pays(o, sheet), _odds(o.odds)]
+                for o in bets
+            ],
+            formats=(None, None, None, formats["odds"]),
+        )
+    for group in sheet.exclusive_groups:
+        page.paragraph(text.exclusive_rule(group), font=Font(bold=True))
+    if sheet.has_bonus:
+        page.heading(text._("Bonus table"), level=3)
+        page.paragraph(
+            text._(
+                "The Player Bonus and Banker Bonus bets are paid on the result of the hand you choose:"
+            )
+        )
+        page.table(
+            [text._("Result"), text._("Pays"), "", text._("Odds")],
+            [
+                [text.bonus_result(row), text.bonus_pays(row), None, _odds(row.odds)]
+                for row in sheet.bonus_table
+            ],
+            formats=(None, None, None, formats["odds"]),
+        )
+    page.heading(text._("Rounding"), level=3)
+    rounding = text.rounding_text(sheet)
+    if sheet.rounding_example:
+        rounding += " " + text.rounding_example(sheet.rounding_example, sheet)
+    page.paragraph(rounding)
+
+
+def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    columns = len(sheet.banker_columns)
+    page = _Sheet(
+        workbook, text._(_("Drawing rules")), (18, 14, *([8] * (columns - 1))), text, formats
+    )
+    page.heading(text._("How a round is dealt"))
+    page.paragraph(text.natural_text(sheet))
+    page.heading(text._("The Player’s third card"), level=3)
+    page.table(
+        [text._("Player’s two-card total"), text._("Player")],
+        [
+            [text.range_text(row.first, row.last), text.player_action(row)]
+            for row in sheet.player_rule
+        ],
+        fills=[[None, _DRAW_FILL if row.draws else None] for row in sheet.player_rule],
+    )
+    page.heading(text._("The Banker’s third card"), level=3)
+    page.paragraph(
+        text._(
+            "Without a natural, the Banker’s third card depends on the Banker’s two-card total and on what the Player did: the first column applies when the Player stood; the other columns give the points of the Player’s third card."
+        )
+    )
+    over_columns = page.put(3, text._("Points of the Player’s third card"))
+    over_columns.font = Font(bold=True)
+    over_columns.alignment = _CENTER
+    over_columns.fill = _HEAD_FILL
+    page.sheet.merge_cells(
+        start_row=page.row, start_column=3, end_row=page.row, end_column=columns + 1
+    )
+    page.skip()
+    page.table(
+        [
+            text._("Banker’s two-card total"),
+            text._("Player stood"),
+            *[str(column) for column in sheet.banker_columns if column is not None],
+        ],
+        [
+            [row.total, *[text.draw_action(cell.draws) for cell in row.cells]]
+            for row in sheet.banker_rows
+        ],
+        fills=[
+            [None, *[_DRAW_FILL if cell.draws else None for cell in row.cells]]
+            for row in sheet.banker_rows
+        ],
+        formats=("0",),
+        center=True,
+    )
+
+
+def _rtp_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    page = _Sheet(workbook, text._(_("RTP")), (30, 20, 40), text, formats)
+    page.heading(text._("Return to player"))
+    page.paragraph(text.rtp_text())
+    page.table(
+        [text._("Bet"), text._("Theoretical RTP")],
+        [[text.bet_name(o.bet), _share(o.rtp_percent)] for o in sheet.bets],
+        formats=(None, formats["percent"]),
+    )
+    page.paragraph(f"{text.best_rtp_text(sheet)} {text.strategy_text()}")
+
+
+def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    adm = sheet.adm
+    assert adm is not None
+    page = _Sheet(workbook, text._(_("Disclosure")), (44, 60), text, formats)
+    page.heading(text._("Game information (ADM)"))
+    page.paragraph(
+        text._(
+            "Information published under the rules of the Agenzia delle Dogane e dei Monopoli (ADM)"
+        )
+    )
+    not_stated = text.not_stated()
+    win: object = (
+        text.win_percentage_value(adm) if adm.win_percentage is None else _share(adm.win_percentage)
+    )
+    rows: list[tuple[str, object, str | None]] = [
+        (text._("Game"), adm.game_name, None),
+        (text._("ADM game code"), adm.regulator_code or not_stated, None),
+        (
+            text._("Share of stakes returned as prizes (RTP)"),
+            not_stated if adm.declared_rtp is None else _share(adm.declared_rtp),
+            formats["percent"],
+        ),
+        (
+            text._("Operator’s share"),
+            not_stated if adm.operator_share is None else _share(adm.operator_share),
+            formats["percent"],
+        ),
+        (
+            text._("Minimum stake per participation"),
+            cents_to_decimal(adm.minimum_stake),
+            formats["money"],
+        ),
+        (
+            text._("Maximum stake per participation"),
+            cents_to_decimal(adm.maximum_stake),
+            formats["money"],
+        ),
+        (text._("Opening hours"), text.opening_hours(adm), None),
+        (text._("Malfunctions"), text.malfunction_text(), None),
+        (text._("Game strategy"), text.strategy_text(), None),
+        (text.win_percentage_label(adm), win, formats["percent"]),
+    ]
+    if adm.win_percentage is not None:
+        rows.append((text._("Updated on"), adm.updated_on, formats["date"]))
+    page._row([text._("Item"), text._("Value")], header=True)
+    for label, value, number_format in rows:
+        page._row([label, value], formats=(None, number_format))
+    page.skip()
+    page.paragraph(text.variation_text())
+
+
+# --- saving --------------------------------------------------------------------------------------
+
+
+class _PinnedZipFile(zipfile.ZipFile):
+    """A zip archive whose entries all carry one fixed time and fixed attributes.
+
+    openpyxl adds entries with ``writestr(name, data)`` (stamped with the clock) and
+    ``write(path, name)`` (stamped with the file's time): both are pinned here.
+    """
+
+    def __init__(self, file: BinaryIO, date_time: tuple[int, int, int, int, int, int]):
+        super().__init__(file, "w", zipfile.ZIP_DEFLATED)
+        self.pinned_time = date_time
+
+    def _entry(self, name: str) -> zipfile.ZipInfo:
+        entry = zipfile.ZipInfo(name, self.pinned_time)
+        entry.compress_type = zipfile.ZIP_DEFLATED
+        entry.create_system = 3  # Unix
+        entry.external_attr = 0o644 << 16
+        return entry
+
+    def writestr(self, zinfo_or_arcname, data, compress_type=None, compresslevel=None):
+        if isinstance(zinfo_or_arcname, str):
+            zinfo_or_arcname = self._entry(zinfo_or_arcname)
+        super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
+
+    def write(self, filename, arcname=None, compress_type=None, compresslevel=None):
+        entry = self._entry(arcname or os.path.basename(filename))
+        with open(filename, "rb") as source, self.open(entry, "w") as target:
+            shutil.copyfileobj(source, target)
+
+
+def render_xlsx(sheet: RuleSheet) -> bytes:
+    """The workbook of a rule sheet, the same bytes for the same sheet."""
+    text = _Text(sheet)
+    formats = excel_formats(sheet.locale, sheet.currency)
+    workbook = Workbook()
+    workbook.remove(workbook.active)
+    midnight = datetime(sheet.as_of.year, sheet.as_of.month, sheet.as_of.day)
+    properties = workbook.properties
+    properties.created = properties.modified = midnight
+    properties.creator = f"baccarat-report {sheet.tool_version}"
+    properties.lastModifiedBy = None
+    properties.title = _header_text(f"{sheet.game_name}: {text._('Game rules')}")
+    properties.language = sheet.language
+    _rules_sheet(workbook, sheet, text, formats)
+    _pay_sheet(workbook, sheet, text, formats)
+    _drawing_sheet(workbook, sheet, text, formats)
+    _rtp_sheet(workbook, sheet, text, formats)
+    if sheet.adm is not None:
+        _disclosure_sheet(workbook, sheet, text, formats)
+    buffer = io.BytesIO()
+    pinned = (sheet.as_of.year, sheet.as_of.month, sheet.as_of.day, 0, 0, 0)
+    ExcelWriter(workbook, _PinnedZipFile(buffer, pinned)).save()
+    return buffer.getvalue()
+
+
+def write_xlsx(sheet: RuleSheet, path: Path) -> Path:
+    """Write the workbook to ``path``, atomically."""
+    return write_atomically(Path(path), render_xlsx(sheet))

@@ -1,0 +1,528 @@
+"""The rule sheet of a game: a frozen view model with every figure computed, nothing formatted.
+
+A rule sheet is the rules page an operator publishes for a game. Every number on it comes
+from here, and every number here comes from the engine: card points and hand values from
+:mod:`reporting.engine.cards` and :func:`~reporting.engine.rules.hand_value`, the drawing
+tables from :func:`~reporting.engine.rules.player_draws` and
+:func:`~reporting.engine.rules.banker_draws`, what each bet wins and pays from
+:func:`~reporting.engine.bets.resolve_bet` on the game's pay table, the RTPs from
+:func:`reporting.theory.game_odds`, the monthly figure from :mod:`reporting.disclose`.
+
+Values stay exact (``int`` cents, ``Decimal``, ``Fraction``, ``date``); the templates format
+them with the filters of :mod:`reporting.i18n`. The sheet holds no sentence: words are the
+templates' (and the translators') business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, time
+from decimal import Decimal
+from fractions import Fraction
+
+from reporting.disclose import Disclosure, reference_month, updated_on
+from reporting.engine.bets import BetResult, BetType, PayTable, resolve_bet
+from reporting.engine.cards import RANKS, Card
+from reporting.engine.games import GameSpec, StakeLimits
+from reporting.engine.money import RoundingPolicy, round_cents
+from reporting.engine.odds import PairFacts, PointFacts
+from reporting.engine.rules import banker_draws, hand_value, player_draws, resolve_round
+from reporting.i18n import LOCALES
+from reporting.theory import game_odds
+
+__all__ = [
+    "ALWAYS_OPEN",
+    "AdmBlock",
+    "BankerCell",
+    "BankerRow",
+    "BonusRow",
+    "CardValue",
+    "DrawRange",
+    "HandExample",
+    "LimitGroup",
+    "OfferedBet",
+    "PayoutExample",
+    "RuleSheet",
+    "build_rule_sheet",
+]
+
+MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
+BONUS_BETS = (BetType.PLAYER_BONUS, BetType.BANKER_BONUS)
+#: ``opening_hours`` value of a game open every day around the clock.
+ALWAYS_OPEN = "24h"
+#: Hands whose values the sheet works out as examples (the rules' own examples, and a natural).
+EXAMPLE_HANDS: tuple[tuple[Card, ...], ...] = (
+    (Card("7", "H"), Card("8", "S")),
+    (Card("5", "H"), Card("5", "S"), Card("5", "D")),
+    (Card("10", "C"), Card("9", "D")),
+    (Card("K", "S"), Card("A", "H"), Card("4", "C")),
+    (Card("Q", "D"), Card("8", "C")),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CardValue:
+    """A group of ranks and their points: ``ace``, ``pip`` (2 to 9) or ``ten_or_face``."""
+
+    kind: str
+    ranks: tuple[str, ...]
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandExample:
+    """A worked hand value: the cards, their points, the sum, and the hand's value."""
+
+    cards: tuple[Card, ...]
+    points: tuple[int, ...]
+    total: int
+    value: int
+    natural: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRange:
+    """Consecutive two-card totals on which a hand does the same thing."""
+
+    first: int
+    last: int
+    draws: bool
+    natural: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BankerCell:
+    """Whether the Banker draws, on one total against one Player third card (None: stood)."""
+
+    player_third: int | None
+    draws: bool
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BankerRow:
+    """One row of the Banker matrix: a two-card total and a cell per column."""
+
+    total: int
+    cells: tuple[BankerCell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OfferedBet:
+    """A bet the game takes: what it pays, what it returns in theory, its stake limits.
+
+    ``odds`` is None for the bonus bets, which pay by the bonus table. The perfect pair bet
+    pays ``odds`` when one hand holds a perfect pair and ``both_hands_odds`` when both do.
+    """
+
+    bet: BetType
+    odds: Fraction | None
+    both_hands_odds: Fraction | None
+    tie_returns_stake: bool
+    cards_dealt: tuple[int, ...]  # small / big: the numbers of cards dealt on which it wins
+    rtp_percent: Fraction
+    limits: StakeLimits
+
+    @property
+    def is_main(self) -> bool:
+        """Player, Banker or Tie."""
+        return self.bet in MAIN_BETS
+
+    @property
+    def perfect_pair_variant(self) -> str | None:
+        """``"A"`` (both hands pay as one) or ``"B"`` for the perfect pair bet, else None."""
+        if self.bet is not BetType.PERFECT_PAIR:
+            return None
+        return "A" if self.both_hands_odds == self.odds else "B"
+
+
+@dataclass(frozen=True, slots=True)
+class BonusRow:
+    """A row of the bonus table: ``margin`` (no natural, by ``margins`` points),
+    ``natural_win``, ``natural_tie``, or ``other`` (everything else)."""
+
+    kind: str
+    margins: tuple[int, ...]
+    result: BetResult
+    odds: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutExample:
+    """A stake on a bet, what it wins (exact and as paid) and what it returns, in cents."""
+
+    bet: BetType
+    stake: int
+    odds: Fraction
+    exact_win: Fraction
+    win: int
+    returned: int
+
+    @property
+    def stake_amount(self) -> Fraction:
+        """The stake in currency units (``Fraction(535, 100)`` for 5.35)."""
+        return Fraction(self.stake, 100)
+
+    @property
+    def exact_win_amount(self) -> Fraction:
+        """The exact win in currency units, before rounding (5.0825)."""
+        return self.exact_win / 100
+
+    @property
+    def rounded(self) -> bool:
+        """Whether the exact win fell between cents."""
+        return self.exact_win != self.win
+
+
+@dataclass(frozen=True, slots=True)
+class LimitGroup:
+    """Bets that share the same stake limits (cents)."""
+
+    bets: tuple[BetType, ...]
+    limits: StakeLimits
+
+
+@dataclass(frozen=True, slots=True)
+class AdmBlock:
+    """The disclosure block an ADM-licensed game's page carries (disclosures.md).
+
+    ``win_percentage`` is None when the sheet was made without the round logs.
+    """
+
+    game_name: str
+    regulator_code: str | None
+    declared_rtp: Decimal | None  # percent
+    operator_share: Decimal | None  # percent
+    currency: str
+    minimum_stake: int  # cents
+    maximum_stake: int
+    always_open: bool
+    opening_hours: str
+    reference_month: tuple[int, int]
+    updated_on: date
+    win_percentage: Decimal | None  # percent, 2 decimals
+    rounds: int | None
+
+
+@dataclass(frozen=True)
+class RuleSheet:
+    """Everything a rule sheet shows, computed; see :func:`build_rule_sheet`."""
+
+    game_id: str
+    game_name: str
+    game_version: str | None
+    language: str
+    locale: str
+    as_of: date
+    tool_version: str
+    currency: str
+    live: bool
+    decks: int
+    cards_in_shoe: int
+    reshuffle_every_round: bool
+    cut_card_depth: int
+    card_values: tuple[CardValue, ...]
+    hand_examples: tuple[HandExample, ...]
+    natural_totals: tuple[int, ...]
+    max_cards_per_hand: int
+    player_rule: tuple[DrawRange, ...]
+    banker_columns: tuple[int | None, ...]
+    banker_rows: tuple[BankerRow, ...]
+    bets: tuple[OfferedBet, ...]
+    bonus_table: tuple[BonusRow, ...]
+    banker_commission_percent: Fraction
+    payout_example: PayoutExample
+    rounding: RoundingPolicy
+    rounding_example: PayoutExample | None
+    limit_groups: tuple[LimitGroup, ...]
+    below_minimum: str
+    above_maximum: str
+    exclusive_groups: tuple[tuple[BetType, ...], ...]
+    statistics_reset: time | None  # local time the table statistics start again each day
+    adm: AdmBlock | None
+    warnings: tuple[str, ...]
+
+    @property
+    def main_bets(self) -> tuple[OfferedBet, ...]:
+        """Player, Banker and Tie, as offered."""
+        return tuple(bet for bet in self.bets if bet.is_main)
+
+    @property
+    def side_bets(self) -> tuple[OfferedBet, ...]:
+        """Every other offered bet (none on a game without side bets)."""
+        return tuple(bet for bet in self.bets if not bet.is_main)
+
+    @property
+    def best_bet(self) -> OfferedBet:
+        """The offered bet with the highest theoretical RTP (first one on equal RTPs)."""
+        return max(self.bets, key=lambda offered: offered.rtp_percent)
+
+    @property
+    def has_bonus(self) -> bool:
+        """Whether a bonus bet is offered (the bonus table is shown)."""
+        return bool(self.bonus_table)
+
+
+# --- building ------------------------------------------------------------------------------------
+
+
+def _card_values() -> tuple[CardValue, ...]:
+    points = {rank: Card(rank, "S").points for rank in RANKS}
+    ace = tuple(rank for rank in RANKS if rank == "A")
+    zero = tuple(rank for rank in RANKS if points[rank] == 0)
+    pips = tuple(rank for rank in RANKS if rank not in ace and rank not in zero)
+    return tuple(
+        CardValue(kind, ranks, tuple(points[rank] for rank in ranks))
+        for kind, ranks in (("ace", ace), ("pip", pips), ("ten_or_face", zero))
+    )
+
+
+def _hand_example(cards: tuple[Card, ...]) -> HandExample:
+    points = tuple(card.points for card in cards)
+    natural = len(cards) == 2 and resolve_round(cards, _ZERO_HAND).player_natural
+    return HandExample(cards, points, sum(points), hand_value(cards), natural)
+
+
+_ZERO_HAND = (Card("K", "D"), Card("Q", "C"))
+
+
+def _two_card_hand(total: int) -> tuple[Card, Card]:
+    return (Card(RANKS[total - 1] if total else "K", "S"), Card("K", "H"))
+
+
+def _natural_totals() -> tuple[int, ...]:
+    return tuple(
+        total
+        for total in range(10)
+        if resolve_round(_two_card_hand(total), _ZERO_HAND).player_natural
+    )
+
+
+def _player_rule(natural_totals: tuple[int, ...]) -> tuple[DrawRange, ...]:
+    rows: list[DrawRange] = []
+    for total in range(10):
+        if total in natural_totals:
+            draws, natural, rule = False, True, "natural_stands"
+        else:
+            decision = player_draws(total)
+            draws, natural, rule = decision.draws, False, decision.rule
+        previous = rows[-1] if rows else None
+        if previous and (previous.draws, previous.natural, previous.rule) == (draws, natural, rule):
+            rows[-1] = DrawRange(previous.first, total, draws, natural, rule)
+        else:
+            rows.append(DrawRange(total, total, draws, natural, rule))
+    return tuple(rows)
+
+
+def _banker_matrix(
+    natural_totals: tuple[int, ...],
+) -> tuple[tuple[int | None, ...], tuple[BankerRow, ...]]:
+    columns: tuple[int | None, ...] = (None, *range(10))
+    rows = []
+    for total in range(10):
+        if total in natural_totals:
+            continue
+        cells = []
+        for third in columns:
+            decision = banker_draws(total, third)
+            cells.append(BankerCell(third, decision.draws, decision.rule))
+        rows.append(BankerRow(total, tuple(cells)))
+    return columns, tuple(rows)
+
+
+def _points(
+    player: int, banker: int, *, naturals: tuple[bool, bool] = (False, False), cards: int = 5
+) -> PointFacts:
+    return PointFacts(player, banker, naturals[0], naturals[1], cards)
+
+
+def _offered_bet(bet: BetType, game: GameSpec, rtp: Fraction) -> OfferedBet:
+    table = game.pay_table
+    odds: Fraction | None = None
+    both: Fraction | None = None
+    tie_returns_stake = False
+    cards_dealt: tuple[int, ...] = ()
+    if bet in (BetType.PLAYER, BetType.BANKER):
+        winning = _points(9, 0) if bet is BetType.PLAYER else _points(0, 9)
+        odds = resolve_bet(bet, winning, table).odds
+        tie_returns_stake = resolve_bet(bet, _points(5, 5), table).result is BetResult.PUSH
+    elif bet is BetType.TIE:
+        odds = resolve_bet(bet, _points(5, 5), table).odds
+    elif bet in (BetType.SMALL, BetType.BIG):
+        results = {n: resolve_bet(bet, _points(1, 2, cards=n), table) for n in (4, 5, 6)}
+        cards_dealt = tuple(n for n, res in results.items() if res.result is BetResult.WIN)
+        odds = results[cards_dealt[0]].odds
+    elif bet is BetType.PERFECT_PAIR:
+        odds = resolve_bet(bet, _pairs(suited=(True, False)), table).odds
+        both = resolve_bet(bet, _pairs(suited=(True, True)), table).odds
+    elif bet in BONUS_BETS:
+        odds = None
+    else:  # player_pair, banker_pair, either_pair
+        odds = resolve_bet(bet, _pairs(pairs=(True, True)), table).odds
+    return OfferedBet(
+        bet, odds, both, tie_returns_stake, cards_dealt, rtp * 100, game.limits_for(bet)
+    )
+
+
+def _pairs(*, pairs=(False, False), suited=(False, False)) -> PairFacts:
+    return PairFacts(pairs[0] or suited[0], pairs[1] or suited[1], suited[0], suited[1])
+
+
+def _bonus_table(table: PayTable) -> tuple[BonusRow, ...]:
+    bet = BetType.PLAYER_BONUS  # both sides share the table
+    rows: list[BonusRow] = []
+    losing: list[int] = []
+    for margin in range(9, 0, -1):
+        resolution = resolve_bet(bet, _points(margin, 0), table)
+        if resolution.result is BetResult.WIN:
+            rows.append(BonusRow("margin", (margin,), BetResult.WIN, resolution.odds))
+        else:
+            losing.append(margin)
+    natural = resolve_bet(bet, _points(9, 7, naturals=(True, False), cards=4), table)
+    rows.append(BonusRow("natural_win", (), natural.result, natural.odds or None))
+    natural_tie = resolve_bet(bet, _points(8, 8, naturals=(True, True), cards=4), table)
+    rows.append(BonusRow("natural_tie", (), natural_tie.result, natural_tie.odds or None))
+    rows.append(BonusRow("other", tuple(sorted(losing)), BetResult.LOSE, None))
+    return tuple(rows)
+
+
+def _payout_example(
+    bet: BetType, stake: int, odds: Fraction, policy: RoundingPolicy
+) -> PayoutExample:
+    exact = stake * odds
+    win = round_cents(exact, policy)
+    return PayoutExample(bet, stake, odds, exact, win, stake + win)
+
+
+def _rounding_example(game: GameSpec, banker: OfferedBet | None) -> PayoutExample | None:
+    """A Banker stake whose win falls between cents: the minimum plus 35 cents (5.35 at 5.00)."""
+    if banker is None or banker.odds is None:
+        return None
+    limits = banker.limits
+    for stake in range(limits.minimum + 35, min(limits.maximum, limits.minimum + 135) + 1):
+        example = _payout_example(BetType.BANKER, stake, banker.odds, game.rounding)
+        if example.rounded:
+            return example
+    return None
+
+
+def _limit_groups(bets: tuple[OfferedBet, ...]) -> tuple[LimitGroup, ...]:
+    groups: dict[StakeLimits, list[BetType]] = {}
+    for offered in bets:
+        groups.setdefault(offered.limits, []).append(offered.bet)
+    return tuple(LimitGroup(tuple(members), limits) for limits, members in groups.items())
+
+
+def _adm_block(game: GameSpec, as_of: date, disclosure: Disclosure | None) -> AdmBlock:
+    month = reference_month(as_of)
+    limits = game.overall_limits
+    return AdmBlock(
+        game_name=game.name,
+        regulator_code=game.regulator_code,
+        declared_rtp=game.declared_rtp,
+        operator_share=game.operator_share,
+        currency=game.currency,
+        minimum_stake=limits.minimum,
+        maximum_stake=limits.maximum,
+        always_open=game.opening_hours == ALWAYS_OPEN,
+        opening_hours=game.opening_hours,
+        reference_month=month,
+        updated_on=updated_on(month),
+        win_percentage=None if disclosure is None else disclosure.win_percentage,
+        rounds=None if disclosure is None else disclosure.rounds,
+    )
+
+
+def build_rule_sheet(
+    game: GameSpec,
+    language: str,
+    *,
+    disclosure: Disclosure | None,
+    as_of: date,
+    tool_version: str,
+) -> RuleSheet:
+    """Compute the rule sheet of ``game`` in ``language`` as of a local date.
+
+    ``disclosure`` carries the previous month's win percentage of an ADM game (from
+    :func:`reporting.disclose.disclose` on the round logs); without it the ADM block says
+    the figure is not included, and the sheet's ``warnings`` say so too. A disclosure of
+    another game or another date is refused.
+    """
+    if language not in LOCALES:
+        raise ValueError(f"no catalogue for language {language!r} (have: {', '.join(LOCALES)})")
+    if disclosure is not None and (disclosure.game.id != game.id or disclosure.as_of != as_of):
+        raise ValueError(
+            f"the disclosure is of {disclosure.game.id} as of {disclosure.as_of}, "
+            f"not of {game.id} as of {as_of}"
+        )
+    odds = disclosure.theory if disclosure is not None else game_odds(game)
+    bets = tuple(_offered_bet(bet, game, odds.rtp_of(bet.value)) for bet in game.bets)
+    natural_totals = _natural_totals()
+    columns, banker_rows = _banker_matrix(natural_totals)
+    by_type = {offered.bet: offered for offered in bets}
+    example_bet = by_type.get(BetType.TIE) or by_type.get(BetType.PLAYER) or bets[0]
+    example_odds = example_bet.odds if example_bet.odds is not None else Fraction(1)
+    banker = by_type.get(BetType.BANKER)
+
+    warnings: list[str] = []
+    adm = None
+    if game.regulator == "ADM":
+        adm = _adm_block(game, as_of, disclosure)
+        if game.regulator_code is None:
+            warnings.append(f"{game.id}: no ADM game code is configured (regulator_code)")
+        if game.declared_rtp is None:
+            warnings.append(f"{game.id}: no declared RTP is configured (declared_rtp)")
+        if disclosure is None:
+            warnings.append(
+                f"{game.id}: no round logs (--db): the ADM block shows no win percentage for "
+                f"{adm.reference_month[0]:04d}-{adm.reference_month[1]:02d}"
+            )
+        else:
+            warnings.extend(f"{game.id}: {warning}" for warning in disclosure.warnings)
+
+    return RuleSheet(
+        game_id=game.id,
+        game_name=game.name,
+        game_version=game.version,
+        language=language,
+        locale=LOCALES[language],
+        as_of=as_of,
+        tool_version=tool_version,
+        currency=game.currency,
+        live=game.kind == "live",
+        decks=game.decks,
+        cards_in_shoe=game.decks * len(RANKS) * 4,
+        reshuffle_every_round=game.reshuffle_every_round,
+        cut_card_depth=game.cut_card_depth,
+        card_values=_card_values(),
+        hand_examples=tuple(_hand_example(cards) for cards in EXAMPLE_HANDS),
+        natural_totals=natural_totals,
+        max_cards_per_hand=3,
+        player_rule=_player_rule(natural_totals),
+        banker_columns=columns,
+        banker_rows=banker_rows,
+        bets=bets,
+        bonus_table=_bonus_table(game.pay_table)
+        if any(game.offers(bet) for bet in BONUS_BETS)
+        else (),
+        banker_commission_percent=(1 - banker.odds) * 100
+        if banker and banker.odds
+        else Fraction(0),
+        payout_example=_payout_example(
+            example_bet.bet, example_bet.limits.minimum, example_odds, game.rounding
+        ),
+        rounding=game.rounding,
+        rounding_example=_rounding_example(game, banker),
+        limit_groups=_limit_groups(bets),
+        below_minimum=game.below_minimum,
+        above_maximum=game.above_maximum,
+        exclusive_groups=tuple(
+            tuple(bet for bet in game.bets if bet in group) for group in game.exclusive_bets
+        ),
+        statistics_reset=None
+        if game.statistics_reset is None
+        else time.fromisoformat(game.statistics_reset),
+        adm=adm,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,279 @@
+"""Languages: catalogues complete and in step with the sources, locale-aware formatting."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date, time
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from reporting.config import SUPPORTED_LANGUAGES
+from reporting.i18n import (
+    LOCALE_DIR,
+    LOCALES,
+    Formatter,
+    catalogue_path,
+    compile_translations,
+    css_counters,
+    css_string,
+    load_catalog,
+    load_translations,
+    make_environment,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+NBSP = "\xa0"
+
+
+def template_messages() -> set[str | tuple[str, str]]:
+    """The msgids the sources hold now, extracted as ``make i18n`` does (babel.cfg)."""
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)
+    found: set[str | tuple[str, str]] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        ROOT, method_map, options_map
+    ):
+        found.add(message if isinstance(message, str) else tuple(message[:2]))
+    return found
+
+
+def template_catalog() -> Catalog:
+    with (LOCALE_DIR / "messages.pot").open("rb") as handle:
+        return read_po(handle)
+
+
+def message_key(message) -> str | tuple[str, str]:
+    return message.id if isinstance(message.id, str) else tuple(message.id)
+
+
+# --- catalogues ----------------------------------------------------------------------------------
+
+
+def test_every_supported_language_has_a_locale_and_a_catalogue():
+    assert set(LOCALES) == set(SUPPORTED_LANGUAGES)
+    for language in SUPPORTED_LANGUAGES:
+        assert catalogue_path(language).is_file(), f"missing {catalogue_path(language)}"
+
+
+def test_the_template_catalogue_is_in_step_with_the_sources():
+    pot = {message_key(m) for m in template_catalog() if m.id}
+    sources = template_messages()
+    assert sources - pot == set(), "run `make i18n`: these msgids are not in messages.pot"
+    assert pot - sources == set(), "run `make i18n`: messages.pot holds msgids no source uses"
+
+
+def catalogue_problems(language: str) -> list[str]:
+    """Everything that keeps a language from being complete, one line per entry."""
+    pot = {message_key(m): m for m in template_catalog() if m.id}
+    catalog = load_catalog(language)
+    plural_forms = Locale.parse(LOCALES[language]).plural_form.tags | {"other"}
+    problems = []
+    if catalog.num_plurals != len(plural_forms):
+        problems.append(
+            f"header: Plural-Forms has nplurals={catalog.num_plurals}, the {LOCALES[language]}"
+            f" locale has {len(plural_forms)} forms ({', '.join(sorted(plural_forms))})"
+        )
+    seen = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message_key(message)
+        seen.add(key)
+        shown = key if isinstance(key, str) else key[0]
+        if key not in pot:
+            problems.append(f"stray (not in messages.pot): {shown!r}")
+            continue
+        if message.fuzzy:
+            problems.append(f"fuzzy: {shown!r}")
+        if isinstance(message.id, tuple):
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            strings = tuple(strings) + ("",) * (catalog.num_plurals - len(strings))
+            for index, text in enumerate(strings):
+                if not text:
+                    problems.append(f"plural form msgstr[{index}] empty: {shown!r}")
+        elif not message.string:
+            problems.append(f"untranslated: {shown!r}")
+    for key in pot.keys() - seen:
+        shown = key if isinstance(key, str) else key[0]
+        problems.append(f"missing (in messages.pot, not in the catalogue): {shown!r}")
+    return problems
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_catalogue_is_complete(language):
+    """A locale is complete or fails here: untranslated, fuzzy, an empty plural form (Italian
+    has three in Babel 2.19), a stray key or a missing one.
+
+    it, da and el fail until the translators have filled their catalogues.
+    """
+    problems = catalogue_problems(language)
+    assert not problems, (
+        f"{catalogue_path(language).relative_to(ROOT)} is not complete: {len(problems)} "
+        f"problem(s); the sheets show English for these entries:\n  " + "\n  ".join(problems)
+    )
+
+
+def test_completeness_check_catches_each_kind_of_gap(tmp_path, monkeypatch):
+    # a small Italian catalogue with one problem of each kind, checked against a small pot
+    pot = Catalog(locale=None)
+    pot.add("Banker")
+    pot.add("Tie")
+    pot.add("Player")
+    pot.add(("%(n)s deck", "%(n)s decks"))
+    italian = Catalog(locale="it_IT")
+    italian.add("Banker", "Banco")
+    italian.add("Tie", "Pareggio", flags=["fuzzy"])
+    italian.add(("%(n)s deck", "%(n)s decks"), ("%(n)s mazzo", "", "%(n)s mazzi"))
+    italian.add("Stray", "Vagante")
+    this = sys.modules[__name__]
+    monkeypatch.setattr(this, "template_catalog", lambda: pot)
+    monkeypatch.setattr(this, "load_catalog", lambda language: italian)
+    problems = this.catalogue_problems("it")
+    assert "fuzzy: 'Tie'" in problems
+    assert "plural form msgstr[1] empty: '%(n)s deck'" in problems
+    assert "stray (not in messages.pot): 'Stray'" in problems
+    assert "missing (in messages.pot, not in the catalogue): 'Player'" in problems
+    assert len(problems) == 4
+
+
+def test_italian_catalogue_declares_three_plural_forms():
+    assert load_catalog("it").num_plurals == 3
+    assert Locale.parse("it_IT").plural_form.tags | {"other"} == {"one", "many", "other"}
+
+
+def test_an_unusable_translation_falls_back_to_english():
+    catalog = Catalog(locale="it_IT")
+    catalog.add("Banker", "Banco")
+    catalog.add("Tie", "")  # untranslated
+    catalog.add("Player", "Giocatore", flags=["fuzzy"])
+    catalog.add(("%(n)s deck", "%(n)s decks"), ("%(n)s mazzo", "", "%(n)s mazzi"))
+    translations = compile_translations(catalog)
+    assert translations.gettext("Banker") == "Banco"
+    assert translations.gettext("Tie") == "Tie"
+    assert translations.gettext("Player") == "Player"
+    # one plural form empty: the whole entry falls back, for every count
+    assert translations.ngettext("%(n)s deck", "%(n)s decks", 1) == "%(n)s deck"
+    assert translations.ngettext("%(n)s deck", "%(n)s decks", 8) == "%(n)s decks"
+
+
+def test_english_catalogue_translates_to_english():
+    translations = load_translations("en")
+    assert translations.gettext("Banker") == "Banker"
+    assert (
+        translations.ngettext(
+            "Wins by %(count)s point, without a natural",
+            "Wins by %(count)s points, without a natural",
+            9,
+        )
+        == "Wins by %(count)s points, without a natural"
+    )
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="no catalogue for language 'fr'"):
+        make_environment("fr")
+
+
+# --- formatting ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("locale", "currency", "expected"),
+    [
+        ("it_IT", "EUR", f"1.000,00{NBSP}€"),
+        ("da_DK", "DKK", f"1.000,00{NBSP}kr."),
+        ("el_GR", "EUR", f"1.000,00{NBSP}€"),
+        ("en_GB", "EUR", "€1,000.00"),
+        ("en_GB", "DKK", "DKK1,000.00"),
+    ],
+)
+def test_money_in_the_locale_from_integer_cents(locale, currency, expected):
+    assert Formatter(locale).money(100000, currency) == expected
+
+
+def test_money_refuses_anything_but_integer_cents():
+    formatter = Formatter("it_IT")
+    assert formatter.money(1235, "EUR") == f"12,35{NBSP}€"
+    for bad in (12.35, Decimal("12.35"), True):
+        with pytest.raises(TypeError):
+            formatter.money(bad, "EUR")
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("it_IT", "98,94%"), ("da_DK", f"98,94{NBSP}%"), ("el_GR", "98,94%"), ("en_GB", "98.94%")],
+)
+def test_percent_keeps_two_decimals_in_the_locale_pattern(locale, expected):
+    # Babel's default would round 98.9421 to "99 %" (NOTES.md)
+    assert Formatter(locale).percent(Fraction(989421, 10000)) == expected
+
+
+def test_percent_rounds_half_up_from_exact_values():
+    formatter = Formatter("en_GB")
+    assert formatter.percent(Fraction(98945, 1000)) == "98.95%"  # half up, not half even
+    assert formatter.percent(Decimal("99.50")) == "99.50%"
+    assert formatter.percent(0) == "0.00%"
+    assert formatter.percent(Fraction(5), None) == "5%"
+    assert formatter.percent(Fraction(5, 2), None) == "2.5%"
+    with pytest.raises(TypeError):
+        formatter.percent(98.94)
+
+
+def test_odds_and_plain_decimals():
+    italian = Formatter("it_IT")
+    assert italian.odds(Fraction(19, 20)) == "0,95:1"
+    assert italian.odds(Fraction(27, 50)) == "0,54:1"
+    assert italian.odds(Fraction(8)) == "8:1"
+    assert italian.decimal(Fraction(20330, 4000)) == "5,0825"
+    assert Formatter("en_GB").decimal(Fraction(3, 2)) == "1.5"
+    assert Formatter("en_GB").decimal(Fraction(1, 3)) == "0.3333"
+
+
+def test_greek_months_nominative_alone_genitive_in_a_date():
+    greek = Formatter("el_GR")
+    assert greek.month((2026, 2)) == "Φεβρουάριος 2026"
+    assert greek.long_date(date(2026, 2, 5)) == "5 Φεβρουαρίου 2026"
+    assert Formatter("it_IT").long_date(date(2026, 11, 5)) == "5 novembre 2026"
+    assert Formatter("da_DK").long_date(date(2026, 11, 5)) == "5. november 2026"
+    assert Formatter("en_GB").long_date(date(2026, 11, 5)) == "5 November 2026"
+    assert Formatter("en_GB").month(date(2026, 10, 1)) == "October 2026"
+
+
+def test_lists_and_times_in_the_locale():
+    assert Formatter("it_IT").join_or(["Player Pair", "Banker Pair"]) == "Player Pair o Banker Pair"
+    assert Formatter("en_GB").join_and(["10", "J", "Q", "K"]) == "10, J, Q and K"
+    assert Formatter("da_DK").time(time(0, 1)) == "00.01"
+
+
+def test_css_strings_cannot_break_out_of_a_style_element():
+    escaped = str(css_string('Live "Baccarat" </style><script>'))
+    assert escaped.startswith('"') and escaped.endswith('"')
+    assert "<" not in escaped and '"' not in escaped[1:-1] and "&" not in escaped
+    assert str(css_counters("Side {page} / {pages}")) == (
+        '"Side " counter(page) " \\00002f  " counter(pages)'
+    )
+
+
+def test_templates_autoescape():
+    environment = make_environment("en")
+    assert environment.autoescape is True
+    rendered = environment.from_string("{{ name }}").render(name="<b>Live</b> & co")
+    assert rendered == "&lt;b&gt;Live&lt;/b&gt; &amp; co"
+
+
+def test_the_filters_are_registered_in_one_place():
+    environment = make_environment("it")
+    for name in ("money", "percent", "decimal", "odds", "long_date", "month", "time"):
+        assert name in environment.filters
+    rendered = environment.from_string("{{ 98.94|percent }}")
+    with pytest.raises(TypeError):  # a float literal never reaches the page
+        rendered.render()
+    assert environment.from_string("{{ cents|money('EUR') }}").render(cents=500) == f"5,00{NBSP}€"

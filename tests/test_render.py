@@ -1,0 +1,431 @@
+"""Rendering rule sheets: every game x language x format, reproducible bytes, the HTML's shape.
+
+All sheets are rendered once into a module-scoped folder (the PDFs are the slow part:
+WeasyPrint's import and a layout per sheet), and the tests read from there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+from datetime import date, datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from reporting.config import SUPPORTED_LANGUAGES
+from reporting.errors import InputError
+from reporting.i18n import load_translations
+from reporting.render import (
+    FORMATS,
+    file_name,
+    render_disclosure_page,
+    write_disclosure_page,
+    write_rule_sheet,
+)
+from reporting.render.html import render_html
+from reporting.render.pdf import render_pdf
+from reporting.render.xlsx import render_xlsx
+from reporting.rulesheet import build_rule_sheet
+
+AS_OF = date(2026, 11, 30)
+TOOL_VERSION = "test"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+GAMES = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it")
+
+
+def sheet_of(config, game_id: str, language: str):
+    return build_rule_sheet(
+        config.game(game_id), language, disclosure=None, as_of=AS_OF, tool_version=TOOL_VERSION
+    )
+
+
+@pytest.fixture(scope="module")
+def rendered(operator_config, tmp_path_factory) -> Path:
+    """Every game in every language and format, written once."""
+    folder = tmp_path_factory.mktemp("rule-sheets")
+    for game_id in GAMES:
+        for language in SUPPORTED_LANGUAGES:
+            sheet = sheet_of(operator_config, game_id, language)
+            for fmt in FORMATS:
+                write_rule_sheet(sheet, fmt, folder)
+    return folder
+
+
+def test_every_game_language_and_format_is_written(rendered):
+    names = {path.name for path in rendered.iterdir()}
+    expected = {
+        f"{game}.{language}.{fmt}"
+        for game in GAMES
+        for language in SUPPORTED_LANGUAGES
+        for fmt in FORMATS
+    }
+    assert names == expected  # and no temporary file left behind
+    for name in expected:
+        assert (rendered / name).stat().st_size > 1000, name
+
+
+# --- HTML ----------------------------------------------------------------------------------------
+
+
+class Structure(HTMLParser):
+    """Collects what a structure check needs: tags in order, attributes, nesting errors."""
+
+    VOID = {"meta", "link", "br", "img", "hr", "input", "col", "source", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.tags: list[tuple[str, dict]] = []
+        self.text_in: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes <{self.stack[-1] if self.stack else None}>")
+            return
+        self.stack.pop()
+
+    def handle_data(self, data):
+        if self.stack:
+            self.text_in.setdefault(self.stack[-1], []).append(data)
+
+
+def parse(html: str) -> Structure:
+    structure = Structure()
+    structure.feed(html)
+    structure.close()
+    return structure
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_html_structure(rendered, game_id, language):
+    html = (rendered / f"{game_id}.{language}.html").read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    page = parse(html)
+    assert page.errors == [] and page.stack == []
+    tags = [tag for tag, _ in page.tags]
+    assert page.tags[0] == ("html", {"lang": language})
+    assert tags.count("h1") == 1 and tags.count("main") == 1 and tags.count("title") == 1
+    # headings never skip a level
+    level = 1
+    for tag in tags:
+        if tag in ("h1", "h2", "h3", "h4"):
+            assert int(tag[1]) <= level + 1, f"{tag} after h{level}"
+            level = int(tag[1])
+    # every table has a caption first, every header cell a scope
+    for index, tag in enumerate(tags):
+        if tag == "table":
+            assert tags[index + 1] == "caption"
+    for tag, attributes in page.tags:
+        if tag == "th":
+            assert attributes.get("scope") in ("col", "row", "colgroup"), attributes
+    # self-contained: no script, no external resource
+    assert not {"script", "link", "img", "iframe"} & set(tags)
+    assert "http://" not in html and "https://" not in html and "url(" not in html
+    assert tags.count("style") == 2
+
+
+def test_html_shows_the_figures_in_the_locale(rendered):
+    italian = (rendered / "live-baccarat-it.it.html").read_text(encoding="utf-8")
+    assert "98,94%" in italian and "99,50%" in italian and "1.000,00\xa0€" in italian
+    english = (rendered / "live-baccarat-it.en.html").read_text(encoding="utf-8")
+    assert "98.94%" in english and "€1,000.00" in english and "30 November 2026" in english
+    danish = (rendered / "live-baccarat-dk.da.html").read_text(encoding="utf-8")
+    assert "50.000,00\xa0kr." in danish and "10.000,00\xa0kr." in danish  # tie limit apart
+    greek = (rendered / "live-baccarat-gr.el.html").read_text(encoding="utf-8")
+    assert "30 Νοεμβρίου 2026" in greek
+
+
+def test_html_escapes_configuration_text(operator_config):
+    import dataclasses
+
+    game = dataclasses.replace(
+        operator_config.game("live-baccarat-it"), name='<script>alert("x")</script> & Co'
+    )
+    sheet = build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version=TOOL_VERSION)
+    html = render_html(sheet)
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; Co" in html
+    assert parse(html).errors == []
+
+
+def test_golden_html(rendered):
+    """The English page of live-baccarat-it, byte for byte. Regenerate on purpose only:
+    UPDATE_GOLDEN=1 pytest tests/test_render.py, then read the diff before committing."""
+    name = "live-baccarat-it.en.html"
+    actual = (rendered / name).read_text(encoding="utf-8")
+    golden = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.is_file(), f"{golden} is missing: run with UPDATE_GOLDEN=1 to create it"
+    assert actual == golden.read_text(encoding="utf-8"), (
+        f"{name} differs from {golden}; if the change is intended, run UPDATE_GOLDEN=1"
+    )
+
+
+# --- PDF -----------------------------------------------------------------------------------------
+
+
+def pdf_text(path: Path) -> str:
+    reader = PdfReader(io.BytesIO(path.read_bytes()))
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pdf_text_has_the_locale_figures_and_words(rendered, game_id, language):
+    path = rendered / f"{game_id}.{language}.pdf"
+    reader = PdfReader(io.BytesIO(path.read_bytes()))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    banker_rtp = "98,94" if language != "en" else "98.94"
+    assert banker_rtp in text
+    translations = load_translations(language)
+    # the words of the language: translated where the catalogue has them, English until then
+    for message in ("Bets and payouts", "Return to player", "Malfunctions"):
+        assert translations.gettext(message) in text, message
+    pages = len(reader.pages)
+    last_page = translations.gettext("Page %(page)s of %(pages)s") % {
+        "page": pages,
+        "pages": pages,
+    }
+    assert last_page in text
+    assert reader.metadata.creation_date == datetime(
+        2026, 11, 30, tzinfo=reader.metadata.creation_date.tzinfo
+    )
+
+
+def test_pdf_page_size_and_fonts(rendered):
+    reader = PdfReader(io.BytesIO((rendered / "live-baccarat-gr.el.pdf").read_bytes()))
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 in points
+    fonts = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            fonts.add(str(font.get_object()["/BaseFont"]))
+    assert fonts and all("DejaVu" in font for font in fonts), fonts
+
+
+def test_pdf_is_byte_identical_across_renders(operator_config, rendered):
+    before = os.environ.get("SOURCE_DATE_EPOCH")
+    sheet = sheet_of(operator_config, "live-baccarat-dk", "da")
+    again = render_pdf(sheet)
+    assert again == (rendered / "live-baccarat-dk.da.pdf").read_bytes()
+    assert os.environ.get("SOURCE_DATE_EPOCH") == before  # restored after the render
+
+
+# --- XLSX ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_xlsx_is_byte_identical_across_renders(operator_config, rendered, game_id):
+    for language in SUPPORTED_LANGUAGES:
+        sheet = sheet_of(operator_config, game_id, language)
+        assert render_xlsx(sheet) == (rendered / f"{game_id}.{language}.xlsx").read_bytes()
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_xlsx_has_no_formula(rendered, game_id, language):
+    workbook = load_workbook(rendered / f"{game_id}.{language}.xlsx")
+    for worksheet in workbook.worksheets:
+        for row in worksheet.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", f"{worksheet.title}!{cell.coordinate}: {cell.value}"
+
+
+def test_xlsx_content_and_formats(rendered):
+    workbook = load_workbook(rendered / "live-baccarat-it.en.xlsx")
+    assert workbook.sheetnames == ["Rules", "Pay table", "Drawing rules", "RTP", "Disclosure"]
+    assert workbook.properties.created == datetime(2026, 11, 30)
+    assert workbook.properties.modified == datetime(2026, 11, 30)
+    rtp = {row[0].value: row[1] for row in workbook["RTP"].iter_rows() if row[0].value}
+    assert rtp["Banker"].value == pytest.approx(0.9894) and rtp["Banker"].number_format == "0.00%"
+    assert rtp["Tie"].value == pytest.approx(0.8564)
+    limits = [row for row in workbook["Rules"].iter_rows() if row[0].value == "Every bet"][0]
+    assert limits[1].value == 5 and limits[2].value == 1000
+    assert "€" in limits[1].number_format
+    disclosure = {
+        row[0].value: row[1] for row in workbook["Disclosure"].iter_rows() if row[0].value
+    }
+    assert disclosure["ADM game code"].value == "2376"
+    assert disclosure["Share of stakes returned as prizes (RTP)"].value == pytest.approx(0.995)
+    matrix = workbook["Drawing rules"]
+    texts = [cell.value for row in matrix.iter_rows() for cell in row if cell.value]
+    assert texts.count("Draws") + texts.count("Stands") >= 88  # 8 totals x 11 columns, + Player
+    sheet = workbook["Rules"]
+    assert str(sheet.page_setup.paperSize) == sheet.PAPERSIZE_A4
+    assert "&P" in sheet.oddFooter.right.text and "&N" in sheet.oddFooter.right.text
+
+
+def test_xlsx_without_adm_block_has_no_disclosure_sheet(rendered):
+    workbook = load_workbook(rendered / "live-baccarat-dk.da.xlsx")
+    assert len(workbook.sheetnames) == 4
+    money = [
+        cell.number_format
+        for row in workbook.worksheets[0].iter_rows()
+        for cell in row
+        if isinstance(cell.value, (int, float)) and "kr" in cell.number_format
+    ]
+    assert money and all(fmt == "#,##0.00 [$kr.-406]" for fmt in money)
+
+
+def test_xlsx_text_never_becomes_a_formula(operator_config):
+    import dataclasses
+
+    game = dataclasses.replace(operator_config.game("live-baccarat-it"), name="=HYPERLINK(1)")
+    sheet = build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version=TOOL_VERSION)
+    workbook = load_workbook(io.BytesIO(render_xlsx(sheet)))
+    cell = workbook["Rules"]["A1"]
+    assert cell.value == "=HYPERLINK(1)" and cell.data_type == "s"
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rules_app():
+    """The ``rules`` command on its own Typer app (the main app registers it too)."""
+    import typer
+
+    from reporting.cli.rules import rules_command
+
+    app = typer.Typer()
+    app.command(name="rules")(rules_command)
+    app.command(name="noop")(lambda: None)  # two commands keep ``rules`` a subcommand
+    return app
+
+
+def test_rules_command_writes_files_and_reports_their_hashes(
+    rules_app, tmp_path, sample_config_path
+):
+    result = CliRunner().invoke(
+        rules_app,
+        [
+            "rules",
+            "--game",
+            "live-baccarat-it",
+            "--format",
+            "html,xlsx",
+            "--out",
+            str(tmp_path / "out"),
+            "--as-of",
+            "2026-11-30",
+            "--config",
+            str(sample_config_path),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    names = [Path(entry["path"]).name for entry in document["files"]]
+    assert names == [
+        "live-baccarat-it.it.html",
+        "live-baccarat-it.it.xlsx",
+        "live-baccarat-it.en.html",
+        "live-baccarat-it.en.xlsx",
+    ]  # the game's configured languages, in order, each in the formats asked for
+    for entry in document["files"]:
+        data = Path(entry["path"]).read_bytes()
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+        assert entry["as_of"] == "2026-11-30"
+    assert any("no round logs" in warning for warning in document["warnings"])
+
+
+def test_rules_command_reads_the_monthly_figure_from_the_database(
+    rules_app, tmp_path, sample_config_path
+):
+    from reporting.store import connect
+
+    database = tmp_path / "empty.sqlite"
+    connect(database).close()  # an empty store: no play in the reference month
+    result = CliRunner().invoke(
+        rules_app,
+        [
+            "rules",
+            "--game",
+            "live-baccarat-it",
+            "--lang",
+            "en",
+            "--format",
+            "html",
+            "--out",
+            str(tmp_path),
+            "--db",
+            str(database),
+            "--as-of",
+            "2026-11-30",
+            "--config",
+            str(sample_config_path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert f"wrote {tmp_path / 'live-baccarat-it.en.html'}" in result.stdout
+    html = (tmp_path / "live-baccarat-it.en.html").read_text(encoding="utf-8")
+    assert "0.00% (updated on 5 November 2026)" in html
+    assert "no play in 2026-10" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--lang", "it,fr", "--lang 'it,fr'"),
+        ("--format", "docx", "--format 'docx'"),
+        ("--as-of", "30/11/2026", "--as-of '30/11/2026'"),
+    ],
+)
+def test_rules_command_refuses_bad_arguments(rules_app, tmp_path, option, value, message):
+    result = CliRunner().invoke(rules_app, ["rules", "--out", str(tmp_path), option, value])
+    assert isinstance(result.exception, InputError)
+    assert message in str(result.exception)
+
+
+def test_html_and_cli_do_not_import_weasyprint():
+    code = (
+        "import sys, reporting.cli.rules, reporting.render.html, reporting.render.xlsx;"
+        "sys.exit('weasyprint' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+def test_file_names(operator_config):
+    sheet = sheet_of(operator_config, "mini-baccarat-it", "el")
+    assert file_name(sheet, "pdf") == "mini-baccarat-it.el.pdf"
+
+
+# --- the ADM disclosure page ---------------------------------------------------------------------
+
+
+def test_disclosure_page_of_an_adm_game(operator_config, tmp_path):
+    sheet = sheet_of(operator_config, "live-baccarat-it", "it")
+    html_path = write_disclosure_page(sheet, "html", tmp_path)
+    assert html_path.name == "live-baccarat-it.it.disclosure.html"
+    html = html_path.read_text(encoding="utf-8")
+    page = parse(html)
+    assert page.errors == [] and page.tags[0] == ("html", {"lang": "it"})
+    assert "2376" in html and "99,50%" in html and "0,50%" in html and "ottobre 2026" in html
+    pdf_path = write_disclosure_page(sheet, "pdf", tmp_path)
+    assert "99,50" in pdf_text(pdf_path)
+    assert render_disclosure_page(sheet, "pdf") == pdf_path.read_bytes()
+
+
+def test_disclosure_page_needs_an_adm_block(operator_config, tmp_path):
+    sheet = sheet_of(operator_config, "live-baccarat-dk", "da")
+    with pytest.raises(ValueError, match="no ADM disclosure block"):
+        write_disclosure_page(sheet, "html", tmp_path)
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
