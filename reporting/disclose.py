@@ -190,7 +190,7 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
     game = disclosure.game
     warnings = []
     month = disclosure.reference_month_text
-    if not disclosure.rounds:
+    if not disclosure.stakes:
         warnings.append(f"no play in {month}: the page shows 0.00%")
     declared = game.declared_rtp
     if declared is None:

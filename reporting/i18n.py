@@ -200,7 +200,10 @@ class Formatter:
 
     def time(self, moment: time) -> str:
         """A time of day, short form (``00:01``, Danish ``00.01``)."""
-        return format_time(moment, "short", locale=self.locale)
+        pattern = Locale.parse(self.locale).time_formats["short"].pattern
+        if "h" in pattern or "a" in pattern:
+            pattern = "HH:mm"  # rule sheets use the 24-hour clock (Greek's short form is 12-hour)
+        return format_time(moment, pattern, locale=self.locale)
 
     def join_and(self, items: list[str]) -> str:
         """``A, B and C`` in the locale's words."""

@@ -14,7 +14,13 @@ from pathlib import Path
 
 from reporting.errors import InputError
 
-__all__ = ["SCHEMA_VERSION", "connect", "create_schema", "stored_round_content"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "connect",
+    "create_schema",
+    "rejected_count",
+    "stored_round_content",
+]
 
 SCHEMA_VERSION = 1
 
@@ -109,9 +115,41 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
         connection.execute("PRAGMA temp_store = MEMORY")
         if create:
             create_schema(connection)
+        else:
+            _check_schema(connection, path)
     except sqlite3.DatabaseError as error:
         raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
     return connection
+
+
+def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database that is not (or not yet) a baccarat-report store."""
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    tables = {
+        name
+        for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+    }
+    missing = {"ingest_log", "rounds", "bets", "rejected_records"} - tables
+    if version != SCHEMA_VERSION or missing:
+        connection.close()
+        raise InputError(
+            f"{path}: not a baccarat-report database (schema version {version},"
+            f" missing {', '.join(sorted(missing)) or 'nothing'}); run `baccarat-report ingest`"
+            " into a new file first"
+        )
+
+
+def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
+    """Rejected lines bearing on a period: all of them, or for a month those of the files
+    that loaded rounds of that month or loaded no round at all (a rejected line has no month)."""
+    if month is None:
+        return connection.execute("SELECT count(*) FROM rejected_records").fetchone()[0]
+    return connection.execute(
+        "SELECT count(*) FROM rejected_records WHERE ingest_id IN"
+        " (SELECT ingest_id FROM rounds WHERE report_month = ?)"
+        " OR ingest_id NOT IN (SELECT ingest_id FROM rounds)",
+        (month,),
+    ).fetchone()[0]
 
 
 ROUND_CONTENT_COLUMNS = (

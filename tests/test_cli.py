@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -253,3 +255,13 @@ def test_main_odds_succeeds_with_exit_0(tmp_path):
     assert round_fraction(Fraction(document["bets"]["banker"]["rtp_exact"]) * 100, 2) == Decimal(
         "98.94"
     )
+
+
+def test_every_command_is_in_the_readme_command_reference():
+    """Docs and CLI agree: each command has a `### name` section in the command reference,
+    and the reference lists no command the CLI does not have."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    reference = readme.split("## Command reference", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^### `([a-z-]+)`", reference, flags=re.MULTILINE))
+    commands = {command.name for command in app.registered_commands}
+    assert commands == documented

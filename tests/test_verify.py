@@ -182,7 +182,7 @@ def test_rejected_lines_are_exactly_the_injected_rejects(faulty_month):
 
 def test_a_clean_generated_month_gives_no_finding(tmp_path, operator_config):
     log = tmp_path / "clean.jsonl"
-    summary = generate_month(operator_config, MONTH, log, rounds_per_day=30, faults=0, seed=9)
+    summary = generate_month(operator_config, MONTH, log, rounds_per_day=20, faults=0, seed=9)
     connection = load(tmp_path / "store.sqlite", operator_config, log)
     result = verify(connection, operator_config)
     assert result.rounds_checked == summary.rounds

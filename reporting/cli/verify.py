@@ -22,7 +22,7 @@ from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
 from reporting.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.store import connect
+from reporting.store import connect, rejected_count
 from reporting.verify import FINDING_KINDS, VerifyResult, verify
 from reporting.workbook import write_audit_workbook
 
@@ -58,6 +58,7 @@ def verify_command(
         result = verify(connection, operator, month)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(connection, operator.games, month)
+        rejected = rejected_count(connection, month)
         if workbook is not None:
             try:
                 write_audit_workbook(
@@ -78,13 +79,19 @@ def verify_command(
         connection.close()
     if as_json:
         document = verify_document(result, outcomes, rtp)
+        document["rejected_records"] = rejected
         document["workbook"] = None if workbook is None else str(workbook)
         print_json(document)
     else:
         print_report(result, outcomes, rtp)
+        if rejected:
+            typer.echo(
+                f"{rejected:,} rejected lines bear on this period: they are in the"
+                " rejected_records table (and the audit workbook)"
+            )
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
-    raise typer.Exit(1 if result.finding_count else 0)
+    raise typer.Exit(1 if result.finding_count or rejected else 0)
 
 
 def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:

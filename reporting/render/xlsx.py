@@ -371,7 +371,13 @@ def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
         page.table(
             headers,
             [
-                [text.bet_name(o.bet), text.bet_wins(o), text.bet_pays(o, sheet), _odds(o.odds)]
+                [
+                    text.bet_name(o.bet),
+                    text.bet_wins(o),
+                    text.bet_pays(o, sheet),
+                    # One figure cannot say "25 for one hand, 200 for both": the text does.
+                    None if o.perfect_pair_variant == "B" else _odds(o.odds),
+                ]
                 for o in bets
             ],
             formats=(None, None, None, formats["odds"]),
