@@ -83,8 +83,23 @@ def main() -> None:
     rows = []
     try:
         seconds, rss, out = run(
-            [*cli, "sample", "--config", str(CONFIG), "--month", MONTH, "--tables", str(tables),
-             "--rounds-per-day", str(per_day), "--seed", "1", "--out", str(log), "--json"],
+            [
+                *cli,
+                "sample",
+                "--config",
+                str(CONFIG),
+                "--month",
+                MONTH,
+                "--tables",
+                str(tables),
+                "--rounds-per-day",
+                str(per_day),
+                "--seed",
+                "1",
+                "--out",
+                str(log),
+                "--json",
+            ],
             "sample",
         )
         summary = json.loads(out)
@@ -99,9 +114,13 @@ def main() -> None:
         ingest_seconds = seconds
         rows.append(("ingest", seconds, loaded["rounds_loaded"], loaded["bets_loaded"], rss))
 
-        seconds, rss, out = run([sys.executable, "-c", FLOOR_SCRIPT, str(db), str(floor_db)], "floor")
+        seconds, rss, out = run(
+            [sys.executable, "-c", FLOOR_SCRIPT, str(db), str(floor_db)], "floor"
+        )
         floor_seconds = float(out)
-        rows.append(("floor: raw executemany of the bet rows", floor_seconds, 0, loaded["bets_loaded"], rss))
+        rows.append(
+            ("floor: raw executemany of the bet rows", floor_seconds, 0, loaded["bets_loaded"], rss)
+        )
 
         help_text = subprocess.run([*cli, "--help"], capture_output=True, text=True).stdout
         if " verify " in help_text:
@@ -109,13 +128,17 @@ def main() -> None:
                 [*cli, "verify", "--db", str(db), "--config", str(CONFIG), "--json"], "verify"
             )
             checked = json.loads(out)
-            rows.append(("verify", seconds, checked["rounds_checked"], checked["bets_checked"], rss))
+            rows.append(
+                ("verify", seconds, checked["rounds_checked"], checked["bets_checked"], rss)
+            )
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(work, ignore_errors=True)
 
-    print(f"\nbaccarat-report benchmark, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, SQLite {__import__('sqlite3').sqlite_version}")
+    print(
+        f"\nbaccarat-report benchmark, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, SQLite {__import__('sqlite3').sqlite_version}"
+    )
     print(f"{'phase':42} {'seconds':>9} {'rounds/s':>10} {'bets/s':>10} {'peak RSS':>10}")
     for label, seconds, rounds, bets, rss in rows:
         print(
