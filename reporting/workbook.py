@@ -23,12 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import re
-import secrets
-import shutil
 import sqlite3
-import zipfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -44,10 +40,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
-from openpyxl.writer.excel import ExcelWriter
 
 from reporting.config import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.files import save_workbook, write_atomically
 from reporting.logs import REJECT_REASONS
 from reporting.statistics import OutcomeTest, RtpCheck
 from reporting.verify import FINDING_KINDS, VerifyResult
@@ -526,7 +522,7 @@ def write_audit_workbook(
         _write_ingest_log(book, connection, scope)
         _write_outcome_tests(book, result, outcomes)
         _write_rtp_checks(book, config, rtp, currencies)
-        _save_reproducibly(workbook, Path(path), (as_of.year, as_of.month, as_of.day, 0, 0, 0))
+        write_atomically(Path(path), lambda handle: save_workbook(workbook, handle, as_of))
     except BaseException:
         _discard(workbook)
         raise
@@ -974,36 +970,6 @@ def _write_rtp_checks(
 # --- saving ------------------------------------------------------------------------------------
 
 
-class _PinnedZipFile(zipfile.ZipFile):
-    """A zip archive whose entries all carry one fixed time and fixed attributes.
-
-    openpyxl adds entries with ``writestr(name, data)`` (stamped with the current time) and
-    ``write(path, name)`` (stamped with the temporary file's time): both are pinned here.
-    """
-
-    def __init__(self, file, date_time: tuple[int, int, int, int, int, int]):
-        super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
-        self.pinned_time = date_time
-
-    def _entry(self, name: str) -> zipfile.ZipInfo:
-        entry = zipfile.ZipInfo(name, self.pinned_time)
-        entry.compress_type = zipfile.ZIP_DEFLATED
-        entry.create_system = 3  # Unix, as zipfile records on Linux and macOS
-        entry.external_attr = 0o644 << 16
-        return entry
-
-    def writestr(self, zinfo_or_arcname, data, compress_type=None, compresslevel=None):
-        if isinstance(zinfo_or_arcname, str):
-            zinfo_or_arcname = self._entry(zinfo_or_arcname)
-        super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
-
-    def write(self, filename, arcname=None, compress_type=None, compresslevel=None):
-        entry = self._entry(arcname or os.path.basename(filename))
-        entry.file_size = os.path.getsize(filename)
-        with open(filename, "rb") as source, self.open(entry, "w") as target:
-            shutil.copyfileobj(source, target, 1 << 20)
-
-
 def _discard(workbook: Workbook) -> None:
     """After a failure: end each sheet's stream and delete its temporary file, best effort."""
     for sheet in workbook.worksheets:
@@ -1015,23 +981,3 @@ def _discard(workbook: Workbook) -> None:
                 sheet.close()
         with contextlib.suppress(OSError, ValueError):
             writer.cleanup()
-
-
-def _save_reproducibly(
-    workbook: Workbook, path: Path, date_time: tuple[int, int, int, int, int, int]
-) -> None:
-    """Save to a temporary file beside ``path``, then rename it over ``path``.
-
-    ``openpyxl.Workbook.save`` stamps the modification time with the clock; driving its
-    :class:`ExcelWriter` directly keeps the pinned properties.
-    """
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    # os.open applies the umask, as a plain open() of ``path`` would.
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            ExcelWriter(workbook, _PinnedZipFile(handle, date_time)).save()
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise

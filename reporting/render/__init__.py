@@ -7,11 +7,10 @@ reader sees the old file or the new one, never half of one.
 
 from __future__ import annotations
 
-import os
-import secrets
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
+
+from reporting.files import write_atomically
 
 if TYPE_CHECKING:
     from reporting.rulesheet import RuleSheet
@@ -23,7 +22,6 @@ __all__ = [
     "file_name",
     "render",
     "render_disclosure_page",
-    "write_atomically",
     "write_disclosure_page",
     "write_rule_sheet",
 ]
@@ -32,31 +30,6 @@ __all__ = [
 FORMATS: tuple[str, ...] = ("pdf", "xlsx", "html")
 #: Formats of the ADM disclosure page (the block of the rule sheet on a page of its own).
 DISCLOSURE_FORMATS: tuple[str, ...] = ("pdf", "html")
-
-
-def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
-    """Write ``data`` (bytes, or a function writing to a binary file) to ``path`` atomically.
-
-    The content goes to a temporary file beside ``path``, flushed to disk, then renamed over
-    ``path``; on any error the temporary file is removed and ``path`` is left as it was.
-    """
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    # os.open applies the umask, as a plain open() of ``path`` would.
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            if isinstance(data, bytes):
-                handle.write(data)
-            else:
-                data(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return path
 
 
 def render(sheet: RuleSheet, fmt: str) -> bytes:

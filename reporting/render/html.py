@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reporting.files import write_atomically
 from reporting.i18n import make_environment
-from reporting.render import write_atomically
 from reporting.rulesheet import RuleSheet
 
 __all__ = [

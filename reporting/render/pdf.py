@@ -19,8 +19,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from reporting.errors import InputError
+from reporting.files import write_atomically
 from reporting.i18n import TEMPLATE_DIR
-from reporting.render import write_atomically
 from reporting.render.html import render_disclosure_html, render_html
 from reporting.rulesheet import RuleSheet
 

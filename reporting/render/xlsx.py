@@ -20,16 +20,12 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import re
-import shutil
-import zipfile
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import BinaryIO
 
 from babel import Locale
 from babel.numbers import get_currency_symbol
@@ -40,11 +36,10 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
-from openpyxl.writer.excel import ExcelWriter
 
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.files import save_workbook, write_atomically
 from reporting.i18n import load_translations, make_environment
-from reporting.render import write_atomically
 from reporting.rulesheet import RuleSheet
 
 __all__ = ["SHEET_IDS", "excel_formats", "render_xlsx", "write_xlsx"]
@@ -521,35 +516,6 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
 # --- saving --------------------------------------------------------------------------------------
 
 
-class _PinnedZipFile(zipfile.ZipFile):
-    """A zip archive whose entries all carry one fixed time and fixed attributes.
-
-    openpyxl adds entries with ``writestr(name, data)`` (stamped with the clock) and
-    ``write(path, name)`` (stamped with the file's time): both are pinned here.
-    """
-
-    def __init__(self, file: BinaryIO, date_time: tuple[int, int, int, int, int, int]):
-        super().__init__(file, "w", zipfile.ZIP_DEFLATED)
-        self.pinned_time = date_time
-
-    def _entry(self, name: str) -> zipfile.ZipInfo:
-        entry = zipfile.ZipInfo(name, self.pinned_time)
-        entry.compress_type = zipfile.ZIP_DEFLATED
-        entry.create_system = 3  # Unix
-        entry.external_attr = 0o644 << 16
-        return entry
-
-    def writestr(self, zinfo_or_arcname, data, compress_type=None, compresslevel=None):
-        if isinstance(zinfo_or_arcname, str):
-            zinfo_or_arcname = self._entry(zinfo_or_arcname)
-        super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
-
-    def write(self, filename, arcname=None, compress_type=None, compresslevel=None):
-        entry = self._entry(arcname or os.path.basename(filename))
-        with open(filename, "rb") as source, self.open(entry, "w") as target:
-            shutil.copyfileobj(source, target)
-
-
 def render_xlsx(sheet: RuleSheet) -> bytes:
     """The workbook of a rule sheet, the same bytes for the same sheet."""
     text = _Text(sheet)
@@ -570,8 +536,7 @@ def render_xlsx(sheet: RuleSheet) -> bytes:
     if sheet.adm is not None:
         _disclosure_sheet(workbook, sheet, text, formats)
     buffer = io.BytesIO()
-    pinned = (sheet.as_of.year, sheet.as_of.month, sheet.as_of.day, 0, 0, 0)
-    ExcelWriter(workbook, _PinnedZipFile(buffer, pinned)).save()
+    save_workbook(workbook, buffer, sheet.as_of)
     return buffer.getvalue()
 
 
