@@ -33,6 +33,7 @@ from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.ingest import IngestResult, discover_sources, ingest
 from reporting.statistics import outcome_tests, rtp_checks
+from reporting.store import rejected_count
 from reporting.verify import verify
 from reporting.workbook import write_audit_workbook
 
@@ -62,6 +63,7 @@ class MonthReport:
     games: list[str]
     findings: int
     findings_by_kind: dict[str, int]
+    rejected: int  # rejected lines bearing on the month (see reporting.store.rejected_count)
     files: list[Path] = field(default_factory=list)
 
 
@@ -76,6 +78,10 @@ class MonthlyResult:
     @property
     def findings(self) -> int:
         return sum(month.findings for month in self.months)
+
+    @property
+    def rejected(self) -> int:
+        return sum(month.rejected for month in self.months)
 
 
 @contextmanager
@@ -148,7 +154,16 @@ def run_monthly(
                 f" {item.bets_loaded} bets, {item.rejected_count} rejected"
             )
         if ingested.failed:
-            raise InputError("; ".join(f"{item.file}: {item.error}" for item in ingested.failed))
+            raise InputError("; ".join(str(item.error) for item in ingested.failed))
+        inputs = [
+            {
+                "file": path.relative_to(inbox).as_posix(),
+                "sha256": sha256_of(path),
+                "size": path.stat().st_size,
+            }
+            for source in sources
+            for path in source.files
+        ]
         months: dict[str, list[GameSpec]] = {}
         for game in config.games.values():
             year, number = reference_month(as_of[game.id])
@@ -156,7 +171,7 @@ def run_monthly(
         reports = []
         for month, games in sorted(months.items()):
             reports.append(
-                _write_month(connection, config, month, games, as_of, out, sources, render, log)
+                _write_month(connection, config, month, games, as_of, out, inputs, render, log)
             )
         (out / STAGING).rmdir()
         return MonthlyResult(as_of, ingested, reports)
@@ -176,7 +191,7 @@ def _write_month(
     games: list[GameSpec],
     as_of: dict[str, date],
     out: Path,
-    sources: list,
+    inputs: list[dict],
     render: Renderer,
     log: Log,
 ) -> MonthReport:
@@ -184,7 +199,7 @@ def _write_month(
     staging.mkdir(parents=True)
     try:
         return _fill_month(
-            connection, config, month, games, as_of, out, sources, render, log, staging
+            connection, config, month, games, as_of, out, inputs, render, log, staging
         )
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -198,7 +213,7 @@ def _fill_month(
     games: list[GameSpec],
     as_of: dict[str, date],
     out: Path,
-    sources: list,
+    inputs: list[dict],
     render: Renderer,
     log: Log,
     staging: Path,
@@ -240,7 +255,9 @@ def _fill_month(
     manifest = staging / "manifest.json"
     manifest.write_text(
         json.dumps(
-            _manifest(month, games, as_of, sources, staging, files), indent=2, ensure_ascii=False
+            _manifest(month, games, as_of, inputs, staging, files),
+            indent=2,
+            ensure_ascii=False,
         )
         + "\n",
         encoding="utf-8",
@@ -254,6 +271,7 @@ def _fill_month(
         games=[game.id for game in games],
         findings=verified.finding_count,
         findings_by_kind=dict(verified.findings_by_kind),
+        rejected=rejected_count(connection, month),
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
 
@@ -262,7 +280,7 @@ def _manifest(
     month: str,
     games: list[GameSpec],
     as_of: dict[str, date],
-    sources: list,
+    inputs: list[dict],
     staging: Path,
     files: list[Path],
 ) -> dict:
@@ -273,11 +291,7 @@ def _manifest(
         "as_of": {
             game.id: as_of[game.id].isoformat() for game in sorted(games, key=lambda g: g.id)
         },
-        "inputs": [
-            {"file": path.name, "sha256": sha256_of(path), "size": path.stat().st_size}
-            for source in sources
-            for path in source.files
-        ],
+        "inputs": inputs,
         "outputs": [
             {
                 "file": path.relative_to(staging).as_posix(),

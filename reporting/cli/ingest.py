@@ -127,7 +127,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
         )
     console.print(table)
     for item in result.failed:
-        typer.echo(f"{item.file}: not loaded: {item.error}")
+        typer.echo(f"not loaded: {item.error}")
     rejects = result.rejected
     for reject in rejects[:SHOWN_REJECTS]:
         typer.echo(f"{reject.file_name}:{reject.line}: {reject.reason}: {reject.message}")

@@ -21,6 +21,7 @@ from reporting.cli.common import (
 from reporting.cli.disclose import parse_as_of
 from reporting.disclose import Disclosure
 from reporting.engine.games import GameSpec
+from reporting.errors import InputError
 from reporting.monthly import MonthlyResult, run_monthly
 from reporting.store import connect
 
@@ -72,6 +73,8 @@ def monthly_command(
     """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
     operator = load_operator_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
+    if not inbox.is_dir():
+        raise InputError(f"{inbox}: the inbox is not a folder")
     connection = connect(db)
     try:
         result = run_monthly(
@@ -82,7 +85,7 @@ def monthly_command(
             dates,
             render_game,
             wait=wait,
-            log=None if as_json else _log,
+            log=_quiet if as_json else _log,
         )
     finally:
         connection.close()
@@ -90,8 +93,11 @@ def monthly_command(
         print_json(monthly_document(result))
     else:
         _summary(result)
-    rejected = result.ingest.rejected_count
-    raise typer.Exit(1 if result.findings or rejected else 0)
+    raise typer.Exit(1 if result.findings or result.rejected else 0)
+
+
+def _quiet(line: str) -> None:
+    """With --json, stdout carries the document and nothing else is printed."""
 
 
 def _log(line: str) -> None:
@@ -114,6 +120,7 @@ def monthly_document(result: MonthlyResult) -> dict:
                 "games": month.games,
                 "findings": month.findings,
                 "findings_by_kind": month.findings_by_kind,
+                "rejected_records": month.rejected,
                 "files": [str(path) for path in month.files],
             }
             for month in result.months
@@ -132,5 +139,9 @@ def _summary(result: MonthlyResult) -> None:
             typer.echo(f"  {month.findings} findings ({kinds}): see audit-{month.month}.xlsx")
         else:
             typer.echo("  no findings: every payout matches and every round follows the rules")
-    if result.ingest.rejected_count:
-        typer.echo(f"{result.ingest.rejected_count} rejected lines in newly ingested files")
+    for month in result.months:
+        if month.rejected:
+            typer.echo(
+                f"{month.rejected:,} rejected lines bear on {month.month}: see the Rejected"
+                f" records sheet of audit-{month.month}.xlsx"
+            )

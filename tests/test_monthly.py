@@ -1,0 +1,940 @@
+"""The monthly scheduled job (cli.md ``monthly``, disclosures.md reference month).
+
+It runs unattended from cron on the 5th, so these tests drive it the way cron does: the real
+command in a child process, from an empty folder, then again, interrupted, locked out, with
+new files arriving. Rendering PDFs is slow, so:
+
+* one module fixture (:func:`october`) renders a two-game month for real (live-baccarat-it in
+  Italian with its ADM pages, live-baccarat-gr in Greek): a first run and, beside it, the same
+  run into a fresh database and folder; then a run killed while staging; then a re-run;
+* the other command runs use games configured with no languages (``languages = []``): the
+  real command with every step of the job except the rule sheets, which are not their subject;
+* library tests pass a small renderer to :func:`reporting.monthly.run_monthly`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import gzip
+import hashlib
+import json
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from reporting import __version__
+from reporting.cli import main
+from reporting.cli.monthly import render_game
+from reporting.config import OperatorConfig, load_config
+from reporting.errors import InputError
+from reporting.monthly import LOCK_NAME, STAGING, LockHeld, output_lock, run_monthly
+from reporting.sample import generate_month
+from reporting.store import connect
+
+# The two games rendered for real: ADM (disclosure pages) and not, two alphabets.
+TWO_GAMES = """\
+[operator]
+name = "Monthly Test S.p.A."
+
+[games.live-baccarat-it]
+languages = ["it"]
+
+[games.live-baccarat-gr]
+languages = ["el"]
+"""
+
+# Every file the two-game month must hold, and nothing else.
+OCTOBER_FILES = {
+    "audit-2026-10.xlsx",
+    "manifest.json",
+    "live-baccarat-it/live-baccarat-it.disclosure.json",
+    "live-baccarat-it/live-baccarat-it.it.pdf",
+    "live-baccarat-it/live-baccarat-it.it.xlsx",
+    "live-baccarat-it/live-baccarat-it.it.html",
+    "live-baccarat-it/live-baccarat-it.it.disclosure.html",
+    "live-baccarat-it/live-baccarat-it.it.disclosure.pdf",
+    "live-baccarat-gr/live-baccarat-gr.disclosure.json",
+    "live-baccarat-gr/live-baccarat-gr.el.pdf",
+    "live-baccarat-gr/live-baccarat-gr.el.xlsx",
+    "live-baccarat-gr/live-baccarat-gr.el.html",
+}
+
+# One Greek game, no rule sheets: the job's every other step, in a second or two.
+GREEK_NO_SHEETS = """\
+[games.live-baccarat-gr]
+languages = []
+"""
+
+# The ADM game, no rule sheets.
+ITALIAN_NO_SHEETS = """\
+[games.live-baccarat-it]
+languages = []
+"""
+
+# Two games, no rule sheets (for the library tests and the failure test).
+TWO_GAMES_NO_SHEETS = """\
+[games.live-baccarat-it]
+languages = []
+
+[games.live-baccarat-gr]
+languages = []
+"""
+
+# Games 25 hours apart: their local dates differ nearly all the time.
+FAR_APART_NO_SHEETS = """\
+[games.live-baccarat-east]
+base = "live-baccarat-gr"
+timezone = "Pacific/Kiritimati"
+languages = []
+
+[games.live-baccarat-west]
+base = "live-baccarat-gr"
+timezone = "Pacific/Pago_Pago"
+languages = []
+"""
+
+LOG_LINE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{4} baccarat-report monthly: \S")
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def write_config(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` (hidden ones too), by relative path, with its sha256."""
+    if not folder.exists():
+        return {}
+    return {
+        path.relative_to(folder).as_posix(): sha256(path)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def files_under(folder: Path) -> set[str]:
+    return set(snapshot(folder))
+
+
+def command_env() -> dict[str, str]:
+    """The environment of a cron job's child: no forced colours, stderr a pipe."""
+    env = {key: value for key, value in os.environ.items() if key not in ("FORCE_COLOR",)}
+    env["TERM"] = "xterm-256color"  # a colour-capable terminal type must not matter
+    return env
+
+
+def monthly_argv(
+    inbox: Path, out: Path, db: Path, config: Path, *extra: str, as_of: str | None = "2026-11-05"
+) -> list[str]:
+    argv = [sys.executable, "-m", "reporting", "monthly", "--inbox", str(inbox), "--out", str(out)]
+    argv += ["--db", str(db), "--config", str(config)]
+    if as_of is not None:
+        argv += ["--as-of", as_of]
+    return [*argv, *extra]
+
+
+def run_command(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        env=command_env(),
+        timeout=300,
+    )
+
+
+def start_command(argv: list[str], cwd: Path, **options) -> subprocess.Popen:
+    return subprocess.Popen(argv, cwd=cwd, env=command_env(), **options)
+
+
+def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
+    stdout, stderr = process.communicate(timeout=300)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def assert_clean_failure(process: subprocess.CompletedProcess, *fragments: str) -> str:
+    """Exit 2, nothing on stdout, one line on stderr naming the problem; the line."""
+    assert process.returncode == 2, (process.stdout, process.stderr)
+    assert process.stdout == ""
+    assert "Traceback" not in process.stderr
+    lines = process.stderr.strip().splitlines()
+    assert len(lines) == 1, process.stderr
+    assert lines[0].startswith("baccarat-report: "), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def assert_plain_log(stderr: str) -> list[str]:
+    """Every stderr line is a stamped plain log line, without a colour code; the lines."""
+    assert "\x1b" not in stderr
+    lines = stderr.splitlines()
+    assert lines, "the run logged nothing"
+    for line in lines:
+        assert LOG_LINE.match(line), line
+    return lines
+
+
+def percent_half_up(payouts: int, stakes: int) -> str:
+    return str((Decimal(100 * payouts) / Decimal(stakes)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+
+
+def db_rows(db: Path, sql: str, *params) -> list[tuple]:
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(sql, params).fetchall()
+    finally:
+        connection.close()
+
+
+def disclosure_of(month_folder: Path, game: str) -> dict:
+    return json.loads((month_folder / game / f"{game}.disclosure.json").read_text("utf-8"))
+
+
+def manifest_of(month_folder: Path) -> dict:
+    return json.loads((month_folder / "manifest.json").read_text("utf-8"))
+
+
+def write_stub_pages(game, disclosure, as_of: date, folder: Path) -> list[Path]:
+    """A renderer that writes one small page per game (the library tests' stand-in)."""
+    page = folder / f"{game.id}.page.txt"
+    page.write_text(
+        f"{game.id} {disclosure.reference_month_text} {disclosure.win_percentage}\n",
+        encoding="utf-8",
+    )
+    return [page]
+
+
+def library_run(config: OperatorConfig, inbox: Path, out: Path, db: Path, day: date, render):
+    connection = connect(db)
+    try:
+        return run_monthly(
+            connection, config, inbox, out, {game: day for game in config.games}, render
+        )
+    finally:
+        connection.close()
+
+
+# Hand-written Greek rounds of October (settled 2026-10-03 18:40 UTC, 21:40 in Athens). Each
+# round has a shoe of its own. Player natural 9 beats banker 7.
+def greek_round(make_round, make_bet, round_id: str, bet_type: str, stake: str, payout: str):
+    return make_round(
+        round_id,
+        game="live-baccarat-gr",
+        table_id="GR-LATE",
+        shoe_id=f"{round_id}-S1",
+        hand_no=1,
+        bets=[make_bet(f"{round_id}-B1", type=bet_type, stake=stake, payout=payout)],
+    )
+
+
+def write_two_greek_rounds(path: Path, make_round, make_bet, write_jsonl, *extra: str) -> Path:
+    """Two October rounds: banker 25.00 lost, player 10.00 paid 20.00 (stakes 35, payouts 20)."""
+    return write_jsonl(
+        path,
+        greek_round(make_round, make_bet, "GR-LATE-1", "banker", "25.00", "0.00"),
+        greek_round(make_round, make_bet, "GR-LATE-2", "player", "10.00", "20.00"),
+        *extra,
+    )
+
+
+def write_csv_pair(folder: Path, round_id: str, stake: str, payout: str) -> tuple[Path, Path]:
+    """``rounds.csv`` and ``bets.csv`` with one Greek October round: a player bet."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rounds = folder / "rounds.csv"
+    bets = folder / "bets.csv"
+    rounds.write_text(
+        "round_id,table_id,game,shoe_id,hand_no,started_at,betting_closed_at,settled_at,status,"
+        "void_reason,player_cards,banker_cards\n"
+        f"{round_id},GR-CSV,live-baccarat-gr,{round_id}-S1,1,2026-10-04T10:00:00Z,"
+        "2026-10-04T10:00:15Z,2026-10-04T10:00:40Z,settled,,9H KS,5D 2C\n",
+        encoding="utf-8",
+    )
+    bets.write_text(
+        "round_id,bet_id,account,type,stake,payout,currency,placed_at\n"
+        f"{round_id},{round_id}-B1,acc-77,player,{stake},{payout},EUR,2026-10-04T10:00:05Z\n",
+        encoding="utf-8",
+    )
+    return rounds, bets
+
+
+# --- the two-game month, rendered for real -------------------------------------------------------
+
+
+def _wait_for_staged_file(process: subprocess.Popen, staging: Path) -> list[str]:
+    """Poll until the run has written a file into its staging folder; the files there."""
+    deadline = time.monotonic() + 240
+    while process.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if staging.is_dir():
+                staged = sorted(
+                    p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file()
+                )
+                if staged:
+                    return staged
+        time.sleep(0.01)
+    return []
+
+
+@pytest.fixture(scope="module")
+def october(tmp_path_factory):
+    """A month with one injected fault of every kind, through the real command.
+
+    ``first`` (database A, folder A) and ``fresh`` (database B, folder B) run side by side from
+    empty folders; then a run on A is killed once it has staged a file; then ``second`` runs
+    on A again. Snapshots of A's month folder are taken after each step.
+    """
+    root = tmp_path_factory.mktemp("october")
+    config_path = write_config(root / "operator.toml", TWO_GAMES)
+    config = load_config(config_path)
+    inbox = root / "inbox"
+    log = inbox / "round-log-2026-10.jsonl.gz"
+    summary = generate_month(config, "2026-10", log, rounds_per_day=20, faults=1, seed=51105)
+    # The fault manifest is the test's answer key: out of the inbox.
+    faults_path = summary.manifest.rename(root / summary.manifest.name)
+    faults = json.loads(faults_path.read_text("utf-8"))["faults"]
+    assert sorted(inbox.iterdir()) == [log]
+
+    out_a, db_a = root / "out-a", root / "a.sqlite"
+    out_b, db_b = root / "out-b", root / "b.sqlite"
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    running = [
+        start_command(monthly_argv(inbox, out_a, db_a, config_path), root, **pipes),
+        start_command(monthly_argv(inbox, out_b, db_b, config_path), root, **pipes),
+    ]
+    first, fresh = (finish(process) for process in running)
+    after_first = snapshot(out_a / "2026-10")
+    fresh_files = snapshot(out_b / "2026-10")
+
+    # Killed midway: once the staging folder holds a file, SIGKILL the whole process group.
+    killed = start_command(
+        monthly_argv(inbox, out_a, db_a, config_path),
+        root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    staged_at_kill = _wait_for_staged_file(killed, out_a / STAGING / "2026-10")
+    killed_midway = killed.poll() is None and bool(staged_at_kill)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(killed.pid, signal.SIGKILL)
+    killed.wait(timeout=60)
+    after_kill = snapshot(out_a / "2026-10")
+    out_after_kill = files_under(out_a)
+
+    second = run_command(monthly_argv(inbox, out_a, db_a, config_path), root)
+    after_second = snapshot(out_a / "2026-10")
+
+    return SimpleNamespace(
+        inbox=inbox,
+        log=log,
+        faults=faults,
+        out=out_a,
+        db=db_a,
+        fresh_out=out_b,
+        fresh_db=db_b,
+        first=first,
+        fresh=fresh,
+        second=second,
+        after_first=after_first,
+        fresh_files=fresh_files,
+        killed_midway=killed_midway,
+        killed_returncode=killed.returncode,
+        staged_at_kill=staged_at_kill,
+        after_kill=after_kill,
+        out_after_kill=out_after_kill,
+        after_second=after_second,
+    )
+
+
+def test_first_run_from_empty_folders_exits_1_for_the_injected_findings(october):
+    assert october.first.returncode == 1, october.first.stderr
+    assert october.fresh.returncode == 1, october.fresh.stderr
+    injected = sum(fault["category"] == "finding" for fault in october.faults)
+    assert f"{injected} findings" in october.first.stdout
+    assert "Traceback" not in october.first.stderr
+
+
+def test_first_run_writes_every_expected_file_and_nothing_else(october):
+    assert set(october.after_first) == OCTOBER_FILES
+    # The staging area is gone; only the lock file and the month sit in the output folder.
+    assert {path.name for path in october.fresh_out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert files_under(october.fresh_out) == {LOCK_NAME} | {f"2026-10/{f}" for f in OCTOBER_FILES}
+
+
+def test_manifest_lists_every_input_and_output_with_hashes_that_match_the_files(october):
+    folder = october.fresh_out / "2026-10"
+    manifest = manifest_of(folder)
+    assert manifest["tool"] == "baccarat-report"
+    assert manifest["tool_version"] == __version__
+    assert manifest["reference_month"] == "2026-10"
+    assert manifest["as_of"] == {"live-baccarat-gr": "2026-11-05", "live-baccarat-it": "2026-11-05"}
+    assert manifest["inputs"] == [
+        {
+            "file": "round-log-2026-10.jsonl.gz",
+            "sha256": sha256(october.log),
+            "size": october.log.stat().st_size,
+        }
+    ]
+    listed = [entry["file"] for entry in manifest["outputs"]]
+    assert listed == sorted(listed)
+    assert set(listed) == OCTOBER_FILES - {"manifest.json"}
+    for entry in manifest["outputs"]:
+        path = folder / entry["file"]
+        assert entry["sha256"] == sha256(path), entry["file"]
+        assert entry["size"] == path.stat().st_size, entry["file"]
+
+
+def test_findings_stored_for_the_month_are_exactly_the_injected_ones(october):
+    injected = sorted(
+        (fault["kind"], fault["round_id"])
+        for fault in october.faults
+        if fault["category"] == "finding"
+    )
+    assert len(injected) == 7  # one of every finding kind
+    for db in (october.db, october.fresh_db):
+        stored = db_rows(db, "SELECT kind, round_id FROM findings WHERE report_month = '2026-10'")
+        assert sorted(stored) == injected
+
+
+def test_rejected_lines_are_exactly_the_injected_ones(october):
+    injected = sorted(
+        (fault["kind"], fault["line"]) for fault in october.faults if fault["category"] == "reject"
+    )
+    stored = db_rows(october.fresh_db, "SELECT reason, line FROM rejected_records")
+    assert sorted(stored) == injected
+    assert f"{len(injected)} rejected lines" in october.fresh.stdout
+
+
+def test_disclosures_carry_the_month_figures_computed_from_the_database(october):
+    folder = october.fresh_out / "2026-10"
+    for game in ("live-baccarat-it", "live-baccarat-gr"):
+        document = disclosure_of(folder, game)
+        [(rounds,)] = db_rows(
+            october.fresh_db,
+            "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = '2026-10'"
+            " AND status = 'settled'",
+            game,
+        )
+        [(stakes, payouts)] = db_rows(
+            october.fresh_db,
+            "SELECT sum(b.stake_cents), sum(b.payout_cents) FROM bets AS b JOIN rounds AS r"
+            " USING (round_id) WHERE r.game_id = ? AND r.report_month = '2026-10'"
+            " AND r.status = 'settled'",
+            game,
+        )
+        assert rounds > 500
+        assert document["reference_month"] == "2026-10"
+        assert document["updated_on"] == "2026-11-05"
+        assert document["as_of"] == "2026-11-05"
+        assert document["rounds"] == rounds
+        assert document["previous_month_win_percentage"] == percent_half_up(payouts, stakes)
+        assert not any(warning.startswith("no play") for warning in document["warnings"])
+
+
+def test_log_lines_on_stderr_are_plain_when_not_on_a_terminal(october):
+    assert_plain_log(october.first.stderr)
+    lines = assert_plain_log(october.fresh.stderr)
+    [(rounds, bets)] = db_rows(
+        october.fresh_db, "SELECT rounds_loaded, bets_loaded FROM ingest_log"
+    )
+    assert rounds > 1000 and bets > rounds
+    ingest_line = f"ingest {october.log}: loaded, {rounds} rounds, {bets} bets, 9 rejected"
+    assert any(line.endswith(ingest_line) for line in lines), lines
+    assert lines[-1].endswith(f"reports for 2026-10: {october.fresh_out / '2026-10'}")
+
+
+def test_same_inputs_into_a_fresh_database_and_folder_give_identical_files(october):
+    assert october.fresh_files == october.after_first
+    assert (october.fresh_out / "2026-10" / "manifest.json").read_bytes() == (
+        october.out / "2026-10" / "manifest.json"
+    ).read_bytes()
+
+
+def test_a_rerun_on_the_same_database_gives_identical_files(october):
+    assert october.second.returncode == 1, october.second.stderr
+    assert october.after_second == october.after_first
+
+
+def test_a_rerun_ingests_nothing_new_and_duplicates_no_finding(october):
+    lines = assert_plain_log(october.second.stderr)
+    assert (
+        f"baccarat-report monthly: ingest {october.log}: already_ingested, 0 rounds, 0 bets,"
+        in ("\n".join(lines))
+    )
+    assert db_rows(october.db, "SELECT count(*) FROM ingest_log") == [(1,)]
+    assert (
+        db_rows(
+            october.db,
+            "SELECT kind, round_id, bet_id, count(*) FROM findings GROUP BY kind, round_id, bet_id"
+            " HAVING count(*) > 1",
+        )
+        == []
+    )
+    assert db_rows(october.db, "SELECT count(*) FROM findings") == [(7,)]
+    assert db_rows(october.db, "SELECT count(*) FROM rejected_records") == [(9,)]
+    # Every run reports the rejected lines bearing on the month, new or not (exit 1).
+    assert "9 rejected lines bear on 2026-10" in october.second.stdout
+
+
+def test_a_kill_while_staging_leaves_the_month_folder_exactly_as_it_was(october):
+    assert october.killed_midway, "the run ended before it staged a file: nothing was killed"
+    assert october.killed_returncode == -signal.SIGKILL
+    assert october.after_kill == october.after_first
+    # What the killed run staged is still in the staging area, never in the month folder.
+    staged = {f"{STAGING}/2026-10/{name}" for name in october.staged_at_kill}
+    assert staged <= october.out_after_kill
+    month = {name for name in october.out_after_kill if name.startswith("2026-10/")}
+    assert month == {f"2026-10/{name}" for name in OCTOBER_FILES}
+
+
+def test_the_run_after_a_kill_completes_and_clears_the_staging_area(october):
+    assert october.second.returncode == 1, october.second.stderr
+    assert not (october.out / STAGING).exists()
+    assert {path.name for path in october.out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert october.after_second == october.after_first
+
+
+# --- the command, without rule sheets ---------------------------------------------------------
+
+
+@pytest.fixture
+def greek(tmp_path, make_round, make_bet, write_jsonl):
+    """A Greek game without rule sheets and an inbox with two clean October rounds."""
+    inbox = tmp_path / "inbox"
+    write_two_greek_rounds(inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl)
+    return SimpleNamespace(
+        root=tmp_path,
+        config=write_config(tmp_path / "operator.toml", GREEK_NO_SHEETS),
+        inbox=inbox,
+        out=tmp_path / "out",
+        db=tmp_path / "report.sqlite",
+    )
+
+
+def greek_argv(greek, *extra: str, as_of: str | None = "2026-11-05") -> list[str]:
+    return monthly_argv(greek.inbox, greek.out, greek.db, greek.config, *extra, as_of=as_of)
+
+
+def test_as_of_before_the_5th_reports_the_month_before_last_without_play(greek):
+    process = run_command(greek_argv(greek, as_of="2026-11-04"), greek.root)
+    assert process.returncode == 0, process.stderr
+    assert {path.name for path in greek.out.iterdir()} == {LOCK_NAME, "2026-09"}
+    document = disclosure_of(greek.out / "2026-09", "live-baccarat-gr")
+    assert document["reference_month"] == "2026-09"
+    assert document["updated_on"] == "2026-10-05"
+    assert document["previous_month_win_percentage"] == "0.00"
+    assert document["rounds"] == 0
+    assert "no play in 2026-09: the page shows 0.00%" in document["warnings"]
+    lines = assert_plain_log(process.stderr)
+    assert any(
+        line.endswith(
+            "disclose live-baccarat-gr: warning: no play in 2026-09: the page shows 0.00%"
+        )
+        for line in lines
+    )
+    assert manifest_of(greek.out / "2026-09")["as_of"] == {"live-baccarat-gr": "2026-11-04"}
+
+
+def test_as_of_on_the_5th_reports_the_month_before(greek):
+    assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 0
+    september = snapshot(greek.out / "2026-09")
+    process = run_command(greek_argv(greek, as_of="2026-11-05"), greek.root)
+    assert process.returncode == 0, process.stderr
+    document = disclosure_of(greek.out / "2026-10", "live-baccarat-gr")
+    assert document["reference_month"] == "2026-10"
+    assert document["rounds"] == 2
+    assert (document["stakes"], document["payouts"]) == ("35.00", "20.00")
+    assert document["previous_month_win_percentage"] == "57.14"  # 20 / 35, half up
+    assert document["warnings"] == []
+    # September's folder stays as the first run wrote it.
+    assert snapshot(greek.out / "2026-09") == september
+
+
+def test_default_as_of_is_today_in_each_games_time_zone(tmp_path):
+    config = write_config(tmp_path / "operator.toml", FAR_APART_NO_SHEETS)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    out = tmp_path / "out"
+    zones = {"live-baccarat-east": "Pacific/Kiritimati", "live-baccarat-west": "Pacific/Pago_Pago"}
+    before = {game: datetime.now(ZoneInfo(zone)).date() for game, zone in zones.items()}
+    process = run_command(
+        monthly_argv(inbox, out, tmp_path / "db.sqlite", config, as_of=None), tmp_path
+    )
+    after = {game: datetime.now(ZoneInfo(zone)).date() for game, zone in zones.items()}
+    assert process.returncode == 0, process.stderr
+    for game in zones:
+        # A date change while the command runs may give either day: accept each, consistently.
+        written = [
+            (expected_reference_month(today), today)
+            for today in {before[game], after[game]}
+            if (out / expected_reference_month(today) / game).is_dir()
+            and disclosure_of(out / expected_reference_month(today), game)["as_of"]
+            == today.isoformat()
+        ]
+        assert len(written) == 1, (game, before[game], after[game], sorted(files_under(out)))
+        [(month, today)] = written
+        assert manifest_of(out / month)["as_of"][game] == today.isoformat()
+
+
+def expected_reference_month(today: date) -> str:
+    """disclosures.md: from the 5th, the month before; before the 5th, the month before that."""
+    index = today.year * 12 + today.month - 1 - (1 if today.day >= 5 else 2)
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def test_a_new_file_in_the_inbox_is_ingested_next_time_and_changes_the_figures(greek):
+    assert run_command(greek_argv(greek), greek.root).returncode == 0
+    october = greek.out / "2026-10"
+    assert disclosure_of(october, "live-baccarat-gr")["previous_month_win_percentage"] == "57.14"
+
+    # A CSV pair with one more October round arrives: player 40.00, paid 80.00.
+    rounds, bets = write_csv_pair(greek.inbox, "GR-CSV-1", "40.00", "80.00")
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 0, process.stderr
+    log = "\n".join(assert_plain_log(process.stderr))
+    assert f"ingest {greek.inbox / 'late-2026-10.jsonl'}: already_ingested, 0 rounds" in log
+    assert f"ingest {rounds}: loaded, 1 rounds, 1 bets, 0 rejected" in log
+
+    document = disclosure_of(october, "live-baccarat-gr")
+    assert document["rounds"] == 3
+    assert (document["stakes"], document["payouts"]) == ("75.00", "100.00")
+    assert document["previous_month_win_percentage"] == "133.33"  # 100 / 75, half up
+    inputs = {
+        (entry["file"], entry["sha256"], entry["size"]) for entry in manifest_of(october)["inputs"]
+    }
+    assert inputs == {
+        (path.name, sha256(path), path.stat().st_size)
+        for path in (greek.inbox / "late-2026-10.jsonl", rounds, bets)
+    }
+    assert db_rows(greek.db, "SELECT count(*) FROM rounds") == [(3,)]
+
+
+def test_months_are_counted_in_the_games_time_zone(tmp_path, make_round, make_bet, write_jsonl):
+    """disclosures.md: a round settled at 2026-10-31T23:30Z belongs to November in Rome."""
+
+    def italian_round(round_id, settled_at, bet_type, stake, payout):
+        closed = settled_at.replace("30:00Z", "29:40Z")
+        return make_round(
+            round_id,
+            shoe_id=f"{round_id}-S1",
+            started_at=settled_at.replace("30:00Z", "29:20Z"),
+            betting_closed_at=closed,
+            settled_at=settled_at,
+            bets=[
+                make_bet(
+                    f"{round_id}-B1",
+                    type=bet_type,
+                    stake=stake,
+                    payout=payout,
+                    placed_at=settled_at.replace("30:00Z", "29:30Z"),
+                )
+            ],
+        )
+
+    inbox = tmp_path / "inbox"
+    write_jsonl(
+        inbox / "edges.jsonl",
+        # 1 October, 00:30 in Rome: October. Player 10.00 paid 20.00.
+        italian_round("IT-EDGE-1", "2026-09-30T22:30:00Z", "player", "10.00", "20.00"),
+        # 1 November, 00:30 in Rome: November. Banker 25.00 lost.
+        italian_round("IT-EDGE-2", "2026-10-31T23:30:00Z", "banker", "25.00", "0.00"),
+    )
+    config = write_config(tmp_path / "operator.toml", ITALIAN_NO_SHEETS)
+    out = tmp_path / "out"
+    process = run_command(monthly_argv(inbox, out, tmp_path / "db.sqlite", config), tmp_path)
+    assert process.returncode == 0, process.stderr
+    document = disclosure_of(out / "2026-10", "live-baccarat-it")
+    assert (document["rounds"], document["stakes"], document["payouts"]) == (1, "10.00", "20.00")
+    assert document["previous_month_win_percentage"] == "200.00"
+
+
+def truncated_gzip() -> bytes:
+    """A gzipped log cut in the middle of its compressed stream."""
+    whole = gzip.compress(b"".join(b'{"round_id": "GR-%d"}\n' % number for number in range(500)))
+    return whole[: len(whole) // 2]
+
+
+def test_an_unreadable_new_file_exits_2_and_leaves_the_reports_as_they_were(greek):
+    assert run_command(greek_argv(greek), greek.root).returncode == 0
+    before = snapshot(greek.out)
+    broken = greek.inbox / "late-2.jsonl.gz"
+    broken.write_bytes(truncated_gzip())
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 2, process.stderr
+    assert "Traceback" not in process.stderr
+    last = process.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"baccarat-report: {broken}"), last
+    assert "cannot be read" in last
+    # The month is as it was (the lock file names the last run's process: not a report).
+    assert snapshot(greek.out) | {LOCK_NAME: ""} == before | {LOCK_NAME: ""}
+
+
+def test_an_unreadable_file_is_named_once_in_the_message(greek):
+    greek.inbox.joinpath("late-2.jsonl.gz").write_bytes(truncated_gzip())
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 2, process.stderr
+    last = process.stderr.strip().splitlines()[-1]
+    assert last.count("late-2.jsonl.gz") == 1, last
+
+
+def test_lock_held_by_another_run_exits_2_and_changes_nothing(greek):
+    assert run_command(greek_argv(greek), greek.root).returncode == 0
+    with output_lock(greek.out, 0):
+        before = snapshot(greek.out)
+        process = run_command(greek_argv(greek), greek.root)
+        assert snapshot(greek.out) == before
+    line = assert_clean_failure(
+        process, str(greek.out), "another monthly run", f"pid {os.getpid()}"
+    )
+    assert "--wait" in line
+
+
+def test_lock_released_within_wait_lets_the_run_through(greek):
+    greek.out.mkdir()
+    handle = (greek.out / LOCK_NAME).open("a+")
+    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    release = threading.Timer(1.0, handle.close)
+    started = time.monotonic()
+    release.start()
+    try:
+        process = run_command(greek_argv(greek, "--wait", "5"), greek.root)
+    finally:
+        release.cancel()
+        handle.close()
+    assert process.returncode == 0, process.stderr
+    assert time.monotonic() - started >= 1.0
+    assert disclosure_of(greek.out / "2026-10", "live-baccarat-gr")["rounds"] == 2
+
+
+def test_missing_inbox_exits_2_with_one_line_and_writes_no_report(tmp_path):
+    config = write_config(tmp_path / "operator.toml", GREEK_NO_SHEETS)
+    out = tmp_path / "out"
+    process = run_command(
+        monthly_argv(tmp_path / "no-such-inbox", out, tmp_path / "db.sqlite", config), tmp_path
+    )
+    assert_clean_failure(process, str(tmp_path / "no-such-inbox"), "inbox")
+    assert not out.exists()
+
+
+def test_bad_as_of_exits_2_with_one_line(greek):
+    process = run_command(greek_argv(greek, as_of="2026-11-31"), greek.root)
+    assert_clean_failure(process, "--as-of", "2026-11-31", "YYYY-MM-DD")
+    assert not greek.out.exists()
+
+
+def test_json_document_has_the_contract_keys(greek, make_round, make_bet, write_jsonl):
+    write_two_greek_rounds(
+        greek.inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl, "{not json"
+    )
+    process = run_command(greek_argv(greek, "--json"), greek.root)
+    assert process.returncode == 1, process.stderr  # the rejected line
+    assert "Traceback" not in process.stderr
+    document = json.loads(process.stdout)
+    assert document["as_of"] == {"live-baccarat-gr": "2026-11-05"}
+    assert document["rounds_loaded"] == 2
+    assert document["bets_loaded"] == 2
+    assert document["rejected_count"] == 1
+    [month] = document["months"]
+    folder = greek.out / "2026-10"
+    assert month["month"] == "2026-10"
+    assert month["folder"] == str(folder)
+    assert month["games"] == ["live-baccarat-gr"]
+    assert month["findings"] == 0
+    assert month["findings_by_kind"] == {}
+    assert len(month["files"]) == len(set(month["files"]))
+    assert set(month["files"]) == {str(folder / name) for name in files_under(folder)}
+
+
+# --- the library: failures, manifest inputs, the demo --------------------------------------------
+
+
+@pytest.fixture
+def two_games(tmp_path, make_round, make_bet, write_jsonl):
+    inbox = tmp_path / "inbox"
+    write_two_greek_rounds(inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl)
+    config_path = write_config(tmp_path / "operator.toml", TWO_GAMES_NO_SHEETS)
+    return SimpleNamespace(
+        config=load_config(config_path),
+        config_path=config_path,
+        inbox=inbox,
+        out=tmp_path / "out",
+        db=tmp_path / "report.sqlite",
+    )
+
+
+@pytest.mark.parametrize(
+    "error", [InputError("renderer: template missing"), RuntimeError("renderer bug")]
+)
+def test_a_failure_after_staging_started_leaves_the_previous_month_untouched(two_games, error):
+    result = library_run(
+        two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
+        write_stub_pages,
+    )  # fmt: skip
+    assert [month.month for month in result.months] == ["2026-10"]
+    before = snapshot(two_games.out / "2026-10")
+    assert "live-baccarat-gr/live-baccarat-gr.page.txt" in before
+
+    staged = []
+
+    def fail_on_the_second_game(game, disclosure, as_of, folder):
+        if game.id == "live-baccarat-gr":
+            return write_stub_pages(game, disclosure, as_of, folder)
+        (folder / f"{game.id}.it.pdf").write_bytes(b"%PDF-1.7 half")
+        staged.extend(p.name for p in (two_games.out / STAGING / "2026-10").rglob("*"))
+        raise error
+
+    with pytest.raises(type(error), match=str(error)):
+        library_run(
+            two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
+            fail_on_the_second_game,
+        )  # fmt: skip
+    assert "audit-2026-10.xlsx" in staged and "live-baccarat-gr.page.txt" in staged
+    assert snapshot(two_games.out / "2026-10") == before
+    assert not (two_games.out / STAGING / "2026-10").exists()
+    assert not (two_games.out / ".2026-10.old").exists()
+    # The next good run goes through.
+    library_run(
+        two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
+        write_stub_pages,
+    )  # fmt: skip
+    assert snapshot(two_games.out / "2026-10") == before
+    assert not (two_games.out / STAGING).exists()
+
+
+def test_a_renderer_input_error_exits_2_through_the_command_boundary(
+    two_games, monkeypatch, capsys
+):
+    library_run(
+        two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
+        write_stub_pages,
+    )  # fmt: skip
+    before = snapshot(two_games.out / "2026-10")
+
+    def broken(game, disclosure, as_of, folder):
+        (folder / f"{game.id}.el.pdf").write_bytes(b"%PDF-1.7 half")
+        raise InputError(f"{game.id}: font file missing")
+
+    monkeypatch.setattr("reporting.cli.monthly.render_game", broken)
+    options = monthly_argv(two_games.inbox, two_games.out, two_games.db, two_games.config_path)
+    monkeypatch.setattr(sys, "argv", ["baccarat-report", *options[3:]])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[-1] == ("baccarat-report: live-baccarat-gr: font file missing")
+    assert "Traceback" not in captured.err
+    assert snapshot(two_games.out / "2026-10") == before
+
+
+def test_leftovers_of_a_killed_run_are_cleared_and_the_month_written(two_games):
+    """A run killed between the two renames of the swap leaves ``.2026-10.old`` and no month
+    folder; one killed while staging leaves staging folders. The next run clears them all."""
+    out = two_games.out
+    (out / ".2026-10.old" / "live-baccarat-gr").mkdir(parents=True)
+    (out / ".2026-10.old" / "manifest.json").write_text("{}\n", encoding="utf-8")
+    for month in ("2026-09", "2026-10"):
+        (out / STAGING / month / "live-baccarat-gr").mkdir(parents=True)
+        (out / STAGING / month / "audit-half.xlsx").write_bytes(b"PK\x03\x04")
+    library_run(
+        two_games.config, two_games.inbox, out, two_games.db, date(2026, 11, 5), write_stub_pages
+    )
+    assert {path.name for path in out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert set(manifest_of(out / "2026-10")["as_of"]) == set(two_games.config.games)
+
+
+def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):
+    with output_lock(tmp_path / "out", 0):
+        started = time.monotonic()
+        with (
+            pytest.raises(LockHeld, match="another monthly run"),
+            output_lock(tmp_path / "out", 0.3),
+        ):
+            pass
+        assert time.monotonic() - started >= 0.3
+    with output_lock(tmp_path / "out", 0):  # released: free again
+        pass
+
+
+def test_manifest_inputs_name_files_in_inbox_subfolders_by_their_path(two_games):
+    # CSV logs must be named rounds.csv and bets.csv, so two pairs differ only by their folder.
+    write_csv_pair(two_games.inbox / "table-a", "GR-CSV-A", "40.00", "80.00")
+    write_csv_pair(two_games.inbox / "table-b", "GR-CSV-B", "30.00", "0.00")
+    library_run(
+        two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
+        write_stub_pages,
+    )  # fmt: skip
+    inputs = manifest_of(two_games.out / "2026-10")["inputs"]
+    assert len(inputs) == 5
+    names = [entry["file"] for entry in inputs]
+    assert len(set(names)) == len(names), names
+    for entry in inputs:
+        path = two_games.inbox / entry["file"]
+        assert path.is_file(), f"{entry['file']} names no file of the inbox"
+        assert entry["sha256"] == sha256(path)
+        assert entry["size"] == path.stat().st_size
+
+
+def test_demo_inbox_gives_clean_reports(tmp_path, operator_config):
+    """The `make demo` run through the library: the sample inbox has no findings, no rejects.
+
+    Every game is ingested, verified and disclosed; only live-baccarat-it gets rule sheets
+    (in Italian), to keep the test fast.
+    """
+    config = dataclasses.replace(
+        operator_config,
+        games={
+            game_id: dataclasses.replace(
+                game, languages=("it",) if game_id == "live-baccarat-it" else ()
+            )
+            for game_id, game in operator_config.games.items()
+        },
+    )
+    inbox = Path(__file__).resolve().parent.parent / "sample_data" / "inbox"
+    out = tmp_path / "reports"
+    result = library_run(
+        config, inbox, out, tmp_path / "demo.sqlite", date(2026, 11, 5), render_game
+    )
+    assert result.findings == 0
+    assert result.ingest.rejected_count == 0
+    assert (result.ingest.rounds_loaded, result.ingest.bets_loaded) == (3724, 21828)
+    [month] = result.months
+    assert month.month == "2026-10"
+    assert sorted(month.games) == sorted(operator_config.games)
+    assert month.findings_by_kind == {}
+    folder = out / "2026-10"
+    assert {str(path) for path in month.files} == {
+        str(folder / name) for name in files_under(folder)
+    }
+    for game in operator_config.games:
+        document = disclosure_of(folder, game)
+        assert document["rounds"] > 0
+        assert not any(warning.startswith("no play") for warning in document["warnings"])
+    assert {
+        "live-baccarat-it/live-baccarat-it.it.disclosure.pdf",
+        "live-baccarat-it/live-baccarat-it.it.pdf",
+    } <= files_under(folder)
