@@ -429,3 +429,21 @@ def test_disclosure_page_needs_an_adm_block(operator_config, tmp_path):
     with pytest.raises(ValueError, match="no ADM disclosure block"):
         write_disclosure_page(sheet, "html", tmp_path)
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+#: Words each language's sheets must show: written here, not taken from the catalogues, so a
+#: catalogue falling back to English fails.
+LANGUAGE_WORDS = {
+    "it": ("Banco", "Giocatore", "Pareggio", "Malfunzionamenti"),
+    "da": ("Spiller", "Uafgjort", "Tilbagebetalingsprocent", "Fejl"),
+    "el": ("Τραπεζίτης", "Παίκτης", "Ισοπαλία", "δυσλειτουργίας"),
+    "en": ("Banker", "Player", "Tie", "Malfunctions"),
+}
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pdf_text_is_in_the_language_of_the_sheet(rendered, game_id, language):
+    text = pdf_text(rendered / f"{game_id}.{language}.pdf")
+    for word in LANGUAGE_WORDS[language]:
+        assert word in text, (game_id, language, word)
