@@ -224,7 +224,7 @@ def _fill_month(
         f" {verified.finding_count} findings"
     )
     outcomes = outcome_tests(verified.tables, config.games)
-    rtp = rtp_checks(connection, config.games, month)
+    rtp = rtp_checks(verified.bet_totals, config.games)
     workbook_day = max(as_of[game.id] for game in games)
     files: list[Path] = []
     workbook = staging / f"audit-{month}.xlsx"

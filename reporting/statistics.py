@@ -5,13 +5,13 @@
 * Per game and bet type: the actual RTP (payouts over stakes, exact) against the engine's
   theoretical RTP, with a 99.9% bound that scales with the volume played: the standard
   deviation of the total return is ``sqrt(variance x sum of stake squared)``, using the exact
-  variance of one unit's return. Statistics are floats; money sums stay integer cents.
+  variance of one unit's return. The sums come from verify's streaming pass (no second scan
+  of the bets); they are exact integers, and only the bound is a float.
 """
 
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,7 +19,7 @@ from fractions import Fraction
 from reporting.engine.bets import BetType
 from reporting.engine.games import GameSpec
 from reporting.engine.odds import bet_odds, main_probabilities
-from reporting.verify import TableCounts
+from reporting.verify import BetTotals, TableCounts
 
 __all__ = ["OutcomeTest", "RtpCheck", "outcome_tests", "rtp_checks"]
 
@@ -114,23 +114,21 @@ def outcome_tests(
 
 
 def rtp_checks(
-    connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
+    totals: Mapping[tuple[str, str], BetTotals], games: Mapping[str, GameSpec]
 ) -> list[RtpCheck]:
-    """Actual against theoretical RTP per game and bet type, over settled rounds."""
-    where, params = ("r.report_month = ?", (month,)) if month else ("1", ())
+    """Actual against theoretical RTP per game and bet type, from verify's exact sums."""
     checks = []
-    for game_id, bet_type, bets, stakes, payouts, stake_squares in connection.execute(
-        "SELECT r.game_id, b.bet_type, count(*), sum(b.stake_cents), sum(b.payout_cents),"
-        " total(CAST(b.stake_cents AS REAL) * b.stake_cents)"
-        " FROM bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
-        f" WHERE r.status = 'settled' AND {where}"
-        " GROUP BY r.game_id, b.bet_type ORDER BY r.game_id, b.bet_type",
-        params,
-    ):
+    for (game_id, bet_type), sums in sorted(totals.items()):
         game = games.get(game_id)
         if game is None or bet_type not in {bet.value for bet in game.bets}:
             continue
         odds = bet_odds(BetType(bet_type), game.decks, game.pay_table)
-        bound = Z_999 * math.sqrt(float(odds.variance) * stake_squares) / stakes if stakes else 0.0
-        checks.append(RtpCheck(game_id, bet_type, bets, stakes, payouts, odds.rtp, bound))
+        bound = (
+            Z_999 * math.sqrt(float(odds.variance * sums.stake_squares)) / sums.stakes
+            if sums.stakes
+            else 0.0
+        )
+        checks.append(
+            RtpCheck(game_id, bet_type, sums.bets, sums.stakes, sums.payouts, odds.rtp, bound)
+        )
     return checks

@@ -112,7 +112,6 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
-        connection.execute("PRAGMA temp_store = MEMORY")
         if create:
             create_schema(connection)
         else:

@@ -111,6 +111,16 @@ class TableCounts:
 
 
 @dataclass
+class BetTotals:
+    """Exact sums of one game's bets of one type over settled rounds of the period."""
+
+    bets: int = 0
+    stakes: int = 0  # cents
+    payouts: int = 0  # cents
+    stake_squares: int = 0  # cents squared, for the statistical bound of the actual RTP
+
+
+@dataclass
 class VerifyResult:
     """What a verification run checked and found."""
 
@@ -120,6 +130,7 @@ class VerifyResult:
     findings_by_kind: Counter = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)  # the first ``keep`` findings
     tables: dict[tuple[str, str], TableCounts] = field(default_factory=dict)
+    bet_totals: dict[tuple[str, str], BetTotals] = field(default_factory=dict)
 
     @property
     def finding_count(self) -> int:
@@ -314,6 +325,7 @@ def _check_rounds(
 ) -> None:
     """The streaming pass: payouts, drawing rules, refunds, limits, late bets, house rules."""
     settler = _Settler()
+    bet_totals = result.bet_totals
     limits = {
         (game.id, bet.value): game.limits_for(bet) for game in games.values() for bet in game.bets
     }
@@ -419,6 +431,13 @@ def _check_rounds(
             )
         facts = settler.facts_id(outcome)
         for _, bet_id, bet_type, stake, payout, bet_line, _account, _placed in bets:
+            totals = bet_totals.get((game_id, bet_type))
+            if totals is None:
+                totals = bet_totals[(game_id, bet_type)] = BetTotals()
+            totals.bets += 1
+            totals.stakes += stake
+            totals.payouts += payout
+            totals.stake_squares += stake * stake
             expected = settler.expected_payout(game, bet_type, stake, facts, outcome)
             if expected != payout:
                 sink.add(

@@ -165,9 +165,8 @@ def banker_round(make_round, make_bet, round_id: str, bets: int, stake: str, pay
 def banker_check(tmp_path, operator_config, write_jsonl, *records) -> RtpCheck:
     connection = load(tmp_path, operator_config, write_jsonl, *records)
     try:
-        checks = {
-            (c.game_id, c.bet_type): c for c in rtp_checks(connection, operator_config.games, None)
-        }
+        totals = verify(connection, operator_config, None).bet_totals
+        checks = {(c.game_id, c.bet_type): c for c in rtp_checks(totals, operator_config.games)}
     finally:
         connection.close()
     return checks[(ITALY, "banker")]

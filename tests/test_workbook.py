@@ -194,7 +194,7 @@ def audit(tmp_path_factory, operator_config, make_round, make_bet, write_jsonl) 
         operator_config,
         result,
         outcome_tests(result.tables, operator_config.games),
-        rtp_checks(connection, operator_config.games, MONTH),
+        rtp_checks(result.bet_totals, operator_config.games),
         folder / "audit.xlsx",
         folder / "hostile.xlsx",
         {path.stem: str(path) for path in (log, hostile, september)},

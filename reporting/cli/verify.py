@@ -57,7 +57,7 @@ def verify_command(
     try:
         result = verify(connection, operator, month)
         outcomes = outcome_tests(result.tables, operator.games)
-        rtp = rtp_checks(connection, operator.games, month)
+        rtp = rtp_checks(result.bet_totals, operator.games)
         rejected = rejected_count(connection, month)
         if workbook is not None:
             try:
