@@ -193,6 +193,8 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
     if not disclosure.stakes:
         warnings.append(f"no play in {month}: the page shows 0.00%")
     declared = game.declared_rtp
+    if game.regulator == "ADM" and not game.regulator_code:
+        warnings.append("no ADM game code is configured for this ADM game")
     if declared is None:
         if game.regulator == "ADM":
             warnings.append("no declared RTP is configured for this ADM game")
@@ -208,9 +210,6 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
                 f"declared RTP {declared:.2f}% is below the Italian minimum of"
                 f" {ITALIAN_MINIMUM_RTP:.0f}%"
             )
-        share = game.operator_share
-        if share is None or declared + share != 100:
-            warnings.append("declared RTP and operator share do not sum to 100%")
     if disclosure.within_statistical_bound is False:
         warnings.append(
             f"the {month} win percentage lies outside the 99.9% statistical bound around the"

@@ -145,7 +145,7 @@ _TIMESTAMP = re.compile(
 # The timestamp forms SQLite's date functions read, offset included.
 _SQL_TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-    r"(?:\.[0-9]{1,9})?(?:Z|[+-](?:0[0-9]|1[0-4]):[0-5][0-9])"
+    r"(?:\.[0-9]{1,3})?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))"
 )
 #: Largest hand number and amount (cents) accepted: far beyond any real shoe or stake, well
 #: within SQLite's 64-bit integers.
@@ -280,7 +280,7 @@ class _Canon:
         >>> _Canon().timestamp("2026-10-03T18:40:17.5Z", "t")
         '2026-10-03T18:40:17.5Z'
         >>> _Canon().timestamp("2026-10-03t20:40:17,5+0200", "t")
-        '2026-10-03T20:40:17.500000+02:00'
+        '2026-10-03T20:40:17.500+02:00'
         """
         if _SQL_TIMESTAMP.fullmatch(text) is not None and text[:10] in self.dates:
             return text
@@ -308,7 +308,9 @@ class _Canon:
             raise RecordError(
                 "bad_value", f"{field} {text!r}: UTC offset {offset} is outside -14:00..+14:00"
             )
-        normalised = f"{date}T{clock}.{((fraction or '') + '000000')[:6]}{offset}"
+        # Milliseconds, truncated: the precision the store keeps, so that SQLite never rounds
+        # an instant across a month boundary that the reporting month was computed on.
+        normalised = f"{date}T{clock}.{((fraction or '') + '000')[:3]}{offset}"
         try:
             datetime.fromisoformat(normalised)
         except ValueError:

@@ -13,6 +13,7 @@ Safe to run unattended and to re-run:
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -65,6 +66,8 @@ class MonthReport:
     findings_by_kind: dict[str, int]
     rejected: int  # rejected lines bearing on the month (see reporting.store.rejected_count)
     files: list[Path] = field(default_factory=list)
+    warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)  # game id -> warnings
+    without_play: list[str] = field(default_factory=list)  # games with no stakes in the month
 
 
 @dataclass
@@ -77,11 +80,18 @@ class MonthlyResult:
 
     @property
     def findings(self) -> int:
+        """Findings over every month written."""
         return sum(month.findings for month in self.months)
 
     @property
     def rejected(self) -> int:
-        return sum(month.rejected for month in self.months)
+        """Rejected lines bearing on the months written, and those of files read this run."""
+        return sum(month.rejected for month in self.months) + self.ingest.rejected_count
+
+    @property
+    def without_play(self) -> list[str]:
+        """Games whose reference month had no stakes: their pages show 0.00%."""
+        return [game for month in self.months for game in month.without_play]
 
 
 @contextmanager
@@ -132,6 +142,7 @@ def run_monthly(
     render: Renderer,
     *,
     wait: float = 0.0,
+    locked: bool = False,
     log: Log = lambda line: None,
 ) -> MonthlyResult:
     """Ingest new inbox files, then for each reference month write every report.
@@ -139,11 +150,24 @@ def run_monthly(
     ``as_of`` gives each game's page date (its local date). Games are grouped by their
     reference month; each month gets ``out/YYYY-MM/`` with, per game, the disclosure JSON
     and what ``render`` writes (disclosure pages and rule sheets), plus the month's audit
-    workbook and ``manifest.json``.
+    workbook and ``manifest.json``. ``locked`` says the caller already holds the output
+    folder's lock (:func:`output_lock`), e.g. to open the database only under it.
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    with output_lock(out, wait):
+    months: dict[str, list[GameSpec]] = {}
+    for game in config.games.values():
+        year, number = reference_month(as_of[game.id])
+        months.setdefault(f"{year:04d}-{number:02d}", []).append(game)
+    if len(months) > 1:
+        # A month's folder is rebuilt whole: a run that wrote only some of its games would
+        # drop the others' reports. This happens only near midnight in some game's zone.
+        dates = ", ".join(f"{game.id} {month}" for month, games in months.items() for game in games)
+        raise InputError(
+            f"the games' dates fall in different reference months ({dates}): the run is near"
+            " midnight in one of their time zones; pass --as-of YYYY-MM-DD"
+        )
+    with contextlib.nullcontext() if locked else output_lock(out, wait):
         _clear_staging(out)
         sources = discover_sources([inbox])
         log(f"inbox {inbox}: {len(sources)} round log(s)")
@@ -164,10 +188,6 @@ def run_monthly(
             for source in sources
             for path in source.files
         ]
-        months: dict[str, list[GameSpec]] = {}
-        for game in config.games.values():
-            year, number = reference_month(as_of[game.id])
-            months.setdefault(f"{year:04d}-{number:02d}", []).append(game)
         reports = []
         for month, games in sorted(months.items()):
             reports.append(
@@ -239,8 +259,13 @@ def _fill_month(
         tool_version=__version__,
     )
     files.append(workbook)
+    warnings: dict[str, tuple[str, ...]] = {}
+    without_play = []
     for game in sorted(games, key=lambda game: game.id):
         disclosure = disclose(connection, game, as_of[game.id])
+        warnings[game.id] = disclosure.warnings
+        if not disclosure.stakes:
+            without_play.append(game.id)
         game_folder = staging / game.id
         game_folder.mkdir()
         disclosure_json = game_folder / f"{game.id}.disclosure.json"
@@ -272,6 +297,8 @@ def _fill_month(
         findings=verified.finding_count,
         findings_by_kind=dict(verified.findings_by_kind),
         rejected=rejected_count(connection, month),
+        warnings=warnings,
+        without_play=without_play,
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
 

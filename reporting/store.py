@@ -95,8 +95,9 @@ def create_schema(connection: sqlite3.Connection) -> None:
         raise InputError(
             f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
         )
-    connection.executescript(SCHEMA)
-    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
+        connection.executescript(SCHEMA)
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
@@ -139,14 +140,14 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
 
 
 def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
-    """Rejected lines bearing on a period: all of them, or for a month those of the files
-    that loaded rounds of that month or loaded no round at all (a rejected line has no month)."""
+    """Rejected lines bearing on a period: all of them, or for a month those of the files that
+    loaded rounds of that month (a rejected line has no month of its own; a file that loaded
+    nothing is reported by the ingest that read it)."""
     if month is None:
         return connection.execute("SELECT count(*) FROM rejected_records").fetchone()[0]
     return connection.execute(
         "SELECT count(*) FROM rejected_records WHERE ingest_id IN"
-        " (SELECT ingest_id FROM rounds WHERE report_month = ?)"
-        " OR ingest_id NOT IN (SELECT ingest_id FROM rounds)",
+        " (SELECT ingest_id FROM rounds WHERE report_month = ?)",
         (month,),
     ).fetchone()[0]
 

@@ -11,6 +11,7 @@ Payouts are judged on the cards as logged: a deal that broke the drawing rules i
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -131,9 +132,11 @@ class VerifyResult:
     findings: list[Finding] = field(default_factory=list)  # the first ``keep`` findings
     tables: dict[tuple[str, str], TableCounts] = field(default_factory=dict)
     bet_totals: dict[tuple[str, str], BetTotals] = field(default_factory=dict)
+    unconfigured_rounds: dict[str, int] = field(default_factory=dict)  # game id -> rounds
 
     @property
     def finding_count(self) -> int:
+        """Findings of every kind."""
         return sum(self.findings_by_kind.values())
 
 
@@ -264,7 +267,11 @@ def verify(
     connection.execute("BEGIN IMMEDIATE")
     try:
         where, params = _scope(month, "findings")
-        connection.execute(f"DELETE FROM findings WHERE {where}", params)
+        # Only the configured games are judged, so only their findings are replaced.
+        connection.execute(
+            f"DELETE FROM findings WHERE {where} AND game_id IN (SELECT value FROM json_each(?))",
+            (*params, json.dumps(sorted(games))),
+        )
         sink = _FindingSink(connection, result, keep)
         with cyclic_gc_paused():
             _check_rounds(connection, games, month, sources, sink, result)
@@ -350,7 +357,9 @@ def _check_rounds(
         ) = round_row
         game = games.get(game_id)
         if game is None:
-            continue  # loaded under another configuration; nothing to judge it by
+            # Loaded under another configuration: nothing to judge it by here; counted.
+            result.unconfigured_rounds[game_id] = result.unconfigured_rounds.get(game_id, 0) + 1
+            continue
         result.rounds_checked += 1
         result.bets_checked += len(bets)
         counts = result.tables.get((game_id, table_id))
@@ -360,7 +369,7 @@ def _check_rounds(
         context = (game, report_month, round_id, bet_file)
         for _, bet_id, bet_type, stake, _payout, bet_line, _account, placed_at in bets:
             bet_limits = limits.get((game_id, bet_type))
-            if bet_limits is not None and not bet_limits.minimum <= stake <= bet_limits.maximum:
+            if bet_limits is not None and not bet_limits.allows(stake):
                 sink.add(_limit_finding(context, bet_id, bet_type, stake, bet_line, bet_limits))
             if placed_at is not None and closed_at is not None and placed_at > closed_at:
                 sink.add(

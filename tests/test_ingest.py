@@ -997,6 +997,8 @@ def kill_group(process: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait(timeout=30)
+    if process.stderr is not None:
+        process.stderr.close()
 
 
 def totals(db: Path) -> dict[str, object]:

@@ -726,3 +726,34 @@ def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
     assert [(r.file_name, r.line, r.reason) for r in rejects] == [
         (str(rounds_csv), 3, "naive_timestamp")
     ]
+
+
+def test_an_offset_beyond_14_hours_is_refused_whatever_came_before():
+    """The fast path (a date seen before) applies the same offset rule as the full check."""
+    from reporting.logs import RecordError, _Canon
+
+    canon = _Canon()
+    assert canon.timestamp("2026-10-03T10:00:00Z", "t") == "2026-10-03T10:00:00Z"
+    for text in ("2026-10-03T10:00:00+14:30", "2026-10-03T10:00:00-15:00"):
+        with pytest.raises(RecordError) as refused:
+            canon.timestamp(text, "settled_at")
+        assert refused.value.reason == "bad_value"
+    assert canon.timestamp("2026-10-03T10:00:00+14:00", "t") == "2026-10-03T10:00:00+14:00"
+
+
+def test_a_sub_millisecond_instant_stays_in_the_month_it_is_stored_in(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """The store keeps milliseconds: 23:59:59.9996 local is stored as .999, still October in
+    Rome, and its reporting month agrees with the stored time."""
+    from reporting.ingest import discover_sources, ingest
+    from reporting.store import connect
+
+    log = write_jsonl(
+        tmp_path / "edge.jsonl",
+        make_round("TZ-1", settled_at="2026-10-31T23:59:59.9996+01:00", bets=[]),
+    )
+    connection = connect(tmp_path / "edge.sqlite")
+    ingest(connection, discover_sources([log]), operator_config)
+    row = connection.execute("SELECT settled_at, report_month FROM rounds").fetchone()
+    assert row == ("2026-10-31T22:59:59.999Z", "2026-10")

@@ -542,7 +542,9 @@ def greek_argv(greek, *extra: str, as_of: str | None = "2026-11-05") -> list[str
 
 def test_as_of_before_the_5th_reports_the_month_before_last_without_play(greek):
     process = run_command(greek_argv(greek, as_of="2026-11-04"), greek.root)
-    assert process.returncode == 0, process.stderr
+    # A month without play is published at 0.00% and the scheduler is told (exit 1).
+    assert process.returncode == 1, process.stderr
+    assert "live-baccarat-gr: no play in 2026-09" in process.stdout
     assert {path.name for path in greek.out.iterdir()} == {LOCK_NAME, "2026-09"}
     document = disclosure_of(greek.out / "2026-09", "live-baccarat-gr")
     assert document["reference_month"] == "2026-09"
@@ -561,7 +563,7 @@ def test_as_of_before_the_5th_reports_the_month_before_last_without_play(greek):
 
 
 def test_as_of_on_the_5th_reports_the_month_before(greek):
-    assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 0
+    assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 1
     september = snapshot(greek.out / "2026-09")
     process = run_command(greek_argv(greek, as_of="2026-11-05"), greek.root)
     assert process.returncode == 0, process.stderr
@@ -586,7 +588,14 @@ def test_default_as_of_is_today_in_each_games_time_zone(tmp_path):
         monthly_argv(inbox, out, tmp_path / "db.sqlite", config, as_of=None), tmp_path
     )
     after = {game: datetime.now(ZoneInfo(zone)).date() for game, zone in zones.items()}
-    assert process.returncode == 0, process.stderr
+    months = {expected_reference_month(day) for day in [*before.values(), *after.values()]}
+    if len(months) > 1:
+        # Around the 5th the two zones, 25 hours apart, fall in different reference months:
+        # the run refuses rather than rebuild a month folder with only some of its games.
+        assert process.returncode == 2, process.stderr
+        assert "different reference months" in process.stderr
+        return
+    assert process.returncode == 1, process.stderr  # an empty inbox: no play, so exit 1
     for game in zones:
         # A date change while the command runs may give either day: accept each, consistently.
         written = [
@@ -938,3 +947,21 @@ def test_demo_inbox_gives_clean_reports(tmp_path, operator_config):
         "live-baccarat-it/live-baccarat-it.it.disclosure.pdf",
         "live-baccarat-it/live-baccarat-it.it.pdf",
     } <= files_under(folder)
+
+
+def test_games_in_different_reference_months_are_refused_before_anything_is_written(tmp_path):
+    """Near midnight one game's date may be the 4th and another's the 5th: a month folder is
+    rebuilt whole, so the run stops instead of writing a folder with some games missing."""
+    config = load_config(Path("sample_data/operator.toml"))
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    out = tmp_path / "out"
+    as_of = {game: date(2026, 11, 5) for game in config.games}
+    as_of["live-baccarat-gr"] = date(2026, 11, 4)
+    connection = connect(tmp_path / "db.sqlite")
+    try:
+        with pytest.raises(InputError, match="different reference months"):
+            run_monthly(connection, config, inbox, out, as_of, write_stub_pages)
+    finally:
+        connection.close()
+    assert not out.exists()

@@ -1109,3 +1109,32 @@ def test_a_database_of_another_tool_is_refused_as_input(tmp_path, sample_config_
     )
     assert isinstance(result.exception, InputError), repr(result.exception)
     assert str(foreign) in str(result.exception)
+
+
+def test_a_configuration_without_a_game_keeps_that_games_findings(tmp_path):
+    """Verifying with a configuration of one game judges and replaces that game's findings
+    only; the others' rounds are counted as not checked and their findings stay."""
+    from reporting.config import load_config
+    from reporting.ingest import discover_sources, ingest
+    from reporting.sample import generate_month
+    from reporting.store import connect
+    from reporting.verify import verify
+
+    full = load_config(Path("sample_data/operator.toml"))
+    log = tmp_path / "f.jsonl"
+    generate_month(full, "2026-10", log, rounds_per_day=20, faults=1, seed=7)
+    connection = connect(tmp_path / "f.sqlite")
+    ingest(connection, discover_sources([log]), full)
+    verify(connection, full, "2026-10")
+    before = dict(
+        connection.execute("SELECT game_id, count(*) FROM findings GROUP BY game_id").fetchall()
+    )
+    assert len(before) > 1
+    one = tmp_path / "one.toml"
+    one.write_text('[games.live-baccarat-it]\nlanguages = ["it"]\n', encoding="utf-8")
+    result = verify(connection, load_config(one), "2026-10")
+    after = dict(
+        connection.execute("SELECT game_id, count(*) FROM findings GROUP BY game_id").fetchall()
+    )
+    assert after == before
+    assert set(result.unconfigured_rounds) == set(full.games) - {"live-baccarat-it"}

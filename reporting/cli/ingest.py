@@ -134,7 +134,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
     if result.rejected_count > SHOWN_REJECTS:
         console.print(
             f"... {result.rejected_count - SHOWN_REJECTS:,} more rejected lines: all are in the"
-            " rejected_records table and in --json output"
+            " rejected_records table (--json lists the first 10,000)"
         )
     if not result.files:
         console.print("No round logs found in the given paths.")

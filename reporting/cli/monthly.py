@@ -22,7 +22,7 @@ from reporting.cli.disclose import parse_as_of
 from reporting.disclose import Disclosure
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.monthly import MonthlyResult, run_monthly
+from reporting.monthly import MonthlyResult, output_lock, run_monthly
 from reporting.store import connect
 
 
@@ -75,25 +75,28 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    connection = connect(db)
-    try:
-        result = run_monthly(
-            connection,
-            operator,
-            inbox,
-            out,
-            dates,
-            render_game,
-            wait=wait,
-            log=_quiet if as_json else _log,
-        )
-    finally:
-        connection.close()
+    # The lock first: a second run waits (or stops) here, before it touches the database.
+    with output_lock(out, wait):
+        connection = connect(db)
+        try:
+            result = run_monthly(
+                connection,
+                operator,
+                inbox,
+                out,
+                dates,
+                render_game,
+                locked=True,
+                log=_quiet if as_json else _log,
+            )
+        finally:
+            connection.close()
     if as_json:
         print_json(monthly_document(result))
     else:
         _summary(result)
-    raise typer.Exit(1 if result.findings or result.rejected else 0)
+    # 1 tells the scheduler to look: findings, rejected lines, or a month without play.
+    raise typer.Exit(1 if result.findings or result.rejected or result.without_play else 0)
 
 
 def _quiet(line: str) -> None:
@@ -121,6 +124,8 @@ def monthly_document(result: MonthlyResult) -> dict:
                 "findings": month.findings,
                 "findings_by_kind": month.findings_by_kind,
                 "rejected_records": month.rejected,
+                "without_play": month.without_play,
+                "warnings": {game: list(items) for game, items in month.warnings.items()},
                 "files": [str(path) for path in month.files],
             }
             for month in result.months
@@ -140,6 +145,8 @@ def _summary(result: MonthlyResult) -> None:
         else:
             typer.echo("  no findings: every payout matches and every round follows the rules")
     for month in result.months:
+        for game in month.without_play:
+            typer.echo(f"  {game}: no play in {month.month}; its page shows 0.00%")
         if month.rejected:
             typer.echo(
                 f"{month.rejected:,} rejected lines bear on {month.month}: see the Rejected"

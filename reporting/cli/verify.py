@@ -103,6 +103,7 @@ def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list
         "findings_by_kind": {kind: result.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS},
         "findings": [finding.to_document() for finding in result.findings],
         "findings_truncated": len(result.findings) < result.finding_count,
+        "unconfigured_rounds": dict(sorted(result.unconfigured_rounds.items())),
         "statistics": {
             "outcomes": [
                 {
@@ -201,7 +202,14 @@ def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[Rt
     if result.finding_count > SHOWN_FINDINGS:
         typer.echo(
             f"... {result.finding_count - SHOWN_FINDINGS:,} more findings: all are in the"
-            " findings table and in --json output"
+            " findings table and the audit workbook (--json lists the first 10,000)"
         )
-    if not result.finding_count:
+    for game_id, rounds in sorted(result.unconfigured_rounds.items()):
+        typer.echo(
+            f"warning: {rounds:,} rounds of {game_id} were not checked: the configuration"
+            " does not list that game"
+        )
+    if not result.rounds_checked:
+        typer.echo("No rounds in this period: nothing was checked.")
+    elif not result.finding_count:
         typer.echo("No findings: every payout matches and every round follows the rules.")
