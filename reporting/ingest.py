@@ -79,26 +79,32 @@ class IngestResult:
 
     @property
     def rounds_loaded(self) -> int:
+        """Rounds stored by this run."""
         return sum(f.rounds_loaded for f in self.files)
 
     @property
     def bets_loaded(self) -> int:
+        """Bets stored by this run."""
         return sum(f.bets_loaded for f in self.files)
 
     @property
     def rounds_skipped_duplicate(self) -> int:
+        """Rounds already stored with the same content."""
         return sum(f.rounds_skipped_duplicate for f in self.files)
 
     @property
     def rejected(self) -> list[RejectedLine]:
+        """The rejected lines kept in memory for the report (see ``keep_rejects``)."""
         return [reject for f in self.files for reject in f.rejected]
 
     @property
     def rejected_count(self) -> int:
+        """Every rejected line of this run (all are stored in the database)."""
         return sum(f.rejected_count for f in self.files)
 
     @property
     def failed(self) -> list[FileResult]:
+        """Sources that could not be read to the end (nothing of them was loaded)."""
         return [f for f in self.files if f.status == "failed"]
 
 

@@ -159,7 +159,8 @@ ROUND_CONTENT_COLUMNS = (
 
 
 def stored_round_content(connection: sqlite3.Connection, round_id: str) -> tuple | None:
-    """A stored round in the form of :meth:`reporting.logs.RoundRecord.content`."""
+    """A stored round in the form the ingest compares a new record with (its content, bets
+    sorted), to tell a duplicate from a conflict."""
     row = connection.execute(
         f"SELECT {ROUND_CONTENT_COLUMNS} FROM rounds WHERE round_id = ?", (round_id,)
     ).fetchone()
