@@ -16,10 +16,8 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from reporting.engine.bets import BetType
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
-from reporting.engine.odds import bet_odds
 from reporting.statistics import Z_999
 from reporting.theory import ShoeOdds, game_odds
 
@@ -148,6 +146,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
     rounds = bets = stakes = payouts = 0
     expected = Fraction(0)
     variance = 0.0
+    offered = {odds.bet: odds for odds in theory.bets}
     if connection is not None:
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
@@ -165,9 +164,10 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
             bets += count
             stakes += stake_sum
             payouts += payout_sum
-            if bet_type in {bet.value for bet in game.bets}:
-                odds = bet_odds(BetType(bet_type), game.decks, game.pay_table)
+            odds = offered.get(bet_type)
+            if odds is not None:
                 expected += stake_sum * odds.rtp
+                # a statistical spread, not money: the float sum of squares cannot overflow
                 variance += float(odds.variance) * stake_squares
     disclosure = Disclosure(
         game=game,
@@ -199,7 +199,7 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
         if game.regulator == "ADM":
             warnings.append("no declared RTP is configured for this ADM game")
     else:
-        best = max(odds.rtp for odds in disclosure.theory.bets) * 100
+        best = disclosure.theory.best_rtp * 100
         if declared > Decimal(best.numerator) / Decimal(best.denominator):
             warnings.append(
                 f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"

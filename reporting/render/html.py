@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from reporting.files import write_atomically
 from reporting.i18n import make_environment
 from reporting.rulesheet import RuleSheet
 
@@ -13,7 +10,6 @@ __all__ = [
     "PAGE_TEMPLATE",
     "render_disclosure_html",
     "render_html",
-    "write_html",
 ]
 
 #: The page template, relative to ``templates/``.
@@ -32,8 +28,3 @@ def render_disclosure_html(sheet: RuleSheet) -> str:
     if sheet.adm is None:
         raise ValueError(f"{sheet.game_id} has no ADM disclosure block")
     return make_environment(sheet.language).get_template(DISCLOSURE_TEMPLATE).render(sheet=sheet)
-
-
-def write_html(sheet: RuleSheet, path: Path) -> Path:
-    """Write the page to ``path`` (UTF-8), atomically."""
-    return write_atomically(Path(path), render_html(sheet).encode("utf-8"))

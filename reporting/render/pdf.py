@@ -19,7 +19,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from reporting.errors import InputError
-from reporting.files import write_atomically
 from reporting.i18n import TEMPLATE_DIR
 from reporting.render.html import render_disclosure_html, render_html
 from reporting.rulesheet import RuleSheet
@@ -30,7 +29,6 @@ __all__ = [
     "html_to_pdf",
     "render_disclosure_pdf",
     "render_pdf",
-    "write_pdf",
 ]
 
 #: The faces ``templates/rules/fonts.css`` loads (Debian package fonts-dejavu-core).
@@ -86,8 +84,3 @@ def html_to_pdf(html: str, as_of: date) -> bytes:
         fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
         document = weasyprint.HTML(string=html, base_url=str(TEMPLATE_DIR / "rules"))
         return document.write_pdf(stylesheets=[fonts], font_config=font_config)
-
-
-def write_pdf(sheet: RuleSheet, path: Path) -> Path:
-    """Write the PDF to ``path``, atomically."""
-    return write_atomically(Path(path), render_pdf(sheet))

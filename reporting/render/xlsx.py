@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 from babel import Locale
 from babel.numbers import get_currency_symbol
@@ -38,11 +37,11 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.engine.money import cents_to_decimal, round_fraction
-from reporting.files import save_workbook, write_atomically
+from reporting.files import save_workbook
 from reporting.i18n import load_translations, make_environment
 from reporting.rulesheet import RuleSheet
 
-__all__ = ["SHEET_IDS", "excel_formats", "render_xlsx", "write_xlsx"]
+__all__ = ["SHEET_IDS", "excel_formats", "render_xlsx"]
 
 #: The sheets, by their English (msgid) names, in workbook order.
 SHEET_IDS = ("Rules", "Pay table", "Drawing rules", "RTP", "Disclosure")
@@ -538,8 +537,3 @@ def render_xlsx(sheet: RuleSheet) -> bytes:
     buffer = io.BytesIO()
     save_workbook(workbook, buffer, sheet.as_of)
     return buffer.getvalue()
-
-
-def write_xlsx(sheet: RuleSheet, path: Path) -> Path:
-    """Write the workbook to ``path``, atomically."""
-    return write_atomically(Path(path), render_xlsx(sheet))
