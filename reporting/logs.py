@@ -606,7 +606,9 @@ _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout",
 
 
 def _open_csv(path: Path, required: tuple[str, ...]) -> tuple[IO[str], csv.DictReader]:
-    handle = path.open("r", encoding="utf-8", newline="")
+    # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
+    # here and reject the row (see _readable).
+    handle = path.open("r", encoding="utf-8", errors="surrogateescape", newline="")
     reader = csv.DictReader(handle)
     header = reader.fieldnames or []
     missing = [name for name in required if name not in header]
@@ -614,6 +616,15 @@ def _open_csv(path: Path, required: tuple[str, ...]) -> tuple[IO[str], csv.DictR
         handle.close()
         raise InputError(f"{path}:1: CSV header lacks column(s) {', '.join(missing)}")
     return handle, reader
+
+
+def _readable(value: str) -> tuple[str, bool]:
+    """``value`` with undecodable bytes shown as U+FFFD, and whether it had any."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), True
+    return value, False
 
 
 def read_csv_pair(
@@ -642,21 +653,31 @@ def _csv_records(
     connection.execute("DROP TABLE IF EXISTS temp.csv_bets")
     connection.execute(
         "CREATE TEMP TABLE csv_bets (round_id TEXT, line INTEGER, bet_id TEXT, account TEXT,"
-        " type TEXT, stake TEXT, payout TEXT, currency TEXT, placed_at TEXT, raw_text TEXT)"
+        " type TEXT, stake TEXT, payout TEXT, currency TEXT, placed_at TEXT, raw_text TEXT,"
+        " bad_utf8 INTEGER)"
     )
     bets_handle, bets_reader = _open_csv(source.companion, _CSV_REQUIRED_BET)
-    with bets_handle:
-        rows = (
-            (
-                *(row.get(field) for field in _CSV_BET_FIELDS[:1]),
-                bets_reader.line_num,
-                *(row.get(field) for field in _CSV_BET_FIELDS[1:]),
-                ",".join(value or "" for value in row.values() if isinstance(value, str)),
-            )
-            for row in bets_reader
+
+    def staged(row: Mapping[str, Any]) -> tuple:
+        values = [
+            _readable(row[field]) if row.get(field) else (row.get(field), False)
+            for field in _CSV_BET_FIELDS
+        ]
+        raw_text, raw_bad = _readable(
+            ",".join(value or "" for value in row.values() if isinstance(value, str))
         )
+        return (
+            values[0][0],
+            bets_reader.line_num,
+            *(value for value, _ in values[1:]),
+            raw_text,
+            int(raw_bad or any(bad for _, bad in values)),
+        )
+
+    with bets_handle:
+        rows = (staged(row) for row in bets_reader)
         try:
-            connection.executemany("INSERT INTO csv_bets VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+            connection.executemany("INSERT INTO csv_bets VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
         except (UnicodeDecodeError, csv.Error) as error:
             raise InputError(f"{bets_name}: cannot be read as CSV ({error})") from None
     connection.execute("CREATE INDEX temp.csv_bets_by_round ON csv_bets (round_id, line)")
@@ -666,16 +687,33 @@ def _csv_records(
     try:
         for row in reader:
             line = reader.line_num
-            raw_text = ",".join(value or "" for value in row.values() if isinstance(value, str))
-            round_id = row.get("round_id") or None
-            bet_rows = connection.execute(
-                "SELECT line, bet_id, account, type, stake, payout, currency, placed_at, raw_text"
-                " FROM csv_bets WHERE round_id = ? ORDER BY line",
-                (row.get("round_id"),),
-            ).fetchall()
-            connection.execute(
-                "INSERT OR IGNORE INTO csv_round_ids VALUES (?)", (row.get("round_id"),)
+            raw_text, bad_row = _readable(
+                ",".join(value or "" for value in row.values() if isinstance(value, str))
             )
+            round_id = _readable(row["round_id"])[0] if row.get("round_id") else None
+            bet_rows = connection.execute(
+                "SELECT line, bet_id, account, type, stake, payout, currency, placed_at, raw_text,"
+                " bad_utf8 FROM csv_bets WHERE round_id = ? ORDER BY line",
+                (round_id,),
+            ).fetchall()
+            connection.execute("INSERT OR IGNORE INTO csv_round_ids VALUES (?)", (round_id,))
+            if bad_row:
+                yield RejectedLine(
+                    rounds_name, line, "bad_value", "the row is not valid UTF-8", raw_text, round_id
+                )
+                continue
+            bad_bet = next((bet for bet in bet_rows if bet[9]), None)
+            if bad_bet is not None:
+                yield RejectedLine(
+                    bets_name,
+                    bad_bet[0],
+                    "bad_value",
+                    "the row is not valid UTF-8",
+                    bad_bet[8],
+                    round_id,
+                )
+                continue
+            bet_rows = [bet[:9] for bet in bet_rows]
             try:
                 raw = _csv_round(row, bet_rows)
                 yield validator.validate(raw, line, [bet[0] for bet in bet_rows])

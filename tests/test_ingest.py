@@ -1095,3 +1095,40 @@ def test_no_worker_outlives_a_killed_ingest(tmp_path, sample_config_path, big_lo
         assert wait_until_gone(process.pid, 5) == [], "a worker of the killed ingest still runs"
     finally:
         kill_group(process)
+
+
+def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, operator_config):
+    """As for JSON lines, a bad row is rejected with its file and line; the rest loads."""
+    from reporting.sample import generate_month
+
+    folder = tmp_path / "csv"
+    generate_month(operator_config, "2026-10", folder, rounds_per_day=2, fmt="csv", seed=3)
+    rounds_csv, bets_csv = folder / "rounds.csv", folder / "bets.csv"
+    clean_rounds = len(rounds_csv.read_bytes().splitlines()) - 1
+
+    def spoil(path: Path, line_number: int) -> None:
+        lines = path.read_bytes().splitlines(keepends=True)
+        lines[line_number - 1] = lines[line_number - 1].replace(b"live", b"l\xffve", 1)
+        path.write_bytes(b"".join(lines))
+
+    spoil(rounds_csv, 5)
+    bet_lines = bets_csv.read_bytes().splitlines()
+    spoiled_bet = next(
+        number
+        for number, text in enumerate(bet_lines, start=1)
+        if number > 1
+        and not text.startswith(rounds_csv.read_bytes().splitlines()[4].split(b",")[0])
+    )
+    lines = bets_csv.read_bytes().splitlines(keepends=True)
+    lines[spoiled_bet - 1] = lines[spoiled_bet - 1].replace(b"acc-", b"acc-\xff", 1)
+    bets_csv.write_bytes(b"".join(lines))
+
+    connection = connect(tmp_path / "csv.sqlite")
+    result = ingest(connection, discover_sources([folder]), operator_config)
+    assert not result.failed
+    rejected = {(Path(r.file_name).name, r.line, r.reason) for r in result.rejected}
+    assert ("rounds.csv", 5, "bad_value") in rejected
+    assert ("bets.csv", spoiled_bet, "bad_value") in rejected
+    assert result.rounds_loaded == clean_rounds - 2
+    messages = {r.message for r in result.rejected}
+    assert messages == {"the row is not valid UTF-8"}
