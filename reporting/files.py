@@ -8,6 +8,7 @@ same bytes.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import shutil
@@ -20,7 +21,17 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     from openpyxl import Workbook
 
-__all__ = ["save_workbook", "write_atomically"]
+__all__ = ["save_workbook", "sha256_of", "write_atomically"]
+
+
+def sha256_of(*paths: Path) -> str:
+    """Hex sha256 of the files' contents, read in order (one file, or a CSV pair)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        with Path(path).open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()
 
 
 def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import gc
 import gzip
-import hashlib
 import re
 import sqlite3
 import zlib
@@ -32,6 +31,7 @@ from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import parse_amount
 from reporting.errors import InputError
+from reporting.files import sha256_of
 
 __all__ = [
     "REJECT_REASONS",
@@ -125,12 +125,7 @@ class Source:
 
     def sha256(self) -> str:
         """Content hash of the source (of both files, in order, for a CSV pair)."""
-        digest = hashlib.sha256()
-        for path in self.files:
-            with path.open("rb") as handle:
-                while chunk := handle.read(1 << 20):
-                    digest.update(chunk)
-        return digest.hexdigest()
+        return sha256_of(*self.files)
 
 
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------

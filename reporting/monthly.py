@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -32,6 +31,7 @@ from reporting.config import OperatorConfig
 from reporting.disclose import Disclosure, disclose, reference_month
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
+from reporting.files import sha256_of
 from reporting.ingest import IngestResult, discover_sources, ingest
 from reporting.statistics import outcome_tests, rtp_checks
 from reporting.store import rejected_count
@@ -122,15 +122,6 @@ def output_lock(out: Path, wait: float) -> Iterator[None]:
         yield
     finally:
         handle.close()
-
-
-def sha256_of(path: Path) -> str:
-    """Hex sha256 of a file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def run_monthly(

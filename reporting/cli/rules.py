@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated
-from zoneinfo import ZoneInfo
 
 import typer
 
 from reporting import __version__
 from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
+from reporting.cli.disclose import parse_as_of
 from reporting.config import SUPPORTED_LANGUAGES
 from reporting.disclose import disclose
-from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.render import FORMATS, write_rule_sheet
 from reporting.rulesheet import build_rule_sheet
@@ -68,7 +66,8 @@ def rules_command(
     games = list(operator.games.values()) if game == "all" else [operator.game(game)]
     languages = _choices(lang, SUPPORTED_LANGUAGES, "--lang") if lang else None
     formats = _choices(fmt, FORMATS, "--format")
-    fixed_date = _parse_date(as_of) if as_of is not None else None
+    if as_of is not None:
+        parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -83,7 +82,7 @@ def rules_command(
     warnings: list[str] = []
     try:
         for spec in games:
-            day = fixed_date or _today(spec)
+            day = parse_as_of(as_of, spec.timezone)
             disclosure = (
                 disclose(connection, spec, day)
                 if connection is not None and spec.regulator == "ADM"
@@ -134,15 +133,3 @@ def _choices(text: str, known: tuple[str, ...], option: str) -> tuple[str, ...]:
             f"{option} {text!r}: expected a comma-separated list of {', '.join(known)}, or all"
         )
     return values
-
-
-def _parse_date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise InputError(f"--as-of {text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-30") from None
-
-
-def _today(game: GameSpec) -> date:
-    """Today's date in the game's time zone (the ADM reference month follows local dates)."""
-    return datetime.now(ZoneInfo(game.timezone)).date()
