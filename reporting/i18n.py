@@ -46,7 +46,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from reporting.config import SUPPORTED_LANGUAGES
-from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
 
 __all__ = [
     "LOCALES",
@@ -120,20 +120,6 @@ def compile_translations(catalog: Catalog) -> Translations:
 # --- formatting ----------------------------------------------------------------------------------
 
 
-def _exact_decimal(value: Fraction) -> Decimal | None:
-    """The exact decimal of a fraction whose denominator has no prime but 2 and 5, else None."""
-    denominator = value.denominator
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    if denominator != 1:
-        return None
-    places = 0
-    while (value * 10**places).denominator != 1:
-        places += 1
-    return round_fraction(value, places)
-
-
 @dataclass(frozen=True)
 class Formatter:
     """Locale-aware formatting of the view model's values: money, percentages, odds, dates.
@@ -165,7 +151,7 @@ class Formatter:
         """
         exact = _exact_fraction(points)
         if places is None:
-            shown = _exact_decimal(exact)
+            shown = exact_decimal(exact)
             if shown is None or -shown.as_tuple().exponent > 2:
                 shown = round_fraction(exact, 2)
             places = max(0, -shown.as_tuple().exponent)
@@ -178,7 +164,7 @@ class Formatter:
         """A plain number. Fractions are shown exactly when they can be, else to 4 decimals
         (or to ``places`` decimals, half up, when given)."""
         exact = _exact_fraction(value)
-        shown = _exact_decimal(exact) if places is None else round_fraction(exact, places)
+        shown = exact_decimal(exact) if places is None else round_fraction(exact, places)
         if shown is None:
             shown = round_fraction(exact, 4)
         return format_decimal(shown, locale=self.locale, decimal_quantization=False)

@@ -29,7 +29,7 @@ import msgspec
 from reporting.engine.bets import BetType
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
-from reporting.engine.money import parse_amount
+from reporting.engine.money import AmountError, parse_amount
 from reporting.errors import InputError
 from reporting.files import sha256_of
 
@@ -130,7 +130,6 @@ class Source:
 
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
 
-_MONEY = re.compile(r"[0-9]+(\.[0-9]{1,2})?")
 # An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
 # that a timestamp without one is told apart as naive).
 _TIMESTAMP = re.compile(
@@ -250,12 +249,13 @@ class _Canon:
     def amount(self, text: str, field: str) -> int:
         cents = self.amounts.get(text)
         if cents is None:
-            if _MONEY.fullmatch(text) is None:
+            try:
+                cents = parse_amount(text)  # the one parser of amounts
+            except AmountError:
                 raise RecordError(
                     "bad_money",
                     f'{field} {text!r} is not a decimal amount with at most 2 decimals (e.g. "25.00")',
-                )
-            cents = parse_amount(text)
+                ) from None
             if cents >= MAX_CENTS:
                 raise RecordError(
                     "bad_money", f"{field} {text!r} is beyond any stake or payout this tool accepts"
@@ -572,7 +572,8 @@ def _round_id_of(data: bytes) -> str | None:
     return round_id if isinstance(round_id, str) else None
 
 
-_CSV_ROUND_FIELDS = (
+#: Columns of rounds.csv and bets.csv, in the order the sample generator writes them.
+CSV_ROUND_FIELDS = (
     "round_id",
     "table_id",
     "game",
@@ -586,7 +587,7 @@ _CSV_ROUND_FIELDS = (
     "player_cards",
     "banker_cards",
 )
-_CSV_BET_FIELDS = (
+CSV_BET_FIELDS = (
     "round_id",
     "bet_id",
     "account",
@@ -656,7 +657,7 @@ def _csv_records(
     def staged(row: Mapping[str, Any]) -> tuple:
         values = [
             _readable(row[field]) if row.get(field) else (row.get(field), False)
-            for field in _CSV_BET_FIELDS
+            for field in CSV_BET_FIELDS
         ]
         raw_text, raw_bad = _readable(
             ",".join(value or "" for value in row.values() if isinstance(value, str))
@@ -749,7 +750,7 @@ def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
     if None in row:  # more cells than header columns
         raise RecordError("bad_value", "the row has more cells than the header has columns")
     document: dict[str, Any] = {
-        field: value for field in _CSV_ROUND_FIELDS if (value := row.get(field)) not in (None, "")
+        field: value for field in CSV_ROUND_FIELDS if (value := row.get(field)) not in (None, "")
     }
     for hand in ("player_cards", "banker_cards"):
         if hand in document:
@@ -757,7 +758,7 @@ def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
     document["bets"] = [
         {
             name: value
-            for name, value in zip(_CSV_BET_FIELDS[1:], fields, strict=True)
+            for name, value in zip(CSV_BET_FIELDS[1:], fields, strict=True)
             if value not in (None, "")
         }
         for _line, *fields, _raw in bet_rows

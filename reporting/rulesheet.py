@@ -506,9 +506,7 @@ def build_rule_sheet(
         bonus_table=_bonus_table(game.pay_table)
         if any(game.offers(bet) for bet in BONUS_BETS)
         else (),
-        banker_commission_percent=(1 - banker.odds) * 100
-        if banker and banker.odds
-        else Fraction(0),
+        banker_commission_percent=game.commission * 100 if banker and banker.odds else Fraction(0),
         payout_example=_payout_example(
             example_bet.bet, example_bet.limits.minimum, example_odds, game.rounding
         ),

@@ -41,6 +41,8 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, parse_amount
 from reporting.engine.rules import Outcome, deal_round, resolve_round
 from reporting.errors import InputError
+from reporting.logs import CSV_BET_FIELDS, CSV_ROUND_FIELDS, REJECT_REASONS
+from reporting.verify import FINDING_KINDS
 
 __all__ = [
     "FAULT_KINDS",
@@ -53,28 +55,6 @@ __all__ = [
     "parse_month",
 ]
 
-#: Irregularities the verifier reports on rounds that load (see the CLI contract).
-FINDING_KINDS: tuple[str, ...] = (
-    "payout_mismatch",
-    "void_not_refunded",
-    "stake_out_of_limits",
-    "late_bet",
-    "third_card_rule",
-    "shoe_card_count",
-    "exclusive_side_bets",
-)
-#: Reasons the reader rejects a line that cannot be read as a round.
-REJECT_REASONS: tuple[str, ...] = (
-    "bad_json",
-    "missing_field",
-    "bad_card",
-    "bad_money",
-    "naive_timestamp",
-    "unknown_bet_type",
-    "unknown_game",
-    "conflict",
-    "bad_value",
-)
 FAULT_KINDS: tuple[str, ...] = FINDING_KINDS + REJECT_REASONS
 
 _SECOND = 1000
@@ -1211,11 +1191,8 @@ def _partial_deal(
 # Writers
 
 
-_ROUND_COLUMNS = (
-    "round_id", "table_id", "game", "shoe_id", "hand_no", "started_at", "betting_closed_at",
-    "settled_at", "status", "void_reason", "player_cards", "banker_cards",
-)  # fmt: skip
-_BET_COLUMNS = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency", "placed_at")
+_ROUND_COLUMNS = CSV_ROUND_FIELDS  # the reader's columns, so the two cannot drift apart
+_BET_COLUMNS = CSV_BET_FIELDS
 
 
 class _BackgroundStream:

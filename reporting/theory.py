@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from reporting.engine.bets import BetType, PayTable
 from reporting.engine.games import GameSpec
-from reporting.engine.money import AmountError, parse_ratio
+from reporting.engine.money import AmountError, exact_decimal, parse_ratio
 from reporting.engine.odds import BetOdds, bet_odds, main_probabilities
 from reporting.errors import InputError
 
@@ -131,20 +131,8 @@ def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
 
 def _ratio_text(odds: Fraction) -> str:
     """``19/20`` -> ``0.95``; ``8`` -> ``8``; non-terminating ratios stay as fractions."""
-    if odds.denominator == 1:
-        return str(odds.numerator)
-    denominator = odds.denominator
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    if denominator != 1:
-        return f"{odds.numerator}/{odds.denominator}"
-    places = 1
-    while (odds * 10**places).denominator != 1:
-        places += 1
-    scaled = odds * 10**places
-    text = str(scaled.numerator).rjust(places + 1, "0")
-    return f"{text[:-places]}.{text[-places:]}"
+    decimal = exact_decimal(odds)
+    return f"{odds.numerator}/{odds.denominator}" if decimal is None else str(decimal)
 
 
 def describe_odds(bet: BetType, table: PayTable) -> str:

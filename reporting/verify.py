@@ -16,15 +16,14 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
 
 from reporting.config import OperatorConfig
-from reporting.engine.bets import BetResult, BetType, resolve_bet
+from reporting.engine.bets import BetResult, BetType, Resolution, resolve_bet
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import GameSpec, StakeLimits
-from reporting.engine.money import format_cents, round_cents
+from reporting.engine.money import format_cents
 from reporting.engine.rules import Outcome, Winner, resolve_round
 from reporting.logs import cyclic_gc_paused
 
@@ -202,7 +201,7 @@ class _Settler:
 
     def __init__(self) -> None:
         self._facts: dict[tuple, int] = {}
-        self._decisions: dict[tuple[str, str, int], tuple[BetResult, Fraction]] = {}
+        self._decisions: dict[tuple[str, str, int], Resolution] = {}
         self._wins: dict[tuple, int] = {}
 
     def facts_id(self, outcome: Outcome) -> int:
@@ -227,23 +226,22 @@ class _Settler:
         self, game: GameSpec, bet_type: str, stake: int, facts_id: int, outcome: Outcome
     ) -> int:
         key = (game.id, bet_type, facts_id)
-        decision = self._decisions.get(key)
-        if decision is None:
+        resolution = self._decisions.get(key)
+        if resolution is None:
             resolution = resolve_bet(BetType(bet_type), outcome, game.pay_table)
-            decision = self._decisions[key] = (resolution.result, resolution.odds)
-        result, odds = decision
-        if result is BetResult.LOSE:
-            return 0
-        if result is BetResult.PUSH:
-            return stake
-        win_key = (stake, odds.numerator, odds.denominator, game.rounding)
-        win = self._wins.get(win_key)
-        if win is None:
-            win = round_cents(stake * odds, game.rounding)
+            self._decisions[key] = resolution
+        if resolution.result is not BetResult.WIN:
+            return stake if resolution.result is BetResult.PUSH else 0
+        # Wins repeat per stake and pay-table row (which fixes the odds within a game): the
+        # engine's payout, cached.
+        win_key = (stake, game.id, resolution.row)
+        payout = self._wins.get(win_key)
+        if payout is None:
+            payout = resolution.payout(stake, game.rounding)
             if len(self._wins) > 500_000:
                 self._wins.clear()
-            self._wins[win_key] = win
-        return stake + win
+            self._wins[win_key] = payout
+        return payout
 
 
 def _scope(month: str | None, alias: str = "r") -> tuple[str, tuple]:

@@ -147,6 +147,12 @@ class Resolution:
     odds: Fraction  # 0 unless result is WIN
     row: str  # pay-table row id, e.g. "banker_win", "bonus_margin_9", "tie_push"
 
+    def payout(self, stake: int, rounding: RoundingPolicy) -> int:
+        """What a stake of ``stake`` cents brings back, the win rounded by ``rounding``."""
+        if self.result is BetResult.WIN:
+            return stake + round_cents(stake * self.odds, rounding)
+        return stake if self.result is BetResult.PUSH else 0
+
     def return_multiple(self) -> Fraction:
         """What one unit staked brings back, stake included (exact)."""
         if self.result is BetResult.WIN:
@@ -274,12 +280,8 @@ def settle(
     if not isinstance(stake, int) or isinstance(stake, bool) or stake <= 0:
         raise ValueError(f"stake must be a positive integer number of cents, got {stake!r}")
     resolution = resolve_bet(bet, facts, table)
-    if resolution.result is BetResult.WIN:
-        exact_win = stake * resolution.odds
-        payout = stake + round_cents(exact_win, rounding)
-    else:
-        exact_win = Fraction(0)
-        payout = stake if resolution.result is BetResult.PUSH else 0
+    exact_win = stake * resolution.odds if resolution.result is BetResult.WIN else Fraction(0)
+    payout = resolution.payout(stake, rounding)
     return Settlement(bet, stake, payout, resolution.result, resolution.row, exact_win)
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "AmountError",
     "RoundingPolicy",
     "cents_to_decimal",
+    "exact_decimal",
     "format_cents",
     "parse_amount",
     "parse_ratio",
@@ -159,3 +160,21 @@ def round_fraction(value: Fraction, places: int) -> Decimal:
         whole += 1
     sign = -1 if value < 0 else 1
     return Decimal(sign * whole).scaleb(-places)
+
+
+def exact_decimal(value: Fraction) -> Decimal | None:
+    """The exact decimal of a fraction whose denominator has no prime but 2 and 5, else None.
+
+    >>> exact_decimal(Fraction(19, 20)), exact_decimal(Fraction(8)), exact_decimal(Fraction(1, 3))
+    (Decimal('0.95'), Decimal('8'), None)
+    """
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return None
+    places = 0
+    while (value * 10**places).denominator != 1:
+        places += 1
+    return round_fraction(value, places)

@@ -17,7 +17,6 @@ weights of one distribution share one denominator.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -262,11 +261,6 @@ def bet_odds(bet: BetType, decks: int, table: PayTable, bet_id: str | None = Non
         rtp=returned / total,
         second_moment=returned_squared / total,
     )
-
-
-def all_bet_odds(decks: int, table: PayTable, bets: Iterable[BetType]) -> list[BetOdds]:
-    """Odds of each bet in ``bets`` under one pay table, in the order given."""
-    return [bet_odds(bet, decks, table) for bet in bets]
 
 
 def main_probabilities(decks: int) -> dict[str, Fraction]:
