@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +22,6 @@ from reporting.config import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.logs import (
-    TIMESTAMP_SQL,
     Batch,
     RejectedLine,
     RoundRecord,
@@ -30,6 +30,7 @@ from reporting.logs import (
     read_source,
 )
 from reporting.store import stored_round_content
+from reporting.worker import read_in_worker, worth_a_worker
 
 #: Names of the fields of :meth:`RoundRecord.content`, for the raw text of a conflict reject.
 ROUND_FIELDS = (
@@ -233,10 +234,16 @@ def _ingest_source(
         ).lastrowid
         writer = _BatchWriter(connection, ingest_id, result, keep_rejects)
         with cyclic_gc_paused():
-            for batch in read_source(source, games, connection, BATCH_ROUNDS):
-                writer.write(batch)
-                if report is not None:
-                    report(batch.position, total_bytes)
+            batches = (
+                read_in_worker(source, games, BATCH_ROUNDS)
+                if worth_a_worker(source)
+                else read_source(source, games, connection, BATCH_ROUNDS)
+            )
+            with closing(batches):  # stops a reading process at once if writing fails
+                for batch in batches:
+                    writer.write(batch)
+                    if report is not None:
+                        report(batch.position, total_bytes)
         connection.execute(
             "UPDATE ingest_log SET lines_read = ?, rounds_loaded = ?, bets_loaded = ?,"
             " rounds_skipped_duplicate = ?, rejected = ? WHERE ingest_id = ?",
@@ -264,10 +271,9 @@ def _ingest_source(
 _INSERT_ROUND = (
     "INSERT INTO rounds (round_id, game_id, table_id, shoe_id, hand_no, started_at,"
     " betting_closed_at, settled_at, report_month, status, void_reason, player_cards,"
-    f" banker_cards, source_line, ingest_id) VALUES (?,?,?,?,?,{TIMESTAMP_SQL},{TIMESTAMP_SQL},"
-    f"{TIMESTAMP_SQL},?,?,?,?,?,?,?)"
+    " banker_cards, source_line, ingest_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
-_INSERT_BET = f"INSERT INTO bets VALUES (?,?,?,?,?,?,?,{TIMESTAMP_SQL},?)"
+_INSERT_BET = "INSERT INTO bets VALUES (?,?,?,?,?,?,?,?,?)"
 _INSERT_REJECT = (
     "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, round_id,"
     " raw_text) VALUES (?,?,?,?,?,?,?)"
@@ -345,29 +351,24 @@ class _BatchWriter:
             if room > 0:
                 self.result.rejected.extend(rejects[:room])
 
-    def _content(self, fields: tuple) -> tuple:
-        """The record as the store would hold it (see :func:`stored_round_content`)."""
+    @staticmethod
+    def _content(fields: Sequence) -> tuple:
+        """The record as the store holds it (see :func:`stored_round_content`)."""
         record = RoundRecord._make(fields)
-        normalise = self.connection.execute(
-            f"SELECT {TIMESTAMP_SQL}, {TIMESTAMP_SQL}, {TIMESTAMP_SQL}",
-            (record.started_at, record.betting_closed_at, record.settled_at),
-        ).fetchone()
-        bets = []
-        for bet in record.bets:
-            (placed_at,) = self.connection.execute(f"SELECT {TIMESTAMP_SQL}", (bet[7],)).fetchone()
-            bets.append((*bet[1:7], placed_at))
         return (
             record.round_id,
             record.game_id,
             record.table_id,
             record.shoe_id,
             record.hand_no,
-            *normalise,
+            record.started_at,
+            record.betting_closed_at,
+            record.settled_at,
             record.status,
             record.void_reason,
             record.player_cards,
             record.banker_cards,
-            tuple(sorted(bets)),
+            tuple(sorted(tuple(bet[1:8]) for bet in record.bets)),
         )
 
     def _conflict(self, fields: tuple, where: str) -> RejectedLine:

@@ -16,10 +16,10 @@ import gzip
 import re
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Literal, NamedTuple
 from zoneinfo import ZoneInfo
@@ -74,8 +74,8 @@ BetRow = tuple[str, str, str, str, int, int, str, str | None, int]
 
 
 class RoundRecord(NamedTuple):
-    """One round, validated, with where it came from; timestamps as checked (see
-    :data:`TIMESTAMP_SQL`), cards canonical, bets as rows of the ``bets`` table."""
+    """One round, validated, with where it came from: timestamps in the stored form (UTC, to
+    the millisecond, fixed width), cards canonical, bets as rows of the ``bets`` table."""
 
     round_id: str
     game_id: str
@@ -133,13 +133,12 @@ class Source:
 # An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
 # that a timestamp without one is told apart as naive).
 _TIMESTAMP = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2})(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
     r"([Zz]|[+-][0-9]{2}:?[0-9]{2})?"
 )
-# The timestamp forms SQLite's date functions read, offset included.
-_SQL_TIMESTAMP = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-    r"(?:\.[0-9]{1,3})?(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))"
+# The form the store keeps (UTC, to the millisecond, fixed width), clock fields in range.
+_STORED_FORM = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
 )
 #: Largest hand number and amount (cents) accepted: far beyond any real shoe or stake, well
 #: within SQLite's 64-bit integers.
@@ -147,8 +146,8 @@ MAX_HAND_NO = 1_000_000
 MAX_CENTS = 10**15
 #: UTC offsets run from -14:00 to +14:00 (SQLite reads no others).
 MAX_OFFSET_HOURS = 14
-#: SQL that turns a checked timestamp into the stored form: UTC, to the millisecond, fixed width.
-TIMESTAMP_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', ?)"
+#: Entries each normalisation cache may hold before it is emptied (memory stays flat).
+CACHE_LIMIT = 200_000
 _BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
 
 
@@ -220,31 +219,43 @@ def _validation_error(error: msgspec.MsgspecError) -> RecordError:
 
 
 class _Canon:
-    """Cached normalisation of what repeats endlessly in a log: cards, amounts, dates, months."""
+    """Cached normalisation of what repeats endlessly in a log: cards, amounts, dates, months.
+
+    The caches stay small (they are looked up millions of times, and a small table stays in
+    the processor's cache), hold only what passed the full check, and are emptied past a
+    bound, so memory stays flat whatever the log.
+    """
 
     def __init__(self) -> None:
         self._cards: dict[str, str] = {}
         self.amounts: dict[str, int] = {}  # amount text -> cents, for valid amounts
         self.dates: set[str] = set()  # calendar dates seen valid
-        self._months: dict[tuple[str, str], str] = {}
+        # (date, hour, offset as written) -> the UTC hour ("2026-10-03T18"), for offsets of
+        # whole hours: minutes and seconds are the same on both sides of such an offset.
+        self._hours: dict[tuple[str, str, str], str] = {}
+        # time zone -> (first UTC instant of a local month, first of the next, the month)
+        self._months: dict[str, tuple[str, str, str]] = {}
         self._zones: dict[str, ZoneInfo] = {}
 
-    def cards(self, codes: list[str] | None, hand: str) -> str:
+    def cards(self, codes: list[Any] | None, hand: str) -> str:
         if not codes:
             return ""
-        canonical = []
-        for code in codes:
-            card = self._cards.get(code)
-            if card is None:
-                if not isinstance(code, str):
-                    raise RecordError("bad_card", f"{hand}: card {code!r} is not a card code")
-                try:
-                    card = parse_card(code).code
-                except CardError as error:
-                    raise RecordError("bad_card", f"{hand}: {error}") from None
-                self._cards[code] = card
-            canonical.append(card)
-        return " ".join(canonical)
+        try:
+            return " ".join([self._cards[code] for code in codes])
+        except (KeyError, TypeError):  # a first sight, or not a string at all
+            return " ".join([self._card(code, hand) for code in codes])
+
+    def _card(self, code: Any, hand: str) -> str:
+        if not isinstance(code, str):
+            raise RecordError("bad_card", f"{hand}: card {code!r} is not a card code")
+        card = self._cards.get(code)
+        if card is None:
+            try:
+                card = parse_card(code).code
+            except CardError as error:
+                raise RecordError("bad_card", f"{hand}: {error}") from None
+            self._cards[code] = card
+        return card
 
     def amount(self, text: str, field: str) -> int:
         cents = self.amounts.get(text)
@@ -260,37 +271,46 @@ class _Canon:
                 raise RecordError(
                     "bad_money", f"{field} {text!r} is beyond any stake or payout this tool accepts"
                 )
-            if len(self.amounts) > 100_000:
+            if len(self.amounts) > CACHE_LIMIT:
                 self.amounts.clear()
             self.amounts[text] = cents
         return cents
 
     def timestamp(self, text: str, field: str) -> str:
-        """Check an ISO 8601 timestamp with a UTC offset; return it in a form SQLite reads.
+        """Check an ISO 8601 timestamp with a UTC offset; return it as the store keeps it:
+        UTC, to the millisecond (truncated), fixed width, so that stored times sort as text.
 
-        The store normalises it to UTC text (``strftime(TIMESTAMP_SQL)``) as it inserts, so
-        the common case costs one regular-expression match and one set look-up here (the
-        calendar date, checked once per distinct date).
+        A timestamp already in that form costs one regular-expression match and one set
+        look-up; other spellings a match and a small dictionary look-up; the first sight of
+        a date and hour is checked in full.
 
         >>> _Canon().timestamp("2026-10-03T18:40:17.5Z", "t")
-        '2026-10-03T18:40:17.5Z'
-        >>> _Canon().timestamp("2026-10-03t20:40:17,5+0200", "t")
-        '2026-10-03T20:40:17.500+02:00'
+        '2026-10-03T18:40:17.500Z'
+        >>> _Canon().timestamp("2026-10-01t01:40:17,5678+0200", "t")
+        '2026-09-30T23:40:17.567Z'
         """
-        if _SQL_TIMESTAMP.fullmatch(text) is not None and text[:10] in self.dates:
+        if _STORED_FORM.fullmatch(text) is not None and text[:10] in self.dates:
             return text
-        return self._timestamp_slow(text, field)
+        match = _TIMESTAMP.fullmatch(text)
+        if match is not None:
+            date, hour, minutes, fraction, offset = match.groups()
+            utc_hour = self._hours.get((date, hour, offset))
+            if utc_hour is not None and minutes[1] < "6" and minutes[4] < "6":
+                millis = "000" if fraction is None else (fraction + "00")[:3]
+                return f"{utc_hour}{minutes}.{millis}Z"
+        return self._timestamp_in_full(text, field)
 
-    def _timestamp_slow(self, text: str, field: str) -> str:
+    def _timestamp_in_full(self, text: str, field: str) -> str:
         match = _TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
         if match is None:
             raise RecordError("bad_value", f"{field} {text!r} is not an ISO 8601 timestamp")
-        date, clock, fraction, offset = match.groups()
-        if offset is None:
+        date, hour, minutes, fraction, written_offset = match.groups()
+        if written_offset is None:
             raise RecordError(
                 "naive_timestamp",
                 f"{field} {text!r} has no UTC offset; write it as ...Z or ...+01:00",
             )
+        offset = written_offset
         if offset in ("Z", "z"):
             offset = "+00:00"
         elif ":" not in offset:
@@ -303,34 +323,47 @@ class _Canon:
             raise RecordError(
                 "bad_value", f"{field} {text!r}: UTC offset {offset} is outside -14:00..+14:00"
             )
-        # Milliseconds, truncated: the precision the store keeps, so that SQLite never rounds
-        # an instant across a month boundary that the reporting month was computed on.
-        normalised = f"{date}T{clock}.{((fraction or '') + '000')[:3]}{offset}"
+        # Milliseconds, truncated: the precision the store keeps, so that the stored instant
+        # and the reporting month computed from it never disagree.
+        millis = ((fraction or "") + "000")[:3]
         try:
-            datetime.fromisoformat(normalised)
-        except ValueError:
+            local = datetime.fromisoformat(f"{date}T{hour}{minutes}.{millis}{offset}")
+            stored = local.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+        except (ValueError, OverflowError):
             raise RecordError(
                 "bad_value", f"{field} {text!r} is not a valid date and time"
             ) from None
-        if len(self.dates) > 100_000:
+        if len(self.dates) > CACHE_LIMIT or len(self._hours) > CACHE_LIMIT:
             self.dates.clear()
+            self._hours.clear()
         self.dates.add(date)
-        if _SQL_TIMESTAMP.fullmatch(text) is not None:
-            return text
-        return normalised
+        if offset.endswith(":00"):
+            self._hours[(date, hour, written_offset)] = stored[:13]
+        return stored
 
-    def month(self, checked: str, timezone: str) -> str:
-        """Reporting month (``YYYY-MM``) of a checked timestamp in a time zone, cached per minute."""
-        offset = "Z" if checked[-1] == "Z" else checked[-6:]
-        key = (timezone, checked[:16], offset)  # offsets are whole minutes: so are boundaries
-        month = self._months.get(key)
-        if month is None:
-            zone = self._zones.get(timezone) or self._zones.setdefault(timezone, ZoneInfo(timezone))
-            moment = datetime.fromisoformat(checked.replace("Z", "+00:00"))
-            month = moment.astimezone(zone).strftime("%Y-%m")
-            if len(self._months) > 200_000:
-                self._months.clear()
-            self._months[key] = month
+    def month(self, stored: str, timezone: str) -> str:
+        """Reporting month (``YYYY-MM``) of a stored UTC time in a time zone.
+
+        The UTC span of the last month found is kept per zone: within it, a month costs two
+        text comparisons (stored times sort as text).
+        """
+        span = self._months.get(timezone)
+        if span is not None and span[0] <= stored < span[1]:
+            return span[2]
+        zone = self._zones.get(timezone) or self._zones.setdefault(timezone, ZoneInfo(timezone))
+        local = datetime.fromisoformat(stored[:-1] + "+00:00").astimezone(zone)
+        month = f"{local.year:04d}-{local.month:02d}"
+        try:
+            first = datetime(local.year, local.month, 1, tzinfo=zone)
+            after = datetime(local.year + local.month // 12, local.month % 12 + 1, 1, tzinfo=zone)
+            start, end = (
+                moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+                for moment in (first, after)
+            )
+        except (ValueError, OverflowError):  # the first or last month a datetime can hold
+            return month
+        if start <= stored < end:
+            self._months[timezone] = (start, end, month)
         return month
 
 
@@ -379,48 +412,38 @@ class RoundValidator:
                 raise RecordError("bad_value", "a hand holds at most 3 cards")
         if raw.hand_no is not None and not 1 <= raw.hand_no <= MAX_HAND_NO:
             raise RecordError("bad_value", f"hand_no {raw.hand_no} must be 1 to {MAX_HAND_NO:,}")
-        settled_at = canon.timestamp(raw.settled_at, "settled_at")
-        started_at = (
-            None if raw.started_at is None else canon.timestamp(raw.started_at, "started_at")
-        )
+        timestamp = canon.timestamp
+        settled_at = timestamp(raw.settled_at, "settled_at")
+        started_at = None if raw.started_at is None else timestamp(raw.started_at, "started_at")
         closed_at = (
             None
             if raw.betting_closed_at is None
-            else canon.timestamp(raw.betting_closed_at, "betting_closed_at")
+            else timestamp(raw.betting_closed_at, "betting_closed_at")
         )
         round_id = raw.round_id
         currency = game.currency
         offered = self._offered[raw.game]
-        amounts = canon.amounts
-        dates = canon.dates
-        fast_timestamp = _SQL_TIMESTAMP.fullmatch
+        amounts, dates, stored_form = canon.amounts, canon.dates, _STORED_FORM.fullmatch
         bets = []
         for index, bet in enumerate(raw.bets):
+            # The common case inline: cached amounts, a time already in the stored form;
+            # anything else (or a first sight) goes through the full check, which raises
+            # with the reason.
             stake = amounts.get(bet.stake)
             payout = amounts.get(bet.payout)
             placed_at = bet.placed_at
-            if bet.type not in offered:
-                error = RecordError(
-                    "bad_value",
-                    f"bets[{index}].type {bet.type!r} is not offered by {raw.game}"
-                    f" (offered: {' '.join(sorted(offered))})",
-                )
-                if bet_lines is not None:
-                    error.line = bet_lines[index]
-                raise error
             if (
-                stake is None
+                not stake
                 or payout is None
-                or not stake
                 or bet.currency != currency
+                or bet.type not in offered
                 or (
                     placed_at is not None
-                    and (fast_timestamp(placed_at) is None or placed_at[:10] not in dates)
+                    and (stored_form(placed_at) is None or placed_at[:10] not in dates)
                 )
             ):
-                # The uncommon case, checked in full (and the caches filled).
                 try:
-                    stake, payout, placed_at = self._check_bet(bet, index, currency)
+                    stake, payout, placed_at = self._check_bet(bet, index, raw.game, currency)
                 except RecordError as error:
                     if bet_lines is not None:
                         error.line = bet_lines[index]  # the bad part is on a bets.csv line
@@ -440,7 +463,7 @@ class RoundValidator:
             )
         if len(bets) > 1 and len({bet[1] for bet in bets}) != len(bets):
             raise RecordError("bad_value", "a bet_id appears twice in the round")
-        # A plain tuple in RoundRecord's field order: cheap to build and to pass between
+        # A plain tuple in RoundRecord's field order: cheap to build and to send between
         # processes (RoundRecord._make gives the named view where it is needed).
         return (
             round_id,
@@ -460,8 +483,18 @@ class RoundValidator:
             bets,
         )
 
-    def _check_bet(self, bet: _RawBet, index: int, currency: str) -> tuple[int, int, str | None]:
-        """Full check of one bet's money, currency and time; returns (stake, payout, placed_at)."""
+    def _check_bet(
+        self, bet: _RawBet, index: int, game_id: str, currency: str
+    ) -> tuple[int, int, str | None]:
+        """Full check of one bet's type, money, currency and time; returns (stake, payout,
+        placed_at as stored)."""
+        offered = self._offered[game_id]
+        if bet.type not in offered:
+            raise RecordError(
+                "bad_value",
+                f"bets[{index}].type {bet.type!r} is not offered by {game_id}"
+                f" (offered: {' '.join(sorted(offered))})",
+            )
         canon = self._canon
         stake = canon.amount(bet.stake, f"bets[{index}].stake")
         if stake == 0:
@@ -491,6 +524,10 @@ class Batch(NamedTuple):
     records: list[tuple]  # plain tuples in RoundRecord field order
     rejects: list[RejectedLine]
     position: int  # bytes of the source file read so far (compressed bytes for .gz)
+
+
+#: What the readers return: batches, one at a time; ``close()`` stops reading.
+BatchReader = Generator[Batch, None, None]
 
 
 def _batched(
@@ -528,7 +565,7 @@ def cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def read_jsonl(source: Source, games: Mapping[str, GameSpec], size: int) -> Iterator[Batch]:
+def read_jsonl(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
     """Batches of a JSON Lines file (gzipped or not), read one line at a time."""
     name = str(source.path)
     validator = RoundValidator(games)
@@ -625,7 +662,7 @@ def _readable(value: str) -> tuple[str, bool]:
 
 def read_csv_pair(
     source: Source, games: Mapping[str, GameSpec], connection: sqlite3.Connection, size: int
-) -> Iterator[Batch]:
+) -> BatchReader:
     """Batches of a CSV pair. The bets file is staged in a temporary table of ``connection``,
     so neither file needs to be sorted and memory stays flat whatever their size."""
     assert source.companion is not None
@@ -775,7 +812,7 @@ def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
 
 def read_source(
     source: Source, games: Mapping[str, GameSpec], connection: sqlite3.Connection, size: int
-) -> Iterator[Batch]:
+) -> BatchReader:
     """Batches of any source, in file order."""
     if source.format == "csv":
         return read_csv_pair(source, games, connection, size)

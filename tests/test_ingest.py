@@ -1132,3 +1132,131 @@ def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, op
     assert result.rounds_loaded == clean_rounds - 2
     messages = {r.message for r in result.rejected}
     assert messages == {"the row is not valid UTF-8"}
+
+
+# --- a large file is read in a second process ------------------------------------------------
+
+
+def force_worker(monkeypatch, on: bool) -> list[Path]:
+    """Read every JSON Lines file in the worker process (``on``) or none; returns the list of
+    files the worker was started for."""
+    import reporting.ingest
+    import reporting.worker
+
+    started: list[Path] = []
+    real = reporting.worker.read_in_worker
+
+    def spy(source, *args):
+        started.append(source.path)
+        return real(source, *args)
+
+    monkeypatch.setattr(reporting.worker, "WORKER_MIN_BYTES", 0 if on else 10**15)
+    monkeypatch.setattr(reporting.ingest, "read_in_worker", spy)
+    return started
+
+
+def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
+    tmp_path, monkeypatch, operator_config, every_reason_log, make_round, write_jsonl
+):
+    """Every reject reason, duplicates and conflicts within and across files, several
+    batches of a gzipped file: the same rows, lines and counts either way."""
+    again = write_jsonl(
+        tmp_path / "again.jsonl",
+        make_round("R-1"),  # duplicate of the first file's line 1
+        make_round("R-14", hand_no=77),  # conflict with the first file's line 14
+        make_round("R-20"),
+        make_round("R-20", hand_no=5),  # conflict within this file
+    )
+    many = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)  # three batches
+    sources = discover_sources([every_reason_log, again, many])
+    results, dumps = {}, {}
+    for mode in ("in process", "worker"):
+        started = force_worker(monkeypatch, on=mode == "worker")
+        db = tmp_path / f"{mode}.sqlite"
+        connection = connect(db)
+        try:
+            result = ingest(connection, sources, operator_config)
+        finally:
+            connection.close()
+        assert started == ([every_reason_log, again, many] if mode == "worker" else [])
+        results[mode] = [
+            (f.status, f.rounds_loaded, f.bets_loaded, f.rounds_skipped_duplicate, f.rejected)
+            for f in result.files
+        ]
+        dumps[mode] = dump(db)
+    assert results["worker"] == results["in process"]
+    assert dumps["worker"] == dumps["in process"]
+    assert [f[:4] for f in results["worker"]] == [
+        ("loaded", 2, 3, 1),
+        ("loaded", 1, 1, 1),
+        ("loaded", 12_000, 12_000, 0),
+    ]
+    assert [(r.line, r.reason) for r in results["worker"][1][4]] == [
+        (2, "conflict"),
+        (4, "conflict"),
+    ]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not gzip"])
+def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
+    damage, tmp_path, monkeypatch, operator_config, make_round, write_jsonl
+):
+    force_worker(monkeypatch, on=True)
+    good = write_jsonl(tmp_path / "good.jsonl", make_round("G-1"))
+    bad = many_rounds_gz(tmp_path / "damaged.jsonl.gz", make_round, 12_000)
+    data = bad.read_bytes()
+    bad.write_bytes(data[: len(data) * 3 // 4] if damage == "truncated" else b"not gzip\n" * 9)
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        result = ingest(connection, discover_sources([bad, good]), operator_config)
+    finally:
+        connection.close()
+    assert [f.status for f in result.files] == ["failed", "loaded"]
+    assert str(bad) in result.files[0].error
+    assert "nothing of it was loaded" in result.files[0].error
+    assert rows(tmp_path / "store.sqlite", "SELECT round_id FROM rounds") == [("G-1",)]
+    assert counts(tmp_path / "store.sqlite")["ingest_log"] == 1
+
+
+def test_a_worker_that_dies_fails_its_file_and_loads_nothing_of_it(
+    tmp_path, monkeypatch, operator_config, make_round, write_jsonl
+):
+    """A reading process killed from outside (say by the OOM killer) is a failed file with
+    its exit code, never a half-loaded one."""
+    import reporting.worker
+
+    force_worker(monkeypatch, on=True)
+    monkeypatch.setattr(
+        reporting.worker, "_command", lambda: [sys.executable, "-c", "import sys; sys.exit(3)"]
+    )
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"), make_round("R-2"))
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        result = ingest(connection, discover_sources([log]), operator_config)
+    finally:
+        connection.close()
+    (failed,) = result.failed
+    assert "exit code 3" in failed.error and "nothing of it was loaded" in failed.error
+    assert counts(tmp_path / "store.sqlite") == dict.fromkeys(TABLES, 0)
+
+
+def test_a_bug_in_the_worker_is_raised_with_its_traceback(tmp_path, operator_config):
+    from reporting.logs import Source
+    from reporting.worker import read_in_worker
+
+    with pytest.raises(RuntimeError, match="IsADirectoryError"):
+        list(read_in_worker(Source(tmp_path, "jsonl"), operator_config.games, 100))
+
+
+def test_closing_the_reader_stops_the_worker_at_once(tmp_path, operator_config, make_round):
+    """Writing failed (or Ctrl-C): closing the batches ends the child, it does not read on."""
+    from reporting.logs import Source
+    from reporting.worker import read_in_worker
+
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
+    batches = read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000)
+    next(batches)
+    before = set(children_of(os.getpid()))
+    assert before, "the worker runs"
+    batches.close()
+    assert set(children_of(os.getpid())) & before == set()

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import sqlite3
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from reporting.logs import (
     REJECT_REASONS,
-    TIMESTAMP_SQL,
     RejectedLine,
     RoundRecord,
     Source,
@@ -38,11 +39,16 @@ def read(path: Path, config, companion: Path | None = None):
     return records, rejects
 
 
+#: SQLite's own reading of a timestamp as UTC to the millisecond: an oracle independent of the
+#: reader's normalisation in Python.
+SQLITE_UTC = "strftime('%Y-%m-%dT%H:%M:%fZ', ?)"
+
+
 def stored_utc(timestamp: str | None) -> str | None:
-    """The text the store keeps for a checked timestamp (TIMESTAMP_SQL)."""
+    """SQLite's UTC text for a timestamp (the form the store keeps)."""
     connection = sqlite3.connect(":memory:")
     try:
-        return connection.execute(f"SELECT {TIMESTAMP_SQL}", (timestamp,)).fetchone()[0]
+        return connection.execute(f"SELECT {SQLITE_UTC}", (timestamp,)).fetchone()[0]
     finally:
         connection.close()
 
@@ -733,12 +739,12 @@ def test_an_offset_beyond_14_hours_is_refused_whatever_came_before():
     from reporting.logs import RecordError, _Canon
 
     canon = _Canon()
-    assert canon.timestamp("2026-10-03T10:00:00Z", "t") == "2026-10-03T10:00:00Z"
+    assert canon.timestamp("2026-10-03T10:00:00Z", "t") == "2026-10-03T10:00:00.000Z"
     for text in ("2026-10-03T10:00:00+14:30", "2026-10-03T10:00:00-15:00"):
         with pytest.raises(RecordError) as refused:
             canon.timestamp(text, "settled_at")
         assert refused.value.reason == "bad_value"
-    assert canon.timestamp("2026-10-03T10:00:00+14:00", "t") == "2026-10-03T10:00:00+14:00"
+    assert canon.timestamp("2026-10-03T10:00:00+14:00", "t") == "2026-10-02T20:00:00.000Z"
 
 
 def test_a_sub_millisecond_instant_stays_in_the_month_it_is_stored_in(
@@ -757,3 +763,82 @@ def test_a_sub_millisecond_instant_stays_in_the_month_it_is_stored_in(
     ingest(connection, discover_sources([log]), operator_config)
     row = connection.execute("SELECT settled_at, report_month FROM rounds").fetchone()
     assert row == ("2026-10-31T22:59:59.999Z", "2026-10")
+
+
+# --- timestamps are normalised in Python as SQLite would ---------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def iso_timestamps(draw) -> str:
+    """Timestamps in every spelling the reader accepts: separators, fractions, offsets."""
+    moment = draw(
+        st.datetimes(
+            min_value=datetime(1970, 1, 2),
+            max_value=datetime(2100, 12, 30),  # noqa: DTZ001
+        )
+    )
+    separator = draw(st.sampled_from("Tt "))
+    fraction = draw(st.sampled_from(["", ".", ","])).strip()
+    if fraction:
+        fraction += str(moment.microsecond).zfill(6)[: draw(st.integers(1, 6))]
+    hours = draw(st.integers(-14, 14))
+    minutes = 0 if abs(hours) == 14 else draw(st.sampled_from([0, 30, 45]))
+    sign = "-" if hours < 0 else "+"
+    offset = draw(
+        st.sampled_from(
+            [
+                "Z",
+                "z",
+                f"{sign}{abs(hours):02d}:{minutes:02d}",
+                f"{sign}{abs(hours):02d}{minutes:02d}",
+            ]
+        )
+    )
+    return f"{moment:%Y-%m-%d}{separator}{moment:%H:%M:%S}{fraction}{offset}"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(iso_timestamps(), min_size=1, max_size=8))
+def test_a_timestamp_is_stored_as_sqlite_reads_it_first_time_and_from_the_caches(texts):
+    from reporting.logs import _Canon
+
+    canon = _Canon()
+    for text in texts:
+        # SQLite reads "," fractions and "+0200" offsets differently: give it the ISO spelling
+        # of the same instant, truncated to the millisecond as the store keeps it.
+        iso = re.sub(r"([+-]\d\d)(\d\d)$", r"\1:\2", text.replace(",", ".").upper())
+        iso = re.sub(r"(\.\d{3})\d+", r"\1", iso)
+        expected = stored_utc(iso)
+        assert canon.timestamp(text, "t") == expected
+        assert canon.timestamp(text, "t") == expected  # the cached way gives the same
+
+
+def test_the_timestamp_caches_never_let_a_bad_time_through():
+    """Heads and tails are cached apart: each seen valid must not make a bad whole pass."""
+    from reporting.logs import RecordError, _Canon
+
+    canon = _Canon()
+    for good in (
+        "2026-02-28T10:00:00Z",
+        "2026-10-03T23:59:59.999+02:00",
+        "2026-10-03T10:00:00+14:00",
+    ):
+        canon.timestamp(good, "t")
+    # Blanks around a timestamp are allowed (and kept out of the caches).
+    assert canon.timestamp(" 2026-10-03T10:00:00Z ", "t") == "2026-10-03T10:00:00.000Z"
+    for bad, reason in (
+        ("2026-02-29T10:00:00Z", "bad_value"),  # not a leap year
+        ("2026-10-03T24:00:00Z", "bad_value"),
+        ("2026-10-03T23:59:60Z", "bad_value"),
+        ("2026-10-03T10:00:00+14:30", "bad_value"),
+        ("2026-10-03T10:00:00", "naive_timestamp"),
+        ("2026-10-03T10:00:00.5", "naive_timestamp"),
+        ("2026-10-03T10:00 :00Z", "bad_value"),
+        ("2026-10-0310:00:00Z", "bad_value"),
+    ):
+        with pytest.raises(RecordError) as refused:
+            canon.timestamp(bad, "t")
+        assert refused.value.reason == reason, bad
