@@ -51,7 +51,7 @@ ROUND_FIELDS = (
 
 __all__ = ["FileResult", "IngestResult", "discover_sources", "ingest"]
 
-BATCH_ROUNDS = 5_000
+BATCH_ROUNDS = 2_000
 
 #: Called with (bytes done, bytes total) of the current file; None when not reporting.
 ProgressCallback = Callable[[int, int], None]

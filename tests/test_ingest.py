@@ -1167,7 +1167,7 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         make_round("R-20"),
         make_round("R-20", hand_no=5),  # conflict within this file
     )
-    many = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)  # three batches
+    many = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)  # several batches
     sources = discover_sources([every_reason_log, again, many])
     results, dumps = {}, {}
     for mode in ("in process", "worker"):

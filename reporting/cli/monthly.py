@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,8 +22,10 @@ from reporting.cli.disclose import parse_as_of
 from reporting.disclose import Disclosure
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.monthly import MonthlyResult, output_lock, run_monthly
 from reporting.store import connect
+
+if TYPE_CHECKING:
+    from reporting.monthly import MonthlyResult
 
 
 def render_game(game: GameSpec, disclosure: Disclosure, as_of: date, folder: Path) -> list[Path]:
@@ -75,6 +77,8 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
+    from reporting.monthly import output_lock, run_monthly  # the whole pipeline: load it now
+
     # The lock first: a second run waits (or stops) here, before it touches the database.
     with output_lock(out, wait):
         connection = connect(db)

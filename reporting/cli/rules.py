@@ -15,8 +15,7 @@ from reporting.cli.disclose import parse_as_of
 from reporting.config import SUPPORTED_LANGUAGES
 from reporting.disclose import disclose
 from reporting.errors import InputError
-from reporting.render import FORMATS, write_rule_sheet
-from reporting.rulesheet import build_rule_sheet
+from reporting.render import FORMATS
 
 
 def rules_command(
@@ -72,6 +71,9 @@ def rules_command(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
+
+    from reporting.render import write_rule_sheet
+    from reporting.rulesheet import build_rule_sheet  # Babel and the catalogues: only here
 
     connection = None
     if db is not None:

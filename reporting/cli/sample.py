@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
 from reporting.errors import InputError
-from reporting.sample import SampleSummary, generate_month, parse_month
+
+if TYPE_CHECKING:
+    from reporting.sample import SampleSummary
 
 
 def sample_command(
@@ -49,6 +51,8 @@ def sample_command(
     as_json: JsonOption = False,
 ) -> None:
     """Write a realistic synthetic round log of a month for every configured game."""
+    from reporting.sample import generate_month, parse_month  # its tables: only when sampling
+
     parse_month(month)  # a bad month fails before the configuration is read
     if fmt is not None and fmt not in ("jsonl", "csv"):
         raise InputError(f"--format {fmt!r}: expected jsonl or csv")

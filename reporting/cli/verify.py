@@ -24,7 +24,6 @@ from reporting.errors import InputError
 from reporting.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.store import connect, rejected_count
 from reporting.verify import FINDING_KINDS, VerifyResult, verify
-from reporting.workbook import write_audit_workbook
 
 SHOWN_FINDINGS = 200
 
@@ -60,6 +59,8 @@ def verify_command(
         rtp = rtp_checks(result.bet_totals, operator.games)
         rejected = rejected_count(connection, month)
         if workbook is not None:
+            from reporting.workbook import write_audit_workbook  # openpyxl: only when asked
+
             try:
                 write_audit_workbook(
                     workbook,
