@@ -30,7 +30,7 @@ from reporting.logs import (
     read_source,
 )
 from reporting.store import stored_round_content
-from reporting.worker import read_in_worker, worth_a_worker
+from reporting.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
 
 #: Names of the fields of :meth:`RoundRecord.content`, for the raw text of a conflict reject.
 ROUND_FIELDS = (
@@ -185,16 +185,25 @@ def ingest(
     *,
     progress: Callable[[Source], ProgressCallback | None] = lambda source: None,
     keep_rejects: int = 10_000,
+    worker_min_bytes: int = WORKER_MIN_BYTES,
 ) -> IngestResult:
     """Load every source; returns what each one contributed.
 
     ``keep_rejects`` bounds how many rejected lines per file are kept in memory for the
-    report; all of them are stored in the database and counted.
+    report; all of them are stored in the database and counted. JSON Lines files of
+    ``worker_min_bytes`` or more are read in a second process (see :mod:`reporting.worker`).
     """
     results = []
     for source in sources:
         results.append(
-            _ingest_source(connection, source, config.games, progress(source), keep_rejects)
+            _ingest_source(
+                connection,
+                source,
+                config.games,
+                progress(source),
+                keep_rejects,
+                worth_a_worker(source, worker_min_bytes),
+            )
         )
     return IngestResult(results)
 
@@ -205,6 +214,7 @@ def _ingest_source(
     games: Mapping[str, GameSpec],
     report: ProgressCallback | None,
     keep_rejects: int,
+    in_worker: bool,
 ) -> FileResult:
     name = str(source.path)
     try:
@@ -236,7 +246,7 @@ def _ingest_source(
         with cyclic_gc_paused():
             batches = (
                 read_in_worker(source, games, BATCH_ROUNDS)
-                if worth_a_worker(source)
+                if in_worker
                 else read_source(source, games, connection, BATCH_ROUNDS)
             )
             with closing(batches):  # stops a reading process at once if writing fails

@@ -133,7 +133,7 @@ class Source:
 # An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
 # that a timestamp without one is told apart as naive).
 _TIMESTAMP = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2})(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
     r"([Zz]|[+-][0-9]{2}:?[0-9]{2})?"
 )
 # The form the store keeps (UTC, to the millisecond, fixed width), clock fields in range.
@@ -144,8 +144,11 @@ _STORED_FORM = re.compile(
 #: within SQLite's 64-bit integers.
 MAX_HAND_NO = 1_000_000
 MAX_CENTS = 10**15
-#: UTC offsets run from -14:00 to +14:00 (SQLite reads no others).
+#: UTC offsets in use run from -12:00 to +14:00; no time zone has ever been beyond +-14:00.
 MAX_OFFSET_HOURS = 14
+#: Years accepted in a timestamp: any real log, with room for every time zone's month to be
+#: computed around it (a datetime stops at years 1 and 9999).
+YEARS = range(1900, 9999)
 #: Entries each normalisation cache may hold before it is emptied (memory stays flat).
 CACHE_LIMIT = 200_000
 _BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
@@ -222,8 +225,9 @@ class _Canon:
     """Cached normalisation of what repeats endlessly in a log: cards, amounts, dates, months.
 
     The caches stay small (they are looked up millions of times, and a small table stays in
-    the processor's cache), hold only what passed the full check, and are emptied past a
-    bound, so memory stays flat whatever the log.
+    the processor's cache) and hold only what passed the full check; those whose keys come
+    from the log are emptied past a bound, so memory stays flat whatever the log (card
+    spellings are a closed set).
     """
 
     def __init__(self) -> None:
@@ -305,6 +309,11 @@ class _Canon:
         if match is None:
             raise RecordError("bad_value", f"{field} {text!r} is not an ISO 8601 timestamp")
         date, hour, minutes, fraction, written_offset = match.groups()
+        if int(date[:4]) not in YEARS:
+            raise RecordError(
+                "bad_value",
+                f"{field} {text!r}: year outside {YEARS.start}-{YEARS.stop - 1}",
+            )
         if written_offset is None:
             raise RecordError(
                 "naive_timestamp",
@@ -587,7 +596,11 @@ def read_jsonl(source: Source, games: Mapping[str, GameSpec], size: int) -> Batc
                     name, number, problem.reason, problem.message, _raw_text(data), round_id
                 )
 
-    with source.path.open("rb") as raw_handle:
+    try:
+        raw_handle = source.path.open("rb")
+    except OSError as error:
+        raise InputError(f"{name}: cannot be read ({error.strerror})") from None
+    with raw_handle:
         handle: IO[bytes] = (
             gzip.GzipFile(fileobj=raw_handle, mode="rb")
             if source.format == "jsonl.gz"

@@ -15,8 +15,8 @@ write finds the pipe closed and it exits; if the child stops, the parent finds t
 closed, rolls the file back and says so.
 
 A frame is 8 bytes of length (little-endian) and a MessagePack array whose first item names
-it: ``["batch", records, rejects, position]``, ``["done"]``, ``["input_error", message]`` or
-``["crash", traceback]``.
+it: ``["ready"]`` once the child has started, then ``["batch", records, rejects, position]``
+for each batch and ``["done"]``, or ``["input_error", message]`` or ``["crash", traceback]``.
 """
 
 from __future__ import annotations
@@ -43,21 +43,22 @@ from reporting.logs import (
     read_jsonl,
 )
 
-__all__ = ["WORKER_MIN_BYTES", "read_in_worker", "worth_a_worker"]
+__all__ = ["WORKER_MIN_BYTES", "read_in_worker", "worth_a_worker", "write_frame"]
 
 #: Files from this size on are read in a second process (starting it costs about 0.2 s).
 WORKER_MIN_BYTES = 8 * 1024 * 1024
 _LENGTH = 8  # bytes of a frame's length prefix
 
 
-def worth_a_worker(source: Source) -> bool:
-    """Whether reading ``source`` in a second process pays: a large JSON Lines file, and a
-    second processor to run it on."""
-    return (
-        source.format in ("jsonl", "jsonl.gz")
-        and _usable_cpus() > 1
-        and source.size >= WORKER_MIN_BYTES
-    )
+def worth_a_worker(source: Source, min_bytes: int = WORKER_MIN_BYTES) -> bool:
+    """Whether reading ``source`` in a second process pays: a JSON Lines file of
+    ``min_bytes`` or more, and a second processor to run it on."""
+    if source.format not in ("jsonl", "jsonl.gz") or _usable_cpus() < 2:
+        return False
+    try:
+        return source.size >= min_bytes
+    except OSError:
+        return False  # unreadable: the ingest reports it
 
 
 def _usable_cpus() -> int:
@@ -75,10 +76,16 @@ def _command() -> list[str]:
 def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
     """The batches of :func:`reporting.logs.read_jsonl`, made by a child process.
 
-    Close the generator (or exhaust it) to stop the child; an error in the child is raised
+    If the child cannot be started (no process to spare, or an interpreter that cannot
+    import this package), the file is read in this process instead: slower, same result.
+    Close the generator (or exhaust it) to stop the child. An error in the child is raised
     here: :class:`InputError` for a file that cannot be read, RuntimeError for a bug.
     """
-    child = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        child = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    except OSError:
+        yield from read_jsonl(source, games, size)
+        return
     assert child.stdin is not None and child.stdout is not None
     decode = msgspec.msgpack.Decoder().decode
     try:
@@ -86,29 +93,50 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
             with child.stdin:
                 pickle.dump((source, dict(games), size), child.stdin)
         except BrokenPipeError:
-            pass  # the child is gone already: reading says how it ended
+            pass  # the child is gone already: the first frame says so
+        if not _started(child.stdout):  # it could not start (see its stderr): read here
+            yield from read_jsonl(source, games, size)
+            return
         while True:
             frame = _read_frame(child.stdout)
             if frame is None:
                 raise InputError(
-                    f"{source.path}: the process reading it stopped (exit code {child.wait()})"
-                    "; nothing of it was loaded"
+                    f"{source.path}: the process reading it {_ended(child.wait())}; nothing of"
+                    " it was loaded; run the ingest again"
                 )
             kind, *payload = decode(frame)
             if kind == "batch":
                 records, rejects, position = payload
                 yield Batch(records, [RejectedLine(*reject) for reject in rejects], position)
+            elif kind == "done":
+                return
             elif kind == "input_error":
                 raise InputError(payload[0])
             elif kind == "crash":
                 raise RuntimeError(f"the process reading {source.path} failed:\n{payload[0]}")
             else:
-                return
+                raise RuntimeError(f"the process reading {source.path} sent {kind!r}")
     finally:
         child.stdout.close()
         if child.poll() is None:
             child.kill()
         child.wait()
+
+
+def _started(stream: IO[bytes]) -> bool:
+    frame = _read_frame(stream)
+    try:
+        return frame is not None and msgspec.msgpack.decode(frame) == ["ready"]
+    except msgspec.DecodeError:
+        return False
+
+
+def _ended(code: int) -> str:
+    if code < 0:
+        name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+        killer = " (SIGKILL: often the out-of-memory killer)" if -code == signal.SIGKILL else ""
+        return f"was stopped by signal {name}{killer}"
+    return f"stopped with exit code {code}"
 
 
 def _read_frame(stream: IO[bytes]) -> bytes | None:
@@ -120,32 +148,33 @@ def _read_frame(stream: IO[bytes]) -> bytes | None:
     return frame if len(frame) == length else None
 
 
+def write_frame(stream: IO[bytes], *message: object) -> None:
+    """Write one frame: its length, then the message as MessagePack."""
+    data = msgspec.msgpack.encode(message)
+    stream.write(len(data).to_bytes(_LENGTH, "little"))
+    stream.write(data)
+
+
 def _serve() -> None:
     """The child: read the source named on stdin and write its batches as frames."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     # Frames go to a private copy of stdout; anything printed by mistake goes to stderr.
     frames = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    encode = msgspec.msgpack.Encoder().encode
-
-    def send(*message: object) -> None:
-        data = encode(message)
-        frames.write(len(data).to_bytes(_LENGTH, "little"))
-        frames.write(data)
-
     try:
         source, games, size = pickle.load(sys.stdin.buffer)
+        write_frame(frames, "ready")
         with cyclic_gc_paused():
             for batch in read_jsonl(source, games, size):
-                send("batch", batch.records, batch.rejects, batch.position)
-        send("done")
+                write_frame(frames, "batch", batch.records, batch.rejects, batch.position)
+        write_frame(frames, "done")
         frames.flush()
     except (BrokenPipeError, ConnectionResetError):
         os._exit(0)  # the parent has gone: nobody is waiting for the rest
     except InputError as error:
-        send("input_error", str(error))
+        write_frame(frames, "input_error", str(error))
     except BaseException:
-        send("crash", traceback.format_exc())
+        write_frame(frames, "crash", traceback.format_exc())
     try:
         frames.close()
     except BrokenPipeError:

@@ -1,0 +1,245 @@
+"""Reading a large file in a second process (reporting/worker.py): the same rows, rejects and
+counts as reading in one process, and a file that fails in the child loads nothing of it."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows
+
+import reporting.worker
+from reporting.ingest import discover_sources, ingest
+from reporting.logs import Source
+from reporting.store import connect
+from reporting.worker import read_in_worker
+
+EVERY_FILE = 0  # worker_min_bytes: read every JSON Lines file in the worker
+NO_FILE = 10**15
+
+
+@pytest.fixture(autouse=True)
+def two_processors(monkeypatch):
+    """The worker is only used with a second processor: these tests run as if there were."""
+    monkeypatch.setattr(reporting.worker, "_usable_cpus", lambda: 2)
+
+
+@pytest.fixture
+def started(monkeypatch) -> list[Path]:
+    """The files a worker process was started for."""
+    import reporting.ingest
+
+    paths: list[Path] = []
+    real = reporting.ingest.read_in_worker
+
+    def spy(source, *args):
+        paths.append(source.path)
+        return real(source, *args)
+
+    monkeypatch.setattr(reporting.ingest, "read_in_worker", spy)
+    return paths
+
+
+def load(db: Path, paths: list[Path], config, **options):
+    connection = connect(db)
+    try:
+        return ingest(connection, discover_sources(paths), config, **options)
+    finally:
+        connection.close()
+
+
+def child_command(monkeypatch, script: str) -> None:
+    """Run ``script`` as the worker process instead of ``python -m reporting.worker``."""
+    monkeypatch.setattr(reporting.worker, "_command", lambda: [sys.executable, "-c", script])
+
+
+def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
+    tmp_path, started, operator_config, make_round, make_bet, write_jsonl
+):
+    """Every reject reason, duplicates and conflicts within and across files, several
+    batches of a gzipped file: the same rows, lines and counts either way."""
+    first = write_jsonl(
+        tmp_path / "first.jsonl",
+        make_round("R-1"),
+        '{"round_id": "R-2", "game": ',  # bad_json
+        {**make_round("R-3"), "settled_at": None},  # missing_field
+        make_round("R-4", banker_cards=["5D", "2X"]),  # bad_card
+        make_round("R-5", bets=[make_bet("B-5", stake=25.0)]),  # bad_money
+        make_round("R-6", settled_at="2026-10-03T18:40:41"),  # naive_timestamp
+        make_round("R-7", bets=[make_bet("B-7", type="dragon")]),  # unknown_bet_type
+        make_round("R-8", game="roulette-it"),  # unknown_game
+        make_round("R-1", hand_no=24),  # conflict with line 1
+        make_round("R-10", status="pending"),  # bad_value
+        make_round("R-1"),  # duplicate of line 1
+        make_round("R-12", bets=[make_bet("B-12a"), make_bet("B-12b", type="tie")]),
+    )
+    again = write_jsonl(
+        tmp_path / "again.jsonl",
+        make_round("R-1"),  # duplicate of the first file's line 1
+        make_round("R-12", hand_no=77),  # conflict with the first file's line 12
+        make_round("R-20", settled_at="2026-10-31T23:30:00.1234+01:00"),
+        make_round("R-20", hand_no=5),  # conflict within this file
+    )
+    many = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)  # several batches
+    paths = [first, again, many]
+    results, dumps = {}, {}
+    for mode, min_bytes in (("in process", NO_FILE), ("worker", EVERY_FILE)):
+        started.clear()
+        db = tmp_path / f"{mode}.sqlite"
+        result = load(db, paths, operator_config, worker_min_bytes=min_bytes)
+        assert started == (paths if mode == "worker" else [])
+        results[mode] = [
+            (f.status, f.rounds_loaded, f.bets_loaded, f.rounds_skipped_duplicate, f.rejected)
+            for f in result.files
+        ]
+        dumps[mode] = dump(db)
+    assert results["worker"] == results["in process"]
+    assert dumps["worker"] == dumps["in process"]
+    assert [f[:4] for f in results["worker"]] == [
+        ("loaded", 2, 3, 1),
+        ("loaded", 1, 1, 1),
+        ("loaded", 12_000, 12_000, 0),
+    ]
+    assert [(r.line, r.reason) for r in results["worker"][0][4]] == [
+        (2, "bad_json"),
+        (3, "missing_field"),
+        (4, "bad_card"),
+        (5, "bad_money"),
+        (6, "naive_timestamp"),
+        (7, "unknown_bet_type"),
+        (8, "unknown_game"),
+        (9, "conflict"),
+        (10, "bad_value"),
+    ]
+    assert [(r.line, r.reason) for r in results["worker"][1][4]] == [
+        (2, "conflict"),
+        (4, "conflict"),
+    ]
+
+
+def test_a_large_file_is_read_in_the_worker_and_a_small_one_here(
+    tmp_path, started, operator_config, make_round, write_jsonl
+):
+    small = write_jsonl(tmp_path / "small.jsonl", make_round("S-1"))
+    large = many_rounds_gz(tmp_path / "large.jsonl.gz", make_round, 2_000)
+    load(tmp_path / "store.sqlite", [small, large], operator_config, worker_min_bytes=4096)
+    assert small.stat().st_size < 4096 <= large.stat().st_size
+    assert started == [large]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not gzip"])
+def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
+    damage, tmp_path, started, operator_config, make_round, write_jsonl
+):
+    good = write_jsonl(tmp_path / "good.jsonl", make_round("G-1"))
+    bad = many_rounds_gz(tmp_path / "damaged.jsonl.gz", make_round, 12_000)
+    data = bad.read_bytes()
+    bad.write_bytes(data[: len(data) * 3 // 4] if damage == "truncated" else b"not gzip\n" * 9)
+    db = tmp_path / "store.sqlite"
+    result = load(db, [bad, good], operator_config, worker_min_bytes=EVERY_FILE)
+    assert started == [bad, good]
+    assert [f.status for f in result.files] == ["failed", "loaded"]
+    assert str(bad) in result.files[0].error
+    assert "nothing of it was loaded" in result.files[0].error
+    assert rows(db, "SELECT round_id FROM rounds") == [("G-1",)]
+    assert counts(db)["ingest_log"] == 1
+
+
+DIES_AFTER_ONE_BATCH = """
+import os, pickle, signal, sys
+from reporting.logs import read_jsonl
+from reporting.worker import write_frame
+source, games, size = pickle.load(sys.stdin.buffer)
+frames = os.fdopen(sys.stdout.fileno(), "wb")
+write_frame(frames, "ready")
+batch = next(read_jsonl(source, games, size))
+write_frame(frames, "batch", batch.records, batch.rejects, batch.position)
+frames.flush()
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_worker_killed_mid_file_fails_its_file_and_loads_nothing_of_it(
+    tmp_path, monkeypatch, operator_config, make_round, write_jsonl
+):
+    """Killed from outside (say by the out-of-memory killer) after a batch was written: the
+    file is rolled back and reported with the signal, never half-loaded."""
+    child_command(monkeypatch, DIES_AFTER_ONE_BATCH)
+    earlier = write_jsonl(tmp_path / "earlier.jsonl", make_round("E-1"))
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
+    db = tmp_path / "store.sqlite"
+    load(db, [earlier], operator_config)
+    before = dump(db)
+    written: list[int] = []
+
+    result = load(
+        db,
+        [log],
+        operator_config,
+        worker_min_bytes=EVERY_FILE,
+        progress=lambda source: lambda done, total: written.append(done),
+    )
+
+    assert written, "a batch was written before the worker died"
+    (failed,) = result.failed
+    assert "SIGKILL" in failed.error and "nothing of it was loaded" in failed.error
+    assert dump(db) == before
+
+
+def test_a_worker_that_cannot_start_leaves_the_reading_to_this_process(
+    tmp_path, monkeypatch, started, operator_config, make_round
+):
+    child_command(monkeypatch, "import sys; sys.exit(1)")
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 3_000)
+    result = load(tmp_path / "store.sqlite", [log], operator_config, worker_min_bytes=EVERY_FILE)
+    assert started == [log]
+    assert (result.files[0].status, result.rounds_loaded) == ("loaded", 3_000)
+
+
+def test_a_bug_in_the_worker_is_raised_with_its_traceback(tmp_path, make_round, write_jsonl):
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
+    broken_games = {"live-baccarat-it": None}  # not a GameSpec: the reader fails on it
+    with pytest.raises(RuntimeError, match="AttributeError"):
+        list(read_in_worker(Source(log, "jsonl"), broken_games, 100))  # type: ignore[arg-type]
+
+
+def test_a_frame_of_an_unknown_kind_is_an_error_not_the_end(
+    tmp_path, monkeypatch, operator_config, make_round, write_jsonl
+):
+    """Only a "done" frame ends the file: anything else unexpected must not commit a part."""
+    child_command(
+        monkeypatch,
+        "import sys; from reporting.worker import write_frame;"
+        " out = open(sys.stdout.fileno(), 'wb'); write_frame(out, 'ready');"
+        " write_frame(out, 'finished'); out.flush()",
+    )
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
+    with pytest.raises(RuntimeError, match="'finished'"):
+        list(read_in_worker(Source(log, "jsonl"), operator_config.games, 100))
+
+
+def test_a_path_that_cannot_be_opened_is_input_error_not_a_crash(tmp_path, operator_config):
+    with pytest.raises(reporting.worker.InputError, match="cannot be read"):
+        list(read_in_worker(Source(tmp_path, "jsonl"), operator_config.games, 100))
+
+
+def test_closing_the_reader_stops_the_worker_at_once(tmp_path, operator_config, make_round):
+    """Writing failed (or Ctrl-C): closing the batches ends the child, it does not read on."""
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
+    batches = read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000)
+    next(batches)
+    running = set(children_of(os.getpid()))
+    assert running, "the worker runs"
+    batches.close()
+    assert set(children_of(os.getpid())) & running == set()
+
+
+def test_nothing_is_left_behind_in_an_empty_store_when_the_only_file_fails(
+    tmp_path, monkeypatch, operator_config, make_round, write_jsonl
+):
+    child_command(monkeypatch, DIES_AFTER_ONE_BATCH)
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
+    load(tmp_path / "store.sqlite", [log], operator_config, worker_min_bytes=EVERY_FILE)
+    assert counts(tmp_path / "store.sqlite") == dict.fromkeys(TABLES, 0)
