@@ -57,4 +57,4 @@ i18n: $(STAMP)
 	$(BIN)/python -c "from babel.messages.pofile import read_po, write_po; p='reporting/locale/en/LC_MESSAGES/messages.po'; c=read_po(open(p,'rb'), locale='en'); [setattr(m, 'string', m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id]; write_po(open(p,'wb'), c, width=100)"
 
 clean:
-	rm -rf $(VENV) $(DEMO) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(DEMO) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

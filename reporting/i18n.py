@@ -65,8 +65,19 @@ __all__ = [
 LOCALES: dict[str, str] = {"it": "it_IT", "da": "da_DK", "el": "el_GR", "en": "en_GB"}
 #: Where the gettext catalogues live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-#: The jinja2 templates of the rule sheets (one set for every language and format).
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
+#: The jinja2 templates of the rule sheets (one set for every language and format): the
+#: checkout's top-level ``templates/``, or their copy inside an installed wheel.
+TEMPLATE_DIR = next(
+    (
+        folder
+        for folder in (
+            Path(__file__).resolve().parent.parent / "templates",
+            Path(__file__).resolve().parent / "templates",
+        )
+        if (folder / "rules").is_dir()
+    ),
+    Path(__file__).resolve().parent.parent / "templates",
+)
 DOMAIN = "messages"
 
 

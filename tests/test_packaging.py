@@ -1,0 +1,97 @@
+"""The tool installed from its wheel, not only from a checkout: every folder of the package is
+shipped, and the rule sheets render from the templates inside the installed package."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def pyproject() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def folders_as_packages(root: Path, prefix: str) -> set[str]:
+    """The dotted names of ``root`` and of each folder under it that holds files."""
+    names = {prefix}
+    for folder in root.rglob("*"):
+        holds_files = folder.is_dir() and any(child.is_file() for child in folder.iterdir())
+        if holds_files and folder.name != "__pycache__":
+            names.add(".".join((prefix, *folder.relative_to(root).parts)))
+    return names
+
+
+def test_every_folder_of_the_package_is_listed_for_setuptools():
+    """A folder missing from the list would be missing from the wheel (and setuptools only
+    warns): code, catalogue, translations and the top-level templates/ folder."""
+    settings = pyproject()["tool"]["setuptools"]
+    assert settings["package-dir"] == {"reporting.templates": "templates"}
+    expected = folders_as_packages(REPO / "reporting", "reporting") | folders_as_packages(
+        REPO / "templates", "reporting.templates"
+    )
+    assert set(settings["packages"]) == expected
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_renders_rule_sheets_from_its_own_templates(tmp_path):
+    source, wheels = tmp_path / "source", tmp_path / "wheels"
+    site, out = tmp_path / "site", tmp_path / "out"
+    # A copy of what the wheel is built from (the build writes beside its sources).
+    for folder in ("reporting", "templates"):
+        shutil.copytree(
+            REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    subprocess.run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(wheels),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    (wheel,) = wheels.glob("baccarat_report-*.whl")
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    environment = {**os.environ, "PYTHONPATH": str(site)}
+    where = subprocess.run(
+        [sys.executable, "-c", "import reporting.i18n as i; print(i.__file__, i.TEMPLATE_DIR)"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not the checkout
+        env=environment,
+    ).stdout.split()
+    assert [Path(path).is_relative_to(site) for path in where] == [True, True]
+
+    rendered = subprocess.run(
+        [sys.executable, "-m", "reporting", "rules", "--game", "live-baccarat-it"]
+        + ["--lang", "it", "--format", "html", "--as-of", "2026-11-05", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+    )
+    assert rendered.returncode == 0, rendered.stderr
+    page = (out / "live-baccarat-it.it.html").read_text(encoding="utf-8")
+    assert 'lang="it"' in page
+    assert "98,94" in page  # the engine's Banker RTP in Italian number format
