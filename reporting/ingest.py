@@ -247,7 +247,7 @@ def _ingest_source(
             batches = (
                 read_in_worker(source, games, BATCH_ROUNDS)
                 if in_worker
-                else read_source(source, games, connection, BATCH_ROUNDS)
+                else read_source(source, games, BATCH_ROUNDS)
             )
             with closing(batches):  # stops a reading process at once if writing fails
                 for batch in batches:

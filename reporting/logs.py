@@ -20,6 +20,8 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, Literal, NamedTuple
 from zoneinfo import ZoneInfo
@@ -651,21 +653,37 @@ _CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
 _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency")
 
 
-def _open_csv(path: Path, required: tuple[str, ...]) -> tuple[IO[str], csv.DictReader]:
+class _CsvFile(NamedTuple):
+    """An open CSV file: its rows as lists, and where each named column is."""
+
+    handle: IO[str]
+    reader: Any  # csv.reader: its line_num is the physical line of the last row read
+    columns: dict[str, int]
+    width: int  # cells in the header
+
+
+def _open_csv(path: Path, required: tuple[str, ...]) -> _CsvFile:
     # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
     # here and reject the row (see _readable).
     handle = path.open("r", encoding="utf-8", errors="surrogateescape", newline="")
-    reader = csv.DictReader(handle)
-    header = reader.fieldnames or []
+    reader = csv.reader(handle)
+    try:
+        header = next(reader, [])
+    except csv.Error as error:
+        handle.close()
+        raise InputError(f"{path}:1: cannot be read as CSV ({error})") from None
     missing = [name for name in required if name not in header]
     if missing:
         handle.close()
         raise InputError(f"{path}:1: CSV header lacks column(s) {', '.join(missing)}")
-    return handle, reader
+    columns = {name: index for index, name in enumerate(header)}  # the last of a repeated name
+    return _CsvFile(handle, reader, columns, len(header))
 
 
 def _readable(value: str) -> tuple[str, bool]:
     """``value`` with undecodable bytes shown as U+FFFD, and whether it had any."""
+    if value.isascii():
+        return value, False
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -673,116 +691,158 @@ def _readable(value: str) -> tuple[str, bool]:
     return value, False
 
 
-def read_csv_pair(
-    source: Source, games: Mapping[str, GameSpec], connection: sqlite3.Connection, size: int
-) -> BatchReader:
-    """Batches of a CSV pair. The bets file is staged in a temporary table of ``connection``,
-    so neither file needs to be sorted and memory stays flat whatever their size."""
+def _stage(
+    connection: sqlite3.Connection,
+    csv_file: _CsvFile,
+    name: str,
+    table: str,
+    fields: tuple[str, ...],
+) -> None:
+    """Copy a CSV file into a table of the staging database: the cells of ``fields`` (NULL
+    where the file has no such column or the row is short), the line, the row's text as read
+    (the header's columns), and flags for a row that is not UTF-8 (its cells then shown
+    readable) or has more cells than the header."""
+    columns = ", ".join(f"{field} TEXT" for field in fields)
+    connection.execute(
+        f"CREATE TABLE {table} (line INTEGER PRIMARY KEY, {columns}, raw_text TEXT,"
+        " bad_utf8 INTEGER, extra_cells INTEGER)"
+    )
+    present = [field for field in fields if field in csv_file.columns]
+    indexes = [csv_file.columns[field] for field in present]
+    cells_of = itemgetter(*indexes)  # at least the required columns: always a tuple
+    width, reader = csv_file.width, csv_file.reader
+
+    def rows() -> Iterator[tuple]:
+        for row in reader:
+            if len(row) == width:  # the common case, in C as far as it goes
+                raw_text = ",".join(row)
+                if raw_text.isascii():
+                    yield (reader.line_num, *cells_of(row), raw_text, False, False)
+                    continue
+            elif not row:
+                continue  # a blank line is not a record
+            raw_text, bad = _readable(",".join(row[:width]))
+            cells = [row[index] if index < len(row) else None for index in indexes]
+            if bad:
+                cells = [cell if cell is None else _readable(cell)[0] for cell in cells]
+            yield (reader.line_num, *cells, raw_text, bad, len(row) > width)
+
+    names = ", ".join(("line", *present, "raw_text", "bad_utf8", "extra_cells"))
+    marks = ",".join("?" * (len(present) + 4))
+    connection.execute("BEGIN")  # one transaction: a commit per row is 20x slower
+    try:
+        connection.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows())
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise InputError(f"{name}: cannot be read as CSV ({error})") from None
+    finally:
+        connection.execute("COMMIT")
+
+
+def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
+    """Batches of a CSV pair.
+
+    Both files are first copied into a private staging database (a temporary file SQLite
+    deletes on close), so neither needs to be sorted and memory stays flat whatever their
+    size; then one ordered join gives each round with its bets, in rounds-file order.
+    """
     assert source.companion is not None
-    handle, reader = _open_csv(source.path, _CSV_REQUIRED_ROUND)
-    with handle:
+    rounds_file = _open_csv(source.path, _CSV_REQUIRED_ROUND)
+    try:
+        bets_file = _open_csv(source.companion, _CSV_REQUIRED_BET)
+    except BaseException:
+        rounds_file.handle.close()
+        raise
+    staging = sqlite3.connect("", isolation_level=None)  # "": a private temporary database
+    try:
+        for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -16384"):
+            staging.execute(f"PRAGMA {pragma}")
+        with rounds_file.handle:
+            _stage(staging, rounds_file, str(source.path), "rounds", CSV_ROUND_FIELDS)
+        with bets_file.handle:
+            _stage(staging, bets_file, str(source.companion), "bets", CSV_BET_FIELDS)
+        staging.execute("CREATE INDEX bets_by_round ON bets (round_id, line)")
+        staging.execute("CREATE INDEX rounds_by_id ON rounds (round_id)")
+        last_line = staging.execute("SELECT max(line) FROM rounds").fetchone()[0] or 1
+        total = source.size
+        reached = [0]  # the rounds-file line reached, for the progress position
         yield from _batched(
-            _csv_records(source, RoundValidator(games), connection, reader),
-            handle.buffer.tell,
+            _csv_records(source, RoundValidator(games), staging, reached),
+            lambda: total * reached[0] // last_line,
             size,
         )
+    finally:
+        staging.close()
+
+
+# The staged rounds in file order, and their bets in the same order (two cursors merged in
+# Python: half the columns of one join that would repeat each round's cells on every bet).
+_STAGED_ROUNDS = (
+    "SELECT line, raw_text, bad_utf8, extra_cells, "
+    + ", ".join(CSV_ROUND_FIELDS)
+    + " FROM rounds ORDER BY line"
+)
+_STAGED_BETS = (
+    "SELECT r.line, b.line, "
+    + ", ".join(f"b.{field}" for field in CSV_BET_FIELDS[1:])
+    + ", b.raw_text, b.bad_utf8 FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
+    " WHERE r.round_id <> '' ORDER BY r.line, b.line"
+)
 
 
 def _csv_records(
     source: Source,
     validator: RoundValidator,
-    connection: sqlite3.Connection,
-    reader: csv.DictReader,
-) -> Iterator[RoundRecord | RejectedLine]:
+    staging: sqlite3.Connection,
+    reached: list[int],
+) -> Iterator[tuple | RejectedLine]:
+    """Each staged round with its bets (one ordered join), validated; then the bets whose
+    round the rounds file does not hold."""
     assert source.companion is not None
     rounds_name, bets_name = str(source.path), str(source.companion)
-    connection.execute("DROP TABLE IF EXISTS temp.csv_bets")
-    connection.execute(
-        "CREATE TEMP TABLE csv_bets (round_id TEXT, line INTEGER, bet_id TEXT, account TEXT,"
-        " type TEXT, stake TEXT, payout TEXT, currency TEXT, placed_at TEXT, raw_text TEXT,"
-        " bad_utf8 INTEGER)"
-    )
-    bets_handle, bets_reader = _open_csv(source.companion, _CSV_REQUIRED_BET)
-
-    def staged(row: Mapping[str, Any]) -> tuple:
-        values = [
-            _readable(row[field]) if row.get(field) else (row.get(field), False)
-            for field in CSV_BET_FIELDS
-        ]
-        raw_text, raw_bad = _readable(
-            ",".join(value or "" for value in row.values() if isinstance(value, str))
-        )
-        return (
-            values[0][0],
-            bets_reader.line_num,
-            *(value for value, _ in values[1:]),
-            raw_text,
-            int(raw_bad or any(bad for _, bad in values)),
-        )
-
-    with bets_handle:
-        rows = (staged(row) for row in bets_reader)
-        try:
-            connection.executemany("INSERT INTO csv_bets VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
-        except (UnicodeDecodeError, csv.Error) as error:
-            raise InputError(f"{bets_name}: cannot be read as CSV ({error})") from None
-    connection.execute("CREATE INDEX temp.csv_bets_by_round ON csv_bets (round_id, line)")
-    connection.execute("DROP TABLE IF EXISTS temp.csv_round_ids")
-    connection.execute("CREATE TEMP TABLE csv_round_ids (round_id TEXT PRIMARY KEY)")
-
-    try:
-        for row in reader:
-            line = reader.line_num
-            raw_text, bad_row = _readable(
-                ",".join(value or "" for value in row.values() if isinstance(value, str))
+    bets_by_round = groupby(staging.execute(_STAGED_BETS), itemgetter(0))
+    pending = next(bets_by_round, None)
+    for line, raw_text, bad_row, extra_cells, *cells in staging.execute(_STAGED_ROUNDS):
+        # (line, bet_id, account, type, stake, payout, currency, placed_at, raw_text, bad_utf8)
+        bets: list[tuple] = []
+        if pending is not None and pending[0] == line:
+            bets = [row[1:] for row in pending[1]]
+            pending = next(bets_by_round, None)
+        round_id = cells[0] or None
+        reached[0] = line
+        if bad_row:
+            yield RejectedLine(
+                rounds_name, line, "bad_value", "the row is not valid UTF-8", raw_text, round_id
             )
-            round_id = _readable(row["round_id"])[0] if row.get("round_id") else None
-            bet_rows = connection.execute(
-                "SELECT line, bet_id, account, type, stake, payout, currency, placed_at, raw_text,"
-                " bad_utf8 FROM csv_bets WHERE round_id = ? ORDER BY line",
-                (round_id,),
-            ).fetchall()
-            connection.execute("INSERT OR IGNORE INTO csv_round_ids VALUES (?)", (round_id,))
-            if bad_row:
+            continue
+        bad_bet = next((bet for bet in bets if bet[9]), None)
+        if bad_bet is not None:
+            yield RejectedLine(
+                bets_name,
+                bad_bet[0],
+                "bad_value",
+                "the row is not valid UTF-8",
+                bad_bet[8],
+                round_id,
+            )
+            continue
+        try:
+            raw = _csv_round(dict(zip(CSV_ROUND_FIELDS, cells, strict=True)), extra_cells, bets)
+            yield validator.validate(raw, line, [bet[0] for bet in bets])
+        except RecordError as problem:
+            if problem.line is not None:
+                bad_text = next(bet[8] for bet in bets if bet[0] == problem.line)
                 yield RejectedLine(
-                    rounds_name, line, "bad_value", "the row is not valid UTF-8", raw_text, round_id
+                    bets_name, problem.line, problem.reason, problem.message, bad_text, round_id
                 )
-                continue
-            bad_bet = next((bet for bet in bet_rows if bet[9]), None)
-            if bad_bet is not None:
+            else:
                 yield RejectedLine(
-                    bets_name,
-                    bad_bet[0],
-                    "bad_value",
-                    "the row is not valid UTF-8",
-                    bad_bet[8],
-                    round_id,
+                    rounds_name, line, problem.reason, problem.message, raw_text, round_id
                 )
-                continue
-            bet_rows = [bet[:9] for bet in bet_rows]
-            try:
-                raw = _csv_round(row, bet_rows)
-                yield validator.validate(raw, line, [bet[0] for bet in bet_rows])
-            except RecordError as problem:
-                if problem.line is not None:
-                    yield RejectedLine(
-                        bets_name,
-                        problem.line,
-                        problem.reason,
-                        problem.message,
-                        next(b[8] for b in bet_rows if b[0] == problem.line),
-                        round_id,
-                    )
-                else:
-                    yield RejectedLine(
-                        rounds_name, line, problem.reason, problem.message, raw_text, round_id
-                    )
-    except (UnicodeDecodeError, csv.Error) as error:
-        raise InputError(f"{rounds_name}: cannot be read as CSV ({error})") from None
-    for line, round_id, raw_text in connection.execute(
-        "SELECT line, round_id, raw_text FROM csv_bets WHERE round_id IS NULL"
-        " OR round_id NOT IN (SELECT round_id FROM csv_round_ids) ORDER BY line"
-    ).fetchall():
+    orphans = staging.execute(
+        "SELECT line, round_id, raw_text FROM bets AS b WHERE coalesce(round_id, '') = ''"
+        " OR NOT EXISTS (SELECT 1 FROM rounds AS r WHERE r.round_id = b.round_id) ORDER BY line"
+    )
+    for line, round_id, raw_text in orphans:
         yield RejectedLine(
             bets_name,
             line,
@@ -791,13 +851,11 @@ def _csv_records(
             raw_text,
             round_id,
         )
-    connection.execute("DROP TABLE temp.csv_bets")
-    connection.execute("DROP TABLE temp.csv_round_ids")
 
 
-def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
+def _csv_round(row: Mapping[str, Any], extra_cells: bool, bets: list[tuple]) -> _RawRound:
     """Decode one rounds.csv row with its bets.csv rows into the same shape as a JSON line."""
-    if None in row:  # more cells than header columns
+    if extra_cells:
         raise RecordError("bad_value", "the row has more cells than the header has columns")
     document: dict[str, Any] = {
         field: value for field in CSV_ROUND_FIELDS if (value := row.get(field)) not in (None, "")
@@ -808,10 +866,10 @@ def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
     document["bets"] = [
         {
             name: value
-            for name, value in zip(CSV_BET_FIELDS[1:], fields, strict=True)
+            for name, value in zip(CSV_BET_FIELDS[1:], bet[1:8], strict=True)
             if value not in (None, "")
         }
-        for _line, *fields, _raw in bet_rows
+        for bet in bets
     ]
     try:
         return msgspec.convert(document, _RawRound, strict=False)
@@ -819,14 +877,12 @@ def _csv_round(row: Mapping[str, Any], bet_rows: list[tuple]) -> _RawRound:
         problem = _validation_error(error)
         bet_index = re.match(r".*at `\$\.bets\[(\d+)\]", str(error))
         if bet_index:
-            problem.line = bet_rows[int(bet_index.group(1))][0]
+            problem.line = bets[int(bet_index.group(1))][0]
         raise problem from None
 
 
-def read_source(
-    source: Source, games: Mapping[str, GameSpec], connection: sqlite3.Connection, size: int
-) -> BatchReader:
+def read_source(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
     """Batches of any source, in file order."""
     if source.format == "csv":
-        return read_csv_pair(source, games, connection, size)
+        return read_csv_pair(source, games, size)
     return read_jsonl(source, games, size)

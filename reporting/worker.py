@@ -1,16 +1,17 @@
-"""Reading a large JSON Lines file in a second process, so that two cores share the work.
+"""Reading a large round log in a second process, so that two cores share the work.
 
 Ingest has two halves of about the same weight: decoding and checking every line (Python),
 and writing the rows into SQLite (the parent, which holds the one write transaction). For a
-large file the first half runs in a child process (``python -m reporting.worker``), which
+large file (JSON Lines, gzipped or not, or a CSV pair, which the child stages in its own
+temporary database) the first half runs in a child process (``python -m reporting.worker``), which
 sends each batch of checked records through a pipe as a MessagePack frame (msgspec encodes
 and decodes it in C); the parent writes batch *n* while the child reads batch *n + 1*.
-Nothing else changes: the same reader (:func:`reporting.logs.read_jsonl`) makes the same
+Nothing else changes: the same reader (:func:`reporting.logs.read_source`) makes the same
 batches, and the parent still decides duplicates and conflicts and commits once per file.
 
 The child is a fresh interpreter started with :mod:`subprocess` (not :mod:`multiprocessing`,
 which would re-run the caller's main script in it). It holds no database connection and
-writes nothing but frames. If the parent stops (an error, Ctrl-C, SIGKILL), the child's next
+writes nothing but frames (and its private staging file for a CSV pair). If the parent stops (an error, Ctrl-C, SIGKILL), the child's next
 write finds the pipe closed and it exits; if the child stops, the parent finds the pipe
 closed, rolls the file back and says so.
 
@@ -40,20 +41,20 @@ from reporting.logs import (
     RejectedLine,
     Source,
     cyclic_gc_paused,
-    read_jsonl,
+    read_source,
 )
 
 __all__ = ["WORKER_MIN_BYTES", "read_in_worker", "worth_a_worker", "write_frame"]
 
-#: Files from this size on are read in a second process (starting it costs about 0.2 s).
+#: Logs from this size on are read in a second process (starting it costs about 0.2 s).
 WORKER_MIN_BYTES = 8 * 1024 * 1024
 _LENGTH = 8  # bytes of a frame's length prefix
 
 
 def worth_a_worker(source: Source, min_bytes: int = WORKER_MIN_BYTES) -> bool:
-    """Whether reading ``source`` in a second process pays: a JSON Lines file of
-    ``min_bytes`` or more, and a second processor to run it on."""
-    if source.format not in ("jsonl", "jsonl.gz") or _usable_cpus() < 2:
+    """Whether reading ``source`` in a second process pays: a log of ``min_bytes`` or more
+    (both files of a CSV pair together), and a second processor to run it on."""
+    if _usable_cpus() < 2:
         return False
     try:
         return source.size >= min_bytes
@@ -74,7 +75,7 @@ def _command() -> list[str]:
 
 
 def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
-    """The batches of :func:`reporting.logs.read_jsonl`, made by a child process.
+    """The batches of :func:`reporting.logs.read_source`, made by a child process.
 
     If the child cannot be started (no process to spare, or an interpreter that cannot
     import this package), the file is read in this process instead: slower, same result.
@@ -84,7 +85,7 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
     try:
         child = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     except OSError:
-        yield from read_jsonl(source, games, size)
+        yield from read_source(source, games, size)
         return
     assert child.stdin is not None and child.stdout is not None
     decode = msgspec.msgpack.Decoder().decode
@@ -95,7 +96,7 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
         except BrokenPipeError:
             pass  # the child is gone already: the first frame says so
         if not _started(child.stdout):  # it could not start (see its stderr): read here
-            yield from read_jsonl(source, games, size)
+            yield from read_source(source, games, size)
             return
         while True:
             frame = _read_frame(child.stdout)
@@ -165,7 +166,7 @@ def _serve() -> None:
         source, games, size = pickle.load(sys.stdin.buffer)
         write_frame(frames, "ready")
         with cyclic_gc_paused():
-            for batch in read_jsonl(source, games, size):
+            for batch in read_source(source, games, size):
                 write_frame(frames, "batch", batch.records, batch.rejects, batch.position)
         write_frame(frames, "done")
         frames.flush()

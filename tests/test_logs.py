@@ -29,15 +29,11 @@ def read(path: Path, config, companion: Path | None = None):
         source = Source(path, "csv", companion)
     else:
         source = Source(path, "jsonl.gz" if path.name.endswith(".gz") else "jsonl")
-    connection = sqlite3.connect(":memory:")
     records: list[RoundRecord] = []
     rejects: list[RejectedLine] = []
-    try:
-        for batch in read_source(source, config.games, connection, 1000):
-            records.extend(RoundRecord._make(record) for record in batch.records)
-            rejects.extend(batch.rejects)
-    finally:
-        connection.close()
+    for batch in read_source(source, config.games, 1000):
+        records.extend(RoundRecord._make(record) for record in batch.records)
+        rejects.extend(batch.rejects)
     return records, rejects
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows
+from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows, write_csv_pair
 
 import reporting.worker
 from reporting.ingest import discover_sources, ingest
@@ -59,7 +59,7 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
     tmp_path, started, operator_config, make_round, make_bet, write_jsonl
 ):
     """Every reject reason, duplicates and conflicts within and across files, several
-    batches of a gzipped file: the same rows, lines and counts either way."""
+    batches of a gzipped file, a CSV pair: the same rows, lines and counts either way."""
     first = write_jsonl(
         tmp_path / "first.jsonl",
         make_round("R-1"),
@@ -83,13 +83,22 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         make_round("R-20", hand_no=5),  # conflict within this file
     )
     many = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)  # several batches
-    paths = [first, again, many]
+    pair = write_csv_pair(
+        tmp_path / "csv",
+        [
+            make_round("C-1", bets=[make_bet("C-1a"), make_bet("C-1b", type="tie")]),
+            make_round("C-2", bets=[make_bet("C-2a", stake="1.505")]),  # bad_money
+            make_round("R-1"),  # duplicate of the first file's line 1
+            make_round("C-4", banker_cards=["5D", "2X"]),  # bad_card
+        ],
+    )
+    paths = [first, again, many, *pair]
     results, dumps = {}, {}
     for mode, min_bytes in (("in process", NO_FILE), ("worker", EVERY_FILE)):
         started.clear()
         db = tmp_path / f"{mode}.sqlite"
         result = load(db, paths, operator_config, worker_min_bytes=min_bytes)
-        assert started == (paths if mode == "worker" else [])
+        assert started == ([first, again, many, pair[0]] if mode == "worker" else [])
         results[mode] = [
             (f.status, f.rounds_loaded, f.bets_loaded, f.rounds_skipped_duplicate, f.rejected)
             for f in result.files
@@ -101,6 +110,11 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         ("loaded", 2, 3, 1),
         ("loaded", 1, 1, 1),
         ("loaded", 12_000, 12_000, 0),
+        ("loaded", 1, 2, 1),
+    ]
+    assert [(Path(r.file_name).name, r.line, r.reason) for r in results["worker"][3][4]] == [
+        ("bets.csv", 4, "bad_money"),
+        ("rounds.csv", 5, "bad_card"),
     ]
     assert [(r.line, r.reason) for r in results["worker"][0][4]] == [
         (2, "bad_json"),
