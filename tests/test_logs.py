@@ -858,3 +858,22 @@ def test_a_year_no_log_can_hold_is_bad_value_not_a_crash(text):
         _Canon().timestamp(text, "settled_at")
     assert refused.value.reason == "bad_value"
     assert "year" in refused.value.message
+
+
+def test_a_bet_of_no_round_in_the_file_is_rejected_even_beside_a_row_without_round_id(
+    tmp_path, operator_config, make_round
+):
+    """A rounds row with an empty round_id is refused itself, and does not hide the bets
+    whose round is missing (SQL's NOT IN over a NULL would)."""
+    kept, no_id = csv_rows(make_round("R-1")), csv_rows(make_round("R-2"))
+    no_id[0]["round_id"] = ""
+    orphan = {**kept[1][0], "round_id": "R-9", "bet_id": "B-9"}
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, [kept[0], no_id[0]])
+    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, [*kept[1], orphan])
+    records, rejects = read(rounds_csv, operator_config, bets_csv)
+    assert [record.round_id for record in records] == ["R-1"]
+    assert [(Path(r.file_name).name, r.line, r.reason) for r in rejects] == [
+        ("rounds.csv", 3, "missing_field"),
+        ("bets.csv", 3, "bad_value"),
+    ]
+    assert "round 'R-9'" in rejects[1].message
