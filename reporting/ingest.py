@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 
 from reporting.config import OperatorConfig
@@ -29,25 +30,13 @@ from reporting.logs import (
     cyclic_gc_paused,
     read_source,
 )
-from reporting.store import stored_round_content
+from reporting.store import ROUND_CONTENT_FIELDS, stored_round_content
 from reporting.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
 
-#: Names of the fields of :meth:`RoundRecord.content`, for the raw text of a conflict reject.
-ROUND_FIELDS = (
-    "round_id",
-    "game",
-    "table_id",
-    "shoe_id",
-    "hand_no",
-    "started_at",
-    "betting_closed_at",
-    "settled_at",
-    "status",
-    "void_reason",
-    "player_cards",
-    "banker_cards",
-    "bets",
-)
+#: A record's content in the order :func:`stored_round_content` gives it.
+_round_content = attrgetter(*ROUND_CONTENT_FIELDS)
+#: The same, named as in the round log, for the raw text of a conflict reject.
+_LOG_NAMES = (*("game" if name == "game_id" else name for name in ROUND_CONTENT_FIELDS), "bets")
 
 __all__ = ["FileResult", "IngestResult", "discover_sources", "ingest"]
 
@@ -365,21 +354,8 @@ class _BatchWriter:
     def _content(fields: Sequence) -> tuple:
         """The record as the store holds it (see :func:`stored_round_content`)."""
         record = RoundRecord._make(fields)
-        return (
-            record.round_id,
-            record.game_id,
-            record.table_id,
-            record.shoe_id,
-            record.hand_no,
-            record.started_at,
-            record.betting_closed_at,
-            record.settled_at,
-            record.status,
-            record.void_reason,
-            record.player_cards,
-            record.banker_cards,
-            tuple(sorted(tuple(bet[1:8]) for bet in record.bets)),
-        )
+        bets = tuple(sorted(tuple(bet[1:8]) for bet in record.bets))
+        return (*_round_content(record), bets)
 
     def _conflict(self, fields: tuple, where: str) -> RejectedLine:
         content = self._content(fields)
@@ -390,7 +366,7 @@ class _BatchWriter:
             "conflict",
             f"round {record.round_id!r} was already loaded from {where} with other content;"
             " the stored round is kept",
-            json.dumps(dict(zip(ROUND_FIELDS, content, strict=True)), ensure_ascii=False),
+            json.dumps(dict(zip(_LOG_NAMES, content, strict=True)), ensure_ascii=False),
             record.round_id,
         )
 

@@ -181,9 +181,12 @@ def run_monthly(
         ]
         reports = []
         for month, games in sorted(months.items()):
-            reports.append(
-                _write_month(connection, config, month, games, as_of, out, inputs, render, log)
-            )
+            with _staging_folder(out, month) as staging:
+                reports.append(
+                    _write_month(
+                        connection, config, month, games, as_of, out, inputs, render, log, staging
+                    )
+                )
         (out / STAGING).rmdir()
         return MonthlyResult(as_of, ingested, reports)
 
@@ -195,29 +198,20 @@ def _clear_staging(out: Path) -> None:
         shutil.rmtree(staging)
 
 
-def _write_month(
-    connection: sqlite3.Connection,
-    config: OperatorConfig,
-    month: str,
-    games: list[GameSpec],
-    as_of: dict[str, date],
-    out: Path,
-    inputs: list[dict],
-    render: Renderer,
-    log: Log,
-) -> MonthReport:
+@contextmanager
+def _staging_folder(out: Path, month: str) -> Iterator[Path]:
+    """A new staging folder for a month's reports, removed again unless all are written
+    (and swapped in)."""
     staging = out / STAGING / month
     staging.mkdir(parents=True)
     try:
-        return _fill_month(
-            connection, config, month, games, as_of, out, inputs, render, log, staging
-        )
+        yield staging
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
 
 
-def _fill_month(
+def _write_month(
     connection: sqlite3.Connection,
     config: OperatorConfig,
     month: str,

@@ -15,6 +15,7 @@ from pathlib import Path
 from reporting.errors import InputError
 
 __all__ = [
+    "ROUND_CONTENT_FIELDS",
     "SCHEMA_VERSION",
     "connect",
     "create_schema",
@@ -152,9 +153,22 @@ def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
     ).fetchone()[0]
 
 
-ROUND_CONTENT_COLUMNS = (
-    "round_id, game_id, table_id, shoe_id, hand_no, started_at, betting_closed_at, settled_at,"
-    " status, void_reason, player_cards, banker_cards"
+#: The columns that make a round's content: the same round loaded twice agrees on all of
+#: them (where it came from and the derived report_month aside). They are also the names of
+#: :class:`reporting.logs.RoundRecord`'s fields.
+ROUND_CONTENT_FIELDS = (
+    "round_id",
+    "game_id",
+    "table_id",
+    "shoe_id",
+    "hand_no",
+    "started_at",
+    "betting_closed_at",
+    "settled_at",
+    "status",
+    "void_reason",
+    "player_cards",
+    "banker_cards",
 )
 
 
@@ -162,7 +176,7 @@ def stored_round_content(connection: sqlite3.Connection, round_id: str) -> tuple
     """A stored round in the form the ingest compares a new record with (its content, bets
     sorted), to tell a duplicate from a conflict."""
     row = connection.execute(
-        f"SELECT {ROUND_CONTENT_COLUMNS} FROM rounds WHERE round_id = ?", (round_id,)
+        f"SELECT {', '.join(ROUND_CONTENT_FIELDS)} FROM rounds WHERE round_id = ?", (round_id,)
     ).fetchone()
     if row is None:
         return None

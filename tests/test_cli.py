@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import run_main
 from typer.testing import CliRunner
 
 from reporting import __version__
@@ -30,18 +30,6 @@ def invoke(*args: str):
 
 def odds_json(*args: str) -> dict:
     return json.loads(invoke("odds", *args, "--json").stdout)
-
-
-def run_main(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    """``python -m reporting ...`` in a child process, to see main()'s exit code and stderr."""
-    return subprocess.run(
-        [sys.executable, "-m", "reporting", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def percent(value: Fraction, places: int = 4) -> str:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import run_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -40,18 +41,6 @@ def cli_json(config: Path, *args: str) -> tuple[int, dict]:
     result = cli(config, *args, "--json")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, json.loads(result.stdout)
-
-
-def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """``python -m reporting ...`` in a child process, to see main()'s exit code and stderr."""
-    return subprocess.run(
-        [sys.executable, "-m", "reporting", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def rows(db: Path, sql: str, parameters: tuple = ()) -> list[tuple]:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from helpers import run_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -69,18 +68,6 @@ def findings_table(connection: sqlite3.Connection) -> list[tuple]:
         " logged_payout_cents, rule, source_file, source_line, message FROM findings"
         " ORDER BY source_file, source_line, kind, bet_id, round_id"
     ).fetchall()
-
-
-def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """``python -m reporting ...`` in a child process, to see the real exit code and stderr."""
-    return subprocess.run(
-        [sys.executable, "-m", "reporting", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
 
 
 def greek_round(make_round, round_id: str, bets: list[dict], **fields) -> dict:
