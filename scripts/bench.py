@@ -36,7 +36,7 @@ ROUNDS_PER_TABLE_MONTH = 31 * 24 * 3600 // 45  # a table dealing 24/7, about 45 
 
 FLOOR_SCRIPT = """
 import sqlite3, sys, time
-from reporting.store import SCHEMA
+from reporting.store.schema import SCHEMA
 source = sqlite3.connect(sys.argv[1])
 target = sqlite3.connect(sys.argv[2], isolation_level=None)
 for pragma in ("journal_mode = WAL", "synchronous = NORMAL", "cache_size = -65536"):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from reporting.config import OperatorConfig, load_config
+from reporting.config.loader import OperatorConfig, load_config
 
 SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
 

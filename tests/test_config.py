@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reporting.config import (
+from reporting.config.loader import (
     CATALOGUE_PATH,
     SUPPORTED_LANGUAGES,
     ConfigError,

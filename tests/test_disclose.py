@@ -1,4 +1,4 @@
-"""Regulator disclosures (reporting.disclose, disclosures.md, cli.md ``disclose``): the reference
+"""Regulator disclosures (reporting.figures.disclosure, disclosures.md, cli.md ``disclose``): the reference
 month and its update day, months counted in the game's time zone, the exact half-up win
 percentage over settled rounds, and the warnings a page deserves."""
 
@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from reporting.cli import app
-from reporting.config import ConfigError, load_config
-from reporting.disclose import disclose, reference_month, updated_on
+from reporting.config.loader import ConfigError, load_config
 from reporting.errors import InputError
-from reporting.ingest import discover_sources, ingest
-from reporting.store import connect
+from reporting.figures.disclosure import disclose, reference_month, updated_on
+from reporting.ingest.discovery import discover_sources
+from reporting.store.load import ingest
+from reporting.store.schema import connect
 
 ITALY = "live-baccarat-it"
 GREECE = "live-baccarat-gr"

@@ -15,8 +15,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from reporting.config import SUPPORTED_LANGUAGES
-from reporting.i18n import (
+from reporting.config.loader import SUPPORTED_LANGUAGES
+from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,
     Formatter,

@@ -25,8 +25,9 @@ from typer.testing import CliRunner
 
 from reporting.cli import app
 from reporting.errors import InputError
-from reporting.ingest import discover_sources, ingest
-from reporting.store import connect
+from reporting.ingest.discovery import discover_sources
+from reporting.store.load import ingest
+from reporting.store.schema import connect
 
 runner = CliRunner()
 TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
@@ -1088,7 +1089,7 @@ def test_no_worker_outlives_a_killed_ingest(tmp_path, sample_config_path, big_lo
 
 def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, operator_config):
     """As for JSON lines, a bad row is rejected with its file and line; the rest loads."""
-    from reporting.sample import generate_month
+    from reporting.sample.generator import generate_month
 
     folder = tmp_path / "csv"
     generate_month(operator_config, "2026-10", folder, rounds_per_day=2, fmt="csv", seed=3)

@@ -14,13 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reporting.logs import (
-    REJECT_REASONS,
-    RejectedLine,
-    RoundRecord,
-    Source,
-    read_source,
-)
+from reporting.ingest.logs import RejectedLine, RoundRecord, Source, read_source
+from reporting.records import REJECT_REASONS
 
 
 def read(path: Path, config, companion: Path | None = None):
@@ -734,7 +729,7 @@ def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
 
 def test_an_offset_beyond_14_hours_is_refused_whatever_came_before():
     """The fast path (a date seen before) applies the same offset rule as the full check."""
-    from reporting.logs import RecordError, _Canon
+    from reporting.ingest.logs import RecordError, _Canon
 
     canon = _Canon()
     assert canon.timestamp("2026-10-03T10:00:00Z", "t") == "2026-10-03T10:00:00.000Z"
@@ -750,8 +745,9 @@ def test_a_sub_millisecond_instant_stays_in_the_month_it_is_stored_in(
 ):
     """The store keeps milliseconds: 23:59:59.9996 local is stored as .999, still October in
     Rome, and its reporting month agrees with the stored time."""
-    from reporting.ingest import discover_sources, ingest
-    from reporting.store import connect
+    from reporting.ingest.discovery import discover_sources
+    from reporting.store.load import ingest
+    from reporting.store.schema import connect
 
     log = write_jsonl(
         tmp_path / "edge.jsonl",
@@ -800,7 +796,7 @@ def timestamps_of_one_hour(draw) -> list[str]:
 @settings(max_examples=400, deadline=None)
 @given(st.lists(timestamps_of_one_hour(), min_size=1, max_size=3))
 def test_a_timestamp_is_stored_as_sqlite_reads_it_first_time_and_from_the_caches(hours):
-    from reporting.logs import _Canon
+    from reporting.ingest.logs import _Canon
 
     canon = _Canon()
     for text in [text for texts in hours for text in texts]:
@@ -816,7 +812,7 @@ def test_a_timestamp_is_stored_as_sqlite_reads_it_first_time_and_from_the_caches
 def test_the_timestamp_caches_never_let_a_bad_time_through():
     """Each bad time below shares its date, hour and offset with a good one seen before it,
     so the cached way is the one that must refuse it."""
-    from reporting.logs import RecordError, _Canon
+    from reporting.ingest.logs import RecordError, _Canon
 
     canon = _Canon()
     for good in (
@@ -852,7 +848,7 @@ def test_the_timestamp_caches_never_let_a_bad_time_through():
 def test_a_year_no_log_can_hold_is_bad_value_not_a_crash(text):
     """Such a time has no reporting month in every zone (a datetime stops at years 1 and
     9999): it is refused like any bad value, and the rest of the file loads."""
-    from reporting.logs import RecordError, _Canon
+    from reporting.ingest.logs import RecordError, _Canon
 
     with pytest.raises(RecordError) as refused:
         _Canon().timestamp(text, "settled_at")

@@ -9,7 +9,7 @@ new files arriving. Rendering PDFs is slow, so:
   run into a fresh database and folder; then a run killed while staging; then a re-run;
 * the other command runs use games configured with no languages (``languages = []``): the
   real command with every step of the job except the rule sheets, which are not their subject;
-* library tests pass a small renderer to :func:`reporting.monthly.run_monthly`.
+* library tests pass a small renderer to :func:`reporting.jobs.monthly.run_monthly`.
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ import pytest
 from reporting import __version__
 from reporting.cli import main
 from reporting.cli.monthly import render_game
-from reporting.config import OperatorConfig, load_config
+from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
-from reporting.monthly import LOCK_NAME, STAGING, LockHeld, output_lock, run_monthly
-from reporting.sample import generate_month
-from reporting.store import connect
+from reporting.jobs.monthly import LOCK_NAME, STAGING, LockHeld, output_lock, run_monthly
+from reporting.sample.generator import generate_month
+from reporting.store.schema import connect
 
 # The two games rendered for real: ADM (disclosure pages) and not, two alphabets.
 TWO_GAMES = """\

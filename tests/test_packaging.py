@@ -74,7 +74,11 @@ def test_an_installed_wheel_renders_rule_sheets_from_its_own_templates(tmp_path)
     )
     environment = {**os.environ, "PYTHONPATH": str(site)}
     where = subprocess.run(
-        [sys.executable, "-c", "import reporting.i18n as i; print(i.__file__, i.TEMPLATE_DIR)"],
+        [
+            sys.executable,
+            "-c",
+            "import reporting.presentation.i18n as i; print(i.__file__, i.TEMPLATE_DIR)",
+        ],
         check=True,
         capture_output=True,
         text=True,

@@ -21,20 +21,20 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from reporting.config import SUPPORTED_LANGUAGES
+from reporting.config.loader import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
-from reporting.i18n import load_translations
-from reporting.render import (
+from reporting.presentation.documents import (
     FORMATS,
     file_name,
     render_disclosure_page,
     write_disclosure_page,
     write_rule_sheet,
 )
-from reporting.render.html import render_html
-from reporting.render.pdf import render_pdf
-from reporting.render.xlsx import render_xlsx
-from reporting.rulesheet import build_rule_sheet
+from reporting.presentation.html import render_html
+from reporting.presentation.i18n import load_translations
+from reporting.presentation.pdf import render_pdf
+from reporting.presentation.rulesheet import build_rule_sheet
+from reporting.presentation.rulesheet_xlsx import render_xlsx
 
 AS_OF = date(2026, 11, 30)
 TOOL_VERSION = "test"
@@ -350,7 +350,7 @@ def test_rules_command_writes_files_and_reports_their_hashes(
 def test_rules_command_reads_the_monthly_figure_from_the_database(
     rules_app, tmp_path, sample_config_path
 ):
-    from reporting.store import connect
+    from reporting.store.schema import connect
 
     database = tmp_path / "empty.sqlite"
     connect(database).close()  # an empty store: no play in the reference month
@@ -397,7 +397,7 @@ def test_rules_command_refuses_bad_arguments(rules_app, tmp_path, option, value,
 
 def test_html_and_cli_do_not_import_weasyprint():
     code = (
-        "import sys, reporting.cli.rules, reporting.render.html, reporting.render.xlsx;"
+        "import sys, reporting.cli.rules, reporting.presentation.html, reporting.presentation.rulesheet_xlsx;"
         "sys.exit('weasyprint' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0

@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from reporting.disclose import disclose
 from reporting.engine.bets import BetResult, BetType
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import StakeLimits
 from reporting.engine.rules import banker_draws, hand_value, player_draws
-from reporting.rulesheet import RuleSheet, build_rule_sheet
-from reporting.theory import game_odds
+from reporting.engine.theory import game_odds
+from reporting.figures.disclosure import disclose
+from reporting.presentation.rulesheet import RuleSheet, build_rule_sheet
 
 AS_OF = date(2026, 11, 30)
 

@@ -21,13 +21,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from reporting.config import OperatorConfig, load_config
+from reporting.config.loader import OperatorConfig, load_config
 from reporting.engine.bets import BetType, settle
 from reporting.engine.cards import CardError, parse_cards
 from reporting.engine.money import AmountError, parse_amount
 from reporting.engine.rules import DealError, resolve_round
 from reporting.errors import InputError
-from reporting.sample import FAULT_KINDS, FINDING_KINDS, REJECT_REASONS, generate_month
+from reporting.sample.generator import FAULT_KINDS, FINDING_KINDS, REJECT_REASONS, generate_month
 
 SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
 MONTH = "2026-10"

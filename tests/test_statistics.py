@@ -1,4 +1,4 @@
-"""Statistics against the exact theory (reporting.statistics): Banker / Player / Tie counts by a
+"""Statistics against the exact theory (reporting.figures.statistics): Banker / Player / Tie counts by a
 chi-square test with two degrees of freedom, and the actual RTP of each bet type against its
 theoretical RTP with a 99.9% bound that narrows as the volume grows."""
 
@@ -14,16 +14,11 @@ from hypothesis import strategies as st
 
 from reporting.engine.bets import BetType
 from reporting.engine.odds import bet_odds, main_probabilities
-from reporting.ingest import discover_sources, ingest
-from reporting.statistics import (
-    CHI2_999_2DF,
-    Z_999,
-    RtpCheck,
-    outcome_tests,
-    rtp_checks,
-)
-from reporting.store import connect
-from reporting.verify import TableCounts, verify
+from reporting.figures.statistics import CHI2_999_2DF, Z_999, RtpCheck, outcome_tests, rtp_checks
+from reporting.ingest.discovery import discover_sources
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.run import TableCounts, verify
 
 ITALY = "live-baccarat-it"
 PLAYER_WINS = {"player_cards": ["9H", "KS"], "banker_cards": ["5D", "2C"]}  # 9 v 7
@@ -258,7 +253,7 @@ def test_a_month_of_banker_bets_that_all_won_is_flagged(
 def theory_check(stakes_scale: int = 1, shift: float = 0.0) -> RtpCheck:
     """An Italian banker RtpCheck of 10,000 bets whose actual RTP is the theory plus ``shift``
     bounds."""
-    from reporting.config import load_catalogue
+    from reporting.config.loader import load_catalogue
 
     game = load_catalogue().games[ITALY]
     odds = bet_odds(BetType.BANKER, game.decks, game.pay_table)

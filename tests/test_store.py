@@ -10,7 +10,7 @@ import pytest
 import sqlite_utils
 
 from reporting.errors import InputError
-from reporting.store import SCHEMA_VERSION, connect, stored_round_content
+from reporting.store.schema import SCHEMA_VERSION, connect, stored_round_content
 
 TABLES = {"rounds", "bets", "ingest_log", "rejected_records"}
 

@@ -21,16 +21,18 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from reporting.cli import app
-from reporting.config import OperatorConfig, load_config
+from reporting.config.loader import OperatorConfig, load_config
 from reporting.engine.bets import BetType, settle
 from reporting.engine.cards import RANKS, SUITS, parse_cards
 from reporting.engine.money import format_cents
 from reporting.engine.rules import resolve_round
 from reporting.errors import InputError
-from reporting.ingest import discover_sources, ingest
-from reporting.sample import generate_month
-from reporting.store import connect
-from reporting.verify import FINDING_KINDS, verify
+from reporting.ingest.discovery import discover_sources
+from reporting.records import FINDING_KINDS
+from reporting.sample.generator import generate_month
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.run import verify
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 INBOX = REPOSITORY / "sample_data" / "inbox"
@@ -1101,11 +1103,12 @@ def test_a_database_of_another_tool_is_refused_as_input(tmp_path, sample_config_
 def test_a_configuration_without_a_game_keeps_that_games_findings(tmp_path):
     """Verifying with a configuration of one game judges and replaces that game's findings
     only; the others' rounds are counted as not checked and their findings stay."""
-    from reporting.config import load_config
-    from reporting.ingest import discover_sources, ingest
-    from reporting.sample import generate_month
-    from reporting.store import connect
-    from reporting.verify import verify
+    from reporting.config.loader import load_config
+    from reporting.ingest.discovery import discover_sources
+    from reporting.sample.generator import generate_month
+    from reporting.store.load import ingest
+    from reporting.store.schema import connect
+    from reporting.verify.run import verify
 
     full = load_config(Path("sample_data/operator.toml"))
     log = tmp_path / "f.jsonl"

@@ -1,4 +1,4 @@
-"""The audit workbook (reporting.workbook): every sheet, every finding, money as numbers, no
+"""The audit workbook (reporting.presentation.audit_xlsx): every sheet, every finding, money as numbers, no
 formula from untrusted text, frozen and filtered headers, and the same bytes for the same inputs.
 
 One sample month with one fault of every kind is generated, ingested and verified once for the
@@ -28,15 +28,17 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
 
-import reporting.workbook
-from reporting.config import OperatorConfig
+import reporting.presentation.audit_xlsx
+from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
-from reporting.ingest import discover_sources, ingest
-from reporting.sample import generate_month
-from reporting.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.store import connect
-from reporting.verify import FINDING_KINDS, VerifyResult, verify
-from reporting.workbook import SHEETS, TEXT_LIMIT, cell_text, write_audit_workbook
+from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
+from reporting.ingest.discovery import discover_sources
+from reporting.presentation.audit_xlsx import SHEETS, TEXT_LIMIT, cell_text, write_audit_workbook
+from reporting.records import FINDING_KINDS
+from reporting.sample.generator import generate_month
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.run import VerifyResult, verify
 
 GOLDEN = Path(__file__).parent / "golden" / "audit_summary.txt"
 AS_OF = date(2026, 11, 30)
@@ -472,7 +474,7 @@ def test_cell_text_escapes_what_xml_cannot_hold_and_cuts_long_text():
     assert cell_text("é" * TEXT_LIMIT) == "é" * TEXT_LIMIT
     cut = cell_text("é" * (TEXT_LIMIT + 1))
     assert len(cut) == TEXT_LIMIT and cut.endswith("[cut: 32,001 characters in all]")
-    assert doctest.testmod(reporting.workbook).failed == 0
+    assert doctest.testmod(reporting.presentation.audit_xlsx).failed == 0
 
 
 # --- reproducible, atomic files ----------------------------------------------------------------
@@ -502,7 +504,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(audit, tmp_pat
     def broken(*arguments):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(reporting.workbook, "_write_rtp_checks", broken)
+    monkeypatch.setattr(reporting.presentation.audit_xlsx, "_write_rtp_checks", broken)
     streams = list(openpyxl_temporary_files)
     with pytest.raises(RuntimeError, match="disk full"):
         audit.write(target, as_of=date(2027, 1, 1))

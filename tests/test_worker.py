@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows, write_csv_pair
 
-import reporting.worker
-from reporting.ingest import discover_sources, ingest
-from reporting.logs import Source
-from reporting.store import connect
-from reporting.worker import read_in_worker
+import reporting.ingest.worker
+import reporting.store.load
+from reporting.ingest.discovery import discover_sources
+from reporting.ingest.logs import Source
+from reporting.ingest.worker import read_in_worker
+from reporting.store.load import ingest
+from reporting.store.schema import connect
 
 EVERY_FILE = 0  # worker_min_bytes: read every JSON Lines file in the worker
 NO_FILE = 10**15
@@ -23,22 +25,22 @@ NO_FILE = 10**15
 @pytest.fixture(autouse=True)
 def two_processors(monkeypatch):
     """The worker is only used with a second processor: these tests run as if there were."""
-    monkeypatch.setattr(reporting.worker, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(reporting.ingest.worker, "_usable_cpus", lambda: 2)
 
 
 @pytest.fixture
 def started(monkeypatch) -> list[Path]:
     """The files a worker process was started for."""
-    import reporting.ingest
+    import reporting.store.load
 
     paths: list[Path] = []
-    real = reporting.ingest.read_in_worker
+    real = reporting.store.load.read_in_worker
 
     def spy(source, *args):
         paths.append(source.path)
         return real(source, *args)
 
-    monkeypatch.setattr(reporting.ingest, "read_in_worker", spy)
+    monkeypatch.setattr(reporting.store.load, "read_in_worker", spy)
     return paths
 
 
@@ -51,8 +53,8 @@ def load(db: Path, paths: list[Path], config, **options):
 
 
 def child_command(monkeypatch, script: str) -> None:
-    """Run ``script`` as the worker process instead of ``python -m reporting.worker``."""
-    monkeypatch.setattr(reporting.worker, "_command", lambda: [sys.executable, "-c", script])
+    """Run ``script`` as the worker process instead of ``python -m reporting.ingest.worker``."""
+    monkeypatch.setattr(reporting.ingest.worker, "_command", lambda: [sys.executable, "-c", script])
 
 
 def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
@@ -163,8 +165,8 @@ def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
 
 DIES_AFTER_ONE_BATCH = """
 import os, pickle, signal, sys
-from reporting.logs import read_jsonl
-from reporting.worker import write_frame
+from reporting.ingest.logs import read_jsonl
+from reporting.ingest.worker import write_frame
 source, games, size = pickle.load(sys.stdin.buffer)
 frames = os.fdopen(sys.stdout.fileno(), "wb")
 write_frame(frames, "ready")
@@ -225,7 +227,7 @@ def test_a_frame_of_an_unknown_kind_is_an_error_not_the_end(
     """Only a "done" frame ends the file: anything else unexpected must not commit a part."""
     child_command(
         monkeypatch,
-        "import sys; from reporting.worker import write_frame;"
+        "import sys; from reporting.ingest.worker import write_frame;"
         " out = open(sys.stdout.fileno(), 'wb'); write_frame(out, 'ready');"
         " write_frame(out, 'finished'); out.flush()",
     )
@@ -235,7 +237,7 @@ def test_a_frame_of_an_unknown_kind_is_an_error_not_the_end(
 
 
 def test_a_path_that_cannot_be_opened_is_input_error_not_a_crash(tmp_path, operator_config):
-    with pytest.raises(reporting.worker.InputError, match="cannot be read"):
+    with pytest.raises(reporting.ingest.worker.InputError, match="cannot be read"):
         list(read_in_worker(Source(tmp_path, "jsonl"), operator_config.games, 100))
 
 

@@ -13,7 +13,7 @@ import typer
 
 from reporting import __version__
 from reporting.cli import disclose, ingest, monthly, odds, rules, sample, verify
-from reporting.config import ConfigError
+from reporting.config.loader import ConfigError
 from reporting.errors import InputError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2

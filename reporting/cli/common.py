@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from reporting.config import OperatorConfig, default_config_path, load_config
+from reporting.config.loader import OperatorConfig, default_config_path, load_config
 
 ConfigOption = Annotated[
     Path | None,

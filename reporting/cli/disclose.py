@@ -17,10 +17,10 @@ from reporting.cli.common import (
     print_json,
     stdout_console,
 )
-from reporting.disclose import Disclosure, disclose
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
-from reporting.store import connect
+from reporting.figures.disclosure import Disclosure, disclose
+from reporting.store.schema import connect
 
 
 def parse_as_of(text: str | None, timezone: str) -> date:

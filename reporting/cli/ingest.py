@@ -17,8 +17,9 @@ from reporting.cli.common import (
     stderr_console,
     stdout_console,
 )
-from reporting.ingest import IngestResult, discover_sources, ingest
-from reporting.store import connect
+from reporting.ingest.discovery import discover_sources
+from reporting.store.load import IngestResult, ingest
+from reporting.store.schema import connect
 
 SHOWN_REJECTS = 50
 

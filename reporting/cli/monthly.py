@@ -19,19 +19,19 @@ from reporting.cli.common import (
     print_json,
 )
 from reporting.cli.disclose import parse_as_of
-from reporting.disclose import Disclosure
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.store import connect
+from reporting.figures.disclosure import Disclosure
+from reporting.store.schema import connect
 
 if TYPE_CHECKING:
-    from reporting.monthly import MonthlyResult
+    from reporting.jobs.monthly import MonthlyResult
 
 
 def render_game(game: GameSpec, disclosure: Disclosure, as_of: date, folder: Path) -> list[Path]:
     """The disclosure pages and the rule sheets of one game, in each configured language."""
-    from reporting.render import FORMATS, write_disclosure_page, write_rule_sheet
-    from reporting.rulesheet import build_rule_sheet
+    from reporting.presentation.documents import FORMATS, write_disclosure_page, write_rule_sheet
+    from reporting.presentation.rulesheet import build_rule_sheet
 
     files = []
     for language in game.languages:
@@ -77,7 +77,7 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    from reporting.monthly import output_lock, run_monthly  # the whole pipeline: load it now
+    from reporting.jobs.monthly import output_lock, run_monthly
 
     # The lock first: a second run waits (or stops) here, before it touches the database.
     with output_lock(out, wait):

@@ -14,10 +14,11 @@ from reporting.cli.common import (
     print_json,
     stdout_console,
 )
+from reporting.config.pay_overrides import apply_pay_overrides
 from reporting.engine.bets import PayTable
 from reporting.engine.money import round_fraction
+from reporting.engine.theory import ShoeOdds, game_odds, shoe_odds
 from reporting.errors import InputError
-from reporting.theory import ShoeOdds, apply_pay_overrides, game_odds, shoe_odds
 
 
 def odds_command(

@@ -12,10 +12,10 @@ import typer
 from reporting import __version__
 from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
 from reporting.cli.disclose import parse_as_of
-from reporting.config import SUPPORTED_LANGUAGES
-from reporting.disclose import disclose
+from reporting.config.loader import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
-from reporting.render import FORMATS
+from reporting.figures.disclosure import disclose
+from reporting.presentation.documents import FORMATS
 
 
 def rules_command(
@@ -72,12 +72,12 @@ def rules_command(
     except OSError as error:
         raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
 
-    from reporting.render import write_rule_sheet
-    from reporting.rulesheet import build_rule_sheet  # Babel and the catalogues: only here
+    from reporting.presentation.documents import write_rule_sheet
+    from reporting.presentation.rulesheet import build_rule_sheet
 
     connection = None
     if db is not None:
-        from reporting.store import connect
+        from reporting.store.schema import connect
 
         connection = connect(db, create=False)
     written: list[dict] = []

@@ -21,9 +21,10 @@ from reporting.cli.common import (
 from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
-from reporting.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.store import connect, rejected_count
-from reporting.verify import FINDING_KINDS, VerifyResult, verify
+from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
+from reporting.records import FINDING_KINDS
+from reporting.store.schema import connect, rejected_count
+from reporting.verify.run import VerifyResult, verify
 
 SHOWN_FINDINGS = 200
 
@@ -59,7 +60,7 @@ def verify_command(
         rtp = rtp_checks(result.bet_totals, operator.games)
         rejected = rejected_count(connection, month)
         if workbook is not None:
-            from reporting.workbook import write_audit_workbook  # openpyxl: only when asked
+            from reporting.presentation.audit_xlsx import write_audit_workbook
 
             try:
                 write_audit_workbook(

@@ -1,6 +1,6 @@
 """Rendering a rule sheet: HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX (:mod:`.xlsx`).
 
-Each renderer takes a computed :class:`~reporting.rulesheet.RuleSheet` and nothing else; the
+Each renderer takes a computed :class:`~reporting.presentation.rulesheet.RuleSheet` and nothing else; the
 same sheet gives the same bytes. Files are written atomically (:func:`write_atomically`): a
 reader sees the old file or the new one, never half of one.
 """
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from reporting.files import write_atomically
 
 if TYPE_CHECKING:
-    from reporting.rulesheet import RuleSheet
+    from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = [
     "DISCLOSURE_FORMATS",
@@ -36,15 +36,15 @@ def render(sheet: RuleSheet, fmt: str) -> bytes:
     """The bytes of a rule sheet in one format (``pdf``, ``xlsx`` or ``html``)."""
     # The renderers are imported on use: the PDF one brings in WeasyPrint (about a second).
     if fmt == "html":
-        from reporting.render.html import render_html
+        from reporting.presentation.html import render_html
 
         return render_html(sheet).encode("utf-8")
     if fmt == "pdf":
-        from reporting.render.pdf import render_pdf
+        from reporting.presentation.pdf import render_pdf
 
         return render_pdf(sheet)
     if fmt == "xlsx":
-        from reporting.render.xlsx import render_xlsx
+        from reporting.presentation.rulesheet_xlsx import render_xlsx
 
         return render_xlsx(sheet)
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -63,11 +63,11 @@ def write_rule_sheet(sheet: RuleSheet, fmt: str, folder: Path) -> Path:
 def render_disclosure_page(sheet: RuleSheet, fmt: str) -> bytes:
     """The ADM disclosure block of a sheet on a page of its own, as ``pdf`` or ``html``."""
     if fmt == "html":
-        from reporting.render.html import render_disclosure_html
+        from reporting.presentation.html import render_disclosure_html
 
         return render_disclosure_html(sheet).encode("utf-8")
     if fmt == "pdf":
-        from reporting.render.pdf import render_disclosure_pdf
+        from reporting.presentation.pdf import render_disclosure_pdf
 
         return render_disclosure_pdf(sheet)
     raise ValueError(f"unknown format {fmt!r} (known: {', '.join(DISCLOSURE_FORMATS)})")

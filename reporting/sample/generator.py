@@ -34,15 +34,15 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
-from reporting.config import OperatorConfig
+from reporting.config.loader import OperatorConfig
 from reporting.engine.bets import BetType, refund, resolve_bet, settle
 from reporting.engine.cards import RANKS, SUITS, Card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, parse_amount
 from reporting.engine.rules import Outcome, deal_round, resolve_round
 from reporting.errors import InputError
-from reporting.logs import CSV_BET_FIELDS, CSV_ROUND_FIELDS, REJECT_REASONS
-from reporting.verify import FINDING_KINDS
+from reporting.ingest.logs import CSV_BET_FIELDS, CSV_ROUND_FIELDS
+from reporting.records import FINDING_KINDS, REJECT_REASONS
 
 __all__ = [
     "FAULT_KINDS",

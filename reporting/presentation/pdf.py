@@ -19,9 +19,9 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from reporting.errors import InputError
-from reporting.i18n import TEMPLATE_DIR
-from reporting.render.html import render_disclosure_html, render_html
-from reporting.rulesheet import RuleSheet
+from reporting.presentation.html import render_disclosure_html, render_html
+from reporting.presentation.i18n import TEMPLATE_DIR
+from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = [
     "FONT_FILES",

@@ -45,7 +45,7 @@ from babel.support import Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from reporting.config import SUPPORTED_LANGUAGES
+from reporting.config.loader import SUPPORTED_LANGUAGES
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
 
 __all__ = [
@@ -64,19 +64,19 @@ __all__ = [
 #: The locale each language's sheets are formatted in.
 LOCALES: dict[str, str] = {"it": "it_IT", "da": "da_DK", "el": "el_GR", "en": "en_GB"}
 #: Where the gettext catalogues live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 #: The jinja2 templates of the rule sheets (one set for every language and format): the
 #: checkout's top-level ``templates/``, or their copy inside an installed wheel.
 TEMPLATE_DIR = next(
     (
         folder
         for folder in (
-            Path(__file__).resolve().parent.parent / "templates",
-            Path(__file__).resolve().parent / "templates",
+            Path(__file__).resolve().parents[2] / "templates",
+            Path(__file__).resolve().parents[1] / "templates",
         )
         if (folder / "rules").is_dir()
     ),
-    Path(__file__).resolve().parent.parent / "templates",
+    Path(__file__).resolve().parents[2] / "templates",
 )
 DOMAIN = "messages"
 

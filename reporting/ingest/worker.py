@@ -3,10 +3,10 @@
 Ingest has two halves of about the same weight: decoding and checking every line (Python),
 and writing the rows into SQLite (the parent, which holds the one write transaction). For a
 large file (JSON Lines, gzipped or not, or a CSV pair, which the child stages in its own
-temporary database) the first half runs in a child process (``python -m reporting.worker``), which
+temporary database) the first half runs in a child process (``python -m reporting.ingest.worker``), which
 sends each batch of checked records through a pipe as a MessagePack frame (msgspec encodes
 and decodes it in C); the parent writes batch *n* while the child reads batch *n + 1*.
-Nothing else changes: the same reader (:func:`reporting.logs.read_source`) makes the same
+Nothing else changes: the same reader (:func:`reporting.ingest.logs.read_source`) makes the same
 batches, and the parent still decides duplicates and conflicts and commits once per file.
 
 The child is a fresh interpreter started with :mod:`subprocess` (not :mod:`multiprocessing`,
@@ -35,7 +35,7 @@ import msgspec
 
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.logs import (
+from reporting.ingest.logs import (
     Batch,
     BatchReader,
     RejectedLine,
@@ -71,11 +71,11 @@ def _usable_cpus() -> int:
 
 def _command() -> list[str]:
     """The child's command line: this module, run by the same interpreter."""
-    return [sys.executable, "-m", "reporting.worker"]
+    return [sys.executable, "-m", "reporting.ingest.worker"]
 
 
 def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
-    """The batches of :func:`reporting.logs.read_source`, made by a child process.
+    """The batches of :func:`reporting.ingest.logs.read_source`, made by a child process.
 
     If the child cannot be started (no process to spare, or an interpreter that cannot
     import this package), the file is read in this process instead: slower, same result.

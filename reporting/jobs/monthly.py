@@ -27,16 +27,17 @@ from datetime import date
 from pathlib import Path
 
 from reporting import __version__
-from reporting.config import OperatorConfig
-from reporting.disclose import Disclosure, disclose, reference_month
+from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
+from reporting.figures.disclosure import Disclosure, disclose, reference_month
+from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import sha256_of
-from reporting.ingest import IngestResult, discover_sources, ingest
-from reporting.statistics import outcome_tests, rtp_checks
-from reporting.store import rejected_count
-from reporting.verify import verify
-from reporting.workbook import write_audit_workbook
+from reporting.ingest.discovery import discover_sources
+from reporting.presentation.audit_xlsx import write_audit_workbook
+from reporting.store.load import IngestResult, ingest
+from reporting.store.schema import rejected_count
+from reporting.verify.run import verify
 
 __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "run_monthly"]
 

@@ -32,7 +32,7 @@ __all__ = [
     "load_config",
 ]
 
-CATALOGUE_PATH = Path(__file__).parent / "data" / "catalogue.toml"
+CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "data" / "catalogue.toml"
 #: Languages the rule sheets can be written in (one gettext catalogue each).
 SUPPORTED_LANGUAGES: tuple[str, ...] = ("it", "da", "el", "en")
 
@@ -120,7 +120,7 @@ class OperatorConfig:
 
 def default_config_path() -> Path | None:
     """The shipped sample configuration when running from a source checkout, else None."""
-    candidate = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+    candidate = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
     return candidate if candidate.is_file() else None
 
 

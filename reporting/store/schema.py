@@ -155,7 +155,7 @@ def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
 
 #: The columns that make a round's content: the same round loaded twice agrees on all of
 #: them (where it came from and the derived report_month aside). They are also the names of
-#: :class:`reporting.logs.RoundRecord`'s fields.
+#: :class:`reporting.ingest.logs.RoundRecord`'s fields.
 ROUND_CONTENT_FIELDS = (
     "round_id",
     "game_id",

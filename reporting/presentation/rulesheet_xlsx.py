@@ -38,8 +38,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.files import save_workbook
-from reporting.i18n import load_translations, make_environment
-from reporting.rulesheet import RuleSheet
+from reporting.presentation.i18n import load_translations, make_environment
+from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = ["SHEET_IDS", "excel_formats", "render_xlsx"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reporting.i18n import make_environment
-from reporting.rulesheet import RuleSheet
+from reporting.presentation.i18n import make_environment
+from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = [
     "DISCLOSURE_TEMPLATE",

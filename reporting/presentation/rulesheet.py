@@ -6,10 +6,10 @@ from here, and every number here comes from the engine: card points and hand val
 tables from :func:`~reporting.engine.rules.player_draws` and
 :func:`~reporting.engine.rules.banker_draws`, what each bet wins and pays from
 :func:`~reporting.engine.bets.resolve_bet` on the game's pay table, the RTPs from
-:func:`reporting.theory.game_odds`, the monthly figure from :mod:`reporting.disclose`.
+:func:`reporting.engine.theory.game_odds`, the monthly figure from :mod:`reporting.figures.disclosure`.
 
 Values stay exact (``int`` cents, ``Decimal``, ``Fraction``, ``date``); the templates format
-them with the filters of :mod:`reporting.i18n`. The sheet holds no sentence: words are the
+them with the filters of :mod:`reporting.presentation.i18n`. The sheet holds no sentence: words are the
 templates' (and the translators') business.
 """
 
@@ -20,15 +20,15 @@ from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
 
-from reporting.disclose import Disclosure, reference_month, updated_on
 from reporting.engine.bets import BetResult, BetType, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, Card
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy, round_cents
 from reporting.engine.odds import PairFacts, PointFacts
 from reporting.engine.rules import banker_draws, hand_value, player_draws, resolve_round
-from reporting.i18n import LOCALES
-from reporting.theory import game_odds
+from reporting.engine.theory import game_odds
+from reporting.figures.disclosure import Disclosure, reference_month, updated_on
+from reporting.presentation.i18n import LOCALES
 
 __all__ = [
     "ALWAYS_OPEN",
@@ -445,7 +445,7 @@ def build_rule_sheet(
     """Compute the rule sheet of ``game`` in ``language`` as of a local date.
 
     ``disclosure`` carries the previous month's win percentage of an ADM game (from
-    :func:`reporting.disclose.disclose` on the round logs); without it the ADM block says
+    :func:`reporting.figures.disclosure.disclose` on the round logs); without it the ADM block says
     the figure is not included, and the sheet's ``warnings`` say so too. A disclosure of
     another game or another date is refused.
     """

@@ -36,7 +36,6 @@ from reporting.errors import InputError
 from reporting.files import sha256_of
 
 __all__ = [
-    "REJECT_REASONS",
     "BetRow",
     "RecordError",
     "RejectedLine",
@@ -45,18 +44,6 @@ __all__ = [
     "read_source",
 ]
 
-#: Reject reason codes of the CLI contract.
-REJECT_REASONS = (
-    "bad_json",
-    "missing_field",
-    "bad_card",
-    "bad_money",
-    "naive_timestamp",
-    "unknown_bet_type",
-    "unknown_game",
-    "conflict",
-    "bad_value",
-)
 RAW_TEXT_LIMIT = 10_000
 
 

@@ -8,7 +8,7 @@ Sheets, in order:
 * **Findings**: every row of the ``findings`` table for the period, by source file and line.
 * **Rejected records**: the lines ingest could not read, of the files behind the period.
 * **Ingest log**: every file ever loaded, with what it contributed.
-* **Outcome tests** and **RTP checks**: the statistics of :mod:`reporting.statistics`. They are
+* **Outcome tests** and **RTP checks**: the statistics of :mod:`reporting.figures.statistics`. They are
   two sheets rather than two tables on one so that each keeps a frozen header, an autofilter and
   a header row repeated on every printed page (a sheet has one of each).
 
@@ -41,12 +41,12 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from reporting.config import OperatorConfig
+from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import save_workbook, write_atomically
-from reporting.logs import REJECT_REASONS
-from reporting.statistics import OutcomeTest, RtpCheck
-from reporting.verify import FINDING_KINDS, VerifyResult
+from reporting.records import FINDING_KINDS, REJECT_REASONS
+from reporting.verify.run import VerifyResult
 
 __all__ = ["SHEETS", "TEXT_LIMIT", "cell_text", "write_audit_workbook"]
 
@@ -496,7 +496,7 @@ def write_audit_workbook(
     """Write the audit workbook of ``result.month`` (or of all months) to ``path``, atomically.
 
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
-    :func:`~reporting.statistics.outcome_tests` and :func:`~reporting.statistics.rtp_checks`
+    :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`
     returned for the same period; findings, rejects and the ingest log are read from
     ``connection``. ``as_of`` pins the document dates and the zip entry times: the same
     database and arguments give the same bytes. The file appears whole or not at all.

@@ -19,26 +19,15 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 
-from reporting.config import OperatorConfig
+from reporting.config.loader import OperatorConfig
 from reporting.engine.bets import BetResult, BetType, Resolution, resolve_bet
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import format_cents
 from reporting.engine.rules import Outcome, Winner, resolve_round
-from reporting.logs import cyclic_gc_paused
+from reporting.ingest.logs import cyclic_gc_paused
 
-__all__ = ["FINDING_KINDS", "Finding", "VerifyResult", "verify"]
-
-#: Finding kinds of the CLI contract, bet-level first.
-FINDING_KINDS = (
-    "payout_mismatch",
-    "void_not_refunded",
-    "stake_out_of_limits",
-    "late_bet",
-    "third_card_rule",
-    "shoe_card_count",
-    "exclusive_side_bets",
-)
+__all__ = ["Finding", "VerifyResult", "verify"]
 
 FINDINGS_SCHEMA = """
 CREATE TABLE IF NOT EXISTS findings (

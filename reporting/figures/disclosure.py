@@ -18,8 +18,8 @@ from fractions import Fraction
 
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
-from reporting.statistics import Z_999
-from reporting.theory import ShoeOdds, game_odds
+from reporting.engine.theory import ShoeOdds, game_odds
+from reporting.figures.statistics import Z_999
 
 __all__ = [
     "ITALIAN_MINIMUM_RTP",

@@ -1,0 +1,1 @@
+"""Scheduled jobs over the whole pipeline: the monthly run of the 5th."""

@@ -1,0 +1,216 @@
+"""The vocabulary of the pipeline: the records every stage passes on, and the kinds they carry.
+
+A round log line becomes a :class:`Round` holding its :class:`Bet` records (or a
+:class:`RejectedLine` with a :class:`RejectReason`); the store keeps them; verification
+turns a round into :class:`Finding` records of a :class:`FindingKind`; the figures and the
+renderers read them back. Every record remembers where it came from (:class:`SourceLocation`:
+file and line), and a reporting month is one type, :class:`Month`.
+
+Rounds, bets and rejected lines are ``msgspec.Struct(array_like=True)``: as cheap to build as
+a tuple, encoded as an array across the worker pipe, read by name everywhere. A finding is
+built with keyword arguments only. Nothing here does I/O; only the engine lies below.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from datetime import date
+from typing import NamedTuple
+
+import msgspec
+
+from reporting.engine.money import format_cents
+
+__all__ = [
+    "FINDING_KINDS",
+    "REJECT_REASONS",
+    "Bet",
+    "Finding",
+    "FindingKind",
+    "Month",
+    "RejectReason",
+    "RejectedLine",
+    "Round",
+    "SourceLocation",
+]
+
+
+class FindingKind(enum.StrEnum):
+    """Finding kinds of the CLI contract, bet-level first."""
+
+    PAYOUT_MISMATCH = "payout_mismatch"
+    VOID_NOT_REFUNDED = "void_not_refunded"
+    STAKE_OUT_OF_LIMITS = "stake_out_of_limits"
+    LATE_BET = "late_bet"
+    THIRD_CARD_RULE = "third_card_rule"
+    SHOE_CARD_COUNT = "shoe_card_count"
+    EXCLUSIVE_SIDE_BETS = "exclusive_side_bets"
+
+
+class RejectReason(enum.StrEnum):
+    """Reject reason codes of the CLI contract."""
+
+    BAD_JSON = "bad_json"
+    MISSING_FIELD = "missing_field"
+    BAD_CARD = "bad_card"
+    BAD_MONEY = "bad_money"
+    NAIVE_TIMESTAMP = "naive_timestamp"
+    UNKNOWN_BET_TYPE = "unknown_bet_type"
+    UNKNOWN_GAME = "unknown_game"
+    CONFLICT = "conflict"
+    BAD_VALUE = "bad_value"
+
+
+#: The kinds' and reasons' codes as plain strings, in contract order (a ``StrEnum`` member
+#: equals its code but hashes by its name, so sets and dict keys of codes use these).
+FINDING_KINDS: tuple[str, ...] = tuple(kind.value for kind in FindingKind)
+REJECT_REASONS: tuple[str, ...] = tuple(reason.value for reason in RejectReason)
+
+
+class SourceLocation(NamedTuple):
+    """Where a record came from: a file as the ingest was given it, and a line of it."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+_MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
+
+
+class Month(NamedTuple):
+    """A reporting month. Compares, sorts and unpacks as ``(year, month)``; prints as
+    ``YYYY-MM``, the form the store and every report use.
+
+    >>> Month.parse("2026-10"), str(Month(2026, 1)), Month(2026, 12).next()
+    (Month(year=2026, month=10), '2026-01', Month(year=2027, month=1))
+    """
+
+    year: int
+    month: int
+
+    @classmethod
+    def parse(cls, text: str) -> Month:
+        """``YYYY-MM``; ValueError otherwise."""
+        match = _MONTH.fullmatch(text)
+        if match is None:
+            raise ValueError(f"{text!r} is not a month YYYY-MM, e.g. 2026-10")
+        return cls(int(match[1]), int(match[2]))
+
+    @classmethod
+    def of(cls, day: date) -> Month:
+        """The month a date falls in."""
+        return cls(day.year, day.month)
+
+    def shifted(self, months: int) -> Month:
+        """The month ``months`` later (earlier when negative)."""
+        index = self.year * 12 + (self.month - 1) + months
+        return Month(index // 12, index % 12 + 1)
+
+    def next(self) -> Month:
+        """The month after this one."""
+        return self.shifted(1)
+
+    @property
+    def first_day(self) -> date:
+        """The first day of the month."""
+        return date(self.year, self.month, 1)
+
+    def __str__(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}"
+
+
+class Bet(msgspec.Struct, array_like=True, gc=False):
+    """One validated bet, as the ``bets`` table holds it: money in cents, time in the stored
+    UTC form, and the line it came from (of the round log, or of bets.csv for a CSV pair)."""
+
+    round_id: str
+    bet_id: str
+    account: str
+    bet_type: str
+    stake_cents: int
+    payout_cents: int
+    currency: str
+    placed_at: str | None
+    source_line: int
+
+
+class Round(msgspec.Struct, array_like=True, gc=False):
+    """One validated round with its bets: timestamps in the stored form (UTC, to the
+    millisecond, fixed width), cards canonical and space-separated in deal order, the
+    reporting month in the game's time zone, and the line of the round log it came from."""
+
+    round_id: str
+    game_id: str
+    table_id: str
+    shoe_id: str | None
+    hand_no: int | None
+    started_at: str | None
+    betting_closed_at: str | None
+    settled_at: str
+    report_month: str
+    status: str
+    void_reason: str | None
+    player_cards: str
+    banker_cards: str
+    source_line: int
+    bets: list[Bet]
+
+
+class RejectedLine(msgspec.Struct, array_like=True, gc=False):
+    """A line that could not be loaded: where, why (a :class:`RejectReason` code), and the
+    text as read."""
+
+    source_file: str
+    source_line: int
+    reason: str
+    message: str
+    raw_text: str
+    round_id: str | None = None
+
+    @property
+    def source(self) -> SourceLocation:
+        """Where the line is."""
+        return SourceLocation(self.source_file, self.source_line)
+
+
+class Finding(msgspec.Struct, kw_only=True, frozen=True):
+    """One irregularity, with the evidence to act on and where it came from."""
+
+    kind: str  # a FindingKind code
+    game_id: str
+    report_month: str
+    round_id: str
+    source_file: str
+    source_line: int
+    message: str
+    bet_id: str | None = None
+    expected_payout: int | None = None  # cents
+    logged_payout: int | None = None  # cents
+    rule: str | None = None  # the drawing rule, limit or house rule concerned
+
+    @property
+    def source(self) -> str:
+        """``path:line`` of the record."""
+        return str(SourceLocation(self.source_file, self.source_line))
+
+    def to_document(self) -> dict:
+        """The JSON form of the CLI contract."""
+        return {
+            "kind": self.kind,
+            "game": self.game_id,
+            "round_id": self.round_id,
+            "bet_id": self.bet_id,
+            "expected_payout": None
+            if self.expected_payout is None
+            else format_cents(self.expected_payout),
+            "logged_payout": None
+            if self.logged_payout is None
+            else format_cents(self.logged_payout),
+            "rule": self.rule,
+            "source": self.source,
+            "message": self.message,
+        }

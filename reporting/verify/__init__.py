@@ -1,0 +1,3 @@
+"""Verification: every round of a period checked by the engine, findings stored with where
+they came from.
+"""
