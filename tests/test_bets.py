@@ -672,3 +672,14 @@ def test_player_and_banker_push_together_and_never_both_win(player, banker, stak
     else:
         assert results == {BetResult.WIN, BetResult.LOSE}
         assert on_tie.result is BetResult.LOSE
+
+
+def test_every_bet_type_has_a_family_and_a_settlement():
+    """The bet-type table is complete: a new BetType without a family fails here, not later."""
+    from reporting.engine.bets import BET_FAMILIES, BetFamily
+
+    assert set(BET_FAMILIES) == set(BetType)
+    facts = resolve_round(parse_cards("9H KS"), parse_cards("5D 2C AH"))
+    for bet in BetType:
+        assert isinstance(bet.family, BetFamily)
+        assert resolve_bet(bet, facts, PayTable()).result in BetResult

@@ -15,7 +15,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from reporting.config.loader import SUPPORTED_LANGUAGES
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,

@@ -21,7 +21,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from reporting.config.loader import SUPPORTED_LANGUAGES
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.presentation.documents import (
     FORMATS,

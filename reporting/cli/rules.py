@@ -12,7 +12,7 @@ import typer
 from reporting import __version__
 from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
 from reporting.cli.disclose import parse_as_of
-from reporting.config.loader import SUPPORTED_LANGUAGES
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.figures.disclosure import disclose
 from reporting.presentation.documents import FORMATS

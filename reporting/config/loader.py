@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.engine.bets import BONUS_MARGINS, BetType, PayTable
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import AmountError, RoundingPolicy, parse_amount, parse_ratio
@@ -33,8 +34,6 @@ __all__ = [
 ]
 
 CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "data" / "catalogue.toml"
-#: Languages the rule sheets can be written in (one gettext catalogue each).
-SUPPORTED_LANGUAGES: tuple[str, ...] = ("it", "da", "el", "en")
 
 
 class ConfigError(Exception):

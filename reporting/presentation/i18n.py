@@ -6,17 +6,8 @@ source language is English: an entry whose translation is empty or fuzzy falls b
 English ``msgid``, and so does a plural entry with any empty form. ``tests/test_i18n.py``
 fails for every such entry, so a published language is always complete.
 
-Each language is written in one locale, which decides how numbers, money and dates look:
-
-====  ======  ==========================================================
-lang  locale  why
-====  ======  ==========================================================
-it    it_IT   Italy (ADM)
-da    da_DK   Denmark
-el    el_GR   Greece
-en    en_GB   English as published in Europe: day-month-year dates, and the
-              currency symbol in front (``€1,000.00``), as en_IE would write it
-====  ======  ==========================================================
+Each language is written in one locale, which decides how numbers, money and dates look; the
+languages and their locales are one table, :data:`reporting.config.languages.LANGUAGES`.
 
 Every formatter the templates use is registered by :func:`make_environment`, the one place
 where filters are added; the renderers never format a number themselves.
@@ -45,7 +36,8 @@ from babel.support import Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from reporting.config.loader import SUPPORTED_LANGUAGES
+from reporting.config.languages import LANGUAGES
+from reporting.config.languages import language as language_of
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
 
 __all__ = [
@@ -61,8 +53,8 @@ __all__ = [
     "make_environment",
 ]
 
-#: The locale each language's sheets are formatted in.
-LOCALES: dict[str, str] = {"it": "it_IT", "da": "da_DK", "el": "el_GR", "en": "en_GB"}
+#: The locale each language's sheets are formatted in (from the languages table).
+LOCALES: dict[str, str] = {entry.code: entry.locale for entry in LANGUAGES}
 #: Where the gettext catalogues live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 #: The jinja2 templates of the rule sheets (one set for every language and format): the
@@ -81,11 +73,8 @@ TEMPLATE_DIR = next(
 DOMAIN = "messages"
 
 
-def _check_language(language: str) -> None:
-    if language not in SUPPORTED_LANGUAGES or language not in LOCALES:
-        raise ValueError(
-            f"no catalogue for language {language!r} (have: {', '.join(SUPPORTED_LANGUAGES)})"
-        )
+def _check_language(code: str) -> None:
+    language_of(code)  # ValueError for a language without a catalogue
 
 
 def catalogue_path(language: str) -> Path:

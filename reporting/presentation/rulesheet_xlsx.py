@@ -36,6 +36,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
+from reporting.config.languages import LANGUAGES
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.files import save_workbook
 from reporting.presentation.i18n import load_translations, make_environment
@@ -46,8 +47,9 @@ __all__ = ["SHEET_IDS", "excel_formats", "render_xlsx"]
 #: The sheets, by their English (msgid) names, in workbook order.
 SHEET_IDS = ("Rules", "Pay table", "Drawing rules", "RTP", "Disclosure")
 
-#: Windows locale ids: Excel's ``[$-LCID]`` tag names the language of month names and symbols.
-_LCID = {"it_IT": 0x0410, "da_DK": 0x0406, "el_GR": 0x0408, "en_GB": 0x0809}
+#: Windows locale ids by locale: Excel's ``[$-LCID]`` tag names the language of month names and
+#: symbols (from the languages table; a locale outside it is a KeyError, not US English).
+_LCID = {entry.locale: entry.excel_lcid for entry in LANGUAGES}
 _INVALID_SHEET_CHARACTERS = re.compile(r"[\[\]:*?/\\]")
 
 _THIN = Side(style="thin", color="C9CED8")
@@ -72,7 +74,7 @@ def excel_formats(locale: str, currency: str) -> dict[str, str]:
     '[$€-809]#,##0.00'
     """
     parsed = Locale.parse(locale)
-    lcid = f"{_LCID.get(locale, 0x0409):X}"
+    lcid = f"{_LCID[locale]:X}"
     symbol = get_currency_symbol(currency, locale=locale).replace('"', "")
     tag = f"[${symbol}-{lcid}]"
     pattern = parsed.currency_formats["standard"].pattern.split(";")[0]
