@@ -19,6 +19,7 @@ from typing import Any, Literal
 import msgspec
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.regulators import load_regulators
 from reporting.engine.bets import BONUS_MARGINS, BetType, PayTable
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import AmountError, RoundingPolicy, parse_amount, parse_ratio
@@ -412,6 +413,12 @@ def _game_spec(
             problems.append(
                 f"{where}.languages: {language!r} has no catalogue (have: {', '.join(SUPPORTED_LANGUAGES)})"
             )
+    regulators = load_regulators()
+    if entry.regulator is not None and entry.regulator not in regulators:
+        problems.append(
+            f"{where}.regulator: {entry.regulator!r} is not a known regulator"
+            f" (known: {', '.join(sorted(regulators))})"
+        )
     if entry.statistics_reset is not None and not re.fullmatch(
         r"([01][0-9]|2[0-3]):[0-5][0-9]", entry.statistics_reset
     ):

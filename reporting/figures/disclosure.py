@@ -1,8 +1,9 @@
 """Regulator disclosures (ADM style): declared RTP, operator share, limits, and the previous
-month's win percentage, refreshed on the 5th of each month in the game's time zone.
+month's win percentage, refreshed on the regulator's update day (the 5th for ADM) of each month
+in the game's time zone.
 
-The reference month of a page dated D (D's local date in the game's time zone): from the 5th
-on, the month before D's month; before the 5th, the month before that. The win percentage is
+The reference month of a page dated D (D's local date in the game's time zone): from the update
+day on, the month before D's month; before it, the month before that. The win percentage is
 ``100 x payouts / stakes`` over the bets of settled rounds of the game that settled in the
 reference month (void rounds out, pushes in), exact until shown with 2 decimals, half up.
 """
@@ -16,47 +17,41 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
+from reporting.config.regulators import DEFAULT_UPDATE_DAY
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.theory import ShoeOdds, game_odds
+from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import Z_999
+from reporting.records import Month
 
 __all__ = [
-    "ITALIAN_MINIMUM_RTP",
-    "UPDATE_DAY",
     "Disclosure",
     "disclose",
     "reference_month",
     "updated_on",
 ]
 
-#: Day of the month on which the previous month's figure is refreshed.
-UPDATE_DAY = 5
-#: Italian casino and card games must return at least this share of stakes (percent).
-ITALIAN_MINIMUM_RTP = Decimal(90)
 
+def reference_month(as_of: date, update_day: int = DEFAULT_UPDATE_DAY) -> Month:
+    """The month whose figure a page dated ``as_of`` (local date) shows, for a figure refreshed
+    on ``update_day`` of each month.
 
-def reference_month(as_of: date) -> tuple[int, int]:
-    """The month whose figure a page dated ``as_of`` (local date) shows.
-
-    >>> reference_month(date(2026, 11, 4)), reference_month(date(2026, 11, 5))
-    ((2026, 9), (2026, 10))
-    >>> reference_month(date(2027, 1, 4)), reference_month(date(2027, 2, 5))
-    ((2026, 11), (2027, 1))
+    >>> [str(reference_month(date(2026, 11, day))) for day in (4, 5)]
+    ['2026-09', '2026-10']
+    >>> [str(reference_month(day)) for day in (date(2027, 1, 4), date(2027, 2, 5))]
+    ['2026-11', '2027-01']
     """
-    months_back = 1 if as_of.day >= UPDATE_DAY else 2
-    index = as_of.year * 12 + (as_of.month - 1) - months_back
-    return index // 12, index % 12 + 1
+    return Month.of(as_of).shifted(-1 if as_of.day >= update_day else -2)
 
 
-def updated_on(month: tuple[int, int]) -> date:
-    """The date a month's figure is published: the 5th of the following month.
+def updated_on(month: tuple[int, int], update_day: int = DEFAULT_UPDATE_DAY) -> date:
+    """The date a month's figure is published: ``update_day`` of the following month.
 
-    >>> updated_on((2026, 12))
+    >>> updated_on(Month(2026, 12))
     datetime.date(2027, 1, 5)
     """
-    year, number = month
-    return date(year + number // 12, number % 12 + 1, UPDATE_DAY)
+    return Month(*month).next().first_day.replace(day=update_day)
 
 
 @dataclass(frozen=True)
@@ -65,7 +60,7 @@ class Disclosure:
 
     game: GameSpec
     as_of: date
-    reference_month: tuple[int, int]
+    reference_month: Month
     updated_on: date
     rounds: int
     bets: int
@@ -79,8 +74,7 @@ class Disclosure:
     @property
     def reference_month_text(self) -> str:
         """``YYYY-MM``."""
-        year, number = self.reference_month
-        return f"{year:04d}-{number:02d}"
+        return str(self.reference_month)
 
     @property
     def win_percentage(self) -> Decimal:
@@ -140,8 +134,9 @@ class Disclosure:
 
 def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date) -> Disclosure:
     """Compute a game's disclosure as of a local date; ``connection`` None means no logs."""
-    month = reference_month(as_of)
-    month_text = f"{month[0]:04d}-{month[1]:02d}"
+    day = update_day(game)
+    month = reference_month(as_of, day)
+    month_text = str(month)
     theory = game_odds(game)
     rounds = bets = stakes = payouts = 0
     expected = Fraction(0)
@@ -173,7 +168,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
         game=game,
         as_of=as_of,
         reference_month=month,
-        updated_on=updated_on(month),
+        updated_on=updated_on(month, day),
         rounds=rounds,
         bets=bets,
         stakes=stakes,
@@ -192,24 +187,7 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
     month = disclosure.reference_month_text
     if not disclosure.stakes:
         warnings.append(f"no play in {month}: the page shows 0.00%")
-    declared = game.declared_rtp
-    if game.regulator == "ADM" and not game.regulator_code:
-        warnings.append("no ADM game code is configured for this ADM game")
-    if declared is None:
-        if game.regulator == "ADM":
-            warnings.append("no declared RTP is configured for this ADM game")
-    else:
-        best = disclosure.theory.best_rtp * 100
-        if declared > Decimal(best.numerator) / Decimal(best.denominator):
-            warnings.append(
-                f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
-                f" (best: {round_fraction(best, 2):.2f}%)"
-            )
-        if game.jurisdiction == "IT" and declared < ITALIAN_MINIMUM_RTP:
-            warnings.append(
-                f"declared RTP {declared:.2f}% is below the Italian minimum of"
-                f" {ITALIAN_MINIMUM_RTP:.0f}%"
-            )
+    warnings += configuration_warnings(game, disclosure.theory)
     if disclosure.within_statistical_bound is False:
         warnings.append(
             f"the {month} win percentage lies outside the 99.9% statistical bound around the"

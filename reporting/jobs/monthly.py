@@ -31,6 +31,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
+from reporting.figures.regulators import update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import sha256_of
 from reporting.ingest.discovery import discover_sources
@@ -149,8 +150,8 @@ def run_monthly(
         raise InputError(f"{inbox}: the inbox is not a folder")
     months: dict[str, list[GameSpec]] = {}
     for game in config.games.values():
-        year, number = reference_month(as_of[game.id])
-        months.setdefault(f"{year:04d}-{number:02d}", []).append(game)
+        month = reference_month(as_of[game.id], update_day(game))
+        months.setdefault(str(month), []).append(game)
     if len(months) > 1:
         # A month's folder is rebuilt whole: a run that wrote only some of its games would
         # drop the others' reports. This happens only near midnight in some game's zone.

@@ -1,0 +1,104 @@
+"""The regulators whose games carry a disclosure, as data (``reporting/data/regulators.toml``).
+
+A regulator's facts (the day its monthly figure is refreshed, the market's minimum RTP, the
+game keys it requires, the sections of its own page) live in that one file, validated strictly
+on load: an unknown key, or a game naming a regulator the file does not hold, is an error.
+The warnings a regulator's facts give are worded once, in :mod:`reporting.figures.regulators`.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+__all__ = [
+    "DEFAULT_UPDATE_DAY",
+    "REGULATORS_PATH",
+    "REQUIRABLE_KEYS",
+    "Regulator",
+    "load_regulators",
+]
+
+REGULATORS_PATH = Path(__file__).resolve().parent.parent / "data" / "regulators.toml"
+#: The day a game without a regulator has its monthly figure refreshed (the ADM rule of
+#: disclosures.md, which the tool applies to every game's disclosure file).
+DEFAULT_UPDATE_DAY = 5
+#: Game keys a regulator may require, with the words a warning names each one by
+#: (``{regulator}`` is the regulator's id).
+REQUIRABLE_KEYS: dict[str, str] = {
+    "regulator_code": "{regulator} game code",
+    "declared_rtp": "declared RTP",
+}
+
+
+class _Entry(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    country: str
+    update_day: int
+    market: str
+    required: list[Literal[tuple(REQUIRABLE_KEYS)]] = []  # type: ignore[valid-type]
+    page_sections: list[Literal["disclosure"]] = []
+    minimum_rtp: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Regulator:
+    """One regulator: who it is and the facts its games' pages and checks depend on."""
+
+    id: str
+    name: str
+    country: str  # ISO 3166 alpha-2
+    update_day: int
+    market: str
+    minimum_rtp: Decimal | None  # percent
+    required: tuple[str, ...]
+    page_sections: tuple[str, ...]
+
+    @property
+    def has_disclosure_page(self) -> bool:
+        """Whether the regulator's games publish the disclosure block on a page of its own."""
+        return "disclosure" in self.page_sections
+
+
+@cache
+def load_regulators(path: Path = REGULATORS_PATH) -> dict[str, Regulator]:
+    """Every regulator of the file, by id; ValueError naming the file and key on bad data."""
+    with path.open("rb") as handle:
+        raw = tomllib.load(handle)
+    unknown = set(raw) - {"regulators"}
+    if unknown:
+        raise ValueError(f"{path}: {sorted(unknown)[0]}: unknown key")
+    regulators = {}
+    for regulator_id, table in raw.get("regulators", {}).items():
+        where = f"{path}: regulators.{regulator_id}"
+        try:
+            entry = msgspec.convert(table, _Entry)
+        except msgspec.ValidationError as error:
+            raise ValueError(f"{where}: {error}") from None
+        if not 1 <= entry.update_day <= 28:
+            raise ValueError(f"{where}.update_day: {entry.update_day} is not a day 1 to 28")
+        minimum = None
+        if entry.minimum_rtp is not None:
+            try:
+                minimum = Decimal(entry.minimum_rtp)
+            except InvalidOperation:
+                raise ValueError(
+                    f"{where}.minimum_rtp: {entry.minimum_rtp!r} is not a percentage"
+                ) from None
+        regulators[regulator_id] = Regulator(
+            id=regulator_id,
+            name=entry.name,
+            country=entry.country,
+            update_day=entry.update_day,
+            market=entry.market,
+            minimum_rtp=minimum,
+            required=tuple(entry.required),
+            page_sections=tuple(entry.page_sections),
+        )
+    return regulators

@@ -1,0 +1,62 @@
+"""What a game's regulator asks of it, checked against the configuration and the exact theory.
+
+Each warning is worded here, once: the disclosure (:mod:`reporting.figures.disclosure`), the
+rule sheets and the monthly job all report these same sentences.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from reporting.config.regulators import (
+    DEFAULT_UPDATE_DAY,
+    REQUIRABLE_KEYS,
+    Regulator,
+    load_regulators,
+)
+from reporting.engine.games import GameSpec
+from reporting.engine.money import round_fraction
+from reporting.engine.theory import ShoeOdds
+
+__all__ = ["configuration_warnings", "regulator_of", "update_day"]
+
+
+def regulator_of(game: GameSpec) -> Regulator | None:
+    """The regulator a game names, or None (the configuration has checked that it exists)."""
+    return None if game.regulator is None else load_regulators()[game.regulator]
+
+
+def update_day(game: GameSpec) -> int:
+    """The day of the month the game's previous-month figure is refreshed."""
+    regulator = regulator_of(game)
+    return DEFAULT_UPDATE_DAY if regulator is None else regulator.update_day
+
+
+def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
+    """Warnings from the configuration alone: keys the regulator requires that are missing,
+    and a declared RTP above every bet's theoretical RTP or below the market's minimum."""
+    regulator = regulator_of(game)
+    warnings = []
+    for key in regulator.required if regulator is not None else ():
+        if getattr(game, key) in (None, ""):
+            what = REQUIRABLE_KEYS[key].format(regulator=regulator.id)
+            warnings.append(f"no {what} is configured for this {regulator.id} game")
+    declared = game.declared_rtp
+    if declared is None:
+        return warnings
+    best = theory.best_rtp * 100
+    if declared > Decimal(best.numerator) / Decimal(best.denominator):
+        warnings.append(
+            f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
+            f" (best: {round_fraction(best, 2):.2f}%)"
+        )
+    if (
+        regulator is not None
+        and regulator.minimum_rtp is not None
+        and declared < regulator.minimum_rtp
+    ):
+        warnings.append(
+            f"declared RTP {declared:.2f}% is below the {regulator.market} minimum of"
+            f" {regulator.minimum_rtp:.0f}%"
+        )
+    return warnings

@@ -1,0 +1,70 @@
+"""Regulators as data (reporting/data/regulators.toml): loaded strictly, named by games, and
+their warnings worded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reporting.config.loader import ConfigError, load_config
+from reporting.config.regulators import REQUIRABLE_KEYS, load_regulators
+from reporting.engine.theory import game_odds
+from reporting.figures.regulators import configuration_warnings, regulator_of, update_day
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def test_adm_is_described_by_data(operator_config):
+    adm = load_regulators()["ADM"]
+    assert (adm.country, adm.update_day, str(adm.minimum_rtp)) == ("IT", 5, "90")
+    assert adm.required == ("regulator_code", "declared_rtp")
+    assert adm.has_disclosure_page
+    assert regulator_of(operator_config.game("live-baccarat-it")) is adm
+    assert regulator_of(operator_config.game("live-baccarat-dk")) is None
+    assert update_day(operator_config.game("live-baccarat-dk")) == 5
+
+
+def test_every_required_key_is_a_game_key_with_words_for_its_warning(operator_config):
+    game = operator_config.game("live-baccarat-it")
+    for regulator in load_regulators().values():
+        for key in regulator.required:
+            assert key in REQUIRABLE_KEYS and hasattr(game, key)
+
+
+def test_a_game_naming_an_unknown_regulator_is_a_configuration_error(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_text('[games.live-baccarat-dk]\nregulator = "XYZ"\n', encoding="utf-8")
+    with pytest.raises(
+        ConfigError, match=r"regulator: 'XYZ' is not a known regulator \(known: ADM\)"
+    ):
+        load_config(config)
+
+
+def test_an_unknown_key_in_the_regulators_file_is_refused(tmp_path):
+    path = tmp_path / "regulators.toml"
+    path.write_text(
+        '[regulators.X]\nname = "X"\ncountry = "XX"\nupdate_day = 5\nmarket = "X"\nlogo = "x"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="regulators.X"):
+        load_regulators(path)
+
+
+def test_missing_required_keys_warn_in_one_wording(operator_config):
+    mini = operator_config.game("mini-baccarat-it")  # ADM, no code and no declared RTP
+    assert configuration_warnings(mini, game_odds(mini)) == [
+        "no ADM game code is configured for this ADM game",
+        "no declared RTP is configured for this ADM game",
+    ]
+
+
+def test_each_regulator_warning_is_worded_in_one_module():
+    sentences = ("is configured for this", "is above the theoretical RTP", "minimum of")
+    for sentence in sentences:
+        holders = [
+            path.relative_to(REPOSITORY).as_posix()
+            for path in (REPOSITORY / "reporting").rglob("*.py")
+            if sentence in path.read_text(encoding="utf-8")
+        ]
+        assert holders == ["reporting/figures/regulators.py"], (sentence, holders)
