@@ -48,7 +48,7 @@ def test_catalogue_live_baccarat_italy():
     assert not game.reshuffle_every_round
     assert (game.currency, game.timezone) == ("EUR", "Europe/Rome")
     assert game.bets[:3] == MAIN_BETS
-    assert set(game.side_bets) == bets(
+    assert set(game.bets) - set(MAIN_BETS) == bets(
         "player_pair banker_pair perfect_pair either_pair small big player_bonus banker_bonus"
     )
     assert game.pay_table.perfect_pair_variant == "A"
@@ -71,7 +71,7 @@ def test_catalogue_live_baccarat_denmark():
     game = load_catalogue().game("live-baccarat-dk")
     assert (game.decks, game.currency, game.timezone) == (8, "DKK", "Europe/Copenhagen")
     assert game.jurisdiction == "DK"
-    assert set(game.side_bets) == bets(
+    assert set(game.bets) - set(MAIN_BETS) == bets(
         "player_pair banker_pair perfect_pair either_pair player_bonus banker_bonus"
     )
     assert not game.offers(BetType.SMALL) and not game.offers(BetType.BIG)
@@ -84,7 +84,7 @@ def test_catalogue_live_baccarat_denmark():
 def test_catalogue_live_baccarat_greece_allows_one_pair_bet_per_round():
     game = load_catalogue().game("live-baccarat-gr")
     assert (game.decks, game.currency, game.timezone) == (8, "EUR", "Europe/Athens")
-    assert set(game.side_bets) == bets("player_pair banker_pair")
+    assert set(game.bets) - set(MAIN_BETS) == bets("player_pair banker_pair")
     assert game.exclusive_bets == (frozenset({BetType.PLAYER_PAIR, BetType.BANKER_PAIR}),)
     assert game.overall_limits == StakeLimits(100, 500_000)
 
@@ -94,7 +94,7 @@ def test_catalogue_mini_baccarat_italy():
     assert (game.kind, game.decks, game.reshuffle_every_round) == ("rng", 6, True)
     assert (game.currency, game.timezone) == ("EUR", "Europe/Rome")
     assert game.bets == MAIN_BETS
-    assert game.side_bets == ()
+    assert set(game.bets) - set(MAIN_BETS) == set()
     assert game.overall_limits == StakeLimits(100, 100_000)
     assert game.version == "4.15.1.2"
 

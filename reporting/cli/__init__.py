@@ -13,10 +13,9 @@ import typer
 
 from reporting import __version__
 from reporting.cli import disclose, ingest, monthly, odds, rules, sample, verify
+from reporting.cli.common import EXIT_UNUSABLE
 from reporting.config.loader import ConfigError
 from reporting.errors import InputError
-
-EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 
 app = typer.Typer(
     name="baccarat-report",

@@ -11,6 +11,10 @@ import typer
 
 from reporting.config.loader import OperatorConfig, default_config_path, load_config
 
+#: Exit codes of every command (cli.md): done and clean; done, with findings, rejected lines or
+#: warnings to act on; could not run (unusable input, or a bug).
+EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
+
 ConfigOption = Annotated[
     Path | None,
     typer.Option(

@@ -9,6 +9,9 @@ import typer
 
 from reporting.cli.common import (
     DEFAULT_DB,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNUSABLE,
     ConfigOption,
     DbOption,
     JsonOption,
@@ -68,10 +71,10 @@ def ingest_command(
 
 
 def exit_code(result: IngestResult) -> int:
-    """2 if a file could not be read, 1 if lines were rejected, else 0."""
+    """Unusable (2) if a file could not be read, findings (1) if lines were rejected, else 0."""
     if result.failed:
-        return 2
-    return 1 if result.rejected_count else 0
+        return EXIT_UNUSABLE
+    return EXIT_FINDINGS if result.rejected_count else EXIT_OK
 
 
 def ingest_document(result: IngestResult) -> dict:

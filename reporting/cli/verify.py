@@ -11,6 +11,8 @@ import typer
 from reporting import __version__
 from reporting.cli.common import (
     DEFAULT_DB,
+    EXIT_FINDINGS,
+    EXIT_OK,
     ConfigOption,
     DbOption,
     JsonOption,
@@ -93,7 +95,7 @@ def verify_command(
             )
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
-    raise typer.Exit(1 if result.finding_count or rejected else 0)
+    raise typer.Exit(EXIT_FINDINGS if result.finding_count or rejected else EXIT_OK)
 
 
 def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:

@@ -68,11 +68,6 @@ class GameSpec:
         return bet in self.bets
 
     @property
-    def side_bets(self) -> tuple[BetType, ...]:
-        """Offered bets other than player, banker and tie."""
-        return tuple(b for b in self.bets if b not in (BetType.PLAYER, BetType.BANKER, BetType.TIE))
-
-    @property
     def operator_share(self) -> Decimal | None:
         """100% minus the declared RTP, in percent."""
         return None if self.declared_rtp is None else Decimal(100) - self.declared_rtp
