@@ -62,23 +62,7 @@ def verify_command(
         rtp = rtp_checks(result.bet_totals, operator.games)
         rejected = rejected_count(connection, month)
         if workbook is not None:
-            from reporting.presentation.audit_xlsx import write_audit_workbook
-
-            try:
-                write_audit_workbook(
-                    workbook,
-                    connection,
-                    operator,
-                    result,
-                    outcomes,
-                    rtp,
-                    as_of=day,
-                    tool_version=__version__,
-                )
-            except OSError as error:
-                raise InputError(
-                    f"{workbook}: cannot write the workbook ({error.strerror})"
-                ) from None
+            _write_workbook(workbook, connection, operator, result, outcomes, rtp, day)
     finally:
         connection.close()
     if as_json:
@@ -96,6 +80,25 @@ def verify_command(
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
     raise typer.Exit(EXIT_FINDINGS if result.finding_count or rejected else EXIT_OK)
+
+
+def _write_workbook(workbook, connection, operator, result, outcomes, rtp, day) -> None:
+    """The audit workbook of the run (``--workbook``)."""
+    from reporting.presentation.audit_xlsx import write_audit_workbook  # openpyxl: only here
+
+    try:
+        write_audit_workbook(
+            workbook,
+            connection,
+            operator,
+            result,
+            outcomes,
+            rtp,
+            as_of=day,
+            tool_version=__version__,
+        )
+    except OSError as error:
+        raise InputError(f"{workbook}: cannot write the workbook ({error.strerror})") from None
 
 
 def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:
@@ -167,39 +170,8 @@ def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[Rt
         summary.add_row(kind, f"{result.findings_by_kind.get(kind, 0):,}")
     console.print(summary)
 
-    table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
-    for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
-        table.add_column(header, justify="left" if header in ("Game", "Table") else "right")
-    for test in outcomes:
-        table.add_row(
-            test.game_id,
-            test.table_id,
-            f"{test.rounds:,}",
-            f"{test.banker:,} ({test.expected_banker:,.0f})",
-            f"{test.player:,} ({test.expected_player:,.0f})",
-            f"{test.tie:,} ({test.expected_tie:,.0f})",
-            f"{test.chi_square:.2f}",
-            f"{test.p_value:.3f}",
-            "outside 99.9%" if test.flagged else "",
-        )
-    console.print(table)
-
-    table = Table(title="Actual RTP against theoretical (99.9% bound)", title_justify="left")
-    for header in ("Game", "Bet", "Bets", "Stakes", "Payouts", "Actual", "Theory", "Bound", ""):
-        table.add_column(header, justify="left" if header in ("Game", "Bet") else "right")
-    for check in rtp:
-        table.add_row(
-            check.game_id,
-            check.bet_type,
-            f"{check.bets:,}",
-            format_cents(check.stakes),
-            format_cents(check.payouts),
-            _percent(check.actual_rtp),
-            _percent(check.theoretical_rtp),
-            f"±{check.bound * 100:.2f}%",
-            "outside" if check.flagged else "",
-        )
-    console.print(table)
+    console.print(_outcome_table(outcomes))
+    console.print(_rtp_table(rtp))
 
     for finding in result.findings[:SHOWN_FINDINGS]:
         typer.echo(f"{finding.source}: {finding.kind}: {finding.message}")
@@ -217,3 +189,47 @@ def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[Rt
         typer.echo("No rounds in this period: nothing was checked.")
     elif not result.finding_count:
         typer.echo("No findings: every payout matches and every round follows the rules.")
+
+
+def _outcome_table(outcomes: list[OutcomeTest]):
+    """Banker / Player / Tie counts of each table against the exact odds."""
+    from rich.table import Table
+
+    table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
+    for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
+        table.add_column(header, justify="left" if header in ("Game", "Table") else "right")
+    for test in outcomes:
+        table.add_row(
+            test.game_id,
+            test.table_id,
+            f"{test.rounds:,}",
+            f"{test.banker:,} ({test.expected_banker:,.0f})",
+            f"{test.player:,} ({test.expected_player:,.0f})",
+            f"{test.tie:,} ({test.expected_tie:,.0f})",
+            f"{test.chi_square:.2f}",
+            f"{test.p_value:.3f}",
+            "outside 99.9%" if test.flagged else "",
+        )
+    return table
+
+
+def _rtp_table(rtp: list[RtpCheck]):
+    """Actual RTP of each bet type against the theory, with the 99.9% bound."""
+    from rich.table import Table
+
+    table = Table(title="Actual RTP against theoretical (99.9% bound)", title_justify="left")
+    for header in ("Game", "Bet", "Bets", "Stakes", "Payouts", "Actual", "Theory", "Bound", ""):
+        table.add_column(header, justify="left" if header in ("Game", "Bet") else "right")
+    for check in rtp:
+        table.add_row(
+            check.game_id,
+            check.bet_type,
+            f"{check.bets:,}",
+            format_cents(check.stakes),
+            format_cents(check.payouts),
+            _percent(check.actual_rtp),
+            _percent(check.theoretical_rtp),
+            f"±{check.bound * 100:.2f}%",
+            "outside" if check.flagged else "",
+        )
+    return table

@@ -152,17 +152,7 @@ def _build(
 ) -> OperatorConfig:
     problems: list[str] = []
     where = str(source) if source else str(CATALOGUE_PATH)
-    unknown_top = set(operator) - {"operator", "games", "pay_tables"}
-    problems += [f"{where}: {key}: unknown key" for key in sorted(unknown_top)]
-    operator_section = operator.get("operator", {})
-    if not isinstance(operator_section, dict):
-        problems.append(f"{where}: operator: must be a table")
-        operator_section = {}
-    problems += [
-        f"{where}: operator.{key}: unknown key" for key in sorted(set(operator_section) - {"name"})
-    ]
-    name = operator_section.get("name", "Operator")
-
+    name = _operator_name(operator, where, problems)
     pay_tables = dict(catalogue.get("pay_tables", {}))
     for table_name, table in operator.get("pay_tables", {}).items():
         pay_tables[table_name] = table
@@ -173,38 +163,61 @@ def _build(
 
     games: dict[str, GameSpec] = {}
     for game_id, override in selected.items():
-        key = f"games.{game_id}"
-        if not isinstance(override, dict):
-            problems.append(f"{where}: {key}: must be a table")
+        entry = _game_entry(game_id, override, catalogue, where, problems)
+        if entry is None:
             continue
-        if not _GAME_ID.fullmatch(game_id):
-            problems.append(f"{where}: {key}: a game id is lower-case words joined by '-'")
-            continue
-        override = dict(override)
-        base_id = override.pop("base", game_id)
-        base = catalogue.get("games", {}).get(base_id)
-        if base is None:
-            known = ", ".join(sorted(catalogue.get("games", {})))
-            problems.append(
-                f"{where}: {key}: not a catalogue game; set base = one of {known} to define it"
-            )
-            continue
-        for unknown in sorted(set(override) - _GAME_KEYS):
-            problems.append(f"{where}: {key}.{unknown}: unknown key")
-        merged = dict(base) | {k: v for k, v in override.items() if k in _GAME_KEYS}
-        if isinstance(override.get("limits"), dict) and isinstance(base.get("limits"), dict):
-            merged["limits"] = base["limits"] | override["limits"]
-        try:
-            entry = msgspec.convert(merged, _Game)
-        except msgspec.ValidationError as error:
-            problems.append(f"{where}: {_msgspec_key(key, str(error))}")
-            continue
-        spec = _game_spec(game_id, entry, pay_tables, f"{where}: {key}", problems)
+        spec = _game_spec(game_id, entry, pay_tables, f"{where}: games.{game_id}", problems)
         if spec is not None:
             games[game_id] = spec
     if problems:
         raise ConfigError(problems)
     return OperatorConfig(name=name, games=games, source=source)
+
+
+def _operator_name(operator: dict[str, Any], where: str, problems: list[str]) -> str:
+    """The operator's name; unknown top-level and ``[operator]`` keys are problems."""
+    unknown_top = set(operator) - {"operator", "games", "pay_tables"}
+    problems += [f"{where}: {key}: unknown key" for key in sorted(unknown_top)]
+    operator_section = operator.get("operator", {})
+    if not isinstance(operator_section, dict):
+        problems.append(f"{where}: operator: must be a table")
+        operator_section = {}
+    problems += [
+        f"{where}: operator.{key}: unknown key" for key in sorted(set(operator_section) - {"name"})
+    ]
+    return operator_section.get("name", "Operator")
+
+
+def _game_entry(
+    game_id: str, override: Any, catalogue: dict[str, Any], file: str, problems: list[str]
+) -> _Game | None:
+    """One game of the operator file merged onto its catalogue base, type-checked; None (and
+    the problems noted) when it cannot be."""
+    key = f"games.{game_id}"
+    where = f"{file}: {key}"
+    if not isinstance(override, dict):
+        problems.append(f"{where}: must be a table")
+        return None
+    if not _GAME_ID.fullmatch(game_id):
+        problems.append(f"{where}: a game id is lower-case words joined by '-'")
+        return None
+    override = dict(override)
+    base_id = override.pop("base", game_id)
+    base = catalogue.get("games", {}).get(base_id)
+    if base is None:
+        known = ", ".join(sorted(catalogue.get("games", {})))
+        problems.append(f"{where}: not a catalogue game; set base = one of {known} to define it")
+        return None
+    for unknown in sorted(set(override) - _GAME_KEYS):
+        problems.append(f"{where}.{unknown}: unknown key")
+    merged = dict(base) | {k: v for k, v in override.items() if k in _GAME_KEYS}
+    if isinstance(override.get("limits"), dict) and isinstance(base.get("limits"), dict):
+        merged["limits"] = base["limits"] | override["limits"]
+    try:
+        return msgspec.convert(merged, _Game)
+    except msgspec.ValidationError as error:
+        problems.append(f"{file}: {_msgspec_key(key, str(error))}")
+        return None
 
 
 def _msgspec_key(prefix: str, message: str) -> str:
@@ -319,115 +332,18 @@ def _build_pay_table(raw: dict[str, Any], where: str, problems: list[str]) -> Pa
 def _game_spec(
     game_id: str, entry: _Game, pay_tables: dict[str, Any], where: str, problems: list[str]
 ) -> GameSpec | None:
+    """The validated game, or None with every problem of the entry noted (in key order of the
+    checks below, so that one run lists them all)."""
     before = len(problems)
-    if not 1 <= entry.decks <= 8:
-        problems.append(f"{where}.decks: {entry.decks} is not 1 to 8")
-    if not 0 <= entry.cut_card_depth < 52 * max(entry.decks, 1) - 6:
-        problems.append(f"{where}.cut_card_depth: {entry.cut_card_depth} does not fit the shoe")
-    bets = [_bet(value, f"{where}.bets", problems) for value in entry.bets]
-    offered = tuple(bet for bet in bets if bet is not None)
-    if len(set(offered)) != len(offered):
-        problems.append(f"{where}.bets: a bet type is listed twice")
-    if not offered:
-        problems.append(f"{where}.bets: offer at least one bet")
-    try:
-        rounding = RoundingPolicy(entry.rounding)
-    except ValueError:
-        known = ", ".join(policy.value for policy in RoundingPolicy)
-        problems.append(f"{where}.rounding: {entry.rounding!r} is not one of {known}")
-        rounding = RoundingPolicy.DOWN
-
-    raw_table = _pay_table(entry.pay_table, pay_tables, f"{where}.pay_table", problems)
-    table = None
-    if raw_table is not None:
-        raw_table = _merge_pay(raw_table, entry.pay)
-        if entry.perfect_pair is not None:
-            one = raw_table.get("perfect_pair_one", "25")
-            raw_table["perfect_pair_both"] = one if entry.perfect_pair == "A" else "200"
-        table = _build_pay_table(raw_table, f"{where}.pay", problems)
-
-    default_limits = _limits(
-        {"min": entry.limits.min, "max": entry.limits.max}, f"{where}.limits", problems
-    )
-    limits = []
-    for bet_name, raw in entry.limits.per_bet.items():
-        bet = _bet(bet_name, f"{where}.limits.per_bet", problems)
-        if bet is not None and bet not in offered:
-            problems.append(f"{where}.limits.per_bet.{bet_name}: the game does not offer this bet")
-        unknown = set(raw) - {"min", "max"}
-        if unknown:
-            problems.append(f"{where}.limits.per_bet.{bet_name}.{sorted(unknown)[0]}: unknown key")
-    if default_limits is not None:
-        for bet in offered:
-            raw = entry.limits.per_bet.get(bet.value)
-            if raw is None:
-                limits.append((bet, default_limits))
-                continue
-            merged = {
-                "min": raw.get("min", entry.limits.min),
-                "max": raw.get("max", entry.limits.max),
-            }
-            bet_limits = _limits(merged, f"{where}.limits.per_bet.{bet.value}", problems)
-            if bet_limits is not None:
-                limits.append((bet, bet_limits))
-
-    groups = []
-    for group in entry.exclusive_bets:
-        members = frozenset(
-            b for b in (_bet(v, f"{where}.exclusive_bets", problems) for v in group) if b
-        )
-        if len(members) < 2 or not members <= set(offered):
-            problems.append(f"{where}.exclusive_bets: {group} must name two or more offered bets")
-        groups.append(members)
-
-    if not re.fullmatch(r"[A-Z]{3}", entry.currency):
-        problems.append(f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR")
-    if not re.fullmatch(r"[A-Z]{2}", entry.jurisdiction):
-        problems.append(
-            f"{where}.jurisdiction: {entry.jurisdiction!r} is not a country code such as IT"
-        )
-    try:
-        zoneinfo.ZoneInfo(entry.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        problems.append(
-            f"{where}.timezone: {entry.timezone!r} is not an IANA time zone such as Europe/Rome"
-        )
-    declared = None
-    if entry.declared_rtp is not None:
-        try:
-            declared = Decimal(entry.declared_rtp)
-        except InvalidOperation:
-            declared = None
-        if (
-            declared is None
-            or not declared.is_finite()
-            or not 0 < declared <= 100
-            or declared.as_tuple().exponent < -2
-        ):
-            problems.append(
-                f'{where}.declared_rtp: {entry.declared_rtp!r} is not a percentage such as "99.50"'
-            )
-            declared = None
-    for language in entry.languages:
-        if language not in SUPPORTED_LANGUAGES:
-            problems.append(
-                f"{where}.languages: {language!r} has no catalogue (have: {', '.join(SUPPORTED_LANGUAGES)})"
-            )
-    regulators = load_regulators()
-    if entry.regulator is not None and entry.regulator not in regulators:
-        problems.append(
-            f"{where}.regulator: {entry.regulator!r} is not a known regulator"
-            f" (known: {', '.join(sorted(regulators))})"
-        )
-    if entry.statistics_reset is not None and not re.fullmatch(
-        r"([01][0-9]|2[0-3]):[0-5][0-9]", entry.statistics_reset
-    ):
-        problems.append(
-            f"{where}.statistics_reset: {entry.statistics_reset!r} is not a time such as 00:01"
-        )
-    if entry.reshuffle_every_round and entry.kind == "live" and entry.cut_card_depth:
-        problems.append(f"{where}.cut_card_depth: a shoe reshuffled every round has no cut card")
-
+    _check_shoe(entry, where, problems)
+    offered = _offered_bets(entry, where, problems)
+    rounding = _rounding(entry, where, problems)
+    table = _game_pay_table(entry, pay_tables, where, problems)
+    limits = _game_limits(entry, offered, where, problems)
+    groups = _exclusive_groups(entry, offered, where, problems)
+    _check_market(entry, where, problems)
+    declared = _declared_rtp(entry, where, problems)
+    _check_presentation(entry, where, problems)
     if len(problems) > before or table is None:
         return None
     return GameSpec(
@@ -455,3 +371,144 @@ def _game_spec(
         version=entry.version,
         languages=tuple(entry.languages),
     )
+
+
+def _check_shoe(entry: _Game, where: str, problems: list[str]) -> None:
+    if not 1 <= entry.decks <= 8:
+        problems.append(f"{where}.decks: {entry.decks} is not 1 to 8")
+    if not 0 <= entry.cut_card_depth < 52 * max(entry.decks, 1) - 6:
+        problems.append(f"{where}.cut_card_depth: {entry.cut_card_depth} does not fit the shoe")
+
+
+def _offered_bets(entry: _Game, where: str, problems: list[str]) -> tuple[BetType, ...]:
+    bets = [_bet(value, f"{where}.bets", problems) for value in entry.bets]
+    offered = tuple(bet for bet in bets if bet is not None)
+    if len(set(offered)) != len(offered):
+        problems.append(f"{where}.bets: a bet type is listed twice")
+    if not offered:
+        problems.append(f"{where}.bets: offer at least one bet")
+    return offered
+
+
+def _rounding(entry: _Game, where: str, problems: list[str]) -> RoundingPolicy:
+    try:
+        return RoundingPolicy(entry.rounding)
+    except ValueError:
+        known = ", ".join(policy.value for policy in RoundingPolicy)
+        problems.append(f"{where}.rounding: {entry.rounding!r} is not one of {known}")
+        return RoundingPolicy.DOWN
+
+
+def _game_pay_table(
+    entry: _Game, pay_tables: dict[str, Any], where: str, problems: list[str]
+) -> PayTable | None:
+    raw_table = _pay_table(entry.pay_table, pay_tables, f"{where}.pay_table", problems)
+    if raw_table is None:
+        return None
+    raw_table = _merge_pay(raw_table, entry.pay)
+    if entry.perfect_pair is not None:
+        one = raw_table.get("perfect_pair_one", "25")
+        raw_table["perfect_pair_both"] = one if entry.perfect_pair == "A" else "200"
+    return _build_pay_table(raw_table, f"{where}.pay", problems)
+
+
+def _game_limits(
+    entry: _Game, offered: tuple[BetType, ...], where: str, problems: list[str]
+) -> list[tuple[BetType, StakeLimits]]:
+    """Each offered bet's limits: the game's, or its own ``per_bet`` overrides."""
+    default_limits = _limits(
+        {"min": entry.limits.min, "max": entry.limits.max}, f"{where}.limits", problems
+    )
+    for bet_name, raw in entry.limits.per_bet.items():
+        bet = _bet(bet_name, f"{where}.limits.per_bet", problems)
+        if bet is not None and bet not in offered:
+            problems.append(f"{where}.limits.per_bet.{bet_name}: the game does not offer this bet")
+        unknown = set(raw) - {"min", "max"}
+        if unknown:
+            problems.append(f"{where}.limits.per_bet.{bet_name}.{sorted(unknown)[0]}: unknown key")
+    if default_limits is None:
+        return []
+    limits = []
+    for bet in offered:
+        raw = entry.limits.per_bet.get(bet.value)
+        if raw is None:
+            limits.append((bet, default_limits))
+            continue
+        merged = {"min": raw.get("min", entry.limits.min), "max": raw.get("max", entry.limits.max)}
+        bet_limits = _limits(merged, f"{where}.limits.per_bet.{bet.value}", problems)
+        if bet_limits is not None:
+            limits.append((bet, bet_limits))
+    return limits
+
+
+def _exclusive_groups(
+    entry: _Game, offered: tuple[BetType, ...], where: str, problems: list[str]
+) -> list[frozenset[BetType]]:
+    groups = []
+    for group in entry.exclusive_bets:
+        members = frozenset(
+            b for b in (_bet(v, f"{where}.exclusive_bets", problems) for v in group) if b
+        )
+        if len(members) < 2 or not members <= set(offered):
+            problems.append(f"{where}.exclusive_bets: {group} must name two or more offered bets")
+        groups.append(members)
+    return groups
+
+
+def _check_market(entry: _Game, where: str, problems: list[str]) -> None:
+    """Currency, jurisdiction, time zone and regulator."""
+    if not re.fullmatch(r"[A-Z]{3}", entry.currency):
+        problems.append(f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR")
+    if not re.fullmatch(r"[A-Z]{2}", entry.jurisdiction):
+        problems.append(
+            f"{where}.jurisdiction: {entry.jurisdiction!r} is not a country code such as IT"
+        )
+    try:
+        zoneinfo.ZoneInfo(entry.timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        problems.append(
+            f"{where}.timezone: {entry.timezone!r} is not an IANA time zone such as Europe/Rome"
+        )
+
+
+def _declared_rtp(entry: _Game, where: str, problems: list[str]) -> Decimal | None:
+    if entry.declared_rtp is None:
+        return None
+    try:
+        declared = Decimal(entry.declared_rtp)
+    except InvalidOperation:
+        declared = None
+    if (
+        declared is None
+        or not declared.is_finite()
+        or not 0 < declared <= 100
+        or declared.as_tuple().exponent < -2
+    ):
+        problems.append(
+            f'{where}.declared_rtp: {entry.declared_rtp!r} is not a percentage such as "99.50"'
+        )
+        return None
+    return declared
+
+
+def _check_presentation(entry: _Game, where: str, problems: list[str]) -> None:
+    """Languages, regulator, statistics reset time, and a cut card a reshuffled shoe cannot have."""
+    for language in entry.languages:
+        if language not in SUPPORTED_LANGUAGES:
+            problems.append(
+                f"{where}.languages: {language!r} has no catalogue (have: {', '.join(SUPPORTED_LANGUAGES)})"
+            )
+    regulators = load_regulators()
+    if entry.regulator is not None and entry.regulator not in regulators:
+        problems.append(
+            f"{where}.regulator: {entry.regulator!r} is not a known regulator"
+            f" (known: {', '.join(sorted(regulators))})"
+        )
+    if entry.statistics_reset is not None and not re.fullmatch(
+        r"([01][0-9]|2[0-3]):[0-5][0-9]", entry.statistics_reset
+    ):
+        problems.append(
+            f"{where}.statistics_reset: {entry.statistics_reset!r} is not a time such as 00:01"
+        )
+    if entry.reshuffle_every_round and entry.kind == "live" and entry.cut_card_depth:
+        problems.append(f"{where}.cut_card_depth: a shoe reshuffled every round has no cut card")

@@ -115,33 +115,7 @@ def point_distribution(decks: int) -> Distribution:
                 continue
             counts[b1] -= 1
             counts[b2] -= 1
-            if player_draws(player_total).draws:
-                for p3 in range(10):
-                    c3 = counts[p3]
-                    if c3 == 0:
-                        continue
-                    player_value = (player_total + p3) % 10
-                    if banker_draws(banker_total, p3).draws:
-                        counts[p3] -= 1
-                        w5 = w4 * c3
-                        for b3 in range(10):
-                            if counts[b3]:
-                                facts = PointFacts(
-                                    player_value, (banker_total + b3) % 10, False, False, 6
-                                )
-                                weights[facts] += w5 * counts[b3]
-                        counts[p3] += 1
-                    else:
-                        facts = PointFacts(player_value, banker_total, False, False, 5)
-                        weights[facts] += w4 * c3 * tail[5]
-            elif banker_draws(banker_total, None).draws:
-                for b3 in range(10):
-                    if counts[b3]:
-                        facts = PointFacts(player_total, (banker_total + b3) % 10, False, False, 5)
-                        weights[facts] += w4 * counts[b3] * tail[5]
-            else:
-                facts = PointFacts(player_total, banker_total, False, False, 4)
-                weights[facts] += w4 * tail[4]
+            _add_third_cards(weights, counts, w4, player_total, banker_total, tail)
             counts[b1] += 1
             counts[b2] += 1
         counts[p1] += 1
@@ -151,6 +125,44 @@ def point_distribution(decks: int) -> Distribution:
     if sum(weights.values()) != total:  # pragma: no cover - an enumeration bug, not user input
         raise AssertionError("point distribution does not sum to the number of deals")
     return Distribution(tuple(sorted(weights.items(), key=_point_key)), total)
+
+
+def _add_third_cards(
+    weights: dict[PointFacts, int],
+    counts: list[int],
+    w4: int,
+    player_total: int,
+    banker_total: int,
+    tail: list[int],
+) -> None:
+    """Add the deals that follow four cards without a natural (weight ``w4``, ``counts`` the
+    cards left by point class): the third cards the rules call for, each deal padded to six
+    cards by ``tail``."""
+    if player_draws(player_total).draws:
+        for p3 in range(10):
+            c3 = counts[p3]
+            if c3 == 0:
+                continue
+            player_value = (player_total + p3) % 10
+            if banker_draws(banker_total, p3).draws:
+                counts[p3] -= 1
+                w5 = w4 * c3
+                for b3 in range(10):
+                    if counts[b3]:
+                        facts = PointFacts(player_value, (banker_total + b3) % 10, False, False, 6)
+                        weights[facts] += w5 * counts[b3]
+                counts[p3] += 1
+            else:
+                facts = PointFacts(player_value, banker_total, False, False, 5)
+                weights[facts] += w4 * c3 * tail[5]
+    elif banker_draws(banker_total, None).draws:
+        for b3 in range(10):
+            if counts[b3]:
+                facts = PointFacts(player_total, (banker_total + b3) % 10, False, False, 5)
+                weights[facts] += w4 * counts[b3] * tail[5]
+    else:
+        facts = PointFacts(player_total, banker_total, False, False, 4)
+        weights[facts] += w4 * tail[4]
 
 
 def _point_key(item: tuple[PointFacts, int]) -> tuple:

@@ -227,16 +227,7 @@ def resolve_round(player_cards: Sequence[Card], banker_cards: Sequence[Card]) ->
         player_third = player[2].points if len(player) == 3 else None
         decisions = (player_decision, banker_draws(banker_total, player_third))
 
-    breaches = tuple(
-        RuleBreach(
-            decision.hand,
-            decision.rule,
-            decision.draws,
-            _breach_message(decision, len(cards)),
-        )
-        for decision, cards in zip(decisions, (player, banker), strict=True)
-        if decision.draws != (len(cards) == 3)
-    )
+    breaches = _breaches(decisions, player, banker)
 
     player_value = hand_value(player)
     banker_value = hand_value(banker)
@@ -260,6 +251,19 @@ def resolve_round(player_cards: Sequence[Card], banker_cards: Sequence[Card]) ->
         banker_suited_pair=_is_suited_pair(banker),
         decisions=decisions,
         breaches=breaches,
+    )
+
+
+def _breaches(
+    decisions: tuple[DrawDecision, ...], player: tuple[Card, ...], banker: tuple[Card, ...]
+) -> tuple[RuleBreach, ...]:
+    """The hands whose logged card count differs from what their decision requires."""
+    return tuple(
+        RuleBreach(
+            decision.hand, decision.rule, decision.draws, _breach_message(decision, len(cards))
+        )
+        for decision, cards in zip(decisions, (player, banker), strict=True)
+        if decision.draws != (len(cards) == 3)
     )
 
 

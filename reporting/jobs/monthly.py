@@ -38,7 +38,7 @@ from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.store.load import IngestResult, ingest
 from reporting.store.schema import rejected_count
-from reporting.verify.run import verify
+from reporting.verify.run import VerifyResult, verify
 
 __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "run_monthly"]
 
@@ -148,6 +148,24 @@ def run_monthly(
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
+    months = _games_by_month(config, as_of)
+    with contextlib.nullcontext() if locked else output_lock(out, wait):
+        _clear_staging(out)
+        ingested, inputs = _ingest_inbox(connection, config, inbox, log)
+        reports = []
+        for month, games in sorted(months.items()):
+            with _staging_folder(out, month) as staging:
+                reports.append(
+                    _write_month(
+                        connection, config, month, games, as_of, out, inputs, render, log, staging
+                    )
+                )
+        (out / STAGING).rmdir()
+        return MonthlyResult(as_of, ingested, reports)
+
+
+def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str, list[GameSpec]]:
+    """The games by the reference month of their page date: one month, or an input error."""
     months: dict[str, list[GameSpec]] = {}
     for game in config.games.values():
         month = reference_month(as_of[game.id], update_day(game))
@@ -160,37 +178,34 @@ def run_monthly(
             f"the games' dates fall in different reference months ({dates}): the run is near"
             " midnight in one of their time zones; pass --as-of YYYY-MM-DD"
         )
-    with contextlib.nullcontext() if locked else output_lock(out, wait):
-        _clear_staging(out)
-        sources = discover_sources([inbox])
-        log(f"inbox {inbox}: {len(sources)} round log(s)")
-        ingested = ingest(connection, sources, config)
-        for item in ingested.files:
-            log(
-                f"ingest {item.file}: {item.status}, {item.rounds_loaded} rounds,"
-                f" {item.bets_loaded} bets, {item.rejected_count} rejected"
-            )
-        if ingested.failed:
-            raise InputError("; ".join(str(item.error) for item in ingested.failed))
-        inputs = [
-            {
-                "file": path.relative_to(inbox).as_posix(),
-                "sha256": sha256_of(path),
-                "size": path.stat().st_size,
-            }
-            for source in sources
-            for path in source.files
-        ]
-        reports = []
-        for month, games in sorted(months.items()):
-            with _staging_folder(out, month) as staging:
-                reports.append(
-                    _write_month(
-                        connection, config, month, games, as_of, out, inputs, render, log, staging
-                    )
-                )
-        (out / STAGING).rmdir()
-        return MonthlyResult(as_of, ingested, reports)
+    return months
+
+
+def _ingest_inbox(
+    connection: sqlite3.Connection, config: OperatorConfig, inbox: Path, log: Log
+) -> tuple[IngestResult, list[dict]]:
+    """Ingest the inbox's round logs; what was loaded, and each input file with its sha256
+    (for the manifest). A file that could not be read stops the run."""
+    sources = discover_sources([inbox])
+    log(f"inbox {inbox}: {len(sources)} round log(s)")
+    ingested = ingest(connection, sources, config)
+    for item in ingested.files:
+        log(
+            f"ingest {item.file}: {item.status}, {item.rounds_loaded} rounds,"
+            f" {item.bets_loaded} bets, {item.rejected_count} rejected"
+        )
+    if ingested.failed:
+        raise InputError("; ".join(str(item.error) for item in ingested.failed))
+    inputs = [
+        {
+            "file": path.relative_to(inbox).as_posix(),
+            "sha256": sha256_of(path),
+            "size": path.stat().st_size,
+        }
+        for source in sources
+        for path in source.files
+    ]
+    return ingested, inputs
 
 
 def _clear_staging(out: Path) -> None:
@@ -225,27 +240,10 @@ def _write_month(
     log: Log,
     staging: Path,
 ) -> MonthReport:
-    verified = verify(connection, config, month)
-    log(
-        f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
-        f" {verified.finding_count} findings"
+    verified, workbook = _audit(
+        connection, config, month, max(as_of[g.id] for g in games), staging, log
     )
-    outcomes = outcome_tests(verified.tables, config.games)
-    rtp = rtp_checks(verified.bet_totals, config.games)
-    workbook_day = max(as_of[game.id] for game in games)
-    files: list[Path] = []
-    workbook = staging / f"audit-{month}.xlsx"
-    write_audit_workbook(
-        workbook,
-        connection,
-        config,
-        verified,
-        outcomes,
-        rtp,
-        as_of=workbook_day,
-        tool_version=__version__,
-    )
-    files.append(workbook)
+    files: list[Path] = [workbook]
     warnings: dict[str, tuple[str, ...]] = {}
     without_play = []
     for game in sorted(games, key=lambda game: game.id):
@@ -253,15 +251,7 @@ def _write_month(
         warnings[game.id] = disclosure.warnings
         if not disclosure.stakes:
             without_play.append(game.id)
-        game_folder = staging / game.id
-        game_folder.mkdir()
-        disclosure_json = game_folder / f"{game.id}.disclosure.json"
-        disclosure_json.write_text(
-            json.dumps(disclosure.to_document(), indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
-        files.append(disclosure_json)
-        files.extend(render(game, disclosure, as_of[game.id], game_folder))
+        files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
         for warning in disclosure.warnings:
             log(f"disclose {game.id}: warning: {warning}")
     manifest = staging / "manifest.json"
@@ -288,6 +278,48 @@ def _write_month(
         without_play=without_play,
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
+
+
+def _audit(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    month: str,
+    day: date,
+    staging: Path,
+    log: Log,
+) -> tuple[VerifyResult, Path]:
+    """Verify the month (findings replaced in the store) and write its audit workbook."""
+    verified = verify(connection, config, month)
+    log(
+        f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
+        f" {verified.finding_count} findings"
+    )
+    workbook = staging / f"audit-{month}.xlsx"
+    write_audit_workbook(
+        workbook,
+        connection,
+        config,
+        verified,
+        outcome_tests(verified.tables, config.games),
+        rtp_checks(verified.bet_totals, config.games),
+        as_of=day,
+        tool_version=__version__,
+    )
+    return verified, workbook
+
+
+def _write_game(
+    game: GameSpec, disclosure: Disclosure, as_of: date, staging: Path, render: Renderer
+) -> list[Path]:
+    """A game's folder of the month: its disclosure JSON, then what ``render`` writes."""
+    game_folder = staging / game.id
+    game_folder.mkdir()
+    disclosure_json = game_folder / f"{game.id}.disclosure.json"
+    disclosure_json.write_text(
+        json.dumps(disclosure.to_document(), indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+    )
+    return [disclosure_json, *render(game, disclosure, as_of, game_folder)]
 
 
 def _manifest(
