@@ -1,4 +1,5 @@
-"""Layers that only look down: the rules engine imports nothing from above it, and no float."""
+"""Layers that only look down: every package imports only from the rungs below it (and the
+rules engine nothing but itself, and no float)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import reporting
 import reporting.engine
 from reporting.engine import bets, cards, games, money, odds, rules
 
@@ -166,3 +168,90 @@ def test_odds_are_fractions_never_floats(decks):
             assert type(value) is Fraction
     for value in odds.main_probabilities(decks).values():
         assert type(value) is Fraction
+
+
+# --- the ladder of the whole package ------------------------------------------------------------
+
+PACKAGE_DIR = Path(reporting.__file__).parent
+#: Each top-level part of ``reporting`` and its rung: a module may import its own part and the
+#: parts of lower rungs, never a part of its own rung or above. ``reporting`` itself (the
+#: version) and the two small utilities stand at the bottom beside the engine.
+LADDER = {
+    "reporting": 0,
+    "engine": 0,
+    "errors": 0,
+    "files": 0,
+    "records": 1,
+    "config": 2,
+    "ingest": 3,
+    "store": 4,
+    "sample": 4,  # beside the store: reads the formats' columns, used by the CLI and the bench
+    "verify": 5,
+    "figures": 6,
+    "presentation": 7,
+    "jobs": 8,
+    "cli": 9,
+    "__main__": 10,
+}
+#: Third-party libraries of the command line and of rendering, and the parts allowed them.
+RENDERING = {"jinja2", "weasyprint", "openpyxl", "babel", "markupsafe"}
+TERMINAL = {"typer", "click", "rich"}
+ALLOWED_LIBRARIES = {
+    "presentation": RENDERING,
+    "cli": RENDERING | TERMINAL,
+    "files": {"openpyxl"},  # save_workbook, until it joins the workbook writers
+}
+ALL_MODULES = sorted(path for path in PACKAGE_DIR.rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def part_of(name: str) -> str:
+    """The top-level part of ``reporting`` a dotted module name belongs to."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "reporting"
+
+
+def test_every_part_of_the_package_stands_on_the_ladder():
+    parts = {part_of(module_name(path)) for path in ALL_MODULES}
+    assert parts == set(LADDER), "place a new package (or top-level module) on the LADDER"
+
+
+@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: module_name(p))
+def test_each_module_imports_only_from_lower_rungs(path):
+    own = part_of(module_name(path))
+    for name in imported_modules(path):
+        if name != "reporting" and not name.startswith("reporting."):
+            continue
+        other = part_of(name)
+        if other == own:
+            continue
+        assert LADDER[other] < LADDER[own], f"{module_name(path)} ({own}) imports {name} ({other})"
+
+
+@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: module_name(p))
+def test_rendering_and_terminal_libraries_stay_in_their_layers(path):
+    own = part_of(module_name(path))
+    allowed = ALLOWED_LIBRARIES.get(own, set())
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        if top in RENDERING | TERMINAL:
+            assert top in allowed, f"{module_name(path)} imports {name}"
+
+
+@pytest.mark.parametrize(
+    "folder",
+    sorted(folder for folder in PACKAGE_DIR.iterdir() if (folder / "__init__.py").is_file()),
+    ids=lambda folder: folder.name,
+)
+def test_each_package_says_its_role_in_a_docstring(folder):
+    tree = ast.parse((folder / "__init__.py").read_text(encoding="utf-8"))
+    docstring = ast.get_docstring(tree)
+    assert docstring and len(docstring.split()) >= 8, f"{folder.name}/__init__.py: say its role"
+
+
+def test_the_ladder_scanner_finds_an_upward_import(tmp_path):
+    package = tmp_path / "reporting" / "store"
+    package.mkdir(parents=True)
+    sample = package / "bad.py"
+    sample.write_text("from reporting.presentation.html import render_html\n", encoding="utf-8")
+    (name,) = imported_modules(sample, "reporting.store.bad")
+    assert LADDER[part_of(name)] > LADDER["store"]
