@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-import re
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -38,23 +37,28 @@ from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-from openpyxl.worksheet.properties import PageSetupProperties
-from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import save_workbook, write_atomically
+from reporting.presentation.workbook_base import (
+    HEADER_LIMIT,
+    LINE_HEIGHT,
+    Margins,
+    cell_text,
+    pin_properties,
+    put_value,
+    set_column_widths,
+    set_up_printing,
+)
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.verify.run import VerifyResult
 
-__all__ = ["SHEETS", "TEXT_LIMIT", "cell_text", "write_audit_workbook"]
+__all__ = ["SHEETS", "write_audit_workbook"]
 
 #: Sheet names, in workbook order.
 SHEETS = ("Summary", "Findings", "Rejected records", "Ingest log", "Outcome tests", "RTP checks")
-
-#: Most characters a text cell holds (Excel's limit is 32,767).
-TEXT_LIMIT = 32_000
 
 MONEY_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0"
@@ -94,32 +98,9 @@ _FLAGGED_FILL = PatternFill("solid", start_color="FFFCE4E4")
 _ALERT_COLOR = "FF9C0006"
 _RULE = Side(style="thin", color="FFA6A6A6")
 _GRID = Border(left=_RULE, right=_RULE, top=_RULE, bottom=_RULE)
-#: Points per line of 11-point text, and the most lines a wrapped row is given.
-_LINE_HEIGHT = 15.0
+#: The most lines a wrapped row is given.
 _MAX_LINES = 6
-# Characters XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, the two
-# non-characters): shown as escapes rather than refused.
-_UNSAFE_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
-    """Untrusted text as a cell can hold it: characters XML refuses are escaped, long text cut.
-
-    >>> cell_text("bell\\x07 ok")
-    'bell\\\\x07 ok'
-    >>> cell_text("x" * 50, limit=40)
-    'xxxxxxxxxxx… [cut: 50 characters in all]'
-    """
-
-    def escape(match: re.Match[str]) -> str:
-        code = ord(match[0])
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    text = _UNSAFE_CHARACTERS.sub(escape, str(value))
-    if len(text) > limit:
-        marker = f"… [cut: {len(text):,} characters in all]"
-        text = text[: limit - len(marker)] + marker
-    return text
+_MARGINS = Margins(sides=0.4, top_bottom=0.6, header_footer=0.25)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,12 +235,8 @@ class _Styles:
             variant = variant or ("alert" if value else None)
         cell = Cell(sheet, row=1, column=1, style_array=self._arrays[(kind, variant)])
         if value is not None:
-            if kind in _TEXT_KINDS or kind in ("header", "title", "label", "note"):
-                cell.value = cell_text(value)
-                # openpyxl reads "=..." as a formula and "#N/A" as an error: force a string.
-                cell.data_type = "s"
-            else:
-                cell.value = value
+            textual = kind in _TEXT_KINDS or kind in ("header", "title", "label", "note")
+            put_value(cell, cell_text(value) if textual else value)
         return cell
 
 
@@ -289,7 +266,7 @@ class _SheetWriter:
         self.sheet = sheet = book.workbook.create_sheet(title)
         self.widths: list[int] = []
         header_lines = 1
-        header_height = _LINE_HEIGHT
+        header_height = LINE_HEIGHT
         for column, content in zip(columns, content_widths, strict=True):
             if column.rotate:
                 width = max(content, 3)
@@ -304,34 +281,23 @@ class _SheetWriter:
                 width = min(max(content, header_need, 4), column.cap)
                 header_lines = max(header_lines, _wrapped_lines(column.header, width))
             self.widths.append(width)
-            sheet.column_dimensions[get_column_letter(len(self.widths))].width = width + 2
-        self.header_height = max(header_height, _LINE_HEIGHT * header_lines)
+        set_column_widths(sheet, [width + 2 for width in self.widths])
+        self.header_height = max(header_height, LINE_HEIGHT * header_lines)
         self.wrapped = [index for index, column in enumerate(columns) if column.kind == WRAP]
         sheet.freeze_panes = f"A{header_row + 1}"
-        self._print_setup(title)
-
-    def _print_setup(self, title: str) -> None:
-        sheet = self.sheet
-        book = self.book
-        sheet.page_setup.orientation = "landscape"
-        sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
-        sheet.page_setup.fitToWidth = 1
-        sheet.page_setup.fitToHeight = 0
-        sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        sheet.print_title_rows = f"{self.header_row}:{self.header_row}"
-        margins = sheet.page_margins
-        margins.left = margins.right = 0.4
-        margins.top = margins.bottom = 0.6
-        margins.header = margins.footer = 0.25
-
-        def escaped(text: str) -> str:
-            return cell_text(text, 200).replace("&", "&&")
-
-        sheet.oddHeader.left.text = escaped(title)
-        sheet.oddHeader.center.text = escaped(f"{book.operator}, period {book.period}")
-        sheet.oddHeader.right.text = escaped(f"as of {book.as_of.isoformat()}")
-        sheet.oddFooter.left.text = escaped(f"baccarat-report {book.tool_version}")
-        sheet.oddFooter.right.text = "Page &P of &N"
+        set_up_printing(
+            sheet,
+            orientation="landscape",
+            margins=_MARGINS,
+            header=(
+                title,
+                f"{book.operator}, period {book.period}",
+                f"as of {book.as_of.isoformat()}",
+            ),
+            footer_left=f"baccarat-report {book.tool_version}",
+            page_count="Page &P of &N",
+        )
+        sheet.print_title_rows = f"{header_row}:{header_row}"
 
     def _put(self, cells: list[Cell], height: float | None = None) -> None:
         row = self.next_row
@@ -393,7 +359,7 @@ class _SheetWriter:
                 styles.cell(sheet, column.kind, value, variant)
                 for column, value in zip(self.columns, row, strict=True)
             ],
-            _LINE_HEIGHT * min(lines, _MAX_LINES) if lines > 1 else None,
+            LINE_HEIGHT * min(lines, _MAX_LINES) if lines > 1 else None,
         )
 
     def finish_table(self) -> None:
@@ -503,11 +469,12 @@ def write_audit_workbook(
     """
     period = result.month or "all"
     workbook = Workbook(write_only=True)
-    start = datetime(as_of.year, as_of.month, as_of.day)  # midnight, UTC as openpyxl assumes
-    properties = workbook.properties
-    properties.created = properties.modified = start
-    properties.creator = f"baccarat-report {tool_version}"
-    properties.title = cell_text(f"Audit workbook, {config.name}, period {period}", 200)
+    pin_properties(
+        workbook,
+        as_of=as_of,
+        tool_version=tool_version,
+        title=cell_text(f"Audit workbook, {config.name}, period {period}", HEADER_LIMIT),
+    )
     # Styles are registered through a cell of some sheet: a scratch one, removed unwritten.
     scratch = workbook.create_sheet("styles")
     book = _Book(workbook, _Styles(scratch), config.name, period, as_of, tool_version)

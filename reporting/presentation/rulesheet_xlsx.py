@@ -18,11 +18,9 @@ zip entry carries that date too, so the same sheet gives the same bytes.
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from collections.abc import Sequence
-from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
@@ -32,15 +30,22 @@ from markupsafe import Markup
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.config.languages import LANGUAGES
 from reporting.engine.money import cents_to_decimal, round_fraction
-from reporting.files import save_workbook
 from reporting.presentation.i18n import load_translations, make_environment
 from reporting.presentation.rulesheet import RuleSheet
+from reporting.presentation.workbook_base import (
+    LINE_HEIGHT,
+    Margins,
+    header_text,
+    pin_properties,
+    put_value,
+    set_column_widths,
+    set_up_printing,
+    workbook_bytes,
+)
 
 __all__ = ["SHEET_IDS", "excel_formats", "render_xlsx"]
 
@@ -59,7 +64,7 @@ _DRAW_FILL = PatternFill("solid", fgColor="DCEBDC")
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _WRAP_RIGHT = Alignment(wrap_text=True, vertical="top", horizontal="right")
 _CENTER = Alignment(horizontal="center", vertical="top", wrap_text=True)
-_LINE_HEIGHT = 15  # points per line of 11 pt text
+_MARGINS = Margins(sides=0.6, top_bottom=0.75, header_footer=0.3)
 
 
 def excel_formats(locale: str, currency: str) -> dict[str, str]:
@@ -120,32 +125,19 @@ class _Sheet:
         self.text = text
         self.formats = formats
         self.row = 1
-        for index, width in enumerate(widths, start=1):
-            self.sheet.column_dimensions[get_column_letter(index)].width = width
-        self._print_setup(title)
-
-    def _print_setup(self, title: str) -> None:
-        sheet, text = self.sheet, self.text
-        sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
-        sheet.page_setup.orientation = "portrait"
-        sheet.page_setup.fitToWidth = 1
-        sheet.page_setup.fitToHeight = 0
-        sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        margins = sheet.page_margins
-        margins.left = margins.right = 0.6
-        margins.top = margins.bottom = 0.75
-        margins.header = margins.footer = 0.3
+        set_column_widths(self.sheet, widths)
         rules = text.sheet
-        sheet.oddHeader.left.text = _header_text(f"{rules.game_name}: {title}")
-        sheet.oddHeader.right.text = _header_text(text.in_force(rules))
-        sheet.oddFooter.left.text = _header_text(text.generated_by(rules))
-        sheet.oddFooter.right.text = text.page_of("&P", "&N")
+        set_up_printing(
+            self.sheet,
+            orientation="portrait",
+            margins=_MARGINS,
+            header=(f"{rules.game_name}: {title}", None, text.in_force(rules)),
+            footer_left=text.generated_by(rules),
+            page_count=text.page_of("&P", "&N"),
+        )
 
     def put(self, column: int, value: object, *, number_format: str | None = None) -> Cell:
-        cell = self.sheet.cell(row=self.row, column=column)
-        cell.value = value
-        if isinstance(value, str):
-            cell.data_type = "s"  # text stays text, whatever it starts with
+        cell = put_value(self.sheet.cell(row=self.row, column=column), value)
         if number_format:
             cell.number_format = number_format
         return cell
@@ -179,7 +171,7 @@ class _Sheet:
             self.sheet.merge_cells(
                 start_row=self.row, start_column=1, end_row=self.row, end_column=last
             )
-        self.sheet.row_dimensions[self.row].height = _LINE_HEIGHT * _lines(text, sum(self.widths))
+        self.sheet.row_dimensions[self.row].height = LINE_HEIGHT * _lines(text, sum(self.widths))
         self.skip()
 
     def table(
@@ -227,11 +219,8 @@ class _Sheet:
             if isinstance(value, str):
                 width = self.widths[column - 1] if column - 1 < len(self.widths) else 10
                 lines = max(lines, _lines(value, width))
-        self.sheet.row_dimensions[self.row].height = _LINE_HEIGHT * lines
+        self.sheet.row_dimensions[self.row].height = LINE_HEIGHT * lines
         self.skip()
-
-    def repeat_rows(self, first: int, last: int) -> None:
-        self.sheet.print_title_rows = f"{first}:{last}"
 
 
 def _lines(text: str, width: int) -> int:
@@ -242,11 +231,6 @@ def _lines(text: str, width: int) -> int:
 
 def _sheet_title(title: str) -> str:
     return _INVALID_SHEET_CHARACTERS.sub(" ", title).strip()[:31] or "Sheet"
-
-
-def _header_text(text: str) -> str:
-    """Text for a print header or footer: ``&`` starts a code there, so it is doubled."""
-    return text.replace("&", "&&")[:200]
 
 
 def _share(percent: Fraction | Decimal) -> Decimal:
@@ -484,19 +468,14 @@ def render_xlsx(sheet: RuleSheet) -> bytes:
     formats = excel_formats(sheet.locale, sheet.currency)
     workbook = Workbook()
     workbook.remove(workbook.active)
-    midnight = datetime(sheet.as_of.year, sheet.as_of.month, sheet.as_of.day)
-    properties = workbook.properties
-    properties.created = properties.modified = midnight
-    properties.creator = f"baccarat-report {sheet.tool_version}"
-    properties.lastModifiedBy = None
-    properties.title = _header_text(f"{sheet.game_name}: {text.game_rules_title()}")
-    properties.language = sheet.language
+    # The title is escaped as a print header is (its "&" doubled), as it has always been.
+    title = header_text(f"{sheet.game_name}: {text.game_rules_title()}")
+    pin_properties(workbook, as_of=sheet.as_of, tool_version=sheet.tool_version, title=title)
+    workbook.properties.language = sheet.language
     _rules_sheet(workbook, sheet, text, formats)
     _pay_sheet(workbook, sheet, text, formats)
     _drawing_sheet(workbook, sheet, text, formats)
     _rtp_sheet(workbook, sheet, text, formats)
     if sheet.adm is not None:
         _disclosure_sheet(workbook, sheet, text, formats)
-    buffer = io.BytesIO()
-    save_workbook(workbook, buffer, sheet.as_of)
-    return buffer.getvalue()
+    return workbook_bytes(workbook, sheet.as_of)
