@@ -73,18 +73,14 @@ def rules_command(
     formats = _choices(fmt, FORMATS, "--format")
     if as_of is not None:
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
-
+    _make_folder(out)
     written, warnings = _write_sheets(games, languages, formats, out, db, as_of, as_json)
     if as_json:
         print_json({"files": written, "warnings": warnings})
-    else:
-        for warning in warnings:
-            print(f"baccarat-report: warning: {warning}", file=sys.stderr)
-        typer.echo(f"{len(written)} file(s) written to {out}")
+        return
+    for warning in warnings:
+        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+    typer.echo(f"{len(written)} file(s) written to {out}")
 
 
 def _write_sheets(
@@ -131,6 +127,13 @@ def _write_sheets(
         if connection is not None:
             connection.close()
     return written, warnings
+
+
+def _make_folder(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
 
 
 def _connect(db: Path | None) -> sqlite3.Connection | None:

@@ -532,6 +532,61 @@ def _write_summary(
     scope: _Scope,
     currencies: set[str],
 ) -> None:
+    findings = _findings_by_game(connection, scope)
+    extra_kinds = sorted(
+        {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
+    )
+    kinds = (*FINDING_KINDS, *extra_kinds)
+    columns = _summary_columns(kinds, currencies)
+    rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
+    meta = [
+        ("Period", TEXT, book.period),
+        ("As of", DATE, book.as_of),
+        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
+        ("Rounds checked", COUNT, result.rounds_checked),
+        ("Bets checked", COUNT, result.bets_checked),
+    ]
+    rejects = _rejects_by_reason(connection, scope)
+    reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
+    widths = _content_widths(columns, [*rows, total])
+    widths[0] = max(
+        widths[0],
+        *(len(label) for label, _, _ in meta),
+        *(len(reason) for reason in reasons),
+        len("Rejected records"),
+    )
+    writer = _SheetWriter(book, "Summary", columns, widths, header_row=len(meta) + 3)
+    writer.append([("title", f"Audit workbook: {book.operator}")], height=21)
+    for label, kind, value in meta:
+        writer.append([("label", label), (kind, value)])
+    writer.append([])
+    writer.header()
+    writer.rows(rows)
+    writer.finish_table()
+    writer.row(total, "total")
+    writer.append([])
+    for note in _summary_notes(one_currency=len(currencies) == 1):
+        writer.append([("note", note)])
+    writer.append([])
+
+    writer.append([("header", "Rejected records"), ("header", "Lines")])
+    for reason in reasons:
+        writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
+    writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
+    if scope.month is not None:
+        writer.append(
+            [
+                (
+                    "note",
+                    "Rejected lines of the files that loaded rounds of this month, and of files"
+                    " that loaded none (see the Rejected records sheet).",
+                )
+            ]
+        )
+
+
+def _findings_by_game(connection: sqlite3.Connection, scope: _Scope) -> dict[str, Counter[str]]:
+    """The period's findings counted by game and kind."""
     where, params = scope.findings_where()
     findings: dict[str, Counter[str]] = defaultdict(Counter)
     for game_id, kind, count in connection.execute(
@@ -539,22 +594,25 @@ def _write_summary(
         params,
     ):
         findings[game_id][kind] += count
-    extra_kinds = sorted(
-        {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
+    return findings
+
+
+def _rejects_by_reason(connection: sqlite3.Connection, scope: _Scope) -> Counter[str]:
+    """The period's rejected lines counted by reason."""
+    where, params = scope.rejects_where()
+    return Counter(
+        dict(
+            connection.execute(
+                f"SELECT reason, count(*) FROM rejected_records WHERE {where} GROUP BY reason",
+                params,
+            ).fetchall()
+        )
     )
-    kinds = (*FINDING_KINDS, *extra_kinds)
 
-    rounds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for (game_id, _table), counts in result.tables.items():
-        rounds[game_id][0] += counts.rounds
-        rounds[game_id][1] += counts.void
-    play: dict[str, _Play] = defaultdict(_Play)
-    all_play = _Play()
-    for check in rtp:
-        play[check.game_id].add(check)
-        all_play.add(check)
 
-    columns = [
+def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column]:
+    """The per-game table's columns: one count per finding kind, upright headers."""
+    return [
         _Column("Game", TEXT),
         _Column("Jurisdiction", TEXT),
         _Column("Currency", TEXT),
@@ -569,6 +627,26 @@ def _write_summary(
         *(_Column(kind, COUNT, rotate=True) for kind in kinds),
         _Column("Findings", COUNT),
     ]
+
+
+def _summary_rows(
+    config: OperatorConfig,
+    result: VerifyResult,
+    rtp: Sequence[RtpCheck],
+    findings: dict[str, Counter[str]],
+    kinds: Sequence[str],
+    currencies: set[str],
+) -> tuple[list[tuple], tuple]:
+    """A row per game (configured, played or with findings), and the All games row."""
+    rounds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (game_id, _table), counts in result.tables.items():
+        rounds[game_id][0] += counts.rounds
+        rounds[game_id][1] += counts.void
+    play: dict[str, _Play] = defaultdict(_Play)
+    all_play = _Play()
+    for check in rtp:
+        play[check.game_id].add(check)
+        all_play.add(check)
     game_ids = sorted(set(config.games) | set(rounds) | set(play) | set(findings))
     rows = []
     for game_id in game_ids:
@@ -609,41 +687,11 @@ def _write_summary(
         *(sum(counts[kind] for counts in findings.values()) for kind in kinds),
         sum(sum(counts.values()) for counts in findings.values()),
     )
-    meta = [
-        ("Period", TEXT, book.period),
-        ("As of", DATE, book.as_of),
-        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
-        ("Rounds checked", COUNT, result.rounds_checked),
-        ("Bets checked", COUNT, result.bets_checked),
-    ]
-    where, params = scope.rejects_where()
-    rejects = Counter(
-        dict(
-            connection.execute(
-                f"SELECT reason, count(*) FROM rejected_records WHERE {where} GROUP BY reason",
-                params,
-            ).fetchall()
-        )
-    )
-    reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
-    header_row = len(meta) + 3
-    widths = _content_widths(columns, [*rows, total])
-    widths[0] = max(
-        widths[0],
-        *(len(label) for label, _, _ in meta),
-        *(len(reason) for reason in reasons),
-        len("Rejected records"),
-    )
-    writer = _SheetWriter(book, "Summary", columns, widths, header_row=header_row)
-    writer.append([("title", f"Audit workbook: {book.operator}")], height=21)
-    for label, kind, value in meta:
-        writer.append([("label", label), (kind, value)])
-    writer.append([])
-    writer.header()
-    writer.rows(rows)
-    writer.finish_table()
-    writer.row(total, "total")
-    writer.append([])
+    return rows, total
+
+
+def _summary_notes(*, one_currency: bool) -> list[str]:
+    """The notes under the per-game table."""
     notes = [
         "Bets, stakes and payouts are those of settled rounds (a void round refunds its bets),"
         " as in the RTP checks sheet.",
@@ -654,24 +702,7 @@ def _write_summary(
             "Amounts are in each game's currency: the All games row adds no amounts across"
             " currencies."
         )
-    for note in notes:
-        writer.append([("note", note)])
-    writer.append([])
-
-    writer.append([("header", "Rejected records"), ("header", "Lines")])
-    for reason in reasons:
-        writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
-    writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
-    if scope.month is not None:
-        writer.append(
-            [
-                (
-                    "note",
-                    "Rejected lines of the files that loaded rounds of this month, and of files"
-                    " that loaded none (see the Rejected records sheet).",
-                )
-            ]
-        )
+    return notes
 
 
 def _money(cents: int | None) -> Decimal | None:
@@ -682,23 +713,22 @@ def _measured_widths(
     connection: sqlite3.Connection,
     table: str,
     scope: tuple[str, tuple],
-    columns: Sequence[_Column],
-    measures: Sequence[str | int],
+    measured: Sequence[tuple[_Column, str | int]],
 ) -> list[int]:
     """Content widths of a table streamed from SQLite, measured before its first row is written.
 
-    Each column has an SQL aggregate (the longest text, or the largest number, which is then
-    formatted) or a width known beforehand.
+    Each column comes with an SQL aggregate (the longest text, or the largest number, which is
+    then formatted) or a width known beforehand.
     """
     where, params = scope
-    expressions = [measure for measure in measures if isinstance(measure, str)]
+    expressions = [measure for _, measure in measured if isinstance(measure, str)]
     found = iter(
         connection.execute(
             f"SELECT {', '.join(expressions)} FROM {table} WHERE {where}", params
         ).fetchone()
     )
     widths = []
-    for column, measure in zip(columns, measures, strict=True):
+    for column, measure in measured:
         value = measure if isinstance(measure, int) else next(found)
         if value is None:
             widths.append(0)
@@ -718,42 +748,26 @@ def _write_findings(
     scope: _Scope,
     currencies: set[str],
 ) -> None:
-    columns = [
-        _Column("Kind", TEXT),
-        _Column("Game", TEXT),
-        _Column("Month", TEXT),
-        _Column("Round", TEXT, cap=28),
-        _Column("Bet", TEXT, cap=20),
-        _Column("Currency", TEXT),
-        _Column(_money_header("Expected payout", currencies), MONEY),
-        _Column(_money_header("Logged payout", currencies), MONEY),
-        _Column("Rule", WRAP, cap=24),
-        _Column("Source file", WRAP, cap=28),
-        _Column("Line", LINE),
-        _Column("Source", WRAP, cap=32),
-        _Column("Message", WRAP, cap=60),
-    ]
-    widths = _measured_widths(
-        connection,
-        "findings",
-        scope.findings_where(),
-        columns,
-        [
-            "max(length(kind))",
-            "max(length(game_id))",
-            "max(length(report_month))",
-            "max(length(round_id))",
-            "max(length(bet_id))",
-            max((len(currency) for currency in currencies), default=0),
+    measured = [
+        (_Column("Kind", TEXT), "max(length(kind))"),
+        (_Column("Game", TEXT), "max(length(game_id))"),
+        (_Column("Month", TEXT), "max(length(report_month))"),
+        (_Column("Round", TEXT, cap=28), "max(length(round_id))"),
+        (_Column("Bet", TEXT, cap=20), "max(length(bet_id))"),
+        (_Column("Currency", TEXT), max((len(currency) for currency in currencies), default=0)),
+        (
+            _Column(_money_header("Expected payout", currencies), MONEY),
             "max(expected_payout_cents)",
-            "max(logged_payout_cents)",
-            "max(length(rule))",
-            "max(length(source_file))",
-            "max(source_line)",
-            "max(length(source_file) + 1 + length(source_line))",
-            "max(length(message))",
-        ],
-    )
+        ),
+        (_Column(_money_header("Logged payout", currencies), MONEY), "max(logged_payout_cents)"),
+        (_Column("Rule", WRAP, cap=24), "max(length(rule))"),
+        (_Column("Source file", WRAP, cap=28), "max(length(source_file))"),
+        (_Column("Line", LINE), "max(source_line)"),
+        (_Column("Source", WRAP, cap=32), "max(length(source_file) + 1 + length(source_line))"),
+        (_Column("Message", WRAP, cap=60), "max(length(message))"),
+    ]
+    columns = [column for column, _ in measured]
+    widths = _measured_widths(connection, "findings", scope.findings_where(), measured)
     writer = _SheetWriter(book, "Findings", columns, widths)
     writer.header()
     where, params = scope.findings_where()
@@ -778,30 +792,17 @@ def _write_findings(
 
 
 def _write_rejects(book: _Book, connection: sqlite3.Connection, scope: _Scope) -> None:
-    columns = [
-        _Column("File", WRAP, cap=28),
-        _Column("Line", LINE),
-        _Column("Source", WRAP, cap=32),
-        _Column("Reason", TEXT),
-        _Column("Round", TEXT, cap=28),
-        _Column("Message", WRAP, cap=50),
-        _Column("Raw line", WRAP, cap=70),
+    measured = [
+        (_Column("File", WRAP, cap=28), "max(length(file_name))"),
+        (_Column("Line", LINE), "max(line)"),
+        (_Column("Source", WRAP, cap=32), "max(length(file_name) + 1 + length(line))"),
+        (_Column("Reason", TEXT), "max(length(reason))"),
+        (_Column("Round", TEXT, cap=28), "max(length(round_id))"),
+        (_Column("Message", WRAP, cap=50), "max(length(message))"),
+        (_Column("Raw line", WRAP, cap=70), "max(length(raw_text))"),
     ]
-    widths = _measured_widths(
-        connection,
-        "rejected_records",
-        scope.rejects_where(),
-        columns,
-        [
-            "max(length(file_name))",
-            "max(line)",
-            "max(length(file_name) + 1 + length(line))",
-            "max(length(reason))",
-            "max(length(round_id))",
-            "max(length(message))",
-            "max(length(raw_text))",
-        ],
-    )
+    columns = [column for column, _ in measured]
+    widths = _measured_widths(connection, "rejected_records", scope.rejects_where(), measured)
     writer = _SheetWriter(book, "Rejected records", columns, widths)
     writer.header()
     where, params = scope.rejects_where()
