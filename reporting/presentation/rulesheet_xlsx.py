@@ -94,7 +94,9 @@ def excel_formats(locale: str, currency: str) -> dict[str, str]:
 
 
 class _Text:
-    """The page's words for the workbook: the template macros' text and gettext."""
+    """The page's words for the workbook: ``text.<macro>(...)`` is the text of that macro of
+    ``templates/rules/macros.html.j2`` (tags stripped); ``text._(...)`` translates a label of
+    the workbook's own (a sheet name, a column the page does not have)."""
 
     def __init__(self, sheet: RuleSheet):
         self.sheet = sheet
@@ -109,9 +111,8 @@ class _Text:
 
         return call
 
-    def _(self, message: str, **variables: object) -> str:
-        text = self.translations.gettext(message)
-        return text % variables if variables else text
+    def _(self, message: str) -> str:
+        return self.translations.gettext(message)
 
 
 class _Sheet:
