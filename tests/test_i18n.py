@@ -15,7 +15,9 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
+from reporting.engine.bets import BetType
+from reporting.presentation.bet_words import BET_WORDS, bet_words
 from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,
@@ -142,6 +144,41 @@ def test_completeness_check_catches_each_kind_of_gap(tmp_path, monkeypatch):
     assert "stray (not in messages.pot): 'Stray'" in problems
     assert "missing (in messages.pot, not in the catalogue): 'Player'" in problems
     assert len(problems) == 4
+
+
+# --- the bet words table -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", [entry.code for entry in LANGUAGES])
+def test_every_bet_type_has_a_name_and_a_wins_sentence_translated(language):
+    """One table of bet words, complete: a new bet type fails here until it has its name and
+    its "wins when" sentence, translated in every language of the languages table."""
+    assert set(BET_WORDS) == set(BetType)
+    catalog = load_catalog(language)
+    for bet, words in BET_WORDS.items():
+        wins = words.wins if words.wins_plural is None else (words.wins, words.wins_plural)
+        for msgid in (words.name, wins):
+            message = catalog.get(msgid if isinstance(msgid, str) else msgid[0])
+            assert message is not None, f"{bet}: {msgid!r} is not in the {language} catalogue"
+            assert message_key(message) == msgid, f"{bet}: {msgid!r} singular or plural differs"
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings) and not message.fuzzy, f"{bet}: {msgid!r} untranslated"
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_the_macros_print_each_bet_types_words_from_the_table(language):
+    macros = make_environment(language).get_template("rules/macros.html.j2").module
+    translations = load_translations(language)
+    for bet in BetType:
+        assert str(macros.bet_name(bet)) == translations.gettext(BET_WORDS[bet].name)
+
+
+def test_a_bet_type_without_words_stops_the_render_naming_it():
+    macros = make_environment("en").get_template("rules/macros.html.j2").module
+    with pytest.raises(KeyError, match="lucky_six"):
+        macros.bet_name("lucky_six")
+    with pytest.raises(KeyError, match="BET_WORDS"):
+        bet_words("lucky_six")
 
 
 def test_italian_catalogue_declares_three_plural_forms():

@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from datetime import date, datetime
@@ -17,6 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract_from_dir
 from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -38,7 +40,8 @@ from reporting.presentation.rulesheet_xlsx import render_xlsx
 
 AS_OF = date(2026, 11, 30)
 TOOL_VERSION = "test"
-GOLDEN = Path(__file__).resolve().parent / "golden"
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
 GAMES = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it")
 
 
@@ -309,6 +312,34 @@ def rules_app():
     app.command(name="rules")(rules_command)
     app.command(name="noop")(lambda: None)  # two commands keep ``rules`` a subcommand
     return app
+
+
+def test_the_workbook_retypes_no_sentence_of_the_templates():
+    """Each sentence once: the workbook translates only labels of its own (sheet names, its
+    extra columns); every other word comes from the template macros."""
+    source = (ROOT / "reporting/presentation/rulesheet_xlsx.py").read_text(encoding="utf-8")
+    own = set(re.findall(r'text\._\(\s*"([^"]*)"', source))
+    assert own == {
+        "Rules",
+        "Pay table",
+        "Drawing rules",
+        "RTP",
+        "Disclosure",
+        "Odds",
+        "Updated on",
+        "Item",
+        "Value",
+    }
+    in_templates = {
+        message if isinstance(message, str) else message[0]
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            ROOT / "templates",
+            [("**.j2", "jinja2")],
+            {"**.j2": {"extensions": "jinja2.ext.i18n", "trim_blocks": "True"}},
+        )
+    }
+    assert "Bets and payouts" in in_templates
+    assert own & in_templates == set()
 
 
 def test_rules_command_writes_files_and_reports_their_hashes(

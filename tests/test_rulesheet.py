@@ -9,12 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from reporting.engine.bets import BetResult, BetType
+from reporting.engine.bets import BetFamily, BetResult, BetType
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import StakeLimits
 from reporting.engine.rules import banker_draws, hand_value, player_draws
 from reporting.engine.theory import game_odds
 from reporting.figures.disclosure import disclose
+from reporting.presentation import rulesheet
 from reporting.presentation.rulesheet import RuleSheet, build_rule_sheet
 
 AS_OF = date(2026, 11, 30)
@@ -315,3 +316,14 @@ def test_sheet_holds_values_not_formatted_strings(sheets):
     assert type(italy.adm.declared_rtp) is Decimal
     assert type(italy.limit_groups[0].limits.minimum) is int
     assert type(italy.as_of) is date
+
+
+def test_the_terms_of_every_bet_family_are_stated():
+    """The offered bet dispatches on the engine's bet family; a new family fails here."""
+    assert set(rulesheet._TERMS_BY_FAMILY) == set(BetFamily)
+
+
+def test_a_bet_that_does_not_win_on_its_familys_round_is_an_error(operator_config):
+    table = operator_config.games["live-baccarat-it"].pay_table
+    with pytest.raises(ValueError, match="player_pair"):
+        rulesheet._winning_odds(BetType.PLAYER_PAIR, rulesheet._pairs(), table)

@@ -33,7 +33,8 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
-from reporting.presentation.audit_xlsx import SHEETS, TEXT_LIMIT, cell_text, write_audit_workbook
+from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
+from reporting.presentation.workbook_base import TEXT_LIMIT, cell_text
 from reporting.records import FINDING_KINDS
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest

@@ -30,20 +30,19 @@ if TYPE_CHECKING:
 
 def render_game(game: GameSpec, disclosure: Disclosure, as_of: date, folder: Path) -> list[Path]:
     """The disclosure pages and the rule sheets of one game, in each configured language."""
-    from reporting.presentation.documents import FORMATS, write_disclosure_page, write_rule_sheet
-    from reporting.presentation.rulesheet import build_rule_sheet
+    from reporting.presentation.documents import FORMATS, write_game_documents
 
-    files = []
-    for language in game.languages:
-        sheet = build_rule_sheet(
-            game, language, disclosure=disclosure, as_of=as_of, tool_version=__version__
-        )
-        if sheet.adm is not None:
-            for fmt in ("html", "pdf"):
-                files.append(write_disclosure_page(sheet, fmt, folder))
-        for fmt in FORMATS:
-            files.append(write_rule_sheet(sheet, fmt, folder))
-    return files
+    documents = write_game_documents(
+        game,
+        game.languages,
+        FORMATS,
+        disclosure=disclosure,
+        as_of=as_of,
+        folder=folder,
+        tool_version=__version__,
+        disclosure_formats=("html", "pdf"),
+    )
+    return [document.path for document in documents.files]
 
 
 def monthly_command(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
+from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +16,12 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.figures.disclosure import disclose
 from reporting.presentation.documents import FORMATS
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from reporting.engine.games import GameSpec
+    from reporting.presentation.documents import WrittenDocument
 
 
 def rules_command(
@@ -67,19 +73,30 @@ def rules_command(
     formats = _choices(fmt, FORMATS, "--format")
     if as_of is not None:
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
+    _make_folder(out)
+    written, warnings = _write_sheets(games, languages, formats, out, db, as_of, as_json)
+    if as_json:
+        print_json({"files": written, "warnings": warnings})
+        return
+    for warning in warnings:
+        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+    typer.echo(f"{len(written)} file(s) written to {out}")
 
-    from reporting.presentation.documents import write_rule_sheet
-    from reporting.presentation.rulesheet import build_rule_sheet
 
-    connection = None
-    if db is not None:
-        from reporting.store.schema import connect
+def _write_sheets(
+    games: list[GameSpec],
+    languages: tuple[str, ...] | None,
+    formats: tuple[str, ...],
+    out: Path,
+    db: Path | None,
+    as_of: str | None,
+    as_json: bool,
+) -> tuple[list[dict], list[str]]:
+    """Write each game's sheets (``languages`` None: its own); the ``--json`` file entries
+    and the warnings, each once."""
+    from reporting.presentation.documents import write_game_documents
 
-        connection = connect(db, create=False)
+    connection = _connect(db)
     written: list[dict] = []
     warnings: list[str] = []
     try:
@@ -90,38 +107,55 @@ def rules_command(
                 if connection is not None and spec.regulator == "ADM"
                 else None
             )
-            for language in languages or spec.languages:
-                sheet = build_rule_sheet(
-                    spec, language, disclosure=disclosure, as_of=day, tool_version=__version__
-                )
-                for warning in sheet.warnings:
-                    if warning not in warnings:
-                        warnings.append(warning)
-                for extension in formats:
-                    path = write_rule_sheet(sheet, extension, out)
-                    data = path.read_bytes()
-                    written.append(
-                        {
-                            "path": str(path),
-                            "game": spec.id,
-                            "language": language,
-                            "format": extension,
-                            "as_of": day.isoformat(),
-                            "bytes": len(data),
-                            "sha256": hashlib.sha256(data).hexdigest(),
-                        }
-                    )
-                    if not as_json:
-                        typer.echo(f"wrote {path}")
+            documents = write_game_documents(
+                spec,
+                languages or spec.languages,
+                formats,
+                disclosure=disclosure,
+                as_of=day,
+                folder=out,
+                tool_version=__version__,
+            )
+            written.extend(_file_entry(document, day) for document in documents.files)
+            if not as_json:
+                for document in documents.files:
+                    typer.echo(f"wrote {document.path}")
+            for warning in documents.warnings:
+                if warning not in warnings:
+                    warnings.append(warning)
     finally:
         if connection is not None:
             connection.close()
-    if as_json:
-        print_json({"files": written, "warnings": warnings})
-    else:
-        for warning in warnings:
-            print(f"baccarat-report: warning: {warning}", file=sys.stderr)
-        typer.echo(f"{len(written)} file(s) written to {out}")
+    return written, warnings
+
+
+def _make_folder(out: Path) -> None:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
+
+
+def _connect(db: Path | None) -> sqlite3.Connection | None:
+    """The round-log database of ``--db``, if given (it must exist)."""
+    if db is None:
+        return None
+    from reporting.store.schema import connect
+
+    return connect(db, create=False)
+
+
+def _file_entry(document: WrittenDocument, day: date) -> dict:
+    """One entry of the ``files`` list of ``rules --json``."""
+    return {
+        "path": str(document.path),
+        "game": document.game_id,
+        "language": document.language,
+        "format": document.format,
+        "as_of": day.isoformat(),
+        "bytes": document.size,
+        "sha256": document.sha256,
+    }
 
 
 def _choices(text: str, known: tuple[str, ...], option: str) -> tuple[str, ...]:

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-import re
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -38,23 +37,28 @@ from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-from openpyxl.worksheet.properties import PageSetupProperties
-from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import save_workbook, write_atomically
+from reporting.presentation.workbook_base import (
+    HEADER_LIMIT,
+    LINE_HEIGHT,
+    Margins,
+    cell_text,
+    pin_properties,
+    put_value,
+    set_column_widths,
+    set_up_printing,
+)
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.verify.run import VerifyResult
 
-__all__ = ["SHEETS", "TEXT_LIMIT", "cell_text", "write_audit_workbook"]
+__all__ = ["SHEETS", "write_audit_workbook"]
 
 #: Sheet names, in workbook order.
 SHEETS = ("Summary", "Findings", "Rejected records", "Ingest log", "Outcome tests", "RTP checks")
-
-#: Most characters a text cell holds (Excel's limit is 32,767).
-TEXT_LIMIT = 32_000
 
 MONEY_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0"
@@ -94,32 +98,9 @@ _FLAGGED_FILL = PatternFill("solid", start_color="FFFCE4E4")
 _ALERT_COLOR = "FF9C0006"
 _RULE = Side(style="thin", color="FFA6A6A6")
 _GRID = Border(left=_RULE, right=_RULE, top=_RULE, bottom=_RULE)
-#: Points per line of 11-point text, and the most lines a wrapped row is given.
-_LINE_HEIGHT = 15.0
+#: The most lines a wrapped row is given.
 _MAX_LINES = 6
-# Characters XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, the two
-# non-characters): shown as escapes rather than refused.
-_UNSAFE_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
-    """Untrusted text as a cell can hold it: characters XML refuses are escaped, long text cut.
-
-    >>> cell_text("bell\\x07 ok")
-    'bell\\\\x07 ok'
-    >>> cell_text("x" * 50, limit=40)
-    'xxxxxxxxxxx… [cut: 50 characters in all]'
-    """
-
-    def escape(match: re.Match[str]) -> str:
-        code = ord(match[0])
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    text = _UNSAFE_CHARACTERS.sub(escape, str(value))
-    if len(text) > limit:
-        marker = f"… [cut: {len(text):,} characters in all]"
-        text = text[: limit - len(marker)] + marker
-    return text
+_MARGINS = Margins(sides=0.4, top_bottom=0.6, header_footer=0.25)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,12 +235,8 @@ class _Styles:
             variant = variant or ("alert" if value else None)
         cell = Cell(sheet, row=1, column=1, style_array=self._arrays[(kind, variant)])
         if value is not None:
-            if kind in _TEXT_KINDS or kind in ("header", "title", "label", "note"):
-                cell.value = cell_text(value)
-                # openpyxl reads "=..." as a formula and "#N/A" as an error: force a string.
-                cell.data_type = "s"
-            else:
-                cell.value = value
+            textual = kind in _TEXT_KINDS or kind in ("header", "title", "label", "note")
+            put_value(cell, cell_text(value) if textual else value)
         return cell
 
 
@@ -289,7 +266,7 @@ class _SheetWriter:
         self.sheet = sheet = book.workbook.create_sheet(title)
         self.widths: list[int] = []
         header_lines = 1
-        header_height = _LINE_HEIGHT
+        header_height = LINE_HEIGHT
         for column, content in zip(columns, content_widths, strict=True):
             if column.rotate:
                 width = max(content, 3)
@@ -304,34 +281,23 @@ class _SheetWriter:
                 width = min(max(content, header_need, 4), column.cap)
                 header_lines = max(header_lines, _wrapped_lines(column.header, width))
             self.widths.append(width)
-            sheet.column_dimensions[get_column_letter(len(self.widths))].width = width + 2
-        self.header_height = max(header_height, _LINE_HEIGHT * header_lines)
+        set_column_widths(sheet, [width + 2 for width in self.widths])
+        self.header_height = max(header_height, LINE_HEIGHT * header_lines)
         self.wrapped = [index for index, column in enumerate(columns) if column.kind == WRAP]
         sheet.freeze_panes = f"A{header_row + 1}"
-        self._print_setup(title)
-
-    def _print_setup(self, title: str) -> None:
-        sheet = self.sheet
-        book = self.book
-        sheet.page_setup.orientation = "landscape"
-        sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
-        sheet.page_setup.fitToWidth = 1
-        sheet.page_setup.fitToHeight = 0
-        sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-        sheet.print_title_rows = f"{self.header_row}:{self.header_row}"
-        margins = sheet.page_margins
-        margins.left = margins.right = 0.4
-        margins.top = margins.bottom = 0.6
-        margins.header = margins.footer = 0.25
-
-        def escaped(text: str) -> str:
-            return cell_text(text, 200).replace("&", "&&")
-
-        sheet.oddHeader.left.text = escaped(title)
-        sheet.oddHeader.center.text = escaped(f"{book.operator}, period {book.period}")
-        sheet.oddHeader.right.text = escaped(f"as of {book.as_of.isoformat()}")
-        sheet.oddFooter.left.text = escaped(f"baccarat-report {book.tool_version}")
-        sheet.oddFooter.right.text = "Page &P of &N"
+        set_up_printing(
+            sheet,
+            orientation="landscape",
+            margins=_MARGINS,
+            header=(
+                title,
+                f"{book.operator}, period {book.period}",
+                f"as of {book.as_of.isoformat()}",
+            ),
+            footer_left=f"baccarat-report {book.tool_version}",
+            page_count="Page &P of &N",
+        )
+        sheet.print_title_rows = f"{header_row}:{header_row}"
 
     def _put(self, cells: list[Cell], height: float | None = None) -> None:
         row = self.next_row
@@ -393,7 +359,7 @@ class _SheetWriter:
                 styles.cell(sheet, column.kind, value, variant)
                 for column, value in zip(self.columns, row, strict=True)
             ],
-            _LINE_HEIGHT * min(lines, _MAX_LINES) if lines > 1 else None,
+            LINE_HEIGHT * min(lines, _MAX_LINES) if lines > 1 else None,
         )
 
     def finish_table(self) -> None:
@@ -503,11 +469,12 @@ def write_audit_workbook(
     """
     period = result.month or "all"
     workbook = Workbook(write_only=True)
-    start = datetime(as_of.year, as_of.month, as_of.day)  # midnight, UTC as openpyxl assumes
-    properties = workbook.properties
-    properties.created = properties.modified = start
-    properties.creator = f"baccarat-report {tool_version}"
-    properties.title = cell_text(f"Audit workbook, {config.name}, period {period}", 200)
+    pin_properties(
+        workbook,
+        as_of=as_of,
+        tool_version=tool_version,
+        title=cell_text(f"Audit workbook, {config.name}, period {period}", HEADER_LIMIT),
+    )
     # Styles are registered through a cell of some sheet: a scratch one, removed unwritten.
     scratch = workbook.create_sheet("styles")
     book = _Book(workbook, _Styles(scratch), config.name, period, as_of, tool_version)
@@ -565,6 +532,61 @@ def _write_summary(
     scope: _Scope,
     currencies: set[str],
 ) -> None:
+    findings = _findings_by_game(connection, scope)
+    extra_kinds = sorted(
+        {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
+    )
+    kinds = (*FINDING_KINDS, *extra_kinds)
+    columns = _summary_columns(kinds, currencies)
+    rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
+    meta = [
+        ("Period", TEXT, book.period),
+        ("As of", DATE, book.as_of),
+        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
+        ("Rounds checked", COUNT, result.rounds_checked),
+        ("Bets checked", COUNT, result.bets_checked),
+    ]
+    rejects = _rejects_by_reason(connection, scope)
+    reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
+    widths = _content_widths(columns, [*rows, total])
+    widths[0] = max(
+        widths[0],
+        *(len(label) for label, _, _ in meta),
+        *(len(reason) for reason in reasons),
+        len("Rejected records"),
+    )
+    writer = _SheetWriter(book, "Summary", columns, widths, header_row=len(meta) + 3)
+    writer.append([("title", f"Audit workbook: {book.operator}")], height=21)
+    for label, kind, value in meta:
+        writer.append([("label", label), (kind, value)])
+    writer.append([])
+    writer.header()
+    writer.rows(rows)
+    writer.finish_table()
+    writer.row(total, "total")
+    writer.append([])
+    for note in _summary_notes(one_currency=len(currencies) == 1):
+        writer.append([("note", note)])
+    writer.append([])
+
+    writer.append([("header", "Rejected records"), ("header", "Lines")])
+    for reason in reasons:
+        writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
+    writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
+    if scope.month is not None:
+        writer.append(
+            [
+                (
+                    "note",
+                    "Rejected lines of the files that loaded rounds of this month, and of files"
+                    " that loaded none (see the Rejected records sheet).",
+                )
+            ]
+        )
+
+
+def _findings_by_game(connection: sqlite3.Connection, scope: _Scope) -> dict[str, Counter[str]]:
+    """The period's findings counted by game and kind."""
     where, params = scope.findings_where()
     findings: dict[str, Counter[str]] = defaultdict(Counter)
     for game_id, kind, count in connection.execute(
@@ -572,22 +594,25 @@ def _write_summary(
         params,
     ):
         findings[game_id][kind] += count
-    extra_kinds = sorted(
-        {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
+    return findings
+
+
+def _rejects_by_reason(connection: sqlite3.Connection, scope: _Scope) -> Counter[str]:
+    """The period's rejected lines counted by reason."""
+    where, params = scope.rejects_where()
+    return Counter(
+        dict(
+            connection.execute(
+                f"SELECT reason, count(*) FROM rejected_records WHERE {where} GROUP BY reason",
+                params,
+            ).fetchall()
+        )
     )
-    kinds = (*FINDING_KINDS, *extra_kinds)
 
-    rounds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for (game_id, _table), counts in result.tables.items():
-        rounds[game_id][0] += counts.rounds
-        rounds[game_id][1] += counts.void
-    play: dict[str, _Play] = defaultdict(_Play)
-    all_play = _Play()
-    for check in rtp:
-        play[check.game_id].add(check)
-        all_play.add(check)
 
-    columns = [
+def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column]:
+    """The per-game table's columns: one count per finding kind, upright headers."""
+    return [
         _Column("Game", TEXT),
         _Column("Jurisdiction", TEXT),
         _Column("Currency", TEXT),
@@ -602,6 +627,26 @@ def _write_summary(
         *(_Column(kind, COUNT, rotate=True) for kind in kinds),
         _Column("Findings", COUNT),
     ]
+
+
+def _summary_rows(
+    config: OperatorConfig,
+    result: VerifyResult,
+    rtp: Sequence[RtpCheck],
+    findings: dict[str, Counter[str]],
+    kinds: Sequence[str],
+    currencies: set[str],
+) -> tuple[list[tuple], tuple]:
+    """A row per game (configured, played or with findings), and the All games row."""
+    rounds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (game_id, _table), counts in result.tables.items():
+        rounds[game_id][0] += counts.rounds
+        rounds[game_id][1] += counts.void
+    play: dict[str, _Play] = defaultdict(_Play)
+    all_play = _Play()
+    for check in rtp:
+        play[check.game_id].add(check)
+        all_play.add(check)
     game_ids = sorted(set(config.games) | set(rounds) | set(play) | set(findings))
     rows = []
     for game_id in game_ids:
@@ -642,41 +687,11 @@ def _write_summary(
         *(sum(counts[kind] for counts in findings.values()) for kind in kinds),
         sum(sum(counts.values()) for counts in findings.values()),
     )
-    meta = [
-        ("Period", TEXT, book.period),
-        ("As of", DATE, book.as_of),
-        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
-        ("Rounds checked", COUNT, result.rounds_checked),
-        ("Bets checked", COUNT, result.bets_checked),
-    ]
-    where, params = scope.rejects_where()
-    rejects = Counter(
-        dict(
-            connection.execute(
-                f"SELECT reason, count(*) FROM rejected_records WHERE {where} GROUP BY reason",
-                params,
-            ).fetchall()
-        )
-    )
-    reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
-    header_row = len(meta) + 3
-    widths = _content_widths(columns, [*rows, total])
-    widths[0] = max(
-        widths[0],
-        *(len(label) for label, _, _ in meta),
-        *(len(reason) for reason in reasons),
-        len("Rejected records"),
-    )
-    writer = _SheetWriter(book, "Summary", columns, widths, header_row=header_row)
-    writer.append([("title", f"Audit workbook: {book.operator}")], height=21)
-    for label, kind, value in meta:
-        writer.append([("label", label), (kind, value)])
-    writer.append([])
-    writer.header()
-    writer.rows(rows)
-    writer.finish_table()
-    writer.row(total, "total")
-    writer.append([])
+    return rows, total
+
+
+def _summary_notes(*, one_currency: bool) -> list[str]:
+    """The notes under the per-game table."""
     notes = [
         "Bets, stakes and payouts are those of settled rounds (a void round refunds its bets),"
         " as in the RTP checks sheet.",
@@ -687,24 +702,7 @@ def _write_summary(
             "Amounts are in each game's currency: the All games row adds no amounts across"
             " currencies."
         )
-    for note in notes:
-        writer.append([("note", note)])
-    writer.append([])
-
-    writer.append([("header", "Rejected records"), ("header", "Lines")])
-    for reason in reasons:
-        writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
-    writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
-    if scope.month is not None:
-        writer.append(
-            [
-                (
-                    "note",
-                    "Rejected lines of the files that loaded rounds of this month, and of files"
-                    " that loaded none (see the Rejected records sheet).",
-                )
-            ]
-        )
+    return notes
 
 
 def _money(cents: int | None) -> Decimal | None:
@@ -715,23 +713,22 @@ def _measured_widths(
     connection: sqlite3.Connection,
     table: str,
     scope: tuple[str, tuple],
-    columns: Sequence[_Column],
-    measures: Sequence[str | int],
+    measured: Sequence[tuple[_Column, str | int]],
 ) -> list[int]:
     """Content widths of a table streamed from SQLite, measured before its first row is written.
 
-    Each column has an SQL aggregate (the longest text, or the largest number, which is then
-    formatted) or a width known beforehand.
+    Each column comes with an SQL aggregate (the longest text, or the largest number, which is
+    then formatted) or a width known beforehand.
     """
     where, params = scope
-    expressions = [measure for measure in measures if isinstance(measure, str)]
+    expressions = [measure for _, measure in measured if isinstance(measure, str)]
     found = iter(
         connection.execute(
             f"SELECT {', '.join(expressions)} FROM {table} WHERE {where}", params
         ).fetchone()
     )
     widths = []
-    for column, measure in zip(columns, measures, strict=True):
+    for column, measure in measured:
         value = measure if isinstance(measure, int) else next(found)
         if value is None:
             widths.append(0)
@@ -751,42 +748,26 @@ def _write_findings(
     scope: _Scope,
     currencies: set[str],
 ) -> None:
-    columns = [
-        _Column("Kind", TEXT),
-        _Column("Game", TEXT),
-        _Column("Month", TEXT),
-        _Column("Round", TEXT, cap=28),
-        _Column("Bet", TEXT, cap=20),
-        _Column("Currency", TEXT),
-        _Column(_money_header("Expected payout", currencies), MONEY),
-        _Column(_money_header("Logged payout", currencies), MONEY),
-        _Column("Rule", WRAP, cap=24),
-        _Column("Source file", WRAP, cap=28),
-        _Column("Line", LINE),
-        _Column("Source", WRAP, cap=32),
-        _Column("Message", WRAP, cap=60),
-    ]
-    widths = _measured_widths(
-        connection,
-        "findings",
-        scope.findings_where(),
-        columns,
-        [
-            "max(length(kind))",
-            "max(length(game_id))",
-            "max(length(report_month))",
-            "max(length(round_id))",
-            "max(length(bet_id))",
-            max((len(currency) for currency in currencies), default=0),
+    measured = [
+        (_Column("Kind", TEXT), "max(length(kind))"),
+        (_Column("Game", TEXT), "max(length(game_id))"),
+        (_Column("Month", TEXT), "max(length(report_month))"),
+        (_Column("Round", TEXT, cap=28), "max(length(round_id))"),
+        (_Column("Bet", TEXT, cap=20), "max(length(bet_id))"),
+        (_Column("Currency", TEXT), max((len(currency) for currency in currencies), default=0)),
+        (
+            _Column(_money_header("Expected payout", currencies), MONEY),
             "max(expected_payout_cents)",
-            "max(logged_payout_cents)",
-            "max(length(rule))",
-            "max(length(source_file))",
-            "max(source_line)",
-            "max(length(source_file) + 1 + length(source_line))",
-            "max(length(message))",
-        ],
-    )
+        ),
+        (_Column(_money_header("Logged payout", currencies), MONEY), "max(logged_payout_cents)"),
+        (_Column("Rule", WRAP, cap=24), "max(length(rule))"),
+        (_Column("Source file", WRAP, cap=28), "max(length(source_file))"),
+        (_Column("Line", LINE), "max(source_line)"),
+        (_Column("Source", WRAP, cap=32), "max(length(source_file) + 1 + length(source_line))"),
+        (_Column("Message", WRAP, cap=60), "max(length(message))"),
+    ]
+    columns = [column for column, _ in measured]
+    widths = _measured_widths(connection, "findings", scope.findings_where(), measured)
     writer = _SheetWriter(book, "Findings", columns, widths)
     writer.header()
     where, params = scope.findings_where()
@@ -811,30 +792,17 @@ def _write_findings(
 
 
 def _write_rejects(book: _Book, connection: sqlite3.Connection, scope: _Scope) -> None:
-    columns = [
-        _Column("File", WRAP, cap=28),
-        _Column("Line", LINE),
-        _Column("Source", WRAP, cap=32),
-        _Column("Reason", TEXT),
-        _Column("Round", TEXT, cap=28),
-        _Column("Message", WRAP, cap=50),
-        _Column("Raw line", WRAP, cap=70),
+    measured = [
+        (_Column("File", WRAP, cap=28), "max(length(file_name))"),
+        (_Column("Line", LINE), "max(line)"),
+        (_Column("Source", WRAP, cap=32), "max(length(file_name) + 1 + length(line))"),
+        (_Column("Reason", TEXT), "max(length(reason))"),
+        (_Column("Round", TEXT, cap=28), "max(length(round_id))"),
+        (_Column("Message", WRAP, cap=50), "max(length(message))"),
+        (_Column("Raw line", WRAP, cap=70), "max(length(raw_text))"),
     ]
-    widths = _measured_widths(
-        connection,
-        "rejected_records",
-        scope.rejects_where(),
-        columns,
-        [
-            "max(length(file_name))",
-            "max(line)",
-            "max(length(file_name) + 1 + length(line))",
-            "max(length(reason))",
-            "max(length(round_id))",
-            "max(length(message))",
-            "max(length(raw_text))",
-        ],
-    )
+    columns = [column for column, _ in measured]
+    widths = _measured_widths(connection, "rejected_records", scope.rejects_where(), measured)
     writer = _SheetWriter(book, "Rejected records", columns, widths)
     writer.header()
     where, params = scope.rejects_where()

@@ -1,28 +1,39 @@
-"""Rendering a rule sheet: HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX (:mod:`.xlsx`).
+"""A game's documents: build its rule sheet in each language, write each format.
 
-Each renderer takes a computed :class:`~reporting.presentation.rulesheet.RuleSheet` and nothing else; the
-same sheet gives the same bytes. Files are written atomically (:func:`write_atomically`): a
-reader sees the old file or the new one, never half of one.
+:func:`write_game_documents` is the one orchestration, used by the ``rules`` command and by
+the monthly job. Each renderer, HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX
+(:mod:`.rulesheet_xlsx`), takes a computed :class:`~reporting.presentation.rulesheet.RuleSheet`
+and nothing else; the same sheet gives the same bytes. Files are written atomically
+(:func:`write_atomically`): a reader sees the old file or the new one, never half of one.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reporting.files import write_atomically
 
 if TYPE_CHECKING:
+    from reporting.engine.games import GameSpec
+    from reporting.figures.disclosure import Disclosure
     from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = [
     "DISCLOSURE_FORMATS",
     "FORMATS",
+    "GameDocuments",
+    "WrittenDocument",
     "disclosure_file_name",
     "file_name",
     "render",
     "render_disclosure_page",
     "write_disclosure_page",
+    "write_game_documents",
     "write_rule_sheet",
 ]
 
@@ -85,4 +96,82 @@ def write_disclosure_page(sheet: RuleSheet, fmt: str, folder: Path) -> Path:
     """
     return write_atomically(
         Path(folder) / disclosure_file_name(sheet, fmt), render_disclosure_page(sheet, fmt)
+    )
+
+
+# --- a game's documents --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenDocument:
+    """One file written for a game: its rule sheet in one language and format, or the
+    sheet's disclosure page."""
+
+    path: Path
+    game_id: str
+    language: str
+    format: str  # the extension: pdf, xlsx or html
+    disclosure_page: bool
+    size: int  # bytes
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameDocuments:
+    """What :func:`write_game_documents` wrote, in order, and the sheets' warnings (each once)."""
+
+    files: tuple[WrittenDocument, ...]
+    warnings: tuple[str, ...]
+
+
+def write_game_documents(
+    game: GameSpec,
+    languages: Sequence[str],
+    formats: Sequence[str],
+    *,
+    disclosure: Disclosure | None,
+    as_of: date,
+    folder: Path,
+    tool_version: str,
+    disclosure_formats: Sequence[str] = (),
+) -> GameDocuments:
+    """Build the rule sheet of ``game`` in each language and write it in each format.
+
+    For a sheet with a disclosure block, its disclosure page is written first, in each of
+    ``disclosure_formats`` (none unless asked). ``disclosure``, ``as_of`` and
+    ``tool_version`` go to :func:`~reporting.presentation.rulesheet.build_rule_sheet`.
+    """
+    from reporting.presentation.rulesheet import build_rule_sheet
+
+    files: list[WrittenDocument] = []
+    warnings: list[str] = []
+    for language in languages:
+        sheet = build_rule_sheet(
+            game, language, disclosure=disclosure, as_of=as_of, tool_version=tool_version
+        )
+        for warning in sheet.warnings:
+            if warning not in warnings:
+                warnings.append(warning)
+        if sheet.adm is not None:
+            for fmt in disclosure_formats:
+                path = Path(folder) / disclosure_file_name(sheet, fmt)
+                files.append(_write(path, render_disclosure_page(sheet, fmt), sheet, fmt, True))
+        for fmt in formats:
+            path = Path(folder) / file_name(sheet, fmt)
+            files.append(_write(path, render(sheet, fmt), sheet, fmt, False))
+    return GameDocuments(tuple(files), tuple(warnings))
+
+
+def _write(
+    path: Path, data: bytes, sheet: RuleSheet, fmt: str, disclosure_page: bool
+) -> WrittenDocument:
+    write_atomically(path, data)
+    return WrittenDocument(
+        path=path,
+        game_id=sheet.game_id,
+        language=sheet.language,
+        format=fmt,
+        disclosure_page=disclosure_page,
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
     )

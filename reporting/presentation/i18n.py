@@ -39,6 +39,7 @@ from markupsafe import Markup
 from reporting.config.languages import LANGUAGES
 from reporting.config.languages import language as language_of
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
+from reporting.presentation.bet_words import bet_words
 
 __all__ = [
     "LOCALES",
@@ -267,7 +268,8 @@ def make_environment(language: str) -> Environment:
 
     Autoescape is on for every template; the filters are the only formatters of the view
     model's values. ``_``, ``gettext`` and ``ngettext`` are the language's (new-style:
-    ``_("%(n)s decks", n=8)`` substitutes and escapes its arguments).
+    ``_("%(n)s decks", n=8)`` substitutes and escapes its arguments); ``bet_words`` looks up
+    a bet type's msgids (:mod:`reporting.presentation.bet_words`).
     """
     _check_language(language)
     environment = Environment(
@@ -285,4 +287,5 @@ def make_environment(language: str) -> Environment:
     environment.filters["css_string"] = css_string
     environment.filters["css_counters"] = css_counters
     environment.globals["formatter"] = formatter
+    environment.globals["bet_words"] = bet_words
     return environment

@@ -20,7 +20,7 @@ from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
 
-from reporting.engine.bets import BetResult, BetType, PayTable, resolve_bet
+from reporting.engine.bets import BetFamily, BetResult, BetType, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, Card
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy, round_cents
@@ -46,8 +46,6 @@ __all__ = [
     "build_rule_sheet",
 ]
 
-MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
-BONUS_BETS = (BetType.PLAYER_BONUS, BetType.BANKER_BONUS)
 #: ``opening_hours`` value of a game open every day around the clock.
 ALWAYS_OPEN = "24h"
 #: Hands whose values the sheet works out as examples (the rules' own examples, and a natural).
@@ -127,7 +125,7 @@ class OfferedBet:
     @property
     def is_main(self) -> bool:
         """Player, Banker or Tie."""
-        return self.bet in MAIN_BETS
+        return self.bet.family is BetFamily.MAIN
 
     @property
     def perfect_pair_variant(self) -> str | None:
@@ -225,7 +223,6 @@ class RuleSheet:
     card_values: tuple[CardValue, ...]
     hand_examples: tuple[HandExample, ...]
     natural_totals: tuple[int, ...]
-    max_cards_per_hand: int
     player_rule: tuple[DrawRange, ...]
     banker_columns: tuple[int | None, ...]
     banker_rows: tuple[BankerRow, ...]
@@ -337,31 +334,82 @@ def _points(
     return PointFacts(player, banker, naturals[0], naturals[1], cards)
 
 
-def _offered_bet(bet: BetType, game: GameSpec, rtp: Fraction) -> OfferedBet:
-    table = game.pay_table
-    odds: Fraction | None = None
-    both: Fraction | None = None
-    tie_returns_stake = False
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    """What a bet pays, as the rule sheet states it (the fields of :class:`OfferedBet`)."""
+
+    odds: Fraction | None
+    both_hands_odds: Fraction | None = None
+    tie_returns_stake: bool = False
     cards_dealt: tuple[int, ...] = ()
-    if bet in (BetType.PLAYER, BetType.BANKER):
-        winning = _points(9, 0) if bet is BetType.PLAYER else _points(0, 9)
-        odds = resolve_bet(bet, winning, table).odds
-        tie_returns_stake = resolve_bet(bet, _points(5, 5), table).result is BetResult.PUSH
-    elif bet is BetType.TIE:
-        odds = resolve_bet(bet, _points(5, 5), table).odds
-    elif bet in (BetType.SMALL, BetType.BIG):
-        results = {n: resolve_bet(bet, _points(1, 2, cards=n), table) for n in (4, 5, 6)}
-        cards_dealt = tuple(n for n, res in results.items() if res.result is BetResult.WIN)
-        odds = results[cards_dealt[0]].odds
-    elif bet is BetType.PERFECT_PAIR:
-        odds = resolve_bet(bet, _pairs(suited=(True, False)), table).odds
-        both = resolve_bet(bet, _pairs(suited=(True, True)), table).odds
-    elif bet in BONUS_BETS:
-        odds = None
-    else:  # player_pair, banker_pair, either_pair
-        odds = resolve_bet(bet, _pairs(pairs=(True, True)), table).odds
+
+
+def _winning_odds(bet: BetType, facts: PointFacts | PairFacts, table: PayTable) -> Fraction:
+    """The odds of ``bet`` on round facts it must win on; an error if it does not."""
+    resolution = resolve_bet(bet, facts, table)
+    if resolution.result is not BetResult.WIN:
+        raise ValueError(f"{bet}: the rule sheet's winning round of its family does not win it")
+    return resolution.odds
+
+
+#: Rounds a main bet may win on: the Player 9 to 0, the Banker 0 to 9, a tie at 5.
+_MAIN_WINNING_ROUNDS = (_points(9, 0), _points(0, 9), _points(5, 5))
+
+
+def _main_terms(bet: BetType, table: PayTable) -> _Terms:
+    """Player, Banker, Tie: the odds on the first of the rounds it wins, and what a tie does."""
+    for facts in _MAIN_WINNING_ROUNDS:
+        winning = resolve_bet(bet, facts, table)
+        if winning.result is BetResult.WIN:
+            tie = resolve_bet(bet, _points(5, 5), table)
+            return _Terms(odds=winning.odds, tie_returns_stake=tie.result is BetResult.PUSH)
+    raise ValueError(f"{bet}: a main bet that wins on none of the rule sheet's rounds")
+
+
+def _card_count_terms(bet: BetType, table: PayTable) -> _Terms:
+    """Small, Big: the numbers of cards dealt on which it wins, and the odds."""
+    results = {n: resolve_bet(bet, _points(1, 2, cards=n), table) for n in (4, 5, 6)}
+    cards_dealt = tuple(n for n, res in results.items() if res.result is BetResult.WIN)
+    if not cards_dealt:
+        raise ValueError(f"{bet}: a card-count bet that wins on no number of cards dealt")
+    return _Terms(odds=results[cards_dealt[0]].odds, cards_dealt=cards_dealt)
+
+
+def _bonus_terms(bet: BetType, table: PayTable) -> _Terms:
+    """Player / Banker Bonus: no one figure, it pays by the bonus table."""
+    return _Terms(odds=None)
+
+
+def _pair_terms(bet: BetType, table: PayTable) -> _Terms:
+    """Pair bets: the odds when both hands hold a pair; the perfect pair pays one figure for
+    one suited pair and another for two (its variant A or B)."""
+    if bet is BetType.PERFECT_PAIR:
+        return _Terms(
+            odds=_winning_odds(bet, _pairs(suited=(True, False)), table),
+            both_hands_odds=_winning_odds(bet, _pairs(suited=(True, True)), table),
+        )
+    return _Terms(odds=_winning_odds(bet, _pairs(pairs=(True, True)), table))
+
+
+#: How the sheet states the terms of each family of bets (a test holds it complete).
+_TERMS_BY_FAMILY = {
+    BetFamily.MAIN: _main_terms,
+    BetFamily.CARD_COUNT: _card_count_terms,
+    BetFamily.BONUS: _bonus_terms,
+    BetFamily.PAIR: _pair_terms,
+}
+
+
+def _offered_bet(bet: BetType, game: GameSpec, rtp: Fraction) -> OfferedBet:
+    terms = _TERMS_BY_FAMILY[bet.family](bet, game.pay_table)
     return OfferedBet(
-        bet, odds, both, tie_returns_stake, cards_dealt, rtp * 100, game.limits_for(bet)
+        bet,
+        terms.odds,
+        terms.both_hands_odds,
+        terms.tie_returns_stake,
+        terms.cards_dealt,
+        rtp * 100,
+        game.limits_for(bet),
     )
 
 
@@ -449,21 +497,9 @@ def build_rule_sheet(
     the figure is not included, and the sheet's ``warnings`` say so too. A disclosure of
     another game or another date is refused.
     """
-    if language not in LOCALES:
-        raise ValueError(f"no catalogue for language {language!r} (have: {', '.join(LOCALES)})")
-    if disclosure is not None and (disclosure.game.id != game.id or disclosure.as_of != as_of):
-        raise ValueError(
-            f"the disclosure is of {disclosure.game.id} as of {disclosure.as_of}, "
-            f"not of {game.id} as of {as_of}"
-        )
+    _check_request(game, language, disclosure, as_of)
     odds = disclosure.theory if disclosure is not None else game_odds(game)
     bets = tuple(_offered_bet(bet, game, odds.rtp_of(bet.value)) for bet in game.bets)
-    natural_totals = _natural_totals()
-    columns, banker_rows = _banker_matrix(natural_totals)
-    by_type = {offered.bet: offered for offered in bets}
-    example_bet = by_type.get(BetType.TIE) or by_type.get(BetType.PLAYER) or bets[0]
-    example_odds = example_bet.odds if example_bet.odds is not None else Fraction(1)
-    banker = by_type.get(BetType.BANKER)
 
     warnings: list[str] = []
     adm = None
@@ -481,6 +517,47 @@ def build_rule_sheet(
         else:
             warnings.extend(f"{game.id}: {warning}" for warning in disclosure.warnings)
 
+    return _assemble(
+        game,
+        language,
+        as_of=as_of,
+        tool_version=tool_version,
+        bets=bets,
+        adm=adm,
+        warnings=tuple(warnings),
+    )
+
+
+def _check_request(
+    game: GameSpec, language: str, disclosure: Disclosure | None, as_of: date
+) -> None:
+    """Refuse a language without a catalogue, and a disclosure of another game or date."""
+    if language not in LOCALES:
+        raise ValueError(f"no catalogue for language {language!r} (have: {', '.join(LOCALES)})")
+    if disclosure is not None and (disclosure.game.id != game.id or disclosure.as_of != as_of):
+        raise ValueError(
+            f"the disclosure is of {disclosure.game.id} as of {disclosure.as_of}, "
+            f"not of {game.id} as of {as_of}"
+        )
+
+
+def _assemble(
+    game: GameSpec,
+    language: str,
+    *,
+    as_of: date,
+    tool_version: str,
+    bets: tuple[OfferedBet, ...],
+    adm: AdmBlock | None,
+    warnings: tuple[str, ...],
+) -> RuleSheet:
+    """The sheet of a game from its offered bets and regulator block: the rest is worked out."""
+    natural_totals = _natural_totals()
+    columns, banker_rows = _banker_matrix(natural_totals)
+    by_type = {offered.bet: offered for offered in bets}
+    example_bet = by_type.get(BetType.TIE) or by_type.get(BetType.PLAYER) or bets[0]
+    example_odds = example_bet.odds if example_bet.odds is not None else Fraction(1)
+    banker = by_type.get(BetType.BANKER)
     return RuleSheet(
         game_id=game.id,
         game_name=game.name,
@@ -498,13 +575,12 @@ def build_rule_sheet(
         card_values=_card_values(),
         hand_examples=tuple(_hand_example(cards) for cards in EXAMPLE_HANDS),
         natural_totals=natural_totals,
-        max_cards_per_hand=3,
         player_rule=_player_rule(natural_totals),
         banker_columns=columns,
         banker_rows=banker_rows,
         bets=bets,
         bonus_table=_bonus_table(game.pay_table)
-        if any(game.offers(bet) for bet in BONUS_BETS)
+        if any(bet.family is BetFamily.BONUS for bet in game.bets)
         else (),
         banker_commission_percent=game.commission * 100 if banker and banker.odds else Fraction(0),
         payout_example=_payout_example(
@@ -522,5 +598,5 @@ def build_rule_sheet(
         if game.statistics_reset is None
         else time.fromisoformat(game.statistics_reset),
         adm=adm,
-        warnings=tuple(warnings),
+        warnings=warnings,
     )

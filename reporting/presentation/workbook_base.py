@@ -1,0 +1,160 @@
+"""What every workbook of the tool shares: safe text cells, A4 printing, pinned properties.
+
+Both XLSX writers build on this: :mod:`.rulesheet_xlsx` (a rule sheet, in its language) and
+:mod:`.audit_xlsx` (the audit workbook, streamed from SQLite). Each keeps its own look (fonts,
+fills, row-height estimates); what is here is what a workbook must do to be trusted:
+
+* text stays text: a string is stored as a string cell, so ``=HYPERLINK(...)`` from a round
+  log never becomes a formula and ``#N/A`` never an error value (:func:`put_value`), and
+  characters XML cannot hold are escaped (:func:`cell_text`);
+* print header and footer text is escaped, since ``&`` starts a code there (:func:`header_text`);
+* every sheet prints on A4, one page wide (:func:`set_up_printing`);
+* the same inputs give the same bytes: the document dates are the as-of date
+  (:func:`pin_properties`), and every zip entry carries it too
+  (:func:`reporting.files.save_workbook`, :func:`workbook_bytes`).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.properties import PageSetupProperties
+from openpyxl.worksheet.worksheet import Worksheet
+
+from reporting.files import save_workbook
+
+__all__ = [
+    "HEADER_LIMIT",
+    "LINE_HEIGHT",
+    "TEXT_LIMIT",
+    "Margins",
+    "cell_text",
+    "header_text",
+    "pin_properties",
+    "put_value",
+    "set_column_widths",
+    "set_up_printing",
+    "workbook_bytes",
+]
+
+#: Most characters a text cell holds (Excel's limit is 32,767).
+TEXT_LIMIT = 32_000
+#: Most characters of one part of a print header or footer (Excel allows 255 in all).
+HEADER_LIMIT = 200
+#: Points per line of 11-point text.
+LINE_HEIGHT = 15.0
+
+# Characters XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, the two
+# non-characters): shown as escapes rather than refused.
+_UNSAFE_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
+    """Untrusted text as a cell can hold it: characters XML refuses are escaped, long text cut.
+
+    >>> cell_text("bell\\x07 ok")
+    'bell\\\\x07 ok'
+    >>> cell_text("x" * 50, limit=40)
+    'xxxxxxxxxxx… [cut: 50 characters in all]'
+    """
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match[0])
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    text = _UNSAFE_CHARACTERS.sub(escape, str(value))
+    if len(text) > limit:
+        marker = f"… [cut: {len(text):,} characters in all]"
+        text = text[: limit - len(marker)] + marker
+    return text
+
+
+def put_value(cell: Cell, value: object) -> Cell:
+    """Store a value in a cell; a string always as text, whatever it starts with."""
+    cell.value = value
+    if isinstance(value, str):
+        # openpyxl reads "=..." as a formula and "#N/A" as an error: force a string.
+        cell.data_type = "s"
+    return cell
+
+
+def header_text(text: str) -> str:
+    """Text for a print header or footer, or a document property: ``&`` starts a code in a
+    header, so it is doubled (after the cut, so that no ``&&`` is split).
+
+    >>> header_text("Rock & Roll")
+    'Rock && Roll'
+    """
+    return cell_text(text, HEADER_LIMIT).replace("&", "&&")
+
+
+def set_column_widths(sheet: Worksheet, widths: Sequence[float]) -> None:
+    """Column widths, in characters, from column A on."""
+    for index, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
+
+
+@dataclass(frozen=True, slots=True)
+class Margins:
+    """Print margins, in inches."""
+
+    sides: float  # left and right
+    top_bottom: float
+    header_footer: float  # from the paper's edge to the header and to the footer
+
+
+def set_up_printing(
+    sheet: Worksheet,
+    *,
+    orientation: str,
+    margins: Margins,
+    header: Sequence[str | None],
+    footer_left: str,
+    page_count: str,
+) -> None:
+    """Print on A4, one page wide and as many tall as needed, with a header and a footer.
+
+    ``header`` is the left, centre and right text (None: nothing there), escaped here, as is
+    ``footer_left``; ``page_count`` goes on the footer's right as it is, its ``&P`` (page) and
+    ``&N`` (pages) codes kept.
+    """
+    sheet.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+    sheet.page_setup.orientation = orientation
+    sheet.page_setup.fitToWidth = 1
+    sheet.page_setup.fitToHeight = 0
+    sheet.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+    page = sheet.page_margins
+    page.left = page.right = margins.sides
+    page.top = page.bottom = margins.top_bottom
+    page.header = page.footer = margins.header_footer
+    parts = (sheet.oddHeader.left, sheet.oddHeader.center, sheet.oddHeader.right)
+    for part, text in zip(parts, header, strict=True):
+        if text is not None:
+            part.text = header_text(text)
+    sheet.oddFooter.left.text = header_text(footer_left)
+    sheet.oddFooter.right.text = page_count
+
+
+def pin_properties(workbook: Workbook, *, as_of: date, tool_version: str, title: str) -> None:
+    """The document properties: created and modified at midnight of the as-of date (UTC, as
+    openpyxl assumes), made by this tool's version, and the title as given."""
+    midnight = datetime(as_of.year, as_of.month, as_of.day)
+    properties = workbook.properties
+    properties.created = properties.modified = midnight
+    properties.creator = f"baccarat-report {tool_version}"
+    properties.lastModifiedBy = None
+    properties.title = title
+
+
+def workbook_bytes(workbook: Workbook, as_of: date) -> bytes:
+    """The workbook's file, every zip entry dated ``as_of``: the same workbook, the same bytes."""
+    buffer = io.BytesIO()
+    save_workbook(workbook, buffer, as_of)
+    return buffer.getvalue()
