@@ -68,3 +68,17 @@ def test_each_regulator_warning_is_worded_in_one_module():
             if sentence in path.read_text(encoding="utf-8")
         ]
         assert holders == ["reporting/figures/regulators.py"], (sentence, holders)
+
+
+def test_a_rule_sheet_reports_the_disclosures_warnings_not_its_own(operator_config):
+    from datetime import date
+
+    from reporting.presentation.rulesheet import build_rule_sheet
+
+    mini = operator_config.game("mini-baccarat-it")
+    sheet = build_rule_sheet(mini, "it", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
+    assert sheet.warnings == (
+        "mini-baccarat-it: no ADM game code is configured for this ADM game",
+        "mini-baccarat-it: no declared RTP is configured for this ADM game",
+        "mini-baccarat-it: no round logs (--db): the ADM block shows no win percentage for 2026-10",
+    )

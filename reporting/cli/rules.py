@@ -15,6 +15,7 @@ from reporting.cli.disclose import parse_as_of
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.figures.disclosure import disclose
+from reporting.figures.regulators import publishes_disclosure
 from reporting.presentation.documents import FORMATS
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def _write_sheets(
             day = parse_as_of(as_of, spec.timezone)
             disclosure = (
                 disclose(connection, spec, day)
-                if connection is not None and spec.regulator == "ADM"
+                if connection is not None and publishes_disclosure(spec)
                 else None
             )
             documents = write_game_documents(

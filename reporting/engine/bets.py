@@ -84,7 +84,7 @@ class BetFamily(enum.Enum):
 
 
 #: Every bet type's family: the one table a new bet type is added to (with its settlement in
-#: :func:`resolve_bet`, its words in the rule-sheet macros and its share of play in the sample
+#: :func:`resolve_bet`, its words in :mod:`reporting.presentation.bet_words` and its share of play in the sample
 #: generator; a test holds each of those complete).
 BET_FAMILIES: dict[BetType, BetFamily] = {
     BetType.PLAYER: BetFamily.MAIN,

@@ -18,12 +18,18 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import ShoeOdds
 
-__all__ = ["configuration_warnings", "regulator_of", "update_day"]
+__all__ = ["configuration_warnings", "publishes_disclosure", "regulator_of", "update_day"]
 
 
 def regulator_of(game: GameSpec) -> Regulator | None:
     """The regulator a game names, or None (the configuration has checked that it exists)."""
     return None if game.regulator is None else load_regulators()[game.regulator]
+
+
+def publishes_disclosure(game: GameSpec) -> bool:
+    """Whether the game's regulator has it publish the disclosure block (and its own page)."""
+    regulator = regulator_of(game)
+    return regulator is not None and regulator.has_disclosure_page
 
 
 def update_day(game: GameSpec) -> int:

@@ -28,7 +28,9 @@ from reporting.engine.odds import PairFacts, PointFacts
 from reporting.engine.rules import banker_draws, hand_value, player_draws, resolve_round
 from reporting.engine.theory import game_odds
 from reporting.figures.disclosure import Disclosure, reference_month, updated_on
+from reporting.figures.regulators import configuration_warnings, regulator_of
 from reporting.presentation.i18n import LOCALES
+from reporting.records import Month
 
 __all__ = [
     "ALWAYS_OPEN",
@@ -197,7 +199,7 @@ class AdmBlock:
     maximum_stake: int
     always_open: bool
     opening_hours: str
-    reference_month: tuple[int, int]
+    reference_month: Month
     updated_on: date
     win_percentage: Decimal | None  # percent, 2 decimals
     rounds: int | None
@@ -462,8 +464,10 @@ def _limit_groups(bets: tuple[OfferedBet, ...]) -> tuple[LimitGroup, ...]:
     return tuple(LimitGroup(tuple(members), limits) for limits, members in groups.items())
 
 
-def _adm_block(game: GameSpec, as_of: date, disclosure: Disclosure | None) -> AdmBlock:
-    month = reference_month(as_of)
+def _adm_block(
+    game: GameSpec, as_of: date, disclosure: Disclosure | None, update_day: int
+) -> AdmBlock:
+    month = reference_month(as_of, update_day)
     limits = game.overall_limits
     return AdmBlock(
         game_name=game.name,
@@ -476,7 +480,7 @@ def _adm_block(game: GameSpec, as_of: date, disclosure: Disclosure | None) -> Ad
         always_open=game.opening_hours == ALWAYS_OPEN,
         opening_hours=game.opening_hours,
         reference_month=month,
-        updated_on=updated_on(month),
+        updated_on=updated_on(month, update_day),
         win_percentage=None if disclosure is None else disclosure.win_percentage,
         rounds=None if disclosure is None else disclosure.rounds,
     )
@@ -503,19 +507,18 @@ def build_rule_sheet(
 
     warnings: list[str] = []
     adm = None
-    if game.regulator == "ADM":
-        adm = _adm_block(game, as_of, disclosure)
-        if game.regulator_code is None:
-            warnings.append(f"{game.id}: no ADM game code is configured (regulator_code)")
-        if game.declared_rtp is None:
-            warnings.append(f"{game.id}: no declared RTP is configured (declared_rtp)")
-        if disclosure is None:
+    regulator = regulator_of(game)
+    if regulator is not None and regulator.has_disclosure_page:
+        adm = _adm_block(game, as_of, disclosure, regulator.update_day)
+        if disclosure is None:  # the disclosure's own warnings, less those of the logs
+            warnings += configuration_warnings(game, odds)
             warnings.append(
-                f"{game.id}: no round logs (--db): the ADM block shows no win percentage for "
-                f"{adm.reference_month[0]:04d}-{adm.reference_month[1]:02d}"
+                f"no round logs (--db): the {regulator.id} block shows no win percentage for"
+                f" {adm.reference_month}"
             )
         else:
-            warnings.extend(f"{game.id}: {warning}" for warning in disclosure.warnings)
+            warnings += disclosure.warnings
+    warnings = [f"{game.id}: {warning}" for warning in warnings]
 
     return _assemble(
         game,
