@@ -199,7 +199,6 @@ TERMINAL = {"typer", "click", "rich"}
 ALLOWED_LIBRARIES = {
     "presentation": RENDERING,
     "cli": RENDERING | TERMINAL,
-    "files": {"openpyxl"},  # save_workbook, until it joins the workbook writers
 }
 ALL_MODULES = sorted(path for path in PACKAGE_DIR.rglob("*.py") if "__pycache__" not in path.parts)
 

@@ -41,7 +41,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.statistics import OutcomeTest, RtpCheck
-from reporting.files import save_workbook, write_atomically
+from reporting.files import write_atomically
 from reporting.presentation.workbook_base import (
     HEADER_LIMIT,
     LINE_HEIGHT,
@@ -49,6 +49,7 @@ from reporting.presentation.workbook_base import (
     cell_text,
     pin_properties,
     put_value,
+    save_workbook,
     set_column_widths,
     set_up_printing,
 )

@@ -11,26 +11,30 @@ fills, row-height estimates); what is here is what a workbook must do to be trus
 * every sheet prints on A4, one page wide (:func:`set_up_printing`);
 * the same inputs give the same bytes: the document dates are the as-of date
   (:func:`pin_properties`), and every zip entry carries it too
-  (:func:`reporting.files.save_workbook`, :func:`workbook_bytes`).
+  (:func:`save_workbook`, :func:`workbook_bytes`).
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
+import shutil
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import BinaryIO
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
-
-from reporting.files import save_workbook
+from openpyxl.writer.excel import ExcelWriter
 
 __all__ = [
+    "save_workbook",
     "HEADER_LIMIT",
     "LINE_HEIGHT",
     "TEXT_LIMIT",
@@ -158,3 +162,43 @@ def workbook_bytes(workbook: Workbook, as_of: date) -> bytes:
     buffer = io.BytesIO()
     save_workbook(workbook, buffer, as_of)
     return buffer.getvalue()
+
+
+class _PinnedZipFile(zipfile.ZipFile):
+    """A zip archive whose entries all carry one fixed time and fixed attributes.
+
+    openpyxl adds entries with ``writestr(name, data)`` (stamped with the clock) and
+    ``write(path, name)`` (stamped with the temporary file's time): both are pinned here.
+    """
+
+    def __init__(self, file: BinaryIO, date_time: tuple[int, int, int, int, int, int]):
+        super().__init__(file, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+        self.pinned_time = date_time
+
+    def _entry(self, name: str) -> zipfile.ZipInfo:
+        entry = zipfile.ZipInfo(name, self.pinned_time)
+        entry.compress_type = zipfile.ZIP_DEFLATED
+        entry.create_system = 3  # Unix, as zipfile records on Linux and macOS
+        entry.external_attr = 0o644 << 16
+        return entry
+
+    def writestr(self, zinfo_or_arcname, data, compress_type=None, compresslevel=None):
+        if isinstance(zinfo_or_arcname, str):
+            zinfo_or_arcname = self._entry(zinfo_or_arcname)
+        super().writestr(zinfo_or_arcname, data, compress_type, compresslevel)
+
+    def write(self, filename, arcname=None, compress_type=None, compresslevel=None):
+        entry = self._entry(arcname or os.path.basename(filename))
+        entry.file_size = os.path.getsize(filename)
+        with open(filename, "rb") as source, self.open(entry, "w") as target:
+            shutil.copyfileobj(source, target, 1 << 20)
+
+
+def save_workbook(workbook: Workbook, handle: BinaryIO, day: date) -> None:
+    """Save an openpyxl workbook into ``handle`` with every zip entry dated ``day``.
+
+    ``Workbook.save`` stamps the modification time with the clock; driving its
+    ``ExcelWriter`` directly keeps the properties the caller pinned.
+    """
+    pinned = (day.year, day.month, day.day, 0, 0, 0)
+    ExcelWriter(workbook, _PinnedZipFile(handle, pinned)).save()
