@@ -22,7 +22,7 @@ import msgspec
 
 from reporting.engine.bets import BetResult, BetType, Resolution, resolve_bet
 from reporting.engine.cards import parse_cards
-from reporting.engine.games import GameSpec, StakeLimits
+from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.engine.rules import Outcome, resolve_round
 from reporting.records import Finding, FindingKind, Round
@@ -47,12 +47,12 @@ __all__ = [
 
 
 class Settler:
-    """Expected payouts: the engine's decision cached per game, bet type and round facts,
-    the rounded win per stake and odds."""
+    """Expected payouts: the engine's decision cached per game, round facts and bet type, the
+    rounded win per stake and pay-table row."""
 
     def __init__(self) -> None:
         self._facts: dict[tuple, int] = {}
-        self._decisions: dict[tuple[str, str, int], Resolution] = {}
+        self._resolutions: dict[tuple[str, int], dict[str, Resolution]] = {}
         self._wins: dict[tuple, int] = {}
 
     def facts_id(self, outcome: Outcome) -> int:
@@ -73,16 +73,26 @@ class Settler:
             number = self._facts[facts] = len(self._facts)
         return number
 
-    def expected_payout(
-        self, game: GameSpec, bet_type: str, stake: int, facts_id: int, outcome: Outcome
-    ) -> int:
-        """What a bet of ``bet_type`` staking ``stake`` cents must pay on ``outcome`` (whose
-        :meth:`facts_id` is ``facts_id``) under ``game``."""
-        key = (game.id, bet_type, facts_id)
-        resolution = self._decisions.get(key)
+    def resolutions(self, game: GameSpec, outcome: Outcome) -> dict[str, Resolution]:
+        """The engine's decisions on the facts of ``outcome`` under ``game``, by bet type
+        code, as far as bets asked for them (:meth:`resolve` adds the others)."""
+        key = (game.id, self.facts_id(outcome))
+        resolutions = self._resolutions.get(key)
+        if resolutions is None:
+            resolutions = self._resolutions[key] = {}
+        return resolutions
+
+    def resolve(self, game: GameSpec, bet_type: str, outcome: Outcome) -> Resolution:
+        """The engine's decision on a bet of ``bet_type`` on ``outcome`` under ``game``."""
+        resolutions = self.resolutions(game, outcome)
+        resolution = resolutions.get(bet_type)
         if resolution is None:
             resolution = resolve_bet(BetType(bet_type), outcome, game.pay_table)
-            self._decisions[key] = resolution
+            resolutions[bet_type] = resolution
+        return resolution
+
+    def payout(self, game: GameSpec, resolution: Resolution, stake: int) -> int:
+        """What a stake of ``stake`` cents brings back on ``resolution`` under ``game``."""
         if resolution.result is not BetResult.WIN:
             return stake if resolution.result is BetResult.PUSH else 0
         # Wins repeat per stake and pay-table row (which fixes the odds within a game): the
@@ -96,6 +106,10 @@ class Settler:
             self._wins[win_key] = payout
         return payout
 
+    def expected_payout(self, game: GameSpec, bet_type: str, stake: int, outcome: Outcome) -> int:
+        """What a bet of ``bet_type`` staking ``stake`` cents must pay on ``outcome``."""
+        return self.payout(game, self.resolve(game, bet_type, outcome), stake)
+
 
 class CheckCache:
     """What the checks of one run (or one batch) may remember between rounds: the settler's
@@ -105,15 +119,19 @@ class CheckCache:
 
     def __init__(self) -> None:
         self.settler = Settler()
-        self._limits: dict[str, dict[str, StakeLimits]] = {}
+        self._allowed: dict[str, dict[str, range]] = {}
         self._exclusive: dict[str, dict[str, int]] = {}
 
-    def limits(self, game: GameSpec) -> dict[str, StakeLimits]:
-        """The game's stake limits by bet type code."""
-        limits = self._limits.get(game.id)
-        if limits is None:
-            limits = self._limits[game.id] = {bet.value: game.limits_for(bet) for bet in game.bets}
-        return limits
+    def allowed_stakes(self, game: GameSpec) -> dict[str, range]:
+        """The stakes the game's limits allow (:meth:`StakeLimits.allows`) by bet type code,
+        as ranges of cents: ``stake in range`` is one cheap test per bet."""
+        allowed = self._allowed.get(game.id)
+        if allowed is None:
+            allowed = self._allowed[game.id] = {}
+            for bet in game.bets:
+                limits = game.limits_for(bet)
+                allowed[bet.value] = range(limits.minimum, limits.maximum + 1)
+        return allowed
 
     def exclusive_groups(self, game: GameSpec) -> dict[str, int]:
         """The game's exclusive bet types by code, each with the number of its group in
@@ -147,6 +165,8 @@ class CheckContext(msgspec.Struct, frozen=True, gc=False):
         )
 
 
+_LOST = BetResult.LOSE
+
 #: A round check: the round, its game and its context in, the findings of one kind out.
 RoundCheck = Callable[[Round, GameSpec, CheckContext], list[Finding]]
 #: A shoe check: a shoe's rounds in hand order with their files, the games, the month in
@@ -158,13 +178,14 @@ ShoeCheck = Callable[
 
 def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
     """Every stake lies within its bet type's limits."""
-    limits_by_type = context.cache.limits(game)
+    allowed_stakes = context.cache.allowed_stakes(game)
     findings = []
     for bet in round.bets:
-        limits = limits_by_type.get(bet.bet_type)
-        stake = bet.stake_cents
-        if limits is None or limits.allows(stake):
+        allowed = allowed_stakes.get(bet.bet_type)
+        if allowed is None or bet.stake_cents in allowed:
             continue
+        stake = bet.stake_cents
+        limits = game.limits_for(BetType(bet.bet_type))
         below = stake < limits.minimum
         side = "below the minimum" if below else "above the maximum"
         bound = limits.minimum if below else limits.maximum
@@ -296,11 +317,15 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
     if outcome is None:
         return []
     settler = context.cache.settler
-    facts = settler.facts_id(outcome)
+    resolutions = settler.resolutions(game, outcome)
     findings = []
     for bet in round.bets:
         stake, payout = bet.stake_cents, bet.payout_cents
-        expected = settler.expected_payout(game, bet.bet_type, stake, facts, outcome)
+        resolution = resolutions.get(bet.bet_type)
+        if resolution is None:
+            resolution = settler.resolve(game, bet.bet_type, outcome)
+        # A lost bet pays nothing (Resolution.payout): the common case, decided here.
+        expected = 0 if resolution.result is _LOST else settler.payout(game, resolution, stake)
         if expected != payout:
             findings.append(
                 Finding(
@@ -337,9 +362,9 @@ def check_shoe_card_counts(
             continue
         cards = (round.player_cards + " " + round.banker_cards).split()
         counts.update(cards)
-        over = sorted(card for card in set(cards) if counts[card] > game.decks)
-        if not over:
+        if max(map(counts.__getitem__, cards), default=0) <= game.decks:
             continue
+        over = sorted(card for card in set(cards) if counts[card] > game.decks)
         if month is not None and round.report_month != month:
             return []
         detail = ", ".join(f"{card} seen {counts[card]} times" for card in over)

@@ -14,7 +14,7 @@ from reporting.records import Round
 __all__ = ["BetTotals", "TableCounts", "Totals"]
 
 
-@dataclass
+@dataclass(slots=True)
 class TableCounts:
     """Outcome counts of one game table over the period."""
 
@@ -25,7 +25,7 @@ class TableCounts:
     void: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class BetTotals:
     """Exact sums of one game's bets of one type over settled rounds of the period."""
 
@@ -41,13 +41,33 @@ class Totals:
 
     tables: dict[tuple[str, str], TableCounts] = field(default_factory=dict)
     bets: dict[tuple[str, str], BetTotals] = field(default_factory=dict)
+    # The same bet totals by game id, then bet type: a lookup per bet by the type alone.
+    _bets_by_game: dict[str, dict[str, BetTotals]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        for (game_id, bet_type), totals in self.bets.items():
+            self._bets_by_game.setdefault(game_id, {})[bet_type] = totals
+
+    def table(self, game_id: str, table_id: str) -> TableCounts:
+        """The counts of one table, made on first use."""
+        counts = self.tables.get((game_id, table_id))
+        if counts is None:
+            counts = self.tables[(game_id, table_id)] = TableCounts()
+        return counts
+
+    def bet_type(self, game_id: str, bet_type: str) -> BetTotals:
+        """The totals of one game's bets of one type, made on first use."""
+        by_type = self._bets_by_game.setdefault(game_id, {})
+        totals = by_type.get(bet_type)
+        if totals is None:
+            totals = by_type[bet_type] = self.bets[(game_id, bet_type)] = BetTotals()
+        return totals
 
     def add(self, round: Round, outcome: Outcome | None) -> None:
         """Count one round: void when ``outcome`` is None, else its winner and its bets."""
-        game_id = round.game_id
-        counts = self.tables.get((game_id, round.table_id))
-        if counts is None:
-            counts = self.tables[(game_id, round.table_id)] = TableCounts()
+        counts = self.table(round.game_id, round.table_id)
         if outcome is None:
             counts.void += 1
             return
@@ -59,11 +79,13 @@ class Totals:
             counts.player += 1
         else:
             counts.tie += 1
-        bet_totals = self.bets
+        by_type = self._bets_by_game.get(round.game_id)
+        if by_type is None:
+            by_type = self._bets_by_game[round.game_id] = {}
         for bet in round.bets:
-            totals = bet_totals.get((game_id, bet.bet_type))
+            totals = by_type.get(bet.bet_type)
             if totals is None:
-                totals = bet_totals[(game_id, bet.bet_type)] = BetTotals()
+                totals = self.bet_type(round.game_id, bet.bet_type)
             stake = bet.stake_cents
             totals.bets += 1
             totals.stakes += stake
@@ -72,15 +94,15 @@ class Totals:
 
     def merge(self, other: Totals) -> None:
         """Add the totals of another batch of rounds (disjoint from this one's) to these."""
-        for key, theirs in other.tables.items():
-            counts = self.tables.setdefault(key, TableCounts())
+        for (game_id, table_id), theirs in other.tables.items():
+            counts = self.table(game_id, table_id)
             counts.rounds += theirs.rounds
             counts.banker += theirs.banker
             counts.player += theirs.player
             counts.tie += theirs.tie
             counts.void += theirs.void
-        for key, their_bets in other.bets.items():
-            totals = self.bets.setdefault(key, BetTotals())
+        for (game_id, bet_type), their_bets in other.bets.items():
+            totals = self.bet_type(game_id, bet_type)
             totals.bets += their_bets.bets
             totals.stakes += their_bets.stakes
             totals.payouts += their_bets.payouts
