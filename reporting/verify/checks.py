@@ -113,7 +113,7 @@ class Settler:
 
 class CheckCache:
     """What the checks of one run (or one batch) may remember between rounds: the settler's
-    payouts, and each game's stake limits and exclusive groups by bet type code. Make one
+    payouts, and each game's allowed stakes and exclusive groups by bet type code. Make one
     per run and pass it in; games are told apart by id, so one cache serves one configuration.
     """
 
