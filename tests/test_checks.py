@@ -8,8 +8,12 @@ exactly one entry, and the entries give the same findings on any split of the ro
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reporting.engine.bets import BetType
+from reporting.engine.bets import BetType, settle
+from reporting.engine.cards import RANKS, SUITS, parse_cards
+from reporting.engine.rules import resolve_round
 from reporting.records import FINDING_KINDS, Bet, Finding, FindingKind, Round
 from reporting.store.reading import SourceFiles
 from reporting.verify.checks import (
@@ -105,6 +109,49 @@ def test_a_banker_win_paid_at_even_money_is_one_mismatch_with_the_commissioned_a
 def test_payouts_of_a_void_round_are_not_judged_by_the_cards(operator_config):
     round = make_round(make_bet(payout_cents=2500), status="void", player_cards="", banker_cards="")
     assert run_check(check_payouts, round, operator_config) == []
+
+
+CARD_CODES = [rank + suit for rank in RANKS for suit in SUITS]
+paid_bet = st.tuples(
+    st.sampled_from([bet.value for bet in BetType]),
+    st.integers(min_value=1, max_value=100_000),  # stake in cents, odd cents included
+    st.sampled_from([0, 0, 0, 1, -1]),  # cents added to the engine's payout
+)
+dealt_round = st.tuples(
+    st.sampled_from(["live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr"]),
+    st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
+    st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
+    st.lists(paid_bet, max_size=6),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rounds=st.lists(dealt_round, min_size=1, max_size=10))
+def test_a_payout_is_a_mismatch_exactly_when_it_differs_from_the_engines_settlement(
+    rounds, operator_config
+):
+    """Against :func:`settle` on the logged cards, with one cache over every round (as a run
+    shares it), for every bet type, stake and game."""
+    cache, expected, found = CheckCache(), set(), set()
+    for number, (game_id, player, banker, bets) in enumerate(rounds):
+        game = operator_config.games[game_id]
+        outcome = resolve_round(parse_cards(" ".join(player)), parse_cards(" ".join(banker)))
+        logged = []
+        for index, (bet_type, stake, error) in enumerate(bets):
+            right = settle(BetType(bet_type), stake, outcome, game.pay_table, game.rounding)
+            payout = max(right.payout + error, 0)
+            if payout != right.payout:
+                expected.add((number, f"B-{index}", right.payout, payout))
+            logged.append(
+                make_bet(f"B-{index}", bet_type=bet_type, stake_cents=stake, payout_cents=payout)
+            )
+        round = make_round(
+            *logged, game_id=game_id, player_cards=" ".join(player), banker_cards=" ".join(banker)
+        )
+        context = CheckContext.of(round, FILES, cache)
+        for finding in check_payouts(round, game, context):
+            found.add((number, finding.bet_id, finding.expected_payout, finding.logged_payout))
+    assert found == expected
 
 
 # --- void rounds -------------------------------------------------------------------------------
