@@ -18,7 +18,8 @@ from reporting.figures.statistics import CHI2_999_2DF, Z_999, RtpCheck, outcome_
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import ingest
 from reporting.store.schema import connect
-from reporting.verify.run import TableCounts, verify
+from reporting.verify.run import verify
+from reporting.verify.totals import TableCounts
 
 ITALY = "live-baccarat-it"
 PLAYER_WINS = {"player_cards": ["9H", "KS"], "banker_cards": ["5D", "2C"]}  # 9 v 7

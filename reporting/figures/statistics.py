@@ -19,7 +19,7 @@ from fractions import Fraction
 from reporting.engine.bets import BetType
 from reporting.engine.games import GameSpec
 from reporting.engine.odds import bet_odds, main_probabilities
-from reporting.verify.run import BetTotals, TableCounts
+from reporting.verify.totals import BetTotals, TableCounts
 
 __all__ = ["OutcomeTest", "RtpCheck", "outcome_tests", "rtp_checks"]
 

@@ -1,0 +1,121 @@
+"""Reading rounds back from the store as records, streamed: each round with its bets, and the
+files they were read from.
+
+Two streams serve verification. :func:`read_rounds` gives every round of a period in round-id
+order with its :class:`~reporting.records.Bet` list; :func:`read_shoes` gives each shoe the
+period touches, whole (rounds of other months included) and in hand order, for the card
+counts. Both come with a :class:`SourceFiles` naming the round log and the bets file (the
+same file but for a CSV pair), so a finding can point back to its record without a query.
+
+The rows are read by two ordered cursors and merged in Python: the memory held is one round
+and its bets, whatever the size of the month.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from itertools import groupby, starmap
+from operator import attrgetter
+from typing import NamedTuple
+
+from reporting.records import Bet, Round
+
+__all__ = ["SourceFiles", "read_rounds", "read_shoes", "source_files"]
+
+
+class SourceFiles(NamedTuple):
+    """Where a round and its bets were read from: the round log as the ingest was given it,
+    and the file of its bets (``bets.csv`` of a CSV pair, the round log itself otherwise)."""
+
+    rounds: str
+    bets: str
+
+
+#: The columns of a :class:`Round` in its field order (without the bets), then the ingest id.
+_ROUND_COLUMNS = (
+    "r.round_id, r.game_id, r.table_id, r.shoe_id, r.hand_no, r.started_at,"
+    " r.betting_closed_at, r.settled_at, r.report_month, r.status, r.void_reason,"
+    " r.player_cards, r.banker_cards, r.source_line, r.ingest_id"
+)
+#: The columns of a :class:`Bet` in its field order.
+_BET_COLUMNS = (
+    "b.round_id, b.bet_id, b.account, b.bet_type, b.stake_cents, b.payout_cents, b.currency,"
+    " b.placed_at, b.source_line"
+)
+_bet_round = attrgetter("round_id")
+
+
+def source_files(connection: sqlite3.Connection) -> dict[int, SourceFiles]:
+    """The files of every ingest, by ingest id."""
+    return {
+        ingest_id: SourceFiles(name, companion or name)
+        for ingest_id, name, companion in connection.execute(
+            "SELECT ingest_id, file_name, companion_name FROM ingest_log"
+        )
+    }
+
+
+def _scope(month: str | None, alias: str) -> tuple[str, tuple]:
+    if month is None:
+        return "1", ()
+    return f"{alias}.report_month = ?", (month,)
+
+
+def read_rounds(
+    connection: sqlite3.Connection, month: str | None = None
+) -> Iterator[tuple[Round, SourceFiles]]:
+    """Every round of ``month`` (``YYYY-MM``, or every month) in round-id order, with its bets
+    in bet-id order, and the files it came from."""
+    files = source_files(connection)
+    where, params = _scope(month, "r")
+    rounds = connection.execute(
+        f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE {where} ORDER BY r.round_id", params
+    )
+    bets_query = f"SELECT {_BET_COLUMNS} FROM bets AS b"
+    if month is None:
+        bet_rows = connection.execute(bets_query + " ORDER BY b.round_id, b.bet_id")
+    else:
+        bet_rows = connection.execute(
+            bets_query + " JOIN rounds AS r ON r.round_id = b.round_id"
+            f" WHERE {where} ORDER BY b.round_id, b.bet_id",
+            params,
+        )
+    groups = groupby(starmap(Bet, bet_rows), key=_bet_round)
+    bets_round, group = next(groups, (None, None))
+    for row in rounds:
+        round_id = row[0]
+        # Both cursors run in round-id order (SQLite's and Python's text order agree).
+        while bets_round is not None and bets_round < round_id:
+            bets_round, group = next(groups, (None, None))
+        if bets_round == round_id:
+            bets = list(group)
+            bets_round, group = next(groups, (None, None))
+        else:
+            bets = []
+        yield Round(*row[:14], bets), files[row[14]]
+
+
+def read_shoes(
+    connection: sqlite3.Connection, month: str | None = None
+) -> Iterator[list[tuple[Round, SourceFiles]]]:
+    """Each shoe holding a round of ``month`` (or every shoe), whole: all its rounds, of any
+    month, in hand order (then settlement time and round id), with the files they came from.
+
+    The rounds come without their bets (``bets`` is empty): card counts need only the cards.
+    """
+    files = source_files(connection)
+    where, params = _scope(month, "m")
+    cursor = connection.execute(
+        f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE r.shoe_id IS NOT NULL AND r.shoe_id IN"
+        f" (SELECT m.shoe_id FROM rounds AS m WHERE m.shoe_id IS NOT NULL AND {where})"
+        " ORDER BY r.shoe_id, r.hand_no, r.settled_at, r.round_id",
+        params,
+    )
+    rounds = ((Round(*row[:14], []), files[row[14]]) for row in cursor)
+    for _shoe_id, shoe in groupby(rounds, key=_shoe_of):
+        yield list(shoe)
+
+
+def _shoe_of(item: tuple[Round, SourceFiles]) -> str | None:
+    return item[0].shoe_id

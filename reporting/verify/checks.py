@@ -1,0 +1,401 @@
+"""The checks: one pure function per finding kind, listed in one table.
+
+A round check reads one :class:`~reporting.records.Round` (with its bets), the
+:class:`~reporting.engine.games.GameSpec` it was dealt under and a :class:`CheckContext`
+(the files it came from, its deal resolved by the engine, the run's caches) and returns the
+findings of its kind, in bet order. :data:`CHECKS` lists them in the order a round is
+checked; :data:`SHOE_CHECKS` holds the one pass that reads a whole shoe in hand order.
+Nothing here touches a database or module state: the functions can be called on any batch
+of rounds, in any process, given a :class:`CheckCache` of their own.
+
+Payouts are judged on the cards as logged: a deal that broke the drawing rules is one
+``third_card_rule`` finding, and its bets are settled on the cards it shows.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
+
+import msgspec
+
+from reporting.engine.bets import BetResult, BetType, Resolution, resolve_bet
+from reporting.engine.cards import parse_cards
+from reporting.engine.games import GameSpec
+from reporting.engine.money import format_cents
+from reporting.engine.rules import Outcome, resolve_round
+from reporting.records import Finding, FindingKind, Round
+from reporting.store.reading import SourceFiles
+
+__all__ = [
+    "CHECKS",
+    "SHOE_CHECKS",
+    "CheckCache",
+    "CheckContext",
+    "RoundCheck",
+    "Settler",
+    "ShoeCheck",
+    "check_drawing_rules",
+    "check_exclusive_bets",
+    "check_late_bets",
+    "check_payouts",
+    "check_shoe_card_counts",
+    "check_stake_limits",
+    "check_void_refunds",
+]
+
+
+class Settler:
+    """Expected payouts: the engine's decision cached per game, round facts and bet type, the
+    rounded win per stake and pay-table row."""
+
+    def __init__(self) -> None:
+        self._facts: dict[tuple, int] = {}
+        self._resolutions: dict[tuple[str, int], dict[str, Resolution]] = {}
+        self._wins: dict[tuple, int] = {}
+
+    def facts_id(self, outcome: Outcome) -> int:
+        """A small number standing for the facts bets are settled on."""
+        facts = (
+            outcome.player_value,
+            outcome.banker_value,
+            outcome.player_natural,
+            outcome.banker_natural,
+            len(outcome.player_cards) + len(outcome.banker_cards),
+            outcome.player_pair,
+            outcome.banker_pair,
+            outcome.player_suited_pair,
+            outcome.banker_suited_pair,
+        )
+        number = self._facts.get(facts)
+        if number is None:
+            number = self._facts[facts] = len(self._facts)
+        return number
+
+    def resolutions(self, game: GameSpec, outcome: Outcome) -> dict[str, Resolution]:
+        """The engine's decisions on the facts of ``outcome`` under ``game``, by bet type
+        code, as far as bets asked for them (:meth:`resolve` adds the others)."""
+        key = (game.id, self.facts_id(outcome))
+        resolutions = self._resolutions.get(key)
+        if resolutions is None:
+            resolutions = self._resolutions[key] = {}
+        return resolutions
+
+    def resolve(self, game: GameSpec, bet_type: str, outcome: Outcome) -> Resolution:
+        """The engine's decision on a bet of ``bet_type`` on ``outcome`` under ``game``."""
+        resolutions = self.resolutions(game, outcome)
+        resolution = resolutions.get(bet_type)
+        if resolution is None:
+            resolution = resolve_bet(BetType(bet_type), outcome, game.pay_table)
+            resolutions[bet_type] = resolution
+        return resolution
+
+    def payout(self, game: GameSpec, resolution: Resolution, stake: int) -> int:
+        """What a stake of ``stake`` cents brings back on ``resolution`` under ``game``."""
+        if resolution.result is not BetResult.WIN:
+            return stake if resolution.result is BetResult.PUSH else 0
+        # Wins repeat per stake and pay-table row (which fixes the odds within a game): the
+        # engine's payout, cached.
+        win_key = (stake, game.id, resolution.row)
+        payout = self._wins.get(win_key)
+        if payout is None:
+            payout = resolution.payout(stake, game.rounding)
+            if len(self._wins) > 500_000:
+                self._wins.clear()
+            self._wins[win_key] = payout
+        return payout
+
+    def expected_payout(self, game: GameSpec, bet_type: str, stake: int, outcome: Outcome) -> int:
+        """What a bet of ``bet_type`` staking ``stake`` cents must pay on ``outcome``."""
+        return self.payout(game, self.resolve(game, bet_type, outcome), stake)
+
+
+class CheckCache:
+    """What the checks of one run (or one batch) may remember between rounds: the settler's
+    payouts, and each game's allowed stakes and exclusive groups by bet type code. Make one
+    per run and pass it in; games are told apart by id, so one cache serves one configuration.
+    """
+
+    def __init__(self) -> None:
+        self.settler = Settler()
+        self._allowed: dict[str, dict[str, range]] = {}
+        self._exclusive: dict[str, dict[str, int]] = {}
+
+    def allowed_stakes(self, game: GameSpec) -> dict[str, range]:
+        """The stakes the game's limits allow (:meth:`StakeLimits.allows`) by bet type code,
+        as ranges of cents: ``stake in range`` is one cheap test per bet."""
+        allowed = self._allowed.get(game.id)
+        if allowed is None:
+            allowed = self._allowed[game.id] = {}
+            for bet in game.bets:
+                limits = game.limits_for(bet)
+                allowed[bet.value] = range(limits.minimum, limits.maximum + 1)
+        return allowed
+
+    def exclusive_groups(self, game: GameSpec) -> dict[str, int]:
+        """The game's exclusive bet types by code, each with the number of its group in
+        ``game.exclusive_bets``."""
+        groups = self._exclusive.get(game.id)
+        if groups is None:
+            groups = self._exclusive[game.id] = {
+                bet.value: number
+                for number, members in enumerate(game.exclusive_bets)
+                for bet in members
+            }
+        return groups
+
+
+class CheckContext(msgspec.Struct, frozen=True, gc=False):
+    """What a round check reads beside the round and its game."""
+
+    files: SourceFiles  # where the round and its bets were read from
+    outcome: Outcome | None  # the deal resolved from the logged cards; None for a void round
+    cache: CheckCache  # the run's caches
+
+    @classmethod
+    def of(cls, round: Round, files: SourceFiles, cache: CheckCache) -> CheckContext:
+        """The context of ``round``: its deal resolved (unless void)."""
+        if round.status == "void":
+            return cls(files, None, cache)
+        return cls(
+            files,
+            resolve_round(parse_cards(round.player_cards), parse_cards(round.banker_cards)),
+            cache,
+        )
+
+
+_LOST = BetResult.LOSE
+
+#: A round check: the round, its game and its context in, the findings of one kind out.
+RoundCheck = Callable[[Round, GameSpec, CheckContext], list[Finding]]
+#: A shoe check: a shoe's rounds in hand order with their files, the games, the month in
+#: scope (None for every month) in; findings on the rounds of that month out.
+ShoeCheck = Callable[
+    [Iterable[tuple[Round, SourceFiles]], Mapping[str, GameSpec], str | None], list[Finding]
+]
+
+
+def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """Every stake lies within its bet type's limits."""
+    allowed_stakes = context.cache.allowed_stakes(game)
+    findings = []
+    for bet in round.bets:
+        allowed = allowed_stakes.get(bet.bet_type)
+        if allowed is None or bet.stake_cents in allowed:
+            continue
+        stake = bet.stake_cents
+        limits = game.limits_for(BetType(bet.bet_type))
+        below = stake < limits.minimum
+        side = "below the minimum" if below else "above the maximum"
+        bound = limits.minimum if below else limits.maximum
+        findings.append(
+            Finding(
+                kind=FindingKind.STAKE_OUT_OF_LIMITS.value,
+                game_id=game.id,
+                report_month=round.report_month,
+                round_id=round.round_id,
+                bet_id=bet.bet_id,
+                rule=f"{format_cents(limits.minimum)}-{format_cents(limits.maximum)}"
+                f" {game.currency}",
+                source_file=context.files.bets,
+                source_line=bet.source_line,
+                message=f"bet {bet.bet_id} ({bet.bet_type}) stakes {format_cents(stake)}"
+                f" {game.currency}, {side} of {format_cents(bound)} {game.currency}",
+            )
+        )
+    return findings
+
+
+def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """No bet was placed after betting closed (timestamps compare as stored UTC text)."""
+    closed_at = round.betting_closed_at
+    if closed_at is None:
+        return []
+    findings = []
+    for bet in round.bets:
+        placed_at = bet.placed_at
+        if placed_at is not None and placed_at > closed_at:
+            findings.append(
+                Finding(
+                    kind=FindingKind.LATE_BET.value,
+                    game_id=game.id,
+                    report_month=round.report_month,
+                    round_id=round.round_id,
+                    bet_id=bet.bet_id,
+                    source_file=context.files.bets,
+                    source_line=bet.source_line,
+                    message=f"bet {bet.bet_id} was placed at {placed_at}, after betting closed"
+                    f" at {closed_at}",
+                )
+            )
+    return findings
+
+
+def check_exclusive_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """House rule: at most one bet of each exclusive group per account and round."""
+    if len(round.bets) < 2 or not game.exclusive_bets:
+        return []
+    exclusive = context.cache.exclusive_groups(game)
+    held: dict[tuple[str, int], list] = {}
+    for bet in round.bets:
+        group = exclusive.get(bet.bet_type)
+        if group is not None:
+            held.setdefault((bet.account, group), []).append(bet)
+    findings = []
+    for (account, group), group_bets in sorted(held.items()):
+        if len(group_bets) < 2:
+            continue
+        members = " / ".join(sorted(bet.value for bet in game.exclusive_bets[group]))
+        listed = ", ".join(f"{bet.bet_type} {bet.bet_id}" for bet in group_bets)
+        findings.append(
+            Finding(
+                kind=FindingKind.EXCLUSIVE_SIDE_BETS.value,
+                game_id=game.id,
+                report_month=round.report_month,
+                round_id=round.round_id,
+                rule=f"one of {members} per player and round",
+                source_file=context.files.rounds,
+                source_line=round.source_line,
+                message=f"account {account} holds {len(group_bets)} bets ({listed}) where the"
+                f" house rule allows one of {members} per round",
+            )
+        )
+    return findings
+
+
+def check_void_refunds(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """A void round refunds every stake, exactly."""
+    if round.status != "void":
+        return []
+    findings = []
+    for bet in round.bets:
+        stake, payout = bet.stake_cents, bet.payout_cents
+        if payout != stake:
+            findings.append(
+                Finding(
+                    kind=FindingKind.VOID_NOT_REFUNDED.value,
+                    game_id=game.id,
+                    report_month=round.report_month,
+                    round_id=round.round_id,
+                    bet_id=bet.bet_id,
+                    expected_payout=stake,
+                    logged_payout=payout,
+                    source_file=context.files.bets,
+                    source_line=bet.source_line,
+                    message=f"round {round.round_id} is void but bet {bet.bet_id} paid"
+                    f" {format_cents(payout)} instead of refunding its stake"
+                    f" {format_cents(stake)}",
+                )
+            )
+    return findings
+
+
+def check_drawing_rules(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """The logged deal follows the third-card rules: one finding naming every rule broken."""
+    outcome = context.outcome
+    if outcome is None or not outcome.breaches:
+        return []
+    return [
+        Finding(
+            kind=FindingKind.THIRD_CARD_RULE.value,
+            game_id=game.id,
+            report_month=round.report_month,
+            round_id=round.round_id,
+            rule=",".join(breach.rule for breach in outcome.breaches),
+            source_file=context.files.rounds,
+            source_line=round.source_line,
+            message=f"round {round.round_id} (player {round.player_cards}, banker"
+            f" {round.banker_cards}): " + "; ".join(breach.message for breach in outcome.breaches),
+        )
+    ]
+
+
+def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """Every bet of a settled round paid what the engine settles on the logged cards."""
+    outcome = context.outcome
+    if outcome is None:
+        return []
+    settler = context.cache.settler
+    resolutions = settler.resolutions(game, outcome)
+    findings = []
+    for bet in round.bets:
+        stake, payout = bet.stake_cents, bet.payout_cents
+        resolution = resolutions.get(bet.bet_type)
+        if resolution is None:
+            resolution = settler.resolve(game, bet.bet_type, outcome)
+        # A lost bet pays nothing (Resolution.payout): the common case, decided here.
+        expected = 0 if resolution.result is _LOST else settler.payout(game, resolution, stake)
+        if expected != payout:
+            findings.append(
+                Finding(
+                    kind=FindingKind.PAYOUT_MISMATCH.value,
+                    game_id=game.id,
+                    report_month=round.report_month,
+                    round_id=round.round_id,
+                    bet_id=bet.bet_id,
+                    expected_payout=expected,
+                    logged_payout=payout,
+                    source_file=context.files.bets,
+                    source_line=bet.source_line,
+                    message=f"bet {bet.bet_id} ({bet.bet_type}, stake {format_cents(stake)}) on"
+                    f" player {round.player_cards} / banker {round.banker_cards} should pay"
+                    f" {format_cents(expected)}, logged {format_cents(payout)}",
+                )
+            )
+    return findings
+
+
+def check_shoe_card_counts(
+    shoe: Iterable[tuple[Round, SourceFiles]], games: Mapping[str, GameSpec], month: str | None
+) -> list[Finding]:
+    """A shoe holds ``decks`` copies of each card: the round where a card is first seen more
+    often is one finding for the shoe (when that round is of ``month``, or ``month`` is None).
+
+    ``shoe`` is every round of one shoe, of any month, in hand order. Rounds of a game not in
+    ``games`` are passed over.
+    """
+    counts: Counter[str] = Counter()
+    for round, files in shoe:
+        game = games.get(round.game_id)
+        if game is None:
+            continue
+        cards = (round.player_cards + " " + round.banker_cards).split()
+        counts.update(cards)
+        if max(map(counts.__getitem__, cards), default=0) <= game.decks:
+            continue
+        over = sorted(card for card in set(cards) if counts[card] > game.decks)
+        if month is not None and round.report_month != month:
+            return []
+        detail = ", ".join(f"{card} seen {counts[card]} times" for card in over)
+        return [
+            Finding(
+                kind=FindingKind.SHOE_CARD_COUNT.value,
+                game_id=game.id,
+                report_month=round.report_month,
+                round_id=round.round_id,
+                rule=f"{game.decks} decks",
+                source_file=files.rounds,
+                source_line=round.source_line,
+                message=f"shoe {round.shoe_id}: {detail}, more than the {game.decks} copies a"
+                f" {game.decks}-deck shoe holds (first exceeded in round {round.round_id})",
+            )
+        ]
+    return []
+
+
+#: Every round check by the kind it finds, in the order a round is checked.
+CHECKS: Mapping[FindingKind, RoundCheck] = MappingProxyType(
+    {
+        FindingKind.STAKE_OUT_OF_LIMITS: check_stake_limits,
+        FindingKind.LATE_BET: check_late_bets,
+        FindingKind.EXCLUSIVE_SIDE_BETS: check_exclusive_bets,
+        FindingKind.VOID_NOT_REFUNDED: check_void_refunds,
+        FindingKind.THIRD_CARD_RULE: check_drawing_rules,
+        FindingKind.PAYOUT_MISMATCH: check_payouts,
+    }
+)
+#: Every shoe check by the kind it finds.
+SHOE_CHECKS: Mapping[FindingKind, ShoeCheck] = MappingProxyType(
+    {FindingKind.SHOE_CARD_COUNT: check_shoe_card_counts}
+)

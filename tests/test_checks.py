@@ -1,0 +1,422 @@
+"""The checks of reporting.verify.checks, one by one, on records written inline: no database.
+
+Each test builds a round with its cards and bets next to the finding it must (or must not)
+give. The table tests hold CHECKS and SHOE_CHECKS complete: every finding kind is found by
+exactly one entry, and the entries give the same findings on any split of the rounds.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reporting.engine.bets import BetType, settle
+from reporting.engine.cards import RANKS, SUITS, parse_cards
+from reporting.engine.rules import resolve_round
+from reporting.records import FINDING_KINDS, Bet, Finding, FindingKind, Round
+from reporting.store.reading import SourceFiles
+from reporting.verify.checks import (
+    CHECKS,
+    SHOE_CHECKS,
+    CheckCache,
+    CheckContext,
+    check_drawing_rules,
+    check_exclusive_bets,
+    check_late_bets,
+    check_payouts,
+    check_shoe_card_counts,
+    check_stake_limits,
+    check_void_refunds,
+)
+from reporting.verify.totals import Totals
+
+ITALY = "live-baccarat-it"
+GREECE = "live-baccarat-gr"
+#: A CSV pair: bet-level findings point into the bets file, round-level ones into the rounds file.
+FILES = SourceFiles(rounds="inbox/2026-10/rounds.csv", bets="inbox/2026-10/bets.csv")
+
+
+def make_bet(bet_id: str = "B-1", **fields) -> Bet:
+    """A bet of 25.00 on the banker, lost, placed before betting closed, on line 2."""
+    values = {
+        "round_id": "R-1",
+        "bet_id": bet_id,
+        "account": "acc-4411",
+        "bet_type": "banker",
+        "stake_cents": 2500,
+        "payout_cents": 0,
+        "currency": "EUR",
+        "placed_at": "2026-10-03T18:40:09.500Z",
+        "source_line": 2,
+    }
+    values.update(fields)
+    return Bet(**values)
+
+
+def make_round(*bets: Bet, **fields) -> Round:
+    """A settled round of the Italian game on line 7: player 9H KS (9) beats banker 5D 2C (7)."""
+    values = {
+        "round_id": "R-1",
+        "game_id": ITALY,
+        "table_id": "LB01",
+        "shoe_id": None,
+        "hand_no": None,
+        "started_at": "2026-10-03T18:40:02.120Z",
+        "betting_closed_at": "2026-10-03T18:40:17.000Z",
+        "settled_at": "2026-10-03T18:40:41.870Z",
+        "report_month": "2026-10",
+        "status": "settled",
+        "void_reason": None,
+        "player_cards": "9H KS",
+        "banker_cards": "5D 2C",
+        "source_line": 7,
+        "bets": list(bets),
+    }
+    values.update(fields)
+    return Round(**values)
+
+
+def run_check(check, round: Round, operator_config) -> list[Finding]:
+    """One round check on one round, with a fresh cache."""
+    game = operator_config.game(round.game_id)
+    return check(round, game, CheckContext.of(round, FILES, CheckCache()))
+
+
+# --- payouts -----------------------------------------------------------------------------------
+
+
+def test_a_banker_win_paid_at_even_money_is_one_mismatch_with_the_commissioned_amount(
+    operator_config,
+):
+    # Banker natural 9 beats player 7: 25.00 on the banker brings back 25.00 + 95% = 48.75.
+    round = make_round(
+        make_bet("B-1", payout_cents=5000, source_line=3),
+        make_bet("B-2", payout_cents=4875, source_line=4),
+        player_cards="2H 5C",
+        banker_cards="9D KS",
+    )
+    (finding,) = run_check(check_payouts, round, operator_config)
+    assert finding.kind == "payout_mismatch"
+    assert (finding.bet_id, finding.expected_payout, finding.logged_payout) == ("B-1", 4875, 5000)
+    assert finding.source == "inbox/2026-10/bets.csv:3"
+    assert finding.message == (
+        "bet B-1 (banker, stake 25.00) on player 2H 5C / banker 9D KS should pay 48.75,"
+        " logged 50.00"
+    )
+
+
+def test_payouts_of_a_void_round_are_not_judged_by_the_cards(operator_config):
+    round = make_round(make_bet(payout_cents=2500), status="void", player_cards="", banker_cards="")
+    assert run_check(check_payouts, round, operator_config) == []
+
+
+CARD_CODES = [rank + suit for rank in RANKS for suit in SUITS]
+paid_bet = st.tuples(
+    st.sampled_from([bet.value for bet in BetType]),
+    st.integers(min_value=1, max_value=100_000),  # stake in cents, odd cents included
+    st.sampled_from([0, 0, 0, 1, -1]),  # cents added to the engine's payout
+)
+dealt_round = st.tuples(
+    st.sampled_from(["live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr"]),
+    st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
+    st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
+    st.lists(paid_bet, max_size=6),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rounds=st.lists(dealt_round, min_size=1, max_size=10))
+def test_a_payout_is_a_mismatch_exactly_when_it_differs_from_the_engines_settlement(
+    rounds, operator_config
+):
+    """Against :func:`settle` on the logged cards, with one cache over every round (as a run
+    shares it), for every bet type, stake and game."""
+    cache, expected, found = CheckCache(), set(), set()
+    for number, (game_id, player, banker, bets) in enumerate(rounds):
+        game = operator_config.games[game_id]
+        outcome = resolve_round(parse_cards(" ".join(player)), parse_cards(" ".join(banker)))
+        logged = []
+        for index, (bet_type, stake, error) in enumerate(bets):
+            right = settle(BetType(bet_type), stake, outcome, game.pay_table, game.rounding)
+            payout = max(right.payout + error, 0)
+            if payout != right.payout:
+                expected.add((number, f"B-{index}", right.payout, payout))
+            logged.append(
+                make_bet(f"B-{index}", bet_type=bet_type, stake_cents=stake, payout_cents=payout)
+            )
+        round = make_round(
+            *logged, game_id=game_id, player_cards=" ".join(player), banker_cards=" ".join(banker)
+        )
+        context = CheckContext.of(round, FILES, cache)
+        for finding in check_payouts(round, game, context):
+            found.add((number, finding.bet_id, finding.expected_payout, finding.logged_payout))
+    assert found == expected
+
+
+# --- void rounds -------------------------------------------------------------------------------
+
+
+def test_a_void_round_that_keeps_a_stake_is_one_finding_per_bet(operator_config):
+    round = make_round(
+        make_bet("B-1", payout_cents=0, source_line=3),
+        make_bet("B-2", payout_cents=2500, source_line=4),
+        status="void",
+        void_reason="table malfunction",
+    )
+    (finding,) = run_check(check_void_refunds, round, operator_config)
+    assert finding.kind == "void_not_refunded"
+    assert (finding.bet_id, finding.expected_payout, finding.logged_payout) == ("B-1", 2500, 0)
+    assert finding.source == "inbox/2026-10/bets.csv:3"
+
+
+def test_refunds_are_only_asked_of_void_rounds(operator_config):
+    assert (
+        run_check(check_void_refunds, make_round(make_bet(payout_cents=0)), operator_config) == []
+    )
+
+
+# --- late bets ---------------------------------------------------------------------------------
+
+
+def test_a_bet_placed_after_betting_closed_is_late_and_one_placed_at_the_close_is_not(
+    operator_config,
+):
+    round = make_round(
+        make_bet("B-1", placed_at="2026-10-03T18:40:17.001Z", source_line=3),
+        make_bet("B-2", placed_at="2026-10-03T18:40:17.000Z", source_line=4),
+        make_bet("B-3", placed_at=None, source_line=5),
+    )
+    (finding,) = run_check(check_late_bets, round, operator_config)
+    assert (finding.kind, finding.bet_id, finding.source) == (
+        "late_bet",
+        "B-1",
+        "inbox/2026-10/bets.csv:3",
+    )
+    assert finding.message == (
+        "bet B-1 was placed at 2026-10-03T18:40:17.001Z, after betting closed at"
+        " 2026-10-03T18:40:17.000Z"
+    )
+
+
+def test_a_round_without_a_closing_time_has_no_late_bet(operator_config):
+    round = make_round(make_bet(placed_at="2026-10-03T23:59:59.999Z"), betting_closed_at=None)
+    assert run_check(check_late_bets, round, operator_config) == []
+
+
+# --- stake limits ------------------------------------------------------------------------------
+
+
+def test_stakes_just_outside_the_limits_are_findings_and_the_limits_themselves_are_not(
+    operator_config,
+):
+    limits = operator_config.game(ITALY).limits_for(BetType.BANKER)
+    round = make_round(
+        make_bet("B-1", stake_cents=limits.minimum - 1, source_line=3),
+        make_bet("B-2", stake_cents=limits.minimum, source_line=4),
+        make_bet("B-3", stake_cents=limits.maximum, source_line=5),
+        make_bet("B-4", stake_cents=limits.maximum + 1, source_line=6),
+    )
+    below, above = run_check(check_stake_limits, round, operator_config)
+    assert (below.kind, below.bet_id, below.source) == (
+        "stake_out_of_limits",
+        "B-1",
+        "inbox/2026-10/bets.csv:3",
+    )
+    assert below.rule == "5.00-1000.00 EUR"
+    assert below.message == "bet B-1 (banker) stakes 4.99 EUR, below the minimum of 5.00 EUR"
+    assert above.bet_id == "B-4"
+    assert above.message == "bet B-4 (banker) stakes 1000.01 EUR, above the maximum of 1000.00 EUR"
+
+
+# --- drawing rules -----------------------------------------------------------------------------
+
+
+def test_a_player_drawing_on_a_natural_is_one_finding_naming_the_rule(operator_config):
+    round = make_round(make_bet(), player_cards="8H AD QC", banker_cards="5C JH")
+    (finding,) = run_check(check_drawing_rules, round, operator_config)
+    assert (finding.kind, finding.rule, finding.bet_id) == (
+        "third_card_rule",
+        "natural_stands",
+        None,
+    )
+    assert finding.source == "inbox/2026-10/rounds.csv:7"
+    assert finding.message.startswith("round R-1 (player 8H AD QC, banker 5C JH): Player on 9 drew")
+
+
+def test_a_deal_by_the_rules_gives_no_drawing_finding(operator_config):
+    assert run_check(check_drawing_rules, make_round(make_bet()), operator_config) == []
+
+
+# --- exclusive bets ----------------------------------------------------------------------------
+
+
+def test_one_account_holding_both_pair_bets_in_the_greek_game_is_one_finding(operator_config):
+    round = make_round(
+        make_bet("B-1", bet_type="player_pair", stake_cents=500),
+        make_bet("B-2", bet_type="banker_pair", stake_cents=500),
+        make_bet("B-3", bet_type="banker_pair", stake_cents=500, account="acc-other"),
+        game_id=GREECE,
+    )
+    (finding,) = run_check(check_exclusive_bets, round, operator_config)
+    assert (finding.kind, finding.bet_id, finding.source) == (
+        "exclusive_side_bets",
+        None,
+        "inbox/2026-10/rounds.csv:7",
+    )
+    assert finding.rule == "one of banker_pair / player_pair per player and round"
+    assert finding.message == (
+        "account acc-4411 holds 2 bets (player_pair B-1, banker_pair B-2) where the house rule"
+        " allows one of banker_pair / player_pair per round"
+    )
+
+
+def test_a_game_without_the_house_rule_allows_both_pair_bets(operator_config):
+    round = make_round(
+        make_bet("B-1", bet_type="player_pair", stake_cents=500),
+        make_bet("B-2", bet_type="banker_pair", stake_cents=500),
+    )
+    assert run_check(check_exclusive_bets, round, operator_config) == []
+
+
+# --- card counts of a shoe ---------------------------------------------------------------------
+
+
+def shoe_round(hand: int, player: str, banker: str, month: str = "2026-10") -> Round:
+    return make_round(
+        round_id=f"R-{hand}",
+        shoe_id="S-1",
+        hand_no=hand,
+        player_cards=player,
+        banker_cards=banker,
+        report_month=month,
+        source_line=10 + hand,
+    )
+
+
+def test_a_card_seen_nine_times_in_an_eight_deck_shoe_is_one_finding_at_the_ninth(
+    operator_config,
+):
+    shoe = [
+        (shoe_round(1, "AS AS", "AS AS"), FILES),
+        (shoe_round(2, "AS AS", "AS AS"), FILES),
+        (shoe_round(3, "2C AS", "3D 4H"), FILES),
+        (shoe_round(4, "AS 2C", "3D 4H"), FILES),
+    ]
+    (finding,) = check_shoe_card_counts(shoe, operator_config.games, None)
+    assert (finding.kind, finding.round_id, finding.rule) == ("shoe_card_count", "R-3", "8 decks")
+    assert finding.source == "inbox/2026-10/rounds.csv:13"
+    assert finding.message == (
+        "shoe S-1: AS seen 9 times, more than the 8 copies a 8-deck shoe holds"
+        " (first exceeded in round R-3)"
+    )
+
+
+def test_eight_copies_of_a_card_fit_an_eight_deck_shoe(operator_config):
+    shoe = [(shoe_round(1, "AS AS", "AS AS"), FILES), (shoe_round(2, "AS AS", "AS AS"), FILES)]
+    assert check_shoe_card_counts(shoe, operator_config.games, None) == []
+
+
+def test_a_shoe_exceeded_in_another_month_gives_no_finding_in_this_one(operator_config):
+    shoe = [
+        (shoe_round(1, "AS AS", "AS AS", month="2026-09"), FILES),
+        (shoe_round(2, "AS AS", "AS AS AS", month="2026-09"), FILES),
+        (shoe_round(3, "AS 2C", "3D 4H", month="2026-10"), FILES),
+    ]
+    assert check_shoe_card_counts(shoe, operator_config.games, "2026-10") == []
+    (finding,) = check_shoe_card_counts(shoe, operator_config.games, "2026-09")
+    assert finding.round_id == "R-2"
+
+
+def test_rounds_of_an_unconfigured_game_do_not_count_in_a_shoe(operator_config):
+    shoe = [
+        (shoe_round(1, "AS AS", "AS AS"), FILES),
+        (make_round(game_id="other-game", shoe_id="S-1", hand_no=2, player_cards="AS AS"), FILES),
+        (shoe_round(3, "AS AS", "AS AS"), FILES),
+    ]
+    assert check_shoe_card_counts(shoe, operator_config.games, None) == []
+
+
+# --- the tables --------------------------------------------------------------------------------
+
+
+def faulty_rounds() -> list[Round]:
+    """One round with a fault of every round-level kind, each in its own round."""
+    return [
+        make_round(make_bet(payout_cents=9999), round_id="R-payout"),
+        make_round(make_bet(payout_cents=0), round_id="R-void", status="void"),
+        make_round(make_bet(stake_cents=1), round_id="R-limits"),
+        make_round(make_bet(placed_at="2026-10-03T18:41:00.000Z"), round_id="R-late"),
+        make_round(make_bet(), round_id="R-draw", player_cards="8H AD QC", banker_cards="5C JH"),
+        make_round(
+            make_bet("B-1", bet_type="player_pair", stake_cents=500),
+            make_bet("B-2", bet_type="banker_pair", stake_cents=500),
+            round_id="R-exclusive",
+            game_id=GREECE,
+        ),
+    ]
+
+
+def test_every_finding_kind_is_found_by_exactly_one_entry_of_the_tables():
+    round_kinds, shoe_kinds = set(CHECKS), set(SHOE_CHECKS)
+    assert round_kinds.isdisjoint(shoe_kinds)
+    assert round_kinds | shoe_kinds == set(FindingKind)
+    assert {kind.value for kind in round_kinds | shoe_kinds} == set(FINDING_KINDS)
+
+
+def test_each_round_check_finds_its_own_kind_and_no_other(operator_config):
+    cache = CheckCache()
+    found: dict[FindingKind, set[str]] = {}
+    for round in faulty_rounds():
+        game = operator_config.game(round.game_id)
+        context = CheckContext.of(round, FILES, cache)
+        for kind, check in CHECKS.items():
+            for finding in check(round, game, context):
+                assert finding.kind == kind.value, check.__name__
+                found.setdefault(kind, set()).add(finding.round_id)
+    assert found == {
+        FindingKind.PAYOUT_MISMATCH: {"R-payout"},
+        FindingKind.VOID_NOT_REFUNDED: {"R-void"},
+        FindingKind.STAKE_OUT_OF_LIMITS: {"R-limits"},
+        FindingKind.LATE_BET: {"R-late"},
+        FindingKind.THIRD_CARD_RULE: {"R-draw"},
+        FindingKind.EXCLUSIVE_SIDE_BETS: {"R-exclusive"},
+    }
+
+
+def test_the_shoe_check_finds_its_own_kind(operator_config):
+    shoe = [(shoe_round(1, "AS AS AS", "AS AS AS"), FILES), (shoe_round(2, "AS AS", "AS"), FILES)]
+    for kind, check in SHOE_CHECKS.items():
+        assert [f.kind for f in check(shoe, operator_config.games, None)] == [kind.value]
+
+
+def check_batch(rounds: list[Round], operator_config) -> tuple[list[Finding], Totals]:
+    """Every round check over a batch of rounds, with the batch's own cache and totals."""
+    cache, totals, findings = CheckCache(), Totals(), []
+    for round in rounds:
+        game = operator_config.game(round.game_id)
+        context = CheckContext.of(round, FILES, cache)
+        totals.add(round, context.outcome)
+        for check in CHECKS.values():
+            findings.extend(check(round, game, context))
+    return findings, totals
+
+
+@pytest.mark.parametrize("split", [0, 1, 3, 6])
+def test_batches_checked_apart_give_the_findings_and_totals_of_the_whole(operator_config, split):
+    rounds = faulty_rounds()
+    whole_findings, whole_totals = check_batch(rounds, operator_config)
+    first_findings, first_totals = check_batch(rounds[:split], operator_config)
+    second_findings, second_totals = check_batch(rounds[split:], operator_config)
+    first_totals.merge(second_totals)
+    assert first_findings + second_findings == whole_findings
+    assert first_totals == whole_totals
+    assert whole_totals.tables[(ITALY, "LB01")].void == 1
+    assert whole_totals.bets[(ITALY, "banker")].stakes == 3 * 2500 + 1
+
+
+def test_a_check_gives_the_same_findings_again_on_the_same_round(operator_config):
+    round = faulty_rounds()[0]
+    game = operator_config.game(ITALY)
+    context = CheckContext.of(round, FILES, CheckCache())
+    assert check_payouts(round, game, context) == check_payouts(round, game, context)
