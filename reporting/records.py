@@ -62,8 +62,8 @@ class RejectReason(enum.StrEnum):
     BAD_VALUE = "bad_value"
 
 
-#: The kinds' and reasons' codes as plain strings, in contract order (a ``StrEnum`` member
-#: equals its code but hashes by its name, so sets and dict keys of codes use these).
+#: The kinds' and reasons' codes in contract order, as the plain strings the store, the JSON
+#: documents and the workbooks hold.
 FINDING_KINDS: tuple[str, ...] = tuple(kind.value for kind in FindingKind)
 REJECT_REASONS: tuple[str, ...] = tuple(reason.value for reason in RejectReason)
 
