@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -254,3 +256,16 @@ def test_the_ladder_scanner_finds_an_upward_import(tmp_path):
     sample.write_text("from reporting.presentation.html import render_html\n", encoding="utf-8")
     (name,) = imported_modules(sample, "reporting.store.bad")
     assert LADDER[part_of(name)] > LADDER["store"]
+
+
+def test_the_rule_sheet_model_loads_no_log_reader_store_or_sqlite():
+    """Rendering a sheet (``rules`` without ``--db``) needs none of the ingest machinery."""
+    script = (
+        "import sys, reporting.presentation.rulesheet;"
+        "print(' '.join(m for m in sys.modules if m == 'sqlite3'"
+        " or m.startswith(('reporting.ingest', 'reporting.store'))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert loaded == []

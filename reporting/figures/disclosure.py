@@ -11,11 +11,11 @@ reference month (void rounds out, pushes in), exact until shown with 2 decimals,
 from __future__ import annotations
 
 import math
-import sqlite3
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from reporting.config.regulators import DEFAULT_UPDATE_DAY
 from reporting.engine.games import GameSpec
@@ -24,6 +24,9 @@ from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import Z_999
 from reporting.records import Month
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = [
     "Disclosure",
