@@ -180,43 +180,15 @@ def generate_month(
         models, spans, tables, faults, fmt, random.Random(f"{seed}:faults")
     )
     check_room_for_faults(planned, spans, rounds_per_day)
-    unconfigured = next(
-        (game for game in _UNCONFIGURED_GAMES if game not in config.games), "unconfigured-game"
-    )
-    month_start_utc = epoch_ms(datetime(year, number, 1, tzinfo=UTC))
-    table_runs: list[Table] = []
-    for model in models:
-        for table_number in range(tables):
-            table_faults = [
-                fault
-                for fault in planned
-                if fault.game == model.game.id and fault.table == table_number
-            ]
-            table_runs.append(
-                Table(
-                    model, table_number, len(table_runs), spans[model.game.id], month_start_utc,
-                    rounds_per_day, table_faults, unconfigured, seed,
-                )
-            )  # fmt: skip
+    table_runs = _tables(
+        config, models, spans, planned, tables=tables, rounds_per_day=rounds_per_day,
+        seed=seed, month_start_utc=epoch_ms(datetime(year, number, 1, tzinfo=UTC)),
+    )  # fmt: skip
 
     writer, manifest_path = open_writer(fmt, out)
-    run = _MonthRun({model.game.id: _GameTally() for model in models})
-    kept = False
-    try:
-        run.write(writer, table_runs)
-        _refuse_unplaced([fault for table in table_runs for fault in table.unplaced_faults])
-        kept = True
-    finally:
-        writer.close(keep=kept)
-
-    run.entries.sort(key=lambda entry: entry["line"])
-    manifest = {"log": out.name, "seed": seed, "month": month_text, "faults": run.entries}
-    manifest_path.write_text(
-        json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
-    counts = {kind: 0 for kind in FAULT_KINDS}
-    for entry in run.entries:
-        counts[entry["kind"]] += 1
+    run = _MonthRun(models)
+    run.write(writer, table_runs)
+    run.write_manifest(manifest_path, {"log": out.name, "seed": seed, "month": month_text})
     return SampleSummary(
         month=month_text,
         seed=seed,
@@ -230,7 +202,7 @@ def generate_month(
         void_rounds=run.voids,
         rejected_lines=run.rejected,
         games=tuple(run.game_sample(model, table_runs) for model in models),
-        faults=counts,
+        faults=run.fault_counts(),
         skipped_faults=skipped,
     )
 
@@ -285,6 +257,38 @@ def _game_models(config: OperatorConfig) -> list[GameModel]:
     return models
 
 
+def _tables(
+    config: OperatorConfig,
+    models: list[GameModel],
+    spans: dict[str, tuple[int, int]],
+    planned: list[PlannedFault],
+    *,
+    tables: int,
+    rounds_per_day: int | None,
+    seed: int,
+    month_start_utc: int,
+) -> list[Table]:
+    """Every table of every game, in game order, each with the faults planned for it."""
+    unconfigured = next(
+        (game for game in _UNCONFIGURED_GAMES if game not in config.games), "unconfigured-game"
+    )
+    table_runs: list[Table] = []
+    for model in models:
+        for table_number in range(tables):
+            table_faults = [
+                fault
+                for fault in planned
+                if fault.game == model.game.id and fault.table == table_number
+            ]
+            table_runs.append(
+                Table(
+                    model, table_number, len(table_runs), spans[model.game.id], month_start_utc,
+                    rounds_per_day, table_faults, unconfigured, seed,
+                )
+            )  # fmt: skip
+    return table_runs
+
+
 def _refuse_unplaced(unplaced: list[PlannedFault]) -> None:
     if unplaced:
         kinds = ", ".join(sorted({fault.kind for fault in unplaced}))
@@ -317,14 +321,30 @@ class _MonthRun:
     """The month's rounds merged from every table in settlement order, written, counted, and
     their faults listed for the manifest."""
 
-    def __init__(self, tallies: dict[str, _GameTally]):
-        self.tallies = tallies
+    def __init__(self, models: list[GameModel]):
+        self.tallies = {model.game.id: _GameTally() for model in models}
         self.entries: list[dict[str, Any]] = []
         self.rounds = self.bets = self.voids = self.rejected = 0
         self._bet_number = 0
 
     def write(self, writer: LogWriter, table_runs: list[Table]) -> None:
-        """Write every round of every table."""
+        """Write every round of every table, and keep the log only if every fault found a
+        round."""
+        kept = False
+        try:
+            self._write_rounds(writer, table_runs)
+            _refuse_unplaced([fault for table in table_runs for fault in table.unplaced_faults])
+            kept = True
+        finally:
+            writer.close(keep=kept)
+
+    def write_manifest(self, path: Path, header: dict[str, Any]) -> None:
+        """The manifest: ``header`` (log, seed, month), then the faults in line order."""
+        self.entries.sort(key=lambda entry: entry["line"])
+        manifest = {**header, "faults": self.entries}
+        path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def _write_rounds(self, writer: LogWriter, table_runs: list[Table]) -> None:
         # (settled, table order) is unique, so the merge never compares two rounds' data.
         merged = heapq.merge(*(table.rounds() for table in table_runs))
         for _, _, game_id, data, void, fault in merged:
@@ -339,6 +359,13 @@ class _MonthRun:
             if fault is not None:
                 self.rejected += fault.category == "reject"
                 self.entries.append(_manifest_entry(data, fault, line, bet_line))
+
+    def fault_counts(self) -> dict[str, int]:
+        """How many faults of each kind were written, every kind listed."""
+        counts = {kind: 0 for kind in FAULT_KINDS}
+        for entry in self.entries:
+            counts[entry["kind"]] += 1
+        return counts
 
     def game_sample(self, model: GameModel, table_runs: list[Table]) -> GameSample:
         """What was written for one game."""
