@@ -38,6 +38,7 @@ from reporting.sample.faults import (
     AppliedFault,
     PlannedFault,
     check_room_for_faults,
+    injector_for,
     plan_faults,
     write_round,
 )
@@ -85,7 +86,8 @@ class SampleSummary:
 
     ``rounds`` counts round records (a conflicting repeat of a round is an extra line, not
     an extra round); ``rejected_lines`` is how many lines the reader must reject, so
-    ``rounds - rejected_lines + faults["conflict"]`` rounds load.
+    ``rounds - rejected_lines`` rounds load, plus one a conflict (its rejected line is a
+    repeat, not a round of its own).
     """
 
     month: str
@@ -106,7 +108,10 @@ class SampleSummary:
     @property
     def loaded_rounds(self) -> int:
         """Rounds a reader loads: every round record except the rejected ones."""
-        return self.rounds - self.rejected_lines + self.faults.get("conflict", 0)
+        first_copies = sum(
+            count for kind, count in self.faults.items() if injector_for(kind).first_copy_loads
+        )
+        return self.rounds - self.rejected_lines + first_copies
 
     def to_document(self) -> dict[str, Any]:
         """The JSON form printed by ``sample --json``."""
