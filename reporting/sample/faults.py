@@ -133,10 +133,12 @@ class Injector:
     """How one fault kind is injected, stage by stage, and which rounds can carry it."""
 
     category: Literal["finding", "reject"]
-    into_round: RoundStage
-    into_deal: DealStage | None = None  # None from a last-hand fault: not on this hand
+    # The stages, in the order a round meets them (see the module's docstring). A deal stage
+    # of a last-hand fault returns None when this hand cannot carry it: the fault waits.
+    into_deal: DealStage | None = None
     into_bets: BetStage | None = None
-    into_json_line: JsonLineStage | None = None
+    into_round: RoundStage
+    into_json_line: JsonLineStage | None = None  # else the round is encoded as it is
     into_csv_rows: CsvStage | None = None
     suits_game: Callable[[GameModel], bool] | None = None  # None: every game
     no_game: str = ""  # why the kind is skipped when no game of the configuration suits it
