@@ -27,7 +27,8 @@ from reporting.engine.cards import CardError, parse_cards
 from reporting.engine.money import AmountError, parse_amount
 from reporting.engine.rules import DealError, resolve_round
 from reporting.errors import InputError
-from reporting.sample.generator import FAULT_KINDS, FINDING_KINDS, REJECT_REASONS, generate_month
+from reporting.records import FINDING_KINDS, REJECT_REASONS
+from reporting.sample import FAULT_KINDS, generate_month
 
 SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
 MONTH = "2026-10"

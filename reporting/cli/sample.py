@@ -11,7 +11,7 @@ from reporting.cli.common import ConfigOption, JsonOption, load_operator_config,
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
-    from reporting.sample.generator import SampleSummary
+    from reporting.sample import SampleSummary
 
 
 def sample_command(
@@ -51,7 +51,7 @@ def sample_command(
     as_json: JsonOption = False,
 ) -> None:
     """Write a realistic synthetic round log of a month for every configured game."""
-    from reporting.sample.generator import generate_month, parse_month
+    from reporting.sample import generate_month, parse_month
 
     parse_month(month)  # a bad month fails before the configuration is read
     if fmt is not None and fmt not in ("jsonl", "csv"):

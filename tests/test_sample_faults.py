@@ -1,0 +1,230 @@
+"""The sample generator's fault injectors: one per finding kind and reject reason, in one
+table, each tried here on a round written inline."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reporting.config.loader import load_config
+from reporting.records import FINDING_KINDS, REJECT_REASONS
+from reporting.sample.calendar import month_span
+from reporting.sample.faults import (
+    FAULT_KINDS,
+    INJECTORS,
+    NO_NOTE,
+    AppliedFault,
+    RoundFault,
+    check_room_for_faults,
+    injector_for,
+    plan_faults,
+    write_round,
+)
+from reporting.sample.games import GameModel
+from reporting.sample.table import Table
+from reporting.sample.writers import CsvWriter, JsonLinesWriter
+
+SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+SETTLED = 1_791_052_840_500  # 2026-10-03T18:40:40.500Z
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config(SAMPLE_CONFIG)
+
+
+@pytest.fixture
+def table(config) -> Table:
+    model = GameModel(config.games["live-baccarat-it"], "LB-IT", 10000)
+    span = month_span("2026-10", model.game.timezone)
+    return Table(model, 0, 0, span, span[0], 14, [], "live-baccarat-mt", seed=1)
+
+
+def a_round() -> dict[str, Any]:
+    """A settled round as the log writes it: Player 9 (a natural) beats Banker 7."""
+    return {
+        "round_id": "LB-IT-01-20261003-0001",
+        "table_id": "LB-IT-01",
+        "game": "live-baccarat-it",
+        "shoe_id": "LB-IT-01-20261003-S01",
+        "hand_no": 4,
+        "started_at": "2026-10-03T18:40:02.120Z",
+        "betting_closed_at": "2026-10-03T18:40:17Z",
+        "settled_at": "2026-10-03T18:40:40.500Z",
+        "status": "settled",
+        "player_cards": ["9H", "KS"],
+        "banker_cards": ["3D", "4C"],
+        "bets": [
+            {"bet_id": "B-00000001", "account": "acc-10001", "type": "banker", "stake": "100.00",
+             "payout": "0.00", "currency": "EUR", "placed_at": "2026-10-03T18:40:05.300Z"},
+            {"bet_id": "B-00000002", "account": "acc-10002", "type": "player", "stake": "50.00",
+             "payout": "100.00", "currency": "EUR", "placed_at": "2026-10-03T18:40:09Z"},
+        ],
+    }  # fmt: skip
+
+
+def inject(kind: str, table: Table, data: dict, bet_index: int = 0, ordinal: int = 1):
+    injector = INJECTORS[kind]
+    fault = RoundFault(kind, injector.category, table, data, bet_index, SETTLED, NO_NOTE, ordinal)
+    return injector.into_round(fault)
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+
+
+def test_injectors_are_exactly_the_finding_kinds_and_reject_reasons_in_order():
+    assert tuple(INJECTORS) == FINDING_KINDS + REJECT_REASONS
+    assert FAULT_KINDS == FINDING_KINDS + REJECT_REASONS
+
+
+def test_each_injector_files_its_kind_under_its_category():
+    for kind, injector in INJECTORS.items():
+        assert injector.category == ("finding" if kind in FINDING_KINDS else "reject"), kind
+        # A finding's round loads; a rejected line does not, but a conflict's first copy does.
+        assert injector.round_loads == (kind in FINDING_KINDS or kind == "conflict"), kind
+
+
+def test_an_unknown_fault_kind_fails_loudly():
+    with pytest.raises(KeyError, match="fault kind 'dragon_fault' has no injector"):
+        injector_for("dragon_fault")
+
+
+def test_a_kind_that_not_every_game_or_format_can_carry_says_why():
+    for kind, injector in INJECTORS.items():
+        if injector.suits_game is not None:
+            assert injector.no_game, kind
+        if set(injector.formats) != {"jsonl", "csv"}:
+            assert injector.no_format, kind
+        if injector.last_hand_of_shoe:
+            assert injector.into_deal is not None and injector.suits_game is not None, kind
+
+
+def test_planning_skips_what_a_configuration_or_format_cannot_carry(config, tmp_path):
+    italy = tmp_path / "italy.toml"
+    italy.write_text("[games.mini-baccarat-it]\n", encoding="utf-8")
+    models = [GameModel(game, "MB-IT", 10000) for game in load_config(italy).games.values()]
+    spans = {model.game.id: month_span("2026-10", model.game.timezone) for model in models}
+    planned, skipped = plan_faults(models, spans, 1, 2, "csv", random.Random(0))
+    assert skipped == {
+        "shoe_card_count": "no game of the configuration deals from a shoe with a shoe id",
+        "exclusive_side_bets": "no game of the configuration has exclusive bets",
+        "bad_json": "a CSV file has no JSON to break",
+    }
+    assert sorted({fault.kind for fault in planned}) == sorted(set(FAULT_KINDS) - set(skipped))
+    start, end = spans["mini-baccarat-it"]
+    assert all(start < fault.target < end for fault in planned)
+    check_room_for_faults(planned, spans, 14)  # 26 faults in 434 rounds: room enough
+
+
+# ---------------------------------------------------------------------------------------------
+# Into the round
+
+
+def test_payout_mismatch_pays_a_lost_bet_back_as_a_push(table):
+    data = a_round()
+    fault = inject("payout_mismatch", table, data, bet_index=0)
+    assert data["bets"][0]["payout"] == "100.00"
+    assert (fault.kind, fault.category, fault.bet_index) == ("payout_mismatch", "finding", 0)
+    assert "a lost bet paid back as a push" in fault.detail
+    assert fault.extra == {"expected_payout": "0.00", "logged_payout": "100.00"}
+
+
+def test_payout_mismatch_overpays_a_player_win_by_one_unit(table):
+    data = a_round()
+    fault = inject("payout_mismatch", table, data, bet_index=1)
+    assert data["bets"][1]["payout"] == "101.00" and "overpaid by one unit" in fault.detail
+
+
+def test_bad_value_alternates_an_unknown_status_and_a_fourth_card(table):
+    first, second = a_round(), a_round()
+    assert "pending" in inject("bad_value", table, first, ordinal=1).detail
+    assert first["status"] == "pending" and first["player_cards"] == ["9H", "KS"]
+    assert inject("bad_value", table, second, ordinal=2).detail.endswith("4 player cards")
+    assert second["status"] == "settled" and second["player_cards"] == ["9H", "KS", "7C", "7C"]
+
+
+def test_reject_injectors_change_only_what_they_name(table):
+    changes = {
+        "missing_field": lambda data: "settled_at" not in data,
+        "naive_timestamp": lambda data: data["settled_at"] == "2026-10-03T18:40:40.500",
+        "unknown_bet_type": lambda data: data["bets"][0]["type"] == "dragon_bonus",
+        "unknown_game": lambda data: data["game"] == "live-baccarat-mt",
+        "bad_card": lambda data: "1X" in data["player_cards"] + data["banker_cards"],
+    }
+    for kind, changed in changes.items():
+        data = a_round()
+        fault = inject(kind, table, data)
+        assert fault.category == "reject" and fault.detail, kind
+        assert changed(data), kind
+        assert sum(data.get(key) != value for key, value in a_round().items()) == 1, kind
+
+
+# ---------------------------------------------------------------------------------------------
+# Into the encoded line
+
+
+def written(table: Table, kind: str, writer, bet_index: int = 1) -> tuple[AppliedFault, Any]:
+    data = a_round()
+    fault = inject(kind, table, data, bet_index=bet_index)
+    return fault, write_round(writer, data, fault)
+
+
+def test_conflict_in_json_lines_repeats_the_round_with_another_payout(table, tmp_path):
+    writer = JsonLinesWriter(tmp_path / "log.jsonl")
+    fault, lines = written(table, "conflict", writer)
+    writer.close(keep=True)
+    first, repeat = (json.loads(line) for line in (tmp_path / "log.jsonl").read_text().split())
+    assert lines == (2, None) and fault.extra == {"first_line": 1}
+    assert repeat["bets"][1]["payout"] == "0.00" != first["bets"][1]["payout"]
+    assert {**repeat, "bets": first["bets"]} == first
+    assert fault.detail == (
+        "repeats round LB-IT-01-20261003-0001 of line 1 with payout 0.00 instead of 100.00 "
+        "for bet B-00000002"
+    )
+
+
+def test_conflict_in_csv_repeats_the_round_with_another_settled_at(table, tmp_path):
+    writer = CsvWriter(tmp_path / "csv")
+    fault, lines = written(table, "conflict", writer)
+    writer.close(keep=True)
+    rounds = (tmp_path / "csv" / "rounds.csv").read_text().splitlines()
+    assert lines == (3, None) and fault.extra == {"first_line": 2} and fault.bet_index is None
+    assert len(rounds) == 3 and "2026-10-03T18:40:41.500Z" in rounds[2]
+
+
+def test_bad_money_is_a_bare_number_in_json_and_a_decimal_comma_in_csv(table, tmp_path):
+    writer = JsonLinesWriter(tmp_path / "log.jsonl")
+    _, lines = written(table, "bad_money", writer)
+    writer.close(keep=True)
+    assert lines == (1, None) and '"stake":50.00,' in (tmp_path / "log.jsonl").read_text()
+    csv_writer = CsvWriter(tmp_path / "csv")
+    fault, csv_lines = written(table, "bad_money", csv_writer)
+    csv_writer.close(keep=True)
+    bets = (tmp_path / "csv" / "bets.csv").read_text().splitlines()
+    assert csv_lines == (2, 3) and '"50,00"' in bets[2]
+    assert fault.detail == "stake 50.00 written as 50,00"
+
+
+def test_bad_json_cuts_the_line_short(table, tmp_path):
+    writer = JsonLinesWriter(tmp_path / "log.jsonl")
+    fault, _ = written(table, "bad_json", writer)
+    writer.close(keep=True)
+    text = (tmp_path / "log.jsonl").read_text()
+    assert 0.3 <= fault.truncate_fraction <= 0.9 and text.endswith("\n")
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+
+
+def test_a_fault_without_a_line_stage_writes_the_round_as_it_is(table, tmp_path):
+    writer = JsonLinesWriter(tmp_path / "log.jsonl")
+    data = a_round()
+    fault = inject("unknown_game", table, data)
+    assert write_round(writer, copy.deepcopy(data), fault) == (1, None)
+    writer.close(keep=True)
+    assert json.loads((tmp_path / "log.jsonl").read_text()) == data
