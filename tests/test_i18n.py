@@ -65,6 +65,12 @@ def test_every_supported_language_has_a_locale_and_a_catalogue():
         assert catalogue_path(language).is_file(), f"missing {catalogue_path(language)}"
 
 
+def test_every_catalogue_on_disk_is_a_language_of_the_table():
+    """A catalogue folder without its row in reporting/config/languages.py is never used."""
+    folders = {path.parent.parent.name for path in LOCALE_DIR.glob("*/LC_MESSAGES/messages.po")}
+    assert folders == set(SUPPORTED_LANGUAGES)
+
+
 def test_the_template_catalogue_is_in_step_with_the_sources():
     pot = {message_key(m) for m in template_catalog() if m.id}
     sources = template_messages()

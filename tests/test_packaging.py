@@ -19,25 +19,40 @@ def pyproject() -> dict:
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def folders_as_packages(root: Path, prefix: str) -> set[str]:
-    """The dotted names of ``root`` and of each folder under it that holds files."""
+def folders_as_packages(root: Path, prefix: str, pattern: str = "*") -> set[str]:
+    """The dotted names of ``root`` and of each folder under it that holds files matching
+    ``pattern``."""
     names = {prefix}
     for folder in root.rglob("*"):
-        holds_files = folder.is_dir() and any(child.is_file() for child in folder.iterdir())
+        holds_files = folder.is_dir() and any(
+            child.is_file() and child.match(pattern) for child in folder.iterdir()
+        )
         if holds_files and folder.name != "__pycache__":
             names.add(".".join((prefix, *folder.relative_to(root).parts)))
     return names
 
 
-def test_every_folder_of_the_package_is_listed_for_setuptools():
+def test_every_folder_of_code_and_templates_is_listed_for_setuptools():
     """A folder missing from the list would be missing from the wheel (and setuptools only
-    warns): code, catalogue, translations and the top-level templates/ folder."""
+    warns): every folder of Python code, and the top-level templates/ folder."""
     settings = pyproject()["tool"]["setuptools"]
     assert settings["package-dir"] == {"reporting.templates": "templates"}
-    expected = folders_as_packages(REPO / "reporting", "reporting") | folders_as_packages(
+    expected = folders_as_packages(REPO / "reporting", "reporting", "*.py") | folders_as_packages(
         REPO / "templates", "reporting.templates"
     )
     assert set(settings["packages"]) == expected
+
+
+def test_every_data_file_and_catalogue_is_shipped_by_a_glob():
+    """The catalogue, regulators and translations ship by package-data globs: a new
+    language's catalogue needs no edit of pyproject.toml."""
+    globs = pyproject()["tool"]["setuptools"]["package-data"]["reporting"]
+    package = REPO / "reporting"
+    for folder in ("data", "locale"):
+        for path in (package / folder).rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                relative = path.relative_to(package)
+                assert any(relative.match(glob) for glob in globs), f"{relative} is not shipped"
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ and the key, all collected and reported together.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 import zoneinfo
@@ -79,22 +80,11 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _GAME_KEYS = set(_Game.__struct_fields__)
+#: Keys of a ``[pay_tables.X]`` table: the pay table's own fields (a new bet's odds field is
+#: one), ``base``, and ``bonus_natural_tie`` ("push" or "lose") for the boolean field.
 _PAY_TABLE_KEYS = {
-    "base",
-    "player",
-    "banker",
-    "tie",
-    "player_pair",
-    "banker_pair",
-    "either_pair",
-    "perfect_pair_one",
-    "perfect_pair_both",
-    "small",
-    "big",
-    "bonus_natural_win",
-    "bonus_natural_tie",
-    "bonus_margins",
-}
+    field.name for field in dataclasses.fields(PayTable) if field.name != "bonus_natural_tie_push"
+} | {"base", "bonus_natural_tie"}
 _GAME_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
