@@ -13,7 +13,7 @@ from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows,
 import reporting.ingest.worker
 import reporting.store.load
 from reporting.ingest.discovery import discover_sources
-from reporting.ingest.logs import Source
+from reporting.ingest.sources import Source
 from reporting.ingest.worker import read_in_worker
 from reporting.store.load import ingest
 from reporting.store.schema import connect
@@ -114,11 +114,13 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         ("loaded", 12_000, 12_000, 0),
         ("loaded", 1, 2, 1),
     ]
-    assert [(Path(r.file_name).name, r.line, r.reason) for r in results["worker"][3][4]] == [
+    assert [
+        (Path(r.source_file).name, r.source_line, r.reason) for r in results["worker"][3][4]
+    ] == [
         ("bets.csv", 4, "bad_money"),
         ("rounds.csv", 5, "bad_card"),
     ]
-    assert [(r.line, r.reason) for r in results["worker"][0][4]] == [
+    assert [(r.source_line, r.reason) for r in results["worker"][0][4]] == [
         (2, "bad_json"),
         (3, "missing_field"),
         (4, "bad_card"),
@@ -129,7 +131,7 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         (9, "conflict"),
         (10, "bad_value"),
     ]
-    assert [(r.line, r.reason) for r in results["worker"][1][4]] == [
+    assert [(r.source_line, r.reason) for r in results["worker"][1][4]] == [
         (2, "conflict"),
         (4, "conflict"),
     ]
@@ -165,13 +167,13 @@ def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
 
 DIES_AFTER_ONE_BATCH = """
 import os, pickle, signal, sys
-from reporting.ingest.logs import read_jsonl
-from reporting.ingest.worker import write_frame
+from reporting.ingest.jsonl import read_jsonl
+from reporting.ingest.worker import BatchFrame, Ready, write_frame
 source, games, size = pickle.load(sys.stdin.buffer)
 frames = os.fdopen(sys.stdout.fileno(), "wb")
-write_frame(frames, "ready")
+write_frame(frames, Ready())
 batch = next(read_jsonl(source, games, size))
-write_frame(frames, "batch", batch.records, batch.rejects, batch.position)
+write_frame(frames, BatchFrame(batch.records, batch.rejects, batch.position))
 frames.flush()
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -227,9 +229,10 @@ def test_a_frame_of_an_unknown_kind_is_an_error_not_the_end(
     """Only a "done" frame ends the file: anything else unexpected must not commit a part."""
     child_command(
         monkeypatch,
-        "import sys; from reporting.ingest.worker import write_frame;"
-        " out = open(sys.stdout.fileno(), 'wb'); write_frame(out, 'ready');"
-        " write_frame(out, 'finished'); out.flush()",
+        "import sys, msgspec; from reporting.ingest.worker import Ready, write_frame;"
+        " Finished = msgspec.defstruct('Finished', [], array_like=True, tag='finished');"
+        " out = open(sys.stdout.fileno(), 'wb'); write_frame(out, Ready());"
+        " write_frame(out, Finished()); out.flush()",
     )
     log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
     with pytest.raises(RuntimeError, match="'finished'"):
