@@ -57,11 +57,9 @@ def child_command(monkeypatch, script: str) -> None:
     monkeypatch.setattr(reporting.ingest.worker, "_command", lambda: [sys.executable, "-c", script])
 
 
-def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
-    tmp_path, started, operator_config, make_round, make_bet, write_jsonl
-):
+def logs_of_every_kind(tmp_path, make_round, make_bet, write_jsonl) -> list[Path]:
     """Every reject reason, duplicates and conflicts within and across files, several
-    batches of a gzipped file, a CSV pair: the same rows, lines and counts either way."""
+    batches of a gzipped file, a CSV pair."""
     first = write_jsonl(
         tmp_path / "first.jsonl",
         make_round("R-1"),
@@ -94,13 +92,21 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
             make_round("C-4", banker_cards=["5D", "2X"]),  # bad_card
         ],
     )
-    paths = [first, again, many, *pair]
+    return [first, again, many, *pair]
+
+
+def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
+    tmp_path, started, operator_config, make_round, make_bet, write_jsonl
+):
+    """Logs of every kind of line: the same rows, lines and counts either way."""
+    paths = logs_of_every_kind(tmp_path, make_round, make_bet, write_jsonl)
+    first, again, many, rounds_csv, _ = paths
     results, dumps = {}, {}
     for mode, min_bytes in (("in process", NO_FILE), ("worker", EVERY_FILE)):
         started.clear()
         db = tmp_path / f"{mode}.sqlite"
         result = load(db, paths, operator_config, worker_min_bytes=min_bytes)
-        assert started == ([first, again, many, pair[0]] if mode == "worker" else [])
+        assert started == ([first, again, many, rounds_csv] if mode == "worker" else [])
         results[mode] = [
             (f.status, f.rounds_loaded, f.bets_loaded, f.rounds_skipped_duplicate, f.rejected)
             for f in result.files
@@ -262,3 +268,53 @@ def test_nothing_is_left_behind_in_an_empty_store_when_the_only_file_fails(
     log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
     load(tmp_path / "store.sqlite", [log], operator_config, worker_min_bytes=EVERY_FILE)
     assert counts(tmp_path / "store.sqlite") == dict.fromkeys(TABLES, 0)
+
+
+def test_a_batch_crosses_the_pipe_as_the_same_named_records():
+    """Records go as arrays (array_like Structs) and come back typed, equal field by field."""
+    import io
+
+    from reporting.ingest.worker import _FRAME_DECODER, BatchFrame, _read_frame, write_frame
+    from reporting.records import Bet, RejectedLine, Round
+
+    bet = Bet(
+        round_id="R-1",
+        bet_id="B-1",
+        account="acc",
+        bet_type="banker",
+        stake_cents=2500,
+        payout_cents=4875,
+        currency="EUR",
+        placed_at=None,
+        source_line=1,
+    )
+    round_ = Round(
+        round_id="R-1",
+        game_id="live-baccarat-it",
+        table_id="LB01",
+        shoe_id=None,
+        hand_no=None,
+        started_at=None,
+        betting_closed_at=None,
+        settled_at="2026-10-03T18:40:41.870Z",
+        report_month="2026-10",
+        status="settled",
+        void_reason=None,
+        player_cards="9H KS",
+        banker_cards="5D 2C",
+        source_line=1,
+        bets=[bet],
+    )
+    reject = RejectedLine(
+        source_file="log.jsonl",
+        source_line=2,
+        reason="bad_json",
+        message="not valid JSON",
+        raw_text="{",
+    )
+    pipe = io.BytesIO()
+    write_frame(pipe, BatchFrame([round_], [reject], 123))
+    pipe.seek(0)
+    data = _read_frame(pipe)
+    assert data is not None and data.startswith(b"\x94\xa5batch")  # ["batch", ...]: an array
+    assert _FRAME_DECODER.decode(data) == BatchFrame([round_], [reject], 123)

@@ -178,6 +178,11 @@ def _upgrade(connection: sqlite3.Connection) -> None:
         except BaseException:
             connection.execute("ROLLBACK")
             raise
+    except sqlite3.OperationalError as error:  # e.g. a file this user may only read
+        raise InputError(
+            f"the database is of schema version 1 and could not be upgraded to"
+            f" {SCHEMA_VERSION} ({error}); nothing was changed"
+        ) from None
     finally:
         if foreign_keys:
             connection.execute("PRAGMA foreign_keys = ON")
@@ -220,6 +225,9 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
         raise InputError(f"{path}: no such database (run `baccarat-report ingest` first)")
     try:
         connection = sqlite3.connect(path, isolation_level=None, timeout=60)
+    except sqlite3.DatabaseError as error:
+        raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+    try:
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
@@ -228,7 +236,11 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
         else:
             _check_schema(connection, path)
     except sqlite3.DatabaseError as error:
+        connection.close()
         raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+    except BaseException:
+        connection.close()
+        raise
     return connection
 
 
@@ -237,18 +249,10 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
     earlier version."""
     version = _version(connection)
     if version == 1 and not set(_TABLES_OF_VERSION_1) - _tables(connection):
-        try:
-            _upgrade(connection)
-        except sqlite3.OperationalError as error:  # e.g. a file this user may only read
-            connection.close()
-            raise InputError(
-                f"{path}: schema version 1 must be upgraded to {SCHEMA_VERSION} before use,"
-                f" and that failed ({error})"
-            ) from None
+        _upgrade(connection)
         version = _version(connection)
     missing = set(TABLES) - _tables(connection)
     if version != SCHEMA_VERSION or missing:
-        connection.close()
         raise InputError(
             f"{path}: not a baccarat-report database (schema version {version},"
             f" missing {', '.join(sorted(missing)) or 'nothing'}); run `baccarat-report ingest`"
