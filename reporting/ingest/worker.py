@@ -90,6 +90,7 @@ class Crash(msgspec.Struct, array_like=True, tag="crash"):
 #: Everything the child sends.
 Frame = Ready | BatchFrame | Done | InputErrorFrame | Crash
 _FRAME_DECODER = msgspec.msgpack.Decoder(Frame)
+_FRAME_ENCODER = msgspec.msgpack.Encoder()
 
 
 def worth_a_worker(source: Source, min_bytes: int = WORKER_MIN_BYTES) -> bool:
@@ -203,7 +204,7 @@ def _read_frame(stream: IO[bytes]) -> bytes | None:
 
 def write_frame(stream: IO[bytes], frame: Frame) -> None:
     """Write one frame: its length, then the frame as MessagePack."""
-    data = msgspec.msgpack.encode(frame)
+    data = _FRAME_ENCODER.encode(frame)
     stream.write(len(data).to_bytes(_LENGTH, "little"))
     stream.write(data)
 

@@ -27,7 +27,7 @@ from reporting.errors import InputError
 from reporting.ingest.formats import format_named, read_source
 from reporting.ingest.sources import Batch, Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
-from reporting.records import RejectedLine, RejectReason, Round
+from reporting.records import Bet, RejectedLine, RejectReason, Round
 from reporting.store.schema import ROUND_CONTENT_FIELDS, stored_round_content
 
 #: A record's content in the order :func:`stored_round_content` gives it.
@@ -208,30 +208,20 @@ def _log_totals(
     )
 
 
+# A Round's fields but its bets, and a Bet's fields, are columns of the rounds and bets
+# tables: astuple gives the row in the statement's order (a tuple costs less than asking
+# for each field by name).
+_ROUND_COLUMNS = Round.__struct_fields__[:-1]
+assert Round.__struct_fields__[-1] == "bets"
 _INSERT_ROUND = (
-    "INSERT INTO rounds (round_id, game_id, table_id, shoe_id, hand_no, started_at,"
-    " betting_closed_at, settled_at, report_month, status, void_reason, player_cards,"
-    " banker_cards, source_line, ingest_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    f"INSERT INTO rounds ({', '.join(_ROUND_COLUMNS)}, ingest_id)"
+    f" VALUES ({', '.join('?' * (len(_ROUND_COLUMNS) + 1))})"
 )
-#: A round's columns of the rounds table, in _INSERT_ROUND's order (its ingest_id aside).
-_round_row = attrgetter(
-    "round_id",
-    "game_id",
-    "table_id",
-    "shoe_id",
-    "hand_no",
-    "started_at",
-    "betting_closed_at",
-    "settled_at",
-    "report_month",
-    "status",
-    "void_reason",
-    "player_cards",
-    "banker_cards",
-    "source_line",
+_ROUND_WIDTH = len(_ROUND_COLUMNS)
+_INSERT_BET = (
+    f"INSERT INTO bets ({', '.join(Bet.__struct_fields__)})"
+    f" VALUES ({', '.join('?' * len(Bet.__struct_fields__))})"
 )
-#: A Bet's fields are the bets table's columns, in order: astuple gives the row.
-_INSERT_BET = "INSERT INTO bets VALUES (?,?,?,?,?,?,?,?,?)"
 # The table keeps its v1 column names: file_name is a RejectedLine's source_file, line its
 # source_line.
 _INSERT_REJECT = (
@@ -262,7 +252,8 @@ class _BatchWriter:
             self._drop_stored(fresh, rejects)
             ingest_id = self.ingest_id
             self.connection.executemany(
-                _INSERT_ROUND, [(*_round_row(record), ingest_id) for record in fresh.values()]
+                _INSERT_ROUND,
+                [(*astuple(record)[:_ROUND_WIDTH], ingest_id) for record in fresh.values()],
             )
             bets = [astuple(bet) for bet in chain.from_iterable(r.bets for r in fresh.values())]
             self.connection.executemany(_INSERT_BET, bets)
