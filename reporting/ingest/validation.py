@@ -70,6 +70,8 @@ _BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[vali
 
 
 class RawBet(msgspec.Struct, gc=False):
+    """A bet as the round log spells it (round-log.md), before its money and time are read."""
+
     bet_id: str
     account: str
     type: _BetTypeName
@@ -80,6 +82,9 @@ class RawBet(msgspec.Struct, gc=False):
 
 
 class RawRound(msgspec.Struct, gc=False):
+    """A round as the round log spells it (the JSON key ``game`` is the spec's), the shape
+    every format decodes into."""
+
     round_id: str
     table_id: str
     game: str
