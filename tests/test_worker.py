@@ -173,12 +173,12 @@ def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
 
 DIES_AFTER_ONE_BATCH = """
 import os, pickle, signal, sys
-from reporting.ingest.jsonl import read_jsonl
+from reporting.ingest.formats import read_source
 from reporting.ingest.worker import BatchFrame, Ready, write_frame
 source, games, size = pickle.load(sys.stdin.buffer)
 frames = os.fdopen(sys.stdout.fileno(), "wb")
 write_frame(frames, Ready())
-batch = next(read_jsonl(source, games, size))
+batch = next(read_source(source, games, size))
 write_frame(frames, BatchFrame(batch.records, batch.rejects, batch.position))
 frames.flush()
 os.kill(os.getpid(), signal.SIGKILL)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
-from reporting.ingest.jsonl import read_jsonl
+from reporting.ingest.jsonl import read_jsonl, read_jsonl_gz
 from reporting.ingest.sources import BatchReader, Source
 
 __all__ = [
@@ -68,7 +68,7 @@ class InputFormat:
 
 FORMATS: tuple[InputFormat, ...] = (
     InputFormat("jsonl", ".jsonl", "JSON Lines", read_jsonl),
-    InputFormat("jsonl.gz", ".jsonl.gz", "gzipped JSON Lines", read_jsonl),
+    InputFormat("jsonl.gz", ".jsonl.gz", "gzipped JSON Lines", read_jsonl_gz),
     InputFormat("csv", ".csv", "CSV", read_csv_pair, Pairing("rounds.csv", "bets.csv")),
 )
 _BY_NAME = {input_format.name: input_format for input_format in FORMATS}

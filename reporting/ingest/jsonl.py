@@ -20,29 +20,31 @@ from reporting.ingest.validation import (
 )
 from reporting.records import RejectedLine, Round
 
-__all__ = ["read_jsonl"]
+__all__ = ["read_jsonl", "read_jsonl_gz"]
 
 
-def read_jsonl(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
-    """Batches of a JSON Lines file (gzipped when its format is ``jsonl.gz``), read one line
-    at a time."""
+def read_jsonl(
+    source: Source, games: Mapping[str, GameSpec], size: int, *, gzipped: bool = False
+) -> BatchReader:
+    """Batches of a JSON Lines file, read one line at a time."""
     name = str(source.path)
     try:
         raw_handle = source.path.open("rb")
     except OSError as error:
         raise InputError(f"{name}: cannot be read ({error.strerror})") from None
     with raw_handle:
-        handle: IO[bytes] = (
-            gzip.GzipFile(fileobj=raw_handle, mode="rb")
-            if source.format == "jsonl.gz"
-            else raw_handle
-        )
+        handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle
         try:
             yield from batched(_records(handle, name, games), raw_handle.tell, size)
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
             ) from None
+
+
+def read_jsonl_gz(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
+    """Batches of a gzipped JSON Lines file (progress counts compressed bytes)."""
+    return read_jsonl(source, games, size, gzipped=True)
 
 
 def _records(
