@@ -8,6 +8,7 @@ import sys
 
 import pytest
 import sqlite_utils
+from helpers import run_main
 
 from reporting.errors import InputError
 from reporting.store.schema import SCHEMA_VERSION, connect, stored_round_content
@@ -438,3 +439,28 @@ def test_a_new_store_holds_the_whole_schema_findings_included(tmp_path):
     finally:
         connection.close()
     assert names == set(SCHEMA_TABLES)
+
+
+@pytest.mark.parametrize("command", ["ingest", "verify"])
+def test_a_command_on_a_version_1_store_upgrades_it_and_runs(
+    command, tmp_path, sample_config_path, make_round, write_jsonl
+):
+    path = tmp_path / "store.sqlite"
+    version_1_store(path, with_findings=False)
+    arguments = {
+        "ingest": [str(write_jsonl(tmp_path / "log.jsonl", make_round("R-9")))],
+        "verify": ["--month", "2026-10"],
+    }[command]
+    result = run_main(command, *arguments, "--db", str(path), "--config", str(sample_config_path))
+    assert "Traceback" not in result.stderr
+    assert result.returncode in (0, 1), result.stderr
+    connection = sqlite3.connect(path)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        rounds = connection.execute("SELECT round_id FROM rounds ORDER BY 1").fetchall()
+    finally:
+        connection.close()
+    assert rounds == [
+        (round_id,)
+        for round_id in (["R-1", "R-2", "R-9"] if command == "ingest" else ["R-1", "R-2"])
+    ]
