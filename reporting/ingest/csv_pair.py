@@ -219,7 +219,9 @@ def _csv_records(
             if problem.source_line is None:
                 yield _rejected(rounds_name, line, problem, raw_text, round_id)
             else:
-                bad_text = next(bet.raw_text for bet in bets if bet.line == problem.source_line)
+                bad_text = next(
+                    bet.raw_text for bet in bets if bet.source_line == problem.source_line
+                )
                 yield _rejected(bets_name, problem.source_line, problem, bad_text, round_id)
     yield from _orphan_bets(staging, rounds_name, bets_name)
 
@@ -227,7 +229,7 @@ def _csv_records(
 class _StagedRound(NamedTuple):
     """A staged rounds.csv row: its line, text, flags and the cells of CSV_ROUND_FIELDS."""
 
-    line: int
+    source_line: int
     raw_text: str
     bad_utf8: bool
     extra_cells: bool
@@ -237,7 +239,7 @@ class _StagedRound(NamedTuple):
 class _StagedBet(NamedTuple):
     """A staged bets.csv row of a round (as _STAGED_BETS gives it, the round's line aside)."""
 
-    line: int
+    source_line: int
     bet_id: str | None
     account: str | None
     type: str | None
@@ -256,13 +258,13 @@ def _csv_round(validator: RoundValidator, row: _StagedRound, bets: list[_StagedB
         raise RecordError(RejectReason.BAD_VALUE, "the row is not valid UTF-8")
     bad_bet = next((bet for bet in bets if bet.bad_utf8), None)
     if bad_bet is not None:
-        raise RecordError(RejectReason.BAD_VALUE, "the row is not valid UTF-8", bad_bet.line)
+        raise RecordError(RejectReason.BAD_VALUE, "the row is not valid UTF-8", bad_bet.source_line)
     if row.extra_cells:
         raise RecordError(
             RejectReason.BAD_VALUE, "the row has more cells than the header has columns"
         )
     raw = _raw_round(dict(zip(CSV_ROUND_FIELDS, row.cells, strict=True)), bets)
-    return validator.validate(raw, row.line, [bet.line for bet in bets])
+    return validator.validate(raw, row.source_line, [bet.source_line for bet in bets])
 
 
 def _raw_round(row: Mapping[str, Any], bets: list[_StagedBet]) -> RawRound:
@@ -287,7 +289,7 @@ def _raw_round(row: Mapping[str, Any], bets: list[_StagedBet]) -> RawRound:
         problem = error_of_decoding(error)
         bet_index = re.match(r".*at `\$\.bets\[(\d+)\]", str(error))
         if bet_index:
-            problem.source_line = bets[int(bet_index.group(1))].line
+            problem.source_line = bets[int(bet_index.group(1))].source_line
         raise problem from None
 
 
