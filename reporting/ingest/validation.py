@@ -370,30 +370,31 @@ class RoundValidator:
         offered = self._offered[raw.game]
         canon = self._canon
         amounts, dates, stored_form = canon.amounts, canon.dates, _STORED_FORM.fullmatch
+        timestamp = canon.timestamp
         bets = []
         for index, bet in enumerate(raw.bets):
-            # The common case inline: cached amounts, a time already in the stored form;
-            # anything else (or a first sight) goes through the full check, which raises
-            # with the reason.
+            # The common case inline: cached amounts, a time already in the stored form (or
+            # one the timestamp check alone turns into it); anything else (or a first sight)
+            # goes through the full check, which raises with the reason.
             stake = amounts.get(bet.stake)
             payout = amounts.get(bet.payout)
             placed_at = bet.placed_at
-            if (
-                not stake
-                or payout is None
-                or bet.currency != currency
-                or bet.type not in offered
-                or (
-                    placed_at is not None
-                    and (stored_form(placed_at) is None or placed_at[:10] not in dates)
-                )
-            ):
-                try:
+            try:
+                if (
+                    not stake
+                    or payout is None
+                    or bet.currency != currency
+                    or bet.type not in offered
+                ):
                     stake, payout, placed_at = self._check_bet(bet, index, raw.game, currency)
-                except RecordError as error:
-                    if bet_lines is not None:
-                        error.source_line = bet_lines[index]  # the bad part is on a bets.csv line
-                    raise
+                elif placed_at is not None and (
+                    stored_form(placed_at) is None or placed_at[:10] not in dates
+                ):
+                    placed_at = timestamp(placed_at, f"bets[{index}].placed_at")
+            except RecordError as error:
+                if bet_lines is not None:
+                    error.source_line = bet_lines[index]  # the bad part is on a bets.csv line
+                raise
             bets.append(
                 Bet(
                     round_id=round_id,
