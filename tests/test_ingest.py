@@ -1116,7 +1116,7 @@ def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, op
     connection = connect(tmp_path / "csv.sqlite")
     result = ingest(connection, discover_sources([folder]), operator_config)
     assert not result.failed
-    rejected = {(Path(r.file_name).name, r.line, r.reason) for r in result.rejected}
+    rejected = {(Path(r.source_file).name, r.source_line, r.reason) for r in result.rejected}
     assert ("rounds.csv", 5, "bad_value") in rejected
     assert ("bets.csv", spoiled_bet, "bad_value") in rejected
     assert result.rounds_loaded == clean_rounds - 2

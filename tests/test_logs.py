@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import astuple
 
-from reporting.ingest.logs import RejectedLine, RoundRecord, Source, read_source
-from reporting.records import REJECT_REASONS
+from reporting.ingest.formats import read_source
+from reporting.ingest.sources import Source
+from reporting.records import REJECT_REASONS, RejectedLine, Round
 
 
 def read(path: Path, config, companion: Path | None = None):
@@ -24,10 +26,10 @@ def read(path: Path, config, companion: Path | None = None):
         source = Source(path, "csv", companion)
     else:
         source = Source(path, "jsonl.gz" if path.name.endswith(".gz") else "jsonl")
-    records: list[RoundRecord] = []
+    records: list[Round] = []
     rejects: list[RejectedLine] = []
     for batch in read_source(source, config.games, 1000):
-        records.extend(RoundRecord._make(record) for record in batch.records)
+        records.extend(batch.records)
         rejects.extend(batch.rejects)
     return records, rejects
 
@@ -273,11 +275,11 @@ def test_a_bad_line_is_rejected_with_its_line_and_reason(
 
     records, rejects = read(path, operator_config)
 
-    assert [(r.file_name, r.line, r.reason) for r in rejects] == [(str(path), 2, reason)]
+    assert [(r.source_file, r.source_line, r.reason) for r in rejects] == [(str(path), 2, reason)]
     assert mentioned in rejects[0].message
     assert rejects[0].raw_text == bad_text
     # The rest of the file still loads.
-    assert [(record.round_id, record.line) for record in records] == [("R-1", 1), ("R-3", 3)]
+    assert [(record.round_id, record.source_line) for record in records] == [("R-1", 1), ("R-3", 3)]
 
 
 def test_rejected_json_remembers_its_round_id(tmp_path, operator_config, make_round, write_jsonl):
@@ -292,7 +294,7 @@ def test_a_card_given_as_a_json_number_is_a_bad_card(
     """round-log.md: a line with a bad card code is rejected as bad_card; 9 is not a code."""
     path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1", player_cards=[9, "KS"]))
     _, rejects = read(path, operator_config)
-    assert [(r.line, r.reason) for r in rejects] == [(1, "bad_card")]
+    assert [(r.source_line, r.reason) for r in rejects] == [(1, "bad_card")]
 
 
 @pytest.mark.parametrize("offset", ["+25:00", "-24:00", "+02:75"])
@@ -307,7 +309,7 @@ def test_an_impossible_utc_offset_is_rejected_even_after_a_valid_line_of_the_sam
         make_round("R-3", settled_at="2026-10-03T18:40:42Z"),
     )
     records, rejects = read(path, operator_config)
-    assert [(r.line, r.reason) for r in rejects] == [(2, "bad_value")]
+    assert [(r.source_line, r.reason) for r in rejects] == [(2, "bad_value")]
     assert [record.round_id for record in records] == ["R-1", "R-3"]
 
 
@@ -318,7 +320,7 @@ def test_an_impossible_utc_offset_is_rejected_on_its_own(
         tmp_path / "log.jsonl", make_round("R-1", settled_at="2026-10-03T18:40:41.870+25:00")
     )
     records, rejects = read(path, operator_config)
-    assert [(r.line, r.reason) for r in rejects] == [(1, "bad_value")]
+    assert [(r.source_line, r.reason) for r in rejects] == [(1, "bad_value")]
     assert records == []
 
 
@@ -334,7 +336,7 @@ def test_every_reason_of_one_file_is_reported_in_line_order(
 
     records, rejects = read(path, operator_config)
 
-    assert [(r.line, r.reason) for r in rejects] == expected
+    assert [(r.source_line, r.reason) for r in rejects] == expected
     assert [record.round_id for record in records] == ["R-0"]
 
 
@@ -345,7 +347,7 @@ def test_blank_lines_are_skipped_not_rejected(tmp_path, operator_config, make_ro
     path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"), "", "   \t", make_round("R-4"))
     records, rejects = read(path, operator_config)
     assert rejects == []
-    assert [(record.round_id, record.line) for record in records] == [("R-1", 1), ("R-4", 4)]
+    assert [(record.round_id, record.source_line) for record in records] == [("R-1", 1), ("R-4", 4)]
 
 
 def test_crlf_line_endings_load(tmp_path, operator_config, make_round):
@@ -387,7 +389,7 @@ def test_a_stake_string_becomes_integer_cents(
     [record], rejects = read(path, operator_config)
     assert rejects == []
     [bet] = record.bets
-    stake, payout = bet[4], bet[5]
+    stake, payout = bet.stake_cents, bet.payout_cents
     assert (stake, payout) == (cents, cents)
     assert type(stake) is int and type(payout) is int
 
@@ -396,7 +398,7 @@ def test_zero_payout_is_a_loss_not_an_error(tmp_path, operator_config, make_roun
     path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
     [record], rejects = read(path, operator_config)
     assert rejects == []
-    assert record.bets[0][5] == 0
+    assert record.bets[0].payout_cents == 0
 
 
 def test_the_same_instant_in_any_offset_stores_the_same_utc_text(
@@ -446,8 +448,12 @@ def test_every_timestamp_field_stores_as_utc_to_the_millisecond(
         "2026-10-03T18:40:17.000Z",
         "2026-10-03T18:40:41.870Z",
     ]
-    assert stored_utc(first.bets[0][7]) == "2026-10-03T18:40:09.500Z"
-    assert (second.started_at, second.betting_closed_at, second.bets[0][7]) == (None, None, None)
+    assert stored_utc(first.bets[0].placed_at) == "2026-10-03T18:40:09.500Z"
+    assert (second.started_at, second.betting_closed_at, second.bets[0].placed_at) == (
+        None,
+        None,
+        None,
+    )
 
 
 def test_a_void_round_with_partial_cards_loads(
@@ -475,7 +481,7 @@ def test_a_void_round_with_partial_cards_loads(
         ("void", "card flipped during the deal", "9H", ""),
         ("void", "studio power cut", "", ""),
     ]
-    assert records[0].bets[0][4:6] == (2500, 2500)
+    assert (records[0].bets[0].stake_cents, records[0].bets[0].payout_cents) == (2500, 2500)
 
 
 def test_a_settled_round_keeps_no_void_reason(tmp_path, operator_config, make_round, write_jsonl):
@@ -663,17 +669,18 @@ def test_a_csv_pair_reads_as_the_same_rounds_as_json_lines(
 
     assert json_rejects == csv_rejects == []
 
-    def content(record: RoundRecord):
-        bets = sorted(bet[:8] for bet in record.bets)  # without the source line
+    def content(record: Round):
+        bets = sorted(astuple(bet)[:8] for bet in record.bets)  # without the source line
         timestamps = [
             stored_utc(t) for t in (record.started_at, record.betting_closed_at, record.settled_at)
         ]
-        return (*record[:5], *timestamps, *record[8:13], [(*b[:7], stored_utc(b[7])) for b in bets])
+        fields = astuple(record)  # in Round's field order: 0-4 the ids, 8-12 month to cards
+        return (*fields[:5], *timestamps, *fields[8:13], [(*b[:7], stored_utc(b[7])) for b in bets])
 
     assert [content(r) for r in from_csv] == [content(r) for r in from_json]
     # Rounds point at their rounds.csv row (after the header), bets at their bets.csv row.
-    assert [r.line for r in from_csv] == [2, 3, 4]
-    assert [bet[8] for r in from_csv for bet in r.bets] == [2, 3, 4, 5]
+    assert [r.source_line for r in from_csv] == [2, 3, 4]
+    assert [bet.source_line for r in from_csv for bet in r.bets] == [2, 3, 4, 5]
     assert from_csv[0].player_cards == "10H KC"
 
 
@@ -694,7 +701,9 @@ def test_a_bad_bets_csv_row_is_rejected_with_the_bets_file_and_line(
 
     records, rejects = read(rounds_csv, operator_config, bets_csv)
 
-    assert [(r.file_name, r.line, r.reason) for r in rejects] == [(str(bets_csv), 4, "bad_money")]
+    assert [(r.source_file, r.source_line, r.reason) for r in rejects] == [
+        (str(bets_csv), 4, "bad_money")
+    ]
     assert "12.345" in rejects[0].raw_text
     assert [record.round_id for record in records] == ["R-1", "R-3"]
 
@@ -707,7 +716,9 @@ def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_
     )
     records, rejects = read(rounds_csv, operator_config, bets_csv)
     assert [record.round_id for record in records] == ["R-1"]
-    assert [(r.file_name, r.line, r.reason) for r in rejects] == [(str(bets_csv), 3, "bad_value")]
+    assert [(r.source_file, r.source_line, r.reason) for r in rejects] == [
+        (str(bets_csv), 3, "bad_value")
+    ]
 
 
 def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
@@ -722,14 +733,14 @@ def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
     bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
     records, rejects = read(rounds_csv, operator_config, bets_csv)
     assert [record.round_id for record in records] == ["R-1"]
-    assert [(r.file_name, r.line, r.reason) for r in rejects] == [
+    assert [(r.source_file, r.source_line, r.reason) for r in rejects] == [
         (str(rounds_csv), 3, "naive_timestamp")
     ]
 
 
 def test_an_offset_beyond_14_hours_is_refused_whatever_came_before():
     """The fast path (a date seen before) applies the same offset rule as the full check."""
-    from reporting.ingest.logs import RecordError, _Canon
+    from reporting.ingest.validation import RecordError, _Canon
 
     canon = _Canon()
     assert canon.timestamp("2026-10-03T10:00:00Z", "t") == "2026-10-03T10:00:00.000Z"
@@ -796,7 +807,7 @@ def timestamps_of_one_hour(draw) -> list[str]:
 @settings(max_examples=400, deadline=None)
 @given(st.lists(timestamps_of_one_hour(), min_size=1, max_size=3))
 def test_a_timestamp_is_stored_as_sqlite_reads_it_first_time_and_from_the_caches(hours):
-    from reporting.ingest.logs import _Canon
+    from reporting.ingest.validation import _Canon
 
     canon = _Canon()
     for text in [text for texts in hours for text in texts]:
@@ -812,7 +823,7 @@ def test_a_timestamp_is_stored_as_sqlite_reads_it_first_time_and_from_the_caches
 def test_the_timestamp_caches_never_let_a_bad_time_through():
     """Each bad time below shares its date, hour and offset with a good one seen before it,
     so the cached way is the one that must refuse it."""
-    from reporting.ingest.logs import RecordError, _Canon
+    from reporting.ingest.validation import RecordError, _Canon
 
     canon = _Canon()
     for good in (
@@ -848,7 +859,7 @@ def test_the_timestamp_caches_never_let_a_bad_time_through():
 def test_a_year_no_log_can_hold_is_bad_value_not_a_crash(text):
     """Such a time has no reporting month in every zone (a datetime stops at years 1 and
     9999): it is refused like any bad value, and the rest of the file loads."""
-    from reporting.ingest.logs import RecordError, _Canon
+    from reporting.ingest.validation import RecordError, _Canon
 
     with pytest.raises(RecordError) as refused:
         _Canon().timestamp(text, "settled_at")
@@ -868,7 +879,7 @@ def test_a_bet_of_no_round_in_the_file_is_rejected_even_beside_a_row_without_rou
     bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, [*kept[1], orphan])
     records, rejects = read(rounds_csv, operator_config, bets_csv)
     assert [record.round_id for record in records] == ["R-1"]
-    assert [(Path(r.file_name).name, r.line, r.reason) for r in rejects] == [
+    assert [(Path(r.source_file).name, r.source_line, r.reason) for r in rejects] == [
         ("rounds.csv", 3, "missing_field"),
         ("bets.csv", 3, "bad_value"),
     ]

@@ -8,9 +8,11 @@ import sys
 
 import pytest
 import sqlite_utils
+from helpers import run_main
 
 from reporting.errors import InputError
 from reporting.store.schema import SCHEMA_VERSION, connect, stored_round_content
+from reporting.store.schema import TABLES as SCHEMA_TABLES
 
 TABLES = {"rounds", "bets", "ingest_log", "rejected_records"}
 
@@ -210,3 +212,255 @@ def test_ingest_into_a_database_of_another_version_exits_2(
     assert "Traceback" not in result.stderr
     [message] = result.stderr.strip().splitlines()
     assert "version 99" in message
+
+
+#: The schema of version 1 as the first release created it (findings made later by verify).
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS ingest_log (
+    ingest_id        INTEGER PRIMARY KEY,
+    file_name        TEXT NOT NULL,     -- the round log as given (rounds.csv for a CSV pair)
+    companion_name   TEXT,              -- bets.csv of a CSV pair
+    file_sha256      TEXT NOT NULL UNIQUE,
+    file_size        INTEGER NOT NULL,
+    format           TEXT NOT NULL CHECK (format IN ('jsonl', 'jsonl.gz', 'csv')),
+    ingested_at      TEXT NOT NULL,     -- UTC
+    lines_read       INTEGER NOT NULL DEFAULT 0,
+    rounds_loaded    INTEGER NOT NULL DEFAULT 0,
+    bets_loaded      INTEGER NOT NULL DEFAULT 0,
+    rounds_skipped_duplicate INTEGER NOT NULL DEFAULT 0,
+    rejected         INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS rounds (
+    round_id          TEXT PRIMARY KEY,
+    game_id           TEXT NOT NULL,
+    table_id          TEXT NOT NULL,
+    shoe_id           TEXT,
+    hand_no           INTEGER,
+    started_at        TEXT,
+    betting_closed_at TEXT,
+    settled_at        TEXT NOT NULL,
+    report_month      TEXT NOT NULL,    -- YYYY-MM of settled_at in the game's time zone
+    status            TEXT NOT NULL CHECK (status IN ('settled', 'void')),
+    void_reason       TEXT,
+    player_cards      TEXT NOT NULL,    -- canonical codes, space-separated, deal order
+    banker_cards      TEXT NOT NULL,
+    ingest_id         INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
+    source_line       INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS bets (
+    round_id      TEXT NOT NULL REFERENCES rounds (round_id),
+    bet_id        TEXT NOT NULL,
+    account       TEXT NOT NULL,
+    bet_type      TEXT NOT NULL,
+    stake_cents   INTEGER NOT NULL CHECK (stake_cents > 0),
+    payout_cents  INTEGER NOT NULL CHECK (payout_cents >= 0),
+    currency      TEXT NOT NULL,
+    placed_at     TEXT,
+    source_line   INTEGER NOT NULL,     -- line in the round log (bets.csv for a CSV pair)
+    PRIMARY KEY (round_id, bet_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS rejected_records (
+    reject_id   INTEGER PRIMARY KEY,
+    ingest_id   INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
+    file_name   TEXT NOT NULL,
+    line        INTEGER NOT NULL,
+    reason      TEXT NOT NULL,
+    message     TEXT NOT NULL,
+    round_id    TEXT,
+    raw_text    TEXT NOT NULL
+) STRICT;
+
+CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month);
+CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE shoe_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
+"""
+
+FINDINGS_V1 = """
+CREATE TABLE IF NOT EXISTS findings (
+    finding_id      INTEGER PRIMARY KEY,
+    kind            TEXT NOT NULL,
+    game_id         TEXT NOT NULL,
+    report_month    TEXT NOT NULL,
+    round_id        TEXT NOT NULL,
+    bet_id          TEXT,
+    expected_payout_cents INTEGER,
+    logged_payout_cents   INTEGER,
+    rule            TEXT,
+    source_file     TEXT NOT NULL,
+    source_line     INTEGER NOT NULL,
+    message         TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
+"""
+
+
+def version_1_store(path, *, with_findings: bool) -> dict[str, list]:
+    """A store as version 1 wrote it, with a little of everything; its rows by table."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.executescript(SCHEMA_V1 + (FINDINGS_V1 if with_findings else ""))
+    connection.execute("PRAGMA user_version = 1")
+    for ingest_id, format_name in ((1, "jsonl"), (2, "csv")):
+        connection.execute(
+            "INSERT INTO ingest_log (ingest_id, file_name, companion_name, file_sha256,"
+            " file_size, format, ingested_at, lines_read, rounds_loaded, bets_loaded,"
+            " rounds_skipped_duplicate, rejected) VALUES (?, ?, ?, ?, 10, ?,"
+            " '2026-11-05T00:00:00Z', 3, 1, 1, 0, 1)",
+            (
+                ingest_id,
+                f"log{ingest_id}",
+                "bets.csv" if ingest_id == 2 else None,
+                f"h{ingest_id}",
+                format_name,
+            ),
+        )
+        connection.execute(
+            "INSERT INTO rounds (round_id, game_id, table_id, settled_at, report_month, status,"
+            " player_cards, banker_cards, ingest_id, source_line) VALUES (?, 'live-baccarat-it',"
+            " 'LB01', '2026-10-03T18:40:41.870Z', '2026-10', 'settled', '9H KS', '5D 2C', ?, 1)",
+            (f"R-{ingest_id}", ingest_id),
+        )
+        connection.execute(
+            "INSERT INTO bets VALUES (?, 'B-1', 'acc', 'banker', 2500, 4875, 'EUR', NULL, 1)",
+            (f"R-{ingest_id}",),
+        )
+        connection.execute(
+            "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, round_id,"
+            " raw_text) VALUES (?, ?, 2, 'bad_json', 'not valid JSON', NULL, '{')",
+            (ingest_id, f"log{ingest_id}"),
+        )
+    if with_findings:
+        connection.execute(
+            "INSERT INTO findings (kind, game_id, report_month, round_id, source_file,"
+            " source_line, message) VALUES ('late_bet', 'live-baccarat-it', '2026-10', 'R-1',"
+            " 'log1', 1, 'late')"
+        )
+    rows = table_rows(connection)
+    connection.close()
+    return rows
+
+
+def table_rows(connection: sqlite3.Connection) -> dict[str, list]:
+    names = [
+        name
+        for (name,) in connection.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+        )
+    ]
+    return {
+        name: connection.execute(f"SELECT * FROM {name} ORDER BY 1").fetchall() for name in names
+    }
+
+
+@pytest.mark.parametrize("with_findings", [False, True], ids=["before verify", "after verify"])
+@pytest.mark.parametrize("create", [True, False], ids=["by ingest", "by verify or monthly"])
+def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, create, with_findings):
+    path = tmp_path / "store.sqlite"
+    before = version_1_store(path, with_findings=with_findings)
+
+    connection = connect(path, create=create)
+    try:
+        after = table_rows(connection)
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        indexes = {
+            name
+            for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")
+        }
+        # The format is no longer held to the three first formats by a CHECK.
+        connection.execute(
+            "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at)"
+            " VALUES ('vendor.xml', 'h3', 1, 'vendor-xml', '2026-11-06T00:00:00Z')"
+        )
+        foreign_keys = connection.execute("PRAGMA foreign_key_check").fetchall()
+    finally:
+        connection.close()
+
+    assert version == SCHEMA_VERSION == 2
+    assert {name: len(rows) for name, rows in after.items()} == {
+        **{name: len(rows) for name, rows in before.items()},
+        "findings": 1 if with_findings else 0,
+    }
+    assert {name: rows for name, rows in after.items() if name in before} == before
+    assert indexes >= {
+        "rounds_by_game_month",
+        "rounds_by_shoe",
+        "rejected_by_ingest",
+        "findings_by_month",
+    }
+    assert foreign_keys == []
+
+
+def test_an_upgraded_store_is_upgraded_once(tmp_path):
+    path = tmp_path / "store.sqlite"
+    version_1_store(path, with_findings=False)
+    connect(path).close()
+    schema = sqlite3.connect(path).execute("SELECT sql FROM sqlite_schema ORDER BY name").fetchall()
+    connection = connect(path, create=False)
+    try:
+        assert (
+            connection.execute("SELECT sql FROM sqlite_schema ORDER BY name").fetchall() == schema
+        )
+        assert connection.execute("SELECT count(*) FROM rounds").fetchone() == (2,)
+    finally:
+        connection.close()
+
+
+def test_an_upgrade_that_cannot_be_made_changes_nothing(tmp_path):
+    """All or nothing: a version 1 store whose rows point to no file stays as it was."""
+    path = tmp_path / "store.sqlite"
+    version_1_store(path, with_findings=False)
+    broken = sqlite3.connect(path, isolation_level=None)
+    broken.execute("UPDATE rounds SET ingest_id = 99 WHERE round_id = 'R-2'")
+    before = table_rows(broken)
+    schema = broken.execute("SELECT sql FROM sqlite_schema ORDER BY name").fetchall()
+    broken.close()
+
+    with pytest.raises(InputError, match="cannot be upgraded"):
+        connect(path)
+
+    unchanged = sqlite3.connect(path)
+    try:
+        assert unchanged.execute("PRAGMA user_version").fetchone() == (1,)
+        assert table_rows(unchanged) == before
+        assert unchanged.execute("SELECT sql FROM sqlite_schema ORDER BY name").fetchall() == schema
+    finally:
+        unchanged.close()
+
+
+def test_a_new_store_holds_the_whole_schema_findings_included(tmp_path):
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        names = {
+            name
+            for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        }
+    finally:
+        connection.close()
+    assert names == set(SCHEMA_TABLES)
+
+
+@pytest.mark.parametrize("command", ["ingest", "verify"])
+def test_a_command_on_a_version_1_store_upgrades_it_and_runs(
+    command, tmp_path, sample_config_path, make_round, write_jsonl
+):
+    path = tmp_path / "store.sqlite"
+    version_1_store(path, with_findings=False)
+    arguments = {
+        "ingest": [str(write_jsonl(tmp_path / "log.jsonl", make_round("R-9")))],
+        "verify": ["--month", "2026-10"],
+    }[command]
+    result = run_main(command, *arguments, "--db", str(path), "--config", str(sample_config_path))
+    assert "Traceback" not in result.stderr
+    assert result.returncode in (0, 1), result.stderr
+    connection = sqlite3.connect(path)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        rounds = connection.execute("SELECT round_id FROM rounds ORDER BY 1").fetchall()
+    finally:
+        connection.close()
+    assert rounds == [
+        (round_id,)
+        for round_id in (["R-1", "R-2", "R-9"] if command == "ingest" else ["R-1", "R-2"])
+    ]

@@ -13,7 +13,7 @@ from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows,
 import reporting.ingest.worker
 import reporting.store.load
 from reporting.ingest.discovery import discover_sources
-from reporting.ingest.logs import Source
+from reporting.ingest.sources import Source
 from reporting.ingest.worker import read_in_worker
 from reporting.store.load import ingest
 from reporting.store.schema import connect
@@ -57,11 +57,9 @@ def child_command(monkeypatch, script: str) -> None:
     monkeypatch.setattr(reporting.ingest.worker, "_command", lambda: [sys.executable, "-c", script])
 
 
-def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
-    tmp_path, started, operator_config, make_round, make_bet, write_jsonl
-):
+def logs_of_every_kind(tmp_path, make_round, make_bet, write_jsonl) -> list[Path]:
     """Every reject reason, duplicates and conflicts within and across files, several
-    batches of a gzipped file, a CSV pair: the same rows, lines and counts either way."""
+    batches of a gzipped file, a CSV pair."""
     first = write_jsonl(
         tmp_path / "first.jsonl",
         make_round("R-1"),
@@ -94,13 +92,21 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
             make_round("C-4", banker_cards=["5D", "2X"]),  # bad_card
         ],
     )
-    paths = [first, again, many, *pair]
+    return [first, again, many, *pair]
+
+
+def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
+    tmp_path, started, operator_config, make_round, make_bet, write_jsonl
+):
+    """Logs of every kind of line: the same rows, lines and counts either way."""
+    paths = logs_of_every_kind(tmp_path, make_round, make_bet, write_jsonl)
+    first, again, many, rounds_csv, _ = paths
     results, dumps = {}, {}
     for mode, min_bytes in (("in process", NO_FILE), ("worker", EVERY_FILE)):
         started.clear()
         db = tmp_path / f"{mode}.sqlite"
         result = load(db, paths, operator_config, worker_min_bytes=min_bytes)
-        assert started == ([first, again, many, pair[0]] if mode == "worker" else [])
+        assert started == ([first, again, many, rounds_csv] if mode == "worker" else [])
         results[mode] = [
             (f.status, f.rounds_loaded, f.bets_loaded, f.rounds_skipped_duplicate, f.rejected)
             for f in result.files
@@ -114,11 +120,13 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         ("loaded", 12_000, 12_000, 0),
         ("loaded", 1, 2, 1),
     ]
-    assert [(Path(r.file_name).name, r.line, r.reason) for r in results["worker"][3][4]] == [
+    assert [
+        (Path(r.source_file).name, r.source_line, r.reason) for r in results["worker"][3][4]
+    ] == [
         ("bets.csv", 4, "bad_money"),
         ("rounds.csv", 5, "bad_card"),
     ]
-    assert [(r.line, r.reason) for r in results["worker"][0][4]] == [
+    assert [(r.source_line, r.reason) for r in results["worker"][0][4]] == [
         (2, "bad_json"),
         (3, "missing_field"),
         (4, "bad_card"),
@@ -129,7 +137,7 @@ def test_the_worker_process_stores_exactly_what_reading_in_process_stores(
         (9, "conflict"),
         (10, "bad_value"),
     ]
-    assert [(r.line, r.reason) for r in results["worker"][1][4]] == [
+    assert [(r.source_line, r.reason) for r in results["worker"][1][4]] == [
         (2, "conflict"),
         (4, "conflict"),
     ]
@@ -165,13 +173,13 @@ def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
 
 DIES_AFTER_ONE_BATCH = """
 import os, pickle, signal, sys
-from reporting.ingest.logs import read_jsonl
-from reporting.ingest.worker import write_frame
+from reporting.ingest.formats import read_source
+from reporting.ingest.worker import BatchFrame, Ready, write_frame
 source, games, size = pickle.load(sys.stdin.buffer)
 frames = os.fdopen(sys.stdout.fileno(), "wb")
-write_frame(frames, "ready")
-batch = next(read_jsonl(source, games, size))
-write_frame(frames, "batch", batch.records, batch.rejects, batch.position)
+write_frame(frames, Ready())
+batch = next(read_source(source, games, size))
+write_frame(frames, BatchFrame(batch.records, batch.rejects, batch.position))
 frames.flush()
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -227,9 +235,10 @@ def test_a_frame_of_an_unknown_kind_is_an_error_not_the_end(
     """Only a "done" frame ends the file: anything else unexpected must not commit a part."""
     child_command(
         monkeypatch,
-        "import sys; from reporting.ingest.worker import write_frame;"
-        " out = open(sys.stdout.fileno(), 'wb'); write_frame(out, 'ready');"
-        " write_frame(out, 'finished'); out.flush()",
+        "import sys, msgspec; from reporting.ingest.worker import Ready, write_frame;"
+        " Finished = msgspec.defstruct('Finished', [], array_like=True, tag='finished');"
+        " out = open(sys.stdout.fileno(), 'wb'); write_frame(out, Ready());"
+        " write_frame(out, Finished()); out.flush()",
     )
     log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
     with pytest.raises(RuntimeError, match="'finished'"):
@@ -259,3 +268,53 @@ def test_nothing_is_left_behind_in_an_empty_store_when_the_only_file_fails(
     log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
     load(tmp_path / "store.sqlite", [log], operator_config, worker_min_bytes=EVERY_FILE)
     assert counts(tmp_path / "store.sqlite") == dict.fromkeys(TABLES, 0)
+
+
+def test_a_batch_crosses_the_pipe_as_the_same_named_records():
+    """Records go as arrays (array_like Structs) and come back typed, equal field by field."""
+    import io
+
+    from reporting.ingest.worker import _FRAME_DECODER, BatchFrame, _read_frame, write_frame
+    from reporting.records import Bet, RejectedLine, Round
+
+    bet = Bet(
+        round_id="R-1",
+        bet_id="B-1",
+        account="acc",
+        bet_type="banker",
+        stake_cents=2500,
+        payout_cents=4875,
+        currency="EUR",
+        placed_at=None,
+        source_line=1,
+    )
+    round_ = Round(
+        round_id="R-1",
+        game_id="live-baccarat-it",
+        table_id="LB01",
+        shoe_id=None,
+        hand_no=None,
+        started_at=None,
+        betting_closed_at=None,
+        settled_at="2026-10-03T18:40:41.870Z",
+        report_month="2026-10",
+        status="settled",
+        void_reason=None,
+        player_cards="9H KS",
+        banker_cards="5D 2C",
+        source_line=1,
+        bets=[bet],
+    )
+    reject = RejectedLine(
+        source_file="log.jsonl",
+        source_line=2,
+        reason="bad_json",
+        message="not valid JSON",
+        raw_text="{",
+    )
+    pipe = io.BytesIO()
+    write_frame(pipe, BatchFrame([round_], [reject], 123))
+    pipe.seek(0)
+    data = _read_frame(pipe)
+    assert data is not None and data.startswith(b"\x94\xa5batch")  # ["batch", ...]: an array
+    assert _FRAME_DECODER.decode(data) == BatchFrame([round_], [reject], 123)

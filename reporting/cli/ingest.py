@@ -86,8 +86,8 @@ def ingest_document(result: IngestResult) -> dict:
         "rejected_count": result.rejected_count,
         "rejected": [
             {
-                "file": reject.file_name,
-                "line": reject.line,
+                "file": reject.source_file,
+                "line": reject.source_line,
                 "reason": reject.reason,
                 "message": reject.message,
                 "round_id": reject.round_id,
@@ -134,7 +134,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
         typer.echo(f"not loaded: {item.error}")
     rejects = result.rejected
     for reject in rejects[:SHOWN_REJECTS]:
-        typer.echo(f"{reject.file_name}:{reject.line}: {reject.reason}: {reject.message}")
+        typer.echo(f"{reject.source}: {reject.reason}: {reject.message}")
     if result.rejected_count > SHOWN_REJECTS:
         console.print(
             f"... {result.rejected_count - SHOWN_REJECTS:,} more rejected lines: all are in the"

@@ -1,4 +1,5 @@
-"""Finding the round logs named on the command line: files, CSV pairs, and folders read whole."""
+"""Finding the round logs named on the command line: files, pairs of files (a CSV round log),
+and folders read whole. What a file is comes from :data:`reporting.ingest.formats.FORMATS`."""
 
 from __future__ import annotations
 
@@ -6,74 +7,81 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reporting.errors import InputError
-from reporting.ingest.logs import Source
+from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
+from reporting.ingest.sources import Source
 
 __all__ = ["discover_sources"]
-
-_LOG_SUFFIXES = (".jsonl.gz", ".jsonl")
-
-
-def _source_of_file(path: Path) -> Source | None:
-    name = path.name.lower()
-    for suffix in _LOG_SUFFIXES:
-        if name.endswith(suffix):
-            return Source(path, suffix.lstrip("."))
-    return None
-
-
-def _csv_pair(rounds: Path, bets: Path) -> Source:
-    return Source(rounds, "csv", bets)
 
 
 def discover_sources(paths: Sequence[Path]) -> list[Source]:
     """Round logs named on the command line: files, CSV pairs, and folders read whole.
 
-    A folder contributes its ``*.jsonl`` and ``*.jsonl.gz`` files (recursively, by name) and
-    each ``rounds.csv`` with the ``bets.csv`` beside it. Two CSV paths given together are a
-    pair (rounds file first, or named ``rounds*.csv`` / ``bets*.csv``).
+    A folder contributes its files of a one-file format (``*.jsonl``, ``*.jsonl.gz``,
+    recursively, by name) and each ``rounds.csv`` with the ``bets.csv`` beside it. Two CSV
+    paths given together are a pair (rounds file first, or named ``rounds*.csv`` /
+    ``bets*.csv``); pairs come after the other sources.
     """
     sources: list[Source] = []
-    csv_files = [path for path in paths if path.suffix.lower() == ".csv"]
+    to_pair: dict[str, list[Path]] = {}
     for path in paths:
         if not path.exists():
             raise InputError(f"{path}: no such file or folder")
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file())
-            for candidate in found:
-                source = _source_of_file(candidate)
-                if source is not None:
-                    sources.append(source)
-                elif candidate.name.lower() == "bets.csv":
-                    if not candidate.with_name("rounds.csv").is_file():
-                        raise InputError(f"{candidate}: no rounds.csv beside it to pair with")
-                elif candidate.name.lower() == "rounds.csv":
-                    bets = candidate.with_name("bets.csv")
-                    if not bets.is_file():
-                        raise InputError(f"{candidate}: no bets.csv beside it to pair with")
-                    sources.append(_csv_pair(candidate, bets))
-        elif path.suffix.lower() == ".csv":
+            sources.extend(_sources_in_folder(path))
             continue
+        found = format_of_file(path)
+        if found is None:
+            raise InputError(f"{path}: not a round log (expected {expected_formats()})")
+        if found.pairing is None:
+            sources.append(Source(path, found.name))
         else:
-            source = _source_of_file(path)
-            if source is None:
-                raise InputError(
-                    f"{path}: not a round log (expected .jsonl, .jsonl.gz, or rounds.csv with bets.csv)"
-                )
-            sources.append(source)
-    if csv_files:
-        sources.extend(_pair_csv_files(csv_files))
+            to_pair.setdefault(found.name, []).append(path)
+    for input_format in FORMATS:
+        if input_format.name in to_pair:
+            sources.append(_pair_of(input_format, to_pair[input_format.name]))
     return sources
 
 
-def _pair_csv_files(csv_files: list[Path]) -> list[Source]:
-    if len(csv_files) == 1:
-        single = csv_files[0]
-        if single.name.lower() == "rounds.csv" and single.with_name("bets.csv").is_file():
-            return [_csv_pair(single, single.with_name("bets.csv"))]
-        raise InputError(f"{single}: a CSV round log is a pair: give rounds.csv and bets.csv")
-    if len(csv_files) != 2:
-        raise InputError("give CSV round logs as pairs: one rounds file and one bets file")
-    first, second = csv_files
-    if "bets" in first.name.lower() and "rounds" in second.name.lower():
+def _sources_in_folder(folder: Path) -> list[Source]:
+    """The round logs in a folder and below it, by file name; other files are left alone."""
+    sources: list[Source] = []
+    for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
+        found = format_of_file(candidate)
+        if found is None:
+            continue
+        if found.pairing is None:
+            sources.append(Source(candidate, found.name))
+            continue
+        main, companion = found.pairing.main, found.pairing.companion
+        name = candidate.name.lower()
+        if name == companion and not candidate.with_name(main).is_file():
+            raise InputError(f"{candidate}: no {main} beside it to pair with")
+        if name == main:
+            beside = candidate.with_name(companion)
+            if not beside.is_file():
+                raise InputError(f"{candidate}: no {companion} beside it to pair with")
+            sources.append(Source(candidate, found.name, beside))
+    return sources
+
+
+def _pair_of(input_format: InputFormat, files: list[Path]) -> Source:
+    """The one pair the files of a two-file format given on the command line make."""
+    assert input_format.pairing is not None
+    pairing, label = input_format.pairing, input_format.label
+    if len(files) == 1:
+        single = files[0]
+        beside = single.with_name(pairing.companion)
+        if single.name.lower() == pairing.main and beside.is_file():
+            return Source(single, input_format.name, beside)
+        raise InputError(
+            f"{single}: a {label} round log is a pair: give {pairing.main} and {pairing.companion}"
+        )
+    if len(files) != 2:
+        raise InputError(
+            f"give {label} round logs as pairs: one {pairing.main_word} file and one"
+            f" {pairing.companion_word} file"
+        )
+    first, second = files
+    if pairing.companion_word in first.name.lower() and pairing.main_word in second.name.lower():
         first, second = second, first
-    return [_csv_pair(first, second)]
+    return Source(first, input_format.name, second)

@@ -5,19 +5,21 @@ and writing the rows into SQLite (the parent, which holds the one write transact
 large file (JSON Lines, gzipped or not, or a CSV pair, which the child stages in its own
 temporary database) the first half runs in a child process (``python -m reporting.ingest.worker``), which
 sends each batch of checked records through a pipe as a MessagePack frame (msgspec encodes
-and decodes it in C); the parent writes batch *n* while the child reads batch *n + 1*.
-Nothing else changes: the same reader (:func:`reporting.ingest.logs.read_source`) makes the same
-batches, and the parent still decides duplicates and conflicts and commits once per file.
+and decodes it in C, the records as arrays, back into the same typed records); the parent
+writes batch *n* while the child reads batch *n + 1*. Nothing else changes: the same reader
+(:func:`reporting.ingest.formats.read_source`) makes the same batches, and the parent still
+decides duplicates and conflicts and commits once per file.
 
 The child is a fresh interpreter started with :mod:`subprocess` (not :mod:`multiprocessing`,
 which would re-run the caller's main script in it). It holds no database connection and
-writes nothing but frames (and its private staging file for a CSV pair). If the parent stops (an error, Ctrl-C, SIGKILL), the child's next
-write finds the pipe closed and it exits; if the child stops, the parent finds the pipe
-closed, rolls the file back and says so.
+writes nothing but frames (and its private staging file for a CSV pair). If the parent
+stops (an error, Ctrl-C, SIGKILL), the child's next write finds the pipe closed and it exits;
+if the child stops, the parent finds the pipe closed, rolls the file back and says so.
 
-A frame is 8 bytes of length (little-endian) and a MessagePack array whose first item names
-it: ``["ready"]`` once the child has started, then ``["batch", records, rejects, position]``
-for each batch and ``["done"]``, or ``["input_error", message]`` or ``["crash", traceback]``.
+A frame is 8 bytes of length (little-endian) and one of the :data:`Frame` records as a
+MessagePack array whose first item names it: ``["ready"]`` once the child has started, then
+``["batch", records, rejects, position]`` for each batch and ``["done"]``, or
+``["input_error", message]`` or ``["crash", traceback]``.
 """
 
 from __future__ import annotations
@@ -35,20 +37,60 @@ import msgspec
 
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.ingest.logs import (
-    Batch,
-    BatchReader,
-    RejectedLine,
-    Source,
-    cyclic_gc_paused,
-    read_source,
-)
+from reporting.ingest.formats import read_source
+from reporting.ingest.sources import Batch, BatchReader, Source, cyclic_gc_paused
+from reporting.records import RejectedLine, Round
 
-__all__ = ["WORKER_MIN_BYTES", "read_in_worker", "worth_a_worker", "write_frame"]
+__all__ = [
+    "WORKER_MIN_BYTES",
+    "BatchFrame",
+    "Crash",
+    "Done",
+    "Frame",
+    "InputErrorFrame",
+    "Ready",
+    "read_in_worker",
+    "worth_a_worker",
+    "write_frame",
+]
 
 #: Logs from this size on are read in a second process (starting it costs about 0.2 s).
 WORKER_MIN_BYTES = 8 * 1024 * 1024
 _LENGTH = 8  # bytes of a frame's length prefix
+
+
+class Ready(msgspec.Struct, array_like=True, tag="ready"):
+    """The child has started and read its orders."""
+
+
+class BatchFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
+    """One batch of the reader (see :class:`reporting.ingest.sources.Batch`)."""
+
+    records: list[Round]
+    rejects: list[RejectedLine]
+    position: int
+
+
+class Done(msgspec.Struct, array_like=True, tag="done"):
+    """The source was read to the end."""
+
+
+class InputErrorFrame(msgspec.Struct, array_like=True, tag="input_error"):
+    """The source cannot be read (an :class:`InputError`, with its message)."""
+
+    message: str
+
+
+class Crash(msgspec.Struct, array_like=True, tag="crash"):
+    """A bug in the child, with its traceback."""
+
+    traceback: str
+
+
+#: Everything the child sends.
+Frame = Ready | BatchFrame | Done | InputErrorFrame | Crash
+_FRAME_DECODER = msgspec.msgpack.Decoder(Frame)
+_FRAME_ENCODER = msgspec.msgpack.Encoder()
 
 
 def worth_a_worker(source: Source, min_bytes: int = WORKER_MIN_BYTES) -> bool:
@@ -75,7 +117,7 @@ def _command() -> list[str]:
 
 
 def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
-    """The batches of :func:`reporting.ingest.logs.read_source`, made by a child process.
+    """The batches of :func:`reporting.ingest.formats.read_source`, made by a child process.
 
     If the child cannot be started (no process to spare, or an interpreter that cannot
     import this package), the file is read in this process instead: slower, same result.
@@ -88,7 +130,6 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
         yield from read_source(source, games, size)
         return
     assert child.stdin is not None and child.stdout is not None
-    decode = msgspec.msgpack.Decoder().decode
     try:
         try:
             with child.stdin:
@@ -98,25 +139,7 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
         if not _started(child.stdout):  # it could not start (see its stderr): read here
             yield from read_source(source, games, size)
             return
-        while True:
-            frame = _read_frame(child.stdout)
-            if frame is None:
-                raise InputError(
-                    f"{source.path}: the process reading it {_ended(child.wait())}; nothing of"
-                    " it was loaded; run the ingest again"
-                )
-            kind, *payload = decode(frame)
-            if kind == "batch":
-                records, rejects, position = payload
-                yield Batch(records, [RejectedLine(*reject) for reject in rejects], position)
-            elif kind == "done":
-                return
-            elif kind == "input_error":
-                raise InputError(payload[0])
-            elif kind == "crash":
-                raise RuntimeError(f"the process reading {source.path} failed:\n{payload[0]}")
-            else:
-                raise RuntimeError(f"the process reading {source.path} sent {kind!r}")
+        yield from _batches_of(child, source)
     finally:
         child.stdout.close()
         if child.poll() is None:
@@ -124,10 +147,40 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
         child.wait()
 
 
+def _batches_of(child: subprocess.Popen, source: Source) -> BatchReader:
+    """The batches a started child sends, up to its "done" frame; an error otherwise."""
+    assert child.stdout is not None
+    decode = _FRAME_DECODER.decode
+    while True:
+        data = _read_frame(child.stdout)
+        if data is None:
+            raise InputError(
+                f"{source.path}: the process reading it {_ended(child.wait())}; nothing of"
+                " it was loaded; run the ingest again"
+            )
+        try:
+            frame = decode(data)
+        except msgspec.DecodeError as error:  # a ValidationError too: an unknown kind
+            raise RuntimeError(
+                f"the process reading {source.path} sent a frame that is not one of ours: {error}"
+            ) from None
+        match frame:
+            case BatchFrame(records, rejects, position):
+                yield Batch(records, rejects, position)
+            case Done():
+                return
+            case InputErrorFrame(message):
+                raise InputError(message)
+            case Crash(trace):
+                raise RuntimeError(f"the process reading {source.path} failed:\n{trace}")
+            case _:  # Ready again
+                raise RuntimeError(f"the process reading {source.path} sent {frame!r}")
+
+
 def _started(stream: IO[bytes]) -> bool:
-    frame = _read_frame(stream)
+    data = _read_frame(stream)
     try:
-        return frame is not None and msgspec.msgpack.decode(frame) == ["ready"]
+        return data is not None and type(_FRAME_DECODER.decode(data)) is Ready
     except msgspec.DecodeError:
         return False
 
@@ -149,9 +202,9 @@ def _read_frame(stream: IO[bytes]) -> bytes | None:
     return frame if len(frame) == length else None
 
 
-def write_frame(stream: IO[bytes], *message: object) -> None:
-    """Write one frame: its length, then the message as MessagePack."""
-    data = msgspec.msgpack.encode(message)
+def write_frame(stream: IO[bytes], frame: Frame) -> None:
+    """Write one frame: its length, then the frame as MessagePack."""
+    data = _FRAME_ENCODER.encode(frame)
     stream.write(len(data).to_bytes(_LENGTH, "little"))
     stream.write(data)
 
@@ -164,18 +217,18 @@ def _serve() -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     try:
         source, games, size = pickle.load(sys.stdin.buffer)
-        write_frame(frames, "ready")
+        write_frame(frames, Ready())
         with cyclic_gc_paused():
             for batch in read_source(source, games, size):
-                write_frame(frames, "batch", batch.records, batch.rejects, batch.position)
-        write_frame(frames, "done")
+                write_frame(frames, BatchFrame(batch.records, batch.rejects, batch.position))
+        write_frame(frames, Done())
         frames.flush()
     except (BrokenPipeError, ConnectionResetError):
         os._exit(0)  # the parent has gone: nobody is waiting for the rest
     except InputError as error:
-        write_frame(frames, "input_error", str(error))
+        write_frame(frames, InputErrorFrame(str(error)))
     except BaseException:
-        write_frame(frames, "crash", traceback.format_exc())
+        write_frame(frames, Crash(traceback.format_exc()))
     try:
         frames.close()
     except BrokenPipeError:

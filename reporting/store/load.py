@@ -12,24 +12,22 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import chain
 from operator import attrgetter
+
+from msgspec.structs import astuple
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.ingest.logs import (
-    Batch,
-    RejectedLine,
-    RoundRecord,
-    Source,
-    cyclic_gc_paused,
-    read_source,
-)
+from reporting.ingest.formats import format_named, read_source
+from reporting.ingest.sources import Batch, Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
+from reporting.records import Bet, RejectedLine, RejectReason, Round
 from reporting.store.schema import ROUND_CONTENT_FIELDS, stored_round_content
 
 #: A record's content in the order :func:`stored_round_content` gives it.
@@ -136,6 +134,7 @@ def _ingest_source(
     in_worker: bool,
 ) -> FileResult:
     name = str(source.path)
+    format_named(source.format)  # an unknown format is a bug: fail before anything is written
     try:
         sha256 = source.sha256()
         total_bytes = source.size
@@ -149,18 +148,7 @@ def _ingest_source(
     result = FileResult(name, sha256, "loaded")
     connection.execute("BEGIN IMMEDIATE")
     try:
-        ingest_id = connection.execute(
-            "INSERT INTO ingest_log (file_name, companion_name, file_sha256, file_size, format,"
-            " ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                name,
-                str(source.companion) if source.companion else None,
-                sha256,
-                total_bytes,
-                source.format,
-                datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            ),
-        ).lastrowid
+        ingest_id = _log_file(connection, source, sha256, total_bytes)
         writer = _BatchWriter(connection, ingest_id, result, keep_rejects)
         with cyclic_gc_paused():
             batches = (
@@ -173,18 +161,7 @@ def _ingest_source(
                     writer.write(batch)
                     if report is not None:
                         report(batch.position, total_bytes)
-        connection.execute(
-            "UPDATE ingest_log SET lines_read = ?, rounds_loaded = ?, bets_loaded = ?,"
-            " rounds_skipped_duplicate = ?, rejected = ? WHERE ingest_id = ?",
-            (
-                writer.lines,
-                result.rounds_loaded,
-                result.bets_loaded,
-                result.rounds_skipped_duplicate,
-                result.rejected_count,
-                ingest_id,
-            ),
-        )
+        _log_totals(connection, ingest_id, writer.lines, result)
         connection.execute("COMMIT")
     except InputError as error:
         connection.execute("ROLLBACK")
@@ -197,12 +174,56 @@ def _ingest_source(
     return result
 
 
+def _log_file(connection: sqlite3.Connection, source: Source, sha256: str, size: int) -> int:
+    """Enter the file in the ingest log (inside the open transaction); its ingest_id."""
+    return connection.execute(
+        "INSERT INTO ingest_log (file_name, companion_name, file_sha256, file_size, format,"
+        " ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            str(source.path),
+            str(source.companion) if source.companion else None,
+            sha256,
+            size,
+            source.format,
+            datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        ),
+    ).lastrowid
+
+
+def _log_totals(
+    connection: sqlite3.Connection, ingest_id: int, lines: int, result: FileResult
+) -> None:
+    """Record in the ingest log what the file contributed."""
+    connection.execute(
+        "UPDATE ingest_log SET lines_read = ?, rounds_loaded = ?, bets_loaded = ?,"
+        " rounds_skipped_duplicate = ?, rejected = ? WHERE ingest_id = ?",
+        (
+            lines,
+            result.rounds_loaded,
+            result.bets_loaded,
+            result.rounds_skipped_duplicate,
+            result.rejected_count,
+            ingest_id,
+        ),
+    )
+
+
+# A Round's fields but its bets, and a Bet's fields, are columns of the rounds and bets
+# tables: astuple gives the row in the statement's order (a tuple costs less than asking
+# for each field by name).
+_ROUND_COLUMNS = Round.__struct_fields__[:-1]
+assert Round.__struct_fields__[-1] == "bets"
 _INSERT_ROUND = (
-    "INSERT INTO rounds (round_id, game_id, table_id, shoe_id, hand_no, started_at,"
-    " betting_closed_at, settled_at, report_month, status, void_reason, player_cards,"
-    " banker_cards, source_line, ingest_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    f"INSERT INTO rounds ({', '.join(_ROUND_COLUMNS)}, ingest_id)"
+    f" VALUES ({', '.join('?' * (len(_ROUND_COLUMNS) + 1))})"
 )
-_INSERT_BET = "INSERT INTO bets VALUES (?,?,?,?,?,?,?,?,?)"
+_ROUND_WIDTH = len(_ROUND_COLUMNS)
+_INSERT_BET = (
+    f"INSERT INTO bets ({', '.join(Bet.__struct_fields__)})"
+    f" VALUES ({', '.join('?' * len(Bet.__struct_fields__))})"
+)
+# The table keeps its v1 column names: file_name is a RejectedLine's source_file, line its
+# source_line.
 _INSERT_REJECT = (
     "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, round_id,"
     " raw_text) VALUES (?,?,?,?,?,?,?)"
@@ -223,81 +244,97 @@ class _BatchWriter:
         self._file_names: dict[int, str] = {}
 
     def write(self, batch: Batch) -> None:
-        connection = self.connection
+        """Store a batch: its new rounds with their bets, and its rejected lines together
+        with the rounds that conflict with one stored (or earlier in the batch)."""
         rejects = list(batch.rejects)
-        fresh: dict[str, RoundRecord] = {}
-        for record in batch.records:
-            earlier = fresh.get(record[0])
-            if earlier is None:
-                fresh[record[0]] = record
-            elif self._content(earlier) == self._content(record):
-                self.result.rounds_skipped_duplicate += 1
-            else:
-                rejects.append(self._conflict(record, f"line {earlier[13]} of this file"))
+        fresh = self._new_in_batch(batch.records, rejects)
         if fresh:
-            stored = connection.execute(
-                "SELECT round_id, ingest_id, source_line FROM rounds"
-                " WHERE round_id IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(fresh)),),
-            ).fetchall()
-            for round_id, ingest_id, source_line in stored:
-                record = fresh.pop(round_id)
-                if stored_round_content(connection, round_id) == self._content(record):
-                    self.result.rounds_skipped_duplicate += 1
-                elif ingest_id == self.ingest_id:
-                    rejects.append(self._conflict(record, f"line {source_line} of this file"))
-                else:
-                    where = f"{self._source_name(ingest_id)}:{source_line}"
-                    rejects.append(self._conflict(record, where))
+            self._drop_stored(fresh, rejects)
             ingest_id = self.ingest_id
-            connection.executemany(
-                _INSERT_ROUND, [(*record[:14], ingest_id) for record in fresh.values()]
+            self.connection.executemany(
+                _INSERT_ROUND,
+                [(*astuple(record)[:_ROUND_WIDTH], ingest_id) for record in fresh.values()],
             )
-            bets = [bet for record in fresh.values() for bet in record[14]]
-            connection.executemany(_INSERT_BET, bets)
+            bets = [astuple(bet) for bet in chain.from_iterable(r.bets for r in fresh.values())]
+            self.connection.executemany(_INSERT_BET, bets)
             self.result.rounds_loaded += len(fresh)
             self.result.bets_loaded += len(bets)
         self.lines += len(batch.records) + len(batch.rejects)
         if rejects:
-            rejects.sort(key=lambda reject: (reject.file_name, reject.line))
-            connection.executemany(
-                _INSERT_REJECT,
-                [
-                    (
-                        self.ingest_id,
-                        r.file_name,
-                        r.line,
-                        r.reason,
-                        r.message,
-                        r.round_id,
-                        r.raw_text,
-                    )
-                    for r in rejects
-                ],
-            )
-            self.result.rejected_count += len(rejects)
-            room = self.keep_rejects - len(self.result.rejected)
-            if room > 0:
-                self.result.rejected.extend(rejects[:room])
+            self._store_rejects(rejects)
+
+    def _new_in_batch(self, records: list[Round], rejects: list[RejectedLine]) -> dict[str, Round]:
+        """The batch's rounds by id, the first of each; a repeat is a duplicate when its
+        content is the same, a conflict (added to ``rejects``) when not."""
+        fresh: dict[str, Round] = {}
+        for record in records:
+            earlier = fresh.get(record.round_id)
+            if earlier is None:
+                fresh[record.round_id] = record
+            elif self._content(earlier) == self._content(record):
+                self.result.rounds_skipped_duplicate += 1
+            else:
+                rejects.append(self._conflict(record, f"line {earlier.source_line} of this file"))
+        return fresh
+
+    def _drop_stored(self, fresh: dict[str, Round], rejects: list[RejectedLine]) -> None:
+        """Take out of ``fresh`` the rounds already stored: duplicates, or conflicts."""
+        connection = self.connection
+        stored = connection.execute(
+            "SELECT round_id, ingest_id, source_line FROM rounds"
+            " WHERE round_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(fresh)),),
+        ).fetchall()
+        for round_id, ingest_id, source_line in stored:
+            record = fresh.pop(round_id)
+            if stored_round_content(connection, round_id) == self._content(record):
+                self.result.rounds_skipped_duplicate += 1
+            elif ingest_id == self.ingest_id:
+                rejects.append(self._conflict(record, f"line {source_line} of this file"))
+            else:
+                where = f"{self._source_name(ingest_id)}:{source_line}"
+                rejects.append(self._conflict(record, where))
+
+    def _store_rejects(self, rejects: list[RejectedLine]) -> None:
+        """Store the rejected lines in file order, and keep the first ones for the report."""
+        rejects.sort(key=lambda reject: (reject.source_file, reject.source_line))
+        ingest_id = self.ingest_id
+        self.connection.executemany(
+            _INSERT_REJECT,
+            [
+                (
+                    ingest_id,
+                    r.source_file,
+                    r.source_line,
+                    r.reason,
+                    r.message,
+                    r.round_id,
+                    r.raw_text,
+                )
+                for r in rejects
+            ],
+        )
+        self.result.rejected_count += len(rejects)
+        room = self.keep_rejects - len(self.result.rejected)
+        if room > 0:
+            self.result.rejected.extend(rejects[:room])
 
     @staticmethod
-    def _content(fields: Sequence) -> tuple:
+    def _content(record: Round) -> tuple:
         """The record as the store holds it (see :func:`stored_round_content`)."""
-        record = RoundRecord._make(fields)
-        bets = tuple(sorted(tuple(bet[1:8]) for bet in record.bets))
+        bets = tuple(sorted(astuple(bet)[1:8] for bet in record.bets))
         return (*_round_content(record), bets)
 
-    def _conflict(self, fields: tuple, where: str) -> RejectedLine:
-        content = self._content(fields)
-        record = RoundRecord._make(fields)
+    def _conflict(self, record: Round, where: str) -> RejectedLine:
+        content = self._content(record)
         return RejectedLine(
-            self.result.file,
-            record.line,
-            "conflict",
-            f"round {record.round_id!r} was already loaded from {where} with other content;"
-            " the stored round is kept",
-            json.dumps(dict(zip(_LOG_NAMES, content, strict=True)), ensure_ascii=False),
-            record.round_id,
+            source_file=self.result.file,
+            source_line=record.source_line,
+            reason=RejectReason.CONFLICT.value,
+            message=f"round {record.round_id!r} was already loaded from {where} with other"
+            " content; the stored round is kept",
+            raw_text=json.dumps(dict(zip(_LOG_NAMES, content, strict=True)), ensure_ascii=False),
+            round_id=record.round_id,
         )
 
     def _source_name(self, ingest_id: int) -> str:

@@ -15,24 +15,31 @@ from pathlib import Path
 from reporting.errors import InputError
 
 __all__ = [
+    "FINDINGS_SCHEMA",
     "ROUND_CONTENT_FIELDS",
+    "SCHEMA",
     "SCHEMA_VERSION",
+    "TABLES",
     "connect",
     "create_schema",
     "rejected_count",
     "stored_round_content",
 ]
 
-SCHEMA_VERSION = 1
+#: The schema's version, kept in ``PRAGMA user_version``. 1: the first release (no CHECK
+#: lifted, the findings table made by verify when it first ran); 2: the findings table is
+#: part of the schema, and ``ingest_log.format`` is checked by the table of input formats
+#: (:data:`reporting.ingest.formats.FORMATS`) instead of a CHECK that new formats would break.
+SCHEMA_VERSION = 2
 
-SCHEMA = """
+_INGEST_LOG = """
 CREATE TABLE IF NOT EXISTS ingest_log (
     ingest_id        INTEGER PRIMARY KEY,
     file_name        TEXT NOT NULL,     -- the round log as given (rounds.csv for a CSV pair)
     companion_name   TEXT,              -- bets.csv of a CSV pair
     file_sha256      TEXT NOT NULL UNIQUE,
     file_size        INTEGER NOT NULL,
-    format           TEXT NOT NULL CHECK (format IN ('jsonl', 'jsonl.gz', 'csv')),
+    format           TEXT NOT NULL,     -- a name of reporting.ingest.formats.FORMATS
     ingested_at      TEXT NOT NULL,     -- UTC
     lines_read       INTEGER NOT NULL DEFAULT 0,
     rounds_loaded    INTEGER NOT NULL DEFAULT 0,
@@ -40,7 +47,31 @@ CREATE TABLE IF NOT EXISTS ingest_log (
     rounds_skipped_duplicate INTEGER NOT NULL DEFAULT 0,
     rejected         INTEGER NOT NULL DEFAULT 0
 ) STRICT;
+"""
 
+#: The findings of the last verify run of each month and game (verify replaces them).
+FINDINGS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS findings (
+    finding_id      INTEGER PRIMARY KEY,
+    kind            TEXT NOT NULL,
+    game_id         TEXT NOT NULL,
+    report_month    TEXT NOT NULL,
+    round_id        TEXT NOT NULL,
+    bet_id          TEXT,
+    expected_payout_cents INTEGER,
+    logged_payout_cents   INTEGER,
+    rule            TEXT,           -- the drawing rule, limit or house rule concerned
+    source_file     TEXT NOT NULL,
+    source_line     INTEGER NOT NULL,
+    message         TEXT NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
+"""
+
+#: The whole schema of a new store.
+SCHEMA = (
+    _INGEST_LOG
+    + """
 CREATE TABLE IF NOT EXISTS rounds (
     round_id          TEXT PRIMARY KEY,
     game_id           TEXT NOT NULL,
@@ -72,6 +103,7 @@ CREATE TABLE IF NOT EXISTS bets (
     PRIMARY KEY (round_id, bet_id)
 ) STRICT, WITHOUT ROWID;
 
+-- file_name and line: a rejected line's source file and line (names kept from version 1)
 CREATE TABLE IF NOT EXISTS rejected_records (
     reject_id   INTEGER PRIMARY KEY,
     ingest_id   INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
@@ -87,30 +119,115 @@ CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month
 CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE shoe_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
 """
+    + FINDINGS_SCHEMA
+)
+
+#: Every table of the schema.
+TABLES = ("ingest_log", "rounds", "bets", "rejected_records", "findings")
+#: The tables a version 1 store always has (verify made the findings table when it ran).
+_TABLES_OF_VERSION_1 = ("ingest_log", "rounds", "bets", "rejected_records")
+_INGEST_LOG_COLUMNS = (
+    "ingest_id, file_name, companion_name, file_sha256, file_size, format, ingested_at,"
+    " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate, rejected"
+)
 
 
 def create_schema(connection: sqlite3.Connection) -> None:
-    """Create the tables and indexes if missing; refuse a database of another schema version."""
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    if version not in (0, SCHEMA_VERSION):
+    """Create the tables and indexes of a new file, or upgrade one of an earlier version in
+    place; refuse a database of a later version."""
+    version = _version(connection)
+    if version > SCHEMA_VERSION:
         raise InputError(
             f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
         )
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
         connection.executescript(SCHEMA)
         connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    elif version < SCHEMA_VERSION:
+        _upgrade(connection)
+
+
+def _version(connection: sqlite3.Connection) -> int:
+    return connection.execute("PRAGMA user_version").fetchone()[0]
+
+
+def _tables(connection: sqlite3.Connection) -> set[str]:
+    return {
+        name
+        for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+    }
+
+
+def _upgrade(connection: sqlite3.Connection) -> None:
+    """Bring a version 1 store to version 2, in one transaction: all of it or nothing.
+
+    ``ingest_log`` loses its CHECK on the format by SQLite's twelve steps for a change
+    ALTER TABLE cannot make (https://sqlite.org/lang_altertable.html#otheralter): foreign
+    keys off, a new table, the rows copied, the old table dropped, the new one renamed, the
+    foreign keys checked. Another process upgrading at the same time waits for the write
+    lock and then finds the work done.
+    """
+    foreign_keys = connection.execute("PRAGMA foreign_keys").fetchone()[0]
+    connection.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            if _version(connection) == 1:
+                _upgrade_1_to_2(connection)
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError as error:  # e.g. a file this user may only read
+        raise InputError(
+            f"the database is of schema version 1 and could not be upgraded to"
+            f" {SCHEMA_VERSION} ({error}); nothing was changed"
+        ) from None
+    finally:
+        if foreign_keys:
+            connection.execute("PRAGMA foreign_keys = ON")
+
+
+def _upgrade_1_to_2(connection: sqlite3.Connection) -> None:
+    """The steps of version 1 to 2, inside the caller's transaction."""
+    new_table = _INGEST_LOG.replace("IF NOT EXISTS ingest_log", "ingest_log_v2")
+    connection.execute(new_table)
+    connection.execute(
+        f"INSERT INTO ingest_log_v2 ({_INGEST_LOG_COLUMNS})"
+        f" SELECT {_INGEST_LOG_COLUMNS} FROM ingest_log"
+    )
+    connection.execute("DROP TABLE ingest_log")
+    connection.execute("ALTER TABLE ingest_log_v2 RENAME TO ingest_log")
+    for statement in FINDINGS_SCHEMA.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    problems = [  # the rows that point to the rebuilt table
+        problem
+        for table in ("rounds", "rejected_records")
+        for problem in connection.execute(f"PRAGMA foreign_key_check({table})").fetchall()
+    ]
+    if problems:
+        raise InputError(
+            f"the database cannot be upgraded to schema version {SCHEMA_VERSION}: rows"
+            f" {problems[:5]} point to no row; nothing was changed"
+        )
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
     """Open the store (creating it and its schema when ``create``), tuned for bulk loads.
 
-    The connection is in autocommit mode: callers open explicit transactions
-    (``BEGIN IMMEDIATE`` ... ``COMMIT``) so that one file loads all or nothing.
+    A store of an earlier schema version is upgraded in place (once, atomically); one of a
+    later version is refused. The connection is in autocommit mode: callers open explicit
+    transactions (``BEGIN IMMEDIATE`` ... ``COMMIT``) so that one file loads all or nothing.
     """
     if not create and not path.is_file():
         raise InputError(f"{path}: no such database (run `baccarat-report ingest` first)")
     try:
         connection = sqlite3.connect(path, isolation_level=None, timeout=60)
+    except sqlite3.DatabaseError as error:
+        raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+    try:
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
@@ -119,20 +236,23 @@ def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
         else:
             _check_schema(connection, path)
     except sqlite3.DatabaseError as error:
+        connection.close()
         raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+    except BaseException:
+        connection.close()
+        raise
     return connection
 
 
 def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
-    """Refuse a database that is not (or not yet) a baccarat-report store."""
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    tables = {
-        name
-        for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
-    }
-    missing = {"ingest_log", "rounds", "bets", "rejected_records"} - tables
+    """Refuse a database that is not (or not yet) a baccarat-report store; upgrade one of an
+    earlier version."""
+    version = _version(connection)
+    if version == 1 and not set(_TABLES_OF_VERSION_1) - _tables(connection):
+        _upgrade(connection)
+        version = _version(connection)
+    missing = set(TABLES) - _tables(connection)
     if version != SCHEMA_VERSION or missing:
-        connection.close()
         raise InputError(
             f"{path}: not a baccarat-report database (schema version {version},"
             f" missing {', '.join(sorted(missing)) or 'nothing'}); run `baccarat-report ingest`"
@@ -155,7 +275,7 @@ def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
 
 #: The columns that make a round's content: the same round loaded twice agrees on all of
 #: them (where it came from and the derived report_month aside). They are also the names of
-#: :class:`reporting.ingest.logs.RoundRecord`'s fields.
+#: :class:`reporting.records.Round`'s fields.
 ROUND_CONTENT_FIELDS = (
     "round_id",
     "game_id",

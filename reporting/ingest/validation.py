@@ -1,0 +1,464 @@
+"""Checking a decoded round log line into a :class:`~reporting.records.Round`.
+
+Every format decodes a line (or a row with its bets) into the same raw shape,
+:class:`RawRound`, type-checked by msgspec in C; :class:`RoundValidator` then checks what
+msgspec cannot (cards, money, timestamps, the game's bets and currency) and normalises it:
+canonical cards, money in cents, UTC timestamps, the reporting month in the game's time zone.
+A line that cannot be used raises :class:`RecordError` with its reject reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, Literal
+from zoneinfo import ZoneInfo
+
+import msgspec
+
+from reporting.engine.bets import BetType
+from reporting.engine.cards import CardError, parse_card
+from reporting.engine.games import GameSpec
+from reporting.engine.money import AmountError, parse_amount
+from reporting.records import Bet, RejectReason, Round
+
+__all__ = [
+    "ROUND_DECODER",
+    "RawBet",
+    "RawRound",
+    "RecordError",
+    "RoundValidator",
+    "error_of_decoding",
+]
+
+
+class RecordError(Exception):
+    """A record that cannot be loaded, with its reject reason code."""
+
+    def __init__(self, reason: RejectReason, message: str, source_line: int | None = None):
+        super().__init__(message)
+        self.reason: str = reason.value
+        self.message = message
+        self.source_line = source_line  # set when the bad part sits on another line (CSV bets file)
+
+
+# --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
+
+# An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
+# that a timestamp without one is told apart as naive).
+_TIMESTAMP = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"([Zz]|[+-][0-9]{2}:?[0-9]{2})?"
+)
+# The form the store keeps (UTC, to the millisecond, fixed width), clock fields in range.
+_STORED_FORM = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+)
+#: Largest hand number and amount (cents) accepted: far beyond any real shoe or stake, well
+#: within SQLite's 64-bit integers.
+MAX_HAND_NO = 1_000_000
+MAX_CENTS = 10**15
+#: UTC offsets in use run from -12:00 to +14:00; no time zone has ever been beyond +-14:00.
+MAX_OFFSET_HOURS = 14
+#: Years accepted in a timestamp: any real log, with room for every time zone's month to be
+#: computed around it (a datetime stops at years 1 and 9999).
+YEARS = range(1900, 9999)
+#: Entries each normalisation cache may hold before it is emptied (memory stays flat).
+CACHE_LIMIT = 200_000
+_BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
+
+
+class RawBet(msgspec.Struct, gc=False):
+    """A bet as the round log spells it (round-log.md), before its money and time are read."""
+
+    bet_id: str
+    account: str
+    type: _BetTypeName
+    stake: str
+    payout: str
+    currency: str
+    placed_at: str | None = None
+
+
+class RawRound(msgspec.Struct, gc=False):
+    """A round as the round log spells it (the JSON key ``game`` is the spec's), the shape
+    every format decodes into."""
+
+    round_id: str
+    table_id: str
+    game: str
+    settled_at: str
+    status: Literal["settled", "void"]
+    bets: list[RawBet]
+    shoe_id: str | None = None
+    hand_no: int | None = None
+    started_at: str | None = None
+    betting_closed_at: str | None = None
+    void_reason: str | None = None
+    player_cards: list[Any] | None = None  # checked card by card: a bad one is bad_card
+    banker_cards: list[Any] | None = None
+
+
+#: Decodes one JSON line into the raw shape.
+ROUND_DECODER = msgspec.json.Decoder(RawRound)
+
+
+def error_of_decoding(error: msgspec.MsgspecError) -> RecordError:
+    """Map msgspec's message to a reject reason of the CLI contract and a readable message."""
+    text = str(error)
+    if not isinstance(error, msgspec.ValidationError):
+        return RecordError(RejectReason.BAD_JSON, f"not valid JSON: {text}")
+    problem, _, path = text.partition(" - at `$")
+    path = path.rstrip("`").lstrip(".")
+    field = path.rsplit(".", 1)[-1]
+    if "missing required field" in problem:
+        name = re.search(r"field `([^`]+)`", problem)
+        where = f"{path}." if path else ""
+        return RecordError(
+            RejectReason.MISSING_FIELD,
+            f"required field {where}{name.group(1) if name else '?'} is missing",
+        )
+    if "got `null`" in problem:
+        return RecordError(RejectReason.MISSING_FIELD, f"required field {path} is null")
+    got = re.search(r"got `([^`]+)`", problem)
+    if field in ("stake", "payout") and got:
+        return RecordError(
+            RejectReason.BAD_MONEY,
+            f'{path}: money must be a decimal string such as "25.00", not a JSON {got.group(1)}',
+        )
+    if field == "type" and path.startswith("bets") and "Invalid enum value" in problem:
+        known = " ".join(bet.value for bet in BetType)
+        return RecordError(
+            RejectReason.UNKNOWN_BET_TYPE,
+            f"{path}: {problem.split('value ')[-1]} is not a bet type (known: {known})",
+        )
+    if field == "status" and "Invalid enum value" in problem:
+        return RecordError(
+            RejectReason.BAD_VALUE,
+            f"status {problem.split('value ')[-1]} is not 'settled' or 'void'",
+        )
+    return RecordError(RejectReason.BAD_VALUE, f"{path or 'record'}: {problem}")
+
+
+# --- normalisation --------------------------------------------------------------------------
+
+
+class _Canon:
+    """Cached normalisation of what repeats endlessly in a log: cards, amounts, dates, months.
+
+    The caches stay small (they are looked up millions of times, and a small table stays in
+    the processor's cache) and hold only what passed the full check; those whose keys come
+    from the log are emptied past a bound, so memory stays flat whatever the log (card
+    spellings are a closed set).
+    """
+
+    def __init__(self) -> None:
+        self._cards: dict[str, str] = {}
+        self.amounts: dict[str, int] = {}  # amount text -> cents, for valid amounts
+        self.dates: set[str] = set()  # calendar dates seen valid
+        # (date, hour, offset as written) -> the UTC hour ("2026-10-03T18"), for offsets of
+        # whole hours: minutes and seconds are the same on both sides of such an offset.
+        self._hours: dict[tuple[str, str, str], str] = {}
+        # time zone -> (first UTC instant of a local month, first of the next, the month)
+        self._months: dict[str, tuple[str, str, str]] = {}
+        self._zones: dict[str, ZoneInfo] = {}
+
+    def cards(self, codes: list[Any] | None, hand: str) -> str:
+        if not codes:
+            return ""
+        try:
+            return " ".join([self._cards[code] for code in codes])
+        except (KeyError, TypeError):  # a first sight, or not a string at all
+            return " ".join([self._card(code, hand) for code in codes])
+
+    def _card(self, code: Any, hand: str) -> str:
+        if not isinstance(code, str):
+            raise RecordError(RejectReason.BAD_CARD, f"{hand}: card {code!r} is not a card code")
+        card = self._cards.get(code)
+        if card is None:
+            try:
+                card = parse_card(code).code
+            except CardError as error:
+                raise RecordError(RejectReason.BAD_CARD, f"{hand}: {error}") from None
+            self._cards[code] = card
+        return card
+
+    def amount(self, text: str, field: str) -> int:
+        cents = self.amounts.get(text)
+        if cents is None:
+            try:
+                cents = parse_amount(text)  # the one parser of amounts
+            except AmountError:
+                raise RecordError(
+                    RejectReason.BAD_MONEY,
+                    f'{field} {text!r} is not a decimal amount with at most 2 decimals (e.g. "25.00")',
+                ) from None
+            if cents >= MAX_CENTS:
+                raise RecordError(
+                    RejectReason.BAD_MONEY,
+                    f"{field} {text!r} is beyond any stake or payout this tool accepts",
+                )
+            if len(self.amounts) > CACHE_LIMIT:
+                self.amounts.clear()
+            self.amounts[text] = cents
+        return cents
+
+    def timestamp(self, text: str, field: str) -> str:
+        """Check an ISO 8601 timestamp with a UTC offset; return it as the store keeps it:
+        UTC, to the millisecond (truncated), fixed width, so that stored times sort as text.
+
+        A timestamp already in that form costs one regular-expression match and one set
+        look-up; other spellings a match and a small dictionary look-up; the first sight of
+        a date and hour is checked in full.
+
+        >>> _Canon().timestamp("2026-10-03T18:40:17.5Z", "t")
+        '2026-10-03T18:40:17.500Z'
+        >>> _Canon().timestamp("2026-10-01t01:40:17,5678+0200", "t")
+        '2026-09-30T23:40:17.567Z'
+        """
+        if _STORED_FORM.fullmatch(text) is not None and text[:10] in self.dates:
+            return text
+        match = _TIMESTAMP.fullmatch(text)
+        if match is not None:
+            date, hour, minutes, fraction, offset = match.groups()
+            utc_hour = self._hours.get((date, hour, offset))
+            if utc_hour is not None and minutes[1] < "6" and minutes[4] < "6":
+                millis = "000" if fraction is None else (fraction + "00")[:3]
+                return f"{utc_hour}{minutes}.{millis}Z"
+        return self._timestamp_in_full(text, field)
+
+    def _timestamp_in_full(self, text: str, field: str) -> str:
+        match = _TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
+        if match is None:
+            raise RecordError(
+                RejectReason.BAD_VALUE, f"{field} {text!r} is not an ISO 8601 timestamp"
+            )
+        date, hour, minutes, fraction, written_offset = match.groups()
+        if int(date[:4]) not in YEARS:
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"{field} {text!r}: year outside {YEARS.start}-{YEARS.stop - 1}",
+            )
+        if written_offset is None:
+            raise RecordError(
+                RejectReason.NAIVE_TIMESTAMP,
+                f"{field} {text!r} has no UTC offset; write it as ...Z or ...+01:00",
+            )
+        offset = written_offset
+        if offset in ("Z", "z"):
+            offset = "+00:00"
+        elif ":" not in offset:
+            offset = f"{offset[:3]}:{offset[3:]}"
+        if (
+            int(offset[1:3]) > MAX_OFFSET_HOURS
+            or int(offset[4:6]) > 59
+            or (int(offset[1:3]) == MAX_OFFSET_HOURS and offset[4:6] != "00")
+        ):
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"{field} {text!r}: UTC offset {offset} is outside -14:00..+14:00",
+            )
+        # Milliseconds, truncated: the precision the store keeps, so that the stored instant
+        # and the reporting month computed from it never disagree.
+        millis = ((fraction or "") + "000")[:3]
+        try:
+            local = datetime.fromisoformat(f"{date}T{hour}{minutes}.{millis}{offset}")
+            stored = local.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+        except (ValueError, OverflowError):
+            raise RecordError(
+                RejectReason.BAD_VALUE, f"{field} {text!r} is not a valid date and time"
+            ) from None
+        if len(self.dates) > CACHE_LIMIT or len(self._hours) > CACHE_LIMIT:
+            self.dates.clear()
+            self._hours.clear()
+        self.dates.add(date)
+        if offset.endswith(":00"):
+            self._hours[(date, hour, written_offset)] = stored[:13]
+        return stored
+
+    def month(self, stored: str, timezone: str) -> str:
+        """Reporting month (``YYYY-MM``) of a stored UTC time in a time zone.
+
+        The UTC span of the last month found is kept per zone: within it, a month costs two
+        text comparisons (stored times sort as text).
+        """
+        span = self._months.get(timezone)
+        if span is not None and span[0] <= stored < span[1]:
+            return span[2]
+        zone = self._zones.get(timezone) or self._zones.setdefault(timezone, ZoneInfo(timezone))
+        local = datetime.fromisoformat(stored[:-1] + "+00:00").astimezone(zone)
+        month = f"{local.year:04d}-{local.month:02d}"
+        try:
+            first = datetime(local.year, local.month, 1, tzinfo=zone)
+            after = datetime(local.year + local.month // 12, local.month % 12 + 1, 1, tzinfo=zone)
+            start, end = (
+                moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+                for moment in (first, after)
+            )
+        except (ValueError, OverflowError):  # the first or last month a datetime can hold
+            return month
+        if start <= stored < end:
+            self._months[timezone] = (start, end, month)
+        return month
+
+
+class RoundValidator:
+    """Turns decoded rounds into :class:`~reporting.records.Round` records for the configured
+    games."""
+
+    def __init__(self, games: Mapping[str, GameSpec]):
+        self._games = games
+        self._offered = {
+            game_id: frozenset(bet.value for bet in game.bets) for game_id, game in games.items()
+        }
+        self._canon = _Canon()
+
+    def validate(self, raw: RawRound, line: int, bet_lines: list[int] | None = None) -> Round:
+        """Validate one decoded round read at ``line`` (its bets at ``bet_lines`` when they
+        come from another file, as in a CSV pair).
+
+        Raises :class:`RecordError` with its reject reason.
+        """
+        game = self._games.get(raw.game)
+        if game is None:
+            known = ", ".join(sorted(self._games))
+            raise RecordError(
+                RejectReason.UNKNOWN_GAME, f"game {raw.game!r} is not configured (known: {known})"
+            )
+        if not raw.round_id.strip() or not raw.table_id.strip():
+            raise RecordError(RejectReason.MISSING_FIELD, "round_id and table_id must not be empty")
+        canon = self._canon
+        player = canon.cards(raw.player_cards, "player_cards")
+        banker = canon.cards(raw.banker_cards, "banker_cards")
+        _check_hands(raw)
+        if raw.hand_no is not None and not 1 <= raw.hand_no <= MAX_HAND_NO:
+            raise RecordError(
+                RejectReason.BAD_VALUE, f"hand_no {raw.hand_no} must be 1 to {MAX_HAND_NO:,}"
+            )
+        timestamp = canon.timestamp
+        settled_at = timestamp(raw.settled_at, "settled_at")
+        started_at = None if raw.started_at is None else timestamp(raw.started_at, "started_at")
+        closed_at = (
+            None
+            if raw.betting_closed_at is None
+            else timestamp(raw.betting_closed_at, "betting_closed_at")
+        )
+        return Round(
+            round_id=raw.round_id,
+            game_id=raw.game,
+            table_id=raw.table_id,
+            shoe_id=raw.shoe_id or None,
+            hand_no=raw.hand_no,
+            started_at=started_at,
+            betting_closed_at=closed_at,
+            settled_at=settled_at,
+            report_month=canon.month(settled_at, game.timezone),
+            status=raw.status,
+            void_reason=raw.void_reason if raw.status == "void" else None,
+            player_cards=player,
+            banker_cards=banker,
+            source_line=line,
+            bets=self._bets(raw, game.currency, line, bet_lines),
+        )
+
+    def _bets(
+        self, raw: RawRound, currency: str, line: int, bet_lines: list[int] | None
+    ) -> list[Bet]:
+        """The round's bets, checked; each at ``line`` or at its own line of ``bet_lines``."""
+        round_id = raw.round_id
+        offered = self._offered[raw.game]
+        canon = self._canon
+        amounts, dates, stored_form = canon.amounts, canon.dates, _STORED_FORM.fullmatch
+        timestamp = canon.timestamp
+        bets = []
+        for index, bet in enumerate(raw.bets):
+            # The common case inline: cached amounts, a time already in the stored form (or
+            # one the timestamp check alone turns into it); anything else (or a first sight)
+            # goes through the full check, which raises with the reason.
+            stake = amounts.get(bet.stake)
+            payout = amounts.get(bet.payout)
+            placed_at = bet.placed_at
+            try:
+                if (
+                    not stake
+                    or payout is None
+                    or bet.currency != currency
+                    or bet.type not in offered
+                ):
+                    stake, payout, placed_at = self._check_bet(bet, index, raw.game, currency)
+                elif placed_at is not None and (
+                    stored_form(placed_at) is None or placed_at[:10] not in dates
+                ):
+                    placed_at = timestamp(placed_at, f"bets[{index}].placed_at")
+            except RecordError as error:
+                if bet_lines is not None:
+                    error.source_line = bet_lines[index]  # the bad part is on a bets.csv line
+                raise
+            bets.append(
+                Bet(
+                    round_id=round_id,
+                    bet_id=bet.bet_id,
+                    account=bet.account,
+                    bet_type=bet.type,
+                    stake_cents=stake,
+                    payout_cents=payout,
+                    currency=currency,
+                    placed_at=placed_at,
+                    source_line=line if bet_lines is None else bet_lines[index],
+                )
+            )
+        if len(bets) > 1 and len({bet.bet_id for bet in bets}) != len(bets):
+            raise RecordError(RejectReason.BAD_VALUE, "a bet_id appears twice in the round")
+        return bets
+
+    def _check_bet(
+        self, bet: RawBet, index: int, game_id: str, currency: str
+    ) -> tuple[int, int, str | None]:
+        """Full check of one bet's type, money, currency and time; returns (stake, payout,
+        placed_at as stored)."""
+        offered = self._offered[game_id]
+        if bet.type not in offered:
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"bets[{index}].type {bet.type!r} is not offered by {game_id}"
+                f" (offered: {' '.join(sorted(offered))})",
+            )
+        canon = self._canon
+        stake = canon.amount(bet.stake, f"bets[{index}].stake")
+        if stake == 0:
+            raise RecordError(
+                RejectReason.BAD_MONEY, f"bets[{index}].stake must be greater than zero"
+            )
+        payout = canon.amount(bet.payout, f"bets[{index}].payout")
+        if bet.currency != currency:
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"bets[{index}].currency {bet.currency!r} is not the game's currency {currency}",
+            )
+        placed_at = bet.placed_at
+        if placed_at is not None:
+            placed_at = canon.timestamp(placed_at, f"bets[{index}].placed_at")
+        return stake, payout, placed_at
+
+
+def _check_hands(raw: RawRound) -> None:
+    """The cards a round of its status must hold: two or three a hand when settled (both
+    hands present), at most three when void (which needs its reason)."""
+    player_codes, banker_codes = raw.player_cards, raw.banker_cards
+    if raw.status == "settled":
+        if player_codes is None or banker_codes is None:
+            hand = "player_cards" if player_codes is None else "banker_cards"
+            raise RecordError(
+                RejectReason.MISSING_FIELD, f"required field {hand} is missing on a settled round"
+            )
+        if not (2 <= len(player_codes) <= 3 and 2 <= len(banker_codes) <= 3):
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"a settled hand holds 2 or 3 cards (player {len(player_codes)}, banker {len(banker_codes)})",
+            )
+    else:
+        if not (raw.void_reason or "").strip():
+            raise RecordError(RejectReason.MISSING_FIELD, "a void round needs a void_reason")
+        if len(player_codes or ()) > 3 or len(banker_codes or ()) > 3:
+            raise RecordError(RejectReason.BAD_VALUE, "a hand holds at most 3 cards")
