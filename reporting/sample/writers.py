@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from reporting.ingest.logs import CSV_BET_FIELDS, CSV_ROUND_FIELDS
+from reporting.ingest.csv_pair import CSV_BET_FIELDS, CSV_ROUND_FIELDS
 
 LogFormat = Literal["jsonl", "csv"]
 

@@ -17,31 +17,13 @@ from dataclasses import dataclass, field
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
-from reporting.ingest.logs import cyclic_gc_paused
+from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding
 from reporting.store.reading import read_rounds, read_shoes
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
 from reporting.verify.totals import BetTotals, TableCounts, Totals
 
-__all__ = ["FINDINGS_SCHEMA", "VerifyResult", "verify"]
-
-FINDINGS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS findings (
-    finding_id      INTEGER PRIMARY KEY,
-    kind            TEXT NOT NULL,
-    game_id         TEXT NOT NULL,
-    report_month    TEXT NOT NULL,
-    round_id        TEXT NOT NULL,
-    bet_id          TEXT,
-    expected_payout_cents INTEGER,
-    logged_payout_cents   INTEGER,
-    rule            TEXT,           -- the drawing rule, limit or house rule concerned
-    source_file     TEXT NOT NULL,
-    source_line     INTEGER NOT NULL,
-    message         TEXT NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
-"""
+__all__ = ["VerifyResult", "verify"]
 
 
 @dataclass
@@ -118,7 +100,6 @@ def verify(
     keep: int = 10_000,
 ) -> VerifyResult:
     """Check every round (of ``month``, or all) and store the findings, replacing earlier ones."""
-    connection.executescript(FINDINGS_SCHEMA)
     result = VerifyResult(month)
     games = config.games
     connection.execute("BEGIN IMMEDIATE")
