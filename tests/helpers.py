@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import gzip
+import json
+import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+#: The tables a round log fills.
+TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
 
 
 def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -18,3 +26,100 @@ def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess
         cwd=cwd,
         timeout=120,
     )
+
+
+def rows(db: Path, sql: str, parameters: tuple = ()) -> list[tuple]:
+    connection = sqlite3.connect(db)
+    try:
+        return connection.execute(sql, parameters).fetchall()
+    finally:
+        connection.close()
+
+
+def counts(db: Path) -> dict[str, int]:
+    return {table: rows(db, f"SELECT count(*) FROM {table}")[0][0] for table in TABLES}
+
+
+def dump(db: Path, *, with_log: bool = True) -> dict[str, list[tuple]]:
+    """Every row of every table, in a stable order (ingest_log without its clock column)."""
+    tables = {
+        "rounds": "SELECT * FROM rounds ORDER BY round_id",
+        "bets": "SELECT * FROM bets ORDER BY round_id, bet_id",
+        "rejected_records": "SELECT * FROM rejected_records ORDER BY reject_id",
+    }
+    if with_log:
+        tables["ingest_log"] = (
+            "SELECT ingest_id, file_name, companion_name, file_sha256, file_size, format,"
+            " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate, rejected"
+            " FROM ingest_log ORDER BY ingest_id"
+        )
+    return {table: rows(db, sql) for table, sql in tables.items()}
+
+
+def write_csv_pair(
+    folder: Path, rounds: list[dict], *, rounds_name="rounds.csv", bets_name="bets.csv"
+):
+    """A CSV pair holding the given JSON-shaped rounds (cards space-separated)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    round_columns = [
+        "round_id",
+        "table_id",
+        "game",
+        "shoe_id",
+        "hand_no",
+        "started_at",
+        "betting_closed_at",
+        "settled_at",
+        "status",
+        "void_reason",
+        "player_cards",
+        "banker_cards",
+    ]
+    bet_columns = [
+        "round_id",
+        "bet_id",
+        "account",
+        "type",
+        "stake",
+        "payout",
+        "currency",
+        "placed_at",
+    ]
+    rounds_path, bets_path = folder / rounds_name, folder / bets_name
+    with rounds_path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, round_columns)
+        writer.writeheader()
+        for record in rounds:
+            row = {column: record.get(column) for column in round_columns}
+            row["player_cards"] = " ".join(record.get("player_cards") or [])
+            row["banker_cards"] = " ".join(record.get("banker_cards") or [])
+            writer.writerow(row)
+    with bets_path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, bet_columns)
+        writer.writeheader()
+        for record in rounds:
+            for bet in record["bets"]:
+                writer.writerow({"round_id": record["round_id"], **bet})
+    return rounds_path, bets_path
+
+
+def many_rounds_gz(path: Path, make_round, count: int) -> Path:
+    lines = "".join(
+        json.dumps(make_round(f"GZ-{n:06d}", hand_no=n % 80 + 1)) + "\n" for n in range(count)
+    )
+    path.write_bytes(gzip.compress(lines.encode(), compresslevel=1))
+    return path
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+            found.append(int(entry))
+    return found

@@ -2,7 +2,7 @@
 
 Adding a language is one row here and one gettext catalogue,
 ``reporting/locale/<code>/LC_MESSAGES/messages.po`` (``make i18n`` creates it from the
-template); ``tests/test_i18n.py`` fails while the catalogue is missing or incomplete, and an
+template); ``tests/presentation/test_i18n.py`` fails while the catalogue is missing or incomplete, and an
 unknown code fails loudly wherever it is used, never falling back to another language.
 
 =====  ======  =====  ==========================================================

@@ -5,7 +5,7 @@ bet up here through :func:`bet_words`, registered in every template environment 
 :func:`reporting.presentation.i18n.make_environment`, and translate the msgids where they are
 shown; the page and the workbook both print them through those macros. A bet type missing
 from the table stops the render with an error naming it: a sheet never prints a raw id.
-``tests/test_i18n.py`` holds the table complete (every
+``tests/presentation/test_i18n.py`` holds the table complete (every
 :class:`~reporting.engine.bets.BetType`, translated in every language).
 """
 

@@ -3,7 +3,7 @@
 One gettext catalogue per language, ``reporting/locale/<lang>/LC_MESSAGES/messages.po``, is
 read and compiled in memory when first used (no ``.mo`` file is committed or installed). The
 source language is English: an entry whose translation is empty or fuzzy falls back to the
-English ``msgid``, and so does a plural entry with any empty form. ``tests/test_i18n.py``
+English ``msgid``, and so does a plural entry with any empty form. ``tests/presentation/test_i18n.py``
 fails for every such entry, so a published language is always complete.
 
 Each language is written in one locale, which decides how numbers, money and dates look; the

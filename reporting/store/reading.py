@@ -32,17 +32,15 @@ class SourceFiles(NamedTuple):
     bets: str
 
 
-#: The columns of a :class:`Round` in its field order (without the bets), then the ingest id.
-_ROUND_COLUMNS = (
-    "r.round_id, r.game_id, r.table_id, r.shoe_id, r.hand_no, r.started_at,"
-    " r.betting_closed_at, r.settled_at, r.report_month, r.status, r.void_reason,"
-    " r.player_cards, r.banker_cards, r.source_line, r.ingest_id"
+#: The columns of a :class:`Round` in its field order (without the bets), then the ingest id:
+#: the store's column names are the records' field names.
+_ROUND_COLUMNS = ", ".join(
+    [f"r.{name}" for name in Round.__struct_fields__ if name != "bets"] + ["r.ingest_id"]
 )
 #: The columns of a :class:`Bet` in its field order.
-_BET_COLUMNS = (
-    "b.round_id, b.bet_id, b.account, b.bet_type, b.stake_cents, b.payout_cents, b.currency,"
-    " b.placed_at, b.source_line"
-)
+_BET_COLUMNS = ", ".join(f"b.{name}" for name in Bet.__struct_fields__)
+#: Where a row of :data:`_ROUND_COLUMNS` ends its round's fields (the ingest id follows).
+_INGEST_ID = len(Round.__struct_fields__) - 1
 _bet_round = attrgetter("round_id")
 
 
@@ -93,7 +91,7 @@ def read_rounds(
             bets_round, group = next(groups, (None, None))
         else:
             bets = []
-        yield Round(*row[:14], bets), files[row[14]]
+        yield Round(*row[:_INGEST_ID], bets), files[row[_INGEST_ID]]
 
 
 def read_shoes(
@@ -112,7 +110,7 @@ def read_shoes(
         " ORDER BY r.shoe_id, r.hand_no, r.settled_at, r.round_id",
         params,
     )
-    rounds = ((Round(*row[:14], []), files[row[14]]) for row in cursor)
+    rounds = ((Round(*row[:_INGEST_ID], []), files[row[_INGEST_ID]]) for row in cursor)
     for _shoe_id, shoe in groupby(rounds, key=_shoe_of):
         yield list(shoe)
 

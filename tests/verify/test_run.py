@@ -34,7 +34,7 @@ from reporting.store.load import ingest
 from reporting.store.schema import connect
 from reporting.verify.run import verify
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 INBOX = REPOSITORY / "sample_data" / "inbox"
 MONTH = "2026-10"
 runner = CliRunner()

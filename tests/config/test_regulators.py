@@ -12,7 +12,7 @@ from reporting.config.regulators import REQUIRABLE_KEYS, load_regulators
 from reporting.engine.theory import game_odds
 from reporting.figures.regulators import configuration_warnings, regulator_of, update_day
 
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def test_adm_is_described_by_data(operator_config):

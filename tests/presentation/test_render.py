@@ -40,8 +40,8 @@ from reporting.presentation.rulesheet_xlsx import render_xlsx
 
 AS_OF = date(2026, 11, 30)
 TOOL_VERSION = "test"
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "golden"
 GAMES = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it")
 
 
@@ -169,7 +169,7 @@ def test_html_escapes_configuration_text(operator_config):
 
 def test_golden_html(rendered):
     """The English page of live-baccarat-it, byte for byte. Regenerate on purpose only:
-    UPDATE_GOLDEN=1 pytest tests/test_render.py, then read the diff before committing."""
+    UPDATE_GOLDEN=1 pytest tests/presentation/test_render.py, then read the diff before committing."""
     name = "live-baccarat-it.en.html"
     actual = (rendered / name).read_text(encoding="utf-8")
     golden = GOLDEN / name

@@ -14,7 +14,7 @@ from reporting.engine.cards import parse_cards
 from reporting.engine.rules import resolve_round
 from reporting.sample.bets import BET_WEIGHTS, BetSampler, Settler, StakeSampler, bet_weight
 
-SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 
 
 @pytest.fixture(scope="module")

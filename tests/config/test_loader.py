@@ -20,7 +20,7 @@ from reporting.engine.bets import BetType
 from reporting.engine.games import StakeLimits
 from reporting.engine.money import RoundingPolicy
 
-SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
 
 

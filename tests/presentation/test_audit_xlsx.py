@@ -7,7 +7,7 @@ one is rejected and the file loads no round) and ``september.jsonl`` (one round 
 month and one bad line).
 
 The Summary sheet's cells are compared with ``tests/golden/audit_summary.txt``; after an
-intended change, regenerate it with ``UPDATE_GOLDEN=1 pytest tests/test_workbook.py`` and read
+intended change, regenerate it with ``UPDATE_GOLDEN=1 pytest tests/presentation/test_audit_xlsx.py`` and read
 the difference before committing.
 """
 

@@ -248,7 +248,7 @@ def test_main_odds_succeeds_with_exit_0(tmp_path):
 def test_every_command_is_in_the_readme_command_reference():
     """Docs and CLI agree: each command has a `### name` section in the command reference,
     and the reference lists no command the CLI does not have."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     reference = readme.split("## Command reference", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"^### `([a-z-]+)`", reference, flags=re.MULTILINE))
     commands = {command.name for command in app.registered_commands}

@@ -923,7 +923,7 @@ def test_demo_inbox_gives_clean_reports(tmp_path, operator_config):
             for game_id, game in operator_config.games.items()
         },
     )
-    inbox = Path(__file__).resolve().parent.parent / "sample_data" / "inbox"
+    inbox = Path(__file__).resolve().parents[2] / "sample_data" / "inbox"
     out = tmp_path / "reports"
     result = library_run(
         config, inbox, out, tmp_path / "demo.sqlite", date(2026, 11, 5), render_game

@@ -30,7 +30,7 @@ from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.sample import FAULT_KINDS, generate_month
 
-SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 MONTH = "2026-10"
 MONEY = re.compile(r"[0-9]+\.[0-9]{2}")
 TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?")

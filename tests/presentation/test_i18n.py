@@ -31,7 +31,7 @@ from reporting.presentation.i18n import (
     make_environment,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NBSP = "\xa0"
 
 

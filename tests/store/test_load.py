@@ -4,13 +4,11 @@ and kept, the same data never loaded twice, conflicts never overwrite, one file 
 from __future__ import annotations
 
 import contextlib
-import csv
 import gzip
 import hashlib
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -18,7 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import run_main
+from helpers import (
+    counts,
+    dump,
+    many_rounds_gz,
+    rows,
+    run_main,
+    write_csv_pair,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -30,7 +35,6 @@ from reporting.store.load import ingest
 from reporting.store.schema import connect
 
 runner = CliRunner()
-TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
 
 
 def cli(config: Path, *args: str):
@@ -42,81 +46,6 @@ def cli_json(config: Path, *args: str) -> tuple[int, dict]:
     result = cli(config, *args, "--json")
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, json.loads(result.stdout)
-
-
-def rows(db: Path, sql: str, parameters: tuple = ()) -> list[tuple]:
-    connection = sqlite3.connect(db)
-    try:
-        return connection.execute(sql, parameters).fetchall()
-    finally:
-        connection.close()
-
-
-def counts(db: Path) -> dict[str, int]:
-    return {table: rows(db, f"SELECT count(*) FROM {table}")[0][0] for table in TABLES}
-
-
-def dump(db: Path, *, with_log: bool = True) -> dict[str, list[tuple]]:
-    """Every row of every table, in a stable order (ingest_log without its clock column)."""
-    tables = {
-        "rounds": "SELECT * FROM rounds ORDER BY round_id",
-        "bets": "SELECT * FROM bets ORDER BY round_id, bet_id",
-        "rejected_records": "SELECT * FROM rejected_records ORDER BY reject_id",
-    }
-    if with_log:
-        tables["ingest_log"] = (
-            "SELECT ingest_id, file_name, companion_name, file_sha256, file_size, format,"
-            " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate, rejected"
-            " FROM ingest_log ORDER BY ingest_id"
-        )
-    return {table: rows(db, sql) for table, sql in tables.items()}
-
-
-def write_csv_pair(
-    folder: Path, rounds: list[dict], *, rounds_name="rounds.csv", bets_name="bets.csv"
-):
-    """A CSV pair holding the given JSON-shaped rounds (cards space-separated)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    round_columns = [
-        "round_id",
-        "table_id",
-        "game",
-        "shoe_id",
-        "hand_no",
-        "started_at",
-        "betting_closed_at",
-        "settled_at",
-        "status",
-        "void_reason",
-        "player_cards",
-        "banker_cards",
-    ]
-    bet_columns = [
-        "round_id",
-        "bet_id",
-        "account",
-        "type",
-        "stake",
-        "payout",
-        "currency",
-        "placed_at",
-    ]
-    rounds_path, bets_path = folder / rounds_name, folder / bets_name
-    with rounds_path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, round_columns)
-        writer.writeheader()
-        for record in rounds:
-            row = {column: record.get(column) for column in round_columns}
-            row["player_cards"] = " ".join(record.get("player_cards") or [])
-            row["banker_cards"] = " ".join(record.get("banker_cards") or [])
-            writer.writerow(row)
-    with bets_path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, bet_columns)
-        writer.writeheader()
-        for record in rounds:
-            for bet in record["bets"]:
-                writer.writerow({"round_id": record["round_id"], **bet})
-    return rounds_path, bets_path
 
 
 # --- one file holding every reject reason ---------------------------------------------------
@@ -577,14 +506,6 @@ def test_a_file_that_is_not_a_round_log_exits_2(tmp_path, sample_config_path):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def many_rounds_gz(path: Path, make_round, count: int) -> Path:
-    lines = "".join(
-        json.dumps(make_round(f"GZ-{n:06d}", hand_no=n % 80 + 1)) + "\n" for n in range(count)
-    )
-    path.write_bytes(gzip.compress(lines.encode(), compresslevel=1))
-    return path
-
-
 @pytest.mark.parametrize("damage", ["truncated", "corrupted", "not gzip"])
 def test_an_unreadable_gz_file_exits_2_and_loads_nothing_of_it(
     damage, tmp_path, sample_config_path, make_round, write_jsonl
@@ -958,20 +879,6 @@ def live_processes_of_group(group: int) -> list[int]:
             continue
         state, _parent, process_group = stat[stat.rindex(")") + 2 :].split()[:3]
         if int(process_group) == group and state not in ("Z", "X"):
-            found.append(int(entry))
-    return found
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
             found.append(int(entry))
     return found
 

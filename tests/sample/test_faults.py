@@ -29,7 +29,7 @@ from reporting.sample.games import GameModel
 from reporting.sample.table import Table
 from reporting.sample.writers import CsvWriter, JsonLinesWriter
 
-SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 SETTLED = 1_791_052_840_500  # 2026-10-03T18:40:40.500Z
 
 

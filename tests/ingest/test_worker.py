@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_ingest import TABLES, children_of, counts, dump, many_rounds_gz, rows, write_csv_pair
+from helpers import TABLES, children_of, counts, dump, many_rounds_gz, rows, write_csv_pair
 
 import reporting.ingest.worker
 import reporting.store.load
