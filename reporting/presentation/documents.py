@@ -10,6 +10,7 @@ and nothing else; the same sheet gives the same bytes. Files are written atomica
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -37,28 +38,35 @@ __all__ = [
     "write_rule_sheet",
 ]
 
-#: Output formats, by file extension, in the order the ``rules`` command writes them.
-FORMATS: tuple[str, ...] = ("pdf", "xlsx", "html")
+#: The renderer of each output format, by file extension, in the order the ``rules`` command
+#: writes them: (module, function) of the rule sheet, and of the disclosure page where the
+#: format has one. Named, not imported: a renderer's module is imported on use (the PDF one
+#: brings in WeasyPrint, about a second).
+_RENDERERS: dict[str, tuple[str, str, str | None]] = {
+    "pdf": ("reporting.presentation.pdf", "render_pdf", "render_disclosure_pdf"),
+    "xlsx": ("reporting.presentation.rulesheet_xlsx", "render_xlsx", None),
+    "html": ("reporting.presentation.html", "render_html", "render_disclosure_html"),
+}
+#: Output formats of a rule sheet.
+FORMATS: tuple[str, ...] = tuple(_RENDERERS)
 #: Formats of the ADM disclosure page (the block of the rule sheet on a page of its own).
-DISCLOSURE_FORMATS: tuple[str, ...] = ("pdf", "html")
+DISCLOSURE_FORMATS: tuple[str, ...] = tuple(
+    fmt for fmt, (_, _, disclosure) in _RENDERERS.items() if disclosure is not None
+)
+
+
+def _rendered(sheet: RuleSheet, fmt: str, page: int, known: tuple[str, ...]) -> bytes:
+    """Render ``sheet`` in ``fmt`` with the renderer at ``page`` (1: sheet, 2: disclosure)."""
+    entry = _RENDERERS.get(fmt)
+    if entry is None or entry[page] is None:
+        raise ValueError(f"unknown format {fmt!r} (known: {', '.join(known)})")
+    rendered = getattr(importlib.import_module(entry[0]), entry[page])(sheet)
+    return rendered.encode("utf-8") if isinstance(rendered, str) else rendered
 
 
 def render(sheet: RuleSheet, fmt: str) -> bytes:
     """The bytes of a rule sheet in one format (``pdf``, ``xlsx`` or ``html``)."""
-    # The renderers are imported on use: the PDF one brings in WeasyPrint (about a second).
-    if fmt == "html":
-        from reporting.presentation.html import render_html
-
-        return render_html(sheet).encode("utf-8")
-    if fmt == "pdf":
-        from reporting.presentation.pdf import render_pdf
-
-        return render_pdf(sheet)
-    if fmt == "xlsx":
-        from reporting.presentation.rulesheet_xlsx import render_xlsx
-
-        return render_xlsx(sheet)
-    raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    return _rendered(sheet, fmt, 1, FORMATS)
 
 
 def file_name(sheet: RuleSheet, fmt: str) -> str:
@@ -73,15 +81,7 @@ def write_rule_sheet(sheet: RuleSheet, fmt: str, folder: Path) -> Path:
 
 def render_disclosure_page(sheet: RuleSheet, fmt: str) -> bytes:
     """The ADM disclosure block of a sheet on a page of its own, as ``pdf`` or ``html``."""
-    if fmt == "html":
-        from reporting.presentation.html import render_disclosure_html
-
-        return render_disclosure_html(sheet).encode("utf-8")
-    if fmt == "pdf":
-        from reporting.presentation.pdf import render_disclosure_pdf
-
-        return render_disclosure_pdf(sheet)
-    raise ValueError(f"unknown format {fmt!r} (known: {', '.join(DISCLOSURE_FORMATS)})")
+    return _rendered(sheet, fmt, 2, DISCLOSURE_FORMATS)
 
 
 def disclosure_file_name(sheet: RuleSheet, fmt: str) -> str:

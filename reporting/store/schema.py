@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from reporting.errors import InputError
+from reporting.records import Round
 
 __all__ = [
     "FINDINGS_SCHEMA",
@@ -274,21 +275,10 @@ def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
 
 
 #: The columns that make a round's content: the same round loaded twice agrees on all of
-#: them (where it came from and the derived report_month aside). They are also the names of
-#: :class:`reporting.records.Round`'s fields.
-ROUND_CONTENT_FIELDS = (
-    "round_id",
-    "game_id",
-    "table_id",
-    "shoe_id",
-    "hand_no",
-    "started_at",
-    "betting_closed_at",
-    "settled_at",
-    "status",
-    "void_reason",
-    "player_cards",
-    "banker_cards",
+#: them. They are :class:`reporting.records.Round`'s fields (the store's columns bear the same
+#: names) less where it came from, the derived report_month and the bets.
+ROUND_CONTENT_FIELDS = tuple(
+    name for name in Round.__struct_fields__ if name not in ("report_month", "source_line", "bets")
 )
 
 
