@@ -81,4 +81,4 @@ def parse_cards(codes: str | list[str] | tuple[str, ...]) -> tuple[Card, ...]:
     """Parse a list of codes, or one space-separated string of them (the CSV form)."""
     if isinstance(codes, str):
         codes = codes.split()
-    return tuple(parse_card(code) for code in codes)
+    return tuple(map(parse_card, codes))

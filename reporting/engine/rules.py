@@ -227,7 +227,9 @@ def resolve_round(player_cards: Sequence[Card], banker_cards: Sequence[Card]) ->
         player_third = player[2].points if len(player) == 3 else None
         decisions = (player_decision, banker_draws(banker_total, player_third))
 
-    breaches = _breaches(decisions, player, banker)
+    # The common case, a deal that followed the rules, without building anything.
+    followed = decisions[0].draws == (len(player) == 3) and decisions[1].draws == (len(banker) == 3)
+    breaches = () if followed else _breaches(decisions, player, banker)
 
     player_value = hand_value(player)
     banker_value = hand_value(banker)

@@ -255,7 +255,7 @@ class _BatchWriter:
                 _INSERT_ROUND,
                 [(*astuple(record)[:_ROUND_WIDTH], ingest_id) for record in fresh.values()],
             )
-            bets = [astuple(bet) for bet in chain.from_iterable(r.bets for r in fresh.values())]
+            bets = list(map(astuple, chain.from_iterable(r.bets for r in fresh.values())))
             self.connection.executemany(_INSERT_BET, bets)
             self.result.rounds_loaded += len(fresh)
             self.result.bets_loaded += len(bets)
