@@ -213,9 +213,11 @@ def _log_totals(
 # for each field by name).
 _ROUND_COLUMNS = Round.__struct_fields__[:-1]
 assert Round.__struct_fields__[-1] == "bets"
+#: The file's ingest id is a number of the store's own (never text of the log), written into
+#: the statement once per file: a round's row is then its record's fields alone.
 _INSERT_ROUND = (
     f"INSERT INTO rounds ({', '.join(_ROUND_COLUMNS)}, ingest_id)"
-    f" VALUES ({', '.join('?' * (len(_ROUND_COLUMNS) + 1))})"
+    f" VALUES ({', '.join('?' * len(_ROUND_COLUMNS))}, {{ingest_id:d}})"
 )
 _ROUND_WIDTH = len(_ROUND_COLUMNS)
 _INSERT_BET = (
@@ -242,6 +244,7 @@ class _BatchWriter:
         self.keep_rejects = keep_rejects
         self.lines = 0
         self._file_names: dict[int, str] = {}
+        self._insert_round = _INSERT_ROUND.format(ingest_id=ingest_id)
 
     def write(self, batch: Batch) -> None:
         """Store a batch: its new rounds with their bets, and its rejected lines together
@@ -250,10 +253,8 @@ class _BatchWriter:
         fresh = self._new_in_batch(batch.records, rejects)
         if fresh:
             self._drop_stored(fresh, rejects)
-            ingest_id = self.ingest_id
             self.connection.executemany(
-                _INSERT_ROUND,
-                [(*astuple(record)[:_ROUND_WIDTH], ingest_id) for record in fresh.values()],
+                self._insert_round, [astuple(record)[:_ROUND_WIDTH] for record in fresh.values()]
             )
             bets = list(map(astuple, chain.from_iterable(r.bets for r in fresh.values())))
             self.connection.executemany(_INSERT_BET, bets)
