@@ -25,7 +25,7 @@ from reporting.engine.cards import parse_cards
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.engine.rules import Outcome, resolve_round
-from reporting.records import Finding, FindingKind, Round
+from reporting.records import Bet, Finding, FindingKind, Round
 from reporting.store.reading import SourceFiles
 
 __all__ = [
@@ -176,6 +176,52 @@ ShoeCheck = Callable[
 ]
 
 
+def _bet_finding(
+    kind: FindingKind,
+    round: Round,
+    game: GameSpec,
+    context: CheckContext,
+    bet: Bet,
+    *,
+    message: str,
+    **evidence: object,
+) -> Finding:
+    """A finding on one bet, pointing at the bet's line (of bets.csv for a CSV pair)."""
+    return Finding(
+        kind=kind.value,
+        game_id=game.id,
+        report_month=round.report_month,
+        round_id=round.round_id,
+        bet_id=bet.bet_id,
+        source_file=context.files.bets,
+        source_line=bet.source_line,
+        message=message,
+        **evidence,
+    )
+
+
+def _round_finding(
+    kind: FindingKind,
+    round: Round,
+    game: GameSpec,
+    context: CheckContext,
+    *,
+    message: str,
+    **evidence: object,
+) -> Finding:
+    """A finding on a whole round, pointing at the round's line of the round log."""
+    return Finding(
+        kind=kind.value,
+        game_id=game.id,
+        report_month=round.report_month,
+        round_id=round.round_id,
+        source_file=context.files.rounds,
+        source_line=round.source_line,
+        message=message,
+        **evidence,
+    )
+
+
 def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
     """Every stake lies within its bet type's limits."""
     allowed_stakes = context.cache.allowed_stakes(game)
@@ -190,16 +236,14 @@ def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> l
         side = "below the minimum" if below else "above the maximum"
         bound = limits.minimum if below else limits.maximum
         findings.append(
-            Finding(
-                kind=FindingKind.STAKE_OUT_OF_LIMITS.value,
-                game_id=game.id,
-                report_month=round.report_month,
-                round_id=round.round_id,
-                bet_id=bet.bet_id,
+            _bet_finding(
+                FindingKind.STAKE_OUT_OF_LIMITS,
+                round,
+                game,
+                context,
+                bet,
                 rule=f"{format_cents(limits.minimum)}-{format_cents(limits.maximum)}"
                 f" {game.currency}",
-                source_file=context.files.bets,
-                source_line=bet.source_line,
                 message=f"bet {bet.bet_id} ({bet.bet_type}) stakes {format_cents(stake)}"
                 f" {game.currency}, {side} of {format_cents(bound)} {game.currency}",
             )
@@ -217,14 +261,12 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
         placed_at = bet.placed_at
         if placed_at is not None and placed_at > closed_at:
             findings.append(
-                Finding(
-                    kind=FindingKind.LATE_BET.value,
-                    game_id=game.id,
-                    report_month=round.report_month,
-                    round_id=round.round_id,
-                    bet_id=bet.bet_id,
-                    source_file=context.files.bets,
-                    source_line=bet.source_line,
+                _bet_finding(
+                    FindingKind.LATE_BET,
+                    round,
+                    game,
+                    context,
+                    bet,
                     message=f"bet {bet.bet_id} was placed at {placed_at}, after betting closed"
                     f" at {closed_at}",
                 )
@@ -249,14 +291,12 @@ def check_exclusive_bets(round: Round, game: GameSpec, context: CheckContext) ->
         members = " / ".join(sorted(bet.value for bet in game.exclusive_bets[group]))
         listed = ", ".join(f"{bet.bet_type} {bet.bet_id}" for bet in group_bets)
         findings.append(
-            Finding(
-                kind=FindingKind.EXCLUSIVE_SIDE_BETS.value,
-                game_id=game.id,
-                report_month=round.report_month,
-                round_id=round.round_id,
+            _round_finding(
+                FindingKind.EXCLUSIVE_SIDE_BETS,
+                round,
+                game,
+                context,
                 rule=f"one of {members} per player and round",
-                source_file=context.files.rounds,
-                source_line=round.source_line,
                 message=f"account {account} holds {len(group_bets)} bets ({listed}) where the"
                 f" house rule allows one of {members} per round",
             )
@@ -273,16 +313,14 @@ def check_void_refunds(round: Round, game: GameSpec, context: CheckContext) -> l
         stake, payout = bet.stake_cents, bet.payout_cents
         if payout != stake:
             findings.append(
-                Finding(
-                    kind=FindingKind.VOID_NOT_REFUNDED.value,
-                    game_id=game.id,
-                    report_month=round.report_month,
-                    round_id=round.round_id,
-                    bet_id=bet.bet_id,
+                _bet_finding(
+                    FindingKind.VOID_NOT_REFUNDED,
+                    round,
+                    game,
+                    context,
+                    bet,
                     expected_payout=stake,
                     logged_payout=payout,
-                    source_file=context.files.bets,
-                    source_line=bet.source_line,
                     message=f"round {round.round_id} is void but bet {bet.bet_id} paid"
                     f" {format_cents(payout)} instead of refunding its stake"
                     f" {format_cents(stake)}",
@@ -297,14 +335,12 @@ def check_drawing_rules(round: Round, game: GameSpec, context: CheckContext) -> 
     if outcome is None or not outcome.breaches:
         return []
     return [
-        Finding(
-            kind=FindingKind.THIRD_CARD_RULE.value,
-            game_id=game.id,
-            report_month=round.report_month,
-            round_id=round.round_id,
+        _round_finding(
+            FindingKind.THIRD_CARD_RULE,
+            round,
+            game,
+            context,
             rule=",".join(breach.rule for breach in outcome.breaches),
-            source_file=context.files.rounds,
-            source_line=round.source_line,
             message=f"round {round.round_id} (player {round.player_cards}, banker"
             f" {round.banker_cards}): " + "; ".join(breach.message for breach in outcome.breaches),
         )
@@ -328,16 +364,14 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
         expected = 0 if resolution.result is _LOST else settler.payout(game, resolution, stake)
         if expected != payout:
             findings.append(
-                Finding(
-                    kind=FindingKind.PAYOUT_MISMATCH.value,
-                    game_id=game.id,
-                    report_month=round.report_month,
-                    round_id=round.round_id,
-                    bet_id=bet.bet_id,
+                _bet_finding(
+                    FindingKind.PAYOUT_MISMATCH,
+                    round,
+                    game,
+                    context,
+                    bet,
                     expected_payout=expected,
                     logged_payout=payout,
-                    source_file=context.files.bets,
-                    source_line=bet.source_line,
                     message=f"bet {bet.bet_id} ({bet.bet_type}, stake {format_cents(stake)}) on"
                     f" player {round.player_cards} / banker {round.banker_cards} should pay"
                     f" {format_cents(expected)}, logged {format_cents(payout)}",
