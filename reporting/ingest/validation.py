@@ -344,22 +344,23 @@ class RoundValidator:
             if raw.betting_closed_at is None
             else timestamp(raw.betting_closed_at, "betting_closed_at")
         )
+        # Positional, in Round's field order (as a bet is built in _bets, for the same reason).
         return Round(
-            round_id=raw.round_id,
-            game_id=raw.game,
-            table_id=raw.table_id,
-            shoe_id=raw.shoe_id or None,
-            hand_no=raw.hand_no,
-            started_at=started_at,
-            betting_closed_at=closed_at,
-            settled_at=settled_at,
-            report_month=canon.month(settled_at, game.timezone),
-            status=raw.status,
-            void_reason=raw.void_reason if raw.status == "void" else None,
-            player_cards=player,
-            banker_cards=banker,
-            source_line=line,
-            bets=self._bets(raw, game.currency, line, bet_lines),
+            raw.round_id,
+            raw.game,
+            raw.table_id,
+            raw.shoe_id or None,
+            raw.hand_no,
+            started_at,
+            closed_at,
+            settled_at,
+            canon.month(settled_at, game.timezone),  # report_month
+            raw.status,
+            raw.void_reason if raw.status == "void" else None,
+            player,
+            banker,
+            line,  # source_line
+            self._bets(raw, game.currency, line, bet_lines),
         )
 
     def _bets(
