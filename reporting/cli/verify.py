@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +23,7 @@ from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.records import FINDING_KINDS
+from reporting.records import FINDING_KINDS, Month
 from reporting.store.schema import connect, rejected_count
 from reporting.verify.run import VerifyResult, verify
 
@@ -51,8 +50,11 @@ def verify_command(
     as_json: JsonOption = False,
 ) -> None:
     """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
-    if month is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", month):
-        raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10")
+    if month is not None:
+        try:
+            Month.parse(month)
+        except ValueError:
+            raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False)

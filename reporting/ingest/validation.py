@@ -21,7 +21,7 @@ from reporting.engine.bets import BetType
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
-from reporting.records import Bet, RejectReason, Round
+from reporting.records import Bet, Month, RejectReason, Round
 
 __all__ = [
     "ROUND_DECODER",
@@ -288,7 +288,7 @@ class _Canon:
             return span[2]
         zone = self._zones.get(timezone) or self._zones.setdefault(timezone, ZoneInfo(timezone))
         local = datetime.fromisoformat(stored[:-1] + "+00:00").astimezone(zone)
-        month = f"{local.year:04d}-{local.month:02d}"
+        month = str(Month(local.year, local.month))
         try:
             first = datetime(local.year, local.month, 1, tzinfo=zone)
             after = datetime(local.year + local.month // 12, local.month % 12 + 1, 1, tzinfo=zone)

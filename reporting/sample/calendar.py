@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from reporting.errors import InputError
+from reporting.records import Month
 from reporting.sample.draws import between
 
 SECOND = 1000
@@ -30,9 +30,6 @@ SESSION_ROUNDS = 20  # with --rounds-per-day, rounds are dealt in sessions of ab
 # Timestamp spellings: "Z", "+00:00", or the game's local offset, all the same instant.
 STYLE_WEIGHTS = ((0.85, "Z"), (0.93, "+00:00"), (1.0, "local"))
 
-_MONTH = re.compile(r"(?P<year>[0-9]{4})-(?P<month>0[1-9]|1[0-2])")
-
-
 # --------------------------------------------------------------------------------------------
 # Months
 
@@ -47,10 +44,10 @@ def parse_month(text: str) -> tuple[int, int]:
     ...
     reporting.errors.InputError: month '2026-13' is not YYYY-MM (e.g. 2026-10)
     """
-    match = _MONTH.fullmatch(text.strip()) if isinstance(text, str) else None
-    if match is None:
-        raise InputError(f"month {text!r} is not YYYY-MM (e.g. 2026-10)")
-    return int(match["year"]), int(match["month"])
+    try:
+        return tuple(Month.parse(text.strip()))  # type: ignore[return-value]
+    except (ValueError, AttributeError):  # not YYYY-MM, or not text at all
+        raise InputError(f"month {text!r} is not YYYY-MM (e.g. 2026-10)") from None
 
 
 def epoch_ms(moment: datetime) -> int:

@@ -30,7 +30,7 @@ from typing import Any
 
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
-from reporting.records import FINDING_KINDS, REJECT_REASONS
+from reporting.records import FINDING_KINDS, REJECT_REASONS, Month
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
 from reporting.sample.calendar import epoch_ms, month_span, parse_month
 from reporting.sample.faults import (
@@ -174,7 +174,7 @@ def generate_month(
     bytes.
     """
     year, number = parse_month(month)
-    month_text = f"{year:04d}-{number:02d}"
+    month_text = str(Month(year, number))
     out = Path(out)
     fmt = _log_format(out, fmt)
     _check_counts(out, fmt, tables, faults, rounds_per_day)
