@@ -41,7 +41,7 @@ from reporting.cli import main
 from reporting.cli.monthly import render_game
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
-from reporting.jobs.monthly import LOCK_NAME, STAGING, LockHeld, output_lock, run_monthly
+from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
 from reporting.sample.generator import generate_month
 from reporting.store.schema import connect
 
@@ -381,9 +381,12 @@ def test_first_run_from_empty_folders_exits_1_for_the_injected_findings(october)
 
 def test_first_run_writes_every_expected_file_and_nothing_else(october):
     assert set(october.after_first) == OCTOBER_FILES
-    # The staging area is gone; only the lock file and the month sit in the output folder.
-    assert {path.name for path in october.fresh_out.iterdir()} == {LOCK_NAME, "2026-10"}
-    assert files_under(october.fresh_out) == {LOCK_NAME} | {f"2026-10/{f}" for f in OCTOBER_FILES}
+    # The staging area is gone; only the month sits in the output folder (the lock file is
+    # beside it, outside the published tree).
+    assert {path.name for path in october.fresh_out.iterdir()} == {"2026-10"}
+    assert files_under(october.fresh_out) == {f"2026-10/{f}" for f in OCTOBER_FILES}
+    assert lock_path(october.fresh_out) == october.fresh_out.parent / ".out-b.lock"
+    assert lock_path(october.fresh_out).read_text().startswith("pid ")
 
 
 def test_manifest_lists_every_input_and_output_with_hashes_that_match_the_files(october):
@@ -515,7 +518,7 @@ def test_a_kill_while_staging_leaves_the_month_folder_exactly_as_it_was(october)
 def test_the_run_after_a_kill_completes_and_clears_the_staging_area(october):
     assert october.second.returncode == 1, october.second.stderr
     assert not (october.out / STAGING).exists()
-    assert {path.name for path in october.out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert {path.name for path in october.out.iterdir()} == {"2026-10"}
     assert october.after_second == october.after_first
 
 
@@ -545,7 +548,7 @@ def test_as_of_before_the_5th_reports_the_month_before_last_without_play(greek):
     # A month without play is published at 0.00% and the scheduler is told (exit 1).
     assert process.returncode == 1, process.stderr
     assert "live-baccarat-gr: no play in 2026-09" in process.stdout
-    assert {path.name for path in greek.out.iterdir()} == {LOCK_NAME, "2026-09"}
+    assert {path.name for path in greek.out.iterdir()} == {"2026-09"}
     document = disclosure_of(greek.out / "2026-09", "live-baccarat-gr")
     assert document["reference_month"] == "2026-09"
     assert document["updated_on"] == "2026-10-05"
@@ -676,7 +679,12 @@ def test_months_are_counted_in_the_games_time_zone(tmp_path, make_round, make_be
     config = write_config(tmp_path / "operator.toml", ITALIAN_NO_SHEETS)
     out = tmp_path / "out"
     process = run_command(monthly_argv(inbox, out, tmp_path / "db.sqlite", config), tmp_path)
-    assert process.returncode == 0, process.stderr
+    # Exit 1 for its publishing problems alone: the sample's declared RTP is above the theory,
+    # and an ADM game without a language publishes no page.
+    assert process.returncode == 1, process.stderr
+    assert "findings in" not in process.stdout and "rejected" not in process.stdout
+    assert "live-baccarat-it: declared RTP 99.50% is above" in process.stdout
+    assert "live-baccarat-it: no language is configured" in process.stdout
     document = disclosure_of(out / "2026-10", "live-baccarat-it")
     assert (document["rounds"], document["stakes"], document["payouts"]) == (1, "10.00", "20.00")
     assert document["previous_month_win_percentage"] == "200.00"
@@ -699,8 +707,8 @@ def test_an_unreadable_new_file_exits_2_and_leaves_the_reports_as_they_were(gree
     last = process.stderr.strip().splitlines()[-1]
     assert last.startswith(f"baccarat-report: {broken}"), last
     assert "cannot be read" in last
-    # The month is as it was (the lock file names the last run's process: not a report).
-    assert snapshot(greek.out) | {LOCK_NAME: ""} == before | {LOCK_NAME: ""}
+    # The month is as it was (the lock file, naming the last run's process, is not in it).
+    assert snapshot(greek.out) == before
 
 
 def test_an_unreadable_file_is_named_once_in_the_message(greek):
@@ -725,7 +733,7 @@ def test_lock_held_by_another_run_exits_2_and_changes_nothing(greek):
 
 def test_lock_released_within_wait_lets_the_run_through(greek):
     greek.out.mkdir()
-    handle = (greek.out / LOCK_NAME).open("a+")
+    handle = lock_path(greek.out).open("a+")
     fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     release = threading.Timer(1.0, handle.close)
     started = time.monotonic()
@@ -872,7 +880,7 @@ def test_leftovers_of_a_killed_run_are_cleared_and_the_month_written(two_games):
     library_run(
         two_games.config, two_games.inbox, out, two_games.db, date(2026, 11, 5), write_stub_pages
     )
-    assert {path.name for path in out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert {path.name for path in out.iterdir()} == {"2026-10"}
     assert set(manifest_of(out / "2026-10")["as_of"]) == set(two_games.config.games)
 
 
