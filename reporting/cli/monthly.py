@@ -90,6 +90,7 @@ def monthly_command(
                 dates,
                 render_game,
                 locked=True,
+                unread=(),  # to wire: the ingest's unread_files(inbox), named relative to it
                 log=_quiet if as_json else _log,
             )
         finally:
@@ -98,8 +99,9 @@ def monthly_command(
         print_json(monthly_document(result))
     else:
         _summary(result)
-    # 1 tells the scheduler to look: findings, rejected lines, or a month without play.
-    raise typer.Exit(1 if result.findings or result.rejected or result.without_play else 0)
+    # 1 tells the scheduler to look: whatever bears on the month (reporting.verify.bearing:
+    # findings, rejected lines, unread inbox files, unverified rounds, publishing problems).
+    raise typer.Exit(result.exit_code)
 
 
 def _quiet(line: str) -> None:
@@ -119,6 +121,8 @@ def monthly_document(result: MonthlyResult) -> dict:
         "rounds_loaded": result.ingest.rounds_loaded,
         "bets_loaded": result.ingest.bets_loaded,
         "rejected_count": result.ingest.rejected_count,
+        "rejected_elsewhere": result.rejected_elsewhere,
+        "exit_code": result.exit_code,
         "months": [
             {
                 "month": month.month,
@@ -130,6 +134,7 @@ def monthly_document(result: MonthlyResult) -> dict:
                 "without_play": month.without_play,
                 "warnings": {game: list(items) for game, items in month.warnings.items()},
                 "files": [str(path) for path in month.files],
+                "alerts": month.alerts.to_document(),
             }
             for month in result.months
         ],
@@ -137,21 +142,20 @@ def monthly_document(result: MonthlyResult) -> dict:
 
 
 def _summary(result: MonthlyResult) -> None:
+    """Where the reports are, then every alert that bears on each month: the exit code's
+    reasons, worded once by :class:`reporting.verify.bearing.MonthAlerts`."""
     for month in result.months:
         typer.echo(f"Reports for {month.month} ({', '.join(month.games)}): {month.folder}")
         typer.echo(f"  {len(month.files)} files, manifest: {month.folder / 'manifest.json'}")
-        if month.findings:
-            kinds = ", ".join(
-                f"{kind} {count}" for kind, count in sorted(month.findings_by_kind.items())
-            )
-            typer.echo(f"  {month.findings} findings ({kinds}): see audit-{month.month}.xlsx")
-        else:
+        if not month.findings:
             typer.echo("  no findings: every payout matches and every round follows the rules")
-    for month in result.months:
-        for game in month.without_play:
-            typer.echo(f"  {game}: no play in {month.month}; its page shows 0.00%")
-        if month.rejected:
-            typer.echo(
-                f"{month.rejected:,} rejected lines bear on {month.month}: see the Rejected"
-                f" records sheet of audit-{month.month}.xlsx"
-            )
+        alerts = month.alerts.alerts
+        for line in alerts:
+            typer.echo(f"  {line}")
+        if alerts:
+            typer.echo(f"  see audit-{month.month}.xlsx (Summary, Findings, Rejected records)")
+    if result.rejected_elsewhere:
+        typer.echo(
+            f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other"
+            " months: see `verify --month` of their rounds' month"
+        )

@@ -24,7 +24,8 @@ from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.records import FINDING_KINDS, Month
-from reporting.store.schema import connect, rejected_count
+from reporting.store.schema import connect
+from reporting.verify.bearing import MonthAlerts, month_alerts
 from reporting.verify.run import VerifyResult, verify
 
 SHOWN_FINDINGS = 200
@@ -62,26 +63,41 @@ def verify_command(
         result = verify(connection, operator, month)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
-        rejected = rejected_count(connection, month)
+        # What bears on the period, by the rule monthly and the workbook follow too.
+        alerts = month_alerts(
+            connection,
+            month,
+            findings_by_kind=result.findings_by_kind,
+            unverified_rounds=result.unconfigured_rounds,
+        )
         if workbook is not None:
             _write_workbook(workbook, connection, operator, result, outcomes, rtp, day)
     finally:
         connection.close()
     if as_json:
         document = verify_document(result, outcomes, rtp)
-        document["rejected_records"] = rejected
+        document["rejected_records"] = alerts.rejected
+        document["alerts"] = alerts.to_document()
         document["workbook"] = None if workbook is None else str(workbook)
         print_json(document)
     else:
         print_report(result, outcomes, rtp)
-        if rejected:
-            typer.echo(
-                f"{rejected:,} rejected lines bear on this period: they are in the"
-                " rejected_records table (and the audit workbook)"
-            )
+        _print_rejects(alerts)
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
-    raise typer.Exit(EXIT_FINDINGS if result.finding_count or rejected else EXIT_OK)
+    raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
+
+
+def _print_rejects(alerts: MonthAlerts) -> None:
+    """The rejected lines that bear on the period, file by file (why the exit code is 1 when
+    there is no finding)."""
+    if alerts.rejected:
+        typer.echo(
+            f"{alerts.rejected:,} rejected lines bear on this period: they are in the"
+            " rejected_records table (and the audit workbook)"
+        )
+        for item in alerts.rejected_files:
+            typer.echo(f"  {item.describe()}")
 
 
 def _write_workbook(workbook, connection, operator, result, outcomes, rtp, day) -> None:

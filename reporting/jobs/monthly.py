@@ -2,25 +2,34 @@
 
 Safe to run unattended and to re-run:
 
-* one run at a time: a lock file in the output folder; a second run waits (``wait``
+* one run at a time: a lock file beside the output folder (``.<name>.lock``, outside the tree
+  that gets published), opened without following links; a second run waits (``wait``
   seconds) or stops with :class:`LockHeld`;
 * every report of a month is written into a hidden staging folder, then the month's folder is
   swapped in by renames: a failure or a kill leaves the previous reports as they were and no
-  half-written file in the month's folder (stale staging folders are cleared next time);
+  half-written file in the month's folder (stale staging folders are cleared next time, and a
+  kill between the two renames of the swap is repaired at the next start);
 * the same inputs and as-of date give byte-identical files, listed with their sha256 in
-  ``manifest.json`` (which holds no clock time, so it is byte-identical too).
+  ``manifest.json`` (which holds no clock time, so it is byte-identical too), however the
+  paths were typed: files are named relative to the inbox;
+* what bears on the month (findings, rejected lines, unread inbox files, unverified rounds,
+  publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
+  the exit code, the summary and the workbook all follow.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
+import re
 import shutil
 import sqlite3
+import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -31,19 +40,28 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
-from reporting.figures.regulators import update_day
+from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import sha256_of
 from reporting.ingest.discovery import discover_sources
+from reporting.ingest.sources import Source
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.store.load import IngestResult, ingest
-from reporting.store.schema import rejected_count
+from reporting.verify.bearing import MonthAlerts, month_alerts
 from reporting.verify.run import VerifyResult, verify
 
-__all__ = ["LockHeld", "MonthReport", "MonthlyResult", "run_monthly"]
+__all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock", "run_monthly"]
 
-LOCK_NAME = ".baccarat-report.lock"
+#: The lock file earlier versions kept inside the output folder (removed when found).
+LEGACY_LOCK_NAME = ".baccarat-report.lock"
 STAGING = ".staging"
+#: What a month's folder is called while the swap replaces it (see :func:`_swap_in`).
+_RETIRED = re.compile(r"\.(\d{4}-\d{2})\.old")
+#: The problem a game that must publish gives when it has no language to publish in.
+NO_LANGUAGE = (
+    "no language is configured: its rule sheets and disclosure pages were not written"
+    " (set languages in the operator configuration)"
+)
 
 #: Writes one game's rendered documents into a folder; returns the files written.
 #: (rule sheets and disclosure pages; supplied by the renderer so that this module needs no
@@ -64,12 +82,25 @@ class MonthReport:
     month: str
     folder: Path
     games: list[str]
-    findings: int
-    findings_by_kind: dict[str, int]
-    rejected: int  # rejected lines bearing on the month (see reporting.store.rejected_count)
+    alerts: MonthAlerts  # what bears on the month: the exit code and the summary follow it
     files: list[Path] = field(default_factory=list)
     warnings: dict[str, tuple[str, ...]] = field(default_factory=dict)  # game id -> warnings
     without_play: list[str] = field(default_factory=list)  # games with no stakes in the month
+
+    @property
+    def findings(self) -> int:
+        """Findings of the month."""
+        return self.alerts.findings
+
+    @property
+    def findings_by_kind(self) -> dict[str, int]:
+        """Findings of the month by kind (kinds with none left out)."""
+        return dict(self.alerts.findings_by_kind)
+
+    @property
+    def rejected(self) -> int:
+        """Rejected lines bearing on the month (see :mod:`reporting.verify.bearing`)."""
+        return self.alerts.rejected
 
 
 @dataclass
@@ -79,6 +110,10 @@ class MonthlyResult:
     as_of: dict[str, date]
     ingest: IngestResult
     months: list[MonthReport]
+    #: Rejected lines of files this run read whose rounds all fall in months not written
+    #: here: named once in the log and the summary (exit 1); their own month's report shows
+    #: them.
+    rejected_elsewhere: int = 0
 
     @property
     def findings(self) -> int:
@@ -87,43 +122,91 @@ class MonthlyResult:
 
     @property
     def rejected(self) -> int:
-        """Rejected lines bearing on the months written, and those of files read this run."""
-        return sum(month.rejected for month in self.months) + self.ingest.rejected_count
+        """Rejected lines bearing on the months written."""
+        return sum(month.rejected for month in self.months)
 
     @property
     def without_play(self) -> list[str]:
         """Games whose reference month had no stakes: their pages show 0.00%."""
         return [game for month in self.months for game in month.without_play]
 
+    @property
+    def exit_code(self) -> int:
+        """1 when anything bears on a month written (or this run read rejected lines that
+        bear on another month), 0 otherwise."""
+        if self.rejected_elsewhere or any(month.alerts.exit_code for month in self.months):
+            return 1
+        return 0
+
+
+def lock_path(out: Path) -> Path:
+    """The lock file of an output folder: ``.<name>.lock`` beside it, outside the tree that
+    is published. The folder's real path names it, so two spellings of one folder (a
+    relative path, a link) share one lock."""
+    folder = out.resolve()
+    if not folder.name:
+        raise InputError(f"{out}: the output folder cannot be the root of the file system")
+    return folder.parent / f".{folder.name}.lock"
+
+
+def _open_lock(path: Path) -> int:
+    """Open (or create) the lock file without following a link and without truncating it;
+    refuse anything but a plain file of its own (a link, a folder, a FIFO, a hard link)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        descriptor = os.open(path, flags, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputError(
+                f"{path}: the lock file is a symbolic link; it was not followed and its target"
+                " was not touched. Remove the link and run again"
+            ) from None
+        raise InputError(f"{path}: cannot open the lock file ({error.strerror})") from None
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(descriptor)
+        raise InputError(
+            f"{path}: the lock file is not a plain file of its own (a folder, a FIFO or a"
+            " hard link); it was not changed. Remove it and run again"
+        )
+    return descriptor
+
 
 @contextmanager
 def output_lock(out: Path, wait: float) -> Iterator[None]:
-    """Hold the output folder's lock, waiting up to ``wait`` seconds for another run."""
+    """Hold the output folder's lock (:func:`lock_path`), waiting up to ``wait`` seconds for
+    another run."""
+    path = lock_path(out)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / LOCK_NAME
-    handle = path.open("a+")
+    descriptor = _open_lock(path)
     deadline = time.monotonic() + wait
     try:
         while True:
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    handle.seek(0)
-                    holder = handle.read().strip() or "another process"
+                    holder = os.pread(descriptor, 200, 0).decode("utf-8", "replace").strip()
                     raise LockHeld(
-                        f"{out}: another monthly run is writing here ({holder}); it was not"
-                        " disturbed. Try again when it ends, or pass --wait SECONDS"
+                        f"{out}: another monthly run is writing here ({holder or 'another process'});"
+                        " it was not disturbed. Try again when it ends, or pass --wait SECONDS"
                     ) from None
                 time.sleep(0.2)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()}")
-        handle.flush()
+        # Our own plain file (checked above): rewriting its content touches nothing else.
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"pid {os.getpid()}".encode(), 0)
+        _remove_legacy_lock(out)
         yield
     finally:
-        handle.close()
+        os.close(descriptor)
+
+
+def _remove_legacy_lock(out: Path) -> None:
+    """Earlier versions kept their lock file in the output folder: remove it (never through
+    a link: unlink removes the link itself)."""
+    with contextlib.suppress(FileNotFoundError):
+        (out / LEGACY_LOCK_NAME).unlink()
 
 
 def run_monthly(
@@ -136,6 +219,7 @@ def run_monthly(
     *,
     wait: float = 0.0,
     locked: bool = False,
+    unread: Sequence[str] = (),
     log: Log = lambda line: None,
 ) -> MonthlyResult:
     """Ingest new inbox files, then for each reference month write every report.
@@ -145,23 +229,42 @@ def run_monthly(
     and what ``render`` writes (disclosure pages and rule sheets), plus the month's audit
     workbook and ``manifest.json``. ``locked`` says the caller already holds the output
     folder's lock (:func:`output_lock`), e.g. to open the database only under it.
+    ``unread`` names the inbox files (relative to the inbox) that the ingest does not read:
+    each is an alert of every month written.
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
     months = _games_by_month(config, as_of)
     with contextlib.nullcontext() if locked else output_lock(out, wait):
+        _repair_swap(out, log)
         _clear_staging(out)
-        ingested, inputs = _ingest_inbox(connection, config, inbox, log)
+        ingested, inputs, names = _ingest_inbox(connection, config, inbox, log)
         reports = []
         for month, games in sorted(months.items()):
             with _staging_folder(out, month) as staging:
                 reports.append(
                     _write_month(
-                        connection, config, month, games, as_of, out, inputs, render, log, staging
+                        connection,
+                        config,
+                        _MonthRun(month, games, as_of, out, inputs, unread),
+                        render,
+                        log,
+                        staging,
                     )
                 )
         (out / STAGING).rmdir()
-        return MonthlyResult(as_of, ingested, reports)
+        shown = {item.name for report in reports for item in report.alerts.rejected_files}
+        elsewhere = sum(
+            item.rejected_count
+            for item in ingested.files
+            if item.status == "loaded" and names.get(item.file) not in shown
+        )
+        if elsewhere:
+            log(
+                f"{elsewhere:,} rejected lines read by this run bear on other months than"
+                f" {', '.join(sorted(months))}: see verify --month of their rounds' month"
+            )
+        return MonthlyResult(as_of, ingested, reports, elsewhere)
 
 
 def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str, list[GameSpec]]:
@@ -183,29 +286,106 @@ def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str,
 
 def _ingest_inbox(
     connection: sqlite3.Connection, config: OperatorConfig, inbox: Path, log: Log
-) -> tuple[IngestResult, list[dict]]:
-    """Ingest the inbox's round logs; what was loaded, and each input file with its sha256
-    (for the manifest). A file that could not be read stops the run."""
+) -> tuple[IngestResult, list[dict], dict[str, str]]:
+    """Ingest the inbox's round logs; what was loaded, each input file with its sha256 (for
+    the manifest), and the name each file read is stored by (relative to the inbox). A file
+    that could not be read stops the run."""
     sources = discover_sources([inbox])
     log(f"inbox {inbox}: {len(sources)} round log(s)")
-    ingested = ingest(connection, sources, config)
-    for item in ingested.files:
+    results = []
+    names: dict[str, str] = {}
+    for source in sources:
+        # One file at a time, its names made relative before the next file is read (a
+        # conflict message of a later file names the earlier file as it is stored).
+        [item] = ingest(connection, [source], config).files
+        names[item.file] = _relative_name(source.path, inbox)
+        if item.status == "loaded":
+            _store_relative_names(connection, item.sha256, source, inbox)
+        results.append(item)
         log(
             f"ingest {item.file}: {item.status}, {item.rounds_loaded} rounds,"
             f" {item.bets_loaded} bets, {item.rejected_count} rejected"
         )
+    ingested = IngestResult(results)
     if ingested.failed:
         raise InputError("; ".join(str(item.error) for item in ingested.failed))
     inputs = [
         {
-            "file": path.relative_to(inbox).as_posix(),
+            "file": _relative_name(path, inbox),
             "sha256": sha256_of(path),
             "size": path.stat().st_size,
         }
         for source in sources
         for path in source.files
     ]
-    return ingested, inputs
+    return ingested, inputs, names
+
+
+def _relative_name(path: Path, inbox: Path) -> str:
+    """A file of the inbox named as the reports name it: relative to the inbox, with ``/``."""
+    return path.relative_to(inbox).as_posix()
+
+
+def _store_relative_names(
+    connection: sqlite3.Connection, sha256: str, source: Source, inbox: Path
+) -> None:
+    """Name a file just loaded relative to the inbox in the store (its ingest log row and its
+    rejected lines), so the workbook's bytes do not depend on how ``--inbox`` was typed.
+
+    A stopgap in this layer until the store names files relative to a base folder itself
+    (then ``ingest(..., base=inbox)`` replaces this; the lead connects it). Until then a kill
+    between a file's load and this rename leaves that one file under its typed name.
+    """
+    renames = [(str(path), _relative_name(path, inbox)) for path in source.files]
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        [(ingest_id,)] = connection.execute(
+            "SELECT ingest_id FROM ingest_log WHERE file_sha256 = ?", (sha256,)
+        ).fetchall()
+        companion = renames[1][1] if len(renames) > 1 else None
+        connection.execute(
+            "UPDATE ingest_log SET file_name = ?, companion_name = ? WHERE ingest_id = ?",
+            (renames[0][1], companion, ingest_id),
+        )
+        for typed, relative in renames:
+            connection.execute(
+                "UPDATE rejected_records SET file_name = ? WHERE ingest_id = ? AND file_name = ?",
+                (relative, ingest_id, typed),
+            )
+        for typed, relative in renames:  # messages naming the files (a CSV pair's bets)
+            connection.execute(
+                "UPDATE rejected_records SET message = replace(message, ?, ?)"
+                " WHERE ingest_id = ? AND instr(message, ?)",
+                (typed, relative, ingest_id, typed),
+            )
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+
+
+def _repair_swap(out: Path, log: Log) -> None:
+    """Finish what a run killed inside :func:`_swap_in` left (we hold the lock).
+
+    Chosen over an atomic exchange (Linux ``renameat2(RENAME_EXCHANGE)``): that call exists
+    on Linux only, and not on every file system there (some network and FUSE file systems
+    refuse it), so the two-rename fallback, and with it this repair, would be needed anyway.
+    A kill between the renames leaves ``.<month>.old`` (the previous reports, whole) and no
+    ``<month>``: the old folder is put back. Both present: the kill came after the new
+    folder was in place, so the old one is removed.
+    """
+    if not out.is_dir():
+        return
+    for retired in sorted(out.iterdir()):
+        match = _RETIRED.fullmatch(retired.name)
+        if match is None or retired.is_symlink() or not retired.is_dir():
+            continue
+        final = out / match.group(1)
+        if os.path.lexists(final):
+            shutil.rmtree(retired)
+        else:
+            os.replace(retired, final)
+            log(f"restored {final} from {retired.name}, left by a run stopped while swapping")
 
 
 def _clear_staging(out: Path) -> None:
@@ -228,18 +408,27 @@ def _staging_folder(out: Path, month: str) -> Iterator[Path]:
         raise
 
 
+@dataclass(frozen=True)
+class _MonthRun:
+    """What one month's reports are written from."""
+
+    month: str
+    games: list[GameSpec]
+    as_of: dict[str, date]
+    out: Path
+    inputs: list[dict]
+    unread: Sequence[str]
+
+
 def _write_month(
     connection: sqlite3.Connection,
     config: OperatorConfig,
-    month: str,
-    games: list[GameSpec],
-    as_of: dict[str, date],
-    out: Path,
-    inputs: list[dict],
+    run: _MonthRun,
     render: Renderer,
     log: Log,
     staging: Path,
 ) -> MonthReport:
+    month, games, as_of = run.month, run.games, run.as_of
     verified, workbook = _audit(
         connection, config, month, max(as_of[g.id] for g in games), staging, log
     )
@@ -254,30 +443,51 @@ def _write_month(
         files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
         for warning in disclosure.warnings:
             log(f"disclose {game.id}: warning: {warning}")
+        if _must_publish(game) and not game.languages:
+            log(f"disclose {game.id}: warning: {NO_LANGUAGE}")
     manifest = staging / "manifest.json"
     manifest.write_text(
         json.dumps(
-            _manifest(month, games, as_of, inputs, staging, files),
+            _manifest(month, games, as_of, run.inputs, staging, files),
             indent=2,
             ensure_ascii=False,
         )
         + "\n",
         encoding="utf-8",
     )
-    final = out / month
+    final = run.out / month
     _swap_in(staging, final)
     log(f"reports for {month}: {final}")
+    alerts = month_alerts(
+        connection,
+        month,
+        findings_by_kind=verified.findings_by_kind,
+        unverified_rounds=verified.unconfigured_rounds,
+        unread_files=run.unread,
+        publishing={game.id: _publishing_problems(game, warnings[game.id]) for game in games},
+    )
     return MonthReport(
         month=month,
         folder=final,
         games=[game.id for game in games],
-        findings=verified.finding_count,
-        findings_by_kind=dict(verified.findings_by_kind),
-        rejected=rejected_count(connection, month),
+        alerts=alerts,
         warnings=warnings,
         without_play=without_play,
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
+
+
+def _must_publish(game: GameSpec) -> bool:
+    """Whether the game's regulator has it publish a page (an ADM game's disclosure)."""
+    return publishes_disclosure(game)
+
+
+def _publishing_problems(game: GameSpec, warnings: tuple[str, ...]) -> tuple[str, ...]:
+    """The game's publishing problems: its disclosure's warnings, and no language to publish
+    its pages in when its regulator wants them."""
+    if _must_publish(game) and not game.languages:
+        return (*warnings, NO_LANGUAGE)
+    return warnings
 
 
 def _audit(
@@ -351,7 +561,8 @@ def _manifest(
 
 def _swap_in(staging: Path, final: Path) -> None:
     """Replace ``final`` by ``staging`` with renames: the old reports stay whole until the
-    new ones are complete, and the window without a folder is two renames long."""
+    new ones are complete, and the window without a folder is two renames long (a kill
+    inside it is repaired at the next start: :func:`_repair_swap`)."""
     retired = final.with_name(f".{final.name}.old")
     if retired.exists():
         shutil.rmtree(retired)

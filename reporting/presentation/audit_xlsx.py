@@ -54,6 +54,7 @@ from reporting.presentation.workbook_base import (
     set_up_printing,
 )
 from reporting.records import FINDING_KINDS, REJECT_REASONS
+from reporting.verify.bearing import reject_scope
 from reporting.verify.run import VerifyResult
 
 __all__ = ["SHEETS", "write_audit_workbook"]
@@ -404,49 +405,20 @@ def _money_header(label: str, currencies: set[str]) -> str:
 
 
 class _Scope:
-    """The period's rows: findings and rounds by report month, rejects by the files behind it.
-
-    A rejected line has no reporting month (it could not be read as a round). For a month, the
-    Rejected records sheet shows the rejects of every file that loaded rounds of that month,
-    and of every file that loaded no rounds at all (a file rejected whole belongs to no month,
-    and would otherwise never be shown). A file whose rounds all fall in other months is left
-    out, even if it also holds rejected lines.
-    """
+    """The period's rows: findings and rounds by report month, rejects by the files behind it
+    (the one rule of :mod:`reporting.verify.bearing`, which the exit codes count by too)."""
 
     def __init__(self, connection: sqlite3.Connection, month: str | None):
         self.month = month
+        self._rejects = reject_scope(connection, month)
         #: Rounds of the period by ingest id (every file's loaded rounds when all months).
-        self.rounds_by_file: dict[int, int] = {}
-        #: Ingest ids whose rejected lines belong to the period; None for all months.
-        self.files: list[int] | None = None
-        if month is None:
-            self.rounds_by_file.update(
-                connection.execute("SELECT ingest_id, rounds_loaded FROM ingest_log")
-            )
-            return
-        # The game_id condition lets SQLite search the (game_id, report_month) index.
-        self.rounds_by_file.update(
-            connection.execute(
-                "SELECT ingest_id, count(*) FROM rounds WHERE game_id IN"
-                " (SELECT DISTINCT game_id FROM rounds) AND report_month = ? GROUP BY ingest_id",
-                (month,),
-            )
-        )
-        without_rounds = {
-            ingest_id
-            for (ingest_id,) in connection.execute(
-                "SELECT ingest_id FROM ingest_log WHERE rounds_loaded = 0"
-            )
-        }
-        self.files = sorted(set(self.rounds_by_file) | without_rounds)
+        self.rounds_by_file = self._rejects.rounds_by_file
 
     def findings_where(self) -> tuple[str, tuple]:
         return ("1", ()) if self.month is None else ("report_month = ?", (self.month,))
 
     def rejects_where(self) -> tuple[str, tuple]:
-        if self.files is None:
-            return "1", ()
-        return "ingest_id IN (SELECT value FROM json_each(?))", (str(self.files),)
+        return self._rejects.rejects_where()
 
 
 def write_audit_workbook(

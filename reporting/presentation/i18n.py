@@ -232,11 +232,17 @@ def css_string(text: str) -> Markup:
     Safe inside an HTML ``<style>`` element whatever the text holds (a game name from the
     configuration, a translation): no quote, backslash, ``<`` or ``&`` survives.
 
+    >>> css_string(Markup("O&#39;Brien &amp; Sons"))  # HTML in, its plain text out
+    Markup('"O\\\\000027 Brien \\\\000026  Sons"')
     >>> css_string('Live "A" </style>')
     Markup('"Live \\\\000022 A\\\\000022  \\\\00003c \\\\00002f style\\\\00003e "')
     """
+    # Markup (a translation with its values filled in, a macro's output) is HTML with its
+    # values escaped: a CSS string holds plain text, so it is unescaped first, or the page
+    # would print "&amp;" for "&".
+    plain = text.unescape() if isinstance(text, Markup) else str(text)
     escaped = "".join(
-        char if _CSS_SAFE.fullmatch(char) else f"\\{ord(char):06x} " for char in str(text)
+        char if _CSS_SAFE.fullmatch(char) else f"\\{ord(char):06x} " for char in plain
     )
     # A safe character right after an escape's terminating space is fine: the space ends it.
     return Markup(f'"{escaped}"')

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import gzip
 import hashlib
 import json
@@ -41,7 +42,7 @@ from reporting.cli import main
 from reporting.cli.monthly import render_game
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
-from reporting.jobs.monthly import LOCK_NAME, STAGING, LockHeld, output_lock, run_monthly
+from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
 from reporting.sample.generator import generate_month
 from reporting.store.schema import connect
 
@@ -381,9 +382,12 @@ def test_first_run_from_empty_folders_exits_1_for_the_injected_findings(october)
 
 def test_first_run_writes_every_expected_file_and_nothing_else(october):
     assert set(october.after_first) == OCTOBER_FILES
-    # The staging area is gone; only the lock file and the month sit in the output folder.
-    assert {path.name for path in october.fresh_out.iterdir()} == {LOCK_NAME, "2026-10"}
-    assert files_under(october.fresh_out) == {LOCK_NAME} | {f"2026-10/{f}" for f in OCTOBER_FILES}
+    # The staging area is gone; only the month sits in the output folder (the lock file is
+    # beside it, outside the published tree).
+    assert {path.name for path in october.fresh_out.iterdir()} == {"2026-10"}
+    assert files_under(october.fresh_out) == {f"2026-10/{f}" for f in OCTOBER_FILES}
+    assert lock_path(october.fresh_out) == october.fresh_out.parent / ".out-b.lock"
+    assert lock_path(october.fresh_out).read_text().startswith("pid ")
 
 
 def test_manifest_lists_every_input_and_output_with_hashes_that_match_the_files(october):
@@ -515,7 +519,7 @@ def test_a_kill_while_staging_leaves_the_month_folder_exactly_as_it_was(october)
 def test_the_run_after_a_kill_completes_and_clears_the_staging_area(october):
     assert october.second.returncode == 1, october.second.stderr
     assert not (october.out / STAGING).exists()
-    assert {path.name for path in october.out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert {path.name for path in october.out.iterdir()} == {"2026-10"}
     assert october.after_second == october.after_first
 
 
@@ -545,7 +549,7 @@ def test_as_of_before_the_5th_reports_the_month_before_last_without_play(greek):
     # A month without play is published at 0.00% and the scheduler is told (exit 1).
     assert process.returncode == 1, process.stderr
     assert "live-baccarat-gr: no play in 2026-09" in process.stdout
-    assert {path.name for path in greek.out.iterdir()} == {LOCK_NAME, "2026-09"}
+    assert {path.name for path in greek.out.iterdir()} == {"2026-09"}
     document = disclosure_of(greek.out / "2026-09", "live-baccarat-gr")
     assert document["reference_month"] == "2026-09"
     assert document["updated_on"] == "2026-10-05"
@@ -676,7 +680,12 @@ def test_months_are_counted_in_the_games_time_zone(tmp_path, make_round, make_be
     config = write_config(tmp_path / "operator.toml", ITALIAN_NO_SHEETS)
     out = tmp_path / "out"
     process = run_command(monthly_argv(inbox, out, tmp_path / "db.sqlite", config), tmp_path)
-    assert process.returncode == 0, process.stderr
+    # Exit 1 for its publishing problems alone: the sample's declared RTP is above the theory,
+    # and an ADM game without a language publishes no page.
+    assert process.returncode == 1, process.stderr
+    assert "findings in" not in process.stdout and "rejected" not in process.stdout
+    assert "live-baccarat-it: declared RTP 99.50% is above" in process.stdout
+    assert "live-baccarat-it: no language is configured" in process.stdout
     document = disclosure_of(out / "2026-10", "live-baccarat-it")
     assert (document["rounds"], document["stakes"], document["payouts"]) == (1, "10.00", "20.00")
     assert document["previous_month_win_percentage"] == "200.00"
@@ -699,8 +708,8 @@ def test_an_unreadable_new_file_exits_2_and_leaves_the_reports_as_they_were(gree
     last = process.stderr.strip().splitlines()[-1]
     assert last.startswith(f"baccarat-report: {broken}"), last
     assert "cannot be read" in last
-    # The month is as it was (the lock file names the last run's process: not a report).
-    assert snapshot(greek.out) | {LOCK_NAME: ""} == before | {LOCK_NAME: ""}
+    # The month is as it was (the lock file, naming the last run's process, is not in it).
+    assert snapshot(greek.out) == before
 
 
 def test_an_unreadable_file_is_named_once_in_the_message(greek):
@@ -725,7 +734,7 @@ def test_lock_held_by_another_run_exits_2_and_changes_nothing(greek):
 
 def test_lock_released_within_wait_lets_the_run_through(greek):
     greek.out.mkdir()
-    handle = (greek.out / LOCK_NAME).open("a+")
+    handle = lock_path(greek.out).open("a+")
     fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     release = threading.Timer(1.0, handle.close)
     started = time.monotonic()
@@ -872,7 +881,7 @@ def test_leftovers_of_a_killed_run_are_cleared_and_the_month_written(two_games):
     library_run(
         two_games.config, two_games.inbox, out, two_games.db, date(2026, 11, 5), write_stub_pages
     )
-    assert {path.name for path in out.iterdir()} == {LOCK_NAME, "2026-10"}
+    assert {path.name for path in out.iterdir()} == {"2026-10"}
     assert set(manifest_of(out / "2026-10")["as_of"]) == set(two_games.config.games)
 
 
@@ -965,3 +974,283 @@ def test_games_in_different_reference_months_are_refused_before_anything_is_writ
     finally:
         connection.close()
     assert not out.exists()
+
+
+# --- unattended and hostile (issue 11): the swap, the lock, what bears on a month, paths ---------
+
+
+class Killed(BaseException):
+    """Stands for a kill: no handler of the job's catches it."""
+
+
+def test_a_stop_between_the_two_renames_of_the_swap_is_repaired_at_the_next_start(
+    two_games, monkeypatch, make_round, make_bet, write_jsonl
+):
+    """The swap retires the month (first rename), then moves the new one in (second): a kill
+    between them leaves only ``.2026-10.old``. The next start puts it back (even a run that
+    then stops on a bad file), and a run that completes puts the new reports in place."""
+    out, month = two_games.out, two_games.out / "2026-10"
+    day = date(2026, 11, 5)
+    run = functools.partial(
+        library_run, two_games.config, two_games.inbox, out, two_games.db, day, write_stub_pages
+    )
+    run()
+    before = snapshot(month)
+    real_replace = os.replace
+    calls = []
+
+    def replace_then_die(source, target):
+        calls.append((Path(source), Path(target)))
+        if len(calls) > 1 and Path(source).parent == out / STAGING:
+            raise Killed  # after the swap's first rename, before its second
+        return real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace_then_die)
+    with pytest.raises(Killed):
+        run()
+    monkeypatch.undo()
+    assert (month, out / ".2026-10.old") in calls, calls
+    assert not month.exists()
+    assert snapshot(out / ".2026-10.old") == before
+
+    # The next start restores the month before anything else, even if the run then stops.
+    two_games.inbox.joinpath("late-2.jsonl.gz").write_bytes(truncated_gzip())
+    with pytest.raises(InputError, match="cannot be read"):
+        run()
+    assert snapshot(month) == before
+    assert not (out / ".2026-10.old").exists()
+
+    # A run that completes swaps the new reports in; nothing hidden is left.
+    two_games.inbox.joinpath("late-2.jsonl.gz").unlink()
+    write_jsonl(
+        two_games.inbox / "later-2026-10.jsonl",
+        greek_round(make_round, make_bet, "GR-LATE-3", "banker", "5.00", "0.00"),
+    )
+    run()
+    inputs = [entry["file"] for entry in manifest_of(month)["inputs"]]
+    assert inputs == ["late-2026-10.jsonl", "later-2026-10.jsonl"]
+    assert {path.name for path in out.iterdir()} == {"2026-10"}
+
+
+def test_a_stop_after_the_second_rename_leaves_the_new_month_and_the_old_is_removed(two_games):
+    out, month = two_games.out, two_games.out / "2026-10"
+    day = date(2026, 11, 5)
+    library_run(
+        two_games.config, two_games.inbox, out, two_games.db, day, write_stub_pages
+    )  # fmt: skip
+    current = snapshot(month)
+    (out / ".2026-10.old").mkdir()
+    (out / ".2026-10.old" / "manifest.json").write_text("{}\n", encoding="utf-8")
+    two_games.inbox.joinpath("late-2.jsonl.gz").write_bytes(truncated_gzip())
+    with pytest.raises(InputError):
+        library_run(
+            two_games.config, two_games.inbox, out, two_games.db, day, write_stub_pages
+        )  # fmt: skip
+    assert snapshot(month) == current
+    assert {path.name for path in out.iterdir()} == {"2026-10"}
+
+
+def test_the_lock_file_sits_beside_the_output_folder_not_in_the_published_tree(greek):
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 0, process.stderr
+    assert {path.name for path in greek.out.iterdir()} == {"2026-10"}
+    lock = greek.root / ".out.lock"
+    assert lock_path(greek.out) == lock
+    assert lock.read_text().startswith("pid ")
+    # The same folder however it is spelt (relative, through a link): one lock.
+    (greek.root / "link").symlink_to(greek.out)
+    assert lock_path(greek.root / "link") == lock
+    assert lock_path(Path(os.path.relpath(greek.out))) == lock
+
+
+def test_a_lock_file_left_in_the_output_folder_by_an_earlier_version_is_removed(greek):
+    greek.out.mkdir()
+    (greek.out / ".baccarat-report.lock").write_text("pid 1", encoding="utf-8")
+    assert run_command(greek_argv(greek), greek.root).returncode == 0
+    assert {path.name for path in greek.out.iterdir()} == {"2026-10"}
+
+
+def test_a_symlink_at_the_lock_path_is_refused_and_its_target_untouched(greek):
+    target = greek.root / "precious.txt"
+    target.write_text("do not truncate me\n", encoding="utf-8")
+    (greek.root / ".out.lock").symlink_to(target)
+    process = run_command(greek_argv(greek), greek.root)
+    line = assert_clean_failure(process, ".out.lock", "symbolic link", "not followed")
+    assert "Remove" in line
+    assert target.read_text(encoding="utf-8") == "do not truncate me\n"
+    assert (greek.root / ".out.lock").is_symlink()
+    assert not greek.db.exists()  # refused before the database was opened
+    # A dangling link is refused the same way (O_CREAT would create its target).
+    (greek.root / ".out.lock").unlink()
+    (greek.root / ".out.lock").symlink_to(greek.root / "created-by-the-lock")
+    assert_clean_failure(run_command(greek_argv(greek), greek.root), "symbolic link")
+    assert not (greek.root / "created-by-the-lock").exists()
+
+
+@pytest.mark.parametrize("kind", ["hard link", "fifo", "folder"])
+def test_a_lock_path_that_is_not_a_plain_file_of_its_own_is_refused_unchanged(greek, kind):
+    lock = greek.root / ".out.lock"
+    other = greek.root / "other.txt"
+    if kind == "hard link":
+        other.write_text("another file's bytes\n", encoding="utf-8")
+        os.link(other, lock)
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.mkdir()
+    process = run_command(greek_argv(greek), greek.root)
+    assert_clean_failure(process, ".out.lock")
+    if kind == "hard link":
+        assert other.read_text(encoding="utf-8") == "another file's bytes\n"
+    assert not greek.db.exists()
+
+
+def write_month_with_unusable_files(greek, make_round, make_bet, write_jsonl) -> None:
+    """The greek inbox plus a file whose every line is rejected and one whose every round
+    conflicts with a round stored from the first file (same ids, other stakes)."""
+    write_jsonl(greek.inbox / "m-garbage.jsonl", "{not json", "{also not", "neither")
+    write_jsonl(
+        greek.inbox / "z-conflicts.jsonl",
+        greek_round(make_round, make_bet, "GR-LATE-1", "banker", "99.00", "0.00"),
+        greek_round(make_round, make_bet, "GR-LATE-2", "player", "99.00", "198.00"),
+    )
+
+
+def test_an_all_rejected_and_an_all_conflicting_file_alert_on_every_run_and_in_verify(
+    greek, make_round, make_bet, write_jsonl
+):
+    """The alert of a file nothing of which loaded stays while the report shows it: the first
+    run and a re-run exit 1 and say why, verify --month too, and the workbook lists the same
+    lines."""
+    write_month_with_unusable_files(greek, make_round, make_bet, write_jsonl)
+    runs = [run_command(greek_argv(greek), greek.root) for _ in range(2)]
+    for process in runs:
+        assert process.returncode == 1, process.stdout + process.stderr
+        assert "5 rejected lines bear on 2026-10" in process.stdout
+        assert (
+            "m-garbage.jsonl: all 3 of its records rejected, no round loaded (bad_json 3)"
+            in process.stdout
+        ), process.stdout
+        assert (
+            "z-conflicts.jsonl: all 2 of its records rejected, no round loaded (conflict 2)"
+            in process.stdout
+        ), process.stdout
+    verify = run_command(
+        [sys.executable, "-m", "reporting", "verify", "--month", "2026-10"]
+        + ["--db", str(greek.db), "--config", str(greek.config)],
+        greek.root,
+    )
+    assert verify.returncode == 1, verify.stdout + verify.stderr
+    assert "5 rejected lines bear on this period" in verify.stdout
+    assert "z-conflicts.jsonl: all 2 of its records rejected" in verify.stdout
+    verify_json = run_command(
+        [sys.executable, "-m", "reporting", "verify", "--month", "2026-10", "--json"]
+        + ["--db", str(greek.db), "--config", str(greek.config)],
+        greek.root,
+    )
+    document = json.loads(verify_json.stdout)
+    assert document["rejected_records"] == 5
+    assert document["alerts"]["rejected_by_reason"] == {"bad_json": 3, "conflict": 2}
+    from openpyxl import load_workbook
+
+    book = load_workbook(greek.out / "2026-10" / "audit-2026-10.xlsx", read_only=True)
+    listed = [row[0] for row in book["Rejected records"].iter_rows(min_row=2, values_only=True)]
+    assert sorted(listed) == ["m-garbage.jsonl"] * 3 + ["z-conflicts.jsonl"] * 2
+
+
+def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_month_only(
+    greek, make_round, make_bet, write_jsonl
+):
+    """A September file with a bad line read by the November run: October's report does not
+    show it, so October's re-run exits 0; the run that read it says so once (exit 1)."""
+    september = make_round(
+        "GR-SEP-1",
+        game="live-baccarat-gr",
+        table_id="GR-SEP",
+        shoe_id="GR-SEP-1-S1",
+        hand_no=1,
+        started_at="2026-09-10T10:00:00Z",
+        betting_closed_at="2026-09-10T10:00:15Z",
+        settled_at="2026-09-10T10:00:40Z",
+        bets=[make_bet("GR-SEP-1-B1", placed_at="2026-09-10T10:00:05Z")],
+    )
+    write_jsonl(greek.inbox / "september.jsonl", september, "{not json")
+    first = run_command(greek_argv(greek), greek.root)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert "1 rejected lines read by this run bear on other months" in first.stdout
+    second = run_command(greek_argv(greek), greek.root)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "rejected" not in second.stdout
+
+
+def test_an_adm_game_without_a_language_is_named_as_a_publishing_problem(tmp_path):
+    config = write_config(tmp_path / "operator.toml", ITALIAN_NO_SHEETS)
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    process = run_command(
+        monthly_argv(inbox, tmp_path / "out", tmp_path / "db.sqlite", config, "--json"), tmp_path
+    )
+    assert process.returncode == 1, process.stderr
+    [month] = json.loads(process.stdout)["months"]
+    problems = month["alerts"]["publishing_problems"]["live-baccarat-it"]
+    assert any(problem.startswith("no language is configured") for problem in problems)
+    plain = run_command(
+        monthly_argv(inbox, tmp_path / "out", tmp_path / "db.sqlite", config), tmp_path
+    )
+    assert plain.returncode == 1, plain.stderr
+    assert "live-baccarat-it: no language is configured" in plain.stdout
+    assert "disclose live-baccarat-it: warning: no language is configured" in plain.stderr
+
+
+def test_a_greek_game_without_a_language_is_not_a_publishing_problem(greek):
+    # Greece has no disclosure page: a game with no language publishes nothing it must.
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "no language" not in process.stdout + process.stderr
+
+
+def test_same_inputs_typed_relative_or_absolute_from_other_folders_give_identical_trees(
+    tmp_path, make_round, make_bet, write_jsonl
+):
+    """Issue 11's done-when: two runs, each on its own copy of the inputs, one from its own
+    folder with relative paths, one from elsewhere with absolute paths: every output file has
+    the same sha256 (rejected lines, a CSV pair in a subfolder and conflicts included)."""
+    trees = {}
+    for name in ("relative", "absolute"):
+        root = tmp_path / name / "work"
+        inbox = root / "inbox"
+        write_two_greek_rounds(
+            inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl, "{not json"
+        )
+        write_csv_pair(inbox / "table-a", "GR-CSV-A", "40.00", "80.00")
+        (inbox / "table-a" / "bets.csv").write_text(
+            (inbox / "table-a" / "bets.csv").read_text("utf-8")
+            + "GR-NONE,GR-NONE-B1,acc-1,player,5.00,0.00,EUR,2026-10-04T10:00:05Z\n",
+            encoding="utf-8",
+        )
+        write_jsonl(
+            inbox / "sub" / "conflicts.jsonl",
+            greek_round(make_round, make_bet, "GR-LATE-1", "banker", "99.00", "0.00"),
+        )
+        write_config(root / "conf" / "operator.toml", GREEK_NO_SHEETS)
+        if name == "relative":
+            argv = monthly_argv(
+                Path("inbox"), Path("out"), Path("db.sqlite"), Path("conf/operator.toml")
+            )
+            cwd = root
+        else:
+            argv = monthly_argv(
+                inbox, root / "out", root / "db.sqlite", root / "conf" / "operator.toml"
+            )
+            cwd = tmp_path  # another folder
+        process = run_command(argv, cwd)
+        assert process.returncode == 1, process.stdout + process.stderr
+        trees[name] = snapshot(root / "out")
+        names = db_rows(root / "db.sqlite", "SELECT file_name FROM rejected_records")
+        assert sorted(names) == [
+            ("late-2026-10.jsonl",),
+            ("sub/conflicts.jsonl",),
+            ("table-a/bets.csv",),
+        ]
+    assert trees["relative"] == trees["absolute"]
+    assert "2026-10/audit-2026-10.xlsx" in trees["relative"]

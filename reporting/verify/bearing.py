@@ -1,0 +1,248 @@
+"""What bears on a month: every alert a month's report shows, gathered in one record.
+
+The exit code of ``monthly`` and ``verify --month``, the summary they print and the audit
+workbook's Rejected records sheet all read this one definition, so a re-run can never clear
+an alert that the report still shows (and the report never shows one the exit code ignores).
+
+A month's alerts:
+
+* **findings** of the month's rounds (the ``findings`` table, as verify left it);
+* **rejected lines** of the files behind the month (below);
+* **unread inbox files**: files of the inbox the ingest did not read (given by the caller,
+  which knows the inbox; ``verify`` has none);
+* **unverified rounds**: rounds of the month (and their bets) of a game the configuration
+  does not list, which nothing judged;
+* **publishing problems**: each game's regulator warnings (no play, a missing game code, a
+  declared RTP above the theory, ...) and a game that must publish but has no language.
+
+How a rejected line bears on a month. A rejected line could not be read as a round, so it has
+no reporting month of its own; it bears on a month through its file:
+
+* the rejects of a file that loaded rounds of the month bear on that month (they are the
+  month's missing or doubtful lines);
+* the rejects of a file that loaded no round at all (every line rejected, or every round a
+  conflict with a round stored before) bear on every month: nothing places such a file in one
+  month, and a file nothing of which could be read must never go unseen. They stay an alert
+  until the file is dealt with by hand;
+* the rejects of a file whose rounds all fall in other months bear on those months only.
+
+This is the rule the audit workbook has always applied to its Rejected records sheet; the
+exit code and the summary now count the same lines.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["MonthAlerts", "RejectedFile", "RejectScope", "month_alerts", "reject_scope"]
+
+
+@dataclass(frozen=True, slots=True)
+class RejectScope:
+    """The files whose rejected lines bear on a period, and each file's rounds in it.
+
+    ``files`` is None for all months (every rejected line bears on "all months").
+    """
+
+    month: str | None
+    files: tuple[int, ...] | None
+    rounds_by_file: Mapping[int, int]
+
+    def rejects_where(self) -> tuple[str, tuple]:
+        """A WHERE clause (and its parameters) on ``rejected_records`` for the period."""
+        if self.files is None:
+            return "1", ()
+        return "ingest_id IN (SELECT value FROM json_each(?))", (json.dumps(list(self.files)),)
+
+
+def reject_scope(connection: sqlite3.Connection, month: str | None) -> RejectScope:
+    """The files behind ``month`` (see the module's rule), or every file for all months."""
+    if month is None:
+        return RejectScope(
+            None, None, dict(connection.execute("SELECT ingest_id, rounds_loaded FROM ingest_log"))
+        )
+    # The game_id condition lets SQLite search the (game_id, report_month) index.
+    rounds_by_file = dict(
+        connection.execute(
+            "SELECT ingest_id, count(*) FROM rounds WHERE game_id IN"
+            " (SELECT DISTINCT game_id FROM rounds) AND report_month = ? GROUP BY ingest_id",
+            (month,),
+        )
+    )
+    without_rounds = {
+        ingest_id
+        for (ingest_id,) in connection.execute(
+            "SELECT ingest_id FROM ingest_log WHERE rounds_loaded = 0"
+        )
+    }
+    return RejectScope(month, tuple(sorted(set(rounds_by_file) | without_rounds)), rounds_by_file)
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedFile:
+    """A file with rejected lines that bear on the month."""
+
+    name: str
+    rejected: int
+    rounds_loaded: int  # over every month; 0: nothing of the file could be used
+    by_reason: Mapping[str, int]
+
+    def describe(self) -> str:
+        """One line for the summary: the file, how many lines, why."""
+        reasons = ", ".join(
+            f"{reason} {count:,}" for reason, count in sorted(self.by_reason.items())
+        )
+        if self.rounds_loaded:
+            return f"{self.name}: {self.rejected:,} rejected ({reasons})"
+        return f"{self.name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
+
+
+@dataclass(frozen=True)
+class MonthAlerts:
+    """Everything that bears on one month (or on all months): see the module's rules."""
+
+    month: str | None
+    findings_by_kind: Mapping[str, int] = field(default_factory=dict)
+    rejected_files: tuple[RejectedFile, ...] = ()
+    unread_files: tuple[str, ...] = ()
+    unverified_rounds: Mapping[str, int] = field(default_factory=dict)  # game id -> rounds
+    unverified_bets: int = 0
+    publishing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> problems
+
+    @property
+    def findings(self) -> int:
+        """Findings of every kind."""
+        return sum(self.findings_by_kind.values())
+
+    @property
+    def rejected(self) -> int:
+        """Rejected lines bearing on the period."""
+        return sum(item.rejected for item in self.rejected_files)
+
+    @property
+    def rejected_by_reason(self) -> dict[str, int]:
+        """The period's rejected lines by reason."""
+        totals: dict[str, int] = {}
+        for item in self.rejected_files:
+            for reason, count in item.by_reason.items():
+                totals[reason] = totals.get(reason, 0) + count
+        return dict(sorted(totals.items()))
+
+    @property
+    def alerts(self) -> list[str]:
+        """Why the period needs a look, one line each (empty: nothing wrong found)."""
+        period = self.month or "all months"
+        lines = []
+        if self.findings:
+            kinds = ", ".join(f"{k} {n:,}" for k, n in sorted(self.findings_by_kind.items()) if n)
+            lines.append(f"{self.findings:,} findings in {period} ({kinds})")
+        if self.rejected:
+            lines.append(f"{self.rejected:,} rejected lines bear on {period}")
+            lines += [f"  {item.describe()}" for item in self.rejected_files]
+        for name in self.unread_files:
+            lines.append(f"{name}: in the inbox but not read")
+        for game, rounds in sorted(self.unverified_rounds.items()):
+            lines.append(
+                f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"
+                " does not list that game"
+            )
+        for game, problems in sorted(self.publishing.items()):
+            lines += [f"{game}: {problem}" for problem in problems]
+        return lines
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing bears on the period, 1 otherwise (cli.md's exit codes)."""
+        return 1 if self.alerts else 0
+
+    def to_document(self) -> dict:
+        """The JSON form (``--json`` of monthly and verify)."""
+        return {
+            "month": self.month,
+            "findings": self.findings,
+            "rejected_records": self.rejected,
+            "rejected_by_reason": self.rejected_by_reason,
+            "rejected_files": [
+                {
+                    "file": item.name,
+                    "rejected": item.rejected,
+                    "rounds_loaded": item.rounds_loaded,
+                    "by_reason": dict(sorted(item.by_reason.items())),
+                }
+                for item in self.rejected_files
+            ],
+            "unread_files": list(self.unread_files),
+            "unverified_rounds": dict(sorted(self.unverified_rounds.items())),
+            "unverified_bets": self.unverified_bets,
+            "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
+            "alerts": self.alerts,
+        }
+
+
+def month_alerts(
+    connection: sqlite3.Connection,
+    month: str | None,
+    *,
+    findings_by_kind: Mapping[str, int],
+    unverified_rounds: Mapping[str, int],
+    unread_files: Iterable[str] = (),
+    publishing: Mapping[str, Sequence[str]] | None = None,
+) -> MonthAlerts:
+    """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
+    rejected lines of the files behind the month (read from the store), the inbox files not
+    read, and each game's publishing problems (only games with some)."""
+    scope = reject_scope(connection, month)
+    where, params = scope.rejects_where()
+    per_file: dict[int, dict[str, int]] = {}
+    for ingest_id, reason, count in connection.execute(
+        f"SELECT ingest_id, reason, count(*) FROM rejected_records WHERE {where}"
+        " GROUP BY ingest_id, reason",
+        params,
+    ):
+        per_file.setdefault(ingest_id, {})[reason] = count
+    files = []
+    for ingest_id, (name, rounds_loaded) in _files(connection, per_file).items():
+        reasons = per_file[ingest_id]
+        files.append(RejectedFile(name, sum(reasons.values()), rounds_loaded, reasons))
+    return MonthAlerts(
+        month=month,
+        findings_by_kind={kind: n for kind, n in sorted(findings_by_kind.items()) if n},
+        rejected_files=tuple(sorted(files, key=lambda item: item.name)),
+        unread_files=tuple(sorted(unread_files)),
+        unverified_rounds=dict(unverified_rounds),
+        unverified_bets=_unverified_bets(connection, month, unverified_rounds),
+        publishing={
+            game: tuple(problems) for game, problems in (publishing or {}).items() if problems
+        },
+    )
+
+
+def _files(connection: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, int]]:
+    """Name and rounds loaded of each ingest id."""
+    return {
+        ingest_id: (name, rounds)
+        for ingest_id, name, rounds in connection.execute(
+            "SELECT ingest_id, file_name, rounds_loaded FROM ingest_log"
+            " WHERE ingest_id IN (SELECT value FROM json_each(?)) ORDER BY ingest_id",
+            (json.dumps(sorted(ids)),),
+        )
+    }
+
+
+def _unverified_bets(
+    connection: sqlite3.Connection, month: str | None, unverified_rounds: Mapping[str, int]
+) -> int:
+    """Bets of the rounds nothing verified (games the configuration does not list)."""
+    if not unverified_rounds:
+        return 0
+    games = json.dumps(sorted(unverified_rounds))
+    sql = (
+        "SELECT count(*) FROM bets JOIN rounds USING (round_id)"
+        " WHERE rounds.game_id IN (SELECT value FROM json_each(?))"
+    )
+    if month is None:
+        return connection.execute(sql, (games,)).fetchone()[0]
+    return connection.execute(sql + " AND rounds.report_month = ?", (games, month)).fetchone()[0]

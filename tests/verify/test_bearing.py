@@ -1,0 +1,154 @@
+"""What bears on a month (reporting.verify.bearing): which rejected lines, and every alert kind.
+
+Stores are built by the real ingest from small logs written inline; each test names the rule
+of the module's docstring it holds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reporting.ingest.discovery import discover_sources
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.bearing import month_alerts, reject_scope
+from reporting.verify.run import verify
+
+
+def greek(make_round, make_bet, round_id: str, settled_at: str, stake: str = "10.00"):
+    """A Greek round settled at ``settled_at`` (its bet placed 35 s before)."""
+    day, clock = settled_at.split("T")
+    return make_round(
+        round_id,
+        game="live-baccarat-gr",
+        table_id="GR-T",
+        shoe_id=f"{round_id}-S",
+        hand_no=1,
+        started_at=f"{day}T10:00:00Z",
+        betting_closed_at=f"{day}T10:00:15Z",
+        settled_at=settled_at,
+        bets=[make_bet(f"{round_id}-B", type="banker", stake=stake, payout="0.00",
+                       placed_at=f"{day}T10:00:05Z")],
+    )  # fmt: skip
+
+
+@pytest.fixture
+def store(tmp_path, operator_config, make_round, make_bet, write_jsonl):
+    """Four files: October rounds with a bad line; September rounds with a bad line; a file
+    whose every line is rejected; a file whose every round conflicts with an October one."""
+    folder = tmp_path / "logs"
+    write_jsonl(
+        folder / "a-october.jsonl",
+        greek(make_round, make_bet, "OCT-1", "2026-10-03T10:00:40Z"),
+        "{october's bad line",
+    )
+    write_jsonl(
+        folder / "b-september.jsonl",
+        greek(make_round, make_bet, "SEP-1", "2026-09-03T10:00:40Z"),
+        "{september's bad line",
+    )
+    write_jsonl(folder / "c-garbage.jsonl", "{x", "{y")
+    write_jsonl(
+        folder / "d-conflict.jsonl",
+        greek(make_round, make_bet, "OCT-1", "2026-10-03T10:00:40Z", stake="99.00"),
+    )
+    connection = connect(tmp_path / "store.sqlite")
+    result = ingest(connection, discover_sources([folder]), operator_config)
+    assert [item.rejected_count for item in result.files] == [1, 1, 2, 1]
+    yield connection
+    connection.close()
+
+
+def names(alerts) -> dict[str, int]:
+    return {Path(item.name).name: item.rejected for item in alerts.rejected_files}
+
+
+def test_rejects_bear_on_the_months_of_their_files_rounds_and_files_without_rounds_on_every_month(
+    store,
+):
+    october = month_alerts(store, "2026-10", findings_by_kind={}, unverified_rounds={})
+    september = month_alerts(store, "2026-09", findings_by_kind={}, unverified_rounds={})
+    assert names(october) == {"a-october.jsonl": 1, "c-garbage.jsonl": 2, "d-conflict.jsonl": 1}
+    assert names(september) == {"b-september.jsonl": 1, "c-garbage.jsonl": 2, "d-conflict.jsonl": 1}
+    # A month nothing was loaded for still shows the files nothing of which loaded.
+    august = month_alerts(store, "2026-08", findings_by_kind={}, unverified_rounds={})
+    assert names(august) == {"c-garbage.jsonl": 2, "d-conflict.jsonl": 1}
+    everything = month_alerts(store, None, findings_by_kind={}, unverified_rounds={})
+    assert everything.rejected == 5
+    assert (october.rejected, october.exit_code) == (4, 1)
+
+
+def test_the_workbook_scope_is_the_same_rule(store):
+    for month in ("2026-08", "2026-09", "2026-10", None):
+        where, params = reject_scope(store, month).rejects_where()
+        [(shown,)] = store.execute(
+            f"SELECT count(*) FROM rejected_records WHERE {where}", params
+        ).fetchall()
+        alerts = month_alerts(store, month, findings_by_kind={}, unverified_rounds={})
+        assert shown == alerts.rejected, month
+
+
+def test_a_file_that_loaded_nothing_is_described_as_such(store):
+    alerts = month_alerts(store, "2026-10", findings_by_kind={}, unverified_rounds={})
+    described = {Path(item.name).name: item.describe() for item in alerts.rejected_files}
+    assert described["c-garbage.jsonl"].endswith(
+        "all 2 of its records rejected, no round loaded (bad_json 2)"
+    )
+    assert described["d-conflict.jsonl"].endswith("no round loaded (conflict 1)")
+    assert described["a-october.jsonl"].endswith(": 1 rejected (bad_json 1)")
+    assert alerts.rejected_by_reason == {"bad_json": 3, "conflict": 1}
+
+
+def test_nothing_bearing_on_a_month_gives_exit_0_and_no_alert(tmp_path):
+    connection = connect(tmp_path / "empty.sqlite")
+    try:
+        alerts = month_alerts(connection, "2026-10", findings_by_kind={"late_bet": 0},
+                              unverified_rounds={}, publishing={"live-baccarat-gr": ()})  # fmt: skip
+    finally:
+        connection.close()
+    assert (alerts.alerts, alerts.exit_code, alerts.findings) == ([], 0, 0)
+    assert alerts.to_document()["publishing_problems"] == {}
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"findings_by_kind": {"late_bet": 2}}, "2 findings in 2026-08 (late_bet 2)"),
+        ({"unread_files": ["rounds.json"]}, "rounds.json: in the inbox but not read"),
+        ({"publishing": {"g": ("no play in 2026-08",)}}, "g: no play in 2026-08"),
+    ],
+)
+def test_each_kind_of_alert_alone_gives_exit_1_and_is_named(tmp_path, options, expected):
+    connection = connect(tmp_path / "empty.sqlite")
+    try:
+        arguments = {"findings_by_kind": {}, "unverified_rounds": {}, **options}
+        alerts = month_alerts(connection, "2026-08", **arguments)
+    finally:
+        connection.close()
+    assert alerts.exit_code == 1
+    assert alerts.alerts == [expected]
+
+
+def test_rounds_of_a_game_the_configuration_does_not_list_are_unverified_bets(
+    store, operator_config
+):
+    only_italy = type(operator_config)(
+        name=operator_config.name,
+        games={"live-baccarat-it": operator_config.games["live-baccarat-it"]},
+        source=operator_config.source,
+    )
+    result = verify(store, only_italy, "2026-10")
+    alerts = month_alerts(
+        store,
+        "2026-10",
+        findings_by_kind=result.findings_by_kind,
+        unverified_rounds=result.unconfigured_rounds,
+    )
+    assert dict(alerts.unverified_rounds) == {"live-baccarat-gr": 1}
+    assert alerts.unverified_bets == 1
+    assert (
+        "1 rounds of live-baccarat-gr in 2026-10 were not verified: the configuration does not"
+        " list that game"
+    ) in alerts.alerts
