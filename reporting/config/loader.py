@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -171,9 +172,15 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
     return _parse(path, text), KeyLines.scan(text)
 
 
+@cache
+def _catalogue() -> tuple[dict[str, Any], KeyLines]:
+    """The shipped catalogue, read once (the loader only reads it, never changes it)."""
+    return _read_toml(CATALOGUE_PATH)
+
+
 def load_catalogue() -> OperatorConfig:
     """Every game of the built-in catalogue, unmodified."""
-    raw, lines = _read_toml(CATALOGUE_PATH)
+    raw, lines = _catalogue()
     selection = {"games": {game: {} for game in raw.get("games", {})}}
     return _build(raw, selection, None, lines)
 
@@ -185,7 +192,7 @@ def load_config(path: Path | None) -> OperatorConfig:
     """
     if path is None:
         return load_catalogue()
-    catalogue, _ = _read_toml(CATALOGUE_PATH)
+    catalogue, _ = _catalogue()
     operator, lines = _read_toml(path)
     return _build(catalogue, operator, path, lines)
 
