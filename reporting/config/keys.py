@@ -40,6 +40,7 @@ __all__ = [
     "PAY_KEYS",
     "PAY_TABLE_KEYS",
     "SCHEMA_PATH",
+    "STARTER_PATH",
     "TOP_LEVEL_KEYS",
     "catalogue_games",
     "json_schema",
@@ -47,6 +48,9 @@ __all__ = [
 
 CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "data" / "catalogue.toml"
 SCHEMA_PATH = Path(__file__).resolve().parent / "data" / "operator.schema.json"
+#: The starter configuration ``init`` writes: a copy of sample_data/operator.toml, shipped in
+#: the package (tests/config/test_schema.py holds the two equal).
+STARTER_PATH = Path(__file__).resolve().parent / "data" / "operator.toml"
 GAME_ID_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _TABLE_NAME_PATTERN = r"[A-Za-z0-9_-]{1,64}"
 
