@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -91,7 +92,25 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
         origin = config.origins.get(game_id)
         base, pay_table = (origin.base, origin.pay_table) if origin else (game_id, "standard")
         games[game_id] = _game(game, base, pay_table)
-    return {"operator": {"name": config.name}, "games": games}
+    document: dict[str, Any] = {"operator": {"name": config.name}}
+    if config.pay_tables:
+        document["pay_tables"] = {
+            name: _pay_rows(table) for name, table in config.pay_tables.items()
+        }
+    return document | {"games": games}
+
+
+def _pay_rows(table: Mapping[str, Any]) -> dict[str, Any]:
+    """A resolved pay table of the loader (odds as Fractions) as the file writes it."""
+    rows: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "bonus_margins":
+            rows[key] = {margin: _odds_text(odds) for margin, odds in value.items()}
+        elif isinstance(value, Fraction):
+            rows[key] = _odds_text(value)
+        else:
+            rows[key] = value
+    return rows
 
 
 def _key(key: str) -> str:

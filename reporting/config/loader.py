@@ -91,6 +91,8 @@ class OperatorConfig:
     games: dict[str, GameSpec]
     source: Path | None
     origins: Mapping[str, GameOrigin] = field(default_factory=dict, compare=False)
+    #: The pay tables the operator's file defines, resolved onto their bases (odds as Fractions).
+    pay_tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
     lines: KeyLines = field(default_factory=KeyLines, compare=False, repr=False)
 
     def game(self, game_id: str) -> GameSpec:
@@ -225,7 +227,15 @@ def _build(
     messages = catalogue_problems.messages + problems.messages
     if messages:
         raise ConfigError(messages)
-    return OperatorConfig(name=name, games=games, source=source, origins=origins, lines=lines)
+    own_tables = operator.get("pay_tables", {})
+    return OperatorConfig(
+        name=name,
+        games=games,
+        source=source,
+        origins=origins,
+        pay_tables={name: pay_tables[name] for name in own_tables},
+        lines=lines,
+    )
 
 
 def _operator_name(section: Any, problems: Problems) -> str:
