@@ -44,6 +44,12 @@ def _key_path(text: str, start: int) -> tuple[tuple[str, ...], int] | None:
         return tuple(parts), position
 
 
+def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int) -> None:
+    """A key's line, and the line of each table it implies (``[a.b]`` defines ``a`` too)."""
+    for length in range(1, len(path) + 1):
+        found.setdefault(path[:length], number)
+
+
 @dataclass(frozen=True)
 class KeyLines:
     """The first line (1-based) each key path of a TOML text is written on."""
@@ -66,12 +72,12 @@ class KeyLines:
                 parsed = _key_path(line, header.end())
                 if parsed is not None and line[parsed[1] :].lstrip().startswith("]"):
                     table = parsed[0]
-                    found.setdefault(table, number)
+                    _note(found, table, number)
                 continue
             parsed = _key_path(line, 0)
             if parsed is None or not line[parsed[1] :].startswith("="):
                 continue
-            found.setdefault(table + parsed[0], number)
+            _note(found, table + parsed[0], number)
             for quotes in ('"""', "'''"):
                 if line.count(quotes) % 2 == 1:
                     in_string = quotes

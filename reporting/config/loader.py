@@ -290,9 +290,9 @@ def _resolve_pay_table(
     if base is None:
         result = own
     elif base == name or base in seen:
-        problems.add(
-            path, f"pay table {name!r} is its own base (through {' -> '.join(seen) or name})"
-        )
+        loop = seen[seen.index(base) :] if base in seen else ()
+        circle = " -> ".join((*loop, name, base))
+        problems.add(path, f"pay tables cannot be their own base: {circle}")
         result = MISSING
     elif base not in checked:
         known = ", ".join(sorted(checked))
