@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from reporting.config.loader import load_catalogue, load_config
@@ -11,6 +12,7 @@ from reporting.engine.money import round_fraction
 from reporting.engine.odds import bet_odds
 from reporting.engine.theory import game_odds
 from reporting.figures.regulators import configuration_warnings
+from reporting.presentation.rulesheet import build_rule_sheet
 
 
 def configured(tmp_path: Path, text: str):
@@ -44,3 +46,13 @@ def test_the_warning_is_one_of_the_game_s_configuration_warnings(tmp_path):
     )
     warnings = configuration_warnings(game, game_odds(game))
     assert any(w.startswith("the player_pair bet returns") for w in warnings), warnings
+
+
+def test_a_rule_sheet_of_a_game_without_a_disclosure_page_warns_too(tmp_path):
+    game = configured(tmp_path, '[games.live-baccarat-dk]\npay = { tie = "10" }\n').game(
+        "live-baccarat-dk"
+    )
+    sheet = build_rule_sheet(game, "en", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
+    assert [w for w in sheet.warnings if "favours the player" in w] == [
+        f"live-baccarat-dk: {favourable_bet_warnings(game)[0]}"
+    ]
