@@ -12,7 +12,7 @@ import traceback
 import typer
 
 from reporting import __version__
-from reporting.cli import disclose, ingest, monthly, odds, rules, sample, verify
+from reporting.cli import check, disclose, ingest, init, monthly, odds, rules, sample, verify
 from reporting.cli.common import EXIT_UNUSABLE
 from reporting.config.loader import ConfigError
 from reporting.errors import InputError
@@ -50,6 +50,8 @@ app.command(name="verify")(verify.verify_command)
 app.command(name="disclose")(disclose.disclose_command)
 app.command(name="rules")(rules.rules_command)
 app.command(name="monthly")(monthly.monthly_command)
+app.command(name="check")(check.check_command)
+app.command(name="init")(init.init_command)
 
 
 def main() -> None:

@@ -2,90 +2,85 @@
 
 The catalogue (``reporting/data/catalogue.toml``) holds the published variants. An operator
 configuration (TOML) selects games from it, overrides any key, and may define games of its
-own on a catalogue ``base``. Unknown keys and impossible values are errors that name the file
-and the key, all collected and reported together.
+own on a catalogue ``base``. Every key is checked by its kind (:mod:`reporting.config.keys`);
+unknown keys and impossible values are problems that name the file, the line and the key
+(``operator.toml:12: games.live-baccarat-it.decks: 9 is not 1 to 8``), with a "did you mean"
+for a near miss, all collected and reported together in one :class:`ConfigError`. No content
+of a file, however hostile, raises anything else.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import codecs
 import re
 import tomllib
 import zoneinfo
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-import msgspec
-
+from reporting.config.keys import (
+    CATALOGUE_PATH,
+    GAME_ID_PATTERN,
+    GAME_KEYS,
+    OPERATOR_GAME_KEYS,
+    OPERATOR_KEYS,
+    PAY_KEYS,
+    PAY_TABLE_KEYS,
+    TOP_LEVEL_KEYS,
+)
 from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.lines import KeyLines
 from reporting.config.regulators import load_regulators
-from reporting.engine.bets import BONUS_MARGINS, BetType, PayTable
+from reporting.config.values import MISSING, Problems, Table, suggestion
+from reporting.engine.bets import BetType, PayTable
 from reporting.engine.games import GameSpec, StakeLimits
-from reporting.engine.money import AmountError, RoundingPolicy, parse_amount, parse_ratio
+from reporting.engine.money import RoundingPolicy
 
 __all__ = [
     "CATALOGUE_PATH",
+    "MAX_CONFIG_BYTES",
     "SUPPORTED_LANGUAGES",
     "ConfigError",
+    "GameOrigin",
     "OperatorConfig",
     "default_config_path",
     "load_catalogue",
     "load_config",
 ]
 
-CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "data" / "catalogue.toml"
+#: A configuration larger than this is not one (the sample is about 1 KiB).
+MAX_CONFIG_BYTES = 1 << 20
+#: Game keys a game may leave unset.
+OPTIONAL_GAME_KEYS = (
+    "pay",
+    "perfect_pair",
+    "regulator",
+    "regulator_code",
+    "declared_rtp",
+    "statistics_reset",
+    "version",
+)
 
 
 class ConfigError(Exception):
-    """One or more problems in a configuration file, each naming the file and the key."""
+    """One or more problems in a configuration file, each naming the file, line and key."""
 
     def __init__(self, problems: list[str]):
         self.problems = problems
         super().__init__("; ".join(problems))
 
 
-class _Limits(msgspec.Struct, forbid_unknown_fields=True):
-    min: str
-    max: str
-    per_bet: dict[str, dict[str, str]] = {}
+@dataclass(frozen=True, slots=True)
+class GameOrigin:
+    """Where a configured game starts from: its catalogue game and its pay table's name."""
 
-
-class _Game(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
-    kind: Literal["live", "rng"]
-    jurisdiction: str
-    decks: int
-    reshuffle_every_round: bool
-    cut_card_depth: int
-    bets: list[str]
+    base: str
     pay_table: str
-    rounding: str
-    limits: _Limits
-    below_minimum: Literal["reject"]
-    above_maximum: Literal["cap", "reject"]
-    exclusive_bets: list[list[str]]
-    currency: str
-    timezone: str
-    opening_hours: str
-    languages: list[str]
-    pay: dict[str, Any] = {}
-    perfect_pair: Literal["A", "B"] | None = None
-    regulator: str | None = None
-    regulator_code: str | None = None
-    declared_rtp: str | None = None
-    statistics_reset: str | None = None
-    version: str | None = None
-
-
-_GAME_KEYS = set(_Game.__struct_fields__)
-#: Keys of a ``[pay_tables.X]`` table: the pay table's own fields (a new bet's odds field is
-#: one), ``base``, and ``bonus_natural_tie`` ("push" or "lose") for the boolean field.
-_PAY_TABLE_KEYS = {
-    field.name for field in dataclasses.fields(PayTable) if field.name != "bonus_natural_tie_push"
-} | {"base", "bonus_natural_tie"}
-_GAME_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 @dataclass(frozen=True)
@@ -95,6 +90,10 @@ class OperatorConfig:
     name: str
     games: dict[str, GameSpec]
     source: Path | None
+    origins: Mapping[str, GameOrigin] = field(default_factory=dict, compare=False)
+    #: The pay tables the operator's file defines, resolved onto their bases (odds as Fractions).
+    pay_tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
+    lines: KeyLines = field(default_factory=KeyLines, compare=False, repr=False)
 
     def game(self, game_id: str) -> GameSpec:
         """The game with this id, or a :class:`ConfigError` listing the configured ones."""
@@ -104,8 +103,15 @@ class OperatorConfig:
             known = ", ".join(sorted(self.games)) or "none"
             where = self.source or "the built-in catalogue"
             raise ConfigError(
-                [f"{where}: no game {game_id!r} is configured (known: {known})"]
+                [
+                    f"{where}: no game {game_id!r} is configured (known: {known})"
+                    f"{suggestion(game_id, self.games)}"
+                ]
             ) from None
+
+    def problems(self) -> Problems:
+        """An empty collector of messages that point into this configuration's file."""
+        return Problems(str(self.source or CATALOGUE_PATH), self.lines)
 
 
 def default_config_path() -> Path | None:
@@ -114,161 +120,189 @@ def default_config_path() -> Path | None:
     return candidate if candidate.is_file() else None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_text(path: Path) -> str:
+    """A configuration file's text: a regular file, at most 1 MiB, UTF-8 (a BOM is dropped)."""
     try:
+        if not path.exists():
+            raise ConfigError([f"{path}: file not found"])
+        if not path.is_file():
+            raise ConfigError([f"{path}: not a regular file (a folder, pipe or device)"])
         with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError([f"{path}: file not found"]) from None
+            data = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as error:
+        raise ConfigError([f"{path}: cannot be read: {error.strerror or error}"]) from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError([f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes: not a configuration"])
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - data.rfind(b"\n", 0, error.start)
+        raise ConfigError(
+            [
+                f"{path}:{line}: not UTF-8 text (byte 0x{data[error.start]:02x} at column"
+                f" {column}): save the file as UTF-8"
+            ]
+        ) from None
+
+
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document of a text; a ConfigError with the line for anything it cannot read."""
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError([f"{path}: not valid TOML: {error}"]) from None
+        message = str(error)
+        position = re.search(r" \(at line (\d+), column (\d+)\)", message)
+        if position is None:
+            raise ConfigError([f"{path}: not valid TOML: {message}"]) from None
+        reason = message[: position.start()] + message[position.end() :]
+        raise ConfigError(
+            [f"{path}:{position[1]}: not valid TOML: {reason} (column {position[2]})"]
+        ) from None
+    except RecursionError:
+        raise ConfigError([f"{path}: not valid TOML: arrays or tables nested too deeply"]) from None
+    except ValueError:  # an integer of more than 4,300 digits
+        long_number = re.search(r"[0-9_]{4000,}", text)
+        line = text.count("\n", 0, long_number.start()) + 1 if long_number else None
+        where = f"{path}:{line}" if line else str(path)
+        raise ConfigError([f"{where}: a number of thousands of digits is not a value"]) from None
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
+    text = _read_text(path)
+    return _parse(path, text), KeyLines.scan(text)
+
+
+@cache
+def _catalogue() -> tuple[dict[str, Any], KeyLines]:
+    """The shipped catalogue, read once (the loader only reads it, never changes it)."""
+    return _read_toml(CATALOGUE_PATH)
 
 
 def load_catalogue() -> OperatorConfig:
     """Every game of the built-in catalogue, unmodified."""
-    raw = _read_toml(CATALOGUE_PATH)
-    return _build(raw, {"games": {game: {} for game in raw.get("games", {})}}, None)
+    raw, lines = _catalogue()
+    selection = {"games": {game: {} for game in raw.get("games", {})}}
+    return _build(raw, selection, None, lines)
 
 
 def load_config(path: Path | None) -> OperatorConfig:
-    """Load an operator configuration on top of the catalogue (the catalogue alone if None)."""
+    """Load an operator configuration on top of the catalogue (the catalogue alone if None).
+
+    Raises :class:`ConfigError` listing every problem of the file; nothing else.
+    """
     if path is None:
         return load_catalogue()
-    return _build(_read_toml(CATALOGUE_PATH), _read_toml(path), path)
+    catalogue, _ = _catalogue()
+    operator, lines = _read_toml(path)
+    return _build(catalogue, operator, path, lines)
 
 
 def _build(
-    catalogue: dict[str, Any], operator: dict[str, Any], source: Path | None
+    catalogue: dict[str, Any], operator: dict[str, Any], source: Path | None, lines: KeyLines
 ) -> OperatorConfig:
-    problems: list[str] = []
-    where = str(source) if source else str(CATALOGUE_PATH)
-    name = _operator_name(operator, where, problems)
-    pay_tables = dict(catalogue.get("pay_tables", {}))
-    for table_name, table in operator.get("pay_tables", {}).items():
-        pay_tables[table_name] = table
+    problems = Problems(str(source or CATALOGUE_PATH), lines)
+    for key in operator:
+        if key not in TOP_LEVEL_KEYS:
+            problems.add((key,), f"unknown key{suggestion(key, TOP_LEVEL_KEYS)}")
+    name = _operator_name(operator.get("operator", {}), problems)
+    catalogue_problems = Problems(str(CATALOGUE_PATH))
+    pay_tables = _pay_tables(
+        [
+            (catalogue.get("pay_tables", {}), catalogue_problems),
+            (operator.get("pay_tables", {}), problems),
+        ]
+    )
     selected = operator.get("games", {})
     if not isinstance(selected, dict) or not selected:
-        problems.append(f"{where}: games: list at least one game, e.g. [games.live-baccarat-it]")
-        raise ConfigError(problems)
-
+        problems.add(("games",), "list at least one game, e.g. [games.live-baccarat-it]")
+        selected = {}
     games: dict[str, GameSpec] = {}
+    origins: dict[str, GameOrigin] = {}
     for game_id, override in selected.items():
-        entry = _game_entry(game_id, override, catalogue, where, problems)
-        if entry is None:
+        built = _game(game_id, override, catalogue.get("games", {}), pay_tables, problems)
+        if built is not None:
+            games[game_id], origins[game_id] = built
+    messages = catalogue_problems.messages + problems.messages
+    if messages:
+        raise ConfigError(messages)
+    own_tables = operator.get("pay_tables", {})
+    return OperatorConfig(
+        name=name,
+        games=games,
+        source=source,
+        origins=origins,
+        pay_tables={name: pay_tables[name] for name in own_tables},
+        lines=lines,
+    )
+
+
+def _operator_name(section: Any, problems: Problems) -> str:
+    """The operator's name (``[operator] name``; "Operator" if unset)."""
+    checked = Table(OPERATOR_KEYS).check(section, ("operator",), problems)
+    if checked is MISSING:
+        return "Operator"
+    return checked.get("name", "Operator")
+
+
+# --- pay tables -------------------------------------------------------------------------------
+
+
+def _pay_tables(layers: list[tuple[Any, Problems]]) -> dict[str, Any]:
+    """Every pay table by name, resolved onto its base (MISSING for one with problems, which
+    are noted once here). Later layers (the operator's file) replace earlier ones by name."""
+    written: dict[str, tuple[Any, Problems]] = {}
+    for tables, problems in layers:
+        if not isinstance(tables, dict):
+            problems.add(
+                ("pay_tables",), "must be a table of pay tables, e.g. [pay_tables.generous]"
+            )
             continue
-        spec = _game_spec(game_id, entry, pay_tables, f"{where}: games.{game_id}", problems)
-        if spec is not None:
-            games[game_id] = spec
-    if problems:
-        raise ConfigError(problems)
-    return OperatorConfig(name=name, games=games, source=source)
+        written |= {name: (table, problems) for name, table in tables.items()}
+    checked = {
+        name: Table(PAY_TABLE_KEYS).check(table, ("pay_tables", name), problems)
+        for name, (table, problems) in written.items()
+    }
+    resolved: dict[str, Any] = {}
+    for name in checked:
+        _resolve_pay_table(name, checked, written, resolved, ())
+    return resolved
 
 
-def _operator_name(operator: dict[str, Any], where: str, problems: list[str]) -> str:
-    """The operator's name; unknown top-level and ``[operator]`` keys are problems."""
-    unknown_top = set(operator) - {"operator", "games", "pay_tables"}
-    problems += [f"{where}: {key}: unknown key" for key in sorted(unknown_top)]
-    operator_section = operator.get("operator", {})
-    if not isinstance(operator_section, dict):
-        problems.append(f"{where}: operator: must be a table")
-        operator_section = {}
-    problems += [
-        f"{where}: operator.{key}: unknown key" for key in sorted(set(operator_section) - {"name"})
-    ]
-    return operator_section.get("name", "Operator")
-
-
-def _game_entry(
-    game_id: str, override: Any, catalogue: dict[str, Any], file: str, problems: list[str]
-) -> _Game | None:
-    """One game of the operator file merged onto its catalogue base, type-checked; None (and
-    the problems noted) when it cannot be."""
-    key = f"games.{game_id}"
-    where = f"{file}: {key}"
-    if not isinstance(override, dict):
-        problems.append(f"{where}: must be a table")
-        return None
-    if not _GAME_ID.fullmatch(game_id):
-        problems.append(f"{where}: a game id is lower-case words joined by '-'")
-        return None
-    override = dict(override)
-    base_id = override.pop("base", game_id)
-    base = catalogue.get("games", {}).get(base_id)
+def _resolve_pay_table(
+    name: str,
+    checked: dict[str, Any],
+    written: dict[str, tuple[Any, Problems]],
+    resolved: dict[str, Any],
+    seen: tuple[str, ...],
+) -> Any:
+    """One pay table merged onto its base (``standard`` unless it names another)."""
+    if name in resolved:
+        return resolved[name]
+    table = checked[name]
+    if table is MISSING:
+        resolved[name] = MISSING
+        return MISSING
+    base = table.get("base", None if name == "standard" else "standard")
+    problems, path = written[name][1], ("pay_tables", name, "base")
+    own = {key: value for key, value in table.items() if key != "base"}
     if base is None:
-        known = ", ".join(sorted(catalogue.get("games", {})))
-        problems.append(f"{where}: not a catalogue game; set base = one of {known} to define it")
-        return None
-    for unknown in sorted(set(override) - _GAME_KEYS):
-        problems.append(f"{where}.{unknown}: unknown key")
-    merged = dict(base) | {k: v for k, v in override.items() if k in _GAME_KEYS}
-    if isinstance(override.get("limits"), dict) and isinstance(base.get("limits"), dict):
-        merged["limits"] = base["limits"] | override["limits"]
-    try:
-        return msgspec.convert(merged, _Game)
-    except msgspec.ValidationError as error:
-        problems.append(f"{file}: {_msgspec_key(key, str(error))}")
-        return None
-
-
-def _msgspec_key(prefix: str, message: str) -> str:
-    """Turn msgspec's ``... - at `$.limits.min``` into ``games.X.limits.min: ...``."""
-    text, _, path = message.rpartition(" - at `")
-    if not text:
-        return f"{prefix}: {message}"
-    path = path.rstrip("`").removeprefix("$").lstrip(".")
-    return f"{prefix}{'.' + path if path else ''}: {text}"
-
-
-def _bet(value: str, where: str, problems: list[str]) -> BetType | None:
-    try:
-        return BetType(value)
-    except ValueError:
-        known = " ".join(bet.value for bet in BetType)
-        problems.append(f"{where}: unknown bet type {value!r} (known: {known})")
-        return None
-
-
-def _limits(raw: dict[str, str], where: str, problems: list[str]) -> StakeLimits | None:
-    try:
-        minimum = parse_amount(raw["min"], allow_zero=False)
-        maximum = parse_amount(raw["max"], allow_zero=False)
-    except KeyError as missing:
-        problems.append(f"{where}: missing {missing.args[0]}")
-        return None
-    except AmountError as error:
-        problems.append(f"{where}: {error}")
-        return None
-    if minimum > maximum:
-        problems.append(f"{where}: min {raw['min']} is above max {raw['max']}")
-        return None
-    return StakeLimits(minimum, maximum)
-
-
-def _pay_table(
-    name: str, tables: dict[str, Any], where: str, problems: list[str], seen: tuple[str, ...] = ()
-) -> dict[str, Any] | None:
-    if name in seen:
-        problems.append(f"{where}: pay table {name!r} is its own base")
-        return None
-    table = tables.get(name)
-    if not isinstance(table, dict):
-        problems.append(f"{where}: no pay table {name!r} (known: {', '.join(sorted(tables))})")
-        return None
-    for unknown in sorted(set(table) - _PAY_TABLE_KEYS):
-        problems.append(f"{where}: pay_tables.{name}.{unknown}: unknown key")
-    if "base" in table:
-        base = _pay_table(table["base"], tables, where, problems, (*seen, name))
-        if base is None:
-            return None
+        result = own
+    elif base == name or base in seen:
+        loop = seen[seen.index(base) :] if base in seen else ()
+        circle = " -> ".join((*loop, name, base))
+        problems.add(path, f"pay tables cannot be their own base: {circle}")
+        result = MISSING
+    elif base not in checked:
+        known = ", ".join(sorted(checked))
+        problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
+        result = MISSING
     else:
-        base = (
-            {}
-            if name == "standard"
-            else _pay_table("standard", tables, where, problems, (*seen, name))
-        )
-        if base is None:
-            return None
-    return _merge_pay(base, {k: v for k, v in table.items() if k != "base"})
+        parent = _resolve_pay_table(base, checked, written, resolved, (*seen, name))
+        result = MISSING if parent is MISSING else _merge_pay(parent, own)
+    resolved[name] = result
+    return result
 
 
 def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
@@ -287,218 +321,248 @@ def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _build_pay_table(raw: dict[str, Any], where: str, problems: list[str]) -> PayTable | None:
-    values: dict[str, Any] = {}
-    try:
-        for key, text in raw.items():
-            if key == "bonus_margins":
-                margins = {int(margin): parse_ratio(odds) for margin, odds in text.items()}
-                unknown = set(margins) - set(BONUS_MARGINS)
-                if unknown:
-                    problems.append(
-                        f"{where}: bonus_margins: margins {sorted(unknown)} are not 4-9"
-                    )
-                    return None
-                values[key] = tuple(sorted(margins.items(), reverse=True))
-            elif key == "bonus_natural_tie":
-                if text not in ("push", "lose"):
-                    problems.append(f"{where}: bonus_natural_tie: must be 'push' or 'lose'")
-                    return None
-                values["bonus_natural_tie_push"] = text == "push"
-            elif key in _PAY_TABLE_KEYS:
-                values[key] = parse_ratio(text)
-                if values[key] <= 0:
-                    problems.append(f"{where}: {key}: odds must be above zero")
-                    return None
-            else:
-                problems.append(f"{where}: pay.{key}: unknown key")
-                return None
-    except (AmountError, ValueError, AttributeError) as error:
-        problems.append(f"{where}: pay table: {error}")
+def _pay_table_of(values: dict[str, Any], tables: dict[str, Any]) -> PayTable | None:
+    """The game's pay table: its named table, its ``pay`` changes, its perfect pair variant."""
+    table = tables[values["pay_table"]]
+    if table is MISSING or values["pay"] is MISSING:
         return None
-    return PayTable(**values)
+    raw = _merge_pay(table, values["pay"] or {})
+    if values["perfect_pair"] is not None:
+        one = raw.get("perfect_pair_one", Fraction(25))
+        raw["perfect_pair_both"] = one if values["perfect_pair"] == "A" else Fraction(200)
+    fields: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "bonus_margins":
+            rows = {int(margin): odds for margin, odds in value.items()}
+            fields[key] = tuple(sorted(rows.items(), reverse=True))
+        elif key == "bonus_natural_tie":
+            fields["bonus_natural_tie_push"] = value == "push"
+        elif key in PAY_KEYS:
+            fields[key] = value
+    return PayTable(**fields)
 
 
-def _game_spec(
-    game_id: str, entry: _Game, pay_tables: dict[str, Any], where: str, problems: list[str]
-) -> GameSpec | None:
-    """The validated game, or None with every problem of the entry noted (in key order of the
-    checks below, so that one run lists them all)."""
+# --- games ------------------------------------------------------------------------------------
+
+
+def _game(
+    game_id: str,
+    override: Any,
+    catalogue: dict[str, Any],
+    pay_tables: dict[str, Any],
+    problems: Problems,
+) -> tuple[GameSpec, GameOrigin] | None:
+    """One game of the operator file merged onto its catalogue base and checked whole; None
+    (every problem noted) when it has any."""
+    path = ("games", game_id)
+    if not isinstance(override, dict):
+        problems.add(path, "must be a table, e.g. [games.live-baccarat-it]")
+        return None
     before = len(problems)
-    _check_shoe(entry, where, problems)
-    offered = _offered_bets(entry, where, problems)
-    rounding = _rounding(entry, where, problems)
-    table = _game_pay_table(entry, pay_tables, where, problems)
-    limits = _game_limits(entry, offered, where, problems)
-    groups = _exclusive_groups(entry, offered, where, problems)
-    _check_market(entry, where, problems)
-    declared = _declared_rtp(entry, where, problems)
-    _check_presentation(entry, where, problems)
-    if len(problems) > before or table is None:
+    if len(game_id) > 64 or not re.fullmatch(GAME_ID_PATTERN, game_id):
+        problems.add(path, "a game id is lower-case words joined by '-' (at most 64 characters)")
+    base_id = game_id
+    if "base" in override:
+        base_id = OPERATOR_GAME_KEYS["base"].kind.check(override["base"], (*path, "base"), problems)
+    base = catalogue.get(base_id) if isinstance(base_id, str) else None
+    if base is None and "base" not in override:
+        known = ", ".join(sorted(catalogue))
+        problems.add(
+            path,
+            f"not a catalogue game; set base = one of {known} to define it"
+            f"{suggestion(game_id, catalogue)}",
+        )
+    values = _game_values(override, base, path, problems)
+    if base is None:
+        return None
+    for check in _GAME_CHECKS:
+        check(values, pay_tables, path, problems)
+    if len(problems) > before:
+        return None
+    spec = _game_spec(game_id, values, pay_tables)
+    if spec is None:
+        return None
+    return spec, GameOrigin(base=base_id, pay_table=values["pay_table"])
+
+
+def _game_values(
+    override: dict[str, Any], base: dict[str, Any] | None, path: tuple[str, ...], problems: Problems
+) -> dict[str, Any]:
+    """Every game key's checked value: the operator's, else the base's (MISSING if refused,
+    None if an optional key is unset). Without a base, only the operator's keys are checked."""
+    values: dict[str, Any] = {}
+    base = base or {}
+    for key, raw in override.items():
+        if key == "base":
+            continue
+        if key not in GAME_KEYS:
+            problems.add((*path, key), f"unknown key{suggestion(key, OPERATOR_GAME_KEYS)}")
+            continue
+        if key == "limits" and isinstance(raw, dict) and isinstance(base.get("limits"), dict):
+            raw = base["limits"] | raw
+        values[key] = GAME_KEYS[key].kind.check(raw, (*path, key), problems)
+    for key, raw in base.items():
+        if key not in values and key in GAME_KEYS and key not in override:
+            values[key] = GAME_KEYS[key].kind.check(raw, (*path, key), problems)
+    for key in GAME_KEYS:
+        if key not in values:
+            if key not in OPTIONAL_GAME_KEYS and base:
+                problems.add((*path, key), "missing (the base game does not set it either)")
+            values[key] = MISSING if key not in OPTIONAL_GAME_KEYS else None
+    return values
+
+
+def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any]) -> GameSpec | None:
+    """The game record from values that passed every check (None if its pay table did not)."""
+    table = _pay_table_of(values, pay_tables)
+    offered = tuple(BetType(bet) for bet in values["bets"])
+    limits = _limits_of(values, offered)
+    if table is None or limits is None:
         return None
     return GameSpec(
         id=game_id,
-        name=entry.name,
-        kind=entry.kind,
-        jurisdiction=entry.jurisdiction,
-        decks=entry.decks,
-        reshuffle_every_round=entry.reshuffle_every_round,
-        cut_card_depth=entry.cut_card_depth,
+        name=values["name"],
+        kind=values["kind"],
+        jurisdiction=values["jurisdiction"],
+        decks=values["decks"],
+        reshuffle_every_round=values["reshuffle_every_round"],
+        cut_card_depth=values["cut_card_depth"],
         bets=offered,
         pay_table=table,
-        rounding=rounding,
-        limits=tuple(limits),
-        below_minimum=entry.below_minimum,
-        above_maximum=entry.above_maximum,
-        exclusive_bets=tuple(groups),
-        currency=entry.currency,
-        timezone=entry.timezone,
-        regulator=entry.regulator,
-        regulator_code=entry.regulator_code,
-        declared_rtp=declared,
-        opening_hours=entry.opening_hours,
-        statistics_reset=entry.statistics_reset,
-        version=entry.version,
-        languages=tuple(entry.languages),
+        rounding=RoundingPolicy(values["rounding"]),
+        limits=limits,
+        below_minimum=values["below_minimum"],
+        above_maximum=values["above_maximum"],
+        exclusive_bets=tuple(frozenset(BetType(b) for b in g) for g in values["exclusive_bets"]),
+        currency=values["currency"],
+        timezone=values["timezone"],
+        regulator=values["regulator"],
+        regulator_code=values["regulator_code"],
+        declared_rtp=None if values["declared_rtp"] is None else Decimal(values["declared_rtp"]),
+        opening_hours=values["opening_hours"],
+        statistics_reset=values["statistics_reset"],
+        version=values["version"],
+        languages=tuple(values["languages"]),
     )
 
 
-def _check_shoe(entry: _Game, where: str, problems: list[str]) -> None:
-    if not 1 <= entry.decks <= 8:
-        problems.append(f"{where}.decks: {entry.decks} is not 1 to 8")
-    if not 0 <= entry.cut_card_depth < 52 * max(entry.decks, 1) - 6:
-        problems.append(f"{where}.cut_card_depth: {entry.cut_card_depth} does not fit the shoe")
-
-
-def _offered_bets(entry: _Game, where: str, problems: list[str]) -> tuple[BetType, ...]:
-    bets = [_bet(value, f"{where}.bets", problems) for value in entry.bets]
-    offered = tuple(bet for bet in bets if bet is not None)
-    if len(set(offered)) != len(offered):
-        problems.append(f"{where}.bets: a bet type is listed twice")
-    if not offered:
-        problems.append(f"{where}.bets: offer at least one bet")
-    return offered
-
-
-def _rounding(entry: _Game, where: str, problems: list[str]) -> RoundingPolicy:
-    try:
-        return RoundingPolicy(entry.rounding)
-    except ValueError:
-        known = ", ".join(policy.value for policy in RoundingPolicy)
-        problems.append(f"{where}.rounding: {entry.rounding!r} is not one of {known}")
-        return RoundingPolicy.DOWN
-
-
-def _game_pay_table(
-    entry: _Game, pay_tables: dict[str, Any], where: str, problems: list[str]
-) -> PayTable | None:
-    raw_table = _pay_table(entry.pay_table, pay_tables, f"{where}.pay_table", problems)
-    if raw_table is None:
-        return None
-    raw_table = _merge_pay(raw_table, entry.pay)
-    if entry.perfect_pair is not None:
-        one = raw_table.get("perfect_pair_one", "25")
-        raw_table["perfect_pair_both"] = one if entry.perfect_pair == "A" else "200"
-    return _build_pay_table(raw_table, f"{where}.pay", problems)
-
-
-def _game_limits(
-    entry: _Game, offered: tuple[BetType, ...], where: str, problems: list[str]
-) -> list[tuple[BetType, StakeLimits]]:
-    """Each offered bet's limits: the game's, or its own ``per_bet`` overrides."""
-    default_limits = _limits(
-        {"min": entry.limits.min, "max": entry.limits.max}, f"{where}.limits", problems
-    )
-    for bet_name, raw in entry.limits.per_bet.items():
-        bet = _bet(bet_name, f"{where}.limits.per_bet", problems)
-        if bet is not None and bet not in offered:
-            problems.append(f"{where}.limits.per_bet.{bet_name}: the game does not offer this bet")
-        unknown = set(raw) - {"min", "max"}
-        if unknown:
-            problems.append(f"{where}.limits.per_bet.{bet_name}.{sorted(unknown)[0]}: unknown key")
-    if default_limits is None:
-        return []
-    limits = []
+def _limits_of(
+    values: dict[str, Any], offered: tuple[BetType, ...]
+) -> tuple[tuple[BetType, StakeLimits], ...] | None:
+    """Each offered bet's limits: the game's, or its own ``per_bet`` ones."""
+    limits = values["limits"]
+    per_bet = limits.get("per_bet", {})
+    result = []
     for bet in offered:
-        raw = entry.limits.per_bet.get(bet.value)
-        if raw is None:
-            limits.append((bet, default_limits))
-            continue
-        merged = {"min": raw.get("min", entry.limits.min), "max": raw.get("max", entry.limits.max)}
-        bet_limits = _limits(merged, f"{where}.limits.per_bet.{bet.value}", problems)
-        if bet_limits is not None:
-            limits.append((bet, bet_limits))
-    return limits
+        own = per_bet.get(bet.value, {})
+        minimum, maximum = own.get("min", limits["min"]), own.get("max", limits["max"])
+        if minimum > maximum:
+            return None
+        result.append((bet, StakeLimits(minimum, maximum)))
+    return tuple(result)
 
 
-def _exclusive_groups(
-    entry: _Game, offered: tuple[BetType, ...], where: str, problems: list[str]
-) -> list[frozenset[BetType]]:
-    groups = []
-    for group in entry.exclusive_bets:
-        members = frozenset(
-            b for b in (_bet(v, f"{where}.exclusive_bets", problems) for v in group) if b
-        )
-        if len(members) < 2 or not members <= set(offered):
-            problems.append(f"{where}.exclusive_bets: {group} must name two or more offered bets")
-        groups.append(members)
-    return groups
+# --- the checks that join several keys: one function each, listed in _GAME_CHECKS ------------
+# Each is given every value (MISSING where a key's own check failed) and checks only what its
+# keys allow; the loader runs them all, so that one run lists every problem.
 
 
-def _check_market(entry: _Game, where: str, problems: list[str]) -> None:
-    """Currency, jurisdiction, time zone and regulator."""
-    if not re.fullmatch(r"[A-Z]{3}", entry.currency):
-        problems.append(f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR")
-    if not re.fullmatch(r"[A-Z]{2}", entry.jurisdiction):
-        problems.append(
-            f"{where}.jurisdiction: {entry.jurisdiction!r} is not a country code such as IT"
-        )
-    try:
-        zoneinfo.ZoneInfo(entry.timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        problems.append(
-            f"{where}.timezone: {entry.timezone!r} is not an IANA time zone such as Europe/Rome"
-        )
+def _check_shoe(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    decks, depth = values["decks"], values["cut_card_depth"]
+    if MISSING not in (decks, depth) and not depth < 52 * decks - 6:
+        problems.add((*path, "cut_card_depth"), f"{depth} does not fit a shoe of {decks} decks")
+    reshuffled, kind = values["reshuffle_every_round"], values["kind"]
+    if reshuffled is True and kind == "live" and depth not in (0, MISSING):
+        problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")
 
 
-def _declared_rtp(entry: _Game, where: str, problems: list[str]) -> Decimal | None:
-    if entry.declared_rtp is None:
-        return None
-    try:
-        declared = Decimal(entry.declared_rtp)
-    except InvalidOperation:
-        declared = None
-    if (
-        declared is None
-        or not declared.is_finite()
-        or not 0 < declared <= 100
-        or declared.as_tuple().exponent < -2
-    ):
-        problems.append(
-            f'{where}.declared_rtp: {entry.declared_rtp!r} is not a percentage such as "99.50"'
-        )
-        return None
-    return declared
+def _check_limits(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    limits, bets = values["limits"], values["bets"]
+    if limits is MISSING:
+        return
+    for key in ("min", "max"):
+        if key not in limits:
+            problems.add((*path, "limits", key), "missing")
+    if "min" in limits and "max" in limits and limits["min"] > limits["max"]:
+        problems.add((*path, "limits"), "min is above max")
+    for bet, own in limits.get("per_bet", {}).items():
+        where = (*path, "limits", "per_bet", bet)
+        if bets is not MISSING and bet not in bets:
+            problems.add(where, "the game does not offer this bet")
+        minimum, maximum = own.get("min", limits.get("min")), own.get("max", limits.get("max"))
+        if None not in (minimum, maximum) and minimum > maximum:
+            problems.add(where, "min is above max")
 
 
-def _check_presentation(entry: _Game, where: str, problems: list[str]) -> None:
-    """Languages, regulator, statistics reset time, and a cut card a reshuffled shoe cannot have."""
-    for language in entry.languages:
-        if language not in SUPPORTED_LANGUAGES:
-            problems.append(
-                f"{where}.languages: {language!r} has no catalogue (have: {', '.join(SUPPORTED_LANGUAGES)})"
+def _check_exclusive_bets(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    groups, bets = values["exclusive_bets"], values["bets"]
+    if MISSING in (groups, bets):
+        return
+    for group in groups:
+        if not set(group) <= set(bets):
+            problems.add(
+                (*path, "exclusive_bets"), f"{list(group)} must name two or more offered bets"
             )
-    regulators = load_regulators()
-    if entry.regulator is not None and entry.regulator not in regulators:
-        problems.append(
-            f"{where}.regulator: {entry.regulator!r} is not a known regulator"
-            f" (known: {', '.join(sorted(regulators))})"
+
+
+def _check_pay_table(
+    values: dict[str, Any], tables: dict[str, Any], path: tuple[str, ...], problems: Problems
+) -> None:
+    name = values["pay_table"]
+    if name is not MISSING and name not in tables:
+        known = ", ".join(sorted(tables))
+        problems.add(
+            (*path, "pay_table"),
+            f"no pay table {name!r} (known: {known}){suggestion(name, tables)}",
         )
-    if entry.statistics_reset is not None and not re.fullmatch(
-        r"([01][0-9]|2[0-3]):[0-5][0-9]", entry.statistics_reset
-    ):
-        problems.append(
-            f"{where}.statistics_reset: {entry.statistics_reset!r} is not a time such as 00:01"
+
+
+def _check_timezone(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    name = values["timezone"]
+    if name is MISSING:
+        return
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        problems.add((*path, "timezone"), f"{name!r} is not an IANA time zone such as Europe/Rome")
+
+
+def _check_declared_rtp(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    declared = values["declared_rtp"]
+    if declared not in (None, MISSING) and not 0 < Decimal(declared) <= 100:
+        problems.add((*path, "declared_rtp"), f'{declared!r} is not a percentage such as "99.50"')
+
+
+def _check_published_languages(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    regulator, languages = values["regulator"], values["languages"]
+    if regulator in (None, MISSING) or languages != []:
+        return
+    if load_regulators()[regulator].has_disclosure_page:
+        problems.add(
+            (*path, "languages"),
+            f"{regulator} games publish a rule sheet and a disclosure page: list at least one"
+            " language",
         )
-    if entry.reshuffle_every_round and entry.kind == "live" and entry.cut_card_depth:
-        problems.append(f"{where}.cut_card_depth: a shoe reshuffled every round has no cut card")
+
+
+_GAME_CHECKS = (
+    _check_shoe,
+    _check_limits,
+    _check_exclusive_bets,
+    _check_pay_table,
+    _check_timezone,
+    _check_declared_rtp,
+    _check_published_languages,
+)

@@ -14,6 +14,7 @@ from reporting.config.regulators import (
     Regulator,
     load_regulators,
 )
+from reporting.config.rtp import favourable_bet_warnings
 from reporting.engine.games import GameSpec
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import ShoeOdds
@@ -40,9 +41,10 @@ def update_day(game: GameSpec) -> int:
 
 def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
     """Warnings from the configuration alone: keys the regulator requires that are missing,
-    and a declared RTP above every bet's theoretical RTP or below the market's minimum."""
+    and a declared RTP above every bet's theoretical RTP or below the market's minimum; and a bet
+    whose pay table returns more than 100%."""
     regulator = regulator_of(game)
-    warnings = []
+    warnings = favourable_bet_warnings(game, theory)
     for key in regulator.required if regulator is not None else ():
         if getattr(game, key) in (None, ""):
             what = REQUIRABLE_KEYS[key].format(regulator=regulator.id)

@@ -20,6 +20,7 @@ from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
 
+from reporting.config.rtp import favourable_bet_warnings
 from reporting.engine.bets import BetFamily, BetResult, BetType, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, Card
 from reporting.engine.games import GameSpec, StakeLimits
@@ -518,6 +519,8 @@ def build_rule_sheet(
             )
         else:
             warnings += disclosure.warnings
+    else:  # no disclosure to carry the configuration's warnings: a bet over 100% still warns
+        warnings += favourable_bet_warnings(game, odds)
     warnings = [f"{game.id}: {warning}" for warning in warnings]
 
     return _assemble(

@@ -232,7 +232,7 @@ def test_main_bad_configuration_lists_every_problem_and_exits_2(tmp_path):
     config = tmp_path / "operator.toml"
     config.write_text("[games.live-baccarat-it]\ndecks = 9\ncurrency = 'euro'\n", encoding="utf-8")
     process = run_main("odds", "--config", str(config), "--game", "live-baccarat-it", cwd=tmp_path)
-    assert_clean_failure(process, f"{config}: games.live-baccarat-it.decks", "currency")
+    assert_clean_failure(process, f"{config}:2: games.live-baccarat-it.decks", "currency")
     assert len(process.stderr.strip().splitlines()) == 2
 
 

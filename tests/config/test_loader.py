@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -222,6 +223,11 @@ def test_per_bet_limits(tmp_path):
 # --- operator configurations: what is refused -------------------------------------------------
 
 
+def names(problem: str, path: Path, key: str) -> bool:
+    """Whether a problem is ``path[:line]: key...`` (the line where the key is written)."""
+    return re.match(rf"{re.escape(str(path))}(:[0-9]+)?: {re.escape(key)}", problem) is not None
+
+
 def problems_of(path: Path) -> list[str]:
     with pytest.raises(ConfigError) as error:
         load_config(path)
@@ -361,8 +367,8 @@ def test_a_bad_configuration_names_the_file_and_the_key(tmp_path, toml, key):
     path = write(tmp_path, toml)
     problems = problems_of(path)
     assert problems
-    assert any(problem.startswith(f"{path}: {key}") for problem in problems), problems
-    assert all(problem.startswith(f"{path}: ") for problem in problems), problems
+    assert any(names(problem, path, key) for problem in problems), problems
+    assert all(names(problem, path, "") for problem in problems), problems
 
 
 def test_every_problem_is_collected_at_once(tmp_path):
@@ -400,7 +406,7 @@ def test_every_problem_is_collected_at_once(tmp_path):
         "games.nowhere",
     ]
     for key in expected_keys:
-        assert any(problem.startswith(f"{path}: {key}") for problem in problems), (key, problems)
+        assert any(names(problem, path, key) for problem in problems), (key, problems)
     assert len(problems) >= len(expected_keys)
 
 
@@ -417,9 +423,80 @@ def test_missing_and_unparsable_files(tmp_path):
     assert problem == f"{missing}: file not found"
     broken = write(tmp_path, "[games.live-baccarat-it\n")
     (problem,) = problems_of(broken)
-    assert problem.startswith(f"{broken}: not valid TOML")
+    assert problem.startswith(f"{broken}:1: not valid TOML")
 
 
 def test_catalogue_path_is_shipped_in_the_package():
     assert CATALOGUE_PATH.is_file()
     assert CATALOGUE_PATH.parent.name == "data"
+
+
+# --- lines and "did you mean" -------------------------------------------------------------------
+
+
+def test_near_misses_are_named(tmp_path):
+    problems = problems_of(
+        write(
+            tmp_path,
+            "[game.live-baccarat-it]\n"
+            "[games.live-baccarat-itt]\n"
+            "[games.live-baccarat-dk]\n"
+            "rounding = 'half-up'\n"
+            "bets = ['player', 'baker']\n"
+            "[games.my-table]\n"
+            "base = 'live-baccarat-gk'\n",
+        )
+    )
+    assert [problem.split(": ", 1)[1] for problem in problems] == [
+        "game: unknown key; did you mean 'games'?",
+        "games.live-baccarat-itt: not a catalogue game; set base = one of live-baccarat-dk,"
+        " live-baccarat-gr, live-baccarat-it, mini-baccarat-it to define it; did you mean"
+        " 'live-baccarat-it'?",
+        "games.live-baccarat-dk.rounding: 'half-up' is not one of down, half_up, half_even;"
+        " did you mean 'half_up'?",
+        "games.live-baccarat-dk.bets: 'baker' is not a known bet type (known: player, banker,"
+        " tie, player_pair, banker_pair, either_pair, perfect_pair, small, big, player_bonus,"
+        " banker_bonus); did you mean 'banker'?",
+        "games.my-table.base: 'live-baccarat-gk' is not a known catalogue game (known:"
+        " live-baccarat-it, live-baccarat-dk, live-baccarat-gr, mini-baccarat-it); did you mean"
+        " 'live-baccarat-gr'?",
+    ]
+    assert [problem.split(": ", 1)[0] for problem in problems] == [
+        f"{tmp_path / 'operator.toml'}:{line}" for line in (1, 2, 4, 5, 7)
+    ]
+
+
+def test_an_unknown_game_asked_for_suggests_the_nearest():
+    with pytest.raises(ConfigError, match="did you mean 'live-baccarat-it'"):
+        load_catalogue().game("live-baccarat-itt")
+
+
+def test_pay_tables_that_are_their_own_base_or_name_a_missing_one(tmp_path):
+    problems = problems_of(
+        write(
+            tmp_path,
+            "[pay_tables.a]\nbase = 'b'\n[pay_tables.b]\nbase = 'a'\n"
+            "[pay_tables.c]\nbase = 'standart'\n"
+            "[pay_tables.d]\nbase = 'd'\n"
+            "[games.live-baccarat-it]\npay_table = 'a'\n",
+        )
+    )
+    assert any(
+        ":8: pay_tables.d.base: pay tables cannot be their own base: d -> d" in p for p in problems
+    )
+    assert any(
+        ":4: pay_tables.b.base: pay tables cannot be their own base: a -> b -> a" in p
+        for p in problems
+    )
+    assert any(":6: pay_tables.c.base: no pay table 'standart'" in p for p in problems)
+    assert any("did you mean 'standard'?" in p for p in problems)
+
+
+def test_a_pay_table_of_the_operator_changes_its_base_and_the_game_uses_it(tmp_path):
+    path = write(
+        tmp_path,
+        "[pay_tables.generous]\nbase = 'perfect_pair_b'\ntie = '9'\n"
+        "[games.live-baccarat-it]\npay_table = 'generous'\n",
+    )
+    table = load_config(path).game("live-baccarat-it").pay_table
+    assert (table.tie, table.perfect_pair_both, table.banker) == (9, 200, Fraction(19, 20))

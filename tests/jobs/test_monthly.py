@@ -80,15 +80,21 @@ GREEK_NO_SHEETS = """\
 languages = []
 """
 
-# The ADM game, no rule sheets.
+# An Italian game (Rome's months), no rule sheets. Not the ADM game: an ADM game must publish
+# its pages, so its languages cannot be empty (the configuration refuses it); this one stands
+# on the Greek base, with no regulator.
 ITALIAN_NO_SHEETS = """\
 [games.live-baccarat-it]
+base = "live-baccarat-gr"
+timezone = "Europe/Rome"
 languages = []
 """
 
 # Two games, no rule sheets (for the library tests and the failure test).
 TWO_GAMES_NO_SHEETS = """\
 [games.live-baccarat-it]
+base = "live-baccarat-gr"
+timezone = "Europe/Rome"
 languages = []
 
 [games.live-baccarat-gr]

@@ -1,0 +1,150 @@
+"""``baccarat-report check``: validate a configuration (every problem at once, each with its
+line), say which files of an inbox would be read, and print the effective configuration.
+
+Problems and warnings go to stderr as every command writes them; stdout holds the summary
+(or, with ``--show``, only the effective configuration as TOML, ready to redirect to a file),
+or one JSON document with ``--json``. Exit 0: clean; 1: warnings; 2: problems.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from reporting.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNUSABLE,
+    ConfigOption,
+    JsonOption,
+    print_json,
+)
+from reporting.config.effective import effective_document, to_toml
+from reporting.config.loader import ConfigError, OperatorConfig, default_config_path, load_config
+from reporting.config.rtp import favourable_bet_warnings
+from reporting.engine.theory import game_odds
+from reporting.errors import InputError
+from reporting.figures.regulators import configuration_warnings
+from reporting.ingest.discovery import discover_sources
+
+
+def config_warnings(config: OperatorConfig) -> list[str]:
+    """Every configuration warning of every game, located in the file (a bet over 100% at the
+    game's ``pay`` key, the others at the game)."""
+    located = config.problems()
+    for game_id, game in config.games.items():
+        theory = game_odds(game)
+        favourable = favourable_bet_warnings(game, theory)
+        for warning in configuration_warnings(game, theory):
+            key = ("games", game_id, "pay") if warning in favourable else ("games", game_id)
+            located.add(key, warning)
+    return located.messages
+
+
+def inbox_listing(inbox: Path) -> dict[str, Any]:
+    """The round logs of an inbox folder that ``ingest``/``monthly`` would read, by format."""
+    if not inbox.is_dir():
+        raise InputError(f"--inbox {inbox}: no such folder")
+    sources = discover_sources([inbox])
+    return {
+        "folder": str(inbox),
+        "read": [
+            {
+                "file": str(source.path.relative_to(inbox)),
+                "companion": None
+                if source.companion is None
+                else str(source.companion.relative_to(inbox)),
+                "format": source.format,
+            }
+            for source in sources
+        ],
+    }
+
+
+def check_command(
+    config: ConfigOption = None,
+    inbox: Annotated[
+        Path | None,
+        typer.Option(
+            "--inbox",
+            help="Also list the round logs this folder holds that ingest and monthly would read.",
+            file_okay=False,
+        ),
+    ] = None,
+    show: Annotated[
+        bool,
+        typer.Option(
+            "--show",
+            help="Print the effective configuration (every key, defaults filled in) as TOML,"
+            " or in the JSON document with --json.",
+        ),
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Validate the configuration (every problem at once, with its line) and an inbox.
+
+    Exit 0: clean; 1: warnings only; 2: problems.
+    """
+    path = config if config is not None else default_config_path()
+    problems: list[str] = []
+    warnings: list[str] = []
+    loaded: OperatorConfig | None = None
+    try:
+        loaded = load_config(path)
+        warnings = config_warnings(loaded)
+    except ConfigError as error:
+        problems = error.problems
+    listing = None
+    if inbox is not None:
+        try:
+            listing = inbox_listing(inbox)
+        except InputError as error:
+            problems.append(str(error))
+    document = {
+        "config": None if path is None else str(path),
+        "games": [] if loaded is None else list(loaded.games),
+        "problems": problems,
+        "warnings": warnings,
+        "inbox": listing,
+    }
+    if show:
+        document["effective"] = None if loaded is None else effective_document(loaded)
+    _report(document, show=show, as_json=as_json)
+    raise typer.Exit(EXIT_UNUSABLE if problems else EXIT_FINDINGS if warnings else EXIT_OK)
+
+
+def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
+    """Problems and warnings on stderr; the summary, the inbox or the effective TOML on stdout."""
+    if as_json:
+        print_json(document)
+        return
+    for problem in document["problems"]:
+        print(f"baccarat-report: configuration: {problem}", file=sys.stderr)
+    for warning in document["warnings"]:
+        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+    out = sys.stderr if show else sys.stdout
+    where = document["config"] or "the built-in catalogue"
+    games = document["games"]
+    loaded = f"{_count(games, 'game')} ({', '.join(games)}); " if games else "not loaded; "
+    counts = f"{_count(document['problems'], 'problem')}, {_count(document['warnings'], 'warning')}"
+    print(f"configuration {where}: {loaded}{counts}", file=out)
+    listing = document["inbox"]
+    if listing is not None:
+        print(
+            f"inbox {listing['folder']}: {_count(listing['read'], 'round log')} to read", file=out
+        )
+        for source in listing["read"]:
+            companion = f" + {source['companion']}" if source["companion"] else ""
+            print(f"  {source['file']}{companion} ({source['format']})", file=out)
+    if show and document.get("effective") is not None:
+        sys.stdout.write(
+            f"# The effective configuration of {where}: every key, defaults filled in\n"
+        )
+        sys.stdout.write(to_toml(document["effective"]))
+
+
+def _count(items: list, noun: str) -> str:
+    return f"{len(items)} {noun}{'s' * (len(items) != 1)}"

@@ -1,0 +1,40 @@
+"""``baccarat-report init``: write a starter operator configuration (the shipped sample, with
+its comments), never over an existing file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from reporting.config.keys import SCHEMA_PATH, STARTER_PATH
+from reporting.errors import InputError
+
+
+def init_command(
+    path: Annotated[
+        Path,
+        typer.Argument(help="Where to write it. Default: operator.toml in the working folder."),
+    ] = Path("operator.toml"),
+) -> None:
+    """Write a starter configuration (the sample: four games, with comments) to edit."""
+    text = STARTER_PATH.read_bytes()
+    try:
+        # "x": created here or refused; an existing file, or a link (even a dangling one),
+        # is never written through.
+        with path.open("xb") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise InputError(
+            f"{path}: already exists; not overwritten (remove it or name another file)"
+        ) from None
+    except IsADirectoryError:
+        raise InputError(
+            f"{path}: is a folder; name a file such as {path / 'operator.toml'}"
+        ) from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot be written: {error.strerror or error}") from None
+    typer.echo(f"wrote {path}: a starter configuration to edit")
+    typer.echo(f"check it with: baccarat-report check --config {path}")
+    typer.echo(f"editors can validate it with the JSON Schema {SCHEMA_PATH}")

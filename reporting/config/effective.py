@@ -1,0 +1,156 @@
+"""The effective configuration: every game with every key, defaults filled in, as a document
+that the loader reads back to the same games (``baccarat-report check --show``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from reporting.config.loader import OperatorConfig
+from reporting.engine.bets import PayTable
+from reporting.engine.games import GameSpec
+from reporting.engine.money import format_cents
+
+__all__ = ["effective_document", "to_toml"]
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _odds_text(odds: Fraction) -> str:
+    """``Fraction(19, 20)`` -> ``"19/20"``; ``Fraction(8)`` -> ``"8"``: exact, as the catalogue writes odds."""
+    return str(odds.numerator) if odds.denominator == 1 else f"{odds.numerator}/{odds.denominator}"
+
+
+def _pay(table: PayTable) -> dict[str, Any]:
+    pay: dict[str, Any] = {}
+    for name in PayTable.__dataclass_fields__:
+        value = getattr(table, name)
+        if name == "bonus_margins":
+            pay[name] = {str(margin): _odds_text(odds) for margin, odds in value}
+        elif name == "bonus_natural_tie_push":
+            pay["bonus_natural_tie"] = "push" if value else "lose"
+        else:
+            pay[name] = _odds_text(value)
+    return pay
+
+
+def _limits(game: GameSpec) -> dict[str, Any]:
+    """The game's most common limits as min and max, the others per bet."""
+    common = Counter(limits for _, limits in game.limits).most_common(1)[0][0]
+    document: dict[str, Any] = {
+        "min": format_cents(common.minimum),
+        "max": format_cents(common.maximum),
+    }
+    per_bet = {
+        bet.value: {"min": format_cents(limits.minimum), "max": format_cents(limits.maximum)}
+        for bet, limits in game.limits
+        if limits != common
+    }
+    return document | ({"per_bet": per_bet} if per_bet else {})
+
+
+def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
+    document: dict[str, Any] = {} if base == game.id else {"base": base}
+    document |= {
+        "name": game.name,
+        "kind": game.kind,
+        "jurisdiction": game.jurisdiction,
+        "decks": game.decks,
+        "reshuffle_every_round": game.reshuffle_every_round,
+        "cut_card_depth": game.cut_card_depth,
+        "bets": [bet.value for bet in game.bets],
+        "pay_table": pay_table,
+        "pay": _pay(game.pay_table),
+        "rounding": game.rounding.value,
+        "limits": _limits(game),
+        "below_minimum": game.below_minimum,
+        "above_maximum": game.above_maximum,
+        "exclusive_bets": [sorted(bet.value for bet in group) for group in game.exclusive_bets],
+        "currency": game.currency,
+        "timezone": game.timezone,
+        "opening_hours": game.opening_hours,
+        "languages": list(game.languages),
+    }
+    optional = {
+        "regulator": game.regulator,
+        "regulator_code": game.regulator_code,
+        "declared_rtp": None if game.declared_rtp is None else str(game.declared_rtp),
+        "statistics_reset": game.statistics_reset,
+        "version": game.version,
+    }
+    return document | {key: value for key, value in optional.items() if value is not None}
+
+
+def effective_document(config: OperatorConfig) -> dict[str, Any]:
+    """Every key of every configured game as the loader resolved it."""
+    games = {}
+    for game_id, game in config.games.items():
+        origin = config.origins.get(game_id)
+        base, pay_table = (origin.base, origin.pay_table) if origin else (game_id, "standard")
+        games[game_id] = _game(game, base, pay_table)
+    document: dict[str, Any] = {"operator": {"name": config.name}}
+    if config.pay_tables:
+        document["pay_tables"] = {
+            name: _pay_rows(table) for name, table in config.pay_tables.items()
+        }
+    return document | {"games": games}
+
+
+def _pay_rows(table: Mapping[str, Any]) -> dict[str, Any]:
+    """A resolved pay table of the loader (odds as Fractions) as the file writes it."""
+    rows: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "bonus_margins":
+            rows[key] = {margin: _odds_text(odds) for margin, odds in value.items()}
+        elif isinstance(value, Fraction):
+            rows[key] = _odds_text(value)
+        else:
+            rows[key] = value
+    return rows
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _string(key)
+
+
+def _string(text: str) -> str:
+    # JSON's escapes are TOML's, but for DEL, which TOML does not allow unescaped.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_key(key)} = {_value(item)}" for key, item in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise TypeError(f"no TOML for {type(value).__name__}")
+
+
+def to_toml(document: dict[str, Any]) -> str:
+    """TOML text of a document of tables of keys (the shape :func:`effective_document` gives):
+    one ``[section]`` or ``[section.name]`` per table, nested values written inline."""
+    lines: list[str] = []
+
+    def table(header: str, keys: dict[str, Any]) -> None:
+        lines.extend(["", f"[{header}]"] if lines else [f"[{header}]"])
+        lines.extend(f"{_key(key)} = {_value(value)}" for key, value in keys.items())
+
+    for section, content in document.items():
+        nested = all(isinstance(value, dict) for value in content.values()) and content
+        if nested and section != "operator":
+            for name, keys in content.items():
+                table(f"{_key(section)}.{_key(name)}", keys)
+        else:
+            table(_key(section), content)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,208 @@
+"""Every key an operator configuration may hold: one table per section, read by the loader
+(which checks each value by its kind) and by :func:`json_schema` (the editors' schema).
+
+A new game key is one row of :data:`GAME_KEYS` (and a field of
+:class:`~reporting.engine.games.GameSpec`); ``tests/config/test_schema.py`` holds the shipped
+schema file equal to these tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.regulators import load_regulators
+from reporting.config.values import (
+    Amount,
+    Boolean,
+    Choice,
+    ChoiceList,
+    Integer,
+    Key,
+    Odds,
+    Table,
+    Text,
+)
+from reporting.engine.bets import BONUS_MARGINS, BetType, PayTable
+from reporting.engine.money import RoundingPolicy
+
+__all__ = [
+    "CATALOGUE_PATH",
+    "GAME_ID_PATTERN",
+    "GAME_KEYS",
+    "LIMIT_KEYS",
+    "OPERATOR_GAME_KEYS",
+    "OPERATOR_KEYS",
+    "PAY_KEYS",
+    "PAY_TABLE_KEYS",
+    "SCHEMA_PATH",
+    "STARTER_PATH",
+    "TOP_LEVEL_KEYS",
+    "catalogue_games",
+    "json_schema",
+]
+
+CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "data" / "catalogue.toml"
+SCHEMA_PATH = Path(__file__).resolve().parent / "data" / "operator.schema.json"
+#: The starter configuration ``init`` writes: a copy of sample_data/operator.toml, shipped in
+#: the package (tests/config/test_schema.py holds the two equal).
+STARTER_PATH = Path(__file__).resolve().parent / "data" / "operator.toml"
+GAME_ID_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+_TABLE_NAME_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+
+
+@cache
+def catalogue_games() -> tuple[str, ...]:
+    """The ids of the catalogue's games, in file order."""
+    with CATALOGUE_PATH.open("rb") as handle:
+        return tuple(tomllib.load(handle).get("games", {}))
+
+
+_BET = Choice(tuple(bet.value for bet in BetType), "bet type")
+
+_ODDS_FIELDS = tuple(
+    field.name
+    for field in dataclasses.fields(PayTable)
+    if field.name not in ("bonus_margins", "bonus_natural_tie_push")
+)
+
+#: The odds of a pay table (``pay = {...}`` of a game, ``[pay_tables.X]``).
+PAY_KEYS: dict[str, Key] = {
+    **{name: Key(Odds(), f"odds the {name} bet pays, to 1") for name in _ODDS_FIELDS},
+    "bonus_margins": Key(
+        Table(each=Odds(), key_choice=Choice(tuple(str(margin) for margin in BONUS_MARGINS))),
+        'bonus bets: odds of a non-natural win by 9, 8, ... 4 points, e.g. { 9 = "30" }',
+    ),
+    "bonus_natural_tie": Key(
+        Choice(("push", "lose")), "bonus bets: a tie of two naturals returns the stake or loses"
+    ),
+}
+#: A ``[pay_tables.X]`` table: the odds and the table it starts from.
+PAY_TABLE_KEYS: dict[str, Key] = PAY_KEYS | {
+    "base": Key(
+        Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name"),
+        "the pay table this one changes (default: standard)",
+    ),
+}
+
+_MIN_MAX = {
+    "min": Key(Amount(), 'minimum stake, a decimal string such as "5.00"'),
+    "max": Key(Amount(), 'maximum stake, a decimal string such as "1000.00"'),
+}
+#: ``limits = {...}`` of a game.
+LIMIT_KEYS: dict[str, Key] = _MIN_MAX | {
+    "per_bet": Key(
+        Table(each=Table(_MIN_MAX), key_choice=_BET),
+        'limits of single bet types, e.g. { tie = { max = "100.00" } }',
+    ),
+}
+
+#: The keys of a game (``[games.ID]``); every one may override the catalogue's.
+GAME_KEYS: dict[str, Key] = {
+    "name": Key(Text("Live Baccarat", 100), "the game's name on its pages"),
+    "kind": Key(
+        Choice(("live", "rng")), "dealt from a shoe (live) or by a random number generator"
+    ),
+    "jurisdiction": Key(
+        Text("IT", 2, "[A-Z]{2}", "a country code"), "ISO 3166 code of the licensing market"
+    ),
+    "decks": Key(Integer(1, 8), "decks in the shoe"),
+    "reshuffle_every_round": Key(Boolean(), "whether the shoe is shuffled before every round"),
+    "cut_card_depth": Key(Integer(0, 52 * 8 - 7), "cards left behind the cut card (live shoes)"),
+    "bets": Key(ChoiceList(_BET, min_items=1), "the bet types the game offers"),
+    "pay_table": Key(
+        Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name"),
+        "the pay table: standard, perfect_pair_b, or one of [pay_tables]",
+    ),
+    "pay": Key(Table(PAY_KEYS), "changes to the pay table's odds for this game"),
+    "perfect_pair": Key(
+        Choice(("A", "B")), "perfect pair variant: A pays both hands as one, B pays 200 for both"
+    ),
+    "rounding": Key(
+        Choice(tuple(policy.value for policy in RoundingPolicy)),
+        "how a win between cents is rounded",
+    ),
+    "limits": Key(Table(LIMIT_KEYS), "stake limits of every bet, and of single bet types"),
+    "below_minimum": Key(
+        Choice(("reject",)), "what the platform does with a stake below the minimum"
+    ),
+    "above_maximum": Key(
+        Choice(("cap", "reject")), "what the platform does with a stake above the maximum"
+    ),
+    "exclusive_bets": Key(
+        ChoiceList(_BET, groups=True), "groups of bets an account may hold only one of per round"
+    ),
+    "currency": Key(Text("EUR", 3, "[A-Z]{3}", "an ISO 4217 code"), "ISO 4217 currency code"),
+    "timezone": Key(
+        Text("Europe/Rome", 64, r"[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*", "an IANA time zone"),
+        "IANA time zone the game's months and dates are counted in",
+    ),
+    "opening_hours": Key(Text("24h", 200), '"24h" or a text shown as written'),
+    "languages": Key(
+        ChoiceList(Choice(SUPPORTED_LANGUAGES, "language with a catalogue")),
+        "languages of the rule sheets, in order",
+    ),
+    "regulator": Key(
+        Choice(lambda: sorted(load_regulators()), "regulator"),
+        "the regulator whose disclosure the game carries",
+    ),
+    "regulator_code": Key(Text("2376", 32), "the game's code with its regulator"),
+    "declared_rtp": Key(
+        Text("99.50", 6, r"[0-9]{1,3}(?:\.[0-9]{1,2})?", "a percentage"),
+        "the RTP declared to the regulator, percent, as a string",
+    ),
+    "statistics_reset": Key(
+        Text("00:01", 5, "(?:[01][0-9]|2[0-3]):[0-5][0-9]", "a time"),
+        "local time the table statistics reset",
+    ),
+    "version": Key(Text("4.15.1.2", 32), "the game software's version"),
+}
+#: A game of the operator file: the game keys and the catalogue game it starts from.
+OPERATOR_GAME_KEYS: dict[str, Key] = GAME_KEYS | {
+    "base": Key(
+        Choice(catalogue_games, "catalogue game"),
+        "the catalogue game this one starts from (default: its own id)",
+    ),
+}
+#: ``[operator]``.
+OPERATOR_KEYS: dict[str, Key] = {
+    "name": Key(Text("Casinò Esempio S.p.A.", 200), "the operator's name on every page"),
+}
+#: The sections of the file.
+TOP_LEVEL_KEYS = ("operator", "games", "pay_tables")
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of an operator configuration, from the tables above."""
+    game = Table(OPERATOR_GAME_KEYS).schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://baccarat-report.invalid/operator.schema.json",
+        "title": "baccarat-report operator configuration",
+        "description": "The games an operator runs and where they depart from the built-in"
+        " catalogue. Check a file with: baccarat-report check --config FILE",
+        "type": "object",
+        "properties": {
+            "operator": Table(OPERATOR_KEYS).schema() | {"description": "who the operator is"},
+            "games": {
+                "type": "object",
+                "description": "the games the operator runs, by id (a catalogue id, or any id"
+                " with base = a catalogue id)",
+                "minProperties": 1,
+                "propertyNames": {"pattern": f"^{GAME_ID_PATTERN}$", "maxLength": 64},
+                "additionalProperties": game,
+            },
+            "pay_tables": {
+                "type": "object",
+                "description": "pay tables of the operator's own, by name",
+                "propertyNames": {"pattern": f"^{_TABLE_NAME_PATTERN}$"},
+                "additionalProperties": Table(PAY_TABLE_KEYS).schema(),
+            },
+        },
+        "required": ["games"],
+        "additionalProperties": False,
+    }

@@ -1,0 +1,92 @@
+"""Where each key of a TOML file is written: a light scan of the text, for line numbers.
+
+``tomllib`` keeps no positions, so the loader's messages find a key's line here: table
+headers (``[games.live-baccarat-it]``, ``[[x]]``) and ``key = value`` lines, dotted and quoted
+keys included. A key inside an inline table (``limits = { min = "5.00" }``) or a multi-line
+array is found at the line of the key that opens it, which is the line an editor should show.
+
+>>> lines = KeyLines.scan('[games.live-baccarat-it]\\nlanguages = ["it"]\\nlimits = { min = "1" }\\n')
+>>> lines.line_of(("games", "live-baccarat-it", "languages"))
+2
+>>> lines.line_of(("games", "live-baccarat-it", "limits", "min"))
+3
+>>> lines.line_of(("games", "live-baccarat-it", "decks"))   # not written: the game's header
+1
+>>> lines.line_of(("pay_tables",)) is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["KeyLines"]
+
+# One part of a key: bare, "basic" (escapes kept as written) or 'literal'.
+_PART = re.compile(r"""\s*(?:([A-Za-z0-9_-]+)|"((?:[^"\\]|\\.)*)"|'([^']*)')\s*""")
+_HEADER = re.compile(r"\s*\[\[?")
+
+
+def _key_path(text: str, start: int) -> tuple[tuple[str, ...], int] | None:
+    """The dotted key at ``text[start:]`` and where it ends, or None if there is none."""
+    parts: list[str] = []
+    position = start
+    while True:
+        match = _PART.match(text, position)
+        if match is None or match.end() == match.start():
+            return None
+        parts.append(next(group for group in match.groups() if group is not None))
+        position = match.end()
+        if position < len(text) and text[position] == ".":
+            position += 1
+            continue
+        return tuple(parts), position
+
+
+def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int) -> None:
+    """A key's line, and the line of each table it implies (``[a.b]`` defines ``a`` too)."""
+    for length in range(1, len(path) + 1):
+        found.setdefault(path[:length], number)
+
+
+@dataclass(frozen=True)
+class KeyLines:
+    """The first line (1-based) each key path of a TOML text is written on."""
+
+    lines: dict[tuple[str, ...], int] = field(default_factory=dict)
+
+    @classmethod
+    def scan(cls, text: str) -> KeyLines:
+        """Scan a TOML text; lines inside multi-line strings are skipped."""
+        found: dict[tuple[str, ...], int] = {}
+        table: tuple[str, ...] = ()
+        in_string: str | None = None
+        for number, line in enumerate(text.splitlines(), start=1):
+            if in_string is not None:
+                if line.count(in_string) % 2 == 1:
+                    in_string = None
+                continue
+            header = _HEADER.match(line)
+            if header is not None:
+                parsed = _key_path(line, header.end())
+                if parsed is not None and line[parsed[1] :].lstrip().startswith("]"):
+                    table = parsed[0]
+                    _note(found, table, number)
+                continue
+            parsed = _key_path(line, 0)
+            if parsed is None or not line[parsed[1] :].startswith("="):
+                continue
+            _note(found, table + parsed[0], number)
+            for quotes in ('"""', "'''"):
+                if line.count(quotes) % 2 == 1:
+                    in_string = quotes
+        return cls(found)
+
+    def line_of(self, path: tuple[str, ...]) -> int | None:
+        """The line of the longest written prefix of ``path``, or None if none is written."""
+        for length in range(len(path), 0, -1):
+            line = self.lines.get(path[:length])
+            if line is not None:
+                return line
+        return None

@@ -1,0 +1,355 @@
+"""The kinds of value a configuration key may hold, each checked strictly and described once.
+
+Each kind checks a raw TOML value (noting every problem, never raising) and describes itself
+as a JSON Schema fragment, so the loader and the editors' schema
+(``reporting/config/data/operator.schema.json``) are one definition. :class:`Problems`
+collects the problems of a file with the line of each key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from reporting.config.lines import KeyLines
+from reporting.engine.money import AmountError, parse_amount, parse_ratio
+
+__all__ = [
+    "MISSING",
+    "Amount",
+    "Boolean",
+    "Choice",
+    "ChoiceList",
+    "Integer",
+    "Key",
+    "Odds",
+    "Problems",
+    "Table",
+    "Text",
+    "dotted",
+    "shown",
+    "suggestion",
+]
+
+#: What a check returns for a value it refused (None is a value: "not set").
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+#: The largest stake limit the tool takes: EUR 100 million (times the highest odds it takes,
+#: a payout still fits SQLite's 64-bit integers many times over).
+MAX_AMOUNT_CENTS = 100_000_000 * 100
+#: Odds above this (to 1), or with a finer denominator, are typing mistakes, not pay tables.
+MAX_ODDS = 10_000
+MAX_ODDS_DENOMINATOR = 10_000
+
+
+def dotted(path: tuple[str, ...]) -> str:
+    """A key path as TOML writes it: ``games.live-baccarat-it.limits``, quoting odd parts."""
+    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in path)
+
+
+def shown(value: Any) -> str:
+    """A short, safe rendering of a raw value for a message (never more than about 60 characters)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+        return str(value)
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:40] + "..."
+        return repr(text) + (f" ({len(value):,} characters)" if len(value) > 40 else "")
+    kinds = {dict: "a table", list: "a list", float: "a floating-point number"}
+    return kinds.get(type(value), f"a {type(value).__name__}")
+
+
+def suggestion(word: object, known: Iterable[str]) -> str:
+    """``"; did you mean 'languages'?"`` for a near miss, else nothing."""
+    if not isinstance(word, str) or len(word) > 100:
+        return ""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+@dataclass
+class Problems:
+    """Every problem of one file, each as ``file:line: key: message``."""
+
+    file: str
+    lines: KeyLines = field(default_factory=KeyLines)
+    noted: list[tuple[int, str]] = field(default_factory=list)  # (line or 0, message)
+
+    def add(self, path: tuple[str, ...], message: str) -> None:
+        """Note a problem at a key path (the file itself when the path is empty)."""
+        line = self.lines.line_of(path) if path else None
+        where = self.file if line is None else f"{self.file}:{line}"
+        text = f"{where}: {dotted(path)}: {message}" if path else f"{where}: {message}"
+        self.noted.append((line or 0, text))
+
+    @property
+    def messages(self) -> list[str]:
+        """The problems in the order of the file's lines (those of no line first)."""
+        return [text for _, text in sorted(self.noted, key=lambda noted: noted[0])]
+
+    def __len__(self) -> int:
+        return len(self.noted)
+
+
+class Kind:
+    """One kind of value: :meth:`check` turns a raw value into a typed one (or MISSING)."""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        """The typed value, or MISSING with the problem noted."""
+        raise NotImplementedError
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema fragment of this kind."""
+        raise NotImplementedError
+
+
+def _wrong_type(value: Any, expected: str, path: tuple[str, ...], problems: Problems) -> Any:
+    problems.add(path, f"must be {expected}, not {shown(value)}")
+    return MISSING
+
+
+@dataclass(frozen=True)
+class Text(Kind):
+    """A string of one line, bounded in length, optionally of a pattern."""
+
+    example: str
+    max_length: int = 200
+    pattern: str | None = None
+    what: str = ""  # how the pattern is named in a message, e.g. "an ISO 4217 code"
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, str):
+            return _wrong_type(value, f'a string such as "{self.example}"', path, problems)
+        if not value.strip():
+            problems.add(path, f'must not be empty (e.g. "{self.example}")')
+        elif self.pattern is not None and not re.fullmatch(self.pattern, value[:1000]):
+            problems.add(path, f'{shown(value)} is not {self.what} such as "{self.example}"')
+        elif len(value) > self.max_length:
+            problems.add(path, f"is {len(value):,} characters long; at most {self.max_length}")
+        elif _CONTROL.search(value):
+            problems.add(path, f"{shown(value)} holds a control character or line break")
+        else:
+            return value
+        return MISSING
+
+    def schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "string", "minLength": 1, "maxLength": self.max_length}
+        if self.pattern is not None:
+            schema["pattern"] = f"^(?:{self.pattern})$"
+        return schema | {"examples": [self.example]}
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One of a list of words; the list may be computed (the regulators file, the catalogue)."""
+
+    values: tuple[str, ...] | Callable[[], Iterable[str]]
+    what: str = ""  # what a value names, e.g. "regulator": "'XYZ' is not a known regulator"
+
+    def known(self) -> tuple[str, ...]:
+        """The words this choice accepts."""
+        return tuple(self.values() if callable(self.values) else self.values)
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        known = self.known()
+        if not isinstance(value, str):
+            return _wrong_type(value, f"one of {', '.join(map(repr, known))}", path, problems)
+        if value not in known:
+            listed = ", ".join(known)
+            refusal = f"a known {self.what} (known: {listed})" if self.what else f"one of {listed}"
+            problems.add(path, f"{shown(value)} is not {refusal}{suggestion(value, known)}")
+            return MISSING
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "enum": list(self.known())}
+
+
+@dataclass(frozen=True)
+class Integer(Kind):
+    """A whole number within bounds."""
+
+    minimum: int
+    maximum: int
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return _wrong_type(value, "a whole number", path, problems)
+        if not self.minimum <= value <= self.maximum:
+            problems.add(path, f"{shown(value)} is not {self.minimum} to {self.maximum}")
+            return MISSING
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "integer", "minimum": self.minimum, "maximum": self.maximum}
+
+
+@dataclass(frozen=True)
+class Boolean(Kind):
+    """true or false."""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, bool):
+            return _wrong_type(value, "true or false", path, problems)
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "boolean"}
+
+
+@dataclass(frozen=True)
+class ChoiceList(Kind):
+    """A list of words of one choice, each at most once; ``groups`` makes it a list of lists."""
+
+    item: Choice
+    min_items: int = 0
+    groups: bool = False
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, list):
+            return _wrong_type(value, "a list", path, problems)
+        if self.groups:
+            items = [ChoiceList(self.item, 2).check(group, path, problems) for group in value]
+            return MISSING if MISSING in items else [tuple(group) for group in items]
+        items = [self.item.check(item, path, problems) for item in value]
+        if MISSING in items:
+            return MISSING
+        if len(set(items)) != len(items):
+            twice = sorted({item for item in items if items.count(item) > 1})
+            problems.add(path, f"{', '.join(twice)} listed more than once")
+            return MISSING
+        if len(items) < self.min_items:
+            problems.add(path, f"list at least {self.min_items}")
+            return MISSING
+        return items
+
+    def schema(self) -> dict[str, Any]:
+        if self.groups:
+            group = {"type": "array", "items": self.item.schema(), "minItems": 2}
+            return {"type": "array", "items": group | {"uniqueItems": True}}
+        schema = {"type": "array", "items": self.item.schema(), "uniqueItems": True}
+        return schema | ({"minItems": self.min_items} if self.min_items else {})
+
+
+@dataclass(frozen=True)
+class Amount(Kind):
+    """Money as a decimal string (``"5.00"``), above zero, at most EUR 100 million; in cents."""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if isinstance(value, str) and len(value) > 20:
+            problems.add(
+                path, f"{shown(value)} is too large (at most {MAX_AMOUNT_CENTS // 100:,}.00)"
+            )
+            return MISSING
+        try:
+            cents = parse_amount(value, allow_zero=False)
+        except AmountError as error:
+            problems.add(path, str(error))
+            return MISSING
+        if cents > MAX_AMOUNT_CENTS:
+            problems.add(
+                path, f"{shown(value)} is too large (at most {MAX_AMOUNT_CENTS // 100:,}.00)"
+            )
+            return MISSING
+        return cents
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": r"^[0-9]{1,9}(\.[0-9]{1,2})?$", "examples": ["5.00"]}
+
+
+@dataclass(frozen=True)
+class Odds(Kind):
+    """Pay-table odds "to 1", as a string (``"8"``, ``"19/20"``, ``"0.95"``, ``"3:2"``) or a whole
+    number; above zero, at most 10,000, exact."""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if isinstance(value, str) and len(value) > 20:
+            problems.add(path, f'{shown(value)} is too long for odds (e.g. "19/20")')
+            return MISSING
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+            problems.add(path, f"{shown(value)} is above {MAX_ODDS}")
+            return MISSING
+        try:
+            odds = parse_ratio(value)
+        except AmountError as error:
+            problems.add(path, str(error))
+            return MISSING
+        if odds <= 0:
+            problems.add(path, f"{shown(value)}: odds must be above zero")
+        elif odds > MAX_ODDS:
+            problems.add(path, f"{shown(value)} is above {MAX_ODDS} to 1")
+        elif odds.denominator > MAX_ODDS_DENOMINATOR:
+            problems.add(path, f"{shown(value)} is finer than 1/{MAX_ODDS_DENOMINATOR}")
+        else:
+            return Fraction(odds)
+        return MISSING
+
+    def schema(self) -> dict[str, Any]:
+        text = {
+            "type": "string",
+            "pattern": r"^\s*[0-9]+(\.[0-9]+)?(\s*[/:]\s*[0-9]+(\.[0-9]+)?)?\s*$",
+            "maxLength": 20,
+            "examples": ["8", "19/20"],
+        }
+        return {"anyOf": [text, {"type": "integer", "minimum": 1, "maximum": MAX_ODDS}]}
+
+
+@dataclass(frozen=True)
+class Key:
+    """A key of a table: the kind of its value and what it means (the schema's description)."""
+
+    kind: Kind
+    help: str
+
+
+@dataclass(frozen=True)
+class Table(Kind):
+    """A table of known keys (unknown ones are problems, with a "did you mean"), or, with
+    ``each``, a table whose keys are of a choice and whose values are all of one kind."""
+
+    keys: Mapping[str, Key] = field(default_factory=dict)
+    each: Kind | None = None
+    key_choice: Choice | None = None
+    description: str = ""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, dict):
+            return _wrong_type(value, "a table", path, problems)
+        checked: dict[str, Any] = {}
+        for key, raw in value.items():
+            known_key = self.keys.get(key)
+            kind = self.each if self.each is not None else known_key and known_key.kind
+            if kind is None:
+                problems.add((*path, key), f"unknown key{suggestion(key, self.keys)}")
+                continue
+            if self.key_choice is not None and key not in self.key_choice.known():
+                known = self.key_choice.known()
+                problems.add((*path, key), f"not one of {', '.join(known)}{suggestion(key, known)}")
+                continue
+            checked[key] = kind.check(raw, (*path, key), problems)
+        return MISSING if MISSING in checked.values() else checked
+
+    def schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "object"}
+        if self.description:
+            schema["description"] = self.description
+        if self.each is not None:
+            keys = self.key_choice.known() if self.key_choice is not None else None
+            schema["additionalProperties"] = self.each.schema()
+            if keys is not None:
+                schema["propertyNames"] = {"enum": list(keys)}
+            return schema
+        properties = {}
+        for name, key in self.keys.items():
+            properties[name] = key.kind.schema() | {"description": key.help}
+        return schema | {"properties": properties, "additionalProperties": False}

@@ -1,0 +1,157 @@
+"""``baccarat-report check``: every problem at once with its line, warnings, the inbox, the
+effective configuration; exit 0 clean, 1 warnings, 2 problems."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from helpers import run_main
+from typer.testing import CliRunner
+
+from reporting.cli import app
+from reporting.config.loader import load_config
+
+runner = CliRunner()
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE_CONFIG = REPO / "sample_data" / "operator.toml"
+
+#: One file, nine problems (issue 11: it took three runs to see them all).
+NINE_PROBLEMS = """\
+[games.live-baccarat-it]
+decks = "8"
+currency = "euro"
+langauges = ["it"]
+limits = { min = "5.00", max = "-1" }
+pay = { tie = "0" }
+
+[games.live-baccarat-dk]
+pay_table = "perfect_pair_c"
+rounding = "up"
+statistics_reset = "25:00"
+
+[games.mini-baccarat-it]
+languages = []
+"""
+
+
+def check(*args: str):
+    return runner.invoke(app, ["check", *args])
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "operator.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_every_problem_of_a_file_is_shown_at_once_with_its_line(tmp_path):
+    path = write(tmp_path, NINE_PROBLEMS)
+    result = check("--config", str(path), "--json")
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    located = [
+        re.match(rf"{re.escape(str(path))}:(\d+): ([^:]+):", p) for p in document["problems"]
+    ]
+    assert all(located), document["problems"]
+    assert [(int(m[1]), m[2]) for m in located] == [
+        (2, "games.live-baccarat-it.decks"),
+        (3, "games.live-baccarat-it.currency"),
+        (4, "games.live-baccarat-it.langauges"),
+        (5, "games.live-baccarat-it.limits.max"),
+        (6, "games.live-baccarat-it.pay.tie"),
+        (9, "games.live-baccarat-dk.pay_table"),
+        (10, "games.live-baccarat-dk.rounding"),
+        (11, "games.live-baccarat-dk.statistics_reset"),
+        (14, "games.mini-baccarat-it.languages"),
+    ]
+    assert "did you mean 'languages'?" in document["problems"][2]
+    assert "did you mean 'perfect_pair_b'?" in document["problems"][5]
+    assert document["games"] == [] and document["warnings"] == []
+
+
+def test_problems_go_to_stderr_as_every_command_prints_them(tmp_path):
+    path = write(tmp_path, NINE_PROBLEMS)
+    process = run_main("check", "--config", str(path))
+    assert process.returncode == 2
+    assert "Traceback" not in process.stderr
+    lines = process.stderr.splitlines()
+    assert len(lines) == 9
+    assert all(line.startswith(f"baccarat-report: configuration: {path}:") for line in lines)
+    assert process.stdout == f"configuration {path}: not loaded; 9 problems, 0 warnings\n"
+
+
+def test_a_clean_configuration_exits_0(tmp_path):
+    path = write(tmp_path, '[operator]\nname = "X"\n[games.live-baccarat-gr]\n')
+    result = check("--config", str(path))
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout
+        == f"configuration {path}: 1 game (live-baccarat-gr); 0 problems, 0 warnings\n"
+    )
+
+
+def test_warnings_exit_1_and_a_favourable_bet_points_at_its_pay_line(tmp_path):
+    path = write(tmp_path, '[games.live-baccarat-gr]\nname = "Live"\npay = { tie = "10" }\n')
+    result = check("--config", str(path), "--json")
+    assert result.exit_code == 1
+    (warning,) = json.loads(result.stdout)["warnings"]
+    assert warning.startswith(f"{path}:3: games.live-baccarat-gr.pay: the tie bet returns 1")
+    assert "favours the player" in warning
+
+
+def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):
+    result = check("--config", str(SAMPLE_CONFIG), "--json")
+    assert result.exit_code == 1
+    warnings = json.loads(result.stdout)["warnings"]
+    assert any("declared RTP 99.50% is above the theoretical RTP" in w for w in warnings)
+    assert any("mini-baccarat-it: no ADM game code is configured" in w for w in warnings)
+
+
+def test_show_prints_the_effective_configuration_that_loads_back_the_same(tmp_path):
+    result = check("--config", str(SAMPLE_CONFIG), "--show")
+    assert result.exit_code == 1  # the sample's warnings
+    written = tmp_path / "effective.toml"
+    written.write_text(result.stdout, encoding="utf-8")
+    assert load_config(written).games == load_config(SAMPLE_CONFIG).games
+    assert "cut_card_depth = 14" in result.stdout  # a default the sample does not write
+    document = json.loads(check("--config", str(SAMPLE_CONFIG), "--show", "--json").stdout)
+    assert document["effective"]["games"]["live-baccarat-dk"]["limits"]["per_bet"] == {
+        "tie": {"min": "50.00", "max": "10000.00"}
+    }
+
+
+def test_the_inbox_lists_the_round_logs_that_would_be_read(tmp_path):
+    inbox = tmp_path / "inbox"
+    (inbox / "2026").mkdir(parents=True)
+    (inbox / "2026" / "october.jsonl").write_text("", encoding="utf-8")
+    (inbox / "rounds.csv").write_text("", encoding="utf-8")
+    (inbox / "bets.csv").write_text("", encoding="utf-8")
+    path = write(tmp_path, "[games.live-baccarat-gr]\n")
+    result = check("--config", str(path), "--inbox", str(inbox), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["inbox"] == {
+        "folder": str(inbox),
+        "read": [
+            {"file": "2026/october.jsonl", "companion": None, "format": "jsonl"},
+            {"file": "rounds.csv", "companion": "bets.csv", "format": "csv"},
+        ],
+    }
+    human = check("--config", str(path), "--inbox", str(inbox)).stdout
+    assert "2 round logs to read" in human and "  rounds.csv + bets.csv (csv)" in human
+
+
+def test_an_inbox_that_is_not_a_folder_is_a_problem(tmp_path):
+    result = check("--config", str(SAMPLE_CONFIG), "--inbox", str(tmp_path / "nope"), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["problems"] == [f"--inbox {tmp_path / 'nope'}: no such folder"]
+
+
+def test_a_hostile_file_is_a_problem_never_a_traceback(tmp_path):
+    path = tmp_path / "operator.toml"
+    path.write_bytes(b"[games.live-baccarat-it]\ndecks = " + b"9" * 5000 + b"\nname = \xff\n")
+    process = run_main("check", "--config", str(path))
+    assert process.returncode == 2
+    assert "Traceback" not in process.stderr
+    assert process.stderr.startswith(f"baccarat-report: configuration: {path}:3: not UTF-8 text")

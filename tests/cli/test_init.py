@@ -1,0 +1,43 @@
+"""``baccarat-report init``: the starter configuration, never written over a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from reporting.cli import app
+from reporting.config.loader import load_config
+
+runner = CliRunner()
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+
+
+def test_init_writes_the_sample_with_its_comments(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["init"])
+    assert result.exit_code == 0, result.output
+    written = tmp_path / "operator.toml"
+    assert written.read_bytes() == SAMPLE_CONFIG.read_bytes()
+    assert "check --config operator.toml" in result.stdout
+    assert set(load_config(written).games) == set(load_config(SAMPLE_CONFIG).games)
+
+
+def test_init_never_writes_over_a_file_or_through_a_link(tmp_path):
+    existing = tmp_path / "mine.toml"
+    existing.write_text("# mine\n", encoding="utf-8")
+    target = tmp_path / "target"
+    link = tmp_path / "link.toml"
+    link.symlink_to(target)  # dangling: opening it for writing would create the target
+    for path in (existing, link, tmp_path):
+        result = runner.invoke(app, ["init", str(path)])
+        assert result.exit_code != 0
+        assert str(path) in str(result.exception)
+    assert existing.read_text(encoding="utf-8") == "# mine\n"
+    assert not target.exists()
+
+
+def test_init_into_a_missing_folder_is_one_clear_error(tmp_path):
+    result = runner.invoke(app, ["init", str(tmp_path / "no" / "such" / "operator.toml")])
+    assert result.exit_code != 0
+    assert "cannot be written" in str(result.exception)

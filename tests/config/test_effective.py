@@ -1,0 +1,79 @@
+"""The effective configuration (``check --show``): every key written out, read back to the
+very same games."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from reporting.config.effective import effective_document, to_toml
+from reporting.config.keys import GAME_KEYS
+from reporting.config.loader import load_config
+
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+
+CUSTOM = """
+[operator]
+name = "O'Brien & \\"Sons\\" \u2014 Casinò"
+
+[pay_tables.generous]
+base = "perfect_pair_b"
+tie = "9"
+bonus_margins = { 9 = "40" }
+
+[games.my-live-table]
+base = "live-baccarat-it"
+pay_table = "generous"
+perfect_pair = "B"
+limits = { min = "2.50", max = "500.00", per_bet = { tie = { max = "100.00" }, small = { min = "1.00" } } }
+rounding = "half_even"
+languages = ["en"]
+
+[games.live-baccarat-gr]
+opening_hours = "10:00-02:00, every day"
+"""
+
+
+def round_trip(tmp_path: Path, source: Path) -> None:
+    config = load_config(source)
+    written = tmp_path / "effective.toml"
+    written.write_text(to_toml(effective_document(config)), encoding="utf-8")
+    again = load_config(written)
+    assert again.games == config.games
+    assert again.name == config.name
+    assert again.origins == config.origins
+
+
+def test_the_sample_reads_back_to_the_same_games(tmp_path):
+    round_trip(tmp_path, SAMPLE_CONFIG)
+
+
+def test_a_game_of_its_own_with_its_own_pay_table_reads_back_the_same(tmp_path):
+    source = tmp_path / "operator.toml"
+    source.write_text(CUSTOM, encoding="utf-8")
+    round_trip(tmp_path, source)
+    document = effective_document(load_config(source))
+    table = document["games"]["my-live-table"]
+    assert table["base"] == "live-baccarat-it" and table["pay_table"] == "generous"
+    assert table["pay"]["tie"] == "9" and table["pay"]["perfect_pair_both"] == "200"
+    assert table["pay"]["bonus_margins"]["9"] == "40" and table["pay"]["banker"] == "19/20"
+    assert table["limits"] == {
+        "min": "2.50",
+        "max": "500.00",
+        "per_bet": {
+            "tie": {"min": "2.50", "max": "100.00"},
+            "small": {"min": "1.00", "max": "500.00"},
+        },
+    }
+    assert "base" not in document["games"]["live-baccarat-gr"]
+
+
+def test_every_game_key_is_written_with_the_defaults_filled_in():
+    document = effective_document(load_config(SAMPLE_CONFIG))
+    italy = document["games"]["live-baccarat-it"]
+    # the pay table says both perfect pair odds; the catalogue gives this game no version
+    assert set(italy) == set(GAME_KEYS) - {"perfect_pair", "version"}
+    assert italy["declared_rtp"] == "99.50" and italy["decks"] == 8
+    mini = document["games"]["mini-baccarat-it"]
+    assert "regulator_code" not in mini  # an unset optional key stays unset
+    assert tomllib.loads(to_toml(document)) == document

@@ -1,0 +1,208 @@
+"""Hostile configurations: every mutation of the sample gives a loaded configuration or a
+ConfigError naming its line, never another exception (issue 11: huge numbers, wrong types,
+non-UTF-8 files, empty lists and strings, unicode).
+
+The mutations are deterministic (no Hypothesis): every ``key = value`` line of the effective
+sample configuration (every game key written out) gets each hostile value in turn, and the
+file's bytes are cut, flipped and re-encoded.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from reporting.config.effective import effective_document, to_toml
+from reporting.config.loader import ConfigError, load_config
+from reporting.config.rtp import favourable_bet_warnings
+
+SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+
+#: TOML values of every type and size, each put in place of every key's value.
+HOSTILE_VALUES = [
+    "5",
+    "0",
+    "-1",
+    "9" * 40,
+    "9" * 5000,
+    "1.5",
+    "nan",
+    "-inf",
+    "true",
+    '""',
+    '" "',
+    '"' + "x" * 5000 + '"',
+    '"\\u0000"',
+    '"\\u202e\\u2028"',
+    '"é中文🂡"',
+    '"0"',
+    '"-5.00"',
+    '"1e400"',
+    '"' + "9" * 32 + '"',
+    '"0.' + "0" * 31 + '1"',
+    '"5000000000000.00"',
+    "[]",
+    "[1, 2]",
+    '["it", "it"]',
+    "[[]]",
+    '[["player"]]',
+    "{}",
+    "{ a = 1 }",
+    '{ min = "1.00", max = 5 }',
+    "1979-05-27T07:32:00Z",
+    "0001-01-01",
+    "9999-12-31T23:59:59",
+    "07:32:00",
+]
+
+
+SAMPLE_TABLES = {game.id: game.pay_table for game in load_config(SAMPLE_CONFIG).games.values()}
+
+
+def toml_value(value: object) -> str:
+    return to_toml({"s": {"v": value}}).splitlines()[1].removeprefix("v = ")
+
+
+def leaves(table: dict, prefix: tuple[str, ...] = ()):
+    for key, value in table.items():
+        if isinstance(value, dict) and value:
+            yield from leaves(value, (*prefix, key))
+        else:
+            yield (*prefix, key), value
+
+
+VALUES_PER_KEY = 5
+
+
+def effective_sample() -> list[str]:
+    """The sample with every key of every game on a line of its own (``pay.tie = "8"``)."""
+    document = effective_document(load_config(SAMPLE_CONFIG))
+    lines = ["[operator]", f"name = {toml_value(document['operator']['name'])}"]
+    for game_id, game in document["games"].items():
+        lines.append(f"[games.{game_id}]")
+        lines += [f"{'.'.join(path)} = {toml_value(value)}" for path, value in leaves(game)]
+    return lines
+
+
+def load_or_refuse(path: Path, text: str | bytes) -> None:
+    """Load a mutated file: a configuration (whose warnings compute) or a ConfigError whose
+    every problem names the file; anything else fails the test with the input shown."""
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8")
+    else:
+        path.write_bytes(text)
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        assert error.problems, text
+        assert all(problem.startswith(str(path)) for problem in error.problems), error.problems
+        assert all(len(problem) < 1000 for problem in error.problems), error.problems
+        return
+    for game in config.games.values():
+        if game.pay_table != SAMPLE_TABLES.get(game.id):
+            favourable_bet_warnings(game)
+
+
+def test_every_key_given_every_hostile_value_gives_a_config_error_or_a_config(tmp_path):
+    lines = effective_sample()
+    path = tmp_path / "operator.toml"
+    load_or_refuse(path, "\n".join(lines))  # the flattened sample itself loads
+    assignments = [number for number, line in enumerate(lines) if " = " in line]
+    assert len(assignments) > 120  # every key of four games, pay table rows included
+    # each key with a window of the values, the windows moving along: every value goes to
+    # about twenty keys, every key gets values of several types
+    cases = 0
+    for index, number in enumerate(assignments):
+        key = lines[number].split(" = ")[0]
+        for step in range(VALUES_PER_KEY):
+            value = HOSTILE_VALUES[(index * VALUES_PER_KEY + step) % len(HOSTILE_VALUES)]
+            mutated = [*lines[:number], f"{key} = {value}", *lines[number + 1 :]]
+            load_or_refuse(path, "\n".join(mutated))
+            cases += 1
+    assert cases > 600
+
+
+def test_a_wrong_type_shows_with_its_line_and_the_game_s_other_problems(tmp_path):
+    """One run lists every problem: a wrong type does not hide the same game's others."""
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        "[games.live-baccarat-it]\n"
+        'decks = "8"\n'
+        "pay_tables = 5\n"
+        'currency = "euro"\n'
+        'limits = { min = "5", max = "' + "9" * 5000 + '" }\n'
+        'pay = { tie = "' + "1" * 32 + '" }\n'
+        "languages = 5\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    lines = [int(re.match(rf"{re.escape(str(path))}:(\d+):", p)[1]) for p in error.value.problems]
+    assert lines == [2, 3, 4, 5, 6, 7], error.value.problems
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    ["truncate", "flip", "latin-1", "utf-16", "bom", "nul", "deep-array", "deep-table", "huge"],
+)
+def test_damaged_bytes_give_a_config_error(tmp_path, mutation):
+    data = SAMPLE_CONFIG.read_bytes()
+    chooser = random.Random(mutation)
+    if mutation == "truncate":
+        variants = [data[: chooser.randrange(len(data))] for _ in range(60)]
+    elif mutation == "flip":
+        variants = []
+        for _ in range(60):
+            flipped = bytearray(data)
+            flipped[chooser.randrange(len(data))] = chooser.randrange(256)
+            variants.append(bytes(flipped))
+    elif mutation == "latin-1":
+        variants = [data.decode("utf-8").encode("latin-1")]
+    elif mutation == "utf-16":
+        variants = [data.decode("utf-8").encode("utf-16")]
+    elif mutation == "bom":
+        variants = [b"\xef\xbb\xbf" + data]
+    elif mutation == "nul":
+        variants = [data.replace(b"\n", b"\x00\n", 3)]
+    elif mutation == "deep-array":
+        variants = [data + b"\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n"]
+    elif mutation == "deep-table":
+        variants = [data + b"\nx = " + b"{a=" * 3000 + b"1" + b"}" * 3000 + b"\n"]
+    else:
+        variants = [data + b"#" * (2 << 20)]
+    for variant in variants:
+        load_or_refuse(tmp_path / "operator.toml", variant)
+
+
+def test_a_bom_is_read_as_excel_writes_it(tmp_path):
+    path = tmp_path / "operator.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + SAMPLE_CONFIG.read_bytes())
+    assert load_config(path).games == load_config(SAMPLE_CONFIG).games
+
+
+def test_a_non_utf8_file_names_the_line_and_byte(tmp_path):
+    path = tmp_path / "operator.toml"
+    path.write_bytes(b'[operator]\nname = "Casin\xf2"\n[games.live-baccarat-it]\n')
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert error.value.problems == [
+        f"{path}:2: not UTF-8 text (byte 0xf2 at column 14): save the file as UTF-8"
+    ]
+
+
+def test_a_folder_a_pipe_and_a_large_file_are_refused(tmp_path):
+    import os
+
+    with pytest.raises(ConfigError, match="not a regular file"):
+        load_config(tmp_path)
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError, match="not a regular file"):
+        load_config(fifo)  # would block for ever if opened
+    large = tmp_path / "large.toml"
+    large.write_bytes(b"#" * (2 << 20))
+    with pytest.raises(ConfigError, match="larger than"):
+        load_config(large)

@@ -1,0 +1,54 @@
+"""Line numbers of keys in a TOML text, found by a light scan (tomllib keeps no positions)."""
+
+from __future__ import annotations
+
+from reporting.config.lines import KeyLines
+
+TEXT = """\
+# a comment = not a key
+title = "x"
+[games.live-baccarat-it]
+decks = 8
+"quoted key" = 1
+limits = { min = "5.00", max = "1000.00" }
+pay.tie = "9"
+notes = \"\"\"
+fake = "inside a string"
+\"\"\"
+bets = [
+  "player",
+]
+[ games . "odd.id" ]
+name = 'x'
+[[logs]]
+level = "info"
+"""
+
+
+def test_headers_keys_dotted_and_quoted_keys_have_their_lines():
+    lines = KeyLines.scan(TEXT)
+    assert lines.line_of(("title",)) == 2
+    assert lines.line_of(("games", "live-baccarat-it")) == 3
+    assert lines.line_of(("games", "live-baccarat-it", "decks")) == 4
+    assert lines.line_of(("games", "live-baccarat-it", "quoted key")) == 5
+    assert lines.line_of(("games", "live-baccarat-it", "pay", "tie")) == 7
+    assert lines.line_of(("games", "odd.id", "name")) == 15
+    assert lines.line_of(("logs", "level")) == 17
+
+
+def test_a_key_inside_an_inline_table_or_array_is_at_the_line_that_opens_it():
+    lines = KeyLines.scan(TEXT)
+    assert lines.line_of(("games", "live-baccarat-it", "limits", "max")) == 6
+    assert lines.line_of(("games", "live-baccarat-it", "bets")) == 11
+
+
+def test_lines_inside_a_multi_line_string_are_not_keys():
+    lines = KeyLines.scan(TEXT)
+    assert ("games", "live-baccarat-it", "fake") not in lines.lines
+    assert ("a comment",) not in lines.lines
+
+
+def test_an_unwritten_key_falls_back_to_its_table_or_to_nothing():
+    lines = KeyLines.scan(TEXT)
+    assert lines.line_of(("games", "live-baccarat-it", "currency")) == 3
+    assert lines.line_of(("pay_tables", "x")) is None

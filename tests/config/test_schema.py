@@ -1,0 +1,200 @@
+"""The configuration's JSON Schema (for editors) and the starter configuration: shipped in the
+package, held equal to the loader's own key tables and to the sample."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reporting.config.keys import (
+    GAME_KEYS,
+    LIMIT_KEYS,
+    OPERATOR_KEYS,
+    PAY_TABLE_KEYS,
+    SCHEMA_PATH,
+    STARTER_PATH,
+    json_schema,
+)
+from reporting.config.loader import ConfigError, load_config
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE_CONFIG = REPO / "sample_data" / "operator.toml"
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def schema_errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
+    """A minimal JSON Schema check of the keywords the schema uses (the jsonschema package is
+    not a dependency); an unknown keyword fails, so the check cannot silently weaken."""
+    known = {
+        "$schema", "$id", "title", "description", "examples", "type", "enum", "pattern",
+        "minLength", "maxLength", "minimum", "maximum", "properties", "additionalProperties",
+        "propertyNames", "required", "items", "uniqueItems", "minItems", "minProperties", "anyOf",
+    }  # fmt: skip
+    assert set(schema) <= known, set(schema) - known
+    if "anyOf" in schema:
+        options = [schema_errors(value, option, where) for option in schema["anyOf"]]
+        return [] if any(not errors for errors in options) else [f"{where}: matches no anyOf"]
+    types = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}
+    expected = types.get(schema.get("type", ""), object)
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        return [f"{where}: not {schema.get('type')}"]
+    errors = []
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: {value!r} not in enum")
+    if isinstance(value, str):
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errors.append(f"{where}: {value!r} does not match {schema['pattern']}")
+        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 10**9):
+            errors.append(f"{where}: length")
+    if isinstance(value, int) and not schema.get("minimum", -(10**18)) <= value <= schema.get(
+        "maximum", 10**18
+    ):
+        errors.append(f"{where}: {value} out of range")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            errors.append(f"{where}: too few items")
+        if schema.get("uniqueItems") and len({json.dumps(item) for item in value}) != len(value):
+            errors.append(f"{where}: items repeated")
+        for index, item in enumerate(value):
+            errors += schema_errors(item, schema.get("items", {}), f"{where}[{index}]")
+    if isinstance(value, dict):
+        errors += object_errors(value, schema, where)
+    return errors
+
+
+def object_errors(value: dict, schema: dict[str, Any], where: str) -> list[str]:
+    errors = [f"{where}: missing {key}" for key in schema.get("required", []) if key not in value]
+    if len(value) < schema.get("minProperties", 0):
+        errors.append(f"{where}: too few keys")
+    for key, item in value.items():
+        errors += schema_errors(key, schema.get("propertyNames", {}), f"{where} key {key!r}")
+        if key in schema.get("properties", {}):
+            errors += schema_errors(item, schema["properties"][key], f"{where}.{key}")
+        elif schema.get("additionalProperties") is False:
+            errors.append(f"{where}.{key}: unknown key")
+        else:
+            errors += schema_errors(item, schema.get("additionalProperties", {}), f"{where}.{key}")
+    return errors
+
+
+def test_the_shipped_schema_is_the_one_the_loader_s_tables_give():
+    """Regenerate with: python -c 'import json; from reporting.config.keys import *;
+    SCHEMA_PATH.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\\n")'"""
+    expected = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == expected
+
+
+def test_every_key_the_loader_knows_is_in_the_schema():
+    game = SCHEMA["properties"]["games"]["additionalProperties"]["properties"]
+    assert set(game) == set(GAME_KEYS) | {"base"}
+    assert set(game["limits"]["properties"]) == set(LIMIT_KEYS)
+    assert set(game["pay"]["properties"]) == set(PAY_TABLE_KEYS) - {"base"}
+    pay_table = SCHEMA["properties"]["pay_tables"]["additionalProperties"]["properties"]
+    assert set(pay_table) == set(PAY_TABLE_KEYS)
+    assert set(SCHEMA["properties"]["operator"]["properties"]) == set(OPERATOR_KEYS)
+    assert all(entry.get("description") for entry in game.values())
+
+
+def test_the_sample_and_the_catalogue_games_validate_against_the_schema():
+    assert schema_errors(tomllib.loads(SAMPLE_CONFIG.read_text(encoding="utf-8")), SCHEMA) == []
+    catalogue = tomllib.loads((REPO / "reporting" / "data" / "catalogue.toml").read_text("utf-8"))
+    for game_id, game in catalogue["games"].items():
+        assert schema_errors({"games": {game_id: game}}, SCHEMA) == [], game_id
+    for name, table in catalogue["pay_tables"].items():
+        assert schema_errors({"games": {"x": {}}, "pay_tables": {name: table}}, SCHEMA) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'colour = "red"\n[games.live-baccarat-it]\n',
+        "[games.live-baccarat-it]\ndecks = 9\n",
+        "[games.live-baccarat-it]\ndecks = '8'\n",
+        "[games.live-baccarat-it]\ncurrency = 'euro'\n",
+        "[games.live-baccarat-it]\nlanguages = ['it', 'fr']\n",
+        "[games.live-baccarat-it]\nlanguages = ['it', 'it']\n",
+        "[games.live-baccarat-it]\nlimits = { min = 5, max = '10.00' }\n",
+        "[games.live-baccarat-it]\nlimits = { min = '1.00', max = '1000000000.00' }\n",
+        "[games.live-baccarat-it]\npay = { jackpot = '100' }\n",
+        "[games.live-baccarat-it]\npay = { bonus_margins = { 3 = '1' } }\n",
+        "[games.live-baccarat-it]\nbets = ['player', 'dragon']\n",
+        "[games.live-baccarat-it]\nstatistics_reset = '24:01'\n",
+        "[games.Live_Baccarat]\nbase = 'live-baccarat-it'\n",
+        "[games.my-table]\nbase = 'live-baccarat-xx'\n",
+        "[games.live-baccarat-it]\nperfect_pair = 'C'\n",
+        "pay_tables = 5\n[games.live-baccarat-it]\n",
+        '[operator]\nname = "X"\n',
+    ],
+)
+def test_the_schema_and_the_loader_refuse_the_same_mistakes(tmp_path, text):
+    path = tmp_path / "operator.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError):
+        load_config(path)
+    assert schema_errors(tomllib.loads(text), SCHEMA) != []
+
+
+def test_the_starter_configuration_is_the_sample():
+    assert STARTER_PATH.read_bytes() == SAMPLE_CONFIG.read_bytes()
+
+
+def test_the_schema_and_the_starter_ship_by_package_data():
+    settings = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = settings["tool"]["setuptools"]["package-data"]["reporting.config"]
+    package = REPO / "reporting" / "config"
+    for path in (SCHEMA_PATH, STARTER_PATH):
+        assert any(path.relative_to(package).match(glob) for glob in globs), path
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_writes_the_starter_and_holds_the_schema(tmp_path):
+    source, wheels, site = tmp_path / "source", tmp_path / "wheels", tmp_path / "site"
+    for folder in ("reporting", "templates"):
+        shutil.copytree(
+            REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    subprocess.run(
+        [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    (wheel,) = wheels.glob("baccarat_report-*.whl")
+    subprocess.run(
+        [*pip, "install", "--no-deps", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    environment = {**os.environ, "PYTHONPATH": str(site)}
+    run = subprocess.run(
+        [sys.executable, "-m", "reporting", "init", "starter.toml"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+    )
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "starter.toml").read_bytes() == SAMPLE_CONFIG.read_bytes()
+    assert (site / "reporting" / "config" / "data" / "operator.schema.json").read_bytes() == (
+        SCHEMA_PATH.read_bytes()
+    )
+    checked = subprocess.run(
+        [sys.executable, "-m", "reporting", "check", "--config", "starter.toml", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+    )
+    assert json.loads(checked.stdout)["problems"] == [], checked.stdout
