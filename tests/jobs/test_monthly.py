@@ -686,12 +686,9 @@ def test_months_are_counted_in_the_games_time_zone(tmp_path, make_round, make_be
     config = write_config(tmp_path / "operator.toml", ITALIAN_NO_SHEETS)
     out = tmp_path / "out"
     process = run_command(monthly_argv(inbox, out, tmp_path / "db.sqlite", config), tmp_path)
-    # Exit 1 for its publishing problems alone: the sample's declared RTP is above the theory,
-    # and an ADM game without a language publishes no page.
-    assert process.returncode == 1, process.stderr
+    # A Greek-based game in Rome: no finding, no reject and no publishing problem.
+    assert process.returncode == 0, process.stderr
     assert "findings in" not in process.stdout and "rejected" not in process.stdout
-    assert "live-baccarat-it: declared RTP 99.50% is above" in process.stdout
-    assert "live-baccarat-it: no language is configured" in process.stdout
     document = disclosure_of(out / "2026-10", "live-baccarat-it")
     assert (document["rounds"], document["stakes"], document["payouts"]) == (1, "10.00", "20.00")
     assert document["previous_month_win_percentage"] == "200.00"
@@ -1189,23 +1186,22 @@ def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_mo
     assert "rejected" not in second.stdout
 
 
-def test_an_adm_game_without_a_language_is_named_as_a_publishing_problem(tmp_path):
-    config = write_config(tmp_path / "operator.toml", ITALIAN_NO_SHEETS)
+def test_an_adm_game_without_a_language_is_refused_before_anything_runs(tmp_path):
+    # An ADM game must publish its pages: no language is a configuration problem (exit 2),
+    # named with its line, and nothing is read or written.
+    config = write_config(
+        tmp_path / "operator.toml",
+        '[games.live-baccarat-it]\nbase = "live-baccarat-it"\nlanguages = []\n',
+    )
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     process = run_command(
-        monthly_argv(inbox, tmp_path / "out", tmp_path / "db.sqlite", config, "--json"), tmp_path
-    )
-    assert process.returncode == 1, process.stderr
-    [month] = json.loads(process.stdout)["months"]
-    problems = month["alerts"]["publishing_problems"]["live-baccarat-it"]
-    assert any(problem.startswith("no language is configured") for problem in problems)
-    plain = run_command(
         monthly_argv(inbox, tmp_path / "out", tmp_path / "db.sqlite", config), tmp_path
     )
-    assert plain.returncode == 1, plain.stderr
-    assert "live-baccarat-it: no language is configured" in plain.stdout
-    assert "disclose live-baccarat-it: warning: no language is configured" in plain.stderr
+    assert process.returncode == 2, process.stdout + process.stderr
+    assert "configuration:" in process.stderr and "languages" in process.stderr
+    assert "Traceback" not in process.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "db.sqlite").exists()
 
 
 def test_a_greek_game_without_a_language_is_not_a_publishing_problem(greek):
