@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
 
 from reporting.config.loader import OperatorConfig, default_config_path, load_config
 
@@ -19,7 +25,8 @@ ConfigOption = Annotated[
     Path | None,
     typer.Option(
         "--config",
-        help="Operator configuration (TOML). Default: the shipped sample configuration.",
+        help="Operator configuration (TOML). Default: sample_data/operator.toml in a source"
+        " checkout, else the built-in catalogue's games.",
         dir_okay=False,
     ),
 ]
@@ -43,22 +50,140 @@ DEFAULT_DB = Path("baccarat-report.sqlite")
 
 DbOption = Annotated[
     Path,
-    typer.Option("--db", help="SQLite database file.", dir_okay=False),
+    typer.Option(
+        "--db", help="SQLite database file (in the working folder by default).", dir_okay=False
+    ),  # fmt: skip
 ]
 
 
 def stderr_console():
-    """A rich console on stderr: colours and progress only when stderr is a terminal."""
+    """A rich console on stderr: colours and progress only when stderr is a terminal. Markup
+    and emoji codes are off: a file name such as ``[/bold]`` or ``:x:`` prints as it is."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, markup=False, emoji=False)
 
 
 def stdout_console():
-    """A rich console on stdout; wide and colourless when stdout is not a terminal."""
+    """A rich console on stdout; colourless and 120 wide (or ``COLUMNS``) when stdout is not a
+    terminal. Markup and
+    emoji codes are off, so user text (paths, ids, names) in a table or title is never parsed."""
     from rich.console import Console
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False, emoji=False)
     if not console.is_terminal:
-        console = Console(highlight=False, width=120, no_color=True)
+        # 120 columns for a file or a pipe, unless COLUMNS asks for a width.
+        width = None if os.environ.get("COLUMNS", "").isdigit() else 120
+        console = Console(highlight=False, width=width, no_color=True, markup=False, emoji=False)
     return console
+
+
+#: Narrowest a folding text column is let become before numbers fold too.
+READABLE_TEXT_WIDTH = 6
+
+
+class FoldingTable(Table):
+    """A rich table for narrow terminals that never ellipsizes: text columns (ids, names) fold
+    onto more lines; right-justified columns (numbers) stay whole on one line while they fit,
+    and fold too (losing nothing) when they alone do not. Used like :class:`rich.table.Table`.
+    """
+
+    def add_column(self, header="", footer="", *, justify="left", **options) -> None:  # type: ignore[override]
+        """As :meth:`Table.add_column`; ``overflow="fold"``, and ``no_wrap`` for numbers."""
+        options.setdefault("overflow", "fold")
+        options.setdefault("no_wrap", justify == "right")
+        super().add_column(header, footer, justify=justify, **options)
+
+    def __rich_console__(self, console, options):
+        if self._numbers_crowd_out_text(options.max_width):
+            for column in self.columns:
+                column.no_wrap = False
+        yield from super().__rich_console__(console, options)
+
+    def _numbers_crowd_out_text(self, width: int) -> bool:
+        """Whether the unwrapped columns at full width leave the others less than
+        :data:`READABLE_TEXT_WIDTH` (rich would then crop the unwrapped ones)."""
+        needed = self._extra_width
+        for index, column in enumerate(self.columns):
+            needed += self._get_padding_width(index)
+            if column.no_wrap:
+                needed += max((_cell_width(cell) for cell in (column.header, *column.cells)),
+                              default=0)  # fmt: skip
+            else:
+                needed += READABLE_TEXT_WIDTH
+        return needed > width
+
+
+def _cell_width(cell: Any) -> int:
+    if isinstance(cell, Text):
+        return cell.cell_len
+    return cell_len(str(cell))
+
+
+class ProgressTasks:
+    """The tasks of one progress display: :meth:`task` gives the callback that moves a bar."""
+
+    def __init__(self, bar: Any | None) -> None:
+        self._bar = bar
+
+    def task(self, label: str, total: float | None) -> Callable[[float, float | None], None]:
+        """A new bar named ``label`` (shown as typed: never read as markup); call the result
+        with ``(done, total)`` as work goes on (``total`` None keeps the last one)."""
+        if self._bar is None:
+            return _no_progress
+        bar = self._bar
+        task = bar.add_task(label, total=total)
+
+        def update(done: float, total: float | None = None) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return update
+
+
+def _no_progress(done: float, total: float | None = None) -> None:
+    """Progress that nobody watches."""
+
+
+@contextmanager
+def progress_bars(*, quiet: bool = False, unit: str = "count") -> Iterator[ProgressTasks]:
+    """Progress bars on stderr, for long work, only where a person watches: never when stderr
+    is not a terminal (cron, systemd, a pipe) and never with ``quiet`` (pass ``as_json``).
+
+    ``unit`` is ``"bytes"`` (done / total in bytes), ``"count"`` (done / total items) or
+    ``"percent"`` (for totals that mean nothing to a reader, such as milliseconds). Use::
+
+        with progress_bars(quiet=as_json) as bars:
+            advance = bars.task("verify 2026-10", total=rounds)
+            ...
+            advance(done)
+
+    The bars vanish when the block ends, leaving stdout and the log untouched.
+    """
+    console = stderr_console()
+    if quiet or not console.is_terminal:
+        yield ProgressTasks(None)
+        return
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    amount = {
+        "bytes": DownloadColumn,
+        "count": MofNCompleteColumn,
+        "percent": TaskProgressColumn,
+    }[unit]()
+    with Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        amount,
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        yield ProgressTasks(bar)
