@@ -90,6 +90,12 @@ def main() -> None:
         sys.exit(EXIT_UNUSABLE)
     except Exception as error:
         ensure_logging()
+        stop = _stopped_under(error)
+        if stop is not None:
+            # A signal that landed while a transaction was ending (say right after COMMIT):
+            # the clean-up it set off failed, not the work.
+            command_logger().error("%s", stop.message())
+            sys.exit(EXIT_UNUSABLE)
         message = describe_failure(error)
         if message is None:
             # A bug, not bad input: show the traceback, and exit 2 (could not run) rather than
@@ -98,3 +104,13 @@ def main() -> None:
         else:
             command_logger().error("%s", message)
         sys.exit(EXIT_UNUSABLE)
+
+
+def _stopped_under(error: BaseException) -> Stopped | None:
+    """The signal whose unwinding raised ``error``, if any."""
+    seen: BaseException | None = error.__context__
+    while seen is not None:
+        if isinstance(seen, Stopped):
+            return seen
+        seen = seen.__context__
+    return None

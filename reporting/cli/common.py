@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -65,16 +64,13 @@ def stderr_console():
 
 
 def stdout_console():
-    """A rich console on stdout; colourless and 120 wide (or ``COLUMNS``) when stdout is not a
-    terminal. Markup and
+    """A rich console on stdout; colourless and 120 wide when stdout is not a terminal. Markup and
     emoji codes are off, so user text (paths, ids, names) in a table or title is never parsed."""
     from rich.console import Console
 
     console = Console(highlight=False, markup=False, emoji=False)
     if not console.is_terminal:
-        # 120 columns for a file or a pipe, unless COLUMNS asks for a width.
-        width = None if os.environ.get("COLUMNS", "").isdigit() else 120
-        console = Console(highlight=False, width=width, no_color=True, markup=False, emoji=False)
+        console = Console(highlight=False, width=120, no_color=True, markup=False, emoji=False)
     return console
 
 
@@ -83,9 +79,13 @@ READABLE_TEXT_WIDTH = 6
 
 
 class FoldingTable(Table):
-    """A rich table for narrow terminals that never ellipsizes: text columns (ids, names) fold
-    onto more lines; right-justified columns (numbers) stay whole on one line while they fit,
-    and fold too (losing nothing) when they alone do not. Used like :class:`rich.table.Table`.
+    """A rich table for narrow terminals that never ellipsizes or crops: used like
+    :class:`rich.table.Table`, its right-justified columns are numbers.
+
+    When the table is wider than the terminal, text columns (ids, names) give up width first,
+    down to :data:`READABLE_TEXT_WIDTH`, folding onto more lines; then numbers wrap between
+    their words (``191,882 (191,881)`` on two lines), never inside one; only when even that
+    does not fit do all columns fold, still losing no character.
     """
 
     def add_column(self, header="", footer="", *, justify="left", **options) -> None:  # type: ignore[override]
@@ -95,29 +95,66 @@ class FoldingTable(Table):
         super().add_column(header, footer, justify=justify, **options)
 
     def __rich_console__(self, console, options):
-        if self._numbers_crowd_out_text(options.max_width):
-            for column in self.columns:
-                column.no_wrap = False
+        self._fit(options.max_width)
         yield from super().__rich_console__(console, options)
 
-    def _numbers_crowd_out_text(self, width: int) -> bool:
-        """Whether the unwrapped columns at full width leave the others less than
-        :data:`READABLE_TEXT_WIDTH` (rich would then crop the unwrapped ones)."""
-        needed = self._extra_width
-        for index, column in enumerate(self.columns):
-            needed += self._get_padding_width(index)
-            if column.no_wrap:
-                needed += max((_cell_width(cell) for cell in (column.header, *column.cells)),
-                              default=0)  # fmt: skip
+    def _fit(self, max_width: int) -> None:
+        """Give each column a fixed width so that the table fits ``max_width`` (rich's own
+        narrowing would crop the columns that do not wrap)."""
+        columns = self.columns
+        widths = [_natural_width(column) for column in columns]
+        if sum(widths) <= self._room(max_width):
+            return
+        text = [index for index, column in enumerate(columns) if not column.no_wrap]
+        numbers = [index for index, column in enumerate(columns) if column.no_wrap]
+        readable = [min(width, READABLE_TEXT_WIDTH) for width in widths]
+        whole = [_longest_word(column) for column in columns]
+        folded = [1] * len(columns)
+        stages = ((text, readable), (numbers, whole), ("padding", None), (text, folded))
+        for group, floors in (*stages, (text + numbers, folded)):
+            if group == "padding":
+                self.padding = (0, 1, 0, 0)  # one space between columns instead of two
             else:
-                needed += READABLE_TEXT_WIDTH
-        return needed > width
+                _narrow(widths, group, floors, self._room(max_width))
+            if sum(widths) <= self._room(max_width):
+                break
+        for column, width in zip(columns, widths, strict=True):
+            column.width = width
+            column.no_wrap = False
+
+    def _room(self, max_width: int) -> int:
+        """The width left for the cells' text once borders and padding are drawn."""
+        padding = sum(self._get_padding_width(index) for index in range(len(self.columns)))
+        return max_width - self._extra_width - padding
+
+
+def _narrow(widths: list[int], group: list[int], floors: list[int], room: int) -> None:
+    """Take width from the widest column of ``group`` above its floor, one cell at a time,
+    until the widths fit ``room`` or the group is at its floors."""
+    while sum(widths) > room:
+        above = [index for index in group if widths[index] > floors[index]]
+        if not above:
+            return
+        widths[max(above, key=lambda index: widths[index])] -= 1
+
+
+def _natural_width(column) -> int:
+    """The widest cell (or header) on one line."""
+    return max((_cell_width(cell) for cell in (column.header, *column.cells)), default=1)
+
+
+def _longest_word(column) -> int:
+    """The widest word of any cell: a number is not split below this (a header may be)."""
+    words = (word for cell in column.cells for word in _plain(cell).split())
+    return max((cell_len(word) for word in words), default=1)
+
+
+def _plain(cell: Any) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell)
 
 
 def _cell_width(cell: Any) -> int:
-    if isinstance(cell, Text):
-        return cell.cell_len
-    return cell_len(str(cell))
+    return cell_len(_plain(cell))
 
 
 class ProgressTasks:

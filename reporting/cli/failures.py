@@ -105,13 +105,13 @@ def describe_database_error(error: sqlite3.Error, path: Path | str | None = None
 
 
 def _file_being_read(error: BaseException) -> str | None:
-    """The name of the text file a decoding error came from, if a frame of its traceback has
-    it open."""
+    """The name of the file a decoding error came from, if a frame of its traceback has it
+    (the innermost such frame: the one that was reading)."""
     traceback = error.__traceback__
     name = None
     while traceback is not None:
         for value in traceback.tb_frame.f_locals.values():
-            if isinstance(value, io.TextIOWrapper) and isinstance(value.name, str):
+            if isinstance(value, io.IOBase) and isinstance(getattr(value, "name", None), str):
                 name = value.name
         traceback = traceback.tb_next
     return name

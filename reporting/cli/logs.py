@@ -75,7 +75,7 @@ class FileFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         stamp = datetime.fromtimestamp(record.created).astimezone().strftime("%Y-%m-%dT%H:%M:%S%z")
-        text = f"{stamp} {record.levelname} {_speaker(record)}: {_text(record)}"
+        text = f"{stamp} {record.levelname} {_speaker(record)}: {record.getMessage()}"
         if record.exc_info:
             text += "\n" + self.formatException(record.exc_info)
         return text
@@ -121,6 +121,13 @@ def open_log_file(path: Path) -> logging.FileHandler:
     user's to fix, so an :class:`InputError`."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise InputError(f"--log-file {path}: {path.parent} is not a folder") from None
+    except OSError as error:
+        raise InputError(
+            f"--log-file {path}: cannot make its folder ({error.strerror or error})"
+        ) from None
+    try:
         return _LogFileHandler(path, mode="a", encoding="utf-8")
     except OSError as error:
         raise InputError(
