@@ -98,6 +98,10 @@ def describe_os_error(error: OSError) -> str | None:
 def describe_database_error(error: sqlite3.Error, path: Path | str | None = None) -> str | None:
     """``path: what happened`` for an sqlite3 error of the environment, else None (a bug)."""
     text = str(error).lower()
+    if "no transaction is active" in text and isinstance(error.__context__, sqlite3.Error):
+        # The ROLLBACK after a fault failed because SQLite had already rolled back: the
+        # fault, not the ROLLBACK, is what the user needs to read.
+        return describe_database_error(error.__context__, path)
     meaning = next((value for key, value in DATABASE_FAULTS.items() if key in text), None)
     if meaning is None:
         return None
@@ -137,13 +141,7 @@ def describe_failure(error: BaseException) -> str | None:
     if isinstance(error, OSError):
         return describe_os_error(error)
     if isinstance(error, sqlite3.Error):
-        found = describe_database_error(error)
-        if found is None and "no transaction is active" in str(error):
-            # The ROLLBACK after a fault failed because SQLite had already rolled back: the
-            # fault, not the ROLLBACK, is what the user needs to read.
-            cause = error.__context__
-            return describe_failure(cause) if cause is not None else None
-        return found
+        return describe_database_error(error)
     return None
 
 

@@ -176,8 +176,7 @@ def generate_month(
     ``faults=N`` injects N faults of every finding kind and every reject reason, each on its
     own round; the manifest written beside the log (``<out>.faults.json``, or ``faults.json``
     in the CSV folder) lists them with their line numbers. The same arguments give the same
-    bytes. ``progress(done, total)``, if given, is told now and then how far through the month
-    (in milliseconds of settlement time) the writing is.
+    bytes. ``progress(done, total)`` is told how far through the month the writing is.
     """
     year, number = parse_month(month)
     month_text = str(Month(year, number))
@@ -197,8 +196,7 @@ def generate_month(
     )  # fmt: skip
 
     writer, manifest_path = open_writer(fmt, out)
-    run = _MonthRun(models)
-    run.write(writer, table_runs, progress, spans)
+    (run := _MonthRun(models)).write(writer, table_runs, progress, spans)
     run.write_manifest(manifest_path, {"log": out.name, "seed": seed, "month": month_text})
     return SampleSummary(
         month=month_text,

@@ -139,7 +139,10 @@ def test_systemd_analyze_verifies_the_units(tmp_path):
     the check covers every setting and every command line, not only the syntax."""
     root = tmp_path / "root"
     shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system", symlinks=True)
-    for program in ("srv/baccarat/.venv/bin/baccarat-report", "usr/local/bin/baccarat-report-alert"):
+    for program in (
+        "srv/baccarat/.venv/bin/baccarat-report",
+        "usr/local/bin/baccarat-report-alert",
+    ):
         (root / program).parent.mkdir(parents=True, exist_ok=True)
         executable(root / program, "#!/bin/sh\n")
     (root / "bin").mkdir()
@@ -150,7 +153,12 @@ def test_systemd_analyze_verifies_the_units(tmp_path):
     for name in names:
         shutil.copy(UNITS / name, installed / name)
     process = subprocess.run(
-        ["systemd-analyze", "verify", f"--root={root}", *(f"/etc/systemd/system/{n}" for n in names)],
+        [
+            "systemd-analyze",
+            "verify",
+            f"--root={root}",
+            *(f"/etc/systemd/system/{n}" for n in names),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -189,4 +197,6 @@ def test_the_readme_shows_the_units_and_the_cron_line_as_shipped():
                  "baccarat-report-alert@.service"):  # fmt: skip
         assert unit_text(name).strip() in readme, name
     assert "baccarat-report-monthly" in readme
-    assert re.search(r"^ *0 6 5 \* \* /usr/local/bin/baccarat-report-monthly$", readme, flags=re.MULTILINE)
+    assert re.search(
+        r"^ *0 6 5 \* \* /usr/local/bin/baccarat-report-monthly$", readme, flags=re.MULTILINE
+    )
