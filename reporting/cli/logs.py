@@ -33,7 +33,10 @@ PRIORITIES = {
 
 
 def command_logger(command: str | None = None) -> logging.Logger:
-    """The logger of the tool (``command`` None) or of one command (``reporting.monthly``)."""
+    """The logger of the tool (``command`` None) or of one command (``reporting.monthly``),
+    writing to stderr even if no command run has set logging up (a command called on its own,
+    as in a test)."""
+    ensure_logging()
     return logging.getLogger(LOGGER if command is None else f"{LOGGER}.{command}")
 
 
@@ -98,7 +101,19 @@ class _LogFileHandler(logging.FileHandler):
 
 
 class _StderrHandler(logging.StreamHandler):
-    """stderr that has gone away (a closed pipe) is not worth a traceback."""
+    """Whatever ``sys.stderr`` is when a record is written (a test runner swaps it between
+    runs); stderr that has gone away (a closed pipe) is not worth a traceback."""
+
+    def __init__(self) -> None:
+        logging.Handler.__init__(self)
+
+    @property
+    def stream(self) -> TextIO:  # type: ignore[override]
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:
+        """Always the current stderr: nothing to set."""
 
     def handleError(self, record: logging.LogRecord) -> None:
         pass
@@ -141,13 +156,13 @@ def configure_logging(log_file: Path | None = None) -> None:
     Called once per command run (again in a test's next run, which has a new stderr): the
     handlers of the previous call are replaced, never added to.
     """
-    logger = command_logger()
+    logger = logging.getLogger(LOGGER)
     for handler in list(logger.handlers):
         logger.removeHandler(handler)
         handler.close()
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    stderr = _StderrHandler(sys.stderr)
+    stderr = _StderrHandler()
     stderr.setFormatter(StderrFormatter(journal=writes_to_journal(sys.stderr)))
     logger.addHandler(stderr)
     if log_file is not None:
@@ -158,5 +173,5 @@ def configure_logging(log_file: Path | None = None) -> None:
 
 def ensure_logging() -> None:
     """Logging as :func:`configure_logging` sets it up, if no command run has yet."""
-    if not command_logger().handlers:
+    if not logging.getLogger(LOGGER).handlers:
         configure_logging()
