@@ -1,30 +1,38 @@
 """The ``baccarat-report`` command line: a thin layer over the library, one module per command.
 
-:func:`main` is the one boundary that turns expected errors (bad configuration, unusable input)
-into a one-line message and exit code 2; any other exception is a bug and shows a traceback.
+:func:`main` is the one boundary that turns expected failures (bad configuration, unusable
+input, a fault of the environment such as a full disk or a locked database, SIGTERM or Ctrl-C)
+into one line on stderr (and in ``--log-file``) and exit code 2; any other exception is a bug
+and shows a traceback (see :mod:`reporting.cli.failures`).
 """
 
 from __future__ import annotations
 
 import sys
-import traceback
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from reporting import __version__
 from reporting.cli import check, disclose, ingest, init, monthly, odds, rules, sample, verify
 from reporting.cli.common import EXIT_UNUSABLE
+from reporting.cli.failures import Stopped, describe_failure, install_signal_handlers
+from reporting.cli.logs import command_logger, configure_logging, ensure_logging
 from reporting.config.loader import ConfigError
-from reporting.errors import InputError
 
 app = typer.Typer(
     name="baccarat-report",
     help="Compliance reporting for regulated online baccarat: exact odds, round-log ingest, "
     "payout verification, regulator disclosures and localized rule sheets.",
     no_args_is_help=True,
-    add_completion=False,
+    # typer's own completion (--install-completion, --show-completion: bash, zsh, fish,
+    # PowerShell) rather than a command of ours: it stays in step with the commands and options
+    # by construction.
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -36,11 +44,25 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
-    ),
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
+    ] = False,
+    log_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--log-file",
+            metavar="PATH",
+            dir_okay=False,
+            help="Also append every warning and error, timestamped, to PATH (its folder is"
+            " made if missing). Default: stderr only.",
+        ),
+    ] = None,
 ) -> None:
     """Compliance reporting for regulated online baccarat."""
+    configure_logging(log_file)
 
 
 app.command(name="odds")(odds.odds_command)
@@ -55,19 +77,42 @@ app.command(name="init")(init.init_command)
 
 
 def main() -> None:
-    """Run the CLI; expected errors become one line on stderr and exit code 2."""
+    """Run the CLI; expected failures become one line on stderr and exit code 2."""
+    install_signal_handlers()
     try:
         app()
     except ConfigError as error:
+        ensure_logging()
         for problem in error.problems:
-            print(f"baccarat-report: configuration: {problem}", file=sys.stderr)
+            command_logger().error("configuration: %s", problem)
         sys.exit(EXIT_UNUSABLE)
-    except InputError as error:
-        print(f"baccarat-report: {error}", file=sys.stderr)
+    except Stopped as stop:
+        ensure_logging()
+        command_logger().error("%s", stop.message())
         sys.exit(EXIT_UNUSABLE)
-    except Exception:
-        # A bug, not bad input: show the traceback, and exit 2 (could not run) rather than
-        # Python's 1, which a scheduler would read as "done, with findings".
-        traceback.print_exc()
-        print("baccarat-report: internal error (the traceback above is a bug)", file=sys.stderr)
+    except Exception as error:
+        ensure_logging()
+        stop = _stopped_under(error)
+        if stop is not None:
+            # A signal that landed while a transaction was ending (say right after COMMIT):
+            # the clean-up it set off failed, not the work.
+            command_logger().error("%s", stop.message())
+            sys.exit(EXIT_UNUSABLE)
+        message = describe_failure(error)
+        if message is None:
+            # A bug, not bad input: show the traceback, and exit 2 (could not run) rather than
+            # Python's 1, which a scheduler would read as "done, with findings".
+            command_logger().error("internal error (the traceback above is a bug)", exc_info=error)
+        else:
+            command_logger().error("%s", message)
         sys.exit(EXIT_UNUSABLE)
+
+
+def _stopped_under(error: BaseException) -> Stopped | None:
+    """The signal whose unwinding raised ``error``, if any."""
+    seen: BaseException | None = error.__context__
+    while seen is not None:
+        if isinstance(seen, Stopped):
+            return seen
+        seen = seen.__context__
+    return None

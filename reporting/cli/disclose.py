@@ -12,11 +12,14 @@ from reporting.cli.common import (
     DEFAULT_DB,
     ConfigOption,
     DbOption,
+    FoldingTable,
     JsonOption,
     load_operator_config,
     print_json,
     stdout_console,
 )
+from reporting.cli.failures import database_errors
+from reporting.cli.logs import command_logger
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, disclose
@@ -50,11 +53,12 @@ def disclose_command(
     """Declared RTP, operator share, limits and the previous month's win percentage."""
     spec = load_operator_config(config).game(game)
     day = parse_as_of(as_of, spec.timezone)
-    connection = connect(db, create=False)
-    try:
-        disclosure = disclose(connection, spec, day)
-    finally:
-        connection.close()
+    with database_errors(db):
+        connection = connect(db, create=False)
+        try:
+            disclosure = disclose(connection, spec, day)
+        finally:
+            connection.close()
     if as_json:
         print_json(disclosure.to_document())
     else:
@@ -63,11 +67,9 @@ def disclose_command(
 
 def print_disclosure(disclosure: Disclosure) -> None:
     """The figures as a two-column table, then the warnings."""
-    from rich.table import Table
-
     game = disclosure.game
     limits = game.overall_limits
-    table = Table(
+    table = FoldingTable(
         title=f"{game.name} ({game.id}), page dated {disclosure.as_of.isoformat()}",
         title_justify="left",
         show_header=False,
@@ -102,4 +104,4 @@ def print_disclosure(disclosure: Disclosure) -> None:
         table.add_row(item, figure)
     stdout_console().print(table)
     for warning in disclosure.warnings:
-        typer.echo(f"warning: {warning}")
+        command_logger().warning("%s", warning)

@@ -14,12 +14,15 @@ from reporting.cli.common import (
     EXIT_UNUSABLE,
     ConfigOption,
     DbOption,
+    FoldingTable,
     JsonOption,
     load_operator_config,
     print_json,
-    stderr_console,
+    progress_bars,
     stdout_console,
 )
+from reporting.cli.failures import database_errors
+from reporting.cli.logs import command_logger
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import IngestResult, ingest
 from reporting.store.schema import connect
@@ -39,30 +42,18 @@ def ingest_command(
     """Load JSONL / JSONL.gz / CSV round logs into SQLite; bad lines are rejected and kept."""
     operator = load_operator_config(config)
     sources = discover_sources(paths)
-    connection = connect(db)
-    console = stderr_console()
-    try:
-        if console.is_terminal and not as_json:
-            from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
-
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                DownloadColumn(),
-                TimeRemainingColumn(),
-                console=console,
-                transient=True,
-            ) as bar:
-
-                def progress(source):
-                    task = bar.add_task(source.path.name, total=source.size)
-                    return lambda done, total: bar.update(task, completed=done, total=total)
-
-                result = ingest(connection, sources, operator, progress=progress)
-        else:
-            result = ingest(connection, sources, operator)
-    finally:
-        connection.close()
+    with database_errors(db):
+        connection = connect(db)
+        try:
+            with progress_bars(quiet=as_json, unit="bytes") as bars:
+                result = ingest(
+                    connection,
+                    sources,
+                    operator,
+                    progress=lambda source: bars.task(source.path.name, source.size),
+                )
+        finally:
+            connection.close()
     if as_json:
         print_json(ingest_document(result))
     else:
@@ -113,10 +104,8 @@ def ingest_document(result: IngestResult) -> dict:
 
 def print_summary(result: IngestResult, db: Path) -> None:
     """Per-file table, then every rejected line as ``path:line: reason: message``."""
-    from rich.table import Table
-
     console = stdout_console()
-    table = Table(title=f"Ingest into {db}", title_justify="left")
+    table = FoldingTable(title=f"Ingest into {db}", title_justify="left")
     for header in ("File", "Status", "Rounds", "Bets", "Duplicates", "Rejected"):
         table.add_column(header, justify="left" if header in ("File", "Status") else "right")
     for item in result.files:
@@ -131,7 +120,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
         )
     console.print(table)
     for item in result.failed:
-        typer.echo(f"not loaded: {item.error}")
+        command_logger().error("not loaded: %s", item.error)
     rejects = result.rejected
     for reject in rejects[:SHOWN_REJECTS]:
         typer.echo(f"{reject.source}: {reject.reason}: {reject.message}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from reporting.cli.common import (
     ConfigOption,
+    FoldingTable,
     JsonOption,
     load_operator_config,
     print_json,
@@ -98,7 +98,9 @@ def print_odds_table(result: ShoeOdds, title: str) -> None:
     outcomes = ", ".join(
         f"{name.capitalize()} {round_fraction(p, 6)}" for name, p in result.outcomes.items()
     )
-    table = Table(title=title, caption=f"Outcome probabilities: {outcomes}", title_justify="left")
+    table = FoldingTable(
+        title=title, caption=f"Outcome probabilities: {outcomes}", title_justify="left"
+    )
     for header, justify in (
         ("Bet", "left"),
         ("Pays", "left"),
@@ -108,7 +110,7 @@ def print_odds_table(result: ShoeOdds, title: str) -> None:
         ("RTP", "right"),
         ("House edge", "right"),
     ):
-        table.add_column(header, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        table.add_column(header, justify=justify)
     for odds in result.bets:
         table.add_row(
             odds.bet,

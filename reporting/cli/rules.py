@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+from contextlib import nullcontext
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -12,6 +12,8 @@ import typer
 from reporting import __version__
 from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
 from reporting.cli.disclose import parse_as_of
+from reporting.cli.failures import database_errors
+from reporting.cli.logs import command_logger
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.figures.disclosure import disclose
@@ -75,12 +77,13 @@ def rules_command(
     if as_of is not None:
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
     _make_folder(out)
-    written, warnings = _write_sheets(games, languages, formats, out, db, as_of, as_json)
+    with database_errors(db) if db is not None else nullcontext():
+        written, warnings = _write_sheets(games, languages, formats, out, db, as_of, as_json)
     if as_json:
         print_json({"files": written, "warnings": warnings})
         return
     for warning in warnings:
-        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+        command_logger().warning("%s", warning)
     typer.echo(f"{len(written)} file(s) written to {out}")
 
 

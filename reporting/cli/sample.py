@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
+from reporting.cli.common import (
+    ConfigOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+    progress_bars,
+)
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -56,16 +62,19 @@ def sample_command(
     parse_month(month)  # a bad month fails before the configuration is read
     if fmt is not None and fmt not in ("jsonl", "csv"):
         raise InputError(f"--format {fmt!r}: expected jsonl or csv")
-    summary = generate_month(
-        load_operator_config(config),
-        month,
-        out,
-        tables=tables,
-        seed=seed,
-        faults=faults,
-        rounds_per_day=rounds_per_day,
-        fmt=fmt,  # type: ignore[arg-type]
-    )
+    operator = load_operator_config(config)
+    with progress_bars(quiet=as_json, unit="percent") as bars:
+        summary = generate_month(
+            operator,
+            month,
+            out,
+            tables=tables,
+            seed=seed,
+            faults=faults,
+            rounds_per_day=rounds_per_day,
+            fmt=fmt,  # type: ignore[arg-type]
+            progress=bars.task(f"sample {month}", total=None),
+        )
     if as_json:
         print_json(summary.to_document())
     else:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,6 +60,9 @@ __all__ = [
 ]
 
 # Games a fault may name that a configuration is unlikely to have.
+#: Rounds between two reports to a progress callback.
+PROGRESS_EVERY = 4096
+
 _UNCONFIGURED_GAMES = ("live-baccarat-mt", "speed-baccarat-it", "dragon-tiger-it", "punto-banco-xx")
 
 
@@ -160,6 +164,7 @@ def generate_month(
     faults: int = 0,
     rounds_per_day: int | None = None,
     fmt: LogFormat | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SampleSummary:
     """Write a synthetic round log of ``month`` for every game of ``config``.
 
@@ -171,7 +176,7 @@ def generate_month(
     ``faults=N`` injects N faults of every finding kind and every reject reason, each on its
     own round; the manifest written beside the log (``<out>.faults.json``, or ``faults.json``
     in the CSV folder) lists them with their line numbers. The same arguments give the same
-    bytes.
+    bytes. ``progress(done, total)`` is told how far through the month the writing is.
     """
     year, number = parse_month(month)
     month_text = str(Month(year, number))
@@ -191,8 +196,7 @@ def generate_month(
     )  # fmt: skip
 
     writer, manifest_path = open_writer(fmt, out)
-    run = _MonthRun(models)
-    run.write(writer, table_runs)
+    (run := _MonthRun(models)).write(writer, table_runs, progress, spans)
     run.write_manifest(manifest_path, {"log": out.name, "seed": seed, "month": month_text})
     return SampleSummary(
         month=month_text,
@@ -332,12 +336,18 @@ class _MonthRun:
         self.rounds = self.bets = self.voids = self.rejected = 0
         self._bet_number = 0
 
-    def write(self, writer: LogWriter, table_runs: list[Table]) -> None:
+    def write(
+        self,
+        writer: LogWriter,
+        table_runs: list[Table],
+        progress: Callable[[int, int], None] | None = None,
+        spans: dict[str, tuple[int, int]] | None = None,
+    ) -> None:
         """Write every round of every table, and keep the log only if every fault found a
-        round."""
+        round; ``progress`` is told how far through ``spans`` (all games' months) it is."""
         kept = False
         try:
-            self._write_rounds(writer, table_runs)
+            self._write_rounds(writer, table_runs, progress, spans or {})
             _refuse_unplaced([fault for table in table_runs for fault in table.unplaced_faults])
             kept = True
         finally:
@@ -349,10 +359,20 @@ class _MonthRun:
         manifest = {**header, "faults": self.entries}
         path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    def _write_rounds(self, writer: LogWriter, table_runs: list[Table]) -> None:
+    def _write_rounds(
+        self,
+        writer: LogWriter,
+        table_runs: list[Table],
+        progress: Callable[[int, int], None] | None,
+        spans: dict[str, tuple[int, int]],
+    ) -> None:
         # (settled, table order) is unique, so the merge never compares two rounds' data.
         merged = heapq.merge(*(table.rounds() for table in table_runs))
-        for _, _, game_id, data, void, fault in merged:
+        start = min((span[0] for span in spans.values()), default=0)
+        total = max((span[1] for span in spans.values()), default=0) - start
+        for settled, _, game_id, data, void, fault in merged:
+            if progress is not None and not self.rounds % PROGRESS_EVERY:
+                progress(settled - start, total)
             for bet in data["bets"]:
                 self._bet_number += 1
                 bet["bet_id"] = f"B-{self._bet_number:08d}"

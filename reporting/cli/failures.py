@@ -1,0 +1,157 @@
+"""What the error boundary of :func:`reporting.cli.main` knows: which failures are the
+environment's or the input's (one line, exit 2) and which are bugs (a traceback), and how a
+signal stops a command.
+
+A fault of the environment (disk full, read-only, permission, a locked or damaged database,
+a path that is not what it should be) is not a bug: it gets a sentence saying what happened
+to which path and what to do, never a traceback.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import signal
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+
+from reporting.errors import InputError
+
+#: An OSError of the environment: its errno, what it means in a sentence, and what to do.
+OS_FAULTS: dict[int, str] = {
+    errno.ENOSPC: "no space left on the device; free some space and run again",
+    errno.EDQUOT: "disk quota exceeded; free some space and run again",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied; check the owner and the permissions of the path",
+    errno.EPERM: "operation not permitted; check the owner and the permissions of the path",
+    errno.ENOENT: "no such file or folder",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.EISDIR: "is a folder, where a file is needed",
+    errno.EIO: "input/output error; check the disk",
+    errno.ELOOP: "too many levels of symbolic links",
+    errno.ENAMETOOLONG: "the file name is too long",
+    errno.EMFILE: "too many open files",
+    errno.ENFILE: "too many open files in the system",
+}
+
+#: sqlite3's messages of the environment (matched in the error's text) and what they mean.
+DATABASE_FAULTS: dict[str, str] = {
+    "database is locked": "the database is locked: another program held it longer than the"
+    " wait allowed; run again when it has finished",
+    "disk i/o error": "a disk input/output error while reading or writing the database;"
+    " check the disk (the open transaction was rolled back)",
+    "database or disk is full": "the disk holding the database is full; free some space and"
+    " run again (the open transaction was rolled back)",
+    "attempt to write a readonly database": "the database is read-only (file permissions, a"
+    " read-only mount, or a folder where SQLite cannot write its journal)",
+    "unable to open database file": "the database file cannot be opened (a missing folder, or"
+    " no permission on the file or its folder)",
+    "file is not a database": "the file is not an SQLite database",
+    "database disk image is malformed": "the database file is damaged (malformed); restore it"
+    " from a backup",
+    "readonly database": "the database is read-only",
+}
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGINT arrived. Raised in the main thread, so that it unwinds through every
+    ``except BaseException: ROLLBACK`` (and every staging clean-up) on the way out; not a
+    KeyboardInterrupt, which the command-line library would turn into exit code 130."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_name = signal.Signals(signal_number).name
+
+    def message(self) -> str:
+        """The one line a user or a scheduler reads."""
+        return (
+            f"stopped by {self.signal_name}: the unfinished transaction was rolled back and"
+            " work finished before it is kept; run the command again to finish"
+        )
+
+
+def _stop(signal_number: int, frame: FrameType | None) -> None:
+    # One stop is enough: a second Ctrl-C must not break off the rollback the first started.
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_IGN)
+    raise Stopped(signal_number)
+
+
+def install_signal_handlers() -> None:
+    """SIGINT and SIGTERM raise :class:`Stopped` in the main thread."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, _stop)
+
+
+def describe_os_error(error: OSError) -> str | None:
+    """``path: what happened; what to do`` for an OSError of the environment, else None."""
+    meaning = OS_FAULTS.get(error.errno) if error.errno is not None else None
+    if meaning is None:
+        return None
+    where = " -> ".join(str(name) for name in (error.filename, error.filename2) if name)
+    return f"{where}: {meaning}" if where else meaning
+
+
+def describe_database_error(error: sqlite3.Error, path: Path | str | None = None) -> str | None:
+    """``path: what happened`` for an sqlite3 error of the environment, else None (a bug)."""
+    text = str(error).lower()
+    if "no transaction is active" in text and isinstance(error.__context__, sqlite3.Error):
+        # The ROLLBACK after a fault failed because SQLite had already rolled back: the
+        # fault, not the ROLLBACK, is what the user needs to read.
+        return describe_database_error(error.__context__, path)
+    meaning = next((value for key, value in DATABASE_FAULTS.items() if key in text), None)
+    if meaning is None:
+        return None
+    return f"{path}: {meaning}" if path is not None else meaning
+
+
+def _file_being_read(error: BaseException) -> str | None:
+    """The name of the file a decoding error came from, if a frame of its traceback has it
+    (the innermost such frame: the one that was reading)."""
+    traceback = error.__traceback__
+    name = None
+    while traceback is not None:
+        for value in traceback.tb_frame.f_locals.values():
+            if isinstance(value, io.IOBase) and isinstance(getattr(value, "name", None), str):
+                name = value.name
+        traceback = traceback.tb_next
+    return name
+
+
+def describe_decode_error(error: UnicodeDecodeError) -> str:
+    """An input that is not the text encoding it must be (UTF-8)."""
+    where = _file_being_read(error)
+    byte = error.object[error.start : error.start + 1].hex()
+    sentence = (
+        f"not valid {error.encoding.upper()} text (byte 0x{byte} at offset {error.start}:"
+        f" {error.reason}); save the file as UTF-8"
+    )
+    return f"{where}: {sentence}" if where else f"an input is {sentence}"
+
+
+def describe_failure(error: BaseException) -> str | None:
+    """The one line for an expected failure (input or environment), or None for a bug."""
+    if isinstance(error, InputError):
+        return str(error)
+    if isinstance(error, UnicodeDecodeError):
+        return describe_decode_error(error)
+    if isinstance(error, OSError):
+        return describe_os_error(error)
+    if isinstance(error, sqlite3.Error):
+        return describe_database_error(error)
+    return None
+
+
+@contextmanager
+def database_errors(path: Path) -> Iterator[None]:
+    """Name ``path`` in the message of an sqlite3 error of the environment raised inside."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        message = describe_database_error(error, path)
+        if message is None:
+            raise
+        raise InputError(message) from error

@@ -1,0 +1,177 @@
+"""Log records of the commands: stdlib :mod:`logging`, one line on stderr, and ``--log-file``.
+
+Every warning or error a command reports is a record of the ``reporting`` logger (a command's
+own logger is ``reporting.<command>``). On stderr a record is one line, worded as before
+(``baccarat-report: warning: ...``); under systemd, when stderr is the journal (``JOURNAL_STREAM``
+names it), each line starts with its syslog priority (``<4>`` for a warning, sd-daemon style),
+so ``journalctl -p warning`` finds it. ``--log-file PATH`` appends the same records with a
+timestamp and level, for cron. stdout stays the command's result (tables or JSON).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from reporting.errors import InputError
+
+PROGRAM = "baccarat-report"
+LOGGER = "reporting"
+
+#: syslog priorities of the levels (sd-daemon(3): ``<N>`` at the start of a line).
+PRIORITIES = {
+    logging.CRITICAL: 2,
+    logging.ERROR: 3,
+    logging.WARNING: 4,
+    logging.INFO: 6,
+    logging.DEBUG: 7,
+}
+
+
+def command_logger(command: str | None = None) -> logging.Logger:
+    """The logger of the tool (``command`` None) or of one command (``reporting.monthly``),
+    writing to stderr even if no command run has set logging up (a command called on its own,
+    as in a test)."""
+    ensure_logging()
+    return logging.getLogger(LOGGER if command is None else f"{LOGGER}.{command}")
+
+
+def _speaker(record: logging.LogRecord) -> str:
+    """``baccarat-report`` for the tool's own records, ``baccarat-report monthly`` for a
+    command's."""
+    if record.name.startswith(f"{LOGGER}."):
+        return f"{PROGRAM} {record.name[len(LOGGER) + 1 :]}"
+    return PROGRAM
+
+
+def _text(record: logging.LogRecord) -> str:
+    """The message as users have always read it: a warning says so, an error does not."""
+    message = record.getMessage()
+    return f"warning: {message}" if record.levelno == logging.WARNING else message
+
+
+class StderrFormatter(logging.Formatter):
+    """``baccarat-report: warning: ...``; a bug's traceback first, as Python prints it; under
+    the journal every line carries the record's priority."""
+
+    def __init__(self, journal: bool) -> None:
+        super().__init__()
+        self.journal = journal
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{_speaker(record)}: {_text(record)}"
+        if record.exc_info:
+            text = self.formatException(record.exc_info) + "\n" + text
+        if not self.journal:
+            return text
+        priority = PRIORITIES.get(record.levelno, 6)
+        return "\n".join(f"<{priority}>{line}" for line in text.splitlines())
+
+
+class FileFormatter(logging.Formatter):
+    """``2026-11-05T06:00:01+0100 WARNING baccarat-report monthly: ...`` (local time with
+    its offset, so lines of a run that crosses a clock change still sort)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        stamp = datetime.fromtimestamp(record.created).astimezone().strftime("%Y-%m-%dT%H:%M:%S%z")
+        text = f"{stamp} {record.levelname} {_speaker(record)}: {record.getMessage()}"
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
+class _LogFileHandler(logging.FileHandler):
+    """A log file that, when it cannot be written (disk full), says so once on stderr instead
+    of printing logging's own traceback."""
+
+    failed = False
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        if self.failed:
+            return
+        self.failed = True
+        error = sys.exc_info()[1]
+        reason = getattr(error, "strerror", None) or error
+        print(f"{PROGRAM}: warning: cannot write the log file {self.baseFilename}: {reason}",
+              file=sys.stderr)  # fmt: skip
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Whatever ``sys.stderr`` is when a record is written (a test runner swaps it between
+    runs); stderr that has gone away (a closed pipe) is not worth a traceback."""
+
+    def __init__(self) -> None:
+        logging.Handler.__init__(self)
+
+    @property
+    def stream(self) -> TextIO:  # type: ignore[override]
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:
+        """Always the current stderr: nothing to set."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        pass
+
+
+def writes_to_journal(stream: TextIO) -> bool:
+    """Whether ``stream`` is the systemd journal: ``JOURNAL_STREAM`` (``device:inode``) names
+    the very file it writes to (a child whose stderr was redirected elsewhere is not)."""
+    value = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        device, inode = (int(part) for part in value.split(":"))
+        status = os.fstat(stream.fileno())
+    except (ValueError, OSError, AttributeError):
+        return False
+    return (status.st_dev, status.st_ino) == (device, inode)
+
+
+def open_log_file(path: Path) -> logging.FileHandler:
+    """A handler appending to ``path`` (its folder made if missing); an unusable path is the
+    user's to fix, so an :class:`InputError`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise InputError(f"--log-file {path}: {path.parent} is not a folder") from None
+    except OSError as error:
+        raise InputError(
+            f"--log-file {path}: cannot make its folder ({error.strerror or error})"
+        ) from None
+    try:
+        return _LogFileHandler(path, mode="a", encoding="utf-8")
+    except OSError as error:
+        raise InputError(
+            f"--log-file {path}: cannot be opened for appending ({error.strerror or error})"
+        ) from None
+
+
+def configure_logging(log_file: Path | None = None) -> None:
+    """Send the ``reporting`` records to the current stderr and, if given, to ``log_file``.
+
+    Called once per command run (again in a test's next run, which has a new stderr): the
+    handlers of the previous call are replaced, never added to.
+    """
+    logger = logging.getLogger(LOGGER)
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+        handler.close()
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    stderr = _StderrHandler()
+    stderr.setFormatter(StderrFormatter(journal=writes_to_journal(sys.stderr)))
+    logger.addHandler(stderr)
+    if log_file is not None:
+        handler = open_log_file(log_file)
+        handler.setFormatter(FileFormatter())
+        logger.addHandler(handler)
+
+
+def ensure_logging() -> None:
+    """Logging as :func:`configure_logging` sets it up, if no command run has yet."""
+    if not logging.getLogger(LOGGER).handlers:
+        configure_logging()

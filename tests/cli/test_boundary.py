@@ -1,0 +1,289 @@
+"""The error boundary of main() (cli.md: exit 2, one line, no traceback): faults of the
+environment, signals, input that is not UTF-8, rich markup in user text."""
+
+from __future__ import annotations
+
+import errno
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from helpers import counts, rows, run_main
+
+import reporting.cli
+from reporting.cli import main
+from reporting.cli.failures import describe_failure
+
+# --- signals: a real child process, killed in the middle of a file -------------------------
+
+
+def start_ingest(cwd: Path, *paths: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "reporting", "ingest", *map(str, paths), "--db", "store.sqlite"],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_until_mid_transaction(db: Path, process: subprocess.Popen) -> None:
+    """Until the first file is committed and the second file's write transaction is open
+    (another writer finds the database locked)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()
+        if _files_committed(db) == 1 and _write_locked(db):
+            return
+        time.sleep(0.002)
+    raise AssertionError("the second file's transaction was never seen in progress")
+
+
+def _files_committed(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        return rows(db, "SELECT count(*) FROM ingest_log")[0][0]
+    except sqlite3.OperationalError:  # the schema is not there yet
+        return 0
+
+
+def _write_locked(db: Path) -> bool:
+    connection = sqlite3.connect(db, timeout=0, isolation_level=None)
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as error:
+        assert "locked" in str(error)
+        return True
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT], ids=["TERM", "INT"])
+def test_a_signal_mid_file_rolls_the_file_back_and_exits_2_with_one_line(
+    tmp_path, make_round, write_jsonl, signal_number
+):
+    first = write_jsonl(tmp_path / "first.jsonl", make_round("F-1"), make_round("F-2"))
+    big = write_jsonl(
+        tmp_path / "big.jsonl",
+        *(make_round(f"BIG-{n:06d}", hand_no=n % 80 + 1) for n in range(40_000)),
+    )
+    db = tmp_path / "store.sqlite"
+    process = start_ingest(tmp_path, first, big)
+    wait_until_mid_transaction(db, process)
+    process.send_signal(signal_number)
+    stdout, stderr = process.communicate(timeout=30)
+
+    name = signal.Signals(signal_number).name
+    assert process.returncode == 2, stderr
+    assert stderr == (
+        f"baccarat-report: stopped by {name}: the unfinished transaction was rolled back and"
+        " work finished before it is kept; run the command again to finish\n"
+    )
+    assert stdout == ""
+    # The first file stays loaded, nothing of the second is kept, the file is consistent.
+    assert rows(db, "PRAGMA integrity_check") == [("ok",)]
+    assert rows(db, "SELECT file_name FROM ingest_log") == [(str(first),)]
+    assert counts(db)["rounds"] == 2
+    # ... and a re-run loads the second file whole.
+    again = run_main("ingest", str(first), str(big), "--db", "store.sqlite", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert counts(db)["rounds"] == 40_002
+
+
+# --- the boundary in-process: each kind of failure gives one line and exit 2 ----------------
+
+
+def run_failing(monkeypatch, capsys, error: BaseException, *args: str) -> tuple[int, str]:
+    """main() on a command that raises ``error``; its exit code and stderr."""
+
+    def failing() -> None:
+        raise error
+
+    failing.__doc__ = "Raise a prepared error."
+    monkeypatch.setattr(sys, "argv", ["baccarat-report", *args, "fail"])
+    monkeypatch.setattr(reporting.cli, "app", _app_with(failing))
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stop:
+            main()
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+    return stop.value.code, capsys.readouterr().err
+
+
+def _app_with(command):
+    """The real root (its options, its logging) with one extra command."""
+    app = typer.Typer(
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        callback=reporting.cli._root,
+    )
+    app.command(name="fail")(command)
+    app.command(name="odds")(reporting.cli.odds.odds_command)
+    return app
+
+
+ENVIRONMENT_FAULTS = [
+    (OSError(errno.ENOSPC, "No space left on device", "reports/2026-10/audit.xlsx"),
+     "reports/2026-10/audit.xlsx: no space left on the device; free some space and run again"),
+    (OSError(errno.EROFS, "Read-only file system", "/srv/reports"),
+     "/srv/reports: the file system is read-only"),
+    (PermissionError(errno.EACCES, "Permission denied", "inbox/x.jsonl"),
+     "inbox/x.jsonl: permission denied; check the owner and the permissions of the path"),
+    (PermissionError(errno.EPERM, "Operation not permitted", "out"),
+     "out: operation not permitted"),
+    (FileNotFoundError(errno.ENOENT, "No such file or directory", "gone.jsonl"),
+     "gone.jsonl: no such file or folder"),
+    (NotADirectoryError(errno.ENOTDIR, "Not a directory", "a.txt/b"),
+     "a.txt/b: a part of the path is not a folder"),
+    (IsADirectoryError(errno.EISDIR, "Is a directory", "reports"),
+     "reports: is a folder, where a file is needed"),
+    (OSError(errno.ENOSPC, "No space left on device", "a.tmp", None, "a"),
+     "a.tmp -> a: no space left on the device"),
+    (sqlite3.OperationalError("database is locked"), "the database is locked"),
+    (sqlite3.OperationalError("disk I/O error"), "a disk input/output error"),
+    (sqlite3.OperationalError("database or disk is full"), "the disk holding the database is full"),
+    (sqlite3.OperationalError("attempt to write a readonly database"), "the database is read-only"),
+    (sqlite3.OperationalError("unable to open database file"), "the database file cannot be opened"),
+    (UnicodeDecodeError("utf-8", b"caf\xe9", 3, 4, "invalid continuation byte"),
+     "an input is not valid UTF-8 text (byte 0xe9 at offset 3: invalid continuation byte)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("error", "expected"), ENVIRONMENT_FAULTS, ids=lambda v: str(v)[:30])
+def test_a_fault_of_the_environment_is_one_line_and_exit_2(monkeypatch, capsys, error, expected):
+    code, stderr = run_failing(monkeypatch, capsys, error)
+    assert code == 2
+    assert "Traceback" not in stderr
+    assert stderr.startswith(f"baccarat-report: {expected}"), stderr
+    assert len(stderr.splitlines()) == 1
+
+
+def test_a_fault_masked_by_a_failed_rollback_is_reported_not_the_rollback(monkeypatch, capsys):
+    """SQLite rolls back by itself on a full disk; the ROLLBACK that follows then fails with
+    "no transaction is active": the user must read about the disk."""
+    try:
+        try:
+            raise sqlite3.OperationalError("database or disk is full")
+        except sqlite3.OperationalError:
+            raise sqlite3.OperationalError("cannot rollback - no transaction is active") from None
+    except sqlite3.OperationalError as masking:
+        error = masking
+    assert error.__context__ is not None
+    code, stderr = run_failing(monkeypatch, capsys, error)
+    assert (code, stderr.count("\n")) == (2, 1)
+    assert "the disk holding the database is full" in stderr
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OSError(errno.EBADF, "Bad file descriptor"),
+        sqlite3.OperationalError("no such table: rounds"),
+        sqlite3.IntegrityError("UNIQUE constraint failed: rounds.round_id"),
+        KeyError("banker"),
+    ],
+    ids=["EBADF", "no-such-table", "integrity", "KeyError"],
+)
+def test_a_bug_keeps_its_traceback(monkeypatch, capsys, error):
+    code, stderr = run_failing(monkeypatch, capsys, error)
+    assert code == 2
+    assert stderr.startswith("Traceback (most recent call last):")
+    assert stderr.endswith("baccarat-report: internal error (the traceback above is a bug)\n")
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path, monkeypatch, capsys):
+    latin = tmp_path / "operator.toml"
+    latin.write_bytes(b"name = 'caf\xe9'\n")
+
+    def read() -> str:
+        with latin.open(encoding="utf-8") as handle:
+            return handle.read()
+
+    try:
+        read()
+    except UnicodeDecodeError as raised:
+        error = raised
+    code, stderr = run_failing(monkeypatch, capsys, error)
+    assert code == 2
+    assert stderr == (
+        f"baccarat-report: {latin}: not valid UTF-8 text (byte 0xe9 at offset 11: invalid"
+        " continuation byte); save the file as UTF-8\n"
+    )
+
+
+def test_describe_failure_knows_only_the_expected():
+    assert describe_failure(OSError(errno.ENOSPC, "x", "f")) is not None
+    assert describe_failure(OSError("no errno")) is None
+    assert describe_failure(ValueError("x")) is None
+
+
+def test_a_failure_is_also_written_to_the_log_file(tmp_path, monkeypatch, capsys):
+    log = tmp_path / "logs" / "monthly.log"  # the folder does not exist yet
+    error = OSError(errno.ENOSPC, "No space left on device", "reports")
+    code, stderr = run_failing(monkeypatch, capsys, error, "--log-file", str(log))
+    assert code == 2
+    (line,) = log.read_text(encoding="utf-8").splitlines()
+    stamp, level, rest = line.split(" ", 2)
+    assert level == "ERROR"
+    assert time.strptime(stamp, "%Y-%m-%dT%H:%M:%S%z")
+    assert (
+        rest
+        == "baccarat-report: reports: no space left on the device; free some space and run again"
+    )
+
+
+# --- real commands ------------------------------------------------------------------------
+
+
+def test_a_config_that_is_not_utf8_is_one_line(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_bytes(b"[games.x]\nname = 'caf\xe9'\n")
+    process = run_main("odds", "--config", str(config), "--game", "x", cwd=tmp_path)
+    assert process.returncode == 2
+    assert "Traceback" not in process.stderr
+    assert len(process.stderr.splitlines()) == 1
+    assert "not valid UTF-8" in process.stderr and "operator.toml" in process.stderr
+
+
+@pytest.mark.parametrize("name", ["a[/bold]b.jsonl", "[red]x[/red] :x: [link=y].jsonl"])
+def test_rich_markup_in_a_file_name_is_printed_as_typed(tmp_path, make_round, write_jsonl, name):
+    """A file name is text, never markup: `[/bold]` used to crash ingest after the commit."""
+    write_jsonl(tmp_path / name, make_round("M-1"))
+    process = run_main("ingest", name, "--db", "store.sqlite", cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    assert process.stderr == ""
+    assert name in process.stdout
+    assert counts(tmp_path / "store.sqlite")["rounds"] == 1
+    document = json.loads(
+        run_main("ingest", name, "--db", "store.sqlite", "--json", cwd=tmp_path).stdout
+    )
+    assert document["files"][0]["file"] == name
+
+
+def test_rich_markup_in_a_game_name_is_printed_as_typed(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_text(
+        '[games.x]\nbase = "live-baccarat-it"\nname = "Baccarat [/bold] :x:"\n', encoding="utf-8"
+    )
+    process = run_main("odds", "--config", str(config), "--game", "x", cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    assert "Baccarat [/bold] :x: (x)" in process.stdout
+
+
+def test_the_log_file_option_refuses_a_folder_that_is_a_file(tmp_path):
+    (tmp_path / "logs").write_text("", encoding="utf-8")
+    process = run_main("--log-file", "logs/x.log", "odds", "--decks", "8", cwd=tmp_path)
+    assert process.returncode == 2
+    assert process.stderr == "baccarat-report: --log-file logs/x.log: logs is not a folder\n"

@@ -1,0 +1,271 @@
+"""What a person at a terminal sees: tables that fold rather than ellipsize at 80 columns,
+progress bars on a terminal only, and the options of the root (-h, -V, --log-file, journald
+priorities, shell completion)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import termios
+from collections import Counter
+from fractions import Fraction
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from helpers import run_main
+from rich.console import Console
+from rich.table import Table
+from typer.testing import CliRunner
+
+from reporting import __version__
+from reporting.cli import app
+from reporting.cli.common import FoldingTable, progress_bars
+from reporting.engine.money import round_fraction
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+def on_terminal(*args: str, cwd: Path, columns: int = 80, stderr_too: bool = False):
+    """``python -m reporting ARGS`` with stdout (and, if asked, stderr) on a pseudo-terminal
+    ``columns`` wide; the terminal's text without escape codes, and the piped stderr."""
+    main, child = os.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    env = {**os.environ, "COLUMNS": str(columns), "TERM": "xterm"}
+    env.pop("NO_COLOR", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reporting", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=child,
+        stderr=child if stderr_too else subprocess.PIPE,
+        env=env,
+    )
+    os.close(child)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main)
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    if process.stderr:
+        process.stderr.close()
+    process.wait(timeout=60)
+    text = ANSI.sub("", b"".join(chunks).decode("utf-8", "replace")).replace("\r", "")
+    return process.returncode, text, stderr
+
+
+# --- tables at 80 columns ------------------------------------------------------------------
+
+
+def test_odds_at_80_columns_folds_and_shows_every_figure_whole(tmp_path):
+    code, text, stderr = on_terminal("odds", "--game", "live-baccarat-it", cwd=tmp_path)
+    assert code == 0, stderr
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    document = json.loads(run_main("odds", "--game", "live-baccarat-it", "--json").stdout)
+    for bet, figures in document["bets"].items():
+        rtp = f"{round_fraction(Fraction(figures['rtp_exact']) * 100, 4)}%"
+        assert rtp in text, (bet, rtp)
+
+
+def digits(text: str) -> Counter:
+    return Counter(character for character in text if character.isdigit())
+
+
+def outcome_rows() -> list[tuple[str, ...]]:
+    """Rows shaped like verify's Banker / Player / Tie table, with long ids and figures."""
+    return [
+        (
+            f"live-baccarat-it-{n}",
+            f"LB-IT-{n:02d}",
+            "418,426",
+            "191,882 (191,881)",
+            "186,712 (186,723)",
+            "39,832 (39,822)",
+            "12.34",
+            "0.987",
+            "outside 99.9%" if n == 2 else "",
+        )
+        for n in range(1, 4)
+    ]
+
+
+def render(table, width: int) -> str:
+    console = Console(file=StringIO(), width=width, markup=False, emoji=False, color_system=None)
+    console.print(table)
+    return console.file.getvalue()
+
+
+def fill(table, rows) -> None:
+    for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
+        table.add_column(header, justify="left" if header in ("Game", "Table") else "right")
+    for row in rows:
+        table.add_row(*row)
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_a_folding_table_never_drops_a_character(width):
+    """Every digit of every cell is still printed (folding moves characters, cropping or an
+    ellipsis loses them), and no line is wider than the terminal."""
+    rows = outcome_rows()
+    table = FoldingTable(title="Banker / Player / Tie against the exact odds")
+    fill(table, rows)
+    text = render(table, width)
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= width
+    assert digits(text) == digits("".join("".join(row) for row in rows) + "Banker / Player")
+
+
+def test_at_80_columns_every_number_stays_whole_and_the_ids_fold():
+    """Nine columns do not fit 80 on one line each: the ids fold, the figures wrap between
+    their words, and no figure is split."""
+    table = FoldingTable()
+    fill(table, outcome_rows())
+    text = render(table, 80)
+    words = {word for line in text.splitlines() for word in re.split(r"[\s│┃]+", line)}
+    for figure in ("418,426", "191,882", "(191,881)", "(186,723)", "39,832", "12.34", "0.987"):
+        assert figure in words, figure
+    assert "live-baccarat-it-1" not in text  # folded, not cut: see the digit count above
+
+
+def test_a_plain_rich_table_loses_figures_at_the_same_width():
+    """The check above is able to fail: rich's own table ellipsizes these rows at 80."""
+    table = Table()
+    fill(table, outcome_rows())
+    text = render(table, 80)
+    assert "…" in text
+
+
+# --- progress bars --------------------------------------------------------------------------
+
+
+def test_sample_shows_a_progress_bar_on_a_terminal_only(tmp_path):
+    arguments = ("sample", "--month", "2026-10", "--rounds-per-day", "5")
+    code, text, _ = on_terminal(*arguments, "--out", "a.jsonl", cwd=tmp_path, stderr_too=True)
+    assert code == 0
+    assert "sample 2026-10" in text and "%" in text
+    piped = run_main(*arguments, "--out", "b.jsonl", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stderr == ""
+    code, text, _ = on_terminal(
+        *arguments, "--out", "c.jsonl", "--json", cwd=tmp_path, stderr_too=True
+    )
+    assert code == 0 and "sample 2026-10" not in text
+    assert json.loads(text)["rounds"] == 620
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_progress_bars_off_the_terminal_cost_nothing_and_show_nothing(capsys):
+    with progress_bars() as bars:
+        advance = bars.task("[/bold] a file", total=10)
+        advance(5)
+        advance(10, 10)
+    assert capsys.readouterr() == ("", "")
+
+
+# --- the root's options ---------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("option", ["-h", "--help"])
+def test_short_and_long_help_on_the_root_and_every_command(option):
+    result = runner.invoke(app, [option])
+    assert result.exit_code == 0 and "Usage" in result.output
+    for command in app.registered_commands:
+        result = runner.invoke(app, [command.name, option])
+        assert result.exit_code == 0 and "Usage" in result.output, command.name
+
+
+@pytest.mark.parametrize("option", ["-V", "--version"])
+def test_short_and_long_version(option):
+    result = runner.invoke(app, [option])
+    assert result.output == f"baccarat-report {__version__}\n"
+
+
+def test_help_states_the_real_defaults():
+    ingest = runner.invoke(app, ["ingest", "-h"]).output
+    assert "baccarat-report.sqlite" in ingest
+    assert "sample_data/operator.toml" in ingest and "built-in" in ingest
+    assert "--log-file" in runner.invoke(app, ["-h"]).output
+
+
+def test_shell_completion_of_the_installed_command():
+    """typer's completion: the bash script calls the program back for the words."""
+    program = Path(sys.executable).with_name("baccarat-report")
+    script = subprocess.run(
+        [program, "--show-completion", "bash"], capture_output=True, text=True, timeout=60
+    )
+    assert script.returncode == 0, script.stderr
+    assert "_BACCARAT_REPORT_COMPLETE=complete_bash" in script.stdout
+    environment = {"_BACCARAT_REPORT_COMPLETE": "complete_bash", "COMP_CWORD": "1"}
+    for typed, expected in (("mon", "monthly"), ("--ver", "--version")):
+        words = subprocess.run(
+            [program],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, **environment, "COMP_WORDS": f"baccarat-report {typed}"},
+        )
+        assert expected in words.stdout.split(), words
+
+
+# --- logging --------------------------------------------------------------------------------
+
+
+def test_a_warning_under_systemd_carries_its_priority(tmp_path):
+    """stderr is the journal when JOURNAL_STREAM names its device and inode: each line then
+    starts with ``<4>`` (warning), which journald turns into the record's priority."""
+    stderr_file = tmp_path / "stderr"
+    with stderr_file.open("w") as handle:
+        status = os.fstat(handle.fileno())
+        env = {**os.environ, "JOURNAL_STREAM": f"{status.st_dev}:{status.st_ino}"}
+        args = ["disclose", "--game", "live-baccarat-gr", "--as-of", "2026-12-05"]
+        subprocess.run([sys.executable, "-m", "reporting", "ingest", "--db", "s.sqlite", "."],
+                       cwd=tmp_path, capture_output=True)  # fmt: skip
+        process = subprocess.run(
+            [sys.executable, "-m", "reporting", *args, "--db", "s.sqlite"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=handle,
+            env=env,
+        )
+    assert process.returncode == 0
+    assert stderr_file.read_text() == (
+        "<4>baccarat-report: warning: no play in 2026-11: the page shows 0.00%\n"
+    )
+    # the same run with stderr elsewhere: no priority, the words as before
+    plain = run_main(*args, "--db", "s.sqlite", cwd=tmp_path)
+    assert plain.stderr == "baccarat-report: warning: no play in 2026-11: the page shows 0.00%\n"
+    assert "0.00%" in plain.stdout and "warning" not in plain.stdout
+
+
+def test_the_log_file_gets_the_warnings_with_a_timestamp_and_stdout_stays_the_result(tmp_path):
+    subprocess.run([sys.executable, "-m", "reporting", "ingest", "--db", "s.sqlite", "."],
+                   cwd=tmp_path, capture_output=True)  # fmt: skip
+    args = ["disclose", "--game", "live-baccarat-gr", "--as-of", "2026-12-05", "--db", "s.sqlite"]
+    plain = run_main(*args, cwd=tmp_path)
+    for _ in range(2):  # the second run appends
+        logged = run_main("--log-file", "logs/run.log", *args, cwd=tmp_path)
+        assert (logged.stdout, logged.stderr) == (plain.stdout, plain.stderr)
+    plain_json = run_main(*args, "--json", cwd=tmp_path)
+    logged_json = run_main("--log-file", "logs/run.log", *args, "--json", cwd=tmp_path)
+    assert (logged_json.stdout, logged_json.stderr) == (plain_json.stdout, "")
+    lines = (tmp_path / "logs" / "run.log").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        assert re.fullmatch(
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING baccarat-report: no play in"
+            r" 2026-11: the page shows 0.00%",
+            line,
+        ), line

@@ -1,0 +1,202 @@
+"""Running unattended (README "Running unattended"): the cron wrapper and its alert hook, run
+by hand from a fresh folder, and the systemd units checked by systemd-analyze."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGING = ROOT / "packaging"
+WRAPPER = PACKAGING / "baccarat-report-monthly"
+ALERT = PACKAGING / "baccarat-report-alert"
+UNITS = PACKAGING / "systemd"
+
+
+def executable(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def run_wrapper(home: Path, command: Path, *args: str, **environment: str):
+    """The wrapper under POSIX sh, as cron runs it: a bare environment."""
+    hook = executable(
+        home.parent / "hook",
+        '#!/bin/sh\n{ echo "subject: $1"; cat; } >> "$ALERTS"\n',
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "BACCARAT_REPORT_HOME": str(home),
+        "BACCARAT_REPORT": str(command),
+        "BACCARAT_REPORT_ALERT_HOOK": str(hook),
+        "ALERTS": str(home.parent / "alerts.txt"),
+        **environment,
+    }
+    return subprocess.run(
+        ["sh", str(WRAPPER), *args], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def alerts(home: Path) -> str:
+    path = home.parent / "alerts.txt"
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+@pytest.mark.parametrize("status", [1, 2, 3])
+def test_a_failing_run_raises_an_alert_and_keeps_its_exit_code(tmp_path, status):
+    home = tmp_path / "srv"
+    home.mkdir()
+    failing = executable(
+        tmp_path / "fake-report",
+        f'#!/bin/sh\necho "given: $*"\necho "baccarat-report: the disk is full" >&2\nexit {status}\n',
+    )
+    process = run_wrapper(home, failing, "--as-of", "2026-11-05")
+
+    assert process.returncode == status
+    assert (home / "logs").is_dir()  # made by the wrapper: it did not exist
+    output = (home / "logs" / "monthly.last.txt").read_text(encoding="utf-8")
+    assert f"given: --log-file {home}/logs/monthly.log monthly --inbox inbox" in output
+    assert output.rstrip().endswith("--as-of 2026-11-05\nbaccarat-report: the disk is full")
+    alert = alerts(home)
+    assert alert.startswith(f"subject: baccarat-report monthly exited {status} on ")
+    assert "baccarat-report: the disk is full" in alert
+    # cron mails a job's output: the alert is there too, and nothing else is
+    assert process.stdout == ""
+    assert process.stderr.startswith(f"baccarat-report monthly exited {status} on ")
+
+
+def test_a_clean_run_is_silent_and_raises_no_alert(tmp_path):
+    home = tmp_path / "srv"
+    home.mkdir()
+    clean = executable(tmp_path / "fake-report", "#!/bin/sh\necho 'Reports for 2026-10'\n")
+    process = run_wrapper(home, clean)
+    assert (process.returncode, process.stdout, process.stderr) == (0, "", "")
+    assert alerts(home) == ""
+    assert "Reports for 2026-10" in (home / "logs" / "monthly.last.txt").read_text()
+
+
+def test_a_missing_working_folder_is_an_alert_and_exit_2(tmp_path):
+    home = tmp_path / "not-there"
+    process = run_wrapper(home, Path("/bin/true"))
+    assert process.returncode == 2
+    assert f"cannot enter the working folder {home}" in alerts(home)
+
+
+def test_a_log_folder_that_cannot_be_made_is_an_alert_and_exit_2(tmp_path):
+    home = tmp_path / "srv"
+    home.mkdir()
+    (home / "logs").write_text("a file where the folder should be", encoding="utf-8")
+    process = run_wrapper(home, Path("/bin/true"))
+    assert process.returncode == 2
+    assert "cannot make the log folder" in alerts(home)
+
+
+def test_a_failing_alert_hook_is_said_on_stderr(tmp_path):
+    home = tmp_path / "srv"
+    home.mkdir()
+    process = run_wrapper(home, Path("/bin/false"), BACCARAT_REPORT_ALERT_HOOK="/bin/false")
+    assert process.returncode == 1
+    assert "the alert command" in process.stderr and "failed" in process.stderr
+
+
+def test_the_alert_asks_for_mail_it_cannot_send(tmp_path):
+    (tmp_path / "cat").symlink_to(shutil.which("cat"))  # a PATH without mail(1) or logger
+    env = {"PATH": str(tmp_path), "BACCARAT_REPORT_MAILTO": "ops@example.org"}
+    process = subprocess.run(
+        ["/bin/sh", str(ALERT), "subject"], input="details", capture_output=True, text=True, env=env
+    )
+    assert process.returncode == 0
+    assert process.stderr.startswith("subject\ndetails\n")
+    assert "mail(1) is not installed" in process.stderr
+
+
+# --- systemd ----------------------------------------------------------------------------
+
+
+def unit_text(name: str) -> str:
+    return (UNITS / name).read_text(encoding="utf-8")
+
+
+def test_the_units_say_what_the_readme_promises():
+    service = unit_text("baccarat-report-monthly.service")
+    timer = unit_text("baccarat-report-monthly.timer")
+    assert "OnFailure=baccarat-report-alert@%n.service" in service
+    assert re.search(r"^User=\w+", service, flags=re.MULTILINE)
+    assert "LogsDirectory=baccarat-report" in service
+    assert "--log-file /var/log/baccarat-report/monthly.log monthly" in service
+    assert "OnCalendar=*-*-05 06:00:00" in timer and "Persistent=true" in timer
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze missing")
+def test_systemd_analyze_verifies_the_units(tmp_path):
+    """In a scratch root holding systemd's own units and the programs the units run, so that
+    the check covers every setting and every command line, not only the syntax."""
+    root = tmp_path / "root"
+    shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system", symlinks=True)
+    for program in (
+        "srv/baccarat/.venv/bin/baccarat-report",
+        "usr/local/bin/baccarat-report-alert",
+    ):
+        (root / program).parent.mkdir(parents=True, exist_ok=True)
+        executable(root / program, "#!/bin/sh\n")
+    (root / "bin").mkdir()
+    shutil.copy("/bin/sh", root / "bin" / "sh")
+    installed = root / "etc/systemd/system"
+    installed.mkdir(parents=True)
+    names = sorted(path.name for path in UNITS.iterdir())
+    for name in names:
+        shutil.copy(UNITS / name, installed / name)
+    process = subprocess.run(
+        [
+            "systemd-analyze",
+            "verify",
+            f"--root={root}",
+            *(f"/etc/systemd/system/{n}" for n in names),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "SYSTEMD_LOG_LEVEL": "notice"},
+    )
+    assert (process.returncode, process.stdout, process.stderr) == (0, "", "")
+    # ... and the check is able to fail: a schedule that is no time of day
+    broken = installed / "baccarat-report-monthly.timer"
+    broken.write_text(unit_text(broken.name).replace("06:00:00", "26:00:00"), encoding="utf-8")
+    process = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={root}", "/etc/systemd/system/" + broken.name],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert process.returncode != 0 and "calendar" in process.stderr
+
+
+def test_systemd_analyze_knows_the_schedule():
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze missing")
+    process = subprocess.run(
+        ["systemd-analyze", "calendar", "*-*-05 06:00:00 Europe/Rome", "--iterations=2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert process.returncode == 0, process.stderr
+    elapses = re.findall(r"(?:Next elapse|Iter\. #2): \w+ (\d{4}-\d\d-\d\d) ", process.stdout)
+    assert len(elapses) == 2 and all(day.endswith("-05") for day in elapses), process.stdout
+
+
+def test_the_readme_shows_the_units_and_the_cron_line_as_shipped():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name in ("baccarat-report-monthly.service", "baccarat-report-monthly.timer",
+                 "baccarat-report-alert@.service"):  # fmt: skip
+        assert unit_text(name).strip() in readme, name
+    assert "baccarat-report-monthly" in readme
+    assert re.search(
+        r"^ *0 6 5 \* \* /usr/local/bin/baccarat-report-monthly$", readme, flags=re.MULTILINE
+    )
