@@ -254,7 +254,7 @@ def test_a_config_that_is_not_utf8_is_one_line(tmp_path):
     assert process.returncode == 2
     assert "Traceback" not in process.stderr
     assert len(process.stderr.splitlines()) == 1
-    assert "not valid UTF-8" in process.stderr and "operator.toml" in process.stderr
+    assert "not UTF-8" in process.stderr and "operator.toml:2" in process.stderr
 
 
 @pytest.mark.parametrize("name", ["a[/bold]b.jsonl", "[red]x[/red] :x: [link=y].jsonl"])
