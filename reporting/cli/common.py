@@ -163,6 +163,11 @@ class ProgressTasks:
     def __init__(self, bar: Any | None) -> None:
         self._bar = bar
 
+    @property
+    def watched(self) -> bool:
+        """Whether the bars are shown (worth counting a total for)."""
+        return self._bar is not None
+
     def task(self, label: str, total: float | None) -> Callable[[float, float | None], None]:
         """A new bar named ``label`` (shown as typed: never read as markup); call the result
         with ``(done, total)`` as work goes on (``total`` None keeps the last one)."""

@@ -22,6 +22,11 @@ from reporting.errors import InputError
 PROGRAM = "baccarat-report"
 LOGGER = "reporting"
 
+#: A record's attribute (``extra={JOB_LINE: True}``) marking a line of a scheduled job's log:
+#: on stderr it is stamped with the local time and printed as the job worded it (its
+#: warnings say "warning:" where they name what they are about).
+JOB_LINE = "job_line"
+
 #: syslog priorities of the levels (sd-daemon(3): ``<N>`` at the start of a line).
 PRIORITIES = {
     logging.CRITICAL: 2,
@@ -63,7 +68,11 @@ class StderrFormatter(logging.Formatter):
         self.journal = journal
 
     def format(self, record: logging.LogRecord) -> str:
-        text = f"{_speaker(record)}: {_text(record)}"
+        if getattr(record, JOB_LINE, False):  # worded by the job, stamped for its log
+            stamp = datetime.fromtimestamp(record.created).astimezone()
+            text = f"{stamp:%Y-%m-%d %H:%M:%S%z} {_speaker(record)}: {record.getMessage()}"
+        else:
+            text = f"{_speaker(record)}: {_text(record)}"
         if record.exc_info:
             text = self.formatException(record.exc_info) + "\n" + text
         if not self.journal:

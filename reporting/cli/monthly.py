@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from datetime import date, datetime
+import logging
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,8 +17,10 @@ from reporting.cli.common import (
     JsonOption,
     load_operator_config,
     print_json,
+    progress_bars,
 )
 from reporting.cli.disclose import parse_as_of
+from reporting.cli.logs import JOB_LINE, command_logger
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure
@@ -76,10 +78,10 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    from reporting.jobs.monthly import output_lock, run_monthly
+    from reporting.jobs.monthly import no_progress, output_lock, run_monthly
 
     # The lock first: a second run waits (or stops) here, before it touches the database.
-    with output_lock(out, wait):
+    with output_lock(out, wait), progress_bars(quiet=as_json, unit="percent") as bars:
         connection = connect(db)
         try:
             result = run_monthly(
@@ -92,6 +94,7 @@ def monthly_command(
                 locked=True,
                 unread=(),  # to wire: the ingest's unread_files(inbox), named relative to it
                 log=_quiet if as_json else _log,
+                progress=bars.task if bars.watched else no_progress,
             )
         finally:
             connection.close()
@@ -109,9 +112,11 @@ def _quiet(line: str) -> None:
 
 
 def _log(line: str) -> None:
-    """One plain log line on stderr (no colour codes), stamped for the scheduler's log."""
-    stamp = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S%z")
-    print(f"{stamp} baccarat-report monthly: {line}", file=sys.stderr, flush=True)
+    """One plain log line on stderr (no colour codes), stamped for the scheduler's log, and
+    in ``--log-file``; a warning (the job words it "...: warning: ...") at its level, so the
+    journal's priority filter finds it."""
+    level = logging.WARNING if ": warning: " in line else logging.INFO
+    command_logger("monthly").log(level, "%s", line, extra={JOB_LINE: True})
 
 
 def monthly_document(result: MonthlyResult) -> dict:

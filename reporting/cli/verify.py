@@ -17,6 +17,7 @@ from reporting.cli.common import (
     JsonOption,
     load_operator_config,
     print_json,
+    progress_bars,
     stdout_console,
 )
 from reporting.cli.disclose import parse_as_of
@@ -60,7 +61,10 @@ def verify_command(
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False)
     try:
-        result = verify(connection, operator, month)
+        with progress_bars(quiet=as_json) as bars:
+            total = _rounds_in(connection, month) if bars.watched else None
+            advance = bars.task(f"verify {month or 'every month'}", total)
+            result = verify(connection, operator, month, progress=advance)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -86,6 +90,14 @@ def verify_command(
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
+
+
+def _rounds_in(connection, month: str | None) -> int:
+    """The rounds a verify of ``month`` (or of all) reads: the progress bar's total."""
+    if month is None:
+        return connection.execute("SELECT count(*) FROM rounds").fetchone()[0]
+    query = "SELECT count(*) FROM rounds WHERE report_month = ?"
+    return connection.execute(query, (month,)).fetchone()[0]
 
 
 def _print_rejects(alerts: MonthAlerts) -> None:
@@ -174,7 +186,7 @@ def _percent(value) -> str:
 
 def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> None:
     """Summary tables, then every finding as ``path:line: kind: message``."""
-    from rich.table import Table
+    from reporting.cli.common import FoldingTable as Table
 
     console = stdout_console()
     scope = f"month {result.month}" if result.month else "all months"
@@ -211,7 +223,7 @@ def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[Rt
 
 def _outcome_table(outcomes: list[OutcomeTest]):
     """Banker / Player / Tie counts of each table against the exact odds."""
-    from rich.table import Table
+    from reporting.cli.common import FoldingTable as Table
 
     table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
     for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
@@ -233,7 +245,7 @@ def _outcome_table(outcomes: list[OutcomeTest]):
 
 def _rtp_table(rtp: list[RtpCheck]):
     """Actual RTP of each bet type against the theory, with the 99.9% bound."""
-    from rich.table import Table
+    from reporting.cli.common import FoldingTable as Table
 
     table = Table(title="Actual RTP against theoretical (99.9% bound)", title_justify="left")
     for header in ("Game", "Bet", "Bets", "Stakes", "Payouts", "Actual", "Theory", "Bound", ""):

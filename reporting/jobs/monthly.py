@@ -69,6 +69,14 @@ NO_LANGUAGE = (
 Renderer = Callable[[GameSpec, Disclosure, date, Path], list[Path]]
 #: Receives progress lines for the log.
 Log = Callable[[str], None]
+#: A progress display: ``progress(label, total)`` starts a bar and gives the callback that
+#: moves it (``advance(done)``); the default shows nothing.
+Progress = Callable[[str, "int | None"], Callable[..., None]]
+
+
+def no_progress(label: str, total: int | None) -> Callable[..., None]:
+    """No bar: the job run by a scheduler, or with ``--json``."""
+    return lambda *done: None
 
 
 class LockHeld(InputError):
@@ -221,6 +229,7 @@ def run_monthly(
     locked: bool = False,
     unread: Sequence[str] = (),
     log: Log = lambda line: None,
+    progress: Progress = no_progress,
 ) -> MonthlyResult:
     """Ingest new inbox files, then for each reference month write every report.
 
@@ -230,7 +239,8 @@ def run_monthly(
     workbook and ``manifest.json``. ``locked`` says the caller already holds the output
     folder's lock (:func:`output_lock`), e.g. to open the database only under it.
     ``unread`` names the inbox files (relative to the inbox) that the ingest does not read:
-    each is an alert of every month written.
+    each is an alert of every month written. ``progress`` shows the ingest of each file and
+    the verification of each month as they go.
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
@@ -238,7 +248,7 @@ def run_monthly(
     with contextlib.nullcontext() if locked else output_lock(out, wait):
         _repair_swap(out, log)
         _clear_staging(out)
-        ingested, inputs, names = _ingest_inbox(connection, config, inbox, log)
+        ingested, inputs, names = _ingest_inbox(connection, config, inbox, log, progress)
         reports = []
         for month, games in sorted(months.items()):
             with _staging_folder(out, month) as staging:
@@ -248,7 +258,7 @@ def run_monthly(
                         config,
                         _MonthRun(month, games, as_of, out, inputs, unread),
                         render,
-                        log,
+                        (log, progress),
                         staging,
                     )
                 )
@@ -285,7 +295,11 @@ def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str,
 
 
 def _ingest_inbox(
-    connection: sqlite3.Connection, config: OperatorConfig, inbox: Path, log: Log
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    inbox: Path,
+    log: Log,
+    progress: Progress,
 ) -> tuple[IngestResult, list[dict], dict[str, str]]:
     """Ingest the inbox's round logs; what was loaded, each input file with its sha256 (for
     the manifest), and the name each file read is stored by (relative to the inbox). A file
@@ -297,7 +311,12 @@ def _ingest_inbox(
     for source in sources:
         # One file at a time, its names made relative before the next file is read (a
         # conflict message of a later file names the earlier file as it is stored).
-        [item] = ingest(connection, [source], config).files
+        [item] = ingest(
+            connection,
+            [source],
+            config,
+            progress=lambda source: progress(f"ingest {source.path.name}", source.size),
+        ).files
         names[item.file] = _relative_name(source.path, inbox)
         if item.status == "loaded":
             _store_relative_names(connection, item.sha256, source, inbox)
@@ -425,12 +444,13 @@ def _write_month(
     config: OperatorConfig,
     run: _MonthRun,
     render: Renderer,
-    log: Log,
+    watch: tuple[Log, Progress],
     staging: Path,
 ) -> MonthReport:
     month, games, as_of = run.month, run.games, run.as_of
+    log = watch[0]
     verified, workbook = _audit(
-        connection, config, month, max(as_of[g.id] for g in games), staging, log
+        connection, config, month, max(as_of[g.id] for g in games), staging, watch
     )
     files: list[Path] = [workbook]
     warnings: dict[str, tuple[str, ...]] = {}
@@ -496,10 +516,15 @@ def _audit(
     month: str,
     day: date,
     staging: Path,
-    log: Log,
+    watch: tuple[Log, Progress],
 ) -> tuple[VerifyResult, Path]:
     """Verify the month (findings replaced in the store) and write its audit workbook."""
-    verified = verify(connection, config, month)
+    log, progress = watch
+    total = None
+    if progress is not no_progress:  # someone watches: the bar's total is worth a count
+        query = "SELECT count(*) FROM rounds WHERE report_month = ?"
+        total = connection.execute(query, (month,)).fetchone()[0]
+    verified = verify(connection, config, month, progress=progress(f"verify {month}", total))
     log(
         f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
         f" {verified.finding_count} findings"

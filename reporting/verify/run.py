@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from reporting.config.loader import OperatorConfig
@@ -22,6 +22,9 @@ from reporting.records import Finding
 from reporting.store.reading import read_rounds, read_shoes
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
 from reporting.verify.totals import BetTotals, TableCounts, Totals
+
+#: Rounds between two calls of a progress callback (cheap: a modulo per round).
+PROGRESS_EVERY = 8192
 
 __all__ = ["VerifyResult", "verify"]
 
@@ -98,8 +101,12 @@ def verify(
     month: str | None = None,
     *,
     keep: int = 10_000,
+    progress: Callable[[int], None] | None = None,
 ) -> VerifyResult:
-    """Check every round (of ``month``, or all) and store the findings, replacing earlier ones."""
+    """Check every round (of ``month``, or all) and store the findings, replacing earlier ones.
+
+    ``progress``, if given, is called with the number of rounds read so far, every
+    :data:`PROGRESS_EVERY` rounds and once at the end (for a progress bar)."""
     result = VerifyResult(month)
     games = config.games
     connection.execute("BEGIN IMMEDIATE")
@@ -115,7 +122,7 @@ def verify(
         )
         sink = _FindingSink(connection, result, keep)
         with cyclic_gc_paused():
-            _check_rounds(connection, games, month, sink, result)
+            _check_rounds(connection, games, month, sink, result, progress)
             for shoe in read_shoes(connection, month):
                 for check in SHOE_CHECKS.values():
                     sink.extend(check(shoe, games, month))
@@ -134,6 +141,7 @@ def _check_rounds(
     month: str | None,
     sink: _FindingSink,
     result: VerifyResult,
+    progress: Callable[[int], None] | None,
 ) -> None:
     """The streaming pass: each round of a configured game through every round check, and
     into the totals."""
@@ -141,8 +149,10 @@ def _check_rounds(
     checks = tuple(CHECKS.values())
     totals = Totals(result.tables, result.bet_totals)
     unconfigured = result.unconfigured_rounds
-    rounds_checked = bets_checked = 0
-    for round, files in read_rounds(connection, month):
+    rounds_checked = bets_checked = seen = 0
+    for seen, (round, files) in enumerate(read_rounds(connection, month), 1):
+        if progress is not None and not seen % PROGRESS_EVERY:
+            progress(seen)
         game = games.get(round.game_id)
         if game is None:
             # Loaded under another configuration: nothing to judge it by here; counted.
@@ -158,3 +168,5 @@ def _check_rounds(
                 sink.extend(findings)
     result.rounds_checked += rounds_checked
     result.bets_checked += bets_checked
+    if progress is not None:
+        progress(seen)
