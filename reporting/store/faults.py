@@ -52,12 +52,12 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
     3: (PermissionDenied, "permission denied", _ADVICE_ACCESS),  # SQLITE_PERM
     5: (  # SQLITE_BUSY
         DatabaseBusy,
-        "another process held the database locked for more than {wait} s; nothing was changed",
+        "another process held the database locked for more than {wait} s",
         "run again when it ends, or allow a longer wait",
     ),
     6: (  # SQLITE_LOCKED
         DatabaseBusy,
-        "the database was locked (by this process) for more than {wait} s; nothing was changed",
+        "the database was locked (by this process) for more than {wait} s",
         "run again",
     ),
     8: (PermissionDenied, "the database is read-only for this user", _ADVICE_ACCESS),
