@@ -158,10 +158,10 @@ def ingest(
 def _stopped_at(source: Source, results: list[FileResult]) -> str:
     """What a fault of the database stopping the ingest at ``source`` left, in words."""
     loaded = sum(result.status == "loaded" for result in results)
-    earlier = "" if not results else f"; the {loaded} file(s) loaded before it are kept"
+    earlier = f"; the {loaded} file(s) this run loaded before it are kept" if loaded else ""
     return (
         f" while loading {source.path}: nothing of it was kept{earlier}; the ingest stopped"
-        " there (later files were not tried)"
+        " there (no later file was tried)"
     )
 
 
