@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import stat
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -256,6 +257,7 @@ _EMPTY = "empty"  # a zero-length file, or a SQLite file without tables or marks
 _OURS = "ours"  # a store of ours (marked, or of version 1 or 2 recognised by its tables)
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_SQLITE_BUSY = 5
 
 
 def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> sqlite3.Connection:
@@ -284,7 +286,7 @@ def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> s
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
     try:
-        connection.execute("PRAGMA journal_mode = WAL")
+        _use_wal(connection, wait)
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
         create_schema(connection)
@@ -296,6 +298,21 @@ def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> s
         connection.close()
         raise
     return connection
+
+
+def _use_wal(connection: sqlite3.Connection, wait: float) -> None:
+    """Switch the store to WAL mode, trying again for up to ``wait`` seconds: SQLite answers
+    a switch that meets another connection's (two processes creating one store at once) with
+    "database is locked" at once, without waiting on its own."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != _SQLITE_BUSY or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _fault(error: sqlite3.Error, path: Path, wait: float) -> InputError:

@@ -148,3 +148,28 @@ def test_two_verify_runs_of_one_month_at_once_leave_the_findings_of_one_run(
         assert b"Traceback" not in stderr
     assert findings(db) == alone
     assert dump(db)  # the rest of the store still reads
+
+
+def test_several_connections_creating_one_new_store_at_once_all_open_it(tmp_path):
+    """SQLite answers two switches to WAL at once with "database is locked" without waiting:
+    connect() tries again within its wait, so every one of them opens the one store."""
+    for trial in range(10):
+        path = tmp_path / f"store-{trial}.sqlite"
+        start = threading.Barrier(6)
+        failures: list[BaseException] = []
+
+        def open_it(path=path, start=start, failures=failures) -> None:
+            start.wait()
+            try:
+                connect(path).close()
+            except BaseException as error:  # collected, asserted below
+                failures.append(error)
+
+        threads = [threading.Thread(target=open_it) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert failures == []
+        assert rows(path, "PRAGMA journal_mode") == [("wal",)]
+        assert len(rows(path, "SELECT name FROM sqlite_schema WHERE type = 'table'")) == 5
