@@ -1,26 +1,131 @@
-"""Writing report files atomically, and hashing inputs and outputs.
+"""Files the tool reads, writes and locks, and the faults of the machine they meet.
 
-Every report goes to a temporary file beside its target, flushed, then renamed over it, so a
-reader never sees half a file.
+* Every report goes to a temporary file beside its target, flushed, then renamed over it, so a
+  reader never sees half a file (:func:`write_atomically`).
+* An input is opened only if it is a regular file (:func:`open_regular`): a FIFO would block
+  for ever, a folder or a device is refused with a reason.
+* A lock file is opened without following a symbolic link and only if it is a regular file
+  with no other name, so that taking a lock can never truncate another file (:func:`hold_lock`).
+* An ``OSError`` of the machine (no space, read-only, permission) becomes one
+  :class:`~reporting.errors.InputError` line naming the path and what to do
+  (:func:`environment_fault`).
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import os
 import secrets
-from collections.abc import Callable
+import stat
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["sha256_of", "write_atomically"]
+from reporting.errors import (
+    DiskFull,
+    EnvironmentFault,
+    InputError,
+    NotARegularFile,
+    PermissionDenied,
+)
+
+__all__ = [
+    "environment_fault",
+    "hold_lock",
+    "kind_of_file",
+    "open_regular",
+    "sha256_of",
+    "write_atomically",
+]
+
+#: errno -> (what happened, the InputError class, what to do).
+_FAULTS: dict[int, tuple[str, type[InputError], str]] = {
+    errno.ENOSPC: ("no space left on the device", DiskFull, "free space and run again"),
+    errno.EDQUOT: ("disk quota exceeded", DiskFull, "free space and run again"),
+    errno.EFBIG: ("file too large for the file system", DiskFull, "write it elsewhere"),
+    errno.EACCES: (
+        "permission denied",
+        PermissionDenied,
+        "give this user access, or run as a user who has it",
+    ),
+    errno.EPERM: (
+        "operation not permitted",
+        PermissionDenied,
+        "give this user access, or run as a user who has it",
+    ),
+    errno.EROFS: ("read-only file system", PermissionDenied, "use a writable location"),
+    errno.ENOENT: ("no such file or folder", InputError, "check the path"),
+    errno.ENOTDIR: ("a part of the path is not a folder", InputError, "check the path"),
+    errno.EISDIR: ("it is a folder", NotARegularFile, "name a file"),
+    errno.ELOOP: (
+        "it is a symbolic link (refused here)",
+        InputError,
+        "remove the link or name the file itself",
+    ),
+    errno.EIO: ("input/output error", EnvironmentFault, "check the disk"),
+}
+
+
+def environment_fault(error: OSError, path: Path | str, action: str) -> InputError:
+    """``error``, met while trying to ``action`` (``"write it"``, ``"read it"``) on ``path``,
+    as the one-line :class:`~reporting.errors.InputError` the user sees: a
+    :class:`~reporting.errors.DiskFull` for no space, :class:`~reporting.errors.PermissionDenied`
+    for a forbidden or read-only place, an :class:`~reporting.errors.EnvironmentFault` else.
+
+    >>> str(environment_fault(OSError(errno.ENOSPC, "No space"), "out/a.pdf", "write it"))
+    'out/a.pdf: cannot write it: no space left on the device; free space and run again'
+    """
+    what, kind, advice = _FAULTS.get(
+        error.errno or 0, (error.strerror or str(error), EnvironmentFault, "check the path")
+    )
+    return kind(f"{path}: cannot {action}: {what}; {advice}")
+
+
+def kind_of_file(mode: int) -> str:
+    """What a ``st_mode`` names, in words (``"a folder"``, ``"a FIFO"``...)."""
+    for test, name in (
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISREG, "a regular file"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """``path`` opened for reading in binary, if it is a regular file (or a link to one).
+
+    It is opened without blocking, so that a FIFO is refused at once instead of waiting for a
+    writer for ever; a folder, FIFO, socket or device raises
+    :class:`~reporting.errors.NotARegularFile`. Other failures raise their ``OSError``.
+    """
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(f"{path}: not a regular file ({kind_of_file(mode)}): not read")
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def sha256_of(*paths: Path) -> str:
-    """Hex sha256 of the files' contents, read in order (one file, or a CSV pair)."""
+    """Hex sha256 of the files' contents, read in order (one file, or a CSV pair).
+
+    Only regular files are read (:func:`open_regular`)."""
     digest = hashlib.sha256()
     for path in paths:
-        with Path(path).open("rb") as handle:
+        with open_regular(path) as handle:
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
     return digest.hexdigest()
@@ -30,12 +135,17 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Pa
     """Write ``data`` (bytes, or a function writing to a binary file) to ``path`` atomically.
 
     The content goes to a temporary file beside ``path``, flushed to disk, then renamed over
-    ``path``; on any error the temporary file is removed and ``path`` is left as it was.
+    ``path``; on any error the temporary file is removed and ``path`` is left as it was. A
+    fault of the machine (no space, a read-only or forbidden folder) raises the
+    :func:`environment_fault` naming ``path``.
     """
     path = Path(path)
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    # os.open applies the umask, as a plain open() of ``path`` would.
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        # os.open applies the umask, as a plain open() of ``path`` would.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as error:
+        raise environment_fault(error, path, "write it") from None
     try:
         with os.fdopen(descriptor, "wb") as handle:
             if isinstance(data, bytes):
@@ -45,7 +155,76 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Pa
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise environment_fault(
+            error, path, "write it (the file as it was, if any, is kept)"
+        ) from None
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
     return path
+
+
+#: How often a waiting lock is tried again, in seconds.
+_LOCK_POLL = 0.1
+
+
+@contextmanager
+def hold_lock(
+    path: Path, wait: float, *, held_by_other: Callable[[str], InputError]
+) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the lock file ``path``, waiting up to ``wait`` seconds.
+
+    The file is created if missing (mode 0644 less the umask) and opened with ``O_NOFOLLOW``:
+    a symbolic link, a FIFO, a folder or a file with a second hard link at ``path`` is
+    refused, so nothing but our own lock file is ever written. Once held, the file holds
+    ``pid N`` of the holder; it is left in place afterwards (removing a lock file races with
+    the next taker). When the wait runs out, ``held_by_other(holder)`` is raised, ``holder``
+    being what the file says (``pid 4242``) or ``another process``.
+    """
+    try:
+        descriptor = os.open(
+            path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644
+        )
+    except OSError as error:
+        raise environment_fault(error, path, "open it as a lock file") from None
+    try:
+        _check_lock_file(descriptor, path)
+        _take(descriptor, path, wait, held_by_other)
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"pid {os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _check_lock_file(descriptor: int, path: Path) -> None:
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        raise NotARegularFile(
+            f"{path}: the lock file is {kind_of_file(status.st_mode)}, not a regular file:"
+            " remove it and run again"
+        )
+    if status.st_nlink != 1:
+        raise InputError(
+            f"{path}: the lock file has {status.st_nlink} names (a hard link to another file?):"
+            " it was not touched; remove it and run again"
+        )
+
+
+def _take(
+    descriptor: int, path: Path, wait: float, held_by_other: Callable[[str], InputError]
+) -> None:
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                holder = os.pread(descriptor, 100, 0).decode("utf-8", "replace").strip()
+                raise held_by_other(holder or "another process") from None
+            time.sleep(min(_LOCK_POLL, max(0.0, deadline - time.monotonic())))
+        except OSError as error:
+            raise environment_fault(error, path, "lock it") from None

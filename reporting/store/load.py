@@ -6,11 +6,19 @@
 * Bad lines are rejected with their reason and kept in ``rejected_records``; good lines load.
 * A file loads all or nothing: a crash or an unreadable file mid-way leaves the database as it
   was before that file.
+* Two processes loading the same file at once: the hash is looked up again once the write
+  lock is held, so the second finds the file loaded (``already_ingested``), never a clash.
+* A fault of the machine under the database (a full disk, a read-only database, a lock held
+  too long) stops the ingest with one line saying what was kept; a file that cannot be read
+  fails alone and the next one is tried.
+* Files are named in the store as given, or relative to a base folder (:func:`stored_name`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
@@ -18,16 +26,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import chain
 from operator import attrgetter
+from pathlib import Path
 
-from msgspec.structs import astuple
+from msgspec.structs import astuple, replace
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
+from reporting.files import environment_fault
 from reporting.ingest.formats import format_named, read_source
 from reporting.ingest.sources import Batch, Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
+from reporting.store.faults import connection_fault
 from reporting.store.schema import ROUND_CONTENT_FIELDS, stored_round_content
 
 #: A record's content in the order :func:`stored_round_content` gives it.
@@ -35,7 +46,7 @@ _round_content = attrgetter(*ROUND_CONTENT_FIELDS)
 #: The same, named as in the round log, for the raw text of a conflict reject.
 _LOG_NAMES = (*("game" if name == "game_id" else name for name in ROUND_CONTENT_FIELDS), "bets")
 
-__all__ = ["FileResult", "IngestResult", "ingest"]
+__all__ = ["FileResult", "IngestResult", "ingest", "stored_name"]
 
 BATCH_ROUNDS = 2_000
 
@@ -103,26 +114,98 @@ def ingest(
     progress: Callable[[Source], ProgressCallback | None] = lambda source: None,
     keep_rejects: int = 10_000,
     worker_min_bytes: int = WORKER_MIN_BYTES,
+    base: Path | None = None,
 ) -> IngestResult:
     """Load every source; returns what each one contributed.
 
     ``keep_rejects`` bounds how many rejected lines per file are kept in memory for the
     report; all of them are stored in the database and counted. JSON Lines files of
     ``worker_min_bytes`` or more are read in a second process (see :mod:`reporting.ingest.worker`).
+
+    ``base`` says how files are named in the store and the result (:func:`stored_name`): as
+    given when None (``ingest FILE`` names a file as its user typed it), else relative to
+    ``base`` (the monthly job passes its inbox, so that the same inbox gives the same names
+    however it was typed and from whichever folder).
+
+    A file that cannot be read, or whose reading fails, is reported as ``failed`` (nothing of
+    it kept) and the next file is tried. A fault of the machine under the database (a full
+    disk, a read-only or forbidden database, a lock held longer than the connection's wait)
+    would stop every later file too: nothing of the file being loaded is kept, the files
+    before it stay loaded, and its :class:`~reporting.errors.EnvironmentFault` is raised,
+    saying so.
     """
-    results = []
+    results: list[FileResult] = []
     for source in sources:
-        results.append(
-            _ingest_source(
+        try:
+            result = _ingest_source(
                 connection,
                 source,
                 config.games,
                 progress(source),
                 keep_rejects,
                 worth_a_worker(source, worker_min_bytes),
+                base,
             )
-        )
+        except sqlite3.Error as error:
+            fault = connection_fault(connection, error, context=_stopped_at(source, results))
+            if fault is None:
+                raise
+            raise fault from None
+        results.append(result)
     return IngestResult(results)
+
+
+def _stopped_at(source: Source, results: list[FileResult]) -> str:
+    """What a fault of the database stopping the ingest at ``source`` left, in words."""
+    loaded = sum(result.status == "loaded" for result in results)
+    earlier = f"; the {loaded} file(s) this run loaded before it are kept" if loaded else ""
+    return (
+        f" while loading {source.path}: nothing of it was kept{earlier}; the ingest stopped"
+        " there (no later file was tried)"
+    )
+
+
+def stored_name(path: Path, base: Path | None) -> str:
+    """How the store names ``path``: as given when ``base`` is None, else relative to
+    ``base`` in POSIX form (a file outside ``base`` keeps the name it was given).
+
+    >>> stored_name(Path("inbox/2026/a.jsonl"), Path("inbox"))
+    '2026/a.jsonl'
+    >>> stored_name(Path("inbox/a.jsonl"), None)
+    'inbox/a.jsonl'
+    """
+    if base is None:
+        return str(path)
+    for absolute in (os.path.abspath, os.path.realpath):
+        try:
+            return Path(absolute(path)).relative_to(absolute(base)).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+class _Names:
+    """A source's names in the store, and the renaming of its readers' rejected lines (which
+    name the files as they were opened) to them."""
+
+    def __init__(self, source: Source, base: Path | None):
+        self.file = stored_name(source.path, base)
+        self.companion = None if source.companion is None else stored_name(source.companion, base)
+        given = [(str(source.path), self.file)]
+        if source.companion is not None:
+            given.append((str(source.companion), self.companion))
+        self.renames = {name: stored for name, stored in given if name != stored}
+
+    def renamed(self, reject: RejectedLine) -> RejectedLine:
+        """``reject`` naming its file (in its location and its message) as the store does."""
+        message = reject.message
+        for name, stored in self.renames.items():
+            message = message.replace(name, stored)
+        return replace(
+            reject,
+            source_file=self.renames.get(reject.source_file, reject.source_file),
+            message=message,
+        )
 
 
 def _ingest_source(
@@ -132,56 +215,100 @@ def _ingest_source(
     report: ProgressCallback | None,
     keep_rejects: int,
     in_worker: bool,
+    base: Path | None,
 ) -> FileResult:
-    name = str(source.path)
+    names = _Names(source, base)
     format_named(source.format)  # an unknown format is a bug: fail before anything is written
     try:
         sha256 = source.sha256()
         total_bytes = source.size
+    except InputError as error:  # not a regular file
+        return FileResult(names.file, "", "failed", error=str(error))
     except OSError as error:
-        return FileResult(name, "", "failed", error=f"{name}: cannot be read ({error})")
-    known = connection.execute(
-        "SELECT file_name FROM ingest_log WHERE file_sha256 = ?", (sha256,)
-    ).fetchone()
-    if known is not None:
-        return FileResult(name, sha256, "already_ingested")
-    result = FileResult(name, sha256, "loaded")
+        return FileResult(
+            names.file, "", "failed", error=f"{source.path}: cannot be read ({error})"
+        )
+    if _known(connection, sha256):  # without the write lock: a re-run waits for nobody
+        return FileResult(names.file, sha256, "already_ingested")
     connection.execute("BEGIN IMMEDIATE")
     try:
-        ingest_id = _log_file(connection, source, sha256, total_bytes)
-        writer = _BatchWriter(connection, ingest_id, result, keep_rejects)
-        with cyclic_gc_paused():
-            batches = (
-                read_in_worker(source, games, BATCH_ROUNDS)
-                if in_worker
-                else read_source(source, games, BATCH_ROUNDS)
-            )
-            with closing(batches):  # stops a reading process at once if writing fails
-                for batch in batches:
-                    writer.write(batch)
-                    if report is not None:
-                        report(batch.position, total_bytes)
-        _log_totals(connection, ingest_id, writer.lines, result)
+        # Again under the write lock: another process may have loaded the same file while
+        # this one waited for the lock.
+        if _known(connection, sha256):
+            connection.execute("ROLLBACK")
+            return FileResult(names.file, sha256, "already_ingested")
+        result = FileResult(names.file, sha256, "loaded")
+        _load(connection, source, names, games, report, keep_rejects, in_worker, result)
         connection.execute("COMMIT")
     except InputError as error:
-        connection.execute("ROLLBACK")
-        return FileResult(name, sha256, "failed", error=str(error))
+        _roll_back(connection)
+        return FileResult(names.file, sha256, "failed", error=str(error))
+    except OSError as error:  # reading the file failed mid-way
+        _roll_back(connection)
+        fault = environment_fault(error, source.path, "read it to the end")
+        return FileResult(names.file, sha256, "failed", error=f"{fault}; nothing of it was loaded")
     except BaseException:
-        connection.execute("ROLLBACK")
+        _roll_back(connection)
         raise
     if report is not None:
         report(total_bytes, total_bytes)
     return result
 
 
-def _log_file(connection: sqlite3.Connection, source: Source, sha256: str, size: int) -> int:
+def _known(connection: sqlite3.Connection, sha256: str) -> bool:
+    """Whether a file of this content is in the ingest log."""
+    return (
+        connection.execute("SELECT 1 FROM ingest_log WHERE file_sha256 = ?", (sha256,)).fetchone()
+        is not None
+    )
+
+
+def _load(
+    connection: sqlite3.Connection,
+    source: Source,
+    names: _Names,
+    games: Mapping[str, GameSpec],
+    report: ProgressCallback | None,
+    keep_rejects: int,
+    in_worker: bool,
+    result: FileResult,
+) -> None:
+    """Read the source and write it into the open transaction, filling ``result``."""
+    total_bytes = source.size
+    ingest_id = _log_file(connection, source, names, result.sha256, total_bytes)
+    writer = _BatchWriter(connection, ingest_id, result, keep_rejects, names)
+    with cyclic_gc_paused():
+        batches = (
+            read_in_worker(source, games, BATCH_ROUNDS)
+            if in_worker
+            else read_source(source, games, BATCH_ROUNDS)
+        )
+        with closing(batches):  # stops a reading process at once if writing fails
+            for batch in batches:
+                writer.write(batch)
+                if report is not None:
+                    report(batch.position, total_bytes)
+    _log_totals(connection, ingest_id, writer.lines, result)
+
+
+def _roll_back(connection: sqlite3.Connection) -> None:
+    """Undo the open transaction, unless SQLite already has (after a full disk it may):
+    the error being handled is the one to report, never one of the rollback."""
+    if connection.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
+
+
+def _log_file(
+    connection: sqlite3.Connection, source: Source, names: _Names, sha256: str, size: int
+) -> int:
     """Enter the file in the ingest log (inside the open transaction); its ingest_id."""
     return connection.execute(
         "INSERT INTO ingest_log (file_name, companion_name, file_sha256, file_size, format,"
         " ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
         (
-            str(source.path),
-            str(source.companion) if source.companion else None,
+            names.file,
+            names.companion,
             sha256,
             size,
             source.format,
@@ -236,9 +363,15 @@ class _BatchWriter:
     """Writes batches into the open transaction, resolving duplicates and conflicts."""
 
     def __init__(
-        self, connection: sqlite3.Connection, ingest_id: int, result: FileResult, keep_rejects: int
+        self,
+        connection: sqlite3.Connection,
+        ingest_id: int,
+        result: FileResult,
+        keep_rejects: int,
+        names: _Names,
     ):
         self.connection = connection
+        self.names = names
         self.ingest_id = ingest_id
         self.result = result
         self.keep_rejects = keep_rejects
@@ -298,6 +431,8 @@ class _BatchWriter:
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
         """Store the rejected lines in file order, and keep the first ones for the report."""
+        if self.names.renames:
+            rejects = [self.names.renamed(reject) for reject in rejects]
         rejects.sort(key=lambda reject: (reject.source_file, reject.source_line))
         ingest_id = self.ingest_id
         self.connection.executemany(

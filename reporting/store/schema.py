@@ -9,13 +9,21 @@ file: it opens in the ``sqlite3`` shell, sqlite-utils or Datasette with readable
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+import stat
+import time
 from pathlib import Path
+from urllib.parse import quote
 
-from reporting.errors import InputError
+from reporting.errors import InputError, NotARegularFile, NotOurDatabase
+from reporting.files import environment_fault, kind_of_file, open_regular
 from reporting.records import Round
+from reporting.store.faults import DEFAULT_WAIT, connection_fault, database_fault
 
 __all__ = [
+    "APPLICATION_ID",
+    "DEFAULT_WAIT",
     "FINDINGS_SCHEMA",
     "ROUND_CONTENT_FIELDS",
     "SCHEMA",
@@ -32,6 +40,11 @@ __all__ = [
 #: part of the schema, and ``ingest_log.format`` is checked by the table of input formats
 #: (:data:`reporting.ingest.formats.FORMATS`) instead of a CHECK that new formats would break.
 SCHEMA_VERSION = 2
+
+#: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
+#: database from another application's SQLite file before anything is written to it. Stores
+#: made before the mark existed are recognised by their version and tables, and marked.
+APPLICATION_ID = int.from_bytes(b"BacR", "big")
 
 _INGEST_LOG = """
 CREATE TABLE IF NOT EXISTS ingest_log (
@@ -134,22 +147,35 @@ _INGEST_LOG_COLUMNS = (
 
 
 def create_schema(connection: sqlite3.Connection) -> None:
-    """Create the tables and indexes of a new file, or upgrade one of an earlier version in
-    place; refuse a database of a later version."""
+    """Create the tables and indexes of a new (empty) file, marked as ours, in one
+    transaction; or upgrade one of an earlier version in place; refuse a database of a later
+    version.
+
+    The caller has made sure the file is ours or empty (:func:`connect` does, before any
+    write): this function writes.
+    """
     version = _version(connection)
     if version > SCHEMA_VERSION:
         raise InputError(
             f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
         )
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
-        connection.executescript(SCHEMA)
-        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    elif version < SCHEMA_VERSION:
+        # One transaction (executescript runs the script as it is): a kill leaves the file
+        # empty or whole. IF NOT EXISTS: another process creating it too finds it made.
+        connection.executescript(
+            f"BEGIN IMMEDIATE; {SCHEMA}; PRAGMA application_id = {APPLICATION_ID};"
+            f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+        )
+    elif version < SCHEMA_VERSION or _application_id(connection) != APPLICATION_ID:
         _upgrade(connection)
 
 
 def _version(connection: sqlite3.Connection) -> int:
     return connection.execute("PRAGMA user_version").fetchone()[0]
+
+
+def _application_id(connection: sqlite3.Connection) -> int:
+    return connection.execute("PRAGMA application_id").fetchone()[0]
 
 
 def _tables(connection: sqlite3.Connection) -> set[str]:
@@ -160,7 +186,9 @@ def _tables(connection: sqlite3.Connection) -> set[str]:
 
 
 def _upgrade(connection: sqlite3.Connection) -> None:
-    """Bring a version 1 store to version 2, in one transaction: all of it or nothing.
+    """Bring a store of an earlier version (or one of this version made before stores
+    carried :data:`APPLICATION_ID`) to this version, marked, in one transaction: all of it
+    or nothing.
 
     ``ingest_log`` loses its CHECK on the format by SQLite's twelve steps for a change
     ALTER TABLE cannot make (https://sqlite.org/lang_altertable.html#otheralter): foreign
@@ -168,6 +196,7 @@ def _upgrade(connection: sqlite3.Connection) -> None:
     foreign keys checked. Another process upgrading at the same time waits for the write
     lock and then finds the work done.
     """
+    version = _version(connection)
     foreign_keys = connection.execute("PRAGMA foreign_keys").fetchone()[0]
     connection.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
     try:
@@ -175,13 +204,20 @@ def _upgrade(connection: sqlite3.Connection) -> None:
         try:
             if _version(connection) == 1:
                 _upgrade_1_to_2(connection)
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
             raise
-    except sqlite3.OperationalError as error:  # e.g. a file this user may only read
-        raise InputError(
-            f"the database is of schema version 1 and could not be upgraded to"
+    except sqlite3.Error as error:  # e.g. a file this user may only read
+        raise connection_fault(
+            connection,
+            error,
+            context=f" (upgrading it from schema version {version} to {SCHEMA_VERSION}:"
+            " nothing was changed)",
+        ) or InputError(
+            f"the database is of schema version {version} and could not be upgraded to"
             f" {SCHEMA_VERSION} ({error}); nothing was changed"
         ) from None
     finally:
@@ -215,43 +251,163 @@ def _upgrade_1_to_2(connection: sqlite3.Connection) -> None:
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def connect(path: Path, *, create: bool = True) -> sqlite3.Connection:
+#: What :func:`_inspect` finds at a database path before anything is written.
+_NEW = "new"  # no file: SQLite creates it
+_EMPTY = "empty"  # a zero-length file, or a SQLite file without tables or marks
+_OURS = "ours"  # a store of ours (marked, or of version 1 or 2 recognised by its tables)
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+_SQLITE_BUSY = 5
+
+
+def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> sqlite3.Connection:
     """Open the store (creating it and its schema when ``create``), tuned for bulk loads.
 
-    A store of an earlier schema version is upgraded in place (once, atomically); one of a
-    later version is refused. The connection is in autocommit mode: callers open explicit
-    transactions (``BEGIN IMMEDIATE`` ... ``COMMIT``) so that one file loads all or nothing.
+    Before anything is written, the file is looked at: a new path or an empty file may
+    become a store; an existing database must be ours (marked with :data:`APPLICATION_ID`,
+    or a store of version 1 or 2 recognised by its tables, which is then marked); anything
+    else raises :class:`~reporting.errors.NotOurDatabase` and the file is left byte for byte
+    as it was. A store of an earlier schema version is upgraded in place (once,
+    atomically); one of a later version is refused. ``wait`` is how many seconds a statement
+    waits for another process's lock before :class:`~reporting.errors.DatabaseBusy`. A full
+    disk, a read-only or forbidden file or folder raise their one-line
+    :class:`~reporting.errors.EnvironmentFault` (see :mod:`reporting.store.faults`).
+
+    The connection is in autocommit mode: callers open explicit transactions
+    (``BEGIN IMMEDIATE`` ... ``COMMIT``) so that one file loads all or nothing.
     """
-    if not create and not path.is_file():
-        raise InputError(f"{path}: no such database (run `baccarat-report ingest` first)")
+    path = Path(path)
+    found = _inspect(path, wait)
+    if found != _OURS and not create:
+        what = "no such database" if found == _NEW else "an empty file, not yet a database"
+        raise InputError(f"{path}: {what} (run `baccarat-report ingest` first)")
     try:
-        connection = sqlite3.connect(path, isolation_level=None, timeout=60)
-    except sqlite3.DatabaseError as error:
-        raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+        connection = sqlite3.connect(path, isolation_level=None, timeout=wait)
+    except sqlite3.Error as error:
+        raise _fault(error, path, wait) from None
     try:
-        connection.execute("PRAGMA journal_mode = WAL")
+        _use_wal(connection, wait)
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
-        if create:
-            create_schema(connection)
-        else:
-            _check_schema(connection, path)
-    except sqlite3.DatabaseError as error:
+        create_schema(connection)
+        _check_schema(connection, path)
+    except sqlite3.Error as error:
         connection.close()
-        raise InputError(f"{path}: cannot open as a SQLite database ({error})") from None
+        raise _fault(error, path, wait) from None
     except BaseException:
         connection.close()
         raise
     return connection
 
 
+def _use_wal(connection: sqlite3.Connection, wait: float) -> None:
+    """Switch the store to WAL mode, trying again for up to ``wait`` seconds: SQLite answers
+    a switch that meets another connection's (two processes creating one store at once) with
+    "database is locked" at once, without waiting on its own."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != _SQLITE_BUSY or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
+
+
+def _fault(error: sqlite3.Error, path: Path, wait: float) -> InputError:
+    """A SQLite error met opening ``path`` as the user's one line: a fault of the machine
+    (:func:`~reporting.store.faults.database_fault`), or a database SQLite cannot read."""
+    return database_fault(error, path, wait=wait) or InputError(
+        f"{path}: cannot open as a SQLite database ({error})"
+    )
+
+
+def _inspect(path: Path, wait: float) -> str:
+    """What ``path`` holds (:data:`_NEW`, :data:`_EMPTY` or :data:`_OURS`), read without
+    writing a byte; a path that is not a regular file or not our database is refused."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise InputError(
+                f"{path}: a symbolic link to nothing; name the database file itself"
+            ) from None
+        return _NEW
+    except OSError as error:
+        raise environment_fault(error, path, "open it as a database") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise NotARegularFile(
+            f"{path}: {kind_of_file(status.st_mode)}, not a database file; name a file"
+        )
+    if status.st_size == 0:
+        return _EMPTY
+    try:
+        with open_regular(path) as handle:
+            header = handle.read(len(_SQLITE_HEADER))
+    except OSError as error:
+        raise environment_fault(error, path, "read it") from None
+    if header != _SQLITE_HEADER:
+        raise NotOurDatabase(
+            f"{path}: not a baccarat-report database (not a SQLite file); nothing was changed"
+        )
+    return _classify(path, *_marks(path, wait))
+
+
+def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
+    """A SQLite file's application id, user version and tables, read without writing.
+
+    Without a ``-wal`` file beside it, the whole database is in the file: it is read as
+    ``immutable`` (no lock, no ``-wal``/``-shm`` file made beside another application's
+    file). With one, a read-only connection reads the WAL too (and never checkpoints); a
+    read that met a writer mid-way is read again that way.
+    """
+    uri = f"file:{quote(str(path.absolute()))}?"
+    if not Path(f"{path}-wal").exists():
+        with contextlib.suppress(sqlite3.Error):
+            return _read_marks(uri + "immutable=1", wait)
+    try:
+        return _read_marks(uri + "mode=ro", wait)
+    except sqlite3.Error as error:
+        raise _fault(error, path, wait) from None
+
+
+def _read_marks(uri: str, wait: float) -> tuple[int, int, set[str]]:
+    reader = sqlite3.connect(uri, uri=True, timeout=wait)
+    try:
+        return _application_id(reader), _version(reader), _tables(reader)
+    finally:
+        reader.close()
+
+
+def _classify(path: Path, application_id: int, version: int, tables: set[str]) -> str:
+    """Ours, empty, or refused: see :func:`connect`."""
+    if application_id == APPLICATION_ID:
+        return _OURS
+    if application_id == 0 and version == 0 and not tables:
+        return _EMPTY
+    if application_id == 0 and _made_by_an_earlier_release(version, tables):
+        return _OURS
+    marks = [f"schema version {version}"]
+    if application_id:
+        marks.append(f"application id {application_id:#x}")
+    marks.append(f"tables: {', '.join(sorted(tables)[:5]) or 'none'}")
+    raise NotOurDatabase(
+        f"{path}: not a baccarat-report database ({'; '.join(marks)}); nothing was changed;"
+        " name a baccarat-report database, or a new file for --db"
+    )
+
+
+def _made_by_an_earlier_release(version: int, tables: set[str]) -> bool:
+    """A store this tool made before it marked its files: version 1 (findings made by
+    verify when it first ran) or 2, with every table of its version."""
+    required = {1: _TABLES_OF_VERSION_1, 2: TABLES}.get(version)
+    return required is not None and set(required) <= tables
+
+
 def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
-    """Refuse a database that is not (or not yet) a baccarat-report store; upgrade one of an
-    earlier version."""
+    """Refuse a store whose tables are not all there (after creation or upgrade)."""
     version = _version(connection)
-    if version == 1 and not set(_TABLES_OF_VERSION_1) - _tables(connection):
-        _upgrade(connection)
-        version = _version(connection)
     missing = set(TABLES) - _tables(connection)
     if version != SCHEMA_VERSION or missing:
         raise InputError(

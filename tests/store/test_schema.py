@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import subprocess
 import sys
@@ -10,8 +11,13 @@ import pytest
 import sqlite_utils
 from helpers import run_main
 
-from reporting.errors import InputError
-from reporting.store.schema import SCHEMA_VERSION, connect, stored_round_content
+from reporting.errors import InputError, NotOurDatabase
+from reporting.store.schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    connect,
+    stored_round_content,
+)
 from reporting.store.schema import TABLES as SCHEMA_TABLES
 
 TABLES = {"rounds", "bets", "ingest_log", "rejected_records"}
@@ -464,3 +470,164 @@ def test_a_command_on_a_version_1_store_upgrades_it_and_runs(
         (round_id,)
         for round_id in (["R-1", "R-2", "R-9"] if command == "ingest" else ["R-1", "R-2"])
     ]
+
+
+# --- a database that is not ours is refused before anything is written -----------------------
+
+
+def sha256_file(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def other_application(path, *, journal: str, tables: str, application_id: int = 0) -> None:
+    """A SQLite file another application made: its own tables, a row, its journal mode."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute(f"PRAGMA journal_mode = {journal}")
+    if application_id:
+        other.execute(f"PRAGMA application_id = {application_id}")
+    for table in tables.split():
+        other.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY, note TEXT)")
+        other.execute(f"INSERT INTO {table} (note) VALUES ('theirs')")
+    other.close()
+
+
+@pytest.mark.parametrize("create", [True, False], ids=["ingest", "verify"])
+@pytest.mark.parametrize("journal", ["delete", "wal"])
+@pytest.mark.parametrize(
+    ("tables", "application_id"),
+    [("notes", 0), ("rounds bets", 0), ("", 0x2A), ("notes", 0x2A)],
+    ids=["no clashing table", "clashing tables", "empty, another's mark", "another's mark"],
+)
+def test_another_applications_database_is_refused_and_left_byte_for_byte(
+    tmp_path, create, journal, tables, application_id
+):
+    path = tmp_path / "theirs.sqlite"
+    other_application(path, journal=journal, tables=tables, application_id=application_id)
+    before = sha256_file(path)
+    with pytest.raises(NotOurDatabase) as caught:
+        connect(path, create=create)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not a baccarat-report database (")
+    assert "nothing was changed" in message
+    assert "\n" not in message
+    assert sha256_file(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs.sqlite"]  # no -wal, no -shm
+    other = sqlite3.connect(path)
+    try:
+        assert other.execute("PRAGMA journal_mode").fetchone() == (journal,)
+    finally:
+        other.close()
+
+
+def test_a_file_that_is_not_sqlite_is_refused_without_sqlite_touching_it(tmp_path):
+    path = tmp_path / "notes.sqlite"
+    path.write_bytes(b"PK\x03\x04 a zip, say" + bytes(200))
+    before = sha256_file(path)
+    with pytest.raises(NotOurDatabase, match="not a SQLite file"):
+        connect(path)
+    assert sha256_file(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite"]
+
+
+def test_ingest_into_another_applications_database_exits_2_and_changes_nothing(
+    tmp_path, make_round, write_jsonl, sample_config_path
+):
+    path = tmp_path / "theirs.sqlite"
+    other_application(path, journal="delete", tables="notes")
+    before = sha256_file(path)
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
+    result = run_main("ingest", str(log), "--db", str(path), "--config", str(sample_config_path))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith(f"baccarat-report: {path}: not a baccarat-report database")
+    assert sha256_file(path) == before
+
+
+@pytest.mark.parametrize("kind", ["new path", "zero-length file", "SQLite file without tables"])
+def test_a_new_path_or_an_empty_file_becomes_a_store_carrying_our_mark(tmp_path, kind):
+    path = tmp_path / "store.sqlite"
+    if kind == "zero-length file":
+        path.touch()
+    elif kind == "SQLite file without tables":
+        sqlite3.connect(path).execute("VACUUM").connection.close()
+        assert path.stat().st_size > 0
+    connection = connect(path)
+    connection.close()
+    check = sqlite3.connect(path)
+    try:
+        assert check.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        assert check.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    finally:
+        check.close()
+    assert APPLICATION_ID.to_bytes(4, "big") == b"BacR"
+
+
+@pytest.mark.parametrize("kind", ["new path", "zero-length file"])
+def test_a_command_that_reads_a_store_creates_none(tmp_path, kind):
+    path = tmp_path / "store.sqlite"
+    if kind == "zero-length file":
+        path.touch()
+    with pytest.raises(InputError, match="run `baccarat-report ingest` first"):
+        connect(path, create=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([] if kind == "new path" else [path.name])
+    assert not path.exists() or path.stat().st_size == 0
+
+
+def unmark(path) -> None:
+    """Make a store look as the release before the mark made it."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA application_id = 0")
+    connection.close()
+
+
+@pytest.mark.parametrize("create", [True, False])
+def test_a_version_2_store_made_before_the_mark_is_accepted_and_marked(tmp_path, create):
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    connection.close()
+    unmark(path)
+    before = table_rows(sqlite3.connect(path))
+    connection = connect(path, create=create)
+    try:
+        assert connection.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        assert table_rows(connection) == before
+    finally:
+        connection.close()
+
+
+def test_a_version_1_store_is_marked_when_upgraded(tmp_path):
+    path = tmp_path / "store.sqlite"
+    version_1_store(path, with_findings=True)
+    connect(path, create=False).close()
+    check = sqlite3.connect(path)
+    try:
+        assert check.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        assert check.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    finally:
+        check.close()
+
+
+def test_a_store_missing_a_table_of_its_version_is_not_taken_for_ours(tmp_path):
+    """Recognised by its tables: a version 2 file without the findings table is not ours."""
+    path = tmp_path / "store.sqlite"
+    connect(path).close()
+    unmark(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("DROP TABLE findings")
+    other.close()
+    before = sha256_file(path)
+    with pytest.raises(NotOurDatabase, match="schema version 2"):
+        connect(path)
+    assert sha256_file(path) == before
+
+
+def test_a_store_of_a_later_version_asks_for_a_newer_release(tmp_path):
+    path = tmp_path / "store.sqlite"
+    connect(path).close()
+    later = sqlite3.connect(path, isolation_level=None)
+    later.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    later.close()
+    with pytest.raises(InputError, match="use a newer baccarat-report"):
+        connect(path)

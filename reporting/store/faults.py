@@ -1,0 +1,169 @@
+"""Faults of the machine under the database, as one-line errors, and the per-database lock.
+
+SQLite reports a full disk, a read-only file, a missing folder or a database another process
+holds as :class:`sqlite3.OperationalError` with a result code. :func:`database_fault` turns
+those into the :class:`~reporting.errors.InputError` subclass a user can act on, naming the
+database; any other ``sqlite3`` error (a constraint, a syntax error) stays what it is: a bug.
+
+:func:`database_lock` is one lock per database for work that must not interleave with another
+run's (two ``monthly`` runs on one database): a ``flock`` on ``<database>.lock`` beside the
+database file (beside the real file when the given path is a symbolic link), never in an
+output tree that gets published.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from reporting.errors import (
+    DatabaseBusy,
+    DiskFull,
+    EnvironmentFault,
+    InputError,
+    NotOurDatabase,
+    PermissionDenied,
+)
+from reporting.files import hold_lock
+
+__all__ = [
+    "DEFAULT_WAIT",
+    "connection_fault",
+    "database_fault",
+    "database_faults",
+    "database_lock",
+    "lock_path",
+]
+
+#: Seconds a command waits for another process's lock on the database before giving up.
+DEFAULT_WAIT = 60.0
+
+_ADVICE_ACCESS = (
+    "make the file and its folder writable by this user (SQLite writes -wal and -shm files"
+    " beside it), or use another --db"
+)
+
+#: SQLite's primary result codes (https://sqlite.org/rescode.html) that are faults of the
+#: machine or of the file: the error class, what happened, what to do.
+_FAULTS: dict[int, tuple[type[InputError], str, str]] = {
+    3: (PermissionDenied, "permission denied", _ADVICE_ACCESS),  # SQLITE_PERM
+    5: (  # SQLITE_BUSY
+        DatabaseBusy,
+        "another process held the database locked for more than {wait} s",
+        "run again when it ends, or allow a longer wait",
+    ),
+    6: (  # SQLITE_LOCKED
+        DatabaseBusy,
+        "the database was locked (by this process) for more than {wait} s",
+        "run again",
+    ),
+    8: (PermissionDenied, "the database is read-only for this user", _ADVICE_ACCESS),
+    10: (EnvironmentFault, "input/output error on the database ({error})", "check the disk"),
+    11: (EnvironmentFault, "the database file is damaged ({error})", "restore it from a backup"),
+    13: (  # SQLITE_FULL
+        DiskFull,
+        "the disk is full (or the database reached its size limit)",
+        "free space on the database's disk and run again",
+    ),
+    14: (  # SQLITE_CANTOPEN
+        PermissionDenied,
+        "the database cannot be opened (its folder is missing, or this user may not read and"
+        " write the file or its folder)",
+        "check the path and its permissions",
+    ),
+    23: (PermissionDenied, "access refused by SQLite ({error})", _ADVICE_ACCESS),  # SQLITE_AUTH
+    26: (  # SQLITE_NOTADB
+        NotOurDatabase,
+        "not a baccarat-report database (not a SQLite file); nothing was changed",
+        "name a baccarat-report database or a new file",
+    ),
+}
+
+
+def database_fault(
+    error: sqlite3.Error, path: Path | str, *, wait: float | None = None, context: str = ""
+) -> InputError | None:
+    """The one-line error the user sees for ``error`` on the database at ``path``, or None
+    when ``error`` is not a fault of the machine or the file (then it is a bug to show).
+
+    ``wait`` is the lock wait in seconds (for a busy database); ``context`` follows the
+    description of what happened (``" while loading x.jsonl: nothing of it was kept"``).
+
+    >>> error = sqlite3.OperationalError("database or disk is full")
+    >>> error.sqlite_errorcode = 13
+    >>> str(database_fault(error, "reports.sqlite"))
+    "reports.sqlite: the disk is full (or the database reached its size limit); free space on the database's disk and run again"
+    """
+    code = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(code, int) or code < 0 or (code & 0xFF) not in _FAULTS:
+        return None
+    kind, what, advice = _FAULTS[code & 0xFF]
+    waited = "the allowed" if wait is None else f"{wait:g}"
+    what = what.format(wait=waited, error=error)
+    return kind(f"{path}: {what}{context}; {advice}")
+
+
+def connection_fault(
+    connection: sqlite3.Connection, error: sqlite3.Error, *, context: str = ""
+) -> InputError | None:
+    """:func:`database_fault` for an error met on ``connection``, naming its file and wait."""
+    try:
+        path = next(
+            (
+                file
+                for _, name, file in connection.execute("PRAGMA database_list")
+                if name == "main"
+            ),
+            "",
+        )
+        wait = connection.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
+    except sqlite3.Error:  # the connection is beyond asking: the fault still has to be told
+        path, wait = "", None
+    return database_fault(error, path or "the database", wait=wait, context=context)
+
+
+@contextmanager
+def database_faults(connection: sqlite3.Connection) -> Iterator[None]:
+    """Within the block, a fault of the machine on ``connection`` (:func:`connection_fault`)
+    is raised as its one-line :class:`~reporting.errors.InputError`; other errors pass."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        fault = connection_fault(connection, error)
+        if fault is None:
+            raise
+        raise fault from None
+
+
+def lock_path(database: Path) -> Path:
+    """The lock file of a database: ``<name>.lock`` beside the real file of ``database``."""
+    real = Path(os.path.realpath(database))
+    return real.with_name(f"{real.name}.lock")
+
+
+@contextmanager
+def database_lock(database: Path, wait: float = DEFAULT_WAIT) -> Iterator[Path]:
+    """Hold the database's own lock (:func:`lock_path`) for a run that must not interleave
+    with another one on the same database, waiting up to ``wait`` seconds; yields the lock
+    file's path.
+
+    The lock file is opened without following links and never truncates another file
+    (:func:`reporting.files.hold_lock`); it stays beside the database afterwards, holding the
+    last holder's pid. A run still holding it after ``wait`` raises
+    :class:`~reporting.errors.DatabaseBusy`. The lock is advisory: only runs that take it
+    wait for each other (each SQLite transaction is protected by SQLite's own locks anyway).
+    """
+    path = lock_path(database)
+
+    def held(holder: str) -> InputError:
+        return DatabaseBusy(
+            f"{database}: another run on this database ({holder}) held its lock {path.name}"
+            f" for more than {wait:g} s; nothing was changed; run again when it ends, or"
+            " allow a longer wait"
+        )
+
+    with hold_lock(path, wait, held_by_other=held):
+        yield path

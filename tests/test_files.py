@@ -1,0 +1,167 @@
+"""Files read, written and locked (reporting.files): a full disk or a read-only folder under an
+output file is one line naming the file, the file as it was is kept; only regular files are
+read; faults of the machine are worded in one place.
+
+How each fault is made: a full disk by a real ``ENOSPC`` from the kernel (writing to
+``/dev/full``) raised inside the writer, and by ``os.fsync`` made to fail as a full disk
+reports itself late on some file systems (monkeypatched: the one simulated case); a read-only
+folder by its mode, written from a child process (as root, root without the capabilities that
+override modes, see tests/store/test_environment.py).
+"""
+
+from __future__ import annotations
+
+import doctest
+import errno
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import reporting.files
+from reporting.errors import (
+    DiskFull,
+    EnvironmentFault,
+    InputError,
+    NotARegularFile,
+    PermissionDenied,
+)
+from reporting.files import environment_fault, open_regular, sha256_of, write_atomically
+
+
+def test_the_examples_in_the_docstrings_hold():
+    assert doctest.testmod(reporting.files).failed == 0
+
+
+def real_disk_full() -> OSError:
+    """The error the kernel gives a write on a full disk."""
+    with open("/dev/full", "wb", buffering=0) as full:
+        try:
+            full.write(b"x")
+        except OSError as error:
+            return error
+    raise AssertionError("/dev/full accepted a write")
+
+
+def test_a_full_disk_while_writing_keeps_the_old_file_and_names_the_new_one(tmp_path):
+    target = tmp_path / "audit.xlsx"
+    target.write_bytes(b"last month's workbook")
+    error = real_disk_full()
+    assert error.errno == errno.ENOSPC
+
+    def writer(handle):
+        handle.write(b"half a workbook")
+        raise error
+
+    with pytest.raises(DiskFull) as caught:
+        write_atomically(target, writer)
+    assert str(caught.value) == (
+        f"{target}: cannot write it (the file as it was, if any, is kept): no space left on"
+        " the device; free space and run again"
+    )
+    assert target.read_bytes() == b"last month's workbook"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["audit.xlsx"]  # no temporary left
+
+
+def test_a_full_disk_reported_by_fsync_is_a_full_disk_too(tmp_path, monkeypatch):
+    def full(descriptor):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(reporting.files.os, "fsync", full)
+    with pytest.raises(DiskFull, match="no space left on the device"):
+        write_atomically(tmp_path / "a.pdf", b"%PDF")
+    assert list(tmp_path.iterdir()) == []
+
+
+WRITE = """
+import sys
+from pathlib import Path
+from reporting.errors import InputError
+from reporting.files import write_atomically
+try:
+    write_atomically(Path(sys.argv[1]), b"data")
+except InputError as error:
+    print(type(error).__name__, error)
+"""
+
+
+def test_a_read_only_folder_is_permission_denied_naming_the_file(tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    folder.chmod(0o555)
+    prefix = []
+    if os.geteuid() == 0:  # root ignores modes: drop the capabilities that let it
+        prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+    try:
+        result = subprocess.run(
+            [*prefix, sys.executable, "-c", WRITE, str(folder / "a.pdf")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        folder.chmod(0o755)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        f"PermissionDenied {folder / 'a.pdf'}: cannot write it: permission denied; give this"
+        " user access, or run as a user who has it"
+    )
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        (errno.ENOSPC, DiskFull),
+        (errno.EDQUOT, DiskFull),
+        (errno.EACCES, PermissionDenied),
+        (errno.EROFS, PermissionDenied),
+        (errno.EIO, EnvironmentFault),
+        (errno.ENOENT, InputError),
+        (errno.EISDIR, NotARegularFile),
+    ],
+)
+def test_each_errno_has_its_kind_and_one_line(code, kind):
+    fault = environment_fault(OSError(code, os.strerror(code)), "out/x", "write it")
+    assert type(fault) is kind
+    assert str(fault).startswith("out/x: cannot write it: ")
+    assert "\n" not in str(fault)
+
+
+def test_an_unknown_errno_keeps_the_systems_words():
+    fault = environment_fault(OSError(errno.ENXIO, "No such device or address"), "x", "read it")
+    assert type(fault) is EnvironmentFault
+    assert str(fault) == "x: cannot read it: No such device or address; check the path"
+
+
+# --- only regular files are read -------------------------------------------------------------
+
+
+def test_a_fifo_is_refused_at_once_instead_of_waiting_for_a_writer(tmp_path):
+    fifo = tmp_path / "log.jsonl"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    with pytest.raises(NotARegularFile, match=r"a FIFO \(named pipe\)"):
+        sha256_of(fifo)
+    assert time.monotonic() - started < 2
+
+
+def test_a_folder_and_a_device_are_refused(tmp_path):
+    with pytest.raises(NotARegularFile, match="a folder"):
+        open_regular(tmp_path)
+    with pytest.raises(NotARegularFile, match="a character device"):
+        open_regular(Path("/dev/zero"))  # would be read for ever
+
+
+def test_a_regular_file_and_a_link_to_one_are_read(tmp_path):
+    file = tmp_path / "log.jsonl"
+    file.write_bytes(b"abc")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(file)
+    with open_regular(link) as handle:
+        assert handle.read() == b"abc"
+    assert sha256_of(file) == sha256_of(link)
+    assert sha256_of(file, file) == sha256_of(tmp_path / "log.jsonl", link)
