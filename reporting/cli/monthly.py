@@ -24,6 +24,7 @@ from reporting.cli.logs import JOB_LINE, command_logger
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure
+from reporting.store.faults import database_lock
 from reporting.store.schema import connect
 
 if TYPE_CHECKING:
@@ -81,7 +82,13 @@ def monthly_command(
     from reporting.jobs.monthly import no_progress, output_lock, run_monthly
 
     # The lock first: a second run waits (or stops) here, before it touches the database.
-    with output_lock(out, wait), progress_bars(quiet=as_json, unit="percent") as bars:
+    # Then the database's (a run writing elsewhere from the same database waits too), then
+    # the database itself.
+    with (
+        output_lock(out, wait),
+        database_lock(db, wait),
+        progress_bars(quiet=as_json, unit="percent") as bars,
+    ):
         connection = connect(db)
         try:
             result = run_monthly(

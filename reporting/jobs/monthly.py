@@ -20,15 +20,11 @@ Safe to run unattended and to re-run:
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import json
 import os
 import re
 import shutil
 import sqlite3
-import stat
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,9 +38,8 @@ from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
-from reporting.files import sha256_of
+from reporting.files import hold_lock, sha256_of
 from reporting.ingest.discovery import discover_sources
-from reporting.ingest.sources import Source
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
@@ -157,57 +152,22 @@ def lock_path(out: Path) -> Path:
     return folder.parent / f".{folder.name}.lock"
 
 
-def _open_lock(path: Path) -> int:
-    """Open (or create) the lock file without following a link and without truncating it;
-    refuse anything but a plain file of its own (a link, a folder, a FIFO, a hard link)."""
-    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
-    try:
-        descriptor = os.open(path, flags, 0o644)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise InputError(
-                f"{path}: the lock file is a symbolic link; it was not followed and its target"
-                " was not touched. Remove the link and run again"
-            ) from None
-        raise InputError(f"{path}: cannot open the lock file ({error.strerror})") from None
-    info = os.fstat(descriptor)
-    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-        os.close(descriptor)
-        raise InputError(
-            f"{path}: the lock file is not a plain file of its own (a folder, a FIFO or a"
-            " hard link); it was not changed. Remove it and run again"
-        )
-    return descriptor
-
-
 @contextmanager
 def output_lock(out: Path, wait: float) -> Iterator[None]:
-    """Hold the output folder's lock (:func:`lock_path`), waiting up to ``wait`` seconds for
-    another run."""
+    """Hold the output folder's lock (:func:`lock_path`; a link, a FIFO, a folder or a hard
+    link at its path is refused untouched), waiting up to ``wait`` seconds for another run."""
     path = lock_path(out)
     out.mkdir(parents=True, exist_ok=True)
-    descriptor = _open_lock(path)
-    deadline = time.monotonic() + wait
-    try:
-        while True:
-            try:
-                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = os.pread(descriptor, 200, 0).decode("utf-8", "replace").strip()
-                    raise LockHeld(
-                        f"{out}: another monthly run is writing here ({holder or 'another process'});"
-                        " it was not disturbed. Try again when it ends, or pass --wait SECONDS"
-                    ) from None
-                time.sleep(0.2)
-        # Our own plain file (checked above): rewriting its content touches nothing else.
-        os.ftruncate(descriptor, 0)
-        os.pwrite(descriptor, f"pid {os.getpid()}".encode(), 0)
+
+    def held(holder: str) -> LockHeld:
+        return LockHeld(
+            f"{out}: another monthly run is writing here ({holder}); it was not disturbed."
+            " Try again when it ends, or pass --wait SECONDS"
+        )
+
+    with hold_lock(path, wait, held_by_other=held):
         _remove_legacy_lock(out)
         yield
-    finally:
-        os.close(descriptor)
 
 
 def _remove_legacy_lock(out: Path) -> None:
@@ -248,7 +208,7 @@ def run_monthly(
     with contextlib.nullcontext() if locked else output_lock(out, wait):
         _repair_swap(out, log)
         _clear_staging(out)
-        ingested, inputs, names = _ingest_inbox(connection, config, inbox, log, progress)
+        ingested, inputs = _ingest_inbox(connection, config, inbox, log, progress)
         reports = []
         for month, games in sorted(months.items()):
             with _staging_folder(out, month) as staging:
@@ -267,7 +227,7 @@ def run_monthly(
         elsewhere = sum(
             item.rejected_count
             for item in ingested.files
-            if item.status == "loaded" and names.get(item.file) not in shown
+            if item.status == "loaded" and item.file not in shown
         )
         if elsewhere:
             log(
@@ -300,32 +260,25 @@ def _ingest_inbox(
     inbox: Path,
     log: Log,
     progress: Progress,
-) -> tuple[IngestResult, list[dict], dict[str, str]]:
-    """Ingest the inbox's round logs; what was loaded, each input file with its sha256 (for
-    the manifest), and the name each file read is stored by (relative to the inbox). A file
-    that could not be read stops the run."""
+) -> tuple[IngestResult, list[dict]]:
+    """Ingest the inbox's round logs, stored by their names relative to the inbox (so the
+    workbook's bytes do not depend on how ``--inbox`` was typed); what was loaded, and each
+    input file with its sha256 (for the manifest). A file that could not be read stops the
+    run (after the others were tried)."""
     sources = discover_sources([inbox])
     log(f"inbox {inbox}: {len(sources)} round log(s)")
-    results = []
-    names: dict[str, str] = {}
-    for source in sources:
-        # One file at a time, its names made relative before the next file is read (a
-        # conflict message of a later file names the earlier file as it is stored).
-        [item] = ingest(
-            connection,
-            [source],
-            config,
-            progress=lambda source: progress(f"ingest {source.path.name}", source.size),
-        ).files
-        names[item.file] = _relative_name(source.path, inbox)
-        if item.status == "loaded":
-            _store_relative_names(connection, item.sha256, source, inbox)
-        results.append(item)
+    ingested = ingest(
+        connection,
+        sources,
+        config,
+        base=inbox,
+        progress=lambda source: progress(f"ingest {source.path.name}", source.size),
+    )
+    for item in ingested.files:
         log(
-            f"ingest {item.file}: {item.status}, {item.rounds_loaded} rounds,"
+            f"ingest {inbox / item.file}: {item.status}, {item.rounds_loaded} rounds,"
             f" {item.bets_loaded} bets, {item.rejected_count} rejected"
         )
-    ingested = IngestResult(results)
     if ingested.failed:
         raise InputError("; ".join(str(item.error) for item in ingested.failed))
     inputs = [
@@ -337,50 +290,12 @@ def _ingest_inbox(
         for source in sources
         for path in source.files
     ]
-    return ingested, inputs, names
+    return ingested, inputs
 
 
 def _relative_name(path: Path, inbox: Path) -> str:
     """A file of the inbox named as the reports name it: relative to the inbox, with ``/``."""
     return path.relative_to(inbox).as_posix()
-
-
-def _store_relative_names(
-    connection: sqlite3.Connection, sha256: str, source: Source, inbox: Path
-) -> None:
-    """Name a file just loaded relative to the inbox in the store (its ingest log row and its
-    rejected lines), so the workbook's bytes do not depend on how ``--inbox`` was typed.
-
-    A stopgap in this layer until the store names files relative to a base folder itself
-    (then ``ingest(..., base=inbox)`` replaces this; the lead connects it). Until then a kill
-    between a file's load and this rename leaves that one file under its typed name.
-    """
-    renames = [(str(path), _relative_name(path, inbox)) for path in source.files]
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        [(ingest_id,)] = connection.execute(
-            "SELECT ingest_id FROM ingest_log WHERE file_sha256 = ?", (sha256,)
-        ).fetchall()
-        companion = renames[1][1] if len(renames) > 1 else None
-        connection.execute(
-            "UPDATE ingest_log SET file_name = ?, companion_name = ? WHERE ingest_id = ?",
-            (renames[0][1], companion, ingest_id),
-        )
-        for typed, relative in renames:
-            connection.execute(
-                "UPDATE rejected_records SET file_name = ? WHERE ingest_id = ? AND file_name = ?",
-                (relative, ingest_id, typed),
-            )
-        for typed, relative in renames:  # messages naming the files (a CSV pair's bets)
-            connection.execute(
-                "UPDATE rejected_records SET message = replace(message, ?, ?)"
-                " WHERE ingest_id = ? AND instr(message, ?)",
-                (typed, relative, ingest_id, typed),
-            )
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
 
 
 def _repair_swap(out: Path, log: Log) -> None:

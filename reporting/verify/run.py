@@ -9,6 +9,7 @@ re-running never duplicates them; the outcome counts and bet sums come back with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections import Counter
@@ -19,6 +20,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding
+from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
 from reporting.verify.totals import BetTotals, TableCounts, Totals
@@ -109,30 +111,46 @@ def verify(
     :data:`PROGRESS_EVERY` rounds and once at the end (for a progress bar)."""
     result = VerifyResult(month)
     games = config.games
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        if month is None:
-            where, params = "1", ()
-        else:
-            where, params = "findings.report_month = ?", (month,)
-        # Only the configured games are judged, so only their findings are replaced.
-        connection.execute(
-            f"DELETE FROM findings WHERE {where} AND game_id IN (SELECT value FROM json_each(?))",
-            (*params, json.dumps(sorted(games))),
-        )
-        sink = _FindingSink(connection, result, keep)
-        with cyclic_gc_paused():
-            _check_rounds(connection, games, month, sink, result, progress)
-            for shoe in read_shoes(connection, month):
-                for check in SHOE_CHECKS.values():
-                    sink.extend(check(shoe, games, month))
-        sink.flush()
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
+    with database_faults(connection):  # a full disk, a lock held too long: one line
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            _replace_findings(connection, games, month, result, keep, progress)
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:  # SQLite may have rolled back already (disk full)
+                with contextlib.suppress(sqlite3.Error):
+                    connection.execute("ROLLBACK")
+            raise
     result.findings.sort(key=lambda f: (f.source_file, f.source_line, f.kind, f.bet_id or ""))
     return result
+
+
+def _replace_findings(
+    connection: sqlite3.Connection,
+    games: Mapping[str, GameSpec],
+    month: str | None,
+    result: VerifyResult,
+    keep: int,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """Inside the open transaction: the scope's findings deleted, every round checked, the
+    new findings written."""
+    if month is None:
+        where, params = "1", ()
+    else:
+        where, params = "findings.report_month = ?", (month,)
+    # Only the configured games are judged, so only their findings are replaced.
+    connection.execute(
+        f"DELETE FROM findings WHERE {where} AND game_id IN (SELECT value FROM json_each(?))",
+        (*params, json.dumps(sorted(games))),
+    )
+    sink = _FindingSink(connection, result, keep)
+    with cyclic_gc_paused():
+        _check_rounds(connection, games, month, sink, result, progress)
+        for shoe in read_shoes(connection, month):
+            for check in SHOE_CHECKS.values():
+                sink.extend(check(shoe, games, month))
+    sink.flush()
 
 
 def _check_rounds(
