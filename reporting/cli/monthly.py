@@ -28,6 +28,7 @@ from reporting.store.faults import database_lock
 from reporting.store.schema import connect
 
 if TYPE_CHECKING:
+    from reporting.config.loader import OperatorConfig
     from reporting.jobs.monthly import MonthlyResult
 
 
@@ -79,11 +80,31 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
+    result = _run_locked(operator, inbox, out, dates, db=db, wait=wait, as_json=as_json)
+    if as_json:
+        print_json(monthly_document(result))
+    else:
+        _summary(result)
+    # 1 tells the scheduler to look: whatever bears on the month (reporting.verify.bearing:
+    # findings, rejected lines, unread inbox files, unverified rounds, publishing problems).
+    raise typer.Exit(result.exit_code)
+
+
+def _run_locked(
+    operator: OperatorConfig,
+    inbox: Path,
+    out: Path,
+    dates: dict[str, date],
+    *,
+    db: Path,
+    wait: float,
+    as_json: bool,
+) -> MonthlyResult:
+    """The job under its locks: the output folder's first (a second run waits, or stops,
+    before it touches the database), then the database's (a run writing elsewhere from the
+    same database waits too), then the database itself."""
     from reporting.jobs.monthly import no_progress, output_lock, run_monthly
 
-    # The lock first: a second run waits (or stops) here, before it touches the database.
-    # Then the database's (a run writing elsewhere from the same database waits too), then
-    # the database itself.
     with (
         output_lock(out, wait),
         database_lock(db, wait),
@@ -91,7 +112,7 @@ def monthly_command(
     ):
         connection = connect(db)
         try:
-            result = run_monthly(
+            return run_monthly(
                 connection,
                 operator,
                 inbox,
@@ -105,13 +126,6 @@ def monthly_command(
             )
         finally:
             connection.close()
-    if as_json:
-        print_json(monthly_document(result))
-    else:
-        _summary(result)
-    # 1 tells the scheduler to look: whatever bears on the month (reporting.verify.bearing:
-    # findings, rejected lines, unread inbox files, unverified rounds, publishing problems).
-    raise typer.Exit(result.exit_code)
 
 
 def _quiet(line: str) -> None:
