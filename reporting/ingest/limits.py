@@ -1,0 +1,67 @@
+"""The bounds every reader holds to, in one place, each with the reason for its value.
+
+A round log comes from another system and may be hostile or broken: a gzip bomb, one endless
+line, JSON nested thousands deep, a 20 MB field. Past one of these bounds a line (or CSV row)
+is that line's reject, never a crash, and the reader's memory stays within a few times the
+bound whatever the input. Real logs stay far inside every one of them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_AMOUNT_CHARS",
+    "MAX_BATCH_BETS",
+    "MAX_CSV_FIELD_CHARS",
+    "MAX_CSV_LINE_CHARS",
+    "MAX_DEPTH",
+    "MAX_LINE_BYTES",
+    "MAX_MESSAGE_CHARS",
+    "MAX_SHOWN_VALUE_CHARS",
+    "RAW_TEXT_LIMIT",
+    "SKIP_CHUNK_BYTES",
+]
+
+#: Bytes of one JSON Lines line (its ending included), counted before decoding. A round with
+#: 6 bets is about 1.2 KB and each bet adds about 200 bytes: 4 MiB holds a round of some
+#: 20,000 bets, beyond the busiest live table; decoding such a line takes some 30 MB, so a
+#: line at the bound still fits the reader's memory many times over.
+MAX_LINE_BYTES = 4 * 1024 * 1024
+
+#: Characters of one physical line of a CSV file. A rounds row is about 300 characters and a
+#: bets row about 150; 1 Mi characters leaves room for any free text, while a line of that
+#: many one-character cells still parses into well under 100 MB.
+MAX_CSV_LINE_CHARS = 1024 * 1024
+
+#: Characters of one CSV cell (a quoted cell may span lines). The longest real cell is a
+#: free-text void reason or an id, a few hundred characters; Python's csv module stops at
+#: 131,072 by default and would fail the whole pair, this bound makes it that row's reject.
+MAX_CSV_FIELD_CHARS = 64 * 1024
+
+#: Nesting of arrays and objects in a JSON line. A round is 3 deep (round, bets, bet); 64
+#: leaves room for any structured extra field an exporter adds, and is far below the ~1,000
+#: at which the decoders raise RecursionError (which is also caught, as the same reject).
+MAX_DEPTH = 64
+
+#: Characters of a money amount before it is converted. The largest amount accepted (see
+#: ``reporting.ingest.validation.MAX_CENTS``) has 13 digits, a point and 2 decimals; 32 leaves
+#: room for leading zeros and keeps ``int()`` far from its 4,300-digit refusal.
+MAX_AMOUNT_CHARS = 32
+
+#: Characters of a rejected line's text that are kept (the database stores it; the workbook
+#: shows it): enough to see what was wrong, bounded for a hostile line of megabytes.
+RAW_TEXT_LIMIT = 10_000
+
+#: Characters of a reject message, and of a value quoted inside one ("field 'x...' is ...").
+#: A message is one line on a terminal and in a workbook cell; a 20 MB field must not make a
+#: 20 MB message.
+MAX_MESSAGE_CHARS = 500
+MAX_SHOWN_VALUE_CHARS = 60
+
+#: Bytes read at a time while streaming past the rest of an over-long line: large enough to
+#: cost little per byte, small enough to hold in memory any number of times.
+SKIP_CHUNK_BYTES = 1024 * 1024
+
+#: Bets a batch of rounds may hold before it is handed on early. A batch is normally 10,000
+#: rounds of about 6 bets; rounds of thousands of bets each would otherwise make a batch of
+#: millions of records.
+MAX_BATCH_BETS = 200_000
