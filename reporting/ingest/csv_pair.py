@@ -178,6 +178,18 @@ def _field_limit() -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
+def _leading_cells(text: str) -> list[str]:
+    """The whole cells at the start of a line the csv module refused (its first thousand
+    characters, the last cell dropped as maybe cut), so that the row's reject still names
+    its round."""
+    try:
+        with _field_limit():
+            cells = next(csv.reader([text[:1000]]), [])
+    except csv.Error:
+        return []
+    return cells[:-1]
+
+
 def _problem_of(error: csv.Error) -> str:
     """What a reject says of a row the csv module refused."""
     if "field larger than field limit" in str(error):
@@ -230,7 +242,13 @@ def _stage(
                 return
             except csv.Error as error:
                 text = _readable(lines.last.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
-                yield (first, *refused, text, False, False, _problem_of(error))
+                cells = refused
+                if reader.line_num == first:  # one line: its first cells name the round
+                    leading = _leading_cells(text)
+                    cells = tuple(
+                        leading[index] if index < len(leading) else None for index in indexes
+                    )
+                yield (first, *cells, text, False, False, _problem_of(error))
                 continue
             problem = None
             if lines.cut >= first:
