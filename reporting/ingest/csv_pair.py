@@ -309,6 +309,7 @@ def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> B
             _csv_records(source, RoundValidator(games), staging, reached),
             lambda: total * reached[0] // last_line,
             size,
+            str(source.path),
         )
     finally:
         staging.close()

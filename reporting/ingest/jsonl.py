@@ -77,7 +77,7 @@ def read_jsonl(
     with raw_handle:
         handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle
         try:
-            yield from batched(_records(handle, name, games), raw_handle.tell, size)
+            yield from batched(_records(handle, name, games), raw_handle.tell, size, name)
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"

@@ -16,6 +16,7 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "MAX_MESSAGE_CHARS",
+    "MAX_REJECTED_LINES",
     "MAX_SHOWN_VALUE_CHARS",
     "RAW_TEXT_LIMIT",
     "SKIP_CHUNK_BYTES",
@@ -65,3 +66,9 @@ SKIP_CHUNK_BYTES = 1024 * 1024
 #: rounds of about 6 bets; rounds of thousands of bets each would otherwise make a batch of
 #: millions of records.
 MAX_BATCH_BETS = 200_000
+
+#: Rejected lines after which a file that holds fewer rounds than rejects is refused whole: a
+#: gzip of a gigabyte of "x" lines would otherwise be hours of rejects written to the
+#: database. A real log with a broken exporter shows its problem in its first thousand lines;
+#: a million leaves room for a real month with many bad lines, as long as most lines load.
+MAX_REJECTED_LINES = 1_000_000

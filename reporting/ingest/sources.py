@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from reporting.ingest.limits import MAX_BATCH_BETS, RAW_TEXT_LIMIT
+from reporting.errors import InputError
+from reporting.ingest.limits import MAX_BATCH_BETS, MAX_REJECTED_LINES, RAW_TEXT_LIMIT
 from reporting.records import RejectedLine, Round
 
 __all__ = [
@@ -128,27 +129,42 @@ BatchReader = Generator[Batch, None, None]
 
 
 def batched(
-    items: Iterator[Round | RejectedLine], position: Callable[[], int], size: int
+    items: Iterator[Round | RejectedLine], position: Callable[[], int], size: int, name: str
 ) -> Iterator[Batch]:
     """Rounds and rejected lines, in file order, gathered into batches of up to ``size`` of
     either kind (or of :data:`~reporting.ingest.limits.MAX_BATCH_BETS` bets, whichever comes
-    first); ``position`` tells how far reading got when a batch is full."""
+    first); ``position`` tells how far reading got when a batch is full.
+
+    A file (``name``) with more than :data:`~reporting.ingest.limits.MAX_REJECTED_LINES`
+    rejected lines, and more of them than rounds, is not a round log: InputError.
+    """
     records: list[Round] = []
     rejects: list[RejectedLine] = []
-    bets = 0
+    bets = rounds_before = rejects_before = 0
     for item in items:
         if type(item) is Round:
             records.append(item)
             bets += len(item.bets)
-            if len(records) >= size or bets >= MAX_BATCH_BETS:
-                yield Batch(records, rejects, position())
-                records, rejects, bets = [], [], 0
+            if len(records) < size and bets < MAX_BATCH_BETS:
+                continue
         else:
             rejects.append(item)
-            if len(rejects) >= size:
-                yield Batch(records, rejects, position())
-                records, rejects, bets = [], [], 0
+            if len(rejects) < size:
+                continue
+            _check_rejects(name, rejects_before + len(rejects), rounds_before + len(records))
+        rounds_before += len(records)
+        rejects_before += len(rejects)
+        yield Batch(records, rejects, position())
+        records, rejects, bets = [], [], 0
     yield Batch(records, rejects, position())
+
+
+def _check_rejects(name: str, rejected: int, rounds: int) -> None:
+    if rejected > MAX_REJECTED_LINES and rejected > rounds:
+        raise InputError(
+            f"{name}: {rejected:,} lines rejected and only {rounds:,} rounds read: this is"
+            " not a round log this tool can read; nothing of it was loaded"
+        )
 
 
 def raw_text(data: bytes) -> str:

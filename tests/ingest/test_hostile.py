@@ -450,3 +450,21 @@ def test_blank_lines_are_skipped_a_buffer_at_a_time(tmp_path, operator_config, m
     assert time.process_time() - started < 5
     assert [record.source_line for record in records] == [1, 2 + blank.count(b"\n")]
     assert rejects == []
+
+
+def test_a_file_of_mostly_rejects_past_the_bound_is_refused_whole(
+    tmp_path, operator_config, make_round, monkeypatch
+):
+    """A gzip of millions of bad lines would be hours of rejects: past the bound (lowered
+    here to keep the test short), a file with more rejects than rounds is refused; one
+    where most lines load still loads with its rejects."""
+    monkeypatch.setattr("reporting.ingest.sources.MAX_REJECTED_LINES", 5_000)
+    garbage = tmp_path / "garbage.jsonl.gz"
+    garbage.write_bytes(gzip.compress(line(make_round("R-1")) + b"x\n" * 20_000, mtime=0))
+    with pytest.raises(InputError, match="6,000 lines rejected and only 1 rounds read"):
+        read(Source(garbage, "jsonl.gz"), operator_config)
+    mostly_good = tmp_path / "mostly-good.jsonl"
+    good = b"".join(line(make_round(f"R-{number}")) for number in range(7_000))
+    mostly_good.write_bytes(good + b"x\n" * 6_000)
+    records, rejects = read(Source(mostly_good, "jsonl"), operator_config)
+    assert (len(records), len(rejects)) == (7_000, 6_000)
