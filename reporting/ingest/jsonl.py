@@ -16,12 +16,13 @@ Reading holds to the bounds of :mod:`reporting.ingest.limits`, whatever the file
 
 Duplicate keys cost little to rule out. The decoded round, encoded again (compact JSON, in
 C: a twentieth of reading the line), is never longer than the line, whitespace aside: every
-string, number and key of the line is at least as long as its re-encoding, and a key that
-the decoder dropped (repeated, or unknown) makes the line longer. When the lengths agree,
-no key was repeated; only other lines (extra fields, escapes) are parsed a second time, by
-:mod:`json`, every key in view. That second parse is also where an unknown key is checked
-for a misspelling and where nesting is measured: a line that passes the length test holds
-no unknown field, and the only values it can nest are card codes, rejected when not a string.
+string, int and key of the line is at least as long as its re-encoding, and a key that the
+decoder dropped (repeated, or unknown) makes the line longer. When the lengths agree, no key
+was repeated. A line with an unknown field is decoded whole and re-encoded the same way
+(see :func:`_check_line`); only a line that still differs (a repeated key, escapes) is parsed
+by :mod:`json`, every key in view. Unknown keys are checked for a misspelling and nesting is
+measured on those lines only: a line that passes the first test holds no unknown field, and
+the only values it can nest are card codes, rejected when not a string.
 """
 
 from __future__ import annotations
@@ -114,8 +115,8 @@ def _records(
                     continue
             raw = decode(data)
             encode_into(raw, encoded)
-            if len(encoded) != len(data) - (data[-1] == 10) and not _same_length(data, encoded):
-                _check_keys(data)
+            if len(encoded) != len(data) - (data[-1] == 10):
+                _check_line(data, len(raw.bets), encoded)
             yield validate(raw, number)
         except msgspec.DecodeError as error:
             if not data.strip(_BLANK):
@@ -134,12 +135,46 @@ def _records(
         data = readline(MAX_LINE_BYTES)
 
 
+def _check_line(data: bytes, bets: int, encoded: bytearray) -> None:
+    """Rule out, for a line longer than its decoded round re-encoded, a repeated key (and
+    check its unknown keys and its depth). Raises the line's RecordError.
+
+    Whitespace alone (``": "``, CR LF) is the common reason, and costs a count of spaces.
+    Then the line decoded whole (unknown fields too, floats as 0 so that no value re-encodes
+    longer than it is written) and re-encoded must be as long as the line, whitespace aside;
+    only a line that is not (a repeated key, escapes) is parsed a third time, by json.
+    """
+    if _same_length(data, encoded):
+        return
+    try:
+        document = _DECODE_ANY(data)
+    except (ValueError, msgspec.DecodeError):  # e.g. an int of 5,000 digits: json's turn
+        document = None
+    if document is not None:
+        _ENCODE_INTO(document, encoded)
+        if len(encoded) == len(data) - (data[-1] == 10) or _same_length(data, encoded):
+            _check_spelling_of(document)
+            if data.count(b"[") + data.count(b"{") > MAX_DEPTH + bets + 1:
+                _check_depth(data)
+            return
+    _check_keys(data)
+
+
+def _as_zero(text: str) -> int:
+    """A float as the length check decodes it (re-encoded, no longer than any float)."""
+    return 0
+
+
+_DECODE_ANY = msgspec.json.Decoder(float_hook=_as_zero).decode
+_ENCODE_INTO = msgspec.json.Encoder().encode_into
+
+
 def _same_length(data: bytes, encoded: bytearray) -> bool:
-    """Whether ``data`` is as long as its re-encoding once whitespace outside strings is
-    left out (a line written with ``": "`` and ``", "``, or ending in CR LF). Raw tabs, CRs
-    and line feeds can only be outside strings; spaces are counted on both sides."""
-    outside = data.count(b" ") + data.count(b"\t") + data.count(b"\r") + data.count(b"\n")
-    return len(data) - outside == len(encoded) - encoded.count(b" ")
+    """Whether ``data`` is as long as ``encoded`` but for spaces (counted on both sides: the
+    encoding has those inside strings) and the line ending. (A line spaced with tabs is
+    not taken for the same: it goes to the slower check.)"""
+    ending = (data[-1] == 10) + (data[-2:-1] == b"\r")
+    return len(data) - data.count(b" ") - ending == len(encoded) - encoded.count(b" ")
 
 
 def _over_long(handle: IO[bytes], head: bytes) -> RecordError | None:
@@ -241,26 +276,38 @@ def _check_keys(data: bytes) -> None:
             f"key {duplicate.key!r} appears twice in one object; which one is meant is unknown",
         ) from None
     _check_depth(data)
+    _check_spelling_of(document)
+
+
+def _check_spelling_of(document: Any) -> None:
+    """Raise the reject of a key of the round or of a bet that is a misspelt field."""
     if not isinstance(document, dict):
         return
-    _check_spelling(document, ROUND_FIELDS, "")
+    if not _ROUND_KEYS.issuperset(document):
+        _check_spelling(document, _ROUND_KEYS, "")
     bets = document.get("bets")
-    if isinstance(bets, list):
+    if isinstance(bets, list) and not all(map(_known_bet_keys, bets)):
         for index, bet in enumerate(bets):
-            if isinstance(bet, dict):
-                _check_spelling(bet, BET_FIELDS, f"bets[{index}].")
+            if not _known_bet_keys(bet):
+                _check_spelling(bet, _BET_KEYS, f"bets[{index}].")
 
 
-def _check_spelling(document: dict[str, Any], known: tuple[str, ...], where: str) -> None:
-    for key in document:
-        if key not in known:
-            meant = misspelt_field(key, known)
-            if meant is not None:
-                raise RecordError(
-                    RejectReason.BAD_VALUE,
-                    f"unknown field {where}{key[:60]!r}: did you mean {meant}? (the round"
-                    " log spells it that way; a misspelt field would be ignored)",
-                )
+def _known_bet_keys(bet: Any) -> bool:
+    return not isinstance(bet, dict) or _BET_KEYS.issuperset(bet)
+
+
+_ROUND_KEYS, _BET_KEYS = frozenset(ROUND_FIELDS), frozenset(BET_FIELDS)
+
+
+def _check_spelling(document: dict[str, Any], known: frozenset[str], where: str) -> None:
+    for key in sorted(document.keys() - known):
+        meant = misspelt_field(key, BET_FIELDS if known is _BET_KEYS else ROUND_FIELDS)
+        if meant is not None:
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"unknown field {where}{key[:60]!r}: did you mean {meant}? (the round"
+                " log spells it that way; a misspelt field would be ignored)",
+            )
 
 
 def _rejected(

@@ -14,9 +14,10 @@ validator treats both alike.
 
 from __future__ import annotations
 
+import functools
 import re
 import reprlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -189,7 +190,8 @@ def _one_edit_apart(first: str, second: str) -> bool:
     return any(longer[:index] + longer[index + 1 :] == shorter for index in range(len(longer)))
 
 
-def misspelt_field(name: str, known: Iterable[str]) -> str | None:
+@functools.lru_cache(maxsize=1024)  # an exporter's extra keys repeat on every line
+def misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
     """The known field an unknown key is most likely a misspelling of, or None.
 
     A key is taken for a misspelling when it is spelt the same but for case, separators and
