@@ -36,10 +36,16 @@ from itertools import accumulate
 from typing import IO, Any
 
 import msgspec
+from msgspec import UNSET
 
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.ingest.limits import MAX_DEPTH, MAX_LINE_BYTES, SKIP_CHUNK_BYTES
+from reporting.ingest.limits import (
+    MAX_DEPTH,
+    MAX_LEARNT_FIELDS,
+    MAX_LINE_BYTES,
+    SKIP_CHUNK_BYTES,
+)
 from reporting.ingest.sources import (
     BatchReader,
     NotARegularFile,
@@ -52,6 +58,7 @@ from reporting.ingest.validation import (
     BET_FIELDS,
     ROUND_DECODER,
     ROUND_FIELDS,
+    RawRound,
     RecordError,
     RoundValidator,
     error_of_decoding,
@@ -97,7 +104,8 @@ def _records(
 ) -> Iterator[Round | RejectedLine]:
     """Each line of the file as a round or a rejected line; blank lines are not records."""
     validate = RoundValidator(games).validate
-    decode = ROUND_DECODER.decode
+    shape = _Shape()
+    decode = shape.decode
     encode_into, encoded = msgspec.json.Encoder().encode_into, bytearray()
     readline = handle.readline
     number = 0
@@ -108,15 +116,15 @@ def _records(
         number += 1
         try:
             if len(data) == MAX_LINE_BYTES and data[-1:] != b"\n":
-                problem = _over_long(handle, data)
-                if problem is not None:
-                    yield _rejected(name, number, problem, data, None)
-                    data = readline(MAX_LINE_BYTES)
-                    continue
+                _skip_over_long(handle, data)
             raw = decode(data)
             encode_into(raw, encoded)
             if len(encoded) != len(data) - (data[-1] == 10):
-                _check_line(data, len(raw.bets), encoded)
+                document = _check_line(data, len(raw.bets), encoded)
+                if document is not None and shape.learn(document):
+                    decode = shape.decode
+            if shape.extras and data.count(b"[") + data.count(b"{") > MAX_DEPTH + len(raw.bets) + 1:
+                _check_depth(data)  # a learnt field is decoded as it comes, at any depth
             yield validate(raw, number)
         except msgspec.DecodeError as error:
             if not data.strip(_BLANK):
@@ -135,9 +143,10 @@ def _records(
         data = readline(MAX_LINE_BYTES)
 
 
-def _check_line(data: bytes, bets: int, encoded: bytearray) -> None:
+def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | None:
     """Rule out, for a line longer than its decoded round re-encoded, a repeated key (and
-    check its unknown keys and its depth). Raises the line's RecordError.
+    check its unknown keys and its depth). Raises the line's RecordError; returns the line
+    decoded whole when that was needed and it holds a round (None otherwise).
 
     Whitespace alone (``": "``, CR LF) is the common reason, and costs a count of spaces.
     Then the line decoded whole (unknown fields too, floats as 0 so that no value re-encodes
@@ -145,7 +154,7 @@ def _check_line(data: bytes, bets: int, encoded: bytearray) -> None:
     only a line that is not (a repeated key, escapes) is parsed a third time, by json.
     """
     if _same_length(data, encoded):
-        return
+        return None
     try:
         document = _DECODE_ANY(data)
     except (ValueError, msgspec.DecodeError):  # e.g. an int of 5,000 digits: json's turn
@@ -156,8 +165,45 @@ def _check_line(data: bytes, bets: int, encoded: bytearray) -> None:
             _check_spelling_of(document)
             if data.count(b"[") + data.count(b"{") > MAX_DEPTH + bets + 1:
                 _check_depth(data)
-            return
+            return document if isinstance(document, dict) else None
     _check_keys(data)
+    return None
+
+
+class _Shape:
+    """The shape a file's lines are decoded into: :class:`RawRound`, plus the round fields
+    of the exporter's own that the file was seen to hold (``"dealer": ...``), learnt from
+    the first line that holds each, once it passed every check.
+
+    A line with a field its shape lacks is longer than its re-encoding and takes the slower
+    check (:func:`_check_line`); once the field is learnt (decoded as any value, its floats
+    kept as written so that they re-encode to the same bytes) the file's later lines pass
+    the first test again. At most :data:`~reporting.ingest.limits.MAX_LEARNT_FIELDS` are
+    learnt, each of a name of at most 64 characters: past that, lines keep the slower check.
+    """
+
+    def __init__(self) -> None:
+        self.extras: tuple[str, ...] = ()
+        self.decode = ROUND_DECODER.decode
+
+    def learn(self, document: dict[str, Any]) -> bool:
+        """Learn the round fields of ``document`` the shape lacks; whether any were."""
+        unknown = sorted(
+            key for key in document.keys() - _ROUND_KEYS - set(self.extras) if len(key) <= 64
+        )
+        if not unknown or len(self.extras) + len(unknown) > MAX_LEARNT_FIELDS:
+            return False
+        self.extras += tuple(unknown)
+        names = [f"extra_{index}" for index in range(len(self.extras))]
+        shape = msgspec.defstruct(
+            "RawRound",
+            [(name, Any, UNSET) for name in names],
+            bases=(RawRound,),
+            rename=dict(zip(names, self.extras, strict=True)),
+            gc=False,
+        )
+        self.decode = msgspec.json.Decoder(shape, float_hook=msgspec.Raw).decode
+        return True
 
 
 def _as_zero(text: str) -> int:
@@ -177,17 +223,17 @@ def _same_length(data: bytes, encoded: bytearray) -> bool:
     return len(data) - data.count(b" ") - ending == len(encoded) - encoded.count(b" ")
 
 
-def _over_long(handle: IO[bytes], head: bytes) -> RecordError | None:
-    """The reject of a line longer than the bound, once the rest of it has been streamed
-    past (a chunk at a time); None if the line ended exactly at the bound (end of file)."""
+def _skip_over_long(handle: IO[bytes], head: bytes) -> None:
+    """Stream past the rest of a line longer than the bound (a chunk at a time) and raise
+    its reject; nothing if the line ended exactly at the bound (the end of the file)."""
     skipped = 0
     while chunk := handle.readline(SKIP_CHUNK_BYTES):
         skipped += len(chunk)
         if chunk[-1:] == b"\n":
             break
     if not skipped:
-        return None
-    return RecordError(
+        return
+    raise RecordError(
         RejectReason.BAD_VALUE,
         f"line of {len(head) + skipped:,} bytes, longer than any round log line"
         f" ({MAX_LINE_BYTES:,} bytes at most); it was not read",

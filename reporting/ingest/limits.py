@@ -14,6 +14,7 @@ __all__ = [
     "MAX_CSV_FIELD_CHARS",
     "MAX_CSV_LINE_CHARS",
     "MAX_DEPTH",
+    "MAX_LEARNT_FIELDS",
     "MAX_LINE_BYTES",
     "MAX_MESSAGE_CHARS",
     "MAX_REJECTED_LINES",
@@ -72,3 +73,8 @@ MAX_BATCH_BETS = 200_000
 #: database. A real log with a broken exporter shows its problem in its first thousand lines;
 #: a million leaves room for a real month with many bad lines, as long as most lines load.
 MAX_REJECTED_LINES = 1_000_000
+
+#: Round fields of an exporter's own (``"dealer"``, ``"provider"``) a JSON Lines reader learns
+#: per file, so that lines holding them stay on the fast check for repeated keys; a real
+#: exporter adds a handful. Past the bound, lines with further fields take the slower check.
+MAX_LEARNT_FIELDS = 16

@@ -84,7 +84,13 @@ def shown(value: object) -> str:
     return _SHORT_REPR.repr(value)
 
 
-_SHORT_REPR = reprlib.Repr()
+class _ShortRepr(reprlib.Repr):
+    def repr_Raw(self, value: msgspec.Raw, level: int) -> str:  # noqa: N802 (reprlib's name)
+        """A number kept as written (see the JSON Lines reader's learnt fields)."""
+        return bytes(value)[: self.maxother].decode("utf-8", "replace")
+
+
+_SHORT_REPR = _ShortRepr()
 _SHORT_REPR.maxlevel = 3
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = MAX_SHOWN_VALUE_CHARS
 

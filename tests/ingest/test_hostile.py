@@ -18,6 +18,7 @@ import time
 import zlib
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from reporting.errors import InputError
@@ -468,3 +469,44 @@ def test_a_file_of_mostly_rejects_past_the_bound_is_refused_whole(
     mostly_good.write_bytes(good + b"x\n" * 6_000)
     records, rejects = read(Source(mostly_good, "jsonl"), operator_config)
     assert (len(records), len(rejects)) == (7_000, 6_000)
+
+
+def test_an_exporters_own_field_once_learnt_still_lets_no_hostile_line_through(
+    tmp_path, operator_config, make_round, make_bet
+):
+    """After the first line with an extra field ("dealer") the reader decodes it at once;
+    a repeated key, a deep value in that field, floats written to re-encode longer (which
+    could hide a repeated key's bytes) and a float card are still each a reject."""
+
+    def with_dealer(round_id: str, dealer: str, **fields) -> bytes:
+        data = line(make_round(round_id, **fields))
+        return data[:-2] + b',"dealer":' + dealer.encode() + b"}\n"
+
+    dup_stake = b'"stake":"5.00","stake":"999.00"'
+    # 1e2 re-encodes as 100.0, two bytes longer: seven of them pay for the 14 bytes of a
+    # dropped '"stake":"5.0",', so that a decoder keeping floats would see equal lengths.
+    balanced = with_dealer("R-5", "[" + ",".join(["1e2"] * 7) + "]").replace(
+        b'"stake":"25.00"', b'"stake":"5.0","stake":"25.00"'
+    )
+    assert len(msgspec.json.encode(msgspec.json.decode(balanced))) == len(balanced) - 1
+    path = tmp_path / "dealer.jsonl"
+    path.write_bytes(
+        with_dealer("R-1", '"Ann"')
+        + with_dealer("R-2", '"Bob"')
+        + with_dealer("R-3", '"Cy"').replace(b'"stake":"25.00"', dup_stake)
+        + with_dealer("R-4", nested(MAX_DEPTH + 5))
+        + balanced
+        + with_dealer("R-6", "2.5e1").replace(
+            b'"player_cards":["9H","KS"]', b'"player_cards":[1e2,"KS"]'
+        )
+        + with_dealer("R-7", '{"id": 7, "rating": 4.5}')
+    )
+    records, rejects = read(Source(path, "jsonl"), operator_config)
+    assert [record.round_id for record in records] == ["R-1", "R-2", "R-7"]
+    assert [(reject.source_line, reject.reason) for reject in rejects] == [
+        (3, "bad_json"),
+        (4, "bad_value"),
+        (5, "bad_json"),
+        (6, "bad_card"),
+    ]
+    assert "0x" not in rejects[3].message and "1e2" in rejects[3].message
