@@ -510,3 +510,13 @@ def test_an_exporters_own_field_once_learnt_still_lets_no_hostile_line_through(
         (6, "bad_card"),
     ]
     assert "0x" not in rejects[3].message and "1e2" in rejects[3].message
+
+
+def test_a_device_is_refused_rather_than_read_for_ever(operator_config):
+    zero = Path("/dev/zero")
+    with pytest.raises(InputError, match="a character device, not a regular file"):
+        discover_sources([zero])
+    with pytest.raises(NotARegularFile):
+        Source(zero, "jsonl").sha256()
+    with pytest.raises(InputError, match="a character device"):
+        read(Source(zero, "jsonl"), operator_config)
