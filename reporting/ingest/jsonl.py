@@ -58,6 +58,7 @@ from reporting.ingest.validation import (
     BET_FIELDS,
     ROUND_DECODER,
     ROUND_FIELDS,
+    RawBet,
     RawRound,
     RecordError,
     RoundValidator,
@@ -123,7 +124,7 @@ def _records(
                 document = _check_line(data, len(raw.bets), encoded)
                 if document is not None and shape.learn(document):
                     decode = shape.decode
-            if shape.extras and data.count(b"[") + data.count(b"{") > MAX_DEPTH + len(raw.bets) + 1:
+            if shape.learnt and data.count(b"[") + data.count(b"{") > MAX_DEPTH + len(raw.bets) + 1:
                 _check_depth(data)  # a learnt field is decoded as it comes, at any depth
             yield validate(raw, number)
         except msgspec.DecodeError as error:
@@ -171,9 +172,10 @@ def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | 
 
 
 class _Shape:
-    """The shape a file's lines are decoded into: :class:`RawRound`, plus the round fields
-    of the exporter's own that the file was seen to hold (``"dealer": ...``), learnt from
-    the first line that holds each, once it passed every check.
+    """The shape a file's lines are decoded into: :class:`RawRound` and :class:`RawBet`,
+    plus the fields of the exporter's own (``"dealer": ...`` on a round, ``"seat": ...`` on
+    a bet) that the file was seen to hold, learnt from the first line that holds each, once
+    it passed every check.
 
     A line with a field its shape lacks is longer than its re-encoding and takes the slower
     check (:func:`_check_line`); once the field is learnt (decoded as any value, its floats
@@ -183,27 +185,45 @@ class _Shape:
     """
 
     def __init__(self) -> None:
-        self.extras: tuple[str, ...] = ()
+        self.extras: tuple[str, ...] = ()  # of the round
+        self.bet_extras: tuple[str, ...] = ()
+        self.learnt = False  # whether any field was
         self.decode = ROUND_DECODER.decode
 
     def learn(self, document: dict[str, Any]) -> bool:
-        """Learn the round fields of ``document`` the shape lacks; whether any were."""
-        unknown = sorted(
-            key for key in document.keys() - _ROUND_KEYS - set(self.extras) if len(key) <= 64
-        )
-        if not unknown or len(self.extras) + len(unknown) > MAX_LEARNT_FIELDS:
+        """Learn the round and bet fields of ``document`` the shape lacks; whether any were."""
+        bets = document.get("bets")
+        bet_keys: set[str] = set()
+        if isinstance(bets, list):
+            bet_keys.update(*(bet for bet in bets if isinstance(bet, dict)))
+        round_unknown = _new_names(document.keys() - _ROUND_KEYS, self.extras)
+        bet_unknown = _new_names(bet_keys - _BET_KEYS, self.bet_extras)
+        learnt = len(self.extras) + len(self.bet_extras) + len(round_unknown) + len(bet_unknown)
+        if not (round_unknown or bet_unknown) or learnt > MAX_LEARNT_FIELDS:
             return False
-        self.extras += tuple(unknown)
-        names = [f"extra_{index}" for index in range(len(self.extras))]
-        shape = msgspec.defstruct(
-            "RawRound",
-            [(name, Any, UNSET) for name in names],
-            bases=(RawRound,),
-            rename=dict(zip(names, self.extras, strict=True)),
-            gc=False,
-        )
+        self.extras += round_unknown
+        self.bet_extras += bet_unknown
+        bet_shape = _extended(RawBet, self.bet_extras, [])
+        shape = _extended(RawRound, self.extras, [("bets", list[bet_shape])])  # type: ignore[valid-type]
         self.decode = msgspec.json.Decoder(shape, float_hook=msgspec.Raw).decode
+        self.learnt = True
         return True
+
+
+def _new_names(keys: set[str], known: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(key for key in keys if key not in known and len(key) <= 64))
+
+
+def _extended(base: type, extras: tuple[str, ...], fields: list[tuple[str, Any]]) -> type:
+    """``base`` with ``fields`` replaced and the ``extras`` (JSON names) as optional fields."""
+    names = [f"extra_{index}" for index in range(len(extras))]
+    return msgspec.defstruct(
+        base.__name__,
+        [*fields, *((name, Any, UNSET) for name in names)],
+        bases=(base,),
+        rename=dict(zip(names, extras, strict=True)),
+        gc=False,
+    )
 
 
 def _as_zero(text: str) -> int:

@@ -520,3 +520,29 @@ def test_a_device_is_refused_rather_than_read_for_ever(operator_config):
         Source(zero, "jsonl").sha256()
     with pytest.raises(InputError, match="a character device"):
         read(Source(zero, "jsonl"), operator_config)
+
+
+def test_a_bet_field_of_the_exporters_own_once_learnt_lets_no_hostile_line_through(
+    tmp_path, operator_config, make_round, make_bet
+):
+    def with_seat(round_id: str, seat: str) -> bytes:
+        data = line(make_round(round_id))
+        return data.replace(b'"currency":"EUR"', b'"currency":"EUR","seat":' + seat.encode())
+
+    path = tmp_path / "seat.jsonl"
+    path.write_bytes(
+        with_seat("R-1", "3")
+        + with_seat("R-2", "4")
+        + with_seat("R-3", "5").replace(b'"payout":"0.00"', b'"payout":"0.00","payout":"50.00"')
+        + with_seat("R-4", nested(MAX_DEPTH + 5))
+        + with_seat("R-5", '"seven"').replace(b'"placed_at"', b'"placed_att"')
+        + with_seat("R-6", "[1.5e0]")
+    )
+    records, rejects = read(Source(path, "jsonl"), operator_config)
+    assert [record.round_id for record in records] == ["R-1", "R-2", "R-6"]
+    assert [(reject.source_line, reject.reason) for reject in rejects] == [
+        (3, "bad_json"),
+        (4, "bad_value"),
+        (5, "bad_value"),
+    ]
+    assert "did you mean placed_at?" in rejects[2].message
