@@ -21,6 +21,7 @@ import csv
 import io
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from itertools import groupby
@@ -33,6 +34,7 @@ import msgspec
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.ingest.limits import (
+    MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
     RAW_TEXT_LIMIT,
@@ -148,10 +150,12 @@ def _header(path: Path, reader: Any, required: tuple[str, ...], known: tuple[str
             header = next(reader, [])
     except csv.Error as error:
         raise InputError(f"{path}:1: cannot be read as CSV ({error})") from None
-    missing = [name for name in required if name not in header]
-    if missing:
-        raise InputError(f"{path}:1: CSV header lacks column(s) {', '.join(missing)}")
-    twice = sorted({name for name in header if header.count(name) > 1})
+    if len(header) > MAX_CSV_COLUMNS:
+        raise InputError(
+            f"{path}:1: CSV header of {len(header):,} columns; a round log has"
+            f" {len(known)} (at most {MAX_CSV_COLUMNS:,} are read)"
+        )
+    twice = sorted(name[:60] for name, count in Counter(header).items() if count > 1)
     if twice:
         raise InputError(
             f"{path}:1: CSV header names column(s) {', '.join(twice)} twice; which one is"
@@ -164,6 +168,9 @@ def _header(path: Path, reader: Any, required: tuple[str, ...], known: tuple[str
                 f"{path}:1: CSV header column {name[:60]!r} looks like a misspelling of {meant};"
                 " rename it (a misspelt column would be ignored)"
             )
+    missing = [name for name in required if name not in header]
+    if missing:
+        raise InputError(f"{path}:1: CSV header lacks column(s) {', '.join(missing)}")
     return header
 
 

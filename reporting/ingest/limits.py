@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = [
     "MAX_AMOUNT_CHARS",
     "MAX_BATCH_BETS",
+    "MAX_CSV_COLUMNS",
     "MAX_CSV_FIELD_CHARS",
     "MAX_CSV_LINE_CHARS",
     "MAX_DEPTH",
@@ -38,6 +39,11 @@ MAX_CSV_LINE_CHARS = 1024 * 1024
 #: free-text void reason or an id, a few hundred characters; Python's csv module stops at
 #: 131,072 by default and would fail the whole pair, this bound makes it that row's reject.
 MAX_CSV_FIELD_CHARS = 64 * 1024
+
+#: Columns of a CSV header. A rounds file has 12 and a bets file 8; an exporter may add its
+#: own, but not a thousand: a header past that is not a round log's (and checking each name
+#: for a misspelling would cost seconds).
+MAX_CSV_COLUMNS = 1_000
 
 #: Nesting of arrays and objects in a JSON line. A round is 3 deep (round, bets, bet); 64
 #: leaves room for any structured extra field an exporter adds, and is far below the ~1,000

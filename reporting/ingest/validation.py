@@ -196,7 +196,6 @@ def _one_edit_apart(first: str, second: str) -> bool:
     return any(longer[:index] + longer[index + 1 :] == shorter for index in range(len(longer)))
 
 
-@functools.lru_cache(maxsize=1024)  # an exporter's extra keys repeat on every line
 def misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
     """The known field an unknown key is most likely a misspelling of, or None.
 
@@ -210,8 +209,13 @@ def misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
     >>> misspelt_field("stakes", BET_FIELDS), misspelt_field("dealer", ROUND_FIELDS)
     ('stake', None)
     """
-    if name in known:
+    if name in known or len(name) > 2 * max(map(len, known)):  # too long to be a slip
         return None
+    return _misspelt_field(name, known)
+
+
+@functools.lru_cache(maxsize=1024)  # an exporter's extra keys repeat on every line
+def _misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
     spelling = _spelling(name)
     for field in known:
         field_spelling = _spelling(field)

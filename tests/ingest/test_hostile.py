@@ -546,3 +546,12 @@ def test_a_bet_field_of_the_exporters_own_once_learnt_lets_no_hostile_line_throu
         (5, "bad_value"),
     ]
     assert "did you mean placed_at?" in rejects[2].message
+
+
+def test_a_csv_header_of_a_million_cells_is_refused_at_once(tmp_path, operator_config, make_round):
+    rounds_path, bets_path = write_csv_pair(tmp_path, [make_round("C-1")])
+    bets_path.write_text("round_id," + "x," * 500_000 + "\n", encoding="utf-8")
+    started = time.process_time()
+    with pytest.raises(InputError, match="CSV header of 500,002 columns"):
+        read(Source(rounds_path, "csv", bets_path), operator_config)
+    assert time.process_time() - started < 2
