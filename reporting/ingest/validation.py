@@ -8,8 +8,9 @@ A line that cannot be used raises :class:`RecordError` with its reject reason; i
 is bounded (:func:`shown` quotes a value of the line, at most a few dozen characters of it).
 
 An optional field the line does not hold decodes as ``msgspec.UNSET`` (one written as null
-as None): a reader can then count the keys a line held (see :func:`keys_decoded`); the
-validator treats both alike.
+as None), so that the decoded round encoded again leaves it out as the line did: the JSON
+Lines reader compares the two lengths to rule out a repeated key (see
+:mod:`reporting.ingest.jsonl`). The validator treats UNSET and None alike.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ __all__ = [
     "RoundValidator",
     "clipped",
     "error_of_decoding",
-    "keys_decoded",
     "misspelt_field",
     "shown",
 ]
@@ -157,20 +157,6 @@ ROUND_DECODER = msgspec.json.Decoder(RawRound)
 #: The keys of a round and of a bet, as the round log spells them.
 ROUND_FIELDS: tuple[str, ...] = RawRound.__struct_fields__
 BET_FIELDS: tuple[str, ...] = RawBet.__struct_fields__
-_ROUND_KEYS, _BET_KEYS = len(ROUND_FIELDS), len(BET_FIELDS)
-_astuple = msgspec.structs.astuple
-
-
-def keys_decoded(raw: RawRound) -> int:
-    """How many keys of the round and of its bets the decoded line held (one of each name
-    at most: the decoder keeps the last of a repeated key)."""
-    bets = raw.bets
-    return (
-        _ROUND_KEYS
-        - _astuple(raw).count(UNSET)
-        + _BET_KEYS * len(bets)
-        - [bet.placed_at for bet in bets].count(UNSET)
-    )
 
 
 def _spelling(name: str) -> str:
