@@ -90,14 +90,16 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     """The files in ``folder`` and below it that :func:`discover_sources` does not read as
     round logs, each with the reason, in path order: other names (``.json``, ``.ndjson``,
     ``Rounds-2026-10.csv``, ...) and what is not a regular file (a dangling link, a FIFO, a
-    socket, a device). Folders themselves are not listed. (A ``bets.csv`` with no
+    socket, a device, a link to a folder: its files are not read). Folders themselves are
+    not listed. (A ``bets.csv`` with no
     ``rounds.csv`` beside it is not listed: :func:`discover_sources` refuses the folder.)"""
     unread = []
     for path in _entries(folder):
         problem = _not_regular(path)
         if problem is not None:
-            if not path.is_dir():
-                unread.append(UnreadFile(path, problem))
+            if path.is_dir():  # only a link to one is listed (see _entries)
+                problem = "a link to a folder, not followed"
+            unread.append(UnreadFile(path, problem))
             continue
         found = format_of_file(path)
         if found is None:

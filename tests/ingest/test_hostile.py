@@ -403,6 +403,9 @@ def test_unread_files_of_a_folder_are_listed_with_their_reason(tmp_path, make_ro
     (inbox / "read.jsonl").write_bytes(line(make_round("R-1")))
     (inbox / "dangling.jsonl").symlink_to(inbox / "gone.jsonl")
     os.mkfifo(inbox / "pipe.jsonl")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "hidden.jsonl").write_bytes(line(make_round("R-2")))
+    (inbox / "linked").symlink_to(tmp_path / "elsewhere")
     server = socket.socket(socket.AF_UNIX)
     try:
         server.bind(str(inbox / "sock.jsonl"))
@@ -415,6 +418,7 @@ def test_unread_files_of_a_folder_are_listed_with_their_reason(tmp_path, make_ro
         "Bets-2026-10.csv",
         "Rounds-2026-10.csv",
         "dangling.jsonl",
+        "linked",
         "month.json",
         "month.jsonl.gzip",
         "month.ndjson",
@@ -422,6 +426,7 @@ def test_unread_files_of_a_folder_are_listed_with_their_reason(tmp_path, make_ro
         "sock.jsonl",
     }
     assert "link to nothing" in unread["dangling.jsonl"]
+    assert "a link to a folder, not followed" in unread["linked"]
     assert "a FIFO" in unread["pipe.jsonl"] and "a socket" in unread["sock.jsonl"]
     assert "not a round log name" in unread["month.ndjson"]
     assert "rounds.csv with bets.csv" in unread["Rounds-2026-10.csv"]
