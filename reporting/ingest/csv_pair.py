@@ -4,14 +4,26 @@ a row, naming its round), in any order.
 Both files are first copied into a private staging database, so neither needs to be sorted
 and memory stays flat; then each round is read back with its bets and checked like a JSON
 line. A bad bet row is rejected at its own line of bets.csv.
+
+Reading holds to the bounds of :mod:`reporting.ingest.limits`: a physical line is read up to
+:data:`~reporting.ingest.limits.MAX_CSV_LINE_CHARS` (the rest streamed past), a cell up to
+:data:`~reporting.ingest.limits.MAX_CSV_FIELD_CHARS`; past either, and for any row the csv
+module cannot parse (a NUL byte, ...), the row is rejected and the next one read. A row is
+numbered by its first line (a quoted cell may span several). A UTF-8 byte order mark (Excel's
+"CSV UTF-8") is skipped. A header naming a column twice, or with a column that is a
+misspelling of one of the format (``shoeid``), makes the file unusable: every row would be
+read wrongly.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
@@ -21,8 +33,22 @@ import msgspec
 
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.ingest.sources import BatchReader, Source, batched
-from reporting.ingest.validation import RawRound, RecordError, RoundValidator, error_of_decoding
+from reporting.ingest.limits import (
+    MAX_CSV_COLUMNS,
+    MAX_CSV_FIELD_CHARS,
+    MAX_CSV_LINE_CHARS,
+    RAW_TEXT_LIMIT,
+    SKIP_CHUNK_BYTES,
+)
+from reporting.ingest.sources import BatchReader, NotARegularFile, Source, batched, open_regular
+from reporting.ingest.validation import (
+    RawRound,
+    RecordError,
+    RoundValidator,
+    error_of_decoding,
+    misspelt_field,
+    shown,
+)
 from reporting.records import RejectedLine, RejectReason, Round
 
 __all__ = ["CSV_BET_FIELDS", "CSV_ROUND_FIELDS", "read_csv_pair"]
@@ -57,31 +83,125 @@ _CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
 _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency")
 
 
+class _Lines:
+    """The physical lines of a text file, each cut at :data:`MAX_CSV_LINE_CHARS` (the rest of
+    a longer one streamed past, a chunk at a time), numbered from 1."""
+
+    def __init__(self, handle: IO[str]):
+        self.number = 0  # of the last line given
+        self.last = ""  # the last line given (the text of a row the csv module refused)
+        self.cut = 0  # the number of the last line cut short, 0 if none was
+        self._handle = handle
+
+    def __iter__(self) -> Iterator[str]:
+        readline = self._handle.readline
+        while line := readline(MAX_CSV_LINE_CHARS):
+            self.number += 1
+            if len(line) == MAX_CSV_LINE_CHARS and line[-1] not in "\r\n" and self._skip_rest():
+                self.cut = self.number
+                line += "\n"
+            self.last = line
+            yield line
+
+    def _skip_rest(self) -> bool:
+        """Read past the rest of the line; whether there was any."""
+        skipped = False
+        while chunk := self._handle.readline(SKIP_CHUNK_BYTES):
+            skipped = True
+            if chunk[-1] in "\r\n":
+                break
+        return skipped
+
+
 class _CsvFile(NamedTuple):
     """An open CSV file: its rows as lists, and where each named column is."""
 
     handle: IO[str]
-    reader: Any  # csv.reader: its line_num is the physical line of the last row read
+    lines: _Lines
+    reader: Any  # csv.reader over ``lines``: its line_num is the physical line last read
     columns: dict[str, int]
     width: int  # cells in the header
 
 
-def _open_csv(path: Path, required: tuple[str, ...]) -> _CsvFile:
-    # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
-    # here and reject the row (see _readable).
-    handle = path.open("r", encoding="utf-8", errors="surrogateescape", newline="")
-    reader = csv.reader(handle)
+def _open_csv(path: Path, required: tuple[str, ...], known: tuple[str, ...]) -> _CsvFile:
     try:
-        header = next(reader, [])
-    except csv.Error as error:
+        binary = open_regular(path)
+    except OSError as error:
+        reason = error if isinstance(error, NotARegularFile) else error.strerror
+        raise InputError(f"{path}: cannot be read ({reason})") from None
+    # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
+    # here and reject the row (see _readable). utf-8-sig: a byte order mark is skipped.
+    handle = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="surrogateescape", newline="")
+    lines = _Lines(handle)
+    reader = csv.reader(iter(lines))
+    try:
+        header = _header(path, reader, required, known)
+    except BaseException:
         handle.close()
+        raise
+    columns = {name: index for index, name in enumerate(header)}
+    return _CsvFile(handle, lines, reader, columns, len(header))
+
+
+def _header(path: Path, reader: Any, required: tuple[str, ...], known: tuple[str, ...]) -> list:
+    """The header row, checked: the required columns, none twice, none misspelt."""
+    try:
+        with _field_limit():
+            header = next(reader, [])
+    except csv.Error as error:
         raise InputError(f"{path}:1: cannot be read as CSV ({error})") from None
+    if len(header) > MAX_CSV_COLUMNS:
+        raise InputError(
+            f"{path}:1: CSV header of {len(header):,} columns; a round log has"
+            f" {len(known)} (at most {MAX_CSV_COLUMNS:,} are read)"
+        )
+    twice = sorted(name[:60] for name, count in Counter(header).items() if count > 1)
+    if twice:
+        raise InputError(
+            f"{path}:1: CSV header names column(s) {', '.join(twice)} twice; which one is"
+            " meant is unknown"
+        )
+    for name in header:
+        meant = misspelt_field(name, known)
+        if meant is not None:
+            raise InputError(
+                f"{path}:1: CSV header column {name[:60]!r} looks like a misspelling of {meant};"
+                " rename it (a misspelt column would be ignored)"
+            )
     missing = [name for name in required if name not in header]
     if missing:
-        handle.close()
         raise InputError(f"{path}:1: CSV header lacks column(s) {', '.join(missing)}")
-    columns = {name: index for index, name in enumerate(header)}  # the last of a repeated name
-    return _CsvFile(handle, reader, columns, len(header))
+    return header
+
+
+@contextmanager
+def _field_limit() -> Iterator[None]:
+    """The csv module's (process-wide) cell limit set to :data:`MAX_CSV_FIELD_CHARS` while
+    a file is read, and set back after."""
+    previous = csv.field_size_limit(MAX_CSV_FIELD_CHARS)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)
+
+
+def _leading_cells(text: str) -> list[str]:
+    """The whole cells at the start of a line the csv module refused (its first thousand
+    characters, the last cell dropped as maybe cut), so that the row's reject still names
+    its round."""
+    try:
+        with _field_limit():
+            cells = next(csv.reader([text[:1000]]), [])
+    except csv.Error:
+        return []
+    return cells[:-1]
+
+
+def _problem_of(error: csv.Error) -> str:
+    """What a reject says of a row the csv module refused."""
+    if "field larger than field limit" in str(error):
+        return f"a cell is longer than {MAX_CSV_FIELD_CHARS:,} characters"
+    return f"the row cannot be read as CSV ({error})"
 
 
 def _readable(value: str) -> tuple[str, bool]:
@@ -95,6 +215,7 @@ def _readable(value: str) -> tuple[str, bool]:
     return value, False
 
 
+# Long on purpose: the loop every row of a CSV pair goes through, its common case inline.
 def _stage(
     connection: sqlite3.Connection,
     csv_file: _CsvFile,
@@ -103,40 +224,62 @@ def _stage(
     fields: tuple[str, ...],
 ) -> None:
     """Copy a CSV file into a table of the staging database: the cells of ``fields`` (NULL
-    where the file has no such column or the row is short), the line, the row's text as read
-    (the header's columns), and flags for a row that is not UTF-8 (its cells then shown
-    readable) or has more cells than the header."""
+    where the file has no such column or the row is short), the row's first line, the row's
+    text as read (the header's columns, at most RAW_TEXT_LIMIT characters), flags for a row
+    that is not UTF-8 (its cells then shown readable) or has more cells than the header, and
+    the problem of a row that could not be read whole (too long, or refused by the csv
+    module; its cells NULL when it was refused)."""
     columns = ", ".join(f"{field} TEXT" for field in fields)
     connection.execute(
         f"CREATE TABLE {table} (line INTEGER PRIMARY KEY, {columns}, raw_text TEXT,"
-        " bad_utf8 INTEGER, extra_cells INTEGER)"
+        " bad_utf8 INTEGER, extra_cells INTEGER, problem TEXT)"
     )
     present = [field for field in fields if field in csv_file.columns]
     indexes = [csv_file.columns[field] for field in present]
     cells_of = itemgetter(*indexes)  # at least the required columns: always a tuple
-    width, reader = csv_file.width, csv_file.reader
+    width, reader, lines = csv_file.width, csv_file.reader, csv_file.lines
+    refused = (None,) * len(indexes)
 
     def rows() -> Iterator[tuple]:
-        for row in reader:
-            if len(row) == width:  # the common case, in C as far as it goes
+        while True:
+            first = reader.line_num + 1  # the row's first line
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as error:
+                text = _readable(lines.last.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
+                cells = refused
+                if reader.line_num == first:  # one line: its first cells name the round
+                    leading = _leading_cells(text)
+                    cells = tuple(
+                        leading[index] if index < len(leading) else None for index in indexes
+                    )
+                yield (first, *cells, text, False, False, _problem_of(error))
+                continue
+            problem = None
+            if lines.cut >= first:
+                problem = f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
+            elif len(row) == width:  # the common case
                 raw_text = ",".join(row)
-                if raw_text.isascii():
-                    yield (reader.line_num, *cells_of(row), raw_text, False, False)
+                if raw_text.isascii() and len(raw_text) <= RAW_TEXT_LIMIT:
+                    yield (first, *cells_of(row), raw_text, False, False, None)
                     continue
             elif not row:
                 continue  # a blank line is not a record
-            raw_text, bad = _readable(",".join(row[:width]))
+            raw_text, bad = _readable(",".join(row[:width])[:RAW_TEXT_LIMIT])
             cells = [row[index] if index < len(row) else None for index in indexes]
             if bad:
                 cells = [cell if cell is None else _readable(cell)[0] for cell in cells]
-            yield (reader.line_num, *cells, raw_text, bad, len(row) > width)
+            yield (first, *cells, raw_text, bad, len(row) > width, problem)
 
-    names = ", ".join(("line", *present, "raw_text", "bad_utf8", "extra_cells"))
-    marks = ",".join("?" * (len(present) + 4))
+    names = ", ".join(("line", *present, "raw_text", "bad_utf8", "extra_cells", "problem"))
+    marks = ",".join("?" * (len(present) + 5))
     connection.execute("BEGIN")  # one transaction: a commit per row is 20x slower
     try:
-        connection.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows())
-    except (UnicodeDecodeError, csv.Error) as error:
+        with _field_limit():
+            connection.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows())
+    except (UnicodeDecodeError, csv.Error, OSError) as error:
         raise InputError(f"{name}: cannot be read as CSV ({error})") from None
     finally:
         connection.execute("COMMIT")
@@ -150,9 +293,9 @@ def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> B
     size; then one ordered join gives each round with its bets, in rounds-file order.
     """
     assert source.companion is not None
-    rounds_file = _open_csv(source.path, _CSV_REQUIRED_ROUND)
+    rounds_file = _open_csv(source.path, _CSV_REQUIRED_ROUND, CSV_ROUND_FIELDS)
     try:
-        bets_file = _open_csv(source.companion, _CSV_REQUIRED_BET)
+        bets_file = _open_csv(source.companion, _CSV_REQUIRED_BET, CSV_BET_FIELDS)
     except BaseException:
         rounds_file.handle.close()
         raise
@@ -173,6 +316,7 @@ def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> B
             _csv_records(source, RoundValidator(games), staging, reached),
             lambda: total * reached[0] // last_line,
             size,
+            str(source.path),
         )
     finally:
         staging.close()
@@ -181,14 +325,14 @@ def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> B
 # The staged rounds in file order, and their bets in the same order (two cursors merged in
 # Python: half the columns of one join that would repeat each round's cells on every bet).
 _STAGED_ROUNDS = (
-    "SELECT line, raw_text, bad_utf8, extra_cells, "
+    "SELECT line, raw_text, bad_utf8, extra_cells, problem, "
     + ", ".join(CSV_ROUND_FIELDS)
     + " FROM rounds ORDER BY line"
 )
 _STAGED_BETS = (
     "SELECT r.line, b.line, "
     + ", ".join(f"b.{field}" for field in CSV_BET_FIELDS[1:])
-    + ", b.raw_text, b.bad_utf8 FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
+    + ", b.raw_text, b.bad_utf8, b.problem FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
     " WHERE r.round_id <> '' ORDER BY r.line, b.line"
 )
 
@@ -205,14 +349,14 @@ def _csv_records(
     rounds_name, bets_name = str(source.path), str(source.companion)
     bets_by_round = groupby(staging.execute(_STAGED_BETS), itemgetter(0))
     pending = next(bets_by_round, None)
-    for line, raw_text, bad_row, extra_cells, *cells in staging.execute(_STAGED_ROUNDS):
+    for line, raw_text, bad_row, extra_cells, problem, *cells in staging.execute(_STAGED_ROUNDS):
         bets: list[_StagedBet] = []
         if pending is not None and pending[0] == line:
             bets = [_StagedBet._make(row[1:]) for row in pending[1]]
             pending = next(bets_by_round, None)
         reached[0] = line
         round_id = cells[0] or None
-        row = _StagedRound(line, raw_text, bad_row, extra_cells, cells)
+        row = _StagedRound(line, raw_text, bad_row, extra_cells, problem, cells)
         try:
             yield _csv_round(validator, row, bets)
         except RecordError as problem:
@@ -233,6 +377,7 @@ class _StagedRound(NamedTuple):
     raw_text: str
     bad_utf8: bool
     extra_cells: bool
+    problem: str | None  # why the row could not be read whole
     cells: list[str | None]
 
 
@@ -249,11 +394,17 @@ class _StagedBet(NamedTuple):
     placed_at: str | None
     raw_text: str
     bad_utf8: bool
+    problem: str | None
 
 
 def _csv_round(validator: RoundValidator, row: _StagedRound, bets: list[_StagedBet]) -> Round:
     """One staged round with its bets, checked; RecordError (with the bets.csv line when the
     bad part is a bet) otherwise."""
+    if row.problem is not None:
+        raise RecordError(RejectReason.BAD_VALUE, row.problem)
+    bad_bet = next((bet for bet in bets if bet.problem is not None), None)
+    if bad_bet is not None:
+        raise RecordError(RejectReason.BAD_VALUE, str(bad_bet.problem), bad_bet.source_line)
     if row.bad_utf8:
         raise RecordError(RejectReason.BAD_VALUE, "the row is not valid UTF-8")
     bad_bet = next((bet for bet in bets if bet.bad_utf8), None)
@@ -298,15 +449,15 @@ def _orphan_bets(
 ) -> Iterator[RejectedLine]:
     """The bets whose round the rounds file does not hold (or that name no round)."""
     orphans = staging.execute(
-        "SELECT line, round_id, raw_text FROM bets AS b WHERE coalesce(round_id, '') = ''"
+        "SELECT line, round_id, raw_text, problem FROM bets AS b WHERE coalesce(round_id, '') = ''"
         " OR NOT EXISTS (SELECT 1 FROM rounds AS r WHERE r.round_id = b.round_id) ORDER BY line"
     )
-    for line, round_id, raw_text in orphans:
+    for line, round_id, raw_text, problem in orphans:
         yield RejectedLine(
             source_file=bets_name,
             source_line=line,
             reason=RejectReason.BAD_VALUE.value,
-            message=f"bet of round {round_id!r}, which {rounds_name} does not hold",
+            message=problem or f"bet of round {shown(round_id)}, which {rounds_name} does not hold",
             raw_text=raw_text,
             round_id=round_id,
         )

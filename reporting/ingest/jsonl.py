@@ -1,41 +1,92 @@
-"""JSON Lines round logs, gzipped or not: one round a line, read one line at a time."""
+"""JSON Lines round logs, gzipped or not: one round a line, read one bounded line at a time.
+
+Reading holds to the bounds of :mod:`reporting.ingest.limits`, whatever the file:
+
+* a line is read up to :data:`~reporting.ingest.limits.MAX_LINE_BYTES`; the rest of a longer
+  one is streamed past in chunks (never held whole: a gzip bomb of one endless line keeps
+  memory flat) and the line is rejected;
+* runs of blank lines are skipped a buffer at a time, so a gzip of nothing but newlines is
+  read at the speed of decompression;
+* a line nested deeper than :data:`~reporting.ingest.limits.MAX_DEPTH`, with a key twice
+  (``"stake":"5.00","stake":"999.00"``: the decoder would keep the last), or a key that is a
+  misspelling of a field (``shoeid``), is rejected;
+* whatever exception a line raises (RecursionError, ValueError, ...) becomes that line's
+  reject: the file's other lines still load;
+* a UTF-8 byte order mark at the start of the file is skipped.
+
+Duplicate keys cost little to rule out. The decoded round, encoded again (compact JSON, in
+C: a twentieth of reading the line), is never longer than the line, whitespace aside: every
+string, int and key of the line is at least as long as its re-encoding, and a key that the
+decoder dropped (repeated, or unknown) makes the line longer. When the lengths agree, no key
+was repeated. A line with an unknown field is decoded whole and re-encoded the same way
+(see :func:`_check_line`); only a line that still differs (a repeated key, escapes) is parsed
+by :mod:`json`, every key in view. Unknown keys are checked for a misspelling and nesting is
+measured on those lines only: a line that passes the first test holds no unknown field, and
+the only values it can nest are card codes, rejected when not a string.
+"""
 
 from __future__ import annotations
 
 import gzip
+import json
+import re
 import zlib
 from collections.abc import Iterator, Mapping
-from typing import IO
+from itertools import accumulate
+from typing import IO, Any
 
 import msgspec
+from msgspec import UNSET
 
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.ingest.sources import BatchReader, Source, batched, raw_text
+from reporting.ingest.limits import (
+    MAX_DEPTH,
+    MAX_LEARNT_FIELDS,
+    MAX_LINE_BYTES,
+    SKIP_CHUNK_BYTES,
+)
+from reporting.ingest.sources import (
+    BatchReader,
+    NotARegularFile,
+    Source,
+    batched,
+    open_regular,
+    raw_text,
+)
 from reporting.ingest.validation import (
+    BET_FIELDS,
     ROUND_DECODER,
+    ROUND_FIELDS,
+    RawBet,
+    RawRound,
     RecordError,
     RoundValidator,
     error_of_decoding,
+    misspelt_field,
 )
-from reporting.records import RejectedLine, Round
+from reporting.records import RejectedLine, RejectReason, Round
 
 __all__ = ["read_jsonl", "read_jsonl_gz"]
+
+_BOM = b"\xef\xbb\xbf"
+_BLANK = b" \t\r\n"
 
 
 def read_jsonl(
     source: Source, games: Mapping[str, GameSpec], size: int, *, gzipped: bool = False
 ) -> BatchReader:
-    """Batches of a JSON Lines file, read one line at a time."""
+    """Batches of a JSON Lines file, read one bounded line at a time."""
     name = str(source.path)
     try:
-        raw_handle = source.path.open("rb")
+        raw_handle = open_regular(source.path)
     except OSError as error:
-        raise InputError(f"{name}: cannot be read ({error.strerror})") from None
+        reason = error if isinstance(error, NotARegularFile) else error.strerror
+        raise InputError(f"{name}: cannot be read ({reason})") from None
     with raw_handle:
         handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle
         try:
-            yield from batched(_records(handle, name, games), raw_handle.tell, size)
+            yield from batched(_records(handle, name, games), raw_handle.tell, size, name)
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
@@ -47,22 +98,282 @@ def read_jsonl_gz(source: Source, games: Mapping[str, GameSpec], size: int) -> B
     return read_jsonl(source, games, size, gzipped=True)
 
 
+# Long on purpose: the loop every line of every JSON Lines file goes through, kept in one
+# frame (a call per line costs a tenth of the reading) with its rare cases in functions.
 def _records(
     handle: IO[bytes], name: str, games: Mapping[str, GameSpec]
 ) -> Iterator[Round | RejectedLine]:
     """Each line of the file as a round or a rejected line; blank lines are not records."""
     validate = RoundValidator(games).validate
-    decode = ROUND_DECODER.decode
-    for number, data in enumerate(handle, start=1):
+    shape = _Shape()
+    decode = shape.decode
+    encode_into, encoded = msgspec.json.Encoder().encode_into, bytearray()
+    readline = handle.readline
+    number = 0
+    data = readline(MAX_LINE_BYTES)
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    while data:
+        number += 1
         try:
-            yield validate(decode(data), number)
+            if len(data) == MAX_LINE_BYTES and data[-1:] != b"\n":
+                _skip_over_long(handle, data)
+            raw = decode(data)
+            encode_into(raw, encoded)
+            if len(encoded) != len(data) - (data[-1] == 10):
+                document = _check_line(data, len(raw.bets), encoded)
+                if document is not None and shape.learn(document):
+                    decode = shape.decode
+            if shape.learnt and data.count(b"[") + data.count(b"{") > MAX_DEPTH + len(raw.bets) + 1:
+                _check_depth(data)  # a learnt field is decoded as it comes, at any depth
+            yield validate(raw, number)
         except msgspec.DecodeError as error:
-            if not data.strip():
-                continue
-            problem = error_of_decoding(error)
-            yield _rejected(name, number, problem, data, None)
+            if not data.strip(_BLANK):
+                number += _skip_blank_run(handle)
+            else:
+                yield _rejected(name, number, error_of_decoding(error), data, None)
         except RecordError as problem:
             yield _rejected(name, number, problem, data, _round_id_of(data))
+        except RecursionError:
+            yield _rejected(name, number, _too_deep(), data, None)
+        except Exception as error:  # whatever else a hostile line makes a parser raise
+            problem = RecordError(
+                RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__}: {error})"
+            )
+            yield _rejected(name, number, problem, data, None)
+        data = readline(MAX_LINE_BYTES)
+
+
+def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | None:
+    """Rule out, for a line longer than its decoded round re-encoded, a repeated key (and
+    check its unknown keys and its depth). Raises the line's RecordError; returns the line
+    decoded whole when that was needed and it holds a round (None otherwise).
+
+    Whitespace alone (``": "``, CR LF) is the common reason, and costs a count of spaces.
+    Then the line decoded whole (unknown fields too, floats as 0 so that no value re-encodes
+    longer than it is written) and re-encoded must be as long as the line, whitespace aside;
+    only a line that is not (a repeated key, escapes) is parsed a third time, by json.
+    """
+    if _same_length(data, encoded):
+        return None
+    try:
+        document = _DECODE_ANY(data)
+    except (ValueError, msgspec.DecodeError):  # e.g. an int of 5,000 digits: json's turn
+        document = None
+    if document is not None:
+        _ENCODE_INTO(document, encoded)
+        if len(encoded) == len(data) - (data[-1] == 10) or _same_length(data, encoded):
+            _check_spelling_of(document)
+            if data.count(b"[") + data.count(b"{") > MAX_DEPTH + bets + 1:
+                _check_depth(data)
+            return document if isinstance(document, dict) else None
+    _check_keys(data)
+    return None
+
+
+class _Shape:
+    """The shape a file's lines are decoded into: :class:`RawRound` and :class:`RawBet`,
+    plus the fields of the exporter's own (``"dealer": ...`` on a round, ``"seat": ...`` on
+    a bet) that the file was seen to hold, learnt from the first line that holds each, once
+    it passed every check.
+
+    A line with a field its shape lacks is longer than its re-encoding and takes the slower
+    check (:func:`_check_line`); once the field is learnt (decoded as any value, its floats
+    kept as written so that they re-encode to the same bytes) the file's later lines pass
+    the first test again. At most :data:`~reporting.ingest.limits.MAX_LEARNT_FIELDS` are
+    learnt, each of a name of at most 64 characters: past that, lines keep the slower check.
+    """
+
+    def __init__(self) -> None:
+        self.extras: tuple[str, ...] = ()  # of the round
+        self.bet_extras: tuple[str, ...] = ()
+        self.learnt = False  # whether any field was
+        self.decode = ROUND_DECODER.decode
+
+    def learn(self, document: dict[str, Any]) -> bool:
+        """Learn the round and bet fields of ``document`` the shape lacks; whether any were."""
+        bets = document.get("bets")
+        bet_keys: set[str] = set()
+        if isinstance(bets, list):
+            bet_keys.update(*(bet for bet in bets if isinstance(bet, dict)))
+        round_unknown = _new_names(document.keys() - _ROUND_KEYS, self.extras)
+        bet_unknown = _new_names(bet_keys - _BET_KEYS, self.bet_extras)
+        learnt = len(self.extras) + len(self.bet_extras) + len(round_unknown) + len(bet_unknown)
+        if not (round_unknown or bet_unknown) or learnt > MAX_LEARNT_FIELDS:
+            return False
+        self.extras += round_unknown
+        self.bet_extras += bet_unknown
+        bet_shape = _extended(RawBet, self.bet_extras, [])
+        shape = _extended(RawRound, self.extras, [("bets", list[bet_shape])])  # type: ignore[valid-type]
+        self.decode = msgspec.json.Decoder(shape, float_hook=msgspec.Raw).decode
+        self.learnt = True
+        return True
+
+
+def _new_names(keys: set[str], known: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(key for key in keys if key not in known and len(key) <= 64))
+
+
+def _extended(base: type, extras: tuple[str, ...], fields: list[tuple[str, Any]]) -> type:
+    """``base`` with ``fields`` replaced and the ``extras`` (JSON names) as optional fields."""
+    names = [f"extra_{index}" for index in range(len(extras))]
+    return msgspec.defstruct(
+        base.__name__,
+        [*fields, *((name, Any, UNSET) for name in names)],
+        bases=(base,),
+        rename=dict(zip(names, extras, strict=True)),
+        gc=False,
+    )
+
+
+def _as_zero(text: str) -> int:
+    """A float as the length check decodes it (re-encoded, no longer than any float)."""
+    return 0
+
+
+_DECODE_ANY = msgspec.json.Decoder(float_hook=_as_zero).decode
+_ENCODE_INTO = msgspec.json.Encoder().encode_into
+
+
+def _same_length(data: bytes, encoded: bytearray) -> bool:
+    """Whether ``data`` is as long as ``encoded`` but for spaces (counted on both sides: the
+    encoding has those inside strings) and the line ending. (A line spaced with tabs is
+    not taken for the same: it goes to the slower check.)"""
+    ending = (data[-1] == 10) + (data[-2:-1] == b"\r")
+    return len(data) - data.count(b" ") - ending == len(encoded) - encoded.count(b" ")
+
+
+def _skip_over_long(handle: IO[bytes], head: bytes) -> None:
+    """Stream past the rest of a line longer than the bound (a chunk at a time) and raise
+    its reject; nothing if the line ended exactly at the bound (the end of the file)."""
+    skipped = 0
+    while chunk := handle.readline(SKIP_CHUNK_BYTES):
+        skipped += len(chunk)
+        if chunk[-1:] == b"\n":
+            break
+    if not skipped:
+        return
+    raise RecordError(
+        RejectReason.BAD_VALUE,
+        f"line of {len(head) + skipped:,} bytes, longer than any round log line"
+        f" ({MAX_LINE_BYTES:,} bytes at most); it was not read",
+    )
+
+
+def _skip_blank_run(handle: Any) -> int:
+    """Skip the blank lines that follow, a buffer at a time; how many were skipped."""
+    peek = getattr(handle, "peek", None)
+    if peek is None:
+        return 0
+    skipped = 0
+    while True:
+        ahead = peek(1)
+        if not ahead or ahead[0] not in _BLANK:
+            return skipped
+        blank = len(ahead) - len(ahead.lstrip(_BLANK))
+        end = ahead.rfind(b"\n", 0, blank) + 1  # up to the last line ending of the run
+        if not end:
+            return skipped
+        skipped += ahead.count(b"\n", 0, end)
+        handle.read(end)
+        if end < len(ahead):
+            return skipped
+
+
+def _too_deep() -> RecordError:
+    return RecordError(
+        RejectReason.BAD_VALUE,
+        f"arrays and objects nested more than {MAX_DEPTH} deep; a round log line is 3 deep",
+    )
+
+
+#: +1 for an opening bracket, -1 for a closing one, 0 for any other byte.
+_DEPTH_STEP = tuple((byte in b"[{") - (byte in b"]}") for byte in range(256))
+#: Every byte but brackets, deleted before the depth is counted.
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+#: A JSON string, escapes included (its brackets are text, not structure).
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _check_depth(data: bytes) -> None:
+    """Raise the depth reject if ``data`` nests deeper than :data:`MAX_DEPTH` (brackets
+    inside strings not counted). Called only for the rare line with many brackets."""
+    structure = _JSON_STRING.sub(b"", data) if b'"' in data else data
+    brackets = structure.translate(None, _NOT_BRACKETS)
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
+        raise _too_deep()
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return document
+
+
+def _ignored(text: str) -> None:
+    """Numbers are not looked at by the key check (their size is the decoder's concern)."""
+
+
+def _check_keys(data: bytes) -> None:
+    """Parse the line again, every key in view: raise the reject of a repeated key, of a
+    key that is a misspelling of a field, or of nesting deeper than :data:`MAX_DEPTH`."""
+    try:
+        document = json.loads(
+            data,
+            object_pairs_hook=_pairs,
+            parse_int=_ignored,
+            parse_float=_ignored,
+            parse_constant=_ignored,
+        )
+    except _DuplicateKey as duplicate:
+        raise RecordError(
+            RejectReason.BAD_JSON,
+            f"key {duplicate.key!r} appears twice in one object; which one is meant is unknown",
+        ) from None
+    _check_depth(data)
+    _check_spelling_of(document)
+
+
+def _check_spelling_of(document: Any) -> None:
+    """Raise the reject of a key of the round or of a bet that is a misspelt field."""
+    if not isinstance(document, dict):
+        return
+    if not _ROUND_KEYS.issuperset(document):
+        _check_spelling(document, _ROUND_KEYS, "")
+    bets = document.get("bets")
+    if isinstance(bets, list) and not all(map(_known_bet_keys, bets)):
+        for index, bet in enumerate(bets):
+            if not _known_bet_keys(bet):
+                _check_spelling(bet, _BET_KEYS, f"bets[{index}].")
+
+
+def _known_bet_keys(bet: Any) -> bool:
+    return not isinstance(bet, dict) or _BET_KEYS.issuperset(bet)
+
+
+_ROUND_KEYS, _BET_KEYS = frozenset(ROUND_FIELDS), frozenset(BET_FIELDS)
+
+
+def _check_spelling(document: dict[str, Any], known: frozenset[str], where: str) -> None:
+    for key in sorted(document.keys() - known):
+        meant = misspelt_field(key, BET_FIELDS if known is _BET_KEYS else ROUND_FIELDS)
+        if meant is not None:
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"unknown field {where}{key[:60]!r}: did you mean {meant}? (the round"
+                " log spells it that way; a misspelt field would be ignored)",
+            )
 
 
 def _rejected(
@@ -78,10 +389,17 @@ def _rejected(
     )
 
 
+class _RoundId(msgspec.Struct):
+    round_id: Any = None
+
+
+_ROUND_ID_DECODER = msgspec.json.Decoder(_RoundId)
+
+
 def _round_id_of(data: bytes) -> str | None:
     """The round_id of a line that decoded but did not validate, if it has one."""
     try:
-        round_id = msgspec.json.decode(data).get("round_id")
-    except (msgspec.DecodeError, AttributeError):
+        round_id = _ROUND_ID_DECODER.decode(data).round_id
+    except Exception:  # a line that decoded once decodes again; this is only a courtesy
         return None
-    return round_id if isinstance(round_id, str) else None
+    return round_id[:200] if isinstance(round_id, str) else None

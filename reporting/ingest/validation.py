@@ -4,32 +4,47 @@ Every format decodes a line (or a row with its bets) into the same raw shape,
 :class:`RawRound`, type-checked by msgspec in C; :class:`RoundValidator` then checks what
 msgspec cannot (cards, money, timestamps, the game's bets and currency) and normalises it:
 canonical cards, money in cents, UTC timestamps, the reporting month in the game's time zone.
-A line that cannot be used raises :class:`RecordError` with its reject reason.
+A line that cannot be used raises :class:`RecordError` with its reject reason; its message
+is bounded (:func:`shown` quotes a value of the line, at most a few dozen characters of it).
+
+An optional field the line does not hold decodes as ``msgspec.UNSET`` (one written as null
+as None), so that the decoded round encoded again leaves it out as the line did: the JSON
+Lines reader compares the two lengths to rule out a repeated key (see
+:mod:`reporting.ingest.jsonl`). The validator treats UNSET and None alike.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import reprlib
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from reporting.engine.bets import BetType
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
+from reporting.ingest.limits import MAX_AMOUNT_CHARS, MAX_MESSAGE_CHARS, MAX_SHOWN_VALUE_CHARS
 from reporting.records import Bet, Month, RejectReason, Round
 
 __all__ = [
+    "BET_FIELDS",
     "ROUND_DECODER",
+    "ROUND_FIELDS",
     "RawBet",
     "RawRound",
     "RecordError",
     "RoundValidator",
+    "clipped",
     "error_of_decoding",
+    "misspelt_field",
+    "shown",
 ]
 
 
@@ -37,10 +52,47 @@ class RecordError(Exception):
     """A record that cannot be loaded, with its reject reason code."""
 
     def __init__(self, reason: RejectReason, message: str, source_line: int | None = None):
+        message = clipped(message)
         super().__init__(message)
         self.reason: str = reason.value
         self.message = message
         self.source_line = source_line  # set when the bad part sits on another line (CSV bets file)
+
+
+def clipped(message: str) -> str:
+    """A reject message, at most :data:`~reporting.ingest.limits.MAX_MESSAGE_CHARS` long.
+
+    >>> clipped("x" * 600)[-30:]
+    'xxxxxxxxxx... (600 characters)'
+    """
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    return f"{message[: MAX_MESSAGE_CHARS - 30]}... ({len(message):,} characters)"
+
+
+def shown(value: object) -> str:
+    """A value of the line as a message quotes it: its repr, cut short for a long string or
+    a large or deep array (so that a 20 MB field never makes a 20 MB message).
+
+    >>> shown("25.00"), shown("9" * 100)
+    ("'25.00'", "'999999999999999999999999999999999999999999999999999999999999'... (100 characters)")
+    """
+    if isinstance(value, str):
+        if len(value) > MAX_SHOWN_VALUE_CHARS:
+            return f"{value[:MAX_SHOWN_VALUE_CHARS]!r}... ({len(value):,} characters)"
+        return repr(value)
+    return _SHORT_REPR.repr(value)
+
+
+class _ShortRepr(reprlib.Repr):
+    def repr_Raw(self, value: msgspec.Raw, level: int) -> str:  # noqa: N802 (reprlib's name)
+        """A number kept as written (see the JSON Lines reader's learnt fields)."""
+        return bytes(value)[: self.maxother].decode("utf-8", "replace")
+
+
+_SHORT_REPR = _ShortRepr()
+_SHORT_REPR.maxlevel = 3
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = MAX_SHOWN_VALUE_CHARS
 
 
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
@@ -78,7 +130,7 @@ class RawBet(msgspec.Struct, gc=False):
     stake: str
     payout: str
     currency: str
-    placed_at: str | None = None
+    placed_at: str | None | UnsetType = UNSET
 
 
 class RawRound(msgspec.Struct, gc=False):
@@ -91,17 +143,73 @@ class RawRound(msgspec.Struct, gc=False):
     settled_at: str
     status: Literal["settled", "void"]
     bets: list[RawBet]
-    shoe_id: str | None = None
-    hand_no: int | None = None
-    started_at: str | None = None
-    betting_closed_at: str | None = None
-    void_reason: str | None = None
-    player_cards: list[Any] | None = None  # checked card by card: a bad one is bad_card
-    banker_cards: list[Any] | None = None
+    shoe_id: str | None | UnsetType = UNSET
+    hand_no: int | None | UnsetType = UNSET
+    started_at: str | None | UnsetType = UNSET
+    betting_closed_at: str | None | UnsetType = UNSET
+    void_reason: str | None | UnsetType = UNSET
+    player_cards: list[Any] | None | UnsetType = UNSET  # checked card by card: bad_card
+    banker_cards: list[Any] | None | UnsetType = UNSET
 
 
 #: Decodes one JSON line into the raw shape.
 ROUND_DECODER = msgspec.json.Decoder(RawRound)
+#: The keys of a round and of a bet, as the round log spells them.
+ROUND_FIELDS: tuple[str, ...] = RawRound.__struct_fields__
+BET_FIELDS: tuple[str, ...] = RawBet.__struct_fields__
+
+
+def _spelling(name: str) -> str:
+    """A field name reduced to how it sounds: lower case, no separators, a trailing
+    "number"/"num"/"nr" as "no" (``Hand-Number`` and ``hand_no`` are both ``handno``)."""
+    letters = re.sub(r"[^0-9a-z]", "", name.casefold())
+    return re.sub(r"(?:number|num|nr)$", "no", letters)
+
+
+def _one_edit_apart(first: str, second: str) -> bool:
+    """Whether one letter inserted, removed, changed or two swapped turn one into the other."""
+    if abs(len(first) - len(second)) > 1 or first == second:
+        return False
+    if len(first) == len(second):
+        differ = [index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
+        return len(differ) == 1 or (
+            len(differ) == 2
+            and differ[1] == differ[0] + 1
+            and first[differ[0]] == second[differ[1]]
+            and first[differ[1]] == second[differ[0]]
+        )
+    shorter, longer = sorted((first, second), key=len)
+    return any(longer[:index] + longer[index + 1 :] == shorter for index in range(len(longer)))
+
+
+def misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
+    """The known field an unknown key is most likely a misspelling of, or None.
+
+    A key is taken for a misspelling when it is spelt the same but for case, separators and
+    "number" for "no" (``shoeid``, ``Shoe-ID``, ``hand_number``), or when it is one typing
+    slip from a known name of 5 letters or more (``stakes``, ``palced_at``). Shorter names
+    (``game``, ``type``) are not guessed at: ``name`` or ``tape`` may be an exporter's own.
+
+    >>> misspelt_field("shoeid", ROUND_FIELDS), misspelt_field("hand_number", ROUND_FIELDS)
+    ('shoe_id', 'hand_no')
+    >>> misspelt_field("stakes", BET_FIELDS), misspelt_field("dealer", ROUND_FIELDS)
+    ('stake', None)
+    """
+    if name in known or len(name) > 2 * max(map(len, known)):  # too long to be a slip
+        return None
+    return _misspelt_field(name, known)
+
+
+@functools.lru_cache(maxsize=1024)  # an exporter's extra keys repeat on every line
+def _misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
+    spelling = _spelling(name)
+    for field in known:
+        field_spelling = _spelling(field)
+        if spelling == field_spelling or (
+            len(field_spelling) >= 5 and _one_edit_apart(spelling, field_spelling)
+        ):
+            return field
+    return None
 
 
 def error_of_decoding(error: msgspec.MsgspecError) -> RecordError:
@@ -174,7 +282,9 @@ class _Canon:
 
     def _card(self, code: Any, hand: str) -> str:
         if not isinstance(code, str):
-            raise RecordError(RejectReason.BAD_CARD, f"{hand}: card {code!r} is not a card code")
+            raise RecordError(
+                RejectReason.BAD_CARD, f"{hand}: card {shown(code)} is not a card code"
+            )
         card = self._cards.get(code)
         if card is None:
             try:
@@ -187,17 +297,23 @@ class _Canon:
     def amount(self, text: str, field: str) -> int:
         cents = self.amounts.get(text)
         if cents is None:
+            if len(text) > MAX_AMOUNT_CHARS:  # int() of thousands of digits is slow, or refused
+                raise RecordError(
+                    RejectReason.BAD_MONEY,
+                    f"{field} {shown(text)} is longer than any amount"
+                    f" ({MAX_AMOUNT_CHARS} characters at most)",
+                )
             try:
                 cents = parse_amount(text)  # the one parser of amounts
             except AmountError:
                 raise RecordError(
                     RejectReason.BAD_MONEY,
-                    f'{field} {text!r} is not a decimal amount with at most 2 decimals (e.g. "25.00")',
+                    f'{field} {shown(text)} is not a decimal amount with at most 2 decimals (e.g. "25.00")',
                 ) from None
             if cents >= MAX_CENTS:
                 raise RecordError(
                     RejectReason.BAD_MONEY,
-                    f"{field} {text!r} is beyond any stake or payout this tool accepts",
+                    f"{field} {shown(text)} is beyond any stake or payout this tool accepts",
                 )
             if len(self.amounts) > CACHE_LIMIT:
                 self.amounts.clear()
@@ -232,18 +348,18 @@ class _Canon:
         match = _TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
         if match is None:
             raise RecordError(
-                RejectReason.BAD_VALUE, f"{field} {text!r} is not an ISO 8601 timestamp"
+                RejectReason.BAD_VALUE, f"{field} {shown(text)} is not an ISO 8601 timestamp"
             )
         date, hour, minutes, fraction, written_offset = match.groups()
         if int(date[:4]) not in YEARS:
             raise RecordError(
                 RejectReason.BAD_VALUE,
-                f"{field} {text!r}: year outside {YEARS.start}-{YEARS.stop - 1}",
+                f"{field} {shown(text)}: year outside {YEARS.start}-{YEARS.stop - 1}",
             )
         if written_offset is None:
             raise RecordError(
                 RejectReason.NAIVE_TIMESTAMP,
-                f"{field} {text!r} has no UTC offset; write it as ...Z or ...+01:00",
+                f"{field} {shown(text)} has no UTC offset; write it as ...Z or ...+01:00",
             )
         offset = written_offset
         if offset in ("Z", "z"):
@@ -257,7 +373,7 @@ class _Canon:
         ):
             raise RecordError(
                 RejectReason.BAD_VALUE,
-                f"{field} {text!r}: UTC offset {offset} is outside -14:00..+14:00",
+                f"{field} {shown(text)}: UTC offset {offset} is outside -14:00..+14:00",
             )
         # Milliseconds, truncated: the precision the store keeps, so that the stored instant
         # and the reporting month computed from it never disagree.
@@ -267,7 +383,7 @@ class _Canon:
             stored = local.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
         except (ValueError, OverflowError):
             raise RecordError(
-                RejectReason.BAD_VALUE, f"{field} {text!r} is not a valid date and time"
+                RejectReason.BAD_VALUE, f"{field} {shown(text)} is not a valid date and time"
             ) from None
         if len(self.dates) > CACHE_LIMIT or len(self._hours) > CACHE_LIMIT:
             self.dates.clear()
@@ -324,7 +440,8 @@ class RoundValidator:
         if game is None:
             known = ", ".join(sorted(self._games))
             raise RecordError(
-                RejectReason.UNKNOWN_GAME, f"game {raw.game!r} is not configured (known: {known})"
+                RejectReason.UNKNOWN_GAME,
+                f"game {shown(raw.game)} is not configured (known: {known})",
             )
         if not raw.round_id.strip() or not raw.table_id.strip():
             raise RecordError(RejectReason.MISSING_FIELD, "round_id and table_id must not be empty")
@@ -332,25 +449,32 @@ class RoundValidator:
         player = canon.cards(raw.player_cards, "player_cards")
         banker = canon.cards(raw.banker_cards, "banker_cards")
         _check_hands(raw)
-        if raw.hand_no is not None and not 1 <= raw.hand_no <= MAX_HAND_NO:
+        hand_no = raw.hand_no
+        if hand_no is UNSET:
+            hand_no = None
+        elif hand_no is not None and not 1 <= hand_no <= MAX_HAND_NO:
             raise RecordError(
-                RejectReason.BAD_VALUE, f"hand_no {raw.hand_no} must be 1 to {MAX_HAND_NO:,}"
+                RejectReason.BAD_VALUE, f"hand_no {hand_no} must be 1 to {MAX_HAND_NO:,}"
             )
         timestamp = canon.timestamp
         settled_at = timestamp(raw.settled_at, "settled_at")
-        started_at = None if raw.started_at is None else timestamp(raw.started_at, "started_at")
-        closed_at = (
-            None
-            if raw.betting_closed_at is None
-            else timestamp(raw.betting_closed_at, "betting_closed_at")
-        )
+        started_at = raw.started_at
+        if started_at is not None and started_at is not UNSET:
+            started_at = timestamp(started_at, "started_at")
+        else:
+            started_at = None
+        closed_at = raw.betting_closed_at
+        if closed_at is not None and closed_at is not UNSET:
+            closed_at = timestamp(closed_at, "betting_closed_at")
+        else:
+            closed_at = None
         # Positional, in Round's field order (as a bet is built in _bets, for the same reason).
         return Round(
             raw.round_id,
             raw.game,
             raw.table_id,
             raw.shoe_id or None,
-            raw.hand_no,
+            hand_no,
             started_at,
             closed_at,
             settled_at,
@@ -380,6 +504,8 @@ class RoundValidator:
             stake = amounts.get(bet.stake)
             payout = amounts.get(bet.payout)
             placed_at = bet.placed_at
+            if placed_at is UNSET:
+                placed_at = None
             try:
                 if (
                     not stake
@@ -425,7 +551,7 @@ class RoundValidator:
         if bet.type not in offered:
             raise RecordError(
                 RejectReason.BAD_VALUE,
-                f"bets[{index}].type {bet.type!r} is not offered by {game_id}"
+                f"bets[{index}].type {shown(bet.type)} is not offered by {game_id}"
                 f" (offered: {' '.join(sorted(offered))})",
             )
         canon = self._canon
@@ -438,18 +564,22 @@ class RoundValidator:
         if bet.currency != currency:
             raise RecordError(
                 RejectReason.BAD_VALUE,
-                f"bets[{index}].currency {bet.currency!r} is not the game's currency {currency}",
+                f"bets[{index}].currency {shown(bet.currency)} is not the game's currency {currency}",
             )
         placed_at = bet.placed_at
-        if placed_at is not None:
-            placed_at = canon.timestamp(placed_at, f"bets[{index}].placed_at")
-        return stake, payout, placed_at
+        if placed_at is UNSET or placed_at is None:
+            return stake, payout, None
+        return stake, payout, canon.timestamp(placed_at, f"bets[{index}].placed_at")
 
 
 def _check_hands(raw: RawRound) -> None:
     """The cards a round of its status must hold: two or three a hand when settled (both
     hands present), at most three when void (which needs its reason)."""
     player_codes, banker_codes = raw.player_cards, raw.banker_cards
+    if player_codes is UNSET:
+        player_codes = None
+    if banker_codes is UNSET:
+        banker_codes = None
     if raw.status == "settled":
         if player_codes is None or banker_codes is None:
             hand = "player_cards" if player_codes is None else "banker_cards"

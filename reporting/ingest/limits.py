@@ -1,0 +1,86 @@
+"""The bounds every reader holds to, in one place, each with the reason for its value.
+
+A round log comes from another system and may be hostile or broken: a gzip bomb, one endless
+line, JSON nested thousands deep, a 20 MB field. Past one of these bounds a line (or CSV row)
+is that line's reject, never a crash, and the reader's memory stays within a few times the
+bound whatever the input. Real logs stay far inside every one of them.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_AMOUNT_CHARS",
+    "MAX_BATCH_BETS",
+    "MAX_CSV_COLUMNS",
+    "MAX_CSV_FIELD_CHARS",
+    "MAX_CSV_LINE_CHARS",
+    "MAX_DEPTH",
+    "MAX_LEARNT_FIELDS",
+    "MAX_LINE_BYTES",
+    "MAX_MESSAGE_CHARS",
+    "MAX_REJECTED_LINES",
+    "MAX_SHOWN_VALUE_CHARS",
+    "RAW_TEXT_LIMIT",
+    "SKIP_CHUNK_BYTES",
+]
+
+#: Bytes of one JSON Lines line (its ending included), counted before decoding. A round with
+#: 6 bets is about 1.2 KB and each bet adds about 200 bytes: 4 MiB holds a round of some
+#: 20,000 bets, beyond the busiest live table; decoding such a line takes some 30 MB, so a
+#: line at the bound still fits the reader's memory many times over.
+MAX_LINE_BYTES = 4 * 1024 * 1024
+
+#: Characters of one physical line of a CSV file. A rounds row is about 300 characters and a
+#: bets row about 150; 1 Mi characters leaves room for any free text, while a line of that
+#: many one-character cells still parses into well under 100 MB.
+MAX_CSV_LINE_CHARS = 1024 * 1024
+
+#: Characters of one CSV cell (a quoted cell may span lines). The longest real cell is a
+#: free-text void reason or an id, a few hundred characters; Python's csv module stops at
+#: 131,072 by default and would fail the whole pair, this bound makes it that row's reject.
+MAX_CSV_FIELD_CHARS = 64 * 1024
+
+#: Columns of a CSV header. A rounds file has 12 and a bets file 8; an exporter may add its
+#: own, but not a thousand: a header past that is not a round log's (and checking each name
+#: for a misspelling would cost seconds).
+MAX_CSV_COLUMNS = 1_000
+
+#: Nesting of arrays and objects in a JSON line. A round is 3 deep (round, bets, bet); 64
+#: leaves room for any structured extra field an exporter adds, and is far below the ~1,000
+#: at which the decoders raise RecursionError (which is also caught, as the same reject).
+MAX_DEPTH = 64
+
+#: Characters of a money amount before it is converted. The largest amount accepted (see
+#: ``reporting.ingest.validation.MAX_CENTS``) has 13 digits, a point and 2 decimals; 32 leaves
+#: room for leading zeros and keeps ``int()`` far from its 4,300-digit refusal.
+MAX_AMOUNT_CHARS = 32
+
+#: Characters of a rejected line's text that are kept (the database stores it; the workbook
+#: shows it): enough to see what was wrong, bounded for a hostile line of megabytes.
+RAW_TEXT_LIMIT = 10_000
+
+#: Characters of a reject message, and of a value quoted inside one ("field 'x...' is ...").
+#: A message is one line on a terminal and in a workbook cell; a 20 MB field must not make a
+#: 20 MB message.
+MAX_MESSAGE_CHARS = 500
+MAX_SHOWN_VALUE_CHARS = 60
+
+#: Bytes read at a time while streaming past the rest of an over-long line: large enough to
+#: cost little per byte, small enough to hold in memory any number of times.
+SKIP_CHUNK_BYTES = 1024 * 1024
+
+#: Bets a batch of rounds may hold before it is handed on early. A batch is normally 10,000
+#: rounds of about 6 bets; rounds of thousands of bets each would otherwise make a batch of
+#: millions of records.
+MAX_BATCH_BETS = 200_000
+
+#: Rejected lines after which a file that holds fewer rounds than rejects is refused whole: a
+#: gzip of a gigabyte of "x" lines would otherwise be hours of rejects written to the
+#: database. A real log with a broken exporter shows its problem in its first thousand lines;
+#: a million leaves room for a real month with many bad lines, as long as most lines load.
+MAX_REJECTED_LINES = 1_000_000
+
+#: Round fields of an exporter's own (``"dealer"``, ``"provider"``) a JSON Lines reader learns
+#: per file, so that lines holding them stay on the fast check for repeated keys; a real
+#: exporter adds a handful. Past the bound, lines with further fields take the slower check.
+MAX_LEARNT_FIELDS = 16
