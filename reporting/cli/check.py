@@ -28,7 +28,7 @@ from reporting.config.rtp import favourable_bet_warnings
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
 from reporting.figures.regulators import configuration_warnings
-from reporting.ingest.discovery import discover_sources
+from reporting.ingest.discovery import discover_sources, unread_inbox_files
 
 
 def config_warnings(config: OperatorConfig) -> list[str]:
@@ -61,6 +61,7 @@ def inbox_listing(inbox: Path) -> dict[str, Any]:
             }
             for source in sources
         ],
+        "unread": list(unread_inbox_files(inbox)),
     }
 
 
@@ -113,7 +114,10 @@ def check_command(
     if show:
         document["effective"] = None if loaded is None else effective_document(loaded)
     _report(document, show=show, as_json=as_json)
-    raise typer.Exit(EXIT_UNUSABLE if problems else EXIT_FINDINGS if warnings else EXIT_OK)
+    unread = bool(listing and listing["unread"])
+    raise typer.Exit(
+        EXIT_UNUSABLE if problems else EXIT_FINDINGS if warnings or unread else EXIT_OK
+    )
 
 
 def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
@@ -139,6 +143,8 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
         for source in listing["read"]:
             companion = f" + {source['companion']}" if source["companion"] else ""
             print(f"  {source['file']}{companion} ({source['format']})", file=out)
+        for entry in listing["unread"]:
+            print(f"  not read: {entry}", file=out)
     if show and document.get("effective") is not None:
         sys.stdout.write(
             f"# The effective configuration of {where}: every key, defaults filled in\n"

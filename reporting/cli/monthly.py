@@ -120,7 +120,6 @@ def _run_locked(
                 dates,
                 render_game,
                 locked=True,
-                unread=(),  # to wire: the ingest's unread_files(inbox), named relative to it
                 log=_quiet if as_json else _log,
                 progress=bars.task if bars.watched else no_progress,
             )

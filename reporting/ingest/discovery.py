@@ -24,7 +24,7 @@ from reporting.errors import InputError
 from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
 from reporting.ingest.sources import Source, kind_of_file
 
-__all__ = ["UnreadFile", "discover_sources", "unread_files"]
+__all__ = ["UnreadFile", "discover_sources", "unread_files", "unread_inbox_files"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,18 @@ def unread_files(folder: Path) -> list[UnreadFile]:
                     )
                 )
     return unread
+
+
+def unread_inbox_files(inbox: Path) -> tuple[str, ...]:
+    """The inbox's files that are not read as round logs (:func:`unread_files`), each as
+    ``name (why)``, named relative to the inbox with ``/``. Hidden files (``.name``, or in a
+    hidden folder: a transfer in progress, an editor's backup) are not listed; every other
+    file is, so that nothing in the inbox is left out of a month without a word."""
+    return tuple(
+        f"{item.path.relative_to(inbox).as_posix()} ({item.reason})"
+        for item in unread_files(inbox)
+        if not any(part.startswith(".") for part in item.path.relative_to(inbox).parts)
+    )
 
 
 def _entries(folder: Path) -> list[Path]:

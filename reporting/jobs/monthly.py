@@ -39,7 +39,7 @@ from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import hold_lock, sha256_of
-from reporting.ingest.discovery import discover_sources
+from reporting.ingest.discovery import discover_sources, unread_inbox_files
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
@@ -187,7 +187,6 @@ def run_monthly(
     *,
     wait: float = 0.0,
     locked: bool = False,
-    unread: Sequence[str] = (),
     log: Log = lambda line: None,
     progress: Progress = no_progress,
 ) -> MonthlyResult:
@@ -198,8 +197,8 @@ def run_monthly(
     and what ``render`` writes (disclosure pages and rule sheets), plus the month's audit
     workbook and ``manifest.json``. ``locked`` says the caller already holds the output
     folder's lock (:func:`output_lock`), e.g. to open the database only under it.
-    ``unread`` names the inbox files (relative to the inbox) that the ingest does not read:
-    each is an alert of every month written. ``progress`` shows the ingest of each file and
+    The inbox's files that the ingest does not read (other names, what is not a regular
+    file: :func:`reporting.ingest.discovery.unread_inbox_files`) are an alert of every month written. ``progress`` shows the ingest of each file and
     the verification of each month as they go.
     """
     if not inbox.is_dir():
@@ -209,6 +208,9 @@ def run_monthly(
         _repair_swap(out, log)
         _clear_staging(out)
         ingested, inputs = _ingest_inbox(connection, config, inbox, log, progress)
+        unread = unread_inbox_files(inbox)
+        for entry in unread:
+            log(f"inbox: warning: not read: {entry}")
         reports = []
         for month, games in sorted(months.items()):
             with _staging_folder(out, month) as staging:

@@ -143,7 +143,7 @@ class MonthAlerts:
             lines.append(f"{self.rejected:,} rejected lines bear on {period}")
             lines += [f"  {item.describe()}" for item in self.rejected_files]
         for name in self.unread_files:
-            lines.append(f"{name}: in the inbox but not read")
+            lines.append(f"in the inbox but not read: {name}")
         for game, rounds in sorted(self.unverified_rounds.items()):
             lines.append(
                 f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"

@@ -137,6 +137,7 @@ def test_the_inbox_lists_the_round_logs_that_would_be_read(tmp_path):
             {"file": "2026/october.jsonl", "companion": None, "format": "jsonl"},
             {"file": "rounds.csv", "companion": "bets.csv", "format": "csv"},
         ],
+        "unread": [],
     }
     human = check("--config", str(path), "--inbox", str(inbox)).stdout
     assert "2 round logs to read" in human and "  rounds.csv + bets.csv (csv)" in human
@@ -155,3 +156,16 @@ def test_a_hostile_file_is_a_problem_never_a_traceback(tmp_path):
     assert process.returncode == 2
     assert "Traceback" not in process.stderr
     assert process.stderr.startswith(f"baccarat-report: configuration: {path}:3: not UTF-8 text")
+
+
+def test_check_lists_the_inbox_files_that_would_not_be_read(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "rounds.jsonl").write_text("", encoding="utf-8")
+    (inbox / "more.ndjson").write_text("{}\n", encoding="utf-8")
+    (inbox / ".partial.jsonl.part").write_text("{}\n", encoding="utf-8")
+    process = run_main("check", "--inbox", str(inbox), "--json", cwd=tmp_path)
+    assert process.returncode == 1, process.stderr  # the sample's warnings, and the unread file
+    listing = json.loads(process.stdout)["inbox"]
+    assert [source["file"] for source in listing["read"]] == ["rounds.jsonl"]
+    assert [entry.split(" ")[0] for entry in listing["unread"]] == ["more.ndjson"]

@@ -1256,3 +1256,28 @@ def test_same_inputs_typed_relative_or_absolute_from_other_folders_give_identica
         ]
     assert trees["relative"] == trees["absolute"]
     assert "2026-10/audit-2026-10.xlsx" in trees["relative"]
+
+
+def test_inbox_files_that_are_not_read_alert_on_every_run_and_hidden_files_do_not(greek):
+    """Issue 11: files of other names, and what is not a regular file, were skipped without a
+    word and the disclosure computed on part of the month."""
+    (greek.inbox / "more.ndjson").write_text("{}\n", encoding="utf-8")
+    (greek.inbox / "Rounds-2026-10.csv").write_text("round_id\n", encoding="utf-8")
+    os.mkfifo(greek.inbox / "pipe.jsonl")
+    (greek.inbox / ".upload.jsonl.part").write_text("{}\n", encoding="utf-8")
+    for _ in range(2):  # a re-run never clears the alert
+        process = run_command(greek_argv(greek, "--json"), greek.root)
+        assert process.returncode == 1, process.stdout + process.stderr
+        [month] = json.loads(process.stdout)["months"]
+        unread = month["alerts"]["unread_files"]
+        assert [entry.split(" ")[0] for entry in unread] == [
+            "Rounds-2026-10.csv",
+            "more.ndjson",
+            "pipe.jsonl",
+        ]
+        assert "FIFO" in unread[2] or "fifo" in unread[2].lower()
+    plain = run_command(greek_argv(greek), greek.root)
+    assert plain.returncode == 1
+    assert "in the inbox but not read: more.ndjson (" in plain.stdout
+    assert ".upload" not in plain.stdout + plain.stderr
+    assert "warning: not read: pipe.jsonl" in plain.stderr

@@ -116,7 +116,7 @@ def test_nothing_bearing_on_a_month_gives_exit_0_and_no_alert(tmp_path):
     ("options", "expected"),
     [
         ({"findings_by_kind": {"late_bet": 2}}, "2 findings in 2026-08 (late_bet 2)"),
-        ({"unread_files": ["rounds.json"]}, "rounds.json: in the inbox but not read"),
+        ({"unread_files": ["rounds.json"]}, "in the inbox but not read: rounds.json"),
         ({"publishing": {"g": ("no play in 2026-08",)}}, "g: no play in 2026-08"),
     ],
 )
