@@ -94,11 +94,16 @@ class Month(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Month:
-        """``YYYY-MM``; ValueError otherwise."""
+        """``YYYY-MM`` from 1980-01 to 2099-12 (:data:`MONTHS_HANDLED`); ValueError
+        otherwise."""
         match = _MONTH.fullmatch(text)
         if match is None:
             raise ValueError(f"{text!r} is not a month YYYY-MM, e.g. 2026-10")
-        return cls(int(match[1]), int(match[2]))
+        month = cls(int(match[1]), int(match[2]))
+        first, last = MONTHS_HANDLED
+        if not first <= month <= last:
+            raise ValueError(f"{text!r} is outside the months this tool handles, {first} to {last}")
+        return month
 
     @classmethod
     def of(cls, day: date) -> Month:
@@ -214,3 +219,9 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
             "source": self.source,
             "message": self.message,
         }
+
+
+#: The first and last reporting months the tool handles: a workbook (a zip file) cannot date
+#: its parts before 1980, and every month needs the months around it (the one before for a
+#: disclosure, the one after for the time zones); the century is room enough.
+MONTHS_HANDLED = (Month(1980, 1), Month(2099, 12))

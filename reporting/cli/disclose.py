@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Annotated
 from zoneinfo import ZoneInfo
 
@@ -23,6 +23,7 @@ from reporting.cli.logs import command_logger
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, disclose
+from reporting.records import MONTHS_HANDLED, Month
 from reporting.store.schema import connect
 
 
@@ -31,9 +32,16 @@ def parse_as_of(text: str | None, timezone: str) -> date:
     if text is None:
         return datetime.now(ZoneInfo(timezone)).date()
     try:
-        return date.fromisoformat(text)
+        day = date.fromisoformat(text)
     except ValueError:
         raise InputError(f"--as-of {text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05") from None
+    first, last = MONTHS_HANDLED
+    if not first <= Month.of(day) <= last:
+        raise InputError(
+            f"--as-of {text}: outside the dates this tool handles,"
+            f" {first.first_day} to {last.next().first_day - timedelta(days=1)}"
+        )
+    return day
 
 
 def disclose_command(

@@ -55,7 +55,9 @@ def verify_command(
     if month is not None:
         try:
             Month.parse(month)
-        except ValueError:
+        except ValueError as error:
+            if "outside" in str(error):
+                raise InputError(f"--month {error}") from None
             raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")

@@ -32,7 +32,8 @@ from typing import IO, Any, NamedTuple
 import msgspec
 
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError
+from reporting.errors import InputError, NotARegularFile
+from reporting.files import open_regular
 from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
@@ -40,7 +41,7 @@ from reporting.ingest.limits import (
     RAW_TEXT_LIMIT,
     SKIP_CHUNK_BYTES,
 )
-from reporting.ingest.sources import BatchReader, NotARegularFile, Source, batched, open_regular
+from reporting.ingest.sources import BatchReader, Source, batched
 from reporting.ingest.validation import (
     RawRound,
     RecordError,
@@ -126,8 +127,10 @@ class _CsvFile(NamedTuple):
 def _open_csv(path: Path, required: tuple[str, ...], known: tuple[str, ...]) -> _CsvFile:
     try:
         binary = open_regular(path)
+    except NotARegularFile:
+        raise  # says what the path is, in one line
     except OSError as error:
-        reason = error if isinstance(error, NotARegularFile) else error.strerror
+        reason = error.strerror
         raise InputError(f"{path}: cannot be read ({reason})") from None
     # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
     # here and reject the row (see _readable). utf-8-sig: a byte order mark is skipped.

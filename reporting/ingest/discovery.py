@@ -16,13 +16,15 @@ never end. Named on the command line one is refused; in a folder it is listed as
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from reporting.errors import InputError
+from reporting.files import kind_of_file
 from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
-from reporting.ingest.sources import Source, kind_of_file
+from reporting.ingest.sources import Source
 
 __all__ = ["UnreadFile", "discover_sources", "unread_files", "unread_inbox_files"]
 
@@ -48,8 +50,9 @@ def _not_regular(path: Path) -> str | None:
         return "no such file"
     except OSError as error:
         return f"cannot be examined ({error.strerror})"
-    kind = kind_of_file(status.st_mode)
-    return None if kind is None else f"{kind}, not a regular file"
+    if stat.S_ISREG(status.st_mode):
+        return None
+    return f"{kind_of_file(status.st_mode)}, not a regular file"
 
 
 def discover_sources(paths: Sequence[Path]) -> list[Source]:

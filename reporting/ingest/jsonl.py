@@ -39,21 +39,15 @@ import msgspec
 from msgspec import UNSET
 
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError
+from reporting.errors import InputError, NotARegularFile
+from reporting.files import open_regular
 from reporting.ingest.limits import (
     MAX_DEPTH,
     MAX_LEARNT_FIELDS,
     MAX_LINE_BYTES,
     SKIP_CHUNK_BYTES,
 )
-from reporting.ingest.sources import (
-    BatchReader,
-    NotARegularFile,
-    Source,
-    batched,
-    open_regular,
-    raw_text,
-)
+from reporting.ingest.sources import BatchReader, Source, batched, raw_text
 from reporting.ingest.validation import (
     BET_FIELDS,
     ROUND_DECODER,
@@ -80,8 +74,10 @@ def read_jsonl(
     name = str(source.path)
     try:
         raw_handle = open_regular(source.path)
+    except NotARegularFile:
+        raise  # says what the path is, in one line
     except OSError as error:
-        reason = error if isinstance(error, NotARegularFile) else error.strerror
+        reason = error.strerror
         raise InputError(f"{name}: cannot be read ({reason})") from None
     with raw_handle:
         handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle

@@ -4,16 +4,14 @@ its batches of validated rounds and rejected lines, one at a time."""
 from __future__ import annotations
 
 import gc
-import hashlib
-import os
-import stat
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, NamedTuple
+from typing import NamedTuple
 
 from reporting.errors import InputError
+from reporting.files import sha256_of
 from reporting.ingest.limits import MAX_BATCH_BETS, MAX_REJECTED_LINES, RAW_TEXT_LIMIT
 from reporting.records import RejectedLine, Round
 
@@ -21,60 +19,11 @@ __all__ = [
     "RAW_TEXT_LIMIT",
     "Batch",
     "BatchReader",
-    "NotARegularFile",
     "Source",
     "batched",
     "cyclic_gc_paused",
-    "kind_of_file",
-    "open_regular",
     "raw_text",
 ]
-
-
-class NotARegularFile(OSError):
-    """A path that is a FIFO, a device, a socket or a folder where a round log was expected:
-    reading one could hang for ever or never end, so it is refused before it is read."""
-
-    def __str__(self) -> str:
-        return f"it is {self.strerror}, not a regular file"
-
-
-def kind_of_file(mode: int) -> str | None:
-    """What a file of this ``st_mode`` is when it is not a regular file ("a FIFO", ...);
-    None for a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    for test, kind in (
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISDIR, "a folder"),
-    ):
-        if test(mode):
-            return kind
-    return "a special file"
-
-
-def open_regular(path: Path) -> BinaryIO:
-    """``path`` opened for reading in binary, if it is a regular file (links followed).
-
-    It is opened without blocking (a FIFO with no writer would otherwise wait for ever) and
-    checked on the open descriptor, so a file swapped for a FIFO after discovery is refused
-    too. Raises :class:`NotARegularFile`, or the OSError of the open.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    descriptor = os.open(path, flags)
-    try:
-        kind = kind_of_file(os.fstat(descriptor).st_mode)
-        if kind is not None:
-            raise NotARegularFile(0, kind, str(path))
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(descriptor, True)
-        return os.fdopen(descriptor, "rb")
-    except BaseException:
-        os.close(descriptor)
-        raise
 
 
 @dataclass(frozen=True)
@@ -95,25 +44,13 @@ class Source:
 
     @property
     def size(self) -> int:
-        """Total size in bytes (:class:`NotARegularFile` for a FIFO, a device, ...)."""
-        total = 0
-        for path in self.files:
-            status = path.stat()
-            kind = kind_of_file(status.st_mode)
-            if kind is not None:
-                raise NotARegularFile(0, kind, str(path))
-            total += status.st_size
-        return total
+        """Total size in bytes (what each file is, is checked where it is opened)."""
+        return sum(path.stat().st_size for path in self.files)
 
     def sha256(self) -> str:
-        """Content hash of the source (of both files, in order, for a CSV pair); each file
-        opened by :func:`open_regular`, so a FIFO is refused rather than waited on."""
-        digest = hashlib.sha256()
-        for path in self.files:
-            with open_regular(path) as handle:
-                while chunk := handle.read(1 << 20):
-                    digest.update(chunk)
-        return digest.hexdigest()
+        """Content hash of the source (of both files, in order, for a CSV pair); only regular
+        files are read, so a FIFO is refused rather than waited on."""
+        return sha256_of(*self.files)
 
 
 class Batch(NamedTuple):

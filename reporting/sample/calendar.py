@@ -46,7 +46,11 @@ def parse_month(text: str) -> tuple[int, int]:
     """
     try:
         return tuple(Month.parse(text.strip()))  # type: ignore[return-value]
-    except (ValueError, AttributeError):  # not YYYY-MM, or not text at all
+    except AttributeError:  # not text at all
+        raise InputError(f"month {text!r} is not YYYY-MM (e.g. 2026-10)") from None
+    except ValueError as error:  # not YYYY-MM, or outside the months handled
+        if "outside" in str(error):
+            raise InputError(f"month {error}") from None
         raise InputError(f"month {text!r} is not YYYY-MM (e.g. 2026-10)") from None
 
 

@@ -287,3 +287,26 @@ def test_the_log_file_option_refuses_a_folder_that_is_a_file(tmp_path):
     process = run_main("--log-file", "logs/x.log", "odds", "--decks", "8", cwd=tmp_path)
     assert process.returncode == 2
     assert process.stderr == "baccarat-report: --log-file logs/x.log: logs is not a folder\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("disclose", "--game", "live-baccarat-it", "--as-of", "0001-01-01"),
+        ("disclose", "--game", "live-baccarat-it", "--as-of", "9999-12-31"),
+        ("monthly", "--inbox", ".", "--out", "out", "--as-of", "9999-12-31"),
+        ("rules", "--out", "out", "--as-of", "1979-12-31"),
+        ("verify", "--month", "9999-12"),
+        ("sample", "--month", "0001-01", "--out", "x.jsonl"),
+    ],
+)
+def test_dates_outside_the_years_handled_are_one_line(tmp_path, argv):
+    """Issue 11: very early or late dates crashed (a year 0 month before, a zip that cannot
+    date its parts)."""
+    process = run_main(*argv, "--db", str(tmp_path / "db.sqlite"), cwd=tmp_path)
+    if argv[0] == "sample":  # sample has no database
+        process = run_main(*argv, cwd=tmp_path)
+    assert process.returncode == 2, process.stderr
+    assert "Traceback" not in process.stderr
+    assert len(process.stderr.splitlines()) == 1, process.stderr
+    assert "outside the" in process.stderr and "2099" in process.stderr

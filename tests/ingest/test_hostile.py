@@ -21,7 +21,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from reporting.errors import InputError
+from reporting.errors import InputError, NotARegularFile
 from reporting.ingest.discovery import discover_sources, unread_files
 from reporting.ingest.formats import read_source
 from reporting.ingest.limits import (
@@ -32,7 +32,7 @@ from reporting.ingest.limits import (
     MAX_MESSAGE_CHARS,
     RAW_TEXT_LIMIT,
 )
-from reporting.ingest.sources import NotARegularFile, Source
+from reporting.ingest.sources import Source
 from tests.helpers import write_csv_pair
 
 #: Peak memory allowed to an ingest of any hostile input (the issue's bound).
@@ -357,12 +357,12 @@ def test_a_csv_header_naming_a_column_twice_or_misspelt_is_refused(
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path, operator_config):
     fifo = tmp_path / "inbox.jsonl"
     os.mkfifo(fifo)
-    with pytest.raises(InputError, match="a FIFO, not a regular file"):
+    with pytest.raises(InputError, match=r"a FIFO \(named pipe\), not a regular file"):
         discover_sources([fifo])
     source = Source(fifo, "jsonl")
     with pytest.raises(NotARegularFile):
         source.sha256()
-    with pytest.raises(InputError, match="a FIFO, not a regular file"):
+    with pytest.raises(InputError, match=r"not a regular file \(a FIFO \(named pipe\)\)"):
         read(source, operator_config)
     done = subprocess.run(
         [
