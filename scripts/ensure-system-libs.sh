@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Make sure the system libraries WeasyPrint needs are present (Debian/Ubuntu).
-# Installs them with apt-get when run as root; otherwise prints the exact command and fails.
+# Make sure the system libraries and tools the tool and its tests need are present
+# (Debian/Ubuntu): Pango, HarfBuzz's subset library and DejaVu fonts for WeasyPrint; poppler's
+# pdftotext, which tests read PDF text with; systemd's systemd-analyze, which tests check the
+# shipped units with. Installs them with apt-get when run as root; otherwise prints the exact
+# command and fails.
 set -euo pipefail
 
-packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core)
+packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils systemd)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -14,16 +17,16 @@ done
 
 command="apt-get install -y --no-install-recommends ${missing[*]}"
 if ! command -v apt-get >/dev/null 2>&1; then
-    echo "WeasyPrint needs Pango, HarfBuzz's subset library and DejaVu fonts: ${missing[*]}." >&2
+    echo "Needed: ${missing[*]} (WeasyPrint's libraries and fonts; pdftotext, systemd-analyze for the tests)." >&2
     echo "Install them with your system's package manager, then run make again." >&2
     exit 1
 fi
 if [ "$(id -u)" -ne 0 ]; then
-    echo "WeasyPrint needs system libraries that are missing: ${missing[*]}" >&2
+    echo "System packages are missing: ${missing[*]}" >&2
     echo "Run:  sudo apt-get update && sudo $command" >&2
     exit 1
 fi
-echo "Installing system libraries for WeasyPrint: ${missing[*]}"
+echo "Installing system packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 $command >/dev/null

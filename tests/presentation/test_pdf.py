@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import shutil
 import subprocess
 from datetime import date
 
@@ -32,7 +31,6 @@ def pdf_text(pdf: bytes, tmp_path) -> str:
     ).stdout
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils not installed")
 @pytest.mark.parametrize(
     ("game_id", "render"),
     [("live-baccarat-gr", render_pdf), ("live-baccarat-it", render_disclosure_pdf)],
