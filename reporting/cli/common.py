@@ -54,6 +54,20 @@ DbOption = Annotated[
     ),  # fmt: skip
 ]
 
+#: Seconds a command waits for the database while another process writes to it (SQLite's
+#: busy timeout), before it stops with one line (exit 2).
+DEFAULT_DB_WAIT = 60.0
+
+DbWaitOption = Annotated[
+    float,
+    typer.Option(
+        "--db-wait",
+        min=0,
+        metavar="SECONDS",
+        help="Seconds to wait while another process writes to the database, then stop.",
+    ),
+]
+
 
 def stderr_console():
     """A rich console on stderr: colours and progress only when stderr is a terminal. Markup

@@ -10,8 +10,10 @@ import typer
 
 from reporting.cli.common import (
     DEFAULT_DB,
+    DEFAULT_DB_WAIT,
     ConfigOption,
     DbOption,
+    DbWaitOption,
     FoldingTable,
     JsonOption,
     load_operator_config,
@@ -55,6 +57,7 @@ def disclose_command(
         ),
     ] = None,
     db: DbOption = DEFAULT_DB,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -62,7 +65,7 @@ def disclose_command(
     spec = load_operator_config(config).game(game)
     day = parse_as_of(as_of, spec.timezone)
     with database_errors(db):
-        connection = connect(db, create=False)
+        connection = connect(db, create=False, wait=db_wait)
         try:
             disclosure = disclose(connection, spec, day)
         finally:

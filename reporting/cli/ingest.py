@@ -9,11 +9,13 @@ import typer
 
 from reporting.cli.common import (
     DEFAULT_DB,
+    DEFAULT_DB_WAIT,
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
     ConfigOption,
     DbOption,
+    DbWaitOption,
     FoldingTable,
     JsonOption,
     load_operator_config,
@@ -36,6 +38,7 @@ def ingest_command(
         typer.Argument(help="Round logs: .jsonl, .jsonl.gz, rounds.csv + bets.csv, or folders."),
     ],
     db: DbOption = DEFAULT_DB,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -43,7 +46,7 @@ def ingest_command(
     operator = load_operator_config(config)
     sources = discover_sources(paths)
     with database_errors(db):
-        connection = connect(db)
+        connection = connect(db, wait=db_wait)
         try:
             with progress_bars(quiet=as_json, unit="bytes") as bars:
                 result = ingest(

@@ -12,8 +12,10 @@ import typer
 from reporting import __version__
 from reporting.cli.common import (
     DEFAULT_DB,
+    DEFAULT_DB_WAIT,
     ConfigOption,
     DbOption,
+    DbWaitOption,
     JsonOption,
     load_operator_config,
     print_json,
@@ -72,6 +74,7 @@ def monthly_command(
         ),
     ] = 0.0,
     db: DbOption = DEFAULT_DB,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -80,7 +83,7 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    result = _run_locked(operator, inbox, out, dates, db=db, wait=wait, as_json=as_json)
+    result = _run_locked(operator, inbox, out, dates, db=db, waits=(wait, db_wait), as_json=as_json)
     if as_json:
         print_json(monthly_document(result))
     else:
@@ -97,20 +100,22 @@ def _run_locked(
     dates: dict[str, date],
     *,
     db: Path,
-    wait: float,
+    waits: tuple[float, float],
     as_json: bool,
 ) -> MonthlyResult:
     """The job under its locks: the output folder's first (a second run waits, or stops,
     before it touches the database), then the database's (a run writing elsewhere from the
-    same database waits too), then the database itself."""
+    same database waits too), then the database itself. ``waits``: seconds to wait for
+    another run's lock, and for the database while another process writes to it."""
     from reporting.jobs.monthly import no_progress, output_lock, run_monthly
 
+    wait, db_wait = waits
     with (
         output_lock(out, wait),
         database_lock(db, wait),
         progress_bars(quiet=as_json, unit="percent") as bars,
     ):
-        connection = connect(db)
+        connection = connect(db, wait=db_wait)
         try:
             return run_monthly(
                 connection,

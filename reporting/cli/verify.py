@@ -10,10 +10,12 @@ import typer
 from reporting import __version__
 from reporting.cli.common import (
     DEFAULT_DB,
+    DEFAULT_DB_WAIT,
     EXIT_FINDINGS,
     EXIT_OK,
     ConfigOption,
     DbOption,
+    DbWaitOption,
     JsonOption,
     load_operator_config,
     print_json,
@@ -48,6 +50,7 @@ def verify_command(
         ),
     ] = None,
     db: DbOption = DEFAULT_DB,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -61,7 +64,7 @@ def verify_command(
             raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
-    connection = connect(db, create=False)
+    connection = connect(db, create=False, wait=db_wait)
     try:
         with progress_bars(quiet=as_json) as bars:
             total = _rounds_in(connection, month) if bars.watched else None

@@ -310,3 +310,33 @@ def test_dates_outside_the_years_handled_are_one_line(tmp_path, argv):
     assert "Traceback" not in process.stderr
     assert len(process.stderr.splitlines()) == 1, process.stderr
     assert "outside the" in process.stderr and "2099" in process.stderr
+
+
+@pytest.mark.parametrize("command", ["ingest", "verify"])
+def test_db_wait_bounds_the_wait_for_a_busy_database_then_one_line(
+    tmp_path, command, make_round, write_jsonl
+):
+    """Issue 11: a database locked for more than 60 s ended in a traceback; the wait is
+    configurable (--db-wait) and its end is one line, exit 2. (Readers such as disclose
+    never wait: the database is in WAL mode.)"""
+    db = tmp_path / "store.sqlite"
+    log = write_jsonl(tmp_path / "a.jsonl", make_round("A-1"))
+    assert run_main("ingest", str(log), "--db", str(db), cwd=tmp_path).returncode == 0
+    argv = {
+        "ingest": ("ingest", str(write_jsonl(tmp_path / "b.jsonl", make_round("B-1")))),
+        "verify": ("verify",),
+    }[command]
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.monotonic()
+        process = run_main(*argv, "--db", str(db), "--db-wait", "0.5", cwd=tmp_path)
+        waited = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert process.returncode == 2, process.stdout + process.stderr
+    assert "Traceback" not in process.stderr
+    assert len(process.stderr.splitlines()) == 1, process.stderr
+    assert "0.5 s" in process.stderr and str(db) in process.stderr
+    assert waited < 20
