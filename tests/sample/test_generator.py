@@ -500,6 +500,17 @@ def test_sessions_deal_a_round_about_every_45_seconds(clean):
 
 
 @pytest.mark.slow
+def test_months_generated_apart_share_no_bet_id(tmp_path, config):
+    ids = {}
+    for month in ("2026-09", "2026-10"):
+        path = tmp_path / f"{month}.jsonl"
+        generate_month(config, month, path, seed=1, rounds_per_day=5)
+        ids[month] = [bet["bet_id"] for _, record in json_records(path) for bet in record["bets"]]
+    september, october = ids["2026-09"], ids["2026-10"]
+    assert september[0] == "B-202609-00000001" and october[0] == "B-202610-00000001"
+    assert len(set(september + october)) == len(september) + len(october)
+
+
 def test_without_rounds_per_day_tables_run_24_hours_at_45_seconds(tmp_path):
     one_game = tmp_path / "one.toml"
     one_game.write_text("[games.mini-baccarat-it]\n", encoding="utf-8")
