@@ -37,7 +37,8 @@ __all__ = [
 
 
 class FindingKind(enum.StrEnum):
-    """Finding kinds of the CLI contract, bet-level first."""
+    """Finding kinds of the CLI contract: bet-level first, then round-level; kinds added later
+    come last, whatever their level (the order of every list of kinds)."""
 
     PAYOUT_MISMATCH = "payout_mismatch"
     VOID_NOT_REFUNDED = "void_not_refunded"
@@ -46,6 +47,8 @@ class FindingKind(enum.StrEnum):
     THIRD_CARD_RULE = "third_card_rule"
     SHOE_CARD_COUNT = "shoe_card_count"
     EXCLUSIVE_SIDE_BETS = "exclusive_side_bets"
+    TIME_ORDER = "time_order"
+    DUPLICATE_BET_ID = "duplicate_bet_id"
 
 
 class RejectReason(enum.StrEnum):

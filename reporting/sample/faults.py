@@ -68,6 +68,7 @@ class AppliedFault:
     truncate_fraction: float = 0.0  # bad_json
     conflict_payout: str | None = None  # conflict (JSON lines): another payout for bet_index
     conflict_settled_at: str | None = None  # conflict (CSV): another settled_at
+    reused_round: dict[str, Any] | None = None  # duplicate_bet_id: the round whose bet id
     extra: dict[str, Any] = field(default_factory=dict)  # more manifest keys
 
 
@@ -113,7 +114,8 @@ class RoundFault:
         self, bet_index: int | None, detail: str, extra: Mapping[str, Any] | None = None, **writer
     ) -> AppliedFault:
         """The fault as written, with the manifest's description and the writer's
-        instructions (``truncate_fraction``, ``conflict_payout``, ``conflict_settled_at``)."""
+        instructions (``truncate_fraction``, ``conflict_payout``, ``conflict_settled_at``,
+        ``reused_round``)."""
         extra = dict(extra or {})
         return AppliedFault(self.kind, self.category, bet_index, detail, extra=extra, **writer)
 
@@ -340,6 +342,42 @@ def _add_exclusive_breach(
     return second, Note(detail, {"account": first[2]})
 
 
+def _settle_before_starting(fault: RoundFault) -> AppliedFault:
+    """Swap the round's start and settlement times: it settles before it starts, before
+    betting closes and before its bets were placed (which stay before the close: no late
+    bet)."""
+    data = fault.data
+    data["started_at"], data["settled_at"] = data["settled_at"], data["started_at"]
+    return fault.applied(
+        None,
+        f"started_at {data['started_at']} and settled_at {data['settled_at']} swapped: the"
+        " round settles before it starts",
+    )
+
+
+def _plan_a_reused_bet_id(fault: RoundFault) -> AppliedFault:
+    """One bet will carry the id of a bet of the table's last round without a fault (bet ids
+    are numbered as the rounds are written: the writer stage renames it)."""
+    earlier = fault.table.last_clean_round
+    assert earlier is not None, "a fault is aimed past the table's first rounds"
+    return fault.applied(fault.bet_index, "", reused_round=earlier)  # described when written
+
+
+def _write_a_reused_bet_id(
+    writer: LogWriter, data: dict[str, Any], fault: AppliedFault
+) -> tuple[int, int | None]:
+    assert fault.bet_index is not None and fault.reused_round is not None
+    bet, earlier = data["bets"][fault.bet_index], fault.reused_round
+    reused = earlier["bets"][0]["bet_id"]
+    fault.detail = (
+        f"{bet['type']} bet {bet['bet_id']} written as {reused}, the id of a bet of round"
+        f" {earlier['round_id']}"
+    )
+    fault.extra["first_round_id"] = earlier["round_id"]
+    bet["bet_id"] = reused
+    return writer.write_round(data, fault.bet_index)
+
+
 # ---- lines the reader must reject
 
 
@@ -516,6 +554,13 @@ INJECTORS: Mapping[str, Injector] = MappingProxyType(
             into_round=_noted_on_round,
             suits_game=_has_exclusive_bets,
             no_game="no game of the configuration has exclusive bets",
+        ),
+        FindingKind.TIME_ORDER: Injector(category="finding", into_round=_settle_before_starting),
+        FindingKind.DUPLICATE_BET_ID: Injector(
+            category="finding",
+            into_round=_plan_a_reused_bet_id,
+            into_json_line=_write_a_reused_bet_id,  # type: ignore[arg-type]
+            into_csv_rows=_write_a_reused_bet_id,
         ),
         RejectReason.BAD_JSON: Injector(
             category="reject",

@@ -196,7 +196,7 @@ def generate_month(
     )  # fmt: skip
 
     writer, manifest_path = open_writer(fmt, out)
-    (run := _MonthRun(models)).write(writer, table_runs, progress, spans)
+    (run := _MonthRun(models, Month(year, number))).write(writer, table_runs, progress, spans)
     run.write_manifest(manifest_path, {"log": out.name, "seed": seed, "month": month_text})
     return SampleSummary(
         month=month_text,
@@ -330,11 +330,14 @@ class _MonthRun:
     """The month's rounds merged from every table in settlement order, written, counted, and
     their faults listed for the manifest."""
 
-    def __init__(self, models: list[GameModel]):
+    def __init__(self, models: list[GameModel], month: Month):
         self.tallies = {model.game.id: _GameTally() for model in models}
         self.entries: list[dict[str, Any]] = []
         self.rounds = self.bets = self.voids = self.rejected = 0
         self._bet_number = 0
+        # Bet ids are unique in the store (a reused one is a finding): numbered within the
+        # month, named after it, so that months generated apart can be loaded together.
+        self._bet_prefix = f"B-{month.year:04d}{month.month:02d}-"
 
     def write(
         self,
@@ -375,7 +378,7 @@ class _MonthRun:
                 progress(settled - start, total)
             for bet in data["bets"]:
                 self._bet_number += 1
-                bet["bet_id"] = f"B-{self._bet_number:08d}"
+                bet["bet_id"] = f"{self._bet_prefix}{self._bet_number:08d}"
             line, bet_line = write_round(writer, data, fault)
             self.rounds += 1
             self.bets += len(data["bets"])

@@ -82,6 +82,9 @@ class Table:
         self.injected: dict[str, int] = {}  # kind -> faults of it injected so far
         self.unconfigured_game = unconfigured_game
         self.round_sequence: dict[str, int] = {}  # local day -> rounds numbered
+        # The last round with bets and no fault, as written (its bet ids numbered by the
+        # writer once it is written): the round a reused bet id is taken from.
+        self.last_clean_round: dict[str, Any] | None = None
 
     @property
     def unplaced_faults(self) -> list[PlannedFault]:
@@ -110,6 +113,8 @@ class Table:
             if planned is None:
                 data, void = self._round(started, closed, settled, player, banker)
                 fault = None
+                if data["bets"]:
+                    self.last_clean_round = data
             else:
                 data, void, fault = self._faulty_round(
                     planned, change, started, closed, settled, player, banker

@@ -42,6 +42,7 @@ __all__ = [
     "check_payouts",
     "check_shoe_card_counts",
     "check_stake_limits",
+    "check_time_order",
     "check_void_refunds",
 ]
 
@@ -274,6 +275,46 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
     return findings
 
 
+def check_time_order(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """A round's times run in order: started, betting closed, settled (each pair where both
+    are logged), and no bet placed after settlement unless it is already a ``late_bet``
+    (placed after betting closed). One finding naming every order broken. Timestamps compare
+    as stored UTC text."""
+    started_at, closed_at, settled_at = round.started_at, round.betting_closed_at, round.settled_at
+    rules, breaches = [], []
+    if started_at is not None and closed_at is not None and started_at > closed_at:
+        rules.append("started_before_betting_closed")
+        breaches.append(f"started at {started_at}, after betting closed at {closed_at}")
+    if closed_at is not None and closed_at > settled_at:
+        rules.append("betting_closed_before_settled")
+        breaches.append(f"betting closed at {closed_at}, after settlement at {settled_at}")
+    if started_at is not None and started_at > settled_at:
+        rules.append("started_before_settled")
+        breaches.append(f"started at {started_at}, after settlement at {settled_at}")
+    placed_late = [
+        f"{bet.bet_id} at {bet.placed_at}"
+        for bet in round.bets
+        if bet.placed_at is not None
+        and bet.placed_at > settled_at
+        and (closed_at is None or bet.placed_at <= closed_at)
+    ]
+    if placed_late:
+        rules.append("bets_placed_before_settled")
+        breaches.append(f"bets placed after settlement at {settled_at}: {', '.join(placed_late)}")
+    if not rules:
+        return []
+    return [
+        _round_finding(
+            FindingKind.TIME_ORDER,
+            round,
+            game,
+            context,
+            rule=",".join(rules),
+            message=f"round {round.round_id}: " + "; ".join(breaches),
+        )
+    ]
+
+
 def check_exclusive_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
     """House rule: at most one bet of each exclusive group per account and round."""
     if len(round.bets) < 2 or not game.exclusive_bets:
@@ -427,6 +468,7 @@ CHECKS: Mapping[FindingKind, RoundCheck] = MappingProxyType(
         FindingKind.VOID_NOT_REFUNDED: check_void_refunds,
         FindingKind.THIRD_CARD_RULE: check_drawing_rules,
         FindingKind.PAYOUT_MISMATCH: check_payouts,
+        FindingKind.TIME_ORDER: check_time_order,
     }
 )
 #: Every shoe check by the kind it finds.

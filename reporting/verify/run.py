@@ -1,7 +1,9 @@
 """The verification run: every round of a period streamed from the store through the checks.
 
 The rounds come with their bets from :mod:`reporting.store.reading`; each goes through the
-table of :data:`reporting.verify.checks.CHECKS`, and each shoe through the shoe pass. The
+table of :data:`reporting.verify.checks.CHECKS`, and each shoe through the shoe pass. What
+no round or shoe can see alone (a bet id reused by another round, of any month) is asked of
+the store in SQL: :data:`STORE_CHECKS`. The
 findings are stored in the ``findings`` table, replacing those of the same scope, so
 re-running never duplicates them; the outcome counts and bet sums come back with them
 (:mod:`reporting.verify.totals`).
@@ -13,22 +15,25 @@ import contextlib
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import starmap
+from types import MappingProxyType
+from typing import NamedTuple
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.ingest.sources import cyclic_gc_paused
-from reporting.records import Finding
+from reporting.records import Finding, FindingKind
 from reporting.store.faults import database_faults
-from reporting.store.reading import read_rounds, read_shoes
+from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
 from reporting.verify.totals import BetTotals, TableCounts, Totals
 
 #: Rounds between two calls of a progress callback (cheap: a modulo per round).
 PROGRESS_EVERY = 8192
 
-__all__ = ["VerifyResult", "verify"]
+__all__ = ["STORE_CHECKS", "StoreCheck", "VerifyResult", "find_duplicate_bet_ids", "verify"]
 
 
 @dataclass
@@ -150,7 +155,87 @@ def _replace_findings(
         for shoe in read_shoes(connection, month):
             for check in SHOE_CHECKS.values():
                 sink.extend(check(shoe, games, month))
+        for store_check in STORE_CHECKS.values():
+            for finding in store_check(connection, games, month):
+                sink.extend([finding])
     sink.flush()
+
+
+#: A store check: the open connection, the games, the month in scope (None for every month)
+#: in; the findings on rounds of that month (and of those games) out, streamed.
+StoreCheck = Callable[[sqlite3.Connection, Mapping[str, GameSpec], str | None], Iterator[Finding]]
+
+#: Every use of a bet id that some other round uses too, numbered in order of settlement
+#: (then round id) with the first use beside it, the repeats of the month's rounds kept. The
+#: ids come from one GROUP BY over every bet of the store (a sort: no index on bet_id is paid
+#: by every ingest); only the bets of those ids are joined to their rounds. A bet id is
+#: unique within its round (the primary key), so two rows of an id are two rounds.
+_DUPLICATE_BET_IDS = """
+WITH repeated AS MATERIALIZED (
+    SELECT bet_id FROM bets GROUP BY bet_id HAVING count(*) > 1
+), reused AS MATERIALIZED (
+    SELECT bet_id, round_id, source_line FROM bets WHERE bet_id IN repeated
+), uses AS (
+    SELECT b.bet_id, b.round_id, b.source_line, r.game_id, r.report_month, r.ingest_id,
+        row_number() OVER earlier AS use_number,
+        first_value(b.round_id) OVER earlier AS first_round_id,
+        first_value(r.ingest_id) OVER earlier AS first_ingest_id,
+        first_value(b.source_line) OVER earlier AS first_line
+    FROM reused AS b JOIN rounds AS r ON r.round_id = b.round_id
+    WINDOW earlier AS (PARTITION BY b.bet_id ORDER BY r.settled_at, r.round_id)
+)
+SELECT bet_id, round_id, source_line, game_id, report_month, ingest_id, first_round_id,
+    first_ingest_id, first_line
+FROM uses
+WHERE use_number > 1 AND {where} AND game_id IN (SELECT value FROM json_each(?))
+ORDER BY round_id, bet_id
+"""
+
+
+class _Reuse(NamedTuple):
+    """A row of :data:`_DUPLICATE_BET_IDS`: a bet repeating an id, and the id's first use."""
+
+    bet_id: str
+    round_id: str
+    source_line: int
+    game_id: str
+    report_month: str
+    ingest_id: int
+    first_round_id: str
+    first_ingest_id: int
+    first_line: int
+
+
+def find_duplicate_bet_ids(
+    connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
+) -> Iterator[Finding]:
+    """A bet id is the bet's unique id: each bet repeating an id that an earlier round (by
+    settlement time, then round id; of any month or game) already used is one
+    ``duplicate_bet_id`` finding, when its round is of ``month`` (or ``month`` is None) and of
+    one of ``games``. The message names the first round and its file and line."""
+    files = source_files(connection)
+    where, params = ("1", ()) if month is None else ("report_month = ?", (month,))
+    rows = connection.execute(
+        _DUPLICATE_BET_IDS.format(where=where), (*params, json.dumps(sorted(games)))
+    )
+    for reuse in starmap(_Reuse, rows):
+        yield Finding(
+            kind=FindingKind.DUPLICATE_BET_ID.value,
+            game_id=reuse.game_id,
+            report_month=reuse.report_month,
+            round_id=reuse.round_id,
+            bet_id=reuse.bet_id,
+            source_file=files[reuse.ingest_id].bets,
+            source_line=reuse.source_line,
+            message=f"bet id {reuse.bet_id} of round {reuse.round_id} was first used by round"
+            f" {reuse.first_round_id} ({files[reuse.first_ingest_id].bets}:{reuse.first_line})",
+        )
+
+
+#: Every store check by the kind it finds.
+STORE_CHECKS: Mapping[FindingKind, StoreCheck] = MappingProxyType(
+    {FindingKind.DUPLICATE_BET_ID: find_duplicate_bet_ids}
+)
 
 
 def _check_rounds(

@@ -165,6 +165,62 @@ def test_reject_injectors_change_only_what_they_name(table):
         assert sum(data.get(key) != value for key, value in a_round().items()) == 1, kind
 
 
+def test_time_order_swaps_the_start_and_the_settlement(table):
+    data = a_round()
+    fault = inject("time_order", table, data)
+    assert (data["started_at"], data["settled_at"]) == (
+        "2026-10-03T18:40:40.500Z",
+        "2026-10-03T18:40:02.120Z",
+    )
+    # Settled before it started and before betting closed; its bets stay before the close.
+    assert data["settled_at"] < data["betting_closed_at"] < data["started_at"]
+    assert all(bet["placed_at"] <= data["betting_closed_at"] for bet in data["bets"])
+    assert (fault.kind, fault.category, fault.bet_index) == ("time_order", "finding", None)
+    assert sum(data.get(key) != value for key, value in a_round().items()) == 2
+    assert fault.detail == (
+        "started_at 2026-10-03T18:40:40.500Z and settled_at 2026-10-03T18:40:02.120Z swapped:"
+        " the round settles before it starts"
+    )
+
+
+def earlier_round() -> dict[str, Any]:
+    """The table's previous round without a fault, as written (its bets numbered)."""
+    data = a_round()
+    data["round_id"] = "LB-IT-01-20261003-0000"
+    for number, bet in enumerate(data["bets"], start=7):
+        bet["bet_id"] = f"B-{number:08d}"
+    return data
+
+
+@pytest.mark.parametrize("writer_of", [
+    lambda folder: JsonLinesWriter(folder / "log.jsonl"), lambda folder: CsvWriter(folder / "csv")
+])  # fmt: skip
+def test_duplicate_bet_id_writes_a_bet_under_the_id_of_an_earlier_rounds_bet(
+    table, tmp_path, writer_of
+):
+    table.last_clean_round = earlier_round()
+    writer = writer_of(tmp_path)
+    fault, lines = written(table, "duplicate_bet_id", writer)
+    writer.close(keep=True)
+    text = "".join(path.read_text(encoding="utf-8") for path in sorted(tmp_path.rglob("*.*")))
+    assert "B-00000007" in text and "B-00000002" not in text
+    assert fault.bet_index == 1 and fault.extra == {"first_round_id": "LB-IT-01-20261003-0000"}
+    assert fault.detail == (
+        "player bet B-00000002 written as B-00000007, the id of a bet of round"
+        " LB-IT-01-20261003-0000"
+    )
+    assert lines == ((1, None) if writer.format == "jsonl" else (2, 3))
+
+
+def test_a_table_remembers_its_last_round_with_bets_and_no_fault(table):
+    rounds = table.rounds()
+    for _ in range(20):
+        _, _, _, data, _, fault = next(rounds)
+        assert fault is None
+        if data["bets"]:
+            assert table.last_clean_round is data
+
+
 # ---------------------------------------------------------------------------------------------
 # Into the encoded line
 

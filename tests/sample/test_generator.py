@@ -176,6 +176,13 @@ def verify(
     """Findings as ``(kind, round_id, bet_id, line)``, judged on the logged cards."""
     findings: list[tuple[str, str, str | None, int]] = []
     shoes: dict[str, list[tuple[int, int, dict]]] = defaultdict(list)
+    first_use: dict[str, str] = {}
+    for line, record in sorted(
+        loaded, key=lambda item: (instant(item[1]["settled_at"]), item[1]["round_id"])
+    ):
+        for bet in record["bets"]:
+            if first_use.setdefault(bet["bet_id"], record["round_id"]) != record["round_id"]:
+                findings.append(("duplicate_bet_id", record["round_id"], bet["bet_id"], line))
     for line, record in loaded:
         game = config.games[record["game"]]
         round_id = record["round_id"]
@@ -200,6 +207,8 @@ def verify(
             placed = bet.get("placed_at")
             if closed and placed and instant(placed) > instant(closed):
                 findings.append(("late_bet", round_id, bet["bet_id"], line))
+        if time_order_broken(record):
+            findings.append(("time_order", round_id, None, line))
         for group in game.exclusive_bets:
             held = Counter(
                 bet["account"] for bet in record["bets"] if BetType(bet["type"]) in group
@@ -221,6 +230,20 @@ def verify(
                 findings.append(("shoe_card_count", record["round_id"], None, line))
                 break
     return sorted(findings, key=lambda finding: (finding[3], finding[0], finding[2] or ""))
+
+
+def time_order_broken(record: dict) -> bool:
+    """Started, betting closed, settled out of order, or a bet placed after settlement but
+    not after the close (a late bet)."""
+    started, closed, settled = (
+        None if record.get(key) is None else instant(record[key])
+        for key in ("started_at", "betting_closed_at", "settled_at")
+    )
+    times = [time for time in (started, closed, settled) if time is not None]
+    if times != sorted(times):
+        return True
+    placed = [instant(bet["placed_at"]) for bet in record["bets"] if bet.get("placed_at")]
+    return any(time > settled and (closed is None or time <= closed) for time in placed)
 
 
 def manifest_findings(manifest: dict) -> list[tuple[str, str, str | None, int]]:
@@ -477,6 +500,17 @@ def test_sessions_deal_a_round_about_every_45_seconds(clean):
 
 
 @pytest.mark.slow
+def test_months_generated_apart_share_no_bet_id(tmp_path, config):
+    ids = {}
+    for month in ("2026-09", "2026-10"):
+        path = tmp_path / f"{month}.jsonl"
+        generate_month(config, month, path, seed=1, rounds_per_day=5)
+        ids[month] = [bet["bet_id"] for _, record in json_records(path) for bet in record["bets"]]
+    september, october = ids["2026-09"], ids["2026-10"]
+    assert september[0] == "B-202609-00000001" and october[0] == "B-202610-00000001"
+    assert len(set(september + october)) == len(september) + len(october)
+
+
 def test_without_rounds_per_day_tables_run_24_hours_at_45_seconds(tmp_path):
     one_game = tmp_path / "one.toml"
     one_game.write_text("[games.mini-baccarat-it]\n", encoding="utf-8")
@@ -587,6 +621,12 @@ def test_each_listed_line_really_carries_its_fault(faulty, config):
         elif kind == "exclusive_side_bets":
             held = [b["type"] for b in record["bets"] if b["account"] == entry["account"]]
             assert {"player_pair", "banker_pair"} <= set(held)
+        elif kind == "time_order":
+            assert instant(record["settled_at"]) < instant(record["started_at"])
+        elif kind == "duplicate_bet_id":
+            earlier = next(json.loads(text) for text in lines if entry["first_round_id"] in text)
+            assert bet is not None and entry["first_round_id"] != record["round_id"]
+            assert entry["bet_id"] in {b["bet_id"] for b in earlier["bets"]}
 
 
 def test_csv_month_with_faults_reads_like_the_json_one(faulty_csv, config):

@@ -1,8 +1,8 @@
 """The checks of reporting.verify.checks, one by one, on records written inline: no database.
 
 Each test builds a round with its cards and bets next to the finding it must (or must not)
-give. The table tests hold CHECKS and SHOE_CHECKS complete: every finding kind is found by
-exactly one entry, and the entries give the same findings on any split of the rounds.
+give. The table tests hold CHECKS and SHOE_CHECKS complete (with the run's STORE_CHECKS, the
+one kind asked of the store in SQL): every finding kind is found by exactly one entry, and the entries give the same findings on any split of the rounds.
 """
 
 from __future__ import annotations
@@ -27,8 +27,10 @@ from reporting.verify.checks import (
     check_payouts,
     check_shoe_card_counts,
     check_stake_limits,
+    check_time_order,
     check_void_refunds,
 )
+from reporting.verify.run import STORE_CHECKS
 from reporting.verify.totals import Totals
 
 ITALY = "live-baccarat-it"
@@ -204,6 +206,85 @@ def test_a_round_without_a_closing_time_has_no_late_bet(operator_config):
     assert run_check(check_late_bets, round, operator_config) == []
 
 
+# --- the order of a round's times ------------------------------------------------------------
+
+
+def test_a_round_in_order_with_a_bet_at_the_close_has_no_time_order_finding(operator_config):
+    round = make_round(
+        make_bet("B-1", placed_at="2026-10-03T18:40:17.000Z"),
+        make_bet("B-2", placed_at=None),
+        betting_closed_at="2026-10-03T18:40:17.000Z",
+    )
+    assert run_check(check_time_order, round, operator_config) == []
+    times_equal = make_round(
+        started_at="2026-10-03T18:40:41.870Z", betting_closed_at="2026-10-03T18:40:41.870Z"
+    )
+    assert run_check(check_time_order, times_equal, operator_config) == []
+
+
+def test_a_round_settled_before_it_started_is_one_finding_naming_every_order_broken(
+    operator_config,
+):
+    # Start and settlement swapped: settled before it started, before betting closed, and
+    # before its bet (placed before the close: not late) was placed.
+    round = make_round(
+        make_bet("B-1", placed_at="2026-10-03T18:40:09.500Z", source_line=3),
+        started_at="2026-10-03T18:40:41.870Z",
+        settled_at="2026-10-03T18:40:02.120Z",
+    )
+    (finding,) = run_check(check_time_order, round, operator_config)
+    assert (finding.kind, finding.bet_id, finding.source) == (
+        "time_order",
+        None,
+        "inbox/2026-10/rounds.csv:7",
+    )
+    assert finding.rule == (
+        "started_before_betting_closed,betting_closed_before_settled,started_before_settled,"
+        "bets_placed_before_settled"
+    )
+    assert finding.message == (
+        "round R-1: started at 2026-10-03T18:40:41.870Z, after betting closed at"
+        " 2026-10-03T18:40:17.000Z; betting closed at 2026-10-03T18:40:17.000Z, after settlement"
+        " at 2026-10-03T18:40:02.120Z; started at 2026-10-03T18:40:41.870Z, after settlement at"
+        " 2026-10-03T18:40:02.120Z; bets placed after settlement at 2026-10-03T18:40:02.120Z:"
+        " B-1 at 2026-10-03T18:40:09.500Z"
+    )
+
+
+def test_each_order_is_judged_only_where_both_times_are_logged(operator_config):
+    no_start = make_round(started_at=None, betting_closed_at="2026-10-03T18:40:50.000Z")
+    (finding,) = run_check(check_time_order, no_start, operator_config)
+    assert finding.rule == "betting_closed_before_settled"
+    no_close = make_round(started_at="2026-10-03T18:40:50.000Z", betting_closed_at=None)
+    (finding,) = run_check(check_time_order, no_close, operator_config)
+    assert finding.rule == "started_before_settled"
+    neither = make_round(make_bet(), started_at=None, betting_closed_at=None)
+    assert run_check(check_time_order, neither, operator_config) == []
+
+
+def test_a_bet_placed_after_settlement_is_a_time_order_finding_unless_it_is_a_late_bet(
+    operator_config,
+):
+    after_settlement = "2026-10-03T18:40:42.000Z"
+    # With a closing time, a bet placed after settlement is after the close too: a late bet.
+    late = make_round(make_bet("B-1", placed_at=after_settlement))
+    assert run_check(check_time_order, late, operator_config) == []
+    assert [f.bet_id for f in run_check(check_late_bets, late, operator_config)] == ["B-1"]
+    # Without one, only the time order can see it.
+    unclosed = make_round(
+        make_bet("B-1", placed_at=after_settlement),
+        make_bet("B-2", placed_at="2026-10-03T18:40:41.870Z"),  # at settlement: in order
+        betting_closed_at=None,
+    )
+    (finding,) = run_check(check_time_order, unclosed, operator_config)
+    assert finding.rule == "bets_placed_before_settled"
+    assert finding.message == (
+        "round R-1: bets placed after settlement at 2026-10-03T18:40:41.870Z:"
+        " B-1 at 2026-10-03T18:40:42.000Z"
+    )
+    assert run_check(check_late_bets, unclosed, operator_config) == []
+
+
 # --- stake limits ------------------------------------------------------------------------------
 
 
@@ -354,14 +435,15 @@ def faulty_rounds() -> list[Round]:
             round_id="R-exclusive",
             game_id=GREECE,
         ),
+        make_round(round_id="R-time", started_at="2026-10-03T18:40:17.001Z"),
     ]
 
 
 def test_every_finding_kind_is_found_by_exactly_one_entry_of_the_tables():
-    round_kinds, shoe_kinds = set(CHECKS), set(SHOE_CHECKS)
-    assert round_kinds.isdisjoint(shoe_kinds)
-    assert round_kinds | shoe_kinds == set(FindingKind)
-    assert {kind.value for kind in round_kinds | shoe_kinds} == set(FINDING_KINDS)
+    round_kinds, shoe_kinds, store_kinds = set(CHECKS), set(SHOE_CHECKS), set(STORE_CHECKS)
+    assert len(round_kinds) + len(shoe_kinds) + len(store_kinds) == len(FindingKind)
+    assert round_kinds | shoe_kinds | store_kinds == set(FindingKind)
+    assert {kind.value for kind in round_kinds | shoe_kinds | store_kinds} == set(FINDING_KINDS)
 
 
 def test_each_round_check_finds_its_own_kind_and_no_other(operator_config):
@@ -381,6 +463,7 @@ def test_each_round_check_finds_its_own_kind_and_no_other(operator_config):
         FindingKind.LATE_BET: {"R-late"},
         FindingKind.THIRD_CARD_RULE: {"R-draw"},
         FindingKind.EXCLUSIVE_SIDE_BETS: {"R-exclusive"},
+        FindingKind.TIME_ORDER: {"R-time"},
     }
 
 

@@ -8,6 +8,7 @@ they must (or must not) give.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import tempfile
@@ -492,10 +493,10 @@ def test_stakes_outside_the_games_limits_are_findings(
             make_round,
             "GR-1",
             [
-                make_bet("B-1", stake="0.99"),
-                make_bet("B-2", stake="1.00"),  # below Italy's minimum, fine in Greece
-                make_bet("B-3", stake="5000.00"),
-                make_bet("B-4", stake="5000.01"),
+                make_bet("G-1", stake="0.99"),
+                make_bet("G-2", stake="1.00"),  # below Italy's minimum, fine in Greece
+                make_bet("G-3", stake="5000.00"),
+                make_bet("G-4", stake="5000.01"),
             ],
         ),
     )
@@ -503,13 +504,13 @@ def test_stakes_outside_the_games_limits_are_findings(
     assert found(result) == {
         ("stake_out_of_limits", "IT-1", "B-1"),
         ("stake_out_of_limits", "IT-1", "B-4"),
-        ("stake_out_of_limits", "GR-1", "B-1"),
-        ("stake_out_of_limits", "GR-1", "B-4"),
+        ("stake_out_of_limits", "GR-1", "G-1"),
+        ("stake_out_of_limits", "GR-1", "G-4"),
     }
     messages = {(f.round_id, f.bet_id): f.message for f in result.findings}
     assert "below the minimum of 5.00 EUR" in messages[("IT-1", "B-1")]
     assert "above the maximum of 1000.00 EUR" in messages[("IT-1", "B-4")]
-    assert "below the minimum of 1.00 EUR" in messages[("GR-1", "B-1")]
+    assert "below the minimum of 1.00 EUR" in messages[("GR-1", "G-1")]
 
 
 def test_stake_limits_of_one_bet_type_apply_to_that_type_only(
@@ -621,6 +622,99 @@ def test_lateness_compares_instants_whatever_the_offsets(
     assert found(result) == {("late_bet", "R-1", "B-3"), ("late_bet", "R-1", "B-5")}
 
 
+# --- the order of a round's times, bet ids used twice --------------------------------------------
+
+
+def test_a_round_settled_before_it_started_is_found_whatever_the_offsets(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    log = write_jsonl(
+        tmp_path / "log.jsonl",
+        # 18:40:41 UTC then 18:40:02 UTC, written in Rome's summer time and in UTC.
+        make_round(
+            "R-1",
+            started_at="2026-10-03T20:40:41+02:00",
+            settled_at="2026-10-03T18:40:02Z",
+            bets=[make_bet("B-1", placed_at="2026-10-03T18:40:09Z")],
+        ),
+        # The same instants the right way round: in order.
+        make_round("R-2", started_at="2026-10-03T20:40:02+02:00", bets=[make_bet("B-2")]),
+    )
+    result = verify(load(tmp_path / "store.sqlite", operator_config, log), operator_config)
+    assert found(result) == {("time_order", "R-1", None)}
+    (finding,) = result.findings
+    assert finding.rule == (
+        "started_before_betting_closed,betting_closed_before_settled,started_before_settled,"
+        "bets_placed_before_settled"
+    )
+    assert finding.source == f"{log}:1"
+
+
+def test_a_bet_id_used_again_by_a_later_round_is_found_on_each_repeat(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    # File order is not settlement order: the first use of B-1 is SEP-1, on line 2 of the
+    # September file, although the October file was loaded first. (The September rounds keep
+    # October's start: time_order findings, not looked at here.)
+    october = write_jsonl(
+        tmp_path / "oct.jsonl",
+        make_round("OCT-2", settled_at="2026-10-03T18:41:41Z", bets=[make_bet("B-1")]),
+        make_round("OCT-1", bets=[make_bet("B-1"), make_bet("B-2")]),
+        make_round("OCT-3", bets=[make_bet("B-3")]),
+    )
+    september = write_jsonl(
+        tmp_path / "sep.jsonl",
+        make_round("SEP-0", settled_at="2026-09-15T10:00:40Z", bets=[make_bet("B-9")]),
+        make_round("SEP-1", settled_at="2026-09-15T10:00:40Z", bets=[make_bet("B-1")]),
+    )
+    connection = load(tmp_path / "store.sqlite", operator_config, october, september)
+    october_result = verify(connection, operator_config, "2026-10")
+    assert found(october_result) == {
+        ("duplicate_bet_id", "OCT-1", "B-1"),
+        ("duplicate_bet_id", "OCT-2", "B-1"),
+    }
+    messages = {f.round_id: (f.source, f.message) for f in october_result.findings}
+    assert messages["OCT-1"] == (
+        f"{october}:2",
+        f"bet id B-1 of round OCT-1 was first used by round SEP-1 ({september}:2)",
+    )
+    assert messages["OCT-2"][1].endswith(f"first used by round SEP-1 ({september}:2)")
+    # The first use is no finding; the month of the first use has none.
+    assert verify(connection, operator_config, "2026-09").findings_by_kind["duplicate_bet_id"] == 0
+    everything = verify(connection, operator_config)
+    assert {f for f in found(everything) if f[0] == "duplicate_bet_id"} == found(october_result)
+
+
+def test_rounds_settled_at_the_same_instant_take_turns_by_round_id(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    log = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-2", bets=[make_bet("B-1")]),
+        make_round("R-1", bets=[make_bet("B-1")]),
+    )
+    result = verify(load(tmp_path / "store.sqlite", operator_config, log), operator_config)
+    assert found(result) == {("duplicate_bet_id", "R-2", "B-1")}
+    assert result.findings[0].message.endswith(f"first used by round R-1 ({log}:2)")
+
+
+def test_a_bet_id_repeated_in_a_game_the_configuration_does_not_list_is_not_judged(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    log = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-1", bets=[make_bet("B-1")]),
+        make_round("R-2", settled_at="2026-10-03T18:41:41Z", bets=[make_bet("B-1")]),
+    )
+    connection = load(tmp_path / "store.sqlite", operator_config, log)
+    greek_only = dataclasses.replace(
+        operator_config, games={"live-baccarat-gr": operator_config.games["live-baccarat-gr"]}
+    )
+    result = verify(connection, greek_only)
+    assert result.findings_by_kind["duplicate_bet_id"] == 0
+    assert found(verify(connection, operator_config)) == {("duplicate_bet_id", "R-2", "B-1")}
+
+
 # --- the Greek house rule -------------------------------------------------------------------------
 
 
@@ -643,8 +737,8 @@ def test_one_account_holding_both_pair_bets_in_the_greek_game_is_one_finding(
             make_round,
             "GR-2",
             [
-                make_bet("B-1", account="acc-1", type="player_pair", stake="5.00"),
-                make_bet("B-2", account="acc-2", type="banker_pair", stake="5.00"),
+                make_bet("B-4", account="acc-1", type="player_pair", stake="5.00"),
+                make_bet("B-5", account="acc-2", type="banker_pair", stake="5.00"),
             ],
         ),
         # A pair bet beside a main bet is no breach.
@@ -652,16 +746,16 @@ def test_one_account_holding_both_pair_bets_in_the_greek_game_is_one_finding(
             make_round,
             "GR-3",
             [
-                make_bet("B-1", account="acc-1", type="player_pair", stake="5.00"),
-                make_bet("B-2", account="acc-1", type="banker", stake="5.00"),
+                make_bet("B-6", account="acc-1", type="player_pair", stake="5.00"),
+                make_bet("B-7", account="acc-1", type="banker", stake="5.00"),
             ],
         ),
         # The Italian game has no such house rule.
         make_round(
             "IT-1",
             bets=[
-                make_bet("B-1", account="acc-1", type="player_pair", stake="5.00"),
-                make_bet("B-2", account="acc-1", type="banker_pair", stake="5.00"),
+                make_bet("B-8", account="acc-1", type="player_pair", stake="5.00"),
+                make_bet("B-9", account="acc-1", type="banker_pair", stake="5.00"),
             ],
         ),
     )
@@ -801,12 +895,16 @@ def two_months(tmp_path, operator_config, make_round, make_bet, write_jsonl):
         tmp_path / "log.jsonl",
         make_round(
             "SEP-1",
+            started_at="2026-09-15T10:00:02Z",
+            betting_closed_at="2026-09-15T10:00:17Z",
             settled_at="2026-09-15T10:00:40Z",
-            bets=[make_bet("B-1", stake="4.00")],  # below the minimum
+            bets=[
+                make_bet("B-1", stake="4.00", placed_at="2026-09-15T10:00:09Z")
+            ],  # below the minimum
         ),
         make_round(
             "OCT-1",
-            bets=[make_bet("B-1", payout="48.75")],  # a lost banker bet paid
+            bets=[make_bet("B-2", payout="48.75")],  # a lost banker bet paid
         ),
     )
     return load(tmp_path / "store.sqlite", operator_config, log)
@@ -827,7 +925,7 @@ def test_verifying_one_month_keeps_the_other_months_findings(two_months, operato
     everything = findings_table(two_months)
 
     october = verify(two_months, operator_config, "2026-10")
-    assert found(october) == {("payout_mismatch", "OCT-1", "B-1")}
+    assert found(october) == {("payout_mismatch", "OCT-1", "B-2")}
     assert findings_table(two_months) == everything
 
     verify(two_months, operator_config, "2026-09")
