@@ -55,21 +55,12 @@ def verify_command(
     as_json: JsonOption = False,
 ) -> None:
     """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
-    if month is not None:
-        try:
-            Month.parse(month)
-        except ValueError as error:
-            if "outside" in str(error):
-                raise InputError(f"--month {error}") from None
-            raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
+    _check_month(month)
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
     try:
-        with progress_bars(quiet=as_json) as bars:
-            total = _rounds_in(connection, month) if bars.watched else None
-            advance = bars.task(f"verify {month or 'every month'}", total)
-            result = verify(connection, operator, month, progress=advance)
+        result = _verify_watched(connection, operator, month, quiet=as_json)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -95,6 +86,26 @@ def verify_command(
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
+
+
+def _check_month(month: str | None) -> None:
+    """``--month``: YYYY-MM of the months handled, or an input error."""
+    if month is None:
+        return
+    try:
+        Month.parse(month)
+    except ValueError as error:
+        if "outside" in str(error):
+            raise InputError(f"--month {error}") from None
+        raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
+
+
+def _verify_watched(connection, operator, month: str | None, *, quiet: bool) -> VerifyResult:
+    """The verify run, with a progress bar where a person watches."""
+    with progress_bars(quiet=quiet) as bars:
+        total = _rounds_in(connection, month) if bars.watched else None
+        advance = bars.task(f"verify {month or 'every month'}", total)
+        return verify(connection, operator, month, progress=advance)
 
 
 def _rounds_in(connection, month: str | None) -> int:

@@ -246,7 +246,9 @@ def test_a_frame_of_an_unknown_kind_is_an_error_not_the_end(
 
 
 def test_a_path_that_cannot_be_opened_is_input_error_not_a_crash(tmp_path, operator_config):
-    with pytest.raises(reporting.ingest.worker.InputError, match="cannot be read|not a regular file"):
+    with pytest.raises(
+        reporting.ingest.worker.InputError, match="cannot be read|not a regular file"
+    ):
         list(read_in_worker(Source(tmp_path, "jsonl"), operator_config.games, 100))
 
 
