@@ -1282,3 +1282,27 @@ def test_inbox_files_that_are_not_read_alert_on_every_run_and_hidden_files_do_no
     assert "in the inbox but not read: more.ndjson (" in plain.stdout
     assert ".upload" not in plain.stdout + plain.stderr
     assert "warning: not read: pipe.jsonl" in plain.stderr
+
+
+def test_a_second_monthly_on_the_same_database_with_another_out_waits_then_stops_cleanly(greek):
+    """Issue 11: two monthly runs with different --out on one database ended in an
+    IntegrityError traceback. The database's own lock keeps them apart: the second waits
+    --wait seconds, then exits 2 in one line, its own output folder untouched."""
+    from reporting.store.faults import database_lock
+
+    other_out = greek.root / "other-out"
+    with database_lock(greek.db, wait=0):  # a first run, on another output folder
+        started = time.monotonic()
+        process = run_command(
+            monthly_argv(greek.inbox, other_out, greek.db, greek.config, "--wait", "0.5"),
+            greek.root,
+        )
+        waited = time.monotonic() - started
+    assert process.returncode == 2, process.stdout + process.stderr
+    assert "Traceback" not in process.stderr
+    assert len(process.stderr.strip().splitlines()) == 1, process.stderr
+    assert "another run on this database" in process.stderr
+    assert 0.4 <= waited < 30
+    assert not (other_out / "2026-10").exists()
+    # Once the first run is done, the second runs.
+    assert run_command(greek_argv(greek), greek.root).returncode == 0
