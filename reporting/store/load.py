@@ -359,6 +359,12 @@ _INSERT_REJECT = (
 )
 
 
+def _bet_row(bet: Bet | tuple) -> tuple:
+    """A bet as the bets table holds it: a Bet record, or the row a reading process sent
+    (:data:`reporting.ingest.worker.BetRow`)."""
+    return bet if type(bet) is tuple else astuple(bet)
+
+
 class _BatchWriter:
     """Writes batches into the open transaction, resolving duplicates and conflicts."""
 
@@ -389,7 +395,9 @@ class _BatchWriter:
             self.connection.executemany(
                 self._insert_round, [astuple(record)[:_ROUND_WIDTH] for record in fresh.values()]
             )
-            bets = list(map(astuple, chain.from_iterable(r.bets for r in fresh.values())))
+            bets = list(chain.from_iterable(r.bets for r in fresh.values()))
+            if bets and type(bets[0]) is not tuple:  # read in this process: Bet records
+                bets = list(map(astuple, bets))
             self.connection.executemany(_INSERT_BET, bets)
             self.result.rounds_loaded += len(fresh)
             self.result.bets_loaded += len(bets)
@@ -458,7 +466,7 @@ class _BatchWriter:
     @staticmethod
     def _content(record: Round) -> tuple:
         """The record as the store holds it (see :func:`stored_round_content`)."""
-        bets = tuple(sorted(astuple(bet)[1:8] for bet in record.bets))
+        bets = tuple(sorted(_bet_row(bet)[1:8] for bet in record.bets))
         return (*_round_content(record), bets)
 
     def _conflict(self, record: Round, where: str) -> RejectedLine:
