@@ -28,7 +28,9 @@ __all__ = [
     "Bet",
     "Finding",
     "FindingKind",
+    "MONTHS_HANDLED",
     "Month",
+    "MonthOutOfRange",
     "RejectReason",
     "RejectedLine",
     "Round",
@@ -84,6 +86,10 @@ class SourceLocation(NamedTuple):
 _MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
 
 
+class MonthOutOfRange(ValueError):
+    """A well-formed month outside :data:`MONTHS_HANDLED`."""
+
+
 class Month(NamedTuple):
     """A reporting month. Compares, sorts and unpacks as ``(year, month)``; prints as
     ``YYYY-MM``, the form the store and every report use.
@@ -105,7 +111,9 @@ class Month(NamedTuple):
         month = cls(int(match[1]), int(match[2]))
         first, last = MONTHS_HANDLED
         if not first <= month <= last:
-            raise ValueError(f"{text!r} is outside the months this tool handles, {first} to {last}")
+            raise MonthOutOfRange(
+                f"{text!r} is outside the months this tool handles, {first} to {last}"
+            )
         return month
 
     @classmethod

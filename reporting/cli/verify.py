@@ -26,7 +26,7 @@ from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.records import FINDING_KINDS, Month
+from reporting.records import FINDING_KINDS, Month, MonthOutOfRange
 from reporting.store.schema import connect
 from reporting.verify.bearing import MonthAlerts, month_alerts
 from reporting.verify.run import VerifyResult, verify
@@ -94,9 +94,9 @@ def _check_month(month: str | None) -> None:
         return
     try:
         Month.parse(month)
-    except ValueError as error:
-        if "outside" in str(error):
-            raise InputError(f"--month {error}") from None
+    except MonthOutOfRange as error:
+        raise InputError(f"--month {error}") from None
+    except ValueError:
         raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
 
 

@@ -36,7 +36,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
-from reporting.figures.regulators import publishes_disclosure, update_day
+from reporting.figures.regulators import update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import hold_lock, sha256_of
 from reporting.ingest.discovery import discover_sources, unread_inbox_files
@@ -52,11 +52,6 @@ LEGACY_LOCK_NAME = ".baccarat-report.lock"
 STAGING = ".staging"
 #: What a month's folder is called while the swap replaces it (see :func:`_swap_in`).
 _RETIRED = re.compile(r"\.(\d{4}-\d{2})\.old")
-#: The problem a game that must publish gives when it has no language to publish in.
-NO_LANGUAGE = (
-    "no language is configured: its rule sheets and disclosure pages were not written"
-    " (set languages in the operator configuration)"
-)
 
 #: Writes one game's rendered documents into a folder; returns the files written.
 #: (rule sheets and disclosure pages; supplied by the renderer so that this module needs no
@@ -380,8 +375,6 @@ def _write_month(
         files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
         for warning in disclosure.warnings:
             log(f"disclose {game.id}: warning: {warning}")
-        if _must_publish(game) and not game.languages:
-            log(f"disclose {game.id}: warning: {NO_LANGUAGE}")
     manifest = staging / "manifest.json"
     manifest.write_text(
         json.dumps(
@@ -401,7 +394,7 @@ def _write_month(
         findings_by_kind=verified.findings_by_kind,
         unverified_rounds=verified.unconfigured_rounds,
         unread_files=run.unread,
-        publishing={game.id: _publishing_problems(game, warnings[game.id]) for game in games},
+        publishing=warnings,
     )
     return MonthReport(
         month=month,
@@ -412,19 +405,6 @@ def _write_month(
         without_play=without_play,
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
-
-
-def _must_publish(game: GameSpec) -> bool:
-    """Whether the game's regulator has it publish a page (an ADM game's disclosure)."""
-    return publishes_disclosure(game)
-
-
-def _publishing_problems(game: GameSpec, warnings: tuple[str, ...]) -> tuple[str, ...]:
-    """The game's publishing problems: its disclosure's warnings, and no language to publish
-    its pages in when its regulator wants them."""
-    if _must_publish(game) and not game.languages:
-        return (*warnings, NO_LANGUAGE)
-    return warnings
 
 
 def _audit(

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from reporting.errors import InputError
-from reporting.records import Month
+from reporting.records import Month, MonthOutOfRange
 from reporting.sample.draws import between
 
 SECOND = 1000
@@ -48,9 +48,9 @@ def parse_month(text: str) -> tuple[int, int]:
         return tuple(Month.parse(text.strip()))  # type: ignore[return-value]
     except AttributeError:  # not text at all
         raise InputError(f"month {text!r} is not YYYY-MM (e.g. 2026-10)") from None
-    except ValueError as error:  # not YYYY-MM, or outside the months handled
-        if "outside" in str(error):
-            raise InputError(f"month {error}") from None
+    except MonthOutOfRange as error:
+        raise InputError(f"month {error}") from None
+    except ValueError:  # not YYYY-MM
         raise InputError(f"month {text!r} is not YYYY-MM (e.g. 2026-10)") from None
 
 
