@@ -51,6 +51,7 @@ class FindingKind(enum.StrEnum):
     EXCLUSIVE_SIDE_BETS = "exclusive_side_bets"
     TIME_ORDER = "time_order"
     DUPLICATE_BET_ID = "duplicate_bet_id"
+    UNVERIFIED_BET = "unverified_bet"  # a bet of a type the engine does not settle (yet)
 
 
 class RejectReason(enum.StrEnum):
