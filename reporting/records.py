@@ -23,6 +23,7 @@ import msgspec
 from reporting.engine.money import format_cents
 
 __all__ = [
+    "DOCUMENT_SUFFIXES",
     "FINDING_KINDS",
     "REJECT_REASONS",
     "Bet",
@@ -74,13 +75,25 @@ FINDING_KINDS: tuple[str, ...] = tuple(kind.value for kind in FindingKind)
 REJECT_REASONS: tuple[str, ...] = tuple(reason.value for reason in RejectReason)
 
 
+#: The file names of JSON documents (a provider's export holding an array of rounds): their
+#: records are numbered by their index in the array, from 0, not by line.
+DOCUMENT_SUFFIXES = (".json", ".json.gz")
+
+
 class SourceLocation(NamedTuple):
-    """Where a record came from: a file as the ingest was given it, and a line of it."""
+    """Where a record came from: a file as the ingest was given it, and a line of it (for a
+    JSON document, the record's index in its array, shown as ``path:#index``).
+
+    >>> str(SourceLocation("log.jsonl", 7)), str(SourceLocation("games.json", 0))
+    ('log.jsonl:7', 'games.json:#0')
+    """
 
     file: str
     line: int
 
     def __str__(self) -> str:
+        if self.file.lower().endswith(DOCUMENT_SUFFIXES):
+            return f"{self.file}:#{self.line}"
         return f"{self.file}:{self.line}"
 
 

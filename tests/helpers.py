@@ -6,10 +6,12 @@ import csv
 import gzip
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 #: The tables a round log fills.
 TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
@@ -123,3 +125,64 @@ def children_of(pid: int) -> list[int]:
         if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
             found.append(int(entry))
     return found
+
+
+# --- a minimal JSON Schema check (the configuration's and the log profiles' schemas) ----
+
+
+def schema_errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
+    """A minimal JSON Schema check of the keywords the schema uses (the jsonschema package is
+    not a dependency); an unknown keyword fails, so the check cannot silently weaken."""
+    known = {
+        "$schema", "$id", "title", "description", "examples", "type", "enum", "pattern",
+        "minLength", "maxLength", "minimum", "maximum", "properties", "additionalProperties",
+        "propertyNames", "required", "items", "uniqueItems", "minItems", "maxItems", "minProperties",
+        "anyOf",
+    }  # fmt: skip
+    assert set(schema) <= known, set(schema) - known
+    if "anyOf" in schema:
+        options = [schema_errors(value, option, where) for option in schema["anyOf"]]
+        return [] if any(not errors for errors in options) else [f"{where}: matches no anyOf"]
+    types = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}
+    expected = types.get(schema.get("type", ""), object)
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        return [f"{where}: not {schema.get('type')}"]
+    errors = []
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: {value!r} not in enum")
+    if isinstance(value, str):
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errors.append(f"{where}: {value!r} does not match {schema['pattern']}")
+        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 10**9):
+            errors.append(f"{where}: length")
+    if isinstance(value, int) and not schema.get("minimum", -(10**18)) <= value <= schema.get(
+        "maximum", 10**18
+    ):
+        errors.append(f"{where}: {value} out of range")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            errors.append(f"{where}: too few items")
+        if len(value) > schema.get("maxItems", 10**9):
+            errors.append(f"{where}: too many items")
+        if schema.get("uniqueItems") and len({json.dumps(item) for item in value}) != len(value):
+            errors.append(f"{where}: items repeated")
+        for index, item in enumerate(value):
+            errors += schema_errors(item, schema.get("items", {}), f"{where}[{index}]")
+    if isinstance(value, dict):
+        errors += object_errors(value, schema, where)
+    return errors
+
+
+def object_errors(value: dict, schema: dict[str, Any], where: str) -> list[str]:
+    errors = [f"{where}: missing {key}" for key in schema.get("required", []) if key not in value]
+    if len(value) < schema.get("minProperties", 0):
+        errors.append(f"{where}: too few keys")
+    for key, item in value.items():
+        errors += schema_errors(key, schema.get("propertyNames", {}), f"{where} key {key!r}")
+        if key in schema.get("properties", {}):
+            errors += schema_errors(item, schema["properties"][key], f"{where}.{key}")
+        elif schema.get("additionalProperties") is False:
+            errors.append(f"{where}.{key}: unknown key")
+        else:
+            errors += schema_errors(item, schema.get("additionalProperties", {}), f"{where}.{key}")
+    return errors

@@ -84,7 +84,7 @@ def main() -> None:
     except ConfigError as error:
         ensure_logging()
         for problem in error.problems:
-            command_logger().error("configuration: %s", problem)
+            command_logger().error("%s: %s", error.label, problem)
         sys.exit(EXIT_UNUSABLE)
     except Stopped as stop:
         ensure_logging()

@@ -28,7 +28,14 @@ from reporting.config.rtp import favourable_bet_warnings
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
 from reporting.figures.regulators import configuration_warnings
-from reporting.ingest.discovery import discover_sources, unread_inbox_files
+from reporting.ingest.discovery import (
+    InboxProfile,
+    discover_inbox,
+    discover_sources,
+    inbox_profiles,
+    unread_inbox_files,
+)
+from reporting.ingest.profiles.loader import load_profile
 
 
 def config_warnings(config: OperatorConfig) -> list[str]:
@@ -44,11 +51,13 @@ def config_warnings(config: OperatorConfig) -> list[str]:
     return located.messages
 
 
-def inbox_listing(inbox: Path) -> dict[str, Any]:
-    """The round logs of an inbox folder that ``ingest``/``monthly`` would read, by format."""
+def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[str, Any]:
+    """The round logs of an inbox folder that ``ingest``/``monthly`` would read, by format
+    (and log profile, by the configuration's ``[[inbox.profiles]]`` rules)."""
     if not inbox.is_dir():
         raise InputError(f"--inbox {inbox}: no such folder")
-    sources = discover_sources([inbox])
+    rules = rules or []
+    sources = discover_inbox(inbox, rules)[0] if rules else discover_sources([inbox])
     return {
         "folder": str(inbox),
         "read": [
@@ -58,11 +67,52 @@ def inbox_listing(inbox: Path) -> dict[str, Any]:
                 if source.companion is None
                 else str(source.companion.relative_to(inbox)),
                 "format": source.format,
+                "profile": "spec" if source.profile is None else source.profile.label,
             }
             for source in sources
         ],
-        "unread": list(unread_inbox_files(inbox)),
+        "unread": list(unread_inbox_files(inbox, rules)),
     }
+
+
+def _profiles_checked(
+    config: OperatorConfig | None, references: list[str], problems: list[str]
+) -> list[InboxProfile]:
+    """Load the configuration's inbox profiles and the profiles named by ``--profile``,
+    noting their problems; the inbox rules (none if a profile could not be loaded)."""
+    rules: list[InboxProfile] = []
+    try:
+        rules = [] if config is None else inbox_profiles(config)
+    except ConfigError as error:  # a log profile's problems
+        problems.extend(error.problems)
+    except InputError as error:
+        problems.append(str(error))
+    for reference in references:
+        try:
+            load_profile(reference)
+        except ConfigError as error:
+            problems.extend(error.problems)
+        except InputError as error:
+            problems.append(str(error))
+    return rules
+
+
+ProfilesOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--profile",
+        metavar="NAME|FILE",
+        help="Also check a log profile (a built-in name or a file); may be given again.",
+    ),
+]
+ShowOption = Annotated[
+    bool,
+    typer.Option(
+        "--show",
+        help="Print the effective configuration (every key, defaults filled in) as TOML,"
+        " or in the JSON document with --json.",
+    ),
+]
 
 
 def check_command(
@@ -75,14 +125,8 @@ def check_command(
             file_okay=False,
         ),
     ] = None,
-    show: Annotated[
-        bool,
-        typer.Option(
-            "--show",
-            help="Print the effective configuration (every key, defaults filled in) as TOML,"
-            " or in the JSON document with --json.",
-        ),
-    ] = False,
+    profiles: ProfilesOption = None,
+    show: ShowOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Validate the configuration (every problem at once, with its line) and an inbox.
@@ -98,15 +142,17 @@ def check_command(
         warnings = config_warnings(loaded)
     except ConfigError as error:
         problems = error.problems
+    rules = _profiles_checked(loaded, profiles or [], problems)
     listing = None
     if inbox is not None:
         try:
-            listing = inbox_listing(inbox)
+            listing = inbox_listing(inbox, rules)
         except InputError as error:
             problems.append(str(error))
     document = {
         "config": None if path is None else str(path),
         "games": [] if loaded is None else list(loaded.games),
+        "profiles": list(profiles or ()),
         "problems": problems,
         "warnings": warnings,
         "inbox": listing,
@@ -142,7 +188,8 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
         )
         for source in listing["read"]:
             companion = f" + {source['companion']}" if source["companion"] else ""
-            print(f"  {source['file']}{companion} ({source['format']})", file=out)
+            profile = "" if source["profile"] == "spec" else f", profile {source['profile']}"
+            print(f"  {source['file']}{companion} ({source['format']}{profile})", file=out)
         for entry in listing["unread"]:
             print(f"  not read: {entry}", file=out)
     if show and document.get("effective") is not None:

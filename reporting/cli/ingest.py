@@ -26,6 +26,7 @@ from reporting.cli.common import (
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
 from reporting.ingest.discovery import discover_sources
+from reporting.ingest.profiles.loader import built_in_profiles, load_profile
 from reporting.store.load import IngestResult, ingest
 from reporting.store.schema import connect
 
@@ -40,11 +41,22 @@ def ingest_command(
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
+    profile: Annotated[
+        str,
+        typer.Option(
+            "--profile",
+            metavar="NAME|FILE",
+            help="How the files are written: a built-in log profile ("
+            + ", ".join(built_in_profiles())
+            + ") or a profile file. Default: spec, the round log of the spec.",
+        ),
+    ] = "spec",
     as_json: JsonOption = False,
 ) -> None:
-    """Load JSONL / JSONL.gz / CSV round logs into SQLite; bad lines are rejected and kept."""
+    """Load round logs (JSONL / JSONL.gz / CSV, or a provider's export through a log
+    profile) into SQLite; bad lines are rejected and kept."""
     operator = load_operator_config(config)
-    sources = discover_sources(paths)
+    sources = discover_sources(paths, load_profile(profile))
     with database_errors(db):
         connection = connect(db, wait=db_wait)
         try:

@@ -81,6 +81,7 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "declared_rtp": None if game.declared_rtp is None else str(game.declared_rtp),
         "statistics_reset": game.statistics_reset,
         "version": game.version,
+        "tables": list(game.tables) or None,
     }
     return document | {key: value for key, value in optional.items() if value is not None}
 
@@ -93,6 +94,21 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
         base, pay_table = (origin.base, origin.pay_table) if origin else (game_id, "standard")
         games[game_id] = _game(game, base, pay_table)
     document: dict[str, Any] = {"operator": {"name": config.name}}
+    if config.inbox_rules:
+        document["inbox"] = {
+            "profiles": [
+                {
+                    key: value
+                    for key, value in (
+                        ("folder", rule.folder),
+                        ("pattern", rule.pattern),
+                        ("profile", rule.profile),
+                    )
+                    if value is not None
+                }
+                for rule in config.inbox_rules
+            ]
+        }
     if config.pay_tables:
         document["pay_tables"] = {
             name: _pay_rows(table) for name, table in config.pay_tables.items()

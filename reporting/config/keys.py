@@ -25,7 +25,9 @@ from reporting.config.values import (
     Key,
     Odds,
     Table,
+    TableList,
     Text,
+    TextList,
 )
 from reporting.engine.bets import BONUS_MARGINS, BetType, PayTable
 from reporting.engine.money import RoundingPolicy
@@ -36,6 +38,8 @@ __all__ = [
     "GAME_KEYS",
     "LIMIT_KEYS",
     "OPERATOR_GAME_KEYS",
+    "INBOX_KEYS",
+    "INBOX_RULE_KEYS",
     "OPERATOR_KEYS",
     "PAY_KEYS",
     "PAY_TABLE_KEYS",
@@ -160,6 +164,14 @@ GAME_KEYS: dict[str, Key] = {
         "local time the table statistics reset",
     ),
     "version": Key(Text("4.15.1.2", 32), "the game software's version"),
+    "tables": Key(
+        TextList(
+            Text("LB-IT-01", 64, r"\S(?:.*\S)?", "a table id (no space at either end)"),
+            max_items=1000,
+        ),
+        "the tables the game is dealt at, by id; a * stands for any characters (LB-IT-*):"
+        " a log that names no game finds its game by its table",
+    ),
 }
 #: A game of the operator file: the game keys and the catalogue game it starts from.
 OPERATOR_GAME_KEYS: dict[str, Key] = GAME_KEYS | {
@@ -172,8 +184,33 @@ OPERATOR_GAME_KEYS: dict[str, Key] = GAME_KEYS | {
 OPERATOR_KEYS: dict[str, Key] = {
     "name": Key(Text("Casinò Esempio S.p.A.", 200), "the operator's name on every page"),
 }
+#: One ``[[inbox.profiles]]`` rule: which inbox files a log profile reads.
+INBOX_RULE_KEYS: dict[str, Key] = {
+    "folder": Key(
+        Text("provider-x", 200, r"[^/\\][^\\]*", "a folder of the inbox, relative to it"),
+        "a folder of the inbox (relative to it, / between levels): its round logs are read with"
+        " the profile",
+    ),
+    "pattern": Key(
+        Text("*.json", 200, r"[^/\\][^\\]*", "a file-name pattern, relative to the inbox"),
+        "a file-name pattern relative to the inbox (* any characters, ? one): files matching it"
+        " are read with the profile",
+    ),
+    "profile": Key(
+        Text("replay-api", 500),
+        "a built-in log profile's name, or a profile file (relative to this configuration file)",
+    ),
+}
+#: ``[inbox]``.
+INBOX_KEYS: dict[str, Key] = {
+    "profiles": Key(
+        TableList(Table(INBOX_RULE_KEYS)),
+        "which inbox files are providers' exports and the log profile that reads each, first"
+        " matching rule first; other files are round logs of the spec",
+    ),
+}
 #: The sections of the file.
-TOP_LEVEL_KEYS = ("operator", "games", "pay_tables")
+TOP_LEVEL_KEYS = ("operator", "games", "pay_tables", "inbox")
 
 
 def json_schema() -> dict[str, Any]:
@@ -188,6 +225,8 @@ def json_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "operator": Table(OPERATOR_KEYS).schema() | {"description": "who the operator is"},
+            "inbox": Table(INBOX_KEYS).schema()
+            | {"description": "how the monthly job reads the inbox"},
             "games": {
                 "type": "object",
                 "description": "the games the operator runs, by id (a catalogue id, or any id"

@@ -27,6 +27,7 @@ from reporting.config.keys import (
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
     GAME_KEYS,
+    INBOX_KEYS,
     OPERATOR_GAME_KEYS,
     OPERATOR_KEYS,
     PAY_KEYS,
@@ -47,10 +48,12 @@ __all__ = [
     "SUPPORTED_LANGUAGES",
     "ConfigError",
     "GameOrigin",
+    "InboxRule",
     "OperatorConfig",
     "default_config_path",
     "load_catalogue",
     "load_config",
+    "read_toml",
 ]
 
 #: A configuration larger than this is not one (the sample is about 1 KiB).
@@ -64,11 +67,14 @@ OPTIONAL_GAME_KEYS = (
     "declared_rtp",
     "statistics_reset",
     "version",
+    "tables",
 )
 
 
 class ConfigError(Exception):
     """One or more problems in a configuration file, each naming the file, line and key."""
+
+    label = "configuration"  # how a message names the kind of file
 
     def __init__(self, problems: list[str]):
         self.problems = problems
@@ -83,6 +89,18 @@ class GameOrigin:
     pay_table: str
 
 
+@dataclass(frozen=True, slots=True)
+class InboxRule:
+    """``[[inbox.profiles]]``: the inbox files (a folder of it, or a file-name pattern)
+    that a log profile reads; ``profile`` as written (a name, or a file relative to the
+    configuration's folder, resolved by the reader)."""
+
+    profile: str
+    folder: str | None = None
+    pattern: str | None = None
+    line: int | None = None  # of the configuration file, for messages
+
+
 @dataclass(frozen=True)
 class OperatorConfig:
     """The operator's name and the games it runs, by id."""
@@ -94,6 +112,8 @@ class OperatorConfig:
     #: The pay tables the operator's file defines, resolved onto their bases (odds as Fractions).
     pay_tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
     lines: KeyLines = field(default_factory=KeyLines, compare=False, repr=False)
+    #: ``[[inbox.profiles]]``, in file order (the first rule a file matches applies).
+    inbox_rules: tuple[InboxRule, ...] = ()
 
     def game(self, game_id: str) -> GameSpec:
         """The game with this id, or a :class:`ConfigError` listing the configured ones."""
@@ -169,7 +189,9 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
         raise ConfigError([f"{where}: a number of thousands of digits is not a value"]) from None
 
 
-def _read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
+def read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
+    """A TOML file of ours (a regular file, at most 1 MiB, UTF-8) and where each key is
+    written; ConfigError with the line for anything that cannot be read."""
     text = _read_text(path)
     return _parse(path, text), KeyLines.scan(text)
 
@@ -177,7 +199,7 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
 @cache
 def _catalogue() -> tuple[dict[str, Any], KeyLines]:
     """The shipped catalogue, read once (the loader only reads it, never changes it)."""
-    return _read_toml(CATALOGUE_PATH)
+    return read_toml(CATALOGUE_PATH)
 
 
 def load_catalogue() -> OperatorConfig:
@@ -195,7 +217,7 @@ def load_config(path: Path | None) -> OperatorConfig:
     if path is None:
         return load_catalogue()
     catalogue, _ = _catalogue()
-    operator, lines = _read_toml(path)
+    operator, lines = read_toml(path)
     return _build(catalogue, operator, path, lines)
 
 
@@ -224,6 +246,8 @@ def _build(
         built = _game(game_id, override, catalogue.get("games", {}), pay_tables, problems)
         if built is not None:
             games[game_id], origins[game_id] = built
+    _check_tables(games, problems)
+    inbox_rules = _inbox_rules(operator.get("inbox", {}), problems)
     messages = catalogue_problems.messages + problems.messages
     if messages:
         raise ConfigError(messages)
@@ -235,7 +259,47 @@ def _build(
         origins=origins,
         pay_tables={name: pay_tables[name] for name in own_tables},
         lines=lines,
+        inbox_rules=inbox_rules,
     )
+
+
+def _check_tables(games: Mapping[str, GameSpec], problems: Problems) -> None:
+    """A table id listed by two games could be either's: a problem at the second."""
+    listed: dict[str, str] = {}
+    for game_id, game in games.items():
+        for table in game.tables:
+            first = listed.setdefault(table, game_id)
+            if first != game_id:
+                problems.add(
+                    ("games", game_id, "tables"),
+                    f"{table!r} is listed by {first} too: a table is dealt for one game",
+                )
+
+
+def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:
+    """``[inbox]``'s rules, each a folder or a pattern (one of the two) and a profile."""
+    checked = Table(INBOX_KEYS).check(section, ("inbox",), problems)
+    if checked is MISSING:
+        return ()
+    rules = []
+    for index, rule in enumerate(checked.get("profiles", ())):
+        path = ("inbox", "profiles")
+        if ("folder" in rule) == ("pattern" in rule) or "profile" not in rule:
+            problems.add(
+                path,
+                f"rule {index + 1}: give a profile and one of folder or pattern, e.g."
+                ' { folder = "provider-x", profile = "replay-api" }',
+            )
+            continue
+        rules.append(
+            InboxRule(
+                profile=rule["profile"],
+                folder=rule.get("folder"),
+                pattern=rule.get("pattern"),
+                line=problems.lines.line_of(path),
+            )
+        )
+    return tuple(rules)
 
 
 def _operator_name(section: Any, problems: Problems) -> str:
@@ -443,6 +507,7 @@ def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any])
         statistics_reset=values["statistics_reset"],
         version=values["version"],
         languages=tuple(values["languages"]),
+        tables=tuple(values["tables"] or ()),
     )
 
 

@@ -30,7 +30,9 @@ __all__ = [
     "Odds",
     "Problems",
     "Table",
+    "TableList",
     "Text",
+    "TextList",
     "dotted",
     "shown",
     "suggestion",
@@ -242,6 +244,40 @@ class ChoiceList(Kind):
 
 
 @dataclass(frozen=True)
+class TextList(Kind):
+    """A list of strings of one :class:`Text` kind, each at most once."""
+
+    item: Text
+    min_items: int = 0
+    max_items: int = 10_000
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, list):
+            return _wrong_type(
+                value, f'a list of strings such as ["{self.item.example}"]', path, problems
+            )
+        if len(value) > self.max_items:
+            problems.add(path, f"lists {len(value):,} items; at most {self.max_items:,}")
+            return MISSING
+        items = [self.item.check(item, path, problems) for item in value]
+        if MISSING in items:
+            return MISSING
+        if len(set(items)) != len(items):
+            twice = sorted({item for item in items if items.count(item) > 1})
+            problems.add(path, f"{', '.join(map(shown, twice[:5]))} listed more than once")
+            return MISSING
+        if len(items) < self.min_items:
+            problems.add(path, f"list at least {self.min_items}")
+            return MISSING
+        return items
+
+    def schema(self) -> dict[str, Any]:
+        schema = {"type": "array", "items": self.item.schema(), "uniqueItems": True}
+        schema["maxItems"] = self.max_items
+        return schema | ({"minItems": self.min_items} if self.min_items else {})
+
+
+@dataclass(frozen=True)
 class Amount(Kind):
     """Money as a decimal string (``"5.00"``), above zero, at most EUR 100 million; in cents."""
 
@@ -353,3 +389,24 @@ class Table(Kind):
         for name, key in self.keys.items():
             properties[name] = key.kind.schema() | {"description": key.help}
         return schema | {"properties": properties, "additionalProperties": False}
+
+
+@dataclass(frozen=True)
+class TableList(Kind):
+    """An array of tables of one :class:`Table` kind (``[[inbox.profiles]]``), each checked
+    at its own index."""
+
+    table: Table
+    max_items: int = 1000
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, list):
+            return _wrong_type(value, "an array of tables ([[...]])", path, problems)
+        if len(value) > self.max_items:
+            problems.add(path, f"lists {len(value):,} tables; at most {self.max_items:,}")
+            return MISSING
+        items = [self.table.check(item, path, problems) for item in value]
+        return MISSING if MISSING in items else items
+
+    def schema(self) -> dict[str, Any]:
+        return {"type": "array", "items": self.table.schema(), "maxItems": self.max_items}

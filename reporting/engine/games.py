@@ -55,6 +55,9 @@ class GameSpec:
     statistics_reset: str | None  # local time the table statistics reset, e.g. "00:01"
     version: str | None
     languages: tuple[str, ...]
+    #: The tables the game is dealt at, by id, a ``*`` standing for any characters
+    #: (``LB-IT-*``): how a round of a log that names no game finds its game. Empty: unlisted.
+    tables: tuple[str, ...] = ()
 
     def limits_for(self, bet: BetType) -> StakeLimits:
         """Stake limits of one bet type."""

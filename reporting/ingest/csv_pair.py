@@ -52,7 +52,7 @@ from reporting.ingest.validation import (
 )
 from reporting.records import RejectedLine, RejectReason, Round
 
-__all__ = ["CSV_BET_FIELDS", "CSV_ROUND_FIELDS", "read_csv_pair"]
+__all__ = ["CSV_BET_FIELDS", "CSV_ROUND_FIELDS", "BoundedLines", "csv_problem", "read_csv_pair"]
 
 
 #: Columns of rounds.csv and bets.csv, in the order the sample generator writes them.
@@ -84,7 +84,7 @@ _CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
 _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency")
 
 
-class _Lines:
+class BoundedLines:
     """The physical lines of a text file, each cut at :data:`MAX_CSV_LINE_CHARS` (the rest of
     a longer one streamed past, a chunk at a time), numbered from 1."""
 
@@ -118,7 +118,7 @@ class _CsvFile(NamedTuple):
     """An open CSV file: its rows as lists, and where each named column is."""
 
     handle: IO[str]
-    lines: _Lines
+    lines: BoundedLines
     reader: Any  # csv.reader over ``lines``: its line_num is the physical line last read
     columns: dict[str, int]
     width: int  # cells in the header
@@ -135,7 +135,7 @@ def _open_csv(path: Path, required: tuple[str, ...], known: tuple[str, ...]) -> 
     # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
     # here and reject the row (see _readable). utf-8-sig: a byte order mark is skipped.
     handle = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="surrogateescape", newline="")
-    lines = _Lines(handle)
+    lines = BoundedLines(handle)
     reader = csv.reader(iter(lines))
     try:
         header = _header(path, reader, required, known)
@@ -200,7 +200,7 @@ def _leading_cells(text: str) -> list[str]:
     return cells[:-1]
 
 
-def _problem_of(error: csv.Error) -> str:
+def csv_problem(error: csv.Error) -> str:
     """What a reject says of a row the csv module refused."""
     if "field larger than field limit" in str(error):
         return f"a cell is longer than {MAX_CSV_FIELD_CHARS:,} characters"
@@ -258,7 +258,7 @@ def _stage(
                     cells = tuple(
                         leading[index] if index < len(leading) else None for index in indexes
                     )
-                yield (first, *cells, text, False, False, _problem_of(error))
+                yield (first, *cells, text, False, False, csv_problem(error))
                 continue
             problem = None
             if lines.cut >= first:

@@ -11,22 +11,58 @@ raise as an alert (a month computed on part of the inbox must not pass without a
 
 Only regular files (or links to one) are read: a FIFO, a device or a socket could hang or
 never end. Named on the command line one is refused; in a folder it is listed as unread.
+
+A provider's export is read through a log profile: on the command line (``--profile``) for
+every path given, or in the inbox by the configuration's rules (``[[inbox.profiles]]``: a
+folder or a file-name pattern and its profile, the first rule a file matches applies). A
+profile reads the file names of its layouts (``.json``, ``.json.gz``, ``.jsonl``,
+``.jsonl.gz``, ``.csv``); any other file a rule covers is listed as unread.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
 from reporting.files import kind_of_file
 from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
+from reporting.ingest.profiles.loader import load_profile
+from reporting.ingest.profiles.model import LAYOUT_SUFFIXES, Profile
 from reporting.ingest.sources import Source
 
-__all__ = ["UnreadFile", "discover_sources", "unread_files", "unread_inbox_files"]
+__all__ = [
+    "InboxProfile",
+    "UnreadFile",
+    "discover_inbox",
+    "discover_sources",
+    "inbox_profiles",
+    "unread_files",
+    "unread_inbox_files",
+]
+
+
+@dataclass(frozen=True)
+class InboxProfile:
+    """An inbox rule with its profile loaded: a folder of the inbox (relative, ``/``) or a
+    file-name pattern (relative to the inbox), and the profile that reads its files (None:
+    the spec's round log)."""
+
+    profile: Profile | None
+    folder: str | None = None
+    pattern: str | None = None
+
+    def covers(self, relative: str) -> bool:
+        """Whether a file of the inbox (its relative name, ``/`` between levels) is the rule's."""
+        if self.folder is not None:
+            return relative.startswith(self.folder.strip("/") + "/")
+        assert self.pattern is not None
+        return fnmatch.fnmatchcase(relative, self.pattern)
 
 
 @dataclass(frozen=True)
@@ -55,14 +91,17 @@ def _not_regular(path: Path) -> str | None:
     return f"{kind_of_file(status.st_mode)}, not a regular file"
 
 
-def discover_sources(paths: Sequence[Path]) -> list[Source]:
-    """Round logs named on the command line: files, CSV pairs, and folders read whole.
+def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> list[Source]:
+    """Round logs named on the command line: files, CSV pairs, and folders read whole; with
+    a ``profile``, the files it reads (:func:`_profiled_sources`).
 
     A folder contributes its files of a one-file format (``*.jsonl``, ``*.jsonl.gz``,
     recursively, by name) and each ``rounds.csv`` with the ``bets.csv`` beside it. Two CSV
     paths given together are a pair (rounds file first, or named ``rounds*.csv`` /
     ``bets*.csv``); pairs come after the other sources.
     """
+    if profile is not None:
+        return _profiled_sources(paths, profile)
     sources: list[Source] = []
     to_pair: dict[str, list[Path]] = {}
     for path in paths:
@@ -87,6 +126,87 @@ def discover_sources(paths: Sequence[Path]) -> list[Source]:
         if input_format.name in to_pair:
             sources.append(_pair_of(input_format, to_pair[input_format.name]))
     return sources
+
+
+def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
+    """The files of the paths that ``profile`` reads: a file named must be one (by its name's
+    ending), a folder gives every one below it, in path order."""
+    sources = []
+    for path in paths:
+        if path.is_dir():
+            for candidate in sorted(entry for entry in path.rglob("*") if entry.is_file()):
+                layout = profile.reads(candidate.name)
+                if layout is not None:
+                    sources.append(Source(candidate, layout, profile=profile))
+            continue
+        if not path.exists():
+            if path.is_symlink():
+                raise InputError(f"{path}: a symbolic link to nothing (its target does not exist)")
+            raise InputError(f"{path}: no such file or folder")
+        problem = _not_regular(path)
+        if problem is not None:
+            raise InputError(f"{path}: {problem}; a round log must be a file")
+        layout = profile.reads(path.name)
+        if layout is None:
+            raise InputError(
+                f"{path}: not a file the log profile {profile.label} reads ({_names_of(profile)})"
+            )
+        sources.append(Source(path, layout, profile=profile))
+    return sources
+
+
+def _names_of(profile: Profile) -> str:
+    """The file names a profile reads, as a message lists them."""
+    return ", ".join(
+        f"*{suffix}" for layout in profile.layouts for suffix in LAYOUT_SUFFIXES[layout]
+    )
+
+
+def inbox_profiles(config: OperatorConfig) -> list[InboxProfile]:
+    """The configuration's ``[[inbox.profiles]]`` rules with their profiles loaded (a file
+    named relative to the configuration's folder); a ProfileError or InputError for a
+    profile that cannot be used, before anything is read."""
+    base = None if config.source is None else config.source.parent
+    rules = []
+    for rule in config.inbox_rules:
+        where = f"{config.source}:{rule.line}" if rule.line else str(config.source)
+        try:
+            profile = load_profile(rule.profile, base)
+        except InputError as error:
+            raise InputError(f"{where}: inbox.profiles: {error}") from None
+        rules.append(InboxProfile(profile, rule.folder, rule.pattern))
+    return rules
+
+
+def discover_inbox(
+    inbox: Path, rules: Sequence[InboxProfile]
+) -> tuple[list[Source], list[UnreadFile]]:
+    """The inbox's round logs and the files left unread (with why): the files a rule covers
+    read with its profile, the others as the spec's round logs."""
+    claimed: set[Path] = set()
+    profiled: list[Source] = []
+    unread: list[UnreadFile] = []
+    for path in _entries(inbox):
+        relative = path.relative_to(inbox).as_posix()
+        rule = next((rule for rule in rules if rule.covers(relative)), None)
+        if rule is None or rule.profile is None:
+            continue
+        claimed.add(path)
+        problem = _not_regular(path)
+        if problem is not None:
+            unread.append(UnreadFile(path, problem))
+            continue
+        layout = rule.profile.reads(path.name)
+        if layout is None:
+            reason = (
+                f"not a file the log profile {rule.profile.label} reads ({_names_of(rule.profile)})"
+            )
+            unread.append(UnreadFile(path, reason))
+            continue
+        profiled.append(Source(path, layout, profile=rule.profile))
+    spec = [source for source in _sources_in_folder(inbox, claimed) if source.path not in claimed]
+    unread.extend(item for item in unread_files(inbox) if item.path not in claimed)
+    return spec + profiled, sorted(unread, key=lambda item: item.path)
 
 
 def unread_files(folder: Path) -> list[UnreadFile]:
@@ -121,14 +241,15 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     return unread
 
 
-def unread_inbox_files(inbox: Path) -> tuple[str, ...]:
-    """The inbox's files that are not read as round logs (:func:`unread_files`), each as
+def unread_inbox_files(inbox: Path, rules: Sequence[InboxProfile] = ()) -> tuple[str, ...]:
+    """The inbox's files that are not read as round logs (:func:`discover_inbox`), each as
     ``name (why)``, named relative to the inbox with ``/``. Hidden files (``.name``, or in a
     hidden folder: a transfer in progress, an editor's backup) are not listed; every other
     file is, so that nothing in the inbox is left out of a month without a word."""
+    unread = discover_inbox(inbox, rules)[1] if rules else unread_files(inbox)
     return tuple(
         f"{item.path.relative_to(inbox).as_posix()} ({item.reason})"
-        for item in unread_files(inbox)
+        for item in unread
         if not any(part.startswith(".") for part in item.path.relative_to(inbox).parts)
     )
 
@@ -144,10 +265,13 @@ def _entries(folder: Path) -> list[Path]:
     return sorted(found)
 
 
-def _sources_in_folder(folder: Path) -> list[Source]:
-    """The round logs in a folder and below it, by file name; other files are left alone."""
+def _sources_in_folder(folder: Path, skipped: set[Path] | frozenset = frozenset()) -> list[Source]:
+    """The round logs in a folder and below it, by file name; other files (and those of
+    ``skipped``) are left alone."""
     sources: list[Source] = []
     for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
+        if candidate in skipped:
+            continue
         found = format_of_file(candidate)
         if found is None:
             continue

@@ -14,12 +14,14 @@ from pathlib import Path
 from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
 from reporting.ingest.jsonl import read_jsonl, read_jsonl_gz
+from reporting.ingest.profiles.readers import read_profiled
 from reporting.ingest.sources import BatchReader, Source
 
 __all__ = [
     "FORMATS",
     "InputFormat",
     "Pairing",
+    "check_source",
     "expected_formats",
     "format_named",
     "format_of_file",
@@ -96,5 +98,16 @@ def expected_formats() -> str:
 
 
 def read_source(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
-    """Batches of any source, in file order, by the reader of its format."""
+    """Batches of any source, in file order, by the reader of its format (or of its log
+    profile's layout)."""
+    if source.profile is not None:
+        return read_profiled(source, games, size)
     return format_named(source.format).read(source, games, size)
+
+
+def check_source(source: Source) -> None:
+    """ValueError for a source no reader reads (a bug of the caller: fail before writing)."""
+    if source.profile is None:
+        format_named(source.format)
+    elif source.format not in source.profile.layouts:
+        raise ValueError(f"profile {source.profile.name} has no layout {source.format!r}")

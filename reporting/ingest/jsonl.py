@@ -61,7 +61,14 @@ from reporting.ingest.validation import (
 )
 from reporting.records import RejectedLine, RejectReason, Round
 
-__all__ = ["read_jsonl", "read_jsonl_gz"]
+__all__ = [
+    "check_depth",
+    "check_keys",
+    "read_jsonl",
+    "read_jsonl_gz",
+    "skip_blank_run",
+    "skip_over_long",
+]
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
@@ -113,7 +120,7 @@ def _records(
         number += 1
         try:
             if len(data) == MAX_LINE_BYTES and data[-1:] != b"\n":
-                _skip_over_long(handle, data)
+                skip_over_long(handle, data)
             raw = decode(data)
             encode_into(raw, encoded)
             if len(encoded) != len(data) - (data[-1] == 10):
@@ -121,11 +128,11 @@ def _records(
                 if document is not None and shape.learn(document):
                     decode = shape.decode
             if shape.learnt and data.count(b"[") + data.count(b"{") > MAX_DEPTH + len(raw.bets) + 1:
-                _check_depth(data)  # a learnt field is decoded as it comes, at any depth
+                check_depth(data)  # a learnt field is decoded as it comes, at any depth
             yield validate(raw, number)
         except msgspec.DecodeError as error:
             if not data.strip(_BLANK):
-                number += _skip_blank_run(handle)
+                number += skip_blank_run(handle)
             else:
                 yield _rejected(name, number, error_of_decoding(error), data, None)
         except RecordError as problem:
@@ -161,9 +168,9 @@ def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | 
         if len(encoded) == len(data) - (data[-1] == 10) or _same_length(data, encoded):
             _check_spelling_of(document)
             if data.count(b"[") + data.count(b"{") > MAX_DEPTH + bets + 1:
-                _check_depth(data)
+                check_depth(data)
             return document if isinstance(document, dict) else None
-    _check_keys(data)
+    check_keys(data)
     return None
 
 
@@ -239,7 +246,7 @@ def _same_length(data: bytes, encoded: bytearray) -> bool:
     return len(data) - data.count(b" ") - ending == len(encoded) - encoded.count(b" ")
 
 
-def _skip_over_long(handle: IO[bytes], head: bytes) -> None:
+def skip_over_long(handle: IO[bytes], head: bytes) -> None:
     """Stream past the rest of a line longer than the bound (a chunk at a time) and raise
     its reject; nothing if the line ended exactly at the bound (the end of the file)."""
     skipped = 0
@@ -256,7 +263,7 @@ def _skip_over_long(handle: IO[bytes], head: bytes) -> None:
     )
 
 
-def _skip_blank_run(handle: Any) -> int:
+def skip_blank_run(handle: Any) -> int:
     """Skip the blank lines that follow, a buffer at a time; how many were skipped."""
     peek = getattr(handle, "peek", None)
     if peek is None:
@@ -291,7 +298,7 @@ _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
-def _check_depth(data: bytes) -> None:
+def check_depth(data: bytes) -> None:
     """Raise the depth reject if ``data`` nests deeper than :data:`MAX_DEPTH` (brackets
     inside strings not counted). Called only for the rare line with many brackets."""
     structure = _JSON_STRING.sub(b"", data) if b'"' in data else data
@@ -321,7 +328,7 @@ def _ignored(text: str) -> None:
     """Numbers are not looked at by the key check (their size is the decoder's concern)."""
 
 
-def _check_keys(data: bytes) -> None:
+def check_keys(data: bytes) -> None:
     """Parse the line again, every key in view: raise the reject of a repeated key, of a
     key that is a misspelling of a field, or of nesting deeper than :data:`MAX_DEPTH`."""
     try:
@@ -337,7 +344,7 @@ def _check_keys(data: bytes) -> None:
             RejectReason.BAD_JSON,
             f"key {duplicate.key!r} appears twice in one object; which one is meant is unknown",
         ) from None
-    _check_depth(data)
+    check_depth(data)
     _check_spelling_of(document)
 
 

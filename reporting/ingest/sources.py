@@ -13,6 +13,7 @@ from typing import NamedTuple
 from reporting.errors import InputError
 from reporting.files import sha256_of
 from reporting.ingest.limits import MAX_BATCH_BETS, MAX_REJECTED_LINES, RAW_TEXT_LIMIT
+from reporting.ingest.profiles.model import Profile
 from reporting.records import RejectedLine, Round
 
 __all__ = [
@@ -30,12 +31,15 @@ __all__ = [
 class Source:
     """One round log to ingest: a file, or a pair of files (a CSV rounds file + its bets file).
 
-    ``format`` is the name of an entry of :data:`reporting.ingest.formats.FORMATS`.
+    ``format`` is the name of an entry of :data:`reporting.ingest.formats.FORMATS` for a
+    round log of the spec; for a provider's export read through a log ``profile``, the
+    profile's layout the file is read as (json, jsonl or csv).
     """
 
     path: Path
     format: str
     companion: Path | None = None  # bets.csv of a CSV pair
+    profile: Profile | None = None  # None: the spec's round log
 
     @property
     def files(self) -> tuple[Path, ...]:

@@ -118,6 +118,7 @@ MAX_OFFSET_HOURS = 14
 YEARS = range(1900, 9999)
 #: Entries each normalisation cache may hold before it is emptied (memory stays flat).
 CACHE_LIMIT = 200_000
+_BET_TYPES = frozenset(bet.value for bet in BetType)
 _BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
 
 
@@ -423,8 +424,11 @@ class RoundValidator:
     """Turns decoded rounds into :class:`~reporting.records.Round` records for the configured
     games."""
 
-    def __init__(self, games: Mapping[str, GameSpec]):
+    def __init__(self, games: Mapping[str, GameSpec], *, keep_unknown_bet_types: bool = False):
         self._games = games
+        # A profiled export's bet of a type this tool does not settle is kept as given (verify
+        # reports it as unverified_bet); the spec's round log knows only BetType's values.
+        self._keep_unknown = keep_unknown_bet_types
         self._offered = {
             game_id: frozenset(bet.value for bet in game.bets) for game_id, game in games.items()
         }
@@ -548,7 +552,7 @@ class RoundValidator:
         """Full check of one bet's type, money, currency and time; returns (stake, payout,
         placed_at as stored)."""
         offered = self._offered[game_id]
-        if bet.type not in offered:
+        if bet.type not in offered and not (self._keep_unknown and bet.type not in _BET_TYPES):
             raise RecordError(
                 RejectReason.BAD_VALUE,
                 f"bets[{index}].type {shown(bet.type)} is not offered by {game_id}"

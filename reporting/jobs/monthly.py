@@ -39,7 +39,13 @@ from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import hold_lock, sha256_of
-from reporting.ingest.discovery import discover_sources, unread_inbox_files
+from reporting.ingest.discovery import (
+    InboxProfile,
+    discover_inbox,
+    discover_sources,
+    inbox_profiles,
+    unread_inbox_files,
+)
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
@@ -202,10 +208,7 @@ def run_monthly(
     with contextlib.nullcontext() if locked else output_lock(out, wait):
         _repair_swap(out, log)
         _clear_staging(out)
-        ingested, inputs = _ingest_inbox(connection, config, inbox, log, progress)
-        unread = unread_inbox_files(inbox)
-        for entry in unread:
-            log(f"inbox: warning: not read: {entry}")
+        ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
         reports = []
         for month, games in sorted(months.items()):
             with _staging_folder(out, month) as staging:
@@ -251,10 +254,28 @@ def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str,
     return months
 
 
+def _read_inbox(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    inbox: Path,
+    log: Log,
+    progress: Progress,
+) -> tuple[IngestResult, list[dict], tuple[str, ...]]:
+    """Ingest the inbox (each file by its profile, :func:`inbox_profiles`); what was
+    loaded, the input files, and the files left unread (each logged as a warning)."""
+    rules = inbox_profiles(config)
+    ingested, inputs = _ingest_inbox(connection, config, inbox, rules, log, progress)
+    unread = unread_inbox_files(inbox, rules)
+    for entry in unread:
+        log(f"inbox: warning: not read: {entry}")
+    return ingested, inputs, unread
+
+
 def _ingest_inbox(
     connection: sqlite3.Connection,
     config: OperatorConfig,
     inbox: Path,
+    rules: list[InboxProfile],
     log: Log,
     progress: Progress,
 ) -> tuple[IngestResult, list[dict]]:
@@ -262,7 +283,7 @@ def _ingest_inbox(
     workbook's bytes do not depend on how ``--inbox`` was typed); what was loaded, and each
     input file with its sha256 (for the manifest). A file that could not be read stops the
     run (after the others were tried)."""
-    sources = discover_sources([inbox])
+    sources = discover_inbox(inbox, rules)[0] if rules else discover_sources([inbox])
     log(f"inbox {inbox}: {len(sources)} round log(s)")
     ingested = ingest(
         connection,
@@ -284,6 +305,7 @@ def _ingest_inbox(
             "sha256": sha256_of(path),
             "size": path.stat().st_size,
         }
+        | ({} if source.profile is None else {"profile": source.profile.label})
         for source in sources
         for path in source.files
     ]

@@ -34,7 +34,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.files import environment_fault
-from reporting.ingest.formats import format_named, read_source
+from reporting.ingest.formats import check_source, read_source
 from reporting.ingest.sources import Batch, Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
@@ -218,7 +218,7 @@ def _ingest_source(
     base: Path | None,
 ) -> FileResult:
     names = _Names(source, base)
-    format_named(source.format)  # an unknown format is a bug: fail before anything is written
+    check_source(source)  # an unknown format is a bug: fail before anything is written
     try:
         sha256 = source.sha256()
         total_bytes = source.size
@@ -305,7 +305,7 @@ def _log_file(
     """Enter the file in the ingest log (inside the open transaction); its ingest_id."""
     return connection.execute(
         "INSERT INTO ingest_log (file_name, companion_name, file_sha256, file_size, format,"
-        " ingested_at) VALUES (?, ?, ?, ?, ?, ?)",
+        " ingested_at, profile, profile_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             names.file,
             names.companion,
@@ -313,6 +313,8 @@ def _log_file(
             size,
             source.format,
             datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            None if source.profile is None else source.profile.label,
+            None if source.profile is None else source.profile.sha256,
         ),
     ).lastrowid
 
@@ -347,6 +349,7 @@ _INSERT_ROUND = (
     f" VALUES ({', '.join('?' * len(_ROUND_COLUMNS))}, {{ingest_id:d}})"
 )
 _ROUND_WIDTH = len(_ROUND_COLUMNS)
+_BETS_OF = attrgetter("bets")
 _INSERT_BET = (
     f"INSERT INTO bets ({', '.join(Bet.__struct_fields__)})"
     f" VALUES ({', '.join('?' * len(Bet.__struct_fields__))})"
@@ -395,7 +398,7 @@ class _BatchWriter:
             self.connection.executemany(
                 self._insert_round, [astuple(record)[:_ROUND_WIDTH] for record in fresh.values()]
             )
-            bets = list(chain.from_iterable(r.bets for r in fresh.values()))
+            bets = list(chain.from_iterable(map(_BETS_OF, fresh.values())))
             if bets and type(bets[0]) is not tuple:  # read in this process: Bet records
                 bets = list(map(astuple, bets))
             self.connection.executemany(_INSERT_BET, bets)
@@ -408,7 +411,10 @@ class _BatchWriter:
     def _new_in_batch(self, records: list[Round], rejects: list[RejectedLine]) -> dict[str, Round]:
         """The batch's rounds by id, the first of each; a repeat is a duplicate when its
         content is the same, a conflict (added to ``rejects``) when not."""
-        fresh: dict[str, Round] = {}
+        fresh = {record.round_id: record for record in records}
+        if len(fresh) == len(records):  # the common case: no round twice in the batch
+            return fresh
+        fresh = {}
         for record in records:
             earlier = fresh.get(record.round_id)
             if earlier is None:

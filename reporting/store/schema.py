@@ -38,8 +38,9 @@ __all__ = [
 #: The schema's version, kept in ``PRAGMA user_version``. 1: the first release (no CHECK
 #: lifted, the findings table made by verify when it first ran); 2: the findings table is
 #: part of the schema, and ``ingest_log.format`` is checked by the table of input formats
-#: (:data:`reporting.ingest.formats.FORMATS`) instead of a CHECK that new formats would break.
-SCHEMA_VERSION = 2
+#: (:data:`reporting.ingest.formats.FORMATS`) instead of a CHECK that new formats would break;
+#: 3: ``ingest_log`` names the log profile that read each file, and its hash.
+SCHEMA_VERSION = 3
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -59,7 +60,9 @@ CREATE TABLE IF NOT EXISTS ingest_log (
     rounds_loaded    INTEGER NOT NULL DEFAULT 0,
     bets_loaded      INTEGER NOT NULL DEFAULT 0,
     rounds_skipped_duplicate INTEGER NOT NULL DEFAULT 0,
-    rejected         INTEGER NOT NULL DEFAULT 0
+    rejected         INTEGER NOT NULL DEFAULT 0,
+    profile          TEXT,              -- the log profile that read it; NULL: the spec's log
+    profile_sha256   TEXT               -- the profile file's sha256 (NULL: the spec's log)
 ) STRICT;
 """
 
@@ -203,7 +206,9 @@ def _upgrade(connection: sqlite3.Connection) -> None:
         connection.execute("BEGIN IMMEDIATE")
         try:
             if _version(connection) == 1:
-                _upgrade_1_to_2(connection)
+                _upgrade_1_to_2(connection)  # ingest_log rebuilt as this version has it
+            elif _version(connection) == 2:
+                _upgrade_2_to_3(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -248,6 +253,14 @@ def _upgrade_1_to_2(connection: sqlite3.Connection) -> None:
             f"the database cannot be upgraded to schema version {SCHEMA_VERSION}: rows"
             f" {problems[:5]} point to no row; nothing was changed"
         )
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _upgrade_2_to_3(connection: sqlite3.Connection) -> None:
+    """The steps of version 2 to 3 (two columns added, NULL for the files already read:
+    the spec's round log), inside the caller's transaction."""
+    connection.execute("ALTER TABLE ingest_log ADD COLUMN profile TEXT")
+    connection.execute("ALTER TABLE ingest_log ADD COLUMN profile_sha256 TEXT")
     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
@@ -400,7 +413,8 @@ def _classify(path: Path, application_id: int, version: int, tables: set[str]) -
 
 def _made_by_an_earlier_release(version: int, tables: set[str]) -> bool:
     """A store this tool made before it marked its files: version 1 (findings made by
-    verify when it first ran) or 2, with every table of its version."""
+    verify when it first ran) or 2, with every table of its version (version 3 stores were
+    always marked)."""
     required = {1: _TABLES_OF_VERSION_1, 2: TABLES}.get(version)
     return required is not None and set(required) <= tables
 

@@ -134,8 +134,8 @@ def test_the_inbox_lists_the_round_logs_that_would_be_read(tmp_path):
     assert json.loads(result.stdout)["inbox"] == {
         "folder": str(inbox),
         "read": [
-            {"file": "2026/october.jsonl", "companion": None, "format": "jsonl"},
-            {"file": "rounds.csv", "companion": "bets.csv", "format": "csv"},
+            {"file": "2026/october.jsonl", "companion": None, "format": "jsonl", "profile": "spec"},
+            {"file": "rounds.csv", "companion": "bets.csv", "format": "csv", "profile": "spec"},
         ],
         "unread": [],
     }

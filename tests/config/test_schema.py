@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import schema_errors
 
 from reporting.config.keys import (
     GAME_KEYS,
@@ -29,61 +28,6 @@ from reporting.config.loader import ConfigError, load_config
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_CONFIG = REPO / "sample_data" / "operator.toml"
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-
-
-def schema_errors(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
-    """A minimal JSON Schema check of the keywords the schema uses (the jsonschema package is
-    not a dependency); an unknown keyword fails, so the check cannot silently weaken."""
-    known = {
-        "$schema", "$id", "title", "description", "examples", "type", "enum", "pattern",
-        "minLength", "maxLength", "minimum", "maximum", "properties", "additionalProperties",
-        "propertyNames", "required", "items", "uniqueItems", "minItems", "minProperties", "anyOf",
-    }  # fmt: skip
-    assert set(schema) <= known, set(schema) - known
-    if "anyOf" in schema:
-        options = [schema_errors(value, option, where) for option in schema["anyOf"]]
-        return [] if any(not errors for errors in options) else [f"{where}: matches no anyOf"]
-    types = {"object": dict, "array": list, "string": str, "boolean": bool, "integer": int}
-    expected = types.get(schema.get("type", ""), object)
-    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-        return [f"{where}: not {schema.get('type')}"]
-    errors = []
-    if "enum" in schema and value not in schema["enum"]:
-        errors.append(f"{where}: {value!r} not in enum")
-    if isinstance(value, str):
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            errors.append(f"{where}: {value!r} does not match {schema['pattern']}")
-        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 10**9):
-            errors.append(f"{where}: length")
-    if isinstance(value, int) and not schema.get("minimum", -(10**18)) <= value <= schema.get(
-        "maximum", 10**18
-    ):
-        errors.append(f"{where}: {value} out of range")
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            errors.append(f"{where}: too few items")
-        if schema.get("uniqueItems") and len({json.dumps(item) for item in value}) != len(value):
-            errors.append(f"{where}: items repeated")
-        for index, item in enumerate(value):
-            errors += schema_errors(item, schema.get("items", {}), f"{where}[{index}]")
-    if isinstance(value, dict):
-        errors += object_errors(value, schema, where)
-    return errors
-
-
-def object_errors(value: dict, schema: dict[str, Any], where: str) -> list[str]:
-    errors = [f"{where}: missing {key}" for key in schema.get("required", []) if key not in value]
-    if len(value) < schema.get("minProperties", 0):
-        errors.append(f"{where}: too few keys")
-    for key, item in value.items():
-        errors += schema_errors(key, schema.get("propertyNames", {}), f"{where} key {key!r}")
-        if key in schema.get("properties", {}):
-            errors += schema_errors(item, schema["properties"][key], f"{where}.{key}")
-        elif schema.get("additionalProperties") is False:
-            errors.append(f"{where}.{key}: unknown key")
-        else:
-            errors += schema_errors(item, schema.get("additionalProperties", {}), f"{where}.{key}")
-    return errors
 
 
 def test_the_shipped_schema_is_the_one_the_loader_s_tables_give():

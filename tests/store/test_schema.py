@@ -383,11 +383,16 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 2
+    assert version == SCHEMA_VERSION == 3
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
     }
+    width = len(before["ingest_log"][0])  # version 3 adds the profile columns, empty here
+    assert [row[width:] for row in after["ingest_log"]] == [(None, None)] * len(
+        before["ingest_log"]
+    )
+    after["ingest_log"] = [row[:width] for row in after["ingest_log"]]
     assert {name: rows for name, rows in after.items() if name in before} == before
     assert indexes >= {
         "rounds_by_game_month",
@@ -575,14 +580,18 @@ def test_a_command_that_reads_a_store_creates_none(tmp_path, kind):
 
 
 def unmark(path) -> None:
-    """Make a store look as the release before the mark made it."""
+    """Make a store look as the release before the mark made it: schema version 2 (no
+    profile columns), no application id."""
     connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("ALTER TABLE ingest_log DROP COLUMN profile_sha256")
+    connection.execute("ALTER TABLE ingest_log DROP COLUMN profile")
+    connection.execute("PRAGMA user_version = 2")
     connection.execute("PRAGMA application_id = 0")
     connection.close()
 
 
 @pytest.mark.parametrize("create", [True, False])
-def test_a_version_2_store_made_before_the_mark_is_accepted_and_marked(tmp_path, create):
+def test_a_version_2_store_made_before_the_mark_is_accepted_marked_and_upgraded(tmp_path, create):
     path = tmp_path / "store.sqlite"
     connection = connect(path)
     add_round(connection)
@@ -592,9 +601,15 @@ def test_a_version_2_store_made_before_the_mark_is_accepted_and_marked(tmp_path,
     connection = connect(path, create=create)
     try:
         assert connection.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
-        assert table_rows(connection) == before
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        after = table_rows(connection)
     finally:
         connection.close()
+    # Version 3's columns name the log profile that read a file: the spec's (NULL) for
+    # every file read before.
+    assert [row[-2:] for row in after["ingest_log"]] == [(None, None)] * len(before["ingest_log"])
+    after["ingest_log"] = [row[:-2] for row in after["ingest_log"]]
+    assert after == before
 
 
 def test_a_version_1_store_is_marked_when_upgraded(tmp_path):

@@ -1,0 +1,179 @@
+"""Card dialects: how a provider writes a card, turned into the round log's own code.
+
+Each dialect is a table of every spelling it accepts, made once per profile, so a card costs
+one dictionary look-up:
+
+* ``rank_suit``: the round log's own codes (``QS``, ``10H``, ``Td``, ``K♣``);
+* ``suit_rank``: the suit first, then an optional separator, then the rank: ``S_K``, ``C_10``
+  (``separator = "_"``), ``H11``, ``C1`` (``ranks = "numbers"``: 1 = ace, 11 jack, 12 queen,
+  13 king), ``SPADE_A`` (suits as words are always accepted: SPADE or SPADES, ...);
+* ``index``: a number (or its text, in a given ``radix``) counting through the deck in a
+  stated ``order`` (suits in that order, each from ace to king) from ``base`` (0 or 1).
+
+A hand is a list of cards, an object indexed ``"0"``, ``"1"``, ... (``{"0": "S_K"}``), or
+one text of codes separated by spaces or commas.
+
+>>> dialect = CardDialect("suit_rank", separator="_")
+>>> [dialect.table[code] for code in ("S_K", "c_10", "SPADE_A")]
+['KS', '10C', 'AS']
+>>> CardDialect("suit_rank", ranks="numbers").table["H11"]
+'JH'
+>>> CardDialect("index", order="SHDC", base=1).table["14"]
+'AH'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reporting.engine.cards import RANKS, SUITS, Card
+
+__all__ = ["DIALECTS", "CardDialect", "CardProblem", "hand_codes"]
+
+DIALECTS = ("rank_suit", "suit_rank", "index")
+_SUIT_WORDS = {"S": "SPADE", "H": "HEART", "D": "DIAMOND", "C": "CLUB"}
+_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: A hand holds at most 3 cards; an indexed object or a text of more than this is refused
+#: before it is read.
+MAX_CARDS_SEEN = 16
+
+
+class CardProblem(ValueError):
+    """A hand or card the dialect cannot read, with the message of its reject."""
+
+
+def _rank_spellings(rank: str, ranks: str) -> tuple[str, ...]:
+    number = RANKS.index(rank) + 1  # RANKS runs A 2 ... 10 J Q K
+    if ranks == "numbers":
+        return (str(number),) + ((f"0{number}",) if number < 10 else ())
+    spellings = [rank]
+    if rank == "10":
+        spellings.append("T")
+    return tuple(spellings)
+
+
+@dataclass(frozen=True)
+class CardDialect:
+    """One profile's way of writing cards (see the module's text)."""
+
+    dialect: str = "rank_suit"
+    separator: str = ""
+    ranks: str = "letters"  # or "numbers" (suit_rank)
+    order: str = "SHDC"  # index: the suits in counting order
+    base: int = 0  # index: the number of the first card
+    radix: int = 10  # index: the base the numbers are written in, when written as text
+    table: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table", self._spellings())
+
+    def _spellings(self) -> dict[str, str]:
+        table: dict[str, str] = {}
+        if self.dialect == "index":
+            for suit_index, suit in enumerate(self.order):
+                for rank_index, rank in enumerate(RANKS):
+                    number = self.base + suit_index * len(RANKS) + rank_index
+                    code = Card(rank, suit).code
+                    table[_in_radix(number, self.radix)] = code
+            return table
+        for suit in SUITS:
+            suit_spellings = (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", _SUIT_SYMBOLS[suit])
+            for rank in RANKS:
+                code = Card(rank, suit).code
+                for rank_text in _rank_spellings(rank, self.ranks):
+                    for suit_text in suit_spellings:
+                        if self.dialect == "rank_suit":
+                            spelt = f"{rank_text}{self.separator}{suit_text}"
+                        else:
+                            spelt = f"{suit_text}{self.separator}{rank_text}"
+                        table[spelt] = code
+                        table[spelt.lower()] = code
+                        table[spelt.capitalize()] = code
+        return table
+
+    def card(self, value: Any) -> str:
+        """The round log's code of one card as the provider wrote it."""
+        if type(value) is int and self.dialect == "index":
+            value = _in_radix(value, self.radix)
+        code = None
+        if type(value) is str:
+            stripped = value.strip()
+            code = self.table.get(stripped.upper()) or self.table.get(stripped.lower())
+        if code is None:
+            raise CardProblem(f"card {_shown(value)} is not a card in the {self._named} dialect")
+        return code
+
+    @property
+    def _named(self) -> str:
+        if self.dialect == "index":
+            return f"index (suits {self.order}, first card {self.base})"
+        if self.dialect == "suit_rank":
+            return (
+                f"suit_rank ({'S' + self.separator + ('12' if self.ranks == 'numbers' else 'Q')})"
+            )
+        return "rank_suit (QS)"
+
+
+def _in_radix(number: int, radix: int) -> str:
+    if radix == 10:
+        return str(number)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    text = ""
+    while True:
+        number, digit = divmod(number, radix)
+        text = digits[digit] + text
+        if not number:
+            return text
+
+
+def hand_codes(value: Any, dialect: CardDialect) -> list[str]:
+    """A hand's cards as the round log's codes, in deal order."""
+    if type(value) is list:
+        items = value
+    elif type(value) is dict:
+        items = _indexed(value)
+    elif type(value) is str:
+        items = value.replace(",", " ").split()
+    else:
+        raise CardProblem(f"{_shown(value)} is not a list of cards")
+    if len(items) > MAX_CARDS_SEEN:
+        raise CardProblem(f"a hand of {len(items)} cards")
+    table = dialect.table
+    codes = []
+    for item in items:
+        code = table.get(item) if type(item) is str else None
+        codes.append(code if code is not None else dialect.card(item))
+    return codes
+
+
+_INDEXES = tuple(tuple(str(index) for index in range(count)) for count in range(4))
+
+
+def _indexed(value: dict[str, Any]) -> list[Any]:
+    """The cards of an object indexed "0", "1", ... in index order; the indexes must run
+    from 0 (or 1) without a gap."""
+    count = len(value)
+    if count < len(_INDEXES):  # the common case: "0", "1" (, "2") in any order
+        try:
+            return [value[index] for index in _INDEXES[count]]
+        except KeyError:
+            pass
+    if count > MAX_CARDS_SEEN:
+        raise CardProblem(f"a hand of {len(value)} cards")
+    try:
+        numbered = sorted((int(key), card) for key, card in value.items() if key.isdigit())
+    except TypeError:  # two cards at one index (never from an object) or not comparable
+        numbered = []
+    if len(numbered) != len(value):
+        raise CardProblem(f"the hand's keys {_shown(list(value))} are not indexes 0, 1, 2")
+    first = numbered[0][0] if numbered else 0
+    if [index for index, _ in numbered] != list(range(first, first + len(numbered))) or first > 1:
+        raise CardProblem(f"the hand's indexes {[i for i, _ in numbered]} leave a gap")
+    return [card for _, card in numbered]
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "..."

@@ -1,0 +1,256 @@
+"""Loading a log profile: a built-in one by name, or a TOML file, checked strictly.
+
+Every problem of a file is collected and raised at once as a :class:`ProfileError` (a kind
+of :class:`~reporting.config.loader.ConfigError`: ``file:line: key: message``): an unknown
+key (with "did you mean"), a path that cannot be parsed, a bet field whose ``[]`` steps do
+not follow the bets' own, a bet type mapped to no bet type of this tool, a status both void
+and settled, a required field missing.
+
+The round log of the spec is the built-in profile ``spec``: :func:`load_profile` gives None
+for it, and the spec's own readers read its files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from reporting.config.loader import ConfigError, read_toml
+from reporting.config.values import MISSING, Problems, suggestion
+from reporting.errors import InputError
+from reporting.ingest.profiles.cards import CardDialect
+from reporting.ingest.profiles.keys import PROFILE_SECTIONS
+from reporting.ingest.profiles.model import Profile
+from reporting.ingest.profiles.paths import EACH, FieldPath, PathError, parse_path
+
+__all__ = [
+    "BUILT_IN",
+    "DATA_FOLDER",
+    "SPEC",
+    "ProfileError",
+    "built_in_profiles",
+    "load_profile",
+    "load_profile_file",
+]
+
+DATA_FOLDER = Path(__file__).resolve().parent / "data"
+#: The name of the round log format of the spec, read by the spec's own readers.
+SPEC = "spec"
+_REQUIRED_ROUND = ("round_id", "table_id", "settled_at", "player_cards", "banker_cards")
+_REQUIRED_BET = ("bet_id", "account", "type", "stake", "payout")
+_OPTIONAL_FIELDS = (
+    ("shoe_id", "round"),
+    ("hand_no", "round"),
+    ("started_at", "round"),
+    ("betting_closed_at", "round"),
+    ("void_reason", "round"),
+    ("placed_at", "bet"),
+)
+
+
+class ProfileError(ConfigError):
+    """One or more problems in a log profile, each naming the file, line and key."""
+
+    label = "log profile"
+
+
+@cache
+def built_in_profiles() -> tuple[str, ...]:
+    """The names of the built-in profiles: the spec's, then the shipped files'."""
+    return (SPEC, *sorted(path.stem for path in DATA_FOLDER.glob("*.toml")))
+
+
+#: The built-in profiles' names, the spec's first.
+BUILT_IN = built_in_profiles
+
+
+def load_profile(reference: str, base: Path | None = None) -> Profile | None:
+    """The profile a reference names: a built-in profile's name, or a file (relative to
+    ``base`` when given and the path is relative). None for the spec's round log.
+
+    Raises :class:`ProfileError` for a file with problems, InputError for a reference that
+    names neither.
+    """
+    if reference == SPEC:
+        return None
+    if reference in built_in_profiles():
+        return _built_in(reference)
+    path = Path(reference)
+    if base is not None and not path.is_absolute():
+        path = base / path
+    if path.is_file():
+        return load_profile_file(path, origin=reference)
+    names = built_in_profiles()
+    raise InputError(
+        f"log profile {reference!r}: no built-in profile of that name (built-in:"
+        f" {', '.join(names)}){suggestion(reference, names)} and no such file"
+    )
+
+
+@cache
+def _built_in(name: str) -> Profile:
+    return load_profile_file(DATA_FOLDER / f"{name}.toml", origin="built-in")
+
+
+def load_profile_file(path: Path, origin: str | None = None) -> Profile:
+    """A profile file, checked; :class:`ProfileError` listing every problem."""
+    try:
+        raw, lines = read_toml(path)
+    except ConfigError as error:
+        raise ProfileError(error.problems) from None
+    problems = Problems(str(path), lines)
+    sections: dict[str, Any] = {}
+    for name, value in raw.items():
+        table = PROFILE_SECTIONS.get(name)
+        if table is None:
+            problems.add((name,), f"unknown section{suggestion(name, PROFILE_SECTIONS)}")
+            continue
+        sections[name] = table.check(value, (name,), problems)
+    for name in ("profile", "round", "bet"):
+        if name not in raw:
+            problems.add((), f"the [{name}] section is missing")
+    for name in _REQUIRED_ROUND:
+        if isinstance(raw.get("round"), dict) and name not in raw["round"]:
+            problems.add(("round",), f"{name} is missing (a round always has one)")
+    profile = None
+    if MISSING not in sections.values() and all(
+        name in sections for name in ("profile", "round", "bet")
+    ):
+        profile = _profile(sections, path, origin or str(path), problems)
+    if problems or profile is None:
+        raise ProfileError(problems.messages)
+    return profile
+
+
+def _profile(
+    sections: dict[str, Any], path: Path, origin: str, problems: Problems
+) -> Profile | None:
+    """The profile of sections that passed their keys' checks, or None with the problems of
+    how they fit together noted."""
+    about = sections["profile"]
+    layouts = tuple(about.get("layouts", ()))
+    csv = layouts == ("csv",)
+    round_section, bet_section = sections["round"], sections["bet"]
+    _check_layout(about, bet_section, problems)
+    round_fields = {
+        name: _paths(value, ("round", name), csv, problems) for name, value in round_section.items()
+    }
+    each = None
+    if not csv and "each" in bet_section:
+        each = _path(bet_section["each"], ("bet", "each"), csv, problems)
+    bet_fields = {
+        name: _path(value, ("bet", name), csv, problems)
+        for name, value in bet_section.items()
+        if name != "each"
+    }
+    if each is not None:
+        _check_each(each, bet_fields, problems)
+    rounds = None
+    if "rounds" in about:
+        rounds = _path(about["rounds"], ("profile", "rounds"), False, problems)
+        if rounds is not None and rounds.each_steps:
+            problems.add(("profile", "rounds"), "the path of the array of rounds has no []")
+    void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
+    if problems or (each is None and not csv):
+        return None
+    money, times = sections.get("money", {}), sections.get("times", {})
+    return Profile(
+        name=about["name"],
+        description=about.get("description", ""),
+        origin=origin,
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        layouts=layouts,
+        rounds=rounds,
+        round_fields=round_fields,  # type: ignore[arg-type]
+        bet_each=each,
+        bet_fields=bet_fields,  # type: ignore[arg-type]
+        void_statuses=void,
+        settled_statuses=settled,
+        cards=CardDialect(**sections.get("cards", {})),
+        times=times.get("unit", "iso"),
+        money_major=money.get("unit", "major") == "major",
+        payout_net=money.get("payout", "gross") == "net",
+        bet_types=dict(sections.get("bet_types", {})),
+        games=sections.get("games"),
+        delimiter=sections.get("csv", {}).get("delimiter", ","),
+        lacks=tuple(
+            name
+            for name, section in _OPTIONAL_FIELDS
+            if name not in (round_section if section == "round" else bet_section)
+        ),
+    )
+
+
+def _check_layout(about: dict[str, Any], bet_section: dict[str, Any], problems: Problems) -> None:
+    """The keys every profile has, and those its layouts ask for or rule out."""
+    for key in ("name", "layouts"):
+        if key not in about:
+            problems.add(("profile",), f"{key} is missing")
+    layouts = tuple(about.get("layouts", ()))
+    csv = layouts == ("csv",)
+    if "csv" in layouts and not csv:
+        problems.add(
+            ("profile", "layouts"),
+            "csv is read by columns, json and jsonl by paths: a profile reads one or the other",
+        )
+    for name in _REQUIRED_BET:
+        if name not in bet_section:
+            problems.add(("bet",), f"{name} is missing (a bet always has one)")
+    if not csv and "each" not in bet_section:
+        problems.add(("bet",), 'each is missing: the path of each bet, e.g. "bets[]"')
+    if csv and "each" in bet_section:
+        problems.add(("bet", "each"), "a csv file holds one bet a row: leave each out")
+
+
+def _statuses(
+    status: dict[str, Any], read: bool, problems: Problems
+) -> tuple[frozenset[str], frozenset[str] | None]:
+    """The status values meaning void, and those meaning settled (None: every other)."""
+    void = frozenset(status.get("void", ()))
+    settled = None if "settled" not in status else frozenset(status["settled"])
+    if settled is not None and void & settled:
+        problems.add(("status",), f"{', '.join(sorted(void & settled))}: both void and settled")
+    if read and not void:
+        problems.add(("status", "void"), "list the status values that mean a void round")
+    return void, settled
+
+
+def _path(text: str, key: tuple[str, ...], csv: bool, problems: Problems) -> FieldPath | None:
+    """A JSON path parsed (a CSV column kept as its one step)."""
+    if csv:
+        return FieldPath(text, (text,))
+    try:
+        return parse_path(text)
+    except PathError as error:
+        problems.add(key, f"bad path: {error}")
+        return None
+
+
+def _paths(
+    value: str | list[str], key: tuple[str, ...], csv: bool, problems: Problems
+) -> FieldPath | tuple[FieldPath, ...] | None:
+    if isinstance(value, list):
+        paths = tuple(_path(text, key, csv, problems) for text in value)
+        return None if None in paths else paths  # type: ignore[return-value]
+    return _path(value, key, csv, problems)
+
+
+def _check_each(each: FieldPath, fields: dict[str, FieldPath | None], problems: Problems) -> None:
+    """Each bet field is read on the round (no []) or on an element the bets' path goes
+    through: its steps up to its last [] are the bets' path's own."""
+    if not each.steps or each.steps[-1] is not EACH:
+        problems.add(("bet", "each"), f"{each} must end in [] (each element of an array)")
+        return
+    for name, path in fields.items():
+        if path is None or not path.each_steps:
+            continue
+        last = len(path.steps) - 1 - path.steps[::-1].index(EACH)
+        if path.steps[: last + 1] != each.steps[: last + 1]:
+            problems.add(
+                ("bet", name),
+                f"{path} goes through [] steps the bets' path {each} does not: write it"
+                f" from the round through {each}'s own steps (or without [] for a field of"
+                " the round)",
+            )

@@ -1,0 +1,318 @@
+"""The readers of profiled exports: a JSON document (its array of rounds streamed), JSON
+Lines, or a CSV file of one row per bet; each makes the batches every reader makes.
+
+Every record (an element of the array, a line, a round's rows) is decoded without a float
+(numbers with a fraction kept as their text, :class:`msgspec.Raw`), checked for a key given
+twice as the spec's JSON Lines reader checks it, mapped by the profile
+(:class:`~reporting.ingest.profiles.mapping.RecordMapper`) and validated by the spec's own
+:class:`~reporting.ingest.validation.RoundValidator`. A record that cannot be used is that
+record's reject, at ``path:line`` (``path:#index`` for the element of a JSON array, counted
+from 0); the others load. What makes the whole file unusable (a document that is not JSON,
+a CSV header without a column the profile names) is an InputError: nothing of the file is
+loaded.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import zlib
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from typing import IO, Any
+
+import msgspec
+
+from reporting.engine.games import GameSpec
+from reporting.errors import InputError, NotARegularFile
+from reporting.files import open_regular
+from reporting.ingest.csv_pair import BoundedLines, csv_problem
+from reporting.ingest.jsonl import check_keys, skip_blank_run, skip_over_long
+from reporting.ingest.limits import (
+    MAX_CSV_COLUMNS,
+    MAX_CSV_FIELD_CHARS,
+    MAX_CSV_LINE_CHARS,
+    MAX_DEPTH,
+    MAX_LINE_BYTES,
+)
+from reporting.ingest.profiles.json_stream import Element, array_elements
+from reporting.ingest.profiles.mapping import CSV_ROWS, RecordMapper
+from reporting.ingest.profiles.model import Profile
+from reporting.ingest.sources import BatchReader, Source, batched, raw_text
+from reporting.ingest.validation import RecordError, RoundValidator, shown
+from reporting.records import RejectedLine, RejectReason, Round
+
+__all__ = ["read_profiled"]
+
+_DECODE = msgspec.json.Decoder(float_hook=msgspec.Raw).decode
+_ENCODE_INTO = msgspec.json.Encoder().encode_into
+_WHITESPACE = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+
+
+def read_profiled(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
+    """Batches of a file of a profiled export (``source.profile``), by its layout
+    (``source.format``: json, jsonl or csv)."""
+    profile = source.profile
+    assert profile is not None
+    name = str(source.path)
+    try:
+        raw_handle = open_regular(source.path)
+    except NotARegularFile:
+        raise
+    except OSError as error:
+        raise InputError(f"{name}: cannot be read ({error.strerror})") from None
+    with raw_handle:
+        gzipped = source.path.name.lower().endswith(".gz")
+        handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle
+        records = _RECORDS[source.format](handle, name, profile, games)
+        try:
+            yield from batched(records, raw_handle.tell, size, name)
+        except (OSError, EOFError, zlib.error) as error:
+            raise InputError(
+                f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
+            ) from None
+
+
+class _Records:
+    """What every layout does with one record's bytes: decode, rule out a repeated key, map,
+    validate; or the record's reject."""
+
+    def __init__(self, name: str, profile: Profile, games: Mapping[str, GameSpec]):
+        self.name = name
+        self.mapper = RecordMapper(profile, games)
+        self.validate = RoundValidator(games, keep_unknown_bet_types=True).validate
+        self._encoded = bytearray()
+
+    def of_json(self, data: bytes, number: int) -> Round | RejectedLine:
+        """The round (or reject) of one JSON record's bytes, at line (or index) ``number``."""
+        document: Any = None
+        try:
+            # Nesting needs no count here: the decoder stops at its own depth (RecursionError,
+            # this record's reject), and only the profile's paths are read of what it holds.
+            document = _DECODE(data)
+            _ENCODE_INTO(document, self._encoded)
+            if not _same_but_whitespace(data, self._encoded):
+                check_keys(data)  # raises the reject of a repeated key
+            return self.validate(self.mapper.round_of(document), number)
+        except msgspec.DecodeError as error:
+            problem = RecordError(RejectReason.BAD_JSON, f"not valid JSON: {error}")
+        except RecordError as error:
+            problem = error
+        except RecursionError:
+            problem = RecordError(RejectReason.BAD_VALUE, f"nested more than {MAX_DEPTH} deep")
+        except Exception as error:  # whatever else a hostile record makes a parser raise
+            problem = RecordError(
+                RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__}: {error})"
+            )
+        return self.rejected(number, problem, data, document)
+
+    def rejected(
+        self, number: int, problem: RecordError, data: bytes, document: Any
+    ) -> RejectedLine:
+        return RejectedLine(
+            source_file=self.name,
+            source_line=number,
+            reason=problem.reason,
+            message=problem.message,
+            raw_text=raw_text(data),
+            round_id=self.mapper.round_id_of(document),
+        )
+
+
+def _same_but_whitespace(data: bytes, encoded: bytearray) -> bool:
+    """Whether the record re-encoded is as long as it was written, whitespace aside (counted
+    on both sides: strings keep theirs): a key given twice makes it shorter."""
+    if len(encoded) == len(data) - (data[-1:] == b"\n"):  # compact JSON: nothing to count
+        return True
+    written = len(data) - sum(data.count(byte) for byte in (b" ", b"\n", b"\r", b"\t"))
+    again = len(encoded) - encoded.count(b" ")
+    return written == again
+
+
+def _document_records(
+    handle: IO[bytes], name: str, profile: Profile, games: Mapping[str, GameSpec]
+) -> Iterator[Round | RejectedLine]:
+    """Each element of the document's array of rounds (streamed, never loaded whole)."""
+    records = _Records(name, profile, games)
+    path = () if profile.rounds is None else tuple(profile.rounds.steps)
+    for item in array_elements(handle, path, name):
+        if type(item) is Element:
+            yield records.of_json(item.data, item.index)
+        else:
+            problem = RecordError(RejectReason.BAD_VALUE, item.message)
+            yield records.rejected(item.index, problem, item.head, None)
+
+
+def _line_records(
+    handle: IO[bytes], name: str, profile: Profile, games: Mapping[str, GameSpec]
+) -> Iterator[Round | RejectedLine]:
+    """Each line of a JSON Lines file (bounded as the spec's reader bounds them)."""
+    records = _Records(name, profile, games)
+    readline = handle.readline
+    number = 0
+    data = readline(MAX_LINE_BYTES)
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    while data:
+        number += 1
+        if not data.strip(_WHITESPACE):
+            number += skip_blank_run(handle)
+        else:
+            try:
+                if len(data) == MAX_LINE_BYTES and data[-1:] != b"\n":
+                    skip_over_long(handle, data)
+                yield records.of_json(data, number)
+            except RecordError as problem:
+                yield records.rejected(number, problem, data, None)
+        data = readline(MAX_LINE_BYTES)
+
+
+# Long on purpose: one pass over the rows of a CSV export, grouping each round's rows.
+def _csv_records(
+    handle: IO[bytes], name: str, profile: Profile, games: Mapping[str, GameSpec]
+) -> Iterator[Round | RejectedLine]:
+    """Each round of a CSV export of one row per bet: the consecutive rows of one round id,
+    its bets one a row (a row whose bet cells are all empty holds no bet)."""
+    records = _Records(name, profile, games)
+    # A byte that is not UTF-8 spoils its row, not the file (kept as a surrogate escape, the
+    # row rejected); a physical line is read up to MAX_CSV_LINE_CHARS (the rest streamed past).
+    text = io.TextIOWrapper(handle, encoding="utf-8-sig", errors="surrogateescape", newline="")
+    lines = BoundedLines(text)
+    previous_limit = csv.field_size_limit(MAX_CSV_FIELD_CHARS)
+    try:
+        reader = csv.reader(iter(lines), delimiter=profile.delimiter)
+        header = _csv_header(reader, name, profile)
+        if _not_utf8(",".join(header)):
+            raise InputError(f"{name}:1: the CSV header is not UTF-8 text")
+        round_columns = _columns(profile.round_fields.values())
+        bet_columns = _columns(profile.bet_fields.values())
+        id_column = profile.round_fields["round_id"].text  # type: ignore[union-attr]
+        group: list[tuple[int, dict[str, str], str]] = []
+        while True:
+            line = reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as error:
+                yield from _flush(records, group, round_columns, bet_columns)
+                group = []
+                problem = RecordError(RejectReason.BAD_VALUE, csv_problem(error))
+                last = lines.last.rstrip("\r\n").encode("utf-8", "surrogateescape")
+                yield records.rejected(line, problem, last, None)
+                continue
+            if not row or row == [""]:
+                continue
+            cells = {column: cell for column, cell in zip(header, row, strict=False) if cell}
+            raw = profile.delimiter.join(row)
+            problem = _row_problem(row, header, lines.cut >= line, raw)
+            if problem is not None:
+                yield from _flush(records, group, round_columns, bet_columns)
+                group = []
+                shown_raw = raw.encode("utf-8", "surrogateescape")
+                yield records.rejected(
+                    line, RecordError(RejectReason.BAD_VALUE, problem), shown_raw, None
+                )
+                continue
+            if group and group[0][1].get(id_column) != cells.get(id_column):
+                yield from _flush(records, group, round_columns, bet_columns)
+                group = []
+            group.append((line, cells, raw))
+        yield from _flush(records, group, round_columns, bet_columns)
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{name}: not UTF-8 text ({error.reason}); nothing of it was loaded"
+        ) from None
+    finally:
+        csv.field_size_limit(previous_limit)
+        text.detach()
+
+
+def _row_problem(row: list[str], header: list[str], cut: bool, raw: str) -> str | None:
+    """Why a CSV row cannot be read as one, or None."""
+    if cut:
+        return f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
+    if len(row) != len(header):
+        return f"row of {len(row)} cells under a header of {len(header)}"
+    if _not_utf8(raw):
+        return "not UTF-8 text (a byte that is not UTF-8)"
+    return None
+
+
+def _not_utf8(text: str) -> bool:
+    """Whether a text read with surrogate escapes held a byte that is not UTF-8."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _columns(paths: Any) -> tuple[str, ...]:
+    columns: list[str] = []
+    for path in paths:
+        for one in path if isinstance(path, tuple) else (path,):
+            columns.append(one.text)
+    return tuple(columns)
+
+
+def _csv_header(reader: Any, name: str, profile: Profile) -> list[str]:
+    """The header, checked: no column twice, every column the profile names present."""
+    try:
+        header = next(reader, [])
+    except csv.Error as error:
+        raise InputError(f"{name}:1: cannot be read as CSV ({error})") from None
+    if len(header) > MAX_CSV_COLUMNS:
+        raise InputError(f"{name}:1: CSV header of {len(header):,} columns")
+    twice = sorted(column[:60] for column, count in Counter(header).items() if count > 1)
+    if twice:
+        raise InputError(f"{name}:1: CSV header names column(s) {', '.join(twice)} twice")
+    named = _columns(profile.round_fields.values()) + _columns(profile.bet_fields.values())
+    missing = [column for column in named if column not in header]
+    if missing:
+        raise InputError(
+            f"{name}:1: CSV header lacks column(s) {', '.join(missing)} that the log profile"
+            f" {profile.label} reads (header: {', '.join(header[:30])})"
+        )
+    return header
+
+
+def _flush(
+    records: _Records,
+    group: list[tuple[int, dict[str, str], str]],
+    round_columns: tuple[str, ...],
+    bet_columns: tuple[str, ...],
+) -> Iterator[Round | RejectedLine]:
+    """The round of one group of rows (or its reject)."""
+    if not group:
+        return
+    first_line, first, raw = group[0]
+    raw_bytes = "\n".join(row_raw for _, _, row_raw in group).encode()
+    for line, cells, _ in group[1:]:
+        differs = [column for column in round_columns if cells.get(column) != first.get(column)]
+        if differs:
+            problem = RecordError(
+                RejectReason.BAD_VALUE,
+                f"line {line}: column {differs[0]} {shown(cells.get(differs[0], ''))} differs"
+                f" from the round's first row (line {first_line}: {shown(first.get(differs[0], ''))})",
+            )
+            yield records.rejected(first_line, problem, raw_bytes, first)
+            return
+    rows = [cells for _, cells, _ in group if any(column in cells for column in bet_columns)]
+    bet_lines = [line for line, cells, _ in group if any(column in cells for column in bet_columns)]
+    document = dict(first)
+    document[CSV_ROWS] = rows
+    try:
+        yield records.validate(records.mapper.round_of(document), first_line, bet_lines)
+    except RecordError as problem:
+        yield records.rejected(first_line, problem, raw_bytes, first)
+    except Exception as error:  # whatever else a hostile row makes a parser raise
+        problem = RecordError(RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__})")
+        yield records.rejected(first_line, problem, raw_bytes, first)
+
+
+_RECORDS = {"json": _document_records, "jsonl": _line_records, "csv": _csv_records}

@@ -1,0 +1,88 @@
+"""The games' tables (how a log that names no game finds its game) and the inbox's rules
+(which files a log profile reads), as the operator configuration holds them."""
+
+from __future__ import annotations
+
+import pytest
+
+from reporting.config.loader import ConfigError, InboxRule, load_config
+
+
+def config_of(tmp_path, text: str):
+    path = tmp_path / "operator.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_config(path)
+
+
+def problems_of(tmp_path, text: str) -> list[str]:
+    with pytest.raises(ConfigError) as raised:
+        config_of(tmp_path, text)
+    return raised.value.problems
+
+
+GAMES = """\
+[games.live-baccarat-it]
+languages = ["it"]
+tables = ["LB-IT-*", "ROMA-1"]
+
+[games.live-baccarat-dk]
+languages = ["da"]
+"""
+
+
+def test_a_game_lists_its_tables_and_an_unlisted_game_has_none(tmp_path):
+    config = config_of(tmp_path, GAMES)
+    assert config.games["live-baccarat-it"].tables == ("LB-IT-*", "ROMA-1")
+    assert config.games["live-baccarat-dk"].tables == ()
+
+
+def test_a_table_listed_by_two_games_is_a_problem_at_the_second(tmp_path):
+    text = GAMES + 'tables = ["ROMA-1"]\n'
+    (problem,) = problems_of(tmp_path, text)
+    assert problem.endswith(
+        "games.live-baccarat-dk.tables: 'ROMA-1' is listed by live-baccarat-it too: a table is"
+        " dealt for one game"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tables", "said"),
+    [
+        ('"LB-IT-01"', "must be a list of strings"),
+        ('[" LB-IT"]', "is not a table id (no space at either end)"),
+        ('["A", "A"]', "'A' listed more than once"),
+    ],
+)
+def test_tables_that_are_not_a_list_of_ids_are_refused(tmp_path, tables, said):
+    text = GAMES.replace('tables = ["LB-IT-*", "ROMA-1"]', f"tables = {tables}")
+    (problem,) = problems_of(tmp_path, text)
+    assert ":3: games.live-baccarat-it.tables:" in problem and said in problem
+
+
+def test_inbox_rules_are_kept_in_file_order(tmp_path):
+    text = (
+        GAMES
+        + '\n[[inbox.profiles]]\nfolder = "replay"\nprofile = "replay-api"\n'
+        + '\n[[inbox.profiles]]\npattern = "*.csv"\nprofile = "profiles/flat.toml"\n'
+    )
+    config = config_of(tmp_path, text)
+    assert [(rule.folder, rule.pattern, rule.profile) for rule in config.inbox_rules] == [
+        ("replay", None, "replay-api"),
+        (None, "*.csv", "profiles/flat.toml"),
+    ]
+    assert all(isinstance(rule, InboxRule) for rule in config.inbox_rules)
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        ('folder = "a"\npattern = "*.json"\nprofile = "replay-api"', "one of folder or pattern"),
+        ('profile = "replay-api"', "one of folder or pattern"),
+        ('folder = "a"', "give a profile"),
+        ('folder = "/abs"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
+        ('folder = "a"\nprofile = "replay-api"\nprofil = 1', "unknown key; did you mean 'profile'?"),
+    ],
+)
+def test_an_inbox_rule_that_cannot_be_used_is_refused(tmp_path, rule, said):
+    problems = problems_of(tmp_path, GAMES + f"\n[[inbox.profiles]]\n{rule}\n")
+    assert any(said in problem for problem in problems), problems

@@ -1,0 +1,69 @@
+"""Card dialects: every spelling a provider uses becomes the round log's own code."""
+
+from __future__ import annotations
+
+import pytest
+
+from reporting.engine.cards import RANKS, SUITS, Card
+from reporting.ingest.profiles.cards import CardDialect, CardProblem, hand_codes
+
+EVERY_CARD = [Card(rank, suit).code for suit in SUITS for rank in RANKS]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "written", "code"),
+    [
+        (CardDialect("suit_rank", separator="_"), "S_K", "KS"),
+        (CardDialect("suit_rank", separator="_"), "C_10", "10C"),
+        (CardDialect("suit_rank", separator="_"), "H_8", "8H"),
+        (CardDialect("suit_rank", separator="_"), "SPADE_A", "AS"),
+        (CardDialect("suit_rank", separator="_"), "hearts_q", "QH"),
+        (CardDialect("suit_rank", ranks="numbers"), "H11", "JH"),
+        (CardDialect("suit_rank", ranks="numbers"), "C1", "AC"),
+        (CardDialect("suit_rank", ranks="numbers"), "D13", "KD"),
+        (CardDialect("rank_suit"), "10H", "10H"),
+        (CardDialect("rank_suit"), "Td", "10D"),
+        (CardDialect("rank_suit"), "K♣", "KC"),
+        (CardDialect("index", order="SHDC", base=0), 0, "AS"),
+        (CardDialect("index", order="SHDC", base=0), 51, "KC"),
+        (CardDialect("index", order="CDHS", base=1), "1", "AC"),
+        (CardDialect("index", order="SHDC", base=0, radix=16), "d", "AH"),
+        (CardDialect("index", order="SHDC", base=0, radix=16), "1A", "AD"),
+    ],
+)
+def test_a_card_in_each_dialect_is_read_as_the_round_log_s_code(dialect, written, code):
+    assert dialect.card(written) == code
+
+
+@pytest.mark.parametrize("base", [0, 1])
+def test_an_index_dialect_counts_through_every_card_once(base):
+    dialect = CardDialect("index", order="SHDC", base=base)
+    assert [dialect.card(base + number) for number in range(52)] == EVERY_CARD
+
+
+@pytest.mark.parametrize("written", ["S_1", "X_K", "S-K", "", 5, None, "S__K"])
+def test_what_is_not_a_card_of_the_dialect_is_refused_by_name(written):
+    with pytest.raises(CardProblem, match=r"is not a card in the suit_rank \(S_Q\) dialect"):
+        CardDialect("suit_rank", separator="_").card(written)
+
+
+def test_a_hand_is_a_list_an_indexed_object_or_a_text_of_codes():
+    dialect = CardDialect("suit_rank", separator="_")
+    assert hand_codes(["S_K", "H_8"], dialect) == ["KS", "8H"]
+    assert hand_codes({"1": "H_8", "0": "S_K", "2": "C_10"}, dialect) == ["KS", "8H", "10C"]
+    assert hand_codes("S_K, H_8", dialect) == ["KS", "8H"]
+    assert hand_codes({}, dialect) == []
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ({"0": "S_K", "2": "H_8"}, "leave a gap"),
+        ({"a": "S_K"}, "are not indexes"),
+        ({str(i): "S_K" for i in range(20)}, "a hand of 20 cards"),
+        (7, "is not a list of cards"),
+    ],
+)
+def test_a_hand_that_cannot_be_read_says_why(hand, message):
+    with pytest.raises(CardProblem, match=message):
+        hand_codes(hand, CardDialect("suit_rank", separator="_"))

@@ -1,0 +1,158 @@
+"""Log profiles: the built-in ones load, the schema is the loader's, bad files are refused
+with every problem at its line and key."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+from helpers import schema_errors
+
+from reporting.errors import InputError
+from reporting.ingest.profiles.keys import SCHEMA_PATH, json_schema
+from reporting.ingest.profiles.loader import (
+    DATA_FOLDER,
+    ProfileError,
+    built_in_profiles,
+    load_profile,
+)
+from reporting.ingest.profiles.paths import EACH
+
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+MINIMAL = """\
+[profile]
+name = "mine"
+layouts = ["jsonl"]
+
+[round]
+round_id = "id"
+table_id = "table"
+settled_at = "at"
+player_cards = "p"
+banker_cards = "b"
+
+[bet]
+each = "bets[]"
+bet_id = "bets[].id"
+account = "bets[].who"
+type = "bets[].kind"
+stake = "bets[].stake"
+payout = "bets[].paid"
+"""
+
+
+def test_the_built_in_profiles_are_the_spec_and_the_shipped_files():
+    assert built_in_profiles() == ("spec", "flat-csv", "numeric-feed", "replay-api")
+    assert load_profile("spec") is None  # the spec's own readers read it
+
+
+@pytest.mark.parametrize("name", ["flat-csv", "numeric-feed", "replay-api"])
+def test_each_built_in_profile_loads_and_meets_the_schema(name):
+    profile = load_profile(name)
+    assert profile is not None and profile.name == name and profile.origin == "built-in"
+    text = (DATA_FOLDER / f"{name}.toml").read_text(encoding="utf-8")
+    assert schema_errors(tomllib.loads(text), SCHEMA) == []
+
+
+def test_the_shipped_schema_is_the_one_the_key_tables_give():
+    """Regenerate with: python -c 'import json; from reporting.ingest.profiles.keys import *;
+    SCHEMA_PATH.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\\n")'"""
+    expected = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == expected
+
+
+def test_the_replay_profile_reads_what_the_export_holds_and_says_what_it_lacks():
+    profile = load_profile("replay-api")
+    assert profile.layouts == ("json", "jsonl")
+    assert profile.bet_each.steps == ("playersBets", EACH, "bets", EACH)
+    assert profile.round_fields["betting_closed_at"].steps == (
+        "gameplay",
+        ".BaccaratGameplay",
+        "betEndDate",
+    )
+    assert profile.lacks == ("shoe_id", "hand_no", "void_reason", "placed_at")
+    assert profile.bet_types["BC_BANKER"] == "banker"
+    assert "BC_PLAYER_TIGER" not in profile.bet_types  # kept as given: unverified_bet
+    assert profile.void_statuses == {"CANCELLED"} and profile.money_major
+    assert not profile.payout_net and profile.times == "epoch_ms"
+
+
+def test_a_minimal_profile_file_loads_with_its_defaults(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(MINIMAL, encoding="utf-8")
+    profile = load_profile(str(path))
+    assert profile.origin == str(path) and profile.label == f"mine ({path})"
+    assert profile.times == "iso" and profile.money_major and not profile.payout_net
+    assert profile.settled_statuses is None and profile.cards.dialect == "rank_suit"
+    assert len(profile.sha256) == 64
+
+
+def test_a_profile_file_is_found_relative_to_a_base_folder(tmp_path):
+    (tmp_path / "mine.toml").write_text(MINIMAL, encoding="utf-8")
+    assert load_profile("mine.toml", base=tmp_path).name == "mine"
+
+
+def test_a_reference_that_is_neither_a_built_in_name_nor_a_file_says_so():
+    with pytest.raises(InputError, match=r"no built-in profile.*did you mean 'replay-api'"):
+        load_profile("replay-ap")
+
+
+def problems_of(tmp_path, text: str) -> list[str]:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ProfileError) as raised:
+        load_profile(str(path))
+    return raised.value.problems
+
+
+def test_an_unknown_key_is_refused_at_its_line_with_a_did_you_mean(tmp_path):
+    text = MINIMAL.replace('settled_at = "at"', 'settled_at = "at"\nsettle_at = "x"')
+    assert problems_of(tmp_path, text) == [
+        f"{tmp_path / 'bad.toml'}:9: round.settle_at: unknown key; did you mean 'settled_at'?"
+    ]
+
+
+def test_a_bet_type_mapped_to_nothing_is_refused_with_its_key(tmp_path):
+    text = MINIMAL + '\n[bet_types]\nBC_PLAYER = "playr"\n'
+    (problem,) = problems_of(tmp_path, text)
+    assert problem.startswith(f"{tmp_path / 'bad.toml'}:21: bet_types.BC_PLAYER: 'playr' is not")
+    assert problem.endswith("did you mean 'player'?")
+
+
+def test_a_path_that_cannot_be_parsed_is_refused_with_its_key(tmp_path):
+    text = MINIMAL.replace('round_id = "id"', 'round_id = "game..id"')
+    (problem,) = problems_of(tmp_path, text)
+    assert ":6: round.round_id: bad path: expected a key at character 6" in problem
+
+
+def test_a_bet_field_off_the_bets_path_is_refused(tmp_path):
+    text = MINIMAL.replace('account = "bets[].who"', 'account = "players[].who"')
+    (problem,) = problems_of(tmp_path, text)
+    assert "bet.account: players[].who goes through [] steps the bets' path bets[] does not" in (
+        problem
+    )
+
+
+def test_a_missing_required_field_and_a_missing_section_are_both_said(tmp_path):
+    text = MINIMAL.replace('table_id = "table"\n', "").split("[bet]")[0]
+    problems = problems_of(tmp_path, text)
+    assert any(problem.endswith("the [bet] section is missing") for problem in problems)
+    assert any("round: table_id is missing" in problem for problem in problems)
+
+
+def test_a_status_both_void_and_settled_is_refused(tmp_path):
+    text = MINIMAL.replace('banker_cards = "b"', 'banker_cards = "b"\nstatus = "s"')
+    text += '\n[status]\nvoid = ["X"]\nsettled = ["X", "OK"]\n'
+    assert any("X: both void and settled" in problem for problem in problems_of(tmp_path, text))
+
+
+def test_csv_and_json_layouts_are_not_mixed(tmp_path):
+    text = MINIMAL.replace('layouts = ["jsonl"]', 'layouts = ["jsonl", "csv"]')
+    assert any("a profile reads one or the other" in p for p in problems_of(tmp_path, text))
+
+
+def test_a_profile_that_is_not_toml_says_where(tmp_path):
+    (problem,) = problems_of(tmp_path, "[profile\nname = 1\n")
+    assert problem.startswith(f"{tmp_path / 'bad.toml'}:1: not valid TOML")

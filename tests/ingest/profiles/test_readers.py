@@ -1,0 +1,379 @@
+"""Reading providers' exports through the built-in log profiles: what each field becomes,
+every reject at its record (``path:#index`` in a JSON document), and the guarantees of the
+spec's reader (idempotent, one transaction per file)."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from helpers import rows, run_main
+
+from reporting.config.loader import load_config
+from reporting.ingest.formats import read_source
+from reporting.ingest.profiles.loader import load_profile
+from reporting.ingest.sources import Source
+from reporting.records import SourceLocation
+
+CONFIG = """\
+[games.live-baccarat-it]
+languages = ["it", "en"]
+tables = ["LB-IT-*"]
+
+[games.live-baccarat-dk]
+languages = ["da", "en"]
+tables = ["LB-DK-01", "LB-DK-02"]
+"""
+
+# 2026-10-03T18:40:02.120Z and the round's other instants, in epoch milliseconds.
+STARTED, CLOSED, SETTLED = 1791052802120, 1791052817000, 1791052841870
+
+
+def game(uid: str = "G-1", **changes) -> dict:
+    """A replay-API game: player natural 9 (9H KS) beats banker 7 (5D 2C); a lost banker bet
+    of 25.00 and a won player bet of 10.00 (paid 20.00 gross)."""
+    record = {
+        "gameUid": uid,
+        "gameReferenceCode": "LB-IT-01/1",
+        "gameType": "BACCARAT",
+        "gameResultType": "PLAYER_WIN",
+        "startDate": STARTED,
+        "endDate": SETTLED,
+        "gameplay": {
+            ".BaccaratGameplay": {
+                "betEndDate": CLOSED,
+                "playerHand": {"cards": {"0": "H_9", "1": "S_K"}, "score": 9},
+                "bankerHand": {"cards": {"0": "D_5", "1": "C_2"}, "score": 7},
+                "burnCards": {"0": "S_4"},
+            }
+        },
+        "playersBets": [
+            {
+                "playerId": "acc-1",
+                "tileId": "LB-IT-01",
+                "currency": "EUR",
+                "bets": [
+                    {"betId": f"{uid}-B1", "txId": "t1", "betAmount": 25, "payoffAmount": 0,
+                     "playerBetStatus": "PAID", "resultType": "LOSE", "betType": "BC_BANKER"},
+                ],
+            },
+            {
+                "playerId": "acc-2",
+                "tileId": "LB-IT-01",
+                "currency": "EUR",
+                "bets": [
+                    {"betId": f"{uid}-B2", "txId": "t2", "betAmount": 10.0, "payoffAmount": 20,
+                     "playerBetStatus": "PAID", "resultType": "WIN", "betType": "BC_PLAYER"},
+                ],
+            },
+        ],
+    }  # fmt: skip
+    record.update(copy.deepcopy(changes))
+    return record
+
+
+@pytest.fixture
+def config(tmp_path):
+    path = tmp_path / "operator.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    return load_config(path)
+
+
+def read(path: Path, config, profile: str = "replay-api", layout: str | None = None):
+    loaded = load_profile(profile)
+    layout = layout or loaded.reads(path.name)
+    records, rejects = [], []
+    for batch in read_source(Source(path, layout, profile=loaded), config.games, 1000):
+        records.extend(batch.records)
+        rejects.extend(batch.rejects)
+    return records, rejects
+
+
+def document(path: Path, *games: dict | str) -> Path:
+    """A JSON document holding an array of games (a string is written as it is)."""
+    parts = [item if isinstance(item, str) else json.dumps(item) for item in games]
+    path.write_text("[\n" + ",\n".join(parts) + "\n]\n", encoding="utf-8")
+    return path
+
+
+def test_a_replay_game_becomes_the_round_the_spec_s_log_would_give(tmp_path, config):
+    (record,), rejects = read(document(tmp_path / "games.json", game()), config)
+    assert rejects == []
+    assert record.round_id == "G-1" and record.table_id == "LB-IT-01"
+    assert record.game_id == "live-baccarat-it"  # by its table: the export names no game
+    assert (record.player_cards, record.banker_cards) == ("9H KS", "5D 2C")
+    assert record.started_at == "2026-10-03T18:40:02.120Z"
+    assert record.betting_closed_at == "2026-10-03T18:40:17.000Z"
+    assert record.settled_at == "2026-10-03T18:40:41.870Z"
+    assert record.report_month == "2026-10" and record.status == "settled"
+    assert (record.shoe_id, record.hand_no, record.void_reason) == (None, None, None)
+    assert record.source_line == 0  # the element's index in the array
+    assert [
+        (bet.bet_id, bet.account, bet.bet_type, bet.stake_cents, bet.payout_cents, bet.currency)
+        for bet in record.bets
+    ] == [("G-1-B1", "acc-1", "banker", 2500, 0, "EUR"), ("G-1-B2", "acc-2", "player", 1000, 2000, "EUR")]  # fmt: skip
+    assert [bet.placed_at for bet in record.bets] == [None, None]
+
+
+def test_the_same_games_as_json_lines_and_gzipped_read_the_same(tmp_path, config):
+    games = [game("G-1"), game("G-2")]
+    lines = "".join(json.dumps(item) + "\n" for item in games)
+    (tmp_path / "games.jsonl").write_text(lines, encoding="utf-8")
+    with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding="utf-8") as handle:
+        handle.write(lines)
+    from_document, _ = read(document(tmp_path / "games.json", *games), config)
+    from_lines, _ = read(tmp_path / "games.jsonl", config)
+    from_gzip, _ = read(tmp_path / "games.jsonl.gz", config)
+
+    def content(records):
+        return [(r.round_id, r.player_cards, [b.bet_id for b in r.bets]) for r in records]
+
+    assert content(from_document) == content(from_lines) == content(from_gzip)
+    assert [r.source_line for r in from_lines] == [1, 2] and [r.source_line for r in from_document] == [0, 1]  # fmt: skip
+    assert [r.bets for r in from_gzip] == [r.bets for r in from_lines]
+
+
+def test_a_cancelled_game_is_void_its_status_its_reason(tmp_path, config):
+    cancelled = game(gameResultType="CANCELLED")
+    for player in cancelled["playersBets"]:
+        for bet in player["bets"]:
+            bet["payoffAmount"] = bet["betAmount"]
+    (record,), _ = read(document(tmp_path / "games.json", cancelled), config)
+    assert (record.status, record.void_reason) == ("void", "CANCELLED")
+    assert [bet.payout_cents for bet in record.bets] == [2500, 1000]
+
+
+def test_a_bet_type_the_tool_does_not_settle_is_kept_as_given_and_its_round_loads(tmp_path, config):
+    tiger = game()
+    tiger["playersBets"][0]["bets"].append(
+        {"betId": "G-1-B3", "betAmount": 5, "payoffAmount": 0, "betType": "BC_PLAYER_TIGER"}
+    )
+    (record,), rejects = read(document(tmp_path / "games.json", tiger), config)
+    assert rejects == []
+    assert [bet.bet_type for bet in record.bets] == ["banker", "BC_PLAYER_TIGER", "player"]
+
+
+# Each bad game of the document is its own reject, at path:#index; the games around it load.
+BAD_GAMES = [
+    ("bad_card", {"gameplay": {".BaccaratGameplay": {"playerHand": {"cards": {"0": "X_9", "1": "S_K"}},
+                                                      "bankerHand": {"cards": {"0": "D_5", "1": "C_2"}}}}},
+     "player_cards"),
+    ("unknown_game", {"playersBets": [{"playerId": "a", "tileId": "XX-01", "currency": "EUR", "bets": [
+        {"betId": "x", "betAmount": 5, "payoffAmount": 0, "betType": "BC_TIE"}]}]}, "XX-01"),
+    ("bad_value", {"gameResultType": "NOBODY_WON"}, "status 'NOBODY_WON'"),
+    ("missing_field", {"endDate": None}, "settled_at (endDate)"),
+    ("bad_value", {"startDate": True}, "started_at"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reason", "changes", "said"), BAD_GAMES)
+def test_a_bad_game_is_rejected_at_its_index_and_the_others_load(
+    tmp_path, config, reason, changes, said
+):
+    path = document(tmp_path / "games.json", game("G-1"), game("G-2", **changes), game("G-3"))
+    records, (reject,) = read(path, config)
+    assert [record.round_id for record in records] == ["G-1", "G-3"]
+    assert (reject.reason, reject.source_line, reject.round_id) == (reason, 1, "G-2")
+    assert said in reject.message
+    assert str(reject.source) == f"{path}:#1"
+
+
+def money_game(stake) -> dict:
+    changed = game()
+    changed["playersBets"][0]["bets"][0]["betAmount"] = stake
+    return changed
+
+
+@pytest.mark.parametrize(
+    ("written", "cents"), [("25", 2500), ("25.5", 2550), ("25.50", 2550), ("25.5000", 2550), ("2.5e1", 2500)]
+)  # fmt: skip
+def test_money_written_as_a_json_number_is_read_from_its_text_exactly(
+    tmp_path, config, written, cents
+):
+    text = json.dumps(money_game("STAKE")).replace('"STAKE"', written)
+    (record,), _ = read(document(tmp_path / "games.json", text), config)
+    assert record.bets[0].stake_cents == cents
+
+
+@pytest.mark.parametrize("written", ["5.0005", "-5", "0", "true", '"cinque"'])
+def test_money_that_is_not_an_exact_number_of_cents_is_bad_money(tmp_path, config, written):
+    text = json.dumps(money_game("STAKE")).replace('"STAKE"', written)
+    records, (reject,) = read(document(tmp_path / "games.json", text), config)
+    assert records == [] and reject.reason == "bad_money", reject.message
+
+
+def test_a_key_given_twice_in_a_game_is_bad_json(tmp_path, config):
+    text = json.dumps(game()).replace('"gameUid": "G-1"', '"gameUid": "G-1", "gameUid": "G-9"')
+    records, (reject,) = read(document(tmp_path / "games.json", text), config)
+    assert records == [] and reject.reason == "bad_json" and "appears twice" in reject.message
+
+
+def test_players_on_different_tables_in_one_game_are_refused(tmp_path, config):
+    split = game()
+    split["playersBets"][1]["tileId"] = "LB-IT-02"
+    _, (reject,) = read(document(tmp_path / "games.json", split), config)
+    assert (
+        reject.reason == "bad_value" and "table_id (playersBets[].tileId) differs" in reject.message
+    )
+
+
+def test_a_numeric_feed_page_reads_codes_suit_rank_cards_seconds_and_cents(tmp_path, config):
+    page = {
+        "page": 1,
+        "pages": 1,
+        "count": 2,
+        "data": [
+            {"id": "N-1", "table": "LB-DK-01", "game": "live-baccarat-dk", "shoe": "S-1", "hand": 4,
+             "opened": 1791052802.12, "closed": 1791052817, "settled": 1791052841.870, "state": 1,
+             "cards": {"player": ["H9", "S13"], "banker": ["D5", "C2"]},
+             "wagers": [{"id": "N-1-B1", "acct": "a", "code": 1, "amount": 5000, "win": 10000,
+                         "cur": "DKK", "at": 1791052810.5},
+                        {"id": "N-1-B2", "acct": "a", "code": 12, "amount": 5000, "win": 0, "cur": "DKK"}]},
+            {"id": "N-2", "table": "LB-DK-01", "game": "live-baccarat-dk", "opened": 1791052802,
+             "settled": 1791052841, "state": 9, "voidReason": "dealer error",
+             "cards": {"player": [], "banker": []},
+             "wagers": [{"id": "N-2-B1", "acct": "a", "code": 2, "amount": 5000, "win": 5000, "cur": "DKK"}]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "page.json"
+    path.write_text(json.dumps(page), encoding="utf-8")
+    (first, second), rejects = read(path, config, "numeric-feed")
+    assert rejects == []
+    assert (first.shoe_id, first.hand_no, first.player_cards) == ("S-1", 4, "9H KS")
+    assert first.started_at == "2026-10-03T18:40:02.120Z"
+    assert [(b.bet_type, b.stake_cents, b.payout_cents, b.placed_at) for b in first.bets] == [
+        ("player", 5000, 10000, "2026-10-03T18:40:10.500Z"),
+        ("12", 5000, 0, None),  # dragon 7: kept as given
+    ]
+    assert (second.status, second.void_reason, second.player_cards) == ("void", "dealer error", "")
+
+
+FLAT_HEADER = "Round,Table,Shoe,Hand,Opened,Closed,Settled,Outcome,Void reason,P1,P2,P3,B1,B2,B3,Bet,Account,Bet type,Stake,Net win,Currency,Placed"  # fmt: skip
+
+
+def flat(path: Path, *rows_: str, header: str = FLAT_HEADER) -> Path:
+    path.write_text("\n".join((header, *rows_)) + "\n", encoding="utf-8")
+    return path
+
+
+ROUND_CELLS = "F-1,LB-IT-01,S-1,7,2026-10-03 20:40:02.120+02:00,2026-10-03 20:40:17+02:00,2026-10-03 20:40:41.870+02:00,Player,,9H,KS,,5D,2C,"  # fmt: skip
+
+
+def test_a_flat_csv_export_groups_a_round_s_rows_and_reads_net_wins(tmp_path, config):
+    path = flat(
+        tmp_path / "bets.csv",
+        f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,2026-10-03 20:40:09.5+02:00",
+        f"{ROUND_CELLS},F-1-B2,b,Player,10.00,10.00,EUR,",
+        f"{ROUND_CELLS},F-1-B3,b,Dragon 7,5.00,-5.00,EUR,",
+        f"{ROUND_CELLS.replace('F-1', 'F-2')},,,,,,,",
+    )
+    (first, second), rejects = read(path, config, "flat-csv")
+    assert rejects == []
+    assert (first.game_id, first.hand_no, first.settled_at) == ("live-baccarat-it", 7, "2026-10-03T18:40:41.870Z")  # fmt: skip
+    assert [(b.bet_type, b.stake_cents, b.payout_cents, b.source_line) for b in first.bets] == [
+        ("banker", 2500, 0, 2),
+        ("player", 1000, 2000, 3),
+        ("Dragon 7", 500, 0, 4),
+    ]
+    assert first.bets[0].placed_at == "2026-10-03T18:40:09.500Z"
+    assert (second.round_id, second.bets, second.source_line) == ("F-2", [], 5)
+
+
+def test_rows_of_one_round_that_disagree_reject_the_round(tmp_path, config):
+    path = flat(
+        tmp_path / "bets.csv",
+        f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,",
+        f"{ROUND_CELLS.replace(',Player,', ',Banker,')},F-1-B2,b,Player,10.00,10.00,EUR,",
+    )
+    records, (reject,) = read(path, config, "flat-csv")
+    assert records == [] and reject.source_line == 2 and reject.round_id == "F-1"
+    assert "line 3: column Outcome 'Banker' differs from the round's first row" in reject.message
+
+
+def test_a_net_loss_larger_than_the_stake_is_bad_money(tmp_path, config):
+    path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-26.00,EUR,")
+    _, (reject,) = read(path, config, "flat-csv")
+    assert reject.reason == "bad_money" and "loses more than the stake 25.00" in reject.message
+
+
+def test_a_csv_header_without_a_column_the_profile_reads_makes_the_file_unusable(
+    tmp_path, config, sample_config_path
+):
+    path = flat(tmp_path / "bets.csv", header=FLAT_HEADER.replace(",Net win", ",Win"))
+    run = run_main("ingest", str(path), "--profile", "flat-csv", "--db", str(tmp_path / "s.sqlite"))
+    assert run.returncode == 2
+    assert "CSV header lacks column(s) Net win that the log profile flat-csv reads" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_ingest_with_a_profile_stores_it_rejects_at_index_and_is_idempotent(
+    tmp_path, sample_config_path
+):
+    path = document(tmp_path / "games.json", game("LB-IT-01-1"), game("LB-IT-01-2", endDate="soon"))
+    db = str(tmp_path / "store.sqlite")
+    first = run_main(
+        "ingest",
+        str(path),
+        "--profile",
+        "replay-api",
+        "--db",
+        db,
+        "--config",
+        str(sample_config_path),
+    )
+    assert first.returncode == 1, first.stderr  # one rejected game
+    assert f"{path}:#1: bad_value: settled_at (endDate)" in first.stdout
+    assert rows(Path(db), "SELECT format, profile, length(profile_sha256) FROM ingest_log") == [("json", "replay-api", 64)]  # fmt: skip
+    assert rows(Path(db), "SELECT count(*) FROM rounds") == [(1,)]
+    again = run_main(
+        "ingest",
+        str(path),
+        "--profile",
+        "replay-api",
+        "--db",
+        db,
+        "--config",
+        str(sample_config_path),
+    )
+    assert again.returncode == 1 and "already ingested" in again.stdout
+    assert rows(Path(db), "SELECT count(*) FROM rounds") == [(1,)]
+
+
+def test_a_file_the_profile_does_not_read_is_refused_by_name(tmp_path):
+    (tmp_path / "games.xml").write_text("<games/>", encoding="utf-8")
+    run = run_main("ingest", str(tmp_path / "games.xml"), "--profile", "replay-api", "--db", str(tmp_path / "s.sqlite"))  # fmt: skip
+    assert run.returncode == 2
+    assert "not a file the log profile replay-api reads (*.json, *.json.gz, *.jsonl, *.jsonl.gz)" in run.stderr  # fmt: skip
+
+
+def test_an_element_of_a_json_document_is_located_by_its_index():
+    assert str(SourceLocation("inbox/games.json", 17)) == "inbox/games.json:#17"
+    assert str(SourceLocation("inbox/games.JSON.gz", 0)) == "inbox/games.JSON.gz:#0"
+    assert str(SourceLocation("inbox/games.jsonl", 17)) == "inbox/games.jsonl:17"
+
+
+def test_csv_module_is_used_only_through_the_reader():
+    assert csv.field_size_limit() > 0  # the reader sets its bound and restores the default
+
+
+def test_a_csv_row_that_is_not_utf8_or_too_long_is_rejected_alone(tmp_path, config):
+    good = f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,"
+    bad = f"{ROUND_CELLS.replace('F-1', 'F-2')},F-2-B1,a\xff,Banker,25.00,-25.00,EUR,"
+    long = f"{ROUND_CELLS.replace('F-1', 'F-3')},F-3-B1,{'x' * 2_000_000},Banker,25.00,-25.00,EUR,"
+    last = f"{ROUND_CELLS.replace('F-1', 'F-4')},F-4-B1,a,Banker,25.00,-25.00,EUR,"
+    path = tmp_path / "bets.csv"
+    text = "\n".join((FLAT_HEADER, good, bad, long, last)) + "\n"
+    path.write_bytes(text.encode("utf-8").replace("a\xff".encode(), b"a\xff"))
+    records, rejects = read(path, config, "flat-csv")
+    assert [record.round_id for record in records] == ["F-1", "F-4"]
+    assert [(reject.source_line, reject.reason) for reject in rejects] == [
+        (3, "bad_value"),
+        (4, "bad_value"),
+    ]
+    assert "not UTF-8 text" in rejects[0].message
+    assert "a cell is longer than 65,536 characters" in rejects[1].message
+    assert len(rejects[1].raw_text) <= 10_000

@@ -1,0 +1,88 @@
+"""Which files are read, and by what: the spec's round logs by name, providers' exports by the
+profile given (``--profile``) or by the inbox's rules (``[[inbox.profiles]]``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from reporting.errors import InputError
+from reporting.ingest.discovery import (
+    InboxProfile,
+    discover_inbox,
+    discover_sources,
+    unread_inbox_files,
+)
+from reporting.ingest.profiles.loader import load_profile
+
+
+def touch(path, text: str = "x") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def inbox(tmp_path):
+    for name in (
+        "round-log.jsonl",
+        "replay/october.json",
+        "replay/november.jsonl.gz",
+        "replay/notes.txt",
+        "flat/bets-10.csv",
+        "flat/summary.csv",
+        "other.json",
+    ):
+        touch(tmp_path / "inbox" / name)
+    return tmp_path / "inbox"
+
+
+def test_with_a_profile_a_folder_gives_the_files_the_profile_reads(inbox):
+    sources = discover_sources([inbox], load_profile("replay-api"))
+    assert [(s.path.relative_to(inbox).as_posix(), s.format) for s in sources] == [
+        ("other.json", "json"),
+        ("replay/november.jsonl.gz", "jsonl"),
+        ("replay/october.json", "json"),
+        ("round-log.jsonl", "jsonl"),
+    ]
+    assert all(source.profile.name == "replay-api" for source in sources)
+
+
+def test_with_a_profile_a_file_it_does_not_read_is_refused(inbox):
+    with pytest.raises(InputError, match=r"notes.txt: not a file the log profile replay-api reads"):
+        discover_sources([inbox / "replay" / "notes.txt"], load_profile("replay-api"))
+
+
+def test_inbox_rules_read_their_files_by_profile_and_the_rest_as_the_spec_s(inbox):
+    rules = [
+        InboxProfile(load_profile("replay-api"), folder="replay"),
+        InboxProfile(load_profile("flat-csv"), pattern="flat/bets-*.csv"),
+    ]
+    sources, unread = discover_inbox(inbox, rules)
+    read = [
+        (s.path.relative_to(inbox).as_posix(), s.format, s.profile and s.profile.name)
+        for s in sources
+    ]
+    assert read == [
+        ("round-log.jsonl", "jsonl", None),
+        ("flat/bets-10.csv", "csv", "flat-csv"),
+        ("replay/november.jsonl.gz", "jsonl", "replay-api"),
+        ("replay/october.json", "json", "replay-api"),
+    ]
+    assert [(item.path.relative_to(inbox).as_posix(), item.reason) for item in unread] == [
+        ("flat/summary.csv", "a CSV file in a folder is read as rounds.csv with bets.csv; give the two files by path, or rename them"),
+        ("other.json", "not a round log name (read: .jsonl, .jsonl.gz, or rounds.csv with bets.csv)"),
+        ("replay/notes.txt", "not a file the log profile replay-api reads (*.json, *.json.gz, *.jsonl, *.jsonl.gz)"),
+    ]  # fmt: skip
+    assert unread_inbox_files(inbox, rules)[-1] == (
+        "replay/notes.txt (not a file the log profile replay-api reads (*.json, *.json.gz,"
+        " *.jsonl, *.jsonl.gz))"
+    )
+
+
+def test_the_first_rule_a_file_matches_applies(inbox):
+    rules = [
+        InboxProfile(load_profile("numeric-feed"), pattern="replay/oct*"),
+        InboxProfile(load_profile("replay-api"), folder="replay"),
+    ]
+    sources, _ = discover_inbox(inbox, rules)
+    chosen = {s.path.name: s.profile.name for s in sources if s.profile is not None}
+    assert chosen == {"october.json": "numeric-feed", "november.jsonl.gz": "replay-api"}

@@ -1,0 +1,108 @@
+"""The monthly job reads providers' exports in its inbox by the configuration's rules."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import date
+
+from reporting.config.loader import load_config
+from reporting.jobs.monthly import run_monthly
+from reporting.store.schema import connect
+
+CONFIG = """\
+[games.live-baccarat-gr]
+languages = ["el"]
+tables = ["LB-GR-*"]
+
+[[inbox.profiles]]
+folder = "replay"
+profile = "replay-api"
+"""
+
+
+def replay_game(uid: str) -> dict:
+    """A replay-API game of 2026-10-03 18:40 UTC: player natural 9 beats banker 7."""
+    return {
+        "gameUid": uid,
+        "gameResultType": "PLAYER_WIN",
+        "startDate": 1791052802120,
+        "endDate": 1791052841870,
+        "gameplay": {
+            ".BaccaratGameplay": {
+                "betEndDate": 1791052817000,
+                "playerHand": {"cards": {"0": "H_9", "1": "S_K"}},
+                "bankerHand": {"cards": {"0": "D_5", "1": "C_2"}},
+            }
+        },
+        "playersBets": [
+            {
+                "playerId": "acc-1",
+                "tileId": "LB-GR-01",
+                "currency": "EUR",
+                "bets": [
+                    {
+                        "betId": f"{uid}-B1",
+                        "betAmount": 10,
+                        "payoffAmount": 20,
+                        "betType": "BC_PLAYER",
+                    },
+                    {
+                        "betId": f"{uid}-B2",
+                        "betAmount": 5,
+                        "payoffAmount": 0,
+                        "betType": "BC_KINGS",
+                    },
+                ],
+            }
+        ],
+    }
+
+
+def write_stub_pages(game, disclosure, as_of, folder):
+    page = folder / f"{game.id}.page.txt"
+    page.write_text(f"{game.id} {disclosure.win_percentage}\n", encoding="utf-8")
+    return [page]
+
+
+def test_the_inbox_rules_read_each_export_with_its_profile(tmp_path):
+    (tmp_path / "operator.toml").write_text(CONFIG, encoding="utf-8")
+    config = load_config(tmp_path / "operator.toml")
+    inbox = tmp_path / "inbox"
+    (inbox / "replay").mkdir(parents=True)
+    games = [replay_game("LB-GR-01-1"), replay_game("LB-GR-01-2")]
+    (inbox / "replay" / "games-2026-10.json").write_text(json.dumps(games), encoding="utf-8")
+    (inbox / "replay" / "readme.txt").write_text("from the provider\n", encoding="utf-8")
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        result = run_monthly(
+            connection,
+            config,
+            inbox,
+            tmp_path / "reports",
+            {"live-baccarat-gr": date(2026, 11, 5)},
+            write_stub_pages,
+        )
+    finally:
+        connection.close()
+    assert result.ingest.rounds_loaded == 2 and result.ingest.bets_loaded == 4
+    store = sqlite3.connect(tmp_path / "store.sqlite")
+    try:
+        assert store.execute("SELECT file_name, format, profile FROM ingest_log").fetchall() == [
+            ("replay/games-2026-10.json", "json", "replay-api")
+        ]
+        assert store.execute("SELECT DISTINCT bet_type FROM bets ORDER BY 1").fetchall() == [
+            ("BC_KINGS",),
+            ("player",),
+        ]
+    finally:
+        store.close()
+    manifest = json.loads((tmp_path / "reports" / "2026-10" / "manifest.json").read_text("utf-8"))
+    assert [(item["file"], item.get("profile")) for item in manifest["inputs"]] == [
+        ("replay/games-2026-10.json", "replay-api")
+    ]
+    (report,) = result.reports
+    assert report.alerts.unread == (
+        "replay/readme.txt (not a file the log profile replay-api reads (*.json, *.json.gz,"
+        " *.jsonl, *.jsonl.gz))",
+    )
