@@ -123,3 +123,42 @@ def children_of(pid: int) -> list[int]:
         if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
             found.append(int(entry))
     return found
+
+
+def store_records(connection: sqlite3.Connection, rounds: list, *, file_name: str) -> int:
+    """Store Round records (reporting.records, with their bets) as one ingested file, the way
+    the ingest writer does (its columns are the records' fields), without a reader: for
+    rounds no reader of the spec format would give (no shoe id, a provider's own bet type).
+    Returns the file's ingest id."""
+    import hashlib
+
+    from msgspec.structs import astuple
+
+    from reporting.records import Bet, Round
+
+    round_fields = Round.__struct_fields__[:-1]
+    bet_count = sum(len(record.bets) for record in rounds)
+    ingest_id = connection.execute(
+        "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
+        " lines_read, rounds_loaded, bets_loaded) VALUES (?, ?, 0, 'jsonl',"
+        " '2026-12-01T00:00:00Z', ?, ?, ?)",
+        (
+            file_name,
+            hashlib.sha256(file_name.encode()).hexdigest(),
+            len(rounds),
+            len(rounds),
+            bet_count,
+        ),
+    ).lastrowid
+    connection.executemany(
+        f"INSERT INTO rounds ({', '.join(round_fields)}, ingest_id)"
+        f" VALUES ({', '.join('?' * len(round_fields))}, {ingest_id:d})",
+        [astuple(record)[: len(round_fields)] for record in rounds],
+    )
+    connection.executemany(
+        f"INSERT INTO bets ({', '.join(Bet.__struct_fields__)})"
+        f" VALUES ({', '.join('?' * len(Bet.__struct_fields__))})",
+        [astuple(bet) for record in rounds for bet in record.bets],
+    )
+    connection.commit()
+    return ingest_id
