@@ -4,8 +4,9 @@ a field it needs was not logged (:data:`reporting.verify.checks.FIELDS_NEEDED`).
 The counts come from the store, not from the reader that loaded the records, so they hold
 for every source: a provider's export without shoe ids, a round log whose bets carry no
 placement time. They are sums of integers (one SQL pass over the rounds, one over the bets),
-so the counts of separate partitions of a store add up (:meth:`CheckNotRun.merged`). A check
-that ran on every record is not listed.
+so the counts of separate partitions of a store add up: :func:`coverage_counts` gives every
+game's count for every check (none not run included) and :meth:`CheckNotRun.merged` adds two.
+:func:`checks_not_run`, what the reports show, leaves out a check that ran on every record.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from reporting.engine.games import GameSpec
-from reporting.records import Bet, FindingKind, Round
+from reporting.records import FINDING_KINDS, Bet, FindingKind, Round
 from reporting.verify.checks import FIELDS_NEEDED, FieldsNeeded
 
-__all__ = ["UNITS", "CheckNotRun", "checks_not_run", "describe_game"]
+__all__ = ["UNITS", "CheckNotRun", "checks_not_run", "coverage_counts", "describe_game"]
 
 #: What a check judges one by one, in the order they are listed.
 UNITS = ("rounds", "bets")
@@ -33,7 +34,7 @@ _FIELDS = {
 
 @dataclass(frozen=True, slots=True)
 class CheckNotRun:
-    """One check of one game that could not judge some of its records."""
+    """How many records of one game one check could not judge (of how many), and why."""
 
     game_id: str
     check: str  # the finding kind the check finds
@@ -112,14 +113,23 @@ def checks_not_run(
     connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
 ) -> list[CheckNotRun]:
     """Per configured game, each check of :data:`FIELDS_NEEDED` that could not judge some of
-    the game's records of ``month`` (or of every month), by game, then in the table's order."""
+    the game's records of ``month`` (or of every month), by game, then in the order of the
+    finding kinds."""
+    return [entry for entry in coverage_counts(connection, games, month) if entry.records]
+
+
+def coverage_counts(
+    connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
+) -> list[CheckNotRun]:
+    """Per configured game with records in the period, every check of :data:`FIELDS_NEEDED`
+    with the records it could not judge (perhaps none): counts that add up across
+    partitions of the store. By game, then in the order of the finding kinds."""
     found: list[CheckNotRun] = []
     for unit in UNITS:
         needs = [(kind, needed) for kind, needed in FIELDS_NEEDED.items() if needed.unit == unit]
         if needs:
             found += _count(connection, games, month, unit, needs)
-    order = {kind.value: number for number, kind in enumerate(FIELDS_NEEDED)}
-    found.sort(key=lambda entry: (entry.game_id, order[entry.check]))
+    found.sort(key=lambda entry: (entry.game_id, FINDING_KINDS.index(entry.check)))
     return found
 
 
@@ -156,6 +166,5 @@ def _count(
                 zip(fields, counts[position + 1 : position + 1 + len(fields)], strict=True)
             )
             position += 1 + len(fields)
-            if records:
-                found.append(CheckNotRun(game_id, kind.value, unit, records, of, missing))
+            found.append(CheckNotRun(game_id, kind.value, unit, records, of, missing))
     return found
