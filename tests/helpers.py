@@ -162,3 +162,47 @@ def store_records(connection: sqlite3.Connection, rounds: list, *, file_name: st
     )
     connection.commit()
     return ingest_id
+
+
+def bet_record(round_id: str, bet_id: str, **fields):
+    """A Bet record (reporting.records) of 25.00 on the banker, lost, with a placement time."""
+    from reporting.records import Bet
+
+    values = {
+        "round_id": round_id,
+        "bet_id": bet_id,
+        "account": "acc-1",
+        "bet_type": "banker",
+        "stake_cents": 2500,
+        "payout_cents": 0,
+        "currency": "EUR",
+        "placed_at": "2026-10-03T18:40:09.500Z",
+        "source_line": 1,
+    }
+    return Bet(**(values | fields))
+
+
+def round_record(round_id: str, *bets, **fields):
+    """A Round record (reporting.records) of live-baccarat-it, October 2026, settled, every
+    optional field logged: player 9H KS beats banker 5D 2C. ``round_id`` ends in its hand
+    number (``R-3``)."""
+    from reporting.records import Round
+
+    values = {
+        "round_id": round_id,
+        "game_id": "live-baccarat-it",
+        "table_id": "LB01",
+        "shoe_id": "S-1",
+        "hand_no": int(round_id.rsplit("-", 1)[1]),
+        "started_at": "2026-10-03T18:40:02.120Z",
+        "betting_closed_at": "2026-10-03T18:40:17.000Z",
+        "settled_at": "2026-10-03T18:40:41.870Z",
+        "report_month": "2026-10",
+        "status": "settled",
+        "void_reason": None,
+        "player_cards": "9H KS",
+        "banker_cards": "5D 2C",
+        "source_line": 1,
+        "bets": list(bets),
+    }
+    return Round(**(values | fields))

@@ -9,9 +9,9 @@ it.
 from __future__ import annotations
 
 import pytest
-from helpers import store_records
+from helpers import bet_record as bet
+from helpers import round_record, store_records
 
-from reporting.records import Bet, Round
 from reporting.store.schema import connect
 from reporting.verify.coverage import CheckNotRun, checks_not_run, coverage_counts, describe_game
 from reporting.verify.run import verify
@@ -19,43 +19,6 @@ from reporting.verify.run import verify
 ITALY = "live-baccarat-it"
 GREECE = "live-baccarat-gr"
 MONTH = "2026-10"
-
-
-def bet(round_id: str, bet_id: str, **fields) -> Bet:
-    values = {
-        "round_id": round_id,
-        "bet_id": bet_id,
-        "account": "acc-1",
-        "bet_type": "banker",
-        "stake_cents": 2500,
-        "payout_cents": 0,
-        "currency": "EUR",
-        "placed_at": "2026-10-03T18:40:09.500Z",
-        "source_line": 1,
-    }
-    return Bet(**(values | fields))
-
-
-def round_record(round_id: str, *bets: Bet, **fields) -> Round:
-    """A settled round with every optional field logged (player 9 beats banker 7)."""
-    values = {
-        "round_id": round_id,
-        "game_id": ITALY,
-        "table_id": "LB01",
-        "shoe_id": "S-1",
-        "hand_no": int(round_id.rsplit("-", 1)[1]),
-        "started_at": "2026-10-03T18:40:02.120Z",
-        "betting_closed_at": "2026-10-03T18:40:17.000Z",
-        "settled_at": "2026-10-03T18:40:41.870Z",
-        "report_month": MONTH,
-        "status": "settled",
-        "void_reason": None,
-        "player_cards": "9H KS",
-        "banker_cards": "5D 2C",
-        "source_line": 1,
-        "bets": list(bets),
-    }
-    return Round(**(values | fields))
 
 
 NO_SHOE = {"shoe_id": None, "hand_no": None}
