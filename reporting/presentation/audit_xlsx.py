@@ -563,12 +563,18 @@ def _write_summary(
     for note in _summary_notes(one_currency=len(currencies) == 1, unsettled=unsettled):
         writer.append([("note", note)])
     writer.append([])
+    _write_summary_rejects(writer, rejects, reasons, by_month=scope.month is not None)
 
+
+def _write_summary_rejects(
+    writer: _SheetWriter, rejects: Counter[str], reasons: Sequence[str], *, by_month: bool
+) -> None:
+    """The Summary's table of the period's rejected lines by reason."""
     writer.append([("header", "Rejected records"), ("header", "Lines")])
     for reason in reasons:
         writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
     writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
-    if scope.month is not None:
+    if by_month:
         writer.append(
             [
                 (
@@ -624,6 +630,19 @@ def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column
     ]
 
 
+def _plays(result: VerifyResult, rtp: Sequence[RtpCheck]) -> tuple[dict[str, _Play], _Play]:
+    """What was played on each game, and on all of them."""
+    play: dict[str, _Play] = defaultdict(_Play)
+    all_play = _Play()
+    for (game_id, _bet_type), totals in sorted(result.bet_totals.items()):
+        play[game_id].add(totals)
+        all_play.add(totals)
+    for check in rtp:
+        play[check.game_id].add_theory(check)
+        all_play.add_theory(check)
+    return play, all_play
+
+
 def _summary_rows(
     config: OperatorConfig,
     result: VerifyResult,
@@ -637,14 +656,7 @@ def _summary_rows(
     for (game_id, _table), counts in result.tables.items():
         rounds[game_id][0] += counts.rounds
         rounds[game_id][1] += counts.void
-    play: dict[str, _Play] = defaultdict(_Play)
-    all_play = _Play()
-    for (game_id, _bet_type), totals in sorted(result.bet_totals.items()):
-        play[game_id].add(totals)
-        all_play.add(totals)
-    for check in rtp:
-        play[check.game_id].add_theory(check)
-        all_play.add_theory(check)
+    play, all_play = _plays(result, rtp)
     game_ids = sorted(set(config.games) | set(rounds) | set(play) | set(findings))
     rows = []
     for game_id in game_ids:
