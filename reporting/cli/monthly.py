@@ -182,6 +182,8 @@ def _summary(result: MonthlyResult) -> None:
         alerts = month.alerts.alerts
         for line in alerts:
             typer.echo(f"  {line}")
+        for line in month.alerts.warnings:  # what could not be checked: no alert by itself
+            typer.echo(f"  warning: {line}")
         if alerts:
             typer.echo(f"  see audit-{month.month}.xlsx (Summary, Findings, Rejected records)")
     if result.rejected_elsewhere:

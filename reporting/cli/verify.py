@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -69,6 +70,7 @@ def verify_command(
             month,
             findings_by_kind=result.findings_by_kind,
             unverified_rounds=result.unconfigured_rounds,
+            checks_not_run=result.checks_not_run,
         )
         if workbook is not None:
             _write_workbook(workbook, connection, operator, result, outcomes, rtp, day)
@@ -81,7 +83,7 @@ def verify_command(
         document["workbook"] = None if workbook is None else str(workbook)
         print_json(document)
     else:
-        print_report(result, outcomes, rtp)
+        print_report(result, outcomes, rtp, alerts.warnings)
         _print_rejects(alerts)
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
@@ -157,6 +159,7 @@ def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list
         "findings": [finding.to_document() for finding in result.findings],
         "findings_truncated": len(result.findings) < result.finding_count,
         "unconfigured_rounds": dict(sorted(result.unconfigured_rounds.items())),
+        "checks_not_run": [entry.to_document() for entry in result.checks_not_run],
         "statistics": {
             "outcomes": [
                 {
@@ -200,8 +203,14 @@ def _percent(value) -> str:
     return "-" if value is None else f"{round_fraction(value * 100, 2)}%"
 
 
-def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> None:
-    """Summary tables, then every finding as ``path:line: kind: message``."""
+def print_report(
+    result: VerifyResult,
+    outcomes: list[OutcomeTest],
+    rtp: list[RtpCheck],
+    not_checked: Sequence[str] = (),
+) -> None:
+    """Summary tables, then every finding as ``path:line: kind: message``, then what could not
+    be checked (``not_checked``: one line per game, :attr:`MonthAlerts.warnings`)."""
     from reporting.cli.common import FoldingTable as Table
 
     console = stdout_console()
@@ -231,8 +240,15 @@ def print_report(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[Rt
             f"warning: {rounds:,} rounds of {game_id} were not checked: the configuration"
             " does not list that game"
         )
+    for line in not_checked:
+        typer.echo(line)
     if not result.rounds_checked:
         typer.echo("No rounds in this period: nothing was checked.")
+    elif not result.finding_count and not_checked:
+        typer.echo(
+            "No findings in the checks that ran: every payout they recomputed matches and every"
+            " rule they judged holds (see what was not checked above)."
+        )
     elif not result.finding_count:
         typer.echo("No findings: every payout matches and every round follows the rules.")
 

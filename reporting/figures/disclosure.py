@@ -6,6 +6,9 @@ The reference month of a page dated D (D's local date in the game's time zone): 
 day on, the month before D's month; before it, the month before that. The win percentage is
 ``100 x payouts / stakes`` over the bets of settled rounds of the game that settled in the
 reference month (void rounds out, pushes in), exact until shown with 2 decimals, half up.
+Every bet counts in it, one of a type the engine does not settle (an ``unverified_bet``)
+included; the statistical bound around the theory judges only the bets of the types with a
+theoretical RTP (the game's offered types).
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ class Disclosure:
     payouts: int  # cents
     theory: ShoeOdds
     expected_payouts: Fraction  # cents: sum of stake x theoretical RTP of its bet type
+    theory_payouts: int  # cents: the payouts of the bets of a type with a theoretical RTP
     payout_deviation: float  # standard deviation of the payouts (cents) around that
     warnings: tuple[str, ...]
 
@@ -98,10 +102,12 @@ class Disclosure:
 
     @property
     def within_statistical_bound(self) -> bool | None:
-        """Whether the month's payouts lie within the 99.9% interval around the theory."""
-        if not self.stakes:
+        """Whether the month's payouts lie within the 99.9% interval around the theory (of
+        the bets with one: None when no bet has, or nothing was staked)."""
+        if not self.stakes or not self.expected_payouts:
             return None
-        return abs(float(self.payouts - self.expected_payouts)) <= Z_999 * self.payout_deviation
+        deviation = self.theory_payouts - self.expected_payouts
+        return abs(float(deviation)) <= Z_999 * self.payout_deviation
 
     def to_document(self) -> dict:
         """The ``disclose --json`` document of the CLI contract."""
@@ -141,7 +147,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
     month = reference_month(as_of, day)
     month_text = str(month)
     theory = game_odds(game)
-    rounds = bets = stakes = payouts = 0
+    rounds = bets = stakes = payouts = theory_payouts = 0
     expected = Fraction(0)
     variance = 0.0
     offered = {odds.bet: odds for odds in theory.bets}
@@ -164,6 +170,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
             payouts += payout_sum
             odds = offered.get(bet_type)
             if odds is not None:
+                theory_payouts += payout_sum
                 expected += stake_sum * odds.rtp
                 # a statistical spread, not money: the float sum of squares cannot overflow
                 variance += float(odds.variance) * stake_squares
@@ -178,6 +185,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
         payouts=payouts,
         theory=theory,
         expected_payouts=expected,
+        theory_payouts=theory_payouts,
         payout_deviation=math.sqrt(variance),
         warnings=(),
     )

@@ -14,7 +14,8 @@ Safe to run unattended and to re-run:
   paths were typed: files are named relative to the inbox;
 * what bears on the month (findings, rejected lines, unread inbox files, unverified rounds,
   publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
-  the exit code, the summary and the workbook all follow.
+  the exit code, the summary and the workbook all follow; what could not be checked (a field
+  the export lacks) is said beside it as a warning, which does not change the exit code.
 """
 
 from __future__ import annotations
@@ -417,6 +418,7 @@ def _write_month(
         unverified_rounds=verified.unconfigured_rounds,
         unread_files=run.unread,
         publishing=warnings,
+        checks_not_run=verified.checks_not_run,
     )
     return MonthReport(
         month=month,
@@ -448,6 +450,8 @@ def _audit(
         f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
         f" {verified.finding_count} findings"
     )
+    for entry in verified.checks_not_run:
+        log(f"verify {month}: warning: {entry.game_id}: not checked: {entry.describe()}")
     workbook = staging / f"audit-{month}.xlsx"
     write_audit_workbook(
         workbook,

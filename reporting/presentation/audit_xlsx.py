@@ -6,6 +6,9 @@ Sheets, in order:
   bets, stakes, payouts, actual against theoretical and declared RTP, findings by kind), and the
   rejected records of the period by reason.
 * **Findings**: every row of the ``findings`` table for the period, by source file and line.
+* **Checks not run**: per game, each check that could not judge some rounds (or bets) for want
+  of a field the export lacks (no shoe id, no placement time), of how many, and why
+  (:mod:`reporting.verify.coverage`); their count is on the Summary.
 * **Rejected records**: the lines ingest could not read, of the files behind the period.
 * **Ingest log**: every file ever loaded, with what it contributed.
 * **Outcome tests** and **RTP checks**: the statistics of :mod:`reporting.figures.statistics`. They are
@@ -55,12 +58,22 @@ from reporting.presentation.workbook_base import (
 )
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.verify.bearing import reject_scope
+from reporting.verify.checks import SETTLED_BET_TYPES
 from reporting.verify.run import VerifyResult
+from reporting.verify.totals import BetTotals
 
 __all__ = ["SHEETS", "write_audit_workbook"]
 
 #: Sheet names, in workbook order.
-SHEETS = ("Summary", "Findings", "Rejected records", "Ingest log", "Outcome tests", "RTP checks")
+SHEETS = (
+    "Summary",
+    "Findings",
+    "Checks not run",
+    "Rejected records",
+    "Ingest log",
+    "Outcome tests",
+    "RTP checks",
+)
 
 MONEY_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0"
@@ -458,6 +471,7 @@ def write_audit_workbook(
     try:
         _write_summary(book, connection, config, result, rtp, scope, currencies)
         _write_findings(book, connection, config, scope, currencies)
+        _write_checks_not_run(book, result)
         _write_rejects(book, connection, scope)
         _write_ingest_log(book, connection, scope)
         _write_outcome_tests(book, result, outcomes)
@@ -473,17 +487,23 @@ def write_audit_workbook(
 
 @dataclass
 class _Play:
-    """What was played on a game (or several) over settled rounds, summed from the RTP checks."""
+    """What was played on a game (or several) over settled rounds: every bet, from verify's
+    totals (a bet of a type the engine does not settle included), and the theory of the bet
+    types with one, from the RTP checks."""
 
     bets: int = 0
     stakes: int = 0  # cents
     payouts: int = 0  # cents
-    stakes_times_rtp: Fraction = Fraction(0)  # each bet type's stakes x its theoretical RTP
+    theory_stakes: int = 0  # cents: the stakes of the bet types with a theoretical RTP
+    stakes_times_rtp: Fraction = Fraction(0)  # each such bet type's stakes x its RTP
 
-    def add(self, check: RtpCheck) -> None:
-        self.bets += check.bets
-        self.stakes += check.stakes
-        self.payouts += check.payouts
+    def add(self, totals: BetTotals) -> None:
+        self.bets += totals.bets
+        self.stakes += totals.stakes
+        self.payouts += totals.payouts
+
+    def add_theory(self, check: RtpCheck) -> None:
+        self.theory_stakes += check.stakes
         self.stakes_times_rtp += check.stakes * check.theoretical_rtp
 
     @property
@@ -492,8 +512,8 @@ class _Play:
 
     @property
     def theoretical_rtp(self) -> Fraction | None:
-        """The exact RTP of each bet type, weighted by its stakes."""
-        return self.stakes_times_rtp / self.stakes if self.stakes else None
+        """The exact RTP of each bet type with one, weighted by its stakes."""
+        return self.stakes_times_rtp / self.theory_stakes if self.theory_stakes else None
 
 
 def _write_summary(
@@ -518,6 +538,7 @@ def _write_summary(
         ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
         ("Rounds checked", COUNT, result.rounds_checked),
         ("Bets checked", COUNT, result.bets_checked),
+        ("Checks not run", COUNT, len(result.checks_not_run)),
     ]
     rejects = _rejects_by_reason(connection, scope)
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
@@ -538,15 +559,22 @@ def _write_summary(
     writer.finish_table()
     writer.row(total, "total")
     writer.append([])
-    for note in _summary_notes(one_currency=len(currencies) == 1):
+    unsettled = any(bet_type not in SETTLED_BET_TYPES for _, bet_type in result.bet_totals)
+    for note in _summary_notes(one_currency=len(currencies) == 1, unsettled=unsettled):
         writer.append([("note", note)])
     writer.append([])
+    _write_summary_rejects(writer, rejects, reasons, by_month=scope.month is not None)
 
+
+def _write_summary_rejects(
+    writer: _SheetWriter, rejects: Counter[str], reasons: Sequence[str], *, by_month: bool
+) -> None:
+    """The Summary's table of the period's rejected lines by reason."""
     writer.append([("header", "Rejected records"), ("header", "Lines")])
     for reason in reasons:
         writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
     writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
-    if scope.month is not None:
+    if by_month:
         writer.append(
             [
                 (
@@ -602,6 +630,19 @@ def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column
     ]
 
 
+def _plays(result: VerifyResult, rtp: Sequence[RtpCheck]) -> tuple[dict[str, _Play], _Play]:
+    """What was played on each game, and on all of them."""
+    play: dict[str, _Play] = defaultdict(_Play)
+    all_play = _Play()
+    for (game_id, _bet_type), totals in sorted(result.bet_totals.items()):
+        play[game_id].add(totals)
+        all_play.add(totals)
+    for check in rtp:
+        play[check.game_id].add_theory(check)
+        all_play.add_theory(check)
+    return play, all_play
+
+
 def _summary_rows(
     config: OperatorConfig,
     result: VerifyResult,
@@ -615,11 +656,7 @@ def _summary_rows(
     for (game_id, _table), counts in result.tables.items():
         rounds[game_id][0] += counts.rounds
         rounds[game_id][1] += counts.void
-    play: dict[str, _Play] = defaultdict(_Play)
-    all_play = _Play()
-    for check in rtp:
-        play[check.game_id].add(check)
-        all_play.add(check)
+    play, all_play = _plays(result, rtp)
     game_ids = sorted(set(config.games) | set(rounds) | set(play) | set(findings))
     rows = []
     for game_id in game_ids:
@@ -663,13 +700,19 @@ def _summary_rows(
     return rows, total
 
 
-def _summary_notes(*, one_currency: bool) -> list[str]:
-    """The notes under the per-game table."""
+def _summary_notes(*, one_currency: bool, unsettled: bool) -> list[str]:
+    """The notes under the per-game table (``unsettled``: some bets are of a type the engine
+    does not settle)."""
     notes = [
         "Bets, stakes and payouts are those of settled rounds (a void round refunds its bets),"
         " as in the RTP checks sheet.",
         "Theoretical RTP of a game: the exact RTP of each bet type weighted by its stakes.",
     ]
+    if unsettled:
+        notes.append(
+            "Bets of a type this tool does not settle (unverified_bet) count in the bets, stakes,"
+            " payouts and actual RTP, not in the theoretical RTP nor in the RTP checks sheet."
+        )
     if not one_currency:
         notes.append(
             "Amounts are in each game's currency: the All games row adds no amounts across"
@@ -761,6 +804,26 @@ def _write_findings(
             cursor
         )
     )
+    writer.finish_table()
+
+
+def _write_checks_not_run(book: _Book, result: VerifyResult) -> None:
+    """Per game, each check that could not judge some records, of how many, and why."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Check", TEXT),
+        _Column("Not run on", COUNT),
+        _Column("Of", COUNT),
+        _Column("Unit", TEXT),
+        _Column("Why", WRAP, cap=50),
+    ]
+    rows = [
+        (entry.game_id, entry.check, entry.records, entry.of, entry.unit, entry.why)
+        for entry in result.checks_not_run
+    ]
+    writer = _SheetWriter(book, "Checks not run", columns, _content_widths(columns, rows))
+    writer.header()
+    writer.rows(rows)
     writer.finish_table()
 
 

@@ -15,6 +15,11 @@ A month's alerts:
 * **publishing problems**: each game's regulator warnings (no play, a missing game code, a
   declared RTP above the theory, ...) and a game that must publish but has no language.
 
+Beside the alerts, a month's **warnings** say what could not be checked: per game, the
+checks that could not judge some records for want of a field (no shoe id, no bet placement
+time: :mod:`reporting.verify.coverage`). They are shown wherever the alerts are, but do not
+change the exit code by themselves: an export that lacks a field is not an irregularity.
+
 How a rejected line bears on a month. A rejected line could not be read as a round, so it has
 no reporting month of its own; it bears on a month through its file:
 
@@ -36,6 +41,9 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
+
+from reporting.verify.coverage import CheckNotRun, describe_game
 
 __all__ = ["MonthAlerts", "RejectedFile", "RejectScope", "month_alerts", "reject_scope"]
 
@@ -111,6 +119,7 @@ class MonthAlerts:
     unverified_rounds: Mapping[str, int] = field(default_factory=dict)  # game id -> rounds
     unverified_bets: int = 0
     publishing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> problems
+    checks_not_run: tuple[CheckNotRun, ...] = ()  # by game: what could not be checked
 
     @property
     def findings(self) -> int:
@@ -154,6 +163,14 @@ class MonthAlerts:
         return lines
 
     @property
+    def warnings(self) -> list[str]:
+        """What could not be checked, one line per game (not an alert: see the module)."""
+        return [
+            describe_game(game, entries)
+            for game, entries in groupby(self.checks_not_run, key=lambda entry: entry.game_id)
+        ]
+
+    @property
     def exit_code(self) -> int:
         """0 when nothing bears on the period, 1 otherwise (cli.md's exit codes)."""
         return 1 if self.alerts else 0
@@ -179,6 +196,8 @@ class MonthAlerts:
             "unverified_bets": self.unverified_bets,
             "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
             "alerts": self.alerts,
+            "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
+            "warnings": self.warnings,
         }
 
 
@@ -190,10 +209,12 @@ def month_alerts(
     unverified_rounds: Mapping[str, int],
     unread_files: Iterable[str] = (),
     publishing: Mapping[str, Sequence[str]] | None = None,
+    checks_not_run: Iterable[CheckNotRun] = (),
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
     rejected lines of the files behind the month (read from the store), the inbox files not
-    read, and each game's publishing problems (only games with some)."""
+    read, each game's publishing problems (only games with some), and the checks verify
+    could not run (its ``checks_not_run``, in its order: by game)."""
     scope = reject_scope(connection, month)
     where, params = scope.rejects_where()
     per_file: dict[int, dict[str, int]] = {}
@@ -217,6 +238,7 @@ def month_alerts(
         publishing={
             game: tuple(problems) for game, problems in (publishing or {}).items() if problems
         },
+        checks_not_run=tuple(sorted(checks_not_run, key=lambda entry: entry.game_id)),
     )
 
 

@@ -4,12 +4,20 @@ A round check reads one :class:`~reporting.records.Round` (with its bets), the
 :class:`~reporting.engine.games.GameSpec` it was dealt under and a :class:`CheckContext`
 (the files it came from, its deal resolved by the engine, the run's caches) and returns the
 findings of its kind, in bet order. :data:`CHECKS` lists them in the order a round is
-checked; :data:`SHOE_CHECKS` holds the one pass that reads a whole shoe in hand order.
+checked; :data:`SHOE_CHECKS` holds the one pass that reads a whole shoe in hand order;
+:data:`FIELDS_NEEDED` says which optional fields a check needs to judge a record, so that
+what could not be checked is said (:mod:`reporting.verify.coverage` counts it in the store).
 Nothing here touches a database or module state: the functions can be called on any batch
 of rounds, in any process, given a :class:`CheckCache` of their own.
 
 Payouts are judged on the cards as logged: a deal that broke the drawing rules is one
 ``third_card_rule`` finding, and its bets are settled on the cards it shows.
+
+A bet of a type the engine does not settle (a provider's type as given: ``BC_PLAYER_TIGER``,
+``Dragon 7``; any text not in :data:`SETTLED_BET_TYPES`) is one ``unverified_bet`` finding.
+The checks that need its type (payout, stake limits, exclusive groups) pass over it; those
+that do not (void refund, late bet, time order, duplicate bet id) judge it like any other, and
+the round's other bets and its deal are checked as usual.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from typing import NamedTuple
 
 import msgspec
 
@@ -30,9 +39,12 @@ from reporting.store.reading import SourceFiles
 
 __all__ = [
     "CHECKS",
+    "FIELDS_NEEDED",
+    "SETTLED_BET_TYPES",
     "SHOE_CHECKS",
     "CheckCache",
     "CheckContext",
+    "FieldsNeeded",
     "RoundCheck",
     "Settler",
     "ShoeCheck",
@@ -43,8 +55,13 @@ __all__ = [
     "check_shoe_card_counts",
     "check_stake_limits",
     "check_time_order",
+    "check_unverified_bets",
     "check_void_refunds",
 ]
+
+#: The bet type codes the engine settles (:class:`~reporting.engine.bets.BetType`). A stored
+#: bet of any other type (the provider's own, as given) is an ``unverified_bet``.
+SETTLED_BET_TYPES: frozenset[str] = frozenset(bet.value for bet in BetType)
 
 
 class Settler:
@@ -224,7 +241,8 @@ def _round_finding(
 
 
 def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
-    """Every stake lies within its bet type's limits."""
+    """Every stake lies within its bet type's limits (a bet of a type the game does not
+    offer, or the engine does not settle, has none to judge it by)."""
     allowed_stakes = context.cache.allowed_stakes(game)
     findings = []
     for bet in round.bets:
@@ -316,7 +334,8 @@ def check_time_order(round: Round, game: GameSpec, context: CheckContext) -> lis
 
 
 def check_exclusive_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
-    """House rule: at most one bet of each exclusive group per account and round."""
+    """House rule: at most one bet of each exclusive group per account and round (a bet of
+    a type outside every group, an unsettled type included, is in none)."""
     if len(round.bets) < 2 or not game.exclusive_bets:
         return []
     exclusive = context.cache.exclusive_groups(game)
@@ -389,7 +408,8 @@ def check_drawing_rules(round: Round, game: GameSpec, context: CheckContext) -> 
 
 
 def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
-    """Every bet of a settled round paid what the engine settles on the logged cards."""
+    """Every bet of a settled round paid what the engine settles on the logged cards (a bet
+    of a type the engine does not settle is an ``unverified_bet``, not judged here)."""
     outcome = context.outcome
     if outcome is None:
         return []
@@ -400,6 +420,8 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
         stake, payout = bet.stake_cents, bet.payout_cents
         resolution = resolutions.get(bet.bet_type)
         if resolution is None:
+            if bet.bet_type not in SETTLED_BET_TYPES:
+                continue
             resolution = settler.resolve(game, bet.bet_type, outcome)
         # A lost bet pays nothing (Resolution.payout): the common case, decided here.
         expected = 0 if resolution.result is _LOST else settler.payout(game, resolution, stake)
@@ -418,6 +440,33 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
                     f" {format_cents(expected)}, logged {format_cents(payout)}",
                 )
             )
+    return findings
+
+
+def check_unverified_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
+    """Every bet is of a type the engine settles: each other bet (a provider's type as given)
+    is one finding, with its logged payout, so that "not checked" is never read as "correct".
+    On a void round its refund was checked (``void_not_refunded``); its limits never are."""
+    findings = []
+    for bet in round.bets:
+        if bet.bet_type in SETTLED_BET_TYPES:
+            continue
+        if round.status == "void":
+            unchecked = f"round {round.round_id} is void, so only its refund was checked"
+        else:
+            unchecked = "its payout was not checked"
+        findings.append(
+            _bet_finding(
+                FindingKind.UNVERIFIED_BET,
+                round,
+                game,
+                context,
+                bet,
+                logged_payout=bet.payout_cents,
+                message=f"bet {bet.bet_id} ({bet.bet_type}, stake {format_cents(bet.stake_cents)})"
+                f" is not a bet this tool settles: {unchecked}",
+            )
+        )
     return findings
 
 
@@ -469,9 +518,41 @@ CHECKS: Mapping[FindingKind, RoundCheck] = MappingProxyType(
         FindingKind.THIRD_CARD_RULE: check_drawing_rules,
         FindingKind.PAYOUT_MISMATCH: check_payouts,
         FindingKind.TIME_ORDER: check_time_order,
+        FindingKind.UNVERIFIED_BET: check_unverified_bets,
     }
 )
 #: Every shoe check by the kind it finds.
 SHOE_CHECKS: Mapping[FindingKind, ShoeCheck] = MappingProxyType(
     {FindingKind.SHOE_CARD_COUNT: check_shoe_card_counts}
+)
+
+
+class FieldsNeeded(NamedTuple):
+    """The optional fields a check needs to judge one record.
+
+    ``unit`` is what the check judges one by one: ``"rounds"`` or ``"bets"``. A record is
+    judged when each group of ``groups`` has at least one of its fields logged (a group of one
+    field: that field is needed). A field is a column of the rounds or the bets table, named
+    as the records name it (:class:`~reporting.records.Round`, :class:`~reporting.records.Bet`);
+    a check of bets may need a field of their round.
+    """
+
+    unit: str
+    groups: tuple[tuple[str, ...], ...]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every field named, in the order given."""
+        return tuple(name for group in self.groups for name in group)
+
+
+#: What each check needs of the optional fields, by the kind it finds; a check not listed
+#: needs only what every record holds. A shoe's hand numbers only order its rounds (by
+#: settlement time without them): the card count runs on every round with a shoe id.
+FIELDS_NEEDED: Mapping[FindingKind, FieldsNeeded] = MappingProxyType(
+    {
+        FindingKind.SHOE_CARD_COUNT: FieldsNeeded("rounds", (("shoe_id",),)),
+        FindingKind.LATE_BET: FieldsNeeded("bets", (("placed_at",), ("betting_closed_at",))),
+        FindingKind.TIME_ORDER: FieldsNeeded("rounds", (("started_at", "betting_closed_at"),)),
+    }
 )

@@ -3,8 +3,8 @@
 The rounds come with their bets from :mod:`reporting.store.reading`; each goes through the
 table of :data:`reporting.verify.checks.CHECKS`, and each shoe through the shoe pass. What
 no round or shoe can see alone (a bet id reused by another round, of any month) is asked of
-the store in SQL: :data:`STORE_CHECKS`. The
-findings are stored in the ``findings`` table, replacing those of the same scope, so
+the store in SQL: :data:`STORE_CHECKS`; so is what no check could judge for want of a field
+(:mod:`reporting.verify.coverage`). The findings are stored in the ``findings`` table, replacing those of the same scope, so
 re-running never duplicates them; the outcome counts and bet sums come back with them
 (:mod:`reporting.verify.totals`).
 """
@@ -28,6 +28,7 @@ from reporting.records import Finding, FindingKind
 from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
+from reporting.verify.coverage import CheckNotRun, checks_not_run
 from reporting.verify.totals import BetTotals, TableCounts, Totals
 
 #: Rounds between two calls of a progress callback (cheap: a modulo per round).
@@ -48,6 +49,8 @@ class VerifyResult:
     tables: dict[tuple[str, str], TableCounts] = field(default_factory=dict)
     bet_totals: dict[tuple[str, str], BetTotals] = field(default_factory=dict)
     unconfigured_rounds: dict[str, int] = field(default_factory=dict)  # game id -> rounds
+    #: Per game, each check that could not judge some records for want of a field.
+    checks_not_run: list[CheckNotRun] = field(default_factory=list)
 
     @property
     def finding_count(self) -> int:
@@ -159,6 +162,7 @@ def _replace_findings(
             for finding in store_check(connection, games, month):
                 sink.extend([finding])
     sink.flush()
+    result.checks_not_run = checks_not_run(connection, games, month)
 
 
 #: A store check: the open connection, the games, the month in scope (None for every month)

@@ -13,6 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from helpers import bet_record, round_record, store_records
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -492,3 +493,60 @@ def test_a_database_file_that_is_not_a_store_is_refused_as_input(tmp_path, sampl
     )
     assert isinstance(result.exception, InputError), repr(result.exception)
     assert str(empty) in str(result.exception)
+
+
+# --- bets the engine does not settle --------------------------------------------------------
+
+
+def unsettled_store(folder: Path, *rounds):
+    connection = connect(folder / "store.sqlite")
+    store_records(connection, list(rounds), file_name="export.json")
+    return connection
+
+
+def test_bets_the_tool_does_not_settle_count_in_the_figures_not_in_the_bound(
+    tmp_path, operator_config
+):
+    # Player 9 beats banker 7: the banker bet lost, the player bet won; a tiger bet of 5.00
+    # paid 10,000.00, which the theory of the offered bets cannot judge.
+    connection = unsettled_store(
+        tmp_path,
+        round_record(
+            "R-1",
+            bet_record("R-1", "B-1", bet_type="banker", stake_cents=2500),
+            bet_record("R-1", "B-2", bet_type="player", stake_cents=1000, payout_cents=2000),
+            bet_record(
+                "R-1", "B-7", bet_type="BC_PLAYER_TIGER", stake_cents=500, payout_cents=10**6
+            ),
+        ),
+    )
+    try:
+        disclosure = disclose(connection, operator_config.games[ITALY], PAGE_FOR_OCTOBER)
+    finally:
+        connection.close()
+    assert (disclosure.rounds, disclosure.bets) == (1, 3)
+    assert (disclosure.stakes, disclosure.payouts) == (4000, 1_002_000)
+    assert disclosure.win_percentage == Decimal("25050.00")
+    rtp = {odds.bet: odds.rtp for odds in disclosure.theory.bets}
+    assert disclosure.expected_payouts == 2500 * rtp["banker"] + 1000 * rtp["player"]
+    assert disclosure.theory_payouts == 2000
+    # Counted in the bound, the tiger's payout would lie far outside it.
+    assert disclosure.within_statistical_bound is True
+    assert not any("statistical bound" in warning for warning in disclosure.warnings)
+    assert disclosure.to_document()["payouts"] == "10020.00"
+
+
+def test_a_month_of_bets_the_tool_does_not_settle_only_is_not_judged_against_the_theory(
+    tmp_path, operator_config
+):
+    connection = unsettled_store(
+        tmp_path,
+        round_record("R-1", bet_record("R-1", "B-7", bet_type="Dragon 7", payout_cents=5000)),
+    )
+    try:
+        disclosure = disclose(connection, operator_config.games[ITALY], PAGE_FOR_OCTOBER)
+    finally:
+        connection.close()
+    assert (disclosure.bets, disclosure.stakes, disclosure.payouts) == (1, 2500, 5000)
+    assert disclosure.within_statistical_bound is None
+    assert disclosure.to_document()["within_statistical_bound"] is None

@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import bet_record, round_record, store_records
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -282,3 +283,42 @@ def test_the_flag_sits_at_the_edge_of_the_bound():
 def test_without_stakes_there_is_no_rtp_and_no_flag():
     check = RtpCheck(ITALY, "banker", 0, 0, 0, Fraction(98, 100), 0.0)
     assert check.actual_rtp is None and check.z_score is None and not check.flagged
+
+
+# --- bets the engine does not settle --------------------------------------------------------
+
+
+def test_bets_of_a_type_the_tool_does_not_settle_count_in_the_totals_not_in_the_rtp_checks(
+    tmp_path, operator_config
+):
+    connection = connect(tmp_path / "store.sqlite")
+    store_records(
+        connection,
+        [
+            round_record(
+                "R-1",
+                bet_record("R-1", "B-1", bet_type="player", stake_cents=1000, payout_cents=2000),
+                bet_record(
+                    "R-1", "B-7", bet_type="BC_PLAYER_TIGER", stake_cents=500, payout_cents=6000
+                ),
+            ),
+            round_record("R-2", bet_record("R-2", "B-2", bet_type="Dragon 7", stake_cents=300)),
+        ],
+        file_name="export.json",
+    )
+    try:
+        result = verify(connection, operator_config, "2026-10")
+    finally:
+        connection.close()
+    totals = result.bet_totals
+    assert (
+        totals[(ITALY, "BC_PLAYER_TIGER")].stakes,
+        totals[(ITALY, "BC_PLAYER_TIGER")].payouts,
+    ) == (500, 6000)
+    assert totals[(ITALY, "Dragon 7")].bets == 1
+    assert sum(item.stakes for item in totals.values()) == 1800  # every bet of the month
+    checks = rtp_checks(totals, operator_config.games)
+    assert [(check.bet_type, check.stakes) for check in checks] == [("player", 1000)]
+    (table,) = outcome_tests(result.tables, operator_config.games)
+    assert (table.rounds, table.player) == (2, 2)  # such a bet never blocks its round
+    assert result.findings_by_kind["unverified_bet"] == 2

@@ -36,10 +36,11 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
+from helpers import bet_record, round_record, store_records
 
 from reporting import __version__
 from reporting.cli import main
-from reporting.cli.monthly import render_game
+from reporting.cli.monthly import _summary, monthly_document, render_game
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
 from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
@@ -1306,3 +1307,54 @@ def test_a_second_monthly_on_the_same_database_with_another_out_waits_then_stops
     assert not (other_out / "2026-10").exists()
     # Once the first run is done, the second runs.
     assert run_command(greek_argv(greek), greek.root).returncode == 0
+
+
+# --- what could not be checked (issue 12) --------------------------------------------------------
+
+
+def test_checks_not_run_are_a_warning_of_the_month_in_the_log_summary_and_json(
+    tmp_path, operator_config, capsys
+):
+    inbox, out, db = tmp_path / "inbox", tmp_path / "out", tmp_path / "store.sqlite"
+    inbox.mkdir()
+    connection = connect(db)
+    store_records(
+        connection,
+        [round_record("R-1", bet_record("R-1", "B-1", placed_at=None), shoe_id=None)],
+        file_name="export.json",
+    )
+    lines: list[str] = []
+    try:
+        result = run_monthly(
+            connection,
+            operator_config,
+            inbox,
+            out,
+            {game: date(2026, 11, 5) for game in operator_config.games},
+            write_stub_pages,
+            log=lines.append,
+        )
+    finally:
+        connection.close()
+    (month,) = result.months
+    said = (
+        "live-baccarat-it: not checked: late_bet on 1 of 1 bets (no placed_at);"
+        " shoe_card_count on 1 of 1 rounds (no shoe_id)"
+    )
+    assert month.alerts.warnings == [said]
+    # The log says it entry by entry, at warning level (": warning: ").
+    assert [line for line in lines if "not checked" in line] == [
+        "verify 2026-10: warning: live-baccarat-it: not checked: late_bet on 1 of 1 bets"
+        " (no placed_at)",
+        "verify 2026-10: warning: live-baccarat-it: not checked: shoe_card_count on 1 of 1"
+        " rounds (no shoe_id)",
+    ]
+    assert not any("not checked" in alert for alert in month.alerts.alerts)
+    document = monthly_document(result)["months"][0]["alerts"]
+    assert [entry["check"] for entry in document["checks_not_run"]] == [
+        "late_bet",
+        "shoe_card_count",
+    ]
+    assert document["warnings"] == [said]
+    _summary(result)
+    assert f"  warning: {said}" in capsys.readouterr().out.splitlines()

@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import bet_record, round_record, store_records
 from openpyxl import load_workbook
 from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
 
@@ -47,7 +48,7 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-SUMMARY_HEADER_ROW = 8
+SUMMARY_HEADER_ROW = 9
 HEADERS = {
     "Summary": [
         "Game",
@@ -79,6 +80,7 @@ HEADERS = {
         "Source",
         "Message",
     ],
+    "Checks not run": ["Game", "Check", "Not run on", "Of", "Unit", "Why"],
     "Rejected records": ["File", "Line", "Source", "Reason", "Round", "Message", "Raw line"],
     "Ingest log": [
         "File",
@@ -256,13 +258,14 @@ def test_every_sheet_exists_in_order_with_its_header(audit):
 def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
     sheet = load_workbook(audit.workbook)["Summary"]
     assert sheet["A1"].value == "Audit workbook: Casinò Esempio S.p.A."
-    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 7)}
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 8)}
     assert labels == {
         "Period": MONTH,
         "As of": datetime(2026, 11, 30),
         "Tool version": f"baccarat-report {VERSION}",
         "Rounds checked": audit.result.rounds_checked,
         "Bets checked": audit.result.bets_checked,
+        "Checks not run": len(audit.result.checks_not_run),
     }
     assert sheet["B3"].number_format == "yyyy-mm-dd"
 
@@ -339,16 +342,20 @@ def test_summary_agrees_with_verify_statistics_and_findings(audit):
     for game_id, game in audit.config.games.items():
         row = rows[game_id]
         tables = [c for (g, _), c in audit.result.tables.items() if g == game_id]
+        # Bets, stakes and payouts of every bet; the theory of the types with one.
+        totals = [sums for (g, _), sums in audit.result.bet_totals.items() if g == game_id]
+        stakes = sum(sums.stakes for sums in totals)
+        payouts = sum(sums.payouts for sums in totals)
         checks = [check for check in audit.rtp if check.game_id == game_id]
-        stakes = sum(check.stakes for check in checks)
-        payouts = sum(check.payouts for check in checks)
-        mix = sum((check.stakes * check.theoretical_rtp for check in checks), Fraction(0)) / stakes
+        mix = sum((check.stakes * check.theoretical_rtp for check in checks), Fraction(0)) / sum(
+            check.stakes for check in checks
+        )
         assert row[1:6] == (
             game.jurisdiction,
             game.currency,
             sum(t.rounds for t in tables),
             sum(t.void for t in tables),
-            sum(check.bets for check in checks),
+            sum(sums.bets for sums in totals),
         )
         assert (money(row[6]), money(row[7])) == (
             cents_to_decimal(stakes),
@@ -546,3 +553,97 @@ def test_summary_matches_the_golden_dump(audit):
         GOLDEN.parent.mkdir(exist_ok=True)
         GOLDEN.write_text(dump, encoding="utf-8")
     assert dump == GOLDEN.read_text(encoding="utf-8")
+
+
+# --- a provider's export: bets the tool does not settle, fields it lacks -----------------------
+
+
+@pytest.fixture(scope="module")
+def export_audit(tmp_path_factory, operator_config) -> tuple[Path, VerifyResult]:
+    """Italy, October, as an export without shoe ids or placement times loads it: two rounds,
+    one holding a player tiger bet; Greece complete."""
+    folder = tmp_path_factory.mktemp("export-audit")
+    connection = connect(folder / "store.sqlite")
+    no_shoe = {"shoe_id": None, "hand_no": None}
+    store_records(
+        connection,
+        [
+            round_record("R-1", bet_record("R-1", "B-1", placed_at=None), **no_shoe),
+            round_record(
+                "R-2",
+                bet_record("R-2", "B-2", bet_type="player", stake_cents=1000, payout_cents=2000),
+                bet_record(
+                    "R-2",
+                    "B-7",
+                    bet_type="BC_PLAYER_TIGER",
+                    stake_cents=500,
+                    payout_cents=6000,
+                    placed_at=None,
+                ),
+                **no_shoe,
+            ),
+            round_record("G-1", bet_record("G-1", "B-9"), game_id="live-baccarat-gr"),
+        ],
+        file_name="export.json",
+    )
+    result = verify(connection, operator_config, MONTH)
+    arguments = (
+        result,
+        outcome_tests(result.tables, operator_config.games),
+        rtp_checks(result.bet_totals, operator_config.games),
+    )
+    path = folder / "audit.xlsx"
+    write_audit_workbook(
+        path, connection, operator_config, *arguments, as_of=AS_OF, tool_version=VERSION
+    )
+    again = folder / "again.xlsx"
+    write_audit_workbook(
+        again, connection, operator_config, *arguments, as_of=AS_OF, tool_version=VERSION
+    )
+    connection.close()
+    assert again.read_bytes() == path.read_bytes()  # the same bytes for the same inputs
+    return path, result
+
+
+def test_the_checks_not_run_sheet_names_each_check_with_counts_as_numbers(export_audit):
+    path, result = export_audit
+    sheet = load_workbook(path)["Checks not run"]
+    assert [cell.value for cell in sheet[1]] == HEADERS["Checks not run"]
+    assert list(sheet.iter_rows(min_row=2, values_only=True)) == [
+        ("live-baccarat-it", "late_bet", 2, 3, "bets", "no placed_at"),
+        ("live-baccarat-it", "shoe_card_count", 2, 2, "rounds", "no shoe_id"),
+    ]
+    for row in sheet.iter_rows(min_row=2):
+        assert [cell.data_type for cell in row] == ["s", "s", "n", "n", "s", "s"]
+        assert row[2].number_format == row[3].number_format == "#,##0"
+    assert (sheet.freeze_panes, sheet.auto_filter.ref, sheet.print_title_rows) == (
+        "A2",
+        "A1:F3",
+        "$1:$1",
+    )
+    assert sheet.page_setup.orientation == "landscape"
+    assert len(result.checks_not_run) == 2
+
+
+def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export_audit):
+    path, _result = export_audit
+    sheet = load_workbook(path)["Summary"]
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 8)}
+    assert labels["Checks not run"] == 2
+    header = [cell.value for cell in sheet[SUMMARY_HEADER_ROW]]
+    rows = {row[0]: row for row in sheet_rows(path, "Summary")}
+    italy = dict(zip(header, rows["live-baccarat-it"], strict=True))
+    # The tiger bet counts in the bets, stakes, payouts and actual RTP ...
+    assert (italy["Bets"], money(italy["Stakes"]), money(italy["Payouts"])) == (
+        3,
+        Decimal("40.00"),
+        Decimal("80.00"),
+    )
+    assert Decimal(str(italy["Actual RTP"])) == Decimal("2")
+    # ... not in the theory: the stakes-weighted RTP of the banker and player bets.
+    theory = load_workbook(path)["RTP checks"]
+    weights = {row[1]: row for row in theory.iter_rows(min_row=2, values_only=True)}
+    assert set(weights) == {"banker", "player"}  # the tiger bet has no RTP check
+    assert (italy["unverified_bet"], italy["Findings"]) == (1, 1)
+    notes = [row[0] for row in sheet.iter_rows(values_only=True) if row[0]]
+    assert any(str(note).startswith("Bets of a type this tool does not settle") for note in notes)

@@ -13,7 +13,8 @@ import pytest
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import ingest
 from reporting.store.schema import connect
-from reporting.verify.bearing import month_alerts, reject_scope
+from reporting.verify.bearing import MonthAlerts, month_alerts, reject_scope
+from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import verify
 
 
@@ -152,3 +153,35 @@ def test_rounds_of_a_game_the_configuration_does_not_list_are_unverified_bets(
         "1 rounds of live-baccarat-gr in 2026-10 were not verified: the configuration does not"
         " list that game"
     ) in alerts.alerts
+
+
+def test_checks_not_run_are_warnings_that_leave_the_exit_code_alone():
+    entries = (
+        CheckNotRun(
+            "live-baccarat-it",
+            "late_bet",
+            "bets",
+            5,
+            5,
+            (("placed_at", 5), ("betting_closed_at", 0)),
+        ),
+        CheckNotRun("live-baccarat-it", "shoe_card_count", "rounds", 2, 3, (("shoe_id", 2),)),
+        CheckNotRun("mini-baccarat-it", "shoe_card_count", "rounds", 3, 3, (("shoe_id", 3),)),
+    )
+    alerts = MonthAlerts("2026-10", checks_not_run=entries)
+    assert alerts.warnings == [
+        "live-baccarat-it: not checked: late_bet on 5 of 5 bets (no placed_at); shoe_card_count"
+        " on 2 of 3 rounds (no shoe_id)",
+        "mini-baccarat-it: not checked: shoe_card_count on 3 of 3 rounds (no shoe_id)",
+    ]
+    assert (alerts.alerts, alerts.exit_code) == ([], 0)
+    document = alerts.to_document()
+    assert document["warnings"] == alerts.warnings
+    assert [entry["missing"] for entry in document["checks_not_run"]] == [
+        ["placed_at"],
+        ["shoe_id"],
+        ["shoe_id"],
+    ]
+    with_a_finding = MonthAlerts("2026-10", findings_by_kind={"unverified_bet": 1})
+    assert with_a_finding.exit_code == 1
+    assert with_a_finding.alerts == ["1 findings in 2026-10 (unverified_bet 1)"]

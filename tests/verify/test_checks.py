@@ -18,6 +18,8 @@ from reporting.records import FINDING_KINDS, Bet, Finding, FindingKind, Round
 from reporting.store.reading import SourceFiles
 from reporting.verify.checks import (
     CHECKS,
+    FIELDS_NEEDED,
+    SETTLED_BET_TYPES,
     SHOE_CHECKS,
     CheckCache,
     CheckContext,
@@ -28,6 +30,7 @@ from reporting.verify.checks import (
     check_shoe_card_counts,
     check_stake_limits,
     check_time_order,
+    check_unverified_bets,
     check_void_refunds,
 )
 from reporting.verify.run import STORE_CHECKS
@@ -436,6 +439,7 @@ def faulty_rounds() -> list[Round]:
             game_id=GREECE,
         ),
         make_round(round_id="R-time", started_at="2026-10-03T18:40:17.001Z"),
+        make_round(make_bet(bet_type="BC_PLAYER_TIGER"), round_id="R-unverified"),
     ]
 
 
@@ -464,6 +468,7 @@ def test_each_round_check_finds_its_own_kind_and_no_other(operator_config):
         FindingKind.THIRD_CARD_RULE: {"R-draw"},
         FindingKind.EXCLUSIVE_SIDE_BETS: {"R-exclusive"},
         FindingKind.TIME_ORDER: {"R-time"},
+        FindingKind.UNVERIFIED_BET: {"R-unverified"},
     }
 
 
@@ -485,7 +490,7 @@ def check_batch(rounds: list[Round], operator_config) -> tuple[list[Finding], To
     return findings, totals
 
 
-@pytest.mark.parametrize("split", [0, 1, 3, 6])
+@pytest.mark.parametrize("split", [0, 1, 3, 6, 8])
 def test_batches_checked_apart_give_the_findings_and_totals_of_the_whole(operator_config, split):
     rounds = faulty_rounds()
     whole_findings, whole_totals = check_batch(rounds, operator_config)
@@ -496,6 +501,7 @@ def test_batches_checked_apart_give_the_findings_and_totals_of_the_whole(operato
     assert first_totals == whole_totals
     assert whole_totals.tables[(ITALY, "LB01")].void == 1
     assert whole_totals.bets[(ITALY, "banker")].stakes == 3 * 2500 + 1
+    assert whole_totals.bets[(ITALY, "BC_PLAYER_TIGER")].stakes == 2500  # counted, apart
 
 
 def test_a_check_gives_the_same_findings_again_on_the_same_round(operator_config):
@@ -503,3 +509,117 @@ def test_a_check_gives_the_same_findings_again_on_the_same_round(operator_config
     game = operator_config.game(ITALY)
     context = CheckContext.of(round, FILES, CheckCache())
     assert check_payouts(round, game, context) == check_payouts(round, game, context)
+
+
+# --- bets the engine does not settle -----------------------------------------------------------
+
+
+def tiger_round(**fields) -> Round:
+    """A settled Italian round (player 9H KS beats banker 5D 2C): a banker bet paid wrongly
+    (B-1), a player bet paid right (B-2), and a player tiger bet, a type the tool does not
+    settle, paid something (B-7)."""
+    return make_round(
+        make_bet("B-1", bet_type="banker", payout_cents=4875, source_line=3),
+        make_bet("B-2", bet_type="player", payout_cents=5000, source_line=4),
+        make_bet(
+            "B-7", bet_type="BC_PLAYER_TIGER", stake_cents=500, payout_cents=6000, source_line=5
+        ),
+        **fields,
+    )
+
+
+def test_a_bet_the_tool_does_not_settle_is_one_unverified_bet_with_its_logged_payout(
+    operator_config,
+):
+    (finding,) = run_check(check_unverified_bets, tiger_round(), operator_config)
+    assert finding.kind == "unverified_bet"
+    assert (finding.round_id, finding.bet_id) == ("R-1", "B-7")
+    assert (finding.expected_payout, finding.logged_payout) == (None, 6000)
+    assert finding.source == "inbox/2026-10/bets.csv:5"
+    assert finding.message == (
+        "bet B-7 (BC_PLAYER_TIGER, stake 5.00) is not a bet this tool settles: its payout was"
+        " not checked"
+    )
+
+
+def test_the_other_bets_of_its_round_are_still_settled_and_a_wrong_payout_still_found(
+    operator_config,
+):
+    (mismatch,) = run_check(check_payouts, tiger_round(), operator_config)
+    # Player 9 beats banker 7: the banker bet lost, so its 48.75 is a mismatch; the player
+    # bet's 50.00 is right; the tiger bet is not judged (no exception either).
+    assert (mismatch.bet_id, mismatch.expected_payout, mismatch.logged_payout) == ("B-1", 0, 4875)
+
+
+@pytest.mark.parametrize(
+    "bet_type", ["BC_PLAYER_TIGER", "BC_BANKER_NO_COMMISSION", "Dragon 7", "12", "Banker", ""]
+)
+def test_every_check_passes_over_a_type_it_cannot_judge_without_an_exception(
+    operator_config, bet_type
+):
+    # A stake far above every limit, in the Greek game whose pair bets are exclusive, with a
+    # pair bet of the same account beside it: nothing but the unverified bet is found.
+    round = make_round(
+        make_bet("B-1", bet_type="player_pair", stake_cents=500),
+        make_bet("B-2", bet_type=bet_type, stake_cents=10**9, payout_cents=0),
+        game_id=GREECE,
+    )
+    found = [
+        (finding.kind, finding.bet_id)
+        for check in CHECKS.values()
+        for finding in run_check(check, round, operator_config)
+    ]
+    assert found == [("unverified_bet", "B-2")]
+    assert bet_type not in SETTLED_BET_TYPES
+
+
+def test_checks_that_do_not_need_the_type_still_judge_such_a_bet(operator_config):
+    late = make_round(
+        make_bet("B-7", bet_type="Dragon 7", placed_at="2026-10-03T18:41:00.000Z"),
+        settled_at="2026-10-03T18:40:41.870Z",
+    )
+    assert [f.kind for f in run_check(check_late_bets, late, operator_config)] == ["late_bet"]
+    assert [f.rule for f in run_check(check_time_order, late, operator_config)] == []
+    void = make_round(
+        make_bet("B-7", bet_type="Dragon 7", payout_cents=0),
+        status="void",
+        player_cards="",
+        banker_cards="",
+    )
+    assert [f.bet_id for f in run_check(check_void_refunds, void, operator_config)] == ["B-7"]
+    (unverified,) = run_check(check_unverified_bets, void, operator_config)
+    assert unverified.message == (
+        "bet B-7 (Dragon 7, stake 25.00) is not a bet this tool settles: round R-1 is void, so"
+        " only its refund was checked"
+    )
+
+
+def test_bets_of_every_type_the_engine_settles_are_verified(operator_config):
+    assert {bet.value for bet in BetType} == SETTLED_BET_TYPES
+    round = make_round(*(make_bet(f"B-{bet.value}", bet_type=bet.value) for bet in BetType))
+    assert run_check(check_unverified_bets, round, operator_config) == []
+
+
+def test_the_fields_each_check_needs_are_optional_fields_of_the_records():
+    optional = {
+        name
+        for record in (Round, Bet)
+        for name, annotation in record.__annotations__.items()
+        if "None" in str(annotation)
+    }
+    assert optional == {
+        "shoe_id",
+        "hand_no",
+        "started_at",
+        "betting_closed_at",
+        "void_reason",
+        "placed_at",
+    }
+    checked = set(CHECKS) | set(SHOE_CHECKS) | set(STORE_CHECKS)
+    for kind, needed in FIELDS_NEEDED.items():
+        assert kind in checked
+        assert needed.unit in ("rounds", "bets")
+        assert needed.groups and all(needed.groups)
+        assert set(needed.fields) <= optional, kind
+        if needed.unit == "rounds":
+            assert set(needed.fields) <= set(Round.__struct_fields__), kind

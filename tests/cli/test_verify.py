@@ -1,0 +1,156 @@
+"""``verify``'s output (reporting.cli.verify) for what it could not judge: a bet of a type the
+tool does not settle is an ``unverified_bet`` (a finding: exit 1), and the checks a missing
+field kept from running are said per game, in the text and in ``--json`` (a warning: by
+itself, exit 0).
+
+The stores hold Round records written directly (tests/helpers.py ``store_records``), as a
+provider's export would load them: no shoe ids, no placement times, the provider's own bet
+types.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from helpers import bet_record, round_record, store_records
+from typer.testing import CliRunner
+
+from reporting.cli import app
+from reporting.records import FINDING_KINDS
+from reporting.store.schema import connect
+
+runner = CliRunner()
+NO_SHOE = {"shoe_id": None, "hand_no": None}
+
+
+@pytest.fixture
+def export_db(tmp_path):
+    """Italy, October: three rounds without shoe id, their bets without placement time, one
+    of them a player tiger bet; every round is complete in Greece."""
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    store_records(
+        connection,
+        [
+            round_record(
+                f"R-{hand}",
+                bet_record(f"R-{hand}", f"B-{hand}", placed_at=None, source_line=hand),
+                source_line=hand,
+                **NO_SHOE,
+            )
+            for hand in (1, 2)
+        ]
+        + [
+            round_record(
+                "R-3",
+                bet_record("R-3", "B-3", placed_at=None, source_line=3),
+                bet_record(
+                    "R-3",
+                    "B-7",
+                    bet_type="BC_PLAYER_TIGER",
+                    stake_cents=500,
+                    payout_cents=6000,
+                    placed_at=None,
+                    source_line=3,
+                ),
+                source_line=3,
+                **NO_SHOE,
+            ),
+            round_record("G-1", bet_record("G-1", "B-9"), game_id="live-baccarat-gr"),
+        ],
+        file_name="export.json",
+    )
+    connection.close()
+    return db
+
+
+NOT_CHECKED = (
+    "live-baccarat-it: not checked: late_bet on 4 of 4 bets (no placed_at); shoe_card_count"
+    " on 3 of 3 rounds (no shoe_id)"
+)
+
+
+def invoke(db, config, *options: str):
+    return runner.invoke(app, ["verify", "--db", str(db), "--config", str(config), *options])
+
+
+def test_the_text_says_per_game_what_was_not_checked_and_lists_the_unverified_bet(
+    export_db, sample_config_path
+):
+    result = invoke(export_db, sample_config_path)
+    assert result.exit_code == 1, result.output  # the unverified bet is a finding
+    lines = result.stdout.splitlines()
+    assert NOT_CHECKED in lines
+    assert (
+        "export.json:3: unverified_bet: bet B-7 (BC_PLAYER_TIGER, stake 5.00) is not a bet this"
+        " tool settles: its payout was not checked"
+    ) in lines
+    assert not any(line.startswith("live-baccarat-gr") for line in lines)  # all checks ran
+    assert re.search(r"│ unverified_bet +│ +1 │", result.stdout)  # the kinds' table
+
+
+def test_json_lists_the_checks_not_run_and_counts_the_new_kind(export_db, sample_config_path):
+    result = invoke(export_db, sample_config_path, "--json")
+    assert result.exit_code == 1, result.output
+    document = json.loads(result.stdout)
+    assert list(document["findings_by_kind"]) == list(FINDING_KINDS)
+    assert document["findings_by_kind"]["unverified_bet"] == 1
+    (unverified,) = document["findings"]
+    assert (unverified["kind"], unverified["bet_id"], unverified["logged_payout"]) == (
+        "unverified_bet",
+        "B-7",
+        "60.00",
+    )
+    expected = [
+        {
+            "game": "live-baccarat-it",
+            "check": "late_bet",
+            "records": 4,
+            "of": 4,
+            "unit": "bets",
+            "missing": ["placed_at"],
+        },
+        {
+            "game": "live-baccarat-it",
+            "check": "shoe_card_count",
+            "records": 3,
+            "of": 3,
+            "unit": "rounds",
+            "missing": ["shoe_id"],
+        },
+    ]
+    assert document["checks_not_run"] == expected
+    assert document["alerts"]["checks_not_run"] == expected
+    assert document["alerts"]["warnings"] == [NOT_CHECKED]
+    assert not any("not checked" in alert for alert in document["alerts"]["alerts"])
+
+
+def test_checks_not_run_alone_do_not_change_the_exit_code(tmp_path, sample_config_path):
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    store_records(
+        connection, [round_record("R-1", bet_record("R-1", "B-1"), **NO_SHOE)], file_name="x.json"
+    )
+    connection.close()
+    result = invoke(db, sample_config_path)
+    assert result.exit_code == 0, result.output
+    assert "live-baccarat-it: not checked: shoe_card_count on 1 of 1 rounds (no shoe_id)" in (
+        result.stdout.splitlines()
+    )
+    assert "No findings in the checks that ran" in result.stdout
+    as_json = invoke(db, sample_config_path, "--json")
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout)["alerts"]["alerts"] == []
+
+
+def test_a_store_where_every_check_ran_says_nothing_about_it(tmp_path, sample_config_path):
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    store_records(connection, [round_record("R-1", bet_record("R-1", "B-1"))], file_name="x.json")
+    connection.close()
+    result = invoke(db, sample_config_path, "--month", "2026-10")
+    assert result.exit_code == 0, result.output
+    assert "not checked" not in result.stdout
+    assert "No findings: every payout matches" in result.stdout
+    assert json.loads(invoke(db, sample_config_path, "--json").stdout)["checks_not_run"] == []
