@@ -56,7 +56,7 @@ from reporting.presentation.workbook_base import (
     set_column_widths,
     set_up_printing,
 )
-from reporting.records import FINDING_KINDS, REJECT_REASONS
+from reporting.records import FINDING_KINDS, REJECT_REASONS, SourceLocation
 from reporting.verify.bearing import reject_scope
 from reporting.verify.checks import SETTLED_BET_TYPES
 from reporting.verify.run import VerifyResult
@@ -798,7 +798,8 @@ def _write_findings(
     writer.rows(
         (
             *(kind, game_id, month, round_id, bet_id, currency.get(game_id)),
-            *(_money(expected), _money(logged), rule, file, line, f"{file}:{line}", message),
+            *(_money(expected), _money(logged), rule, file, line, str(SourceLocation(file, line))),
+            message,
         )
         for kind, game_id, month, round_id, bet_id, expected, logged, rule, file, line, message in (
             cursor
@@ -848,7 +849,7 @@ def _write_rejects(book: _Book, connection: sqlite3.Connection, scope: _Scope) -
         params,
     )
     writer.rows(
-        (file, line, f"{file}:{line}", reason, round_id, message, raw)
+        (file, line, str(SourceLocation(file, line)), reason, round_id, message, raw)
         for file, line, reason, round_id, message, raw in cursor
     )
     writer.finish_table()

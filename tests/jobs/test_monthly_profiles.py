@@ -101,8 +101,8 @@ def test_the_inbox_rules_read_each_export_with_its_profile(tmp_path):
     assert [(item["file"], item.get("profile")) for item in manifest["inputs"]] == [
         ("replay/games-2026-10.json", "replay-api")
     ]
-    (report,) = result.reports
-    assert report.alerts.unread == (
+    (report,) = result.months
+    assert report.alerts.unread_files == (
         "replay/readme.txt (not a file the log profile replay-api reads (*.json, *.json.gz,"
         " *.jsonl, *.jsonl.gz))",
     )
