@@ -176,6 +176,7 @@ def generate_month(
     fmt: LogFormat | None = None,
     progress: Callable[[int, int], None] | None = None,
     fault_kinds: Collection[str] | None = None,
+    games: Collection[str] | None = None,
 ) -> SampleSummary:
     """Write a synthetic round log of ``month`` for every game of ``config``.
 
@@ -187,6 +188,9 @@ def generate_month(
     ``numeric-feed`` write ``*.json(.gz)``, ``replay-api-jsonl`` ``*.jsonl(.gz)``, ``flat-csv``
     ``*.csv(.gz)``). Whatever the format, the same arguments deal the same rounds; each format
     leaves out what it cannot hold.
+
+    ``games`` limits the month to those games of ``config`` (their tables, accounts and rounds
+    as in the whole configuration's month).
 
     ``faults=N`` injects N faults of every finding kind and every reject reason (or of
     ``fault_kinds`` only), each on its own round; the manifest written beside the log
@@ -202,7 +206,7 @@ def generate_month(
     _check_counts(out, fmt, tables, faults, rounds_per_day)
     kinds = _fault_kinds(fault_kinds)
 
-    models = _game_models(config)
+    models = _game_models(config, games)
     spans = {model.game.id: month_span(month_text, model.game.timezone) for model in models}
     planned, skipped = plan_faults(
         models, spans, tables, faults, random.Random(f"{seed}:faults"), kinds
@@ -313,9 +317,16 @@ def _check_counts(
         raise InputError(f"{out.parent}: not a folder")
 
 
-def _game_models(config: OperatorConfig) -> list[GameModel]:
-    """A model of every game, in game id order, with table prefixes made unique and an
-    account range per jurisdiction."""
+def _game_models(config: OperatorConfig, chosen: Collection[str] | None) -> list[GameModel]:
+    """A model of every game (or of the ``chosen`` ones), in game id order, with table
+    prefixes made unique and an account range per jurisdiction, both as the whole
+    configuration gives them."""
+    unknown = sorted(set(chosen or ()) - set(config.games))
+    if unknown:
+        raise InputError(
+            f"game {', '.join(unknown)} is not in the configuration: expected one of "
+            f"{', '.join(sorted(config.games))}"
+        )
     models: list[GameModel] = []
     jurisdictions = sorted({game.jurisdiction for game in config.games.values()})
     used_prefixes: set[str] = set()
@@ -326,7 +337,8 @@ def _game_models(config: OperatorConfig) -> list[GameModel]:
             prefix = f"{prefix}{index}"
         used_prefixes.add(prefix)
         account_base = 10000 + jurisdictions.index(game.jurisdiction) * ACCOUNTS_PER_JURISDICTION
-        models.append(GameModel(game, prefix, account_base))
+        if chosen is None or game_id in chosen:
+            models.append(GameModel(game, prefix, account_base))
     return models
 
 
