@@ -907,7 +907,7 @@ def check_room_for_faults(
         shoe_faults = sum(injector_for(fault.kind).last_hand_of_shoe for fault in faults)
         # A shoe fault goes on the last hand of a shoe (about 80 hands) after its aim in the
         # first half of the month: each needs a shoe of its own that ends in the month.
-        if len(faults) * 4 > rounds or shoe_faults > rounds // 85 - 1:
+        if len(faults) * 4 > rounds or (shoe_faults and shoe_faults > rounds // 85 - 1):
             raise InputError(
                 f"{game}: about {int(rounds)} rounds a table cannot carry {len(faults)} faults "
                 f"({shoe_faults} of them one per shoe): raise --rounds-per-day or --tables, or "

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from reporting.config.loader import load_config
+from reporting.engine.bets import BetType
+from reporting.engine.money import parse_amount
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.sample.calendar import month_span
 from reporting.sample.faults import (
@@ -287,3 +289,62 @@ def test_a_fault_without_a_line_stage_writes_the_round_as_it_is(table, tmp_path)
     assert write_round(writer, copy.deepcopy(data), fault) == (1, None, 2)
     writer.close(keep=True)
     assert json.loads((tmp_path / "log.jsonl").read_text()) == data
+
+
+# ---------------------------------------------------------------------------------------------
+# Formats, and the bet this tool does not settle
+
+
+def test_each_format_carries_its_kinds_and_says_why_not_the_others():
+    assert CARRIED_KINDS["jsonl"] == tuple(kind for kind in FAULT_KINDS if kind != "unverified_bet")
+    assert set(FAULT_KINDS) - set(CARRIED_KINDS["csv"]) == {"unverified_bet", "bad_json"}
+    assert set(FAULT_KINDS) - set(CARRIED_KINDS["replay-api"]) == {
+        "late_bet", "shoe_card_count", "bad_json", "naive_timestamp", "unknown_bet_type",
+        "conflict", "bad_value",
+    }  # fmt: skip
+    assert set(CARRIED_KINDS["replay-api-jsonl"]) == {*CARRIED_KINDS["replay-api"], "bad_json"}
+    for fmt in ("numeric-feed", "flat-csv"):
+        assert set(FAULT_KINDS) - set(CARRIED_KINDS[fmt]) == {
+            "bad_json", "naive_timestamp", "unknown_bet_type", "conflict", "bad_value"
+        }  # fmt: skip
+    for fmt in FORMATS:
+        for kind in FAULT_KINDS:
+            assert (kind in CARRIED_KINDS[fmt]) == (fmt not in INJECTORS[kind].not_in)
+
+
+@pytest.mark.parametrize(
+    ("player", "banker", "expected"),
+    [
+        (["9H", "KS"], ["3D", "4C"], lambda stake: {"banker_no_commission": 0, "dragon_7": 0}),
+        # Player 5 on three cards, Banker 6 stands: no commission pays half the stake.
+        (["10H", "KS", "5D"], ["3D", "3C"],
+         lambda stake: {"banker_no_commission": stake + stake // 2, "dragon_7": 0}),
+        # Banker 7 on three cards beats Player 5: Dragon 7 pays 40 to 1.
+        (["10H", "KS", "5D"], ["10D", "2C", "5H"],
+         lambda stake: {"banker_no_commission": 2 * stake, "dragon_7": 41 * stake}),
+    ],
+)  # fmt: skip
+def test_unverified_bet_adds_a_bet_of_a_type_the_engine_does_not_settle(
+    table, player, banker, expected
+):
+    data = a_round()
+    data["player_cards"], data["banker_cards"] = player, banker
+    fault = inject("unverified_bet", table, data)
+    assert (fault.category, fault.bet_index) == ("finding", 2) and len(data["bets"]) == 3
+    bet = data["bets"][2]
+    assert bet["type"] == "unverified" and bet["bet_id"] is None and bet["currency"] == "EUR"
+    assert bet["account"] in {"acc-10001", "acc-10002"}
+    assert "2026-10-03T18:40:05Z" <= bet["placed_at"] < data["betting_closed_at"]
+    stake = parse_amount(bet["stake"])
+    assert table.game.limits_for(BetType.BANKER).allows(stake)
+    paid = {concept: parse_amount(text) for concept, text in bet["unverified_payouts"].items()}
+    assert paid == expected(stake)
+
+
+def test_a_spec_log_writes_the_round_without_its_unverified_bet(table, tmp_path):
+    writer = JsonLinesWriter(tmp_path / "log.jsonl")
+    data = a_round()
+    fault = inject("unverified_bet", table, data)
+    assert write_round(writer, data, fault) == (1, None, 2)
+    writer.close(keep=True)
+    assert json.loads((tmp_path / "log.jsonl").read_text()) == a_round()
