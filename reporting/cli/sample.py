@@ -22,22 +22,51 @@ FORMATS = ("jsonl", "csv", "replay-api", "replay-api-jsonl", "numeric-feed", "fl
 if TYPE_CHECKING:
     from reporting.sample import SampleSummary
 
+OutOption = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        help=(
+            "Log to write: FILE.jsonl or FILE.jsonl.gz, or a folder with --format csv; "
+            "FILE.json(.gz) for replay-api and numeric-feed, FILE.jsonl(.gz) for "
+            "replay-api-jsonl, FILE.csv(.gz) for flat-csv."
+        ),
+    ),
+]
+FormatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        metavar="|".join(FORMATS),
+        help=(
+            "The spec's round log (jsonl, csv) or a provider's export shape. "
+            "Default: jsonl, from the --out name."
+        ),
+    ),
+]
+FaultKindOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fault-kind",
+        metavar="KIND",
+        help="With --faults: inject only this kind (repeatable). Default: every kind.",
+    ),
+]
+GameOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--game",
+        metavar="ID",
+        help="Generate only this configured game (repeatable). Default: every game.",
+    ),
+]
+
 
 def sample_command(
     month: Annotated[
         str, typer.Option("--month", metavar="YYYY-MM", help="Reporting month to generate.")
     ],
-    out: Annotated[
-        Path,
-        typer.Option(
-            "--out",
-            help=(
-                "Log to write: FILE.jsonl or FILE.jsonl.gz, or a folder with --format csv; "
-                "FILE.json(.gz) for replay-api and numeric-feed, FILE.jsonl(.gz) for "
-                "replay-api-jsonl, FILE.csv(.gz) for flat-csv."
-            ),
-        ),
-    ],
+    out: OutOption,
     tables: Annotated[int, typer.Option("--tables", min=1, max=99, help="Tables per game.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 0,
     faults: Annotated[
@@ -56,33 +85,9 @@ def sample_command(
             help="Rounds per table and day, dealt in sessions. Default: 24/7, ~1,920 a day.",
         ),
     ] = None,
-    fmt: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            metavar="|".join(FORMATS),
-            help=(
-                "The spec's round log (jsonl, csv) or a provider's export shape. "
-                "Default: jsonl, from the --out name."
-            ),
-        ),
-    ] = None,
-    fault_kinds: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--fault-kind",
-            metavar="KIND",
-            help="With --faults: inject only this kind (repeatable). Default: every kind.",
-        ),
-    ] = None,
-    games: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--game",
-            metavar="ID",
-            help="Generate only this configured game (repeatable). Default: every game.",
-        ),
-    ] = None,
+    fmt: FormatOption = None,
+    fault_kinds: FaultKindOption = None,
+    games: GameOption = None,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:

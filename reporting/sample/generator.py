@@ -178,26 +178,20 @@ def generate_month(
     fault_kinds: Collection[str] | None = None,
     games: Collection[str] | None = None,
 ) -> SampleSummary:
-    """Write a synthetic round log of ``month`` for every game of ``config``.
+    """Write a synthetic round log of ``month`` for every game of ``config`` (or of ``games``).
 
     Each game runs ``tables`` tables (``LB-IT-01``, ...) through the game's own month (its
     time zone decides which rounds belong to it): 24 hours a day at about 45 s a round, or
     ``rounds_per_day`` rounds a day in sessions. ``out`` is a ``.jsonl`` or ``.jsonl.gz`` file,
-    or with ``fmt="csv"`` a folder that receives ``rounds.csv`` and ``bets.csv``; or in a
-    provider's export shape (``fmt`` one of :data:`EXPORT_FORMATS`: ``replay-api`` and
-    ``numeric-feed`` write ``*.json(.gz)``, ``replay-api-jsonl`` ``*.jsonl(.gz)``, ``flat-csv``
-    ``*.csv(.gz)``). Whatever the format, the same arguments deal the same rounds; each format
-    leaves out what it cannot hold.
+    or with ``fmt="csv"`` a folder that receives ``rounds.csv`` and ``bets.csv``, or a file of
+    an export shape (:data:`EXPORT_FORMATS`, :data:`_SUFFIXES`). Every format deals the same
+    rounds; each leaves out what it cannot hold.
 
-    ``games`` limits the month to those games of ``config`` (their tables, accounts and rounds
-    as in the whole configuration's month).
-
-    ``faults=N`` injects N faults of every finding kind and every reject reason (or of
-    ``fault_kinds`` only), each on its own round; the manifest written beside the log
-    (``<out>.faults.json``, or ``faults.json`` in the CSV folder) lists them with their line
-    numbers (a JSON document's element index), and the kinds the format or the games could
-    not carry. The same arguments give the same bytes. ``progress(done, total)`` is told how
-    far through the month the writing is.
+    ``faults=N`` injects N faults of every kind (or of ``fault_kinds``), each on its own round;
+    the manifest beside the log (``<out>.faults.json``, or ``faults.json`` in the CSV folder)
+    lists them with their lines (a JSON document's element index), and the kinds the format
+    or the games could not carry. The same arguments give the same bytes.
+    ``progress(done, total)`` is told how far through the month the writing is.
     """
     year, number = parse_month(month)
     month_text = str(Month(year, number))
@@ -212,53 +206,54 @@ def generate_month(
         models, spans, tables, faults, random.Random(f"{seed}:faults"), kinds
     )
     if faults > 0:
-        for kind in kinds:
-            reason = injector_for(kind).not_in.get(fmt)
-            if reason is not None and kind not in skipped:
-                skipped[kind] = reason
-        skipped = {kind: skipped[kind] for kind in FAULT_KINDS if kind in skipped}
+        skipped = _with_kinds_not_carried(fmt, kinds, skipped)
     check_room_for_faults(planned, spans, rounds_per_day)
     table_runs = _tables(
         config, models, spans, planned, tables=tables, rounds_per_day=rounds_per_day,
         seed=seed, month_start_utc=epoch_ms(datetime(year, number, 1, tzinfo=UTC)),
     )  # fmt: skip
 
-    if fmt in EXPORT_FORMATS:
-        clocks = {table.table_id: table.model.clock for table in table_runs}
-        writer, manifest_path = open_export(fmt, out, clocks)
-    else:
-        writer, manifest_path = open_writer(fmt, out)  # type: ignore[arg-type]
+    writer, manifest_path = _open_log(fmt, out, table_runs)
     (run := _MonthRun(models, Month(year, number))).write(writer, table_runs, progress, spans)
     header: dict[str, Any] = {"log": out.name, "seed": seed, "month": month_text}
-    if fmt != "jsonl" and fmt != "csv":
+    if fmt in EXPORT_FORMATS:
         header["format"] = fmt
-        header["positions"] = (
-            "index of the element in the JSON array, from 0"
-            if writer.positions == "index"
-            else "line of the file, from 1 (the header is line 1)"
-            if fmt == "flat-csv"
-            else "line of the file, from 1"
-        )
+        header["positions"] = _POSITIONS[fmt]
     if skipped:
         header["skipped_faults"] = skipped
     run.write_manifest(manifest_path, header)
-    return SampleSummary(
-        month=month_text,
-        seed=seed,
-        format=fmt,
-        log=out,
-        files=(*writer.files(), manifest_path),
-        manifest=manifest_path,
-        lines=writer.lines,
-        rounds=run.rounds,
-        bets=run.bets,
-        void_rounds=run.voids,
-        rejected_lines=run.rejected,
-        games=tuple(run.game_sample(model, table_runs) for model in models),
-        faults=run.fault_counts(),
-        skipped_faults=skipped,
-        rounds_left_out=run.left_out,
-    )
+    return run.summary(header, fmt, out, (*writer.files(), manifest_path), writer.lines,
+                       table_runs, skipped)  # fmt: skip
+
+
+# What a manifest's "line" is, in each export shape.
+_POSITIONS = {
+    "replay-api": "index of the element in the JSON array, from 0",
+    "replay-api-jsonl": "line of the file, from 1",
+    "numeric-feed": "index of the element in the JSON array under data, from 0",
+    "flat-csv": "line of the file, from 1 (the header is line 1): the round's first row",
+}
+
+
+def _with_kinds_not_carried(
+    fmt: str, kinds: tuple[str, ...], skipped: dict[str, str]
+) -> dict[str, str]:
+    """The kinds no game could carry, and those the format cannot, in FAULT_KINDS order."""
+    for kind in kinds:
+        reason = injector_for(kind).not_in.get(fmt)
+        if reason is not None and kind not in skipped:
+            skipped[kind] = reason
+    return {kind: skipped[kind] for kind in FAULT_KINDS if kind in skipped}
+
+
+def _open_log(
+    fmt: LogFormat, out: Path, table_runs: list[Table]
+) -> tuple[LogWriter | ExportWriter, Path]:
+    """The writer of the log, and where its fault manifest goes."""
+    if fmt in EXPORT_FORMATS:
+        clocks = {table.table_id: table.model.clock for table in table_runs}
+        return open_export(fmt, out, clocks)
+    return open_writer(fmt, out)
 
 
 def _fault_kinds(kinds: Collection[str] | None) -> tuple[str, ...]:
@@ -407,6 +402,7 @@ class _MonthRun:
     their faults listed for the manifest."""
 
     def __init__(self, models: list[GameModel], month: Month):
+        self.models = models
         self.tallies = {model.game.id: _GameTally() for model in models}
         self.entries: list[dict[str, Any]] = []
         self.rounds = self.bets = self.voids = self.rejected = self.left_out = 0
@@ -467,6 +463,35 @@ class _MonthRun:
             if fault is not None and injector_for(fault.kind).carried_by(writer.format):
                 self.rejected += fault.category == "reject"
                 self.entries.append(_manifest_entry(data, fault, line, bet_line))
+
+    def summary(
+        self,
+        header: dict[str, Any],
+        fmt: str,
+        out: Path,
+        files: tuple[Path, ...],
+        lines: int,
+        table_runs: list[Table],
+        skipped: dict[str, str],
+    ) -> SampleSummary:
+        """What was written: ``files`` (the manifest last), ``lines`` of the log."""
+        return SampleSummary(
+            month=header["month"],
+            seed=header["seed"],
+            format=fmt,
+            log=out,
+            files=files,
+            manifest=files[-1],
+            lines=lines,
+            rounds=self.rounds,
+            bets=self.bets,
+            void_rounds=self.voids,
+            rejected_lines=self.rejected,
+            games=tuple(self.game_sample(model, table_runs) for model in self.models),
+            faults=self.fault_counts(),
+            skipped_faults=skipped,
+            rounds_left_out=self.left_out,
+        )
 
     def fault_counts(self) -> dict[str, int]:
         """How many faults of each kind were written, every kind listed."""
