@@ -449,7 +449,7 @@ class NumericFeedWriter(ExportWriter):
         wager: dict[str, Any] = {
             "id": bet["bet_id"],
             "acct": bet["account"],
-            "code": 12 if bet["type"] == UNVERIFIED_TYPE else _NUMERIC_CODES[bet["type"]],
+            "code": _bet_name(bet, _NUMERIC_CODES, int(self.unverified_name)),
             "amount": parse_amount(bet["stake"]),
             "win": parse_amount(_payout(bet, self.unverified_concept)),
             "cur": bet["currency"],

@@ -525,6 +525,7 @@ def _write_an_unknown_table(
     assert fault.unknown_table is not None
     element = writer.element(data)
     if writer.spoil_table(element, fault.unknown_table):
+        fault.extra["unknown_table"] = fault.unknown_table
         fault.detail = (
             f"table {fault.unknown_table} is run by no game of the configuration (the round is "
             f"{data['table_id']}'s)"
