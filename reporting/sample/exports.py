@@ -23,6 +23,7 @@ import io
 import os
 from collections.abc import Mapping
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,10 @@ def json_seconds(moment: int) -> str:
     if not millis:
         return str(seconds)
     return f"{seconds}.{millis:03d}".rstrip("0")
+
+
+# A month's stakes and payouts are a few thousand texts: each parsed once.
+_cents = lru_cache(maxsize=1 << 16)(parse_amount)
 
 
 def _instant(text: str | None) -> int | None:
@@ -338,8 +343,8 @@ class ReplayApiWriter(ExportWriter):
                     "currency": bet["currency"],
                     "bets": [],
                 }
-            stake = parse_amount(bet["stake"])
-            payout = parse_amount(_payout(bet, self.unverified_concept))
+            stake = _cents(bet["stake"])
+            payout = _cents(_payout(bet, self.unverified_concept))
             if void:
                 result = "REFUND"
             else:
@@ -365,7 +370,7 @@ class ReplayApiWriter(ExportWriter):
 
     def spoil_stake(self, element: dict[str, Any], bet: dict[str, Any]) -> str:
         """Write the stake of ``bet`` (the round's) with four decimals; the text written."""
-        text = _four_decimals(parse_amount(bet["stake"]))
+        text = _four_decimals(_cents(bet["stake"]))
         self._bet_of(element, bet["bet_id"])["betAmount"] = _raw(text)
         return text
 
@@ -450,8 +455,8 @@ class NumericFeedWriter(ExportWriter):
             "id": bet["bet_id"],
             "acct": bet["account"],
             "code": _bet_name(bet, _NUMERIC_CODES, int(self.unverified_name)),
-            "amount": parse_amount(bet["stake"]),
-            "win": parse_amount(_payout(bet, self.unverified_concept)),
+            "amount": _cents(bet["stake"]),
+            "win": _cents(_payout(bet, self.unverified_concept)),
             "cur": bet["currency"],
         }
         placed = _instant(bet.get("placed_at"))
@@ -464,7 +469,7 @@ class NumericFeedWriter(ExportWriter):
 
     def spoil_stake(self, element: dict[str, Any], bet: dict[str, Any]) -> str:
         """Write the stake of ``bet`` (the round's) with a fraction of a minor unit."""
-        text = f"{parse_amount(bet['stake'])}.5"
+        text = f"{_cents(bet['stake'])}.5"
         self._wager_of(element, bet["bet_id"])["amount"] = _raw(text)
         return text
 
@@ -529,8 +534,8 @@ class FlatCsvWriter(ExportWriter):
             return [round_cells + [""] * 7]
         rows = []
         for bet in data["bets"]:
-            stake = parse_amount(bet["stake"])
-            payout = parse_amount(_payout(bet, self.unverified_concept))
+            stake = _cents(bet["stake"])
+            payout = _cents(_payout(bet, self.unverified_concept))
             rows.append(round_cells + [
                 bet["bet_id"], bet["account"], _bet_name(bet, _FLAT_NAMES, self.unverified_name),
                 format_cents(stake), format_cents(payout - stake), bet["currency"],
@@ -544,7 +549,7 @@ class FlatCsvWriter(ExportWriter):
     def spoil_stake(self, element: list[list[str]], bet: dict[str, Any]) -> str:
         """Write the stake of ``bet`` (the round's) with four decimals."""
         row = next(row for row in element if row[self._BET] == bet["bet_id"])
-        row[self._STAKE] = text = _four_decimals(parse_amount(bet["stake"]))
+        row[self._STAKE] = text = _four_decimals(_cents(bet["stake"]))
         return text
 
     _BET = FLAT_CSV_COLUMNS.index("Bet")
