@@ -16,21 +16,57 @@ from reporting.cli.common import (
 )
 from reporting.errors import InputError
 
+# The formats, spelled here so that --help needs no import of the generator.
+FORMATS = ("jsonl", "csv", "replay-api", "replay-api-jsonl", "numeric-feed", "flat-csv")
+
 if TYPE_CHECKING:
     from reporting.sample import SampleSummary
+
+OutOption = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        help=(
+            "Log to write: FILE.jsonl or FILE.jsonl.gz, or a folder with --format csv; "
+            "FILE.json(.gz) for replay-api and numeric-feed, FILE.jsonl(.gz) for "
+            "replay-api-jsonl, FILE.csv(.gz) for flat-csv."
+        ),
+    ),
+]
+FormatOption = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        metavar="|".join(FORMATS),
+        help=(
+            "The spec's round log (jsonl, csv) or a provider's export shape. "
+            "Default: jsonl, from the --out name."
+        ),
+    ),
+]
+FaultKindOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--fault-kind",
+        metavar="KIND",
+        help="With --faults: inject only this kind (repeatable). Default: every kind.",
+    ),
+]
+GameOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--game",
+        metavar="ID",
+        help="Generate only this configured game (repeatable). Default: every game.",
+    ),
+]
 
 
 def sample_command(
     month: Annotated[
         str, typer.Option("--month", metavar="YYYY-MM", help="Reporting month to generate.")
     ],
-    out: Annotated[
-        Path,
-        typer.Option(
-            "--out",
-            help="Log to write: FILE.jsonl or FILE.jsonl.gz, or a folder with --format csv.",
-        ),
-    ],
+    out: OutOption,
     tables: Annotated[int, typer.Option("--tables", min=1, max=99, help="Tables per game.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 0,
     faults: Annotated[
@@ -49,10 +85,9 @@ def sample_command(
             help="Rounds per table and day, dealt in sessions. Default: 24/7, ~1,920 a day.",
         ),
     ] = None,
-    fmt: Annotated[
-        str | None,
-        typer.Option("--format", metavar="jsonl|csv", help="Default: from the --out name."),
-    ] = None,
+    fmt: FormatOption = None,
+    fault_kinds: FaultKindOption = None,
+    games: GameOption = None,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -60,8 +95,8 @@ def sample_command(
     from reporting.sample import generate_month, parse_month
 
     parse_month(month)  # a bad month fails before the configuration is read
-    if fmt is not None and fmt not in ("jsonl", "csv"):
-        raise InputError(f"--format {fmt!r}: expected jsonl or csv")
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     operator = load_operator_config(config)
     with progress_bars(quiet=as_json, unit="percent") as bars:
         summary = generate_month(
@@ -74,6 +109,8 @@ def sample_command(
             rounds_per_day=rounds_per_day,
             fmt=fmt,  # type: ignore[arg-type]
             progress=bars.task(f"sample {month}", total=None),
+            fault_kinds=fault_kinds or None,
+            games=games or None,
         )
     if as_json:
         print_json(summary.to_document())
@@ -98,6 +135,10 @@ def print_summary(summary: SampleSummary) -> None:
         typer.echo(f"  faults: {listed}")
         typer.echo(
             f"  {summary.rejected_lines} lines must be rejected; manifest: {summary.manifest}"
+        )
+    if summary.rounds_left_out:
+        typer.echo(
+            f"  {summary.rounds_left_out:,} rounds left out (no place for them in {summary.format})"
         )
     for kind, reason in summary.skipped_faults.items():
         typer.echo(f"  not injected: {kind} ({reason})")

@@ -19,27 +19,36 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from reporting.engine.bets import BetType
-from reporting.engine.cards import Card
+from reporting.engine.cards import Card, parse_cards
 from reporting.engine.money import parse_amount
-from reporting.engine.rules import Outcome, resolve_round
+from reporting.engine.rules import Outcome, Winner, resolve_round
 from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS, FindingKind, RejectReason
 from reporting.sample.bets import PlacedBet
-from reporting.sample.calendar import DAY, SECOND
+from reporting.sample.calendar import DAY, SECOND, epoch_ms
+from reporting.sample.exports import EXPORT_FORMATS, UNVERIFIED_PAYOUTS, UNVERIFIED_TYPE
+from reporting.sample.games import table_prefix
 from reporting.sample.shoes import Shoe
 
 if TYPE_CHECKING:
+    from reporting.sample.exports import ExportWriter, ReplayApiWriter
     from reporting.sample.games import GameModel
     from reporting.sample.table import Table
     from reporting.sample.writers import CsvWriter, JsonLinesWriter, LogWriter
 
 FAULT_KINDS: tuple[str, ...] = FINDING_KINDS + REJECT_REASONS
+#: Every format the generator writes: the spec's round log (JSON lines, a CSV pair), then the
+#: providers' export shapes.
+FORMATS: tuple[str, ...] = ("jsonl", "csv", *EXPORT_FORMATS)
+_REPLAY = ("replay-api", "replay-api-jsonl")
+_NOWHERE: Mapping[str, str] = MappingProxyType({})
 
 
 # --------------------------------------------------------------------------------------------
@@ -69,6 +78,8 @@ class AppliedFault:
     conflict_payout: str | None = None  # conflict (JSON lines): another payout for bet_index
     conflict_settled_at: str | None = None  # conflict (CSV): another settled_at
     reused_round: dict[str, Any] | None = None  # duplicate_bet_id: the round whose bet id
+    misspelled: tuple[str, int, str] | None = None  # bad_card: hand, index, the card dealt
+    unknown_table: str | None = None  # unknown_game: a table for shapes that name no game
     extra: dict[str, Any] = field(default_factory=dict)  # more manifest keys
 
 
@@ -128,6 +139,7 @@ BetStage = Callable[["Table", list[PlacedBet], int, int], tuple[PlacedBet, Note]
 RoundStage = Callable[[RoundFault], AppliedFault]
 JsonLineStage = Callable[["JsonLinesWriter", dict[str, Any], AppliedFault], tuple[int, None]]
 CsvStage = Callable[["CsvWriter", dict[str, Any], AppliedFault], tuple[int, int | None]]
+ExportStage = Callable[["ExportWriter", dict[str, Any], AppliedFault], tuple[int, int | None]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,10 +154,15 @@ class Injector:
     into_round: RoundStage
     into_json_line: JsonLineStage | None = None  # else the round is encoded as it is
     into_csv_rows: CsvStage | None = None
+    into_export: ExportStage | None = None  # the export shapes' element (exports.py)
     suits_game: Callable[[GameModel], bool] | None = None  # None: every game
     no_game: str = ""  # why the kind is skipped when no game of the configuration suits it
-    formats: tuple[str, ...] = ("jsonl", "csv")
-    no_format: str = ""  # why the kind is skipped in another format
+    # Formats that cannot carry the kind, and why. The fault is made all the same (the month's
+    # draws do not depend on the format): such a format writes the round as the fault left it
+    # when a reader would load it (``uncarried`` taking out what the format cannot hold), and
+    # leaves it out when a reader would reject it, so that every format loads the same rounds.
+    not_in: Mapping[str, str] = field(default_factory=lambda: _NOWHERE)
+    uncarried: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     last_hand_of_shoe: bool = False  # waits for the last hand of a shoe
     voids_round: bool = False
     first_copy_loads: bool = False  # a repeat is rejected, the round itself loads
@@ -154,6 +171,10 @@ class Injector:
     def round_loads(self) -> bool:
         """Whether a reader loads the round that carries this fault."""
         return self.category == "finding" or self.first_copy_loads
+
+    def carried_by(self, fmt: str) -> bool:
+        """Whether a log of format ``fmt`` carries this kind."""
+        return fmt not in self.not_in
 
 
 def _noted_on_round(fault: RoundFault) -> AppliedFault:
@@ -387,6 +408,13 @@ def _cut_short(fault: RoundFault) -> AppliedFault:
     )
 
 
+def _write_game_cut_short(
+    writer: ReplayApiWriter, data: dict[str, Any], fault: AppliedFault
+) -> tuple[int, int | None]:
+    line = writer.encode(writer.element(data))
+    return writer.write_line(line[: max(1, int(len(line) * fault.truncate_fraction))]), None
+
+
 def _write_cut_short(
     writer: JsonLinesWriter, data: dict[str, Any], fault: AppliedFault
 ) -> tuple[int, None]:
@@ -407,7 +435,23 @@ def _misspell_a_card(fault: RoundFault) -> AppliedFault:
     index = rng.randrange(len(data[hand]))
     original = data[hand][index]
     data[hand][index] = "1X"
-    return fault.applied(None, f"{hand} card {original} written as 1X")
+    applied = fault.applied(None, f"{hand} card {original} written as 1X")
+    applied.misspelled = (hand, index, original)
+    return applied
+
+
+def _write_an_unknown_card(
+    writer: ExportWriter, data: dict[str, Any], fault: AppliedFault
+) -> tuple[int, int | None]:
+    """The shape's element of the round as dealt, one card spelled as the shape knows none."""
+    assert fault.misspelled is not None
+    hand, index, original = fault.misspelled
+    dealt = {**data, hand: list(data[hand])}
+    dealt[hand][index] = original
+    element = writer.element(dealt)
+    written = writer.spoil_card(element, hand.removesuffix("_cards"), index)
+    fault.detail = f"{hand} card {original} written as {written}"
+    return writer.write_element(element, None)
 
 
 def _stake_as_number(fault: RoundFault) -> AppliedFault:
@@ -438,6 +482,17 @@ def _write_stake_with_a_comma(
     return writer.write_round(data, fault.bet_index, stake=stake)
 
 
+def _write_stake_too_precise(
+    writer: ExportWriter, data: dict[str, Any], fault: AppliedFault
+) -> tuple[int, int | None]:
+    assert fault.bet_index is not None
+    bet = data["bets"][fault.bet_index]
+    element = writer.element(data)
+    written = writer.spoil_stake(element, bet)
+    fault.detail = f"stake {bet['stake']} written as {written}: finer than the currency's cent"
+    return writer.write_element(element, fault.bet_index)
+
+
 def _drop_the_offset(fault: RoundFault) -> AppliedFault:
     data = fault.data
     data["settled_at"] = fault.table.model.clock.naive(fault.settled)
@@ -454,11 +509,28 @@ def _rename_the_bet_type(fault: RoundFault) -> AppliedFault:
 def _name_an_unconfigured_game(fault: RoundFault) -> AppliedFault:
     table = fault.table
     fault.data["game"] = table.unconfigured_game
-    return fault.applied(
+    applied = fault.applied(
         None,
         f"game {table.unconfigured_game} is not in the configuration (table "
         f"{table.table_id} runs {table.game.id})",
     )
+    applied.unknown_table = f"{table_prefix(table.unconfigured_game)}-01"
+    return applied
+
+
+def _write_an_unknown_table(
+    writer: ExportWriter, data: dict[str, Any], fault: AppliedFault
+) -> tuple[int, int | None]:
+    """A shape that names no game names a table that no game runs."""
+    assert fault.unknown_table is not None
+    element = writer.element(data)
+    if writer.spoil_table(element, fault.unknown_table):
+        fault.extra["unknown_table"] = fault.unknown_table
+        fault.detail = (
+            f"table {fault.unknown_table} is run by no game of the configuration (the round is "
+            f"{data['table_id']}'s)"
+        )
+    return writer.write_element(element, None)
 
 
 def _plan_a_conflicting_repeat(fault: RoundFault) -> AppliedFault:
@@ -516,12 +588,91 @@ def _write_an_impossible_value(fault: RoundFault) -> AppliedFault:
     return fault.applied(None, "a settled round with 4 player cards")
 
 
+# ---- a bet this tool does not settle
+
+
+def _banker_no_commission(outcome: Outcome, stake: int) -> int:
+    """Banker without commission: even money, half the stake on a Banker win with 6 (rounded
+    down to the cent); a tie pushes."""
+    if outcome.winner == Winner.BANKER:
+        return stake + (stake // 2 if outcome.banker_value == 6 else stake)
+    return stake if outcome.winner == Winner.TIE else 0
+
+
+def _dragon_7(outcome: Outcome, stake: int) -> int:
+    """Dragon 7: 40 to 1 when the Banker wins with a three-card 7, lost otherwise."""
+    won = outcome.winner == Winner.BANKER and outcome.banker_value == 7
+    return stake * 41 if won and len(outcome.banker_cards) == 3 else 0
+
+
+#: Bets this tool does not settle that a shape can name (exports.py picks one per shape), each
+#: with what it pays in cents for a stake on a resolved round.
+UNSETTLED_BETS: Mapping[str, Callable[[Outcome, int], int]] = MappingProxyType(
+    {"banker_no_commission": _banker_no_commission, "dragon_7": _dragon_7}
+)
+
+
+def _add_an_unverified_bet(fault: RoundFault) -> AppliedFault:
+    """Add a banker-sized bet of a type this tool does not settle, from an account of the
+    round, paying what it pays as each unsettled bet a shape may name it."""
+    table, data = fault.table, fault.data
+    rng, model = table.rng, table.model
+    closed = epoch_ms(datetime.fromisoformat(data["betting_closed_at"]))
+    placed = closed - rng.randint(300, 12 * SECOND)
+    stake = model.bets.stakes["banker"].draw(rng.random)
+    account = data["bets"][rng.randrange(len(data["bets"]))]["account"]
+    outcome = resolve_round(parse_cards(data["player_cards"]), parse_cards(data["banker_cards"]))
+    data["bets"].append({
+        "bet_id": None,  # numbered by the writer, in file order
+        "account": account,
+        "type": UNVERIFIED_TYPE,
+        "stake": model.money(stake),
+        "payout": None,  # which payout depends on the bet the shape names: UNVERIFIED_PAYOUTS
+        "currency": table.game.currency,
+        "placed_at": model.clock.format(placed, "Z"),
+        UNVERIFIED_PAYOUTS: {
+            concept: model.money(pays(outcome, stake)) for concept, pays in UNSETTLED_BETS.items()
+        },
+    })  # fmt: skip
+    return fault.applied(len(data["bets"]) - 1, "")  # described by the writer, which names it
+
+
+def _write_an_unverified_bet(
+    writer: ExportWriter, data: dict[str, Any], fault: AppliedFault
+) -> tuple[int, int | None]:
+    assert fault.bet_index is not None
+    bet = data["bets"][fault.bet_index]
+    paid = bet[UNVERIFIED_PAYOUTS][writer.unverified_concept]
+    fault.detail = (
+        f"bet type {writer.unverified_name}, which this tool does not settle: stake "
+        f"{bet['stake']}, paid {paid}"
+    )
+    fault.extra.update(bet_type=writer.unverified_name, logged_payout=paid)
+    written = writer.write_round(data, fault.bet_index)
+    assert written is not None, "a round with a fault has bets"
+    return written
+
+
+def _without_unverified_bets(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "bets": [bet for bet in data["bets"] if bet["type"] != UNVERIFIED_TYPE]}
+
+
 def _deals_from_a_shoe(model: GameModel) -> bool:
     return model.live_shoe
 
 
 def _has_exclusive_bets(model: GameModel) -> bool:
     return bool(model.game.exclusive_bets)
+
+
+_NO_JSON_IN_CSV = "a CSV file has no JSON to break"
+_NO_JSON_IN_A_DOCUMENT = "a broken element would break the whole JSON document"
+_LEFT_TO_THE_SPEC = "a shape's writer spells it from the round's facts: left to the spec formats"
+_SHAPES_ONLY = "the spec's round log knows only the bet types the engine settles"
+
+
+def _in_every_shape(reason: str) -> Mapping[str, str]:
+    return MappingProxyType(dict.fromkeys(EXPORT_FORMATS, reason))
 
 
 # Keys in the order of FAULT_KINDS; a test holds them equal.
@@ -535,7 +686,10 @@ INJECTORS: Mapping[str, Injector] = MappingProxyType(
             category="finding", into_bets=_stake_outside_limits, into_round=_noted_on_bet
         ),
         FindingKind.LATE_BET: Injector(
-            category="finding", into_bets=_place_after_closing, into_round=_describe_late_bet
+            category="finding",
+            into_bets=_place_after_closing,
+            into_round=_describe_late_bet,
+            not_in=MappingProxyType(dict.fromkeys(_REPLAY, "the shape has no bet placement time")),
         ),
         FindingKind.THIRD_CARD_RULE: Injector(
             category="finding", into_deal=_reverse_a_drawing_decision, into_round=_noted_on_round
@@ -547,6 +701,7 @@ INJECTORS: Mapping[str, Injector] = MappingProxyType(
             last_hand_of_shoe=True,
             suits_game=_deals_from_a_shoe,
             no_game="no game of the configuration deals from a shoe with a shoe id",
+            not_in=MappingProxyType(dict.fromkeys(_REPLAY, "the shape has no shoe id")),
         ),
         FindingKind.EXCLUSIVE_SIDE_BETS: Injector(
             category="finding",
@@ -561,26 +716,54 @@ INJECTORS: Mapping[str, Injector] = MappingProxyType(
             into_round=_plan_a_reused_bet_id,
             into_json_line=_write_a_reused_bet_id,  # type: ignore[arg-type]
             into_csv_rows=_write_a_reused_bet_id,
+            into_export=_write_a_reused_bet_id,  # type: ignore[arg-type]
+        ),
+        FindingKind.UNVERIFIED_BET: Injector(
+            category="finding",
+            into_round=_add_an_unverified_bet,
+            into_export=_write_an_unverified_bet,
+            not_in=MappingProxyType(dict.fromkeys(("jsonl", "csv"), _SHAPES_ONLY)),
+            uncarried=_without_unverified_bets,
         ),
         RejectReason.BAD_JSON: Injector(
             category="reject",
             into_round=_cut_short,
             into_json_line=_write_cut_short,
-            formats=("jsonl",),
-            no_format="a CSV file has no JSON to break",
+            into_export=_write_game_cut_short,  # type: ignore[arg-type]
+            not_in=MappingProxyType(
+                {
+                    "csv": _NO_JSON_IN_CSV,
+                    "replay-api": _NO_JSON_IN_A_DOCUMENT,
+                    "numeric-feed": _NO_JSON_IN_A_DOCUMENT,
+                    "flat-csv": _NO_JSON_IN_CSV,
+                }
+            ),  # fmt: skip
         ),
         RejectReason.MISSING_FIELD: Injector(category="reject", into_round=_drop_settled_at),
-        RejectReason.BAD_CARD: Injector(category="reject", into_round=_misspell_a_card),
+        RejectReason.BAD_CARD: Injector(
+            category="reject", into_round=_misspell_a_card, into_export=_write_an_unknown_card
+        ),
         RejectReason.BAD_MONEY: Injector(
             category="reject",
             into_round=_stake_as_number,
             into_json_line=_write_stake_as_number,
             into_csv_rows=_write_stake_with_a_comma,
+            into_export=_write_stake_too_precise,
         ),
-        RejectReason.NAIVE_TIMESTAMP: Injector(category="reject", into_round=_drop_the_offset),
-        RejectReason.UNKNOWN_BET_TYPE: Injector(category="reject", into_round=_rename_the_bet_type),
+        RejectReason.NAIVE_TIMESTAMP: Injector(
+            category="reject",
+            into_round=_drop_the_offset,
+            not_in=_in_every_shape("a shape's writer spells every time from an instant"),
+        ),
+        RejectReason.UNKNOWN_BET_TYPE: Injector(
+            category="reject",
+            into_round=_rename_the_bet_type,
+            not_in=_in_every_shape("a shape's bet types are its profile's map: left to the spec"),
+        ),
         RejectReason.UNKNOWN_GAME: Injector(
-            category="reject", into_round=_name_an_unconfigured_game
+            category="reject",
+            into_round=_name_an_unconfigured_game,
+            into_export=_write_an_unknown_table,
         ),
         RejectReason.CONFLICT: Injector(
             category="reject",
@@ -588,9 +771,20 @@ INJECTORS: Mapping[str, Injector] = MappingProxyType(
             into_json_line=_write_repeat_with_another_payout,
             into_csv_rows=_write_repeat_with_another_settled_at,
             first_copy_loads=True,
+            not_in=_in_every_shape("a shape's writer writes each round once: the round loads"),
         ),
-        RejectReason.BAD_VALUE: Injector(category="reject", into_round=_write_an_impossible_value),
+        RejectReason.BAD_VALUE: Injector(
+            category="reject",
+            into_round=_write_an_impossible_value,
+            not_in=_in_every_shape(_LEFT_TO_THE_SPEC),
+        ),
     }
+)
+
+#: The kinds a log of each format carries, in the order of FAULT_KINDS: a month generated with
+#: ``faults=N`` holds N of each kind of its format that the configuration's games suit.
+CARRIED_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {fmt: tuple(k for k in FAULT_KINDS if INJECTORS[k].carried_by(fmt)) for fmt in FORMATS}
 )
 
 
@@ -605,20 +799,36 @@ def injector_for(kind: str) -> Injector:
 
 
 def write_round(
-    writer: LogWriter, data: dict[str, Any], fault: AppliedFault | None
-) -> tuple[int, int | None]:
+    writer: LogWriter | ExportWriter, data: dict[str, Any], fault: AppliedFault | None
+) -> tuple[int, int | None, int] | None:
     """Write a round, its fault's injector changing the encoded line(s) where it must.
 
-    Returns the line of the round (its last line when repeated) and, in CSV, the line in
-    ``bets.csv`` of the bet the fault concerns.
+    Returns the position of the round (its last line when repeated; a JSON document's element
+    index), in CSV the line of the bet the fault concerns, and the bets written; or None when
+    the format leaves the round out (a replay-api game without bets, or a fault the format
+    cannot carry on a round a reader would reject).
     """
+    if fault is not None:
+        injector = injector_for(fault.kind)
+        if not injector.carried_by(writer.format):
+            if not injector.round_loads:
+                return None
+            if injector.uncarried is not None:
+                data = injector.uncarried(data)
+            fault = None
     if fault is None:
-        return writer.write_round(data, None)
-    injector = injector_for(fault.kind)
-    stage = injector.into_json_line if writer.format == "jsonl" else injector.into_csv_rows
-    if stage is not None:
-        return stage(writer, data, fault)  # type: ignore[arg-type]
-    return writer.write_round(data, fault.bet_index)
+        written = writer.write_round(data, None)
+    else:
+        stage: Any = {"jsonl": injector.into_json_line, "csv": injector.into_csv_rows}.get(
+            writer.format, injector.into_export
+        )
+        if stage is None:
+            written = writer.write_round(data, fault.bet_index)
+        else:
+            written = stage(writer, data, fault)
+    if written is None:
+        return None
+    return written[0], written[1], len(data["bets"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -630,16 +840,20 @@ def plan_faults(
     spans: dict[str, tuple[int, int]],
     tables: int,
     count: int,
-    fmt: str,
     rng: random.Random,
+    kinds: tuple[str, ...] = FAULT_KINDS,
 ) -> tuple[list[PlannedFault], dict[str, str]]:
-    """Which game and table carries each fault, and from when; and the kinds that cannot be."""
+    """Which game and table carries each fault of ``kinds``, and from when; and the kinds that
+    no game can carry. The plan does not depend on the format written (a format that cannot
+    carry a kind says so as it writes): every format deals the same month."""
     skipped: dict[str, str] = {}
     planned: list[PlannedFault] = []
     if count <= 0:
         return planned, skipped
     for kind_index, kind in enumerate(FAULT_KINDS):
-        eligible, reason = _eligible_games(injector_for(kind), models, fmt)
+        if kind not in kinds:
+            continue
+        eligible, reason = _eligible_games(injector_for(kind), models)
         if reason is not None:
             skipped[kind] = reason
             continue
@@ -652,12 +866,8 @@ def plan_faults(
     return planned, skipped
 
 
-def _eligible_games(
-    injector: Injector, models: list[GameModel], fmt: str
-) -> tuple[list[str], str | None]:
+def _eligible_games(injector: Injector, models: list[GameModel]) -> tuple[list[str], str | None]:
     """The games that can carry a kind, or why none can."""
-    if fmt not in injector.formats:
-        return [], injector.no_format
     suits = injector.suits_game
     games = [model.game.id for model in models if suits is None or suits(model)]
     if suits is not None and not games:
@@ -698,7 +908,7 @@ def check_room_for_faults(
         shoe_faults = sum(injector_for(fault.kind).last_hand_of_shoe for fault in faults)
         # A shoe fault goes on the last hand of a shoe (about 80 hands) after its aim in the
         # first half of the month: each needs a shoe of its own that ends in the month.
-        if len(faults) * 4 > rounds or shoe_faults > rounds // 85 - 1:
+        if len(faults) * 4 > rounds or (shoe_faults and shoe_faults > rounds // 85 - 1):
             raise InputError(
                 f"{game}: about {int(rounds)} rounds a table cannot carry {len(faults)} faults "
                 f"({shoe_faults} of them one per shoe): raise --rounds-per-day or --tables, or "

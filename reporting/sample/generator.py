@@ -23,7 +23,7 @@ from __future__ import annotations
 import heapq
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,8 +34,11 @@ from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS, Month
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
 from reporting.sample.calendar import epoch_ms, month_span, parse_month
+from reporting.sample.exports import EXPORT_FORMATS, ExportWriter, open_export
 from reporting.sample.faults import (
+    CARRIED_KINDS,
     FAULT_KINDS,
+    FORMATS,
     AppliedFault,
     PlannedFault,
     check_room_for_faults,
@@ -48,7 +51,9 @@ from reporting.sample.table import Table
 from reporting.sample.writers import LogFormat, LogWriter, open_writer
 
 __all__ = [
+    "CARRIED_KINDS",
     "FAULT_KINDS",
+    "FORMATS",
     "FINDING_KINDS",
     "REJECT_REASONS",
     "GameSample",
@@ -97,17 +102,21 @@ class SampleSummary:
     month: str
     seed: int
     format: str
-    log: Path  # the .jsonl(.gz) file, or the folder holding rounds.csv and bets.csv
+    log: Path  # the log file, or the folder holding rounds.csv and bets.csv
     files: tuple[Path, ...]  # every file written, the manifest included
     manifest: Path
-    lines: int  # log lines (rounds.csv rows for CSV), header excluded
-    rounds: int
+    lines: int  # log lines (rounds.csv rows for CSV; elements of a JSON document; rows of
+    # flat-csv), header excluded
+    rounds: int  # round records written
     bets: int
     void_rounds: int
     rejected_lines: int
     games: tuple[GameSample, ...]
     faults: dict[str, int]  # kind -> injected count, every kind listed
     skipped_faults: dict[str, str]  # kind -> why it could not be injected
+    # Rounds dealt but not written: a replay-api game without bets, or a round whose fault the
+    # format cannot carry and a reader would reject (every format then loads the same rounds).
+    rounds_left_out: int = 0
 
     @property
     def loaded_rounds(self) -> int:
@@ -132,6 +141,7 @@ class SampleSummary:
             "bets": self.bets,
             "void_rounds": self.void_rounds,
             "rejected_lines": self.rejected_lines,
+            "rounds_left_out": self.rounds_left_out,
             "games": [
                 {
                     "game": game.game,
@@ -165,58 +175,110 @@ def generate_month(
     rounds_per_day: int | None = None,
     fmt: LogFormat | None = None,
     progress: Callable[[int, int], None] | None = None,
+    fault_kinds: Collection[str] | None = None,
+    games: Collection[str] | None = None,
 ) -> SampleSummary:
-    """Write a synthetic round log of ``month`` for every game of ``config``.
+    """Write a synthetic round log of ``month`` for every game of ``config`` (or of ``games``).
 
     Each game runs ``tables`` tables (``LB-IT-01``, ...) through the game's own month (its
     time zone decides which rounds belong to it): 24 hours a day at about 45 s a round, or
     ``rounds_per_day`` rounds a day in sessions. ``out`` is a ``.jsonl`` or ``.jsonl.gz`` file,
-    or with ``fmt="csv"`` a folder that receives ``rounds.csv`` and ``bets.csv``.
+    or with ``fmt="csv"`` a folder that receives ``rounds.csv`` and ``bets.csv``, or a file of
+    an export shape (:data:`EXPORT_FORMATS`, :data:`_SUFFIXES`). Every format deals the same
+    rounds; each leaves out what it cannot hold.
 
-    ``faults=N`` injects N faults of every finding kind and every reject reason, each on its
-    own round; the manifest written beside the log (``<out>.faults.json``, or ``faults.json``
-    in the CSV folder) lists them with their line numbers. The same arguments give the same
-    bytes. ``progress(done, total)`` is told how far through the month the writing is.
+    ``faults=N`` injects N faults of every kind (or of ``fault_kinds``), each on its own round;
+    the manifest beside the log (``<out>.faults.json``, or ``faults.json`` in the CSV folder)
+    lists them with their lines (a JSON document's element index), and the kinds the format
+    or the games could not carry. The same arguments give the same bytes.
+    ``progress(done, total)`` is told how far through the month the writing is.
     """
     year, number = parse_month(month)
     month_text = str(Month(year, number))
     out = Path(out)
     fmt = _log_format(out, fmt)
     _check_counts(out, fmt, tables, faults, rounds_per_day)
+    kinds = _fault_kinds(fault_kinds)
 
-    models = _game_models(config)
+    models = _game_models(config, games)
     spans = {model.game.id: month_span(month_text, model.game.timezone) for model in models}
     planned, skipped = plan_faults(
-        models, spans, tables, faults, fmt, random.Random(f"{seed}:faults")
+        models, spans, tables, faults, random.Random(f"{seed}:faults"), kinds
     )
+    if faults > 0:
+        skipped = _with_kinds_not_carried(fmt, kinds, skipped)
     check_room_for_faults(planned, spans, rounds_per_day)
     table_runs = _tables(
         config, models, spans, planned, tables=tables, rounds_per_day=rounds_per_day,
         seed=seed, month_start_utc=epoch_ms(datetime(year, number, 1, tzinfo=UTC)),
     )  # fmt: skip
 
-    writer, manifest_path = open_writer(fmt, out)
+    writer, manifest_path = _open_log(fmt, out, table_runs)
     (run := _MonthRun(models, Month(year, number))).write(writer, table_runs, progress, spans)
-    run.write_manifest(manifest_path, {"log": out.name, "seed": seed, "month": month_text})
-    return SampleSummary(
-        month=month_text,
-        seed=seed,
-        format=fmt,
-        log=out,
-        files=(*writer.files(), manifest_path),
-        manifest=manifest_path,
-        lines=writer.lines,
-        rounds=run.rounds,
-        bets=run.bets,
-        void_rounds=run.voids,
-        rejected_lines=run.rejected,
-        games=tuple(run.game_sample(model, table_runs) for model in models),
-        faults=run.fault_counts(),
-        skipped_faults=skipped,
-    )
+    header: dict[str, Any] = {"log": out.name, "seed": seed, "month": month_text}
+    if fmt in EXPORT_FORMATS:
+        header["format"] = fmt
+        header["positions"] = _POSITIONS[fmt]
+    if skipped:
+        header["skipped_faults"] = skipped
+    run.write_manifest(manifest_path, header)
+    return run.summary(header, fmt, out, (*writer.files(), manifest_path), writer.lines,
+                       table_runs, skipped)  # fmt: skip
 
 
-def _log_format(out: Path, fmt: LogFormat | None) -> LogFormat:
+# What a manifest's "line" is, in each export shape.
+_POSITIONS = {
+    "replay-api": "index of the element in the JSON array, from 0",
+    "replay-api-jsonl": "line of the file, from 1",
+    "numeric-feed": "index of the element in the JSON array under data, from 0",
+    "flat-csv": "line of the file, from 1 (the header is line 1): the round's first row",
+}
+
+
+def _with_kinds_not_carried(
+    fmt: str, kinds: tuple[str, ...], skipped: dict[str, str]
+) -> dict[str, str]:
+    """The kinds no game could carry, and those the format cannot, in FAULT_KINDS order."""
+    for kind in kinds:
+        reason = injector_for(kind).not_in.get(fmt)
+        if reason is not None and kind not in skipped:
+            skipped[kind] = reason
+    return {kind: skipped[kind] for kind in FAULT_KINDS if kind in skipped}
+
+
+def _open_log(
+    fmt: LogFormat, out: Path, table_runs: list[Table]
+) -> tuple[LogWriter | ExportWriter, Path]:
+    """The writer of the log, and where its fault manifest goes."""
+    if fmt in EXPORT_FORMATS:
+        clocks = {table.table_id: table.model.clock for table in table_runs}
+        return open_export(fmt, out, clocks)
+    return open_writer(fmt, out)
+
+
+def _fault_kinds(kinds: Collection[str] | None) -> tuple[str, ...]:
+    """The fault kinds asked for, in the order of FAULT_KINDS; refuses an unknown one."""
+    if kinds is None:
+        return FAULT_KINDS
+    unknown = sorted(set(kinds) - set(FAULT_KINDS))
+    if unknown:
+        raise InputError(
+            f"fault kind {', '.join(unknown)}: expected one of {', '.join(FAULT_KINDS)}"
+        )
+    return tuple(kind for kind in FAULT_KINDS if kind in kinds)
+
+
+# The names a log of each format that is one file may have.
+_SUFFIXES: dict[str, tuple[str, str]] = {
+    "jsonl": (".jsonl", ".jsonl.gz"),
+    "replay-api": (".json", ".json.gz"),
+    "replay-api-jsonl": (".jsonl", ".jsonl.gz"),
+    "numeric-feed": (".json", ".json.gz"),
+    "flat-csv": (".csv", ".csv.gz"),
+}
+
+
+def _log_format(out: Path, fmt: str | None) -> LogFormat:
     """The format asked for, or told by the name of ``out``; refuses a name that does not fit."""
     if fmt is None:
         if out.name.endswith((".jsonl", ".jsonl.gz")):
@@ -224,13 +286,14 @@ def _log_format(out: Path, fmt: LogFormat | None) -> LogFormat:
         else:
             raise InputError(
                 f"{out}: name the log *.jsonl or *.jsonl.gz, or write CSV into a folder with "
-                "--format csv"
+                "--format csv, or give an export shape with --format"
             )
-    if fmt == "jsonl" and not out.name.endswith((".jsonl", ".jsonl.gz")):
-        raise InputError(f"{out}: a JSON lines log is named *.jsonl or *.jsonl.gz")
-    if fmt not in ("jsonl", "csv"):
-        raise InputError(f"format {fmt!r}: expected jsonl or csv")
-    return fmt
+    if fmt not in FORMATS:
+        raise InputError(f"format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    suffixes = _SUFFIXES.get(fmt)
+    if suffixes is not None and not out.name.endswith(suffixes):
+        raise InputError(f"{out}: a {fmt} log is named *{suffixes[0]} or *{suffixes[1]}")
+    return fmt  # type: ignore[return-value]
 
 
 def _check_counts(
@@ -245,13 +308,20 @@ def _check_counts(
         raise InputError(f"--faults {faults}: expected 0 or more")
     if rounds_per_day is not None and rounds_per_day < 1:
         raise InputError(f"--rounds-per-day {rounds_per_day}: expected 1 or more")
-    if fmt == "jsonl" and out.parent.exists() and not out.parent.is_dir():
+    if fmt != "csv" and out.parent.exists() and not out.parent.is_dir():
         raise InputError(f"{out.parent}: not a folder")
 
 
-def _game_models(config: OperatorConfig) -> list[GameModel]:
-    """A model of every game, in game id order, with table prefixes made unique and an
-    account range per jurisdiction."""
+def _game_models(config: OperatorConfig, chosen: Collection[str] | None) -> list[GameModel]:
+    """A model of every game (or of the ``chosen`` ones), in game id order, with table
+    prefixes made unique and an account range per jurisdiction, both as the whole
+    configuration gives them."""
+    unknown = sorted(set(chosen or ()) - set(config.games))
+    if unknown:
+        raise InputError(
+            f"game {', '.join(unknown)} is not in the configuration: expected one of "
+            f"{', '.join(sorted(config.games))}"
+        )
     models: list[GameModel] = []
     jurisdictions = sorted({game.jurisdiction for game in config.games.values()})
     used_prefixes: set[str] = set()
@@ -262,7 +332,8 @@ def _game_models(config: OperatorConfig) -> list[GameModel]:
             prefix = f"{prefix}{index}"
         used_prefixes.add(prefix)
         account_base = 10000 + jurisdictions.index(game.jurisdiction) * ACCOUNTS_PER_JURISDICTION
-        models.append(GameModel(game, prefix, account_base))
+        if chosen is None or game_id in chosen:
+            models.append(GameModel(game, prefix, account_base))
     return models
 
 
@@ -315,9 +386,9 @@ class _GameTally:
     first: str | None = None
     last: str | None = None
 
-    def add(self, data: dict[str, Any], void: bool) -> None:
+    def add(self, data: dict[str, Any], void: bool, bets: int) -> None:
         self.rounds += 1
-        self.bets += len(data["bets"])
+        self.bets += bets
         self.voids += void
         settled = data.get("settled_at")
         if settled is not None:
@@ -331,9 +402,10 @@ class _MonthRun:
     their faults listed for the manifest."""
 
     def __init__(self, models: list[GameModel], month: Month):
+        self.models = models
         self.tallies = {model.game.id: _GameTally() for model in models}
         self.entries: list[dict[str, Any]] = []
-        self.rounds = self.bets = self.voids = self.rejected = 0
+        self.rounds = self.bets = self.voids = self.rejected = self.left_out = 0
         self._bet_number = 0
         # Bet ids are unique in the store (a reused one is a finding): numbered within the
         # month, named after it, so that months generated apart can be loaded together.
@@ -341,7 +413,7 @@ class _MonthRun:
 
     def write(
         self,
-        writer: LogWriter,
+        writer: LogWriter | ExportWriter,
         table_runs: list[Table],
         progress: Callable[[int, int], None] | None = None,
         spans: dict[str, tuple[int, int]] | None = None,
@@ -364,7 +436,7 @@ class _MonthRun:
 
     def _write_rounds(
         self,
-        writer: LogWriter,
+        writer: LogWriter | ExportWriter,
         table_runs: list[Table],
         progress: Callable[[int, int], None] | None,
         spans: dict[str, tuple[int, int]],
@@ -379,14 +451,47 @@ class _MonthRun:
             for bet in data["bets"]:
                 self._bet_number += 1
                 bet["bet_id"] = f"{self._bet_prefix}{self._bet_number:08d}"
-            line, bet_line = write_round(writer, data, fault)
+            written = write_round(writer, data, fault)
+            if written is None:
+                self.left_out += 1
+                continue
+            line, bet_line, bets = written
             self.rounds += 1
-            self.bets += len(data["bets"])
+            self.bets += bets
             self.voids += void
-            self.tallies[game_id].add(data, void)
-            if fault is not None:
+            self.tallies[game_id].add(data, void, bets)
+            if fault is not None and injector_for(fault.kind).carried_by(writer.format):
                 self.rejected += fault.category == "reject"
                 self.entries.append(_manifest_entry(data, fault, line, bet_line))
+
+    def summary(
+        self,
+        header: dict[str, Any],
+        fmt: str,
+        out: Path,
+        files: tuple[Path, ...],
+        lines: int,
+        table_runs: list[Table],
+        skipped: dict[str, str],
+    ) -> SampleSummary:
+        """What was written: ``files`` (the manifest last), ``lines`` of the log."""
+        return SampleSummary(
+            month=header["month"],
+            seed=header["seed"],
+            format=fmt,
+            log=out,
+            files=files,
+            manifest=files[-1],
+            lines=lines,
+            rounds=self.rounds,
+            bets=self.bets,
+            void_rounds=self.voids,
+            rejected_lines=self.rejected,
+            games=tuple(self.game_sample(model, table_runs) for model in self.models),
+            faults=self.fault_counts(),
+            skipped_faults=skipped,
+            rounds_left_out=self.left_out,
+        )
 
     def fault_counts(self) -> dict[str, int]:
         """How many faults of each kind were written, every kind listed."""

@@ -19,7 +19,7 @@ import msgspec
 
 from reporting.ingest.csv_pair import CSV_BET_FIELDS, CSV_ROUND_FIELDS
 
-LogFormat = Literal["jsonl", "csv"]
+LogFormat = Literal["jsonl", "csv", "replay-api", "replay-api-jsonl", "numeric-feed", "flat-csv"]
 
 _ROUND_COLUMNS = CSV_ROUND_FIELDS  # the reader's columns, so the two cannot drift apart
 _BET_COLUMNS = CSV_BET_FIELDS
@@ -64,6 +64,7 @@ class JsonLinesWriter:
     """One round per line, compact JSON, optionally gzipped with a fixed header."""
 
     format: LogFormat = "jsonl"
+    positions = "line"
 
     def __init__(self, path: Path):
         self.path = path
@@ -122,6 +123,7 @@ class CsvWriter:
     """``rounds.csv`` and ``bets.csv`` in one folder, sharing ``round_id``."""
 
     format: LogFormat = "csv"
+    positions = "line"
 
     def __init__(self, folder: Path):
         folder.mkdir(parents=True, exist_ok=True)

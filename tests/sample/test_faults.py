@@ -12,10 +12,14 @@ from typing import Any
 import pytest
 
 from reporting.config.loader import load_config
+from reporting.engine.bets import BetType
+from reporting.engine.money import parse_amount
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.sample.calendar import month_span
 from reporting.sample.faults import (
+    CARRIED_KINDS,
     FAULT_KINDS,
+    FORMATS,
     INJECTORS,
     NO_NOTE,
     AppliedFault,
@@ -99,8 +103,10 @@ def test_a_kind_that_not_every_game_or_format_can_carry_says_why():
     for kind, injector in INJECTORS.items():
         if injector.suits_game is not None:
             assert injector.no_game, kind
-        if set(injector.formats) != {"jsonl", "csv"}:
-            assert injector.no_format, kind
+        assert set(injector.not_in) <= set(FORMATS), kind
+        assert all(injector.not_in.values()), kind
+        # A kind no format carries would be no fault at all.
+        assert set(injector.not_in) != set(FORMATS), kind
         if injector.last_hand_of_shoe:
             assert injector.into_deal is not None and injector.suits_game is not None, kind
 
@@ -110,11 +116,10 @@ def test_planning_skips_what_a_configuration_or_format_cannot_carry(config, tmp_
     italy.write_text("[games.mini-baccarat-it]\n", encoding="utf-8")
     models = [GameModel(game, "MB-IT", 10000) for game in load_config(italy).games.values()]
     spans = {model.game.id: month_span("2026-10", model.game.timezone) for model in models}
-    planned, skipped = plan_faults(models, spans, 1, 2, "csv", random.Random(0))
+    planned, skipped = plan_faults(models, spans, 1, 2, random.Random(0))
     assert skipped == {
         "shoe_card_count": "no game of the configuration deals from a shoe with a shoe id",
         "exclusive_side_bets": "no game of the configuration has exclusive bets",
-        "bad_json": "a CSV file has no JSON to break",
     }
     assert sorted({fault.kind for fault in planned}) == sorted(set(FAULT_KINDS) - set(skipped))
     start, end = spans["mini-baccarat-it"]
@@ -209,7 +214,7 @@ def test_duplicate_bet_id_writes_a_bet_under_the_id_of_an_earlier_rounds_bet(
         "player bet B-00000002 written as B-00000007, the id of a bet of round"
         " LB-IT-01-20261003-0000"
     )
-    assert lines == ((1, None) if writer.format == "jsonl" else (2, 3))
+    assert lines == ((1, None, 2) if writer.format == "jsonl" else (2, 3, 2))
 
 
 def test_a_table_remembers_its_last_round_with_bets_and_no_fault(table):
@@ -236,7 +241,7 @@ def test_conflict_in_json_lines_repeats_the_round_with_another_payout(table, tmp
     fault, lines = written(table, "conflict", writer)
     writer.close(keep=True)
     first, repeat = (json.loads(line) for line in (tmp_path / "log.jsonl").read_text().split())
-    assert lines == (2, None) and fault.extra == {"first_line": 1}
+    assert lines == (2, None, 2) and fault.extra == {"first_line": 1}
     assert repeat["bets"][1]["payout"] == "0.00" != first["bets"][1]["payout"]
     assert {**repeat, "bets": first["bets"]} == first
     assert fault.detail == (
@@ -250,7 +255,7 @@ def test_conflict_in_csv_repeats_the_round_with_another_settled_at(table, tmp_pa
     fault, lines = written(table, "conflict", writer)
     writer.close(keep=True)
     rounds = (tmp_path / "csv" / "rounds.csv").read_text().splitlines()
-    assert lines == (3, None) and fault.extra == {"first_line": 2} and fault.bet_index is None
+    assert lines == (3, None, 2) and fault.extra == {"first_line": 2} and fault.bet_index is None
     assert len(rounds) == 3 and "2026-10-03T18:40:41.500Z" in rounds[2]
 
 
@@ -258,12 +263,12 @@ def test_bad_money_is_a_bare_number_in_json_and_a_decimal_comma_in_csv(table, tm
     writer = JsonLinesWriter(tmp_path / "log.jsonl")
     _, lines = written(table, "bad_money", writer)
     writer.close(keep=True)
-    assert lines == (1, None) and '"stake":50.00,' in (tmp_path / "log.jsonl").read_text()
+    assert lines == (1, None, 2) and '"stake":50.00,' in (tmp_path / "log.jsonl").read_text()
     csv_writer = CsvWriter(tmp_path / "csv")
     fault, csv_lines = written(table, "bad_money", csv_writer)
     csv_writer.close(keep=True)
     bets = (tmp_path / "csv" / "bets.csv").read_text().splitlines()
-    assert csv_lines == (2, 3) and '"50,00"' in bets[2]
+    assert csv_lines == (2, 3, 2) and '"50,00"' in bets[2]
     assert fault.detail == "stake 50.00 written as 50,00"
 
 
@@ -281,6 +286,65 @@ def test_a_fault_without_a_line_stage_writes_the_round_as_it_is(table, tmp_path)
     writer = JsonLinesWriter(tmp_path / "log.jsonl")
     data = a_round()
     fault = inject("unknown_game", table, data)
-    assert write_round(writer, copy.deepcopy(data), fault) == (1, None)
+    assert write_round(writer, copy.deepcopy(data), fault) == (1, None, 2)
     writer.close(keep=True)
     assert json.loads((tmp_path / "log.jsonl").read_text()) == data
+
+
+# ---------------------------------------------------------------------------------------------
+# Formats, and the bet this tool does not settle
+
+
+def test_each_format_carries_its_kinds_and_says_why_not_the_others():
+    assert CARRIED_KINDS["jsonl"] == tuple(kind for kind in FAULT_KINDS if kind != "unverified_bet")
+    assert set(FAULT_KINDS) - set(CARRIED_KINDS["csv"]) == {"unverified_bet", "bad_json"}
+    assert set(FAULT_KINDS) - set(CARRIED_KINDS["replay-api"]) == {
+        "late_bet", "shoe_card_count", "bad_json", "naive_timestamp", "unknown_bet_type",
+        "conflict", "bad_value",
+    }  # fmt: skip
+    assert set(CARRIED_KINDS["replay-api-jsonl"]) == {*CARRIED_KINDS["replay-api"], "bad_json"}
+    for fmt in ("numeric-feed", "flat-csv"):
+        assert set(FAULT_KINDS) - set(CARRIED_KINDS[fmt]) == {
+            "bad_json", "naive_timestamp", "unknown_bet_type", "conflict", "bad_value"
+        }  # fmt: skip
+    for fmt in FORMATS:
+        for kind in FAULT_KINDS:
+            assert (kind in CARRIED_KINDS[fmt]) == (fmt not in INJECTORS[kind].not_in)
+
+
+@pytest.mark.parametrize(
+    ("player", "banker", "expected"),
+    [
+        (["9H", "KS"], ["3D", "4C"], lambda stake: {"banker_no_commission": 0, "dragon_7": 0}),
+        # Player 5 on three cards, Banker 6 stands: no commission pays half the stake.
+        (["10H", "KS", "5D"], ["3D", "3C"],
+         lambda stake: {"banker_no_commission": stake + stake // 2, "dragon_7": 0}),
+        # Banker 7 on three cards beats Player 5: Dragon 7 pays 40 to 1.
+        (["10H", "KS", "5D"], ["10D", "2C", "5H"],
+         lambda stake: {"banker_no_commission": 2 * stake, "dragon_7": 41 * stake}),
+    ],
+)  # fmt: skip
+def test_unverified_bet_adds_a_bet_of_a_type_the_engine_does_not_settle(
+    table, player, banker, expected
+):
+    data = a_round()
+    data["player_cards"], data["banker_cards"] = player, banker
+    fault = inject("unverified_bet", table, data)
+    assert (fault.category, fault.bet_index) == ("finding", 2) and len(data["bets"]) == 3
+    bet = data["bets"][2]
+    assert bet["type"] == "unverified" and bet["bet_id"] is None and bet["currency"] == "EUR"
+    assert bet["account"] in {"acc-10001", "acc-10002"}
+    assert "2026-10-03T18:40:05Z" <= bet["placed_at"] < data["betting_closed_at"]
+    stake = parse_amount(bet["stake"])
+    assert table.game.limits_for(BetType.BANKER).allows(stake)
+    paid = {concept: parse_amount(text) for concept, text in bet["unverified_payouts"].items()}
+    assert paid == expected(stake)
+
+
+def test_a_spec_log_writes_the_round_without_its_unverified_bet(table, tmp_path):
+    writer = JsonLinesWriter(tmp_path / "log.jsonl")
+    data = a_round()
+    fault = inject("unverified_bet", table, data)
+    assert write_round(writer, data, fault) == (1, None, 2)
+    writer.close(keep=True)
+    assert json.loads((tmp_path / "log.jsonl").read_text()) == a_round()

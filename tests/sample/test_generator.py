@@ -29,6 +29,7 @@ from reporting.engine.rules import DealError, resolve_round
 from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.sample import FAULT_KINDS, generate_month
+from reporting.sample.faults import CARRIED_KINDS
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 MONTH = "2026-10"
@@ -527,9 +528,11 @@ def test_manifest_lists_n_faults_of_every_kind_on_distinct_rounds(faulty, config
     path, summary, manifest = faulty
     entries = manifest["faults"]
     assert manifest["log"] == path.name and manifest["seed"] == 3 and manifest["month"] == MONTH
-    assert Counter(entry["kind"] for entry in entries) == {kind: 2 for kind in FAULT_KINDS}
-    assert summary.faults == {kind: 2 for kind in FAULT_KINDS}
-    assert summary.skipped_faults == {}
+    assert Counter(entry["kind"] for entry in entries) == dict.fromkeys(CARRIED_KINDS["jsonl"], 2)
+    assert summary.faults == {kind: 2 * (kind != "unverified_bet") for kind in FAULT_KINDS}
+    unsettled = "the spec's round log knows only the bet types the engine settles"
+    assert summary.skipped_faults == {"unverified_bet": unsettled}
+    assert manifest["skipped_faults"] == summary.skipped_faults
     for entry in entries:
         expected = "finding" if entry["kind"] in FINDING_KINDS else "reject"
         assert entry["category"] == expected
@@ -634,10 +637,15 @@ def test_csv_month_with_faults_reads_like_the_json_one(faulty_csv, config):
     assert summary.files == (folder / "rounds.csv", folder / "bets.csv", folder / "faults.json")
     header = (folder / "rounds.csv").read_text(encoding="utf-8").split("\n", 1)[0]
     assert header.startswith("round_id,table_id,game,shoe_id,hand_no,started_at")
-    assert summary.skipped_faults == {"bad_json": "a CSV file has no JSON to break"}
-    assert Counter(entry["kind"] for entry in manifest["faults"]) == {
-        kind: 1 for kind in FAULT_KINDS if kind != "bad_json"
+    assert summary.skipped_faults == {
+        "unverified_bet": "the spec's round log knows only the bet types the engine settles",
+        "bad_json": "a CSV file has no JSON to break",
     }
+    assert Counter(entry["kind"] for entry in manifest["faults"]) == {
+        kind: 1 for kind in FAULT_KINDS if kind not in ("bad_json", "unverified_bet")
+    }
+    # The round that carries bad_json in JSON lines is left out: it would be rejected there.
+    assert summary.rounds_left_out == 1
     loaded, rejected = read_records(csv_records(folder), config)
     assert sorted(rejected) == sorted(
         (entry["line"], entry["kind"])

@@ -1,0 +1,582 @@
+"""Writers of a generated month in the providers' export shapes (the contract: SHAPES of issue
+12): ``replay-api`` (a JSON document holding an array of games), ``replay-api-jsonl`` (the same
+games, one per line), ``numeric-feed`` (a JSON page object) and ``flat-csv`` (one row per bet).
+
+Each writer turns a round as the spec's round log writes it (the dict of
+:mod:`reporting.sample.table`, its bets numbered) into the shape's element: times as epoch
+numbers or local ISO text, cards in the shape's dialect, money formatted from integer cents
+(never through a float), bet types under the shape's names. What a shape cannot hold is left
+out as the contract says. Elements are written as they come (a JSON array element by element),
+through a ``*.part`` file renamed once complete, gzipped when the name ends in ``.gz``, with
+the same bytes for the same month.
+
+A writer knows the shape, not the faults: the injectors of :mod:`reporting.sample.faults`
+spoil an element through the primitives here (:meth:`element`, :meth:`spoil_stake`,
+:meth:`spoil_card`, :meth:`spoil_table`, :meth:`write_element`).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+from collections.abc import Mapping
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from reporting.engine.bets import BetType
+from reporting.engine.cards import RANKS, parse_cards
+from reporting.engine.money import format_cents, parse_amount
+from reporting.engine.rules import Winner, hand_value, resolve_round
+from reporting.sample.calendar import SECOND, Clock, epoch_ms
+from reporting.sample.writers import BackgroundStream
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "FLAT_CSV_COLUMNS",
+    "UNVERIFIED_PAYOUTS",
+    "UNVERIFIED_TYPE",
+    "ExportWriter",
+    "FlatCsvWriter",
+    "NumericFeedWriter",
+    "ReplayApiWriter",
+    "json_seconds",
+    "major_units",
+    "open_export",
+]
+
+EXPORT_FORMATS: tuple[str, ...] = ("replay-api", "replay-api-jsonl", "numeric-feed", "flat-csv")
+
+#: The type of a bet this tool does not settle, as a round carries it before a writer names
+#: it; the bet also holds, under :data:`UNVERIFIED_PAYOUTS`, what it pays as each unsettled
+#: bet a shape may call it (``{"banker_no_commission": "0.00", "dragon_7": "0.00"}``).
+UNVERIFIED_TYPE = "unverified"
+UNVERIFIED_PAYOUTS = "unverified_payouts"
+
+FLAT_CSV_COLUMNS = (
+    "Round", "Table", "Shoe", "Hand", "Opened", "Closed", "Settled", "Outcome", "Void reason",
+    "P1", "P2", "P3", "B1", "B2", "B3", "Bet", "Account", "Bet type", "Stake", "Net win",
+    "Currency", "Placed",
+)  # fmt: skip
+
+_RANK_NUMBERS = {rank: index + 1 for index, rank in enumerate(RANKS)}
+_RESULT_TYPES = {Winner.BANKER: "BANKER_WIN", Winner.PLAYER: "PLAYER_WIN", Winner.TIE: "TIE"}
+_OUTCOMES = {Winner.BANKER: "Banker", Winner.PLAYER: "Player", Winner.TIE: "Tie"}
+_NUMERIC_CODES = {
+    "player": 1, "banker": 2, "tie": 3, "player_pair": 4, "banker_pair": 5, "either_pair": 6,
+    "perfect_pair": 7, "small": 8, "big": 9, "player_bonus": 10, "banker_bonus": 11,
+}  # fmt: skip
+_REPLAY_NAMES = {bet.value: "BC_" + bet.value.upper() for bet in BetType}
+_FLAT_NAMES = {
+    "player": "Player", "banker": "Banker", "tie": "Tie", "player_pair": "Player Pair",
+    "banker_pair": "Banker Pair", "either_pair": "Either Pair", "perfect_pair": "Perfect Pair",
+    "small": "Small", "big": "Big", "player_bonus": "Player Bonus",
+    "banker_bonus": "Banker Bonus",
+}  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# Spellings
+
+
+def major_units(cents: int) -> str:
+    """Money as the exact JSON number of major units: an int when whole, else the shortest
+    decimal; from integer cents, never through a float.
+
+    >>> major_units(500), major_units(1235), major_units(950), major_units(5)
+    ('5', '12.35', '9.5', '0.05')
+    """
+    units, fraction = divmod(cents, 100)
+    if not fraction:
+        return str(units)
+    return f"{units}.{fraction:02d}".rstrip("0")
+
+
+def json_seconds(moment: int) -> str:
+    """Epoch milliseconds as the JSON number of seconds: an int when whole, else the three
+    decimals trimmed of trailing zeros.
+
+    >>> json_seconds(1790000019000), json_seconds(1790000004500), json_seconds(1790000004532)
+    ('1790000019', '1790000004.5', '1790000004.532')
+    """
+    seconds, millis = divmod(moment, SECOND)
+    if not millis:
+        return str(seconds)
+    return f"{seconds}.{millis:03d}".rstrip("0")
+
+
+# A month's stakes and payouts are a few thousand texts: each parsed once.
+_cents = lru_cache(maxsize=1 << 16)(parse_amount)
+
+
+def _instant(text: str | None) -> int | None:
+    """A round-log timestamp (with its offset) as epoch milliseconds."""
+    return None if text is None else epoch_ms(datetime.fromisoformat(text))
+
+
+def _rank_suit(code: str) -> tuple[str, str]:
+    return code[:-1], code[-1]
+
+
+def _replay_card(code: str) -> str:
+    """``QS`` -> ``S_Q``, ``10H`` -> ``H_10``."""
+    return f"{code[-1]}_{code[:-1]}"
+
+
+def _outcome(data: dict[str, Any]) -> Winner | None:
+    """The winner of a settled round on its cards; None for a void round."""
+    if data["status"] != "settled":
+        return None
+    player = parse_cards(data["player_cards"])
+    banker = parse_cards(data["banker_cards"])
+    return resolve_round(player, banker).winner
+
+
+def _raw(text: str) -> msgspec.Raw:
+    return msgspec.Raw(text.encode())
+
+
+def _bet_name(bet: dict[str, Any], names: Mapping[str, Any], unverified: Any) -> Any:
+    return unverified if bet["type"] == UNVERIFIED_TYPE else names[bet["type"]]
+
+
+def _payout(bet: dict[str, Any], concept: str) -> str:
+    """A bet's payout text; an unsettled bet's as the shape's unsettled bet it is written as."""
+    if bet["type"] == UNVERIFIED_TYPE:
+        return bet[UNVERIFIED_PAYOUTS][concept]
+    return bet["payout"]
+
+
+# --------------------------------------------------------------------------------------------
+# The file under every writer
+
+
+class _Sink:
+    """Bytes into ``*.part`` (gzipped by the ``.gz`` suffix, with a fixed header), renamed to
+    the file's name once complete, or removed."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.temporary = path.with_name(path.name + ".part")
+        self._raw = self.temporary.open("wb")
+        target: Any = self._raw
+        if path.name.endswith(".gz"):
+            target = gzip.GzipFile(
+                filename="", mode="wb", fileobj=self._raw, mtime=0, compresslevel=6
+            )
+        self._stream = BackgroundStream(target)
+        self._pending: list[bytes] = []
+        self._size = 0
+
+    def write(self, chunk: bytes) -> None:
+        self._pending.append(chunk)
+        self._size += len(chunk)
+        if self._size >= 1 << 18:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            self._stream.write(b"".join(self._pending))
+            self._pending, self._size = [], 0
+
+    def close(self, keep: bool) -> None:
+        try:
+            self._flush()
+        finally:
+            self._stream.close()
+            self._raw.close()
+        if keep:
+            os.replace(self.temporary, self.path)
+        else:
+            self.temporary.unlink(missing_ok=True)
+
+
+class ExportWriter:
+    """What every shape's writer shares: the file, the count of what was written, and the
+    round -> element -> file steps (:meth:`element` is each shape's own)."""
+
+    format: str = ""
+    unverified_concept: str = ""  # which unsettled bet the shape writes an unverified bet as
+    unverified_name: str = ""  # and its name there
+    positions: str = "line"  # "index": a JSON document's elements, from 0; "line": from 1
+
+    def __init__(self, path: Path, clocks: Mapping[str, Clock]):
+        self.path = path
+        self.clocks = clocks  # table id -> the clock of its game
+        self._sink = _Sink(path)
+        self.lines = 0  # elements (or data rows) written
+        self._encoder = msgspec.json.Encoder()
+        self._open()
+
+    def _open(self) -> None:
+        """Write what comes before the first element."""
+
+    def _finish(self) -> None:
+        """Write what comes after the last element."""
+
+    def element(self, data: dict[str, Any]) -> Any:
+        """The round as the shape's element."""
+        raise NotImplementedError
+
+    def leaves_out(self, data: dict[str, Any]) -> bool:
+        """Whether the shape has no place for this round."""
+        return False
+
+    def write_round(
+        self, data: dict[str, Any], bet_index: int | None
+    ) -> tuple[int, int | None] | None:
+        """Write a round; its position (and the line of bet ``bet_index``, where a bet has one
+        of its own), or None when the shape leaves the round out."""
+        if self.leaves_out(data):
+            return None
+        return self.write_element(self.element(data), bet_index)
+
+    def write_element(self, element: Any, bet_index: int | None) -> tuple[int, int | None]:
+        """Write an element as given; its position and no bet line."""
+        position = self.lines if self.positions == "index" else self.lines + 1
+        self._write(element)
+        self.lines += 1
+        return position, None
+
+    def _write(self, element: Any) -> None:
+        raise NotImplementedError
+
+    def files(self) -> list[Path]:
+        """The files this writer writes."""
+        return [self.path]
+
+    def close(self, keep: bool) -> None:
+        """Finish the file, then keep it under its name or remove it."""
+        try:
+            if keep:
+                self._finish()
+        finally:
+            self._sink.close(keep)
+
+
+# --------------------------------------------------------------------------------------------
+# replay-api
+
+
+class ReplayApiWriter(ExportWriter):
+    """Games of a live-casino operator API's replay endpoint: one JSON array (an element a
+    line), or JSON lines with ``lines=True``. A round without bets has no place in it."""
+
+    unverified_concept = "banker_no_commission"
+    unverified_name = "BC_BANKER_NO_COMMISSION"
+
+    def __init__(self, path: Path, clocks: Mapping[str, Clock], *, lines: bool):
+        self.as_lines = lines
+        self.format = "replay-api-jsonl" if lines else "replay-api"
+        self.positions = "line" if lines else "index"
+        super().__init__(path, clocks)
+
+    def _open(self) -> None:
+        if not self.as_lines:
+            self._sink.write(b"[")
+
+    def _finish(self) -> None:
+        if not self.as_lines:
+            self._sink.write(b"\n]\n" if self.lines else b"]\n")
+
+    def leaves_out(self, data: dict[str, Any]) -> bool:
+        return not data["bets"]
+
+    def encode(self, element: dict[str, Any]) -> bytes:
+        """An element as compact JSON, without a newline."""
+        return self._encoder.encode(element)
+
+    def write_line(self, line: bytes) -> int:
+        """Write one line as given (JSON lines only); its line number."""
+        self._sink.write(line + b"\n")
+        self.lines += 1
+        return self.lines
+
+    def _write(self, element: Any) -> None:
+        if self.as_lines:
+            self._sink.write(self.encode(element) + b"\n")
+        else:
+            self._sink.write((b"\n" if not self.lines else b",\n") + self.encode(element))
+
+    def element(self, data: dict[str, Any]) -> dict[str, Any]:
+        winner = _outcome(data)
+        table_id = data["table_id"]
+        game: dict[str, Any] = {
+            "gameUid": data["round_id"],
+            "gameReferenceCode": table_id
+            + "/"
+            + data["round_id"][len(table_id) + 1 :].replace("-", "/"),
+            "gameType": "BACCARAT",
+            "gameResultType": "CANCELLED" if winner is None else _RESULT_TYPES[winner],
+        }
+        for key, name in (("startDate", "started_at"), ("endDate", "settled_at")):
+            moment = _instant(data.get(name))
+            if moment is not None:
+                game[key] = moment
+        gameplay: dict[str, Any] = {}
+        closed = _instant(data.get("betting_closed_at"))
+        if closed is not None:
+            gameplay["betEndDate"] = closed
+        for key, name in (("playerHand", "player_cards"), ("bankerHand", "banker_cards")):
+            codes = data[name]
+            cards = {str(index): _replay_card(code) for index, code in enumerate(codes)}
+            gameplay[key] = {"cards": cards, "score": hand_value(parse_cards(codes))}
+        gameplay["burnCards"] = {}
+        game["gameplay"] = {".BaccaratGameplay": gameplay}
+        game["playersBets"] = self._players_bets(data, void=winner is None)
+        return game
+
+    def _players_bets(self, data: dict[str, Any], void: bool) -> list[dict[str, Any]]:
+        players: dict[str, dict[str, Any]] = {}
+        for bet in data["bets"]:
+            player = players.get(bet["account"])
+            if player is None:
+                player = players[bet["account"]] = {
+                    "playerId": bet["account"],
+                    "tileId": data["table_id"],
+                    "currency": bet["currency"],
+                    "bets": [],
+                }
+            stake = _cents(bet["stake"])
+            payout = _cents(_payout(bet, self.unverified_concept))
+            if void:
+                result = "REFUND"
+            else:
+                result = "WIN" if payout > stake else "PUSH" if payout == stake else "LOSE"
+            player["bets"].append({
+                "betId": bet["bet_id"],
+                "txId": "tx-" + bet["bet_id"],
+                "betAmount": _raw(major_units(stake)),
+                "payoffAmount": _raw(major_units(payout)),
+                "playerBetStatus": "REFUNDED" if void else "PAID",
+                "resultType": result,
+                "betType": _bet_name(bet, _REPLAY_NAMES, self.unverified_name),
+            })  # fmt: skip
+        return list(players.values())
+
+    def _bet_of(self, element: dict[str, Any], bet_id: str) -> dict[str, Any]:
+        return next(
+            bet
+            for player in element["playersBets"]
+            for bet in player["bets"]
+            if bet["betId"] == bet_id
+        )
+
+    def spoil_stake(self, element: dict[str, Any], bet: dict[str, Any]) -> str:
+        """Write the stake of ``bet`` (the round's) with four decimals; the text written."""
+        text = _four_decimals(_cents(bet["stake"]))
+        self._bet_of(element, bet["bet_id"])["betAmount"] = _raw(text)
+        return text
+
+    def spoil_card(self, element: dict[str, Any], hand: str, index: int) -> str:
+        """Write card ``index`` of ``hand`` (``player`` or ``banker``) with an unknown suit; the
+        text written."""
+        cards = element["gameplay"][".BaccaratGameplay"][hand + "Hand"]["cards"]
+        cards[str(index)] = text = "X" + cards[str(index)][1:]
+        return text
+
+    def spoil_table(self, element: dict[str, Any], table_id: str) -> bool:
+        """Name another table on every entry of the game (the shape names no game)."""
+        for player in element["playersBets"]:
+            player["tileId"] = table_id
+        return True
+
+
+def _four_decimals(cents: int) -> str:
+    """A stake with two more decimals than a cent holds.
+
+    >>> _four_decimals(500), _four_decimals(1235)
+    ('5.0005', '12.3505')
+    """
+    return f"{cents // 100}.{cents % 100:02d}05"
+
+
+# --------------------------------------------------------------------------------------------
+# numeric-feed
+
+
+class NumericFeedWriter(ExportWriter):
+    """A feed's page object holding every round under ``data``: numeric bet codes, suit+rank
+    cards, money in minor units, times in epoch seconds. ``count`` follows ``data``: a
+    stream only knows it at the end."""
+
+    format = "numeric-feed"
+    positions = "index"
+    unverified_concept = "dragon_7"
+    unverified_name = "12"
+
+    def _open(self) -> None:
+        self._sink.write(b'{"page":1,"pages":1,"data":[')
+
+    def _finish(self) -> None:
+        self._sink.write((b"\n]" if self.lines else b"]") + f',"count":{self.lines}}}\n'.encode())
+
+    def _write(self, element: Any) -> None:
+        self._sink.write((b"\n" if not self.lines else b",\n") + self._encoder.encode(element))
+
+    def element(self, data: dict[str, Any]) -> dict[str, Any]:
+        void = data["status"] == "void"
+        feed: dict[str, Any] = {
+            "id": data["round_id"],
+            "table": data["table_id"],
+            "game": data["game"],
+            "shoe": data.get("shoe_id"),
+            "hand": data.get("hand_no"),
+        }
+        for key, name in (
+            ("opened", "started_at"),
+            ("closed", "betting_closed_at"),
+            ("settled", "settled_at"),
+        ):
+            moment = _instant(data.get(name))
+            if moment is not None:
+                feed[key] = _raw(json_seconds(moment))
+        feed["state"] = 9 if void else 1
+        if void:
+            feed["voidReason"] = data["void_reason"]
+        feed["cards"] = {
+            hand: [
+                f"{suit}{_RANK_NUMBERS[rank]}"
+                for rank, suit in map(_rank_suit, data[hand + "_cards"])
+            ]
+            for hand in ("player", "banker")
+        }
+        feed["wagers"] = [self._wager(bet) for bet in data["bets"]]
+        return feed
+
+    def _wager(self, bet: dict[str, Any]) -> dict[str, Any]:
+        wager: dict[str, Any] = {
+            "id": bet["bet_id"],
+            "acct": bet["account"],
+            "code": _bet_name(bet, _NUMERIC_CODES, int(self.unverified_name)),
+            "amount": _cents(bet["stake"]),
+            "win": _cents(_payout(bet, self.unverified_concept)),
+            "cur": bet["currency"],
+        }
+        placed = _instant(bet.get("placed_at"))
+        if placed is not None:
+            wager["at"] = _raw(json_seconds(placed))
+        return wager
+
+    def _wager_of(self, element: dict[str, Any], bet_id: str) -> dict[str, Any]:
+        return next(wager for wager in element["wagers"] if wager["id"] == bet_id)
+
+    def spoil_stake(self, element: dict[str, Any], bet: dict[str, Any]) -> str:
+        """Write the stake of ``bet`` (the round's) with a fraction of a minor unit."""
+        text = f"{_cents(bet['stake'])}.5"
+        self._wager_of(element, bet["bet_id"])["amount"] = _raw(text)
+        return text
+
+    def spoil_card(self, element: dict[str, Any], hand: str, index: int) -> str:
+        """Write card ``index`` of ``hand`` with rank 14, which no suit has."""
+        cards = element["cards"][hand]
+        cards[index] = text = cards[index][0] + "14"
+        return text
+
+    def spoil_table(self, element: dict[str, Any], table_id: str) -> bool:
+        """Nothing: the feed names its game, and the round's game id is unknown already."""
+        return False
+
+
+# --------------------------------------------------------------------------------------------
+# flat-csv
+
+
+class FlatCsvWriter(ExportWriter):
+    """A back-office export: one row per bet, cards in columns, local times with their
+    offset, net wins. A round without bets is one row with empty bet cells."""
+
+    format = "flat-csv"
+    unverified_concept = "dragon_7"
+    unverified_name = "Dragon 7"
+
+    def _open(self) -> None:
+        self._buffer = io.StringIO()
+        self._csv = csv.writer(self._buffer, lineterminator="\n")
+        self._write_rows([list(FLAT_CSV_COLUMNS)])
+
+    def _write_rows(self, rows: list[list[str]]) -> None:
+        self._csv.writerows(rows)
+        self._sink.write(self._buffer.getvalue().encode("utf-8"))
+        self._buffer.seek(0)
+        self._buffer.truncate()
+
+    def write_element(self, element: Any, bet_index: int | None) -> tuple[int, int | None]:
+        """Write a round's rows; the line of its first row and of bet ``bet_index``'s."""
+        first = self.lines + 2  # the header is line 1
+        self._write_rows(element)
+        self.lines += len(element)
+        return first, None if bet_index is None else first + bet_index
+
+    def _time(self, clock: Clock, text: str | None) -> str:
+        moment = _instant(text)
+        return "" if moment is None else clock.format(moment, "local").replace("T", " ", 1)
+
+    def element(self, data: dict[str, Any]) -> list[list[str]]:
+        clock = self.clocks[data["table_id"]]
+        winner = _outcome(data)
+        hand_no = data.get("hand_no")
+        cards = [(data[hand] + ["", "", ""])[:3] for hand in ("player_cards", "banker_cards")]
+        round_cells = [
+            data["round_id"], data["table_id"], data.get("shoe_id") or "",
+            "" if hand_no is None else str(hand_no),
+            *(self._time(clock, data.get(name)) for name in ("started_at", "betting_closed_at", "settled_at")),
+            "Void" if winner is None else _OUTCOMES[winner], data.get("void_reason") or "",
+            *cards[0], *cards[1],
+        ]  # fmt: skip
+        if not data["bets"]:
+            return [round_cells + [""] * 7]
+        rows = []
+        for bet in data["bets"]:
+            stake = _cents(bet["stake"])
+            payout = _cents(_payout(bet, self.unverified_concept))
+            rows.append(round_cells + [
+                bet["bet_id"], bet["account"], _bet_name(bet, _FLAT_NAMES, self.unverified_name),
+                format_cents(stake), format_cents(payout - stake), bet["currency"],
+                self._time(clock, bet.get("placed_at")),
+            ])  # fmt: skip
+        return rows
+
+    _STAKE = FLAT_CSV_COLUMNS.index("Stake")
+    _TABLE = FLAT_CSV_COLUMNS.index("Table")
+
+    def spoil_stake(self, element: list[list[str]], bet: dict[str, Any]) -> str:
+        """Write the stake of ``bet`` (the round's) with four decimals."""
+        row = next(row for row in element if row[self._BET] == bet["bet_id"])
+        row[self._STAKE] = text = _four_decimals(_cents(bet["stake"]))
+        return text
+
+    _BET = FLAT_CSV_COLUMNS.index("Bet")
+
+    def spoil_card(self, element: list[list[str]], hand: str, index: int) -> str:
+        """Write card ``index`` of ``hand`` as ``1X`` on every row of the round."""
+        column = FLAT_CSV_COLUMNS.index(("P" if hand == "player" else "B") + str(index + 1))
+        for row in element:
+            row[column] = "1X"
+        return "1X"
+
+    def spoil_table(self, element: list[list[str]], table_id: str) -> bool:
+        """Name another table on every row of the round (the shape names no game)."""
+        for row in element:
+            row[self._TABLE] = table_id
+        return True
+
+
+def open_export(fmt: str, out: Path, clocks: Mapping[str, Clock]) -> tuple[ExportWriter, Path]:
+    """The writer of an export shape, and where its fault manifest goes."""
+    writer: ExportWriter
+    if fmt in ("replay-api", "replay-api-jsonl"):
+        writer = ReplayApiWriter(out, clocks, lines=fmt == "replay-api-jsonl")
+    elif fmt == "numeric-feed":
+        writer = NumericFeedWriter(out, clocks)
+    elif fmt == "flat-csv":
+        writer = FlatCsvWriter(out, clocks)
+    else:
+        raise ValueError(f"format {fmt!r} is not an export shape: {', '.join(EXPORT_FORMATS)}")
+    return writer, out.with_name(out.name + ".faults.json")
