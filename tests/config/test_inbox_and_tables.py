@@ -80,7 +80,10 @@ def test_inbox_rules_are_kept_in_file_order(tmp_path):
         ('profile = "replay-api"', "one of folder or pattern"),
         ('folder = "a"', "give a profile"),
         ('folder = "/abs"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
-        ('folder = "a"\nprofile = "replay-api"\nprofil = 1', "unknown key; did you mean 'profile'?"),
+        (
+            'folder = "a"\nprofile = "replay-api"\nprofil = 1',
+            "unknown key; did you mean 'profile'?",
+        ),
     ],
 )
 def test_an_inbox_rule_that_cannot_be_used_is_refused(tmp_path, rule, said):
