@@ -10,7 +10,10 @@ Phases, each in its own process so peak memory (RSS) is its own:
 * ingest: ``baccarat-report ingest`` of the generated ``.jsonl.gz``;
 * floor: raw ``sqlite3.executemany`` of the very same bet rows (read back from the ingested
   database) into an equivalent ``bets`` table in a fresh database, one transaction;
-* verify: ``baccarat-report verify`` of the month, when the command exists.
+* verify: ``baccarat-report verify`` of the month, when the command exists;
+* the same month written in a provider's shape (``sample --format replay-api``, a gzipped JSON
+  document) and ingested with ``--profile replay-api`` into a database of its own: the
+  profiled reader against the spec's JSON Lines reader, same rounds.
 """
 
 from __future__ import annotations
@@ -146,19 +149,24 @@ def main() -> None:
             rows.append(
                 ("verify", seconds, checked["rounds_checked"], checked["bets_checked"], rss)
             )
+        profiled_seconds = profiled(cli, work, tables, per_day, rows)
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(work, ignore_errors=True)
 
     print_table(rows, ingest_seconds / floor_seconds)
+    print(
+        f"ingest --profile replay-api / ingest of JSON Lines: {profiled_seconds / ingest_seconds:.2f}x"
+    )
 
 
 #: A row of the table: phase, seconds, rounds, bets, peak RSS (KiB).
 Row = tuple[str, float, int, int, int]
 
 
-def generate(cli: list[str], log: Path, tables: int, per_day: int) -> Row:
-    """The generate phase: a month of the sample generator's rounds, written to ``log``."""
+def generate(cli: list[str], log: Path, tables: int, per_day: int, fmt: str = "jsonl") -> Row:
+    """The generate phase: a month of the sample generator's rounds, written to ``log`` (in
+    the spec's JSON Lines, or ``fmt``)."""
     seconds, rss, out = run(
         [
             *cli,
@@ -175,12 +183,40 @@ def generate(cli: list[str], log: Path, tables: int, per_day: int) -> Row:
             "1",
             "--out",
             str(log),
+            "--format",
+            fmt,
             "--json",
         ],
         "sample",
     )
     summary = json.loads(out)
     return ("generate (sample)", seconds, summary["rounds"], summary["bets"], rss)
+
+
+def profiled(cli: list[str], work: Path, tables: int, per_day: int, rows: list[Row]) -> float:
+    """The month in the replay-API shape, generated then ingested through its profile; the
+    ingest's seconds."""
+    export, db = work / "bench-replay.json.gz", work / "bench-replay.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    generated = generate(cli, export, tables, per_day, "replay-api")
+    rows.append(("generate (sample --format replay-api)", *generated[1:]))
+    seconds, rss, out = run(
+        [*cli, "ingest", str(export), "--profile", "replay-api", "--db", str(db)]
+        + ["--config", str(CONFIG), "--json"],
+        "ingest --profile replay-api",
+    )
+    loaded = json.loads(out)
+    rows.append(
+        (
+            "ingest --profile replay-api",
+            seconds,
+            loaded["rounds_loaded"],
+            loaded["bets_loaded"],
+            rss,
+        )
+    )
+    return seconds
 
 
 def print_table(rows: list[Row], ratio: float) -> None:
