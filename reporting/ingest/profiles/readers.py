@@ -20,7 +20,7 @@ import io
 import zlib
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import msgspec
 
@@ -33,7 +33,6 @@ from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
-    MAX_DEPTH,
     MAX_LINE_BYTES,
 )
 from reporting.ingest.profiles.json_stream import Element, array_elements
@@ -101,7 +100,9 @@ class _Records:
         except RecordError as error:
             problem = error
         except RecursionError:
-            problem = RecordError(RejectReason.BAD_VALUE, f"nested more than {MAX_DEPTH} deep")
+            problem = RecordError(
+                RejectReason.BAD_VALUE, "arrays and objects nested too deep to be a round"
+            )
         except Exception as error:  # whatever else a hostile record makes a parser raise
             problem = RecordError(
                 RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__}: {error})"
@@ -189,7 +190,7 @@ def _csv_records(
         round_columns = _columns(profile.round_fields.values())
         bet_columns = _columns(profile.bet_fields.values())
         id_column = profile.round_fields["round_id"].text  # type: ignore[union-attr]
-        group: list[tuple[int, dict[str, str], str]] = []
+        group: list[_Row] = []
         while True:
             line = reader.line_num + 1
             try:
@@ -208,18 +209,10 @@ def _csv_records(
             cells = {column: cell for column, cell in zip(header, row, strict=False) if cell}
             raw = profile.delimiter.join(row)
             problem = _row_problem(row, header, lines.cut >= line, raw)
-            if problem is not None:
+            if group and group[0].cells.get(id_column) != cells.get(id_column):
                 yield from _flush(records, group, round_columns, bet_columns)
                 group = []
-                shown_raw = raw.encode("utf-8", "surrogateescape")
-                yield records.rejected(
-                    line, RecordError(RejectReason.BAD_VALUE, problem), shown_raw, None
-                )
-                continue
-            if group and group[0][1].get(id_column) != cells.get(id_column):
-                yield from _flush(records, group, round_columns, bet_columns)
-                group = []
-            group.append((line, cells, raw))
+            group.append(_Row(line, cells, raw, problem))
         yield from _flush(records, group, round_columns, bet_columns)
     except UnicodeDecodeError as error:
         raise InputError(
@@ -281,38 +274,70 @@ def _csv_header(reader: Any, name: str, profile: Profile) -> list[str]:
     return header
 
 
+class _Row(NamedTuple):
+    """A row of a CSV export: its first line, its non-empty cells by column, its text, and
+    why it cannot be read (None: it can)."""
+
+    line: int
+    cells: dict[str, str]
+    raw: str
+    problem: str | None
+
+
 def _flush(
     records: _Records,
-    group: list[tuple[int, dict[str, str], str]],
+    group: list[_Row],
     round_columns: tuple[str, ...],
     bet_columns: tuple[str, ...],
 ) -> Iterator[Round | RejectedLine]:
-    """The round of one group of rows (or its reject)."""
+    """The round of one group of rows, or its reject: a round loads whole or not at all (a
+    row that cannot be read, or that disagrees with the first on a round column, rejects its
+    round at that row, with every row of the round in its text)."""
     if not group:
         return
-    first_line, first, raw = group[0]
-    raw_bytes = "\n".join(row_raw for _, _, row_raw in group).encode()
-    for line, cells, _ in group[1:]:
-        differs = [column for column in round_columns if cells.get(column) != first.get(column)]
-        if differs:
-            problem = RecordError(
-                RejectReason.BAD_VALUE,
-                f"line {line}: column {differs[0]} {shown(cells.get(differs[0], ''))} differs"
-                f" from the round's first row (line {first_line}: {shown(first.get(differs[0], ''))})",
-            )
-            yield records.rejected(first_line, problem, raw_bytes, first)
-            return
-    rows = [cells for _, cells, _ in group if any(column in cells for column in bet_columns)]
-    bet_lines = [line for line, cells, _ in group if any(column in cells for column in bet_columns)]
-    document = dict(first)
-    document[CSV_ROWS] = rows
+    first = group[0]
+    raw_bytes = "\n".join(row.raw for row in group).encode("utf-8", "surrogateescape")
+    problem = _group_problem(group, round_columns)
+    if problem is not None:
+        line, message = problem
+        if len(group) > 1:
+            message += f" (its round's {len(group)} rows, lines {first.line}-{group[-1].line}, are not loaded)"
+        yield records.rejected(
+            line, RecordError(RejectReason.BAD_VALUE, message), raw_bytes, first.cells
+        )
+        return
+    with_bets = [row for row in group if any(column in row.cells for column in bet_columns)]
+    document: dict[str, Any] = dict(first.cells)
+    document[CSV_ROWS] = [row.cells for row in with_bets]
     try:
-        yield records.validate(records.mapper.round_of(document), first_line, bet_lines)
-    except RecordError as problem:
-        yield records.rejected(first_line, problem, raw_bytes, first)
+        yield records.validate(
+            records.mapper.round_of(document), first.line, [row.line for row in with_bets]
+        )
+    except RecordError as error:
+        yield records.rejected(first.line, error, raw_bytes, first.cells)
     except Exception as error:  # whatever else a hostile row makes a parser raise
-        problem = RecordError(RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__})")
-        yield records.rejected(first_line, problem, raw_bytes, first)
+        error_problem = RecordError(
+            RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__})"
+        )
+        yield records.rejected(first.line, error_problem, raw_bytes, first.cells)
+
+
+def _group_problem(group: list[_Row], round_columns: tuple[str, ...]) -> tuple[int, str] | None:
+    """The first line of a round's rows that keeps the round from loading, and why."""
+    first = group[0]
+    for row in group:
+        if row.problem is not None:
+            return row.line, row.problem
+        differs = [
+            column for column in round_columns if row.cells.get(column) != first.cells.get(column)
+        ]
+        if differs:
+            column = differs[0]
+            return first.line, (
+                f"line {row.line}: column {column} {shown(row.cells.get(column, ''))} differs"
+                f" from the round's first row (line {first.line}: {shown(first.cells.get(column, ''))})"
+            )
+    return None
 
 
 _RECORDS = {"json": _document_records, "jsonl": _line_records, "csv": _csv_records}

@@ -377,3 +377,20 @@ def test_a_csv_row_that_is_not_utf8_or_too_long_is_rejected_alone(tmp_path, conf
     assert "not UTF-8 text" in rejects[0].message
     assert "a cell is longer than 65,536 characters" in rejects[1].message
     assert len(rejects[1].raw_text) <= 10_000
+
+
+def test_a_bad_row_rejects_its_whole_round_never_a_part_of_it(tmp_path, config):
+    path = flat(
+        tmp_path / "bets.csv",
+        f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,",
+        f"{ROUND_CELLS},F-1-B2,b,Player,10.00,10.00,EUR,,extra cell",
+        f"{ROUND_CELLS},F-1-B3,b,Tie,5.00,-5.00,EUR,",
+        f"{ROUND_CELLS.replace('F-1', 'F-2')},F-2-B1,a,Banker,25.00,-25.00,EUR,",
+    )
+    records, (reject,) = read(path, config, "flat-csv")
+    assert [record.round_id for record in records] == ["F-2"]
+    assert (reject.source_line, reject.round_id) == (3, "F-1")
+    assert reject.message == (
+        "row of 23 cells under a header of 22 (its round's 3 rows, lines 2-4, are not loaded)"
+    )
+    assert reject.raw_text.count("\n") == 2  # every row of the round
