@@ -88,8 +88,6 @@ _WHOLE_STRING = re.compile(_STRING, re.DOTALL)
 _STRING_REST = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
 #: A number, true, false, null (or a misspelling of one: the decoder's concern).
 _SCALAR = re.compile(rb'[^ \t\r\n,:\[\]{}"]*+')
-#: Inside an array or object: everything up to its next bracket or unfinished string.
-_RUN = re.compile(rb'(?:[^"\[\]{}]++|' + _STRING + rb")*+", re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
 #: +1 for an opening bracket, -1 for a closing one (indexed by byte).
 _DEPTH_STEP = tuple((byte in b"[{") - (byte in b"]}") for byte in range(256))
@@ -98,20 +96,26 @@ _STRINGS = re.compile(_STRING, re.DOTALL)
 #: The start of an object up to the end of its first key: what the splitter learns.
 _FIRST_KEY = re.compile(rb'\{[ \t\r\n]{0,32}"[^"\\]{1,64}"')
 _DECODE_ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw]).decode
-_ZEROS = bytes(_READ_BYTES)
 
 
 @functools.cache
-def _container(levels: int) -> re.Pattern[bytes]:
-    """A whole array or object nested at most ``levels`` deep (brackets in strings aside).
+def _content(levels: int) -> re.Pattern[bytes]:
+    """What an array or object holds, as far as it is whole: text, strings, and arrays and
+    objects nested at most ``levels`` deep (possessive: it never backtracks).
 
     Brackets are matched by count, not kind: ``[1}`` is whole to the splitter, and the
     decoder's reject.
     """
     content = rb'(?:[^"\[\]{}]++|' + _STRING + rb")*+"
-    for _ in range(levels - 1):
+    for _ in range(levels):
         content = rb'(?:[^"\[\]{}]++|' + _STRING + rb"|[\[{]" + content + rb"[\]}])*+"
-    return re.compile(rb"[\[{]" + content + rb"[\]}]", re.DOTALL)
+    return re.compile(content, re.DOTALL)
+
+
+@functools.cache
+def _container(levels: int) -> re.Pattern[bytes]:
+    """A whole array or object nested at most ``levels`` deep (brackets in strings aside)."""
+    return re.compile(rb"[\[{]" + _content(levels - 1).pattern + rb"[\]}]", re.DOTALL)
 
 
 def array_elements(
@@ -157,6 +161,7 @@ class _Reader:
         self.buf, self.pos, self.base, self.eof = bytearray(), 0, 0, False
         self.mark: int | None = None
         self.head = b""
+        self.zeros = bytes(_READ_BYTES)  # what a read extends the buffer by, then fills
 
     def start(self) -> None:
         """Read the first buffer and step over a UTF-8 byte order mark."""
@@ -197,7 +202,7 @@ class _Reader:
         if mark is not None:
             self.mark = mark - drop
         size, count = len(buf), 0
-        buf += _ZEROS
+        buf += self.zeros
         try:
             with memoryview(buf)[size:] as free:
                 count = self.handle.readinto(free) or 0  # type: ignore[attr-defined]
@@ -270,10 +275,16 @@ class _Reader:
     def container(self, start: int) -> bool:
         """Step over the array or object at ``pos``; whether it nests deeper than
         :data:`MAX_DEPTH` (then the rest is counted over, not scanned)."""
+        whole = _container(MAX_DEPTH).match(self.buf, self.pos)
+        if whole is not None:  # the common case: in one step, in C
+            self.pos = whole.end()
+            return False
         depth = 0
         while True:
             buf = self.buf
-            pos = self.pos = _RUN.match(buf, self.pos).end()  # type: ignore[union-attr]
+            if depth:  # what it holds, in C, up to its end, a buffer's end or a deeper part
+                self.pos = _content(MAX_DEPTH - depth).match(buf, self.pos).end()  # type: ignore[union-attr]
+            pos = self.pos
             if pos == len(buf):
                 if not self.more():
                     raise self.truncated(start, "an array or object")
@@ -282,12 +293,6 @@ class _Reader:
             if byte == _QUOTE:  # a string the buffer ends inside
                 self.string(self.offset())
             elif byte in _OPENERS:
-                whole = _container(MAX_DEPTH - depth).match(buf, pos)
-                if whole is not None:  # the common case: in one step, in C
-                    self.pos = whole.end()
-                    if depth == 0:
-                        return False
-                    continue
                 depth += 1
                 self.pos = pos + 1
                 if depth > MAX_DEPTH:
@@ -453,7 +458,7 @@ class _Splitter:
         boundary = self.boundary
         if boundary is None:
             return None
-        reader.ahead(_READ_BYTES)
+        reader.ahead(len(reader.zeros))
         buf, start = reader.buf, reader.pos
         end = len(buf)
         while start and (found := buf.rfind(boundary, start + 1, end)) >= 0:
