@@ -105,9 +105,9 @@ def test_a_gzip_stream(tmp_path: Path):
 
 def test_a_broken_gzip_stream_is_an_input_error(tmp_path: Path):
     packed = gzip.compress(json.dumps([{"a": "x" * 100} for _ in range(20_000)]).encode())
-    with gzip.GzipFile(fileobj=io.BytesIO(packed[: len(packed) // 2])) as handle:
-        with pytest.raises(InputError, match="cannot be read to the end"):
-            list(array_elements(handle, (), "games.json.gz"))
+    handle = gzip.GzipFile(fileobj=io.BytesIO(packed[: len(packed) // 2]))
+    with handle, pytest.raises(InputError, match="cannot be read to the end"):
+        list(array_elements(handle, (), "games.json.gz"))
 
 
 # --- a large array: split fast, exactly, whatever the form ----------------------------------
@@ -155,7 +155,9 @@ def test_broken_elements_amid_many_are_yielded_in_place():
 def test_small_reads_give_the_same_elements(read_bytes, small_reads):
     small_reads(read_bytes)
     games = _games(200)
-    document = b'\xef\xbb\xbf{"x": "\\\\\\"]", "data": ' + json.dumps(games, indent=1).encode() + b"}"
+    document = (
+        b'\xef\xbb\xbf{"x": "\\\\\\"]", "data": ' + json.dumps(games, indent=1).encode() + b"}"
+    )
     assert [json.loads(data) for data in datas(document, ("data",))] == games
 
 
@@ -164,13 +166,17 @@ _JSON = st.recursive(
     | st.booleans()
     | st.integers()
     | st.text(alphabet=st.sampled_from('ab"\\[]{},: \n\té€')),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(alphabet="k]}\"\\", max_size=3), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet='k]}"\\', max_size=3), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     elements=st.lists(_JSON, max_size=12),
     indent=st.sampled_from([None, 0, 2]),
@@ -276,7 +282,9 @@ def test_nesting_to_the_bound_is_read_beyond_it_is_unreadable():
         items = split(b"[" + b", ".join(elements) + b"]")
         assert items[where] == Element(where, nested(MAX_DEPTH))
         assert isinstance(items[where + 1], Unreadable)
-        assert items[where + 1].message.startswith(f"arrays and objects nested more than {MAX_DEPTH}")
+        assert items[where + 1].message.startswith(
+            f"arrays and objects nested more than {MAX_DEPTH}"
+        )
         assert [item.data for item in items if isinstance(item, Element)] == [
             element for element in elements if element != nested(MAX_DEPTH + 1)
         ]
