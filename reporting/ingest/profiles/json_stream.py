@@ -38,7 +38,8 @@ import functools
 import re
 import zlib
 from collections.abc import Iterator
-from itertools import accumulate, islice
+from itertools import accumulate, count, islice, repeat
+from operator import add
 from typing import IO, NamedTuple
 
 import msgspec
@@ -201,16 +202,16 @@ class _Reader:
         self.pos -= drop
         if mark is not None:
             self.mark = mark - drop
-        size, count = len(buf), 0
+        size, got = len(buf), 0
         buf += self.zeros
         try:
             with memoryview(buf)[size:] as free:
-                count = self.handle.readinto(free) or 0  # type: ignore[attr-defined]
+                got = self.handle.readinto(free) or 0  # type: ignore[attr-defined]
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(f"{self.name}: cannot be read to the end ({error})") from None
         finally:
-            del buf[size + count :]
-        if not count:
+            del buf[size + got :]
+        if not got:
             self.eof = True
             return False
         return True
@@ -468,11 +469,9 @@ class _Splitter:
                 continue
             reader.pos = found + 1
             self.run = _EXACT_RUN
-            elements = list(map(Element, range(index, index + len(datas)), datas))
-            for number, (_, data) in enumerate(elements):  # counted fast, measured rarely
-                if data.count(b"{") + data.count(b"[") > MAX_DEPTH or len(data) > MAX_LINE_BYTES:
-                    elements[number] = _checked(index + number, data)
-            return elements
+            if _any_suspect(datas):
+                return [_checked(index + number, data) for number, data in enumerate(datas)]
+            return list(map(_new_tuple, repeat(Element), zip(count(index), datas)))
         if buf.find(boundary, start) < 0:
             self.boundary = None  # the elements changed their form: learn it again
         self.exact_left, self.run = self.run, min(2 * self.run, _MAX_EXACT_RUN)
@@ -495,6 +494,17 @@ def _split_in_place(buf: bytearray, start: int, end: int) -> list[bytes] | None:
         return None
     finally:
         buf[start - 1], buf[end] = before, after
+
+
+def _any_suspect(datas: list[bytes]) -> bool:
+    """Whether an element may be too long or too deep (more brackets opened than the depth
+    bound: the rare element whose depth is then measured). In C, element by element."""
+    braces, brackets = map(bytes.count, datas, repeat(b"{")), map(bytes.count, datas, repeat(b"["))
+    return max(map(add, braces, brackets)) > MAX_DEPTH or max(map(len, datas)) > MAX_LINE_BYTES
+
+
+#: Makes an Element in C (``Element(index, data)`` would run NamedTuple's __new__ in Python).
+_new_tuple = tuple.__new__
 
 
 def _checked(index: int, data: bytes) -> Element | Unreadable:
