@@ -93,7 +93,6 @@ _BRACKET = re.compile(rb"[\[\]{}]")
 #: +1 for an opening bracket, -1 for a closing one (indexed by byte).
 _DEPTH_STEP = tuple((byte in b"[{") - (byte in b"]}") for byte in range(256))
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
-_STRINGS = re.compile(_STRING, re.DOTALL)
 #: The start of an object up to the end of its first key: what the splitter learns.
 _FIRST_KEY = re.compile(rb'\{[ \t\r\n]{0,32}"[^"\\]{1,64}"')
 _DECODE_ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw]).decode
@@ -518,7 +517,7 @@ def _checked(index: int, data: bytes) -> Element | Unreadable:
 
 
 def _depth(data: bytes) -> int:
-    structure = _STRINGS.sub(b"", data) if b'"' in data else data
+    structure = _WHOLE_STRING.sub(b"", data) if b'"' in data else data
     brackets = structure.translate(None, _NOT_BRACKETS)
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
 

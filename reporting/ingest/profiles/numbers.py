@@ -56,6 +56,19 @@ def _decimal(text: str | bytes) -> tuple[int, int]:
     return (-mantissa if sign else mantissa), power - len(fraction)
 
 
+def _quoted(value: object) -> str:
+    """A value as a message quotes it; an int too long to be written out (Python refuses
+    more than 4,300 digits) by its size.
+
+    >>> _quoted(msgspec.Raw(b"5.0005")), _quoted(10**5000)
+    ('5.0005', 'an integer of some 5,001 digits')
+    """
+    if type(value) is int and not -(10**60) < value < 10**60:
+        digits = abs(value).bit_length() * 30103 // 100_000 + 1  # log10(2) is 0.30103...
+        return f"an integer of some {digits:,} digits"
+    return shown(value)
+
+
 def _text_of(value: object) -> str | bytes:
     """The text of a number of the export: a msgspec.Raw (a JSON float) or a str."""
     if isinstance(value, str):
@@ -106,7 +119,7 @@ def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
             raise _NotANumber("is beyond any stake or payout this tool accepts")
         return _minor_units_of_text(_text_of(value), major, digits)
     except _NotANumber as problem:
-        raise RecordError(RejectReason.BAD_MONEY, f"{field} {shown(value)} {problem}") from None
+        raise RecordError(RejectReason.BAD_MONEY, f"{field} {_quoted(value)} {problem}") from None
 
 
 @functools.lru_cache(maxsize=CACHE_LIMIT)  # stakes repeat endlessly: 5, 10, 12.5, ...
@@ -170,7 +183,7 @@ def epoch_time(value: object, *, milliseconds: bool, field: str) -> str:
     if not _FIRST_MS <= millis < _END_MS:
         raise RecordError(
             RejectReason.BAD_VALUE,
-            f"{field} {shown(value)} is outside the years {YEARS.start}-{YEARS.stop - 1}",
+            f"{field} {_quoted(value)} is outside the years {YEARS.start}-{YEARS.stop - 1}",
         )
     minute, rest = divmod(millis, _MILLIS_PER_MINUTE)
     prefix = _MINUTES.get(minute)

@@ -244,3 +244,10 @@ def test_the_minute_cache_stays_bounded(monkeypatch):
         millis = 1_790_000_000_000 + minute * 60_000 + 7
         assert epoch_time(millis, milliseconds=True, field="f") == stored(millis)
         assert len(numbers._MINUTES) <= 100
+
+
+def test_an_integer_too_long_to_write_out_is_still_one_reject():
+    """msgspec decodes integers of hundreds of digits; Python will not write one of more
+    than 4,300: the reject says its size instead."""
+    assert "an integer of some 5,001 digits is beyond any stake" in money_reject(10**5000)
+    assert "an integer of some 5,001 digits is outside the years" in time_reject(-(10**5000))
