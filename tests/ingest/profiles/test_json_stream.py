@@ -151,6 +151,20 @@ def test_broken_elements_amid_many_are_yielded_in_place():
     assert datas(document) == elements
 
 
+def test_elements_that_change_form_and_nest_their_own_first_key():
+    """The learnt boundary also occurs inside elements (a child starting with the same key)
+    and stops occurring when the form changes: the split is still exact."""
+    nesting = [{"id": n, "children": [{"id": n, "x": "}, {"}, {"id": -n}]} for n in range(3000)]
+    others = [{"other": n, "pad": "p" * (n % 50)} for n in range(3000)]
+    document = (
+        b"["
+        + b", ".join(json.dumps(element).encode() for element in nesting + others)
+        + b","
+        + json.dumps(nesting[:500], indent=3).encode()[1:]
+    )
+    assert [json.loads(data) for data in datas(document)] == nesting + others + nesting[:500]
+
+
 @pytest.mark.parametrize("read_bytes", [1, 7, 100, 4096])
 def test_small_reads_give_the_same_elements(read_bytes, small_reads):
     small_reads(read_bytes)
