@@ -70,6 +70,11 @@ def test_the_array_under_a_path_other_keys_skipped_before_and_after():
     assert datas(document, ("data",)) == [b'{"id": 1}', b'{"id": 2}']
 
 
+def test_a_value_nested_ten_thousand_deep_before_the_array_is_skipped():
+    junk = b"[" * 10_000 + b'"]"' + b"]" * 10_000
+    assert datas(b'{"junk": ' + junk + b', "data": [1]}', ("data",)) == [b"1"]
+
+
 def test_a_path_of_two_keys():
     document = b'{"status": "ok", "result": {"games": [1, 2], "n": 2}}'
     assert datas(document, ("result", "games")) == [b"1", b"2"]
