@@ -79,6 +79,10 @@ _MAX_SEPARATOR_BYTES = 64
 #: Elements read one at a time after a failed split; doubled at each failure in a row
 #: (a document of broken elements is read at the speed of the scan, not retried endlessly).
 _EXACT_RUN, _MAX_EXACT_RUN = 16, 4096
+#: Levels of nesting one regular-expression step of the scan takes in (any real round, 5
+#: deep, in one step); deeper parts are followed a bracket at a time. A pattern of 64
+#: levels would take 10 ms to compile, and one per depth 150 ms.
+_JUMP_LEVELS = 8
 
 _BOM = b"\xef\xbb\xbf"
 _QUOTE = ord('"')
@@ -278,7 +282,7 @@ class _Reader:
     def container(self, start: int) -> bool:
         """Step over the array or object at ``pos``; whether it nests deeper than
         :data:`MAX_DEPTH` (then the rest is counted over, not scanned)."""
-        whole = _container(MAX_DEPTH).match(self.buf, self.pos)
+        whole = _container(min(MAX_DEPTH, _JUMP_LEVELS)).match(self.buf, self.pos)
         if whole is not None:  # the common case: in one step, in C
             self.pos = whole.end()
             return False
@@ -286,7 +290,8 @@ class _Reader:
         while True:
             buf = self.buf
             if depth:  # what it holds, in C, up to its end, a buffer's end or a deeper part
-                self.pos = _content(MAX_DEPTH - depth).match(buf, self.pos).end()  # type: ignore[union-attr]
+                levels = min(MAX_DEPTH - depth, _JUMP_LEVELS)
+                self.pos = _content(levels).match(buf, self.pos).end()  # type: ignore[union-attr]
             pos = self.pos
             if pos == len(buf):
                 if not self.more():
