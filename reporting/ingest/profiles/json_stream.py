@@ -314,7 +314,8 @@ class _Reader:
 
     def count_over(self, depth: int, start: int) -> None:
         """Step to the end of a value nested too deep to scan, from ``depth``: brackets are
-        counted a stretch between two strings at a time (never a Python step per byte)."""
+        counted a stretch up to the next string at a time, strings and the text between them
+        are stepped over a run at a time (never a Python step per byte)."""
         while True:
             buf, pos = self.buf, self.pos
             quote = buf.find(b'"', pos)
@@ -333,8 +334,9 @@ class _Reader:
                     return
                 depth += sum(map(_DEPTH_STEP.__getitem__, brackets))
             self.pos = end
-            if end < len(buf):
+            if end < len(buf):  # a string, and the strings and text after it, in C
                 self.string(self.offset())
+                self.pos = _content(0).match(self.buf, self.pos).end()  # type: ignore[union-attr]
             elif not self.more():
                 raise self.truncated(start, "an array or object")
 
