@@ -30,6 +30,11 @@ __all__ = ["epoch_time", "minor_units"]
 _NUMBER = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
 
 
+#: Minor units of a major unit by the currency's digits (ISO 4217 uses 0 to 4); a digits
+#: value outside is a KeyError of the caller's, never a float scale.
+_SCALES = {digits: 10**digits for digits in range(7)}
+
+
 class _NotANumber(ValueError):
     """Why a value is not the exact number wanted (the caller adds the field)."""
 
@@ -113,7 +118,7 @@ def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
     """
     try:
         if type(value) is int:
-            cents = value * 10**digits if major else value
+            cents = value * _SCALES[digits] if major else value
             if -MAX_CENTS < cents < MAX_CENTS:
                 return cents
             raise _NotANumber("is beyond any stake or payout this tool accepts")
