@@ -147,6 +147,7 @@ def _minor_units_of_text(text: str | bytes, major: bool, digits: int) -> int:
     return cents
 
 
+_Raw = msgspec.Raw
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MILLIS_PER_MINUTE, _MINUTES_PER_DAY = 60_000, 1_440
 #: The epoch milliseconds of the years handled (YEARS), first included, last excluded.
@@ -181,8 +182,13 @@ def epoch_time(value: object, *, milliseconds: bool, field: str) -> str:
     ...
     reporting.ingest.validation.RecordError: endDate 99999999999999999 is outside the years 1900-9998
     """
-    if type(value) is int:
+    kind = type(value)
+    if kind is int:
         millis = value if milliseconds else value * 1000
+    elif kind is _Raw and len(value) <= 24:  # type: ignore[arg-type]
+        millis = _millis_of_digits(bytes(value), milliseconds)  # type: ignore[arg-type]
+        if millis is None:
+            millis = _millis_of(value, milliseconds, field)
     else:
         millis = _millis_of(value, milliseconds, field)
     if not _FIRST_MS <= millis < _END_MS:
@@ -198,14 +204,19 @@ def epoch_time(value: object, *, milliseconds: bool, field: str) -> str:
     return prefix + _SECONDS[second] + _MILLIS[milli]
 
 
+def _millis_of_digits(text: bytes, milliseconds: bool) -> int | None:
+    """The epoch milliseconds of digits with or without a fraction (the common case, in a
+    few steps), truncated past the millisecond; None for any other text."""
+    units, dot, fraction = text.partition(b".")
+    if not units.isdigit() or (dot and not fraction.isdigit()):
+        return None
+    if milliseconds:
+        return int(units)
+    return int((units + fraction + b"000")[: len(units) + 3])
+
+
 def _millis_of(value: object, milliseconds: bool, field: str) -> int:
     """The epoch milliseconds of a number's text (floored past the millisecond)."""
-    if type(value) is msgspec.Raw and len(value) <= 24:  # the common case, in a few steps
-        units, dot, fraction = bytes(value).partition(b".")
-        if units.isdigit() and (fraction.isdigit() or not dot):
-            if milliseconds:
-                return int(units)
-            return int((units + fraction + b"00")[: len(units) + 3])  # truncated
     try:
         mantissa, exponent = _decimal(_text_of(value))
     except _NotANumber as problem:

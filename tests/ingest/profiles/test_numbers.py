@@ -222,6 +222,12 @@ def test_any_millisecond_agrees_with_datetime(millis):
     text = f"{seconds}.{milli:03d}".rstrip("0").rstrip(".") if milli else str(seconds)
     text = f"-{text}" if millis < 0 else text
     assert epoch_time(json_number(text), milliseconds=False, field="f") == stored(millis)
+    # the same digits handed over as text kept as written (a Raw of an int, or a str)
+    assert epoch_time(msgspec.Raw(str(millis).encode()), milliseconds=True, field="f") == stored(
+        millis
+    )
+    assert epoch_time(msgspec.Raw(text.encode()), milliseconds=False, field="f") == stored(millis)
+    assert epoch_time(text, milliseconds=False, field="f") == stored(millis)
 
 
 @given(millis=st.integers(0, END_MS - 1), micros=st.integers(0, 999))
