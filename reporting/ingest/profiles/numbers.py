@@ -115,6 +115,17 @@ def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
     Traceback (most recent call last):
     ...
     reporting.ingest.validation.RecordError: stake True is not a number
+    >>> for value in (None, "NaN", raw(b"1e21"), "1" * 40, 10**13, raw(b"5.5")):
+    ...     try:
+    ...         minor_units(value, major=True, digits=2, field="stake")
+    ...     except RecordError as error:
+    ...         print(error.reason, error.message)
+    bad_money stake None is not a number
+    bad_money stake 'NaN' is not a number
+    bad_money stake 1e21 has an exponent beyond 20
+    bad_money stake '1111111111111111111111111111111111111111' is longer than any number read (32 characters at most)
+    bad_money stake 10000000000000 is beyond any stake or payout this tool accepts
+    550
     """
     try:
         if type(value) is int:
@@ -181,6 +192,10 @@ def epoch_time(value: object, *, milliseconds: bool, field: str) -> str:
     Traceback (most recent call last):
     ...
     reporting.ingest.validation.RecordError: endDate 99999999999999999 is outside the years 1900-9998
+    >>> epoch_time(False, milliseconds=True, field="endDate")
+    Traceback (most recent call last):
+    ...
+    reporting.ingest.validation.RecordError: endDate False is not a number of epoch milliseconds
     """
     kind = type(value)
     if kind is int:
