@@ -18,6 +18,7 @@ __all__ = [
     "MAX_LEARNT_FIELDS",
     "MAX_LINE_BYTES",
     "MAX_MESSAGE_CHARS",
+    "MAX_NUMBER_EXPONENT",
     "MAX_REJECTED_LINES",
     "MAX_SHOWN_VALUE_CHARS",
     "RAW_TEXT_LIMIT",
@@ -54,6 +55,12 @@ MAX_DEPTH = 64
 #: ``reporting.ingest.validation.MAX_CENTS``) has 13 digits, a point and 2 decimals; 32 leaves
 #: room for leading zeros and keeps ``int()`` far from its 4,300-digit refusal.
 MAX_AMOUNT_CHARS = 32
+
+#: Exponent of a JSON number read as money or as an epoch time (``1e3``, ``1.79e12``). Real
+#: exports write none, or a small one; 10**20 is already past any amount (``MAX_CENTS`` is
+#: 10**15 cents) and any epoch millisecond of the years handled (about 2.5 * 10**14), and the
+#: bound keeps ``10**exponent`` from being computed for ``1e999999999``.
+MAX_NUMBER_EXPONENT = 20
 
 #: Characters of a rejected line's text that are kept (the database stores it; the workbook
 #: shows it): enough to see what was wrong, bounded for a hostile line of megabytes.
