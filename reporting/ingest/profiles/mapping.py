@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -302,8 +302,9 @@ class RecordMapper:
             bets.append(self._bet_of(context, currency, len(bets)))
         return bets
 
-    # Long on purpose: the loop every bet of a profiled export goes through, its common case
-    # (texts, amounts seen before) inline and every other case in a function that raises.
+    # The loop every bet of a profiled export goes through: its common case (texts, amounts
+    # seen before) inline, every other case in a function that raises.
+    # Long on purpose: one frame per bet (a call per field costs a tenth of the reading).
     def _bet_of(self, context: tuple[Any, ...], currency: str | None, index: int) -> RawBet:
         (
             (id_level, id_get),
