@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import date
 from pathlib import Path
@@ -34,8 +35,16 @@ if TYPE_CHECKING:
     from reporting.jobs.monthly import MonthlyResult
 
 
-def render_game(game: GameSpec, disclosure: Disclosure, as_of: date, folder: Path) -> list[Path]:
-    """The disclosure pages and the rule sheets of one game, in each configured language."""
+def render_game(
+    game: GameSpec,
+    disclosure: Disclosure,
+    as_of: date,
+    folder: Path,
+    *,
+    operator: str | None = None,
+) -> list[Path]:
+    """The disclosure pages and the rule sheets of one game, in each configured language,
+    published by ``operator``."""
     from reporting.presentation.documents import FORMATS, write_game_documents
 
     documents = write_game_documents(
@@ -47,6 +56,7 @@ def render_game(game: GameSpec, disclosure: Disclosure, as_of: date, folder: Pat
         folder=folder,
         tool_version=__version__,
         disclosure_formats=("html", "pdf"),
+        operator=operator,
     )
     return [document.path for document in documents.files]
 
@@ -123,7 +133,7 @@ def _run_locked(
                 inbox,
                 out,
                 dates,
-                render_game,
+                functools.partial(render_game, operator=operator.name),
                 locked=True,
                 log=_quiet if as_json else _log,
                 progress=bars.task if bars.watched else no_progress,

@@ -78,7 +78,9 @@ def rules_command(
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
     _make_folder(out)
     with database_errors(db) if db is not None else nullcontext():
-        written, warnings = _write_sheets(games, languages, formats, out, db, as_of, as_json)
+        written, warnings = _write_sheets(
+            games, languages, formats, out, db, as_of, as_json, publisher=operator.name
+        )
     if as_json:
         print_json({"files": written, "warnings": warnings})
         return
@@ -95,9 +97,11 @@ def _write_sheets(
     db: Path | None,
     as_of: str | None,
     as_json: bool,
+    *,
+    publisher: str,
 ) -> tuple[list[dict], list[str]]:
-    """Write each game's sheets (``languages`` None: its own); the ``--json`` file entries
-    and the warnings, each once."""
+    """Write each game's sheets (``languages`` None: its own), published by ``publisher``
+    (the operator); the ``--json`` file entries and the warnings, each once."""
     from reporting.presentation.documents import write_game_documents
 
     connection = _connect(db)
@@ -119,6 +123,7 @@ def _write_sheets(
                 as_of=day,
                 folder=out,
                 tool_version=__version__,
+                operator=publisher,
             )
             written.extend(_file_entry(document, day) for document in documents.files)
             if not as_json:

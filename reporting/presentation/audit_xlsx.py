@@ -46,6 +46,7 @@ from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import write_atomically
 from reporting.presentation.workbook_base import (
+    FONT,
     HEADER_LIMIT,
     LINE_HEIGHT,
     Margins,
@@ -107,7 +108,7 @@ _NUMBER_FORMATS = {
 }
 
 #: Typeface of every cell: openpyxl's own default, named so no reader substitutes another.
-_FONT = {"name": "Calibri", "family": 2, "size": 11}
+_FONT = FONT
 _HEADER_FILL = PatternFill("solid", start_color="FFD9E1F2")
 _FLAGGED_FILL = PatternFill("solid", start_color="FFFCE4E4")
 _ALERT_COLOR = "FF9C0006"

@@ -134,12 +134,13 @@ def write_game_documents(
     folder: Path,
     tool_version: str,
     disclosure_formats: Sequence[str] = (),
+    operator: str | None = None,
 ) -> GameDocuments:
     """Build the rule sheet of ``game`` in each language and write it in each format.
 
     For a sheet with a disclosure block, its disclosure page is written first, in each of
-    ``disclosure_formats`` (none unless asked). ``disclosure``, ``as_of`` and
-    ``tool_version`` go to :func:`~reporting.presentation.rulesheet.build_rule_sheet`.
+    ``disclosure_formats`` (none unless asked). ``disclosure``, ``as_of``, ``tool_version``
+    and ``operator`` go to :func:`~reporting.presentation.rulesheet.build_rule_sheet`.
     """
     from reporting.presentation.rulesheet import build_rule_sheet
 
@@ -147,7 +148,12 @@ def write_game_documents(
     warnings: list[str] = []
     for language in languages:
         sheet = build_rule_sheet(
-            game, language, disclosure=disclosure, as_of=as_of, tool_version=tool_version
+            game,
+            language,
+            disclosure=disclosure,
+            as_of=as_of,
+            tool_version=tool_version,
+            operator=operator,
         )
         for warning in sheet.warnings:
             if warning not in warnings:

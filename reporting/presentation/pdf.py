@@ -3,8 +3,12 @@
 Reproducible: the same sheet gives the same bytes. The page's ``dcterms.created`` and
 ``dcterms.modified`` metadata are the as-of date (midnight UTC), ``SOURCE_DATE_EPOCH`` is set
 to that instant while WeasyPrint runs (the embedded font subsets carry a timestamp otherwise),
-and the plain PDF variant is used (PDF/X and PDF/A variants embed a random document id);
-the file identifier WeasyPrint writes is a hash of the content.
+and the file identifier WeasyPrint writes is a hash of the content (PDF/X and PDF/A variants
+embed a random document id: not used).
+
+Tagged for accessibility (PDF/UA-1: a structure tree, the page's ``<html lang>`` as the
+document's ``/Lang``, its ``<title>`` as the title), with the operator as the author: what a
+regulator's or a player's reader expects of a published page.
 
 WeasyPrint is imported inside :func:`render_pdf`: the import costs about a second, which
 commands that never print a PDF should not pay.
@@ -26,6 +30,7 @@ from reporting.presentation.rulesheet import RuleSheet
 __all__ = [
     "FONT_FILES",
     "FONTS_CSS",
+    "PDF_VARIANT",
     "html_to_pdf",
     "render_disclosure_pdf",
     "render_pdf",
@@ -59,16 +64,21 @@ def _source_date_epoch(seconds: int) -> Iterator[None]:
 
 def render_pdf(sheet: RuleSheet) -> bytes:
     """The PDF of a rule sheet (A4, DejaVu Sans embedded), the same bytes for the same sheet."""
-    return html_to_pdf(render_html(sheet), sheet.as_of)
+    return html_to_pdf(render_html(sheet), sheet.as_of, author=sheet.operator)
 
 
 def render_disclosure_pdf(sheet: RuleSheet) -> bytes:
     """The PDF of the ADM disclosure page of a rule sheet."""
-    return html_to_pdf(render_disclosure_html(sheet), sheet.as_of)
+    return html_to_pdf(render_disclosure_html(sheet), sheet.as_of, author=sheet.operator)
 
 
-def html_to_pdf(html: str, as_of: date) -> bytes:
-    """Print a page of ``templates/rules`` to PDF, reproducibly for its as-of date."""
+#: The PDF variant: tagged, with the document's language (see the module's text).
+PDF_VARIANT = "pdf/ua-1"
+
+
+def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
+    """Print a page of ``templates/rules`` to PDF, tagged (PDF/UA-1), reproducibly for its
+    as-of date; ``author`` (the operator) in the document's metadata."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(
@@ -82,5 +92,8 @@ def html_to_pdf(html: str, as_of: date) -> bytes:
     with _source_date_epoch(epoch):
         font_config = FontConfiguration()
         fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
-        document = weasyprint.HTML(string=html, base_url=str(TEMPLATE_DIR / "rules"))
-        return document.write_pdf(stylesheets=[fonts], font_config=font_config)
+        page = weasyprint.HTML(string=html, base_url=str(TEMPLATE_DIR / "rules"))
+        document = page.render(stylesheets=[fonts], font_config=font_config)
+        if author:
+            document.metadata.authors = [author]
+        return document.write_pdf(pdf_variant=PDF_VARIANT)

@@ -15,7 +15,7 @@ templates' (and the translators') business.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
@@ -242,6 +242,7 @@ class RuleSheet:
     statistics_reset: time | None  # local time the table statistics start again each day
     adm: AdmBlock | None
     warnings: tuple[str, ...]
+    operator: str | None = None  # who publishes the page (the PDF's author)
 
     @property
     def main_bets(self) -> tuple[OfferedBet, ...]:
@@ -494,8 +495,10 @@ def build_rule_sheet(
     disclosure: Disclosure | None,
     as_of: date,
     tool_version: str,
+    operator: str | None = None,
 ) -> RuleSheet:
-    """Compute the rule sheet of ``game`` in ``language`` as of a local date.
+    """Compute the rule sheet of ``game`` in ``language`` as of a local date (published by
+    ``operator``, the configuration's operator name).
 
     ``disclosure`` carries the previous month's win percentage of an ADM game (from
     :func:`reporting.figures.disclosure.disclose` on the round logs); without it the ADM block says
@@ -523,7 +526,7 @@ def build_rule_sheet(
         warnings += favourable_bet_warnings(game, odds)
     warnings = [f"{game.id}: {warning}" for warning in warnings]
 
-    return _assemble(
+    sheet = _assemble(
         game,
         language,
         as_of=as_of,
@@ -532,6 +535,7 @@ def build_rule_sheet(
         adm=adm,
         warnings=tuple(warnings),
     )
+    return sheet if operator is None else replace(sheet, operator=operator)
 
 
 def _check_request(

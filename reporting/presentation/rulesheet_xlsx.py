@@ -37,6 +37,7 @@ from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.presentation.i18n import load_translations, make_environment
 from reporting.presentation.rulesheet import RuleSheet
 from reporting.presentation.workbook_base import (
+    FONT,
     LINE_HEIGHT,
     Margins,
     header_text,
@@ -46,6 +47,12 @@ from reporting.presentation.workbook_base import (
     set_up_printing,
     workbook_bytes,
 )
+
+
+def _font(**changes: object) -> Font:
+    """The workbook's font (:data:`FONT`, named in every style) with ``changes``."""
+    return Font(**(FONT | changes))
+
 
 __all__ = ["SHEET_IDS", "excel_formats", "render_xlsx"]
 
@@ -147,16 +154,16 @@ class _Sheet:
         self.row += rows
 
     def title(self, text: str, subtitle: Sequence[str] = ()) -> None:
-        self.put(1, text).font = Font(bold=True, size=16)
+        self.put(1, text).font = _font(bold=True, size=16)
         self.sheet.row_dimensions[self.row].height = 24
         self.skip()
         for line in subtitle:
-            self.paragraph(line, font=Font(color="5A6273"))
+            self.paragraph(line, font=_font(color="5A6273"))
         self.skip()
 
     def heading(self, text: str, level: int = 2) -> None:
         cell = self.put(1, text)
-        cell.font = Font(
+        cell.font = _font(
             bold=True, size=13 if level == 2 else 11, color="7A1F2B" if level == 2 else None
         )
         self.skip()
@@ -210,10 +217,10 @@ class _Sheet:
                 _CENTER if center and column > 1 else (_WRAP_RIGHT if numeric else _WRAP)
             )
             if header:
-                cell.font = Font(bold=True)
+                cell.font = _font(bold=True)
                 cell.fill = _HEAD_FILL
             elif column == 1:
-                cell.font = Font(bold=True)
+                cell.font = _font(bold=True)
             fill = fills[column - 1] if column - 1 < len(fills) else None
             if fill is not None:
                 cell.fill = fill
@@ -301,7 +308,7 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
     )
     page.paragraph(f"{text.below_minimum(sheet)} {text.above_maximum(sheet)}")
     for group in sheet.exclusive_groups:
-        page.paragraph(text.exclusive_rule(group), font=Font(bold=True))
+        page.paragraph(text.exclusive_rule(group), font=_font(bold=True))
 
     page.heading(text.malfunctions_title())
     page.paragraph(text.malfunction_text())
@@ -337,7 +344,7 @@ def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
             formats=(None, None, None, formats["odds"]),
         )
     for group in sheet.exclusive_groups:
-        page.paragraph(text.exclusive_rule(group), font=Font(bold=True))
+        page.paragraph(text.exclusive_rule(group), font=_font(bold=True))
     if sheet.has_bonus:
         page.heading(text.bonus_title(), level=3)
         page.paragraph(text.bonus_text())
@@ -375,7 +382,7 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
     page.heading(text.banker_third_title(), level=3)
     page.paragraph(text.banker_third_text())
     over_columns = page.put(3, text.player_third_points_label())
-    over_columns.font = Font(bold=True)
+    over_columns.font = _font(bold=True)
     over_columns.alignment = _CENTER
     over_columns.fill = _HEAD_FILL
     page.sheet.merge_cells(

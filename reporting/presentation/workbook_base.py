@@ -34,6 +34,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
 __all__ = [
+    "FONT",
     "save_workbook",
     "HEADER_LIMIT",
     "LINE_HEIGHT",
@@ -47,6 +48,10 @@ __all__ = [
     "set_up_printing",
     "workbook_bytes",
 ]
+
+#: The one font of every workbook, named in every cell style (a style without a name shows
+#: in another application's default face, often a serif one, beside Calibri).
+FONT: dict = {"name": "Calibri", "family": 2, "size": 11}
 
 #: Most characters a text cell holds (Excel's limit is 32,767).
 TEXT_LIMIT = 32_000

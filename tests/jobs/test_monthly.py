@@ -863,7 +863,7 @@ def test_a_renderer_input_error_exits_2_through_the_command_boundary(
     )  # fmt: skip
     before = snapshot(two_games.out / "2026-10")
 
-    def broken(game, disclosure, as_of, folder):
+    def broken(game, disclosure, as_of, folder, *, operator=None):
         (folder / f"{game.id}.el.pdf").write_bytes(b"%PDF-1.7 half")
         raise InputError(f"{game.id}: font file missing")
 

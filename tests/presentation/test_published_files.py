@@ -1,0 +1,62 @@
+"""What a published file says about itself: a rule sheet's PDF is tagged (PDF/UA-1) with its
+language, title and the operator as author; every styled cell of a rule-sheet workbook
+names its font."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.presentation.pdf import render_disclosure_pdf, render_pdf
+from reporting.presentation.rulesheet import build_rule_sheet
+from reporting.presentation.rulesheet_xlsx import render_xlsx
+from reporting.presentation.workbook_base import FONT
+
+AS_OF = date(2026, 11, 30)
+
+
+def sheet(config, game_id: str, language: str):
+    return build_rule_sheet(
+        config.game(game_id),
+        language,
+        disclosure=None,
+        as_of=AS_OF,
+        tool_version="test",
+        operator=config.name,
+    )
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_rule_sheet_pdf_is_tagged_with_its_language_title_and_operator(operator_config, language):
+    reader = PdfReader(io.BytesIO(render_pdf(sheet(operator_config, "live-baccarat-dk", language))))
+    catalog = reader.trailer["/Root"]
+    assert catalog["/Lang"] == language
+    assert "/StructTreeRoot" in catalog and catalog["/MarkInfo"]["/Marked"]
+    assert reader.metadata.author == operator_config.name == "Casinò Esempio S.p.A."
+    assert reader.metadata.title.startswith("Live Baccarat")
+
+
+def test_the_disclosure_page_pdf_is_tagged_too(operator_config):
+    reader = PdfReader(
+        io.BytesIO(render_disclosure_pdf(sheet(operator_config, "live-baccarat-it", "it")))
+    )
+    assert reader.trailer["/Root"]["/Lang"] == "it"
+    assert reader.metadata.author == operator_config.name
+
+
+@pytest.mark.parametrize("game_id", ["live-baccarat-it", "mini-baccarat-it"])
+def test_every_cell_of_a_rule_sheet_workbook_names_its_font(operator_config, game_id):
+    book = load_workbook(io.BytesIO(render_xlsx(sheet(operator_config, game_id, "en"))))
+    fonts = {
+        (cell.font.name, cell.font.family)
+        for worksheet in book.worksheets
+        for row in worksheet.iter_rows()
+        for cell in row
+        if cell.value is not None
+    }
+    assert fonts == {(FONT["name"], FONT["family"])}
