@@ -48,6 +48,7 @@ from reporting.sample.shoes import TableShoes, full_deck
 
 __all__ = [
     "BANKER_COLOUR",
+    "EXAMPLE_SEED",
     "PLAYER_COLOUR",
     "TIE_COLOUR",
     "BeadCell",
@@ -376,17 +377,19 @@ def _grid_lines(columns: int, rows: int, cell: int) -> list[str]:
 
 def _pair_dots(x: int, y: int, cell: int, player_pair: bool, banker_pair: bool) -> str:
     """A red dot top left for a Banker pair, a blue dot bottom right for a Player pair."""
-    radius = max(cell // 9, 2)
+    radius = max(cell // 8, 3)
+    near, far = x + cell // 5 + 1, x + cell - cell // 5 - 1  # on the rim of the cell's disc
+    top, bottom = y + cell // 5 + 1, y + cell - cell // 5 - 1
     dots = ""
     if banker_pair:
         dots += (
-            f'<circle class="pair banker-pair" cx="{x + radius + 1}" cy="{y + radius + 1}"'
-            f' r="{radius}" fill="{BANKER_COLOUR}" stroke="#fff"/>'
+            f'<circle class="pair banker-pair" cx="{near}" cy="{top}" r="{radius}"'
+            f' fill="{BANKER_COLOUR}" stroke="#fff"/>'
         )
     if player_pair:
         dots += (
-            f'<circle class="pair player-pair" cx="{x + cell - radius - 1}"'
-            f' cy="{y + cell - radius - 1}" r="{radius}" fill="{PLAYER_COLOUR}" stroke="#fff"/>'
+            f'<circle class="pair player-pair" cx="{far}" cy="{bottom}" r="{radius}"'
+            f' fill="{PLAYER_COLOUR}" stroke="#fff"/>'
         )
     return dots
 
@@ -427,11 +430,14 @@ def _tie_mark(x: int, y: int, cell: int, ties: int) -> str:
         f'<path class="tie-mark" d="M{x + 4} {y + cell - 4}L{x + cell - 4} {y + 4}"'
         f' stroke="{TIE_COLOUR}" stroke-width="3" stroke-linecap="round"/>'
     )
-    if ties >= 2:
+    if ties >= 2:  # the count over the bar, on a white outline drawn first so it reads
+        text = (
+            f' x="{x + cell // 2}" y="{y + cell // 2 + 4}" text-anchor="middle" font-size="12"'
+            f' font-weight="bold" font-family="{_FONT}"'
+        )
         mark += (
-            f'<text class="tie-count" x="{x + cell // 2}" y="{y + cell // 2 + 4}"'
-            f' text-anchor="middle" font-size="11" font-weight="bold" font-family="{_FONT}"'
-            f' fill="{TIE_COLOUR}">{ties}</text>'
+            f'<text{text} fill="#fff" stroke="#fff" stroke-width="3">{ties}</text>'
+            f'<text class="tie-count"{text} fill="{TIE_COLOUR}">{ties}</text>'
         )
     return mark
 
@@ -471,6 +477,11 @@ def big_road_svg(road: BigRoad, labels: RoadLabels, min_columns: int = 12) -> st
 
 # --------------------------------------------------------------------------------------------
 # A real shoe of the engine
+
+
+#: The seed of the pages' example shoe: its hands begin with two ties (a pending first cell),
+#: its Big Road has dragon tails and runs of ties, and its last 36 hands hold both pairs.
+EXAMPLE_SEED = 375
 
 
 def deal_shoe(seed: int | str, decks: int = 8, cut_card_depth: int = 14) -> tuple[Outcome, ...]:
