@@ -4,6 +4,7 @@ shoes, their SVG drawings, a shoe dealt by the engine, and both roads printed by
 from __future__ import annotations
 
 import doctest
+import os
 import subprocess
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
@@ -35,6 +36,7 @@ from reporting.presentation.roads import (
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 LABELS = RoadLabels("Road & title", 'A road "drawn" <here>')
 
 
@@ -168,6 +170,11 @@ def test_every_banker_or_player_hand_is_one_cell_and_every_tie_one_mark(hands):
     for earlier, later in zip(road.cells, road.cells[1:], strict=False):
         same_run = earlier.winner is later.winner
         assert later.run == earlier.run + (0 if same_run else 1)
+        step = (later.column - earlier.column, later.row - earlier.row)
+        if same_run:  # down the column, or right along a dragon tail
+            assert step == ((1, 0) if later.tail else (0, 1))
+        else:  # the top of a column to the right of the run's first column
+            assert later.row == 0 and not later.tail
 
 
 # --- Bead Road ------------------------------------------------------------------------------
@@ -248,6 +255,31 @@ def test_the_bead_road_fits_a_phone_and_the_big_road_grows_with_its_columns():
     assert int(ElementTree.fromstring(big_svg).get("width")) == road.columns * 22 + 4
     empty = big_road_svg(big_road(()), LABELS)
     assert ElementTree.fromstring(empty).get("width") == str(12 * 22 + 4)
+
+
+# Two ties first, a run of ties, pairs on a hand and on a tie, a change of winner, a dragon tail
+# and a run that turns above it.
+GOLDEN_SHOE = "T3 T5 B6b B7 T7 T2 P8p T4pb B9 " + "P9 " * 8 + "B7 " * 7 + "P6"
+
+
+@pytest.mark.parametrize(
+    ("name", "draw"),
+    [
+        ("roads-bead.svg", lambda hands: bead_road_svg(bead_road(hands), LABELS)),
+        ("roads-big.svg", lambda hands: big_road_svg(big_road(hands), LABELS)),
+    ],
+)
+def test_golden_svg(name, draw):
+    """A hand-written shoe's roads, byte for byte. Regenerate on purpose only:
+    UPDATE_GOLDEN=1 pytest tests/presentation/test_roads.py, then look at the pictures."""
+    actual = draw(hands_from_codes(GOLDEN_SHOE)) + "\n"
+    golden = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.is_file(), f"{golden} is missing: run with UPDATE_GOLDEN=1 to create it"
+    assert actual == golden.read_text(encoding="utf-8"), (
+        f"{name} differs from {golden}; if the change is intended, run UPDATE_GOLDEN=1"
+    )
 
 
 def test_svgs_are_the_same_bytes_every_time():
