@@ -432,6 +432,8 @@ def test_english_calls_the_monthly_figure_what_players_get_back():
     translations = load_translations("en")
     label = translations.gettext("Win percentage of the previous month (%(month)s)")
     assert label == "Payout percentage of the previous month (%(month)s)"
+    # ADM's "diritto di partecipazione" is Italian; in English the limit is per round
+    assert translations.gettext("Minimum stake per participation") == "Minimum stake per round"
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
