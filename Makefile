@@ -52,11 +52,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check reporting tests scripts
 
 # Extract the messages of templates/ and reporting/, update every catalogue, and refresh the
-# English one (msgstr = msgid). Catalogues compile in memory at run time: no .mo files.
+# English one (a new entry's msgstr = its msgid; a reviewed English wording is kept).
+# Catalogues compile in memory at run time: no .mo files.
 i18n: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -o reporting/locale/messages.pot --add-comments=Translators: --project=baccarat-report --version=0.1.0 --copyright-holder=baccarat-report --msgid-bugs-address=compliance@example.invalid --sort-by-file --width=100 .
 	$(BIN)/pybabel update -D messages -i reporting/locale/messages.pot -d reporting/locale --width=100 --ignore-obsolete --no-fuzzy-matching
-	$(BIN)/python -c "from babel.messages.pofile import read_po, write_po; p='reporting/locale/en/LC_MESSAGES/messages.po'; c=read_po(open(p,'rb'), locale='en'); [setattr(m, 'string', m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id]; write_po(open(p,'wb'), c, width=100)"
+	$(BIN)/python -c "from babel.messages.pofile import read_po, write_po; p='reporting/locale/en/LC_MESSAGES/messages.po'; c=read_po(open(p,'rb'), locale='en'); [setattr(m, 'string', m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id and not any(m.string if isinstance(m.string, tuple) else (m.string,))]; write_po(open(p,'wb'), c, width=100)"
 
 clean:
 	rm -rf $(VENV) $(DEMO) .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

@@ -72,6 +72,8 @@ TEMPLATE_DIR = next(
     Path(__file__).resolve().parents[2] / "templates",
 )
 DOMAIN = "messages"
+#: The no-break space between a currency's letters and its figure (``DKK 50.00``).
+NBSP = "\xa0"
 
 
 def _check_language(code: str) -> None:
@@ -137,10 +139,27 @@ class Formatter:
         return Locale.parse(self.locale)
 
     def money(self, cents: int, currency: str) -> str:
-        """Integer cents in the currency's locale format (``1.000,00 €``, ``€1,000.00``)."""
+        """Integer cents in the currency's locale format (``1.000,00 €``, ``€1,000.00``).
+
+        Where the locale shows a currency by its letters (an ISO code such as ``DKK``), a
+        no-break space parts them from the figure in every language: Babel's English pattern
+        would write ``DKK50.00``.
+
+        >>> Formatter("en_GB").money(5000, "DKK")
+        'DKK\xa050.00'
+        >>> Formatter("en_GB").money(-5000, "CHF"), Formatter("it_IT").money(5000, "DKK")
+        ('-CHF\xa050.00', '50,00\xa0DKK')
+        >>> Formatter("en_GB").money(5000, "EUR"), Formatter("da_DK").money(5000, "DKK")
+        ('€50.00', '50,00\xa0kr.')
+        """
         if isinstance(cents, bool) or not isinstance(cents, int):
             raise TypeError(f"money is formatted from integer cents, got {cents!r}")
-        return format_currency(cents_to_decimal(cents), currency, locale=self.locale)
+        text = format_currency(cents_to_decimal(cents), currency, locale=self.locale)
+        symbol = self._locale.currency_symbols.get(currency, currency)
+        if symbol.isalpha():
+            code = re.escape(symbol)
+            text = re.sub(rf"(?<={code})(?=\d)|(?<=\d)(?={code})", NBSP, text)
+        return text
 
     def percent(self, points: Decimal | Fraction | int, places: int | None = 2) -> str:
         """A percentage given in points (``98.94`` for 98.94%), exactly 2 decimals, half up.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import re
 import sys
 from datetime import date, time
 from decimal import Decimal
@@ -235,11 +237,24 @@ def test_unknown_language_is_refused():
         ("da_DK", "DKK", f"1.000,00{NBSP}kr."),
         ("el_GR", "EUR", f"1.000,00{NBSP}€"),
         ("en_GB", "EUR", "€1,000.00"),
-        ("en_GB", "DKK", "DKK1,000.00"),
+        ("en_GB", "DKK", f"DKK{NBSP}1,000.00"),  # Babel alone writes "DKK1,000.00"
+        ("it_IT", "DKK", f"1.000,00{NBSP}DKK"),
+        ("en_GB", "CHF", f"CHF{NBSP}1,000.00"),
+        ("en_GB", "USD", "US$1,000.00"),  # a symbol, not letters: no space
     ],
 )
 def test_money_in_the_locale_from_integer_cents(locale, currency, expected):
     assert Formatter(locale).money(100000, currency) == expected
+
+
+def test_money_parts_a_currency_code_from_a_negative_figure_too():
+    assert Formatter("en_GB").money(-5050, "DKK") == f"-DKK{NBSP}50.50"
+
+
+def test_the_formatting_doctests_hold():
+    import reporting.presentation.i18n as module
+
+    assert doctest.testmod(module).failed == 0
 
 
 def test_money_refuses_anything_but_integer_cents():
@@ -320,3 +335,114 @@ def test_the_filters_are_registered_in_one_place():
     with pytest.raises(TypeError):  # a float literal never reaches the page
         rendered.render()
     assert environment.from_string("{{ cents|money('EUR') }}").render(cents=500) == f"5,00{NBSP}€"
+
+
+# --- the market's wording ------------------------------------------------------------------------
+
+
+def translations_of(language: str) -> list[str]:
+    """Every msgstr of a language's catalogue, each plural form on its own."""
+    found = []
+    for message in load_catalog(language):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            found.extend(strings)
+    return found
+
+
+def test_greek_says_mpanka_never_trapezitis():
+    """Greek operators write "μπάνκα" for the Banker, in every case (η Μπάνκα, της Μπάνκας)."""
+    texts = translations_of("el")
+    assert not [text for text in texts if "Τραπεζίτ" in text]
+    translations = load_translations("el")
+    assert translations.gettext("Banker") == "Μπάνκα"
+    assert "της Μπάνκας" in translations.gettext("The Banker’s hand has the higher value.")
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "it",
+            {
+                "Player": "Player",
+                "Banker": "Banker",
+                "Tie": "Pareggio",
+                "Either Pair": "Almeno una coppia",
+                "Small": "Piccolo",
+                "Big": "Grande",
+                "Player Bonus": "Bonus Player",
+                "Banker Bonus": "Bonus Banker",
+            },
+        ),
+        (
+            "da",
+            {
+                "Player": "Player",
+                "Banker": "Banker",
+                "Tie": "Tie",
+                "Player Pair": "Player Pair",
+                "Banker Pair": "Banker Pair",
+                "Either Pair": "Et af parrene",
+            },
+        ),
+        (
+            "el",
+            {
+                "Player": "Παίκτης",
+                "Banker": "Μπάνκα",
+                "Tie": "Ισοπαλία",
+                "Player Pair": "Player Pair",
+                "Banker Pair": "Banker Pair",
+            },
+        ),
+    ],
+)
+def test_bet_names_are_the_ones_the_markets_table_shows(language, expected):
+    translations = load_translations(language)
+    assert {msgid: translations.gettext(msgid) for msgid in expected} == expected
+
+
+def test_italian_uses_the_adm_labels():
+    macros = make_environment("it").get_template("rules/macros.html.j2").module
+    assert str(macros.declared_rtp_label()) == "Quota della raccolta destinata a montepremi (% RTP)"
+    translations = load_translations("it")
+    assert translations.gettext("Operator’s share") == "Compenso del concessionario"
+    for label in ("Minimum stake per participation", "Maximum stake per participation"):
+        assert "del diritto di partecipazione" in translations.gettext(label)
+    label = translations.gettext("Win percentage of the previous month (%(month)s)")
+    assert label.startswith("Consuntivo vincite mese precedente")
+
+
+def test_italian_sabot_and_dates_read_as_italian():
+    """ "dal sabot" (never "dallo"/"dello sabot"), and no article before a date Babel writes:
+    "al 1 dicembre" and "il 1 dicembre" are wrong, "in data 1 dicembre" is right for any day."""
+    texts = translations_of("it")
+    assert not [text for text in texts if re.search(r"\bd[ae]llo sabot", text)]
+    assert not [text for text in texts if re.search(r"\b(al|il|del|dal) %\(date\)s", text)]
+    environment = make_environment("it")
+    rendered = environment.from_string("{{ _('Rules in force on %(date)s', date=day|long_date) }}")
+    assert rendered.render(day=date(2026, 12, 1)) == "Regolamento in vigore in data 1 dicembre 2026"
+
+
+def test_english_calls_the_monthly_figure_what_players_get_back():
+    """ "Win percentage" reads as the house's win: the figure is the share paid back."""
+    texts = translations_of("en")
+    assert not [text for text in texts if "win percentage" in text.lower()]
+    translations = load_translations("en")
+    label = translations.gettext("Win percentage of the previous month (%(month)s)")
+    assert label == "Payout percentage of the previous month (%(month)s)"
+    # ADM's "diritto di partecipazione" is Italian; in English the limit is per round
+    assert translations.gettext("Minimum stake per participation") == "Minimum stake per round"
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_every_review_comment_says_old_new_and_why(language):
+    """A reviewed entry carries its decision: ``review: "old" -> "new": why``."""
+    reviews = 0
+    for message in load_catalog(language):
+        comment = " ".join(message.user_comments)
+        if "review:" in comment:
+            reviews += 1
+            assert re.search(r'review: ".*" -> ".*": \S', comment), (language, comment)
+    assert reviews > 0

@@ -465,9 +465,9 @@ def test_disclosure_page_needs_an_adm_block(operator_config, tmp_path):
 #: Words each language's sheets must show: written here, not taken from the catalogues, so a
 #: catalogue falling back to English fails.
 LANGUAGE_WORDS = {
-    "it": ("Banco", "Giocatore", "Pareggio", "Malfunzionamenti"),
-    "da": ("Spiller", "Uafgjort", "Tilbagebetalingsprocent", "Fejl"),
-    "el": ("Τραπεζίτης", "Παίκτης", "Ισοπαλία", "δυσλειτουργίας"),
+    "it": ("Pareggio", "Punteggio", "Scopo", "Malfunzionamenti"),
+    "da": ("uafgjort", "Håndværdi", "Tilbagebetalingsprocent", "Funktionsfejl"),
+    "el": ("Μπάνκα", "Παίκτης", "Ισοπαλία", "δυσλειτουργίας"),
     "en": ("Banker", "Player", "Tie", "Malfunctions"),
 }
 
