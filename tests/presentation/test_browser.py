@@ -334,3 +334,11 @@ def test_the_measure_catches_a_wide_table_and_a_cut_caption(browser, tmp_path):
     assert any("wider than its container" in p for p in problems), problems
     assert any("caption" in p and "is cut" in p for p in problems), problems
     assert any("Banker matrix spans" in p for p in problems), problems
+
+
+def test_a_missing_chromium_fails_with_the_install_command(monkeypatch):
+    """No skip: without Chromium the test fails and says how to install it."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pytest.fail.Exception) as failure:
+        find_chromium()
+    assert "apt-get install -y --no-install-recommends chromium" in str(failure.value)
