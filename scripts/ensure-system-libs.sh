@@ -2,11 +2,12 @@
 # Make sure the system libraries and tools the tool and its tests need are present
 # (Debian/Ubuntu): Pango, HarfBuzz's subset library and DejaVu fonts for WeasyPrint; poppler's
 # pdftotext, which tests read PDF text with; systemd's systemd-analyze, which tests check the
-# shipped units with. Installs them with apt-get when run as root; otherwise prints the exact
+# shipped units with; Debian's Chromium, which tests open the HTML rule sheets in (headless, at
+# phone and desktop widths: tests/presentation/test_browser.py). Installs them with apt-get when run as root; otherwise prints the exact
 # command and fails.
 set -euo pipefail
 
-packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils systemd)
+packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils systemd chromium)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
@@ -17,7 +18,7 @@ done
 
 command="apt-get install -y --no-install-recommends ${missing[*]}"
 if ! command -v apt-get >/dev/null 2>&1; then
-    echo "Needed: ${missing[*]} (WeasyPrint's libraries and fonts; pdftotext, systemd-analyze for the tests)." >&2
+    echo "Needed: ${missing[*]} (WeasyPrint's libraries and fonts; pdftotext, systemd-analyze, chromium for the tests)." >&2
     echo "Install them with your system's package manager, then run make again." >&2
     exit 1
 fi

@@ -1,0 +1,344 @@
+"""Every HTML rule sheet opened in a real browser at phone and desktop widths.
+
+Debian's Chromium runs headless, driven through the DevTools protocol over a pipe
+(``--remote-debugging-pipe``: JSON messages ended by a NUL byte on file descriptors 3 and 4),
+so the test needs no Python dependency and no network port. One browser process opens every
+page at every width: the viewport is set with ``Emulation.setDeviceMetricsOverride``, which,
+unlike ``--window-size``, goes below Chromium's 500 px minimum window width.
+
+In each page a script measures what a reader meets: the page does not scroll sideways, no table
+is wider than its container (unless it sits in a scrolling box that shows a visible cue), and
+no caption is cut by the viewport or by a clipping box. The Banker matrix must fit the phone
+without scrolling and keep a readable font size.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.presentation.documents import write_disclosure_page, write_rule_sheet
+from reporting.presentation.rulesheet import build_rule_sheet
+
+AS_OF = date(2026, 11, 30)
+#: Widths of the viewport, in CSS pixels: two phones (small Android, iPhone) and a laptop.
+WIDTHS = (360, 390, 1280)
+PHONE_HEIGHT = 800
+#: The smallest font size (CSS px) a phone reader is asked to read in the Banker matrix.
+MATRIX_MIN_FONT_PX = 12
+INSTALL = "apt-get update && apt-get install -y --no-install-recommends chromium"
+
+#: Runs in the page; returns every problem found as a sentence (an empty list: none).
+MEASURE = r"""
+((device) => {
+  const problems = [];
+  const root = document.documentElement;
+  const width = window.innerWidth;
+  if (width !== device) {
+    problems.push(`the layout viewport is ${width} px on a ${device} px screen: ` +
+      'the content is too wide, a phone shows it zoomed out');
+  }
+  const where = (el) => {
+    const id = el.closest('[id]');
+    return (id ? '#' + id.id + ' ' : '') + el.tagName.toLowerCase() +
+      (el.className ? '.' + String(el.className).split(' ').join('.') : '');
+  };
+  if (root.scrollWidth > width) {
+    problems.push(`page scrolls sideways: scrollWidth ${root.scrollWidth} > innerWidth ${width}`);
+  }
+  const clips = (el) => {
+    const style = getComputedStyle(el);
+    return style.overflowX !== 'visible' && style.overflowX !== 'clip' ? 'scrolls'
+      : (style.overflowX === 'clip' || style.overflow === 'hidden') ? 'clips' : null;
+  };
+  const cued = (box) => [...box.querySelectorAll('.scroll-cue')].some(
+    (cue) => cue.getClientRects().length > 0 && getComputedStyle(cue).visibility === 'visible');
+  for (const table of document.querySelectorAll('table')) {
+    const container = table.parentElement;
+    const overflow = table.getBoundingClientRect().width - container.clientWidth;
+    if (overflow > 0.5) {
+      const box = table.closest('.scroll');
+      if (!(box && clips(box) === 'scrolls' && cued(box))) {
+        problems.push(`${where(table)} is ${Math.round(overflow)} px wider than its container`);
+      }
+    }
+  }
+  for (const caption of document.querySelectorAll('caption')) {
+    const range = document.createRange();
+    range.selectNodeContents(caption);
+    const text = range.getBoundingClientRect();
+    let left = 0, right = width;
+    for (let el = caption.parentElement; el; el = el.parentElement) {
+      if (clips(el)) {
+        const box = el.getBoundingClientRect();
+        left = Math.max(left, box.left);
+        right = Math.min(right, box.right);
+      }
+    }
+    if (text.width === 0 || text.left < left - 0.5 || text.right > right + 0.5) {
+      problems.push(`${where(caption)} is cut: text ${Math.round(text.left)}..` +
+        `${Math.round(text.right)} px, visible ${Math.round(left)}..${Math.round(right)} px`);
+    }
+  }
+  const matrix = document.querySelector('table.matrix');
+  if (matrix) {
+    const box = matrix.getBoundingClientRect();
+    if (box.left < -0.5 || box.right > width + 0.5) {
+      problems.push(`the Banker matrix spans ${Math.round(box.left)}..${Math.round(box.right)} px`);
+    }
+    for (const cell of matrix.querySelectorAll('th, td')) {
+      const size = parseFloat(getComputedStyle(cell).fontSize);
+      if (size < %(min_font)d) {
+        problems.push(`${where(cell)} of the Banker matrix is set in ${size} px`);
+        break;
+      }
+      if (cell.scrollWidth > cell.clientWidth + 1) {
+        problems.push(`a cell of the Banker matrix overflows: ${cell.textContent.trim()}`);
+        break;
+      }
+    }
+  }
+  return problems;
+})(%(device)d)
+""".replace("%(min_font)d", str(MATRIX_MIN_FONT_PX))
+
+
+def _pipe_ends(commands: int, replies: int) -> None:
+    """In the child: put the pipe ends on descriptors 3 (commands) and 4 (replies), where
+    ``--remote-debugging-pipe`` expects them, by way of copies above both."""
+    commands, replies = (fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (commands, replies))
+    os.dup2(commands, 3)
+    os.dup2(replies, 4)
+
+
+class Browser:
+    """Headless Chromium driven over the DevTools protocol's pipe: one page, reused."""
+
+    def __init__(self, executable: str, profile: Path):
+        read_ours, write_theirs = os.pipe()  # Chromium writes on its fd 4
+        read_theirs, write_ours = os.pipe()  # and reads on its fd 3
+        self.process = subprocess.Popen(
+            [
+                executable,
+                "--headless",
+                "--remote-debugging-pipe",
+                "--no-sandbox",  # the test may run as root (a container)
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions",
+                "--disable-background-networking",
+                "--hide-scrollbars",
+                f"--user-data-dir={profile}",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            # Python's descriptors are not inherited (PEP 446): only the two that
+            # _pipe_ends() places on 3 and 4 reach Chromium.
+            close_fds=False,
+            preexec_fn=lambda: _pipe_ends(read_theirs, write_theirs),
+        )
+        os.close(read_theirs)
+        os.close(write_theirs)
+        self._out = os.fdopen(write_ours, "wb", buffering=0)
+        self._in = os.fdopen(read_ours, "rb", buffering=0)
+        self._buffer = b""
+        self._next_id = 0
+        self.events: list[dict] = []
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)[
+            "sessionId"
+        ]
+        self.call("Page.enable", session=True)
+
+    def _message(self) -> dict:
+        while b"\0" not in self._buffer:
+            chunk = self._in.read(1 << 16)
+            if not chunk:
+                raise RuntimeError("Chromium closed the DevTools pipe")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def call(self, method: str, session: bool = False, **params) -> dict:
+        """Send one command and return its result (events that arrive meanwhile are kept)."""
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = self.session
+        self._out.write(json.dumps(message).encode() + b"\0")
+        while True:
+            reply = self._message()
+            if reply.get("id") == self._next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+            self.events.append(reply)
+
+    def _wait_for(self, event: str, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(e.get("method") == event for e in self.events):
+            if time.monotonic() > deadline:
+                raise TimeoutError(event)
+            self.events.append(self._message())
+        self.events.clear()
+
+    def resize(self, width: int) -> None:
+        """Make the viewport ``width`` CSS px wide (a phone below 1000 px, with its handling of
+        ``<meta name="viewport">``); the page is laid out again, as when a phone turns."""
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            session=True,
+            width=width,
+            height=PHONE_HEIGHT,
+            screenWidth=width,
+            screenHeight=PHONE_HEIGHT,
+            deviceScaleFactor=1,
+            mobile=width < 1000,
+        )
+
+    def open(self, path: Path, width: int) -> None:
+        """Load ``path`` in a viewport ``width`` CSS px wide."""
+        self.resize(width)
+        self.events.clear()
+        self.call("Page.navigate", session=True, url=path.resolve().as_uri())
+        self._wait_for("Page.loadEventFired")
+
+    def evaluate(self, expression: str):
+        """The value of a JavaScript expression in the page."""
+        result = self.call(
+            "Runtime.evaluate", session=True, expression=expression, returnByValue=True
+        )
+        if "exceptionDetails" in result:
+            raise RuntimeError(result["exceptionDetails"])
+        return result["result"]["value"]
+
+    def screenshot(self, selector: str, margin: int = 8) -> bytes:
+        """A PNG of the element ``selector`` and ``margin`` px around it, at the current width."""
+        box = self.evaluate(
+            f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
+            ".getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY,"
+            " r.width, r.height]; })()"
+        )
+        left, top, width, height = box
+        clip = {
+            "x": max(0, left - margin),
+            "y": max(0, top - margin),
+            "width": width + 2 * margin,
+            "height": height + 2 * margin,
+            "scale": 1,
+        }
+        data = self.call(
+            "Page.captureScreenshot",
+            session=True,
+            format="png",
+            clip=clip,
+            captureBeyondViewport=True,
+        )["data"]
+        return base64.b64decode(data)
+
+    def close(self) -> None:
+        with contextlib.suppress(RuntimeError, OSError):
+            self.call("Browser.close")
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._out.close()
+        self._in.close()
+
+
+def find_chromium() -> str:
+    """Debian's Chromium, or a failure that says how to install it (never a skip)."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.fail(
+        "Chromium is needed to open the HTML rule sheets; install it as root with:\n"
+        f"  {INSTALL}\n(make test runs scripts/ensure-system-libs.sh, which does this)",
+        pytrace=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def pages(operator_config, tmp_path_factory) -> dict[str, list[Path]]:
+    """By language: every configured game's rule sheet, and its ADM disclosure page, as the
+    ``rules`` command writes them."""
+    folder = tmp_path_factory.mktemp("html")
+    written: dict[str, list[Path]] = {language: [] for language in SUPPORTED_LANGUAGES}
+    for game_id in operator_config.games:
+        for language in SUPPORTED_LANGUAGES:
+            sheet = build_rule_sheet(
+                operator_config.game(game_id),
+                language,
+                disclosure=None,
+                as_of=AS_OF,
+                tool_version="test",
+            )
+            written[language].append(write_rule_sheet(sheet, "html", folder))
+            if sheet.adm is not None:
+                written[language].append(write_disclosure_page(sheet, "html", folder))
+    return written
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    started = Browser(find_chromium(), tmp_path_factory.mktemp("chromium-profile"))
+    yield started
+    started.close()
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_every_page_fits_phones_and_desktop(pages, browser, language):
+    """Each page is loaded once, at the narrowest width, then widened (a reload per width
+    would double the run time and lay the page out the same way)."""
+    problems = []
+    assert len(pages[language]) >= 4
+    for path in pages[language]:
+        browser.open(path, WIDTHS[0])
+        for width in WIDTHS:
+            browser.resize(width)
+            assert browser.evaluate("screen.width") == width
+            found = browser.evaluate(MEASURE.replace("%(device)d", str(width)))
+            problems += [f"{path.name} at {width} px: {problem}" for problem in found]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_measure_catches_a_wide_table_and_a_cut_caption(browser, tmp_path):
+    """The check itself: a table wider than a phone, in a clipping box without a cue."""
+    page = tmp_path / "wide.html"
+    cells = "".join(f"<td>Stands{n}</td>" for n in range(12))
+    page.write_text(
+        '<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">'
+        "</head><body><div class='scroll' style='overflow-x:auto'><table class='matrix'>"
+        f"<caption>{'A caption long enough to run past the screen ' * 3}</caption>"
+        f"<tr>{cells}</tr></table></div></body></html>",
+        encoding="utf-8",
+    )
+    browser.open(page, 360)
+    problems = browser.evaluate(MEASURE.replace("%(device)d", "360"))
+    assert any("wider than its container" in p for p in problems), problems
+    assert any("caption" in p and "is cut" in p for p in problems), problems
+    assert any("Banker matrix spans" in p for p in problems), problems
+
+
+def test_a_missing_chromium_fails_with_the_install_command(monkeypatch):
+    """No skip: without Chromium the test fails and says how to install it."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pytest.fail.Exception) as failure:
+        find_chromium()
+    assert "apt-get install -y --no-install-recommends chromium" in str(failure.value)
