@@ -11,6 +11,8 @@ import typer
 from reporting.cli.common import (
     DEFAULT_DB,
     DEFAULT_DB_WAIT,
+    EXIT_FINDINGS,
+    EXIT_OK,
     ConfigOption,
     DbOption,
     DbWaitOption,
@@ -74,6 +76,8 @@ def disclose_command(
         print_json(disclosure.to_document())
     else:
         print_disclosure(disclosure)
+    # A figure in doubt or missing is not to be published as it is: exit 1 with the warnings.
+    raise typer.Exit(EXIT_FINDINGS if disclosure.warnings else EXIT_OK)
 
 
 def print_disclosure(disclosure: Disclosure) -> None:

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from reporting import __version__
-from reporting.cli.common import ConfigOption, JsonOption, load_operator_config, print_json
+from reporting.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    ConfigOption,
+    JsonOption,
+    load_operator_config,
+    print_json,
+)
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
@@ -81,12 +88,9 @@ def rules_command(
         written, warnings = _write_sheets(
             games, languages, formats, out, db, as_of, as_json, publisher=operator.name
         )
-    if as_json:
-        print_json({"files": written, "warnings": warnings})
-        return
-    for warning in warnings:
-        command_logger().warning("%s", warning)
-    typer.echo(f"{len(written)} file(s) written to {out}")
+    _report(written, warnings, out, as_json)
+    # A page that states something missing or in doubt is a finding of the run: exit 1.
+    raise typer.Exit(EXIT_FINDINGS if warnings else EXIT_OK)
 
 
 def _write_sheets(
@@ -178,3 +182,15 @@ def _choices(text: str, known: tuple[str, ...], option: str) -> tuple[str, ...]:
             f"{option} {text!r}: expected a comma-separated list of {', '.join(known)}, or all"
         )
     return values
+
+
+def _report(written: list[dict], warnings: list[str], out: Path, as_json: bool) -> None:
+    """The files written and the warnings (each page with one is marked as a draft)."""
+    if as_json:
+        print_json({"files": written, "warnings": warnings, "draft": bool(warnings)})
+        return
+    for warning in warnings:
+        command_logger().warning("%s", warning)
+    typer.echo(f"{len(written)} file(s) written to {out}")
+    if warnings:
+        typer.echo("marked as drafts, not for publication, until the warnings above are settled")

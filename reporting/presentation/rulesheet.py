@@ -245,6 +245,13 @@ class RuleSheet:
     operator: str | None = None  # who publishes the page (the PDF's author)
 
     @property
+    def draft(self) -> bool:
+        """Whether the page would state something missing or in doubt (it has warnings: a
+        field its regulator requires, a declared RTP the theory does not bear out, no month's
+        figure): it is marked as a draft, not for publication."""
+        return bool(self.warnings)
+
+    @property
     def main_bets(self) -> tuple[OfferedBet, ...]:
         """Player, Banker and Tie, as offered."""
         return tuple(bet for bet in self.bets if bet.is_main)

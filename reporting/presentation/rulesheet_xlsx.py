@@ -253,8 +253,8 @@ def _odds(value: Fraction | None) -> Decimal | None:
 # --- the sheets ----------------------------------------------------------------------------------
 
 
-def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
-    page = _Sheet(workbook, text._("Rules"), (34, 58, 16), text, formats)
+def _title(page: _Sheet, sheet: RuleSheet, text: _Text) -> None:
+    """The sheet's title and subtitle lines, and the draft mark the HTML and PDF carry."""
     subtitle = [text.kind_text(sheet)]
     if sheet.adm and sheet.adm.regulator_code:
         subtitle.append(text.adm_code_text(sheet.adm))
@@ -262,6 +262,14 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
         subtitle.append(text.game_version(sheet))
     subtitle.append(text.in_force(sheet))
     page.title(sheet.game_name, subtitle)
+    if sheet.draft:
+        page.paragraph(text.draft_text(), font=_font(bold=True, color="9C0006"))
+        page.skip()
+
+
+def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    page = _Sheet(workbook, text._("Rules"), (34, 58, 16), text, formats)
+    _title(page, sheet, text)
 
     page.heading(text.object_title())
     page.paragraph(text.object_text())

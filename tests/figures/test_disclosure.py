@@ -378,8 +378,8 @@ def test_json_output_has_every_key_of_the_contract(
             "--json",
         ],
     )
-    assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
+    assert result.exit_code == (1 if document["warnings"] else 0), result.output
     assert set(document) >= CONTRACT_KEYS
     assert {key: document[key] for key in CONTRACT_KEYS - {"warnings"}} == {
         "game": ITALY,
@@ -418,8 +418,8 @@ def test_as_of_defaults_to_today_in_the_games_time_zone(tmp_path, write_jsonl, z
         ],
     )
     after = datetime.now(ZoneInfo(zone)).date()
-    assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
+    assert result.exit_code == (1 if document["warnings"] else 0), result.output
     assert document["as_of"] in {before.isoformat(), after.isoformat()}
     shown = date.fromisoformat(document["as_of"])
     assert document["reference_month"] == "{:04d}-{:02d}".format(*reference_month(shown))
@@ -550,3 +550,17 @@ def test_a_month_of_bets_the_tool_does_not_settle_only_is_not_judged_against_the
     assert (disclosure.bets, disclosure.stakes, disclosure.payouts) == (1, 2500, 5000)
     assert disclosure.within_statistical_bound is None
     assert disclosure.to_document()["within_statistical_bound"] is None
+
+
+def test_disclose_exits_1_when_a_figure_is_missing_or_in_doubt(tmp_path, sample_config_path):
+    """A disclosure with warnings (here: no play in the month; the sample's declared RTP above
+    the theory) is done, with something to look at before it is published: exit 1."""
+    from helpers import run_main
+
+    from reporting.store.schema import connect
+
+    connect(tmp_path / "store.sqlite").close()
+    common = ("--db", str(tmp_path / "store.sqlite"), "--config", str(sample_config_path))
+    italy = run_main("disclose", "--game", ITALY, "--as-of", "2026-11-30", *common, "--json")
+    assert italy.returncode == 1
+    assert any("declared RTP 99.50%" in w for w in json.loads(italy.stdout)["warnings"])

@@ -60,3 +60,48 @@ def test_every_cell_of_a_rule_sheet_workbook_names_its_font(operator_config, gam
         if cell.value is not None
     }
     assert fonts == {(FONT["name"], FONT["family"])}
+
+
+def pdf_pages_text(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+#: How each language's draft banner (at the top of the screen and the workbook) begins.
+DRAFT_BANNERS = {"it": "Bozza,", "da": "Udkast,", "el": "Προσχέδιο,", "en": "Draft,"}
+DRAFT_MARKS = {
+    "it": "BOZZA, non pubblicare",
+    "da": "UDKAST, må ikke offentliggøres",
+    "el": "ΠΡΟΣΧΕΔΙΟ, όχι για δημοσίευση",
+    "en": "DRAFT, not for publication",
+}
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_sheet_with_warnings_is_marked_a_draft_on_every_page_and_in_every_format(operator_config, language):  # fmt: skip
+    """Without the month's figure (no round logs) and with a declared RTP above the theory, the
+    Italian live page is not publishable as it is: marked on every printed page, at the top of
+    the screen and of the workbook."""
+    from reporting.presentation.html import render_html
+
+    draft = sheet(operator_config, "live-baccarat-it", language)
+    assert draft.draft and draft.warnings
+    mark = DRAFT_MARKS[language]
+    pages = pdf_pages_text(render_pdf(draft))
+    assert len(pages) > 1 and all(mark in page for page in pages)
+    html = render_html(draft)
+    banner = html.split('<p class="draft" role="note">')[1].split("</p>")[0]
+    assert banner.startswith(DRAFT_BANNERS[language])
+    book = load_workbook(io.BytesIO(render_xlsx(draft)))
+    first = [
+        cell.value for row in book.worksheets[0].iter_rows(max_row=8) for cell in row if cell.value
+    ]
+    assert any(str(value).startswith(DRAFT_BANNERS[language]) for value in first), first
+
+
+def test_a_sheet_without_warnings_carries_no_draft_mark(operator_config):
+    clean = sheet(operator_config, "live-baccarat-gr", "el")
+    assert not clean.draft
+    from reporting.presentation.html import render_html
+
+    assert 'class="draft"' not in render_html(clean)
+    assert not any(DRAFT_MARKS["el"] in page for page in pdf_pages_text(render_pdf(clean)))

@@ -362,8 +362,9 @@ def test_rules_command_writes_files_and_reports_their_hashes(
             "--json",
         ],
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # no round logs: the ADM pages are drafts
     document = json.loads(result.stdout)
+    assert document["draft"] is True
     names = [Path(entry["path"]).name for entry in document["files"]]
     assert names == [
         "live-baccarat-it.it.html",
@@ -405,7 +406,7 @@ def test_rules_command_reads_the_monthly_figure_from_the_database(
             str(sample_config_path),
         ],
     )
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # no play, a declared RTP in doubt: a draft
     assert f"wrote {tmp_path / 'live-baccarat-it.en.html'}" in result.stdout
     html = (tmp_path / "live-baccarat-it.en.html").read_text(encoding="utf-8")
     assert "0.00% (updated on 5 November 2026)" in html
