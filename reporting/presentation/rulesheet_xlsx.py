@@ -443,12 +443,14 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
         (text.adm_code_label(), adm.regulator_code or not_stated, None),
         (
             text.declared_rtp_label(),
-            not_stated if adm.declared_rtp is None else _share(adm.declared_rtp),
+            text.bets_rtp(sheet) if adm.declared_rtp is None else _share(adm.declared_rtp),
             formats["percent"],
         ),
         (
             text.operator_share_label(),
-            not_stated if adm.operator_share is None else _share(adm.operator_share),
+            text.bets_operator_share(sheet)
+            if adm.operator_share is None
+            else _share(adm.operator_share),
             formats["percent"],
         ),
         (

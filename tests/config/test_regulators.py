@@ -18,7 +18,7 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 def test_adm_is_described_by_data(operator_config):
     adm = load_regulators()["ADM"]
     assert (adm.country, adm.update_day, str(adm.minimum_rtp)) == ("IT", 5, "90")
-    assert adm.required == ("regulator_code", "declared_rtp")
+    assert adm.required == ("regulator_code",)  # a game may declare no single RTP
     assert adm.has_disclosure_page
     assert regulator_of(operator_config.game("live-baccarat-it")) is adm
     assert regulator_of(operator_config.game("live-baccarat-dk")) is None
@@ -55,8 +55,7 @@ def test_missing_required_keys_warn_in_one_wording(operator_config):
     mini = operator_config.game("mini-baccarat-it")  # ADM, no code and no declared RTP
     assert configuration_warnings(mini, game_odds(mini)) == [
         "no ADM game code is configured for this ADM game",
-        "no declared RTP is configured for this ADM game",
-    ]
+    ]  # a game may declare no single RTP: its page shows every bet's (not a warning)
 
 
 def test_each_regulator_warning_is_worded_in_one_module():
@@ -79,6 +78,5 @@ def test_a_rule_sheet_reports_the_disclosures_warnings_not_its_own(operator_conf
     sheet = build_rule_sheet(mini, "it", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
     assert sheet.warnings == (
         "mini-baccarat-it: no ADM game code is configured for this ADM game",
-        "mini-baccarat-it: no declared RTP is configured for this ADM game",
         "mini-baccarat-it: no round logs (--db): the ADM block shows no win percentage for 2026-10",
     )

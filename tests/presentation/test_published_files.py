@@ -105,3 +105,22 @@ def test_a_sheet_without_warnings_carries_no_draft_mark(operator_config):
 
     assert 'class="draft"' not in render_html(clean)
     assert not any(DRAFT_MARKS["el"] in page for page in pdf_pages_text(render_pdf(clean)))
+
+
+def test_a_game_that_declares_no_single_rtp_shows_every_bet_s(operator_config):
+    """The Mini Baccarat ADM block: the theoretical RTP of each bet it offers (the seed page's
+    98,76% / 98,94% / 85,56%) and the operator's share of each, never "Non disponibile"."""
+    import re
+
+    from reporting.presentation.html import render_disclosure_html
+
+    mini = sheet(operator_config, "mini-baccarat-it", "it")
+    text = re.sub(r"<[^>]+>", "|", render_disclosure_html(mini))
+    rows = [cell.strip() for cell in text.split("|") if cell.strip()]
+    rtp = rows[rows.index("Quota della raccolta destinata a montepremi (% RTP)") + 1]
+    share = rows[rows.index("Compenso del concessionario") + 1]
+    assert rtp == "Player 98,76% · Banker 98,94% · Pareggio 85,56%"
+    assert share == "Player 1,24% · Banker 1,06% · Pareggio 14,44%"
+    book = load_workbook(io.BytesIO(render_xlsx(mini)))
+    values = [cell.value for ws in book.worksheets for row in ws.iter_rows() for cell in row]
+    assert rtp in values and share in values
