@@ -209,6 +209,28 @@ class Boolean(Kind):
         return {"type": "boolean"}
 
 
+def _distinct(
+    items: list[Any],
+    min_items: int,
+    path: tuple[str, ...],
+    problems: Problems,
+    show: Callable[[Any], str],
+    most: int | None = None,
+) -> Any:
+    """Checked items of a list, each at most once and at least ``min_items`` of them (MISSING
+    with the problem noted otherwise); ``show`` names a repeated item in the message."""
+    if MISSING in items:
+        return MISSING
+    if len(set(items)) != len(items):
+        twice = sorted({item for item in items if items.count(item) > 1})[:most]
+        problems.add(path, f"{', '.join(map(show, twice))} listed more than once")
+        return MISSING
+    if len(items) < min_items:
+        problems.add(path, f"list at least {min_items}")
+        return MISSING
+    return items
+
+
 @dataclass(frozen=True)
 class ChoiceList(Kind):
     """A list of words of one choice, each at most once; ``groups`` makes it a list of lists."""
@@ -224,16 +246,7 @@ class ChoiceList(Kind):
             items = [ChoiceList(self.item, 2).check(group, path, problems) for group in value]
             return MISSING if MISSING in items else [tuple(group) for group in items]
         items = [self.item.check(item, path, problems) for item in value]
-        if MISSING in items:
-            return MISSING
-        if len(set(items)) != len(items):
-            twice = sorted({item for item in items if items.count(item) > 1})
-            problems.add(path, f"{', '.join(twice)} listed more than once")
-            return MISSING
-        if len(items) < self.min_items:
-            problems.add(path, f"list at least {self.min_items}")
-            return MISSING
-        return items
+        return _distinct(items, self.min_items, path, problems, str)
 
     def schema(self) -> dict[str, Any]:
         if self.groups:
@@ -260,16 +273,7 @@ class TextList(Kind):
             problems.add(path, f"lists {len(value):,} items; at most {self.max_items:,}")
             return MISSING
         items = [self.item.check(item, path, problems) for item in value]
-        if MISSING in items:
-            return MISSING
-        if len(set(items)) != len(items):
-            twice = sorted({item for item in items if items.count(item) > 1})
-            problems.add(path, f"{', '.join(map(shown, twice[:5]))} listed more than once")
-            return MISSING
-        if len(items) < self.min_items:
-            problems.add(path, f"list at least {self.min_items}")
-            return MISSING
-        return items
+        return _distinct(items, self.min_items, path, problems, shown, most=5)
 
     def schema(self) -> dict[str, Any]:
         schema = {"type": "array", "items": self.item.schema(), "uniqueItems": True}
