@@ -18,9 +18,7 @@ spoil an element through the primitives here (:meth:`element`, :meth:`spoil_stak
 from __future__ import annotations
 
 import csv
-import gzip
 import io
-import os
 from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
@@ -34,7 +32,7 @@ from reporting.engine.cards import RANKS, parse_cards
 from reporting.engine.money import format_cents, parse_amount
 from reporting.engine.rules import Winner, hand_value, resolve_round
 from reporting.sample.calendar import SECOND, Clock, epoch_ms
-from reporting.sample.writers import BackgroundStream
+from reporting.sample.writers import close_part, keep_part, open_part
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -163,14 +161,7 @@ class _Sink:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.temporary = path.with_name(path.name + ".part")
-        self._raw = self.temporary.open("wb")
-        target: Any = self._raw
-        if path.name.endswith(".gz"):
-            target = gzip.GzipFile(
-                filename="", mode="wb", fileobj=self._raw, mtime=0, compresslevel=6
-            )
-        self._stream = BackgroundStream(target)
+        self.temporary, self._raw, self._stream = open_part(path)
         self._pending: list[bytes] = []
         self._size = 0
 
@@ -189,12 +180,8 @@ class _Sink:
         try:
             self._flush()
         finally:
-            self._stream.close()
-            self._raw.close()
-        if keep:
-            os.replace(self.temporary, self.path)
-        else:
-            self.temporary.unlink(missing_ok=True)
+            close_part(self._raw, self._stream)
+        keep_part(self.temporary, self.path, keep)
 
 
 class ExportWriter:

@@ -13,7 +13,7 @@ import os
 import queue
 import threading
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 import msgspec
 
@@ -60,6 +60,34 @@ class BackgroundStream:
             raise self._error
 
 
+def open_part(path: Path) -> tuple[Path, IO[bytes], BackgroundStream]:
+    """Open ``path``'s ``*.part`` file for writing, gzipped when the name ends in ``.gz``
+    (no file name and no time in the header: the same log gives the same bytes), written on
+    a second thread; the temporary path, the raw file and the stream to write to."""
+    temporary = path.with_name(path.name + ".part")
+    raw = temporary.open("wb")
+    target: Any = raw
+    if path.name.endswith(".gz"):
+        target = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6)
+    return temporary, raw, BackgroundStream(target)
+
+
+def close_part(raw: IO[bytes], stream: BackgroundStream) -> None:
+    """Close what :func:`open_part` opened (the stream, then the file)."""
+    try:
+        stream.close()  # closes the gzip stream, or the file itself
+    finally:
+        raw.close()
+
+
+def keep_part(temporary: Path, path: Path, keep: bool) -> None:
+    """Keep a closed ``*.part`` file under its name, or remove it."""
+    if keep:
+        os.replace(temporary, path)
+    else:
+        temporary.unlink(missing_ok=True)
+
+
 class JsonLinesWriter:
     """One round per line, compact JSON, optionally gzipped with a fixed header."""
 
@@ -68,15 +96,7 @@ class JsonLinesWriter:
 
     def __init__(self, path: Path):
         self.path = path
-        self.temporary = path.with_name(path.name + ".part")
-        self._raw = self.temporary.open("wb")
-        target: Any = self._raw
-        if path.name.endswith(".gz"):
-            # No file name and no time in the header: the same log gives the same bytes.
-            target = gzip.GzipFile(
-                filename="", mode="wb", fileobj=self._raw, mtime=0, compresslevel=6
-            )
-        self._stream = BackgroundStream(target)
+        self.temporary, self._raw, self._stream = open_part(path)
         self._encoder = msgspec.json.Encoder()
         self._pending: list[bytes] = []
         self.lines = 0
@@ -111,12 +131,8 @@ class JsonLinesWriter:
         try:
             self._flush()
         finally:
-            self._stream.close()  # closes the gzip stream, or the file itself
-            self._raw.close()
-        if keep:
-            os.replace(self.temporary, self.path)
-        else:
-            self.temporary.unlink(missing_ok=True)
+            close_part(self._raw, self._stream)
+        keep_part(self.temporary, self.path, keep)
 
 
 class CsvWriter:
