@@ -79,6 +79,7 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "regulator": game.regulator,
         "regulator_code": game.regulator_code,
         "declared_rtp": None if game.declared_rtp is None else str(game.declared_rtp),
+        "declared_rtp_reference": game.declared_rtp_reference,
         "statistics_reset": game.statistics_reset,
         "version": game.version,
         "tables": list(game.tables) or None,

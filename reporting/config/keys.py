@@ -159,6 +159,11 @@ GAME_KEYS: dict[str, Key] = {
         Text("99.50", 6, r"[0-9]{1,3}(?:\.[0-9]{1,2})?", "a percentage"),
         "the RTP declared to the regulator, percent, as a string",
     ),
+    "declared_rtp_reference": Key(
+        Text("GLI-19 certificate IT-2026-0042, 2026-03-01", 300),
+        "the certificate or approval the declared RTP rests on: a declared RTP above every"
+        " bet's theoretical RTP is then accepted (not a warning) and the pages cite it",
+    ),
     "statistics_reset": Key(
         Text("00:01", 5, "(?:[01][0-9]|2[0-3]):[0-5][0-9]", "a time"),
         "local time the table statistics reset",

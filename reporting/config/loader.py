@@ -65,6 +65,7 @@ OPTIONAL_GAME_KEYS = (
     "regulator",
     "regulator_code",
     "declared_rtp",
+    "declared_rtp_reference",
     "statistics_reset",
     "version",
     "tables",
@@ -508,6 +509,7 @@ def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any])
         version=values["version"],
         languages=tuple(values["languages"]),
         tables=tuple(values["tables"] or ()),
+        declared_rtp_reference=values["declared_rtp_reference"],
     )
 
 

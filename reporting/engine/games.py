@@ -58,6 +58,9 @@ class GameSpec:
     #: The tables the game is dealt at, by id, a ``*`` standing for any characters
     #: (``LB-IT-*``): how a round of a log that names no game finds its game. Empty: unlisted.
     tables: tuple[str, ...] = ()
+    #: The certificate or approval the declared RTP rests on (it accepts a declared RTP the
+    #: theory does not bear out: the pages cite it), or None.
+    declared_rtp_reference: str | None = None
 
     def limits_for(self, bet: BetType) -> StakeLimits:
         """Stake limits of one bet type."""

@@ -120,6 +120,7 @@ class Disclosure:
             "regulator": game.regulator,
             "regulator_code": game.regulator_code,
             "declared_rtp": None if self.declared_rtp is None else f"{self.declared_rtp:.2f}",
+            "declared_rtp_reference": self.game.declared_rtp_reference,
             "operator_share": None if self.operator_share is None else f"{self.operator_share:.2f}",
             "minimum_stake": format_cents(limits.minimum),
             "maximum_stake": format_cents(limits.maximum),

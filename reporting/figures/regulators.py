@@ -53,7 +53,8 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
     if declared is None:
         return warnings
     best = theory.best_rtp * 100
-    if declared > Decimal(best.numerator) / Decimal(best.denominator):
+    above = declared > Decimal(best.numerator) / Decimal(best.denominator)
+    if above and game.declared_rtp_reference is None:  # accepted when a certificate is cited
         warnings.append(
             f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
             f" (best: {round_fraction(best, 2):.2f}%)"

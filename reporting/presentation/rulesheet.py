@@ -204,6 +204,7 @@ class AdmBlock:
     updated_on: date
     win_percentage: Decimal | None  # percent, 2 decimals
     rounds: int | None
+    declared_rtp_reference: str | None = None  # the certificate the declared RTP rests on
 
 
 @dataclass(frozen=True)
@@ -482,6 +483,7 @@ def _adm_block(
         game_name=game.name,
         regulator_code=game.regulator_code,
         declared_rtp=game.declared_rtp,
+        declared_rtp_reference=game.declared_rtp_reference,
         operator_share=game.operator_share,
         currency=game.currency,
         minimum_stake=limits.minimum,

@@ -443,7 +443,11 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
         (text.adm_code_label(), adm.regulator_code or not_stated, None),
         (
             text.declared_rtp_label(),
-            text.bets_rtp(sheet) if adm.declared_rtp is None else _share(adm.declared_rtp),
+            text.bets_rtp(sheet)
+            if adm.declared_rtp is None
+            else text.declared_rtp(adm)
+            if adm.declared_rtp_reference
+            else _share(adm.declared_rtp),
             formats["percent"],
         ),
         (

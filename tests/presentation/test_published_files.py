@@ -124,3 +124,39 @@ def test_a_game_that_declares_no_single_rtp_shows_every_bet_s(operator_config):
     book = load_workbook(io.BytesIO(render_xlsx(mini)))
     values = [cell.value for ws in book.worksheets for row in ws.iter_rows() for cell in row]
     assert rtp in values and share in values
+
+
+def test_a_declared_rtp_a_certificate_supports_is_accepted_and_cited(tmp_path, operator_config):
+    """The gate's way out: the operator cites the certificate the declared figure rests on;
+    the figure above the theory is then no warning, and every page cites it."""
+    import dataclasses
+
+    from reporting.config.loader import load_config
+    from reporting.engine.theory import game_odds
+    from reporting.figures.regulators import configuration_warnings
+    from reporting.presentation.html import render_disclosure_html
+
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        '[games.live-baccarat-it]\nlanguages = ["it"]\n'
+        'declared_rtp_reference = "GLI-19 IT-2026-0042"\n',
+        encoding="utf-8",
+    )
+    config = load_config(path)
+    italy = config.game("live-baccarat-it")
+    assert italy.declared_rtp_reference == "GLI-19 IT-2026-0042"
+    assert configuration_warnings(italy, game_odds(italy)) == []
+    without = dataclasses.replace(italy, declared_rtp_reference=None)
+    assert any(
+        "above the theoretical RTP" in w
+        for w in configuration_warnings(without, game_odds(without))
+    )
+    page = sheet(config, "live-baccarat-it", "it")
+    assert "99,50% (certificato: GLI-19 IT-2026-0042)" in render_disclosure_html(page)
+    values = [
+        c.value
+        for ws in load_workbook(io.BytesIO(render_xlsx(page))).worksheets
+        for r in ws.iter_rows()
+        for c in r
+    ]
+    assert "99,50% (certificato: GLI-19 IT-2026-0042)" in values
