@@ -160,3 +160,13 @@ def test_a_declared_rtp_a_certificate_supports_is_accepted_and_cited(tmp_path, o
         for c in r
     ]
     assert "99,50% (certificato: GLI-19 IT-2026-0042)" in values
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_page_calls_nothing_certified_that_the_configuration_does_not_cite(operator_config, language):  # fmt: skip
+    """The RNG game's sheet says a random number generator shuffles: the configuration names
+    no certificate of it, so no page calls it certified."""
+    from reporting.presentation.html import render_html
+
+    html = render_html(sheet(operator_config, "mini-baccarat-it", language)).lower()
+    assert not any(word in html for word in ("certif", "πιστοποιημ"))
