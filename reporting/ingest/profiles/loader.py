@@ -246,8 +246,8 @@ def _check_each(each: FieldPath, fields: dict[str, FieldPath | None], problems: 
     for name, path in fields.items():
         if path is None or not path.each_steps:
             continue
-        last = len(path.steps) - 1 - path.steps[::-1].index(EACH)
-        if path.steps[: last + 1] != each.steps[: last + 1]:
+        through = path.through_last_each
+        if through != each.steps[: len(through)]:
             problems.add(
                 ("bet", name),
                 f"{path} goes through [] steps the bets' path {each} does not: write it"

@@ -119,6 +119,12 @@ class RecordMapper:
             if isinstance(path, FieldPath)
         }
         self._hands = {name: fields[name] for name in ("player_cards", "banker_cards")}
+        # A hand written across several fields or columns: a getter each, made once.
+        self._hand_getters = {
+            name: tuple(getter(path.steps) for path in paths)
+            for name, paths in self._hands.items()
+            if not isinstance(paths, FieldPath)
+        }
         each, bet_fields = profile.bet_each, profile.bet_fields
         if each is None:  # csv: a bet a row
             each = FieldPath("rows[]", (CSV_ROWS, EACH))
@@ -137,7 +143,7 @@ class RecordMapper:
         # The five required fields' keys on their elements (a tuple, never a key: a path of
         # several keys goes through the getters).
         self._bet_keys = tuple(
-            path.steps[-1] if len(_bet_rest(path)) == 1 else ()
+            path.steps[-1] if len(path.after_last_each) == 1 else ()
             for path in (
                 bet_fields[name] for name in ("bet_id", "account", "type", "stake", "payout")
             )
@@ -287,8 +293,8 @@ class RecordMapper:
                     return None
                 return hand_codes(value, self.profile.cards)
             cards = []
-            for path in paths:
-                value = getter(path.steps)(record)
+            for get in self._hand_getters[name]:
+                value = get(record)
                 if value is not ABSENT and value is not None and value != "":
                     cards.append(self.profile.cards.card(value))
             return cards or None
@@ -466,21 +472,10 @@ def _levels(steps: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
 def _bet_reader(path: FieldPath) -> tuple[int, Callable[[Any], Any]]:
     """Where a bet field is read: at which element of the bets' path (0: the round, 1: the
     first [] element, ...) and the getter of its steps after its last []."""
-    if not path.each_steps:
-        return 0, getter(path.steps)
-    last = len(path.steps) - 1 - path.steps[::-1].index(EACH)
-    rest = path.steps[last + 1 :]
+    rest = path.after_last_each
     if not rest:
         return path.each_steps, lambda element: element
     return path.each_steps, getter(rest)
-
-
-def _bet_rest(path: FieldPath) -> tuple[Any, ...]:
-    """A bet field's steps after its last [] (all of them for a field of the round)."""
-    if not path.each_steps:
-        return path.steps
-    last = len(path.steps) - 1 - path.steps[::-1].index(EACH)
-    return path.steps[last + 1 :]
 
 
 def _contexts(

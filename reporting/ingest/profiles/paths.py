@@ -69,6 +69,18 @@ class FieldPath:
         """How many ``[]`` steps the path holds."""
         return sum(step is EACH for step in self.steps)
 
+    @property
+    def through_last_each(self) -> tuple[Any, ...]:
+        """The steps up to its last ``[]`` included (none for a path without one)."""
+        if EACH not in self.steps:
+            return ()
+        return self.steps[: len(self.steps) - self.steps[::-1].index(EACH)]
+
+    @property
+    def after_last_each(self) -> tuple[Any, ...]:
+        """The steps after its last ``[]`` (all of them for a path without one)."""
+        return self.steps[len(self.through_last_each) :]
+
     def __str__(self) -> str:
         return self.text
 

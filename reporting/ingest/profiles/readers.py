@@ -296,10 +296,10 @@ def _flush(
     if not group:
         return
     first = group[0]
-    raw_bytes = "\n".join(row.raw for row in group).encode("utf-8", "surrogateescape")
     problem = _group_problem(group, round_columns)
     if problem is not None:
         line, message = problem
+        raw_bytes = _raw_of(group)
         if len(group) > 1:
             message += f" (its round's {len(group)} rows, lines {first.line}-{group[-1].line}, are not loaded)"
         yield records.rejected(
@@ -314,12 +314,17 @@ def _flush(
             records.mapper.round_of(document), first.line, [row.line for row in with_bets]
         )
     except RecordError as error:
-        yield records.rejected(first.line, error, raw_bytes, first.cells)
+        yield records.rejected(first.line, error, _raw_of(group), first.cells)
     except Exception as error:  # whatever else a hostile row makes a parser raise
         error_problem = RecordError(
             RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__})"
         )
-        yield records.rejected(first.line, error_problem, raw_bytes, first.cells)
+        yield records.rejected(first.line, error_problem, _raw_of(group), first.cells)
+
+
+def _raw_of(group: list[_Row]) -> bytes:
+    """A rejected round's text: its rows, as read (only made for a reject)."""
+    return "\n".join(row.raw for row in group).encode("utf-8", "surrogateescape")
 
 
 def _group_problem(group: list[_Row], round_columns: tuple[str, ...]) -> tuple[int, str] | None:
