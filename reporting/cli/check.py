@@ -31,9 +31,8 @@ from reporting.figures.regulators import configuration_warnings
 from reporting.ingest.discovery import (
     InboxProfile,
     discover_inbox,
-    discover_sources,
     inbox_profiles,
-    unread_inbox_files,
+    unread_names,
 )
 from reporting.ingest.profiles.loader import load_profile
 
@@ -56,8 +55,7 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
     (and log profile, by the configuration's ``[[inbox.profiles]]`` rules)."""
     if not inbox.is_dir():
         raise InputError(f"--inbox {inbox}: no such folder")
-    rules = rules or []
-    sources = discover_inbox(inbox, rules)[0] if rules else discover_sources([inbox])
+    sources, unread = discover_inbox(inbox, rules or [])
     return {
         "folder": str(inbox),
         "read": [
@@ -71,7 +69,7 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
             }
             for source in sources
         ],
-        "unread": list(unread_inbox_files(inbox, rules)),
+        "unread": list(unread_names(inbox, unread)),
     }
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "inbox_profiles",
     "unread_files",
     "unread_inbox_files",
+    "unread_names",
 ]
 
 
@@ -181,8 +182,9 @@ def inbox_profiles(config: OperatorConfig) -> list[InboxProfile]:
 def discover_inbox(
     inbox: Path, rules: Sequence[InboxProfile]
 ) -> tuple[list[Source], list[UnreadFile]]:
-    """The inbox's round logs and the files left unread (with why): the files a rule covers
-    read with its profile, the others as the spec's round logs."""
+    """The inbox's round logs and the files left unread (with why), from one look at the
+    folder: the files a rule covers read with its profile, the others as the spec's round
+    logs (every file, with no rules)."""
     claimed: set[Path] = set()
     profiled: list[Source] = []
     unread: list[UnreadFile] = []
@@ -204,7 +206,7 @@ def discover_inbox(
             unread.append(UnreadFile(path, reason))
             continue
         profiled.append(Source(path, layout, profile=rule.profile))
-    spec = [source for source in _sources_in_folder(inbox, claimed) if source.path not in claimed]
+    spec = _sources_in_folder(inbox, claimed)
     unread.extend(item for item in unread_files(inbox) if item.path not in claimed)
     return spec + profiled, sorted(unread, key=lambda item: item.path)
 
@@ -246,7 +248,12 @@ def unread_inbox_files(inbox: Path, rules: Sequence[InboxProfile] = ()) -> tuple
     ``name (why)``, named relative to the inbox with ``/``. Hidden files (``.name``, or in a
     hidden folder: a transfer in progress, an editor's backup) are not listed; every other
     file is, so that nothing in the inbox is left out of a month without a word."""
-    unread = discover_inbox(inbox, rules)[1] if rules else unread_files(inbox)
+    return unread_names(inbox, discover_inbox(inbox, rules)[1])
+
+
+def unread_names(inbox: Path, unread: Sequence[UnreadFile]) -> tuple[str, ...]:
+    """Files of the inbox left unread (:func:`discover_inbox`) as ``name (why)``, relative to
+    the inbox with ``/``, hidden ones left out (see :func:`unread_inbox_files`)."""
     return tuple(
         f"{item.path.relative_to(inbox).as_posix()} ({item.reason})"
         for item in unread

@@ -40,13 +40,8 @@ from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import hold_lock, sha256_of
-from reporting.ingest.discovery import (
-    InboxProfile,
-    discover_inbox,
-    discover_sources,
-    inbox_profiles,
-    unread_inbox_files,
-)
+from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
+from reporting.ingest.sources import Source
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
@@ -200,7 +195,7 @@ def run_monthly(
     workbook and ``manifest.json``. ``locked`` says the caller already holds the output
     folder's lock (:func:`output_lock`), e.g. to open the database only under it.
     The inbox's files that the ingest does not read (other names, what is not a regular
-    file: :func:`reporting.ingest.discovery.unread_inbox_files`) are an alert of every month written. ``progress`` shows the ingest of each file and
+    file: :func:`reporting.ingest.discovery.discover_inbox`) are an alert of every month written. ``progress`` shows the ingest of each file and
     the verification of each month as they go.
     """
     if not inbox.is_dir():
@@ -264,9 +259,9 @@ def _read_inbox(
 ) -> tuple[IngestResult, list[dict], tuple[str, ...]]:
     """Ingest the inbox (each file by its profile, :func:`inbox_profiles`); what was
     loaded, the input files, and the files left unread (each logged as a warning)."""
-    rules = inbox_profiles(config)
-    ingested, inputs = _ingest_inbox(connection, config, inbox, rules, log, progress)
-    unread = unread_inbox_files(inbox, rules)
+    sources, unread_files = discover_inbox(inbox, inbox_profiles(config))
+    ingested, inputs = _ingest_inbox(connection, config, inbox, sources, log, progress)
+    unread = unread_names(inbox, unread_files)
     for entry in unread:
         log(f"inbox: warning: not read: {entry}")
     return ingested, inputs, unread
@@ -276,7 +271,7 @@ def _ingest_inbox(
     connection: sqlite3.Connection,
     config: OperatorConfig,
     inbox: Path,
-    rules: list[InboxProfile],
+    sources: list[Source],
     log: Log,
     progress: Progress,
 ) -> tuple[IngestResult, list[dict]]:
@@ -284,7 +279,6 @@ def _ingest_inbox(
     workbook's bytes do not depend on how ``--inbox`` was typed); what was loaded, and each
     input file with its sha256 (for the manifest). A file that could not be read stops the
     run (after the others were tried)."""
-    sources = discover_inbox(inbox, rules)[0] if rules else discover_sources([inbox])
     log(f"inbox {inbox}: {len(sources)} round log(s)")
     ingested = ingest(
         connection,
