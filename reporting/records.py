@@ -23,6 +23,8 @@ import msgspec
 from reporting.engine.money import format_cents
 
 __all__ = [
+    "CSV_BET_FIELDS",
+    "CSV_ROUND_FIELDS",
     "DOCUMENT_SUFFIXES",
     "FINDING_KINDS",
     "REJECT_REASONS",
@@ -250,3 +252,30 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
 #: its parts before 1980, and every month needs the months around it (the one before for a
 #: disclosure, the one after for the time zones); the century is room enough.
 MONTHS_HANDLED = (Month(1980, 1), Month(2099, 12))
+
+#: Columns of the spec's CSV pair (round-log.md), rounds.csv and bets.csv, in the order the
+#: sample generator writes them and the reader names them.
+CSV_ROUND_FIELDS = (
+    "round_id",
+    "table_id",
+    "game",
+    "shoe_id",
+    "hand_no",
+    "started_at",
+    "betting_closed_at",
+    "settled_at",
+    "status",
+    "void_reason",
+    "player_cards",
+    "banker_cards",
+)
+CSV_BET_FIELDS = (
+    "round_id",
+    "bet_id",
+    "account",
+    "type",
+    "stake",
+    "payout",
+    "currency",
+    "placed_at",
+)

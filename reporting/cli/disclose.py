@@ -102,7 +102,7 @@ def print_disclosure(disclosure: Disclosure) -> None:
         ),
         (
             "Opening hours",
-            "24 hours, every day" if game.opening_hours == "24h" else game.opening_hours,
+            {None: "-", "24h": "24 hours, every day"}.get(game.opening_hours, game.opening_hours),
         ),
         ("Reference month", disclosure.reference_month_text),
         ("Updated on", disclosure.updated_on.isoformat()),

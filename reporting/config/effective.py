@@ -61,7 +61,6 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "jurisdiction": game.jurisdiction,
         "decks": game.decks,
         "reshuffle_every_round": game.reshuffle_every_round,
-        "cut_card_depth": game.cut_card_depth,
         "bets": [bet.value for bet in game.bets],
         "pay_table": pay_table,
         "pay": _pay(game.pay_table),
@@ -72,10 +71,12 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "exclusive_bets": [sorted(bet.value for bet in group) for group in game.exclusive_bets],
         "currency": game.currency,
         "timezone": game.timezone,
-        "opening_hours": game.opening_hours,
         "languages": list(game.languages),
     }
     optional = {
+        "cut_card_depth": game.cut_card_depth,
+        "opening_hours": game.opening_hours,
+        "scoreboard": list(game.scoreboard) or None,
         "regulator": game.regulator,
         "regulator_code": game.regulator_code,
         "declared_rtp": None if game.declared_rtp is None else str(game.declared_rtp),

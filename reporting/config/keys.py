@@ -44,6 +44,7 @@ __all__ = [
     "PAY_KEYS",
     "PAY_TABLE_KEYS",
     "SCHEMA_PATH",
+    "SCOREBOARD_PARTS",
     "STARTER_PATH",
     "TOP_LEVEL_KEYS",
     "catalogue_games",
@@ -66,6 +67,8 @@ def catalogue_games() -> tuple[str, ...]:
         return tuple(tomllib.load(handle).get("games", {}))
 
 
+#: The parts of a live table's scoreboard a rule sheet can explain (games.md).
+SCOREBOARD_PARTS = ("statistics", "bead_road", "big_road")
 _BET = Choice(tuple(bet.value for bet in BetType), "bet type")
 
 _ODDS_FIELDS = tuple(
@@ -116,7 +119,10 @@ GAME_KEYS: dict[str, Key] = {
     ),
     "decks": Key(Integer(1, 8), "decks in the shoe"),
     "reshuffle_every_round": Key(Boolean(), "whether the shoe is shuffled before every round"),
-    "cut_card_depth": Key(Integer(0, 52 * 8 - 7), "cards left behind the cut card (live shoes)"),
+    "cut_card_depth": Key(
+        Integer(6, 52 * 8 - 7),
+        "cards left behind the cut card (a live shoe's; its pages state it only when set)",
+    ),
     "bets": Key(ChoiceList(_BET, min_items=1), "the bet types the game offers"),
     "pay_table": Key(
         Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name"),
@@ -145,7 +151,14 @@ GAME_KEYS: dict[str, Key] = {
         Text("Europe/Rome", 64, r"[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*", "an IANA time zone"),
         "IANA time zone the game's months and dates are counted in",
     ),
-    "opening_hours": Key(Text("24h", 200), '"24h" or a text shown as written'),
+    "opening_hours": Key(
+        Text("24h", 200), '"24h" or a text shown as written (pages state it only when set)'
+    ),
+    "scoreboard": Key(
+        ChoiceList(Choice(SCOREBOARD_PARTS, "scoreboard part")),
+        "what the live table shows players of its shoe: statistics, bead_road, big_road (the"
+        " rule sheet explains each, with an example drawn from a shoe dealt by the engine)",
+    ),
     "languages": Key(
         ChoiceList(Choice(SUPPORTED_LANGUAGES, "language with a catalogue")),
         "languages of the rule sheets, in order",

@@ -60,6 +60,9 @@ __all__ = [
 MAX_CONFIG_BYTES = 1 << 20
 #: Game keys a game may leave unset.
 OPTIONAL_GAME_KEYS = (
+    "cut_card_depth",
+    "opening_hours",
+    "scoreboard",
     "pay",
     "perfect_pair",
     "regulator",
@@ -510,6 +513,7 @@ def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any])
         languages=tuple(values["languages"]),
         tables=tuple(values["tables"] or ()),
         declared_rtp_reference=values["declared_rtp_reference"],
+        scoreboard=tuple(values["scoreboard"] or ()),
     )
 
 
@@ -538,11 +542,15 @@ def _check_shoe(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
     decks, depth = values["decks"], values["cut_card_depth"]
-    if MISSING not in (decks, depth) and not depth < 52 * decks - 6:
+    if MISSING not in (decks, depth) and depth is not None and not depth < 52 * decks - 6:
         problems.add((*path, "cut_card_depth"), f"{depth} does not fit a shoe of {decks} decks")
-    reshuffled, kind = values["reshuffle_every_round"], values["kind"]
-    if reshuffled is True and kind == "live" and depth not in (0, MISSING):
+    reshuffled = values["reshuffle_every_round"]
+    if reshuffled is True and depth not in (None, MISSING):
         problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")
+    if reshuffled is True and values["scoreboard"] not in (None, MISSING, []):
+        problems.add(
+            (*path, "scoreboard"), "a shoe reshuffled every round keeps no shoe's scoreboard"
+        )
 
 
 def _check_limits(

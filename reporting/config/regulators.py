@@ -34,6 +34,7 @@ DEFAULT_UPDATE_DAY = 5
 REQUIRABLE_KEYS: dict[str, str] = {
     "regulator_code": "{regulator} game code",
     "declared_rtp": "declared RTP",
+    "opening_hours": "statement of opening hours",
 }
 
 

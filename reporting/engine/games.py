@@ -38,7 +38,7 @@ class GameSpec:
     jurisdiction: str  # ISO 3166 alpha-2 of the licensing market
     decks: int
     reshuffle_every_round: bool
-    cut_card_depth: int  # live shoes: cards left behind the cut card
+    cut_card_depth: int | None  # live shoes: cards left behind the cut card, if stated
     bets: tuple[BetType, ...]
     pay_table: PayTable
     rounding: RoundingPolicy
@@ -51,13 +51,15 @@ class GameSpec:
     regulator: str | None
     regulator_code: str | None
     declared_rtp: Decimal | None  # percent, e.g. Decimal("99.50")
-    opening_hours: str  # "24h" or a free text shown as is
+    opening_hours: str | None  # "24h" or a free text shown as is; None: not stated
     statistics_reset: str | None  # local time the table statistics reset, e.g. "00:01"
     version: str | None
     languages: tuple[str, ...]
     #: The tables the game is dealt at, by id, a ``*`` standing for any characters
     #: (``LB-IT-*``): how a round of a log that names no game finds its game. Empty: unlisted.
     tables: tuple[str, ...] = ()
+    #: What the live table shows players of its shoe: "statistics", "bead_road", "big_road".
+    scoreboard: tuple[str, ...] = ()
     #: The certificate or approval the declared RTP rests on (it accepts a declared RTP the
     #: theory does not bear out: the pages cite it), or None.
     declared_rtp_reference: str | None = None

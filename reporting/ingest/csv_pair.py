@@ -50,36 +50,11 @@ from reporting.ingest.validation import (
     misspelt_field,
     shown,
 )
-from reporting.records import RejectedLine, RejectReason, Round
+from reporting.records import CSV_BET_FIELDS, CSV_ROUND_FIELDS, RejectedLine, RejectReason, Round
 
 __all__ = ["CSV_BET_FIELDS", "CSV_ROUND_FIELDS", "BoundedLines", "csv_problem", "read_csv_pair"]
 
 
-#: Columns of rounds.csv and bets.csv, in the order the sample generator writes them.
-CSV_ROUND_FIELDS = (
-    "round_id",
-    "table_id",
-    "game",
-    "shoe_id",
-    "hand_no",
-    "started_at",
-    "betting_closed_at",
-    "settled_at",
-    "status",
-    "void_reason",
-    "player_cards",
-    "banker_cards",
-)
-CSV_BET_FIELDS = (
-    "round_id",
-    "bet_id",
-    "account",
-    "type",
-    "stake",
-    "payout",
-    "currency",
-    "placed_at",
-)
 _CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
 _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency")
 

@@ -40,6 +40,13 @@ from reporting.config.languages import LANGUAGES
 from reporting.config.languages import language as language_of
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
 from reporting.presentation.bet_words import bet_words
+from reporting.presentation.roads import (
+    BeadRoad,
+    BigRoad,
+    RoadLabels,
+    bead_road_svg,
+    big_road_svg,
+)
 
 __all__ = [
     "LOCALES",
@@ -52,6 +59,7 @@ __all__ = [
     "load_catalog",
     "load_translations",
     "make_environment",
+    "road_svg",
 ]
 
 #: The locale each language's sheets are formatted in (from the languages table).
@@ -211,6 +219,27 @@ class Formatter:
             pattern = "HH:mm"  # rule sheets use the 24-hour clock (Greek's short form is 12-hour)
         return format_time(moment, pattern, locale=self.locale)
 
+    def day_of_month(self, day: int) -> str:
+        """A day of the month on its own, as "on the 5th of each month" needs it: English
+        ``5th``, Danish ``5.`` (``den 5. i hver måned``), the number itself in Italian and
+        Greek (``il 5``, ``στις 5``).
+
+        >>> [Formatter(locale).day_of_month(day) for locale, day in
+        ...  (("en_GB", 1), ("en_GB", 12), ("en_GB", 22), ("da_DK", 5), ("it_IT", 5))]
+        ['1st', '12th', '22nd', '5.', '5']
+        """
+        if not 1 <= day <= 31:
+            raise ValueError(f"{day} is not a day of a month")
+        language = self.locale.split("_")[0]
+        if language == "en":
+            suffix = (
+                "th"
+                if day % 100 in (11, 12, 13)
+                else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+            )
+            return f"{day}{suffix}"
+        return f"{day}." if language == "da" else str(day)
+
     def join_and(self, items: list[str]) -> str:
         """``A, B and C`` in the locale's words."""
         return format_list([str(item) for item in items], style="standard", locale=self.locale)
@@ -229,6 +258,7 @@ class Formatter:
             "long_date": self.long_date,
             "month": self.month,
             "time": self.time,
+            "day_of_month": self.day_of_month,
             "join_and": self.join_and,
             "join_or": self.join_or,
         }
@@ -313,4 +343,18 @@ def make_environment(language: str) -> Environment:
     environment.filters["css_counters"] = css_counters
     environment.globals["formatter"] = formatter
     environment.globals["bet_words"] = bet_words
+    environment.globals["road_svg"] = road_svg
     return environment
+
+
+#: The drawings of the scoreboard, by the name a template gives them.
+_ROAD_DRAWINGS = {"bead_road": (bead_road_svg, BeadRoad), "big_road": (big_road_svg, BigRoad)}
+
+
+def road_svg(kind: str, road: BeadRoad | BigRoad, title: str, description: str) -> Markup:
+    """A scoreboard road as inline SVG for a page (``kind``: bead_road or big_road), with
+    its title and screen reader sentence in the page's words (the drawing escapes them)."""
+    draw, expected = _ROAD_DRAWINGS[kind]
+    if not isinstance(road, expected):
+        raise TypeError(f"a {kind} drawing is of a {expected.__name__}, not {road!r}")
+    return Markup(draw(road, RoadLabels(str(title), str(description))))

@@ -31,7 +31,19 @@ from reporting.engine.theory import game_odds
 from reporting.figures.disclosure import Disclosure, reference_month, updated_on
 from reporting.figures.regulators import configuration_warnings, regulator_of
 from reporting.presentation.i18n import LOCALES
+from reporting.presentation.roads import (
+    EXAMPLE_SEED,
+    BeadRoad,
+    BigRoad,
+    ShoeStatistics,
+    bead_road,
+    big_road,
+    deal_shoe,
+    hands_from_outcomes,
+    shoe_statistics,
+)
 from reporting.records import Month
+from reporting.sample.games import DEFAULT_CUT_CARD_DEPTH
 
 __all__ = [
     "ALWAYS_OPEN",
@@ -46,6 +58,8 @@ __all__ = [
     "OfferedBet",
     "PayoutExample",
     "RuleSheet",
+    "Scoreboard",
+    "StatisticsRow",
     "build_rule_sheet",
 ]
 
@@ -199,12 +213,40 @@ class AdmBlock:
     minimum_stake: int  # cents
     maximum_stake: int
     always_open: bool
-    opening_hours: str
+    opening_hours: str | None
     reference_month: Month
     updated_on: date
     win_percentage: Decimal | None  # percent, 2 decimals
     rounds: int | None
     declared_rtp_reference: str | None = None  # the certificate the declared RTP rests on
+    update_day: int = 5  # the day of each month the figure is refreshed
+    #: The keys the regulator requires that the configuration leaves unset (a draft's gaps).
+    missing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StatisticsRow:
+    """A line of the statistics panel: what it counts (a bet type's result), the count, and
+    its share of the shoe's hands."""
+
+    bet: BetType
+    count: int
+    share: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class Scoreboard:
+    """What a live table shows players of its shoe (``parts``: statistics, bead_road,
+    big_road), with an example: one real shoe of the game's decks dealt by the engine."""
+
+    parts: tuple[str, ...]
+    decks: int
+    seed: int
+    statistics: ShoeStatistics
+    statistics_rows: tuple[StatisticsRow, ...]
+    bead: BeadRoad
+    big: BigRoad
+    statistics_reset: time | None  # the shoe count starts again at this local time
 
 
 @dataclass(frozen=True)
@@ -223,7 +265,7 @@ class RuleSheet:
     decks: int
     cards_in_shoe: int
     reshuffle_every_round: bool
-    cut_card_depth: int
+    cut_card_depth: int | None  # None: the configuration states none
     card_values: tuple[CardValue, ...]
     hand_examples: tuple[HandExample, ...]
     natural_totals: tuple[int, ...]
@@ -243,6 +285,7 @@ class RuleSheet:
     statistics_reset: time | None  # local time the table statistics start again each day
     adm: AdmBlock | None
     warnings: tuple[str, ...]
+    scoreboard: Scoreboard | None = None
     operator: str | None = None  # who publishes the page (the PDF's author)
 
     @property
@@ -253,14 +296,30 @@ class RuleSheet:
         return bool(self.warnings)
 
     @property
+    def shows_statistics(self) -> bool:
+        """Whether the scoreboard section has the statistics panel (which then says when the
+        shoe count starts again; otherwise the shoe's paragraph does)."""
+        return self.scoreboard is not None and "statistics" in self.scoreboard.parts
+
+    @property
     def main_bets(self) -> tuple[OfferedBet, ...]:
         """Player, Banker and Tie, as offered."""
         return tuple(bet for bet in self.bets if bet.is_main)
 
     @property
     def side_bets(self) -> tuple[OfferedBet, ...]:
-        """Every other offered bet (none on a game without side bets)."""
-        return tuple(bet for bet in self.bets if not bet.is_main)
+        """The side bets settled on the cards whatever the main result (pairs, Small, Big)."""
+        return tuple(
+            bet
+            for bet in self.bets
+            if bet.bet.family is not BetFamily.MAIN and bet.bet.family is not BetFamily.BONUS
+        )
+
+    @property
+    def bonus_bets(self) -> tuple[OfferedBet, ...]:
+        """Player Bonus and Banker Bonus: paid on the result of the hand bet on, so grouped
+        apart from the side bets."""
+        return tuple(bet for bet in self.bets if bet.bet.family is BetFamily.BONUS)
 
     @property
     def best_bet(self) -> OfferedBet:
@@ -475,7 +534,11 @@ def _limit_groups(bets: tuple[OfferedBet, ...]) -> tuple[LimitGroup, ...]:
 
 
 def _adm_block(
-    game: GameSpec, as_of: date, disclosure: Disclosure | None, update_day: int
+    game: GameSpec,
+    as_of: date,
+    disclosure: Disclosure | None,
+    update_day: int,
+    required: tuple[str, ...] = (),
 ) -> AdmBlock:
     month = reference_month(as_of, update_day)
     limits = game.overall_limits
@@ -490,6 +553,8 @@ def _adm_block(
         maximum_stake=limits.maximum,
         always_open=game.opening_hours == ALWAYS_OPEN,
         opening_hours=game.opening_hours,
+        update_day=update_day,
+        missing=tuple(key for key in required if getattr(game, key) in (None, "")),
         reference_month=month,
         updated_on=updated_on(month, update_day),
         win_percentage=None if disclosure is None else disclosure.win_percentage,
@@ -522,7 +587,7 @@ def build_rule_sheet(
     adm = None
     regulator = regulator_of(game)
     if regulator is not None and regulator.has_disclosure_page:
-        adm = _adm_block(game, as_of, disclosure, regulator.update_day)
+        adm = _adm_block(game, as_of, disclosure, regulator.update_day, regulator.required)
         if disclosure is None:  # the disclosure's own warnings, less those of the logs
             warnings += configuration_warnings(game, odds)
             warnings.append(
@@ -618,4 +683,46 @@ def _assemble(
         else time.fromisoformat(game.statistics_reset),
         adm=adm,
         warnings=warnings,
+        scoreboard=_scoreboard(game),
+    )
+
+
+#: The results the statistics panel counts, in the order live tables list them.
+_STATISTICS_ROWS = (
+    BetType.BANKER,
+    BetType.PLAYER,
+    BetType.TIE,
+    BetType.BANKER_PAIR,
+    BetType.PLAYER_PAIR,
+)
+
+
+def _scoreboard(game: GameSpec) -> Scoreboard | None:
+    """The scoreboard a live game's table shows, with its example shoe (None: it shows none)."""
+    if not game.scoreboard:
+        return None
+    depth = DEFAULT_CUT_CARD_DEPTH if game.cut_card_depth is None else game.cut_card_depth
+    hands = hands_from_outcomes(deal_shoe(EXAMPLE_SEED, game.decks, depth))
+    statistics = shoe_statistics(hands)
+    counts = {
+        BetType.BANKER: statistics.banker_wins,
+        BetType.PLAYER: statistics.player_wins,
+        BetType.TIE: statistics.ties,
+        BetType.BANKER_PAIR: statistics.banker_pairs,
+        BetType.PLAYER_PAIR: statistics.player_pairs,
+    }
+    return Scoreboard(
+        parts=game.scoreboard,
+        decks=game.decks,
+        seed=EXAMPLE_SEED,
+        statistics=statistics,
+        statistics_rows=tuple(
+            StatisticsRow(bet, counts[bet], statistics.share(counts[bet]))
+            for bet in _STATISTICS_ROWS
+        ),
+        bead=bead_road(hands),
+        big=big_road(hands),
+        statistics_reset=None
+        if game.statistics_reset is None
+        else time.fromisoformat(game.statistics_reset),
     )

@@ -1,8 +1,10 @@
 """The rule sheet as a workbook: the page's content in five sheets, for reading and printing.
 
 Sheets (names translated): **Rules** (the game, the shoe, card values, dealing, malfunctions,
-limits), **Pay table** (every offered bet, the bonus table, payouts and rounding), **Drawing
-rules** (the Player's table and the full Banker matrix), **RTP** (the theoretical return of
+limits), **Pay table** (every offered bet, the bonus bets and their table, payouts and
+rounding), **Drawing rules** (the Player's table and the full Banker matrix), for a live game
+that shows a scoreboard **Scoreboard** (what each part shows, the example shoe's statistics)
+and **Roads** (its Bead Road and Big Road drawn in cells), **RTP** (the theoretical return of
 every offered bet) and, for an ADM game, **Disclosure** (the ADM block).
 
 The sentences are the page's own: the workbook calls the macros of
@@ -29,13 +31,17 @@ from babel.numbers import get_currency_symbol
 from markupsafe import Markup
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from openpyxl.cell.text import InlineFont
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.config.languages import LANGUAGES
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.engine.rules import Winner
 from reporting.presentation.i18n import load_translations, make_environment
-from reporting.presentation.rulesheet import RuleSheet
+from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOUR
+from reporting.presentation.rulesheet import OfferedBet, RuleSheet, Scoreboard
 from reporting.presentation.workbook_base import (
     FONT,
     LINE_HEIGHT,
@@ -57,7 +63,7 @@ def _font(**changes: object) -> Font:
 __all__ = ["SHEET_IDS", "excel_formats", "render_xlsx"]
 
 #: The sheets, by their English (msgid) names, in workbook order.
-SHEET_IDS = ("Rules", "Pay table", "Drawing rules", "RTP", "Disclosure")
+SHEET_IDS = ("Rules", "Pay table", "Drawing rules", "Scoreboard", "Roads", "RTP", "Disclosure")
 
 #: Windows locale ids by locale: Excel's ``[$-LCID]`` tag names the language of month names and
 #: symbols (from the languages table; a locale outside it is a KeyError, not US English).
@@ -71,6 +77,7 @@ _DRAW_FILL = PatternFill("solid", fgColor="DCEBDC")
 _WRAP = Alignment(wrap_text=True, vertical="top")
 _WRAP_RIGHT = Alignment(wrap_text=True, vertical="top", horizontal="right")
 _CENTER = Alignment(horizontal="center", vertical="top", wrap_text=True)
+_CENTER_MIDDLE = Alignment(horizontal="center", vertical="center")
 _MARGINS = Margins(sides=0.6, top_bottom=0.75, header_footer=0.3)
 
 
@@ -276,6 +283,8 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
 
     page.heading(text.cards_title())
     page.paragraph(text.shoe_text(sheet))
+    if sheet.live and sheet.statistics_reset and not sheet.shows_statistics:
+        page.paragraph(text.shoe_count_text(sheet.statistics_reset))
     page.heading(text.card_values_title(), level=3)
     page.table(
         [text.card_label(), text.points_label()],
@@ -327,34 +336,22 @@ def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
     page.heading(text.bets_title())
     page.paragraph(text.payout_example(sheet.payout_example, sheet))
     headers = [text.bet_label(), text.wins_label(), text.pays_label(), text._("Odds")]
-    for caption, bets in (
-        (text.main_bets_title(), sheet.main_bets),
-        (text.side_bets_title(), sheet.side_bets),
-    ):
+    groups = [(text.main_bets_title(), sheet.main_bets)]
+    if sheet.side_bets or not sheet.bonus_bets:
+        groups.append((text.side_bets_title(), sheet.side_bets))
+    for caption, bets in groups:
         page.heading(caption, level=3)
         if not bets:
             page.paragraph(text.no_side_bets_text())
             continue
         if bets is sheet.side_bets:
             page.paragraph(text.side_bets_text())
-        page.table(
-            headers,
-            [
-                [
-                    text.bet_name(o.bet),
-                    text.bet_wins(o),
-                    text.bet_pays(o, sheet),
-                    # One figure cannot say "25 for one hand, 200 for both": the text does.
-                    None if o.perfect_pair_variant == "B" else _odds(o.odds),
-                ]
-                for o in bets
-            ],
-            formats=(None, None, None, formats["odds"]),
-        )
+        _bet_table(page, headers, bets, sheet, text, formats)
     for group in sheet.exclusive_groups:
         page.paragraph(text.exclusive_rule(group), font=_font(bold=True))
-    if sheet.has_bonus:
-        page.heading(text.bonus_title(), level=3)
+    if sheet.bonus_bets:
+        page.heading(text.bonus_bets_title(), level=3)
+        _bet_table(page, headers, sheet.bonus_bets, sheet, text, formats)
         page.paragraph(text.bonus_text())
         page.table(
             [text.result_label(), text.pays_label(), "", text._("Odds")],
@@ -369,6 +366,30 @@ def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
     if sheet.rounding_example:
         rounding += " " + text.rounding_example(sheet.rounding_example, sheet)
     page.paragraph(rounding)
+
+
+def _bet_table(
+    page: _Sheet,
+    headers: Sequence[str],
+    bets: Sequence[OfferedBet],
+    sheet: RuleSheet,
+    text: _Text,
+    formats: dict,
+) -> None:
+    page.table(
+        headers,
+        [
+            [
+                text.bet_name(o.bet),
+                text.bet_wins(o),
+                text.bet_pays(o, sheet),
+                # One figure cannot say "25 for one hand, 200 for both": the text does.
+                None if o.perfect_pair_variant == "B" else _odds(o.odds),
+            ]
+            for o in bets
+        ],
+        formats=(None, None, None, formats["odds"]),
+    )
 
 
 def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
@@ -416,6 +437,131 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
     )
 
 
+def _scoreboard_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    """What the table's scoreboard shows, in the page's words, and the example's statistics."""
+    board = sheet.scoreboard
+    assert board is not None
+    page = _Sheet(workbook, text._("Scoreboard"), (30, 12, 18, 30), text, formats)
+    page.heading(text.scoreboard_title())
+    page.paragraph(f"{text.scoreboard_text()} {text.scoreboard_example_text(board)}")
+    if "statistics" in board.parts:
+        page.heading(text.statistics_title(), level=3)
+        statistics = text.statistics_text()
+        if board.statistics_reset:
+            statistics += " " + text.shoe_count_text(board.statistics_reset)
+        page.paragraph(statistics)
+        page.paragraph(text.statistics_caption(), font=_font(color="5A6273"))
+        page.table(
+            [text.result_label(), text.hands_label(), text.share_label()],
+            [
+                [text.hands_dealt_label(), board.statistics.hands, None],
+                *[
+                    [text.bet_name(row.bet), row.count, _share(row.share * 100)]
+                    for row in board.statistics_rows
+                ],
+            ],
+            formats=(None, "0", "0.0%"),
+        )
+    if "bead_road" in board.parts:
+        page.heading(text.bead_road_title(), level=3)
+        page.paragraph(f"{text.bead_road_text(board)} {text.pair_dots_text()}")
+    if "big_road" in board.parts:
+        page.heading(text.big_road_title(), level=3)
+        page.paragraph(f"{text.big_road_text()} {text.pair_dots_text()}")
+
+
+#: A hand's cell on the Roads sheet: a light tint of its winner's colour, the text in the colour.
+_TINTS = {Winner.BANKER: "FDE0E0", Winner.PLAYER: "DDE8F8", Winner.TIE: "DDF0DE"}
+_INKS = {
+    Winner.BANKER: BANKER_COLOUR[1:],
+    Winner.PLAYER: PLAYER_COLOUR[1:],
+    Winner.TIE: TIE_COLOUR[1:],
+}
+_ROAD_CELL = 4.5  # characters: a square-ish cell at the row height below
+_ROAD_ROW_HEIGHT = 24  # points
+
+
+def _road_text(
+    score: int | None, ink: str | None, *, ties: int, pairs: tuple[bool, bool]
+) -> CellRichText:
+    """A road cell's text: the score (Bead Road), a green ``/`` and the count of ties (Big
+    Road), a red dot for a Banker pair and a blue one for a Player pair."""
+    blocks: list[str | TextBlock] = []
+    if score is not None:
+        blocks.append(TextBlock(InlineFont(b=True, color=ink, rFont=FONT["name"]), str(score)))
+    if ties:
+        mark = "/" if ties == 1 else f"/{ties}"
+        blocks.append(TextBlock(InlineFont(b=True, color=_INKS[Winner.TIE]), mark))
+    banker_pair, player_pair = pairs
+    if banker_pair:
+        blocks.append(TextBlock(InlineFont(color=_INKS[Winner.BANKER]), "•"))
+    if player_pair:
+        blocks.append(TextBlock(InlineFont(color=_INKS[Winner.PLAYER]), "•"))
+    return CellRichText(blocks)
+
+
+def _road_grid(page: _Sheet, rows: int, cells: Sequence[tuple[int, int, object]]) -> None:
+    """Cells ``(column, row, (winner, text))`` of a road drawn in a grid of ``rows`` rows."""
+    top = page.row
+    for row in range(rows):
+        page.sheet.row_dimensions[top + row].height = _ROAD_ROW_HEIGHT
+        for column in range(len(page.widths)):
+            page.sheet.cell(row=top + row, column=column + 1).border = _BORDER
+    for column, row, (winner, value) in cells:
+        cell = page.sheet.cell(row=top + row, column=column + 1)
+        cell.value = value
+        cell.alignment = _CENTER_MIDDLE
+        if winner is not None:
+            cell.fill = PatternFill("solid", fgColor=_TINTS[winner])
+    page.skip(rows + 1)
+
+
+def _roads_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
+    """The example shoe's Bead Road and Big Road, a hand per cell, as the page draws them."""
+    board: Scoreboard | None = sheet.scoreboard
+    assert board is not None
+    columns = max(board.big.columns, board.bead.columns, 12)
+    page = _Sheet(workbook, text._("Roads"), (_ROAD_CELL,) * columns, text, formats)
+    page.paragraph(text.road_cells_text())
+    if "bead_road" in board.parts:
+        page.heading(text.bead_road_title(), level=3)
+        page.paragraph(text.bead_road_caption(board), font=_font(color="5A6273"))
+        bead = [
+            (
+                cell.column,
+                cell.row,
+                (
+                    cell.hand.winner,
+                    _road_text(
+                        cell.hand.score,
+                        _INKS[cell.hand.winner],
+                        ties=0,
+                        pairs=(cell.hand.banker_pair, cell.hand.player_pair),
+                    ),
+                ),
+            )
+            for cell in board.bead.cells
+        ]
+        _road_grid(page, board.bead.rows, bead)
+    if "big_road" in board.parts:
+        page.heading(text.big_road_title(), level=3)
+        page.paragraph(text.big_road_caption(board), font=_font(color="5A6273"))
+        big = [
+            (
+                cell.column,
+                cell.row,
+                (
+                    cell.winner,
+                    _road_text(
+                        None, None, ties=cell.ties, pairs=(cell.banker_pair, cell.player_pair)
+                    ),
+                ),
+            )
+            for cell in board.big.cells
+        ]
+        _road_grid(page, board.big.rows, big)
+
+
 def _rtp_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
     page = _Sheet(workbook, text._("RTP"), (30, 20, 40), text, formats)
     page.heading(text.rtp_title())
@@ -434,13 +580,16 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
     page = _Sheet(workbook, text._("Disclosure"), (44, 60), text, formats)
     page.heading(text.adm_title())
     page.paragraph(text.adm_caption())
-    not_stated = text.not_stated()
     win: object = (
         text.win_percentage_value(adm) if adm.win_percentage is None else _share(adm.win_percentage)
     )
     rows: list[tuple[str, object, str | None]] = [
         (text.game_label(), adm.game_name, None),
-        (text.adm_code_label(), adm.regulator_code or not_stated, None),
+        (
+            text.adm_code_label(),
+            adm.regulator_code or text.missing_value("regulator_code"),
+            None,
+        ),
         (
             text.declared_rtp_label(),
             text.bets_rtp(sheet)
@@ -467,7 +616,11 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
             cents_to_decimal(adm.maximum_stake),
             formats["money"],
         ),
-        (text.opening_hours_label(), text.opening_hours(adm), None),
+        (
+            text.opening_hours_label(),
+            text.opening_hours(adm) if adm.opening_hours else text.missing_value("opening_hours"),
+            None,
+        ),
         (text.malfunctions_title(), text.malfunction_text(), None),
         (text.strategy_label(), text.strategy_text(), None),
         (text.win_percentage_label(adm), win, formats["percent"]),
@@ -497,6 +650,9 @@ def render_xlsx(sheet: RuleSheet) -> bytes:
     _rules_sheet(workbook, sheet, text, formats)
     _pay_sheet(workbook, sheet, text, formats)
     _drawing_sheet(workbook, sheet, text, formats)
+    if sheet.scoreboard is not None:
+        _scoreboard_sheet(workbook, sheet, text, formats)
+        _roads_sheet(workbook, sheet, text, formats)
     _rtp_sheet(workbook, sheet, text, formats)
     if sheet.adm is not None:
         _disclosure_sheet(workbook, sheet, text, formats)

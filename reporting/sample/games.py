@@ -21,6 +21,10 @@ def table_prefix(game_id: str) -> str:
     return "".join(word[0] for word in words[:-1]).upper() + "-" + words[-1].upper()
 
 
+#: Where the generator places the cut card of a live shoe whose game states none.
+DEFAULT_CUT_CARD_DEPTH = 14
+
+
 class GameModel:
     """What every table of one game shares: samplers, caches, and the game's clock."""
 
@@ -30,6 +34,11 @@ class GameModel:
         self.account_base = account_base
         self.clock = Clock(game.timezone)
         self.live_shoe = not game.reshuffle_every_round
+        #: Cards left behind the cut card: the game's, or the generator's own assumption
+        #: when the game states none (a live shoe must end somewhere).
+        self.cut_card_depth = (
+            DEFAULT_CUT_CARD_DEPTH if game.cut_card_depth is None else game.cut_card_depth
+        )
         self.bets = BetSampler(game, account_base)
         self.settler = Settler(game)
         self.deck = full_deck(game.decks)

@@ -103,7 +103,7 @@ class Table:
                 return
             closed = (started + BETTING_OPEN) // SECOND * SECOND
             if model.live_shoe:
-                source = self.shoes.next_hand(started, self.game.cut_card_depth)
+                source = self.shoes.next_hand(started, model.cut_card_depth)
             else:
                 # A freshly shuffled shoe each round: its first seven cards are a uniform
                 # sample of the decks, and no round deals more than seven.
@@ -209,7 +209,7 @@ class Table:
             self.model.live_shoe
             and waiting
             and waiting[0].target <= started
-            and source.remaining <= self.game.cut_card_depth
+            and source.remaining <= self.model.cut_card_depth
         ):
             into_deal = injector_for(waiting[0].kind).into_deal
             assert into_deal is not None, "a last-hand fault changes the hand"

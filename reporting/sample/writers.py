@@ -17,7 +17,7 @@ from typing import IO, Any, Literal
 
 import msgspec
 
-from reporting.ingest.csv_pair import CSV_BET_FIELDS, CSV_ROUND_FIELDS
+from reporting.records import CSV_BET_FIELDS, CSV_ROUND_FIELDS
 
 LogFormat = Literal["jsonl", "csv", "replay-api", "replay-api-jsonl", "numeric-feed", "flat-csv"]
 

@@ -72,9 +72,15 @@ def test_every_game_key_is_written_with_the_defaults_filled_in():
     document = effective_document(load_config(SAMPLE_CONFIG))
     italy = document["games"]["live-baccarat-it"]
     # the pay table says both perfect pair odds; the catalogue gives this game no version and
-    # the sample cites no certificate for its declared RTP
-    assert set(italy) == set(GAME_KEYS) - {"perfect_pair", "version", "declared_rtp_reference"}
+    # no cut card depth (games.md states none), and the sample cites no certificate for its
+    # declared RTP
+    assert set(italy) == set(GAME_KEYS) - {
+        "perfect_pair",
+        "version",
+        "declared_rtp_reference",
+        "cut_card_depth",
+    }
     assert italy["declared_rtp"] == "99.50" and italy["decks"] == 8
     mini = document["games"]["mini-baccarat-it"]
-    assert "regulator_code" not in mini  # an unset optional key stays unset
+    assert "cut_card_depth" not in mini  # an unset optional key stays unset
     assert tomllib.loads(to_toml(document)) == document

@@ -18,7 +18,8 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 def test_adm_is_described_by_data(operator_config):
     adm = load_regulators()["ADM"]
     assert (adm.country, adm.update_day, str(adm.minimum_rtp)) == ("IT", 5, "90")
-    assert adm.required == ("regulator_code",)  # a game may declare no single RTP
+    # a game may declare no single RTP; the code and the opening hours are the configuration's
+    assert adm.required == ("regulator_code", "opening_hours")
     assert adm.has_disclosure_page
     assert regulator_of(operator_config.game("live-baccarat-it")) is adm
     assert regulator_of(operator_config.game("live-baccarat-dk")) is None
@@ -51,10 +52,12 @@ def test_an_unknown_key_in_the_regulators_file_is_refused(tmp_path):
         load_regulators(path)
 
 
-def test_missing_required_keys_warn_in_one_wording(operator_config):
-    mini = operator_config.game("mini-baccarat-it")  # ADM, no code and no declared RTP
+def test_missing_required_keys_warn_in_one_wording():
+    # the catalogue's Mini Baccarat: ADM, no code, no opening hours, no declared RTP
+    mini = load_config(None).game("mini-baccarat-it")
     assert configuration_warnings(mini, game_odds(mini)) == [
         "no ADM game code is configured for this ADM game",
+        "no statement of opening hours is configured for this ADM game",
     ]  # a game may declare no single RTP: its page shows every bet's (not a warning)
 
 
@@ -74,9 +77,10 @@ def test_a_rule_sheet_reports_the_disclosures_warnings_not_its_own(operator_conf
 
     from reporting.presentation.rulesheet import build_rule_sheet
 
-    mini = operator_config.game("mini-baccarat-it")
+    mini = load_config(None).game("mini-baccarat-it")  # the catalogue's: no code, no hours
     sheet = build_rule_sheet(mini, "it", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
     assert sheet.warnings == (
         "mini-baccarat-it: no ADM game code is configured for this ADM game",
+        "mini-baccarat-it: no statement of opening hours is configured for this ADM game",
         "mini-baccarat-it: no round logs (--db): the ADM block shows no win percentage for 2026-10",
     )

@@ -64,7 +64,7 @@ MEASURE = r"""
   };
   const cued = (box) => [...box.querySelectorAll('.scroll-cue')].some(
     (cue) => cue.getClientRects().length > 0 && getComputedStyle(cue).visibility === 'visible');
-  for (const table of document.querySelectorAll('table')) {
+  for (const table of document.querySelectorAll('table, svg.road')) {
     const container = table.parentElement;
     const overflow = table.getBoundingClientRect().width - container.clientWidth;
     if (overflow > 0.5) {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import re
 import sys
@@ -18,6 +19,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
+from reporting.config.loader import load_config
 from reporting.engine.bets import BetType
 from reporting.presentation.bet_words import BET_WORDS, bet_words
 from reporting.presentation.i18n import (
@@ -32,6 +34,7 @@ from reporting.presentation.i18n import (
     load_translations,
     make_environment,
 )
+from reporting.presentation.rulesheet import build_rule_sheet
 
 ROOT = Path(__file__).resolve().parents[2]
 NBSP = "\xa0"
@@ -410,8 +413,31 @@ def test_italian_uses_the_adm_labels():
     assert translations.gettext("Operator’s share") == "Compenso del concessionario"
     for label in ("Minimum stake per participation", "Maximum stake per participation"):
         assert "del diritto di partecipazione" in translations.gettext(label)
-    label = translations.gettext("Win percentage of the previous month (%(month)s)")
-    assert label.startswith("Consuntivo vincite mese precedente")
+    # ADM's label, and its standing statement of the update day (the regulator's day, 5).
+    game = load_config(None).games["live-baccarat-it"]
+    sheet = build_rule_sheet(game, "it", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
+    assert str(macros.win_percentage_label(sheet.adm)) == (
+        "Consuntivo vincite mese precedente (ottobre 2026; aggiornato il 5 di ogni mese)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "expected"),
+    [
+        ("en", 5, "updated on the 5th of each month"),
+        ("en", 1, "updated on the 1st of each month"),
+        ("da", 5, "opdateres den 5. i hver måned"),
+        ("el", 5, "ενημερώνεται στις 5 κάθε μήνα"),
+    ],
+)
+def test_the_update_day_reads_in_each_language(language, day, expected):
+    game = load_config(None).games["live-baccarat-it"]
+    sheet = build_rule_sheet(
+        game, language, disclosure=None, as_of=date(2026, 11, 5), tool_version="t"
+    )
+    macros = make_environment(language).get_template("rules/macros.html.j2").module
+    adm = dataclasses.replace(sheet.adm, update_day=day)
+    assert expected in str(macros.win_percentage_label(adm))
 
 
 def test_italian_sabot_and_dates_read_as_italian():
@@ -430,8 +456,12 @@ def test_english_calls_the_monthly_figure_what_players_get_back():
     texts = translations_of("en")
     assert not [text for text in texts if "win percentage" in text.lower()]
     translations = load_translations("en")
-    label = translations.gettext("Win percentage of the previous month (%(month)s)")
-    assert label == "Payout percentage of the previous month (%(month)s)"
+    label = translations.gettext(
+        "Win percentage of the previous month (%(month)s; updated on the %(day)s of each month)"
+    )
+    assert label == (
+        "Payout percentage of the previous month (%(month)s; updated on the %(day)s of each month)"
+    )
     # ADM's "diritto di partecipazione" is Italian; in English the limit is per round
     assert translations.gettext("Minimum stake per participation") == "Minimum stake per round"
 

@@ -123,7 +123,9 @@ def test_html_structure(rendered, game_id, language):
     assert page.errors == [] and page.stack == []
     tags = [tag for tag, _ in page.tags]
     assert page.tags[0] == ("html", {"lang": language})
-    assert tags.count("h1") == 1 and tags.count("main") == 1 and tags.count("title") == 1
+    # one <title> for the page, and one in each drawing (the scoreboard's roads)
+    assert tags.count("h1") == 1 and tags.count("main") == 1
+    assert tags.count("title") == 1 + tags.count("svg")
     # headings never skip a level
     level = 1
     for tag in tags:
@@ -139,7 +141,9 @@ def test_html_structure(rendered, game_id, language):
             assert attributes.get("scope") in ("col", "row", "colgroup"), attributes
     # self-contained: no script, no external resource
     assert not {"script", "link", "img", "iframe"} & set(tags)
-    assert "http://" not in html and "https://" not in html and "url(" not in html
+    # (the drawings' SVG namespace is a name, never fetched)
+    bare = html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "http://" not in bare and "https://" not in bare and "url(" not in html
     assert tags.count("style") == 2
 
 
@@ -254,7 +258,15 @@ def test_xlsx_has_no_formula(rendered, game_id, language):
 
 def test_xlsx_content_and_formats(rendered):
     workbook = load_workbook(rendered / "live-baccarat-it.en.xlsx")
-    assert workbook.sheetnames == ["Rules", "Pay table", "Drawing rules", "RTP", "Disclosure"]
+    assert workbook.sheetnames == [
+        "Rules",
+        "Pay table",
+        "Drawing rules",
+        "Scoreboard",
+        "Roads",
+        "RTP",
+        "Disclosure",
+    ]
     assert workbook.properties.created == datetime(2026, 11, 30)
     assert workbook.properties.modified == datetime(2026, 11, 30)
     rtp = {row[0].value: row[1] for row in workbook["RTP"].iter_rows() if row[0].value}
@@ -278,7 +290,7 @@ def test_xlsx_content_and_formats(rendered):
 
 def test_xlsx_without_adm_block_has_no_disclosure_sheet(rendered):
     workbook = load_workbook(rendered / "live-baccarat-dk.da.xlsx")
-    assert len(workbook.sheetnames) == 4
+    assert len(workbook.sheetnames) == 6  # rules, pay table, drawing, scoreboard, roads, RTP
     money = [
         cell.number_format
         for row in workbook.worksheets[0].iter_rows()
@@ -323,6 +335,8 @@ def test_the_workbook_retypes_no_sentence_of_the_templates():
         "Rules",
         "Pay table",
         "Drawing rules",
+        "Scoreboard",
+        "Roads",
         "RTP",
         "Disclosure",
         "Odds",

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 
+from reporting.config.loader import load_config
 from reporting.engine.bets import BetFamily, BetResult, BetType
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import StakeLimits
@@ -190,7 +191,8 @@ def test_payout_and_rounding_examples(sheets):
 
 def test_shoe_facts(sheets):
     live, mini = sheets["live-baccarat-it"], sheets["mini-baccarat-it"]
-    assert (live.live, live.decks, live.cards_in_shoe, live.cut_card_depth) == (True, 8, 416, 14)
+    # games.md states no cut card depth: the catalogue holds none, so the sheet says none
+    assert (live.live, live.decks, live.cards_in_shoe, live.cut_card_depth) == (True, 8, 416, None)
     assert not live.reshuffle_every_round and live.statistics_reset == time(0, 1)
     assert (mini.live, mini.decks, mini.cards_in_shoe, mini.reshuffle_every_round) == (
         False,
@@ -216,8 +218,22 @@ def test_adm_block_only_for_adm_games(sheets):
     assert adm.reference_month == (2026, 10) and adm.updated_on == date(2026, 11, 5)
     assert adm.win_percentage is None  # no round logs
     assert any("no round logs" in warning for warning in sheets["live-baccarat-it"].warnings)
-    assert sheets["mini-baccarat-it"].adm is not None
-    assert any("no ADM game code" in w for w in sheets["mini-baccarat-it"].warnings)
+    # The sample configuration states the Mini Baccarat game's code and opening hours, which
+    # the catalogue does not publish; without them its page is a draft that names both gaps.
+    mini = sheets["mini-baccarat-it"]
+    assert mini.adm is not None and mini.adm.missing == ()
+    assert not any("no ADM game code" in w for w in mini.warnings)
+    catalogue_mini = build_rule_sheet(
+        load_config(None).games["mini-baccarat-it"],
+        "en",
+        disclosure=None,
+        as_of=AS_OF,
+        tool_version="test",
+    )
+    assert catalogue_mini.adm.missing == ("regulator_code", "opening_hours")
+    assert catalogue_mini.draft
+    assert any("no ADM game code" in w for w in catalogue_mini.warnings)
+    assert any("no statement of opening hours" in w for w in catalogue_mini.warnings)
     assert sheets["live-baccarat-dk"].warnings == ()
 
 
@@ -311,6 +327,9 @@ def test_sheet_holds_values_not_formatted_strings(sheets):
         "regulator_code",
         "opening_hours",
         "warnings",
+        "parts",  # the scoreboard's parts, configuration words
+        "winner",  # a road's hands: an enum value
+        "missing",  # configuration keys
     }, text_fields
     italy = sheets["live-baccarat-it"]
     assert type(italy.adm.declared_rtp) is Decimal
