@@ -378,15 +378,24 @@ def _write_month(
 ) -> MonthReport:
     month, games, as_of = run.month, run.games, run.as_of
     log = watch[0]
+    ordered = sorted(games, key=lambda game: game.id)
+    # Each game's figures first: their warnings are the pages' problems, which the audit
+    # workbook lists (the figures read the month's rounds, not verify's findings).
+    disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
+    warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
     verified, workbook = _audit(
-        connection, config, month, max(as_of[g.id] for g in games), staging, watch
+        connection,
+        config,
+        month,
+        max(as_of[g.id] for g in games),
+        staging,
+        watch,
+        publishing=warnings,
     )
     files: list[Path] = [workbook]
-    warnings: dict[str, tuple[str, ...]] = {}
     without_play = []
-    for game in sorted(games, key=lambda game: game.id):
-        disclosure = disclose(connection, game, as_of[game.id])
-        warnings[game.id] = disclosure.warnings
+    for game in ordered:
+        disclosure = disclosures[game.id]
         if not disclosure.stakes:
             without_play.append(game.id)
         files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
@@ -432,8 +441,11 @@ def _audit(
     day: date,
     staging: Path,
     watch: tuple[Log, Progress],
+    *,
+    publishing: dict[str, tuple[str, ...]],
 ) -> tuple[VerifyResult, Path]:
-    """Verify the month (findings replaced in the store) and write its audit workbook."""
+    """Verify the month (findings replaced in the store) and write its audit workbook, which
+    lists the pages' ``publishing`` problems (game id -> the warnings that make them drafts)."""
     log, progress = watch
     total = None
     if progress is not no_progress:  # someone watches: the bar's total is worth a count
@@ -456,6 +468,7 @@ def _audit(
         rtp_checks(verified.bet_totals, config.games),
         as_of=day,
         tool_version=__version__,
+        publishing=publishing,
     )
     return verified, workbook
 

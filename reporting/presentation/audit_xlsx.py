@@ -14,6 +14,9 @@ Sheets, in order:
 * **Outcome tests** and **RTP checks**: the statistics of :mod:`reporting.figures.statistics`. They are
   two sheets rather than two tables on one so that each keeps a frozen header, an autofilter and
   a header row repeated on every printed page (a sheet has one of each).
+* **Pages**: from the monthly job, each game's pages of the month: ready to publish, or
+  drafts, with each problem that marks them (a required field missing, a declared RTP the
+  theory does not bear out); the count of games with drafts is on the Summary.
 
 Everything that varies comes in as an argument: the as-of date pins the document properties
 and the zip entry times, so a regulator can rebuild the file and compare hashes. Text from the
@@ -28,7 +31,7 @@ import contextlib
 import math
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -74,6 +77,7 @@ SHEETS = (
     "Ingest log",
     "Outcome tests",
     "RTP checks",
+    "Pages",
 )
 
 MONEY_FORMAT = "#,##0.00"
@@ -445,8 +449,12 @@ def write_audit_workbook(
     *,
     as_of: date,
     tool_version: str,
+    publishing: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Write the audit workbook of ``result.month`` (or of all months) to ``path``, atomically.
+
+    ``publishing`` (the monthly job's) gives each game's problems that make its pages drafts,
+    not for publication; without it (``verify``), the Pages sheet says no page was written.
 
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
     :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`
@@ -470,13 +478,14 @@ def write_audit_workbook(
     currencies = {game.currency for game in config.games.values()}
 
     try:
-        _write_summary(book, connection, config, result, rtp, scope, currencies)
+        _write_summary(book, connection, config, result, rtp, scope, currencies, publishing)
         _write_findings(book, connection, config, scope, currencies)
         _write_checks_not_run(book, result)
         _write_rejects(book, connection, scope)
         _write_ingest_log(book, connection, scope)
         _write_outcome_tests(book, result, outcomes)
         _write_rtp_checks(book, config, rtp, currencies)
+        _write_pages(book, config, publishing)
         write_atomically(Path(path), lambda handle: save_workbook(workbook, handle, as_of))
     except BaseException:
         _discard(workbook)
@@ -525,6 +534,7 @@ def _write_summary(
     rtp: Sequence[RtpCheck],
     scope: _Scope,
     currencies: set[str],
+    publishing: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     findings = _findings_by_game(connection, scope)
     extra_kinds = sorted(
@@ -541,6 +551,9 @@ def _write_summary(
         ("Bets checked", COUNT, result.bets_checked),
         ("Checks not run", COUNT, len(result.checks_not_run)),
     ]
+    if publishing is not None:  # the pages of the month: games whose pages are drafts
+        drafts = sum(1 for game in config.games if publishing.get(game))
+        meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
     rejects = _rejects_by_reason(connection, scope)
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
@@ -826,6 +839,27 @@ def _write_checks_not_run(book: _Book, result: VerifyResult) -> None:
     writer = _SheetWriter(book, "Checks not run", columns, _content_widths(columns, rows))
     writer.header()
     writer.rows(rows)
+    writer.finish_table()
+
+
+def _write_pages(
+    book: _Book, config: OperatorConfig, publishing: Mapping[str, Sequence[str]] | None
+) -> None:
+    """Each game's pages of the month: ready to publish, or a draft and each reason why (the
+    problems its pages are marked for, and the exit code counts). Empty but for its header
+    from ``verify``, which writes no page."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Draft", FLAG),
+        _Column("Why not for publication", WRAP, cap=90),
+    ]
+    rows: list[tuple[object, ...]] = []
+    for game_id in sorted(config.games) if publishing is not None else ():
+        problems = publishing.get(game_id, ())
+        rows += [(game_id, "yes", problem) for problem in problems] or [(game_id, "no", None)]
+    writer = _SheetWriter(book, "Pages", columns, _content_widths(columns, rows))
+    writer.header()
+    writer.rows(rows, flagged_column=1)
     writer.finish_table()
 
 

@@ -1363,3 +1363,24 @@ def test_checks_not_run_are_a_warning_of_the_month_in_the_log_summary_and_json(
     assert document["warnings"] == [said]
     _summary(result)
     assert f"  warning: {said}" in capsys.readouterr().out.splitlines()
+
+
+def test_the_audit_workbook_lists_the_draft_pages_and_why(october):
+    """The Italian live game declares an RTP above every bet's theory: its pages are drafts,
+    the run exits 1 for it, and the workbook's Pages sheet names the game and the reason; the
+    Greek game's pages are ready."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(october.out / "2026-10" / "audit-2026-10.xlsx", read_only=True)
+    rows = [tuple(row) for row in book["Pages"].iter_rows(min_row=2, values_only=True)]
+    assert ("live-baccarat-gr", "no", None) in rows
+    italian = [row for row in rows if row[0] == "live-baccarat-it"]
+    assert italian and all(row[1] == "yes" for row in italian)
+    assert any("is above the theoretical RTP of every bet offered" in row[2] for row in italian)
+    summary = {
+        row[0]: row[1]
+        for row in book["Summary"].iter_rows(max_row=10, values_only=True)
+        if len(row) > 1
+    }
+    assert summary["Games with draft pages"] == 1
+    assert "declared RTP" in october.first.stdout + october.first.stderr

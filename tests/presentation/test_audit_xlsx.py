@@ -129,6 +129,7 @@ HEADERS = {
         "z-score",
         "Outside 99.9%",
     ],
+    "Pages": ["Game", "Draft", "Why not for publication"],
 }
 
 
