@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from reporting.engine.games import GameSpec
 from reporting.records import FINDING_KINDS, Bet, FindingKind, Round
-from reporting.verify.checks import FIELDS_NEEDED, FieldsNeeded
+from reporting.verify.checks import FIELDS_NEEDED, SHOE_CHECKS, FieldsNeeded
 
 __all__ = ["UNITS", "CheckNotRun", "checks_not_run", "coverage_counts", "describe_game"]
 
@@ -122,8 +122,9 @@ def coverage_counts(
     connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
 ) -> list[CheckNotRun]:
     """Per configured game with records in the period, every check of :data:`FIELDS_NEEDED`
-    with the records it could not judge (perhaps none): counts that add up across
-    partitions of the store. By game, then in the order of the finding kinds."""
+    that applies to it (a game reshuffled before every round has no shoe to check) with the
+    records it could not judge (perhaps none): counts that add up across partitions of the
+    store. By game, then in the order of the finding kinds."""
     found: list[CheckNotRun] = []
     for unit in UNITS:
         needs = [(kind, needed) for kind, needed in FIELDS_NEEDED.items() if needed.unit == unit]
@@ -166,5 +167,7 @@ def _count(
                 zip(fields, counts[position + 1 : position + 1 + len(fields)], strict=True)
             )
             position += 1 + len(fields)
+            if kind in SHOE_CHECKS and games[game_id].reshuffle_every_round:
+                continue  # no shoe to check: the check does not apply, it is not "not run"
             found.append(CheckNotRun(game_id, kind.value, unit, records, of, missing))
     return found

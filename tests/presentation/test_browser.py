@@ -52,7 +52,7 @@ MEASURE = r"""
   const where = (el) => {
     const id = el.closest('[id]');
     return (id ? '#' + id.id + ' ' : '') + el.tagName.toLowerCase() +
-      (el.className ? '.' + String(el.className).split(' ').join('.') : '');
+      (el.getAttribute('class') ? '.' + el.getAttribute('class').split(' ').join('.') : '');
   };
   if (root.scrollWidth > width) {
     problems.push(`page scrolls sideways: scrollWidth ${root.scrollWidth} > innerWidth ${width}`);
@@ -334,6 +334,24 @@ def test_the_measure_catches_a_wide_table_and_a_cut_caption(browser, tmp_path):
     assert any("wider than its container" in p for p in problems), problems
     assert any("caption" in p and "is cut" in p for p in problems), problems
     assert any("Banker matrix spans" in p for p in problems), problems
+
+
+def test_the_measure_catches_a_wide_road_without_its_cue(browser, tmp_path):
+    """A scoreboard drawing wider than a phone: fine in a scrolling box with a visible cue,
+    a problem without the cue (the Big Road of a long shoe is such a drawing)."""
+    svg = '<svg class="road big-road" width="900" height="100" viewBox="0 0 900 100"></svg>'
+    head = '<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width">'
+    for cue, expected in (("", True), ("<p class='scroll-cue'>Swipe</p>", False)):
+        page = tmp_path / f"road-{bool(cue)}.html"
+        page.write_text(
+            f"{head}</head><body><div class='scroll' style='overflow-x:auto'>{cue}{svg}</div>"
+            "</body></html>",
+            encoding="utf-8",
+        )
+        browser.open(page, 360)
+        problems = browser.evaluate(MEASURE.replace("%(device)d", "360"))
+        found = any("svg.road.big-road" in p and "wider than" in p for p in problems)
+        assert found is expected, problems
 
 
 def test_a_missing_chromium_fails_with_the_install_command(monkeypatch):

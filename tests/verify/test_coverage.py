@@ -120,3 +120,20 @@ def test_verify_gives_the_counts_of_its_period(store, operator_config):
     result = verify(store, operator_config, MONTH)
     assert result.checks_not_run == checks_not_run(store, operator_config.games, MONTH)
     assert result.finding_count == 0  # a missing field is not a finding
+
+
+def test_a_game_reshuffled_every_round_has_no_shoe_check_to_miss(tmp_path, operator_config):
+    """Mini Baccarat deals from a fresh shoe every round and logs no shoe id: the shoe's card
+    count does not apply to it, so it is not a check "not run" (the demo said so before)."""
+    mini = "mini-baccarat-it"
+    connection = connect(tmp_path / "store.sqlite")
+    store_records(
+        connection,
+        [round_record("M-1", bet("M-1", "B-1"), game_id=mini, **NO_SHOE)],
+        file_name="rng.json",
+    )
+    counts = coverage_counts(connection, {mini: operator_config.games[mini]}, MONTH)
+    assert "shoe_card_count" not in {entry.check for entry in counts}
+    assert {entry.check for entry in counts} == {"late_bet", "time_order"}  # still counted
+    assert checks_not_run(connection, operator_config.games, MONTH) == []
+    connection.close()
