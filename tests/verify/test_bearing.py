@@ -166,13 +166,13 @@ def test_checks_not_run_are_warnings_that_leave_the_exit_code_alone():
             (("placed_at", 5), ("betting_closed_at", 0)),
         ),
         CheckNotRun("live-baccarat-it", "shoe_card_count", "rounds", 2, 3, (("shoe_id", 2),)),
-        CheckNotRun("mini-baccarat-it", "shoe_card_count", "rounds", 3, 3, (("shoe_id", 3),)),
+        CheckNotRun("live-baccarat-gr", "shoe_card_count", "rounds", 3, 3, (("shoe_id", 3),)),
     )
     alerts = MonthAlerts("2026-10", checks_not_run=entries)
     assert alerts.warnings == [
         "live-baccarat-it: not checked: late_bet on 5 of 5 bets (no placed_at); shoe_card_count"
         " on 2 of 3 rounds (no shoe_id)",
-        "mini-baccarat-it: not checked: shoe_card_count on 3 of 3 rounds (no shoe_id)",
+        "live-baccarat-gr: not checked: shoe_card_count on 3 of 3 rounds (no shoe_id)",
     ]
     assert (alerts.alerts, alerts.exit_code) == ([], 0)
     document = alerts.to_document()
