@@ -40,10 +40,11 @@ MAX_LOGO_BYTES = 512 * 1024
 MIN_ACCENT_CONTRAST = 4.5
 
 _SVG_NAMESPACE = "http://www.w3.org/2000/svg"
-# What may come before an SVG's root element: an XML declaration, comments, a DOCTYPE without
-# an internal subset (no [...], so no entity can be declared).
+# What may come before an SVG's root element: an XML declaration, comments, a DOCTYPE (one
+# with an internal subset is an SVG, refused for its entities by _svg_problem).
 _SVG_PROLOGUE = re.compile(
-    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>\[]*>)\s*)*<svg[\s>/]", re.DOTALL
+    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)\s*)*<svg[\s>/]",
+    re.DOTALL,
 )
 
 
@@ -176,9 +177,9 @@ def contrast_on_white(colour: str) -> float:
     """The WCAG 2 contrast ratio of ``#rrggbb`` text on white (1 to 21).
 
     >>> round(contrast_on_white("#000000"), 2), round(contrast_on_white("#7a1f2b"), 2)
-    (21.0, 10.8)
-    >>> round(contrast_on_white("#ffcc00"), 2)
-    1.6
+    (21.0, 10.2)
+    >>> round(contrast_on_white("#ffcc00"), 2), round(contrast_on_white("#767676"), 2)
+    (1.51, 4.54)
     """
 
     def linear(pair: str) -> float:
@@ -196,9 +197,9 @@ def _checked_accent(colour: str, key: tuple[str, ...], problems: Problems) -> st
         shown = int(ratio * 100) / 100  # never rounded up to the threshold
         problems.add(
             key,
-            f"{colour} has a contrast of {shown}:1 on the white page; the accent colours"
-            f" headings' labels and links, and text needs at least {MIN_ACCENT_CONTRAST}:1"
-            " (WCAG AA): choose a darker colour",
+            f"{colour} has a contrast of {shown}:1 on the white page; the accent colours text"
+            f" (labels, links), which needs at least {MIN_ACCENT_CONTRAST}:1 (WCAG AA): choose"
+            " a darker colour",
         )
         return None
     return colour

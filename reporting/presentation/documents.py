@@ -148,7 +148,9 @@ def write_game_documents(
     from reporting.presentation.publisher import with_publisher
     from reporting.presentation.rulesheet import build_rule_sheet
 
-    files: list[WrittenDocument] = []
+    # Every page is rendered before the first is written: a page that cannot render (an
+    # operator's template with a mistake) leaves the folder as it was for this game.
+    rendered: list[tuple[Path, bytes, RuleSheet, str, bool]] = []
     warnings: list[str] = []
     for language in languages:
         built = build_rule_sheet(
@@ -161,11 +163,12 @@ def write_game_documents(
         if sheet.adm is not None:
             for fmt in disclosure_formats:
                 path = Path(folder) / disclosure_file_name(sheet, fmt)
-                files.append(_write(path, render_disclosure_page(sheet, fmt), sheet, fmt, True))
+                rendered.append((path, render_disclosure_page(sheet, fmt), sheet, fmt, True))
         for fmt in formats:
             path = Path(folder) / file_name(sheet, fmt)
-            files.append(_write(path, render(sheet, fmt), sheet, fmt, False))
-    return GameDocuments(tuple(files), tuple(warnings))
+            rendered.append((path, render(sheet, fmt), sheet, fmt, False))
+    files = tuple(_write(*page) for page in rendered)
+    return GameDocuments(files, tuple(warnings))
 
 
 def _write(
