@@ -5,13 +5,11 @@ same shapes."""
 from __future__ import annotations
 
 import json
-import struct
 import tomllib
-import zlib
 from pathlib import Path
 
 import pytest
-from helpers import run_main, schema_errors
+from helpers import png_bytes, run_main, schema_errors
 
 from reporting.config.keys import SCHEMA_PATH
 from reporting.config.loader import ConfigError, load_config
@@ -21,23 +19,6 @@ SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 GAMES = "\n[games.live-baccarat-it]\n[games.live-baccarat-dk]\n"
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>'
-
-
-def png_bytes() -> bytes:
-    """A real 1 x 1 PNG (signature, IHDR, IDAT, IEND), made here rather than committed."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    pixels = zlib.compress(b"\x00\x1f\x4e\x79")
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", pixels)
-        + chunk(b"IEND", b"")
-    )
 
 
 def config_with(tmp_path: Path, operator: str) -> Path:
@@ -85,7 +66,7 @@ def test_an_image_is_told_by_its_bytes_not_its_name(tmp_path):
         "image/jpeg"
     )
     assert logo_media_type(b"GIF89a" + bytes(20)) is None
-    assert logo_media_type("<?xml version='1.0'?><!-- a -->\n<svg>".encode()) == "image/svg+xml"
+    assert logo_media_type(b"<?xml version='1.0'?><!-- a -->\n<svg>") == "image/svg+xml"
     assert logo_media_type(b"<html><svg></svg></html>") is None
 
 
@@ -171,7 +152,7 @@ def test_a_colour_that_reads_on_white_is_taken_in_lower_case(tmp_path):
     [
         '[operator]\ncolour = "red"',
         '[operator]\nlicences = { it = "x" }',
-        '[operator]\nlicences = { IT = 5 }',
+        "[operator]\nlicences = { IT = 5 }",
         '[operator]\naccent_colour = "#12345"',
         "[operator]\nlogo = 5",
         '[operator]\ntemplates = ""',
