@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import png_bytes, run_main, schema_errors
 
-from reporting.config.keys import SCHEMA_PATH
+from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH
 from reporting.config.loader import ConfigError, load_config
 from reporting.config.operator import MAX_LOGO_BYTES, contrast_on_white, logo_media_type
 
@@ -183,3 +183,25 @@ def test_the_module_s_examples_hold():
     import reporting.config.operator
 
     assert doctest.testmod(reporting.config.operator).failed == 0
+
+
+def test_the_starter_s_logo_is_the_sample_s_and_ships_by_package_data():
+    assert STARTER_LOGO_PATH.read_bytes() == (SAMPLE / "logo.svg").read_bytes()
+    repository = SAMPLE.parent
+    settings = tomllib.loads((repository / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = settings["tool"]["setuptools"]["package-data"]["reporting.config"]
+    relative = STARTER_LOGO_PATH.relative_to(repository / "reporting" / "config")
+    assert any(relative.match(glob) for glob in globs)
+
+
+def test_init_writes_the_logo_beside_the_starter_and_keeps_one_already_there(tmp_path):
+    fresh, own = tmp_path / "fresh", tmp_path / "own"
+    fresh.mkdir()
+    own.mkdir()
+    (own / "logo.svg").write_bytes(SVG)
+    for folder in (fresh, own):
+        process = run_main("init", str(folder / "operator.toml"))
+        assert process.returncode == 0, process.stderr
+    assert (fresh / "logo.svg").read_bytes() == STARTER_LOGO_PATH.read_bytes()
+    assert (own / "logo.svg").read_bytes() == SVG
+    assert load_config(own / "operator.toml").operator.logo.data == SVG
