@@ -23,7 +23,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, TemplateError, TemplateSyntaxError
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    TemplateError,
+    TemplateNotFound,
+    TemplateSyntaxError,
+)
 
 from reporting.config.loader import ConfigError
 from reporting.config.operator import Operator
@@ -155,13 +162,18 @@ def render_page(sheet: RuleSheet, template: str) -> str:
         where = _template_frame(error, folder)
         if where is None:
             raise
-        reason = error.message if isinstance(error, TemplateError) and error.message else error
-        reason = (
-            f"{type(error).__name__}: {reason}" if not isinstance(error, TemplateError) else reason
-        )
         raise TemplateOverrideError(
-            [f"{where}: {str(reason)[:300]} (with the templates of {folder})"]
+            [f"{where}: {_reason(error)[:300]} (with the templates of {folder})"]
         ) from None
+
+
+def _reason(error: Exception) -> str:
+    """What went wrong in a template, in one line."""
+    if isinstance(error, TemplateNotFound):
+        return f"no template {error.name!r} (neither in the folder nor built in)"
+    if isinstance(error, TemplateError) and error.message:
+        return error.message.replace("\n", " ")
+    return f"{type(error).__name__}: {error}".replace("\n", " ")
 
 
 def _template_frame(error: Exception, folder: Path) -> str | None:

@@ -262,7 +262,11 @@ def test_an_override_of_the_stylesheet_restyles_the_page_and_its_pdf(operator_co
             "'no_such_name' is undefined",
         ),
         ("<section>\n<p>{{ 1 + 'a' }}</p>\n</section>\n", 2, "TypeError"),
-        ('<section>\n{% include "rules/none.html.j2" %}\n</section>\n', 2, "rules/none.html.j2"),
+        (
+            '<section>\n{% include "rules/none.html.j2" %}\n</section>\n',
+            2,
+            "no template 'rules/none.html.j2' (neither in the folder nor built in)",
+        ),
     ],
 )
 def test_a_mistake_in_an_override_names_its_file_and_line(
