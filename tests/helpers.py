@@ -8,8 +8,10 @@ import json
 import os
 import re
 import sqlite3
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +271,17 @@ def round_record(round_id: str, *bets, **fields):
         "bets": list(bets),
     }
     return Round(**(values | fields))
+
+
+def png_bytes() -> bytes:
+    """A real 1 x 1 PNG (signature, IHDR, IDAT, IEND), made in the test rather than committed."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(b"\x00\x1f\x4e\x79")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )

@@ -1,5 +1,5 @@
 """``baccarat-report init``: write a starter operator configuration (the shipped sample, with
-its comments), never over an existing file."""
+its comments) and the sample logo it names beside it, never over an existing file."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from reporting.config.keys import SCHEMA_PATH, STARTER_PATH
+from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 from reporting.errors import InputError
 
 
@@ -25,6 +25,10 @@ def init_command(
         # is never written through.
         with path.open("xb") as handle:
             handle.write(text)
+        logo = path.parent / STARTER_LOGO_PATH.name
+        if not logo.exists() and not logo.is_symlink():  # a logo of the operator's own stays
+            with logo.open("xb") as handle:
+                handle.write(STARTER_LOGO_PATH.read_bytes())
     except FileExistsError:
         raise InputError(
             f"{path}: already exists; not overwritten (remove it or name another file)"

@@ -32,6 +32,7 @@ from reporting.store.schema import connect
 
 if TYPE_CHECKING:
     from reporting.config.loader import OperatorConfig
+    from reporting.config.operator import Operator
     from reporting.jobs.monthly import MonthlyResult
 
 
@@ -41,10 +42,10 @@ def render_game(
     as_of: date,
     folder: Path,
     *,
-    operator: str | None = None,
+    operator: Operator | None = None,
 ) -> list[Path]:
     """The disclosure pages and the rule sheets of one game, in each configured language,
-    published by ``operator``."""
+    published by ``operator`` (the configuration's ``[operator]``)."""
     from reporting.presentation.documents import FORMATS, write_game_documents
 
     documents = write_game_documents(
@@ -133,7 +134,7 @@ def _run_locked(
                 inbox,
                 out,
                 dates,
-                functools.partial(render_game, operator=operator.name),
+                functools.partial(render_game, operator=operator.operator),
                 locked=True,
                 log=_quiet if as_json else _log,
                 progress=bars.task if bars.watched else no_progress,

@@ -30,6 +30,7 @@ from reporting.presentation.documents import FORMATS
 if TYPE_CHECKING:
     import sqlite3
 
+    from reporting.config.operator import Operator
     from reporting.engine.games import GameSpec
     from reporting.presentation.documents import WrittenDocument
 
@@ -86,7 +87,7 @@ def rules_command(
     _make_folder(out)
     with database_errors(db) if db is not None else nullcontext():
         written, warnings = _write_sheets(
-            games, languages, formats, out, db, as_of, as_json, publisher=operator.name
+            games, languages, formats, out, db, as_of, as_json, publisher=operator.operator
         )
     _report(written, warnings, out, as_json)
     # A page that states something missing or in doubt is a finding of the run: exit 1.
@@ -102,10 +103,11 @@ def _write_sheets(
     as_of: str | None,
     as_json: bool,
     *,
-    publisher: str,
+    publisher: Operator,
 ) -> tuple[list[dict], list[str]]:
     """Write each game's sheets (``languages`` None: its own), published by ``publisher``
-    (the operator); the ``--json`` file entries and the warnings, each once."""
+    (the configuration's ``[operator]``); the ``--json`` file entries and the warnings, each
+    once."""
     from reporting.presentation.documents import write_game_documents
 
     connection = _connect(db)

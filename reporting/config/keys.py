@@ -9,6 +9,7 @@ schema file equal to these tables.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -17,13 +18,16 @@ from typing import Any
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
 from reporting.config.values import (
+    MISSING,
     Amount,
     Boolean,
     Choice,
     ChoiceList,
     Integer,
     Key,
+    Kind,
     Odds,
+    Problems,
     Table,
     TableList,
     Text,
@@ -37,6 +41,7 @@ __all__ = [
     "GAME_ID_PATTERN",
     "GAME_KEYS",
     "LIMIT_KEYS",
+    "Licences",
     "OPERATOR_GAME_KEYS",
     "INBOX_KEYS",
     "INBOX_RULE_KEYS",
@@ -45,6 +50,7 @@ __all__ = [
     "PAY_TABLE_KEYS",
     "SCHEMA_PATH",
     "SCOREBOARD_PARTS",
+    "STARTER_LOGO_PATH",
     "STARTER_PATH",
     "TOP_LEVEL_KEYS",
     "catalogue_games",
@@ -56,8 +62,11 @@ SCHEMA_PATH = Path(__file__).resolve().parent / "data" / "operator.schema.json"
 #: The starter configuration ``init`` writes: a copy of sample_data/operator.toml, shipped in
 #: the package (tests/config/test_schema.py holds the two equal).
 STARTER_PATH = Path(__file__).resolve().parent / "data" / "operator.toml"
+#: The logo the starter names (``logo = "logo.svg"``), written beside it: sample_data/logo.svg.
+STARTER_LOGO_PATH = STARTER_PATH.with_name("logo.svg")
 GAME_ID_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _TABLE_NAME_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+_JURISDICTION_PATTERN = "[A-Z]{2}"
 
 
 @cache
@@ -198,9 +207,59 @@ OPERATOR_GAME_KEYS: dict[str, Key] = GAME_KEYS | {
         "the catalogue game this one starts from (default: its own id)",
     ),
 }
-#: ``[operator]``.
+
+
+@dataclasses.dataclass(frozen=True)
+class Licences(Kind):
+    """``licences = { IT = "...", DK = "..." }``: the operator's licence or concession number
+    in each jurisdiction (ISO 3166 code, as games write theirs), one line of text each."""
+
+    number: Text = Text("ADM-0000-ESEMPIO", 100)
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, dict):
+            problems.add(path, f'must be a table such as {{ IT = "{self.number.example}" }}')
+            return MISSING
+        checked: dict[str, Any] = {}
+        for code, raw in value.items():
+            if not re.fullmatch(_JURISDICTION_PATTERN, code):
+                problems.add((*path, code), "not a jurisdiction: an ISO 3166 code such as IT")
+                checked[code] = MISSING
+            else:
+                checked[code] = self.number.check(raw, (*path, code), problems)
+        return MISSING if MISSING in checked.values() else checked
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "propertyNames": {"pattern": f"^{_JURISDICTION_PATTERN}$"},
+            "additionalProperties": self.number.schema(),
+        }
+
+
+#: ``[operator]``: who publishes the pages, and how they look (paths relative to the file).
 OPERATOR_KEYS: dict[str, Key] = {
     "name": Key(Text("Casinò Esempio S.p.A.", 200), "the operator's name on every page"),
+    "licences": Key(
+        Licences(),
+        "the operator's licence or concession number in each jurisdiction of its games, e.g."
+        ' { IT = "ADM-0000-ESEMPIO" }: a game\'s pages show the number of its jurisdiction',
+    ),
+    "logo": Key(
+        Text("logo.svg", 500),
+        "an image file (PNG, JPEG or SVG, at most 512 KiB), relative to this file: drawn in"
+        " the masthead of every page, embedded in it",
+    ),
+    "accent_colour": Key(
+        Text("#7a1f2b", 7, "#[0-9A-Fa-f]{6}", "a colour #rrggbb"),
+        "the pages' accent colour (the rule under headings, links, labels) on the HTML and PDF,"
+        " #rrggbb; at least 4.5:1 against white (WCAG AA), as it colours text",
+    ),
+    "templates": Key(
+        Text("templates", 500),
+        "a folder (relative to this file) whose files replace the built-in templates of the"
+        " same relative name (rules/page.html.j2, rules/rules.css, rules/sections/...)",
+    ),
 }
 #: One ``[[inbox.profiles]]`` rule: which inbox files a log profile reads.
 INBOX_RULE_KEYS: dict[str, Key] = {

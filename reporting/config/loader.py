@@ -29,13 +29,13 @@ from reporting.config.keys import (
     GAME_KEYS,
     INBOX_KEYS,
     OPERATOR_GAME_KEYS,
-    OPERATOR_KEYS,
     PAY_KEYS,
     PAY_TABLE_KEYS,
     TOP_LEVEL_KEYS,
 )
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.lines import KeyLines
+from reporting.config.operator import Operator, read_operator
 from reporting.config.regulators import load_regulators
 from reporting.config.values import MISSING, Problems, Table, suggestion
 from reporting.engine.bets import BetType, PayTable
@@ -49,6 +49,7 @@ __all__ = [
     "ConfigError",
     "GameOrigin",
     "InboxRule",
+    "Operator",
     "OperatorConfig",
     "default_config_path",
     "load_catalogue",
@@ -107,7 +108,8 @@ class InboxRule:
 
 @dataclass(frozen=True)
 class OperatorConfig:
-    """The operator's name and the games it runs, by id."""
+    """The operator (``name``, and all of ``[operator]`` as :attr:`operator`) and the games it
+    runs, by id."""
 
     name: str
     games: dict[str, GameSpec]
@@ -118,6 +120,8 @@ class OperatorConfig:
     lines: KeyLines = field(default_factory=KeyLines, compare=False, repr=False)
     #: ``[[inbox.profiles]]``, in file order (the first rule a file matches applies).
     inbox_rules: tuple[InboxRule, ...] = ()
+    #: ``[operator]``: the name again, licences, logo, accent colour, template folder.
+    operator: Operator = field(default_factory=Operator, compare=False)
 
     def game(self, game_id: str) -> GameSpec:
         """The game with this id, or a :class:`ConfigError` listing the configured ones."""
@@ -232,7 +236,7 @@ def _build(
     for key in operator:
         if key not in TOP_LEVEL_KEYS:
             problems.add((key,), f"unknown key{suggestion(key, TOP_LEVEL_KEYS)}")
-    name = _operator_name(operator.get("operator", {}), problems)
+    publisher = read_operator(operator.get("operator", {}), source, problems)
     catalogue_problems = Problems(str(CATALOGUE_PATH))
     pay_tables = _pay_tables(
         [
@@ -251,19 +255,21 @@ def _build(
         if built is not None:
             games[game_id], origins[game_id] = built
     _check_tables(games, problems)
+    _check_licences(publisher, games, problems)
     inbox_rules = _inbox_rules(operator.get("inbox", {}), problems)
     messages = catalogue_problems.messages + problems.messages
     if messages:
         raise ConfigError(messages)
     own_tables = operator.get("pay_tables", {})
     return OperatorConfig(
-        name=name,
+        name=publisher.name,
         games=games,
         source=source,
         origins=origins,
         pay_tables={name: pay_tables[name] for name in own_tables},
         lines=lines,
         inbox_rules=inbox_rules,
+        operator=publisher,
     )
 
 
@@ -306,12 +312,16 @@ def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:
     return tuple(rules)
 
 
-def _operator_name(section: Any, problems: Problems) -> str:
-    """The operator's name (``[operator] name``; "Operator" if unset)."""
-    checked = Table(OPERATOR_KEYS).check(section, ("operator",), problems)
-    if checked is MISSING:
-        return "Operator"
-    return checked.get("name", "Operator")
+def _check_licences(operator: Operator, games: Mapping[str, GameSpec], problems: Problems) -> None:
+    """A licence of a jurisdiction no configured game is in is a typo, or a game left out."""
+    used = sorted({game.jurisdiction for game in games.values()})
+    for code in operator.licences:
+        if games and code not in used:
+            problems.add(
+                ("operator", "licences", code),
+                f"no configured game is in {code} (the games' jurisdictions: {', '.join(used)})"
+                f"{suggestion(code, used)}",
+            )
 
 
 # --- pay tables -------------------------------------------------------------------------------

@@ -401,16 +401,7 @@ def _write_month(
         files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
         for warning in disclosure.warnings:
             log(f"disclose {game.id}: warning: {warning}")
-    manifest = staging / "manifest.json"
-    manifest.write_text(
-        json.dumps(
-            _manifest(month, games, as_of, run.inputs, staging, files),
-            indent=2,
-            ensure_ascii=False,
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    manifest = _write_manifest(run, staging, files)
     final = run.out / month
     _swap_in(staging, final)
     log(f"reports for {month}: {final}")
@@ -432,6 +423,14 @@ def _write_month(
         without_play=without_play,
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
+
+
+def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
+    """``manifest.json`` of the staged month: every file with its sha256."""
+    manifest = staging / "manifest.json"
+    document = _manifest(run.month, run.games, run.as_of, run.inputs, staging, files)
+    manifest.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return manifest
 
 
 def _audit(

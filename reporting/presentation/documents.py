@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from reporting.files import write_atomically
 
 if TYPE_CHECKING:
+    from reporting.config.operator import Operator
     from reporting.engine.games import GameSpec
     from reporting.figures.disclosure import Disclosure
     from reporting.presentation.rulesheet import RuleSheet
@@ -134,38 +135,40 @@ def write_game_documents(
     folder: Path,
     tool_version: str,
     disclosure_formats: Sequence[str] = (),
-    operator: str | None = None,
+    operator: Operator | str | None = None,
 ) -> GameDocuments:
     """Build the rule sheet of ``game`` in each language and write it in each format.
 
     For a sheet with a disclosure block, its disclosure page is written first, in each of
-    ``disclosure_formats`` (none unless asked). ``disclosure``, ``as_of``, ``tool_version``
-    and ``operator`` go to :func:`~reporting.presentation.rulesheet.build_rule_sheet`.
+    ``disclosure_formats`` (none unless asked). ``disclosure``, ``as_of`` and ``tool_version``
+    go to :func:`~reporting.presentation.rulesheet.build_rule_sheet`; ``operator`` (the
+    configuration's ``[operator]``, or only a name) publishes every page
+    (:func:`~reporting.presentation.publisher.with_publisher`).
     """
+    from reporting.presentation.publisher import with_publisher
     from reporting.presentation.rulesheet import build_rule_sheet
 
-    files: list[WrittenDocument] = []
+    # Every page is rendered before the first is written: a page that cannot render (an
+    # operator's template with a mistake) leaves the folder as it was for this game.
+    rendered: list[tuple[Path, bytes, RuleSheet, str, bool]] = []
     warnings: list[str] = []
     for language in languages:
-        sheet = build_rule_sheet(
-            game,
-            language,
-            disclosure=disclosure,
-            as_of=as_of,
-            tool_version=tool_version,
-            operator=operator,
+        built = build_rule_sheet(
+            game, language, disclosure=disclosure, as_of=as_of, tool_version=tool_version
         )
+        sheet = with_publisher(built, operator, game)
         for warning in sheet.warnings:
             if warning not in warnings:
                 warnings.append(warning)
         if sheet.adm is not None:
             for fmt in disclosure_formats:
                 path = Path(folder) / disclosure_file_name(sheet, fmt)
-                files.append(_write(path, render_disclosure_page(sheet, fmt), sheet, fmt, True))
+                rendered.append((path, render_disclosure_page(sheet, fmt), sheet, fmt, True))
         for fmt in formats:
             path = Path(folder) / file_name(sheet, fmt)
-            files.append(_write(path, render(sheet, fmt), sheet, fmt, False))
-    return GameDocuments(tuple(files), tuple(warnings))
+            rendered.append((path, render(sheet, fmt), sheet, fmt, False))
+    files = tuple(_write(*page) for page in rendered)
+    return GameDocuments(files, tuple(warnings))
 
 
 def _write(

@@ -1,8 +1,10 @@
-"""The rule sheet as one self-contained HTML page (CSS inlined, no external resource)."""
+"""The rule sheet as one self-contained HTML page (CSS inlined, the operator's logo embedded
+as a ``data:`` URI, no external resource), from the built-in templates or the operator's
+overrides of them (:func:`reporting.presentation.publisher.render_page`)."""
 
 from __future__ import annotations
 
-from reporting.presentation.i18n import make_environment
+from reporting.presentation.publisher import render_page
 from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = [
@@ -20,11 +22,11 @@ DISCLOSURE_TEMPLATE = "rules/disclosure.html.j2"
 
 def render_html(sheet: RuleSheet) -> str:
     """The page of a rule sheet, in the sheet's language (the PDF prints this same page)."""
-    return make_environment(sheet.language).get_template(PAGE_TEMPLATE).render(sheet=sheet)
+    return render_page(sheet, PAGE_TEMPLATE)
 
 
 def render_disclosure_html(sheet: RuleSheet) -> str:
     """The ADM disclosure block of a rule sheet on a page of its own (ADM games only)."""
     if sheet.adm is None:
         raise ValueError(f"{sheet.game_id} has no ADM disclosure block")
-    return make_environment(sheet.language).get_template(DISCLOSURE_TEMPLATE).render(sheet=sheet)
+    return render_page(sheet, DISCLOSURE_TEMPLATE)

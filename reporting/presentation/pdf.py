@@ -7,8 +7,12 @@ and the file identifier WeasyPrint writes is a hash of the content (PDF/X and PD
 embed a random document id: not used).
 
 Tagged for accessibility (PDF/UA-1: a structure tree, the page's ``<html lang>`` as the
-document's ``/Lang``, its ``<title>`` as the title), with the operator as the author: what a
-regulator's or a player's reader expects of a published page.
+document's ``/Lang``, its ``<title>`` as the title, the logo's alt text the operator's name),
+with the operator as the author and the tool as the creator (``<meta name="generator">``):
+what a regulator's or a player's reader expects of a published page.
+
+Nothing is fetched but the page's ``data:`` URIs (the operator's logo) and the two font files:
+an SVG logo that points at a file or a web address draws without it.
 
 WeasyPrint is imported inside :func:`render_pdf`: the import costs about a second, which
 commands that never print a PDF should not pay.
@@ -76,6 +80,22 @@ def render_disclosure_pdf(sheet: RuleSheet) -> bytes:
 PDF_VARIANT = "pdf/ua-1"
 
 
+def _url_fetcher():
+    """WeasyPrint's fetcher, allowed only ``data:`` URIs and the font files (an SVG logo's
+    reference to a file or a web address is refused; WeasyPrint draws on without it)."""
+    from weasyprint.urls import URLFetcher, path2url
+
+    allowed = {path2url(str(path)) for path in FONT_FILES}
+
+    class PageResources(URLFetcher):
+        def fetch(self, url, headers=None):
+            if url.startswith("data:") or url in allowed:
+                return super().fetch(url, headers)
+            raise ValueError(f"not fetched for a rule sheet: {url[:100]}")
+
+    return PageResources(allowed_protocols=("data", "file"), allow_redirects=False)
+
+
 def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
     """Print a page of ``templates/rules`` to PDF, tagged (PDF/UA-1), reproducibly for its
     as-of date; ``author`` (the operator) in the document's metadata."""
@@ -91,8 +111,13 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
     epoch = int(datetime(as_of.year, as_of.month, as_of.day, tzinfo=UTC).timestamp())
     with _source_date_epoch(epoch):
         font_config = FontConfiguration()
-        fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config)
-        page = weasyprint.HTML(string=html, base_url=str(TEMPLATE_DIR / "rules"))
+        fetcher = _url_fetcher()
+        fonts = weasyprint.CSS(
+            filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher
+        )
+        page = weasyprint.HTML(
+            string=html, base_url=str(TEMPLATE_DIR / "rules"), url_fetcher=fetcher
+        )
         document = page.render(stylesheets=[fonts], font_config=font_config)
         if author:
             document.metadata.authors = [author]

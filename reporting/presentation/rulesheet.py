@@ -31,6 +31,7 @@ from reporting.engine.theory import game_odds
 from reporting.figures.disclosure import Disclosure, reference_month, updated_on
 from reporting.figures.regulators import configuration_warnings, regulator_of
 from reporting.presentation.i18n import LOCALES
+from reporting.presentation.publisher import Publisher
 from reporting.presentation.roads import (
     EXAMPLE_SEED,
     BeadRoad,
@@ -287,6 +288,7 @@ class RuleSheet:
     warnings: tuple[str, ...]
     scoreboard: Scoreboard | None = None
     operator: str | None = None  # who publishes the page (the PDF's author)
+    publisher: Publisher | None = None  # and all of [operator]: licence, logo, accent, templates
 
     @property
     def draft(self) -> bool:

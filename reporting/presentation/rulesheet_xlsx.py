@@ -261,7 +261,11 @@ def _odds(value: Fraction | None) -> Decimal | None:
 
 
 def _title(page: _Sheet, sheet: RuleSheet, text: _Text) -> None:
-    """The sheet's title and subtitle lines, and the draft mark the HTML and PDF carry."""
+    """The operator's line (name and licence, as the page's masthead), the sheet's title and
+    subtitle lines, and the draft mark the HTML and PDF carry."""
+    publisher = text.publisher_line(sheet)
+    if publisher:
+        page.paragraph(publisher, font=_font(bold=True))
     subtitle = [text.kind_text(sheet)]
     if sheet.adm and sheet.adm.regulator_code:
         subtitle.append(text.adm_code_text(sheet.adm))

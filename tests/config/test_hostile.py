@@ -180,6 +180,8 @@ def test_damaged_bytes_give_a_config_error(tmp_path, mutation):
 def test_a_bom_is_read_as_excel_writes_it(tmp_path):
     path = tmp_path / "operator.toml"
     path.write_bytes(b"\xef\xbb\xbf" + SAMPLE_CONFIG.read_bytes())
+    logo = SAMPLE_CONFIG.with_name("logo.svg")  # the sample's logo, relative to it
+    (tmp_path / logo.name).write_bytes(logo.read_bytes())
     assert load_config(path).games == load_config(SAMPLE_CONFIG).games
 
 

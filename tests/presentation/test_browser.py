@@ -29,6 +29,7 @@ import pytest
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.documents import write_disclosure_page, write_rule_sheet
+from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 
 AS_OF = date(2026, 11, 30)
@@ -277,18 +278,16 @@ def find_chromium() -> str:
 @pytest.fixture(scope="module")
 def pages(operator_config, tmp_path_factory) -> dict[str, list[Path]]:
     """By language: every configured game's rule sheet, and its ADM disclosure page, as the
-    ``rules`` command writes them."""
+    ``rules`` command writes them (published by the sample operator: logo in the masthead)."""
     folder = tmp_path_factory.mktemp("html")
     written: dict[str, list[Path]] = {language: [] for language in SUPPORTED_LANGUAGES}
     for game_id in operator_config.games:
         for language in SUPPORTED_LANGUAGES:
+            game = operator_config.game(game_id)
             sheet = build_rule_sheet(
-                operator_config.game(game_id),
-                language,
-                disclosure=None,
-                as_of=AS_OF,
-                tool_version="test",
+                game, language, disclosure=None, as_of=AS_OF, tool_version="test"
             )
+            sheet = with_publisher(sheet, operator_config.operator, game)
             written[language].append(write_rule_sheet(sheet, "html", folder))
             if sheet.adm is not None:
                 written[language].append(write_disclosure_page(sheet, "html", folder))

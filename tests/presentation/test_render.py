@@ -35,6 +35,7 @@ from reporting.presentation.documents import (
 from reporting.presentation.html import render_html
 from reporting.presentation.i18n import load_translations
 from reporting.presentation.pdf import render_pdf
+from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
 
@@ -46,9 +47,12 @@ GAMES = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-bacca
 
 
 def sheet_of(config, game_id: str, language: str):
-    return build_rule_sheet(
-        config.game(game_id), language, disclosure=None, as_of=AS_OF, tool_version=TOOL_VERSION
+    """The sheet as the sample operator publishes it (name, licence, logo, accent)."""
+    game = config.game(game_id)
+    sheet = build_rule_sheet(
+        game, language, disclosure=None, as_of=AS_OF, tool_version=TOOL_VERSION
     )
+    return with_publisher(sheet, config.operator, game)
 
 
 @pytest.fixture(scope="module")
@@ -139,12 +143,16 @@ def test_html_structure(rendered, game_id, language):
     for tag, attributes in page.tags:
         if tag == "th":
             assert attributes.get("scope") in ("col", "row", "colgroup"), attributes
-    # self-contained: no script, no external resource
-    assert not {"script", "link", "img", "iframe"} & set(tags)
+    # self-contained: no script, no external resource; the operator's logo, an <img> of a
+    # data: URI with the operator's name as its alt text, is the only image
+    assert not {"script", "link", "iframe"} & set(tags)
+    images = [attributes for tag, attributes in page.tags if tag == "img"]
+    assert [image["src"].split(",")[0] for image in images] == ["data:image/svg+xml;base64"]
+    assert [image["alt"] for image in images] == ["Casinò Esempio S.p.A."]
     # (the drawings' SVG namespace is a name, never fetched)
     bare = html.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "http://" not in bare and "https://" not in bare and "url(" not in html
-    assert tags.count("style") == 2
+    assert tags.count("style") == 3  # the stylesheet, the operator's accent, the print furniture
 
 
 def test_html_shows_the_figures_in_the_locale(rendered):

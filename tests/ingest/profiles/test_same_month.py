@@ -135,11 +135,11 @@ def test_the_checks_the_shape_cannot_feed_are_listed_as_not_run(months):
     rounds = dict(table(replay_db, "SELECT game_id, count(*) FROM rounds GROUP BY 1"))
     expected = set()
     for game, count in rounds.items():
-        expected.add((game, "shoe_card_count", count, count, ("shoe_id",)))
+        if game != "mini-baccarat-it":  # reshuffled every round: no shoe to check
+            expected.add((game, "shoe_card_count", count, count, ("shoe_id",)))
         expected.add((game, "late_bet", bets[game], bets[game], ("placed_at",)))
     assert not_run == expected
-    spec_not_run = {(i["game"], i["check"]) for i in months["spec"][1]["checks_not_run"]}
-    assert spec_not_run <= {("mini-baccarat-it", "shoe_card_count")}  # the spec month is whole
+    assert months["spec"][1]["checks_not_run"] == []  # the spec month is whole
     assert table(spec_db, "SELECT count(*) FROM rounds WHERE shoe_id IS NULL AND game_id != 'mini-baccarat-it'") == [(0,)]  # fmt: skip
 
 

@@ -1,0 +1,222 @@
+"""``[operator]`` of an operator configuration: who publishes the pages and how they look.
+
+The operator's name, its licence or concession number in each jurisdiction, an optional logo
+(read here, once: a PNG, JPEG or SVG file told by its bytes, at most :data:`MAX_LOGO_BYTES`),
+an optional accent colour (refused when text in it would be hard to read on white) and an
+optional folder of templates that replace the built-in ones by name. Paths are relative to
+the configuration file. Every problem is noted at the key's line, like any other key's.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from reporting.config.keys import OPERATOR_KEYS
+from reporting.config.values import MISSING, Problems, Table
+
+__all__ = [
+    "DEFAULT_OPERATOR_NAME",
+    "MAX_LOGO_BYTES",
+    "MIN_ACCENT_CONTRAST",
+    "Logo",
+    "Operator",
+    "contrast_on_white",
+    "logo_media_type",
+    "read_operator",
+]
+
+#: The name on the pages of a configuration that gives none.
+DEFAULT_OPERATOR_NAME = "Operator"
+#: A logo larger than this is not a masthead's logo (the sample's is under 1 KiB).
+MAX_LOGO_BYTES = 512 * 1024
+#: WCAG 2 level AA for normal text: the accent colours text (labels, links), so it must reach
+#: this contrast against the white page.
+MIN_ACCENT_CONTRAST = 4.5
+
+_SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+# What may come before an SVG's root element: an XML declaration, comments, a DOCTYPE (one
+# with an internal subset is an SVG, refused for its entities by _svg_problem).
+_SVG_PROLOGUE = re.compile(
+    r"\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--.*?-->|<!DOCTYPE[^>\[]*(?:\[.*?\])?\s*>)\s*)*<svg[\s>/]",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Logo:
+    """The operator's logo as read from its file: bytes and the media type they are."""
+
+    media_type: str  # image/png, image/jpeg or image/svg+xml
+    data: bytes = field(repr=False)
+    path: Path
+
+
+@dataclass(frozen=True)
+class Operator:
+    """Who publishes the pages (``[operator]``): name, licences, logo, accent, templates."""
+
+    name: str = DEFAULT_OPERATOR_NAME
+    #: Licence or concession number by jurisdiction (ISO 3166 code: IT, DK, GR).
+    licences: Mapping[str, str] = field(default_factory=dict)
+    logo: Logo | None = None
+    accent_colour: str | None = None  # "#rrggbb", lower case
+    templates: Path | None = None  # a folder whose files replace the built-in templates
+
+    def licence(self, jurisdiction: str) -> str | None:
+        """The operator's licence number in a jurisdiction, None if the file gives none."""
+        return self.licences.get(jurisdiction)
+
+
+def read_operator(section: Any, source: Path | None, problems: Problems) -> Operator:
+    """``[operator]`` checked (every problem noted in ``problems``); paths are resolved
+    against the folder of ``source``, the configuration file."""
+    checked = Table(OPERATOR_KEYS).check(section, ("operator",), problems)
+    if checked is MISSING:
+        checked = {}  # the problems are noted; what follows checks nothing twice
+    folder = source.resolve().parent if source is not None else Path.cwd()
+    logo = None
+    if checked.get("logo") is not None:
+        logo = _read_logo(folder / checked["logo"], ("operator", "logo"), problems)
+    accent = checked.get("accent_colour")
+    if accent is not None:
+        accent = _checked_accent(accent.lower(), ("operator", "accent_colour"), problems)
+    templates = None
+    if checked.get("templates") is not None:
+        templates = _templates_folder(folder / checked["templates"], problems)
+    return Operator(
+        name=checked.get("name", DEFAULT_OPERATOR_NAME),
+        licences=dict(checked.get("licences", {})),
+        logo=logo,
+        accent_colour=accent,
+        templates=templates,
+    )
+
+
+# --- the logo ----------------------------------------------------------------------------------
+
+
+def logo_media_type(data: bytes) -> str | None:
+    """The media type of an image told by its first bytes (PNG, JPEG or SVG), else None.
+
+    >>> logo_media_type(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR"), logo_media_type(b"GIF89a")
+    ('image/png', None)
+    >>> logo_media_type(b'<?xml version="1.0"?>\\n<svg xmlns="http://www.w3.org/2000/svg"/>')
+    'image/svg+xml'
+    """
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and data[12:16] == b"IHDR":
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    try:
+        text = data.removeprefix(codecs.BOM_UTF8)[:4096].decode("utf-8", errors="strict")
+    except UnicodeDecodeError as error:
+        if error.start < 4090:  # not a character cut by the 4 KiB slice
+            return None
+        text = data.removeprefix(codecs.BOM_UTF8)[: error.start].decode("utf-8")
+    return "image/svg+xml" if _SVG_PROLOGUE.match(text) else None
+
+
+def _read_logo(path: Path, key: tuple[str, ...], problems: Problems) -> Logo | None:
+    """The logo file read once, bounded, and told by its bytes (None with the problem noted)."""
+    try:
+        if not path.exists():
+            problems.add(key, f"{path}: file not found (a logo is relative to this file)")
+            return None
+        if not path.is_file():
+            problems.add(key, f"{path}: not a regular file")
+            return None
+        with path.open("rb") as handle:
+            data = handle.read(MAX_LOGO_BYTES + 1)
+    except OSError as error:
+        problems.add(key, f"{path}: cannot be read: {error.strerror or error}")
+        return None
+    if len(data) > MAX_LOGO_BYTES:
+        problems.add(key, f"{path}: larger than {MAX_LOGO_BYTES // 1024} KiB: not a page's logo")
+        return None
+    media_type = logo_media_type(data)
+    if media_type is None:
+        problems.add(key, f"{path}: not a PNG, JPEG or SVG image (told by its bytes)")
+        return None
+    if media_type == "image/svg+xml":
+        reason = _svg_problem(data)
+        if reason is not None:
+            problems.add(key, f"{path}: {reason}")
+            return None
+    return Logo(media_type=media_type, data=data, path=path)
+
+
+def _svg_problem(data: bytes) -> str | None:
+    """Why an SVG file cannot be a logo (None: it can). It is only ever shown through
+    ``<img>`` (no script runs, nothing is fetched), but it must parse, declare no entities
+    (an entity can expand to gigabytes) and be in the SVG namespace (a browser draws nothing
+    otherwise)."""
+    text = data.removeprefix(codecs.BOM_UTF8)
+    if b"<!ENTITY" in text or re.search(rb"<!DOCTYPE[^>]*\[", text):
+        return "an SVG that declares entities is refused (it could expand without bound)"
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as error:
+        return f"not well-formed SVG (line {error.position[0]} of the image: {error.msg})"
+    except ValueError as error:  # a declared encoding Python does not know
+        return f"not well-formed SVG ({error})"
+    if root.tag != f"{{{_SVG_NAMESPACE}}}svg":
+        return f'an SVG logo needs xmlns="{_SVG_NAMESPACE}" on its <svg> (browsers draw nothing)'
+    return None
+
+
+# --- the accent colour -------------------------------------------------------------------------
+
+
+def contrast_on_white(colour: str) -> float:
+    """The WCAG 2 contrast ratio of ``#rrggbb`` text on white (1 to 21).
+
+    >>> round(contrast_on_white("#000000"), 2), round(contrast_on_white("#7a1f2b"), 2)
+    (21.0, 10.2)
+    >>> round(contrast_on_white("#ffcc00"), 2), round(contrast_on_white("#767676"), 2)
+    (1.51, 4.54)
+    """
+
+    def linear(pair: str) -> float:
+        channel = int(pair, 16) / 255
+        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(colour[index : index + 2]) for index in (1, 3, 5))
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return 1.05 / (luminance + 0.05)
+
+
+def _checked_accent(colour: str, key: tuple[str, ...], problems: Problems) -> str | None:
+    ratio = contrast_on_white(colour)
+    if ratio < MIN_ACCENT_CONTRAST:
+        shown = int(ratio * 100) / 100  # never rounded up to the threshold
+        problems.add(
+            key,
+            f"{colour} has a contrast of {shown}:1 on the white page; the accent colours text"
+            f" (labels, links), which needs at least {MIN_ACCENT_CONTRAST}:1 (WCAG AA): choose"
+            " a darker colour",
+        )
+        return None
+    return colour
+
+
+# --- the template folder -----------------------------------------------------------------------
+
+
+def _templates_folder(path: Path, problems: Problems) -> Path | None:
+    key = ("operator", "templates")
+    try:
+        if not path.exists():
+            problems.add(key, f"{path}: folder not found (relative to this file)")
+        elif not path.is_dir():
+            problems.add(key, f"{path}: not a folder")
+        else:
+            return path
+    except OSError as error:
+        problems.add(key, f"{path}: cannot be read: {error.strerror or error}")
+    return None
