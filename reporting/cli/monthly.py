@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from reporting.config.loader import OperatorConfig
     from reporting.config.operator import Operator
     from reporting.jobs.monthly import MonthlyResult
+    from reporting.verify.bearing import MonthAlerts
 
 
 def render_game(
@@ -182,6 +183,18 @@ def monthly_document(result: MonthlyResult) -> dict:
     }
 
 
+def _sheets_to_read(alerts: MonthAlerts) -> list[str]:
+    """The audit workbook's sheets that hold what the alerts are about."""
+    sheets = ["Summary"]
+    if alerts.findings:
+        sheets.append("Findings")
+    if alerts.rejected:
+        sheets.append("Rejected records")
+    if alerts.publishing:
+        sheets.append("Pages")
+    return sheets
+
+
 def _summary(result: MonthlyResult) -> None:
     """Where the reports are, then every alert that bears on each month: the exit code's
     reasons, worded once by :class:`reporting.verify.bearing.MonthAlerts`."""
@@ -196,7 +209,9 @@ def _summary(result: MonthlyResult) -> None:
         for line in month.alerts.warnings:  # what could not be checked: no alert by itself
             typer.echo(f"  warning: {line}")
         if alerts:
-            typer.echo(f"  see audit-{month.month}.xlsx (Summary, Findings, Rejected records)")
+            typer.echo(
+                f"  see audit-{month.month}.xlsx ({', '.join(_sheets_to_read(month.alerts))})"
+            )
     if result.rejected_elsewhere:
         typer.echo(
             f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other"

@@ -88,6 +88,18 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
     return document | {key: value for key, value in optional.items() if value is not None}
 
 
+def _operator(config: OperatorConfig) -> dict[str, Any]:
+    """``[operator]`` as loaded: paths absolute (the document may be read from elsewhere)."""
+    operator = config.operator
+    optional = {
+        "licences": dict(sorted(operator.licences.items())) or None,
+        "logo": None if operator.logo is None else str(operator.logo.path),
+        "accent_colour": operator.accent_colour,
+        "templates": None if operator.templates is None else str(operator.templates),
+    }
+    return {"name": config.name} | {key: value for key, value in optional.items() if value}
+
+
 def effective_document(config: OperatorConfig) -> dict[str, Any]:
     """Every key of every configured game as the loader resolved it."""
     games = {}
@@ -95,7 +107,7 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
         origin = config.origins.get(game_id)
         base, pay_table = (origin.base, origin.pay_table) if origin else (game_id, "standard")
         games[game_id] = _game(game, base, pay_table)
-    document: dict[str, Any] = {"operator": {"name": config.name}}
+    document: dict[str, Any] = {"operator": _operator(config)}
     if config.inbox_rules:
         document["inbox"] = {
             "profiles": [

@@ -18,10 +18,12 @@ rendercv's overrides do). A mistake in an override (a syntax error, an undefined
 from __future__ import annotations
 
 import base64
+import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from jinja2 import (
     ChoiceLoader,
@@ -51,7 +53,10 @@ __all__ = [
     "publisher_of",
     "render_page",
     "with_publisher",
+    "with_templates_of",
 ]
+
+T = TypeVar("T")
 
 
 def _(message: str) -> str:
@@ -130,11 +135,30 @@ class TemplateOverrideError(ConfigError):
     label = "template"
 
 
+#: Files of an override folder that are templates (anything else there, a README, is left be).
+_TEMPLATE_SUFFIXES = (".j2", ".css")
+
+
 @cache
 def _overlaid(language: str, folder: Path) -> Environment:
     base = make_environment(language)
+    _check_overrides(folder, set(base.list_templates()))
     loader = ChoiceLoader([FileSystemLoader(folder), base.loader])
     return base.overlay(loader=loader)
+
+
+def _check_overrides(folder: Path, built_in: set[str]) -> None:
+    """Refuse a template of the folder that replaces none of the built-in ones: a misspelt
+    name would otherwise be silently unused, and the page built from the original."""
+    unused = []
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_file() and name.endswith(_TEMPLATE_SUFFIXES) and name not in built_in:
+            close = difflib.get_close_matches(name, sorted(built_in), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            unused.append(f"{path}: replaces no built-in template{hint}")
+    if unused:
+        raise TemplateOverrideError(unused)
 
 
 def environment_of(sheet: RuleSheet) -> Environment:
@@ -153,9 +177,18 @@ def render_page(sheet: RuleSheet, template: str) -> str:
     (``file:line: reason``), as is any error raised by a template of that folder; an error of
     the built-in templates alone stays what it is (a bug).
     """
+    return with_templates_of(
+        sheet, lambda: environment_of(sheet).get_template(template).render(sheet=sheet)
+    )
+
+
+def with_templates_of(sheet: RuleSheet, work: Callable[[], T]) -> T:
+    """Run ``work``, which uses the sheet's templates (a page's render, the workbook's calls
+    of the macros), turning an error of the operator's templates into a
+    :class:`TemplateOverrideError` as :func:`render_page` does."""
     folder = sheet.publisher.templates if sheet.publisher is not None else None
     try:
-        return environment_of(sheet).get_template(template).render(sheet=sheet)
+        return work()
     except Exception as error:
         if folder is None:
             raise

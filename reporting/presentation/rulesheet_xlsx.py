@@ -39,7 +39,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 from reporting.config.languages import LANGUAGES
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.engine.rules import Winner
-from reporting.presentation.i18n import load_translations, make_environment
+from reporting.presentation.i18n import load_translations
+from reporting.presentation.publisher import environment_of, with_templates_of
 from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOUR
 from reporting.presentation.rulesheet import OfferedBet, RuleSheet, Scoreboard
 from reporting.presentation.workbook_base import (
@@ -114,7 +115,8 @@ class _Text:
 
     def __init__(self, sheet: RuleSheet):
         self.sheet = sheet
-        self.macros = make_environment(sheet.language).get_template("rules/macros.html.j2").module
+        # The page's macros, the operator's overrides of them included (publisher.environment_of)
+        self.macros = environment_of(sheet).get_template("rules/macros.html.j2").module
         self.translations = load_translations(sheet.language)
 
     def __getattr__(self, name: str):
@@ -147,7 +149,9 @@ class _Sheet:
             orientation="portrait",
             margins=_MARGINS,
             header=(f"{rules.game_name}: {title}", None, text.in_force(rules)),
-            footer_left=text.generated_by(rules),
+            # Who publishes the sheet on every printed page; the tool in one line at the end
+            # of the Rules sheet (as at the foot of the page) and in the properties.
+            footer_left=text.publisher_line(rules) or text.in_force(rules),
             page_count=text.page_of("&P", "&N"),
         )
 
@@ -333,6 +337,8 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
 
     page.heading(text.malfunctions_title())
     page.paragraph(text.malfunction_text())
+    page.skip()
+    page.paragraph(text.generated_by(sheet), font=_font(size=9, color="5A6273"))
 
 
 def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
@@ -642,7 +648,12 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
 
 
 def render_xlsx(sheet: RuleSheet) -> bytes:
-    """The workbook of a rule sheet, the same bytes for the same sheet."""
+    """The workbook of a rule sheet, the same bytes for the same sheet (its words from the
+    operator's templates where they override the built-in ones, with their errors)."""
+    return with_templates_of(sheet, lambda: _workbook(sheet))
+
+
+def _workbook(sheet: RuleSheet) -> bytes:
     text = _Text(sheet)
     formats = excel_formats(sheet.locale, sheet.currency)
     workbook = Workbook()

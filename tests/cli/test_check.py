@@ -117,6 +117,8 @@ def test_show_prints_the_effective_configuration_that_loads_back_the_same(tmp_pa
     written = tmp_path / "effective.toml"
     written.write_text(result.stdout, encoding="utf-8")
     assert load_config(written).games == load_config(SAMPLE_CONFIG).games
+    # and the whole [operator]: licences, the logo (read from the same file), the accent
+    assert load_config(written).operator == load_config(SAMPLE_CONFIG).operator
     assert 'statistics_reset = "00:01"' in result.stdout  # a default the sample does not write
     assert "cut_card_depth" not in result.stdout  # a fact nobody states stays unstated
     document = json.loads(check("--config", str(SAMPLE_CONFIG), "--show", "--json").stdout)

@@ -306,3 +306,40 @@ def test_a_mistake_in_an_override_is_exit_2_through_the_cli_and_nothing_is_writt
     assert f"template: {override}:2: 'nope' is undefined" in process.stderr
     assert "Traceback" not in process.stderr and "internal error" not in process.stderr
     assert list(out.iterdir()) == []  # no page of the game written before the failing one
+
+
+def test_the_workbook_takes_its_words_from_the_overrides_too(operator_config, tmp_path):
+    """The workbook states what the page states: an override of the macros reaches both."""
+    built_in = (Path(reporting.presentation.publisher.__file__).parents[2] / "templates").joinpath(
+        "rules", "macros.html.j2"
+    )
+    macros = built_in.read_text("utf-8").replace(
+        '{{ _("A malfunction voids the round',
+        '{{ "Our policy. " }}{{ _("A malfunction voids the round',
+    )
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "macros.html.j2").write_text(macros, "utf-8")
+    sheet = published(
+        operator_config, "live-baccarat-it", "en", with_templates(operator_config, tmp_path)
+    )
+    assert "Our policy. A malfunction voids the round" in render_html(sheet)
+    book = load_workbook(io.BytesIO(render_xlsx(sheet)))
+    texts = [str(c.value) for ws in book.worksheets for row in ws.iter_rows() for c in row]
+    assert any(text.startswith("Our policy. A malfunction voids") for text in texts)
+
+
+def test_an_override_that_replaces_no_template_is_refused(operator_config, tmp_path):
+    """A misspelt name would leave the built-in template in use without a word."""
+    (tmp_path / "rules" / "sections").mkdir(parents=True)
+    (tmp_path / "rules" / "sections" / "malfunctions.html.j2").write_text("<p></p>", "utf-8")
+    (tmp_path / "README.md").write_text("our notes", "utf-8")  # not a template: left be
+    sheet = published(
+        operator_config, "live-baccarat-dk", "da", with_templates(operator_config, tmp_path)
+    )
+    with pytest.raises(TemplateOverrideError) as error:
+        render_html(sheet)
+    (problem,) = error.value.problems
+    assert problem.endswith(
+        "malfunctions.html.j2: replaces no built-in template"
+        " (did you mean rules/sections/malfunction.html.j2?)"
+    ), problem
