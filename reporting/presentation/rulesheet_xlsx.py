@@ -172,6 +172,10 @@ class _Sheet:
             self.paragraph(line, font=_font(color="5A6273"))
         self.skip()
 
+    def caption(self, text: str) -> None:
+        """A table's caption, as the page shows it above the table."""
+        self.paragraph(text, font=_font(size=9, color="5A6273"))
+
     def heading(self, text: str, level: int = 2) -> None:
         cell = self.put(1, text)
         cell.font = _font(
@@ -270,7 +274,7 @@ def _title(page: _Sheet, sheet: RuleSheet, text: _Text) -> None:
     publisher = text.publisher_line(sheet)
     if publisher:
         page.paragraph(publisher, font=_font(bold=True))
-    subtitle = [text.kind_text(sheet)]
+    subtitle = [text.game_rules_title(), text.kind_text(sheet)]
     if sheet.adm and sheet.adm.regulator_code:
         subtitle.append(text.adm_code_text(sheet.adm))
     if sheet.game_version:
@@ -294,6 +298,7 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
     if sheet.live and sheet.statistics_reset and not sheet.shows_statistics:
         page.paragraph(text.shoe_count_text(sheet.statistics_reset))
     page.heading(text.card_values_title(), level=3)
+    page.caption(text.card_values_caption())
     page.table(
         [text.card_label(), text.points_label()],
         [[text.card_group(group), text.card_points(group)] for group in sheet.card_values],
@@ -306,7 +311,7 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
             [
                 " ".join(text.card_code(card) for card in example.cards),
                 f"{' + '.join(str(p) for p in example.points)} = {example.total}",
-                example.value,
+                f"{example.value} {text.natural_mark()}" if example.natural else example.value,
             ]
             for example in sheet.hand_examples
         ],
@@ -316,9 +321,11 @@ def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
     page.heading(text.deal_title())
     page.paragraph(text.deal_text())
     page.paragraph(text.natural_text(sheet))
+    page.heading(text.who_wins_title(), level=3)
     page.paragraph(text.who_wins_text())
 
     page.heading(text.limits_title())
+    page.caption(text.limits_caption(sheet))
     page.table(
         [text.bet_label(), text.minimum_label(), text.maximum_label()],
         [
@@ -346,23 +353,25 @@ def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
     page.heading(text.bets_title())
     page.paragraph(text.payout_example(sheet.payout_example, sheet))
     headers = [text.bet_label(), text.wins_label(), text.pays_label(), text._("Odds")]
-    groups = [(text.main_bets_title(), sheet.main_bets)]
+    page.heading(text.main_bets_title(), level=3)
+    page.caption(text.main_bets_caption())
+    _bet_table(page, headers, sheet.main_bets, sheet, text, formats)
     if sheet.side_bets or not sheet.bonus_bets:
-        groups.append((text.side_bets_title(), sheet.side_bets))
-    for caption, bets in groups:
-        page.heading(caption, level=3)
-        if not bets:
-            page.paragraph(text.no_side_bets_text())
-            continue
-        if bets is sheet.side_bets:
+        page.heading(text.side_bets_title(), level=3)
+        if sheet.side_bets:
             page.paragraph(text.side_bets_text())
-        _bet_table(page, headers, bets, sheet, text, formats)
+            page.caption(text.side_bets_caption())
+            _bet_table(page, headers, sheet.side_bets, sheet, text, formats)
+        else:
+            page.paragraph(text.no_side_bets_text())
     for group in sheet.exclusive_groups:
         page.paragraph(text.exclusive_rule(group), font=_font(bold=True))
     if sheet.bonus_bets:
         page.heading(text.bonus_bets_title(), level=3)
+        page.caption(text.bonus_bets_caption())
         _bet_table(page, headers, sheet.bonus_bets, sheet, text, formats)
         page.paragraph(text.bonus_text())
+        page.caption(text.bonus_table_caption())
         page.table(
             [text.result_label(), text.pays_label(), "", text._("Odds")],
             [
@@ -410,6 +419,7 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
     page.heading(text.deal_title())
     page.paragraph(text.natural_text(sheet))
     page.heading(text.player_third_title(), level=3)
+    page.caption(text.player_rule_caption())
     page.table(
         [text.player_total_label(), text.player_label()],
         [
@@ -420,6 +430,7 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
     )
     page.heading(text.banker_third_title(), level=3)
     page.paragraph(text.banker_third_text())
+    page.caption(text.banker_rule_caption())
     over_columns = page.put(3, text.player_third_points_label())
     over_columns.font = _font(bold=True)
     over_columns.alignment = _CENTER
@@ -460,7 +471,7 @@ def _scoreboard_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
         if board.statistics_reset:
             statistics += " " + text.shoe_count_text(board.statistics_reset)
         page.paragraph(statistics)
-        page.paragraph(text.statistics_caption(), font=_font(color="5A6273"))
+        page.caption(text.statistics_caption())
         page.table(
             [text.result_label(), text.hands_label(), text.share_label()],
             [
@@ -535,7 +546,7 @@ def _roads_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
     page.paragraph(text.road_cells_text())
     if "bead_road" in board.parts:
         page.heading(text.bead_road_title(), level=3)
-        page.paragraph(text.bead_road_caption(board), font=_font(color="5A6273"))
+        page.caption(text.bead_road_caption(board))
         bead = [
             (
                 cell.column,
@@ -555,7 +566,7 @@ def _roads_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
         _road_grid(page, board.bead.rows, bead)
     if "big_road" in board.parts:
         page.heading(text.big_road_title(), level=3)
-        page.paragraph(text.big_road_caption(board), font=_font(color="5A6273"))
+        page.caption(text.big_road_caption(board))
         big = [
             (
                 cell.column,
@@ -576,6 +587,7 @@ def _rtp_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
     page = _Sheet(workbook, text._("RTP"), (30, 20, 40), text, formats)
     page.heading(text.rtp_title())
     page.paragraph(text.rtp_text())
+    page.caption(text.rtp_caption())
     page.table(
         [text.bet_label(), text.rtp_label()],
         [[text.bet_name(o.bet), _share(o.rtp_percent)] for o in sheet.bets],
