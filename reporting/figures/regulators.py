@@ -19,7 +19,13 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import ShoeOdds
 
-__all__ = ["configuration_warnings", "publishes_disclosure", "regulator_of", "update_day"]
+__all__ = [
+    "configuration_warnings",
+    "declared_rtp_unsupported",
+    "publishes_disclosure",
+    "regulator_of",
+    "update_day",
+]
 
 
 def regulator_of(game: GameSpec) -> Regulator | None:
@@ -39,6 +45,15 @@ def update_day(game: GameSpec) -> int:
     return DEFAULT_UPDATE_DAY if regulator is None else regulator.update_day
 
 
+def declared_rtp_unsupported(game: GameSpec, theory: ShoeOdds) -> bool:
+    """Whether the game declares an RTP above the theoretical RTP of every bet it offers
+    without citing the certificate that supports it (``declared_rtp_reference``)."""
+    declared, best = game.declared_rtp, theory.best_rtp * 100
+    if declared is None or game.declared_rtp_reference is not None:
+        return False
+    return declared > Decimal(best.numerator) / Decimal(best.denominator)
+
+
 def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
     """Warnings from the configuration alone: keys the regulator requires that are missing,
     and a declared RTP above every bet's theoretical RTP or below the market's minimum; and a bet
@@ -53,8 +68,7 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
     if declared is None:
         return warnings
     best = theory.best_rtp * 100
-    above = declared > Decimal(best.numerator) / Decimal(best.denominator)
-    if above and game.declared_rtp_reference is None:  # accepted when a certificate is cited
+    if declared_rtp_unsupported(game, theory):
         warnings.append(
             f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
             f" (best: {round_fraction(best, 2):.2f}%)"

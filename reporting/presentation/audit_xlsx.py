@@ -45,7 +45,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from reporting.config.loader import OperatorConfig
+from reporting.engine.games import GameSpec
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.engine.theory import game_odds
+from reporting.figures.regulators import declared_rtp_unsupported
 from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import write_atomically
 from reporting.presentation.workbook_base import (
@@ -690,7 +693,7 @@ def _summary_rows(
                 cents_to_decimal(game_play.payouts),
                 _ratio(game_play.actual_rtp),
                 _ratio(game_play.theoretical_rtp),
-                game.declared_rtp.scaleb(-2) if game and game.declared_rtp is not None else None,
+                _declared(game),
                 *(_Alert(counts[kind]) for kind in kinds),
                 _Alert(sum(counts.values())),
             )
@@ -712,6 +715,15 @@ def _summary_rows(
         sum(sum(counts.values()) for counts in findings.values()),
     )
     return rows, total
+
+
+def _declared(game: GameSpec | None) -> object:
+    """A game's declared RTP as a share, emphasised when the theory of its bets does not
+    bear it out (its pages are drafts: the Pages sheet says why)."""
+    if game is None or game.declared_rtp is None:
+        return None
+    share = game.declared_rtp.scaleb(-2)
+    return _Alert(share) if declared_rtp_unsupported(game, game_odds(game)) else share
 
 
 def _summary_notes(*, one_currency: bool, unsettled: bool) -> list[str]:

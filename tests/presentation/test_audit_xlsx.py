@@ -378,6 +378,23 @@ def test_summary_agrees_with_verify_statistics_and_findings(audit):
         assert row[-1] == sum(counts.values())
 
 
+
+def test_a_declared_rtp_the_theory_does_not_bear_out_is_emphasised(audit):
+    """The Italian live game declares 99.50% against a best bet of 98.94%: the Summary shows
+    the figure in the alert's bold red, as it does a finding count (its pages are drafts)."""
+    sheet = load_workbook(audit.workbook)["Summary"]
+    column = HEADERS["Summary"].index("Declared RTP") + 1
+    cells = {
+        sheet.cell(row, 1).value: sheet.cell(row, column)
+        for row in range(SUMMARY_HEADER_ROW + 1, sheet.max_row + 1)
+    }
+    italy = cells["live-baccarat-it"]
+    assert italy.value == pytest.approx(0.995)
+    assert italy.font.bold and italy.font.color.rgb == "FF9C0006"
+    greece = cells["live-baccarat-gr"]  # declares none
+    assert greece.value is None
+
+
 def test_rejected_records_of_a_month_come_from_its_files_and_files_without_rounds(audit):
     rows = sheet_rows(audit.workbook, "Rejected records")
     by_file: dict[str, list[tuple]] = {}
