@@ -521,12 +521,16 @@ def _road_text(
     return CellRichText(blocks)
 
 
-def _road_grid(page: _Sheet, rows: int, cells: Sequence[tuple[int, int, object]]) -> None:
-    """Cells ``(column, row, (winner, text))`` of a road drawn in a grid of ``rows`` rows."""
+def _road_grid(
+    page: _Sheet, grid: tuple[int, int], cells: Sequence[tuple[int, int, object]]
+) -> None:
+    """Cells ``(column, row, (winner, text))`` of a road drawn in a grid of ``grid``
+    (columns, rows)."""
     top = page.row
+    columns, rows = grid
     for row in range(rows):
         page.sheet.row_dimensions[top + row].height = _ROAD_ROW_HEIGHT
-        for column in range(len(page.widths)):
+        for column in range(columns):
             page.sheet.cell(row=top + row, column=column + 1).border = _BORDER
     for column, row, (winner, value) in cells:
         cell = page.sheet.cell(row=top + row, column=column + 1)
@@ -563,7 +567,7 @@ def _roads_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
             )
             for cell in board.bead.cells
         ]
-        _road_grid(page, board.bead.rows, bead)
+        _road_grid(page, (board.bead.columns, board.bead.rows), bead)
     if "big_road" in board.parts:
         page.heading(text.big_road_title(), level=3)
         page.caption(text.big_road_caption(board))
@@ -580,7 +584,7 @@ def _roads_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
             )
             for cell in board.big.cells
         ]
-        _road_grid(page, board.big.rows, big)
+        _road_grid(page, (columns, board.big.rows), big)
 
 
 def _rtp_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
