@@ -378,7 +378,6 @@ def test_summary_agrees_with_verify_statistics_and_findings(audit):
         assert row[-1] == sum(counts.values())
 
 
-
 def test_a_declared_rtp_the_theory_does_not_bear_out_is_emphasised(audit):
     """The Italian live game declares 99.50% against a best bet of 98.94%: the Summary shows
     the figure in the alert's bold red, as it does a finding count (its pages are drafts)."""

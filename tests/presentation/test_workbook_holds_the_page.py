@@ -72,7 +72,9 @@ def statements(html: str) -> list[str]:
 def test_every_statement_of_the_page_is_in_the_workbook(operator_config, game_id, language):
     game = operator_config.game(game_id)
     sheet = with_publisher(
-        build_rule_sheet(game, language, disclosure=None, as_of=date(2026, 11, 5), tool_version="t"),
+        build_rule_sheet(
+            game, language, disclosure=None, as_of=date(2026, 11, 5), tool_version="t"
+        ),
         operator_config.operator,
         game,
     )
