@@ -15,7 +15,18 @@ from typing import Annotated
 import typer
 
 from reporting import __version__
-from reporting.cli import check, disclose, ingest, init, monthly, odds, rules, sample, verify
+from reporting.cli import (
+    check,
+    disclose,
+    ingest,
+    init,
+    monthly,
+    odds,
+    rules,
+    sample,
+    serve,
+    verify,
+)
 from reporting.cli.common import EXIT_UNUSABLE
 from reporting.cli.failures import Stopped, describe_failure, install_signal_handlers
 from reporting.cli.logs import command_logger, configure_logging, ensure_logging
@@ -74,6 +85,7 @@ app.command(name="rules")(rules.rules_command)
 app.command(name="monthly")(monthly.monthly_command)
 app.command(name="check")(check.check_command)
 app.command(name="init")(init.init_command)
+app.command(name="serve")(serve.serve_command)
 
 
 def main() -> None:

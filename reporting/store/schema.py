@@ -29,6 +29,8 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "TABLES",
+    "VIEWS",
+    "VIEW_NAMES",
     "connect",
     "create_schema",
     "rejected_count",
@@ -39,8 +41,10 @@ __all__ = [
 #: lifted, the findings table made by verify when it first ran); 2: the findings table is
 #: part of the schema, and ``ingest_log.format`` is checked by the table of input formats
 #: (:data:`reporting.ingest.formats.FORMATS`) instead of a CHECK that new formats would break;
-#: 3: ``ingest_log`` names the log profile that read each file, and its hash.
-SCHEMA_VERSION = 3
+#: 3: ``ingest_log`` names the log profile that read each file, and its hash; 4: a finding
+#: points to its round and bet by foreign keys (Datasette links them), and the views a
+#: compliance officer browses (:data:`VIEWS`).
+SCHEMA_VERSION = 4
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -80,10 +84,50 @@ CREATE TABLE IF NOT EXISTS findings (
     rule            TEXT,           -- the drawing rule, limit or house rule concerned
     source_file     TEXT NOT NULL,
     source_line     INTEGER NOT NULL,
-    message         TEXT NOT NULL
+    message         TEXT NOT NULL,
+    FOREIGN KEY (round_id) REFERENCES rounds (round_id),
+    FOREIGN KEY (round_id, bet_id) REFERENCES bets (round_id, bet_id)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
 """
+
+#: Views over the tables for a person browsing the store (``baccarat-report serve``, the
+#: sqlite3 shell): money in cents, times in UTC, as in the tables.
+VIEWS = """
+CREATE VIEW IF NOT EXISTS finding_evidence AS
+SELECT f.finding_id, f.kind, f.game_id, f.report_month, f.round_id, f.bet_id,
+    r.table_id, r.shoe_id, r.hand_no, r.settled_at, r.status, r.player_cards, r.banker_cards,
+    b.account, b.bet_type, b.stake_cents, b.payout_cents,
+    f.expected_payout_cents, f.logged_payout_cents, f.rule,
+    f.source_file || ':' || f.source_line AS source, f.message
+FROM findings AS f
+JOIN rounds AS r ON r.round_id = f.round_id
+LEFT JOIN bets AS b ON b.round_id = f.round_id AND b.bet_id = f.bet_id;
+
+CREATE VIEW IF NOT EXISTS void_rounds AS
+SELECT r.round_id, r.game_id, r.table_id, r.shoe_id, r.hand_no, r.settled_at, r.report_month,
+    r.void_reason, count(b.bet_id) AS bets, coalesce(sum(b.stake_cents), 0) AS stakes_cents,
+    coalesce(sum(b.payout_cents), 0) AS refunded_cents,
+    i.file_name || ':' || r.source_line AS source
+FROM rounds AS r
+JOIN ingest_log AS i ON i.ingest_id = r.ingest_id
+LEFT JOIN bets AS b ON b.round_id = r.round_id
+WHERE r.status = 'void'
+GROUP BY r.round_id;
+
+CREATE VIEW IF NOT EXISTS money_by_table_and_utc_day AS
+SELECT r.game_id, r.report_month, r.table_id, substr(r.settled_at, 1, 10) AS utc_day,
+    b.currency, count(DISTINCT r.round_id) AS rounds, count(*) AS bets,
+    count(DISTINCT b.account) AS accounts, sum(b.stake_cents) AS stakes_cents,
+    sum(b.payout_cents) AS payouts_cents, sum(b.stake_cents) - sum(b.payout_cents) AS ggr_cents
+FROM rounds AS r
+JOIN bets AS b ON b.round_id = r.round_id
+WHERE r.status = 'settled'
+GROUP BY r.game_id, r.report_month, r.table_id, utc_day, b.currency;
+"""
+
+#: The views' names, in :data:`VIEWS` order.
+VIEW_NAMES = ("finding_evidence", "void_rounds", "money_by_table_and_utc_day")
 
 #: The whole schema of a new store.
 SCHEMA = (
@@ -137,6 +181,7 @@ CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE sho
 CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
 """
     + FINDINGS_SCHEMA
+    + VIEWS
 )
 
 #: Every table of the schema.
@@ -206,9 +251,11 @@ def _upgrade(connection: sqlite3.Connection) -> None:
         connection.execute("BEGIN IMMEDIATE")
         try:
             if _version(connection) == 1:
-                _upgrade_1_to_2(connection)  # ingest_log rebuilt as this version has it
+                _upgrade_1_to_2(connection)  # ingest_log rebuilt as version 3 has it
             elif _version(connection) == 2:
                 _upgrade_2_to_3(connection)
+            if _version(connection) == 3:
+                _upgrade_3_to_4(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -253,7 +300,7 @@ def _upgrade_1_to_2(connection: sqlite3.Connection) -> None:
             f"the database cannot be upgraded to schema version {SCHEMA_VERSION}: rows"
             f" {problems[:5]} point to no row; nothing was changed"
         )
-    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    connection.execute("PRAGMA user_version = 3")
 
 
 def _upgrade_2_to_3(connection: sqlite3.Connection) -> None:
@@ -261,7 +308,31 @@ def _upgrade_2_to_3(connection: sqlite3.Connection) -> None:
     the spec's round log), inside the caller's transaction."""
     connection.execute("ALTER TABLE ingest_log ADD COLUMN profile TEXT")
     connection.execute("ALTER TABLE ingest_log ADD COLUMN profile_sha256 TEXT")
-    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    connection.execute("PRAGMA user_version = 3")
+
+
+_FINDINGS_COLUMNS = (
+    "finding_id, kind, game_id, report_month, round_id, bet_id, expected_payout_cents,"
+    " logged_payout_cents, rule, source_file, source_line, message"
+)
+
+
+def _upgrade_3_to_4(connection: sqlite3.Connection) -> None:
+    """The steps of version 3 to 4, inside the caller's transaction: the findings table
+    rebuilt with its foreign keys (SQLite's twelve steps, as for version 2), the views made."""
+    for view in VIEW_NAMES:  # made again below, on the new table
+        connection.execute(f"DROP VIEW IF EXISTS {view}")
+    new_table = FINDINGS_SCHEMA.split(";")[0].replace("IF NOT EXISTS findings", "findings_v4")
+    connection.execute(new_table)
+    connection.execute(
+        f"INSERT INTO findings_v4 ({_FINDINGS_COLUMNS}) SELECT {_FINDINGS_COLUMNS} FROM findings"
+    )
+    connection.execute("DROP TABLE findings")
+    connection.execute("ALTER TABLE findings_v4 RENAME TO findings")
+    for statement in (FINDINGS_SCHEMA.split(";")[1], *VIEWS.split(";")):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute("PRAGMA user_version = 4")
 
 
 #: What :func:`_inspect` finds at a database path before anything is written.

@@ -383,7 +383,7 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 3
+    assert version == SCHEMA_VERSION == 4
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
@@ -646,3 +646,62 @@ def test_a_store_of_a_later_version_asks_for_a_newer_release(tmp_path):
     later.close()
     with pytest.raises(InputError, match="use a newer baccarat-report"):
         connect(path)
+
+
+def as_version_3(path) -> None:
+    """Make a store look as version 3 made it: findings without foreign keys, no views."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    for view in ("finding_evidence", "void_rounds", "money_by_table_and_utc_day"):
+        connection.execute(f"DROP VIEW {view}")
+    connection.execute("ALTER TABLE findings RENAME TO old_findings")
+    connection.execute(
+        "CREATE TABLE findings (finding_id INTEGER PRIMARY KEY, kind TEXT NOT NULL,"
+        " game_id TEXT NOT NULL, report_month TEXT NOT NULL, round_id TEXT NOT NULL,"
+        " bet_id TEXT, expected_payout_cents INTEGER, logged_payout_cents INTEGER, rule TEXT,"
+        " source_file TEXT NOT NULL, source_line INTEGER NOT NULL, message TEXT NOT NULL)"
+        " STRICT"
+    )
+    connection.execute("INSERT INTO findings SELECT * FROM old_findings")
+    connection.execute("DROP TABLE old_findings")
+    connection.execute("PRAGMA user_version = 3")
+    connection.close()
+
+
+def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path):
+    """Version 4: a finding points to its round and bet (Datasette links them), and the
+    views over findings, void rounds and money exist; every finding is kept."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    add_bet(connection, 500)
+    round_id, bet_id = connection.execute("SELECT round_id, bet_id FROM bets").fetchone()
+    connection.execute(
+        "INSERT INTO findings (kind, game_id, report_month, round_id, bet_id, source_file,"
+        " source_line, message) VALUES ('payout_mismatch', 'g', '2026-10', ?, ?, 'f', 1, 'm')",
+        (round_id, bet_id),
+    )
+    connection.close()
+    as_version_3(path)
+    before = table_rows(sqlite3.connect(path))
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (4,)
+        assert table_rows(connection) == before
+        keys = connection.execute("PRAGMA foreign_key_list(findings)").fetchall()
+        assert {(row[2], row[3], row[4]) for row in keys} == {
+            ("rounds", "round_id", "round_id"),
+            ("bets", "round_id", "round_id"),
+            ("bets", "bet_id", "bet_id"),
+        }
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+        evidence = connection.execute(
+            "SELECT round_id, bet_id, kind, source FROM finding_evidence"
+        ).fetchall()
+        assert evidence == [(round_id, bet_id, "payout_mismatch", "f:1")]
+        views = {
+            name
+            for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'view'")
+        }
+        assert views == {"finding_evidence", "void_rounds", "money_by_table_and_utc_day"}
+    finally:
+        connection.close()

@@ -1,0 +1,57 @@
+"""``baccarat-report serve``: the store in a browser, through Datasette, read only.
+
+The tables and views (findings with their evidence, the void register, money per table and
+day) with Datasette's filters, facets and SQL; a finding links to its round and bet by the
+store's foreign keys; every column that holds cents or UTC says so
+(:mod:`reporting.store.browse`). Bound to 127.0.0.1 unless told otherwise: the store holds
+player accounts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from reporting.store.browse import browse_metadata
+from reporting.store.schema import connect
+
+__all__ = ["datasette_app", "serve_command"]
+
+LOOPBACK = "127.0.0.1"
+#: Datasette's settings: a slow query is stopped, the file is not offered for download.
+SETTINGS = {"sql_time_limit_ms": 5000, "max_returned_rows": 2000, "allow_download": False}
+
+
+def datasette_app(path: Path) -> Any:
+    """The Datasette instance over the store at ``path`` (checked, and brought to this schema
+    version, first: the views and foreign keys are the newest schema's)."""
+    from datasette.app import Datasette  # imported here: only this command needs it
+
+    connect(path, create=False).close()
+    return Datasette(
+        files=[str(path)], metadata=browse_metadata(path.stem), settings=dict(SETTINGS)
+    )
+
+
+def serve_command(
+    db: Annotated[Path, typer.Option("--db", help="The store to browse.")],
+    host: Annotated[
+        str, typer.Option(help="Address to listen on. Default: this machine only.")
+    ] = LOOPBACK,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8001,
+) -> None:
+    """Browse the store in a web browser (Datasette, read only): findings with their round,
+    bet and cards, void rounds, money per table and day."""
+    import uvicorn  # Datasette's server
+
+    app = datasette_app(db)
+    if host not in (LOOPBACK, "localhost", "::1"):
+        typer.echo(
+            f"warning: listening on {host}: anyone who reaches it can read the store,"
+            " player accounts included",
+            err=True,
+        )
+    typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl+C stops)")
+    uvicorn.run(app.app(), host=host, port=port, log_level="warning")
