@@ -18,6 +18,7 @@ from reporting import __version__
 from reporting.cli import (
     check,
     disclose,
+    export,
     ingest,
     init,
     monthly,
@@ -86,6 +87,7 @@ app.command(name="monthly")(monthly.monthly_command)
 app.command(name="check")(check.check_command)
 app.command(name="init")(init.init_command)
 app.command(name="serve")(serve.serve_command)
+app.command(name="export")(export.export_command)
 
 
 def main() -> None:

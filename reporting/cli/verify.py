@@ -56,7 +56,7 @@ def verify_command(
     as_json: JsonOption = False,
 ) -> None:
     """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
-    _check_month(month)
+    check_month(month)
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
@@ -90,7 +90,7 @@ def verify_command(
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 
-def _check_month(month: str | None) -> None:
+def check_month(month: str | None) -> None:
     """``--month``: YYYY-MM of the months handled, or an input error."""
     if month is None:
         return

@@ -1,0 +1,215 @@
+"""A columnar copy of the store for analysts: rounds, bets and findings as Parquet files,
+partitioned by month, game and table (``rounds/report_month=2026-10/game_id=.../table_id=...
+/part-0.parquet``, the Hive layout DuckDB, Spark, pandas and pyarrow read as columns).
+
+The copy is the store's canonical content, typed for analysis: money stays integer cents
+(``int64``), times become UTC timestamps to the millisecond, the source file is named (not
+its ingest id). A partition is read from SQLite and written a row group at a time
+(:data:`ROW_GROUP` rows), so memory stays flat however large the month. The whole copy is
+written into a staging folder beside the target and swapped in by renames: a reader never
+meets a half-written copy, and a failed export leaves the previous one as it was. The same
+store gives the same files (pyarrow's version aside, which each file names).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from reporting.errors import InputError
+
+__all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "export_parquet"]
+
+#: Rows per row group (and per batch read from SQLite).
+ROW_GROUP = 100_000
+#: The file that marks a folder as an export of ours (and may be replaced by the next one).
+MARKER = "_baccarat_report_export.json"
+#: The longest partition value written as itself (percent-encoded); a longer one, which only
+#: a hostile or broken log gives, is written as ``~`` and a hash, named in the marker file.
+MAX_SEGMENT = 100
+
+_TIME = pa.timestamp("ms", tz="UTC")
+
+#: Per table of the copy: its columns (SQL over the store, Arrow type), the FROM clause, and
+#: the partition columns (the rows' month, game and table).
+_ROUNDS = (
+    [
+        ("r.round_id", "round_id", pa.string()),
+        ("r.shoe_id", "shoe_id", pa.string()),
+        ("r.hand_no", "hand_no", pa.int64()),
+        ("r.started_at", "started_at", _TIME),
+        ("r.betting_closed_at", "betting_closed_at", _TIME),
+        ("r.settled_at", "settled_at", _TIME),
+        ("r.status", "status", pa.string()),
+        ("r.void_reason", "void_reason", pa.string()),
+        ("r.player_cards", "player_cards", pa.string()),
+        ("r.banker_cards", "banker_cards", pa.string()),
+        ("i.file_name", "source_file", pa.string()),
+        ("r.source_line", "source_line", pa.int64()),
+    ],
+    "rounds AS r JOIN ingest_log AS i ON i.ingest_id = r.ingest_id",
+    "r.round_id",
+)
+_BETS = (
+    [
+        ("b.round_id", "round_id", pa.string()),
+        ("b.bet_id", "bet_id", pa.string()),
+        ("b.account", "account", pa.string()),
+        ("b.bet_type", "bet_type", pa.string()),
+        ("b.stake_cents", "stake_cents", pa.int64()),
+        ("b.payout_cents", "payout_cents", pa.int64()),
+        ("b.currency", "currency", pa.string()),
+        ("b.placed_at", "placed_at", _TIME),
+        ("i.file_name", "source_file", pa.string()),
+        ("b.source_line", "source_line", pa.int64()),
+    ],
+    "bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
+    " JOIN ingest_log AS i ON i.ingest_id = r.ingest_id",
+    "b.round_id, b.bet_id",
+)
+_FINDINGS = (
+    [
+        ("f.finding_id", "finding_id", pa.int64()),
+        ("f.kind", "kind", pa.string()),
+        ("f.round_id", "round_id", pa.string()),
+        ("f.bet_id", "bet_id", pa.string()),
+        ("f.expected_payout_cents", "expected_payout_cents", pa.int64()),
+        ("f.logged_payout_cents", "logged_payout_cents", pa.int64()),
+        ("f.rule", "rule", pa.string()),
+        ("f.source_file", "source_file", pa.string()),
+        ("f.source_line", "source_line", pa.int64()),
+        ("f.message", "message", pa.string()),
+    ],
+    "findings AS f JOIN rounds AS r ON r.round_id = f.round_id",
+    "f.finding_id",
+)
+#: The copy's tables, in the order they are written.
+TABLES = {"rounds": _ROUNDS, "bets": _BETS, "findings": _FINDINGS}
+
+
+@dataclass(frozen=True, slots=True)
+class ExportResult:
+    """What an export wrote: rows and files per table, and where."""
+
+    folder: Path
+    rows: dict[str, int]
+    files: dict[str, int]
+
+
+def export_parquet(
+    connection: sqlite3.Connection, folder: Path, *, month: str | None = None
+) -> ExportResult:
+    """Write the copy of the store (of ``month``, or of every month) into ``folder``, which
+    must be absent, empty, or an earlier export of ours (replaced whole)."""
+    folder = Path(folder)
+    _check_target(folder)
+    staging = folder.with_name(f".{folder.name}.staging")
+    shutil.rmtree(staging, ignore_errors=True)  # a staging folder a killed export left
+    staging.mkdir(parents=True)
+    try:
+        rows, files, renamed = {}, {}, {}
+        for name, table in TABLES.items():
+            rows[name], files[name] = _write_table(
+                connection, staging / name, table, month, renamed
+            )
+        marker = {"month": month, "rows": rows, "files": files, "renamed_values": renamed}
+        (staging / MARKER).write_text(
+            json.dumps(marker, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
+        _swap_in(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return ExportResult(folder, rows, files)
+
+
+def _check_target(folder: Path) -> None:
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise InputError(f"{folder}: not a folder; name a folder for the copy")
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / MARKER).is_file():
+        raise InputError(
+            f"{folder}: holds files that are not an export of ours; name an empty or new folder"
+        )
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """The staged copy in place of ``folder``: the old one moved aside, then removed."""
+    old = folder.with_name(f".{folder.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        folder.rename(old)
+    staging.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _partitions(
+    connection: sqlite3.Connection, source: str, month: str | None
+) -> list[tuple[str, str, str]]:
+    where, params = ("r.report_month = ?", (month,)) if month else ("1", ())
+    return connection.execute(
+        f"SELECT DISTINCT r.report_month, r.game_id, r.table_id FROM {source} WHERE {where}"
+        " ORDER BY 1, 2, 3",
+        params,
+    ).fetchall()
+
+
+def _segment(key: str, value: str, renamed: dict[str, str]) -> str:
+    """A partition folder's name, ``key=value``: the value percent-encoded (a ``/`` in a
+    table id never makes a folder), or hashed when too long for a file name."""
+    encoded = quote(value, safe="")
+    if len(encoded) > MAX_SEGMENT:
+        encoded = "~" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:32]
+        renamed[encoded] = value
+    return f"{key}={encoded}"
+
+
+def _write_table(
+    connection: sqlite3.Connection,
+    folder: Path,
+    table: tuple,
+    month: str | None,
+    renamed: dict[str, str],
+) -> tuple[int, int]:
+    columns, source, order = table
+    schema = pa.schema([(name, kind) for _, name, kind in columns])
+    select = ", ".join(sql for sql, _, _ in columns)
+    total = files = 0
+    for report_month, game_id, table_id in _partitions(connection, source, month):
+        path = folder / f"report_month={report_month}" / _segment("game_id", game_id, renamed)
+        path = path / _segment("table_id", table_id, renamed) / "part-0.parquet"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cursor = connection.execute(
+            f"SELECT {select} FROM {source} WHERE r.report_month = ? AND r.game_id = ?"
+            f" AND r.table_id = ? ORDER BY {order}",
+            (report_month, game_id, table_id),
+        )
+        with pq.ParquetWriter(path, schema, compression="zstd") as writer:
+            for batch in _batches(cursor, schema):
+                writer.write_table(batch, row_group_size=ROW_GROUP)
+                total += batch.num_rows
+        files += 1
+    return total, files
+
+
+def _batches(cursor: sqlite3.Cursor, schema: pa.Schema) -> Iterator[pa.Table]:
+    """The cursor's rows as Arrow tables of at most :data:`ROW_GROUP` rows, typed by
+    ``schema`` (the store's UTC text cast to timestamps)."""
+    while rows := cursor.fetchmany(ROW_GROUP):
+        arrays = []
+        for index, field in enumerate(schema):
+            values = [row[index] for row in rows]
+            if field.type == _TIME:
+                arrays.append(pa.array(values, pa.string()).cast(_TIME))
+            else:
+                arrays.append(pa.array(values, field.type))
+        yield pa.Table.from_arrays(arrays, schema=schema)

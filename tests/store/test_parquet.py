@@ -1,0 +1,135 @@
+"""The columnar copy of the store (reporting.store.parquet): rounds, bets and findings as
+Parquet partitioned by month, game and table, read back with pyarrow's dataset reader as an
+analyst's tool reads them."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pyarrow.dataset as ds
+import pytest
+from helpers import bet_record as bet
+from helpers import round_record, run_main, store_records
+
+from reporting.errors import InputError
+from reporting.store.parquet import MARKER, export_parquet
+from reporting.store.schema import connect
+
+
+@pytest.fixture
+def store(tmp_path):
+    connection = connect(tmp_path / "store.sqlite")
+    store_records(
+        connection,
+        [
+            round_record("R-1", bet("R-1", "B-1", payout_cents=4875), bet("R-1", "B-2")),
+            round_record("R-2", bet("R-2", "B-3"), table_id="LB02"),
+            round_record(
+                "R-3", bet("R-3", "B-4"), game_id="live-baccarat-gr", report_month="2026-09"
+            ),
+        ],
+        file_name="october.jsonl",
+    )
+    connection.execute(
+        "INSERT INTO findings (kind, game_id, report_month, round_id, bet_id,"
+        " expected_payout_cents, logged_payout_cents, source_file, source_line, message)"
+        " VALUES ('payout_mismatch', 'live-baccarat-it', '2026-10', 'R-1', 'B-1', 4750, 4875,"
+        " 'october.jsonl', 1, 'overpaid')"
+    )
+    yield connection
+    connection.close()
+
+
+def read(folder, table):
+    dataset = ds.dataset(folder / table, format="parquet", partitioning="hive")
+    return dataset.to_table().to_pylist()
+
+
+def test_every_row_is_copied_typed_and_partitioned(store, tmp_path):
+    folder = tmp_path / "copy"
+    result = export_parquet(store, folder)
+    assert result.rows == {"rounds": 3, "bets": 4, "findings": 1}
+    assert result.files == {"rounds": 3, "bets": 3, "findings": 1}
+    assert (folder / "bets/report_month=2026-10/game_id=live-baccarat-it/table_id=LB01").is_dir()
+    bets = sorted(read(folder, "bets"), key=lambda row: row["bet_id"])
+    assert [(b["bet_id"], b["stake_cents"], b["payout_cents"]) for b in bets] == [
+        ("B-1", 2500, 4875),
+        ("B-2", 2500, 0),
+        ("B-3", 2500, 0),
+        ("B-4", 2500, 0),
+    ]
+    assert {(b["report_month"], b["game_id"], b["table_id"]) for b in bets} == {
+        ("2026-10", "live-baccarat-it", "LB01"),
+        ("2026-10", "live-baccarat-it", "LB02"),
+        ("2026-09", "live-baccarat-gr", "LB01"),
+    }
+    rounds = {row["round_id"]: row for row in read(folder, "rounds")}
+    assert rounds["R-1"]["settled_at"] == datetime(2026, 10, 3, 18, 40, 41, 870000, tzinfo=UTC)
+    assert rounds["R-1"]["source_file"] == "october.jsonl"
+    (finding,) = read(folder, "findings")
+    assert (finding["kind"], finding["expected_payout_cents"], finding["table_id"]) == (
+        "payout_mismatch",
+        4750,
+        "LB01",
+    )
+
+
+def test_one_month_and_a_second_export_replacing_the_first(store, tmp_path):
+    folder = tmp_path / "copy"
+    export_parquet(store, folder)
+    first = {path.relative_to(folder): path.read_bytes() for path in folder.rglob("*.parquet")}
+    export_parquet(store, folder)  # the same store: the same files
+    again = {path.relative_to(folder): path.read_bytes() for path in folder.rglob("*.parquet")}
+    assert again == first
+    result = export_parquet(store, folder, month="2026-09")
+    assert result.rows == {"rounds": 1, "bets": 1, "findings": 0}
+    assert {row["round_id"] for row in read(folder, "rounds")} == {"R-3"}
+    assert json.loads((folder / MARKER).read_text())["month"] == "2026-09"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")]  # no staging
+
+
+def test_a_folder_of_other_files_is_not_overwritten(store, tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(InputError, match="not an export of ours"):
+        export_parquet(store, folder)
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+
+
+def test_hostile_table_ids_make_no_folder_of_their_own(tmp_path):
+    """A table id with a slash, or far too long for a file name, stays one partition folder
+    inside the copy; the long one is named by its hash in the marker file."""
+    connection = connect(tmp_path / "store.sqlite")
+    long_id = "T" * 300
+    store_records(
+        connection,
+        [
+            round_record("R-1", bet("R-1", "B-1"), table_id="../../escape/LB"),
+            round_record("R-2", bet("R-2", "B-2"), table_id=long_id),
+        ],
+        file_name="hostile.jsonl",
+    )
+    folder = tmp_path / "copy"
+    export_parquet(connection, folder)
+    connection.close()
+    month = folder / "rounds/report_month=2026-10/game_id=live-baccarat-it"
+    names = sorted(p.name for p in month.iterdir())
+    assert "table_id=..%2F..%2Fescape%2FLB" in names
+    assert not (tmp_path / "escape").exists()
+    renamed = json.loads((folder / MARKER).read_text())["renamed_values"]
+    assert list(renamed.values()) == [long_id]
+    assert f"table_id={next(iter(renamed))}" in names
+    ids = {row["table_id"] for row in read(folder, "rounds")}
+    assert "../../escape/LB" in ids  # percent-decoded by the reader
+
+
+def test_the_command_writes_the_copy_and_refuses_a_bad_month(store, tmp_path):
+    db = tmp_path / "store.sqlite"
+    result = run_main("export", "--db", str(db), "--parquet", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert "bets: 4 rows in 3 files" in result.stdout
+    bad = run_main("export", "--db", str(db), "--parquet", str(tmp_path / "o"), "--month", "10")
+    assert bad.returncode == 2 and "expected YYYY-MM" in bad.stderr
+    assert "Traceback" not in bad.stderr
