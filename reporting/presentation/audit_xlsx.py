@@ -1544,6 +1544,8 @@ def _write_charts(
     rows = _cumulative_rows(audit.money)
     writer = _write_table(book, "Charts", _CUMULATIVE_COLUMNS, rows)
     wide = _wide_bands(rtp)
+    if wide:
+        writer.append([])
     for game_id, bet_types in sorted(wide.items()):
         writer.append(
             [
