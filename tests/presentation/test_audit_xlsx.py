@@ -32,10 +32,10 @@ from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_file
 import reporting.presentation.audit_xlsx
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.figures.audit_records import FINDING_SEVERITY
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
-from reporting.figures.audit_records import FINDING_SEVERITY
-from reporting.presentation.audit_xlsx import MONTH_SHEETS, SHEETS, write_audit_workbook
+from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
 from reporting.presentation.workbook_base import TEXT_LIMIT, cell_text
 from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
