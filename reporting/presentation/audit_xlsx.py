@@ -44,6 +44,14 @@ from openpyxl.cell.cell import Cell
 from openpyxl.chart import BarChart, LineChart, Reference, Series
 from openpyxl.chart.data_source import StrRef
 from openpyxl.chart.series import SeriesLabel
+from openpyxl.chart.text import RichText, Text
+from openpyxl.chart.title import Title
+from openpyxl.drawing.text import (
+    CharacterProperties,
+    Paragraph,
+    ParagraphProperties,
+    RegularTextRun,
+)
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
@@ -1401,6 +1409,17 @@ _CUMULATIVE_COLUMNS = (
 #: Where the charts go on the Charts sheet: beside the table, one under the other.
 _CHART_COLUMN = "J"
 _CHART_ROWS = 18  # rows from one chart's anchor to the next
+#: The outcome bars: the road's colours (Banker red, Player blue, Tie green), the expected
+#: count in a light shade of the observed one's.
+_OUTCOME_COLOURS = {
+    "Banker": "C0392B",
+    "Banker expected": "F1A9A0",
+    "Player": "1F5FAD",
+    "Player expected": "A9C4EB",
+    "Tie": "2E8B57",
+    "Tie expected": "A8D5BA",
+}
+_CHART_TITLE_SIZE = 1100  # hundredths of a point
 _CHARTS_PER_PAGE = 3  # a game's: outcomes, RTP, cumulative RTP (a second currency: next page)
 _CHART_WIDTH, _CHART_HEIGHT = 17.0, 8.0  # centimetres
 #: The RTP charts' value axis, as shares: a band wider than this is drawn cut, and named.
@@ -1450,8 +1469,17 @@ def _series(
     return series
 
 
+def _chart_title(text: str) -> Title:
+    """A chart title in 11-point bold (the default, 18-point, leaves little room to plot)."""
+    font = CharacterProperties(sz=_CHART_TITLE_SIZE, b=True)
+    paragraph = Paragraph(
+        pPr=ParagraphProperties(defRPr=font), r=[RegularTextRun(rPr=font, t=text)]
+    )
+    return Title(tx=Text(rich=RichText(p=[paragraph])), overlay=False)
+
+
 def _chart_frame(chart: BarChart | LineChart, title: str, axis_title: str) -> None:
-    chart.title = title
+    chart.title = _chart_title(title)
     chart.width, chart.height = _CHART_WIDTH, _CHART_HEIGHT
     chart.y_axis.title = axis_title
     chart.x_axis.delete = chart.y_axis.delete = False  # openpyxl hides both axes otherwise
@@ -1465,15 +1493,10 @@ def _outcome_chart(book: _Book, game_id: str, rows: tuple[int, int]) -> BarChart
     chart = BarChart()
     chart.type, chart.grouping = "col", "clustered"
     _chart_frame(chart, f"{game_id}: outcomes against expectation", "Rounds")
-    for header in (
-        "Banker",
-        "Banker expected",
-        "Player",
-        "Player expected",
-        "Tie",
-        "Tie expected",
-    ):
-        chart.series.append(_series(sheet, _column_number(_OUTCOME_COLUMNS, header), rows))
+    for header, colour in _OUTCOME_COLOURS.items():
+        series = _series(sheet, _column_number(_OUTCOME_COLUMNS, header), rows)
+        series.graphicalProperties.solidFill = colour
+        chart.series.append(series)
     table = _column_number(_OUTCOME_COLUMNS, "Table")
     chart.set_categories(Reference(sheet, min_col=table, min_row=rows[0], max_row=rows[1]))
     return chart
@@ -1491,7 +1514,7 @@ def _rtp_chart(
     bars.type, bars.grouping = "col", "clustered"
     title = f"{game_id}: RTP per bet type against its 99.9% band"
     if too_wide:
-        title += f" (insufficient volume, band off the axis: {', '.join(too_wide)})"
+        title += f"; insufficient volume, band off the axis: {', '.join(too_wide)}"
     _chart_frame(bars, title, "RTP")
     for header in ("Actual RTP", "Theoretical RTP"):
         bars.series.append(_series(sheet, 1 + headers.index(header), rows))

@@ -409,12 +409,12 @@ def test_the_charts_are_native_and_read_the_workbook_s_cells(month):
     titles = [chart_title(chart) for chart in found]
     assert titles == [
         "live-baccarat-dk: outcomes against expectation",
-        "live-baccarat-dk: RTP per bet type against its 99.9% band"
-        " (insufficient volume, band off the axis: banker)",
+        "live-baccarat-dk: RTP per bet type against its 99.9% band;"
+        " insufficient volume, band off the axis: banker",
         "live-baccarat-dk: cumulative RTP per day (DKK)",
         "live-baccarat-it: outcomes against expectation",
-        "live-baccarat-it: RTP per bet type against its 99.9% band"
-        " (insufficient volume, band off the axis: banker, player)",
+        "live-baccarat-it: RTP per bet type against its 99.9% band;"
+        " insufficient volume, band off the axis: banker, player",
         "live-baccarat-it: cumulative RTP per day (EUR)",
     ]
     workbook = load_workbook(month.path)
