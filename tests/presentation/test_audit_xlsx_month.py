@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -501,4 +501,36 @@ def test_the_cumulative_table_runs_over_the_days_of_each_game(month):
         Decimal("0.966667"),
         Decimal("0.909091"),
         Decimal("0.95"),
+    ]
+
+
+def test_a_month_without_records_writes_every_sheet_empty_and_no_chart(month, tmp_path):
+    empty = replace(
+        month.audit,
+        void_rounds=(),
+        money=(),
+        activity=(),
+        gaps=(),
+        limits=(),
+        disclosures=(),
+        provenance=replace(month.audit.provenance, inputs=(), configuration=None),
+    )
+    path = month.write(tmp_path / "empty.xlsx", audit=empty, shoes=(), outcomes=[], rtp=[])
+    workbook = load_workbook(path)
+    assert workbook.sheetnames == list(SHEETS)
+    for name in ("Void rounds", "Money", "Activity", "Availability gaps", "Shoes", "Charts"):
+        assert table(path, name) == [], name
+    sign_off = {row[0]: row[1] for row in workbook["Sign-off"].iter_rows(values_only=True)}
+    assert sign_off["Configuration"] == "the built-in catalogue"
+    assert charts(path) == []
+
+
+def test_the_charts_sheet_names_the_bands_too_wide_to_draw(month):
+    sheet = load_workbook(month.path)["Charts"]
+    notes = [row[0] for row in sheet.iter_rows(min_row=5, values_only=True) if row[0]]
+    assert notes == [
+        "live-baccarat-dk: too few bets for a useful band on banker (insufficient volume):"
+        " its band leaves the RTP chart's axis.",
+        "live-baccarat-it: too few bets for a useful band on banker, player (insufficient"
+        " volume): its band leaves the RTP chart's axis.",
     ]
