@@ -285,3 +285,126 @@ def png_bytes() -> bytes:
     return (
         b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
     )
+
+
+from dataclasses import dataclass  # noqa: E402 (helpers are added at the end of this file)
+
+
+@dataclass(frozen=True)
+class ShoeRecord:
+    """A shoe's summary with the fields the audit workbook's Shoes sheet reads (verify's
+    ShoeSummary has them too)."""
+
+    game_id: str
+    table_id: str
+    shoe_id: str
+    first_settled_at: str
+    last_settled_at: str
+    rounds: int
+    void_rounds: int
+    cards_dealt: int
+    banker_wins: int
+    player_wins: int
+    ties: int
+    banker_pairs: int
+    player_pairs: int
+    findings: int
+
+
+def month_audit_records():
+    """A small month's audit records, written out by hand (two games in two currencies, two
+    tables of the Italian game, two days; a void round refunded short; a gap; limits;
+    disclosures, one with warnings; two input files), and three shoes, one with findings.
+    The money per table and per day adds up to the month of each game."""
+    from datetime import date
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from reporting.figures.audit_records import (
+        ActivityHour,
+        AvailabilityGap,
+        DisclosureCheck,
+        InputFile,
+        LimitRow,
+        MoneyRow,
+        MonthAudit,
+        Provenance,
+        VoidRound,
+    )
+
+    it, dk = "live-baccarat-it", "live-baccarat-dk"
+    day1, day2 = date(2026, 10, 3), date(2026, 10, 4)
+    money = (
+        MoneyRow(it, None, None, "EUR", 40, 2, 120, 30, 1_000_000, 950_000),
+        MoneyRow(it, "LB01", None, "EUR", 25, 1, 70, 20, 600_000, 640_000),
+        MoneyRow(it, "LB02", None, "EUR", 15, 1, 50, 12, 400_000, 310_000),
+        MoneyRow(it, None, day1, "EUR", 22, 2, 66, 18, 550_000, 500_000),
+        MoneyRow(it, None, day2, "EUR", 18, 0, 54, 17, 450_000, 450_000),
+        MoneyRow(dk, None, None, "DKK", 10, 0, 30, 5, 300_000, 290_000),
+        MoneyRow(dk, "DK01", None, "DKK", 10, 0, 30, 5, 300_000, 290_000),
+        MoneyRow(dk, None, day1, "DKK", 10, 0, 30, 5, 300_000, 290_000),
+    )
+    voids = (
+        VoidRound(
+            *("R-IT-7", it, "LB01", "S-1", 7, "2026-10-03T18:50:00Z", "card misread"),
+            *(2, 5000, 5000, "EUR", "m.jsonl", 7),
+        ),
+        VoidRound(
+            *("R-IT-9", it, "LB02", None, None, "2026-10-03T19:10:00Z", None),
+            *(1, 2500, 0, "EUR", "=evil.jsonl", 9),
+        ),
+    )
+    activity = (
+        ActivityHour(it, "LB01", day1, 18, 12, 30, 300_000),
+        ActivityHour(it, "LB01", day1, 19, 13, 40, 300_000),
+        ActivityHour(dk, "DK01", day1, 9, 10, 30, 300_000),
+    )
+    gaps = (
+        AvailabilityGap(
+            it, "LB02", "R-IT-8", "R-IT-9", "2026-10-03T19:00:00Z", "2026-10-03T19:09:30Z", 9
+        ),
+    )
+    limits = (
+        LimitRow(it, "banker", "EUR", 100, 500_000, "reject", "cap"),
+        LimitRow(it, "player", "EUR", 100, 500_000, "reject", "reject"),
+        LimitRow(dk, "banker", "DKK", 1_000, 2_000_000, "reject", "cap"),
+    )
+    disclosures = (
+        DisclosureCheck(
+            *(it, "ADM", date(2026, 11, 30), "2026-10", date(2026, 11, 1), Decimal("95.00")),
+            *(40, 1_000_000, 950_000, "EUR", Decimal("99.50"), "ADM decree 2011"),
+            Fraction(9894, 100),
+            ("declared RTP 99.50% above the best bet's 98.94%",),
+        ),
+        DisclosureCheck(
+            *(dk, "DGA", date(2026, 11, 30), "2026-10", date(2026, 11, 1), Decimal("96.67")),
+            *(10, 300_000, 290_000, "DKK", None, None, Fraction(9894, 100), ()),
+        ),
+    )
+    inputs = (
+        InputFile(
+            *("m.jsonl", None, "a" * 64, 12_345, "jsonl", "spec", "b" * 64),
+            *("2026-11-01T02:00:00Z", 40, 120, 1),
+        ),
+        InputFile(
+            *("export/rounds.csv", "export/bets.csv", "c" * 64, 999, "csv", None, None),
+            *("2026-11-01T02:01:00Z", 10, 30, 0),
+        ),
+    )
+    provenance = Provenance("0.0.0-test", "operator.toml", "d" * 64, "e" * 64, inputs)
+    audit = MonthAudit("2026-10", voids, money, activity, gaps, limits, disclosures, provenance)
+    shoes = (
+        ShoeRecord(
+            *(it, "LB02", "S-2", "2026-10-03T19:00:00Z", "2026-10-03T21:00:00Z"),
+            *(15, 1, 380, 7, 6, 2, 1, 2, 0),
+        ),
+        ShoeRecord(
+            *(it, "LB01", "S-1", "2026-10-03T18:00:00Z", "2026-10-03T20:00:00Z"),
+            *(25, 1, 412, 11, 11, 3, 2, 1, 2),
+        ),
+        ShoeRecord(
+            *(dk, "DK01", "D-1", "2026-10-03T09:00:00Z", "2026-10-03T09:40:00Z"),
+            *(10, 0, 55, 5, 4, 1, 0, 0, 0),
+        ),
+    )
+    return audit, shoes

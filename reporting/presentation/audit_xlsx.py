@@ -31,23 +31,43 @@ import contextlib
 import math
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, Protocol
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
+from openpyxl.chart import BarChart, LineChart, Reference, Series
+from openpyxl.chart.data_source import StrRef
+from openpyxl.chart.series import SeriesLabel
+from openpyxl.chart.text import RichText, Text
+from openpyxl.chart.title import Title
+from openpyxl.drawing.text import (
+    CharacterProperties,
+    Paragraph,
+    ParagraphProperties,
+    RegularTextRun,
+)
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+from openpyxl.worksheet.pagebreak import Break
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.engine.theory import game_odds
+from reporting.figures.audit_records import (
+    FINDING_SEVERITY,
+    ActivityHour,
+    MoneyRow,
+    MonthAudit,
+    Severity,
+)
 from reporting.figures.regulators import declared_rtp_unsupported
 from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import write_atomically
@@ -69,18 +89,41 @@ from reporting.verify.checks import SETTLED_BET_TYPES
 from reporting.verify.run import VerifyResult
 from reporting.verify.totals import BetTotals
 
-__all__ = ["SHEETS", "write_audit_workbook"]
+__all__ = ["MONTH_SHEETS", "SHEETS", "ShoeSummary", "write_audit_workbook"]
 
 #: Sheet names, in workbook order.
 SHEETS = (
     "Summary",
     "Findings",
+    "Void rounds",
+    "Money",
+    "Activity",
+    "Availability gaps",
+    "Shoes",
+    "Limits",
+    "Disclosure check",
     "Checks not run",
     "Rejected records",
     "Ingest log",
     "Outcome tests",
     "RTP checks",
+    "Charts",
     "Pages",
+    "Sign-off",
+)
+#: The sheets written only with the month's audit records (``audit``); Shoes only with
+#: ``shoes``. Without either, the workbook holds the other sheets, in the same order.
+MONTH_SHEETS = frozenset(
+    {
+        "Void rounds",
+        "Money",
+        "Activity",
+        "Availability gaps",
+        "Limits",
+        "Disclosure check",
+        "Charts",
+        "Sign-off",
+    }
 )
 
 MONEY_FORMAT = "#,##0.00"
@@ -287,6 +330,8 @@ class _SheetWriter:
         self.rows_written = 0
         self.next_row = 1
         self.sheet = sheet = book.workbook.create_sheet(title)
+        book.sheets[title] = sheet
+        book.headers[title] = [column.header for column in columns]
         self.widths: list[int] = []
         header_lines = 1
         header_height = LINE_HEIGHT
@@ -359,12 +404,21 @@ class _SheetWriter:
             self.header_height,
         )
 
-    def rows(self, rows: Iterable[Sequence[object]], flagged_column: int | None = None) -> None:
-        """Table rows; with ``flagged_column``, rows whose value there is "yes" are emphasised."""
+    def rows(
+        self,
+        rows: Iterable[Sequence[object]],
+        flagged_column: int | None = None,
+        variant_of: Callable[[Sequence[object]], str | None] | None = None,
+    ) -> None:
+        """Table rows; with ``flagged_column``, rows whose value there is "yes" are emphasised;
+        with ``variant_of``, each row takes the variant it gives (``"flagged"``, ``"total"``)."""
         for row in rows:
-            variant = (
-                "flagged" if flagged_column is not None and row[flagged_column] == "yes" else None
-            )
+            if variant_of is not None:
+                variant = variant_of(row)
+            elif flagged_column is not None and row[flagged_column] == "yes":
+                variant = "flagged"
+            else:
+                variant = None
             self.row(row, variant)
             self.rows_written += 1
 
@@ -409,6 +463,9 @@ class _Book:
     period: str
     as_of: date
     tool_version: str
+    #: The sheets written so far, by title (charts reference their cells).
+    sheets: dict[str, WriteOnlyWorksheet] = field(default_factory=dict)
+    headers: dict[str, list[str]] = field(default_factory=dict)  # each table's, by sheet
 
 
 def _ratio(value: Fraction | None) -> Decimal | None:
@@ -435,13 +492,34 @@ class _Scope:
         #: Rounds of the period by ingest id (every file's loaded rounds when all months).
         self.rounds_by_file = self._rejects.rounds_by_file
 
-    def findings_where(self) -> tuple[str, tuple]:
-        return ("1", ()) if self.month is None else ("report_month = ?", (self.month,))
+    def findings_where(self, alias: str = "") -> tuple[str, tuple]:
+        """The period's findings (``alias``: the findings table's name in a join, with its dot)."""
+        return ("1", ()) if self.month is None else (f"{alias}report_month = ?", (self.month,))
 
     def rejects_where(self) -> tuple[str, tuple]:
         return self._rejects.rejects_where()
 
 
+class ShoeSummary(Protocol):
+    """What the Shoes sheet reads of a shoe's summary (verify's, one per shoe of the month)."""
+
+    game_id: str
+    table_id: str
+    shoe_id: str
+    first_settled_at: str  # UTC, the store's text
+    last_settled_at: str
+    rounds: int  # hands dealt, void ones included
+    void_rounds: int
+    cards_dealt: int
+    banker_wins: int
+    player_wins: int
+    ties: int
+    banker_pairs: int
+    player_pairs: int
+    findings: object  # a count, or the findings themselves (the sheet shows how many)
+
+
+# Long on purpose: one writer per sheet, listed in SHEETS order, the arguments passed through.
 def write_audit_workbook(
     path: Path,
     connection: sqlite3.Connection,
@@ -453,6 +531,8 @@ def write_audit_workbook(
     as_of: date,
     tool_version: str,
     publishing: Mapping[str, Sequence[str]] | None = None,
+    audit: MonthAudit | None = None,
+    shoes: Sequence[ShoeSummary] | None = None,
 ) -> None:
     """Write the audit workbook of ``result.month`` (or of all months) to ``path``, atomically.
 
@@ -462,8 +542,10 @@ def write_audit_workbook(
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
     :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`
     returned for the same period; findings, rejects and the ingest log are read from
-    ``connection``. ``as_of`` pins the document dates and the zip entry times: the same
-    database and arguments give the same bytes. The file appears whole or not at all.
+    ``connection``. ``audit`` (the month's registers, money, activity, limits, disclosures and
+    provenance) adds the sheets of :data:`MONTH_SHEETS`, ``shoes`` the Shoes sheet; without
+    them those sheets are left out. ``as_of`` pins the document dates and the zip entry times:
+    the same database and arguments give the same bytes. The file appears whole or not at all.
     """
     period = result.month or "all"
     workbook = Workbook(write_only=True)
@@ -479,16 +561,36 @@ def write_audit_workbook(
     workbook.remove(scratch)
     scope = _Scope(connection, result.month)
     currencies = {game.currency for game in config.games.values()}
+    writers: dict[str, Callable[[], None]] = {
+        "Summary": lambda: _write_summary(
+            book, connection, config, result, rtp, scope, currencies, publishing
+        ),
+        "Findings": lambda: _write_findings(book, connection, scope, currencies),
+        "Checks not run": lambda: _write_checks_not_run(book, result),
+        "Rejected records": lambda: _write_rejects(book, connection, scope),
+        "Ingest log": lambda: _write_ingest_log(book, connection, scope),
+        "Outcome tests": lambda: _write_outcome_tests(book, result, outcomes),
+        "RTP checks": lambda: _write_rtp_checks(book, config, rtp, currencies),
+        "Pages": lambda: _write_pages(book, config, publishing),
+    }
+    if shoes is not None:
+        writers["Shoes"] = lambda: _write_shoes(book, shoes)
+    if audit is not None:
+        writers |= {
+            "Void rounds": lambda: _write_void_rounds(book, audit, currencies),
+            "Money": lambda: _write_money(book, audit),
+            "Activity": lambda: _write_activity(book, config, audit),
+            "Availability gaps": lambda: _write_gaps(book, audit),
+            "Limits": lambda: _write_limits(book, audit),
+            "Disclosure check": lambda: _write_disclosures(book, audit),
+            "Charts": lambda: _write_charts(book, audit, outcomes, rtp),
+            "Sign-off": lambda: _write_sign_off(book, connection, scope, audit),
+        }
 
     try:
-        _write_summary(book, connection, config, result, rtp, scope, currencies, publishing)
-        _write_findings(book, connection, config, scope, currencies)
-        _write_checks_not_run(book, result)
-        _write_rejects(book, connection, scope)
-        _write_ingest_log(book, connection, scope)
-        _write_outcome_tests(book, result, outcomes)
-        _write_rtp_checks(book, config, rtp, currencies)
-        _write_pages(book, config, publishing)
+        for name in SHEETS:
+            if name in writers:
+                writers[name]()
         write_atomically(Path(path), lambda handle: save_workbook(workbook, handle, as_of))
     except BaseException:
         _discard(workbook)
@@ -783,55 +885,70 @@ def _measured_widths(
     return widths
 
 
+#: The findings with the bet each names (its account and stake), when it names one.
+_FINDINGS_WITH_BETS = (
+    "findings f LEFT JOIN bets b ON b.round_id = f.round_id AND b.bet_id = f.bet_id"
+)
+#: Width of the reviewer's remarks column, in characters.
+_REMARKS_WIDTH = 28
+
+
 def _write_findings(
-    book: _Book,
-    connection: sqlite3.Connection,
-    config: OperatorConfig,
-    scope: _Scope,
-    currencies: set[str],
+    book: _Book, connection: sqlite3.Connection, scope: _Scope, currencies: set[str]
 ) -> None:
+    """Every finding of the period, readable in print: its severity, the bet's account and
+    stake (joined from the bets table in the same streamed query), one source column and an
+    empty column for the reviewer's remarks."""
     measured = [
-        (_Column("Kind", TEXT), "max(length(kind))"),
-        (_Column("Game", TEXT), "max(length(game_id))"),
-        (_Column("Month", TEXT), "max(length(report_month))"),
-        (_Column("Round", TEXT, cap=28), "max(length(round_id))"),
-        (_Column("Bet", TEXT, cap=20), "max(length(bet_id))"),
-        (_Column("Currency", TEXT), max((len(currency) for currency in currencies), default=0)),
+        (_Column("Severity", TEXT), max(len(severity) for severity in Severity)),
+        (_Column("Kind", TEXT), "max(length(f.kind))"),
+        (_Column("Game", TEXT), "max(length(f.game_id))"),
+        (_Column("Round", TEXT, cap=24), "max(length(f.round_id))"),
+        (_Column("Bet", TEXT, cap=16), "max(length(f.bet_id))"),
+        (_Column("Account", TEXT, cap=16), "max(length(b.account))"),
+        (_Column(_money_header("Stake", currencies), MONEY), "max(b.stake_cents)"),
         (
             _Column(_money_header("Expected payout", currencies), MONEY),
-            "max(expected_payout_cents)",
+            "max(f.expected_payout_cents)",
         ),
-        (_Column(_money_header("Logged payout", currencies), MONEY), "max(logged_payout_cents)"),
-        (_Column("Rule", WRAP, cap=24), "max(length(rule))"),
-        (_Column("Source file", WRAP, cap=28), "max(length(source_file))"),
-        (_Column("Line", LINE), "max(source_line)"),
-        (_Column("Source", WRAP, cap=32), "max(length(source_file) + 1 + length(source_line))"),
-        (_Column("Message", WRAP, cap=60), "max(length(message))"),
+        (
+            _Column(_money_header("Logged payout", currencies), MONEY),
+            "max(f.logged_payout_cents)",
+        ),
+        (_Column("Rule", WRAP, cap=20), "max(length(f.rule))"),
+        (_Column("Source", WRAP, cap=30), "max(length(f.source_file) + 1 + length(f.source_line))"),
+        (_Column("Message", WRAP, cap=50), "max(length(f.message))"),
+        (_Column("Remarks", WRAP, cap=_REMARKS_WIDTH), _REMARKS_WIDTH),
     ]
     columns = [column for column, _ in measured]
-    widths = _measured_widths(connection, "findings", scope.findings_where(), measured)
+    where, params = scope.findings_where("f.")
+    widths = _measured_widths(connection, _FINDINGS_WITH_BETS, (where, params), measured)
     writer = _SheetWriter(book, "Findings", columns, widths)
     writer.header()
-    where, params = scope.findings_where()
     cursor = connection.execute(
-        "SELECT kind, game_id, report_month, round_id, bet_id, expected_payout_cents,"
-        " logged_payout_cents, rule, source_file, source_line, message"
-        f" FROM findings WHERE {where}"
-        " ORDER BY source_file, source_line, kind, bet_id, finding_id",
+        "SELECT f.kind, f.game_id, f.round_id, f.bet_id, b.account, b.stake_cents,"
+        " f.expected_payout_cents, f.logged_payout_cents, f.rule, f.source_file,"
+        f" f.source_line, f.message FROM {_FINDINGS_WITH_BETS} WHERE {where}"
+        " ORDER BY f.source_file, f.source_line, f.kind, f.bet_id, f.finding_id",
         params,
     )
-    currency = {game_id: game.currency for game_id, game in config.games.items()}
     writer.rows(
         (
-            *(kind, game_id, month, round_id, bet_id, currency.get(game_id)),
-            *(_money(expected), _money(logged), rule, file, line, str(SourceLocation(file, line))),
-            message,
+            *(_severity(kind), kind, game_id, round_id, bet_id, account, _money(stake)),
+            *(_money(expected), _money(logged), rule, str(SourceLocation(file, line))),
+            *(message, None),
         )
-        for kind, game_id, month, round_id, bet_id, expected, logged, rule, file, line, message in (
-            cursor
-        )
+        for kind, game_id, round_id, bet_id, account, stake, expected, logged, rule, file, line, (
+            message
+        ) in cursor
     )
     writer.finish_table()
+
+
+def _severity(kind: str) -> str | None:
+    """A finding kind's severity, as text (None for a kind this version does not know)."""
+    severity = FINDING_SEVERITY.get(kind)
+    return None if severity is None else str(severity)
 
 
 def _write_checks_not_run(book: _Book, result: VerifyResult) -> None:
@@ -932,24 +1049,32 @@ def _write_ingest_log(book: _Book, connection: sqlite3.Connection, scope: _Scope
     writer.finish_table()
 
 
+_OUTCOME_COLUMNS = (
+    _Column("Game", TEXT),
+    _Column("Table", TEXT),
+    _Column("Rounds settled", COUNT),
+    _Column("Rounds void", COUNT),
+    _Column("Banker", COUNT),
+    _Column("Banker expected", EXPECTED),
+    _Column("Player", COUNT),
+    _Column("Player expected", EXPECTED),
+    _Column("Tie", COUNT),
+    _Column("Tie expected", EXPECTED),
+    _Column("Chi-square (2 df)", STAT),
+    _Column("p-value", P_VALUE),
+    _Column("Outside 99.9%", FLAG),
+)
+
+
+def _column_number(columns: Sequence[_Column], header: str) -> int:
+    """The 1-based column of a header (a chart's reference into a sheet)."""
+    return 1 + [column.header for column in columns].index(header)
+
+
 def _write_outcome_tests(
     book: _Book, result: VerifyResult, outcomes: Sequence[OutcomeTest]
 ) -> None:
-    columns = [
-        _Column("Game", TEXT),
-        _Column("Table", TEXT),
-        _Column("Rounds settled", COUNT),
-        _Column("Rounds void", COUNT),
-        _Column("Banker", COUNT),
-        _Column("Banker expected", EXPECTED),
-        _Column("Player", COUNT),
-        _Column("Player expected", EXPECTED),
-        _Column("Tie", COUNT),
-        _Column("Tie expected", EXPECTED),
-        _Column("Chi-square (2 df)", STAT),
-        _Column("p-value", P_VALUE),
-        _Column("Outside 99.9%", FLAG),
-    ]
+    columns = _OUTCOME_COLUMNS
     rows = []
     for test in outcomes:
         counts = result.tables.get((test.game_id, test.table_id))
@@ -990,6 +1115,8 @@ def _write_rtp_checks(
         _Column("Theoretical RTP", PERCENT),
         _Column("Actual - theoretical", PERCENT),
         _Column("Bound (99.9%, ±)", PERCENT),
+        _Column("Lower bound", PERCENT),
+        _Column("Upper bound", PERCENT),
         _Column("z-score", STAT),
         _Column("Outside 99.9%", FLAG),
     ]
@@ -1009,6 +1136,8 @@ def _write_rtp_checks(
                 _ratio(check.theoretical_rtp),
                 None if actual is None else _ratio(actual - check.theoretical_rtp),
                 _ratio(Fraction(check.bound)),
+                _ratio(check.theoretical_rtp - Fraction(check.bound)),
+                _ratio(check.theoretical_rtp + Fraction(check.bound)),
                 check.z_score,
                 _yes_no(check.flagged),
             )
@@ -1017,6 +1146,551 @@ def _write_rtp_checks(
     writer.header()
     writer.rows(rows, flagged_column=len(columns) - 1)
     writer.finish_table()
+
+
+# --- the month's sheets (with the audit records) ---------------------------------------------
+
+
+def _write_table(
+    book: _Book,
+    title: str,
+    columns: Sequence[_Column],
+    rows: Sequence[Sequence[object]],
+    variant_of: Callable[[Sequence[object]], str | None] | None = None,
+) -> _SheetWriter:
+    """A sheet holding one table of rows known in memory (widths measured from them)."""
+    writer = _SheetWriter(book, title, columns, _content_widths(columns, rows))
+    writer.header()
+    writer.rows(rows, variant_of=variant_of)
+    writer.finish_table()
+    return writer
+
+
+def _write_void_rounds(book: _Book, audit: MonthAudit, currencies: set[str]) -> None:
+    """The void register: every void round of the month, why, and what its bets got back (a
+    row whose refunds fall short of its stakes is emphasised)."""
+    columns = [
+        _Column("Round", TEXT, cap=28),
+        _Column("Game", TEXT),
+        _Column("Table", TEXT),
+        _Column("Shoe", TEXT, cap=24),
+        _Column("Hand", LINE),
+        _Column("Settled at (UTC)", TEXT),
+        _Column("Reason", WRAP, cap=40),
+        _Column("Bets", COUNT),
+        _Column("Currency", TEXT),
+        _Column(_money_header("Stakes", currencies), MONEY),
+        _Column(_money_header("Refunded", currencies), MONEY),
+        _Column("Source", WRAP, cap=36),
+    ]
+    rows = [
+        (
+            *(void.round_id, void.game_id, void.table_id, void.shoe_id, void.hand_no),
+            *(void.settled_at, void.void_reason, void.bets, void.currency),
+            *(_money(void.stakes), _money(void.refunded)),
+            str(SourceLocation(void.source_file, void.source_line)),
+        )
+        for void in audit.void_rounds
+    ]
+    _write_table(
+        book, "Void rounds", columns, rows, lambda row: "flagged" if row[10] < row[9] else None
+    )
+
+
+#: What the Money sheet's Table column says on a row of every table.
+_ALL_TABLES = "All tables"
+
+
+def _money_order(row: MoneyRow) -> tuple:
+    """Per game and currency: the month, then each table, then each day."""
+    level = 0 if row.table_id is None and row.day is None else 1 if row.day is None else 2
+    return (row.game_id, row.currency, level, row.table_id or "", row.day or date.min)
+
+
+def _write_money(book: _Book, audit: MonthAudit) -> None:
+    """Money of settled rounds per game and currency: the month (bold), each table, each local
+    day, with the gross gaming revenue; no row adds two currencies."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Currency", TEXT),
+        _Column("Table", TEXT),
+        _Column("Day", DATE),
+        _Column("Rounds settled", COUNT),
+        _Column("Rounds void", COUNT),
+        _Column("Bets", COUNT),
+        _Column("Accounts", COUNT),
+        _Column("Stakes", MONEY),
+        _Column("Payouts", MONEY),
+        _Column("GGR", MONEY),
+    ]
+    rows = [
+        (
+            *(row.game_id, row.currency, row.table_id or _ALL_TABLES, row.day),
+            *(row.rounds, row.void_rounds, row.bets, row.accounts),
+            *(_money(row.stakes), _money(row.payouts), _money(row.ggr)),
+        )
+        for row in sorted(audit.money, key=_money_order)
+    ]
+    writer = _write_table(
+        book,
+        "Money",
+        columns,
+        rows,
+        lambda row: "total" if row[2] == _ALL_TABLES and row[3] is None else None,
+    )
+    writer.append([])
+    for note in (
+        "Per game and currency: the month (bold), then each table, then each local day of the"
+        " game's time zone. GGR: stakes less payouts.",
+        "Amounts are in the currency of their row: no figure adds two currencies.",
+    ):
+        writer.append([("note", note)])
+
+
+def _activity_order(hour: ActivityHour) -> tuple:
+    return (hour.game_id, hour.table_id, hour.day, hour.hour)
+
+
+def _write_activity(book: _Book, config: OperatorConfig, audit: MonthAudit) -> None:
+    """Play per table, local day and hour."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Table", TEXT),
+        _Column("Day", DATE),
+        _Column("Hour", LINE),
+        _Column("Rounds", COUNT),
+        _Column("Bets", COUNT),
+        _Column("Currency", TEXT),
+        _Column("Stakes", MONEY),
+    ]
+    currency = {game_id: game.currency for game_id, game in config.games.items()}
+    rows = [
+        (
+            *(hour.game_id, hour.table_id, hour.day, hour.hour, hour.rounds, hour.bets),
+            *(currency.get(hour.game_id), _money(hour.stakes)),
+        )
+        for hour in sorted(audit.activity, key=_activity_order)
+    ]
+    _write_table(book, "Activity", columns, rows)
+
+
+def _write_gaps(book: _Book, audit: MonthAudit) -> None:
+    """The stretches without a round at a table announced as always open."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Table", TEXT),
+        _Column("After round", TEXT, cap=28),
+        _Column("Before round", TEXT, cap=28),
+        _Column("Start (UTC)", TEXT),
+        _Column("End (UTC)", TEXT),
+        _Column("Minutes", COUNT),
+    ]
+    rows = [
+        (gap.game_id, gap.table_id, gap.after_round, gap.before_round, gap.start, gap.end)
+        + (gap.minutes,)
+        for gap in audit.gaps
+    ]
+    _write_table(book, "Availability gaps", columns, rows)
+
+
+def _how_many(findings: object) -> int:
+    """A shoe's findings as a count (a count, or a collection of findings)."""
+    return findings if isinstance(findings, int) else len(findings)  # type: ignore[arg-type]
+
+
+def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
+    """Per shoe: its hands and outcomes, pairs, cards dealt; a shoe with findings emphasised."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Table", TEXT),
+        _Column("Shoe", TEXT, cap=28),
+        _Column("First settlement (UTC)", TEXT),
+        _Column("Last settlement (UTC)", TEXT),
+        _Column("Hands", COUNT),
+        _Column("Banker", COUNT),
+        _Column("Player", COUNT),
+        _Column("Tie", COUNT),
+        _Column("Banker pairs", COUNT),
+        _Column("Player pairs", COUNT),
+        _Column("Cards dealt", COUNT),
+        _Column("Void rounds", COUNT),
+        _Column("Findings", COUNT),
+    ]
+    ordered = sorted(
+        shoes, key=lambda shoe: (shoe.game_id, shoe.table_id, shoe.first_settled_at, shoe.shoe_id)
+    )
+    rows = [
+        (
+            *(shoe.game_id, shoe.table_id, shoe.shoe_id),
+            *(shoe.first_settled_at, shoe.last_settled_at, shoe.rounds),
+            *(shoe.banker_wins, shoe.player_wins, shoe.ties),
+            *(shoe.banker_pairs, shoe.player_pairs, shoe.cards_dealt, shoe.void_rounds),
+            _how_many(shoe.findings),
+        )
+        for shoe in ordered
+    ]
+    _write_table(book, "Shoes", columns, rows, lambda row: "flagged" if row[-1] else None)
+
+
+def _write_limits(book: _Book, audit: MonthAudit) -> None:
+    """The configured stake limits, what ``stake_out_of_limits`` is read against."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Bet type", TEXT),
+        _Column("Currency", TEXT),
+        _Column("Minimum", MONEY),
+        _Column("Maximum", MONEY),
+        _Column("Below the minimum", TEXT),
+        _Column("Above the maximum", TEXT),
+    ]
+    rows = [
+        (limit.game_id, limit.bet_type, limit.currency, _money(limit.minimum))
+        + (_money(limit.maximum), limit.below_minimum, limit.above_maximum)
+        for limit in sorted(audit.limits, key=lambda limit: (limit.game_id, limit.bet_type))
+    ]
+    _write_table(book, "Limits", columns, rows)
+
+
+def _percent_share(percent: Decimal | Fraction | None) -> Decimal | None:
+    """A figure in percent as the share a percentage cell holds."""
+    if percent is None:
+        return None
+    if isinstance(percent, Fraction):
+        return _ratio(percent / 100)
+    return percent.scaleb(-2)
+
+
+def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
+    """Each game's published figure beside what it rests on; a row with warnings emphasised
+    (its pages are drafts)."""
+    columns = [
+        _Column("Game", TEXT),
+        _Column("Regulator", TEXT),
+        _Column("Published figure", PERCENT),
+        _Column("Reference month", TEXT),
+        _Column("Updated on", DATE),
+        _Column("Rounds", COUNT),
+        _Column("Currency", TEXT),
+        _Column("Stakes", MONEY),
+        _Column("Payouts", MONEY),
+        _Column("Declared RTP", PERCENT),
+        _Column("Declared RTP reference", WRAP, cap=30),
+        _Column("Best theoretical RTP", PERCENT),
+        _Column("Warnings", WRAP, cap=60),
+    ]
+    rows = [
+        (
+            *(check.game_id, check.regulator, _percent_share(check.win_percentage)),
+            *(check.reference_month, check.updated_on, check.rounds, check.currency),
+            *(_money(check.stakes), _money(check.payouts), _percent_share(check.declared_rtp)),
+            check.declared_rtp_reference,
+            _percent_share(check.best_theoretical_rtp),
+            "\n".join(check.warnings) or None,
+        )
+        for check in sorted(audit.disclosures, key=lambda check: check.game_id)
+    ]
+    _write_table(
+        book, "Disclosure check", columns, rows, lambda row: "flagged" if row[-1] else None
+    )
+
+
+# --- charts ------------------------------------------------------------------------------------
+
+_CUMULATIVE_COLUMNS = (
+    _Column("Game", TEXT),
+    _Column("Currency", TEXT),
+    _Column("Day", DATE),
+    _Column("Stakes", MONEY),
+    _Column("Payouts", MONEY),
+    _Column("Cumulative stakes", MONEY),
+    _Column("Cumulative payouts", MONEY),
+    _Column("Cumulative RTP", PERCENT),
+)
+#: Where the charts go on the Charts sheet: beside the table, one under the other.
+_CHART_COLUMN = "J"
+_CHART_ROWS = 18  # rows from one chart's anchor to the next
+#: The outcome bars: the road's colours (Banker red, Player blue, Tie green), the expected
+#: count in a light shade of the observed one's.
+_OUTCOME_COLOURS = {
+    "Banker": "C0392B",
+    "Banker expected": "F1A9A0",
+    "Player": "1F5FAD",
+    "Player expected": "A9C4EB",
+    "Tie": "2E8B57",
+    "Tie expected": "A8D5BA",
+}
+_CHART_TITLE_SIZE = 1100  # hundredths of a point
+_CHARTS_PER_PAGE = 3  # a game's: outcomes, RTP, cumulative RTP (a second currency: next page)
+_CHART_WIDTH, _CHART_HEIGHT = 17.0, 8.0  # centimetres
+#: The RTP charts' value axis, as shares: a band wider than this is drawn cut, and named.
+_RTP_AXIS = (0.0, 1.5)
+
+
+def _cumulative_rows(money: Sequence[MoneyRow]) -> list[tuple]:
+    """Per game and currency, each local day's stakes and payouts and the month's running
+    totals up to it, from the Money rows of each day (every table)."""
+    days = sorted(
+        (row for row in money if row.table_id is None and row.day is not None),
+        key=_money_order,
+    )
+    rows = []
+    running: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for row in days:
+        totals = running[(row.game_id, row.currency)]
+        totals[0] += row.stakes
+        totals[1] += row.payouts
+        rtp = Fraction(totals[1], totals[0]) if totals[0] else None
+        rows.append(
+            (
+                *(row.game_id, row.currency, row.day, _money(row.stakes), _money(row.payouts)),
+                *(_money(totals[0]), _money(totals[1]), _ratio(rtp)),
+            )
+        )
+    return rows
+
+
+def _runs(keys: Sequence[Hashable], first_row: int) -> dict[Any, tuple[int, int]]:
+    """The first and last sheet row of each key's run of rows (rows of a game lie together)."""
+    runs: dict[Any, tuple[int, int]] = {}
+    for offset, key in enumerate(keys):
+        row = first_row + offset
+        runs[key] = (runs[key][0] if key in runs else row, row)
+    return runs
+
+
+def _series(
+    sheet: WriteOnlyWorksheet, column: int, rows: tuple[int, int], header_row: int = 1
+) -> Series:
+    """A chart series: the cells of one column over a run of rows, titled by its header."""
+    values = Reference(sheet, min_col=column, min_row=rows[0], max_row=rows[1])
+    series = Series(values)
+    title = Reference(sheet, min_col=column, min_row=header_row, max_row=header_row)
+    series.tx = SeriesLabel(strRef=StrRef(str(title)))
+    return series
+
+
+def _chart_title(text: str) -> Title:
+    """A chart title in 11-point bold (the default, 18-point, leaves little room to plot)."""
+    font = CharacterProperties(sz=_CHART_TITLE_SIZE, b=True)
+    paragraph = Paragraph(
+        pPr=ParagraphProperties(defRPr=font), r=[RegularTextRun(rPr=font, t=text)]
+    )
+    return Title(tx=Text(rich=RichText(p=[paragraph])), overlay=False)
+
+
+def _chart_frame(chart: BarChart | LineChart, title: str, axis_title: str) -> None:
+    chart.title = _chart_title(title)
+    chart.width, chart.height = _CHART_WIDTH, _CHART_HEIGHT
+    chart.y_axis.title = axis_title
+    chart.x_axis.delete = chart.y_axis.delete = False  # openpyxl hides both axes otherwise
+    chart.legend.position = "b"
+
+
+def _outcome_chart(book: _Book, game_id: str, rows: tuple[int, int]) -> BarChart:
+    """Observed and expected Banker, Player and Tie per table of a game, as clustered bars,
+    from the Outcome tests sheet."""
+    sheet = book.sheets["Outcome tests"]
+    chart = BarChart()
+    chart.type, chart.grouping = "col", "clustered"
+    _chart_frame(chart, f"{game_id}: outcomes against expectation", "Rounds")
+    for header, colour in _OUTCOME_COLOURS.items():
+        series = _series(sheet, _column_number(_OUTCOME_COLUMNS, header), rows)
+        series.graphicalProperties.solidFill = colour
+        chart.series.append(series)
+    table = _column_number(_OUTCOME_COLUMNS, "Table")
+    chart.set_categories(Reference(sheet, min_col=table, min_row=rows[0], max_row=rows[1]))
+    return chart
+
+
+def _rtp_chart(
+    book: _Book, game_id: str, rows: tuple[int, int], too_wide: Sequence[str]
+) -> BarChart:
+    """Actual and theoretical RTP per bet type of a game (bars) against the lower and upper
+    bound of its 99.9% band (lines), from the RTP checks sheet; bets whose band leaves the
+    axis are named in the title (insufficient volume)."""
+    sheet = book.sheets["RTP checks"]
+    headers = book.headers["RTP checks"]
+    bars = BarChart()
+    bars.type, bars.grouping = "col", "clustered"
+    title = f"{game_id}: RTP per bet type against its 99.9% band"
+    if too_wide:
+        title += f"; insufficient volume, band off the axis: {', '.join(too_wide)}"
+    _chart_frame(bars, title, "RTP")
+    for header in ("Actual RTP", "Theoretical RTP"):
+        bars.series.append(_series(sheet, 1 + headers.index(header), rows))
+    lines = LineChart()
+    for header in ("Lower bound", "Upper bound"):
+        bound = _series(sheet, 1 + headers.index(header), rows)
+        bound.marker.symbol, bound.marker.size = "dash", 14  # visible for a single bet type
+        lines.series.append(bound)
+    bet_type = 1 + headers.index("Bet type")
+    bars.set_categories(Reference(sheet, min_col=bet_type, min_row=rows[0], max_row=rows[1]))
+    bars.y_axis.scaling.min, bars.y_axis.scaling.max = _RTP_AXIS
+    bars.y_axis.number_format = "0%"
+    bars += lines
+    return bars
+
+
+def _cumulative_chart(book: _Book, game_id: str, currency: str, rows: tuple[int, int]) -> LineChart:
+    """A game's cumulative RTP day by day over the month, from the Charts sheet's table."""
+    sheet = book.sheets["Charts"]
+    chart = LineChart()
+    _chart_frame(chart, f"{game_id}: cumulative RTP per day ({currency})", "RTP")
+    series = _series(sheet, _column_number(_CUMULATIVE_COLUMNS, "Cumulative RTP"), rows)
+    series.marker.symbol = "circle"  # a month of one day is a point
+    chart.series.append(series)
+    day = _column_number(_CUMULATIVE_COLUMNS, "Day")
+    chart.set_categories(Reference(sheet, min_col=day, min_row=rows[0], max_row=rows[1]))
+    chart.x_axis.number_format = "mm-dd"
+    chart.y_axis.number_format = "0.0%"
+    chart.legend = None
+    return chart
+
+
+def _wide_bands(rtp: Sequence[RtpCheck]) -> dict[str, list[str]]:
+    """Per game, the bet types whose 99.9% band leaves the RTP charts' axis."""
+    low, high = (Fraction(limit).limit_denominator(100) for limit in _RTP_AXIS)
+    wide: dict[str, list[str]] = defaultdict(list)
+    for check in rtp:
+        bound = Fraction(check.bound)
+        if check.theoretical_rtp - bound < low or check.theoretical_rtp + bound > high:
+            wide[check.game_id].append(check.bet_type)
+    return wide
+
+
+def _write_charts(
+    book: _Book, audit: MonthAudit, outcomes: Sequence[OutcomeTest], rtp: Sequence[RtpCheck]
+) -> None:
+    """The Charts sheet: the table of cumulative stakes and payouts per day, and beside it,
+    per game, native charts of its outcomes, its RTP per bet type against the band and its
+    cumulative RTP; every chart reads cells of this workbook, no value is retyped."""
+    rows = _cumulative_rows(audit.money)
+    writer = _write_table(book, "Charts", _CUMULATIVE_COLUMNS, rows)
+    wide = _wide_bands(rtp)
+    if wide:
+        writer.append([])
+    for game_id, bet_types in sorted(wide.items()):
+        writer.append(
+            [
+                (
+                    "note",
+                    f"{game_id}: too few bets for a useful band on {', '.join(bet_types)}"
+                    " (insufficient volume): its band leaves the RTP chart's axis.",
+                )
+            ]
+        )
+    outcome_runs = _runs([test.game_id for test in outcomes], 2)
+    rtp_runs = _runs([check.game_id for check in rtp], 2)
+    cumulative_runs = _runs([(row[0], row[1]) for row in rows], 2)
+    games = sorted({*outcome_runs, *rtp_runs, *(game for game, _ in cumulative_runs)})
+    for index, game_id in enumerate(games):
+        charts: list[BarChart | LineChart] = []
+        if game_id in outcome_runs:
+            charts.append(_outcome_chart(book, game_id, outcome_runs[game_id]))
+        if game_id in rtp_runs:
+            charts.append(_rtp_chart(book, game_id, rtp_runs[game_id], wide.get(game_id, ())))
+        charts += [
+            _cumulative_chart(book, game_id, currency, run)
+            for (game, currency), run in sorted(cumulative_runs.items())
+            if game == game_id
+        ]
+        # A game's charts one under the other, on a printed page of their own.
+        # From row 2: LibreOffice prints what lies over the header row on every page.
+        top = 2 + index * _CHARTS_PER_PAGE * _CHART_ROWS
+        for place, chart in enumerate(charts):
+            writer.sheet.add_chart(chart, f"{_CHART_COLUMN}{top + place * _CHART_ROWS}")
+        if index:
+            writer.sheet.row_breaks.append(Break(id=top - 1))
+
+
+# --- sign-off ----------------------------------------------------------------------------------
+
+_SIGN_OFF_COLUMNS = (
+    _Column("Finding kind", TEXT),
+    _Column("Severity", TEXT),
+    _Column("Findings", COUNT),
+    _Column("Remarks", WRAP, cap=48),
+)
+#: The reviewer's block: what they fill in, and how tall each box is (points).
+_REVIEWER_FIELDS = (("Name", None), ("Role", None), ("Date", None), ("Signature", 45.0))
+_INPUT_HEADERS = ("File", "SHA-256", "Size (bytes)", "Format", "Profile", "Rounds loaded")
+_SHA_WIDTH = 33  # a SHA-256 in two lines
+
+
+def _write_sign_off(
+    book: _Book, connection: sqlite3.Connection, scope: _Scope, audit: MonthAudit
+) -> None:
+    """The page the reviewer signs: the period, the operator, a block to fill in (name, role,
+    date, signature), a remarks row per finding kind that occurred, then the provenance
+    (tool, configuration, store digest, every input file with its hash)."""
+    counts: Counter[str] = Counter()
+    for by_kind in _findings_by_game(connection, scope).values():
+        counts.update(by_kind)
+    kinds = [kind for kind in FINDING_KINDS if counts[kind]]
+    kinds += sorted(set(counts) - set(FINDING_KINDS))
+    rows = [(kind, _severity(kind), counts[kind], None) for kind in kinds]
+    provenance = audit.provenance
+    labels = ("Configuration SHA-256", "Store digest (SHA-256)")
+    widths = _content_widths(_SIGN_OFF_COLUMNS, rows)
+    widths[0] = max(
+        widths[0],
+        *(len(label) for label in labels),
+        *(min(len(item.file_name), 30) for item in provenance.inputs),
+    )
+    widths[1] = _SHA_WIDTH
+    widths[2] = max(widths[2], len("Size (bytes)"))
+    widths[3] = 48
+    writer = _SheetWriter(
+        book, "Sign-off", _SIGN_OFF_COLUMNS, widths, header_row=7 + len(_REVIEWER_FIELDS)
+    )
+    # Two more columns for the input files' table of the provenance block.
+    writer.widths += [len("Profile") + 4, len("Rounds loaded")]
+    set_column_widths(writer.sheet, [width + 2 for width in writer.widths])
+    writer.append([("title", f"Sign-off: {book.operator}")], height=21)
+    writer.append([("label", "Period"), (TEXT, book.period)])
+    writer.append([("label", "Operator"), (TEXT, book.operator)])
+    writer.append([("label", "As of"), (DATE, book.as_of)])
+    writer.append([])
+    writer.append([("label", "Reviewer")])
+    for label, height in _REVIEWER_FIELDS:
+        # empty ruled boxes to fill in, by hand or in the file
+        writer.append([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
+    writer.header()
+    writer.rows(rows)
+    writer.finish_table()
+    if not rows:
+        writer.append([("note", "No finding this period.")])
+    writer.append([])
+    _write_provenance(writer, audit)
+
+
+def _write_provenance(writer: _SheetWriter, audit: MonthAudit) -> None:
+    """Where the figures come from, under the sign-off: tool, configuration, store, inputs."""
+    provenance = audit.provenance
+    writer.append([("label", "Provenance")])
+    for label, value in (
+        ("Tool version", f"baccarat-report {provenance.tool_version}"),
+        ("Configuration", provenance.configuration or "the built-in catalogue"),
+        ("Configuration SHA-256", provenance.configuration_sha256),
+        ("Store digest (SHA-256)", provenance.store_digest),
+    ):
+        long = value is not None and len(value) > _SHA_WIDTH
+        writer.append([("label", label), (WRAP, value)], "free", LINE_HEIGHT * 2 if long else None)
+    writer.append([])
+    writer.append([("header", header) for header in _INPUT_HEADERS])
+    for item in audit.provenance.inputs:
+        name = item.file_name
+        if item.companion_name:
+            name += f" + {item.companion_name}"
+        lines = max(2, _wrapped_lines(name, writer.widths[0] + 1))
+        writer.append(
+            [
+                *((WRAP, name), (WRAP, item.sha256), (COUNT, item.size)),
+                *((TEXT, item.format), (TEXT, item.profile), (COUNT, item.rounds_loaded)),
+            ],
+            None,
+            LINE_HEIGHT * min(lines, _MAX_LINES),
+        )
 
 
 # --- saving ------------------------------------------------------------------------------------

@@ -25,13 +25,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import bet_record, round_record, store_records
+from helpers import bet_record, month_audit_records, round_record, store_records
 from openpyxl import load_workbook
 from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
 
 import reporting.presentation.audit_xlsx
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
+from reporting.figures.audit_records import FINDING_SEVERITY
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
@@ -54,6 +55,10 @@ MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
 SUMMARY_HEADER_ROW = 9
+SIGN_OFF_HEADER_ROW = 11
+#: The month's audit records and shoes every workbook of this module is written with, unless
+#: a test says otherwise (tests/presentation/test_audit_xlsx_month.py checks their sheets).
+MONTH_AUDIT, SHOES = month_audit_records()
 HEADERS = {
     "Summary": [
         "Game",
@@ -71,19 +76,96 @@ HEADERS = {
         "Findings",
     ],
     "Findings": [
+        "Severity",
         "Kind",
         "Game",
-        "Month",
         "Round",
         "Bet",
-        "Currency",
+        "Account",
+        "Stake",
         "Expected payout",
         "Logged payout",
         "Rule",
-        "Source file",
-        "Line",
         "Source",
         "Message",
+        "Remarks",
+    ],
+    "Void rounds": [
+        "Round",
+        "Game",
+        "Table",
+        "Shoe",
+        "Hand",
+        "Settled at (UTC)",
+        "Reason",
+        "Bets",
+        "Currency",
+        "Stakes",
+        "Refunded",
+        "Source",
+    ],
+    "Money": [
+        "Game",
+        "Currency",
+        "Table",
+        "Day",
+        "Rounds settled",
+        "Rounds void",
+        "Bets",
+        "Accounts",
+        "Stakes",
+        "Payouts",
+        "GGR",
+    ],
+    "Activity": ["Game", "Table", "Day", "Hour", "Rounds", "Bets", "Currency", "Stakes"],
+    "Availability gaps": [
+        "Game",
+        "Table",
+        "After round",
+        "Before round",
+        "Start (UTC)",
+        "End (UTC)",
+        "Minutes",
+    ],
+    "Shoes": [
+        "Game",
+        "Table",
+        "Shoe",
+        "First settlement (UTC)",
+        "Last settlement (UTC)",
+        "Hands",
+        "Banker",
+        "Player",
+        "Tie",
+        "Banker pairs",
+        "Player pairs",
+        "Cards dealt",
+        "Void rounds",
+        "Findings",
+    ],
+    "Limits": [
+        "Game",
+        "Bet type",
+        "Currency",
+        "Minimum",
+        "Maximum",
+        "Below the minimum",
+        "Above the maximum",
+    ],
+    "Disclosure check": [
+        "Game",
+        "Regulator",
+        "Published figure",
+        "Reference month",
+        "Updated on",
+        "Rounds",
+        "Currency",
+        "Stakes",
+        "Payouts",
+        "Declared RTP",
+        "Declared RTP reference",
+        "Best theoretical RTP",
+        "Warnings",
     ],
     "Checks not run": ["Game", "Check", "Not run on", "Of", "Unit", "Why"],
     "Rejected records": ["File", "Line", "Source", "Reason", "Round", "Message", "Raw line"],
@@ -126,15 +208,30 @@ HEADERS = {
         "Theoretical RTP",
         "Actual - theoretical",
         "Bound (99.9%, ±)",
+        "Lower bound",
+        "Upper bound",
         "z-score",
         "Outside 99.9%",
     ],
+    "Charts": [
+        "Game",
+        "Currency",
+        "Day",
+        "Stakes",
+        "Payouts",
+        "Cumulative stakes",
+        "Cumulative payouts",
+        "Cumulative RTP",
+    ],
     "Pages": ["Game", "Draft", "Why not for publication"],
+    "Sign-off": ["Finding kind", "Severity", "Findings", "Remarks"],
 }
+#: Sheets with more columns than their table's (the Sign-off's provenance lists input files).
+COLUMNS = {"Sign-off": 6}
 
 
 def header_row(sheet_name: str) -> int:
-    return SUMMARY_HEADER_ROW if sheet_name == "Summary" else 1
+    return {"Summary": SUMMARY_HEADER_ROW, "Sign-off": SIGN_OFF_HEADER_ROW}.get(sheet_name, 1)
 
 
 @dataclass
@@ -156,6 +253,8 @@ class Audit:
             "rtp": self.rtp,
             "as_of": AS_OF,
             "tool_version": VERSION,
+            "audit": MONTH_AUDIT,
+            "shoes": SHOES,
         } | changes
         write_audit_workbook(path, self.connection, self.config, **arguments)
         return path
@@ -223,7 +322,8 @@ def audit(tmp_path_factory, operator_config, make_round, make_bet, write_jsonl) 
 
 
 def sheet_rows(path: Path, sheet_name: str) -> list[tuple]:
-    """The table rows under the header of one sheet, as values."""
+    """The table rows under the header of one sheet, as values (up to the first empty row:
+    notes and blocks may follow a table)."""
     sheet = load_workbook(path)[sheet_name]
     first = header_row(sheet_name) + 1
     if sheet_name == "Summary":
@@ -232,7 +332,12 @@ def sheet_rows(path: Path, sheet_name: str) -> list[tuple]:
             for row in sheet.iter_rows(min_row=first, values_only=True)
             if row[0] is not None and row[0].startswith(("live-", "mini-"))
         ]
-    return list(sheet.iter_rows(min_row=first, values_only=True))
+    rows = []
+    for row in sheet.iter_rows(min_row=first, values_only=True):
+        if all(value is None for value in row):
+            break
+        rows.append(row)
+    return rows
 
 
 def money(value: float | int) -> Decimal:
@@ -258,7 +363,8 @@ def test_every_sheet_exists_in_order_with_its_header(audit):
     for name in SHEETS:
         sheet = workbook[name]
         header = [cell.value for cell in sheet[header_row(name)]]
-        assert header == HEADERS[name], name
+        width = len(HEADERS[name])
+        assert header[:width] == HEADERS[name] and not any(header[width:]), name
 
 
 def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
@@ -289,10 +395,11 @@ def test_headers_are_frozen_filtered_and_repeated_on_printed_pages(audit):
         assert sheet.page_setup.orientation == "landscape", name
         assert sheet.page_setup.fitToWidth == 1 and sheet.page_setup.fitToHeight == 0, name
         assert sheet.sheet_properties.pageSetUpPr.fitToPage, name
-        for cell in sheet[top]:
+        for cell in sheet[top][: len(HEADERS[name])]:
             assert cell.font.bold and cell.fill.fgColor.rgb == "FFD9E1F2", (name, cell.value)
         widths = [dimension.width for dimension in sheet.column_dimensions.values()]
-        assert len(widths) == len(HEADERS[name]) and all(4 <= w <= 72 for w in widths), name
+        assert len(widths) == COLUMNS.get(name, len(HEADERS[name])), name
+        assert all(4 <= w <= 72 for w in widths), name
 
 
 # --- content -----------------------------------------------------------------------------------
@@ -303,15 +410,24 @@ def test_findings_sheet_holds_exactly_the_findings_table(audit):
     shown = sheet_rows(audit.workbook, "Findings")
     assert len(stored) == audit.result.finding_count == len(SPEC_FINDING_KINDS)  # one of each
     assert len(shown) == len(stored)
+    bets = {
+        (round_id, bet_id): (account, stake)
+        for round_id, bet_id, account, stake in audit.connection.execute(
+            "SELECT round_id, bet_id, account, stake_cents FROM bets"
+        )
+    }
     for row, finding in zip(shown, stored, strict=True):
-        kind, game, month, round_id, bet, expected, logged, rule, file, line, message = finding
-        currency = audit.config.games[game].currency
-        assert row[:6] == (kind, game, month, round_id, bet, currency)
-        assert [None if v is None else money(v) for v in row[6:8]] == [
-            None if cents is None else cents_to_decimal(cents) for cents in (expected, logged)
+        kind, game, _month, round_id, bet, expected, logged, rule, file, line, message = finding
+        account, stake = bets.get((round_id, bet), (None, None))
+        assert row[:6] == (str(FINDING_SEVERITY[kind]), kind, game, round_id, bet, account)
+        assert [None if v is None else money(v) for v in row[6:9]] == [
+            None if cents is None else cents_to_decimal(cents)
+            for cents in (stake, expected, logged)
         ]
-        assert row[8:] == (rule, file, line, f"{file}:{line}", message)
-    assert {row[0] for row in shown} == set(SPEC_FINDING_KINDS)
+        assert row[9:] == (rule, f"{file}:{line}", message, None)
+    assert {row[1] for row in shown} == set(SPEC_FINDING_KINDS)
+    # a finding on a bet shows the bet's account and stake, from the bets table
+    assert any(row[5] is not None and row[6] is not None for row in shown)
 
 
 def test_money_cells_are_numbers_in_the_money_format(audit):
@@ -319,7 +435,7 @@ def test_money_cells_are_numbers_in_the_money_format(audit):
     checked = 0
     for name, headers in (
         ("Summary", ("Stakes", "Payouts")),
-        ("Findings", ("Expected payout", "Logged payout")),
+        ("Findings", ("Stake", "Expected payout", "Logged payout")),
         ("RTP checks", ("Stakes", "Payouts")),
     ):
         sheet = workbook[name]
@@ -471,15 +587,9 @@ def test_hostile_text_stays_verbatim_text(audit):
     findings = [row for row in workbook["Findings"].iter_rows(min_row=2) if row[3].value == "=1+1"]
     assert len(findings) == 1
     cells = findings[0]
-    assert [cells[i].value for i in (3, 4, 8, 9, 11)] == [
-        "=1+1",
-        FORMULA,
-        "#N/A",
-        "=evil.jsonl",
-        "=evil.jsonl:7",
-    ]
-    assert all(cells[i].data_type == "s" for i in (3, 4, 8, 9, 11, 12))
-    message = cells[12].value
+    assert [cells[i].value for i in (3, 4, 9, 10)] == ["=1+1", FORMULA, "#N/A", "=evil.jsonl:7"]
+    assert all(cells[i].data_type == "s" for i in (3, 4, 9, 10, 11))
+    message = cells[11].value
     assert len(message) == TEXT_LIMIT and message.startswith(FORMULA + " xxx")
     assert message.endswith("… [cut: 40,027 characters in all]")
 
