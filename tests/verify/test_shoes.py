@@ -15,6 +15,7 @@ from reporting.engine.cards import RANKS, SUITS, parse_cards
 from reporting.engine.rules import Winner, resolve_round
 from reporting.ingest.discovery import discover_sources
 from reporting.records import Round
+from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
 from reporting.store.reading import SourceFiles
 from reporting.store.schema import connect
@@ -291,3 +292,73 @@ def test_a_shoe_of_a_game_not_configured_or_of_another_month_has_no_summary(oper
     assert summarize_shoe(shoe, operator_config.games, "2026-11") == []
     [september] = summarize_shoe(shoe, operator_config.games, "2026-09")
     assert september.rounds == 6  # the shoe whole, as it was dealt
+
+
+# --- a generated month with faults ----------------------------------------------------------
+
+
+def recount(connection: sqlite3.Connection) -> dict[tuple[str, str, str], tuple]:
+    """Each shoe of October recounted from the store, its hands resolved by the engine one by
+    one: (rounds, void rounds, cards, hands, findings, hands holding findings)."""
+    findings: dict[str, int] = {}
+    for (round_id,) in connection.execute(
+        "SELECT round_id FROM findings WHERE report_month = ?", (MONTH,)
+    ):
+        findings[round_id] = findings.get(round_id, 0) + 1
+    shoes: dict[tuple[str, str, str], list] = {}
+    in_october = set()
+    rows = connection.execute(
+        "SELECT game_id, table_id, shoe_id, round_id, status, player_cards, banker_cards,"
+        " report_month FROM rounds WHERE shoe_id IS NOT NULL"
+        " ORDER BY shoe_id, hand_no, settled_at, round_id"
+    )
+    for game_id, table_id, shoe_id, round_id, status, player, banker, month in rows:
+        key = (game_id, table_id, shoe_id)
+        if month == MONTH:
+            in_october.add(key)
+        rounds, voids, cards, hands, found, found_hands = shoes.setdefault(
+            key, [0, 0, 0, bytearray(), 0, []]
+        )
+        cards += len(player.split()) + len(banker.split())
+        found += findings.get(round_id, 0)
+        if status == "void":
+            voids += 1
+        else:
+            hands.append(encode_outcome(resolve_round(parse_cards(player), parse_cards(banker))))
+            rounds += 1
+            if round_id in findings:
+                found_hands.append(rounds)
+        shoes[key] = [rounds, voids, cards, hands, found, found_hands]
+    return {
+        key: (rounds, voids, cards, bytes(hands), found, tuple(found_hands))
+        for key, (rounds, voids, cards, hands, found, found_hands) in shoes.items()
+        if key in in_october
+    }
+
+
+def test_every_shoe_of_a_faulty_month_is_summarised_as_the_store_recounts_it(
+    tmp_path, operator_config
+):
+    log = tmp_path / "october.jsonl"
+    generate_month(operator_config, MONTH, log, rounds_per_day=24, faults=1, seed=14)
+    connection = connect(tmp_path / "store.sqlite")
+    ingest(connection, discover_sources([log]), operator_config)
+    result = verify(connection, operator_config, MONTH)
+    shoes = {(s.game_id, s.table_id, s.shoe_id): s for s in result.shoes}
+    assert len(shoes) == len(result.shoes) > 20
+    expected = recount(connection)
+    assert {
+        key: (s.rounds, s.void_rounds, s.cards_dealt, s.hands, s.findings, s.finding_hands)
+        for key, s in shoes.items()
+    } == expected
+    assert sum(s.findings for s in result.shoes) > 0  # the month's faults fall on its shoes
+    assert any(s.void_rounds for s in result.shoes)
+    for summary in result.shoes:
+        decoded = decode_hands(summary.hands)
+        assert summary.banker_wins == sum(hand.winner is B for hand in decoded)
+        assert summary.ties == sum(hand.winner is T for hand in decoded)
+        assert summary.banker_wins + summary.player_wins + summary.ties == summary.rounds
+        assert summary.banker_pairs == sum(hand.banker_pair for hand in decoded)
+        assert summary.player_pairs == sum(hand.player_pair for hand in decoded)
+    ordered = [(s.game_id, s.table_id, s.first_settled_at) for s in result.shoes]
+    assert ordered == sorted(ordered)
