@@ -41,6 +41,10 @@ from reporting.verify.totals import BetTotals, TableCounts, Totals
 
 #: Rounds between two calls of a progress callback (cheap: a modulo per round).
 PROGRESS_EVERY = 8192
+#: At most this many hands are handed from the round pass to the shoe pass (about 120 bytes
+#: each: a month of a million rounds fits); past it, as when every month of a large store is
+#: verified, the shoe pass resolves the other hands itself, slower but with the same result.
+HANDS_HANDED_OVER = 1_500_000
 
 __all__ = ["STORE_CHECKS", "StoreCheck", "VerifyResult", "find_duplicate_bet_ids", "verify"]
 
@@ -288,7 +292,7 @@ def _check_rounds(
         context = CheckContext.of(round, files, cache)
         outcome = context.outcome
         totals.add(round, outcome)
-        if outcome is not None and round.shoe_id is not None:
+        if outcome is not None and round.shoe_id is not None and len(hands) < HANDS_HANDED_OVER:
             hands[round.round_id] = encode_outcome(outcome)
         for check in checks:
             findings = check(round, game, context)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import reporting.verify.run
 from reporting.engine.cards import RANKS, SUITS, parse_cards
 from reporting.engine.rules import Winner, resolve_round
 from reporting.ingest.discovery import discover_sources
@@ -210,6 +211,15 @@ def test_verifying_again_gives_the_same_summaries(tmp_path, operator_config):
     first = verify(connection, operator_config, MONTH).shoes
     assert verify(connection, operator_config, MONTH).shoes == first  # findings not doubled
     assert first[0].findings == 1
+
+
+def test_past_the_hands_handed_over_the_shoe_pass_resolves_the_rest_alike(
+    tmp_path, operator_config, monkeypatch
+):
+    connection = store(tmp_path, operator_config, [record for record, _ in SHOE])
+    handed_over = verify(connection, operator_config, MONTH).shoes
+    monkeypatch.setattr(reporting.verify.run, "HANDS_HANDED_OVER", 2)
+    assert verify(connection, operator_config, MONTH).shoes == handed_over
 
 
 def test_shoes_of_the_month_only_and_every_shoe_without_a_month(tmp_path, operator_config):
