@@ -4,7 +4,9 @@ the Big Road, as frozen records and as self-contained SVG drawings.
 Everything here is pure: a shoe's hands in dealing order in, records and SVG text out, the
 same bytes for the same hands. The words of a drawing (its title, its aria label) are given by
 the caller, so that each language's words come from its catalogue; numbers are formatted by the
-page, so the statistics give integers and exact fractions.
+page, so the statistics give integers and exact fractions. The hands come from the engine's
+outcomes (:func:`hands_from_outcomes`) or from a shoe verify summarised
+(:func:`hands_from_summary`, one byte per hand: :mod:`reporting.verify.shoes`).
 
 The rules, as live tables draw them:
 
