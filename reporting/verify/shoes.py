@@ -34,17 +34,20 @@ tie the tied value (0 to 9).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from reporting.engine.cards import parse_cards
-from reporting.engine.games import GameSpec
 from reporting.engine.rules import Outcome, Winner, resolve_round
-from reporting.records import Round
-from reporting.store.reading import SourceFiles
+
+if TYPE_CHECKING:  # the roads import this module: a rule sheet loads no store, nor sqlite3
+    import sqlite3
+
+    from reporting.engine.games import GameSpec
+    from reporting.records import Round
+    from reporting.store.reading import SourceFiles
 
 __all__ = [
     "WINNER_CODES",
