@@ -4,7 +4,9 @@ the Big Road, as frozen records and as self-contained SVG drawings.
 Everything here is pure: a shoe's hands in dealing order in, records and SVG text out, the
 same bytes for the same hands. The words of a drawing (its title, its aria label) are given by
 the caller, so that each language's words come from its catalogue; numbers are formatted by the
-page, so the statistics give integers and exact fractions.
+page, so the statistics give integers and exact fractions. The hands come from the engine's
+outcomes (:func:`hands_from_outcomes`) or from a shoe verify summarised
+(:func:`hands_from_summary`, one byte per hand: :mod:`reporting.verify.shoes`).
 
 The rules, as live tables draw them:
 
@@ -45,6 +47,7 @@ from xml.sax.saxutils import escape, quoteattr
 from reporting.engine.rules import Outcome, Winner, deal_round, resolve_round
 from reporting.sample.calendar import Clock
 from reporting.sample.shoes import TableShoes, full_deck
+from reporting.verify.shoes import ShoeSummary, decode_hands
 
 __all__ = [
     "BANKER_COLOUR",
@@ -65,6 +68,7 @@ __all__ = [
     "deal_shoe",
     "hands_from_codes",
     "hands_from_outcomes",
+    "hands_from_summary",
     "shoe_statistics",
 ]
 
@@ -123,6 +127,22 @@ def hands_from_codes(text: str) -> tuple[Hand, ...]:
 def hands_from_outcomes(outcomes: Iterable[Outcome]) -> tuple[Hand, ...]:
     """The scoreboard's hands of resolved rounds, in the same order."""
     return tuple(Hand.from_outcome(outcome) for outcome in outcomes)
+
+
+def hands_from_summary(summary: ShoeSummary) -> tuple[Hand, ...]:
+    """The scoreboard's hands of a shoe verify summarised
+    (:class:`~reporting.verify.shoes.ShoeSummary`), in dealing order: hand ``n`` of the roads
+    is byte ``n - 1`` of ``summary.hands``, as ``summary.finding_hands`` numbers them.
+
+    >>> from reporting.verify.shoes import encode_hand
+    >>> hands = bytes([encode_hand(Winner.TIE, 4, banker_pair=True), encode_hand(Winner.PLAYER, 8)])
+    >>> hands_from_summary(ShoeSummary("g", "t", "s", "", "", 2, 0, 9, 0, 1, 1, 1, 0, hands))
+    (Hand(winner=<Winner.TIE: 'tie'>, score=4, player_pair=False, banker_pair=True), Hand(winner=<Winner.PLAYER: 'player'>, score=8, player_pair=False, banker_pair=False))
+    """
+    return tuple(
+        Hand(hand.winner, hand.score, hand.player_pair, hand.banker_pair)
+        for hand in decode_hands(summary.hands)
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """The verification run: every round of a period streamed from the store through the checks.
 
 The rounds come with their bets from :mod:`reporting.store.reading`; each goes through the
-table of :data:`reporting.verify.checks.CHECKS`, and each shoe through the shoe pass. What
+table of :data:`reporting.verify.checks.CHECKS`, and each shoe through the shoe pass (its card
+counts, and its summary: :mod:`reporting.verify.shoes`). What
 no round or shoe can see alone (a bet id reused by another round, of any month) is asked of
 the store in SQL: :data:`STORE_CHECKS`; so is what no check could judge for want of a field
 (:mod:`reporting.verify.coverage`). The findings are stored in the ``findings`` table, replacing those of the same scope, so
@@ -29,10 +30,21 @@ from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
 from reporting.verify.coverage import CheckNotRun, checks_not_run
+from reporting.verify.shoes import (
+    ShoeSummary,
+    encode_outcome,
+    shoe_findings,
+    summarize_shoe,
+    with_findings,
+)
 from reporting.verify.totals import BetTotals, TableCounts, Totals
 
 #: Rounds between two calls of a progress callback (cheap: a modulo per round).
 PROGRESS_EVERY = 8192
+#: At most this many hands are handed from the round pass to the shoe pass (about 120 bytes
+#: each: a month of a million rounds fits); past it, as when every month of a large store is
+#: verified, the shoe pass resolves the other hands itself, slower but with the same result.
+HANDS_HANDED_OVER = 1_500_000
 
 __all__ = ["STORE_CHECKS", "StoreCheck", "VerifyResult", "find_duplicate_bet_ids", "verify"]
 
@@ -51,6 +63,9 @@ class VerifyResult:
     unconfigured_rounds: dict[str, int] = field(default_factory=dict)  # game id -> rounds
     #: Per game, each check that could not judge some records for want of a field.
     checks_not_run: list[CheckNotRun] = field(default_factory=list)
+    #: One summary per game, table and shoe holding a round of the month (of a configured
+    #: game), ordered by game, table and first settlement (:mod:`reporting.verify.shoes`).
+    shoes: list[ShoeSummary] = field(default_factory=list)
 
     @property
     def finding_count(self) -> int:
@@ -153,15 +168,21 @@ def _replace_findings(
         (*params, json.dumps(sorted(games))),
     )
     sink = _FindingSink(connection, result, keep)
+    # The hands of the shoes' rounds, as the round pass resolved them, for the shoe pass.
+    hands: dict[str, int] = {}
+    summaries: list[ShoeSummary] = []
     with cyclic_gc_paused():
-        _check_rounds(connection, games, month, sink, result, progress)
+        _check_rounds(connection, games, month, sink, result, progress, hands)
         for shoe in read_shoes(connection, month):
             for check in SHOE_CHECKS.values():
                 sink.extend(check(shoe, games, month))
+            summaries += summarize_shoe(shoe, games, month, hands)
+        hands.clear()
         for store_check in STORE_CHECKS.values():
             for finding in store_check(connection, games, month):
                 sink.extend([finding])
     sink.flush()
+    result.shoes = with_findings(summaries, shoe_findings(connection, games, month))
     result.checks_not_run = checks_not_run(connection, games, month)
 
 
@@ -249,9 +270,10 @@ def _check_rounds(
     sink: _FindingSink,
     result: VerifyResult,
     progress: Callable[[int], None] | None,
+    hands: dict[str, int],
 ) -> None:
     """The streaming pass: each round of a configured game through every round check, and
-    into the totals."""
+    into the totals; the hand of each settled round of a shoe into ``hands``, by round id."""
     cache = CheckCache()
     checks = tuple(CHECKS.values())
     totals = Totals(result.tables, result.bet_totals)
@@ -268,7 +290,10 @@ def _check_rounds(
         rounds_checked += 1
         bets_checked += len(round.bets)
         context = CheckContext.of(round, files, cache)
-        totals.add(round, context.outcome)
+        outcome = context.outcome
+        totals.add(round, outcome)
+        if outcome is not None and round.shoe_id is not None and len(hands) < HANDS_HANDED_OVER:
+            hands[round.round_id] = encode_outcome(outcome)
         for check in checks:
             findings = check(round, game, context)
             if findings:

@@ -32,8 +32,10 @@ from reporting.presentation.roads import (
     deal_shoe,
     hands_from_codes,
     hands_from_outcomes,
+    hands_from_summary,
     shoe_statistics,
 )
+from reporting.verify.shoes import ShoeSummary, encode_hand
 
 SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -280,6 +282,99 @@ def test_golden_svg(name, draw):
     assert actual == golden.read_text(encoding="utf-8"), (
         f"{name} differs from {golden}; if the change is intended, run UPDATE_GOLDEN=1"
     )
+
+
+# --- golden roads of hand-written shoes -----------------------------------------------------
+
+#: Each shoe by name: its hands written short, and what its Big Road must show (the tie
+#: counts drawn, the number of dragon-tail cells) beside the byte-for-byte comparison.
+GOLDEN_SHOES = {
+    # two ties before any winner: a pending first cell the Banker then fills, keeping the 2
+    "ties-first": ("T3 T5 B6 B7 P8 B9", {"tie_counts": ["2"], "tails": 0}),
+    # a run of two ties and a run of three, each counted on the hand before it; one tie alone
+    # is a bar without a count
+    "tie-runs": ("B6 T2 T4 B7 P8 T1 T1 T9 P5 T0 B4", {"tie_counts": ["2", "3"], "tails": 0}),
+    # both pairs: on a Banker hand, a Player hand, both on one hand, and a tie's pairs on the
+    # cell it is marked on
+    "pairs": ("B6b P7p B8pb T3pb P2 B5", {"tie_counts": [], "tails": 0}),
+    # the winner changes every hand, then runs of two and three
+    "winner-change": ("B1 P2 B3 P4 B5 B6 P7 P8 P9 B0", {"tie_counts": [], "tails": 0}),
+    # a Banker run of nine: six down, three along row six; the Player run after it turns
+    # above the tail, and the next Banker run starts where the top row is free
+    "dragon-tail": ("B1 " * 9 + "P2 " * 7 + "B3 P4", {"tie_counts": [], "tails": 5}),
+    # a tie on the very last hand of the shoe, after a tie earlier: marks on the last cell
+    "tie-at-end": ("P8 T6 B7 B6 T4", {"tie_counts": [], "tails": 0}),
+    # a shoe whose hands so far are all ties: the pending cell alone, with its count
+    "only-ties": ("T2 T2 T7", {"tie_counts": ["3"], "tails": 0}),
+}
+GOLDEN_ROADS = GOLDEN / "roads"
+ROAD_DRAWINGS = {
+    "bead": lambda hands: bead_road_svg(bead_road(hands), RoadLabels("Bead Road", "Last hands")),
+    "big": lambda hands: big_road_svg(big_road(hands), RoadLabels("Big Road", "Every hand")),
+}
+
+
+def summary_of(codes: str) -> ShoeSummary:
+    """A shoe as verify summarises it, its hands packed from the codes."""
+    hands = hands_from_codes(codes)
+    statistics = shoe_statistics(hands)
+    return ShoeSummary(
+        game_id="live-baccarat-it",
+        table_id="LB-IT-01",
+        shoe_id="LB-IT-01-S1",
+        first_settled_at="2026-10-01T08:00:00.000Z",
+        last_settled_at="2026-10-01T09:00:00.000Z",
+        rounds=statistics.hands,
+        void_rounds=0,
+        cards_dealt=4 * statistics.hands,
+        banker_wins=statistics.banker_wins,
+        player_wins=statistics.player_wins,
+        ties=statistics.ties,
+        banker_pairs=statistics.banker_pairs,
+        player_pairs=statistics.player_pairs,
+        hands=bytes(
+            encode_hand(h.winner, h.score, player_pair=h.player_pair, banker_pair=h.banker_pair)
+            for h in hands
+        ),
+    )
+
+
+def test_a_summarys_hands_are_the_hands_it_was_packed_from():
+    for codes, _ in GOLDEN_SHOES.values():
+        assert hands_from_summary(summary_of(codes)) == hands_from_codes(codes)
+    assert hands_from_summary(summary_of("")) == ()
+
+
+@pytest.mark.parametrize("drawing", sorted(ROAD_DRAWINGS))
+@pytest.mark.parametrize("shoe", sorted(GOLDEN_SHOES))
+def test_golden_road(shoe, drawing):
+    """Each hand-written shoe's road drawn from its summary, byte for byte. Regenerate on
+    purpose only: UPDATE_GOLDEN=1 pytest tests/presentation/test_roads.py, then look at the
+    pictures (notes/README-shoes.md says how)."""
+    codes, shows = GOLDEN_SHOES[shoe]
+    actual = ROAD_DRAWINGS[drawing](hands_from_summary(summary_of(codes))) + "\n"
+    golden = GOLDEN_ROADS / f"{shoe}.{drawing}.svg"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+    assert golden.is_file(), f"{golden} is missing: run with UPDATE_GOLDEN=1 to create it"
+    assert actual == golden.read_text(encoding="utf-8"), (
+        f"{golden.name} differs from {golden}; if the change is intended, run UPDATE_GOLDEN=1"
+    )
+    root = ElementTree.fromstring(actual)
+    hands = hands_from_codes(codes)
+    if drawing == "bead":  # every hand a bead, ties included, its score on it
+        beads = root.findall(f"{SVG}g")
+        assert [bead.find(f"{SVG}text").text for bead in beads] == [str(h.score) for h in hands]
+    else:
+        counts = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "tie-count"]
+        assert counts == shows["tie_counts"]
+        assert sum(cell.tail for cell in big_road(hands).cells) == shows["tails"]
+
+
+def test_every_golden_road_is_one_a_test_draws():
+    expected = {f"{shoe}.{drawing}.svg" for shoe in GOLDEN_SHOES for drawing in ROAD_DRAWINGS}
+    assert {path.name for path in GOLDEN_ROADS.iterdir()} == expected
 
 
 def test_svgs_are_the_same_bytes_every_time():
