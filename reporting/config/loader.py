@@ -637,8 +637,7 @@ def _check_availability_gap(
     if minutes not in (None, MISSING) and hours is not MISSING and hours != "24h":
         problems.add(
             (*path, "availability_gap_minutes"),
-            'applies only to a game open around the clock: set opening_hours = "24h" or'
-            " remove it",
+            'applies only to a game open around the clock: set opening_hours = "24h" or remove it',
         )
 
 
