@@ -226,9 +226,8 @@ def money_and_activity(
     parameters = {"game": game.id, "month": str(month)}
     # [settled rounds, void rounds, bets, stakes, payouts] per money key
     sums: dict[_MoneyKey, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-    hourly: dict[tuple[str, str], list[int]] = defaultdict(
-        lambda: [0, 0, 0]
-    )  # rounds, bets, stakes
+    # [rounds, bets, stakes] per (table, local hour)
+    hourly: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     sums[(game.currency, None, None)]  # the month row exists, played or not
     for table_id, local_hour, status, rounds in connection.execute(
         rounds_cte + _ROUND_CELLS, parameters
@@ -246,12 +245,9 @@ def money_and_activity(
                 (0, 0, bets, stakes, payouts),
             )
         if currency == game.currency:
-            hourly[(table_id, local_hour)][1:] = [
-                total + add
-                for total, add in zip(
-                    hourly[(table_id, local_hour)][1:], (bets, stakes), strict=True
-                )
-            ]
+            cell = hourly[(table_id, local_hour)]
+            cell[1] += bets
+            cell[2] += stakes
     accounts = {
         (currency, table_id, None if day is None else date.fromisoformat(day)): count
         for currency, table_id, day, count in connection.execute(rounds_cte + _ACCOUNTS, parameters)
@@ -272,6 +268,7 @@ def money_and_activity(
 def _add(
     sums: dict[_MoneyKey, list[int]], keys: Iterable[_MoneyKey], figures: tuple[int, ...]
 ) -> None:
+    """Add ``figures`` to the sums of every key."""
     for key in keys:
         sums[key] = [total + add for total, add in zip(sums[key], figures, strict=True)]
 
