@@ -40,7 +40,7 @@ from reporting.figures.audit_records import (
     Provenance,
     VoidRound,
 )
-from reporting.figures.disclosure import disclose, updated_on
+from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import update_day
 from reporting.files import sha256_of
 from reporting.records import Month
@@ -70,6 +70,7 @@ def audit_month(
     as_of_by_game: Mapping[str, date],
     configuration_path: Path | None,
     tool_version: str,
+    disclosures: Mapping[str, Disclosure] | None = None,
 ) -> MonthAudit:
     """Everything of ``month`` the audit shows beyond verify's result, for the configured
     games (in id order).
@@ -77,7 +78,8 @@ def audit_month(
     ``as_of_by_game`` gives each game's disclosure date (its local date, as ``disclose``
     takes it); a game it leaves out is disclosed as of the day its page for ``month`` is
     updated. ``configuration_path`` is the configuration file read (None: the built-in
-    catalogue alone).
+    catalogue alone). ``disclosures`` may give games' disclosures already computed (the
+    monthly job has them): they are used as they are instead of being computed again.
     """
     month = Month.parse(month) if isinstance(month, str) else month
     games = [config.games[game_id] for game_id in sorted(config.games)]
@@ -96,7 +98,7 @@ def audit_month(
         activity=tuple(activity),
         gaps=tuple(gaps),
         limits=limit_rows(games),
-        disclosures=disclosure_checks(connection, games, month, as_of_by_game),
+        disclosures=disclosure_checks(connection, games, month, as_of_by_game, disclosures or {}),
         provenance=provenance(
             connection, month, configuration_path=configuration_path, tool_version=tool_version
         ),
@@ -381,19 +383,22 @@ def disclosure_checks(
     games: Iterable[GameSpec],
     month: Month,
     as_of_by_game: Mapping[str, date],
+    computed: Mapping[str, Disclosure] | None = None,
 ) -> tuple[DisclosureCheck, ...]:
     """Each game's disclosure (:func:`~reporting.figures.disclosure.disclose`) as of its date
     in ``as_of_by_game`` (else the day its page for ``month`` is updated), beside the best
-    theoretical RTP of its bets."""
+    theoretical RTP of its bets. A disclosure in ``computed`` is taken as it is."""
     checks = []
     for game in games:
-        as_of = as_of_by_game.get(game.id) or updated_on(tuple(month), update_day(game))
-        disclosure = disclose(connection, game, as_of)
+        disclosure = (computed or {}).get(game.id)
+        if disclosure is None:
+            as_of = as_of_by_game.get(game.id) or updated_on(tuple(month), update_day(game))
+            disclosure = disclose(connection, game, as_of)
         checks.append(
             DisclosureCheck(
                 game_id=game.id,
                 regulator=game.regulator,
-                as_of=as_of,
+                as_of=disclosure.as_of,
                 reference_month=disclosure.reference_month_text,
                 updated_on=disclosure.updated_on,
                 win_percentage=disclosure.win_percentage,

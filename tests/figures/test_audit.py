@@ -458,3 +458,22 @@ def test_money_and_activity_agree_hour_by_hour(store, operator_config):
         ("LB02", date(2026, 10, 4), 14),
         ("LB02", date(2026, 10, 4), 15),
     }
+
+
+def test_disclosures_already_computed_are_used_as_they_are(store, operator_config):
+    money_store(store)
+    as_of = date(2026, 11, 20)
+    italy = operator_config.games[ITALY]
+    computed = {ITALY: disclose(store, italy, as_of)}
+    fresh = audit_month(
+        store, operator_config, OCTOBER, as_of_by_game={ITALY: as_of},
+        configuration_path=None, tool_version="9.9.9",
+    ).disclosures  # fmt: skip
+    store.execute("DELETE FROM bets WHERE round_id = 'A-3'")  # the store moves on
+    given = audit_month(
+        store, operator_config, OCTOBER, as_of_by_game={}, configuration_path=None,
+        tool_version="9.9.9", disclosures=computed,
+    ).disclosures  # fmt: skip
+    assert [check for check in given if check.game_id == ITALY] == [
+        check for check in fresh if check.game_id == ITALY
+    ]
