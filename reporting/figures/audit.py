@@ -175,41 +175,35 @@ def _day(local_hour: str) -> date:
 
 # --- money and activity -----------------------------------------------------------------
 
-#: The month's rounds of a game with their local hour, computed once per round (not per bet).
-_MONTH_ROUNDS = """
+#: One statement for a game's month, so that the local hour of each round is computed once
+#: (``month_rounds``, materialised) for every part of its answer, each row tagged by its part:
+#: ``rounds`` per table, local hour and status (a round counts in its game's currency);
+#: ``bets`` (count, stakes, payouts) per currency, table, local hour and status; ``accounts``
+#: of settled rounds per currency, distinct, per table, in the month and per local day.
+_MONEY_AND_ACTIVITY = """
 WITH month_rounds AS MATERIALIZED (
     SELECT round_id, table_id, status, {hour} AS local_hour
     FROM rounds WHERE game_id = :game AND report_month = :month
-)
-"""
-
-#: Bets, stakes and payouts per currency, table, local hour and round status.
-_MONEY_CELLS = """
-SELECT b.currency, m.table_id, m.local_hour, m.status,
-       count(*), sum(b.stake_cents), sum(b.payout_cents)
-FROM month_rounds AS m JOIN bets AS b ON b.round_id = m.round_id
-GROUP BY 1, 2, 3, 4
-"""
-
-#: Rounds per table, local hour and status (a round is counted in its game's currency).
-_ROUND_CELLS = """
-SELECT table_id, local_hour, status, count(*) FROM month_rounds GROUP BY 1, 2, 3
-"""
-
-#: Distinct accounts of settled rounds per currency: per table, in the month, per local day.
-_ACCOUNTS = """
-, settled_bets AS (
-    SELECT b.currency AS currency, m.table_id AS table_id, substr(m.local_hour, 1, 10) AS day,
-           b.account AS account
+), month_bets AS (
+    SELECT b.currency AS currency, m.table_id AS table_id, m.local_hour AS local_hour,
+           m.status AS status, b.account AS account, b.stake_cents AS stake,
+           b.payout_cents AS payout
     FROM month_rounds AS m JOIN bets AS b ON b.round_id = m.round_id
-    WHERE m.status = 'settled'
 ), table_accounts AS MATERIALIZED (
-    SELECT DISTINCT currency, table_id, account FROM settled_bets
+    SELECT DISTINCT currency, table_id, account FROM month_bets WHERE status = 'settled'
 )
-SELECT currency, table_id, NULL, count(*) FROM table_accounts GROUP BY 1, 2
-UNION ALL SELECT currency, NULL, NULL, count(DISTINCT account) FROM table_accounts GROUP BY 1
-UNION ALL SELECT currency, NULL, day, count(*)
-    FROM (SELECT DISTINCT currency, day, account FROM settled_bets) GROUP BY 1, 3
+SELECT 'rounds', NULL, table_id, local_hour, status, count(*), 0, 0
+    FROM month_rounds GROUP BY 3, 4, 5
+UNION ALL SELECT 'bets', currency, table_id, local_hour, status, count(*), sum(stake), sum(payout)
+    FROM month_bets GROUP BY 2, 3, 4, 5
+UNION ALL SELECT 'accounts', currency, table_id, NULL, NULL, count(*), 0, 0
+    FROM table_accounts GROUP BY 2, 3
+UNION ALL SELECT 'accounts', currency, NULL, NULL, NULL, count(DISTINCT account), 0, 0
+    FROM table_accounts GROUP BY 2
+UNION ALL SELECT 'accounts', currency, NULL, day, NULL, count(*), 0, 0
+    FROM (SELECT DISTINCT currency, substr(local_hour, 1, 10) AS day, account
+          FROM month_bets WHERE status = 'settled')
+    GROUP BY 2, 4
 """
 
 #: A key of a money row: currency, table (None: every table), local day (None: the month).
@@ -224,36 +218,33 @@ def money_and_activity(
     currency). Rounds count in the game's currency (the ingest takes a bet only in it), bets
     and money in their own. A game without a round in the month has one month row of zeros
     in its currency."""
-    rounds_cte = _MONTH_ROUNDS.format(hour=local_hour_sql(game.timezone, month))
-    parameters = {"game": game.id, "month": str(month)}
+    query = _MONEY_AND_ACTIVITY.format(hour=local_hour_sql(game.timezone, month))
     # [settled rounds, void rounds, bets, stakes, payouts] per money key
     sums: dict[_MoneyKey, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     # [rounds, bets, stakes] per (table, local hour)
     hourly: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    accounts: dict[_MoneyKey, int] = {}
     sums[(game.currency, None, None)]  # the month row exists, played or not
-    for table_id, local_hour, status, rounds in connection.execute(
-        rounds_cte + _ROUND_CELLS, parameters
+    for part, currency, table_id, local, status, count, stakes, payouts in connection.execute(
+        query, {"game": game.id, "month": str(month)}
     ):
-        figures = (rounds, 0, 0, 0, 0) if status == "settled" else (0, rounds, 0, 0, 0)
-        _add(sums, _money_keys(game.currency, table_id, _day(local_hour)), figures)
-        hourly[(table_id, local_hour)][0] += rounds
-    for currency, table_id, local_hour, status, bets, stakes, payouts in connection.execute(
-        rounds_cte + _MONEY_CELLS, parameters
-    ):
-        if status == "settled":
-            _add(
-                sums,
-                _money_keys(currency, table_id, _day(local_hour)),
-                (0, 0, bets, stakes, payouts),
+        if part == "accounts":
+            accounts[(currency, table_id, None if local is None else date.fromisoformat(local))] = (
+                count
             )
+            continue
+        settled = status == "settled"
+        if part == "rounds":
+            figures = (count, 0, 0, 0, 0) if settled else (0, count, 0, 0, 0)
+            _add(sums, _money_keys(game.currency, table_id, _day(local)), figures)
+            hourly[(table_id, local)][0] += count
+            continue
+        if settled:
+            _add(sums, _money_keys(currency, table_id, _day(local)), (0, 0, count, stakes, payouts))
         if currency == game.currency:
-            cell = hourly[(table_id, local_hour)]
-            cell[1] += bets
+            cell = hourly[(table_id, local)]
+            cell[1] += count
             cell[2] += stakes
-    accounts = {
-        (currency, table_id, None if day is None else date.fromisoformat(day)): count
-        for currency, table_id, day, count in connection.execute(rounds_cte + _ACCOUNTS, parameters)
-    }
     money = [
         MoneyRow(game.id, table_id, day, currency, rounds, void, bets, accounts.get(key, 0), *cash)
         for key in sorted(sums, key=_money_order)
