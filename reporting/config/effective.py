@@ -76,6 +76,7 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
     optional = {
         "cut_card_depth": game.cut_card_depth,
         "opening_hours": game.opening_hours,
+        "availability_gap_minutes": game.availability_gap_minutes,
         "scoreboard": list(game.scoreboard) or None,
         "regulator": game.regulator,
         "regulator_code": game.regulator_code,

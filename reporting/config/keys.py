@@ -163,6 +163,11 @@ GAME_KEYS: dict[str, Key] = {
     "opening_hours": Key(
         Text("24h", 200), '"24h" or a text shown as written (pages state it only when set)'
     ),
+    "availability_gap_minutes": Key(
+        Integer(1, 24 * 60),
+        "a game open 24h: a stretch of more minutes than this without a round at one of its"
+        " tables is an availability gap in the month's audit",
+    ),
     "scoreboard": Key(
         ChoiceList(Choice(SCOREBOARD_PARTS, "scoreboard part")),
         "what the live table shows players of its shoe: statistics, bead_road, big_road (the"

@@ -63,6 +63,7 @@ MAX_CONFIG_BYTES = 1 << 20
 OPTIONAL_GAME_KEYS = (
     "cut_card_depth",
     "opening_hours",
+    "availability_gap_minutes",
     "scoreboard",
     "pay",
     "perfect_pair",
@@ -524,6 +525,7 @@ def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any])
         tables=tuple(values["tables"] or ()),
         declared_rtp_reference=values["declared_rtp_reference"],
         scoreboard=tuple(values["scoreboard"] or ()),
+        availability_gap_minutes=values["availability_gap_minutes"],
     )
 
 
@@ -628,6 +630,17 @@ def _check_declared_rtp(
         problems.add((*path, "declared_rtp"), f'{declared!r} is not a percentage such as "99.50"')
 
 
+def _check_availability_gap(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    minutes, hours = values["availability_gap_minutes"], values["opening_hours"]
+    if minutes not in (None, MISSING) and hours is not MISSING and hours != "24h":
+        problems.add(
+            (*path, "availability_gap_minutes"),
+            'applies only to a game open around the clock: set opening_hours = "24h" or remove it',
+        )
+
+
 def _check_published_languages(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
@@ -649,5 +662,6 @@ _GAME_CHECKS = (
     _check_pay_table,
     _check_timezone,
     _check_declared_rtp,
+    _check_availability_gap,
     _check_published_languages,
 )

@@ -63,6 +63,9 @@ class GameSpec:
     #: The certificate or approval the declared RTP rests on (it accepts a declared RTP the
     #: theory does not bear out: the pages cite it), or None.
     declared_rtp_reference: str | None = None
+    #: A game open 24h: minutes without a round at a table beyond which the month's audit
+    #: lists an availability gap (None: not checked).
+    availability_gap_minutes: int | None = None
 
     def limits_for(self, bet: BetType) -> StakeLimits:
         """Stake limits of one bet type."""
