@@ -81,14 +81,20 @@ def _percent(value: Fraction, places: int = 2) -> str:
 
 
 def _text(
-    x: Fraction | int, y: Fraction | int, text: str, *, anchor: str = "start", **style
+    x: Fraction | int,
+    y: Fraction | int,
+    text: str,
+    *,
+    anchor: str = "start",
+    font_size: str = "11",
+    **style: str,
 ) -> str:
     attributes = "".join(
         f' {name.rstrip("_").replace("_", "-")}="{value}"' for name, value in style.items()
     )
     return (
         f'<text x="{px(x)}" y="{px(y)}" text-anchor="{anchor}" font-family="{_FONT}"'
-        f' font-size="11" fill="{_INK}"{attributes}>{escape(text)}</text>'
+        f' font-size="{font_size}" fill="{_INK}"{attributes}>{escape(text)}</text>'
     )
 
 
@@ -301,6 +307,8 @@ def cumulative_rtp(days: Sequence[MoneyRow]) -> list[tuple[MoneyRow, Fraction | 
         raise ValueError("a cumulative RTP is of one game in one currency")
     if any(row.day is None or row.table_id is not None for row in days):
         raise ValueError("a cumulative RTP is drawn from a game's day rows of every table")
+    if any(type(row.stakes) is not int or type(row.payouts) is not int for row in days):
+        raise TypeError("money is integer cents: a day row's stakes or payouts are not")
     stakes = payouts = 0
     points = []
     for row in sorted(days, key=lambda row: row.day):
