@@ -51,6 +51,7 @@ __all__ = [
     "AuditReport",
     "Chart",
     "EvidenceLine",
+    "GameCharts",
     "KindLine",
     "ShoePanel",
     "ShoeView",
@@ -148,6 +149,14 @@ class Chart:
 
 
 @dataclass(frozen=True, slots=True)
+class GameCharts:
+    """The charts of one game."""
+
+    game_id: str
+    charts: tuple[Chart, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AuditReport:
     """Everything the audit report shows, computed; the templates format and lay it out."""
 
@@ -169,7 +178,7 @@ class AuditReport:
     voids_left_out: int
     gaps: tuple[AvailabilityGap, ...]
     disclosures: tuple[DisclosureCheck, ...]
-    charts: tuple[Chart, ...]
+    charts: tuple[GameCharts, ...]
     shoes: tuple[ShoePanel, ...]
     shoes_left_out: int
     shoes_with_findings: int
@@ -248,63 +257,82 @@ def _played_rtp(checks: Sequence[RtpCheck], game_id: str) -> Fraction | None:
     return sum((check.theoretical_rtp * check.stakes for check in played), Fraction(0)) / stakes
 
 
-def _charts(
-    tests: Sequence[OutcomeTest], checks: Sequence[RtpCheck], audit: MonthAudit
+def _game_charts(
+    game_id: str,
+    tests: Sequence[OutcomeTest],
+    checks: Sequence[RtpCheck],
+    days: dict[str, list[MoneyRow]],
 ) -> tuple[Chart, ...]:
-    flagged = sum(test.flagged for test in tests)
-    drawn = [
-        Chart(
-            "Outcomes against expectation, per table",
-            Markup(
-                charts.outcome_chart_svg(
-                    tests,
-                    charts.ChartLabels(
-                        "Banker, Player and Tie per table",
-                        f"Banker, Player and Tie shares of {len(tests)} tables against their"
-                        f" exact probabilities; {flagged} outside the 99.9% region.",
-                    ),
-                )
-            ),
-        ),
-        Chart(
-            "Actual RTP per bet type against its 99.9% band",
-            Markup(
-                charts.rtp_chart_svg(
-                    checks,
-                    charts.ChartLabels(
-                        "Actual RTP per bet type",
-                        f"Actual RTP of {len(checks)} bet types against their theoretical RTP"
-                        f" and 99.9% band; {sum(check.flagged for check in checks)} outside"
-                        " the band.",
-                    ),
-                )
-            ),
-        ),
-    ]
-    days: dict[tuple[str, str], list[MoneyRow]] = {}
-    for row in audit.money:
-        if row.table_id is None and row.day is not None:
-            days.setdefault((row.game_id, row.currency), []).append(row)
-    for (game_id, currency), rows in sorted(days.items()):
-        theoretical = _played_rtp(checks, game_id)
-        reference = "" if theoretical is None else ", with the theoretical RTP of its play"
+    """A game's charts: its tables' outcomes, its bet types' RTP, its RTP day by day (one
+    line per currency)."""
+    drawn = []
+    if tests:
+        flagged = sum(test.flagged for test in tests)
+        labels = charts.ChartLabels(
+            f"Banker, Player and Tie per table of {game_id}",
+            f"Banker, Player and Tie shares of {len(tests)} tables of {game_id} against their"
+            f" exact probabilities; {flagged} outside the 99.9% region.",
+        )
         drawn.append(
             Chart(
-                f"Cumulative RTP per day: {game_id} ({currency})",
-                Markup(
-                    charts.cumulative_rtp_svg(
-                        rows,
-                        charts.ChartLabels(
-                            f"Cumulative RTP of {game_id}",
-                            f"The RTP of {game_id} in {currency} so far after each of"
-                            f" {len(rows)} days{reference}.",
-                        ),
-                        theoretical,
-                    )
-                ),
+                "Outcomes against expectation, per table",
+                _svg(charts.outcome_chart_svg(tests, labels)),
+            )
+        )
+    if checks:
+        labels = charts.ChartLabels(
+            f"Actual RTP per bet type of {game_id}",
+            f"Actual RTP of {len(checks)} bet types of {game_id} against their theoretical"
+            f" RTP and 99.9% band; {sum(check.flagged for check in checks)} outside the band.",
+        )
+        drawn.append(
+            Chart(
+                "Actual RTP per bet type against its 99.9% band",
+                _svg(charts.rtp_chart_svg(checks, labels)),
+            )
+        )
+    theoretical = _played_rtp(checks, game_id)
+    reference = "" if theoretical is None else ", with the theoretical RTP of its play (dashed)"
+    for currency, rows in sorted(days.items()):
+        labels = charts.ChartLabels(
+            f"Cumulative RTP of {game_id} ({currency})",
+            f"The RTP of {game_id} in {currency} so far after each of {len(rows)} days{reference}.",
+        )
+        drawn.append(
+            Chart(
+                f"Cumulative RTP per day ({currency})",
+                _svg(charts.cumulative_rtp_svg(rows, labels, theoretical)),
             )
         )
     return tuple(drawn)
+
+
+def _svg(text: str) -> Markup:
+    """A drawing of this package (its words escaped by it) as page markup."""
+    return Markup(text)
+
+
+def _charts(
+    tests: Sequence[OutcomeTest], checks: Sequence[RtpCheck], audit: MonthAudit
+) -> tuple[GameCharts, ...]:
+    """The charts of each game with tables, bets or days, in game order."""
+    days: dict[str, dict[str, list[MoneyRow]]] = {}
+    for row in audit.money:
+        if row.table_id is None and row.day is not None:
+            days.setdefault(row.game_id, {}).setdefault(row.currency, []).append(row)
+    games = sorted({t.game_id for t in tests} | {c.game_id for c in checks} | set(days))
+    return tuple(
+        GameCharts(
+            game_id,
+            _game_charts(
+                game_id,
+                [test for test in tests if test.game_id == game_id],
+                [check for check in checks if check.game_id == game_id],
+                days.get(game_id, {}),
+            ),
+        )
+        for game_id in games
+    )
 
 
 def _shoe_panel(shoe: ShoeView) -> ShoePanel:
@@ -330,7 +358,7 @@ def _shoe_panel(shoe: ShoeView) -> ShoePanel:
         ),
         marked=shoe.marked,
     )
-    return ShoePanel(shoe, statistics, marked, Markup(bead), Markup(big))
+    return ShoePanel(shoe, statistics, marked, _svg(bead), _svg(big))
 
 
 def _shoes(shoes: Sequence[ShoeView]) -> tuple[tuple[ShoePanel, ...], int, int]:

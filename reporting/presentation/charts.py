@@ -98,6 +98,11 @@ def _text(
     )
 
 
+def _one_game(records: Sequence[OutcomeTest] | Sequence[RtpCheck]) -> None:
+    if len({record.game_id for record in records}) > 1:
+        raise ValueError("a chart of tables or bet types is of one game")
+
+
 def _svg_open(height: int, labels: ChartLabels, kind: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart {kind}" role="img"'
@@ -147,12 +152,12 @@ _GROUP_HEAD, _BAR_ROW, _GROUP_GAP = 18, 18, 8
 
 
 def _outcome_group(test: OutcomeTest, top: int, scale: Fraction) -> list[str]:
-    verdict = "outside the 99.9% region" if test.flagged else "within the 99.9% region"
+    verdict = " · outside the 99.9% region" if test.flagged else ""
     parts = [
         _text(
             2,
             top + 13,
-            f"{test.game_id} · {test.table_id} · {test.rounds:,} rounds · {verdict}",
+            f"{test.table_id} · {test.rounds:,} rounds{verdict}",
             font_weight="bold" if test.flagged else "normal",
         )
     ]
@@ -178,9 +183,10 @@ def _outcome_group(test: OutcomeTest, top: int, scale: Fraction) -> list[str]:
 
 
 def outcome_chart_svg(tests: Sequence[OutcomeTest], labels: ChartLabels) -> str:
-    """Banker, Player and Tie of each table: a bar as long as the outcome's share of the
-    table's rounds, a black tick where the exact probability puts it, the count and share
-    beside it. The axis runs from 0 to 60% (or further, if a share is larger)."""
+    """Banker, Player and Tie of each table of one game: a bar as long as the outcome's share
+    of the table's rounds, a black tick where the exact probability puts it, the count and
+    share beside it. The axis runs from 0 to 60% (or further, if a share is larger)."""
+    _one_game(tests)
     scale = _outcome_scale(tests)
     group = _GROUP_HEAD + len(_OUTCOME_ROWS) * _BAR_ROW + _GROUP_GAP
     axis = 18
@@ -216,14 +222,17 @@ def _rtp_row(check: RtpCheck, top: int) -> tuple[list[str], int]:
     bound_points = Fraction(check.bound) * 100  # the float bound, exactly, in points
     clipped = bound_points > BAND_CLIP_POINTS
     actual_text = _percent(actual) if actual is not None else "no stakes"
+    weight = "bold" if check.flagged else "normal"
     parts = [
+        _text(2, top + 12, f"{check.bet_type} · {check.bets:,} bets", font_weight=weight),
         _text(
-            2,
+            WIDTH - 2,
             top + 12,
-            f"{check.game_id} · {check.bet_type} · {check.bets:,} bets · theoretical"
-            f" {_percent(check.theoretical_rtp)} · actual {actual_text}",
-            font_weight="bold" if check.flagged else "normal",
-        )
+            f"{actual_text} (theory {_percent(check.theoretical_rtp)})",
+            anchor="end",
+            font_size="10",
+            font_weight=weight,
+        ),
     ]
     y = top + _RTP_HEAD
     left, right = _points_x(-bound_points), _points_x(bound_points)
@@ -265,7 +274,9 @@ def rtp_chart_svg(checks: Sequence[RtpCheck], labels: ChartLabels) -> str:
     """Each bet type's actual RTP (a dot) against its theoretical RTP (the black line) and
     the 99.9% band around it (pale blue), on one axis of percentage points from the
     theoretical RTP, ±:data:`BAND_CLIP_POINTS`. A wider band is drawn to the axis's ends with
-    an "insufficient volume" note; a dot beyond the axis sits on its end (class off-scale)."""
+    an "insufficient volume" note; a dot beyond the axis sits on its end (class off-scale).
+    The checks are of one game."""
+    _one_game(checks)
     rows, top = [], 0
     for check in checks:
         parts, height = _rtp_row(check, top)

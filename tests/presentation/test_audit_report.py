@@ -230,7 +230,8 @@ def test_findings_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, ope
 def test_money_rows_void_register_gaps_and_disclosures_are_shown(store, operator_config):
     text = plain(render_audit_html(report_of(store, operator_config, voids=55)))
     assert "€125.00 €50.00 €75.00" in text  # stakes, payouts, GGR
-    assert "V-0 2026-10-04 10:00:00" in text and "card misread" in text
+    assert "V-0 table LB01 · hand 40 of shoe S-1 · october.jsonl:100" in text
+    assert "2026-10-04 10:00:00 card misread" in text
     assert "and 5 more void rounds: see the audit workbook's Void rounds sheet." in text
     assert "150" in text and "R-3 – R-4" in text
     assert "40.00% 2026-10" in text and "98.94%" in text
@@ -240,10 +241,11 @@ def test_the_charts_are_inline_svg_one_cumulative_line_per_game_and_currency(
     store, operator_config
 ):
     report = report_of(store, operator_config)
-    assert [chart.heading for chart in report.charts] == [
+    assert [game.game_id for game in report.charts] == [ITALY]
+    assert [chart.heading for chart in report.charts[0].charts] == [
         "Outcomes against expectation, per table",
         "Actual RTP per bet type against its 99.9% band",
-        f"Cumulative RTP per day: {ITALY} (EUR)",
+        "Cumulative RTP per day (EUR)",
     ]
     html = render_audit_html(report)
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart ') == 3

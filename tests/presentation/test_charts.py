@@ -118,7 +118,7 @@ def test_a_band_wider_than_the_threshold_is_clipped_with_an_insufficient_volume_
 def test_a_bet_type_without_stakes_has_no_dot():
     svg = rtp_chart_svg([rtp("banker", 0, 0, 0, 0.0)], LABELS)
     assert list(parse(svg).iter(f"{SVG}circle")) == []
-    assert "actual no stakes" in svg
+    assert "no stakes (theory 98.94%)" in svg
 
 
 def test_the_cumulative_rtp_is_cumulative_payouts_over_cumulative_stakes():
@@ -186,3 +186,12 @@ def test_a_title_or_sentence_with_markup_is_escaped():
     root = parse(svg)  # parses: nothing broke out of its attribute or element
     assert root.find(f"{SVG}title").text == "<b>&</b>"
     assert root.get("aria-label") == 'say "this" & <that>'
+
+
+def test_a_chart_of_tables_or_bet_types_is_of_one_game():
+    other = OutcomeTest("live-baccarat-dk", "T9", 1, 1, 0, 0, 0.4, 0.4, 0.2, 1.0, 0.6)
+    with pytest.raises(ValueError, match="one game"):
+        outcome_chart_svg([outcome(), other], LABELS)
+    dk = RtpCheck("live-baccarat-dk", "banker", 1, 100, 95, BANKER_RTP, 0.5)
+    with pytest.raises(ValueError, match="one game"):
+        rtp_chart_svg([rtp("banker", 1, 100, 95, 0.5), dk], LABELS)
