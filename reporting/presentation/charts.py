@@ -10,7 +10,7 @@ to a tenth of a pixel (:func:`px`). The report is in English (the audit workbook
 the few words on the axes are written here; the title and the screen reader sentence are the
 caller's.
 
-All three are horizontal or narrow drawings 360 px wide, so that a phone shows them whole.
+All three are drawings 380 px wide, so that a phone shows them whole (scaled a little).
 
 >>> from reporting.figures.statistics import OutcomeTest
 >>> test = OutcomeTest("g", "T1", 100, 46, 44, 10, 45.86, 44.62, 9.52, 0.05, 0.97)
@@ -46,7 +46,7 @@ __all__ = [
 
 _FONT = "DejaVu Sans, Verdana, sans-serif"
 #: Every chart's width, px.
-WIDTH = 360
+WIDTH = 380
 #: Where the bars and bands begin and end, px (labels to the left, figures to the right).
 _PLOT_LEFT, _PLOT_RIGHT = 62, 292
 _PLOT = _PLOT_RIGHT - _PLOT_LEFT
@@ -178,7 +178,11 @@ def _outcome_group(test: OutcomeTest, top: int, scale: Fraction) -> list[str]:
                 f'<path class="expected" d="M{px(mark)} {y}v{_BAR_ROW}" stroke="{_INK}"'
                 ' stroke-width="2"/>'
             )
-        parts.append(_text(_PLOT_RIGHT + 6, y + 12, f"{count:,} ({_percent(share, 1)})"))
+        parts.append(
+            _text(
+                WIDTH - 2, y + 12, f"{count:,} ({_percent(share, 1)})", anchor="end", font_size="10"
+            )
+        )
     return parts
 
 
@@ -294,7 +298,7 @@ def rtp_chart_svg(checks: Sequence[RtpCheck], labels: ChartLabels) -> str:
         )
     parts.append(f'<path class="grid" d="{"".join(ticks)}" stroke="{_FAINT}" fill="none"/>')
     parts += rows
-    parts.append(_text(_PLOT_RIGHT + 4, height - 6, "points", font_size="9"))
+    parts.append(_text(WIDTH - 2, height - 6, "points", anchor="end", font_size="9"))
     parts.append("</svg>")
     return "".join(parts)
 
