@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
+from types import MappingProxyType
 
 from markupsafe import Markup
 
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_SHOES",
     "MAX_VOIDS",
     "TEMPLATE",
+    "WORKBOOK_SHEETS",
     "AuditReport",
     "Chart",
     "EvidenceLine",
@@ -71,6 +73,10 @@ LANGUAGE = "en"
 MAX_SHOES = 20
 #: Void rounds listed at most; the rest are counted (the workbook lists them all).
 MAX_VOIDS = 50
+#: The audit workbook's sheets the report sends a reader to for what it leaves out.
+WORKBOOK_SHEETS = MappingProxyType(
+    {"findings": "Findings", "void_rounds": "Void rounds", "shoes": "Shoes"}
+)
 
 _SUITS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
 _SEVERITY_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
@@ -424,7 +430,11 @@ def build_audit_report(
 
 def render_audit_html(report: AuditReport) -> str:
     """The report as one self-contained HTML page (CSS inlined, SVG inline)."""
-    return make_environment(LANGUAGE).get_template(TEMPLATE).render(report=report)
+    return (
+        make_environment(LANGUAGE)
+        .get_template(TEMPLATE)
+        .render(report=report, sheets=WORKBOOK_SHEETS)
+    )
 
 
 def render_audit_pdf(report: AuditReport) -> bytes:
