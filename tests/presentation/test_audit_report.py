@@ -320,8 +320,9 @@ def test_the_files_are_written_byte_identical_and_the_pdf_is_tagged(
     store, operator_config, tmp_path
 ):
     report = report_of(store, operator_config, shoes=[shoe("S-1", 1)])
-    first = write_audit_report(tmp_path / "a", report) if (tmp_path / "a").mkdir() is None else []
-    (tmp_path / "b").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    first = write_audit_report(tmp_path / "a", report)
     second = write_audit_report(tmp_path / "b", report)
     assert [path.name for path in first] == ["audit-2026-10.html", "audit-2026-10.pdf"]
     for one, other in zip(first, second, strict=True):
