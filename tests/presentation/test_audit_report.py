@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -335,3 +336,14 @@ def test_the_files_are_written_byte_identical_and_the_pdf_is_tagged(
     assert reader.metadata.title == "Audit of 2026-10 · " + operator_config.name
     assert reader.metadata.author == operator_config.name
     assert "payout_mismatch" in "".join(page.extract_text() for page in reader.pages)
+
+
+def test_text_from_the_logs_is_escaped_in_the_page(store, operator_config):
+    report = report_of(store, operator_config)
+    hostile = VoidRound(
+        "V-<b>", ITALY, "LB01", None, None, "2026-10-04T10:00:00Z", "<script>alert(1)</script>",
+        0, 0, 0, None, "x.jsonl", 1,
+    )  # fmt: skip
+    html = render_audit_html(replace(report, voids=(hostile,)))
+    assert "<script" not in html and "<b>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "V-&lt;b&gt;" in html
