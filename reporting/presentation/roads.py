@@ -52,6 +52,7 @@ from reporting.verify.shoes import ShoeSummary, decode_hands
 __all__ = [
     "BANKER_COLOUR",
     "EXAMPLE_SEED",
+    "MARKED_COLOUR",
     "PLAYER_COLOUR",
     "TIE_COLOUR",
     "BeadCell",
@@ -76,6 +77,8 @@ __all__ = [
 BANKER_COLOUR = "#c62828"
 PLAYER_COLOUR = "#1565c0"
 TIE_COLOUR = "#2e7d32"
+#: The outline of a marked (disputed) hand's cell: near black, unlike any winner's colour.
+MARKED_COLOUR = "#212121"
 _COLOURS = {Winner.BANKER: BANKER_COLOUR, Winner.PLAYER: PLAYER_COLOUR, Winner.TIE: TIE_COLOUR}
 _FONT = "DejaVu Sans, Verdana, sans-serif"
 
@@ -414,9 +417,20 @@ def _pair_dots(x: int, y: int, cell: int, player_pair: bool, banker_pair: bool) 
     return dots
 
 
-def bead_road_svg(road: BeadRoad, labels: RoadLabels) -> str:
+def _marked_outline(x: int, y: int, cell: int) -> str:
+    """The outline of a marked cell (a disputed hand): a dark square just inside the cell."""
+    return (
+        f'<rect class="marked" x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}"'
+        f' rx="3" fill="none" stroke="{MARKED_COLOUR}" stroke-width="2" stroke-dasharray="4 2"/>'
+    )
+
+
+def bead_road_svg(road: BeadRoad, labels: RoadLabels, marked: frozenset[int] = frozenset()) -> str:
     """The Bead Road drawn: one filled disc per hand in its winner's colour, the winning score
     on it, and its pair dots. A self-contained SVG, the same text for the same road.
+
+    ``marked``: hand numbers (in the shoe, from 1) whose cells get a dashed outline (the
+    disputed hands of an audit); without it the drawing is the scoreboard's own.
 
     >>> svg = bead_road_svg(bead_road(hands_from_codes("B6 P7p")), RoadLabels("Bead Road", "2 hands"))
     >>> svg.count('class="bead '), svg.count("<title>Bead Road</title>")
@@ -436,7 +450,8 @@ def bead_road_svg(road: BeadRoad, labels: RoadLabels) -> str:
             f' fill="{_COLOURS[hand.winner]}"/>'
             f'<text x="{x + half}" y="{y + half + 5}" text-anchor="middle" font-size="14"'
             f' font-weight="bold" font-family="{_FONT}" fill="#fff">{hand.score}</text>'
-            f"{_pair_dots(x, y, cell, hand.player_pair, hand.banker_pair)}</g>"
+            f"{_pair_dots(x, y, cell, hand.player_pair, hand.banker_pair)}"
+            f"{_marked_outline(x, y, cell) if bead.number in marked else ''}</g>"
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -462,10 +477,18 @@ def _tie_mark(x: int, y: int, cell: int, ties: int) -> str:
     return mark
 
 
-def big_road_svg(road: BigRoad, labels: RoadLabels, min_columns: int = 12) -> str:
+def big_road_svg(
+    road: BigRoad,
+    labels: RoadLabels,
+    min_columns: int = 12,
+    marked: frozenset[int] = frozenset(),
+) -> str:
     """The Big Road drawn: a ring in its winner's colour per Banker or Player hand, tie bars
     (and their count), pair dots. At least ``min_columns`` grid columns are drawn, as a live
     table's empty board shows; the ``data-columns`` attribute says how many hold a cell.
+
+    ``marked``: hand numbers whose cell gets a dashed outline: the cell of a Banker or Player
+    hand, and the cell a tie is marked on (a tie has no cell of its own).
 
     >>> svg = big_road_svg(big_road(hands_from_codes("B6 T2 T3 P7")), RoadLabels("Big Road", "2 hands, 2 ties"))
     >>> svg.count('class="cell '), svg.count('class="tie-count"'), 'data-columns="2"' in svg
@@ -487,9 +510,11 @@ def big_road_svg(road: BigRoad, labels: RoadLabels, min_columns: int = 12) -> st
                 f'<circle cx="{x + half}" cy="{y + half}" r="{radius}" fill="none"'
                 f' stroke="{_COLOURS[entry.winner]}" stroke-width="3"/>'
             )
+        hands = {entry.number, *entry.tie_numbers}
+        outline = _marked_outline(x, y, cell) if marked and hands & marked else ""
         parts.append(
             f'<g class="cell {kind}"{number}>{ring}{_tie_mark(x, y, cell, entry.ties)}'
-            f"{_pair_dots(x, y, cell, entry.player_pair, entry.banker_pair)}</g>"
+            f"{_pair_dots(x, y, cell, entry.player_pair, entry.banker_pair)}{outline}</g>"
         )
     parts.append("</svg>")
     return "".join(parts)

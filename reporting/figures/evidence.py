@@ -1,0 +1,130 @@
+"""The findings of a month with their evidence, for the audit report: each finding beside its
+round's cards and its bet, from one SQL join of the stored findings, rounds and bets.
+
+The report shows at most ``per_kind`` findings of each kind (the first by file and line) and
+names how many it leaves out, which the audit workbook's Findings sheet lists whole. The
+window functions count each kind while they number its findings, so the store is read once.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
+
+from reporting.figures.audit_records import FINDING_SEVERITY, Severity
+from reporting.records import FindingKind, SourceLocation
+
+__all__ = ["FindingEvidence", "MonthEvidence", "findings_with_evidence"]
+
+
+class FindingEvidence(NamedTuple):
+    """A stored finding with its round and bet (what the store holds of them)."""
+
+    finding_id: int
+    kind: str
+    game_id: str
+    round_id: str
+    bet_id: str | None
+    expected_payout: int | None  # cents
+    logged_payout: int | None  # cents
+    rule: str | None
+    source_file: str
+    source_line: int
+    message: str
+    # the round (None: the round is not in the store)
+    table_id: str | None
+    shoe_id: str | None
+    hand_no: int | None
+    settled_at: str | None  # UTC, the store's text
+    status: str | None
+    void_reason: str | None
+    player_cards: str | None  # canonical codes, deal order
+    banker_cards: str | None
+    # the bet (None: a finding of the round, or a bet not in the store)
+    account: str | None
+    bet_type: str | None
+    stake: int | None  # cents
+    bet_payout: int | None  # cents, as logged
+    currency: str | None
+
+    @property
+    def severity(self) -> Severity:
+        """How much the finding weighs (:data:`FINDING_SEVERITY`)."""
+        return FINDING_SEVERITY[FindingKind(self.kind)]
+
+    @property
+    def source(self) -> str:
+        """``path:line`` of the record the finding is about."""
+        return str(SourceLocation(self.source_file, self.source_line))
+
+
+@dataclass(frozen=True, slots=True)
+class MonthEvidence:
+    """The findings a report shows with their evidence, and how many of each kind it leaves
+    out."""
+
+    month: str
+    per_kind: int
+    findings: tuple[FindingEvidence, ...]  # by severity, kind, then file and line
+    counts: MappingProxyType  # kind -> findings of the month of that kind
+
+    def left_out(self, kind: str) -> int:
+        """Findings of ``kind`` the report does not show."""
+        return max(self.counts.get(kind, 0) - self.per_kind, 0)
+
+
+_EVIDENCE = """
+WITH numbered AS (
+    SELECT f.*,
+        row_number() OVER (PARTITION BY f.kind
+            ORDER BY f.source_file, f.source_line, f.bet_id, f.finding_id) AS number,
+        count(*) OVER (PARTITION BY f.kind) AS of_kind
+    FROM findings AS f
+    WHERE f.report_month = ?
+)
+SELECT n.finding_id, n.kind, n.game_id, n.round_id, n.bet_id, n.expected_payout_cents,
+    n.logged_payout_cents, n.rule, n.source_file, n.source_line, n.message,
+    r.table_id, r.shoe_id, r.hand_no, r.settled_at, r.status, r.void_reason,
+    r.player_cards, r.banker_cards,
+    b.account, b.bet_type, b.stake_cents, b.payout_cents, b.currency,
+    n.of_kind
+FROM numbered AS n
+LEFT JOIN rounds AS r ON r.round_id = n.round_id
+LEFT JOIN bets AS b ON b.round_id = n.round_id AND b.bet_id = n.bet_id
+WHERE n.number <= ? OR n.number = 1
+ORDER BY n.kind, n.number
+"""
+
+_SEVERITY_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
+
+
+def findings_with_evidence(
+    connection: sqlite3.Connection, month: str, per_kind: int = 50
+) -> MonthEvidence:
+    """The stored findings of ``month`` (``YYYY-MM``) with their round and bet: at most
+    ``per_kind`` of each kind (``0``: none shown, only counted), the first by source file
+    and line, and the count of each kind."""
+    if per_kind < 0:
+        raise ValueError(f"per_kind is a count of findings, not {per_kind}")
+    counts: dict[str, int] = {}
+    shown: list[FindingEvidence] = []
+    for row in connection.execute(_EVIDENCE, (month, per_kind)):
+        finding = FindingEvidence(*row[:-1])
+        counts[finding.kind] = row[-1]
+        if per_kind:
+            shown.append(finding)
+    shown.sort(
+        key=lambda f: (
+            _SEVERITY_ORDER[f.severity],
+            f.kind,
+            f.source_file,
+            f.source_line,
+            f.bet_id or "",
+            f.finding_id,
+        )
+    )
+    return MonthEvidence(
+        month, per_kind, tuple(shown), MappingProxyType(dict(sorted(counts.items())))
+    )

@@ -1,0 +1,464 @@
+"""The month's audit as a report a person reads: one self-contained HTML page and its PDF.
+
+:func:`build_audit_report` gathers what verify found and checked (:class:`VerifyResult`), the
+statistics against theory, the month's audit records (:class:`MonthAudit`), the findings with
+their evidence (:func:`reporting.figures.evidence.findings_with_evidence`) and the shoes to
+draw into one frozen view model, :class:`AuditReport`, with every chart and road already
+drawn as SVG (:mod:`reporting.presentation.charts`, :mod:`reporting.presentation.roads`).
+The templates of ``templates/audit/`` only display it, through the filters of
+:func:`reporting.presentation.i18n.make_environment`; the report is in English, the audit
+workbook's language, so its words are written in the templates (no catalogue entries).
+
+:func:`write_audit_report` writes ``audit-YYYY-MM.html`` and ``audit-YYYY-MM.pdf`` atomically,
+the same bytes for the same report (the PDF's dates are the as-of date, as the rule sheets').
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+from pathlib import Path
+from types import MappingProxyType
+
+from markupsafe import Markup
+
+from reporting.config.loader import OperatorConfig
+from reporting.figures.audit_records import (
+    FINDING_SEVERITY,
+    AvailabilityGap,
+    DisclosureCheck,
+    MoneyRow,
+    MonthAudit,
+    Provenance,
+    Severity,
+    VoidRound,
+)
+from reporting.figures.evidence import FindingEvidence, MonthEvidence
+from reporting.figures.statistics import OutcomeTest, RtpCheck
+from reporting.files import write_atomically
+from reporting.presentation import charts, roads
+from reporting.presentation.i18n import make_environment
+from reporting.records import FindingKind, Month
+from reporting.verify.coverage import CheckNotRun
+from reporting.verify.run import VerifyResult
+
+__all__ = [
+    "LANGUAGE",
+    "MAX_SHOES",
+    "MAX_VOIDS",
+    "TEMPLATE",
+    "WORKBOOK_SHEETS",
+    "AuditReport",
+    "Chart",
+    "EvidenceLine",
+    "GameCharts",
+    "KindLine",
+    "ShoePanel",
+    "ShoeView",
+    "build_audit_report",
+    "cards_text",
+    "render_audit_html",
+    "render_audit_pdf",
+    "report_file_names",
+    "write_audit_report",
+]
+
+#: The report's template, relative to ``templates/``.
+TEMPLATE = "audit/report.html.j2"
+#: The report's language: the audit workbook's.
+LANGUAGE = "en"
+#: Shoes drawn at most (those with the most findings); the rest are counted.
+MAX_SHOES = 20
+#: Void rounds listed at most; the rest are counted (the workbook lists them all).
+MAX_VOIDS = 50
+#: The audit workbook's sheets the report sends a reader to for what it leaves out.
+WORKBOOK_SHEETS = MappingProxyType(
+    {"findings": "Findings", "void_rounds": "Void rounds", "shoes": "Shoes"}
+)
+
+_SUITS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
+_SEVERITY_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
+
+
+def cards_text(codes: str | None) -> str:
+    """The store's card codes with suit symbols, as a reader writes cards.
+
+    >>> cards_text("9H KS TD"), cards_text(""), cards_text(None)
+    ('9♥ K♠ 10♦', '', '')
+    """
+    if not codes:
+        return ""
+    return " ".join(
+        ("10" if code[:-1] == "T" else code[:-1]) + _SUITS.get(code[-1], code[-1])
+        for code in codes.split()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeView:
+    """A shoe to draw in the report, as verify's shoe summaries give it: its hands in
+    dealing order, the hand numbers of its findings' rounds, how many findings it holds."""
+
+    game_id: str
+    table_id: str
+    shoe_id: str
+    first_settled_at: str  # UTC, the store's text
+    last_settled_at: str
+    hands: tuple[roads.Hand, ...]
+    marked: frozenset[int]
+    findings: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShoePanel:
+    """A shoe as the report shows it: its statistics and both roads, disputed hands marked."""
+
+    shoe: ShoeView
+    statistics: roads.ShoeStatistics
+    marked: tuple[int, ...]  # sorted
+    bead_road: Markup
+    big_road: Markup
+
+
+@dataclass(frozen=True, slots=True)
+class KindLine:
+    """A finding kind of the month: its severity, its count, how many the report shows."""
+
+    kind: str
+    severity: Severity
+    count: int
+    shown: int
+
+    @property
+    def left_out(self) -> int:
+        """Findings of the kind the report does not show (the workbook lists them)."""
+        return self.count - self.shown
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceLine:
+    """A finding with its evidence, ready to show (cards with suit symbols)."""
+
+    finding: FindingEvidence
+    player_cards: str
+    banker_cards: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """A chart of the report: its heading and its drawing."""
+
+    heading: str
+    svg: Markup
+
+
+@dataclass(frozen=True, slots=True)
+class GameCharts:
+    """The charts of one game."""
+
+    game_id: str
+    charts: tuple[Chart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """Everything the audit report shows, computed; the templates format and lay it out."""
+
+    operator: str
+    month: Month
+    as_of: date
+    tool_version: str
+    games: tuple[tuple[str, str], ...]  # id, name
+    tables: int
+    rounds_checked: int
+    bets_checked: int
+    kinds: tuple[KindLine, ...]  # by severity, then kind
+    checks_not_run: tuple[CheckNotRun, ...]
+    drafts: tuple[tuple[str, str], ...]  # game id, a disclosure warning
+    provenance: Provenance
+    findings: tuple[tuple[KindLine, tuple[EvidenceLine, ...]], ...]
+    money: tuple[tuple[MoneyRow, tuple[MoneyRow, ...]], ...]  # a game's month row, its tables
+    voids: tuple[VoidRound, ...]
+    voids_left_out: int
+    gaps: tuple[AvailabilityGap, ...]
+    disclosures: tuple[DisclosureCheck, ...]
+    charts: tuple[GameCharts, ...]
+    shoes: tuple[ShoePanel, ...]
+    shoes_left_out: int
+    shoes_with_findings: int
+
+    @property
+    def finding_count(self) -> int:
+        """Findings of every kind."""
+        return sum(line.count for line in self.kinds)
+
+    @property
+    def title(self) -> str:
+        """The document's title."""
+        return f"Audit of {self.month} · {self.operator}"
+
+    @property
+    def file_stem(self) -> str:
+        """``audit-YYYY-MM``."""
+        return f"audit-{self.month}"
+
+
+def _kind_lines(result: VerifyResult, evidence: MonthEvidence) -> tuple[KindLine, ...]:
+    counts = {str(kind): count for kind, count in result.findings_by_kind.items() if count}
+    for kind, count in evidence.counts.items():
+        counts.setdefault(kind, count)
+    shown: dict[str, int] = {}
+    for finding in evidence.findings:
+        shown[finding.kind] = shown.get(finding.kind, 0) + 1
+    lines = [
+        KindLine(kind, FINDING_SEVERITY[FindingKind(kind)], count, shown.get(kind, 0))
+        for kind, count in counts.items()
+    ]
+    return tuple(sorted(lines, key=lambda line: (_SEVERITY_ORDER[line.severity], line.kind)))
+
+
+def _findings(
+    kinds: tuple[KindLine, ...], evidence: MonthEvidence
+) -> tuple[tuple[KindLine, tuple[EvidenceLine, ...]], ...]:
+    by_kind: dict[str, list[EvidenceLine]] = {}
+    for finding in evidence.findings:
+        line = EvidenceLine(
+            finding, cards_text(finding.player_cards), cards_text(finding.banker_cards)
+        )
+        by_kind.setdefault(finding.kind, []).append(line)
+    return tuple((kind, tuple(by_kind.get(kind.kind, ()))) for kind in kinds)
+
+
+def _money(audit: MonthAudit) -> tuple[tuple[MoneyRow, tuple[MoneyRow, ...]], ...]:
+    """Each game's month row per currency, with its tables' month rows."""
+    months = [row for row in audit.money if row.table_id is None and row.day is None]
+    tables = [row for row in audit.money if row.table_id is not None and row.day is None]
+    return tuple(
+        (
+            month,
+            tuple(
+                sorted(
+                    (
+                        row
+                        for row in tables
+                        if (row.game_id, row.currency) == (month.game_id, month.currency)
+                    ),
+                    key=lambda row: row.table_id or "",
+                )
+            ),
+        )
+        for month in sorted(months, key=lambda row: (row.game_id, row.currency))
+    )
+
+
+def _played_rtp(checks: Sequence[RtpCheck], game_id: str) -> Fraction | None:
+    """The theoretical RTP of what was played at a game: each bet type's theoretical RTP
+    weighted by its stakes (None without stakes)."""
+    played = [check for check in checks if check.game_id == game_id]
+    stakes = sum(check.stakes for check in played)
+    if not stakes:
+        return None
+    return sum((check.theoretical_rtp * check.stakes for check in played), Fraction(0)) / stakes
+
+
+def _game_charts(
+    game_id: str,
+    tests: Sequence[OutcomeTest],
+    checks: Sequence[RtpCheck],
+    days: dict[str, list[MoneyRow]],
+) -> tuple[Chart, ...]:
+    """A game's charts: its tables' outcomes, its bet types' RTP, its RTP day by day (one
+    line per currency)."""
+    drawn = []
+    if tests:
+        flagged = sum(test.flagged for test in tests)
+        labels = charts.ChartLabels(
+            f"Banker, Player and Tie per table of {game_id}",
+            f"Banker, Player and Tie shares of {len(tests)} tables of {game_id} against their"
+            f" exact probabilities; {flagged} outside the 99.9% region.",
+        )
+        drawn.append(
+            Chart(
+                "Outcomes against expectation, per table",
+                _svg(charts.outcome_chart_svg(tests, labels)),
+            )
+        )
+    if checks:
+        labels = charts.ChartLabels(
+            f"Actual RTP per bet type of {game_id}",
+            f"Actual RTP of {len(checks)} bet types of {game_id} against their theoretical"
+            f" RTP and 99.9% band; {sum(check.flagged for check in checks)} outside the band.",
+        )
+        drawn.append(
+            Chart(
+                "Actual RTP per bet type against its 99.9% band",
+                _svg(charts.rtp_chart_svg(checks, labels)),
+            )
+        )
+    theoretical = _played_rtp(checks, game_id)
+    reference = "" if theoretical is None else ", with the theoretical RTP of its play (dashed)"
+    for currency, rows in sorted(days.items()):
+        labels = charts.ChartLabels(
+            f"Cumulative RTP of {game_id} ({currency})",
+            f"The RTP of {game_id} in {currency} so far after each of {len(rows)} days{reference}.",
+        )
+        drawn.append(
+            Chart(
+                f"Cumulative RTP per day ({currency})",
+                _svg(charts.cumulative_rtp_svg(rows, labels, theoretical)),
+            )
+        )
+    return tuple(drawn)
+
+
+def _svg(text: str) -> Markup:
+    """A drawing of this package (its words escaped by it) as page markup."""
+    return Markup(text)
+
+
+def _charts(
+    tests: Sequence[OutcomeTest], checks: Sequence[RtpCheck], audit: MonthAudit
+) -> tuple[GameCharts, ...]:
+    """The charts of each game with tables, bets or days, in game order."""
+    days: dict[str, dict[str, list[MoneyRow]]] = {}
+    for row in audit.money:
+        if row.table_id is None and row.day is not None:
+            days.setdefault(row.game_id, {}).setdefault(row.currency, []).append(row)
+    games = sorted({t.game_id for t in tests} | {c.game_id for c in checks} | set(days))
+    return tuple(
+        GameCharts(
+            game_id,
+            _game_charts(
+                game_id,
+                [test for test in tests if test.game_id == game_id],
+                [check for check in checks if check.game_id == game_id],
+                days.get(game_id, {}),
+            ),
+        )
+        for game_id in games
+    )
+
+
+def _shoe_panel(shoe: ShoeView) -> ShoePanel:
+    statistics = roads.shoe_statistics(shoe.hands)
+    where = f"shoe {shoe.shoe_id} at {shoe.table_id}"
+    marked = tuple(sorted(shoe.marked))
+    disputed = ", ".join(map(str, marked)) or "none"
+    bead = roads.bead_road_svg(
+        roads.bead_road(shoe.hands, window=max(len(shoe.hands), 1)),
+        roads.RoadLabels(
+            f"Bead Road, {where}",
+            f"Bead Road of {where}: {statistics.hands} hands, {statistics.banker_wins} Banker,"
+            f" {statistics.player_wins} Player, {statistics.ties} ties; disputed hands:"
+            f" {disputed}.",
+        ),
+        marked=shoe.marked,
+    )
+    big = roads.big_road_svg(
+        roads.big_road(shoe.hands),
+        roads.RoadLabels(
+            f"Big Road, {where}",
+            f"Big Road of {where}; disputed hands outlined: {disputed}.",
+        ),
+        marked=shoe.marked,
+    )
+    return ShoePanel(shoe, statistics, marked, _svg(bead), _svg(big))
+
+
+def _shoes(shoes: Sequence[ShoeView]) -> tuple[tuple[ShoePanel, ...], int, int]:
+    """The shoes holding findings, the most first, at most :data:`MAX_SHOES`, drawn in table
+    and time order; with the count of those not drawn and of all with findings."""
+    holding = [shoe for shoe in shoes if shoe.findings > 0]
+    chosen = sorted(holding, key=lambda s: (-s.findings, s.first_settled_at, s.game_id, s.shoe_id))[
+        :MAX_SHOES
+    ]
+    chosen.sort(key=lambda s: (s.game_id, s.table_id, s.first_settled_at, s.shoe_id))
+    return tuple(map(_shoe_panel, chosen)), len(holding) - len(chosen), len(holding)
+
+
+def build_audit_report(
+    *,
+    config: OperatorConfig,
+    month: str,
+    as_of: date,
+    tool_version: str,
+    result: VerifyResult,
+    outcome_tests: Sequence[OutcomeTest],
+    rtp_checks: Sequence[RtpCheck],
+    audit: MonthAudit,
+    evidence: MonthEvidence,
+    shoes: Sequence[ShoeView] = (),
+) -> AuditReport:
+    """The view model of a month's audit report (see the module's text)."""
+    parsed = Month.parse(month)
+    if audit.month != month or evidence.month != month:
+        raise ValueError(
+            f"the audit ({audit.month}) and the evidence ({evidence.month}) are not of {month}"
+        )
+    kinds = _kind_lines(result, evidence)
+    panels, shoes_left_out, shoes_with_findings = _shoes(shoes)
+    voids = tuple(audit.void_rounds[:MAX_VOIDS])
+    return AuditReport(
+        operator=config.name,
+        month=parsed,
+        as_of=as_of,
+        tool_version=tool_version,
+        games=tuple(sorted((game.id, game.name) for game in config.games.values())),
+        tables=len(result.tables),
+        rounds_checked=result.rounds_checked,
+        bets_checked=result.bets_checked,
+        kinds=kinds,
+        checks_not_run=tuple(result.checks_not_run),
+        drafts=tuple(
+            (check.game_id, warning) for check in audit.disclosures for warning in check.warnings
+        ),
+        provenance=audit.provenance,
+        findings=_findings(kinds, evidence),
+        money=_money(audit),
+        voids=voids,
+        voids_left_out=len(audit.void_rounds) - len(voids),
+        gaps=audit.gaps,
+        disclosures=audit.disclosures,
+        charts=_charts(outcome_tests, rtp_checks, audit),
+        shoes=panels,
+        shoes_left_out=shoes_left_out,
+        shoes_with_findings=shoes_with_findings,
+    )
+
+
+def render_audit_html(report: AuditReport) -> str:
+    """The report as one self-contained HTML page (CSS inlined, SVG inline)."""
+    return (
+        make_environment(LANGUAGE)
+        .get_template(TEMPLATE)
+        .render(report=report, sheets=WORKBOOK_SHEETS)
+    )
+
+
+def render_audit_pdf(report: AuditReport) -> bytes:
+    """The report printed to A4 PDF, tagged, the same bytes for the same report."""
+    from reporting.presentation.pdf import html_to_pdf
+
+    return html_to_pdf(render_audit_html(report), report.as_of, author=report.operator)
+
+
+def report_file_names(month: str) -> tuple[str, str]:
+    """The report's file names for a month: ``audit-YYYY-MM.html`` and ``.pdf``."""
+    stem = f"audit-{Month.parse(month)}"
+    return f"{stem}.html", f"{stem}.pdf"
+
+
+def write_audit_report(folder: Path, report: AuditReport) -> list[Path]:
+    """Write the report's HTML and PDF into ``folder``, each atomically; their paths."""
+    html_name, pdf_name = report_file_names(str(report.month))
+    from reporting.presentation.pdf import html_to_pdf
+
+    html = render_audit_html(report)
+    pdf = html_to_pdf(html, report.as_of, author=report.operator)
+    folder = Path(folder)
+    return [
+        write_atomically(folder / html_name, html.encode("utf-8")),
+        write_atomically(folder / pdf_name, pdf),
+    ]

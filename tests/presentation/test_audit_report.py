@@ -1,0 +1,349 @@
+"""The audit report a person reads (reporting.presentation.audit_report): the view model built
+from verify's result, the month's audit records and the findings with their evidence; the
+HTML page that shows every finding with its cards and bet; the shoes drawn with their
+disputed hands marked; the files written byte-identical, the PDF tagged.
+
+The store holds records written inline (tests/helpers.py): player 9H KS (9) beats banker
+5D 2C (7), so the unpaid Player bets are payout mismatches (expected 50.00) and R-4's banker
+third card on 7 breaks the drawing rule. The month's audit records are written here too: the
+SQL that fills them is tested with it (tests/figures).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+from helpers import bet_record as bet
+from helpers import round_record, store_records
+from pypdf import PdfReader
+
+from reporting.figures.audit_records import (
+    AvailabilityGap,
+    DisclosureCheck,
+    InputFile,
+    MoneyRow,
+    MonthAudit,
+    Provenance,
+    Severity,
+    VoidRound,
+)
+from reporting.figures.evidence import findings_with_evidence
+from reporting.figures.statistics import outcome_tests, rtp_checks
+from reporting.presentation import roads
+from reporting.presentation.audit_report import (
+    MAX_SHOES,
+    ShoeView,
+    build_audit_report,
+    cards_text,
+    render_audit_html,
+    write_audit_report,
+)
+from reporting.store.schema import connect
+from reporting.verify.run import verify
+
+MONTH = "2026-10"
+ITALY = "live-baccarat-it"
+AS_OF = date(2026, 11, 2)
+
+
+def money(table: str | None, day: int | None, stakes: int, payouts: int) -> MoneyRow:
+    return MoneyRow(
+        ITALY, table, None if day is None else date(2026, 10, day), "EUR", 4, 1, 5, 3,
+        stakes, payouts,
+    )  # fmt: skip
+
+
+def month_audit(voids: int = 1) -> MonthAudit:
+    return MonthAudit(
+        month=MONTH,
+        void_rounds=tuple(
+            VoidRound(
+                f"V-{n}",
+                ITALY,
+                "LB01",
+                "S-1",
+                40 + n,
+                "2026-10-04T10:00:00Z",
+                "card misread",
+                1,
+                2500,
+                2500,
+                "EUR",
+                "october.jsonl",
+                100 + n,
+            )  # fmt: skip
+            for n in range(voids)
+        ),
+        money=(
+            money(None, None, 12_500, 5_000),
+            money("LB01", None, 12_500, 5_000),
+            money(None, 3, 10_000, 5_000),
+            money(None, 4, 2_500, 0),
+        ),
+        activity=(),
+        gaps=(
+            AvailabilityGap(
+                ITALY, "LB01", "R-3", "R-4", "2026-10-03T19:00:00Z", "2026-10-03T21:30:00Z", 150
+            ),
+        ),
+        limits=(),
+        disclosures=(
+            DisclosureCheck(
+                ITALY,
+                "ADM",
+                AS_OF,
+                "2026-10",
+                date(2026, 11, 1),
+                Decimal("40.00"),
+                4,
+                12_500,
+                5_000,
+                "EUR",
+                Decimal("98.94"),
+                "banker",
+                Fraction(9894, 100),
+                ("the reference month has fewer than 1,000 rounds",),
+            ),
+        ),  # fmt: skip
+        provenance=Provenance(
+            "test",
+            "operator.toml",
+            "ab" * 32,
+            "cd" * 32,
+            (
+                InputFile(
+                    "october.jsonl",
+                    None,
+                    "ef" * 32,
+                    1234,
+                    "jsonl",
+                    None,
+                    None,
+                    "2026-12-01T00:00:00Z",
+                    4,
+                    5,
+                    0,
+                ),
+            ),  # fmt: skip
+        ),
+    )
+
+
+@pytest.fixture
+def store(tmp_path, operator_config):
+    connection = connect(tmp_path / "store.sqlite")
+    store_records(
+        connection,
+        [
+            round_record(
+                "R-1",
+                bet("R-1", "B-1", bet_type="player", account="acc-7", source_line=2),
+                bet("R-1", "B-2", source_line=3),
+                source_line=1,
+            ),
+            round_record("R-2", bet("R-2", "B-3", bet_type="player", source_line=5), source_line=4),
+            round_record("R-3", bet("R-3", "B-4", bet_type="player", source_line=7), source_line=6),
+            round_record("R-4", player_cards="2H 3S 4D", banker_cards="5D 2C 9C", source_line=8),
+        ],
+        file_name="october.jsonl",
+    )
+    yield connection
+    connection.close()
+
+
+def shoe(shoe_id: str, findings: int, marked=frozenset({2}), codes="T4 B6 P7p B8 T2 B9b"):
+    return ShoeView(
+        ITALY, "LB01", shoe_id, f"2026-10-03T18:{len(shoe_id):02d}:00Z", "2026-10-03T19:40:00Z",
+        roads.hands_from_codes(codes), frozenset(marked), findings,
+    )  # fmt: skip
+
+
+def report_of(store, config, *, per_kind=50, shoes=(), voids=1):
+    result = verify(store, config, MONTH)
+    return build_audit_report(
+        config=config,
+        month=MONTH,
+        as_of=AS_OF,
+        tool_version="test",
+        result=result,
+        outcome_tests=outcome_tests(result.tables, config.games),
+        rtp_checks=rtp_checks(result.bet_totals, config.games),
+        audit=month_audit(voids),
+        evidence=findings_with_evidence(store, MONTH, per_kind),
+        shoes=shoes,
+    )
+
+
+def cell_of(svg: str, hand: int) -> str:
+    """The drawing of one hand's cell (its ``<g>``)."""
+    match = re.search(rf'<g class="[^"]+" data-hand="{hand}">(.*?)</g>', str(svg))
+    assert match, f"no cell of hand {hand}"
+    return match[1]
+
+
+def plain(html: str) -> str:
+    """The page's text, tags dropped and spaces folded (what a reader reads)."""
+    text = re.sub(r"<[^>]+>", " ", html)
+    return re.sub(r"\s+", " ", text.replace("\xa0", " "))
+
+
+def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator_config):
+    report = report_of(store, operator_config)
+    assert (report.rounds_checked, report.bets_checked, report.tables) == (4, 4, 1)
+    assert [(line.kind, line.severity, line.count) for line in report.kinds] == [
+        ("payout_mismatch", Severity.HIGH, 3),
+        ("third_card_rule", Severity.HIGH, 1),
+    ]
+    text = plain(render_audit_html(report))
+    assert "Rounds 4 Bets 4" in text
+    assert "payout_mismatch high 3" in text and "Every kind 4" in text
+    assert "Every check ran on every round and bet." in text
+    assert "the reference month has fewer than 1,000 rounds" in text  # a draft's warning
+    assert "sha256 " + "ab" * 32 in text and "cd" * 32 in text and "ef" * 32 in text
+
+
+def test_every_finding_is_shown_with_its_cards_bet_payouts_and_source(store, operator_config):
+    html = render_audit_html(report_of(store, operator_config))
+    text = plain(html)
+    for line in ("october.jsonl:2", "october.jsonl:5", "october.jsonl:7", "october.jsonl:8"):
+        assert line in text
+    assert "Player 9♥ K♠ · Banker 5♦ 2♣" in text
+    assert "B-1 · account acc-7 · player · stake €25.00" in text
+    assert "expected €50.00 · logged €0.00" in text
+    assert "Player 2♥ 3♠ 4♦ · Banker 5♦ 2♣ 9♣" in text  # the third-card finding's round
+    assert html.count('<article class="finding high"') == 4
+
+
+def test_findings_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, operator_config):
+    report = report_of(store, operator_config, per_kind=2)
+    text = plain(render_audit_html(report))
+    assert "and 1 more payout_mismatch findings: see the audit workbook's Findings sheet." in text
+    assert "october.jsonl:7" not in text  # the third mismatch by line is the one left out
+    assert "more third_card_rule" not in text
+
+
+def test_money_rows_void_register_gaps_and_disclosures_are_shown(store, operator_config):
+    text = plain(render_audit_html(report_of(store, operator_config, voids=55)))
+    assert "€125.00 €50.00 €75.00" in text  # stakes, payouts, GGR
+    assert "V-0 table LB01 · hand 40 of shoe S-1 · october.jsonl:100" in text
+    assert "2026-10-04 10:00:00 card misread" in text
+    assert "and 5 more void rounds: see the audit workbook's Void rounds sheet." in text
+    assert "150" in text and "R-3 – R-4" in text
+    assert "40.00% 2026-10" in text and "98.94%" in text
+
+
+def test_the_charts_are_inline_svg_one_cumulative_line_per_game_and_currency(
+    store, operator_config
+):
+    report = report_of(store, operator_config)
+    assert [game.game_id for game in report.charts] == [ITALY]
+    assert [chart.heading for chart in report.charts[0].charts] == [
+        "Outcomes against expectation, per table",
+        "Actual RTP per bet type against its 99.9% band",
+        "Cumulative RTP per day (EUR)",
+    ]
+    html = render_audit_html(report)
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart ') == 3
+    assert "<script" not in html and 'src="http' not in html and "<link" not in html
+
+
+def test_shoes_with_findings_are_drawn_with_their_disputed_hands_marked(store, operator_config):
+    shoes = [shoe("S-1", 2, {2, 5}), shoe("S-0", 0)]  # a shoe without findings is not drawn
+    report = report_of(store, operator_config, shoes=shoes)
+    (panel,) = report.shoes
+    assert panel.shoe.shoe_id == "S-1" and panel.marked == (2, 5)
+    assert panel.statistics == roads.shoe_statistics(roads.hands_from_codes("T4 B6 P7p B8 T2 B9b"))
+    # the Bead Road outlines hands 2 and 5; on the Big Road, hand 2 fills the leading tie's
+    # cell and the tie 5 is marked on hand 4's cell
+    assert panel.bead_road.count('class="marked"') == 2
+    assert 'class="marked"' in cell_of(panel.bead_road, 2)
+    assert 'class="marked"' in cell_of(panel.bead_road, 5)
+    assert 'class="marked"' not in cell_of(panel.bead_road, 3)
+    assert panel.big_road.count('class="marked"') == 2
+    assert 'class="marked"' in cell_of(panel.big_road, 2)
+    assert 'class="marked"' in cell_of(panel.big_road, 4)
+    html = render_audit_html(report)
+    assert "disputed hands 2, 5" in plain(html)
+
+
+def test_at_most_twenty_shoes_are_drawn_the_most_findings_first(store, operator_config):
+    shoes = [shoe(f"S-{n:02d}", findings=n + 1) for n in range(MAX_SHOES + 2)]
+    report = report_of(store, operator_config, shoes=shoes)
+    assert len(report.shoes) == MAX_SHOES
+    assert {panel.shoe.shoe_id for panel in report.shoes} == {f"S-{n:02d}" for n in range(2, 22)}
+    assert (report.shoes_left_out, report.shoes_with_findings) == (2, 22)
+    assert "and 2 more shoes with findings: see the audit workbook's Shoes sheet." in plain(
+        render_audit_html(report)
+    )
+
+
+def test_a_road_without_marks_is_the_scoreboards_drawing_byte_for_byte():
+    hands = roads.hands_from_codes("T4 T2 P5 B7 B7 T1")
+    labels = roads.RoadLabels("t", "d")
+    bead, big = roads.bead_road(hands), roads.big_road(hands)
+    assert roads.bead_road_svg(bead, labels, marked=frozenset()) == roads.bead_road_svg(
+        bead, labels
+    )
+    assert roads.big_road_svg(big, labels, marked=frozenset()) == roads.big_road_svg(big, labels)
+    assert "marked" not in roads.big_road_svg(big, labels)
+    # a leading tie (hand 1) is marked on the pending-then-filled first cell
+    assert roads.big_road_svg(big, labels, marked=frozenset({1})).count('class="marked"') == 1
+    assert roads.bead_road_svg(bead, labels, marked=frozenset({99})).count('class="marked"') == 0
+
+
+def test_a_report_of_another_month_than_its_records_is_refused(store, operator_config):
+    result = verify(store, operator_config, MONTH)
+    with pytest.raises(ValueError, match="not of 2026-09"):
+        build_audit_report(
+            config=operator_config,
+            month="2026-09",
+            as_of=AS_OF,
+            tool_version="test",
+            result=result,
+            outcome_tests=[],
+            rtp_checks=[],
+            audit=month_audit(),
+            evidence=findings_with_evidence(store, MONTH),
+        )
+
+
+def test_cards_are_written_with_suit_symbols():
+    assert cards_text("TH AS 9D QC") == "10♥ A♠ 9♦ Q♣"
+
+
+def test_the_files_are_written_byte_identical_and_the_pdf_is_tagged(
+    store, operator_config, tmp_path
+):
+    report = report_of(store, operator_config, shoes=[shoe("S-1", 1)])
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    first = write_audit_report(tmp_path / "a", report)
+    second = write_audit_report(tmp_path / "b", report)
+    assert [path.name for path in first] == ["audit-2026-10.html", "audit-2026-10.pdf"]
+    for one, other in zip(first, second, strict=True):
+        assert one.read_bytes() == other.read_bytes()
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == [p.name for p in first]
+    reader = PdfReader(io.BytesIO(first[1].read_bytes()))
+    catalog = reader.trailer["/Root"]
+    assert catalog["/Lang"] == "en"
+    assert "/StructTreeRoot" in catalog and catalog["/MarkInfo"]["/Marked"]
+    assert reader.metadata.title == "Audit of 2026-10 · " + operator_config.name
+    assert reader.metadata.author == operator_config.name
+    assert "payout_mismatch" in "".join(page.extract_text() for page in reader.pages)
+
+
+def test_text_from_the_logs_is_escaped_in_the_page(store, operator_config):
+    report = report_of(store, operator_config)
+    hostile = VoidRound(
+        "V-<b>", ITALY, "LB01", None, None, "2026-10-04T10:00:00Z", "<script>alert(1)</script>",
+        0, 0, 0, None, "x.jsonl", 1,
+    )  # fmt: skip
+    html = render_audit_html(replace(report, voids=(hostile,)))
+    assert "<script" not in html and "<b>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "V-&lt;b&gt;" in html
