@@ -44,10 +44,21 @@ def verify_command(
         Path | None,
         typer.Option("--workbook", dir_okay=False, help="Also write the audit workbook (.xlsx)."),
     ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            file_okay=False,
+            help="Also write the month's audit report (audit-YYYY-MM.html and .pdf) into this"
+            " folder (made if missing); needs --month.",
+        ),
+    ] = None,
     as_of: Annotated[
         str | None,
         typer.Option(
-            "--as-of", metavar="YYYY-MM-DD", help="Date printed on the workbook. Default: today."
+            "--as-of",
+            metavar="YYYY-MM-DD",
+            help="Date printed on the workbook and the report. Default: today.",
         ),
     ] = None,
     db: DbOption = DEFAULT_DB,
@@ -57,6 +68,8 @@ def verify_command(
 ) -> None:
     """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
     check_month(month)
+    if report is not None and month is None:
+        raise InputError("--report needs --month: the audit report is of one month")
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
@@ -72,8 +85,18 @@ def verify_command(
             unverified_rounds=result.unconfigured_rounds,
             checks_not_run=result.checks_not_run,
         )
+        audit = None
+        if month is not None and (workbook is not None or report is not None):
+            audit = _month_audit(connection, operator, month, config)
+        if report is not None:
+            _make_folder(report)
         if workbook is not None:
-            _write_workbook(workbook, connection, operator, result, outcomes, rtp, day)
+            _write_workbook(workbook, connection, operator, result, (outcomes, rtp, audit), day)
+        written = (
+            []
+            if report is None
+            else _write_report(report, connection, operator, result, audit, day)
+        )
     finally:
         connection.close()
     if as_json:
@@ -81,12 +104,15 @@ def verify_command(
         document["rejected_records"] = alerts.rejected
         document["alerts"] = alerts.to_document()
         document["workbook"] = None if workbook is None else str(workbook)
+        document["report"] = [str(path) for path in written]
         print_json(document)
     else:
         print_report(result, outcomes, rtp, alerts.warnings)
         _print_rejects(alerts)
         if workbook is not None:
             typer.echo(f"Audit workbook: {workbook}")
+        for path in written:
+            typer.echo(f"Audit report: {path}")
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 
@@ -130,10 +156,25 @@ def _print_rejects(alerts: MonthAlerts) -> None:
             typer.echo(f"  {item.describe()}")
 
 
-def _write_workbook(workbook, connection, operator, result, outcomes, rtp, day) -> None:
-    """The audit workbook of the run (``--workbook``)."""
+def _month_audit(connection, operator, month: str, config: Path | None):
+    """The month's audit figures (the workbook's and the report's month sheets)."""
+    from reporting.figures.audit import audit_month
+
+    return audit_month(
+        connection,
+        operator,
+        month,
+        as_of_by_game={},  # each game disclosed as of its page's update day for the month
+        configuration_path=operator.source,
+        tool_version=__version__,
+    )
+
+
+def _write_workbook(workbook, connection, operator, result, figures, day) -> None:
+    """The audit workbook of the run (``--workbook``): with the month's sheets for a month."""
     from reporting.presentation.audit_xlsx import write_audit_workbook  # openpyxl: only here
 
+    outcomes, rtp, audit = figures
     try:
         write_audit_workbook(
             workbook,
@@ -144,9 +185,31 @@ def _write_workbook(workbook, connection, operator, result, outcomes, rtp, day) 
             rtp,
             as_of=day,
             tool_version=__version__,
+            audit=audit,
+            shoes=result.shoes if audit is not None else None,
         )
     except OSError as error:
         raise InputError(f"{workbook}: cannot write the workbook ({error.strerror})") from None
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"{folder}: cannot make the report's folder ({error.strerror})") from None
+
+
+def _write_report(folder: Path, connection, operator, result, audit, day) -> list[Path]:
+    """The month's audit report, HTML and PDF, in ``folder`` (``--report``)."""
+    from reporting.jobs.audit import month_report
+    from reporting.presentation.audit_report import write_audit_report
+
+    try:
+        return write_audit_report(
+            folder, month_report(connection, operator, result, audit, as_of=day)
+        )
+    except OSError as error:
+        raise InputError(f"{folder}: cannot write the report ({error.strerror})") from None
 
 
 def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:

@@ -26,7 +26,7 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -36,13 +36,13 @@ from reporting import __version__
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
+from reporting.figures.audit import audit_month
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
-from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.files import hold_lock, sha256_of
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
-from reporting.presentation.audit_xlsx import write_audit_workbook
+from reporting.jobs.audit import write_month_audit
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
 from reporting.verify.run import VerifyResult, verify
@@ -383,16 +383,10 @@ def _write_month(
     # workbook lists (the figures read the month's rounds, not verify's findings).
     disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
     warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
-    verified, workbook = _audit(
-        connection,
-        config,
-        month,
-        max(as_of[g.id] for g in games),
-        staging,
-        watch,
-        publishing=warnings,
+    verified, audit_files = _audit(
+        connection, config, run, staging, watch, disclosures=disclosures, publishing=warnings
     )
-    files: list[Path] = [workbook]
+    files: list[Path] = list(audit_files)
     without_play = []
     for game in ordered:
         disclosure = disclosures[game.id]
@@ -436,16 +430,18 @@ def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
 def _audit(
     connection: sqlite3.Connection,
     config: OperatorConfig,
-    month: str,
-    day: date,
+    run: _MonthRun,
     staging: Path,
     watch: tuple[Log, Progress],
     *,
+    disclosures: Mapping[str, Disclosure],
     publishing: dict[str, tuple[str, ...]],
-) -> tuple[VerifyResult, Path]:
-    """Verify the month (findings replaced in the store) and write its audit workbook, which
-    lists the pages' ``publishing`` problems (game id -> the warnings that make them drafts)."""
+) -> tuple[VerifyResult, list[Path]]:
+    """Verify the month (findings replaced in the store), then write its audit: the workbook,
+    which lists the pages' ``publishing`` problems (game id -> the warnings that make them
+    drafts), and the report (HTML and PDF)."""
     log, progress = watch
+    month = run.month
     total = None
     if progress is not no_progress:  # someone watches: the bar's total is worth a count
         query = "SELECT count(*) FROM rounds WHERE report_month = ?"
@@ -457,19 +453,29 @@ def _audit(
     )
     for entry in verified.checks_not_run:
         log(f"verify {month}: warning: {entry.game_id}: not checked: {entry.describe()}")
-    workbook = staging / f"audit-{month}.xlsx"
-    write_audit_workbook(
-        workbook,
+    day = max(run.as_of[game.id] for game in run.games)
+    audit = audit_month(
+        connection,
+        config,
+        month,
+        as_of_by_game=run.as_of,
+        configuration_path=config.source,
+        tool_version=__version__,
+        disclosures=disclosures,
+    )
+    log(
+        f"audit {month}: {len(audit.void_rounds)} void rounds,"
+        f" {len(audit.gaps)} availability gaps, {len(verified.shoes)} shoes"
+    )
+    return verified, write_month_audit(
+        staging,
         connection,
         config,
         verified,
-        outcome_tests(verified.tables, config.games),
-        rtp_checks(verified.bet_totals, config.games),
+        audit,
         as_of=day,
-        tool_version=__version__,
         publishing=publishing,
     )
-    return verified, workbook
 
 
 def _write_game(

@@ -15,7 +15,7 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -43,6 +43,7 @@ from reporting.presentation.i18n import make_environment
 from reporting.records import FindingKind, Month
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
+from reporting.verify.shoes import ShoeSummary
 
 __all__ = [
     "LANGUAGE",
@@ -62,6 +63,7 @@ __all__ = [
     "render_audit_html",
     "render_audit_pdf",
     "report_file_names",
+    "shoe_views",
     "write_audit_report",
 ]
 
@@ -109,6 +111,25 @@ class ShoeView:
     hands: tuple[roads.Hand, ...]
     marked: frozenset[int]
     findings: int
+
+
+def shoe_views(summaries: Iterable[ShoeSummary]) -> tuple[ShoeView, ...]:
+    """The shoes verify summarised that hold findings, ready to draw: their hands decoded,
+    the hands of their findings marked."""
+    return tuple(
+        ShoeView(
+            game_id=summary.game_id,
+            table_id=summary.table_id,
+            shoe_id=summary.shoe_id,
+            first_settled_at=summary.first_settled_at,
+            last_settled_at=summary.last_settled_at,
+            hands=roads.hands_from_summary(summary),
+            marked=frozenset(summary.finding_hands),
+            findings=summary.findings,
+        )
+        for summary in summaries
+        if summary.findings
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,8 @@ languages = ["el"]
 # Every file the two-game month must hold, and nothing else.
 OCTOBER_FILES = {
     "audit-2026-10.xlsx",
+    "audit-2026-10.html",
+    "audit-2026-10.pdf",
     "manifest.json",
     "live-baccarat-it/live-baccarat-it.disclosure.json",
     "live-baccarat-it/live-baccarat-it.it.pdf",
@@ -1384,3 +1386,60 @@ def test_the_audit_workbook_lists_the_draft_pages_and_why(october):
     }
     assert summary["Games with draft pages"] == 1
     assert "declared RTP" in october.first.stdout + october.first.stderr
+
+
+def test_every_finding_and_void_round_is_in_the_workbook_and_the_report(october):
+    """The month's audit, as the monthly run writes it: every finding with its evidence in
+    the workbook's Findings sheet and in the report; every void round with its reason in the
+    void register of both; the money of the tables adds up to each game's."""
+    from openpyxl import load_workbook
+
+    folder = october.out / "2026-10"
+    connection = sqlite3.connect(october.db)
+    findings = connection.execute(
+        "SELECT f.kind, f.round_id, f.bet_id, b.account, b.stake_cents, r.player_cards,"
+        " f.source_file || ':' || f.source_line FROM findings AS f"
+        " JOIN rounds AS r USING (round_id)"
+        " LEFT JOIN bets AS b ON b.round_id = f.round_id AND b.bet_id = f.bet_id"
+        " WHERE f.report_month = '2026-10'"
+    ).fetchall()
+    voids = connection.execute(
+        "SELECT round_id, void_reason FROM rounds WHERE status = 'void'"
+        " AND report_month = '2026-10'"
+    ).fetchall()
+    connection.close()
+    assert len(findings) >= 9 and voids  # one fault of each kind was injected
+    book = load_workbook(folder / "audit-2026-10.xlsx", read_only=True)
+
+    def table(name):
+        header, *rows = list(book[name].iter_rows(values_only=True))
+        return header, [tuple(row) + (None,) * (len(header) - len(row)) for row in rows if row]
+
+    header, rows = table("Findings")
+    at = {name: header.index(name) for name in ("Kind", "Round", "Account", "Source")}
+    listed = {(row[at["Kind"]], row[at["Round"]], row[at["Account"]]) for row in rows}
+    assert listed == {(kind, round_id, account) for kind, round_id, _, account, *_ in findings}
+    html = (folder / "audit-2026-10.html").read_text(encoding="utf-8")
+    for kind, round_id, bet_id, account, _stake, _cards, source in findings:
+        assert round_id in html and kind in html and source in html
+        if account is not None:
+            assert account in html
+    header, rows = table("Void rounds")
+    register = {(row[header.index("Round")], row[header.index("Reason")]) for row in rows}
+    assert register == set(voids)
+    for round_id, _reason in voids:
+        assert round_id in html
+    header, rows = table("Money")
+    column = {name: header.index(name) for name in header if name}
+    rows = [row for row in rows if row[column["Currency"]]]  # the table, not its notes
+    games = {row[column["Game"]] for row in rows}
+    for game in games:
+        of_game = [row for row in rows if row[column["Game"]] == game]
+        every = "All tables"
+        month = [r for r in of_game if r[column["Table"]] == every and r[column["Day"]] is None]
+        tables = [r for r in of_game if r[column["Table"]] != every]
+        assert len(month) == 1 and tables
+        for name in ("Rounds settled", "Rounds void", "Bets", "Stakes", "Payouts", "GGR"):
+            # money is stored as numbers of cents / 100: compared to the cent
+            total = sum(r[column[name]] for r in tables)
+            assert total == pytest.approx(month[0][column[name]], abs=0.005), (game, name)

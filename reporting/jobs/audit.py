@@ -1,0 +1,84 @@
+"""A month's audit written out: the audit workbook and the audit report (HTML and PDF), from
+verify's result and the month's audit figures; used by the monthly job and by ``verify``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from datetime import date
+from pathlib import Path
+
+from reporting import __version__
+from reporting.config.loader import OperatorConfig
+from reporting.figures.audit_records import MonthAudit
+from reporting.figures.evidence import findings_with_evidence
+from reporting.figures.statistics import outcome_tests, rtp_checks
+from reporting.presentation.audit_report import (
+    AuditReport,
+    build_audit_report,
+    shoe_views,
+    write_audit_report,
+)
+from reporting.presentation.audit_xlsx import write_audit_workbook
+from reporting.verify.run import VerifyResult
+
+__all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_audit"]
+
+#: Findings of each kind the report shows with their evidence (the workbook lists them all):
+#: a page of evidence costs the PDF about 45 ms a finding.
+FINDINGS_PER_KIND = 20
+
+
+def month_report(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    verified: VerifyResult,
+    audit: MonthAudit,
+    *,
+    as_of: date,
+    findings_per_kind: int = FINDINGS_PER_KIND,
+) -> AuditReport:
+    """The audit report of the month ``verified`` checked and ``audit`` describes."""
+    return build_audit_report(
+        config=config,
+        month=audit.month,
+        as_of=as_of,
+        tool_version=__version__,
+        result=verified,
+        outcome_tests=outcome_tests(verified.tables, config.games),
+        rtp_checks=rtp_checks(verified.bet_totals, config.games),
+        audit=audit,
+        evidence=findings_with_evidence(connection, audit.month, per_kind=findings_per_kind),
+        shoes=shoe_views(verified.shoes),
+    )
+
+
+def write_month_audit(
+    folder: Path,
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    verified: VerifyResult,
+    audit: MonthAudit,
+    *,
+    as_of: date,
+    publishing: Mapping[str, Sequence[str]] | None = None,
+) -> list[Path]:
+    """Write ``audit-YYYY-MM.xlsx`` and the report ``audit-YYYY-MM.html`` and ``.pdf`` into
+    ``folder``; their paths."""
+    workbook = folder / f"audit-{audit.month}.xlsx"
+    write_audit_workbook(
+        workbook,
+        connection,
+        config,
+        verified,
+        outcome_tests(verified.tables, config.games),
+        rtp_checks(verified.bet_totals, config.games),
+        as_of=as_of,
+        tool_version=__version__,
+        publishing=publishing,
+        audit=audit,
+        shoes=verified.shoes,
+    )
+    report = month_report(connection, config, verified, audit, as_of=as_of)
+    return [workbook, *write_audit_report(folder, report)]
