@@ -10,7 +10,9 @@ Phases, each in its own process so peak memory (RSS) is its own:
 * ingest: ``baccarat-report ingest`` of the generated ``.jsonl.gz``;
 * floor: raw ``sqlite3.executemany`` of the very same bet rows (read back from the ingested
   database) into an equivalent ``bets`` table in a fresh database, one transaction;
-* verify: ``baccarat-report verify`` of the month, when the command exists;
+* verify: ``baccarat-report verify`` of the month, when the command exists; then again with
+  the month's audit written (``--workbook`` and ``--report``): the difference is the audit's
+  cost (issue 14: under a minute at 1,000,000 rounds);
 * the same month written in a provider's shape (``sample --format replay-api``, a gzipped JSON
   document) and ingested with ``--profile replay-api`` into a database of its own: the
   profiled reader against the spec's JSON Lines reader, same rounds.
@@ -148,6 +150,35 @@ def main() -> None:
             checked = json.loads(out)
             rows.append(
                 ("verify", seconds, checked["rounds_checked"], checked["bets_checked"], rss)
+            )
+            seconds, rss, _ = run(
+                [
+                    *cli,
+                    "verify",
+                    "--db",
+                    str(db),
+                    "--config",
+                    str(CONFIG),
+                    "--month",
+                    MONTH,
+                    "--workbook",
+                    str(work / "audit" / f"audit-{MONTH}.xlsx"),
+                    "--report",
+                    str(work / "audit"),
+                    "--as-of",
+                    "2026-11-05",
+                    "--json",
+                ],
+                "verify + audit",
+            )
+            rows.append(
+                (
+                    "verify + audit workbook + audit report",
+                    seconds,
+                    checked["rounds_checked"],
+                    checked["bets_checked"],
+                    rss,
+                )
             )
         profiled_seconds = profiled(cli, work, tables, per_day, rows)
     finally:
