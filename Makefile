@@ -37,6 +37,7 @@ demo: syslibs $(STAMP)
 	@echo
 	@echo "Reports: $(DEMO)/reports/2026-10/ (manifest.json lists every file with its sha256)"
 	@echo "  audit workbook:  $(DEMO)/reports/2026-10/audit-2026-10.xlsx"
+	@echo "  audit report:    $(DEMO)/reports/2026-10/audit-2026-10.{html,pdf}"
 	@echo "  rule sheets:     $(DEMO)/reports/2026-10/<game>/<game>.<lang>.{pdf,xlsx,html}"
 	@echo "  ADM disclosure:  $(DEMO)/reports/2026-10/live-baccarat-it/live-baccarat-it.it.disclosure.pdf"
 	@echo "Database: $(DEMO)/baccarat-report.sqlite (try: $(BIN)/baccarat-report verify --db $(DEMO)/baccarat-report.sqlite --config sample_data/operator.toml)"
