@@ -359,3 +359,48 @@ def test_a_missing_chromium_fails_with_the_install_command(monkeypatch):
     with pytest.raises(pytest.fail.Exception) as failure:
         find_chromium()
     assert "apt-get install -y --no-install-recommends chromium" in str(failure.value)
+
+
+@pytest.fixture(scope="module")
+def audit_report_page(operator_config, tmp_path_factory) -> Path:
+    """The audit report of a generated month with a fault of every kind, as monthly writes it."""
+    from reporting.figures.audit import audit_month
+    from reporting.ingest.discovery import discover_sources
+    from reporting.jobs.audit import month_report
+    from reporting.presentation.audit_report import write_audit_report
+    from reporting.sample import generate_month
+    from reporting.store.load import ingest
+    from reporting.store.schema import connect
+    from reporting.verify.run import verify
+
+    folder = tmp_path_factory.mktemp("audit-report")
+    log = folder / "inbox" / "october.jsonl.gz"
+    generate_month(operator_config, "2026-10", log, rounds_per_day=20, faults=1, seed=51105)
+    connection = connect(folder / "store.sqlite")
+    try:
+        ingest(connection, discover_sources([log]), operator_config)
+        verified = verify(connection, operator_config, "2026-10")
+        audit = audit_month(
+            connection,
+            operator_config,
+            "2026-10",
+            as_of_by_game={},
+            configuration_path=operator_config.source,
+            tool_version="test",
+        )
+        report = month_report(connection, operator_config, verified, audit, as_of=AS_OF)
+        html, _pdf = write_audit_report(folder, report)
+    finally:
+        connection.close()
+    return html
+
+
+def test_the_audit_report_fits_phones_and_desktop(audit_report_page, browser):
+    """The report a compliance officer opens: no sideways scroll of the page at any width,
+    every wide table or road in a box that scrolls under a visible cue."""
+    problems = []
+    for width in WIDTHS:
+        browser.open(audit_report_page, width)
+        found = browser.evaluate(MEASURE.replace("%(device)d", str(width)))
+        problems += [f"{width} px: {problem}" for problem in found]
+    assert not problems, "\n".join(problems)
