@@ -105,6 +105,7 @@ def run(command: list[str], label: str) -> tuple[float, int, str]:
     return elapsed, max(sampled, usage.ru_maxrss), output.get("out", "")
 
 
+# Long on purpose: the phases in the order they run, each a few lines, read top to bottom.
 def main() -> None:
     """Run every phase and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from reporting.config.loader import OperatorConfig, default_config_path, load_config
+from reporting.errors import InputError
 
 #: Exit codes of every command (cli.md): done and clean; done, with findings, rejected lines or
 #: warnings to act on; could not run (unusable input, or a bug).
@@ -37,6 +38,16 @@ JsonOption = Annotated[
 def load_operator_config(path: Path | None) -> OperatorConfig:
     """The configuration named by ``--config``, or the shipped default."""
     return load_config(path if path is not None else default_config_path())
+
+
+def make_folder(folder: Path, option: str) -> None:
+    """The folder an option names, made with its parents; an input error if it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(
+            f"{option} {folder}: cannot create the folder ({error.strerror})"
+        ) from None
 
 
 def print_json(document: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from reporting.cli.common import (
     ConfigOption,
     JsonOption,
     load_operator_config,
+    make_folder,
     print_json,
 )
 from reporting.cli.disclose import parse_as_of
@@ -84,7 +85,7 @@ def rules_command(
     formats = _choices(fmt, FORMATS, "--format")
     if as_of is not None:
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
-    _make_folder(out)
+    make_folder(out, "--out")
     with database_errors(db) if db is not None else nullcontext():
         written, warnings = _write_sheets(
             games, languages, formats, out, db, as_of, as_json, publisher=operator.operator
@@ -142,13 +143,6 @@ def _write_sheets(
         if connection is not None:
             connection.close()
     return written, warnings
-
-
-def _make_folder(out: Path) -> None:
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"--out {out}: cannot create the folder ({error.strerror})") from None
 
 
 def _connect(db: Path | None) -> sqlite3.Connection | None:

@@ -1,4 +1,5 @@
-"""``baccarat-report serve``: the store in a browser, through Datasette, read only.
+"""``baccarat-report serve``: the store in a browser, through Datasette, read only (a store
+of an earlier schema version is first brought to this one, as every command does).
 
 The tables and views (findings with their evidence, the void register, money per table and
 day) with Datasette's filters, facets and SQL; a finding links to its round and bet by the
@@ -14,6 +15,9 @@ from typing import Annotated, Any
 
 import typer
 
+from reporting.cli.common import DEFAULT_DB, DbOption
+from reporting.cli.logs import command_logger
+from reporting.errors import InputError
 from reporting.store.browse import browse_metadata
 from reporting.store.schema import connect
 
@@ -36,7 +40,7 @@ def datasette_app(path: Path) -> Any:
 
 
 def serve_command(
-    db: Annotated[Path, typer.Option("--db", help="The store to browse.")],
+    db: DbOption = DEFAULT_DB,
     host: Annotated[
         str, typer.Option(help="Address to listen on. Default: this machine only.")
     ] = LOOPBACK,
@@ -48,10 +52,24 @@ def serve_command(
 
     app = datasette_app(db)
     if host not in (LOOPBACK, "localhost", "::1"):
-        typer.echo(
-            f"warning: listening on {host}: anyone who reaches it can read the store,"
-            " player accounts included",
-            err=True,
+        command_logger().warning(
+            "listening on %s: anyone who reaches it can read the store, player accounts included",
+            host,
         )
+    _check_free(host, port)
     typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl+C stops)")
     uvicorn.run(app.app(), host=host, port=port, log_level="warning")
+
+
+def _check_free(host: str, port: int) -> None:
+    """Refuse, in one line, an address that cannot be listened on (a port in use, a host
+    this machine does not have), before the server would exit with its own message."""
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise InputError(
+            f"cannot listen on {host}:{port} ({error.strerror or error}); choose another --port"
+        ) from None

@@ -19,6 +19,7 @@ from reporting.cli.common import (
     DbWaitOption,
     JsonOption,
     load_operator_config,
+    make_folder,
     print_json,
     progress_bars,
     stdout_console,
@@ -85,20 +86,18 @@ def verify_command(
             unverified_rounds=result.unconfigured_rounds,
             checks_not_run=result.checks_not_run,
         )
-        audit = None
-        if month is not None and (workbook is not None or report is not None):
-            audit = _month_audit(connection, operator, month, config)
-        if report is not None:
-            _make_folder(report)
-        if workbook is not None:
-            _write_workbook(workbook, connection, operator, result, (outcomes, rtp, audit), day)
-        written = (
-            []
-            if report is None
-            else _write_report(report, connection, operator, result, audit, day)
+        written = _write_audit(
+            connection, operator, result, (outcomes, rtp), month, (workbook, report), day
         )
     finally:
         connection.close()
+    _print_outcome(result, (outcomes, rtp), alerts, (workbook, written), as_json=as_json)
+    raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
+
+
+def _print_outcome(result, figures, alerts, files, *, as_json: bool) -> None:
+    """What the run checked and found, and the files it wrote, as tables or one JSON."""
+    (outcomes, rtp), (workbook, written) = figures, files
     if as_json:
         document = verify_document(result, outcomes, rtp)
         document["rejected_records"] = alerts.rejected
@@ -106,14 +105,13 @@ def verify_command(
         document["workbook"] = None if workbook is None else str(workbook)
         document["report"] = [str(path) for path in written]
         print_json(document)
-    else:
-        print_report(result, outcomes, rtp, alerts.warnings)
-        _print_rejects(alerts)
-        if workbook is not None:
-            typer.echo(f"Audit workbook: {workbook}")
-        for path in written:
-            typer.echo(f"Audit report: {path}")
-    raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
+        return
+    print_report(result, outcomes, rtp, alerts.warnings)
+    _print_rejects(alerts)
+    if workbook is not None:
+        typer.echo(f"Audit workbook: {workbook}")
+    for path in written:
+        typer.echo(f"Audit report: {path}")
 
 
 def check_month(month: str | None) -> None:
@@ -156,7 +154,23 @@ def _print_rejects(alerts: MonthAlerts) -> None:
             typer.echo(f"  {item.describe()}")
 
 
-def _month_audit(connection, operator, month: str, config: Path | None):
+def _write_audit(connection, operator, result, figures, month, targets, day) -> list[Path]:
+    """``--workbook`` (with the month's sheets for a month) and ``--report``; the report's
+    files."""
+    workbook, report = targets
+    audit = None
+    if month is not None and (workbook is not None or report is not None):
+        audit = _month_audit(connection, operator, month)
+    if report is not None:
+        make_folder(report, "--report")
+    if workbook is not None:
+        _write_workbook(workbook, connection, operator, result, (*figures, audit), day)
+    if report is None:
+        return []
+    return _write_report(report, connection, operator, result, audit, day)
+
+
+def _month_audit(connection, operator, month: str):
     """The month's audit figures (the workbook's and the report's month sheets)."""
     from reporting.figures.audit import audit_month
 
@@ -190,13 +204,6 @@ def _write_workbook(workbook, connection, operator, result, figures, day) -> Non
         )
     except OSError as error:
         raise InputError(f"{workbook}: cannot write the workbook ({error.strerror})") from None
-
-
-def _make_folder(folder: Path) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise InputError(f"{folder}: cannot make the report's folder ({error.strerror})") from None
 
 
 def _write_report(folder: Path, connection, operator, result, audit, day) -> list[Path]:

@@ -19,7 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 from types import MappingProxyType
 
-from reporting.records import FINDING_KINDS, FindingKind
+from reporting.records import FindingKind
 
 __all__ = [
     "FINDING_SEVERITY",
@@ -65,7 +65,6 @@ FINDING_SEVERITY = MappingProxyType(
         FindingKind.UNVERIFIED_BET: Severity.LOW,
     }
 )
-assert set(FINDING_SEVERITY) == {FindingKind(kind) for kind in FINDING_KINDS}
 
 
 @dataclass(frozen=True, slots=True)

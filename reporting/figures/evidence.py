@@ -8,13 +8,15 @@ window functions count each kind while they number its findings, so the store is
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
 from reporting.figures.audit_records import FINDING_SEVERITY, Severity
-from reporting.records import FindingKind, SourceLocation
+from reporting.records import SourceLocation
 
 __all__ = ["FindingEvidence", "MonthEvidence", "findings_with_evidence"]
 
@@ -52,7 +54,7 @@ class FindingEvidence(NamedTuple):
     @property
     def severity(self) -> Severity:
         """How much the finding weighs (:data:`FINDING_SEVERITY`)."""
-        return FINDING_SEVERITY[FindingKind(self.kind)]
+        return FINDING_SEVERITY.get(self.kind, Severity.LOW)  # a kind of a later version: low
 
     @property
     def source(self) -> str:
@@ -82,7 +84,7 @@ WITH numbered AS (
             ORDER BY f.source_file, f.source_line, f.bet_id, f.finding_id) AS number,
         count(*) OVER (PARTITION BY f.kind) AS of_kind
     FROM findings AS f
-    WHERE f.report_month = ?
+    WHERE f.report_month = ? AND f.game_id IN (SELECT value FROM json_each(?))
 )
 SELECT n.finding_id, n.kind, n.game_id, n.round_id, n.bet_id, n.expected_payout_cents,
     n.logged_payout_cents, n.rule, n.source_file, n.source_line, n.message,
@@ -101,16 +103,24 @@ _SEVERITY_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
 
 
 def findings_with_evidence(
-    connection: sqlite3.Connection, month: str, per_kind: int = 50
+    connection: sqlite3.Connection,
+    month: str,
+    per_kind: int = 50,
+    *,
+    games: Iterable[str] | None = None,
 ) -> MonthEvidence:
     """The stored findings of ``month`` (``YYYY-MM``) with their round and bet: at most
     ``per_kind`` of each kind (``0``: none shown, only counted), the first by source file
-    and line, and the count of each kind."""
+    and line, and the count of each kind. ``games``: only the findings of these games (the
+    configured ones, which verify judged); every game's by default."""
     if per_kind < 0:
         raise ValueError(f"per_kind is a count of findings, not {per_kind}")
     counts: dict[str, int] = {}
     shown: list[FindingEvidence] = []
-    for row in connection.execute(_EVIDENCE, (month, per_kind)):
+    if games is None:
+        games = [game for (game,) in connection.execute("SELECT DISTINCT game_id FROM findings")]
+    scope = json.dumps(sorted(games))
+    for row in connection.execute(_EVIDENCE, (month, scope, per_kind)):
         finding = FindingEvidence(*row[:-1])
         counts[finding.kind] = row[-1]
         if per_kind:

@@ -13,7 +13,7 @@ from reporting import __version__
 from reporting.config.loader import OperatorConfig
 from reporting.figures.audit_records import MonthAudit
 from reporting.figures.evidence import findings_with_evidence
-from reporting.figures.statistics import outcome_tests, rtp_checks
+from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_report import (
     AuditReport,
     build_audit_report,
@@ -30,6 +30,14 @@ __all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_audit"]
 FINDINGS_PER_KIND = 20
 
 
+def _statistics(
+    verified: VerifyResult, config: OperatorConfig
+) -> tuple[list[OutcomeTest], list[RtpCheck]]:
+    return outcome_tests(verified.tables, config.games), rtp_checks(
+        verified.bet_totals, config.games
+    )
+
+
 def month_report(
     connection: sqlite3.Connection,
     config: OperatorConfig,
@@ -38,18 +46,23 @@ def month_report(
     *,
     as_of: date,
     findings_per_kind: int = FINDINGS_PER_KIND,
+    figures: tuple[list[OutcomeTest], list[RtpCheck]] | None = None,
 ) -> AuditReport:
-    """The audit report of the month ``verified`` checked and ``audit`` describes."""
+    """The audit report of the month ``verified`` checked and ``audit`` describes (``figures``:
+    its outcome tests and RTP checks when already worked out)."""
+    outcomes, rtp = figures or _statistics(verified, config)
     return build_audit_report(
         config=config,
         month=audit.month,
         as_of=as_of,
         tool_version=__version__,
         result=verified,
-        outcome_tests=outcome_tests(verified.tables, config.games),
-        rtp_checks=rtp_checks(verified.bet_totals, config.games),
+        outcome_tests=outcomes,
+        rtp_checks=rtp,
         audit=audit,
-        evidence=findings_with_evidence(connection, audit.month, per_kind=findings_per_kind),
+        evidence=findings_with_evidence(
+            connection, audit.month, per_kind=findings_per_kind, games=config.games
+        ),
         shoes=shoe_views(verified.shoes),
     )
 
@@ -67,18 +80,18 @@ def write_month_audit(
     """Write ``audit-YYYY-MM.xlsx`` and the report ``audit-YYYY-MM.html`` and ``.pdf`` into
     ``folder``; their paths."""
     workbook = folder / f"audit-{audit.month}.xlsx"
+    figures = _statistics(verified, config)
     write_audit_workbook(
         workbook,
         connection,
         config,
         verified,
-        outcome_tests(verified.tables, config.games),
-        rtp_checks(verified.bet_totals, config.games),
+        *figures,
         as_of=as_of,
         tool_version=__version__,
         publishing=publishing,
         audit=audit,
         shoes=verified.shoes,
     )
-    report = month_report(connection, config, verified, audit, as_of=as_of)
+    report = month_report(connection, config, verified, audit, as_of=as_of, figures=figures)
     return [workbook, *write_audit_report(folder, report)]

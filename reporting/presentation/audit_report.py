@@ -40,7 +40,7 @@ from reporting.figures.statistics import OutcomeTest, RtpCheck
 from reporting.files import write_atomically
 from reporting.presentation import charts, roads
 from reporting.presentation.i18n import make_environment
-from reporting.records import FindingKind, Month
+from reporting.records import Month
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
 from reporting.verify.shoes import ShoeSummary
@@ -61,7 +61,6 @@ __all__ = [
     "build_audit_report",
     "cards_text",
     "render_audit_html",
-    "render_audit_pdf",
     "report_file_names",
     "shoe_views",
     "write_audit_report",
@@ -220,11 +219,6 @@ class AuditReport:
         """The document's title."""
         return f"Audit of {self.month} · {self.operator}"
 
-    @property
-    def file_stem(self) -> str:
-        """``audit-YYYY-MM``."""
-        return f"audit-{self.month}"
-
 
 def _kind_lines(result: VerifyResult, evidence: MonthEvidence) -> tuple[KindLine, ...]:
     counts = {str(kind): count for kind, count in result.findings_by_kind.items() if count}
@@ -234,7 +228,7 @@ def _kind_lines(result: VerifyResult, evidence: MonthEvidence) -> tuple[KindLine
     for finding in evidence.findings:
         shown[finding.kind] = shown.get(finding.kind, 0) + 1
     lines = [
-        KindLine(kind, FINDING_SEVERITY[FindingKind(kind)], count, shown.get(kind, 0))
+        KindLine(kind, FINDING_SEVERITY.get(kind, Severity.LOW), count, shown.get(kind, 0))
         for kind, count in counts.items()
     ]
     return tuple(sorted(lines, key=lambda line: (_SEVERITY_ORDER[line.severity], line.kind)))
@@ -456,13 +450,6 @@ def render_audit_html(report: AuditReport) -> str:
         .get_template(TEMPLATE)
         .render(report=report, sheets=WORKBOOK_SHEETS)
     )
-
-
-def render_audit_pdf(report: AuditReport) -> bytes:
-    """The report printed to A4 PDF, tagged, the same bytes for the same report."""
-    from reporting.presentation.pdf import html_to_pdf
-
-    return html_to_pdf(render_audit_html(report), report.as_of, author=report.operator)
 
 
 def report_file_names(month: str) -> tuple[str, str]:

@@ -37,7 +37,7 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
@@ -87,6 +87,7 @@ from reporting.records import FINDING_KINDS, REJECT_REASONS, SourceLocation
 from reporting.verify.bearing import reject_scope
 from reporting.verify.checks import SETTLED_BET_TYPES
 from reporting.verify.run import VerifyResult
+from reporting.verify.shoes import ShoeSummary
 from reporting.verify.totals import BetTotals
 
 __all__ = ["MONTH_SHEETS", "SHEETS", "ShoeSummary", "write_audit_workbook"]
@@ -498,25 +499,6 @@ class _Scope:
 
     def rejects_where(self) -> tuple[str, tuple]:
         return self._rejects.rejects_where()
-
-
-class ShoeSummary(Protocol):
-    """What the Shoes sheet reads of a shoe's summary (verify's, one per shoe of the month)."""
-
-    game_id: str
-    table_id: str
-    shoe_id: str
-    first_settled_at: str  # UTC, the store's text
-    last_settled_at: str
-    rounds: int  # hands dealt, void ones included
-    void_rounds: int
-    cards_dealt: int
-    banker_wins: int
-    player_wins: int
-    ties: int
-    banker_pairs: int
-    player_pairs: int
-    findings: object  # a count, or the findings themselves (the sheet shows how many)
 
 
 # Long on purpose: one writer per sheet, listed in SHEETS order, the arguments passed through.
@@ -1293,11 +1275,6 @@ def _write_gaps(book: _Book, audit: MonthAudit) -> None:
     _write_table(book, "Availability gaps", columns, rows)
 
 
-def _how_many(findings: object) -> int:
-    """A shoe's findings as a count (a count, or a collection of findings)."""
-    return findings if isinstance(findings, int) else len(findings)  # type: ignore[arg-type]
-
-
 def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
     """Per shoe: its hands and outcomes, pairs, cards dealt; a shoe with findings emphasised."""
     columns = [
@@ -1325,7 +1302,7 @@ def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
             *(shoe.first_settled_at, shoe.last_settled_at, shoe.rounds),
             *(shoe.banker_wins, shoe.player_wins, shoe.ties),
             *(shoe.banker_pairs, shoe.player_pairs, shoe.cards_dealt, shoe.void_rounds),
-            _how_many(shoe.findings),
+            shoe.findings,
         )
         for shoe in ordered
     ]

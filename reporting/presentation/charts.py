@@ -366,10 +366,12 @@ def cumulative_rtp_svg(
     def y_of(ratio: Fraction) -> Fraction:
         return _LINE_TOP + (top - ratio * 100) / (top - bottom) * _LINE_HEIGHT
 
-    span = max(len(points) - 1, 1)
+    # Days placed by their date, so that a day without play leaves its gap on the time axis.
+    first_day = points[0][0].day
+    span = max((points[-1][0].day - first_day).days, 1)
 
     def x_of(index: int) -> Fraction:
-        return _PLOT_LEFT + Fraction(index, span) * _PLOT
+        return _PLOT_LEFT + Fraction((points[index][0].day - first_day).days, span) * _PLOT
 
     grid = []
     for label, ratio in ((top, top / 100), (bottom, bottom / 100)):

@@ -20,6 +20,7 @@ from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
 
+from reporting.config.regulators import DEFAULT_UPDATE_DAY
 from reporting.config.rtp import favourable_bet_warnings
 from reporting.engine.bets import BetFamily, BetResult, BetType, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, Card
@@ -220,7 +221,7 @@ class AdmBlock:
     win_percentage: Decimal | None  # percent, 2 decimals
     rounds: int | None
     declared_rtp_reference: str | None = None  # the certificate the declared RTP rests on
-    update_day: int = 5  # the day of each month the figure is refreshed
+    update_day: int = DEFAULT_UPDATE_DAY  # the day of each month the figure is refreshed
     #: The keys the regulator requires that the configuration leaves unset (a draft's gaps).
     missing: tuple[str, ...] = ()
 

@@ -110,7 +110,10 @@ def export_parquet(
 ) -> ExportResult:
     """Write the copy of the store (of ``month``, or of every month) into ``folder``, which
     must be absent, empty, or an earlier export of ours (replaced whole)."""
-    folder = Path(folder)
+    folder = Path(folder).absolute()
+    if folder.parent == folder:
+        raise InputError(f"{folder}: name a folder for the copy, not the file system's root")
+    _repair_swap(folder)
     _check_target(folder)
     staging = folder.with_name(f".{folder.name}.staging")
     shutil.rmtree(staging, ignore_errors=True)  # a staging folder a killed export left
@@ -140,6 +143,14 @@ def _check_target(folder: Path) -> None:
         raise InputError(
             f"{folder}: holds files that are not an export of ours; name an empty or new folder"
         )
+
+
+def _repair_swap(folder: Path) -> None:
+    """A copy moved aside by an export killed between the two renames of its swap: put back,
+    so that the previous copy is never lost."""
+    old = folder.with_name(f".{folder.name}.old")
+    if old.is_dir() and not old.is_symlink() and not folder.exists():
+        old.rename(folder)
 
 
 def _swap_in(staging: Path, folder: Path) -> None:

@@ -332,6 +332,12 @@ def _upgrade_3_to_4(connection: sqlite3.Connection) -> None:
     for statement in (FINDINGS_SCHEMA.split(";")[1], *VIEWS.split(";")):
         if statement.strip():
             connection.execute(statement)
+    problems = connection.execute("PRAGMA foreign_key_check(findings)").fetchall()
+    if problems:  # a finding of a round or bet the store no longer holds
+        raise InputError(
+            f"the database cannot be upgraded to schema version {SCHEMA_VERSION}: findings"
+            f" {problems[:5]} point to no round or bet; nothing was changed"
+        )
     connection.execute("PRAGMA user_version = 4")
 
 

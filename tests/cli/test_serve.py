@@ -114,3 +114,16 @@ def test_a_missing_store_is_exit_2_without_a_traceback(tmp_path):
     result = run_main("serve", "--db", str(tmp_path / "none.sqlite"))
     assert result.returncode == 2
     assert "no such database" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
+    import socket
+
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = run_main("serve", "--db", str(path), "--port", str(port))
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr and "serving" not in result.stdout

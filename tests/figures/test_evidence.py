@@ -99,3 +99,22 @@ def test_another_month_has_no_findings(store):
 def test_a_negative_cap_is_refused(store):
     with pytest.raises(ValueError, match="per_kind"):
         findings_with_evidence(store, MONTH, per_kind=-1)
+
+
+def test_only_the_configured_games_findings_and_a_kind_of_a_later_version(store):
+    """A finding left in the store by another configuration is not this run's: with the
+    configured games given, it is neither shown nor counted; a kind this version does not
+    know ranks low instead of stopping the report."""
+    for kind, game in (("payout_mismatch", "other-game"), ("dragon_bonus", "live-baccarat-it")):
+        store.execute(
+            "INSERT INTO findings (kind, game_id, report_month, round_id, source_file,"
+            " source_line, message) SELECT ?, ?, ?, round_id, 'x', 1, 'm' FROM rounds LIMIT 1",
+            (kind, game, MONTH),
+        )
+    everything = findings_with_evidence(store, MONTH)
+    configured = findings_with_evidence(store, MONTH, games=["live-baccarat-it"])
+    assert any(f.game_id == "other-game" for f in everything.findings)
+    assert not any(f.game_id == "other-game" for f in configured.findings)
+    assert configured.counts["payout_mismatch"] == everything.counts["payout_mismatch"] - 1
+    (later,) = [f for f in configured.findings if f.kind == "dragon_bonus"]
+    assert later.severity is Severity.LOW

@@ -195,3 +195,14 @@ def test_a_chart_of_tables_or_bet_types_is_of_one_game():
     dk = RtpCheck("live-baccarat-dk", "banker", 1, 100, 95, BANKER_RTP, 0.5)
     with pytest.raises(ValueError, match="one game"):
         rtp_chart_svg([rtp("banker", 1, 100, 95, 0.5), dk], LABELS)
+
+
+def test_the_cumulative_line_is_drawn_on_a_time_axis():
+    """A day without play leaves its place: the 1st, 2nd and 11th sit at 0, 1/10 and 10/10 of
+    the plot's width, not at three even steps."""
+    rows = [day(1, 100, 50), day(2, 100, 100), day(11, 300, 330)]
+    dots = [
+        float(c.get("cx")) for c in parse(cumulative_rtp_svg(rows, LABELS)).iter(f"{SVG}circle")
+    ]
+    left, right = dots[0], dots[-1]
+    assert dots[1] - left == pytest.approx((right - left) / 10, abs=0.11)

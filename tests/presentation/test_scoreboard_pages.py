@@ -17,7 +17,7 @@ import pytest
 from openpyxl import load_workbook
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
-from reporting.config.loader import load_config
+from reporting.config.loader import ConfigError, load_config
 from reporting.engine.rules import Winner
 from reporting.presentation.html import render_html
 from reporting.presentation.i18n import load_translations
@@ -133,7 +133,7 @@ def test_a_configuration_says_which_parts_a_table_shows(tmp_path):
 def test_a_reshuffled_game_has_no_scoreboard_to_show(tmp_path):
     config = tmp_path / "operator.toml"
     config.write_text('[games.mini-baccarat-it]\nscoreboard = ["bead_road"]\n', encoding="utf-8")
-    with pytest.raises(Exception, match=r"scoreboard: a shoe reshuffled every round keeps no"):
+    with pytest.raises(ConfigError, match=r"scoreboard: a shoe reshuffled every round keeps no"):
         load_config(config)
 
 

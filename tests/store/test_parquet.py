@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pyarrow.dataset as ds
 import pytest
@@ -133,3 +134,22 @@ def test_the_command_writes_the_copy_and_refuses_a_bad_month(store, tmp_path):
     bad = run_main("export", "--db", str(db), "--parquet", str(tmp_path / "o"), "--month", "10")
     assert bad.returncode == 2 and "expected YYYY-MM" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_the_working_folder_and_a_swap_cut_short(store, tmp_path, monkeypatch):
+    """``--parquet .`` is a folder like any other; a copy moved aside by an export killed
+    between its two renames is put back by the next one before anything else."""
+    work = tmp_path / "here"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = export_parquet(store, Path("."))
+    assert result.folder == work and (work / MARKER).is_file()
+    copy = tmp_path / "copy"
+    export_parquet(store, copy)
+    copy.rename(tmp_path / ".copy.old")  # killed after the first rename of the swap
+    assert not copy.exists()
+    export_parquet(store, copy, month="2026-09")
+    assert json.loads((copy / MARKER).read_text())["month"] == "2026-09"
+    assert not (tmp_path / ".copy.old").exists()
+    with pytest.raises(InputError, match="not the file system's root"):
+        export_parquet(store, Path("/"))
