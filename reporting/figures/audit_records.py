@@ -49,6 +49,11 @@ class Severity(enum.StrEnum):
     MEDIUM = "medium"
     LOW = "low"
 
+    @property
+    def rank(self) -> int:
+        """0 for the heaviest: the order findings are listed in."""
+        return list(Severity).index(self)
+
 
 #: The severity of every finding kind (a test holds it complete).
 FINDING_SEVERITY = MappingProxyType(

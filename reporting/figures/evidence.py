@@ -99,8 +99,6 @@ WHERE n.number <= ? OR n.number = 1
 ORDER BY n.kind, n.number
 """
 
-_SEVERITY_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
-
 
 def findings_with_evidence(
     connection: sqlite3.Connection,
@@ -127,7 +125,7 @@ def findings_with_evidence(
             shown.append(finding)
     shown.sort(
         key=lambda f: (
-            _SEVERITY_ORDER[f.severity],
+            f.severity.rank,
             f.kind,
             f.source_file,
             f.source_line,

@@ -16,6 +16,7 @@ from reporting.figures.evidence import findings_with_evidence
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_report import (
     AuditReport,
+    audit_file_name,
     build_audit_report,
     shoe_views,
     write_audit_report,
@@ -79,7 +80,7 @@ def write_month_audit(
 ) -> list[Path]:
     """Write ``audit-YYYY-MM.xlsx`` and the report ``audit-YYYY-MM.html`` and ``.pdf`` into
     ``folder``; their paths."""
-    workbook = folder / f"audit-{audit.month}.xlsx"
+    workbook = folder / audit_file_name(audit.month, "xlsx")
     figures = _statistics(verified, config)
     write_audit_workbook(
         workbook,

@@ -58,6 +58,7 @@ __all__ = [
     "KindLine",
     "ShoePanel",
     "ShoeView",
+    "audit_file_name",
     "build_audit_report",
     "cards_text",
     "render_audit_html",
@@ -80,7 +81,6 @@ WORKBOOK_SHEETS = MappingProxyType(
 )
 
 _SUITS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
-_SEVERITY_ORDER = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
 
 
 def cards_text(codes: str | None) -> str:
@@ -231,7 +231,7 @@ def _kind_lines(result: VerifyResult, evidence: MonthEvidence) -> tuple[KindLine
         KindLine(kind, FINDING_SEVERITY.get(kind, Severity.LOW), count, shown.get(kind, 0))
         for kind, count in counts.items()
     ]
-    return tuple(sorted(lines, key=lambda line: (_SEVERITY_ORDER[line.severity], line.kind)))
+    return tuple(sorted(lines, key=lambda line: (line.severity.rank, line.kind)))
 
 
 def _findings(
@@ -452,10 +452,15 @@ def render_audit_html(report: AuditReport) -> str:
     )
 
 
+def audit_file_name(month: str, extension: str) -> str:
+    """The name of a month's audit file: ``audit-YYYY-MM.xlsx`` (the workbook), ``.html`` and
+    ``.pdf`` (the report)."""
+    return f"audit-{Month.parse(month)}.{extension}"
+
+
 def report_file_names(month: str) -> tuple[str, str]:
     """The report's file names for a month: ``audit-YYYY-MM.html`` and ``.pdf``."""
-    stem = f"audit-{Month.parse(month)}"
-    return f"{stem}.html", f"{stem}.pdf"
+    return audit_file_name(month, "html"), audit_file_name(month, "pdf")
 
 
 def write_audit_report(folder: Path, report: AuditReport) -> list[Path]:

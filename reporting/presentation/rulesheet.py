@@ -645,6 +645,7 @@ def _assemble(
     example_bet = by_type.get(BetType.TIE) or by_type.get(BetType.PLAYER) or bets[0]
     example_odds = example_bet.odds if example_bet.odds is not None else Fraction(1)
     banker = by_type.get(BetType.BANKER)
+    reset = None if game.statistics_reset is None else time.fromisoformat(game.statistics_reset)
     return RuleSheet(
         game_id=game.id,
         game_name=game.name,
@@ -681,12 +682,10 @@ def _assemble(
         exclusive_groups=tuple(
             tuple(bet for bet in game.bets if bet in group) for group in game.exclusive_bets
         ),
-        statistics_reset=None
-        if game.statistics_reset is None
-        else time.fromisoformat(game.statistics_reset),
+        statistics_reset=reset,
         adm=adm,
         warnings=warnings,
-        scoreboard=_scoreboard(game),
+        scoreboard=_scoreboard(game, reset),
     )
 
 
@@ -700,7 +699,7 @@ _STATISTICS_ROWS = (
 )
 
 
-def _scoreboard(game: GameSpec) -> Scoreboard | None:
+def _scoreboard(game: GameSpec, reset: time | None) -> Scoreboard | None:
     """The scoreboard a live game's table shows, with its example shoe (None: it shows none)."""
     if not game.scoreboard:
         return None
@@ -725,7 +724,5 @@ def _scoreboard(game: GameSpec) -> Scoreboard | None:
         ),
         bead=bead_road(hands),
         big=big_road(hands),
-        statistics_reset=None
-        if game.statistics_reset is None
-        else time.fromisoformat(game.statistics_reset),
+        statistics_reset=reset,
     )
