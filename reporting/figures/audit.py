@@ -314,20 +314,41 @@ def _epoch_ms(column: str) -> str:
 
 
 _GAPS = """
+WITH month AS MATERIALIZED (
+    SELECT table_id, round_id, started_at, settled_at FROM rounds
+    WHERE game_id = ? AND report_month = ?
+), span AS (  -- when the game dealt at all in the month, at any of its tables
+    SELECT min(coalesce(started_at, settled_at)) AS first_at, max(settled_at) AS last_at
+    FROM month
+), ordered AS (
+    SELECT *, row_number() OVER first AS from_first, row_number() OVER last AS from_last
+    FROM month
+    WINDOW first AS (PARTITION BY table_id ORDER BY settled_at, round_id),
+           last AS (PARTITION BY table_id ORDER BY settled_at DESC, round_id DESC)
+), gaps AS (
+    SELECT table_id, lag(round_id) OVER tables AS after_round, round_id AS before_round,
+           lag(settled_at) OVER tables AS gap_start,
+           coalesce(started_at, settled_at) AS gap_end
+    FROM month
+    WINDOW tables AS (PARTITION BY table_id ORDER BY settled_at, round_id)
+), edges AS (  -- a table silent while the game dealt elsewhere: before its first round...
+    SELECT table_id, NULL, round_id, (SELECT first_at FROM span),
+           coalesce(started_at, settled_at)
+    FROM ordered WHERE from_first = 1
+    UNION ALL  -- ... and after its last
+    SELECT table_id, round_id, NULL, settled_at, (SELECT last_at FROM span)
+    FROM ordered WHERE from_last = 1
+), every AS (
+    SELECT * FROM gaps WHERE gap_start IS NOT NULL
+    UNION ALL SELECT * FROM edges
+)
 SELECT table_id, after_round, before_round, gap_start, gap_end, span_ms FROM (
     SELECT table_id, after_round, before_round, gap_start, gap_end,
            {end_ms} - {start_ms} AS span_ms
-    FROM (
-        SELECT r.table_id AS table_id, lag(r.round_id) OVER tables AS after_round,
-               r.round_id AS before_round, lag(r.settled_at) OVER tables AS gap_start,
-               coalesce(r.started_at, r.settled_at) AS gap_end
-        FROM rounds AS r WHERE r.game_id = ? AND r.report_month = ?
-        WINDOW tables AS (PARTITION BY r.table_id ORDER BY r.settled_at, r.round_id)
-    )
-    WHERE gap_start IS NOT NULL
+    FROM every
 )
 WHERE span_ms > ?
-ORDER BY table_id, gap_start, before_round
+ORDER BY table_id, gap_start, coalesce(before_round, '')
 """.format(end_ms=_epoch_ms("gap_end"), start_ms=_epoch_ms("gap_start"))
 
 
@@ -336,8 +357,10 @@ def availability_gaps(
 ) -> list[AvailabilityGap]:
     """The stretches longer than the game's ``availability_gap_minutes`` between consecutive
     rounds of one of its tables (by settlement time: from a round's settlement to the next
-    round's start, or its settlement when it logs no start), in the month; none for a game
-    not open 24h or without the key."""
+    round's start, or its settlement when it logs no start), in the month; and at a table's
+    edges, while the game dealt elsewhere: from the game's first round of the month to the
+    table's first (``after_round`` None), from the table's last to the game's last
+    (``before_round`` None). None for a game not open 24h or without the key."""
     threshold = game.availability_gap_minutes
     if game.opening_hours != "24h" or threshold is None:
         return []

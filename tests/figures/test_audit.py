@@ -268,19 +268,22 @@ def test_the_sql_local_hour_is_the_zone_s_own_at_every_quarter_hour(zone, month)
 
 def gap_store(store, silence_minutes: float, *, started: bool = True) -> None:
     """Table LB01 deals at 10:00 and 10:01, then is silent for ``silence_minutes`` before the
-    next round starts (settling a minute later); table LB02 deals every 5 minutes."""
+    next round starts (settling a minute later), and deals one more round a minute after;
+    table LB02 deals every 5 minutes from 10:05 to 10:20 (its edges within the threshold)."""
     later = at(1 + silence_minutes)
+    third = at(2 + silence_minutes) if started else later
     rounds = [
         round_record("G-1", settled_at=at(0), started_at=at(-1)),
         round_record("G-2", settled_at=at(1), started_at=at(0.5)),
+        round_record("G-3", settled_at=third, started_at=later if started else None),
         round_record(
-            "G-3",
-            settled_at=at(2 + silence_minutes) if started else later,
-            started_at=later if started else None,
+            "G-4",
+            settled_at=at(3 + silence_minutes) if started else at(2 + silence_minutes),
+            started_at=None,
         ),
         *(
             round_record(f"H-{n}", table_id="LB02", settled_at=at(5 * n), started_at=None)
-            for n in range(1, 8)
+            for n in range(1, 5)
         ),
     ]
     store_records(store, rounds, file_name="october.jsonl")
@@ -295,6 +298,25 @@ def test_a_table_silent_longer_than_the_threshold_is_one_gap_from_settlement_to_
         ITALY, "LB01", "G-2", "G-3",
     )  # fmt: skip
     assert (gap.start, gap.end, gap.minutes) == (at(1), at(21), 20)
+
+
+def test_a_table_silent_at_the_month_s_edges_while_the_game_dealt_elsewhere(store, operator_config):
+    """LB02 starts dealing 30 minutes after the game's first round and stops 40 minutes
+    before its last: two gaps, from the game's first round and to its last."""
+    rounds = [
+        round_record("G-1", settled_at=at(0), started_at=at(-1)),
+        *(round_record(f"G-{n}", settled_at=at(10 * n), started_at=None) for n in range(2, 10)),
+        *(
+            round_record(f"H-{n}", table_id="LB02", settled_at=at(30 + 5 * n), started_at=None)
+            for n in range(0, 4)
+        ),
+    ]
+    store_records(store, rounds, file_name="october.jsonl")
+    gaps = [g for g in audit(store, operator_config).gaps if g.table_id == "LB02"]
+    assert [(g.after_round, g.before_round, g.start, g.end, g.minutes) for g in gaps] == [
+        (None, "H-0", at(-1), at(30), 31),
+        ("H-3", None, at(45), at(90), 45),
+    ]
 
 
 def test_a_round_without_a_start_ends_a_gap_at_its_settlement(store, operator_config):
