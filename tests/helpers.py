@@ -287,28 +287,14 @@ def png_bytes() -> bytes:
     )
 
 
-from dataclasses import dataclass  # noqa: E402 (helpers are added at the end of this file)
+def shoe_summary(*fields):
+    """verify's ShoeSummary of a shoe written by hand: game, table, shoe, first and last
+    settlement, rounds, void rounds, cards dealt, Banker, Player, ties, Banker and Player
+    pairs, findings; every hand a Banker 0 (the Shoes sheet reads only the counts)."""
+    from reporting.verify.shoes import ShoeSummary
 
-
-@dataclass(frozen=True)
-class ShoeRecord:
-    """A shoe's summary with the fields the audit workbook's Shoes sheet reads (verify's
-    ShoeSummary has them too)."""
-
-    game_id: str
-    table_id: str
-    shoe_id: str
-    first_settled_at: str
-    last_settled_at: str
-    rounds: int
-    void_rounds: int
-    cards_dealt: int
-    banker_wins: int
-    player_wins: int
-    ties: int
-    banker_pairs: int
-    player_pairs: int
-    findings: int
+    *counts, findings = fields
+    return ShoeSummary(*counts, hands=bytes(counts[5]), findings=findings)
 
 
 def month_audit_records():
@@ -394,15 +380,15 @@ def month_audit_records():
     provenance = Provenance("0.0.0-test", "operator.toml", "d" * 64, "e" * 64, inputs)
     audit = MonthAudit("2026-10", voids, money, activity, gaps, limits, disclosures, provenance)
     shoes = (
-        ShoeRecord(
+        shoe_summary(
             *(it, "LB02", "S-2", "2026-10-03T19:00:00Z", "2026-10-03T21:00:00Z"),
             *(15, 1, 380, 7, 6, 2, 1, 2, 0),
         ),
-        ShoeRecord(
+        shoe_summary(
             *(it, "LB01", "S-1", "2026-10-03T18:00:00Z", "2026-10-03T20:00:00Z"),
             *(25, 1, 412, 11, 11, 3, 2, 1, 2),
         ),
-        ShoeRecord(
+        shoe_summary(
             *(dk, "DK01", "D-1", "2026-10-03T09:00:00Z", "2026-10-03T09:40:00Z"),
             *(10, 0, 55, 5, 4, 1, 0, 0, 0),
         ),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-__all__ = ["RANKS", "SUITS", "Card", "CardError", "parse_card", "parse_cards"]
+__all__ = ["RANKS", "SUITS", "SUIT_SYMBOLS", "Card", "CardError", "parse_card", "parse_cards"]
 
 #: Ranks in canonical spelling, ace low.
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -18,7 +18,11 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 
 _POINTS = {rank: min(position + 1, 10) % 10 for position, rank in enumerate(RANKS)}
 _RANK_SPELLINGS = {rank: rank for rank in RANKS} | {"T": "10"}
-_SUIT_SPELLINGS = {suit: suit for suit in SUITS} | {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+#: Each suit's symbol, as pages print a card (``9♥``) and logs may spell it.
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SUIT_SPELLINGS = {suit: suit for suit in SUITS} | {
+    symbol: suit for suit, symbol in SUIT_SYMBOLS.items()
+}
 # Variation selector 16 sometimes follows a suit symbol when it is typed as an emoji.
 _EMOJI_SELECTOR = "\ufe0f"
 # "Any case" means ASCII case: str.upper() would also turn look-alikes such as the long s

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from markupsafe import Markup
 
 from reporting.config.loader import OperatorConfig
+from reporting.engine.cards import SUIT_SYMBOLS
 from reporting.figures.audit_records import (
     FINDING_SEVERITY,
     AvailabilityGap,
@@ -80,8 +81,6 @@ WORKBOOK_SHEETS = MappingProxyType(
     {"findings": "Findings", "void_rounds": "Void rounds", "shoes": "Shoes"}
 )
 
-_SUITS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
-
 
 def cards_text(codes: str | None) -> str:
     """The store's card codes with suit symbols, as a reader writes cards.
@@ -92,7 +91,7 @@ def cards_text(codes: str | None) -> str:
     if not codes:
         return ""
     return " ".join(
-        ("10" if code[:-1] == "T" else code[:-1]) + _SUITS.get(code[-1], code[-1])
+        ("10" if code[:-1] == "T" else code[:-1]) + SUIT_SYMBOLS.get(code[-1], code[-1])
         for code in codes.split()
     )
 

@@ -28,13 +28,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reporting.engine.cards import RANKS, SUITS, Card
+from reporting.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card
 
 __all__ = ["DIALECTS", "CardDialect", "CardProblem", "hand_codes"]
 
 DIALECTS = ("rank_suit", "suit_rank", "index")
 _SUIT_WORDS = {"S": "SPADE", "H": "HEART", "D": "DIAMOND", "C": "CLUB"}
-_SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: A hand holds at most 3 cards; an indexed object or a text of more than this is refused
 #: before it is read.
 MAX_CARDS_SEEN = 16
@@ -79,7 +78,7 @@ class CardDialect:
                     table[_in_radix(number, self.radix)] = code
             return table
         for suit in SUITS:
-            suit_spellings = (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", _SUIT_SYMBOLS[suit])
+            suit_spellings = (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", SUIT_SYMBOLS[suit])
             for rank in RANKS:
                 code = Card(rank, suit).code
                 for rank_text in _rank_spellings(rank, self.ranks):
