@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.cells import cell_len
@@ -16,6 +16,9 @@ from rich.text import Text
 
 from reporting.config.loader import OperatorConfig, default_config_path, load_config
 from reporting.errors import InputError
+
+if TYPE_CHECKING:
+    from reporting.verify.partitions import Workers
 
 #: Exit codes of every command (cli.md): done and clean; done, with findings, rejected lines or
 #: warnings to act on; could not run (unusable input, or a bug).
@@ -28,6 +31,26 @@ ConfigOption = Annotated[
         help="Operator configuration (TOML). Default: sample_data/operator.toml in a source"
         " checkout, else the built-in catalogue's games.",
         dir_okay=False,
+    ),
+]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        min=1,
+        metavar="N",
+        help="Worker processes that verify the month's tables side by side; the result is"
+        " the same whatever N. Default: the cores available (1 for fewer than 50,000"
+        " rounds).",
+    ),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Verify on a Dask cluster instead (e.g. tcp://HOST:8786; needs the [dask]"
+        " extra), its workers reading the round logs from shared storage.",
     ),
 ]
 JsonOption = Annotated[
@@ -254,3 +277,15 @@ def progress_bars(*, quiet: bool = False, unit: str = "count") -> Iterator[Progr
         transient=True,
     ) as bar:
         yield ProgressTasks(bar)
+
+
+def verification_workers(jobs: int | None, scheduler: str | None) -> Workers:
+    """Where the partitions run: on the Dask cluster of ``--scheduler``, or in ``--jobs``
+    worker processes here (default: the cores available)."""
+    from reporting.verify.partitions import Workers
+
+    if scheduler is not None:
+        from reporting.verify.distributed import dask_runner
+
+        return Workers(1, dask_runner(scheduler))
+    return Workers(jobs, None)

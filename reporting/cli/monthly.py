@@ -17,10 +17,13 @@ from reporting.cli.common import (
     ConfigOption,
     DbOption,
     DbWaitOption,
+    JobsOption,
     JsonOption,
+    SchedulerOption,
     load_operator_config,
     print_json,
     progress_bars,
+    verification_workers,
 )
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.logs import JOB_LINE, command_logger
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     from reporting.config.operator import Operator
     from reporting.jobs.monthly import MonthlyResult
     from reporting.verify.bearing import MonthAlerts
+    from reporting.verify.partitions import Workers
 
 
 def render_game(
@@ -85,6 +89,8 @@ def monthly_command(
             "--wait", min=0, help="Seconds to wait for another run's lock before giving up."
         ),
     ] = 0.0,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
@@ -95,7 +101,10 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    result = _run_locked(operator, inbox, out, dates, db=db, waits=(wait, db_wait), as_json=as_json)
+    workers = verification_workers(jobs, scheduler)
+    result = _run_locked(
+        operator, inbox, out, dates, db=db, waits=(wait, db_wait), workers=workers, as_json=as_json
+    )
     if as_json:
         print_json(monthly_document(result))
     else:
@@ -113,6 +122,7 @@ def _run_locked(
     *,
     db: Path,
     waits: tuple[float, float],
+    workers: Workers,
     as_json: bool,
 ) -> MonthlyResult:
     """The job under its locks: the output folder's first (a second run waits, or stops,
@@ -139,6 +149,8 @@ def _run_locked(
                 locked=True,
                 log=_quiet if as_json else _log,
                 progress=bars.task if bars.watched else no_progress,
+                jobs=workers.jobs,
+                runner=workers.runner,
             )
         finally:
             connection.close()

@@ -17,12 +17,15 @@ from reporting.cli.common import (
     ConfigOption,
     DbOption,
     DbWaitOption,
+    JobsOption,
     JsonOption,
+    SchedulerOption,
     load_operator_config,
     make_folder,
     print_json,
     progress_bars,
     stdout_console,
+    verification_workers,
 )
 from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, round_fraction
@@ -31,6 +34,7 @@ from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, r
 from reporting.records import FINDING_KINDS, Month, MonthOutOfRange
 from reporting.store.schema import connect
 from reporting.verify.bearing import MonthAlerts, month_alerts
+from reporting.verify.partitions import Workers
 from reporting.verify.run import VerifyResult, verify
 
 SHOWN_FINDINGS = 200
@@ -62,6 +66,8 @@ def verify_command(
             help="Date printed on the workbook and the report. Default: today.",
         ),
     ] = None,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
@@ -75,7 +81,8 @@ def verify_command(
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
     try:
-        result = _verify_watched(connection, operator, month, quiet=as_json)
+        workers = verification_workers(jobs, scheduler)
+        result = _verify_watched(connection, operator, month, workers, quiet=as_json)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -126,12 +133,16 @@ def check_month(month: str | None) -> None:
         raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
 
 
-def _verify_watched(connection, operator, month: str | None, *, quiet: bool) -> VerifyResult:
+def _verify_watched(
+    connection, operator, month: str | None, workers: Workers, *, quiet: bool
+) -> VerifyResult:
     """The verify run, with a progress bar where a person watches."""
     with progress_bars(quiet=quiet) as bars:
         total = _rounds_in(connection, month) if bars.watched else None
         advance = bars.task(f"verify {month or 'every month'}", total)
-        return verify(connection, operator, month, progress=advance)
+        return verify(
+            connection, operator, month, progress=advance, jobs=workers.jobs, runner=workers.runner
+        )
 
 
 def _rounds_in(connection, month: str | None) -> int:

@@ -45,6 +45,7 @@ from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_audit
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
+from reporting.verify.partitions import Runner
 from reporting.verify.run import VerifyResult, verify
 
 __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock", "run_monthly"]
@@ -186,6 +187,8 @@ def run_monthly(
     locked: bool = False,
     log: Log = lambda line: None,
     progress: Progress = no_progress,
+    jobs: int = 1,
+    runner: Runner | None = None,
 ) -> MonthlyResult:
     """Ingest new inbox files, then for each reference month write every report.
 
@@ -196,7 +199,8 @@ def run_monthly(
     folder's lock (:func:`output_lock`), e.g. to open the database only under it.
     The inbox's files that the ingest does not read (other names, what is not a regular
     file: :func:`reporting.ingest.discovery.discover_inbox`) are an alert of every month written. ``progress`` shows the ingest of each file and
-    the verification of each month as they go.
+    the verification of each month as they go. ``jobs`` and ``runner`` say where the month's
+    partitions are verified (:func:`reporting.verify.run.verify`).
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
@@ -212,7 +216,7 @@ def run_monthly(
                     _write_month(
                         connection,
                         config,
-                        _MonthRun(month, games, as_of, out, inputs, unread),
+                        _MonthRun(month, games, as_of, out, inputs, unread, jobs, runner),
                         render,
                         (log, progress),
                         staging,
@@ -366,6 +370,8 @@ class _MonthRun:
     out: Path
     inputs: list[dict]
     unread: Sequence[str]
+    jobs: int = 1  # the verification's worker processes
+    runner: Runner | None = None  # or where else its partitions run
 
 
 def _write_month(
@@ -446,7 +452,14 @@ def _audit(
     if progress is not no_progress:  # someone watches: the bar's total is worth a count
         query = "SELECT count(*) FROM rounds WHERE report_month = ?"
         total = connection.execute(query, (month,)).fetchone()[0]
-    verified = verify(connection, config, month, progress=progress(f"verify {month}", total))
+    verified = verify(
+        connection,
+        config,
+        month,
+        progress=progress(f"verify {month}", total),
+        jobs=run.jobs,
+        runner=run.runner,
+    )
     log(
         f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
         f" {verified.finding_count} findings"

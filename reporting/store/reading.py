@@ -13,8 +13,9 @@ and its bets, whatever the size of the month.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import groupby, starmap
 from operator import attrgetter
 from typing import NamedTuple
@@ -60,23 +61,48 @@ def _scope(month: str | None, alias: str) -> tuple[str, tuple]:
     return f"{alias}.report_month = ?", (month,)
 
 
+#: A partition's tables: (game id, table id) pairs, as one JSON array of pairs.
+_IN_TABLES = (
+    "({alias}.game_id, {alias}.table_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))"
+)
+
+
+def _tables_scope(
+    month: str | None, tables: Sequence[tuple[str, str]] | None, alias: str
+) -> tuple[str, tuple]:
+    """The month's condition, and the tables' when only some tables are read."""
+    where, params = _scope(month, alias)
+    if tables is None:
+        return where, params
+    return f"{where} AND {_IN_TABLES.format(alias=alias)}", (*params, json.dumps(tables))
+
+
 def read_rounds(
-    connection: sqlite3.Connection, month: str | None = None
+    connection: sqlite3.Connection,
+    month: str | None = None,
+    tables: Sequence[tuple[str, str]] | None = None,
 ) -> Iterator[tuple[Round, SourceFiles]]:
     """Every round of ``month`` (``YYYY-MM``, or every month) in round-id order, with its bets
-    in bet-id order, and the files it came from."""
+    in bet-id order, and the files it came from; of only some tables, given as (game id,
+    table id) pairs, for a partition of the work (the bets then read round by round)."""
     files = source_files(connection)
-    where, params = _scope(month, "r")
+    where, params = _tables_scope(month, tables, "r")
     rounds = connection.execute(
         f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE {where} ORDER BY r.round_id", params
     )
     bets_query = f"SELECT {_BET_COLUMNS} FROM bets AS b"
-    if month is None:
+    if month is None and tables is None:
         bet_rows = connection.execute(bets_query + " ORDER BY b.round_id, b.bet_id")
-    else:
+    elif tables is None:
         bet_rows = connection.execute(
             bets_query + " JOIN rounds AS r ON r.round_id = b.round_id"
             f" WHERE {where} ORDER BY b.round_id, b.bet_id",
+            params,
+        )
+    else:  # a few tables of many: from their rounds to their bets, not through every bet
+        bet_rows = connection.execute(
+            f"SELECT {_BET_COLUMNS} FROM rounds AS r CROSS JOIN bets AS b"
+            f" ON b.round_id = r.round_id WHERE {where} ORDER BY r.round_id, b.bet_id",
             params,
         )
     groups = groupby(starmap(Bet, bet_rows), key=_bet_round)
@@ -95,15 +121,19 @@ def read_rounds(
 
 
 def read_shoes(
-    connection: sqlite3.Connection, month: str | None = None
+    connection: sqlite3.Connection,
+    month: str | None = None,
+    tables: Sequence[tuple[str, str]] | None = None,
 ) -> Iterator[list[tuple[Round, SourceFiles]]]:
     """Each shoe holding a round of ``month`` (or every shoe), whole: all its rounds, of any
-    month, in hand order (then settlement time and round id), with the files they came from.
+    month, in hand order (then settlement time and round id), with the files they came from;
+    or only the shoes holding such a round of some tables (every round of them still, of
+    whichever table).
 
     The rounds come without their bets (``bets`` is empty): card counts need only the cards.
     """
     files = source_files(connection)
-    where, params = _scope(month, "m")
+    where, params = _tables_scope(month, tables, "m")
     cursor = connection.execute(
         f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE r.shoe_id IS NOT NULL AND r.shoe_id IN"
         f" (SELECT m.shoe_id FROM rounds AS m WHERE m.shoe_id IS NOT NULL AND {where})"

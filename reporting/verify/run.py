@@ -8,6 +8,11 @@ the store in SQL: :data:`STORE_CHECKS`; so is what no check could judge for want
 (:mod:`reporting.verify.coverage`). The findings are stored in the ``findings`` table, replacing those of the same scope, so
 re-running never duplicates them; the outcome counts and bet sums come back with them
 (:mod:`reporting.verify.totals`).
+
+The passes themselves are :mod:`reporting.verify.passes`, over any batch of rounds. A large
+period runs them in partitions (its tables) in worker processes, or on a cluster, while the
+store checks run here; the merge gives back exactly what one process finds
+(:mod:`reporting.verify.partitions`).
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import starmap
+from operator import attrgetter
+from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -28,25 +36,39 @@ from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding, FindingKind
 from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes, source_files
-from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
 from reporting.verify.coverage import CheckNotRun, checks_not_run
-from reporting.verify.shoes import (
-    ShoeSummary,
-    encode_outcome,
-    shoe_findings,
-    summarize_shoe,
-    with_findings,
+from reporting.verify.partitions import (
+    FindingSpool,
+    Partition,
+    PartitionResult,
+    PartitionTask,
+    Runner,
+    available_cores,
+    local_runner,
+    merged_round_findings,
+    merged_shoe_findings,
+    merged_totals,
+    plan_partitions,
+    read_only,
+    spool_folder,
+    spooled_findings,
 )
+from reporting.verify.passes import RoundPass, shoe_pass
+from reporting.verify.shoes import ShoeSummary, shoe_findings, with_findings
 from reporting.verify.totals import BetTotals, TableCounts, Totals
 
-#: Rounds between two calls of a progress callback (cheap: a modulo per round).
-PROGRESS_EVERY = 8192
-#: At most this many hands are handed from the round pass to the shoe pass (about 120 bytes
-#: each: a month of a million rounds fits); past it, as when every month of a large store is
-#: verified, the shoe pass resolves the other hands itself, slower but with the same result.
-HANDS_HANDED_OVER = 1_500_000
+#: A period of fewer rounds is verified in one process unless more jobs are asked for: two
+#: fresh interpreters take about a second to start and import the checks.
+PARALLEL_MIN_ROUNDS = 50_000
 
-__all__ = ["STORE_CHECKS", "StoreCheck", "VerifyResult", "find_duplicate_bet_ids", "verify"]
+__all__ = [
+    "PARALLEL_MIN_ROUNDS",
+    "STORE_CHECKS",
+    "StoreCheck",
+    "VerifyResult",
+    "find_duplicate_bet_ids",
+    "verify",
+]
 
 
 @dataclass
@@ -127,17 +149,27 @@ def verify(
     *,
     keep: int = 10_000,
     progress: Callable[[int], None] | None = None,
+    jobs: int | None = 1,
+    runner: Runner | None = None,
 ) -> VerifyResult:
     """Check every round (of ``month``, or all) and store the findings, replacing earlier ones.
 
-    ``progress``, if given, is called with the number of rounds read so far, every
-    :data:`PROGRESS_EVERY` rounds and once at the end (for a progress bar)."""
+    With ``jobs`` above 1 the period's partitions (:mod:`reporting.verify.partitions`) are
+    checked in that many worker processes, or wherever ``runner`` runs them; the result and
+    the stored findings are the same as in one process. ``jobs=None``: as many as the cores
+    available, once the period holds :data:`PARALLEL_MIN_ROUNDS` rounds (below, starting
+    the workers costs more than they save). ``progress``, if given, is called
+    with the number of rounds read so far, every :data:`PROGRESS_EVERY` rounds (in one
+    process; as each partition completes, in several) and once at the end."""
     result = VerifyResult(month)
     games = config.games
     with database_faults(connection):  # a full disk, a lock held too long: one line
         connection.execute("BEGIN IMMEDIATE")
         try:
-            _replace_findings(connection, games, month, result, keep, progress)
+            jobs = _jobs_for(connection, month) if jobs is None else jobs
+            if runner is None and jobs > 1 and _file_of(connection):
+                runner = local_runner(jobs)
+            _replace_findings(connection, games, month, result, keep, progress, runner)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:  # SQLite may have rolled back already (disk full)
@@ -148,6 +180,21 @@ def verify(
     return result
 
 
+def _jobs_for(connection: sqlite3.Connection, month: str | None) -> int:
+    """The worker processes a verification of ``month`` is worth: the cores, or 1."""
+    where, params = ("", ()) if month is None else (" WHERE report_month = ?", (month,))
+    query = f"SELECT count(*) >= ? FROM (SELECT 1 FROM rounds{where} LIMIT ?)"
+    (worth,) = connection.execute(query, (PARALLEL_MIN_ROUNDS, *params, PARALLEL_MIN_ROUNDS))
+    return available_cores() if worth[0] else 1
+
+
+def _file_of(connection: sqlite3.Connection) -> str:
+    """The file of the store ('' for one in memory, which no other process can open)."""
+    return next(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+
+
+# Long on purpose: one transaction's steps in order, the one-process and the partitioned run
+# side by side, so that they visibly do the same.
 def _replace_findings(
     connection: sqlite3.Connection,
     games: Mapping[str, GameSpec],
@@ -155,6 +202,7 @@ def _replace_findings(
     result: VerifyResult,
     keep: int,
     progress: Callable[[int], None] | None,
+    runner: Runner | None,
 ) -> None:
     """Inside the open transaction: the scope's findings deleted, every round checked, the
     new findings written."""
@@ -168,22 +216,111 @@ def _replace_findings(
         (*params, json.dumps(sorted(games))),
     )
     sink = _FindingSink(connection, result, keep)
-    # The hands of the shoes' rounds, as the round pass resolved them, for the shoe pass.
-    hands: dict[str, int] = {}
-    summaries: list[ShoeSummary] = []
     with cyclic_gc_paused():
-        _check_rounds(connection, games, month, sink, result, progress, hands)
-        for shoe in read_shoes(connection, month):
-            for check in SHOE_CHECKS.values():
-                sink.extend(check(shoe, games, month))
-            summaries += summarize_shoe(shoe, games, month, hands)
-        hands.clear()
+        partitions = [] if runner is None else plan_partitions(connection, month)
+        if len(partitions) > 1:
+            result.shoes = _partitioned(
+                connection, games, month, partitions, sink, progress, runner
+            )
+            return
+        passes = RoundPass(Totals(result.tables, result.bet_totals), result.unconfigured_rounds)
+        passes.run(read_rounds(connection, month), games, sink.extend, progress)
+        result.rounds_checked, result.bets_checked = passes.rounds_checked, passes.bets_checked
+        # The hands of the shoes' rounds, as the round pass resolved them, for the shoes.
+        summaries = shoe_pass(
+            read_shoes(connection, month), games, month, _shoe_sink(sink), passes.hands
+        )
         for store_check in STORE_CHECKS.values():
             for finding in store_check(connection, games, month):
                 sink.extend([finding])
     sink.flush()
     result.shoes = with_findings(summaries, shoe_findings(connection, games, month))
     result.checks_not_run = checks_not_run(connection, games, month)
+
+
+def _shoe_sink(sink: _FindingSink) -> Callable[[str, list[Finding]], None]:
+    return lambda _shoe_id, findings: sink.extend(findings)
+
+
+# Long on purpose: the partitioned run's steps in the order of the one-process run's, so
+# that the two visibly store the same.
+def _partitioned(
+    connection: sqlite3.Connection,
+    games: Mapping[str, GameSpec],
+    month: str | None,
+    partitions: list[Partition],
+    sink: _FindingSink,
+    progress: Callable[[int], None] | None,
+    runner: Runner,
+) -> list[ShoeSummary]:
+    """The partitions checked by ``runner`` while the store checks and the count of what no
+    check could judge run here (on a connection of their own, in a thread: SQLite works
+    outside Python's lock); the partitions' findings taken in the order one pass would have
+    found them, their totals added. The shoes returned."""
+    result = sink.result
+    database = _file_of(connection)
+    with spool_folder() as spool:
+        tasks = [PartitionTask(database, month, dict(games), part, spool) for part in partitions]
+        store_checks = _StoreChecks(database, games, month, Path(spool) / "store.findings")
+        store_checks.start()
+        results: list[PartitionResult] = []
+        try:
+            for done in runner(tasks):
+                results.append(done)
+                if progress is not None:
+                    progress(sum(r.rounds_seen for r in results))
+        finally:
+            store_checks.join()
+        results.sort(key=attrgetter("number"))
+        for finding in merged_round_findings(results):
+            sink.extend([finding])
+        for findings in merged_shoe_findings(results):
+            sink.extend(findings)
+        for finding in store_checks.findings():
+            sink.extend([finding])
+    sink.flush()
+    totals, unconfigured = merged_totals(results)
+    result.tables, result.bet_totals = totals.tables, totals.bets
+    result.unconfigured_rounds = unconfigured
+    result.rounds_checked = sum(r.rounds_checked for r in results)
+    result.bets_checked = sum(r.bets_checked for r in results)
+    result.checks_not_run = store_checks.not_run
+    summaries = [summary for r in results for summary in r.summaries]
+    return with_findings(summaries, shoe_findings(connection, games, month))
+
+
+class _StoreChecks(threading.Thread):
+    """Every store check of the period, on a read-only connection of its own, its findings
+    spooled to a file, and the checks not run for want of a field: what the partitions
+    cannot see alone, found while they run."""
+
+    def __init__(self, database: str, games: Mapping[str, GameSpec], month, path: Path):
+        super().__init__(name="store checks", daemon=True)
+        self.database, self.games, self.month, self.path = database, games, month, path
+        self.error: BaseException | None = None
+        self.not_run: list[CheckNotRun] = []
+
+    def run(self) -> None:
+        try:
+            connection = read_only(self.database)
+            try:
+                with database_faults(connection), open(self.path, "wb") as handle:
+                    spool = FindingSpool(handle)
+                    for store_check in STORE_CHECKS.values():
+                        for finding in store_check(connection, self.games, self.month):
+                            spool.emit([finding])
+                    spool.flush()
+                self.not_run = checks_not_run(connection, self.games, self.month)
+            finally:
+                connection.close()
+        except BaseException as error:  # handed to the coordinator's thread
+            self.error = error
+
+    def findings(self) -> Iterator[Finding]:
+        """The findings, in the order found; the thread's error raised here, if it had one."""
+        if self.error is not None:
+            raise self.error
+        return spooled_findings(str(self.path))
 
 
 #: A store check: the open connection, the games, the month in scope (None for every month)
@@ -261,44 +398,3 @@ def find_duplicate_bet_ids(
 STORE_CHECKS: Mapping[FindingKind, StoreCheck] = MappingProxyType(
     {FindingKind.DUPLICATE_BET_ID: find_duplicate_bet_ids}
 )
-
-
-def _check_rounds(
-    connection: sqlite3.Connection,
-    games: Mapping[str, GameSpec],
-    month: str | None,
-    sink: _FindingSink,
-    result: VerifyResult,
-    progress: Callable[[int], None] | None,
-    hands: dict[str, int],
-) -> None:
-    """The streaming pass: each round of a configured game through every round check, and
-    into the totals; the hand of each settled round of a shoe into ``hands``, by round id."""
-    cache = CheckCache()
-    checks = tuple(CHECKS.values())
-    totals = Totals(result.tables, result.bet_totals)
-    unconfigured = result.unconfigured_rounds
-    rounds_checked = bets_checked = seen = 0
-    for seen, (round, files) in enumerate(read_rounds(connection, month), 1):
-        if progress is not None and not seen % PROGRESS_EVERY:
-            progress(seen)
-        game = games.get(round.game_id)
-        if game is None:
-            # Loaded under another configuration: nothing to judge it by here; counted.
-            unconfigured[round.game_id] = unconfigured.get(round.game_id, 0) + 1
-            continue
-        rounds_checked += 1
-        bets_checked += len(round.bets)
-        context = CheckContext.of(round, files, cache)
-        outcome = context.outcome
-        totals.add(round, outcome)
-        if outcome is not None and round.shoe_id is not None and len(hands) < HANDS_HANDED_OVER:
-            hands[round.round_id] = encode_outcome(outcome)
-        for check in checks:
-            findings = check(round, game, context)
-            if findings:
-                sink.extend(findings)
-    result.rounds_checked += rounds_checked
-    result.bets_checked += bets_checked
-    if progress is not None:
-        progress(seen)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reporting.verify.run
+import reporting.verify.passes
 from reporting.engine.cards import RANKS, SUITS, parse_cards
 from reporting.engine.rules import Winner, resolve_round
 from reporting.ingest.discovery import discover_sources
@@ -218,7 +218,7 @@ def test_past_the_hands_handed_over_the_shoe_pass_resolves_the_rest_alike(
 ):
     connection = store(tmp_path, operator_config, [record for record, _ in SHOE])
     handed_over = verify(connection, operator_config, MONTH).shoes
-    monkeypatch.setattr(reporting.verify.run, "HANDS_HANDED_OVER", 2)
+    monkeypatch.setattr(reporting.verify.passes, "HANDS_HANDED_OVER", 2)
     assert verify(connection, operator_config, MONTH).shoes == handed_over
 
 

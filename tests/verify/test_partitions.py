@@ -1,0 +1,136 @@
+"""Partitioned verification (reporting.verify.partitions): a month split by table, checked by
+separate workers in any order, merged into exactly what one pass finds: the same stored rows
+in the same order, the same totals with their keys in the same order, the same shoes."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+import pytest
+from helpers import bet_record, round_record, store_records
+
+from reporting.config.loader import load_config
+from reporting.ingest.discovery import discover_sources
+from reporting.sample.generator import generate_month
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.partitions import check_partition, plan_partitions
+from reporting.verify.run import verify
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+CONFIG = REPOSITORY / "sample_data" / "operator.toml"
+MONTH = "2026-10"
+
+
+def in_process(order):
+    """A runner checking the partitions here, one after another, in ``order`` (a function of
+    the task list): what a pool of workers finishing in any order gives back."""
+
+    def run(tasks):
+        for task in order(list(tasks)):
+            yield check_partition(task)
+
+    return run
+
+
+def stored(connection: sqlite3.Connection) -> list[tuple]:
+    """Every stored finding with its row id: the order written is compared too."""
+    return connection.execute("SELECT * FROM findings ORDER BY finding_id").fetchall()
+
+
+def outcome(result) -> dict:
+    """Everything a verify result holds, dicts as item lists so their order counts."""
+    fields = dataclasses.asdict(result)
+    for name in ("tables", "bet_totals", "unconfigured_rounds"):
+        fields[name] = list(getattr(result, name).items())
+    fields["findings_by_kind"] = sorted(result.findings_by_kind.items())
+    return fields
+
+
+@pytest.fixture(scope="module")
+def faulted_store(tmp_path_factory):
+    """A month of three tables a game, two faults of every kind, ingested under the sample
+    configuration: its path, and a configuration without one game (its rounds unconfigured)."""
+    folder = tmp_path_factory.mktemp("partitions")
+    config = load_config(CONFIG)
+    log = folder / "month.jsonl"
+    generate_month(config, MONTH, log, tables=3, rounds_per_day=12, faults=2, seed=11)
+    connection = connect(folder / "store.sqlite")
+    assert ingest(connection, discover_sources([log]), config).failed == []
+    # The generator's round ids begin with the table's: ids by time instead (as a provider
+    # numbering every table's rounds in one sequence), so that round-id order interleaves
+    # the tables and the partitions' findings must be merged, not put one after another.
+    connection.executescript(
+        "PRAGMA foreign_keys = OFF; BEGIN;"
+        " UPDATE bets SET round_id = (SELECT settled_at FROM rounds AS r"
+        " WHERE r.round_id = bets.round_id) || '/' || round_id;"
+        " UPDATE rounds SET round_id = settled_at || '/' || round_id; COMMIT;"
+    )
+    connection.close()
+    return folder / "store.sqlite", config
+
+
+def runs(db: Path, config, month, runners) -> list[tuple[list, dict]]:
+    """The stored findings and the result of verify under each runner, on one store."""
+    connection = connect(db, create=False)
+    try:
+        out = []
+        for runner in runners:
+            result = verify(connection, config, month, runner=runner)
+            out.append((stored(connection), outcome(result)))
+        return out
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("month", [MONTH, None])
+def test_partitions_in_any_order_give_what_one_pass_gives(faulted_store, month):
+    db, config = faulted_store
+    one, forward, backward = runs(
+        db, config, month, [None, in_process(list), in_process(lambda t: t[::-1])]
+    )
+    assert one[1]["rounds_checked"] > 0 and len(one[0]) >= 2 * 8
+    assert forward == one
+    assert backward == one
+
+
+def test_unconfigured_games_are_counted_in_the_same_order(faulted_store):
+    db, config = faulted_store
+    narrow = dataclasses.replace(
+        config, games={key: game for key, game in config.games.items() if "mini" not in key}
+    )
+    assert len(narrow.games) < len(config.games)
+    one, split = runs(db, narrow, MONTH, [None, in_process(lambda t: t[::-1])])
+    assert one[1]["unconfigured_rounds"] and split == one
+
+
+def test_worker_processes_give_what_one_pass_gives(faulted_store):
+    db, config = faulted_store
+    connection = connect(db, create=False)
+    try:
+        assert len(plan_partitions(connection, MONTH)) > 2
+        first = verify(connection, config, MONTH)
+        rows = stored(connection)
+        second = verify(connection, config, MONTH, jobs=2)
+        assert stored(connection) == rows
+        assert outcome(second) == outcome(first)
+    finally:
+        connection.close()
+
+
+def test_tables_sharing_a_shoe_id_are_one_partition(tmp_path):
+    connection = connect(tmp_path / "store.sqlite")
+    game = "live-baccarat-it"
+    # Table B logs a round of table A's shoe id; table C has a shoe of its own.
+    records = [
+        round_record("R-1", bet_record("R-1", "b1"), table_id="A", shoe_id="S1"),
+        round_record("R-2", bet_record("R-2", "b2"), table_id="B", shoe_id="S1"),
+        round_record("R-3", bet_record("R-3", "b3"), table_id="C", shoe_id="S2"),
+    ]
+    store_records(connection, records, file_name="shared.jsonl")
+    plan = plan_partitions(connection, MONTH)
+    assert [p.tables for p in plan] == [((game, "A"), (game, "B")), ((game, "C"),)]
+    assert [p.rounds for p in plan] == [2, 1]
+    connection.close()
