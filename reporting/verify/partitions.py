@@ -22,8 +22,11 @@ sends them to a Dask cluster.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import heapq
 import os
+import signal
 import sqlite3
 import struct
 import tempfile
@@ -50,6 +53,7 @@ from reporting.verify.shoes import ShoeSummary
 from reporting.verify.totals import Totals
 
 __all__ = [
+    "MOST_PARTITIONS",
     "FindingSpool",
     "Partition",
     "PartitionResult",
@@ -67,6 +71,8 @@ __all__ = [
     "spooled_findings",
 ]
 
+#: A month of more tables than this is checked in this many partitions, tables packed together.
+MOST_PARTITIONS = 256
 #: Findings per frame of a spool file.
 _FRAME_FINDINGS = 4096
 _LENGTH = struct.Struct("<Q")
@@ -109,8 +115,12 @@ class _Tables:
             self.parent[max(first, second)] = min(first, second)
 
 
-def plan_partitions(connection: sqlite3.Connection, month: str | None) -> list[Partition]:
-    """The partitions of ``month`` (or of every month): one scan of the period's rounds."""
+def plan_partitions(
+    connection: sqlite3.Connection, month: str | None, most: int | None = None
+) -> list[Partition]:
+    """The partitions of ``month`` (or of every month), at most ``most`` of them (default
+    :data:`MOST_PARTITIONS`; groups of tables packed together, in table order, when there are
+    more): one scan of the rounds."""
     where, params = ("1", ()) if month is None else ("report_month = ?", (month,))
     rounds: dict[tuple[str, str], int] = {}
     groups = _Tables()
@@ -128,11 +138,31 @@ def plan_partitions(connection: sqlite3.Connection, month: str | None) -> list[P
     members: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for table in sorted(rounds):
         members.setdefault(groups.root(table), []).append(table)
-    ordered = sorted(members.values())
+    packed = _packed(sorted(members.values()), rounds, most or MOST_PARTITIONS)
     return [
         Partition(number, tuple(tables), sum(rounds[table] for table in tables))
-        for number, tables in enumerate(ordered)
+        for number, tables in enumerate(packed)
     ]
+
+
+def _packed(
+    groups: list[list[tuple[str, str]]], rounds: Mapping[tuple[str, str], int], most: int
+) -> list[list[tuple[str, str]]]:
+    """At most ``most`` partitions of the groups, neighbours packed together while a
+    partition holds fewer than its share of the rounds: a log of a thousand tables of a few
+    rounds each is not a thousand tasks."""
+    if len(groups) <= most:
+        return groups
+    share = sum(rounds.values()) / most
+    packed: list[list[tuple[str, str]]] = []
+    held = 0
+    for group in groups:
+        if not packed or (held >= share and len(packed) < most):
+            packed.append([])
+            held = 0
+        packed[-1] += group
+        held += sum(rounds[table] for table in group)
+    return packed
 
 
 @dataclass(frozen=True)
@@ -335,23 +365,43 @@ def local_runner(jobs: int) -> Runner:
     def run(tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
         largest_first = sorted(tasks, key=lambda task: -task.partition.rounds)
         # Fresh interpreters: a forked child would inherit the parent's open connection.
-        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=get_context("spawn")) as pool:
+        pool = ProcessPoolExecutor(
+            min(jobs, len(tasks)),
+            mp_context=get_context("spawn"),
+            initializer=_worker_started,
+            initargs=(os.getpid(),),
+        )
+        try:
             pending: set[Future] = {pool.submit(check_partition, task) for task in largest_first}
-            try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        yield future.result()
-            except BrokenProcessPool:
-                raise EnvironmentFault(
-                    "a verify worker process stopped (killed, or out of memory); nothing was"
-                    " stored: run verify again, or with --jobs 1"
-                ) from None
-            finally:
-                for future in pending:
-                    future.cancel()
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise EnvironmentFault(
+                "a verify worker process stopped (killed, or out of memory); nothing was"
+                " stored: run verify again, or with --jobs 1"
+            ) from None
+        except BaseException:  # an error, a stop (SIGTERM, Ctrl-C): do not wait for the rest
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
 
     return run
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _worker_started(parent: int) -> None:
+    """In each worker: Ctrl-C is the coordinator's to handle (it stops the workers), and the
+    worker dies with the coordinator (Linux), so that a stopped run leaves none behind."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the coordinator died before the line above took effect
+        os._exit(1)
 
 
 def spool_folder() -> tempfile.TemporaryDirectory:

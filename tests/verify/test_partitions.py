@@ -5,12 +5,21 @@ in the same order, the same totals with their keys in the same order, the same s
 from __future__ import annotations
 
 import dataclasses
+import glob
+import os
+import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
-from helpers import bet_record, round_record, store_records
+from helpers import bet_record, children_of, round_record, rows, store_records
 
+import reporting.verify.partitions
 from reporting.config.loader import load_config
 from reporting.ingest.discovery import discover_sources
 from reporting.sample.generator import generate_month
@@ -134,3 +143,102 @@ def test_tables_sharing_a_shoe_id_are_one_partition(tmp_path):
     assert [p.tables for p in plan] == [((game, "A"), (game, "B")), ((game, "C"),)]
     assert [p.rounds for p in plan] == [2, 1]
     connection.close()
+
+
+def test_many_small_tables_are_packed_into_few_partitions(faulted_store, monkeypatch):
+    db, config = faulted_store
+    connection = connect(db, create=False)
+    try:
+        tables = plan_partitions(connection, MONTH)
+        packed = plan_partitions(connection, MONTH, most=2)
+        assert len(tables) > 2 and len(packed) == 2
+        assert [t for p in packed for t in p.tables] == [t for p in tables for t in p.tables]
+        assert sum(p.rounds for p in packed) == sum(p.rounds for p in tables)
+    finally:
+        connection.close()
+    monkeypatch.setattr(reporting.verify.partitions, "MOST_PARTITIONS", 2)
+    one, split = runs(db, config, MONTH, [None, in_process(lambda t: t[::-1])])
+    assert split == one
+
+
+# --- stopped or broken runs -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def larger_store(faulted_store, tmp_path_factory):
+    """The faulted month copied twenty times over by SQL (new round, shoe and bet ids): long
+    enough to verify that a run can be stopped while its workers check it."""
+    source, config = faulted_store
+    db = tmp_path_factory.mktemp("larger") / "store.sqlite"
+    shutil.copyfile(source, db)
+    connection = connect(db, create=False)
+    columns = [row[1] for row in connection.execute("PRAGMA table_info(rounds)")]
+    bet_columns = [row[1] for row in connection.execute("PRAGMA table_info(bets)")]
+    renamed = {"round_id": "round_id || ?", "shoe_id": "shoe_id || ?"}
+    connection.execute("BEGIN")
+    for copy in range(1, 20):
+        suffix = (f"#{copy}",) * 2
+        connection.execute(
+            f"INSERT INTO rounds ({', '.join(columns)}) SELECT"
+            f" {', '.join(renamed.get(c, c) for c in columns)} FROM rounds WHERE round_id NOT LIKE '%#%'",
+            suffix,
+        )
+        connection.execute(
+            f"INSERT INTO bets ({', '.join(bet_columns)}) SELECT"
+            f" {', '.join('round_id || ?' if c == 'round_id' else 'bet_id || ?' if c == 'bet_id' else c for c in bet_columns)}"
+            " FROM bets WHERE round_id NOT LIKE '%#%'",
+            suffix,
+        )
+    connection.execute("COMMIT")
+    connection.close()
+    return db, config
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def workers_busy(parent: int, timeout: float = 20.0) -> list[int]:
+    """The worker processes of ``parent`` once one of them has begun a partition."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = [pid for pid in children_of(parent) if b"spawn_main" in cmdline(pid)]
+        started = [p for p in glob.glob(f"{tempfile.gettempdir()}/baccarat-verify-*/partition-*")]
+        if children and started:
+            return children
+        time.sleep(0.02)
+    raise AssertionError("no worker began a partition")
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM of the command", "SIGKILL of a worker"])
+def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop):
+    db, _config = larger_store
+    before = rows(db, "SELECT * FROM findings")
+    command = subprocess.Popen(
+        [sys.executable, "-m", "reporting", "verify", "--db", str(db), "--config", str(CONFIG)]
+        + ["--month", MONTH, "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    workers = workers_busy(command.pid)
+    if stop.startswith("SIGTERM"):
+        command.send_signal(signal.SIGTERM)
+    else:
+        os.kill(workers[0], signal.SIGKILL)
+    _out, err = command.communicate(timeout=30)
+    assert command.returncode == 2, err
+    assert "Traceback" not in err
+    expected = (
+        "stopped by SIGTERM" if stop.startswith("SIGTERM") else "a verify worker process stopped"
+    )
+    assert expected in err
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
+    assert rows(db, "SELECT * FROM findings") == before
+    assert not glob.glob(f"{tempfile.gettempdir()}/baccarat-verify-*")
