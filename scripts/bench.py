@@ -10,9 +10,9 @@ Phases, each in its own process so peak memory (RSS) is its own:
 * ingest: ``baccarat-report ingest`` of the generated ``.jsonl.gz``;
 * floor: raw ``sqlite3.executemany`` of the very same bet rows (read back from the ingested
   database) into an equivalent ``bets`` table in a fresh database, one transaction;
-* verify: ``baccarat-report verify`` of the month, when the command exists; then again with
-  the month's audit written (``--workbook`` and ``--report``): the difference is the audit's
-  cost (issue 14: under a minute at 1,000,000 rounds);
+* verify: ``baccarat-report verify`` of the month with one job, then with a job per core (the
+  two must find the same; their ratio is printed), then with the month's audit written
+  (``--workbook`` and ``--report``): the difference is the audit's cost;
 * the same month written in a provider's shape (``sample --format replay-api``, a gzipped JSON
   document) and ingested with ``--profile replay-api`` into a database of its own: the
   profiled reader against the spec's JSON Lines reader, same rounds.
@@ -124,6 +124,7 @@ def main() -> None:
             Path(f"{path}{suffix}").unlink(missing_ok=True)
     cli = [sys.executable, "-m", "reporting"]
     rows = []
+    verify_seconds: list[tuple[str, float]] = []
     try:
         rows.append(generate(cli, log, tables, per_day))
 
@@ -145,48 +146,19 @@ def main() -> None:
 
         help_text = subprocess.run([*cli, "--help"], capture_output=True, text=True).stdout
         if " verify " in help_text:
-            seconds, rss, out = run(
-                [*cli, "verify", "--db", str(db), "--config", str(CONFIG), "--json"], "verify"
-            )
-            checked = json.loads(out)
-            rows.append(
-                ("verify", seconds, checked["rounds_checked"], checked["bets_checked"], rss)
-            )
-            seconds, rss, _ = run(
-                [
-                    *cli,
-                    "verify",
-                    "--db",
-                    str(db),
-                    "--config",
-                    str(CONFIG),
-                    "--month",
-                    MONTH,
-                    "--workbook",
-                    str(work / "audit" / f"audit-{MONTH}.xlsx"),
-                    "--report",
-                    str(work / "audit"),
-                    "--as-of",
-                    "2026-11-05",
-                    "--json",
-                ],
-                "verify + audit",
-            )
-            rows.append(
-                (
-                    "verify + audit workbook + audit report",
-                    seconds,
-                    checked["rounds_checked"],
-                    checked["bets_checked"],
-                    rss,
-                )
-            )
+            verify_seconds = verify_phases(cli, db, work, rows)
         profiled_seconds = profiled(cli, work, tables, per_day, rows)
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(work, ignore_errors=True)
 
     print_table(rows, ingest_seconds / floor_seconds)
+    if verify_seconds:
+        one, *others = verify_seconds
+        for jobs, seconds in others:
+            print(
+                f"verify with {jobs} / with 1 job: {seconds / one[1]:.2f}x (target: at most 0.6x)"
+            )
     print(
         f"ingest --profile replay-api / ingest of JSON Lines: {profiled_seconds / ingest_seconds:.2f}x"
     )
@@ -194,6 +166,43 @@ def main() -> None:
 
 #: A row of the table: phase, seconds, rounds, bets, peak RSS (KiB).
 Row = tuple[str, float, int, int, int]
+
+
+def verify_phases(cli: list[str], db: Path, work: Path, rows: list[Row]) -> list[tuple[str, float]]:
+    """verify of the month in one process, then with a job per core (the same findings: the
+    two JSON documents are compared), then with the month's audit written: the seconds of
+    the first two, by the jobs' label."""
+    base = [*cli, "verify", "--db", str(db), "--config", str(CONFIG), "--month", MONTH, "--json"]
+    cores = len(os.sched_getaffinity(0))
+    timed, documents = [], []
+    for jobs in (1, cores) if cores > 1 else (1,):
+        seconds, rss, out = run([*base, "--jobs", str(jobs)], f"verify --jobs {jobs}")
+        checked = json.loads(out)
+        documents.append(checked)
+        label = f"{jobs} job" + ("s" if jobs > 1 else "")
+        timed.append((label, seconds))
+        rows.append(
+            (f"verify, {label}", seconds, checked["rounds_checked"], checked["bets_checked"], rss)
+        )
+    if any(document != documents[0] for document in documents):
+        sys.exit("verify with several jobs found otherwise than with one")
+    audit = work / "audit"
+    seconds, rss, _ = run(
+        [*base, "--workbook", str(audit / f"audit-{MONTH}.xlsx"), "--report", str(audit)]
+        + ["--as-of", "2026-11-05"],
+        "verify + audit",
+    )
+    checked = documents[-1]
+    rows.append(
+        (
+            f"verify ({timed[-1][0]}) + audit workbook + report",
+            seconds,
+            checked["rounds_checked"],
+            checked["bets_checked"],
+            rss,
+        )
+    )
+    return timed
 
 
 def generate(cli: list[str], log: Path, tables: int, per_day: int, fmt: str = "jsonl") -> Row:
