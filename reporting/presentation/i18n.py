@@ -38,6 +38,7 @@ from markupsafe import Markup
 
 from reporting.config.languages import LANGUAGES
 from reporting.config.languages import language as language_of
+from reporting.engine.cards import SUIT_SYMBOLS
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
 from reporting.presentation.bet_words import bet_words
 from reporting.presentation.roads import (
@@ -344,6 +345,7 @@ def make_environment(language: str) -> Environment:
     environment.globals["formatter"] = formatter
     environment.globals["bet_words"] = bet_words
     environment.globals["road_svg"] = road_svg
+    environment.globals["suit_symbols"] = SUIT_SYMBOLS
     return environment
 
 
