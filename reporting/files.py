@@ -18,6 +18,7 @@ import fcntl
 import hashlib
 import os
 import secrets
+import shutil
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -35,6 +36,9 @@ from reporting.errors import (
 
 __all__ = [
     "environment_fault",
+    "repair_folder_swap",
+    "retired_folder",
+    "swap_in_folder",
     "hold_lock",
     "kind_of_file",
     "open_regular",
@@ -228,3 +232,42 @@ def _take(
             time.sleep(min(_LOCK_POLL, max(0.0, deadline - time.monotonic())))
         except OSError as error:
             raise environment_fault(error, path, "lock it") from None
+
+
+def retired_folder(final: Path) -> Path:
+    """Where :func:`swap_in_folder` moves the folder it replaces: ``.<name>.old`` beside it."""
+    return final.with_name(f".{final.name}.old")
+
+
+def swap_in_folder(staging: Path, final: Path) -> None:
+    """Replace the folder ``final`` by ``staging`` with renames: the old one stays whole until
+    the new one is complete, and the window without a folder is two renames long (a kill
+    inside it is repaired at the next start: :func:`repair_folder_swap`).
+
+    Chosen over an atomic exchange (Linux ``renameat2(RENAME_EXCHANGE)``): that call exists
+    on Linux only, and not on every file system there (some network and FUSE file systems
+    refuse it), so the two-rename fallback, and with it the repair, would be needed anyway.
+    """
+    retired = retired_folder(final)
+    if retired.exists():
+        shutil.rmtree(retired)
+    if final.exists():
+        os.replace(final, retired)
+    os.replace(staging, final)
+    if retired.exists():
+        shutil.rmtree(retired)
+
+
+def repair_folder_swap(final: Path) -> bool:
+    """Finish what a process killed inside :func:`swap_in_folder` left (the caller holds the
+    lock that keeps other swaps out): ``.<name>.old`` (the previous folder, whole) without
+    ``final`` is put back, and True returned; both present, the kill came after the new
+    folder was in place, so the old one is removed."""
+    retired = retired_folder(final)
+    if retired.is_symlink() or not retired.is_dir():
+        return False
+    if os.path.lexists(final):
+        shutil.rmtree(retired)
+        return False
+    os.replace(retired, final)
+    return True

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 import sqlite3
@@ -39,7 +38,7 @@ from reporting.errors import InputError
 from reporting.figures.audit import audit_month
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
-from reporting.files import hold_lock, sha256_of
+from reporting.files import hold_lock, repair_folder_swap, sha256_of, swap_in_folder
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_audit
@@ -53,7 +52,8 @@ __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock
 #: The lock file earlier versions kept inside the output folder (removed when found).
 LEGACY_LOCK_NAME = ".baccarat-report.lock"
 STAGING = ".staging"
-#: What a month's folder is called while the swap replaces it (see :func:`_swap_in`).
+#: What a month's folder is called while the swap replaces it (see
+#: :func:`reporting.files.swap_in_folder`).
 _RETIRED = re.compile(r"\.(\d{4}-\d{2})\.old")
 
 #: Writes one game's rendered documents into a folder; returns the files written.
@@ -317,26 +317,14 @@ def _relative_name(path: Path, inbox: Path) -> str:
 
 
 def _repair_swap(out: Path, log: Log) -> None:
-    """Finish what a run killed inside :func:`_swap_in` left (we hold the lock).
-
-    Chosen over an atomic exchange (Linux ``renameat2(RENAME_EXCHANGE)``): that call exists
-    on Linux only, and not on every file system there (some network and FUSE file systems
-    refuse it), so the two-rename fallback, and with it this repair, would be needed anyway.
-    A kill between the renames leaves ``.<month>.old`` (the previous reports, whole) and no
-    ``<month>``: the old folder is put back. Both present: the kill came after the new
-    folder was in place, so the old one is removed.
-    """
+    """Finish what a run killed while swapping a month's folder in left (we hold the lock):
+    :func:`reporting.files.repair_folder_swap` for each retired month folder."""
     if not out.is_dir():
         return
     for retired in sorted(out.iterdir()):
         match = _RETIRED.fullmatch(retired.name)
-        if match is None or retired.is_symlink() or not retired.is_dir():
-            continue
-        final = out / match.group(1)
-        if os.path.lexists(final):
-            shutil.rmtree(retired)
-        else:
-            os.replace(retired, final)
+        if match is not None and repair_folder_swap(out / match.group(1)):
+            final = out / match.group(1)
             log(f"restored {final} from {retired.name}, left by a run stopped while swapping")
 
 
@@ -403,7 +391,7 @@ def _write_month(
             log(f"disclose {game.id}: warning: {warning}")
     manifest = _write_manifest(run, staging, files)
     final = run.out / month
-    _swap_in(staging, final)
+    swap_in_folder(staging, final)
     log(f"reports for {month}: {final}")
     alerts = month_alerts(
         connection,
@@ -530,17 +518,3 @@ def _manifest(
             for path in sorted(files, key=lambda p: p.relative_to(staging).as_posix())
         ],
     }
-
-
-def _swap_in(staging: Path, final: Path) -> None:
-    """Replace ``final`` by ``staging`` with renames: the old reports stay whole until the
-    new ones are complete, and the window without a folder is two renames long (a kill
-    inside it is repaired at the next start: :func:`_repair_swap`)."""
-    retired = final.with_name(f".{final.name}.old")
-    if retired.exists():
-        shutil.rmtree(retired)
-    if final.exists():
-        os.replace(final, retired)
-    os.replace(staging, final)
-    if retired.exists():
-        shutil.rmtree(retired)

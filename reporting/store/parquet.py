@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from reporting.errors import InputError
+from reporting.files import repair_folder_swap, swap_in_folder
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "export_parquet"]
 
@@ -113,7 +114,7 @@ def export_parquet(
     folder = Path(folder).absolute()
     if folder.parent == folder:
         raise InputError(f"{folder}: name a folder for the copy, not the file system's root")
-    _repair_swap(folder)
+    repair_folder_swap(folder)
     _check_target(folder)
     staging = folder.with_name(f".{folder.name}.staging")
     shutil.rmtree(staging, ignore_errors=True)  # a staging folder a killed export left
@@ -129,7 +130,7 @@ def export_parquet(
             json.dumps(marker, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
             encoding="utf-8",
         )
-        _swap_in(staging, folder)
+        swap_in_folder(staging, folder)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -143,24 +144,6 @@ def _check_target(folder: Path) -> None:
         raise InputError(
             f"{folder}: holds files that are not an export of ours; name an empty or new folder"
         )
-
-
-def _repair_swap(folder: Path) -> None:
-    """A copy moved aside by an export killed between the two renames of its swap: put back,
-    so that the previous copy is never lost."""
-    old = folder.with_name(f".{folder.name}.old")
-    if old.is_dir() and not old.is_symlink() and not folder.exists():
-        old.rename(folder)
-
-
-def _swap_in(staging: Path, folder: Path) -> None:
-    """The staged copy in place of ``folder``: the old one moved aside, then removed."""
-    old = folder.with_name(f".{folder.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
-    if folder.exists():
-        folder.rename(old)
-    staging.rename(folder)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def _partitions(
