@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -21,7 +21,7 @@ from reporting.engine.games import GameSpec
 from reporting.engine.odds import bet_odds, main_probabilities
 from reporting.verify.totals import BetTotals, TableCounts
 
-__all__ = ["OutcomeTest", "RtpCheck", "outcome_tests", "rtp_checks"]
+__all__ = ["OutcomeTest", "RtpCheck", "outcome_tests", "played_rtp", "rtp_checks"]
 
 #: Two-sided 99.9% quantile of the standard normal distribution.
 Z_999 = 3.2905267314919255
@@ -132,3 +132,13 @@ def rtp_checks(
             RtpCheck(game_id, bet_type, sums.bets, sums.stakes, sums.payouts, odds.rtp, bound)
         )
     return checks
+
+
+def played_rtp(checks: Iterable[RtpCheck]) -> Fraction | None:
+    """The theoretical RTP of what was played: each bet type's exact RTP weighted by its
+    stakes (None without stakes)."""
+    stakes = weighted = 0
+    for check in checks:
+        stakes += check.stakes
+        weighted += check.stakes * check.theoretical_rtp
+    return Fraction(weighted) / stakes if stakes else None

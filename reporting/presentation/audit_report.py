@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 
@@ -37,7 +36,7 @@ from reporting.figures.audit_records import (
     VoidRound,
 )
 from reporting.figures.evidence import FindingEvidence, MonthEvidence
-from reporting.figures.statistics import OutcomeTest, RtpCheck
+from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_atomically
 from reporting.presentation import charts, roads
 from reporting.presentation.i18n import make_environment
@@ -267,16 +266,6 @@ def _money(audit: MonthAudit) -> tuple[tuple[MoneyRow, tuple[MoneyRow, ...]], ..
     )
 
 
-def _played_rtp(checks: Sequence[RtpCheck], game_id: str) -> Fraction | None:
-    """The theoretical RTP of what was played at a game: each bet type's theoretical RTP
-    weighted by its stakes (None without stakes)."""
-    played = [check for check in checks if check.game_id == game_id]
-    stakes = sum(check.stakes for check in played)
-    if not stakes:
-        return None
-    return sum((check.theoretical_rtp * check.stakes for check in played), Fraction(0)) / stakes
-
-
 def _game_charts(
     game_id: str,
     tests: Sequence[OutcomeTest],
@@ -311,7 +300,7 @@ def _game_charts(
                 _svg(charts.rtp_chart_svg(checks, labels)),
             )
         )
-    theoretical = _played_rtp(checks, game_id)
+    theoretical = played_rtp(check for check in checks if check.game_id == game_id)
     reference = "" if theoretical is None else ", with the theoretical RTP of its play (dashed)"
     for currency, rows in sorted(days.items()):
         labels = charts.ChartLabels(

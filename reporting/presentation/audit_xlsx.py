@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,9 @@ from reporting.figures.audit_records import (
     Severity,
 )
 from reporting.figures.regulators import declared_rtp_unsupported
-from reporting.figures.statistics import OutcomeTest, RtpCheck
+from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_atomically
+from reporting.presentation import charts
 from reporting.presentation.workbook_base import (
     FONT,
     HEADER_LIMIT,
@@ -591,8 +593,7 @@ class _Play:
     bets: int = 0
     stakes: int = 0  # cents
     payouts: int = 0  # cents
-    theory_stakes: int = 0  # cents: the stakes of the bet types with a theoretical RTP
-    stakes_times_rtp: Fraction = Fraction(0)  # each such bet type's stakes x its RTP
+    theory: list[RtpCheck] = field(default_factory=list)  # the bet types with a theory
 
     def add(self, totals: BetTotals) -> None:
         self.bets += totals.bets
@@ -600,8 +601,7 @@ class _Play:
         self.payouts += totals.payouts
 
     def add_theory(self, check: RtpCheck) -> None:
-        self.theory_stakes += check.stakes
-        self.stakes_times_rtp += check.stakes * check.theoretical_rtp
+        self.theory.append(check)
 
     @property
     def actual_rtp(self) -> Fraction | None:
@@ -610,7 +610,7 @@ class _Play:
     @property
     def theoretical_rtp(self) -> Fraction | None:
         """The exact RTP of each bet type with one, weighted by its stakes."""
-        return self.stakes_times_rtp / self.theory_stakes if self.theory_stakes else None
+        return played_rtp(self.theory)
 
 
 def _write_summary(
@@ -1405,24 +1405,22 @@ _RTP_AXIS = (0.0, 1.5)
 
 def _cumulative_rows(money: Sequence[MoneyRow]) -> list[tuple]:
     """Per game and currency, each local day's stakes and payouts and the month's running
-    totals up to it, from the Money rows of each day (every table)."""
+    totals up to it (:func:`reporting.presentation.charts.running_money`), from the Money
+    rows of each day (every table)."""
     days = sorted(
         (row for row in money if row.table_id is None and row.day is not None),
         key=_money_order,
     )
     rows = []
-    running: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for row in days:
-        totals = running[(row.game_id, row.currency)]
-        totals[0] += row.stakes
-        totals[1] += row.payouts
-        rtp = Fraction(totals[1], totals[0]) if totals[0] else None
-        rows.append(
-            (
-                *(row.game_id, row.currency, row.day, _money(row.stakes), _money(row.payouts)),
-                *(_money(totals[0]), _money(totals[1]), _ratio(rtp)),
+    for _key, group in groupby(days, key=lambda row: (row.game_id, row.currency)):
+        for row, stakes, payouts in charts.running_money(list(group)):
+            rtp = Fraction(payouts, stakes) if stakes else None
+            rows.append(
+                (
+                    *(row.game_id, row.currency, row.day, _money(row.stakes), _money(row.payouts)),
+                    *(_money(stakes), _money(payouts), _ratio(rtp)),
+                )
             )
-        )
     return rows
 
 

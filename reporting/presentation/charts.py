@@ -307,17 +307,9 @@ def rtp_chart_svg(checks: Sequence[RtpCheck], labels: ChartLabels) -> str:
 # (c) Cumulative RTP per day of a game
 
 
-def cumulative_rtp(days: Sequence[MoneyRow]) -> list[tuple[MoneyRow, Fraction | None]]:
-    """Each day row with the RTP of the month so far (cumulative payouts over cumulative
-    stakes, exact; ``None`` while nothing is staked), in day order. The rows must be one
-    game's day rows (every table) in one currency.
-
-    >>> from datetime import date
-    >>> rows = [MoneyRow("g", None, date(2026, 10, d), "EUR", 1, 0, 1, 1, s, p)
-    ...         for d, s, p in ((1, 100, 50), (2, 100, 150))]
-    >>> [rtp for _, rtp in cumulative_rtp(rows)]
-    [Fraction(1, 2), Fraction(1, 1)]
-    """
+def running_money(days: Sequence[MoneyRow]) -> list[tuple[MoneyRow, int, int]]:
+    """Each day row with the month's stakes and payouts so far (cents), in day order. The rows
+    must be one game's day rows (every table) in one currency."""
     if len({(row.game_id, row.currency) for row in days}) > 1:
         raise ValueError("a cumulative RTP is of one game in one currency")
     if any(row.day is None or row.table_id is not None for row in days):
@@ -325,12 +317,29 @@ def cumulative_rtp(days: Sequence[MoneyRow]) -> list[tuple[MoneyRow, Fraction | 
     if any(type(row.stakes) is not int or type(row.payouts) is not int for row in days):
         raise TypeError("money is integer cents: a day row's stakes or payouts are not")
     stakes = payouts = 0
-    points = []
+    running = []
     for row in sorted(days, key=lambda row: row.day):
         stakes += row.stakes
         payouts += row.payouts
-        points.append((row, Fraction(payouts, stakes) if stakes else None))
-    return points
+        running.append((row, stakes, payouts))
+    return running
+
+
+def cumulative_rtp(days: Sequence[MoneyRow]) -> list[tuple[MoneyRow, Fraction | None]]:
+    """Each day row with the RTP of the month so far (cumulative payouts over cumulative
+    stakes, exact; ``None`` while nothing is staked), in day order: of
+    :func:`running_money`.
+
+    >>> from datetime import date
+    >>> rows = [MoneyRow("g", None, date(2026, 10, d), "EUR", 1, 0, 1, 1, s, p)
+    ...         for d, s, p in ((1, 100, 50), (2, 100, 150))]
+    >>> [rtp for _, rtp in cumulative_rtp(rows)]
+    [Fraction(1, 2), Fraction(1, 1)]
+    """
+    return [
+        (row, Fraction(payouts, stakes) if stakes else None)
+        for row, stakes, payouts in running_money(days)
+    ]
 
 
 _LINE_TOP, _LINE_HEIGHT = 8, 150
