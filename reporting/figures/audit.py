@@ -39,6 +39,8 @@ from reporting.figures.audit_records import (
     MonthAudit,
     Provenance,
     VoidRound,
+    column_names,
+    from_rows,
 )
 from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import update_day
@@ -279,8 +281,9 @@ def _money_order(key: _MoneyKey) -> tuple:
 
 _VOID_ROUNDS = """
 SELECT r.round_id, r.game_id, r.table_id, r.shoe_id, r.hand_no, r.settled_at, r.void_reason,
-       count(b.round_id), coalesce(sum(b.stake_cents), 0), coalesce(sum(b.payout_cents), 0),
-       b.currency, l.file_name, r.source_line
+       count(b.round_id) AS bets, coalesce(sum(b.stake_cents), 0) AS stakes,
+       coalesce(sum(b.payout_cents), 0) AS refunded, b.currency, l.file_name AS source_file,
+       r.source_line
 FROM rounds AS r
 JOIN ingest_log AS l ON l.ingest_id = r.ingest_id
 LEFT JOIN bets AS b ON b.round_id = r.round_id
@@ -295,11 +298,10 @@ def void_register(
     """Every void round of ``month`` of the games, by settlement time (then round id): its
     bets, stakes and what they paid back, per currency (one line per currency its bets use),
     and the file and line it was read from."""
-    lines = [
-        VoidRound(*row)
-        for game in games
-        for row in connection.execute(_VOID_ROUNDS, (game.id, str(month)))
-    ]
+    lines = []
+    for game in games:
+        cursor = connection.execute(_VOID_ROUNDS, (game.id, str(month)))
+        lines += from_rows(VoidRound, column_names(cursor), cursor)
     return tuple(
         sorted(lines, key=lambda line: (line.settled_at, line.round_id, line.currency or ""))
     )
@@ -442,11 +444,16 @@ ORDER BY game_id, round_id, kind, bet_id, source_file, source_line, message,
          expected_payout_cents, logged_payout_cents, rule
 """
 _INPUT_FILES = """
-SELECT file_name, companion_name, file_sha256, file_size, format, profile, profile_sha256,
-       ingested_at, rounds_loaded, bets_loaded, rejected
+SELECT file_name, companion_name, file_sha256 AS sha256, file_size AS size, format, profile,
+       profile_sha256, ingested_at, rounds_loaded, bets_loaded, rejected
 FROM ingest_log WHERE ingest_id IN (SELECT ingest_id FROM rounds WHERE report_month = ?)
 ORDER BY ingest_id
 """
+
+
+def _input_files(connection: sqlite3.Connection, month: Month) -> list[InputFile]:
+    cursor = connection.execute(_INPUT_FILES, (str(month),))
+    return from_rows(InputFile, column_names(cursor), cursor)
 
 
 def store_digest(connection: sqlite3.Connection, month: Month) -> str:
@@ -478,5 +485,5 @@ def provenance(
         configuration=None if configuration_path is None else configuration_path.name,
         configuration_sha256=None if configuration_path is None else sha256_of(configuration_path),
         store_digest=store_digest(connection, month),
-        inputs=tuple(InputFile(*row) for row in connection.execute(_INPUT_FILES, (str(month),))),
+        inputs=tuple(_input_files(connection, month)),
     )

@@ -12,7 +12,9 @@ The severity of each finding kind is here too, so that every output ranks findin
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -22,6 +24,8 @@ from types import MappingProxyType
 from reporting.records import FindingKind
 
 __all__ = [
+    "column_names",
+    "from_rows",
     "FINDING_SEVERITY",
     "ActivityHour",
     "AvailabilityGap",
@@ -218,3 +222,19 @@ class MonthAudit:
     limits: tuple[LimitRow, ...]
     disclosures: tuple[DisclosureCheck, ...]
     provenance: Provenance
+
+
+def from_rows(record: type, columns: Sequence[str], rows: Iterable[Sequence]) -> list:
+    """Records (a dataclass or a named tuple) from query rows, by keyword: ``columns`` names each row's
+    values (a query's ``cursor.description``, or its ``AS`` names) and must be the record's
+    fields, in order, so that a column added or moved in the SQL fails here, never shifts
+    a value into the next field."""
+    fields = getattr(record, "_fields", None) or tuple(f.name for f in dataclasses.fields(record))
+    if tuple(columns) != fields:
+        raise ValueError(f"{record.__name__}: the query gives {columns}, the record has {fields}")
+    return [record(**dict(zip(fields, row, strict=True))) for row in rows]
+
+
+def column_names(cursor) -> tuple[str, ...]:
+    """The names of a query's columns (their ``AS`` names)."""
+    return tuple(column[0] for column in cursor.description)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import NamedTuple
 
-from reporting.figures.audit_records import FINDING_SEVERITY, Severity
+from reporting.figures.audit_records import FINDING_SEVERITY, Severity, column_names, from_rows
 from reporting.records import SourceLocation
 
 __all__ = ["FindingEvidence", "MonthEvidence", "findings_with_evidence"]
@@ -86,11 +86,12 @@ WITH numbered AS (
     FROM findings AS f
     WHERE f.report_month = ? AND f.game_id IN (SELECT value FROM json_each(?))
 )
-SELECT n.finding_id, n.kind, n.game_id, n.round_id, n.bet_id, n.expected_payout_cents,
-    n.logged_payout_cents, n.rule, n.source_file, n.source_line, n.message,
+SELECT n.finding_id, n.kind, n.game_id, n.round_id, n.bet_id,
+    n.expected_payout_cents AS expected_payout, n.logged_payout_cents AS logged_payout, n.rule,
+    n.source_file, n.source_line, n.message,
     r.table_id, r.shoe_id, r.hand_no, r.settled_at, r.status, r.void_reason,
     r.player_cards, r.banker_cards,
-    b.account, b.bet_type, b.stake_cents, b.payout_cents, b.currency,
+    b.account, b.bet_type, b.stake_cents AS stake, b.payout_cents AS bet_payout, b.currency,
     n.of_kind
 FROM numbered AS n
 LEFT JOIN rounds AS r ON r.round_id = n.round_id
@@ -118,8 +119,10 @@ def findings_with_evidence(
     if games is None:
         games = [game for (game,) in connection.execute("SELECT DISTINCT game_id FROM findings")]
     scope = json.dumps(sorted(games))
-    for row in connection.execute(_EVIDENCE, (month, scope, per_kind)):
-        finding = FindingEvidence(*row[:-1])
+    cursor = connection.execute(_EVIDENCE, (month, scope, per_kind))
+    columns = column_names(cursor)[:-1]  # the last: the count of the finding's kind
+    for row in cursor:
+        (finding,) = from_rows(FindingEvidence, columns, [row[:-1]])
         counts[finding.kind] = row[-1]
         if per_kind:
             shown.append(finding)
