@@ -225,10 +225,10 @@ class MonthAudit:
 
 
 def from_rows(record: type, columns: Sequence[str], rows: Iterable[Sequence]) -> list:
-    """Records (a dataclass or a named tuple) from query rows, by keyword: ``columns`` names each row's
-    values (a query's ``cursor.description``, or its ``AS`` names) and must be the record's
-    fields, in order, so that a column added or moved in the SQL fails here, never shifts
-    a value into the next field."""
+    """Records (a dataclass or a named tuple) from query rows, by keyword: ``columns`` names
+    each row's values (a query's ``cursor.description``, or its ``AS`` names) and must be the
+    record's fields, in order, so that a column added or moved in the SQL fails here, never
+    shifts a value into the next field."""
     fields = getattr(record, "_fields", None) or tuple(f.name for f in dataclasses.fields(record))
     if tuple(columns) != fields:
         raise ValueError(f"{record.__name__}: the query gives {columns}, the record has {fields}")
