@@ -12,7 +12,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -201,12 +200,13 @@ def cmdline(pid: int) -> bytes:
         return b""
 
 
-def workers_busy(parent: int, timeout: float = 20.0) -> list[int]:
-    """The worker processes of ``parent`` once one of them has begun a partition."""
+def workers_busy(parent: int, spool: Path, timeout: float = 20.0) -> list[int]:
+    """The worker processes of ``parent`` once one of them has begun a partition (its spool
+    file made in ``spool``, the command's temporary folder)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         children = [pid for pid in children_of(parent) if b"spawn_main" in cmdline(pid)]
-        started = [p for p in glob.glob(f"{tempfile.gettempdir()}/baccarat-verify-*/partition-*")]
+        started = glob.glob(f"{spool}/baccarat-verify-*/partition-*")
         if children and started:
             return children
         time.sleep(0.02)
@@ -214,7 +214,7 @@ def workers_busy(parent: int, timeout: float = 20.0) -> list[int]:
 
 
 @pytest.mark.parametrize("stop", ["SIGTERM of the command", "SIGKILL of a worker"])
-def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop):
+def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop, tmp_path):
     db, _config = larger_store
     before = rows(db, "SELECT * FROM findings")
     command = subprocess.Popen(
@@ -223,8 +223,9 @@ def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=os.environ | {"TMPDIR": str(tmp_path)},
     )
-    workers = workers_busy(command.pid)
+    workers = workers_busy(command.pid, tmp_path)
     if stop.startswith("SIGTERM"):
         command.send_signal(signal.SIGTERM)
     else:
@@ -241,4 +242,4 @@ def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop):
         time.sleep(0.05)
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
     assert rows(db, "SELECT * FROM findings") == before
-    assert not glob.glob(f"{tempfile.gettempdir()}/baccarat-verify-*")
+    assert not glob.glob(f"{tmp_path}/baccarat-verify-*")
