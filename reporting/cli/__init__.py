@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -29,9 +29,16 @@ from reporting.cli import (
     verify,
 )
 from reporting.cli.common import EXIT_UNUSABLE
-from reporting.cli.failures import Stopped, describe_failure, install_signal_handlers
+from reporting.cli.failures import (
+    Stopped,
+    describe_failure,
+    install_signal_handlers,
+    loaded_class,
+)
 from reporting.cli.logs import command_logger, configure_logging, ensure_logging
-from reporting.config.loader import ConfigError
+
+if TYPE_CHECKING:
+    from reporting.config.loader import ConfigError
 
 app = typer.Typer(
     name="baccarat-report",
@@ -95,31 +102,39 @@ def main() -> None:
     install_signal_handlers()
     try:
         app()
-    except ConfigError as error:
-        ensure_logging()
-        for problem in error.problems:
-            command_logger().error("%s: %s", error.label, problem)
-        sys.exit(EXIT_UNUSABLE)
     except Stopped as stop:
         ensure_logging()
         command_logger().error("%s", stop.message())
         sys.exit(EXIT_UNUSABLE)
     except Exception as error:
         ensure_logging()
-        stop = _stopped_under(error)
-        if stop is not None:
-            # A signal that landed while a transaction was ending (say right after COMMIT):
-            # the clean-up it set off failed, not the work.
-            command_logger().error("%s", stop.message())
-            sys.exit(EXIT_UNUSABLE)
-        message = describe_failure(error)
-        if message is None:
-            # A bug, not bad input: show the traceback, and exit 2 (could not run) rather than
-            # Python's 1, which a scheduler would read as "done, with findings".
-            command_logger().error("internal error (the traceback above is a bug)", exc_info=error)
-        else:
-            command_logger().error("%s", message)
+        _report_failure(error)
         sys.exit(EXIT_UNUSABLE)
+
+
+def _report_failure(error: Exception) -> None:
+    """A failed command's lines on stderr (and in ``--log-file``): each problem of a
+    configuration with its place, a signal's stop, an expected failure's one line, or a bug's
+    traceback."""
+    config_error = loaded_class("reporting.config.loader", "ConfigError")
+    if config_error is not None and isinstance(error, config_error):
+        problems = cast("ConfigError", error)
+        for problem in problems.problems:
+            command_logger().error("%s: %s", problems.label, problem)
+        return
+    stop = _stopped_under(error)
+    if stop is not None:
+        # A signal that landed while a transaction was ending (say right after COMMIT):
+        # the clean-up it set off failed, not the work.
+        command_logger().error("%s", stop.message())
+        return
+    message = describe_failure(error)
+    if message is None:
+        # A bug, not bad input: show the traceback, and exit 2 (could not run) rather than
+        # Python's 1, which a scheduler would read as "done, with findings".
+        command_logger().error("internal error (the traceback above is a bug)", exc_info=error)
+    else:
+        command_logger().error("%s", message)
 
 
 def _stopped_under(error: BaseException) -> Stopped | None:
