@@ -70,6 +70,25 @@ def test_short_help_of_verify_in_a_fresh_process_is_the_same_text():
     assert result.stdout == _golden("verify").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("command", ["verify", "ingest"])
+def test_python_m_reporting_prints_the_same_help_under_its_name(command):
+    """``python -m reporting COMMAND --help`` takes typer's usual way (the root's options
+    parsed, then the command's), the installed script a shorter one: the same text."""
+    result = subprocess.run(
+        [sys.executable, "-m", "reporting", command, "--help"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    golden = _golden(command).read_text(encoding="utf-8")
+    assert result.stdout.startswith(f"Usage: python -m reporting {command} [OPTIONS]")
+    rest = golden.split("\n", 1)[1]
+    assert result.stdout.split("\n", 1)[1] == rest
+
+
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda name: name or "root")
 def test_short_and_long_help_are_the_same_text_in_process(command):
     """Through typer's CliRunner (as the other CLI tests call the app, wrapped at 80): ``-h``
