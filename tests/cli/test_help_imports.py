@@ -137,6 +137,15 @@ def test_the_chain_names_who_pulled_a_module_in(tmp_path):
     ]
 
 
+def test_the_folding_table_is_still_importable_from_common():
+    """It moved to reporting.cli.tables (rich is imported with it); the old name stays."""
+    from reporting.cli import common, tables
+
+    assert common.FoldingTable is tables.FoldingTable
+    with pytest.raises(AttributeError, match="no attribute 'Table'"):
+        common.Table  # noqa: B018
+
+
 def test_the_rule_sheet_formats_spelled_for_help_are_the_renderers():
     from reporting.cli.rules import FORMATS
     from reporting.presentation.documents import FORMATS as RENDERED
