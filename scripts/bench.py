@@ -15,7 +15,9 @@ Phases, each in its own process so peak memory (RSS) is its own:
   (``--workbook`` and ``--report``): the difference is the audit's cost;
 * the same month written in a provider's shape (``sample --format replay-api``, a gzipped JSON
   document) and ingested with ``--profile replay-api`` into a database of its own: the
-  profiled reader against the spec's JSON Lines reader, same rounds.
+  profiled reader against the spec's JSON Lines reader, same rounds;
+* help: the median wall time of ``baccarat-report --help`` and ``verify --help``, the
+  installed console script, whole process, as a user waits for it (issue 15: under 0.15 s).
 """
 
 from __future__ import annotations
@@ -162,6 +164,7 @@ def main() -> None:
     print(
         f"ingest --profile replay-api / ingest of JSON Lines: {profiled_seconds / ingest_seconds:.2f}x"
     )
+    help_phase()
 
 
 #: A row of the table: phase, seconds, rounds, bets, peak RSS (KiB).
@@ -273,6 +276,27 @@ def print_table(rows: list[Row], ratio: float) -> None:
             f"{bets / seconds:10,.0f} {rss / 1024:8.0f} MiB"
         )
     print(f"\ningest / floor: {ratio:.2f}x (target: within 2x)")
+
+
+#: Runs of each help the help phase times; it prints their median.
+HELP_RUNS = 30
+
+
+def help_phase(runs: int = HELP_RUNS) -> None:
+    """The help phase: the median wall time of ``--help`` and of ``verify --help`` of the
+    console script beside this Python, each run a whole process, output discarded."""
+    program = str(Path(sys.executable).with_name("baccarat-report"))
+    for arguments in (["--help"], ["verify", "--help"]):
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run([program, *arguments], stdout=subprocess.DEVNULL, check=True)
+            times.append(time.perf_counter() - start)
+        median = sorted(times)[runs // 2]
+        print(
+            f"baccarat-report {' '.join(arguments)}: median {median:.3f} s of {runs} runs"
+            " (target: under 0.15 s)"
+        )
 
 
 if __name__ == "__main__":

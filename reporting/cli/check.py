@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,24 +22,20 @@ from reporting.cli.common import (
     JsonOption,
     print_json,
 )
-from reporting.config.effective import effective_document, to_toml
-from reporting.config.loader import ConfigError, OperatorConfig, default_config_path, load_config
-from reporting.config.rtp import favourable_bet_warnings
-from reporting.engine.theory import game_odds
 from reporting.errors import InputError
-from reporting.figures.regulators import configuration_warnings
-from reporting.ingest.discovery import (
-    InboxProfile,
-    discover_inbox,
-    inbox_profiles,
-    unread_names,
-)
-from reporting.ingest.profiles.loader import load_profile
+
+if TYPE_CHECKING:
+    from reporting.config.loader import OperatorConfig
+    from reporting.ingest.discovery import InboxProfile
 
 
 def config_warnings(config: OperatorConfig) -> list[str]:
     """Every configuration warning of every game, located in the file (a bet over 100% at the
     game's ``pay`` key, the others at the game)."""
+    from reporting.config.rtp import favourable_bet_warnings
+    from reporting.engine.theory import game_odds
+    from reporting.figures.regulators import configuration_warnings
+
     located = config.problems()
     for game_id, game in config.games.items():
         theory = game_odds(game)
@@ -53,6 +49,8 @@ def config_warnings(config: OperatorConfig) -> list[str]:
 def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[str, Any]:
     """The round logs of an inbox folder that ``ingest``/``monthly`` would read, by format
     (and log profile, by the configuration's ``[[inbox.profiles]]`` rules)."""
+    from reporting.ingest.discovery import discover_inbox, unread_names
+
     if not inbox.is_dir():
         raise InputError(f"--inbox {inbox}: no such folder")
     sources, unread = discover_inbox(inbox, rules or [])
@@ -78,6 +76,10 @@ def _profiles_checked(
 ) -> list[InboxProfile]:
     """Load the configuration's inbox profiles and the profiles named by ``--profile``,
     noting their problems; the inbox rules (none if a profile could not be loaded)."""
+    from reporting.config.loader import ConfigError
+    from reporting.ingest.discovery import inbox_profiles
+    from reporting.ingest.profiles.loader import load_profile
+
     rules: list[InboxProfile] = []
     try:
         rules = [] if config is None else inbox_profiles(config)
@@ -131,6 +133,9 @@ def check_command(
 
     Exit 0: clean; 1: warnings only; 2: problems.
     """
+    from reporting.config.effective import effective_document
+    from reporting.config.loader import ConfigError, default_config_path, load_config
+
     path = config if config is not None else default_config_path()
     problems: list[str] = []
     warnings: list[str] = []
@@ -166,6 +171,8 @@ def check_command(
 
 def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
     """Problems and warnings on stderr; the summary, the inbox or the effective TOML on stdout."""
+    from reporting.config.effective import to_toml
+
     if as_json:
         print_json(document)
         return

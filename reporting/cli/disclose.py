@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
-from typing import Annotated
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,7 +15,6 @@ from reporting.cli.common import (
     ConfigOption,
     DbOption,
     DbWaitOption,
-    FoldingTable,
     JsonOption,
     load_operator_config,
     print_json,
@@ -26,13 +24,17 @@ from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
-from reporting.figures.disclosure import Disclosure, disclose
-from reporting.records import MONTHS_HANDLED, Month
-from reporting.store.schema import connect
+
+if TYPE_CHECKING:
+    from reporting.figures.disclosure import Disclosure
 
 
 def parse_as_of(text: str | None, timezone: str) -> date:
     """``--as-of YYYY-MM-DD``, or today's date in the game's time zone."""
+    from zoneinfo import ZoneInfo
+
+    from reporting.records import MONTHS_HANDLED, Month
+
     if text is None:
         return datetime.now(ZoneInfo(timezone)).date()
     try:
@@ -64,6 +66,9 @@ def disclose_command(
     as_json: JsonOption = False,
 ) -> None:
     """Declared RTP, operator share, limits and the previous month's win percentage."""
+    from reporting.figures.disclosure import disclose
+    from reporting.store.schema import connect
+
     spec = load_operator_config(config).game(game)
     day = parse_as_of(as_of, spec.timezone)
     with database_errors(db):
@@ -82,6 +87,8 @@ def disclose_command(
 
 def print_disclosure(disclosure: Disclosure) -> None:
     """The figures as a two-column table, then the warnings."""
+    from reporting.cli.tables import FoldingTable
+
     game = disclosure.game
     limits = game.overall_limits
     table = FoldingTable(

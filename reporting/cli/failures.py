@@ -12,13 +12,17 @@ from __future__ import annotations
 import errno
 import io
 import signal
-import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from reporting.errors import InputError
+
+if TYPE_CHECKING:
+    import sqlite3
 
 #: An OSError of the environment: its errno, what it means in a sentence, and what to do.
 OS_FAULTS: dict[int, str] = {
@@ -97,6 +101,8 @@ def describe_os_error(error: OSError) -> str | None:
 
 def describe_database_error(error: sqlite3.Error, path: Path | str | None = None) -> str | None:
     """``path: what happened`` for an sqlite3 error of the environment, else None (a bug)."""
+    import sqlite3
+
     text = str(error).lower()
     if "no transaction is active" in text and isinstance(error.__context__, sqlite3.Error):
         # The ROLLBACK after a fault failed because SQLite had already rolled back: the
@@ -140,14 +146,28 @@ def describe_failure(error: BaseException) -> str | None:
         return describe_decode_error(error)
     if isinstance(error, OSError):
         return describe_os_error(error)
-    if isinstance(error, sqlite3.Error):
+    database_error = loaded_class("sqlite3", "Error")
+    if database_error is not None and isinstance(error, database_error):
         return describe_database_error(error)
     return None
+
+
+def loaded_class(module: str, name: str) -> type[BaseException] | None:
+    """The exception class ``module.name`` if ``module`` is loaded, else None.
+
+    The boundary imports neither sqlite3 nor the configuration loader: every ``--help`` loads
+    it, and a module that was never imported cannot have raised its error. Nor does it import
+    anything once a command has failed (the failure may be a full disk or no file handle left).
+    """
+    loaded = sys.modules.get(module)
+    return None if loaded is None else getattr(loaded, name)
 
 
 @contextmanager
 def database_errors(path: Path) -> Iterator[None]:
     """Name ``path`` in the message of an sqlite3 error of the environment raised inside."""
+    import sqlite3
+
     try:
         yield
     except sqlite3.Error as error:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,7 +16,6 @@ from reporting.cli.common import (
     ConfigOption,
     DbOption,
     DbWaitOption,
-    FoldingTable,
     JsonOption,
     load_operator_config,
     print_json,
@@ -25,10 +24,10 @@ from reporting.cli.common import (
 )
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
-from reporting.ingest.discovery import discover_sources
-from reporting.ingest.profiles.loader import built_in_profiles, load_profile
-from reporting.store.load import IngestResult, ingest
-from reporting.store.schema import connect
+from reporting.ingest.profiles.builtin import built_in_profiles
+
+if TYPE_CHECKING:
+    from reporting.store.load import IngestResult
 
 SHOWN_REJECTS = 50
 
@@ -55,6 +54,11 @@ def ingest_command(
 ) -> None:
     """Load round logs (JSONL / JSONL.gz / CSV, or a provider's export through a log
     profile) into SQLite; bad lines are rejected and kept."""
+    from reporting.ingest.discovery import discover_sources
+    from reporting.ingest.profiles.loader import load_profile
+    from reporting.store.load import ingest
+    from reporting.store.schema import connect
+
     operator = load_operator_config(config)
     sources = discover_sources(paths, load_profile(profile))
     with database_errors(db):
@@ -119,6 +123,8 @@ def ingest_document(result: IngestResult) -> dict:
 
 def print_summary(result: IngestResult, db: Path) -> None:
     """Per-file table, then every rejected line as ``path:line: reason: message``."""
+    from reporting.cli.tables import FoldingTable
+
     console = stdout_console()
     table = FoldingTable(title=f"Ingest into {db}", title_justify="left")
     for header in ("File", "Status", "Rounds", "Bets", "Duplicates", "Rejected"):

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 from reporting.errors import InputError
 
 
@@ -19,6 +18,8 @@ def init_command(
     ] = Path("operator.toml"),
 ) -> None:
     """Write a starter configuration (the sample: four games, with comments) to edit."""
+    from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
+
     text = STARTER_PATH.read_bytes()
     try:
         # "x": created here or refused; an existing file, or a link (even a dangling one),

@@ -27,15 +27,14 @@ from reporting.cli.common import (
 )
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.logs import JOB_LINE, command_logger
-from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.figures.disclosure import Disclosure
-from reporting.store.faults import database_lock
-from reporting.store.schema import connect
 
 if TYPE_CHECKING:
+    # Imported where they run, not here: --help of every command imports this module.
     from reporting.config.loader import OperatorConfig
     from reporting.config.operator import Operator
+    from reporting.engine.games import GameSpec
+    from reporting.figures.disclosure import Disclosure
     from reporting.jobs.monthly import MonthlyResult
     from reporting.verify.bearing import MonthAlerts
     from reporting.verify.partitions import Workers
@@ -130,6 +129,8 @@ def _run_locked(
     same database waits too), then the database itself. ``waits``: seconds to wait for
     another run's lock, and for the database while another process writes to it."""
     from reporting.jobs.monthly import no_progress, output_lock, run_monthly
+    from reporting.store.faults import database_lock
+    from reporting.store.schema import connect
 
     wait, db_wait = waits
     with (

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from reporting.cli.common import (
     ConfigOption,
-    FoldingTable,
     JsonOption,
     load_operator_config,
     print_json,
     stdout_console,
 )
-from reporting.config.pay_overrides import apply_pay_overrides
-from reporting.engine.bets import PayTable
-from reporting.engine.money import round_fraction
-from reporting.engine.theory import ShoeOdds, game_odds, shoe_odds
 from reporting.errors import InputError
+
+if TYPE_CHECKING:
+    from reporting.engine.theory import ShoeOdds
 
 
 def odds_command(
@@ -45,6 +43,10 @@ def odds_command(
     as_json: JsonOption = False,
 ) -> None:
     """Exact probabilities and theoretical RTP of every bet, by combinatorial counting."""
+    from reporting.config.pay_overrides import apply_pay_overrides
+    from reporting.engine.bets import PayTable
+    from reporting.engine.theory import game_odds, shoe_odds
+
     if game is None and decks is None:
         raise InputError("odds needs --game ID or --decks N (see --help)")
     overrides = list(pay or [])
@@ -95,6 +97,9 @@ def odds_document(result: ShoeOdds, game: str | None) -> dict:
 
 def print_odds_table(result: ShoeOdds, title: str) -> None:
     """A table a compliance officer reads at a glance."""
+    from reporting.cli.tables import FoldingTable
+    from reporting.engine.money import round_fraction
+
     outcomes = ", ".join(
         f"{name.capitalize()} {round_fraction(p, 6)}" for name, p in result.outcomes.items()
     )

@@ -22,11 +22,11 @@ from reporting.cli.common import (
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
-from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
-from reporting.figures.disclosure import disclose
-from reporting.figures.regulators import publishes_disclosure
-from reporting.presentation.documents import FORMATS
+
+#: The formats of :data:`reporting.presentation.documents.FORMATS`, spelled here so that
+#: --help needs no import of the renderers (a test holds the two equal).
+FORMATS = ("pdf", "xlsx", "html")
 
 if TYPE_CHECKING:
     import sqlite3
@@ -79,6 +79,8 @@ def rules_command(
     as_json: JsonOption = False,
 ) -> None:
     """Write the localized rule sheets of a game (or all games): every figure from the engine."""
+    from reporting.config.languages import SUPPORTED_LANGUAGES
+
     operator = load_operator_config(config)
     games = list(operator.games.values()) if game == "all" else [operator.game(game)]
     languages = _choices(lang, SUPPORTED_LANGUAGES, "--lang") if lang else None
@@ -109,6 +111,8 @@ def _write_sheets(
     """Write each game's sheets (``languages`` None: its own), published by ``publisher``
     (the configuration's ``[operator]``); the ``--json`` file entries and the warnings, each
     once."""
+    from reporting.figures.disclosure import disclose
+    from reporting.figures.regulators import publishes_disclosure
     from reporting.presentation.documents import write_game_documents
 
     connection = _connect(db)

@@ -18,8 +18,6 @@ import typer
 from reporting.cli.common import DEFAULT_DB, DbOption
 from reporting.cli.logs import command_logger
 from reporting.errors import InputError
-from reporting.store.browse import browse_metadata
-from reporting.store.schema import connect
 
 __all__ = ["datasette_app", "serve_command"]
 
@@ -32,6 +30,9 @@ def datasette_app(path: Path) -> Any:
     """The Datasette instance over the store at ``path`` (checked, and brought to this schema
     version, first: the views and foreign keys are the newest schema's)."""
     from datasette.app import Datasette  # imported here: only this command needs it
+
+    from reporting.store.browse import browse_metadata
+    from reporting.store.schema import connect
 
     connect(path, create=False).close()
     return Datasette(

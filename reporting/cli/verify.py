@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -30,16 +30,18 @@ from reporting.cli.common import (
 from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, round_fraction
 from reporting.errors import InputError
-from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.records import FINDING_KINDS, Month, MonthOutOfRange
-from reporting.store.schema import connect
-from reporting.verify.bearing import MonthAlerts, month_alerts
-from reporting.verify.partitions import Workers
-from reporting.verify.run import VerifyResult, verify
+
+if TYPE_CHECKING:
+    # Imported where they run, not here: --help of every command imports this module.
+    from reporting.figures.statistics import OutcomeTest, RtpCheck
+    from reporting.verify.bearing import MonthAlerts
+    from reporting.verify.partitions import Workers
+    from reporting.verify.run import VerifyResult
 
 SHOWN_FINDINGS = 200
 
 
+# Long on purpose: half of it declares the options; the library is imported where it runs.
 def verify_command(
     month: Annotated[
         str | None,
@@ -74,6 +76,10 @@ def verify_command(
     as_json: JsonOption = False,
 ) -> None:
     """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
+    from reporting.figures.statistics import outcome_tests, rtp_checks
+    from reporting.store.schema import connect
+    from reporting.verify.bearing import month_alerts
+
     check_month(month)
     if report is not None and month is None:
         raise InputError("--report needs --month: the audit report is of one month")
@@ -125,6 +131,8 @@ def check_month(month: str | None) -> None:
     """``--month``: YYYY-MM of the months handled, or an input error."""
     if month is None:
         return
+    from reporting.records import Month, MonthOutOfRange
+
     try:
         Month.parse(month)
     except MonthOutOfRange as error:
@@ -137,6 +145,8 @@ def _verify_watched(
     connection, operator, month: str | None, workers: Workers, *, quiet: bool
 ) -> VerifyResult:
     """The verify run, with a progress bar where a person watches."""
+    from reporting.verify.run import verify
+
     with progress_bars(quiet=quiet) as bars:
         total = _rounds_in(connection, month) if bars.watched else None
         advance = bars.task(f"verify {month or 'every month'}", total)
@@ -232,6 +242,8 @@ def _write_report(folder: Path, connection, operator, result, audit, day) -> lis
 
 def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:
     """The ``verify --json`` document."""
+    from reporting.records import FINDING_KINDS
+
     return {
         "month": result.month,
         "rounds_checked": result.rounds_checked,
@@ -292,7 +304,8 @@ def print_report(
 ) -> None:
     """Summary tables, then every finding as ``path:line: kind: message``, then what could not
     be checked (``not_checked``: one line per game, :attr:`MonthAlerts.warnings`)."""
-    from reporting.cli.common import FoldingTable as Table
+    from reporting.cli.tables import FoldingTable as Table
+    from reporting.records import FINDING_KINDS
 
     console = stdout_console()
     scope = f"month {result.month}" if result.month else "all months"
@@ -336,7 +349,7 @@ def print_report(
 
 def _outcome_table(outcomes: list[OutcomeTest]):
     """Banker / Player / Tie counts of each table against the exact odds."""
-    from reporting.cli.common import FoldingTable as Table
+    from reporting.cli.tables import FoldingTable as Table
 
     table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
     for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
@@ -358,7 +371,7 @@ def _outcome_table(outcomes: list[OutcomeTest]):
 
 def _rtp_table(rtp: list[RtpCheck]):
     """Actual RTP of each bet type against the theory, with the 99.9% bound."""
-    from reporting.cli.common import FoldingTable as Table
+    from reporting.cli.tables import FoldingTable as Table
 
     table = Table(title="Actual RTP against theoretical (99.9% bound)", title_justify="left")
     for header in ("Game", "Bet", "Bets", "Stakes", "Payouts", "Actual", "Theory", "Bound", ""):

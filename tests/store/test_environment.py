@@ -116,10 +116,10 @@ def test_a_full_disk_on_the_first_file_says_no_earlier_file_was_loaded(
 #: Runs the CLI with the database capped as in cap_database, to see main()'s real output.
 CAPPED_CLI = """
 import sys
-import reporting.cli.ingest as command
+import reporting.store.schema as schema  # ingest imports connect from it when it runs
 from reporting.cli import main
 
-opened = command.connect
+opened = schema.connect
 
 
 def capped(*args, **kwargs):
@@ -129,7 +129,7 @@ def capped(*args, **kwargs):
     return connection
 
 
-command.connect = capped
+schema.connect = capped
 sys.argv = ["baccarat-report", *sys.argv[1:]]
 main()
 """

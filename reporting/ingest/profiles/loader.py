@@ -20,6 +20,7 @@ from typing import Any
 from reporting.config.loader import ConfigError, read_toml
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.errors import InputError
+from reporting.ingest.profiles.builtin import DATA_FOLDER, SPEC, built_in_profiles
 from reporting.ingest.profiles.cards import CardDialect
 from reporting.ingest.profiles.keys import PROFILE_SECTIONS
 from reporting.ingest.profiles.model import Profile
@@ -35,9 +36,6 @@ __all__ = [
     "load_profile_file",
 ]
 
-DATA_FOLDER = Path(__file__).resolve().parent / "data"
-#: The name of the round log format of the spec, read by the spec's own readers.
-SPEC = "spec"
 _REQUIRED_ROUND = ("round_id", "table_id", "settled_at", "player_cards", "banker_cards")
 _REQUIRED_BET = ("bet_id", "account", "type", "stake", "payout")
 _OPTIONAL_FIELDS = (
@@ -54,12 +52,6 @@ class ProfileError(ConfigError):
     """One or more problems in a log profile, each naming the file, line and key."""
 
     label = "log profile"
-
-
-@cache
-def built_in_profiles() -> tuple[str, ...]:
-    """The names of the built-in profiles: the spec's, then the shipped files'."""
-    return (SPEC, *sorted(path.stem for path in DATA_FOLDER.glob("*.toml")))
 
 
 #: The built-in profiles' names, the spec's first.
