@@ -391,14 +391,22 @@ def _load_kept(connection: sqlite3.Connection, logged: LoggedFile, source: Sourc
     )
     kept = 0
     width = len(_ROUND_FIELDS)
-    with closing(read_source(source, games, _BATCH_ROUNDS)) as batches:
-        for batch in batches:
-            rounds = [r for r in batch.records if logged.holds_line(r.source_line)]
-            connection.executemany(
-                _INSERT_ROUND, [(*astuple(r)[:width], logged.ingest_id) for r in rounds]
-            )
-            connection.executemany(_INSERT_BET, [astuple(b) for r in rounds for b in r.bets])
-            kept += len(rounds)
+    try:
+        with closing(read_source(source, games, _BATCH_ROUNDS)) as batches:
+            for batch in batches:
+                rounds = [r for r in batch.records if logged.holds_line(r.source_line)]
+                connection.executemany(
+                    _INSERT_ROUND, [(*astuple(r)[:width], logged.ingest_id) for r in rounds]
+                )
+                connection.executemany(_INSERT_BET, [astuple(b) for r in rounds for b in r.bets])
+                kept += len(rounds)
+    except InputError as error:  # named by the local copy: named as the store names it
+        message = str(error)
+        for path, name in zip(
+            source.files, (logged.file_name, logged.companion_name), strict=False
+        ):
+            message = message.replace(str(path), name or str(path))
+        raise LogFileError(message) from None
     return kept
 
 
