@@ -30,9 +30,6 @@ from reporting.ingest.profiles.loader import load_profile
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
 from reporting.store.schema import connect
-from reporting.verify.partitions import plan_partitions
-from reporting.verify.run import verify
-
 from reporting.verify.distributed import (
     ClusterError,
     LoggedFile,
@@ -40,6 +37,8 @@ from reporting.verify.distributed import (
     dask_runner,
     log_location,
 )
+from reporting.verify.partitions import plan_partitions
+from reporting.verify.run import verify
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CONFIG = REPOSITORY / "sample_data" / "operator.toml"
