@@ -40,8 +40,13 @@ _TABLE_OF = msgspec.json.Decoder(dict)
 
 
 def peak_rss_mib() -> float:
-    """This process's peak resident memory so far, in MiB (Linux: ru_maxrss is in KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """This process's peak resident memory so far, in MiB: VmHWM of /proc (ru_maxrss would
+    carry the parent's peak over a fork and exec into a worker)."""
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def current_rss_mib() -> float:
@@ -98,12 +103,15 @@ def main() -> None:
     parser.add_argument("--local", action="store_true", help="also verify in one process")
     parser.add_argument("--dir", type=Path, help="work folder (default: a temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument(
+        "--reuse", action="store_true", help="verify the month a kept --dir holds again"
+    )
     args = parser.parse_args()
     work = Path(args.dir or tempfile.mkdtemp(prefix="bench-cluster-"))
     try:
         run(args, work)
     finally:
-        if not args.keep:
+        if not (args.keep or args.reuse):
             shutil.rmtree(work, ignore_errors=True)
 
 
@@ -112,12 +120,14 @@ def run(args, work: Path) -> None:
 
     config = load_config(CONFIG)
     logs = work / "logs"
-    seconds = generate(config, logs, args.tables_per_game, args.rounds_per_day)
-    print(f"generate: {seconds:.1f} s")
+    if not args.reuse:
+        seconds = generate(config, logs, args.tables_per_game, args.rounds_per_day)
+        print(f"generate: {seconds:.1f} s")
     connection = connect(work / "store.sqlite")
-    start = time.perf_counter()
-    ingested = ingest(connection, discover_sources([logs]), config, base=logs)
-    print(f"ingest: {time.perf_counter() - start:.1f} s, {len(ingested.files)} files")
+    if not args.reuse:
+        start = time.perf_counter()
+        ingested = ingest(connection, discover_sources([logs]), config, base=logs)
+        print(f"ingest: {time.perf_counter() - start:.1f} s, {len(ingested.files)} files")
     rounds, bets = connection.execute(
         "SELECT (SELECT count(*) FROM rounds), (SELECT count(*) FROM bets)"
     ).fetchone()

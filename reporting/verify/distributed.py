@@ -145,42 +145,54 @@ def log_location(name: str, logs: str) -> str:
 
 # -- the coordinator's side ----------------------------------------------------------------
 
-#: The rounds a partition's passes read, of configured games: of its tables in the month,
-#: and every round of a shoe one of those holds (read_shoes reads shoes whole).
-_PARTITION_ROUNDS = """
-SELECT r.ingest_id, r.source_line FROM rounds AS r
-WHERE r.game_id IN (SELECT value FROM json_each(:games)) AND (
-    ({month_r} AND {tables_r})
-    OR (r.shoe_id IS NOT NULL AND r.shoe_id IN (
-        SELECT m.shoe_id FROM rounds AS m
-        WHERE m.shoe_id IS NOT NULL AND {month_m} AND {tables_m})))
-ORDER BY r.ingest_id, r.source_line
-"""
-_UNCONFIGURED = """
-SELECT r.game_id, count(*), min(r.round_id) FROM rounds AS r
-WHERE r.game_id NOT IN (SELECT value FROM json_each(:games)) AND {month_r} AND {tables_r}
-GROUP BY r.game_id ORDER BY min(r.round_id)
-"""
-_TABLES = "(({alias}.game_id, {alias}.table_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(:tables)))"
+#: Every round of the configured games, in the order stored (a file's rounds in file order).
+_ROUNDS = (
+    "SELECT ingest_id, source_line, game_id, table_id, shoe_id, report_month FROM rounds"
+    " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+)
+#: The shoes holding a round of the period, with the tables of those rounds.
+_SHOES = (
+    "SELECT DISTINCT shoe_id, game_id, table_id FROM rounds WHERE shoe_id IS NOT NULL AND {month}"
+)
+#: The period's rounds of games not configured, by table: how many, and the first round id.
+_UNCONFIGURED = (
+    "SELECT game_id, table_id, count(*), min(round_id) FROM rounds"
+    " WHERE game_id NOT IN (SELECT value FROM json_each(?)) AND {month}"
+    " GROUP BY game_id, table_id"
+)
+_TABLES = "((r.game_id, r.table_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(:tables)))"
 
 
-def _query(template: str, month: str | None) -> str:
-    scope = {}
-    for alias in ("r", "m"):
-        scope[f"month_{alias}"] = "1" if month is None else f"{alias}.report_month = :month"
-        scope[f"tables_{alias}"] = _TABLES.format(alias=alias)
-    return template.format(**scope)
+class _Lines:
+    """The source lines of one file that one partition reads, gathered as ranges."""
 
+    def __init__(self) -> None:
+        self.ranges: list[list[int]] = []
 
-def _ranges(lines: Iterator[int]) -> tuple[tuple[int, int], ...]:
-    """Sorted line numbers as (first, last) ranges of consecutive lines."""
-    ranges: list[list[int]] = []
-    for line in lines:
+    def add(self, line: int) -> None:
+        ranges = self.ranges
         if ranges and ranges[-1][1] + 1 == line:
             ranges[-1][1] = line
         else:
             ranges.append([line, line])
-    return tuple((first, last) for first, last in ranges)
+
+    def sorted(self) -> tuple[tuple[int, int], ...]:
+        """The ranges in line order, neighbours joined (rows stored out of file order)."""
+        merged: list[list[int]] = []
+        for first, last in sorted(self.ranges):
+            if merged and merged[-1][1] + 1 >= first:
+                merged[-1][1] = max(merged[-1][1], last)
+            else:
+                merged.append([first, last])
+        return tuple((first, last) for first, last in merged)
+
+
+def _ranges(lines: Iterator[int]) -> tuple[tuple[int, int], ...]:
+    """Line numbers as sorted (first, last) ranges of consecutive lines."""
+    gathered = _Lines()
+    for line in lines:
+        gathered.add(line)
+    return gathered.sorted()
 
 
 def _profile_of(label: str | None, sha256: str | None, file_name: str) -> Profile | None:
@@ -203,11 +215,74 @@ def _profile_of(label: str | None, sha256: str | None, file_name: str) -> Profil
     return profile
 
 
+def _partition_of_shoes(
+    connection: sqlite3.Connection, month: str | None, of_table: dict[tuple[str, str], int]
+) -> dict[str, int]:
+    """The partition that reads each shoe holding a round of the period (the one of its
+    tables: the plan keeps a shoe's tables together)."""
+    where = "1" if month is None else "report_month = ?"
+    params = () if month is None else (month,)
+    return {
+        shoe_id: of_table[(game_id, table_id)]
+        for shoe_id, game_id, table_id in connection.execute(_SHOES.format(month=where), params)
+    }
+
+
+def _lines_by_partition(
+    connection: sqlite3.Connection, month: str | None, games: str, of_table, of_shoe
+) -> dict[int, dict[int, _Lines]]:
+    """Per partition, per ingest id, the lines of the rounds its passes read: of its tables
+    in the period, and every round of its shoes (read_shoes reads shoes whole). One scan of
+    the rounds, whatever the number of partitions."""
+    lines: dict[int, dict[int, _Lines]] = {}
+    for ingest_id, line, game_id, table_id, shoe_id, round_month in connection.execute(
+        _ROUNDS, (games,)
+    ):
+        number = None
+        if month is None or round_month == month:
+            number = of_table.get((game_id, table_id))
+        if number is None and shoe_id is not None:
+            number = of_shoe.get(shoe_id)
+        if number is not None:
+            files = lines.setdefault(number, {})
+            if ingest_id not in files:
+                files[ingest_id] = _Lines()
+            files[ingest_id].add(line)
+    return lines
+
+
+def _unconfigured_by_partition(
+    connection: sqlite3.Connection, month: str | None, games: str, of_table
+) -> dict[int, tuple[tuple[str, int, str], ...]]:
+    """Per partition, its rounds of games not configured: (game id, rounds, first round
+    id), in the order of their first rounds."""
+    where = "1" if month is None else "report_month = ?"
+    params = (games,) if month is None else (games, month)
+    found: dict[int, dict[str, list]] = {}
+    for game_id, table_id, count, first in connection.execute(
+        _UNCONFIGURED.format(month=where), params
+    ):
+        games_found = found.setdefault(of_table[(game_id, table_id)], {})
+        entry = games_found.setdefault(game_id, [game_id, 0, first])
+        entry[1] += count
+        entry[2] = min(entry[2], first)
+    return {
+        number: tuple(tuple(entry) for entry in sorted(entries.values(), key=lambda e: e[2]))
+        for number, entries in found.items()
+    }
+
+
 def log_tasks(
     connection: sqlite3.Connection, tasks: Sequence[PartitionTask], logs: str
 ) -> list[LogTask]:
-    """The log task of each partition task, from the store (read only here)."""
-    profiles: dict[int, Profile | None] = {}
+    """The log task of each partition task (all of one period and games), from the store."""
+    if not tasks:
+        return []
+    month, games = tasks[0].month, json.dumps(sorted(tasks[0].games))
+    of_table = {table: task.partition.number for task in tasks for table in task.partition.tables}
+    of_shoe = _partition_of_shoes(connection, month, of_table)
+    lines = _lines_by_partition(connection, month, games, of_table, of_shoe)
+    unconfigured = _unconfigured_by_partition(connection, month, games, of_table)
     logged = {
         row[0]: row
         for row in connection.execute(
@@ -215,25 +290,27 @@ def log_tasks(
             " file_sha256, file_size FROM ingest_log"
         )
     }
+    profiles: dict[int, Profile | None] = {}
     out = []
     for task in tasks:
-        games = json.dumps(sorted(task.games))
-        params = {"games": games, "month": task.month, "tables": json.dumps(task.partition.tables)}
-        by_file: dict[int, list[int]] = {}
-        for ingest_id, line in connection.execute(_query(_PARTITION_ROUNDS, task.month), params):
-            by_file.setdefault(ingest_id, []).append(line)
         files = []
-        for ingest_id, lines in by_file.items():
+        for ingest_id, gathered in sorted(lines.get(task.partition.number, {}).items()):
             _, name, companion, fmt, label, profile_sha, sha, size = logged[ingest_id]
             if ingest_id not in profiles:
                 profiles[ingest_id] = _profile_of(label, profile_sha, name)
-            ranges = _ranges(iter(lines))
+            profile = profiles[ingest_id]
             files.append(
-                LoggedFile(ingest_id, name, companion, fmt, profiles[ingest_id], sha, size, ranges)
+                LoggedFile(ingest_id, name, companion, fmt, profile, sha, size, gathered.sorted())
             )
-        unconfigured = tuple(connection.execute(_query(_UNCONFIGURED, task.month), params))
         out.append(
-            LogTask(task.partition, task.month, dict(task.games), tuple(files), logs, unconfigured)
+            LogTask(
+                task.partition,
+                task.month,
+                dict(task.games),
+                tuple(files),
+                logs,
+                unconfigured.get(task.partition.number, ()),
+            )
         )
     return out
 
@@ -432,7 +509,8 @@ def _check_partition_rounds(connection: sqlite3.Connection, task: LogTask) -> No
     """The rounds read again are the partition's: as many of its tables in its month."""
     expected = task.partition.rounds - sum(rounds for _, rounds, _ in task.unconfigured)
     params = {"month": task.month, "tables": json.dumps(task.partition.tables)}
-    query = _query("SELECT count(*) FROM rounds AS r WHERE {month_r} AND {tables_r}", task.month)
+    month = "1" if task.month is None else "r.report_month = :month"
+    query = f"SELECT count(*) FROM rounds AS r WHERE {month} AND {_TABLES}"
     (found,) = connection.execute(query, params).fetchone()
     if found != expected:
         names = ", ".join(logged.file_name for logged in task.files)
