@@ -316,34 +316,53 @@ def log_tasks(
 
 
 def _client_of(address_or_cluster, timeout: float):
-    """A client of the cluster, and whether this run made it (and so closes it)."""
+    """A client of the cluster with a worker at least, and whether this run made it (and so
+    closes it)."""
     from distributed import Client
 
+    shown = address_or_cluster if isinstance(address_or_cluster, str) else "(the cluster)"
     if isinstance(address_or_cluster, Client):
-        return address_or_cluster, False
+        client, own = address_or_cluster, False
+    else:
+        try:
+            client, own = Client(address_or_cluster, timeout=timeout, set_as_default=False), True
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(
+                f"--scheduler {shown}: cannot reach the Dask scheduler ({_one_line(error)});"
+                " is `dask scheduler` running there?"
+            ) from None
     try:
-        return Client(address_or_cluster, timeout=timeout, set_as_default=False), True
-    except (OSError, TimeoutError) as error:
-        shown = address_or_cluster if isinstance(address_or_cluster, str) else "the cluster"
+        client.wait_for_workers(1, timeout=timeout)
+    except (OSError, TimeoutError):
+        if own:
+            client.close()
         raise ClusterError(
-            f"--scheduler {shown}: cannot reach the Dask scheduler ({error}); is `dask"
-            " scheduler` running there?"
+            f"--scheduler {shown}: the Dask scheduler has no worker (waited {timeout:g} s):"
+            " start `dask worker ADDRESS` on the machines that verify"
         ) from None
+    return client, own
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
 
 
 def _failure(task: LogTask, error: BaseException) -> ClusterError:
     """A worker's failure as the user's one line, naming the partition."""
     tables = ", ".join(f"{game}/{table}" for game, table in task.partition.tables)
     where = f"partition {task.partition.number} ({tables})"
-    if isinstance(error, InputError):
-        return ClusterError(f"{where}: {error}; nothing was stored")
     name = type(error).__name__
-    if name == "KilledWorker":
-        return ClusterError(
-            f"{where}: the Dask workers that ran it stopped (killed, or out of memory);"
-            " nothing was stored"
+    if isinstance(error, InputError):
+        said = _one_line(error)
+    elif name == "KilledWorker":
+        said = "the Dask workers that ran it stopped (killed, or out of memory)"
+    elif isinstance(error, ImportError):
+        said = (
+            f"a Dask worker cannot import this project ({_one_line(error)}): {INSTALL_HINT} there"
         )
-    return ClusterError(f"{where}: failed on a Dask worker ({name}: {error}); nothing was stored")
+    else:
+        said = f"failed on a Dask worker ({name}: {_one_line(error)})"
+    return ClusterError(f"{where}: {said}; nothing was stored")
 
 
 def dask_runner(address_or_cluster, logs: str | None = None, *, timeout: float = 10.0) -> Runner:

@@ -320,6 +320,19 @@ def test_an_unreachable_scheduler_is_one_line(month_store):
         connection.close()
 
 
+def test_a_scheduler_without_workers_is_one_line(month_store):
+    db, _logs, config = month_store
+    connection = connect(db, create=False)
+    try:
+        with (
+            distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty,
+            pytest.raises(ClusterError, match="the Dask scheduler has no worker"),
+        ):
+            verify(connection, config, MONTH, runner=dask_runner(empty, timeout=0.5))
+    finally:
+        connection.close()
+
+
 def test_lines_travel_as_ranges():
     assert _ranges(iter([1, 2, 3, 7, 9, 10])) == ((1, 3), (7, 7), (9, 10))
     logged = LoggedFile(1, "a.jsonl", None, "jsonl", None, "", 0, ((1, 3), (7, 7), (9, 10)))
