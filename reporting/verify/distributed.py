@@ -448,13 +448,17 @@ def _local_copy(logged: LoggedFile, task: LogTask, folder: Path) -> Source:
                 f"{name}: not found at {location} on this Dask worker: the workers must see"
                 " the round logs the store ingested, under --logs"
             ) from None
-        except OSError as error:
-            raise LogFileError(f"{name}: cannot be read at {location} ({error})") from None
+        except (OSError, ImportError, ValueError) as error:  # an unknown URL scheme too
+            raise LogFileError(
+                f"{name}: cannot be read at {location} on this Dask worker ({_one_line(error)})"
+            ) from None
         paths.append(target)
     if digest.hexdigest() != logged.file_sha256:
+        pair = "" if logged.companion_name is None else f" with {logged.companion_name}"
         raise LogFileError(
-            f"{logged.file_name}: the file at {task.location(logged.file_name)} is not the one"
-            " ingested (its sha256 differs): it changed since, or another file has its name"
+            f"{logged.file_name}{pair}: the file at {task.location(logged.file_name)} is not"
+            " the one ingested (its sha256 differs): it changed since, or another file has its"
+            " name"
         )
     companion = paths[1] if len(paths) > 1 else None
     return Source(paths[0], logged.format, companion, logged.profile)

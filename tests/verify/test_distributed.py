@@ -254,7 +254,7 @@ def copied(month_store, tmp_path):
             lambda logs: (logs / "csv" / "bets.csv").write_bytes(
                 (logs / "csv" / "bets.csv").read_bytes() + b"\n"
             ),
-            "csv/rounds.csv: the file at .* is not the one ingested",
+            "csv/rounds.csv with csv/bets.csv: the file at .* is not the one ingested",
         ),
         (
             lambda logs: (logs / "replay" / "games.jsonl").unlink(),
@@ -273,6 +273,16 @@ def test_a_log_changed_or_missing_is_one_line_and_nothing_is_stored(
     with pytest.raises(ClusterError, match=rf"^partition \d+ \([^)]*\): {said}") as caught:
         verify(connection, config, MONTH, runner=dask_runner(cluster, str(logs)))
     assert "\n" not in str(caught.value) and isinstance(caught.value, InputError)
+    assert stored(connection) == before
+    connection.close()
+
+
+def test_logs_at_a_url_no_worker_can_open_is_one_line(month_store, cluster):
+    db, _logs, config = month_store
+    connection = connect(db, create=False)
+    before = stored(connection)
+    with pytest.raises(ClusterError, match=r": cannot be read at nosuch://bucket/.* on this Dask"):
+        verify(connection, config, MONTH, runner=dask_runner(cluster, "nosuch://bucket"))
     assert stored(connection) == before
     connection.close()
 
