@@ -32,7 +32,9 @@ from reporting.store.load import ingest
 from reporting.store.schema import connect
 from reporting.verify.distributed import (
     ClusterError,
+    LogFileError,
     LoggedFile,
+    _profile_of,
     _ranges,
     dask_runner,
     log_location,
@@ -341,6 +343,23 @@ def test_a_scheduler_without_workers_is_one_line(month_store):
             verify(connection, config, MONTH, runner=dask_runner(empty, timeout=0.5))
     finally:
         connection.close()
+
+
+def test_a_profile_file_is_found_again_by_its_stored_name_and_held_to_its_hash(tmp_path):
+    from reporting.ingest.profiles.loader import DATA_FOLDER, load_profile_file
+
+    path = tmp_path / "provider.toml"
+    shutil.copy(DATA_FOLDER / "replay-api.toml", path)
+    ingested = load_profile_file(path, origin=str(path))
+    assert ingested.label == f"replay-api ({path})"
+    found = _profile_of(ingested.label, ingested.sha256, "a.json")
+    assert found is not None and found.sha256 == ingested.sha256
+    assert (
+        _profile_of("replay-api", load_profile("replay-api").sha256, "a.json").origin == "built-in"
+    )
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(LogFileError, match=r"^a.json: was read with log profile replay-api \("):
+        _profile_of(ingested.label, ingested.sha256, "a.json")
 
 
 def test_lines_travel_as_ranges():
