@@ -5,9 +5,11 @@ processes reading the logs from a folder standing for shared storage.
 Measures and prints; it never passes or fails. It shows the wall time of each phase, the
 partitions (their count and largest size), and each worker's peak memory (its process's
 maximum resident set, read on the worker after the run) beside its memory once warm: run it
-at two sizes to see the peak stay flat while the month grows. About 20M bets is
-``--tables-per-game 10 --rounds-per-day 2700`` (4 games: 40 tables, 40 partitions, about
-3.3M rounds); the default is a tenth of that. ``--local`` also times ``verify`` in one process.
+at two sizes to see the peak stay flat while the month grows. A table deals at most about
+1,920 rounds a day (45 s a round): ``--tables-per-game 10 --rounds-per-day 2700`` gives 40
+tables (40 partitions), 2.4M rounds and 14.3M bets; about 20M bets is
+``--tables-per-game 14`` (56 partitions, 3.3M rounds). The default is a tenth of the first.
+``--local`` also times ``verify`` in one process.
 Data goes to a temporary folder (or ``--dir``), removed afterwards unless ``--keep``.
 
     .venv/bin/python scripts/bench_cluster.py --tables-per-game 10 --rounds-per-day 270
