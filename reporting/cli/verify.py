@@ -41,6 +41,7 @@ from reporting.verify.run import VerifyResult, verify
 SHOWN_FINDINGS = 200
 
 
+# Long on purpose: half of it declares the options; the library is imported where it runs.
 def verify_command(
     month: Annotated[
         str | None,
@@ -83,7 +84,8 @@ def verify_command(
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
     try:
-        result = _verify_watched(connection, operator, month, (jobs, scheduler, logs), as_json)
+        workers = verification_workers(jobs, scheduler, logs)
+        result = _verify_watched(connection, operator, month, workers, quiet=as_json)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -134,10 +136,10 @@ def check_month(month: str | None) -> None:
         raise InputError(f"--month {month!r}: expected YYYY-MM, e.g. 2026-10") from None
 
 
-def _verify_watched(connection, operator, month: str | None, where, quiet: bool) -> VerifyResult:
-    """The verify run, with a progress bar where a person watches; ``where``: ``--jobs``,
-    ``--scheduler`` and ``--logs``."""
-    workers: Workers = verification_workers(*where)
+def _verify_watched(
+    connection, operator, month: str | None, workers: Workers, *, quiet: bool
+) -> VerifyResult:
+    """The verify run, with a progress bar where a person watches."""
     with progress_bars(quiet=quiet) as bars:
         total = _rounds_in(connection, month) if bars.watched else None
         advance = bars.task(f"verify {month or 'every month'}", total)
