@@ -81,6 +81,16 @@ SchedulerOption = Annotated[
         " extra), its workers reading the round logs from shared storage.",
     ),
 ]
+LogsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--logs",
+        metavar="URL",
+        help="With --scheduler: where the Dask workers find the round logs, the store's file"
+        " names under it (a folder, or a URL such as s3://bucket/prefix). Default: the folder"
+        " the command runs in (monthly: the inbox).",
+    ),
+]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")
 ]
@@ -235,13 +245,18 @@ def progress_bars(*, quiet: bool = False, unit: str = "count") -> Iterator[Progr
         yield ProgressTasks(bar)
 
 
-def verification_workers(jobs: int | None, scheduler: str | None) -> Workers:
-    """Where the partitions run: on the Dask cluster of ``--scheduler``, or in ``--jobs``
-    worker processes here (default: the cores available)."""
+def verification_workers(
+    jobs: int | None, scheduler: str | None, logs: str | None = None
+) -> Workers:
+    """Where the partitions run: on the Dask cluster of ``--scheduler`` (its workers reading
+    the round logs under ``--logs``), or in ``--jobs`` worker processes here (default: the
+    cores available)."""
     from reporting.verify.partitions import Workers
 
     if scheduler is not None:
         from reporting.verify.distributed import dask_runner
 
-        return Workers(1, dask_runner(scheduler))
+        return Workers(1, dask_runner(scheduler, logs))
+    if logs is not None:
+        raise InputError("--logs is where Dask workers read the round logs: it needs --scheduler")
     return Workers(jobs, None)

@@ -19,6 +19,7 @@ from reporting.cli.common import (
     DbWaitOption,
     JobsOption,
     JsonOption,
+    LogsOption,
     SchedulerOption,
     load_operator_config,
     print_json,
@@ -90,6 +91,7 @@ def monthly_command(
     ] = 0.0,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
+    logs: LogsOption = None,
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
@@ -100,7 +102,9 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    workers = verification_workers(jobs, scheduler)
+    # The monthly job names the logs in the store relative to the inbox (stored_name).
+    default_logs = str(inbox.resolve()) if scheduler is not None else None
+    workers = verification_workers(jobs, scheduler, logs or default_logs)
     result = _run_locked(
         operator, inbox, out, dates, db=db, waits=(wait, db_wait), workers=workers, as_json=as_json
     )

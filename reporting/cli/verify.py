@@ -19,6 +19,7 @@ from reporting.cli.common import (
     DbWaitOption,
     JobsOption,
     JsonOption,
+    LogsOption,
     SchedulerOption,
     load_operator_config,
     make_folder,
@@ -70,6 +71,7 @@ def verify_command(
     ] = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
+    logs: LogsOption = None,
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
@@ -87,7 +89,7 @@ def verify_command(
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
     try:
-        workers = verification_workers(jobs, scheduler)
+        workers = verification_workers(jobs, scheduler, logs)
         result = _verify_watched(connection, operator, month, workers, quiet=as_json)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)

@@ -1,0 +1,371 @@
+"""Verification on a Dask cluster (reporting.verify.distributed): a LocalCluster of two worker
+processes, reading the round logs from a folder as from shared storage, gives what one
+process and two local jobs give: the same stored rows in the same order, the same result,
+the same audit workbook and report bytes; a log changed or missing since its ingest is one
+line naming the partition and the file, and nothing is stored."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import distributed  # the [dask] extra: make's install has it
+import pytest
+from helpers import run_main
+
+from reporting.cli.verify import verify_document
+from reporting.config.loader import load_config
+from reporting.errors import InputError
+from reporting.figures.statistics import outcome_tests, rtp_checks
+from reporting.ingest.discovery import discover_sources
+from reporting.ingest.profiles.loader import load_profile
+from reporting.sample.generator import generate_month
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.distributed import (
+    ClusterError,
+    LogFileError,
+    LoggedFile,
+    _profile_of,
+    _ranges,
+    dask_runner,
+    log_location,
+)
+from reporting.verify.partitions import plan_partitions
+from reporting.verify.run import verify
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+CONFIG = REPOSITORY / "sample_data" / "operator.toml"
+MONTH = "2026-10"
+AS_OF = date(2026, 11, 5)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes of one thread each: one cluster for the module (it takes about
+    two seconds to start)."""
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        worker_dashboard_address=None,
+    ) as local:
+        yield local
+
+
+def _interleaved(path: Path) -> None:
+    """Round ids prefixed by a hash of their own (the same for a round logged twice), so that
+    round-id order interleaves the tables and the partitions' findings must be merged."""
+
+    def prefixed(match: re.Match) -> bytes:
+        round_id = match.group(1)
+        return b'"round_id":"' + hashlib.sha1(round_id).hexdigest()[:3].encode() + b"/" + round_id
+
+    data = re.sub(rb'"round_id":"([^"]*)', prefixed, path.read_bytes())
+    path.write_bytes(data)
+
+
+@pytest.fixture(scope="module")
+def month_store(tmp_path_factory):
+    """A month with faults of every kind in three kinds of log, in a folder standing for the
+    shared storage: the spec's JSON Lines (two games, three tables each, round ids
+    interleaving the tables), a CSV pair (one game, two tables), and a replay-api export read
+    through its profile (one game, two tables); ingested under the sample configuration with
+    the names relative to the folder. The store's path, the logs folder, the configuration."""
+    folder = tmp_path_factory.mktemp("distributed")
+    logs = folder / "logs"
+    config = load_config(CONFIG)
+    month_log = logs / "month.jsonl"
+    logs.mkdir()
+    common = {"rounds_per_day": 6, "faults": 2}
+    generate_month(
+        config,
+        MONTH,
+        month_log,
+        tables=3,
+        seed=11,
+        games=["live-baccarat-it", "live-baccarat-dk"],
+        **common,
+    )
+    _interleaved(month_log)
+    generate_month(
+        config,
+        MONTH,
+        logs / "csv",
+        fmt="csv",
+        tables=2,
+        seed=12,
+        games=["mini-baccarat-it"],
+        **common,
+    )
+    replay = logs / "replay" / "games.jsonl"
+    replay.parent.mkdir()
+    generate_month(
+        config,
+        MONTH,
+        replay,
+        fmt="replay-api-jsonl",
+        tables=2,
+        seed=13,
+        games=["live-baccarat-gr"],
+        **common,
+    )
+    for manifest in logs.rglob("*faults.json"):
+        manifest.unlink()
+    db = folder / "store.sqlite"
+    connection = connect(db)
+    sources = discover_sources([month_log, logs / "csv"])
+    sources += discover_sources([replay], load_profile("replay-api"))
+    result = ingest(connection, sources, config, base=logs)
+    assert result.failed == [] and len(result.files) == 3
+    connection.close()
+    return db, logs, config
+
+
+def stored(connection: sqlite3.Connection) -> list[tuple]:
+    """Every stored finding with its row id: the order written is compared too."""
+    return connection.execute("SELECT * FROM findings ORDER BY finding_id").fetchall()
+
+
+def outcome(result) -> dict:
+    """Everything a verify result holds, dicts as item lists so their order counts."""
+    fields = dataclasses.asdict(result)
+    for name in ("tables", "bet_totals", "unconfigured_rounds"):
+        fields[name] = list(getattr(result, name).items())
+    fields["findings_by_kind"] = sorted(result.findings_by_kind.items())
+    return fields
+
+
+def audit_files(connection, config, result, folder: Path | None) -> dict[str, bytes]:
+    """The month's HTML audit report drawn from the store and the result, and (into
+    ``folder``, when given: it takes about 3 s) its audit workbook."""
+    from reporting import __version__
+    from reporting.figures.audit import audit_month
+    from reporting.figures.statistics import outcome_tests, rtp_checks
+    from reporting.jobs.audit import month_report
+    from reporting.presentation.audit_report import render_audit_html
+    from reporting.presentation.audit_xlsx import write_audit_workbook
+
+    audit = audit_month(
+        connection,
+        config,
+        MONTH,
+        as_of_by_game={},
+        configuration_path=None,
+        tool_version=__version__,
+    )
+    figures = (
+        outcome_tests(result.tables, config.games),
+        rtp_checks(result.bet_totals, config.games),
+    )
+    report = month_report(connection, config, result, audit, as_of=AS_OF, figures=figures)
+    files = {"html": render_audit_html(report).encode()}
+    if folder is not None:
+        workbook = folder / "audit.xlsx"
+        write_audit_workbook(
+            workbook,
+            connection,
+            config,
+            result,
+            *figures,
+            as_of=AS_OF,
+            tool_version=__version__,
+            audit=audit,
+            shoes=result.shoes,
+        )
+        files["xlsx"] = workbook.read_bytes()
+    return files
+
+
+def runs(db: Path, config, month, runners, workbooks: Path | None = None):
+    """The stored findings, the result and (for a month) the audit files of verify under each
+    runner (None: one process; an int: that many local jobs), on one store; the workbook of
+    the first and the last run too, into ``workbooks`` when given."""
+    connection = connect(db, create=False)
+    try:
+        out = []
+        for index, runner in enumerate(runners):
+            if isinstance(runner, int):
+                result = verify(connection, config, month, jobs=runner)
+            else:
+                result = verify(connection, config, month, runner=runner)
+            folder = workbooks if index in (0, len(runners) - 1) else None
+            files = None if month is None else audit_files(connection, config, result, folder)
+            out.append((stored(connection), outcome(result), files))
+        return out
+    finally:
+        connection.close()
+
+
+def test_the_cluster_gives_what_one_process_and_two_jobs_give(month_store, cluster, tmp_path):
+    db, logs, config = month_store
+    connection = connect(db, create=False)
+    assert len(plan_partitions(connection, MONTH)) == 10  # 3 + 3 + 2 + 2 tables
+    connection.close()
+    one, two, on_cluster = runs(
+        db, config, MONTH, [1, 2, dask_runner(cluster, str(logs))], tmp_path
+    )
+    findings, result, files = one
+    kinds = {kind for kind, count in result["findings_by_kind"] if count}
+    assert len(findings) > 40 and len(kinds) >= 8 and result["shoes"]
+    assert {row[9] for row in findings} >= {
+        "month.jsonl",
+        "csv/rounds.csv",
+        "csv/bets.csv",
+        "replay/games.jsonl",
+    }
+    assert files["xlsx"][:2] == b"PK" and b"<html" in files["html"]
+    assert two[:2] == one[:2] and two[2]["html"] == files["html"]
+    assert on_cluster == one
+
+
+def test_every_month_and_unconfigured_games_on_the_cluster(month_store, cluster):
+    db, logs, config = month_store
+    narrow = dataclasses.replace(
+        config, games={key: game for key, game in config.games.items() if "mini" not in key}
+    )
+    one, on_cluster = runs(db, narrow, None, [None, dask_runner(cluster, str(logs))])
+    assert one[1]["unconfigured_rounds"] == [
+        ("mini-baccarat-it", one[1]["unconfigured_rounds"][0][1])
+    ]
+    assert on_cluster == one
+
+
+@pytest.fixture
+def copied(month_store, tmp_path):
+    """A copy of the store and its logs, for a test to break."""
+    db, logs, config = month_store
+    shutil.copy(db, tmp_path / "store.sqlite")
+    shutil.copytree(logs, tmp_path / "logs")
+    return tmp_path / "store.sqlite", tmp_path / "logs", config
+
+
+@pytest.mark.parametrize(
+    ("breaking", "said"),
+    [
+        (
+            lambda logs: (logs / "csv" / "bets.csv").write_bytes(
+                (logs / "csv" / "bets.csv").read_bytes() + b"\n"
+            ),
+            "csv/rounds.csv with csv/bets.csv: the file at .* is not the one ingested",
+        ),
+        (
+            lambda logs: (logs / "replay" / "games.jsonl").unlink(),
+            "replay/games.jsonl: not found at .*/replay/games.jsonl",
+        ),
+    ],
+    ids=["changed", "missing"],
+)
+def test_a_log_changed_or_missing_is_one_line_and_nothing_is_stored(
+    copied, cluster, breaking, said
+):
+    db, logs, config = copied
+    connection = connect(db, create=False)
+    before = stored(connection)
+    breaking(logs)
+    with pytest.raises(ClusterError, match=rf"^partition \d+ \([^)]*\): {said}") as caught:
+        verify(connection, config, MONTH, runner=dask_runner(cluster, str(logs)))
+    assert "\n" not in str(caught.value) and isinstance(caught.value, InputError)
+    assert stored(connection) == before
+    connection.close()
+
+
+def test_logs_at_a_url_no_worker_can_open_is_one_line(month_store, cluster):
+    db, _logs, config = month_store
+    connection = connect(db, create=False)
+    before = stored(connection)
+    with pytest.raises(ClusterError, match=r": cannot be read at nosuch://bucket/.* on this Dask"):
+        verify(connection, config, MONTH, runner=dask_runner(cluster, "nosuch://bucket"))
+    assert stored(connection) == before
+    connection.close()
+
+
+def test_the_command_line_on_the_cluster(copied, cluster):
+    db, logs, config = copied
+    common = ["verify", "--db", str(db), "--config", str(CONFIG), "--month", MONTH, "--json"]
+    connection = connect(db, create=False)
+    result = verify(connection, config, MONTH)
+    connection.close()
+    local = verify_document(
+        result,
+        outcome_tests(result.tables, config.games),
+        rtp_checks(result.bet_totals, config.games),
+    )
+    remote = run_main(*common, "--scheduler", cluster.scheduler_address, "--logs", str(logs))
+    assert remote.returncode == 1, remote.stderr
+    document = json.loads(remote.stdout)
+    assert {key: document[key] for key in local} == json.loads(json.dumps(local))
+
+
+def test_without_the_extra_the_scheduler_option_says_what_to_install(month_store):
+    db, logs, _config = month_store
+    blocked = (
+        "import sys; sys.modules['distributed'] = None; from reporting.cli import main;"
+        f" sys.argv = ['baccarat-report', 'verify', '--db', {str(db)!r}, '--month', '{MONTH}',"
+        " '--scheduler', 'tcp://127.0.0.1:1']; main()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "baccarat-report: --scheduler needs Dask: pip install 'baccarat-report[dask]'"
+    ]
+
+
+def test_an_unreachable_scheduler_is_one_line(month_store):
+    db, _logs, config = month_store
+    connection = connect(db, create=False)
+    try:
+        with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
+            verify(connection, config, MONTH, runner=dask_runner("tcp://127.0.0.1:9", timeout=0.5))
+    finally:
+        connection.close()
+
+
+def test_a_scheduler_without_workers_is_one_line(month_store):
+    db, _logs, config = month_store
+    connection = connect(db, create=False)
+    try:
+        with (
+            distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty,
+            pytest.raises(ClusterError, match="the Dask scheduler has no worker"),
+        ):
+            verify(connection, config, MONTH, runner=dask_runner(empty, timeout=0.5))
+    finally:
+        connection.close()
+
+
+def test_a_profile_file_is_found_again_by_its_stored_name_and_held_to_its_hash(tmp_path):
+    from reporting.ingest.profiles.loader import DATA_FOLDER, load_profile_file
+
+    path = tmp_path / "provider.toml"
+    shutil.copy(DATA_FOLDER / "replay-api.toml", path)
+    ingested = load_profile_file(path, origin=str(path))
+    assert ingested.label == f"replay-api ({path})"
+    found = _profile_of(ingested.label, ingested.sha256, "a.json")
+    assert found is not None and found.sha256 == ingested.sha256
+    assert (
+        _profile_of("replay-api", load_profile("replay-api").sha256, "a.json").origin == "built-in"
+    )
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(LogFileError, match=r"^a.json: was read with log profile replay-api \("):
+        _profile_of(ingested.label, ingested.sha256, "a.json")
+
+
+def test_lines_travel_as_ranges():
+    assert _ranges(iter([1, 2, 3, 7, 9, 10])) == ((1, 3), (7, 7), (9, 10))
+    logged = LoggedFile(1, "a.jsonl", None, "jsonl", None, "", 0, ((1, 3), (7, 7), (9, 10)))
+    assert [line for line in range(12) if logged.holds_line(line)] == [1, 2, 3, 7, 9, 10]
+    assert logged.round_count == 6
+    assert log_location("2026/a.jsonl", "s3://bucket/logs/") == "s3://bucket/logs/2026/a.jsonl"
+    assert log_location("/srv/a.jsonl", "/mnt") == "/srv/a.jsonl"
