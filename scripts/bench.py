@@ -23,6 +23,7 @@ Phases, each in its own process so peak memory (RSS) is its own:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -55,6 +56,21 @@ target.execute("BEGIN")
 target.executemany("INSERT INTO bets VALUES (?,?,?,?,?,?,?,?,?)", rows)
 target.execute("COMMIT")
 print(time.perf_counter() - start)
+"""
+
+#: verify on a two-worker LocalCluster of worker processes (the command's arguments after the
+#: script's name): the cluster's start is in the time, its workers in the memory.
+CLUSTER_SCRIPT = """
+import subprocess, sys
+from distributed import LocalCluster
+with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+    done = subprocess.run(
+        [sys.executable, "-m", "reporting", *sys.argv[1:], "--scheduler", c.scheduler_address],
+        capture_output=True, text=True,
+    )
+sys.stdout.write(done.stdout)
+sys.stderr.write(done.stderr)
+sys.exit(done.returncode)
 """
 
 
@@ -158,9 +174,8 @@ def main() -> None:
     if verify_seconds:
         one, *others = verify_seconds
         for jobs, seconds in others:
-            print(
-                f"verify with {jobs} / with 1 job: {seconds / one[1]:.2f}x (target: at most 0.6x)"
-            )
+            target = " (target: at most 0.6x)" if jobs.endswith("jobs") else ""
+            print(f"verify with {jobs} / with 1 job: {seconds / one[1]:.2f}x{target}")
     print(
         f"ingest --profile replay-api / ingest of JSON Lines: {profiled_seconds / ingest_seconds:.2f}x"
     )
@@ -172,9 +187,10 @@ Row = tuple[str, float, int, int, int]
 
 
 def verify_phases(cli: list[str], db: Path, work: Path, rows: list[Row]) -> list[tuple[str, float]]:
-    """verify of the month in one process, then with a job per core (the same findings: the
-    two JSON documents are compared), then with the month's audit written: the seconds of
-    the first two, by the jobs' label."""
+    """verify of the month in one process, then with a job per core, then on a two-worker
+    LocalCluster when the dask extra is installed (the same findings: the JSON documents are
+    compared), then with the month's audit written (a job per core): the seconds of all but
+    the last, by their label."""
     base = [*cli, "verify", "--db", str(db), "--config", str(CONFIG), "--month", MONTH, "--json"]
     cores = len(os.sched_getaffinity(0))
     timed, documents = [], []
@@ -187,8 +203,24 @@ def verify_phases(cli: list[str], db: Path, work: Path, rows: list[Row]) -> list
         rows.append(
             (f"verify, {label}", seconds, checked["rounds_checked"], checked["bets_checked"], rss)
         )
+    if importlib.util.find_spec("distributed") is not None:
+        seconds, rss, out = run(
+            [sys.executable, "-c", CLUSTER_SCRIPT, *base[3:]], "verify on a cluster"
+        )
+        checked = json.loads(out)
+        documents.append(checked)
+        timed.append(("a 2-worker LocalCluster", seconds))
+        rows.append(
+            (
+                "verify, 2-worker LocalCluster (+ its start)",
+                seconds,
+                checked["rounds_checked"],
+                checked["bets_checked"],
+                rss,
+            )
+        )
     if any(document != documents[0] for document in documents):
-        sys.exit("verify with several jobs found otherwise than with one")
+        sys.exit("verify with several jobs, or on the cluster, found otherwise than with one")
     audit = work / "audit"
     seconds, rss, _ = run(
         [*base, "--workbook", str(audit / f"audit-{MONTH}.xlsx"), "--report", str(audit)]
@@ -198,7 +230,7 @@ def verify_phases(cli: list[str], db: Path, work: Path, rows: list[Row]) -> list
     checked = documents[-1]
     rows.append(
         (
-            f"verify ({timed[-1][0]}) + audit workbook + report",
+            "verify + audit workbook + report",
             seconds,
             checked["rounds_checked"],
             checked["bets_checked"],
@@ -269,10 +301,10 @@ def print_table(rows: list[Row], ratio: float) -> None:
         f"\nbaccarat-report benchmark, {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, SQLite {__import__('sqlite3').sqlite_version}"
     )
-    print(f"{'phase':42} {'seconds':>9} {'rounds/s':>10} {'bets/s':>10} {'peak RSS':>10}")
+    print(f"{'phase':44} {'seconds':>9} {'rounds/s':>10} {'bets/s':>10} {'peak RSS':>10}")
     for label, seconds, rounds, bets, rss in rows:
         print(
-            f"{label:42} {seconds:9.2f} {rounds / seconds if rounds else 0:10,.0f} "
+            f"{label:44} {seconds:9.2f} {rounds / seconds if rounds else 0:10,.0f} "
             f"{bets / seconds:10,.0f} {rss / 1024:8.0f} MiB"
         )
     print(f"\ningest / floor: {ratio:.2f}x (target: within 2x)")
