@@ -306,9 +306,7 @@ def print_table(rows: list[Row], ratio: float, bets_ratio: float) -> None:
             f"{label:42} {seconds:9.2f} {rounds / seconds if rounds else 0:10,.0f} "
             f"{bets / seconds:10,.0f} {rss / 1024:8.0f} MiB"
         )
-    print(
-        f"\ningest / floor (rounds + bets into the schema): {ratio:.2f}x (target: within 1.25x)"
-    )
+    print(f"\ningest / floor (rounds + bets into the schema): {ratio:.2f}x (target: within 1.25x)")
     print(f"ingest / floor (bets only, the earlier floor): {bets_ratio:.2f}x")
 
 
