@@ -110,13 +110,19 @@ _ROUND_WIDTH = len(Round.__struct_fields__) - 1
 assert Round.__struct_fields__[-1] == "bets"
 
 
-def rows_of(batch: Batch) -> RowBatch:
-    """The rows of a batch of records (see :class:`RowBatch`)."""
+def rows_of(batch: Batch, *, bet_rows: bool = True) -> RowBatch:
+    """The rows of a batch of records (see :class:`RowBatch`).
+
+    With ``bet_rows`` false the bets stay :class:`~reporting.records.Bet` records (an
+    ``array_like`` record encodes as its row: the worker sends them so, and its parent
+    decodes them as rows), which spares the reading process a tuple per bet.
+    """
     records = batch.records
     bets_of = list(map(_BETS_OF, records))
+    bets = chain.from_iterable(bets_of)
     return RowBatch(
         [astuple(record)[:_ROUND_WIDTH] for record in records],
-        list(map(astuple, chain.from_iterable(bets_of))),
+        list(map(astuple, bets) if bet_rows else bets),
         list(map(len, bets_of)),
         batch.rejects,
         batch.position,

@@ -97,8 +97,9 @@ class BatchFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
 
 
 def batch_frame(batch: Batch) -> BatchFrame:
-    """The frame that sends ``batch``: its rows, made here (in the child)."""
-    return BatchFrame(*rows_of(batch))
+    """The frame that sends ``batch``: its rows, made here (in the child); its bets go as
+    their records, which encode as their rows."""
+    return BatchFrame(*rows_of(batch, bet_rows=False))
 
 
 class Done(msgspec.Struct, array_like=True, tag="done"):

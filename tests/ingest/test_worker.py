@@ -334,7 +334,7 @@ def test_a_batch_crosses_the_pipe_as_the_rows_the_store_binds():
     data = _read_frame(pipe)
     assert data is not None and data.startswith(b"\x96\xa5batch")  # ["batch", ...]: an array
     frame = _FRAME_DECODER.decode(data)
-    assert frame == BatchFrame(*rows_of(batch))
+    assert frame == BatchFrame(*rows_of(batch))  # as rows_of makes them in one process
     assert frame.rounds == [
         ("R-1", "live-baccarat-it", "LB01", None, 7, None, None, "2026-10-03T18:40:41.870Z")
         + ("2026-10", "settled", None, "9H KS", "5D 2C", 1),
