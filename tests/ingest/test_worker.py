@@ -365,3 +365,28 @@ def test_a_frame_whose_rows_are_not_of_the_records_types_is_refused(tmp_path):
         pipe = io.BytesIO(len(data).to_bytes(8, "little") + data)
         with pytest.raises(msgspec.ValidationError):
             _FRAME_DECODER.decode(_read_frame(pipe))
+
+
+def test_the_thread_reading_frames_ahead_ends_with_the_reader(
+    tmp_path, operator_config, make_round
+):
+    """Read to the end, or closed after one batch (writing failed): the thread that reads
+    the child's frames ahead is gone, and the batches were all there, in order."""
+    import threading
+
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 5_000)
+
+    def frame_threads() -> list[threading.Thread]:
+        return [thread for thread in threading.enumerate() if thread.name == "frames"]
+
+    batches = list(read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000))
+    assert [len(batch.rounds) for batch in batches] == [1000] * 5 + [0]
+    assert sum(batch.bet_counts[0] for batch in batches[:5]) == 5
+    assert len({row[0] for batch in batches for row in batch.rounds}) == 5_000
+    assert frame_threads() == []
+
+    reader = read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000)
+    next(reader)
+    assert len(frame_threads()) == 1
+    reader.close()
+    assert frame_threads() == []
