@@ -28,6 +28,7 @@ the only values it can nest are card codes, rejected when not a string.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import re
 import zlib
@@ -87,13 +88,30 @@ def read_jsonl(
         reason = error.strerror
         raise InputError(f"{name}: cannot be read ({reason})") from None
     with raw_handle:
-        handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle
+        handle: IO[bytes] = _gunzipped(raw_handle) if gzipped else raw_handle
         try:
             yield from batched(_records(handle, name, games), raw_handle.tell, size, name)
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
             ) from None
+
+
+#: Bytes of decompressed text buffered ahead of the line reader (see :func:`_gunzipped`).
+_GUNZIP_BUFFER = 256 * 1024
+
+
+def _gunzipped(raw_handle: IO[bytes]) -> IO[bytes]:
+    """The decompressed text of a gzipped file, read a line at a time in C.
+
+    GzipFile alone refills its line buffer 8 KiB at a time, each refill a few calls in
+    Python; a larger buffer around it decompresses a quarter of a megabyte a call (measured
+    on the benchmark's log: a third less time to read its lines). Errors are GzipFile's.
+    """
+    return io.BufferedReader(
+        gzip.GzipFile(fileobj=raw_handle, mode="rb"),  # type: ignore[arg-type]
+        buffer_size=_GUNZIP_BUFFER,
+    )
 
 
 def read_jsonl_gz(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:

@@ -1,5 +1,6 @@
 """What the readers read and what they give: a source (one round log, or a pair of files), and
-its batches of validated rounds and rejected lines, one at a time."""
+its batches of validated rounds and rejected lines, one at a time; and the same batches as the
+store writes them (:class:`RowBatch`: the very rows its INSERT statements bind)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import gc
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
+
+from msgspec.structs import astuple
 
 from reporting.errors import InputError
 from reporting.files import sha256_of
@@ -20,10 +25,15 @@ __all__ = [
     "RAW_TEXT_LIMIT",
     "Batch",
     "BatchReader",
+    "BetRow",
+    "RoundRow",
+    "RowBatch",
+    "RowReader",
     "Source",
     "batched",
     "cyclic_gc_paused",
     "raw_text",
+    "rows_of",
 ]
 
 
@@ -67,6 +77,56 @@ class Batch(NamedTuple):
 
 #: What the readers return: batches, one at a time; ``close()`` stops reading.
 BatchReader = Generator[Batch, None, None]
+
+#: A round as the rounds table is bound with: :class:`~reporting.records.Round`'s fields but
+#: its bets, in Round's order (the file's ingest id is the statement's own).
+RoundRow = tuple
+#: A bet as the bets table is bound with: :class:`~reporting.records.Bet`'s fields, in order.
+BetRow = tuple
+
+
+class RowBatch(NamedTuple):
+    """A :class:`Batch` as the store writes it: its rounds and bets as the rows the INSERT
+    statements bind, made by the process that read them (the worker, for a large file), so
+    that the writing process hands them to SQLite as they come.
+
+    ``bets`` holds every bet of ``rounds``, round after round, ``bet_counts[i]`` of them for
+    ``rounds[i]`` (only a batch with a round twice, or a round already stored, needs to
+    know which bets are whose).
+    """
+
+    rounds: list[RoundRow]
+    bets: list[BetRow]
+    bet_counts: list[int]
+    rejects: list[RejectedLine]
+    position: int
+
+
+#: Batches of rows, one at a time; ``close()`` stops reading.
+RowReader = Generator[RowBatch, None, None]
+
+_BETS_OF = attrgetter("bets")
+_ROUND_WIDTH = len(Round.__struct_fields__) - 1
+assert Round.__struct_fields__[-1] == "bets"
+
+
+def rows_of(batch: Batch, *, bet_rows: bool = True) -> RowBatch:
+    """The rows of a batch of records (see :class:`RowBatch`).
+
+    With ``bet_rows`` false the bets stay :class:`~reporting.records.Bet` records (an
+    ``array_like`` record encodes as its row: the worker sends them so, and its parent
+    decodes them as rows), which spares the reading process a tuple per bet.
+    """
+    records = batch.records
+    bets_of = list(map(_BETS_OF, records))
+    bets = chain.from_iterable(bets_of)
+    return RowBatch(
+        [astuple(record)[:_ROUND_WIDTH] for record in records],
+        list(map(astuple, bets) if bet_rows else bets),
+        list(map(len, bets_of)),
+        batch.rejects,
+        batch.position,
+    )
 
 
 def batched(

@@ -4,10 +4,13 @@ Ingest has two halves of about the same weight: decoding and checking every line
 and writing the rows into SQLite (the parent, which holds the one write transaction). For a
 large file (JSON Lines, gzipped or not, or a CSV pair, which the child stages in its own
 temporary database) the first half runs in a child process (``python -m reporting.ingest.worker``), which
-sends each batch of checked records through a pipe as a MessagePack frame (msgspec encodes
-and decodes it in C, the records as arrays: back into typed rounds, each bet straight into
-the row the store binds, :data:`BetRow`); the parent
-writes batch *n* while the child reads batch *n + 1*. Nothing else changes: the same reader
+sends each batch of checked records through a pipe as a MessagePack frame: the batch as the
+store writes it (:class:`~reporting.ingest.sources.RowBatch`), its rounds and bets already
+the very rows the INSERT statements bind, so that the parent, the process ingest waits for,
+decodes them (msgspec, in C, type-checked) and hands them to SQLite without building
+anything per round or per field. A thread of the parent reads the next frames off the pipe
+while it writes (a few frames ahead, so memory stays flat), so neither process waits for the
+other to finish a batch. Nothing else changes: the same reader
 (:func:`reporting.ingest.formats.read_source`) makes the same batches, and the parent still
 decides duplicates and conflicts and commits once per file.
 
@@ -19,19 +22,22 @@ if the child stops, the parent finds the pipe closed, rolls the file back and sa
 
 A frame is 8 bytes of length (little-endian) and one of the :data:`Frame` records as a
 MessagePack array whose first item names it: ``["ready"]`` once the child has started, then
-``["batch", records, rejects, position]`` for each batch and ``["done"]``, or
-``["input_error", message]`` or ``["crash", traceback]``.
+``["batch", rounds, bets, bet_counts, rejects, position]`` for each batch and ``["done"]``,
+or ``["input_error", message]`` or ``["crash", traceback]``.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import traceback
 from collections.abc import Mapping
+from contextlib import closing, suppress
 from typing import IO
 
 import msgspec
@@ -39,7 +45,14 @@ import msgspec
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.ingest.formats import read_source
-from reporting.ingest.sources import Batch, BatchReader, Source, cyclic_gc_paused
+from reporting.ingest.sources import (
+    Batch,
+    RowBatch,
+    RowReader,
+    Source,
+    cyclic_gc_paused,
+    rows_of,
+)
 from reporting.records import Bet, RejectedLine, Round
 
 __all__ = [
@@ -50,6 +63,8 @@ __all__ = [
     "Frame",
     "InputErrorFrame",
     "Ready",
+    "batch_frame",
+    "read_here",
     "read_in_worker",
     "worth_a_worker",
     "write_frame",
@@ -64,12 +79,27 @@ class Ready(msgspec.Struct, array_like=True, tag="ready"):
     """The child has started and read its orders."""
 
 
-class BatchFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
-    """One batch of the reader (see :class:`reporting.ingest.sources.Batch`)."""
+# The rows as the parent decodes them: each item type-checked (a frame that is not one of
+# ours is an error, never a row), into the tuples the INSERT statements bind.
+_RoundRow = tuple[tuple(field.type for field in msgspec.structs.fields(Round)[:-1])]
+_BetRow = tuple[tuple(field.type for field in msgspec.structs.fields(Bet))]
 
-    records: list[Round]
+
+class BatchFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
+    """One batch of the reader as the store writes it (see
+    :class:`reporting.ingest.sources.RowBatch`)."""
+
+    rounds: list[_RoundRow]  # type: ignore[valid-type]
+    bets: list[_BetRow]  # type: ignore[valid-type]
+    bet_counts: list[int]
     rejects: list[RejectedLine]
     position: int
+
+
+def batch_frame(batch: Batch) -> BatchFrame:
+    """The frame that sends ``batch``: its rows, made here (in the child); its bets go as
+    their records, which encode as their rows."""
+    return BatchFrame(*rows_of(batch, bet_rows=False))
 
 
 class Done(msgspec.Struct, array_like=True, tag="done"):
@@ -92,35 +122,8 @@ class Crash(msgspec.Struct, array_like=True, tag="crash"):
 Frame = Ready | BatchFrame | Done | InputErrorFrame | Crash
 _FRAME_DECODER = msgspec.msgpack.Decoder(Frame)
 _FRAME_ENCODER = msgspec.msgpack.Encoder()
-
-# How the parent reads a batch frame: the same bytes, each bet decoded (and type-checked)
-# straight into the row the bets table is bound with, its fields in the order of Bet, and the
-# rest of each round a record as named as Round. The writer then builds no Bet to turn back
-# into a row: at a million rounds, six million objects fewer on the process ingest waits for.
-#: A bet as the writer binds it: :class:`~reporting.records.Bet`'s fields as a tuple.
-BetRow = tuple[tuple(field.type for field in msgspec.structs.fields(Bet))]
-#: A round as the writer receives it from the child: Round's fields, its bets as rows.
-RoundOfRows = msgspec.defstruct(
-    "RoundOfRows",
-    [
-        (field.name, list[BetRow] if field.name == "bets" else field.type)
-        for field in msgspec.structs.fields(Round)
-    ],
-    array_like=True,
-    gc=False,
-    module=__name__,
-)
-
-
-class _RowsFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
-    """A :class:`BatchFrame` as the parent decodes it."""
-
-    records: list[RoundOfRows]  # type: ignore[valid-type]
-    rejects: list[RejectedLine]
-    position: int
-
-
-_ROWS_DECODER = msgspec.msgpack.Decoder(Ready | _RowsFrame | Done | InputErrorFrame | Crash)
+#: Frames the parent's reading thread may hold ahead of the writer (each up to a batch).
+_FRAMES_AHEAD = 4
 
 
 def worth_a_worker(source: Source, min_bytes: int = WORKER_MIN_BYTES) -> bool:
@@ -146,8 +149,17 @@ def _command() -> list[str]:
     return [sys.executable, "-m", "reporting.ingest.worker"]
 
 
-def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:
-    """The batches of :func:`reporting.ingest.formats.read_source`, made by a child process.
+def read_here(source: Source, games: Mapping[str, GameSpec], size: int) -> RowReader:
+    """The batches of :func:`reporting.ingest.formats.read_source` as rows, made in this
+    process (a small file, or no second processor)."""
+    with closing(read_source(source, games, size)) as batches:
+        for batch in batches:
+            yield rows_of(batch)
+
+
+def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> RowReader:
+    """The batches of :func:`reporting.ingest.formats.read_source` as rows, made by a child
+    process.
 
     If the child cannot be started (no process to spare, or an interpreter that cannot
     import this package), the file is read in this process instead: slower, same result.
@@ -157,7 +169,7 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
     try:
         child = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     except OSError:
-        yield from read_source(source, games, size)
+        yield from read_here(source, games, size)
         return
     assert child.stdin is not None and child.stdout is not None
     try:
@@ -167,9 +179,15 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
         except BrokenPipeError:
             pass  # the child is gone already: the first frame says so
         if not _started(child.stdout):  # it could not start (see its stderr): read here
-            yield from read_source(source, games, size)
+            yield from read_here(source, games, size)
             return
-        yield from _batches_of(child, source)
+        frames = _FramesAhead(child.stdout)
+        try:
+            yield from _batches_of(child, source, frames)
+        finally:
+            if child.poll() is None:
+                child.kill()  # the pipe then ends: the reading thread stops
+            frames.stop()
     finally:
         child.stdout.close()
         if child.poll() is None:
@@ -177,12 +195,40 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
         child.wait()
 
 
-def _batches_of(child: subprocess.Popen, source: Source) -> BatchReader:
+class _FramesAhead:
+    """A thread reading a child's frames off its pipe, a few ahead of the caller (reading
+    a pipe releases the GIL: the writer works meanwhile). ``None`` is the end of the pipe."""
+
+    def __init__(self, stream: IO[bytes]):
+        self._frames: queue.Queue[bytes | None] = queue.Queue(_FRAMES_AHEAD)
+        self._stream = stream
+        self._thread = threading.Thread(target=self._read, name="frames", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            data = _read_frame(self._stream)
+            self._frames.put(data)
+            if data is None:
+                return
+
+    def next(self) -> bytes | None:
+        """The next frame, as it was read; None once the pipe is closed."""
+        return self._frames.get()
+
+    def stop(self) -> None:
+        """Once the pipe is closed at the other end: let the thread read to its end."""
+        while self._thread.is_alive():
+            with suppress(queue.Empty):
+                self._frames.get(timeout=0.05)
+        self._thread.join()
+
+
+def _batches_of(child: subprocess.Popen, source: Source, frames: _FramesAhead) -> RowReader:
     """The batches a started child sends, up to its "done" frame; an error otherwise."""
-    assert child.stdout is not None
-    decode = _ROWS_DECODER.decode
+    decode = _FRAME_DECODER.decode
     while True:
-        data = _read_frame(child.stdout)
+        data = frames.next()
         if data is None:
             raise InputError(
                 f"{source.path}: the process reading it {_ended(child.wait())}; nothing of"
@@ -195,8 +241,8 @@ def _batches_of(child: subprocess.Popen, source: Source) -> BatchReader:
                 f"the process reading {source.path} sent a frame that is not one of ours: {error}"
             ) from None
         match frame:
-            case _RowsFrame(records, rejects, position):
-                yield Batch(records, rejects, position)
+            case BatchFrame(rounds, bets, bet_counts, rejects, position):
+                yield RowBatch(rounds, bets, bet_counts, rejects, position)
             case Done():
                 return
             case InputErrorFrame(message):
@@ -250,7 +296,7 @@ def _serve() -> None:
         write_frame(frames, Ready())
         with cyclic_gc_paused():
             for batch in read_source(source, games, size):
-                write_frame(frames, BatchFrame(batch.records, batch.rejects, batch.position))
+                write_frame(frames, batch_frame(batch))
         write_frame(frames, Done())
         frames.flush()
     except (BrokenPipeError, ConnectionResetError):

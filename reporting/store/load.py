@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import chain
+from itertools import accumulate
 from operator import attrgetter
 from pathlib import Path
 
@@ -34,9 +34,9 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.files import environment_fault
-from reporting.ingest.formats import check_source, read_source
-from reporting.ingest.sources import Batch, Source, cyclic_gc_paused
-from reporting.ingest.worker import WORKER_MIN_BYTES, read_in_worker, worth_a_worker
+from reporting.ingest.formats import check_source
+from reporting.ingest.sources import RowBatch, Source, cyclic_gc_paused
+from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
 from reporting.store.faults import connection_fault
 from reporting.store.schema import ROUND_CONTENT_FIELDS, stored_round_content
@@ -281,7 +281,7 @@ def _load(
         batches = (
             read_in_worker(source, games, BATCH_ROUNDS)
             if in_worker
-            else read_source(source, games, BATCH_ROUNDS)
+            else read_here(source, games, BATCH_ROUNDS)
         )
         with closing(batches):  # stops a reading process at once if writing fails
             for batch in batches:
@@ -337,19 +337,22 @@ def _log_totals(
     )
 
 
-# A Round's fields but its bets, and a Bet's fields, are columns of the rounds and bets
-# tables: astuple gives the row in the statement's order (a tuple costs less than asking
-# for each field by name).
+# A batch comes as rows (reporting.ingest.sources.RowBatch): a round's row is its record's
+# fields but its bets, a bet's its record's fields, the statements' parameters in that order.
 _ROUND_COLUMNS = Round.__struct_fields__[:-1]
 assert Round.__struct_fields__[-1] == "bets"
+_ROUND_ID = _ROUND_COLUMNS.index("round_id")
+_SOURCE_LINE = _ROUND_COLUMNS.index("source_line")
+_BET_ROUND_ID = Bet.__struct_fields__.index("round_id")
 #: The file's ingest id is a number of the store's own (never text of the log), written into
-#: the statement once per file: a round's row is then its record's fields alone.
+#: the statement once per file: a round's row is then its record's fields alone. A round
+#: already stored is left as it is (ON CONFLICT applies to the primary key only: a row that
+#: breaks a CHECK still fails), and the writer then tells a duplicate from a conflict.
 _INSERT_ROUND = (
     f"INSERT INTO rounds ({', '.join(_ROUND_COLUMNS)}, ingest_id)"
     f" VALUES ({', '.join('?' * len(_ROUND_COLUMNS))}, {{ingest_id:d}})"
+    " ON CONFLICT (round_id) DO NOTHING"
 )
-_ROUND_WIDTH = len(_ROUND_COLUMNS)
-_BETS_OF = attrgetter("bets")
 _INSERT_BET = (
     f"INSERT INTO bets ({', '.join(Bet.__struct_fields__)})"
     f" VALUES ({', '.join('?' * len(Bet.__struct_fields__))})"
@@ -362,10 +365,14 @@ _INSERT_REJECT = (
 )
 
 
-def _bet_row(bet: Bet | tuple) -> tuple:
-    """A bet as the bets table holds it: a Bet record, or the row a reading process sent
-    (:data:`reporting.ingest.worker.BetRow`)."""
-    return bet if type(bet) is tuple else astuple(bet)
+def _records_of(batch: RowBatch) -> list[Round]:
+    """The batch's rounds as records again (for the rare batch whose rounds must be told
+    apart: a round twice, or one already stored)."""
+    ends = list(accumulate(batch.bet_counts))
+    return [
+        Round(*row, [Bet(*bet) for bet in batch.bets[end - count : end]])
+        for row, count, end in zip(batch.rounds, batch.bet_counts, ends, strict=True)
+    ]
 
 
 class _BatchWriter:
@@ -388,33 +395,34 @@ class _BatchWriter:
         self._file_names: dict[int, str] = {}
         self._insert_round = _INSERT_ROUND.format(ingest_id=ingest_id)
 
-    def write(self, batch: Batch) -> None:
+    def write(self, batch: RowBatch) -> None:
         """Store a batch: its new rounds with their bets, and its rejected lines together
-        with the rounds that conflict with one stored (or earlier in the batch)."""
+        with the rounds that conflict with one stored (or earlier in the batch).
+
+        The common batch, of rounds new to the store and each once, costs two
+        ``executemany`` of its rows as they came; the rest is told apart only when the
+        batch holds a round twice, or when fewer rounds than given were inserted."""
         rejects = list(batch.rejects)
-        fresh = self._new_in_batch(batch.records, rejects)
-        if fresh:
-            self._drop_stored(fresh, rejects)
-            self.connection.executemany(
-                self._insert_round, [astuple(record)[:_ROUND_WIDTH] for record in fresh.values()]
-            )
-            bets = list(chain.from_iterable(map(_BETS_OF, fresh.values())))
-            if bets and type(bets[0]) is not tuple:  # read in this process: Bet records
-                bets = list(map(astuple, bets))
+        rounds, bets = batch.rounds, batch.bets
+        if rounds:
+            if len({row[_ROUND_ID] for row in rounds}) != len(rounds):
+                rounds, bets = self._first_of_each(_records_of(batch), rejects)
+            inserted = self.connection.executemany(self._insert_round, rounds).rowcount
+            if inserted != len(rounds):
+                bets = self._drop_stored(rounds, bets, rejects)
             self.connection.executemany(_INSERT_BET, bets)
-            self.result.rounds_loaded += len(fresh)
+            self.result.rounds_loaded += inserted
             self.result.bets_loaded += len(bets)
-        self.lines += len(batch.records) + len(batch.rejects)
+        self.lines += len(batch.rounds) + len(batch.rejects)
         if rejects:
             self._store_rejects(rejects)
 
-    def _new_in_batch(self, records: list[Round], rejects: list[RejectedLine]) -> dict[str, Round]:
-        """The batch's rounds by id, the first of each; a repeat is a duplicate when its
-        content is the same, a conflict (added to ``rejects``) when not."""
-        fresh = {record.round_id: record for record in records}
-        if len(fresh) == len(records):  # the common case: no round twice in the batch
-            return fresh
-        fresh = {}
+    def _first_of_each(
+        self, records: list[Round], rejects: list[RejectedLine]
+    ) -> tuple[list[tuple], list[tuple]]:
+        """The rows of the batch's first round of each id, and of their bets; a repeat is a
+        duplicate when its content is the same, a conflict (added to ``rejects``) when not."""
+        fresh: dict[str, Round] = {}
         for record in records:
             earlier = fresh.get(record.round_id)
             if earlier is None:
@@ -423,18 +431,36 @@ class _BatchWriter:
                 self.result.rounds_skipped_duplicate += 1
             else:
                 rejects.append(self._conflict(record, f"line {earlier.source_line} of this file"))
-        return fresh
+        kept = list(fresh.values())
+        return (
+            [astuple(record)[: len(_ROUND_COLUMNS)] for record in kept],
+            [astuple(bet) for record in kept for bet in record.bets],
+        )
 
-    def _drop_stored(self, fresh: dict[str, Round], rejects: list[RejectedLine]) -> None:
-        """Take out of ``fresh`` the rounds already stored: duplicates, or conflicts."""
+    def _drop_stored(
+        self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine]
+    ) -> list[tuple]:
+        """The bets of the rounds just inserted; the rounds that were not (stored before this
+        batch, by an earlier file or earlier in this one) are duplicates, or conflicts."""
         connection = self.connection
+        given = {row[_ROUND_ID]: row for row in rounds}
         stored = connection.execute(
             "SELECT round_id, ingest_id, source_line FROM rounds"
             " WHERE round_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(fresh)),),
+            (json.dumps(list(given)),),
         ).fetchall()
-        for round_id, ingest_id, source_line in stored:
-            record = fresh.pop(round_id)
+        earlier = [
+            (round_id, ingest_id, source_line)
+            for round_id, ingest_id, source_line in stored
+            if (ingest_id, source_line) != (self.ingest_id, given[round_id][_SOURCE_LINE])
+        ]  # the rest: this very row, inserted now
+        kept_out = {round_id for round_id, _, _ in earlier}
+        bets_of: dict[str, list[Bet]] = {round_id: [] for round_id in kept_out}
+        for bet in bets:
+            if bet[_BET_ROUND_ID] in kept_out:
+                bets_of[bet[_BET_ROUND_ID]].append(Bet(*bet))
+        for round_id, ingest_id, source_line in earlier:
+            record = Round(*given[round_id], bets_of[round_id])
             if stored_round_content(connection, round_id) == self._content(record):
                 self.result.rounds_skipped_duplicate += 1
             elif ingest_id == self.ingest_id:
@@ -442,6 +468,7 @@ class _BatchWriter:
             else:
                 where = f"{self._source_name(ingest_id)}:{source_line}"
                 rejects.append(self._conflict(record, where))
+        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out]
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
         """Store the rejected lines in file order, and keep the first ones for the report."""
@@ -472,7 +499,7 @@ class _BatchWriter:
     @staticmethod
     def _content(record: Round) -> tuple:
         """The record as the store holds it (see :func:`stored_round_content`)."""
-        bets = tuple(sorted(_bet_row(bet)[1:8] for bet in record.bets))
+        bets = tuple(sorted(astuple(bet)[1:8] for bet in record.bets))
         return (*_round_content(record), bets)
 
     def _conflict(self, record: Round, where: str) -> RejectedLine:

@@ -174,12 +174,12 @@ def test_a_file_the_worker_cannot_read_fails_alone_and_loads_nothing(
 DIES_AFTER_ONE_BATCH = """
 import os, pickle, signal, sys
 from reporting.ingest.formats import read_source
-from reporting.ingest.worker import BatchFrame, Ready, write_frame
+from reporting.ingest.worker import Ready, batch_frame, write_frame
 source, games, size = pickle.load(sys.stdin.buffer)
 frames = os.fdopen(sys.stdout.fileno(), "wb")
 write_frame(frames, Ready())
 batch = next(read_source(source, games, size))
-write_frame(frames, BatchFrame(batch.records, batch.rejects, batch.position))
+write_frame(frames, batch_frame(batch))
 frames.flush()
 os.kill(os.getpid(), signal.SIGKILL)
 """
@@ -272,41 +272,53 @@ def test_nothing_is_left_behind_in_an_empty_store_when_the_only_file_fails(
     assert counts(tmp_path / "store.sqlite") == dict.fromkeys(TABLES, 0)
 
 
-def test_a_batch_crosses_the_pipe_as_the_same_named_records():
-    """Records go as arrays (array_like Structs) and come back typed, equal field by field."""
+def test_a_batch_crosses_the_pipe_as_the_rows_the_store_binds():
+    """Records go as the rows of their INSERT statements (arrays) and come back typed: the
+    round's fields but its bets, each bet's fields, how many bets each round has."""
     import io
 
-    from reporting.ingest.worker import _FRAME_DECODER, BatchFrame, _read_frame, write_frame
+    from reporting.ingest.sources import Batch, rows_of
+    from reporting.ingest.worker import (
+        _FRAME_DECODER,
+        BatchFrame,
+        _read_frame,
+        batch_frame,
+        write_frame,
+    )
     from reporting.records import Bet, RejectedLine, Round
 
-    bet = Bet(
-        round_id="R-1",
-        bet_id="B-1",
-        account="acc",
-        bet_type="banker",
-        stake_cents=2500,
-        payout_cents=4875,
-        currency="EUR",
-        placed_at=None,
-        source_line=1,
-    )
-    round_ = Round(
-        round_id="R-1",
-        game_id="live-baccarat-it",
-        table_id="LB01",
-        shoe_id=None,
-        hand_no=None,
-        started_at=None,
-        betting_closed_at=None,
-        settled_at="2026-10-03T18:40:41.870Z",
-        report_month="2026-10",
-        status="settled",
-        void_reason=None,
-        player_cards="9H KS",
-        banker_cards="5D 2C",
-        source_line=1,
-        bets=[bet],
-    )
+    def bet(bet_id: str, placed_at: str | None) -> Bet:
+        return Bet(
+            round_id="R-1",
+            bet_id=bet_id,
+            account="acc",
+            bet_type="banker",
+            stake_cents=2500,
+            payout_cents=4875,
+            currency="EUR",
+            placed_at=placed_at,
+            source_line=1,
+        )
+
+    def round_(round_id: str, bets: list[Bet]) -> Round:
+        return Round(
+            round_id=round_id,
+            game_id="live-baccarat-it",
+            table_id="LB01",
+            shoe_id=None,
+            hand_no=7,
+            started_at=None,
+            betting_closed_at=None,
+            settled_at="2026-10-03T18:40:41.870Z",
+            report_month="2026-10",
+            status="settled",
+            void_reason=None,
+            player_cards="9H KS",
+            banker_cards="5D 2C",
+            source_line=1,
+            bets=bets,
+        )
+
     reject = RejectedLine(
         source_file="log.jsonl",
         source_line=2,
@@ -314,9 +326,67 @@ def test_a_batch_crosses_the_pipe_as_the_same_named_records():
         message="not valid JSON",
         raw_text="{",
     )
+    first = [bet("B-1", None), bet("B-2", "2026-10-03T18:40:01.000Z")]
+    batch = Batch([round_("R-1", first), round_("R-2", [])], [reject], 123)
     pipe = io.BytesIO()
-    write_frame(pipe, BatchFrame([round_], [reject], 123))
+    write_frame(pipe, batch_frame(batch))
     pipe.seek(0)
     data = _read_frame(pipe)
-    assert data is not None and data.startswith(b"\x94\xa5batch")  # ["batch", ...]: an array
-    assert _FRAME_DECODER.decode(data) == BatchFrame([round_], [reject], 123)
+    assert data is not None and data.startswith(b"\x96\xa5batch")  # ["batch", ...]: an array
+    frame = _FRAME_DECODER.decode(data)
+    assert frame == BatchFrame(*rows_of(batch))  # as rows_of makes them in one process
+    assert frame.rounds == [
+        ("R-1", "live-baccarat-it", "LB01", None, 7, None, None, "2026-10-03T18:40:41.870Z")
+        + ("2026-10", "settled", None, "9H KS", "5D 2C", 1),
+        ("R-2", "live-baccarat-it", "LB01", None, 7, None, None, "2026-10-03T18:40:41.870Z")
+        + ("2026-10", "settled", None, "9H KS", "5D 2C", 1),
+    ]
+    assert frame.bets == [
+        ("R-1", "B-1", "acc", "banker", 2500, 4875, "EUR", None, 1),
+        ("R-1", "B-2", "acc", "banker", 2500, 4875, "EUR", "2026-10-03T18:40:01.000Z", 1),
+    ]
+    assert (frame.bet_counts, frame.rejects, frame.position) == ([2, 0], [reject], 123)
+
+
+def test_a_frame_whose_rows_are_not_of_the_records_types_is_refused(tmp_path):
+    """The parent type-checks every field it will bind: a frame with a text where the store
+    keeps an integer (or a row of the wrong width) is not one of ours."""
+    import io
+
+    import msgspec
+
+    from reporting.ingest.worker import _FRAME_DECODER, _read_frame
+
+    for rounds, bets in (
+        ([], [["R-1", "B-1", "acc", "banker", "25.00", 4875, "EUR", None, 1]]),
+        ([["R-1", "live-baccarat-it"]], []),
+    ):
+        data = msgspec.msgpack.encode(["batch", rounds, bets, [1], [], 0])
+        pipe = io.BytesIO(len(data).to_bytes(8, "little") + data)
+        with pytest.raises(msgspec.ValidationError):
+            _FRAME_DECODER.decode(_read_frame(pipe))
+
+
+def test_the_thread_reading_frames_ahead_ends_with_the_reader(
+    tmp_path, operator_config, make_round
+):
+    """Read to the end, or closed after one batch (writing failed): the thread that reads
+    the child's frames ahead is gone, and the batches were all there, in order."""
+    import threading
+
+    log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 5_000)
+
+    def frame_threads() -> list[threading.Thread]:
+        return [thread for thread in threading.enumerate() if thread.name == "frames"]
+
+    batches = list(read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000))
+    assert [len(batch.rounds) for batch in batches] == [1000] * 5 + [0]
+    assert sum(batch.bet_counts[0] for batch in batches[:5]) == 5
+    assert len({row[0] for batch in batches for row in batch.rounds}) == 5_000
+    assert frame_threads() == []
+
+    reader = read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000)
+    next(reader)
+    assert len(frame_threads()) == 1
+    reader.close()
+    assert frame_threads() == []

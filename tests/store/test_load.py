@@ -1029,3 +1029,122 @@ def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, op
     assert result.rounds_loaded == clean_rounds - 2
     messages = {r.message for r in result.rejected}
     assert messages == {"the row is not valid UTF-8"}
+
+
+# --- the writer: rows as they come, told apart only when they must be ----------------------
+
+
+@pytest.mark.parametrize("worker_min_bytes", [10**15, 0], ids=["in process", "worker"])
+def test_a_batch_mixing_new_repeated_and_stored_rounds_loads_each_new_round_once(
+    worker_min_bytes, tmp_path, monkeypatch, operator_config, make_round, make_bet, write_jsonl
+):
+    """The insert itself finds the rounds already stored (by an earlier file, or by an
+    earlier batch of this file); a round twice in one batch is told apart before it. Each
+    is a duplicate or a conflict as before, and no bet of a round left out is added; the
+    same whether the rows were made in this process or came from the worker's frames."""
+    import reporting.ingest.worker
+    import reporting.store.load
+
+    monkeypatch.setattr(reporting.store.load, "BATCH_ROUNDS", 4)  # lines 1-4, 5-8, 9-10
+    monkeypatch.setattr(reporting.ingest.worker, "_usable_cpus", lambda: 2)
+    earlier = write_jsonl(tmp_path / "earlier.jsonl", make_round("S-1"), make_round("S-2"))
+    other_bets = [make_bet("S-2-X1"), make_bet("S-2-X2", type="tie")]
+    two_bets = [make_bet("N-5-B1"), make_bet("N-5-B2", type="tie")]
+    log = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("N-1"),  # 1 new
+        make_round("S-1"),  # 2 duplicate of the earlier file's line 1
+        make_round("N-3"),  # 3 new
+        make_round("S-2", bets=other_bets),  # 4 conflict with the earlier file's line 2
+        make_round("N-5", bets=two_bets),  # 5 new
+        make_round("N-1"),  # 6 duplicate of line 1 (an earlier batch)
+        make_round("N-5", bets=two_bets, hand_no=9),  # 7 conflict with line 5 (this batch)
+        make_round("N-5", bets=two_bets),  # 8 duplicate of line 5 (this batch)
+        make_round("N-3", bets=[make_bet("N-3-Z")]),  # 9 conflict with line 3 (earlier batch)
+        make_round("N-10"),  # 10 new
+    )
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    try:
+        ingest(connection, discover_sources([earlier]), operator_config)
+        result = ingest(
+            connection,
+            discover_sources([log]),
+            operator_config,
+            worker_min_bytes=worker_min_bytes,
+        )
+    finally:
+        connection.close()
+
+    (loaded,) = result.files
+    assert (loaded.rounds_loaded, loaded.bets_loaded, loaded.rounds_skipped_duplicate) == (
+        4,
+        5,
+        3,
+    )
+    assert [(r.source_line, r.reason, r.round_id) for r in loaded.rejected] == [
+        (4, "conflict", "S-2"),
+        (7, "conflict", "N-5"),
+        (9, "conflict", "N-3"),
+    ]
+    assert [r.message for r in loaded.rejected] == [
+        f"round 'S-2' was already loaded from {earlier}:2 with other content; the stored"
+        " round is kept",
+        "round 'N-5' was already loaded from line 5 of this file with other content; the"
+        " stored round is kept",
+        "round 'N-3' was already loaded from line 3 of this file with other content; the"
+        " stored round is kept",
+    ]
+    assert rows(db, "SELECT round_id, source_line FROM rounds ORDER BY round_id") == [
+        ("N-1", 1),
+        ("N-10", 10),
+        ("N-3", 3),
+        ("N-5", 5),
+        ("S-1", 1),
+        ("S-2", 2),
+    ]
+    assert rows(db, "SELECT round_id, bet_id FROM bets ORDER BY round_id, bet_id") == [
+        ("N-1", "N-1-B1"),
+        ("N-10", "N-10-B1"),
+        ("N-3", "N-3-B1"),
+        ("N-5", "N-5-B1"),
+        ("N-5", "N-5-B2"),
+        ("S-1", "S-1-B1"),
+        ("S-2", "S-2-B1"),
+    ]
+    assert rows(db, "SELECT lines_read, rounds_loaded, rejected FROM ingest_log") == [
+        (2, 2, 0),
+        (10, 4, 3),
+    ]
+
+
+def test_a_row_that_breaks_a_check_fails_the_write_it_is_never_skipped(tmp_path):
+    """ON CONFLICT lets the insert pass over a round already stored (its primary key) and
+    nothing else: a row the schema refuses still raises, as every row did before."""
+    import sqlite3
+
+    from reporting.ingest.sources import RowBatch, Source
+    from reporting.store.load import FileResult, _BatchWriter, _Names
+
+    connection = connect(tmp_path / "store.sqlite")
+    row = ("R-1", "live-baccarat-it", "LB01", None, None, None, None)
+    row += ("2026-10-03T18:40:41.870Z", "2026-10-03", "settled", None, "9H KS", "5D 2C", 1)
+    bet = ("R-1", "B-1", "acc", "banker", 2500, 0, "EUR", None, 1)
+    try:
+        for rounds, bets in (
+            ([row[:9] + ("pending",) + row[10:]], [bet]),  # status outside the CHECK
+            ([row], [bet[:4] + (0,) + bet[5:]]),  # a stake of zero
+        ):
+            connection.execute("BEGIN IMMEDIATE")
+            ingest_id = connection.execute(
+                "INSERT INTO ingest_log (file_name, file_sha256, file_size, format,"
+                " ingested_at) VALUES ('log.jsonl', 'x', 0, 'jsonl', 'now')"
+            ).lastrowid
+            result = FileResult("log.jsonl", "x", "loaded")
+            names = _Names(Source(Path("log.jsonl"), "jsonl"), None)
+            writer = _BatchWriter(connection, ingest_id, result, 10, names)
+            with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
+                writer.write(RowBatch(rounds, bets, [1], [], 0))
+            connection.execute("ROLLBACK")
+    finally:
+        connection.close()
