@@ -26,6 +26,7 @@ a partition is one plain function call on picklable values, which is what it sch
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -461,7 +462,33 @@ def _local_copy(logged: LoggedFile, task: LogTask, folder: Path) -> Source:
             " name"
         )
     companion = paths[1] if len(paths) > 1 else None
+    if logged.profile is None and logged.format in _LINE_FORMATS:
+        return Source(_only_kept_lines(paths[0], logged), "jsonl")
     return Source(paths[0], logged.format, companion, logged.profile)
+
+
+#: The spec's line formats: a line is a round, so the lines of other partitions can be left out
+#: before they are read.
+_LINE_FORMATS = {"jsonl": False, "jsonl.gz": True}  # name -> gzipped
+
+
+def _only_kept_lines(path: Path, logged: LoggedFile) -> Path:
+    """A copy of a JSON Lines log (gzipped or not: the copy is plain) with every line that is
+    not one of the partition's made blank: the reader skips blank lines and numbers the others
+    as in the original, so the partition's rounds are read, and only they, at their own lines.
+    A log holding a whole month's tables is then decompressed by each partition, not parsed
+    and checked by each."""
+    kept = path.with_name(path.name + ".kept.jsonl")
+    opened = gzip.open if _LINE_FORMATS[logged.format] else open
+    ranges = iter(logged.lines)
+    first, last = next(ranges, (0, -1))
+    with opened(path, "rb") as lines, open(kept, "wb") as out:
+        for number, line in enumerate(lines, 1):
+            while number > last and first <= last:
+                first, last = next(ranges, (0, -1))
+            out.write(line if first <= number <= last else b"\n")
+    path.unlink()
+    return kept
 
 
 _ROUND_FIELDS = Round.__struct_fields__[:-1]
