@@ -386,7 +386,7 @@ def local_runner(jobs: int) -> Runner:
         except BaseException:  # an error, a stop (SIGTERM, Ctrl-C): do not wait for the rest
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-        pool.shutdown(wait=True)
+        pool.shutdown(wait=False)  # every result is in: the workers end on their own
 
     return run
 
