@@ -394,3 +394,22 @@ def month_audit_records():
         ),
     )
     return audit, shoes
+
+
+# --- a verify run as a whole (the partitions' and the cluster's tests compare runs) --------
+
+
+def stored_findings(connection: sqlite3.Connection) -> list[tuple]:
+    """Every stored finding with its row id: the order written is compared too."""
+    return connection.execute("SELECT * FROM findings ORDER BY finding_id").fetchall()
+
+
+def verify_outcome(result) -> dict:
+    """Everything a verify result holds, dicts as item lists so their order counts."""
+    import dataclasses
+
+    fields = dataclasses.asdict(result)
+    for name in ("tables", "bet_totals", "unconfigured_rounds"):
+        fields[name] = list(getattr(result, name).items())
+    fields["findings_by_kind"] = sorted(result.findings_by_kind.items())
+    return fields

@@ -11,7 +11,6 @@ import hashlib
 import json
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 from datetime import date
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import distributed  # the [dask] extra: make's install has it
 import pytest
-from helpers import run_main
+from helpers import run_main, stored_findings, verify_outcome
 
 from reporting.cli.verify import verify_document
 from reporting.config.loader import load_config
@@ -131,20 +130,6 @@ def month_store(tmp_path_factory):
     return db, logs, config
 
 
-def stored(connection: sqlite3.Connection) -> list[tuple]:
-    """Every stored finding with its row id: the order written is compared too."""
-    return connection.execute("SELECT * FROM findings ORDER BY finding_id").fetchall()
-
-
-def outcome(result) -> dict:
-    """Everything a verify result holds, dicts as item lists so their order counts."""
-    fields = dataclasses.asdict(result)
-    for name in ("tables", "bet_totals", "unconfigured_rounds"):
-        fields[name] = list(getattr(result, name).items())
-    fields["findings_by_kind"] = sorted(result.findings_by_kind.items())
-    return fields
-
-
 def audit_files(connection, config, result, folder: Path | None) -> dict[str, bytes]:
     """The month's HTML audit report drawn from the store and the result, and (into
     ``folder``, when given: it takes about 3 s) its audit workbook."""
@@ -200,7 +185,7 @@ def runs(db: Path, config, month, runners, workbooks: Path | None = None):
                 result = verify(connection, config, month, runner=runner)
             folder = workbooks if index in (0, len(runners) - 1) else None
             files = None if month is None else audit_files(connection, config, result, folder)
-            out.append((stored(connection), outcome(result), files))
+            out.append((stored_findings(connection), verify_outcome(result), files))
         return out
     finally:
         connection.close()
@@ -270,22 +255,22 @@ def test_a_log_changed_or_missing_is_one_line_and_nothing_is_stored(
 ):
     db, logs, config = copied
     connection = connect(db, create=False)
-    before = stored(connection)
+    before = stored_findings(connection)
     breaking(logs)
     with pytest.raises(ClusterError, match=rf"^partition \d+ \([^)]*\): {said}") as caught:
         verify(connection, config, MONTH, runner=dask_runner(cluster, str(logs)))
     assert "\n" not in str(caught.value) and isinstance(caught.value, InputError)
-    assert stored(connection) == before
+    assert stored_findings(connection) == before
     connection.close()
 
 
 def test_logs_at_a_url_no_worker_can_open_is_one_line(month_store, cluster):
     db, _logs, config = month_store
     connection = connect(db, create=False)
-    before = stored(connection)
+    before = stored_findings(connection)
     with pytest.raises(ClusterError, match=r": cannot be read at nosuch://bucket/.* on this Dask"):
         verify(connection, config, MONTH, runner=dask_runner(cluster, "nosuch://bucket"))
-    assert stored(connection) == before
+    assert stored_findings(connection) == before
     connection.close()
 
 

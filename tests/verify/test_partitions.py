@@ -9,14 +9,21 @@ import glob
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import bet_record, children_of, round_record, rows, store_records
+from helpers import (
+    bet_record,
+    children_of,
+    round_record,
+    rows,
+    store_records,
+    stored_findings,
+    verify_outcome,
+)
 
 import reporting.verify.partitions
 from reporting.config.loader import load_config
@@ -41,20 +48,6 @@ def in_process(order):
             yield check_partition(task)
 
     return run
-
-
-def stored(connection: sqlite3.Connection) -> list[tuple]:
-    """Every stored finding with its row id: the order written is compared too."""
-    return connection.execute("SELECT * FROM findings ORDER BY finding_id").fetchall()
-
-
-def outcome(result) -> dict:
-    """Everything a verify result holds, dicts as item lists so their order counts."""
-    fields = dataclasses.asdict(result)
-    for name in ("tables", "bet_totals", "unconfigured_rounds"):
-        fields[name] = list(getattr(result, name).items())
-    fields["findings_by_kind"] = sorted(result.findings_by_kind.items())
-    return fields
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +80,7 @@ def runs(db: Path, config, month, runners) -> list[tuple[list, dict]]:
         out = []
         for runner in runners:
             result = verify(connection, config, month, runner=runner)
-            out.append((stored(connection), outcome(result)))
+            out.append((stored_findings(connection), verify_outcome(result)))
         return out
     finally:
         connection.close()
@@ -120,10 +113,10 @@ def test_worker_processes_give_what_one_pass_gives(faulted_store):
     try:
         assert len(plan_partitions(connection, MONTH)) > 2
         first = verify(connection, config, MONTH)
-        rows = stored(connection)
+        rows = stored_findings(connection)
         second = verify(connection, config, MONTH, jobs=2)
-        assert stored(connection) == rows
-        assert outcome(second) == outcome(first)
+        assert stored_findings(connection) == rows
+        assert verify_outcome(second) == verify_outcome(first)
     finally:
         connection.close()
 
