@@ -413,3 +413,21 @@ def verify_outcome(result) -> dict:
         fields[name] = list(getattr(result, name).items())
     fields["findings_by_kind"] = sorted(result.findings_by_kind.items())
     return fields
+
+
+def faulted_october() -> list:
+    """Four rounds of October: three unpaid winning Player bets (R-1, R-2, R-3:
+    payout_mismatch), one right Banker bet (R-1), and R-4 whose banker drew a third card it
+    must not draw on 7 (third_card_rule); lines 1 to 8 of one file."""
+    bet = bet_record
+    return [
+        round_record(
+            "R-1",
+            bet("R-1", "B-1", bet_type="player", account="acc-7", source_line=2),
+            bet("R-1", "B-2", source_line=3),
+            source_line=1,
+        ),
+        round_record("R-2", bet("R-2", "B-3", bet_type="player", source_line=5), source_line=4),
+        round_record("R-3", bet("R-3", "B-4", bet_type="player", source_line=7), source_line=6),
+        round_record("R-4", player_cards="2H 3S 4D", banker_cards="5D 2C 9C", source_line=8),
+    ]

@@ -9,8 +9,7 @@ The store holds records written inline (tests/helpers.py): player 9H KS (9) beat
 from __future__ import annotations
 
 import pytest
-from helpers import bet_record as bet
-from helpers import round_record, store_records
+from helpers import faulted_october, store_records
 
 from reporting.figures.audit_records import Severity
 from reporting.figures.evidence import findings_with_evidence
@@ -26,21 +25,7 @@ def store(tmp_path, operator_config):
     bet (R-1), and R-4 whose banker drew a third card it must not draw on 7 (third_card_rule).
     Then verify stores the findings."""
     connection = connect(tmp_path / "store.sqlite")
-    store_records(
-        connection,
-        [
-            round_record(
-                "R-1",
-                bet("R-1", "B-1", bet_type="player", account="acc-7", source_line=2),
-                bet("R-1", "B-2", source_line=3),
-                source_line=1,
-            ),
-            round_record("R-2", bet("R-2", "B-3", bet_type="player", source_line=5), source_line=4),
-            round_record("R-3", bet("R-3", "B-4", bet_type="player", source_line=7), source_line=6),
-            round_record("R-4", player_cards="2H 3S 4D", banker_cards="5D 2C 9C", source_line=8),
-        ],
-        file_name="october.jsonl",
-    )
+    store_records(connection, faulted_october(), file_name="october.jsonl")
     verify(connection, operator_config, MONTH)
     yield connection
     connection.close()

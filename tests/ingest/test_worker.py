@@ -8,7 +8,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import TABLES, children_of, counts, dump, many_rounds_gz, rows, write_csv_pair
+from helpers import (
+    TABLES,
+    bet_record,
+    children_of,
+    counts,
+    dump,
+    many_rounds_gz,
+    round_record,
+    rows,
+    write_csv_pair,
+)
 
 import reporting.ingest.worker
 import reporting.store.load
@@ -288,35 +298,11 @@ def test_a_batch_crosses_the_pipe_as_the_rows_the_store_binds():
     from reporting.records import Bet, RejectedLine, Round
 
     def bet(bet_id: str, placed_at: str | None) -> Bet:
-        return Bet(
-            round_id="R-1",
-            bet_id=bet_id,
-            account="acc",
-            bet_type="banker",
-            stake_cents=2500,
-            payout_cents=4875,
-            currency="EUR",
-            placed_at=placed_at,
-            source_line=1,
-        )
+        return bet_record("R-1", bet_id, account="acc", payout_cents=4875, placed_at=placed_at)
 
     def round_(round_id: str, bets: list[Bet]) -> Round:
-        return Round(
-            round_id=round_id,
-            game_id="live-baccarat-it",
-            table_id="LB01",
-            shoe_id=None,
-            hand_no=7,
-            started_at=None,
-            betting_closed_at=None,
-            settled_at="2026-10-03T18:40:41.870Z",
-            report_month="2026-10",
-            status="settled",
-            void_reason=None,
-            player_cards="9H KS",
-            banker_cards="5D 2C",
-            source_line=1,
-            bets=bets,
+        return round_record(
+            round_id, *bets, shoe_id=None, hand_no=7, started_at=None, betting_closed_at=None
         )
 
     reject = RejectedLine(

@@ -19,8 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from helpers import bet_record as bet
-from helpers import round_record, store_records
+from helpers import faulted_october, store_records
 from pypdf import PdfReader
 
 from reporting.figures.audit_records import (
@@ -138,21 +137,7 @@ def month_audit(voids: int = 1) -> MonthAudit:
 @pytest.fixture
 def store(tmp_path, operator_config):
     connection = connect(tmp_path / "store.sqlite")
-    store_records(
-        connection,
-        [
-            round_record(
-                "R-1",
-                bet("R-1", "B-1", bet_type="player", account="acc-7", source_line=2),
-                bet("R-1", "B-2", source_line=3),
-                source_line=1,
-            ),
-            round_record("R-2", bet("R-2", "B-3", bet_type="player", source_line=5), source_line=4),
-            round_record("R-3", bet("R-3", "B-4", bet_type="player", source_line=7), source_line=6),
-            round_record("R-4", player_cards="2H 3S 4D", banker_cards="5D 2C 9C", source_line=8),
-        ],
-        file_name="october.jsonl",
-    )
+    store_records(connection, faulted_october(), file_name="october.jsonl")
     yield connection
     connection.close()
 
