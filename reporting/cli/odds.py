@@ -43,6 +43,7 @@ def odds_command(
     as_json: JsonOption = False,
 ) -> None:
     """Exact probabilities and theoretical RTP of every bet, by combinatorial counting."""
+    from reporting.config.bets import catalogue_bets
     from reporting.config.pay_overrides import apply_pay_overrides
     from reporting.engine.bets import PayTable
     from reporting.engine.theory import game_odds, shoe_odds
@@ -62,8 +63,9 @@ def odds_command(
         title = f"{spec.name} ({spec.id}), {result.decks} decks, perfect pair {table.perfect_pair_variant}"
     else:
         assert decks is not None
-        table = apply_pay_overrides(PayTable(), overrides)
-        result = shoe_odds(decks, table)
+        bets = catalogue_bets().values()
+        table = apply_pay_overrides(PayTable.of(bets), overrides)
+        result = shoe_odds(decks, bets, table)
         title = f"{decks} decks, every bet of the catalogue"
     if as_json:
         print_json(odds_document(result, game))

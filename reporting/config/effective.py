@@ -26,16 +26,10 @@ def _odds_text(odds: Fraction) -> str:
 
 
 def _pay(table: PayTable) -> dict[str, Any]:
-    pay: dict[str, Any] = {}
-    for name in PayTable.__dataclass_fields__:
-        value = getattr(table, name)
-        if name == "bonus_margins":
-            pay[name] = {str(margin): _odds_text(odds) for margin, odds in value}
-        elif name == "bonus_natural_tie_push":
-            pay["bonus_natural_tie"] = "push" if value else "lose"
-        else:
-            pay[name] = _odds_text(value)
-    return pay
+    """Every pay key of the game's bets, as the file writes it."""
+    return {
+        key: _odds_text(pay) if isinstance(pay, Fraction) else str(pay) for key, pay in table.pays
+    }
 
 
 def _limits(game: GameSpec) -> dict[str, Any]:
@@ -46,7 +40,7 @@ def _limits(game: GameSpec) -> dict[str, Any]:
         "max": format_cents(common.maximum),
     }
     per_bet = {
-        bet.value: {"min": format_cents(limits.minimum), "max": format_cents(limits.maximum)}
+        bet: {"min": format_cents(limits.minimum), "max": format_cents(limits.maximum)}
         for bet, limits in game.limits
         if limits != common
     }
@@ -61,14 +55,14 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "jurisdiction": game.jurisdiction,
         "decks": game.decks,
         "reshuffle_every_round": game.reshuffle_every_round,
-        "bets": [bet.value for bet in game.bets],
+        "bets": [bet.id for bet in game.bets],
         "pay_table": pay_table,
         "pay": _pay(game.pay_table),
         "rounding": game.rounding.value,
         "limits": _limits(game),
         "below_minimum": game.below_minimum,
         "above_maximum": game.above_maximum,
-        "exclusive_bets": [sorted(bet.value for bet in group) for group in game.exclusive_bets],
+        "exclusive_bets": [sorted(group) for group in game.exclusive_bets],
         "currency": game.currency,
         "timezone": game.timezone,
         "languages": list(game.languages),

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from reporting.config.bets import catalogue_bets
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
 from reporting.config.values import (
@@ -27,13 +28,13 @@ from reporting.config.values import (
     Key,
     Kind,
     Odds,
+    PayValue,
     Problems,
     Table,
     TableList,
     Text,
     TextList,
 )
-from reporting.engine.bets import BONUS_MARGINS, BetType, PayTable
 from reporting.engine.money import RoundingPolicy
 
 __all__ = [
@@ -78,23 +79,30 @@ def catalogue_games() -> tuple[str, ...]:
 
 #: The parts of a live table's scoreboard a rule sheet can explain (games.md).
 SCOREBOARD_PARTS = ("statistics", "bead_road", "big_road")
-_BET = Choice(tuple(bet.value for bet in BetType), "bet type")
+#: The built-in bets a game may offer (an operator's own bets are added where it declares them).
+_BET = Choice(lambda: tuple(catalogue_bets()), "bet type")
 
-_ODDS_FIELDS = tuple(
-    field.name
-    for field in dataclasses.fields(PayTable)
-    if field.name not in ("bonus_margins", "bonus_natural_tie_push")
-)
+#: The bonus table's margins, as ``bonus_margins = { 9 = "30" }`` writes them (each is the pay key
+#: ``bonus_margin_9`` of the bonus bets' rows).
+BONUS_MARGINS = ("9", "8", "7", "6", "5", "4")
 
-#: The odds of a pay table (``pay = {...}`` of a game, ``[pay_tables.X]``).
+
+def _pay_keys() -> dict[str, Key]:
+    keys: dict[str, Key] = {}
+    for bet in catalogue_bets().values():
+        for row in bet.rows:
+            if row.key is not None and row.key not in keys:
+                keys[row.key] = Key(PayValue(), f"what the {bet.id} bet pays: {row.says.msgid}")
+    return keys
+
+
+#: The pays of the catalogue's bets (``pay = {...}`` of a game, ``[pay_tables.X]``): every pay
+#: key its bets' rows declare. A game's own bets add theirs.
 PAY_KEYS: dict[str, Key] = {
-    **{name: Key(Odds(), f"odds the {name} bet pays, to 1") for name in _ODDS_FIELDS},
+    **_pay_keys(),
     "bonus_margins": Key(
-        Table(each=Odds(), key_choice=Choice(tuple(str(margin) for margin in BONUS_MARGINS))),
+        Table(each=Odds(), key_choice=Choice(BONUS_MARGINS)),
         'bonus bets: odds of a non-natural win by 9, 8, ... 4 points, e.g. { 9 = "30" }',
-    ),
-    "bonus_natural_tie": Key(
-        Choice(("push", "lose")), "bonus bets: a tie of two naturals returns the stake or loses"
     ),
 }
 #: A ``[pay_tables.X]`` table: the odds and the table it starts from.
@@ -292,7 +300,7 @@ INBOX_KEYS: dict[str, Key] = {
     ),
 }
 #: The sections of the file.
-TOP_LEVEL_KEYS = ("operator", "games", "pay_tables", "inbox")
+TOP_LEVEL_KEYS = ("operator", "games", "bets", "pay_tables", "inbox")
 
 
 def json_schema() -> dict[str, Any]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from reporting.config.keys import (
+    LIMIT_KEYS,
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
     GAME_KEYS,
@@ -37,8 +38,18 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.lines import KeyLines
 from reporting.config.operator import Operator, read_operator
 from reporting.config.regulators import load_regulators
-from reporting.config.values import MISSING, Problems, Table, suggestion
-from reporting.engine.bets import BetType, PayTable
+from reporting.config.bets import catalogue_bets, declare_bets, parse_pay
+from reporting.config.values import (
+    MISSING,
+    Choice,
+    ChoiceList,
+    Key,
+    PayValue,
+    Problems,
+    Table,
+    suggestion,
+)
+from reporting.engine.bets import BetRule, PayTable
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy
 
@@ -123,6 +134,8 @@ class OperatorConfig:
     inbox_rules: tuple[InboxRule, ...] = ()
     #: ``[operator]``: the name again, licences, logo, accent colour, template folder.
     operator: Operator = field(default_factory=Operator, compare=False)
+    #: ``[bets.ID]``: the operator's own bets, declared like the catalogue's.
+    own_bets: Mapping[str, BetRule] = field(default_factory=dict, compare=False)
 
     def game(self, game_id: str) -> GameSpec:
         """The game with this id, or a :class:`ConfigError` listing the configured ones."""
@@ -239,11 +252,13 @@ def _build(
             problems.add((key,), f"unknown key{suggestion(key, TOP_LEVEL_KEYS)}")
     publisher = read_operator(operator.get("operator", {}), source, problems)
     catalogue_problems = Problems(str(CATALOGUE_PATH))
+    bets = _Bets.of(operator, catalogue, problems)
     pay_tables = _pay_tables(
         [
             (catalogue.get("pay_tables", {}), catalogue_problems),
             (operator.get("pay_tables", {}), problems),
-        ]
+        ],
+        bets,
     )
     selected = operator.get("games", {})
     if not isinstance(selected, dict) or not selected:
@@ -252,7 +267,7 @@ def _build(
     games: dict[str, GameSpec] = {}
     origins: dict[str, GameOrigin] = {}
     for game_id, override in selected.items():
-        built = _game(game_id, override, catalogue.get("games", {}), pay_tables, problems)
+        built = _game(game_id, override, catalogue.get("games", {}), pay_tables, bets, problems)
         if built is not None:
             games[game_id], origins[game_id] = built
     _check_tables(games, problems)
@@ -268,6 +283,7 @@ def _build(
         source=source,
         origins=origins,
         pay_tables={name: pay_tables[name] for name in own_tables},
+        own_bets=bets.own,
         lines=lines,
         inbox_rules=inbox_rules,
         operator=publisher,
@@ -325,10 +341,79 @@ def _check_licences(operator: Operator, games: Mapping[str, GameSpec], problems:
             )
 
 
+# --- bets -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Bets:
+    """The bets a configuration may offer: the catalogue's and the operator's own, with the
+    kinds of the keys that name them or their pays."""
+
+    known: Mapping[str, BetRule]
+    own: Mapping[str, BetRule]
+
+    @classmethod
+    def of(cls, operator: dict[str, Any], catalogue: dict[str, Any], problems: Problems) -> _Bets:
+        """The catalogue's bets and the ``[bets]`` of the operator's file (each one's words
+        required in every language of the games that offer it)."""
+        built_in = catalogue_bets()
+        section = operator.get("bets", {})
+        if not isinstance(section, dict):
+            problems.add(("bets",), "must be a table of bets, e.g. [bets.monkey_6]")
+            section = {}
+        for bet_id in section:
+            if bet_id in built_in:
+                problems.add(("bets", bet_id), "is a built-in bet: give your own bet another id")
+            elif not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", bet_id):
+                problems.add(("bets", bet_id), "a bet id is lower-case letters, digits and _")
+        section = {
+            bet_id: body
+            for bet_id, body in section.items()
+            if bet_id not in built_in and re.fullmatch(r"[a-z][a-z0-9_]{0,63}", bet_id)
+        }
+        languages = _languages_offering(section, operator.get("games", {}), catalogue)
+        own = declare_bets(section, problems, languages=languages)
+        return cls(known={**built_in, **own}, own=own)
+
+    @property
+    def choice(self) -> Choice:
+        """A bet id of the catalogue or of the operator's file."""
+        return Choice(tuple(self.known), "bet type")
+
+    def pay_keys(self) -> dict[str, Key]:
+        """Every pay key a pay table or a game's ``pay`` may set."""
+        keys = dict(PAY_KEYS)
+        for bet in self.own.values():
+            for key in bet.pay_keys:
+                keys.setdefault(key, Key(PayValue(), f"what the {bet.id} bet pays"))
+        return keys
+
+
+def _languages_offering(
+    section: Mapping[str, Any], games: Any, catalogue: dict[str, Any]
+) -> dict[str, tuple[str, ...]]:
+    """Each own bet's languages: those of every game of the file that lists it."""
+    languages: dict[str, list[str]] = {bet_id: [] for bet_id in section}
+    if not isinstance(games, dict):
+        return {bet_id: () for bet_id in section}
+    for game_id, override in games.items():
+        if not isinstance(override, dict):
+            continue
+        base = catalogue.get("games", {}).get(override.get("base", game_id), {})
+        offered = override.get("bets", base.get("bets", []))
+        spoken = override.get("languages", base.get("languages", []))
+        if not isinstance(offered, list) or not isinstance(spoken, list):
+            continue
+        for bet_id in offered:
+            if bet_id in languages:
+                languages[bet_id] += [lang for lang in spoken if isinstance(lang, str)]
+    return {bet_id: tuple(dict.fromkeys(spoken)) for bet_id, spoken in languages.items()}
+
+
 # --- pay tables -------------------------------------------------------------------------------
 
 
-def _pay_tables(layers: list[tuple[Any, Problems]]) -> dict[str, Any]:
+def _pay_tables(layers: list[tuple[Any, Problems]], bets: _Bets) -> dict[str, Any]:
     """Every pay table by name, resolved onto its base (MISSING for one with problems, which
     are noted once here). Later layers (the operator's file) replace earlier ones by name."""
     written: dict[str, tuple[Any, Problems]] = {}
@@ -340,7 +425,7 @@ def _pay_tables(layers: list[tuple[Any, Problems]]) -> dict[str, Any]:
             continue
         written |= {name: (table, problems) for name, table in tables.items()}
     checked = {
-        name: Table(PAY_TABLE_KEYS).check(table, ("pay_tables", name), problems)
+        name: Table(PAY_TABLE_KEYS | bets.pay_keys()).check(table, ("pay_tables", name), problems)
         for name, (table, problems) in written.items()
     }
     resolved: dict[str, Any] = {}
@@ -400,8 +485,11 @@ def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def _pay_table_of(values: dict[str, Any], tables: dict[str, Any]) -> PayTable | None:
-    """The game's pay table: its named table, its ``pay`` changes, its perfect pair variant."""
+def _pay_table_of(
+    values: dict[str, Any], tables: dict[str, Any], offered: tuple[BetRule, ...]
+) -> PayTable | None:
+    """The game's pay table: its bets' declared pays, changed by its named table (the keys of
+    the game's bets), its ``pay`` changes and its perfect pair variant."""
     table = tables[values["pay_table"]]
     if table is MISSING or values["pay"] is MISSING:
         return None
@@ -409,16 +497,14 @@ def _pay_table_of(values: dict[str, Any], tables: dict[str, Any]) -> PayTable | 
     if values["perfect_pair"] is not None:
         one = raw.get("perfect_pair_one", Fraction(25))
         raw["perfect_pair_both"] = one if values["perfect_pair"] == "A" else Fraction(200)
-    fields: dict[str, Any] = {}
+    changes: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "bonus_margins":
-            rows = {int(margin): odds for margin, odds in value.items()}
-            fields[key] = tuple(sorted(rows.items(), reverse=True))
-        elif key == "bonus_natural_tie":
-            fields["bonus_natural_tie_push"] = value == "push"
-        elif key in PAY_KEYS:
-            fields[key] = value
-    return PayTable(**fields)
+            changes |= {f"bonus_margin_{margin}": odds for margin, odds in value.items()}
+        elif key != "base":
+            changes[key] = parse_pay(value) if isinstance(value, str) else value
+    keys = {key for bet in offered for key in bet.pay_keys}
+    return PayTable.of(offered, {key: pay for key, pay in changes.items() if key in keys})
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -429,6 +515,7 @@ def _game(
     override: Any,
     catalogue: dict[str, Any],
     pay_tables: dict[str, Any],
+    bets: _Bets,
     problems: Problems,
 ) -> tuple[GameSpec, GameOrigin] | None:
     """One game of the operator file merged onto its catalogue base and checked whole; None
@@ -451,21 +538,36 @@ def _game(
             f"not a catalogue game; set base = one of {known} to define it"
             f"{suggestion(game_id, catalogue)}",
         )
-    values = _game_values(override, base, path, problems)
+    values = _game_values(override, base, path, problems, _bet_kinds(bets))
     if base is None:
         return None
     for check in _GAME_CHECKS:
         check(values, pay_tables, path, problems)
     if len(problems) > before:
         return None
-    spec = _game_spec(game_id, values, pay_tables)
+    spec = _game_spec(game_id, values, pay_tables, bets)
     if spec is None:
         return None
     return spec, GameOrigin(base=base_id, pay_table=values["pay_table"])
 
 
+def _bet_kinds(bets: _Bets) -> dict[str, Any]:
+    """The kinds of the game keys that name bets or pays, knowing the operator's own bets."""
+    per_bet = Table(each=Table(LIMIT_KEYS["per_bet"].kind.each.keys), key_choice=bets.choice)
+    return {
+        "bets": ChoiceList(bets.choice, min_items=1),
+        "exclusive_bets": ChoiceList(bets.choice, groups=True),
+        "pay": Table(bets.pay_keys()),
+        "limits": Table(LIMIT_KEYS | {"per_bet": Key(per_bet, LIMIT_KEYS["per_bet"].help)}),
+    }
+
+
 def _game_values(
-    override: dict[str, Any], base: dict[str, Any] | None, path: tuple[str, ...], problems: Problems
+    override: dict[str, Any],
+    base: dict[str, Any] | None,
+    path: tuple[str, ...],
+    problems: Problems,
+    kinds: Mapping[str, Any],
 ) -> dict[str, Any]:
     """Every game key's checked value: the operator's, else the base's (MISSING if refused,
     None if an optional key is unset). Without a base, only the operator's keys are checked."""
@@ -479,10 +581,12 @@ def _game_values(
             continue
         if key == "limits" and isinstance(raw, dict) and isinstance(base.get("limits"), dict):
             raw = base["limits"] | raw
-        values[key] = GAME_KEYS[key].kind.check(raw, (*path, key), problems)
+        kind = kinds.get(key, GAME_KEYS[key].kind)
+        values[key] = kind.check(raw, (*path, key), problems)
     for key, raw in base.items():
         if key not in values and key in GAME_KEYS and key not in override:
-            values[key] = GAME_KEYS[key].kind.check(raw, (*path, key), problems)
+            kind = kinds.get(key, GAME_KEYS[key].kind)
+            values[key] = kind.check(raw, (*path, key), problems)
     for key in GAME_KEYS:
         if key not in values:
             if key not in OPTIONAL_GAME_KEYS and base:
@@ -491,10 +595,12 @@ def _game_values(
     return values
 
 
-def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any]) -> GameSpec | None:
+def _game_spec(
+    game_id: str, values: dict[str, Any], pay_tables: dict[str, Any], bets: _Bets
+) -> GameSpec | None:
     """The game record from values that passed every check (None if its pay table did not)."""
-    table = _pay_table_of(values, pay_tables)
-    offered = tuple(BetType(bet) for bet in values["bets"])
+    offered = tuple(bets.known[bet] for bet in values["bets"])
+    table = _pay_table_of(values, pay_tables, offered)
     limits = _limits_of(values, offered)
     if table is None or limits is None:
         return None
@@ -512,7 +618,7 @@ def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any])
         limits=limits,
         below_minimum=values["below_minimum"],
         above_maximum=values["above_maximum"],
-        exclusive_bets=tuple(frozenset(BetType(b) for b in g) for g in values["exclusive_bets"]),
+        exclusive_bets=tuple(frozenset(group) for group in values["exclusive_bets"]),
         currency=values["currency"],
         timezone=values["timezone"],
         regulator=values["regulator"],
@@ -530,18 +636,18 @@ def _game_spec(game_id: str, values: dict[str, Any], pay_tables: dict[str, Any])
 
 
 def _limits_of(
-    values: dict[str, Any], offered: tuple[BetType, ...]
-) -> tuple[tuple[BetType, StakeLimits], ...] | None:
+    values: dict[str, Any], offered: tuple[BetRule, ...]
+) -> tuple[tuple[str, StakeLimits], ...] | None:
     """Each offered bet's limits: the game's, or its own ``per_bet`` ones."""
     limits = values["limits"]
     per_bet = limits.get("per_bet", {})
     result = []
     for bet in offered:
-        own = per_bet.get(bet.value, {})
+        own = per_bet.get(bet.id, {})
         minimum, maximum = own.get("min", limits["min"]), own.get("max", limits["max"])
         if minimum > maximum:
             return None
-        result.append((bet, StakeLimits(minimum, maximum)))
+        result.append((bet.id, StakeLimits(minimum, maximum)))
     return tuple(result)
 
 

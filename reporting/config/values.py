@@ -353,6 +353,19 @@ class Key:
 
 
 @dataclass(frozen=True)
+class PayValue(Kind):
+    """A pay row's pay: odds "to 1" (:class:`Odds`), or ``"push"`` / ``"lose"``."""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if value in ("push", "lose"):
+            return value
+        return Odds().check(value, path, problems)
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [Odds().schema(), {"type": "string", "enum": ["push", "lose"]}]}
+
+
+@dataclass(frozen=True)
 class Table(Kind):
     """A table of known keys (unknown ones are problems, with a "did you mean"), or, with
     ``each``, a table whose keys are of a choice and whose values are all of one kind."""

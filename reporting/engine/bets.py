@@ -1,147 +1,43 @@
-"""Bet types, pay tables, and the settlement of a bet on a resolved round.
+"""Bets as data: a bet is a declaration on the facts of a round, settled by one function.
 
-A bet's result is decided from the facts of the round (values, naturals, cards dealt,
-pairs) and the pay table; its payout is the stake plus the exactly computed win, rounded to
-the cent by the game's :class:`~reporting.engine.money.RoundingPolicy`. Pushes and void
-rounds return the stake. Side bets are settled on the cards whatever the main result.
+A :class:`BetRule` is a list of :class:`PayRow` s tried in order; the first row whose
+conditions all hold on a round's :class:`~reporting.engine.facts.RoundFacts` decides the bet:
+a win at the row's odds, or a push. No row: the bet loses. A row that names a pay ``key`` takes
+its odds from the game's :class:`PayTable`, so that ``pay = { KEY = "ODDS" }`` of a game may
+change it; the table holds every key of the game's bets, each at its declared default unless
+the game says otherwise.
+
+The built-in bets are declared in ``reporting/data/bets.toml``; an operator declares its own
+in its configuration with the same vocabulary (:data:`~reporting.engine.facts.FACTS`). Nothing
+here reads a file: :mod:`reporting.config` loads the declarations and builds these records.
+
+A bet's payout is the stake plus the exactly computed win, rounded to the cent by the game's
+:class:`~reporting.engine.money.RoundingPolicy`. Pushes and void rounds return the stake.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
 
+from reporting.engine.facts import FACTS, FactGroup, RoundFacts
 from reporting.engine.money import RoundingPolicy, round_cents
 
 __all__ = [
-    "BET_FAMILIES",
-    "BONUS_MARGINS",
-    "BetFamily",
+    "BetGroup",
     "BetResult",
-    "BetType",
-    "Facet",
+    "BetRule",
+    "PayRow",
     "PayTable",
     "Resolution",
     "Settlement",
+    "Wording",
     "refund",
     "resolve_bet",
     "settle",
 ]
-
-
-class BetType(enum.StrEnum):
-    """Every bet the round log may carry."""
-
-    PLAYER = "player"
-    BANKER = "banker"
-    TIE = "tie"
-    PLAYER_PAIR = "player_pair"
-    BANKER_PAIR = "banker_pair"
-    EITHER_PAIR = "either_pair"
-    PERFECT_PAIR = "perfect_pair"
-    SMALL = "small"
-    BIG = "big"
-    PLAYER_BONUS = "player_bonus"
-    BANKER_BONUS = "banker_bonus"
-
-    @property
-    def family(self) -> BetFamily:
-        """The family the bet belongs to (see :data:`BET_FAMILIES`)."""
-        return BET_FAMILIES[self]
-
-    @property
-    def facet(self) -> Facet:
-        """Which facts of a round decide this bet: the hand values or the first-two-card pairs."""
-        return self.family.facet
-
-    @property
-    def is_pair_bet(self) -> bool:
-        """Pair bets: the ones a house rule may allow only one of per player and round."""
-        return self.family is BetFamily.PAIR
-
-
-class Facet(enum.Enum):
-    """The two independent groups of round facts that bets are decided on."""
-
-    POINTS = "points"  # values, naturals, cards dealt
-    PAIRS = "pairs"  # ranks and suits of each hand's first two cards
-
-
-class BetFamily(enum.Enum):
-    """Families of bets: which facts settle them and how the pay table pays them."""
-
-    MAIN = "main"  # Player, Banker, Tie: the hands' values
-    CARD_COUNT = "card_count"  # Small, Big: the number of cards dealt
-    BONUS = "bonus"  # Player / Banker Bonus: the winning margin and naturals, by the bonus table
-    PAIR = "pair"  # the ranks and suits of each hand's first two cards
-
-    @property
-    def facet(self) -> Facet:
-        """The group of round facts the family is decided on."""
-        return Facet.PAIRS if self is BetFamily.PAIR else Facet.POINTS
-
-
-#: Every bet type's family: the one table a new bet type is added to (with its settlement in
-#: :func:`resolve_bet`, its words in :mod:`reporting.presentation.bet_words` and its share of play in the sample
-#: generator; a test holds each of those complete).
-BET_FAMILIES: dict[BetType, BetFamily] = {
-    BetType.PLAYER: BetFamily.MAIN,
-    BetType.BANKER: BetFamily.MAIN,
-    BetType.TIE: BetFamily.MAIN,
-    BetType.PLAYER_PAIR: BetFamily.PAIR,
-    BetType.BANKER_PAIR: BetFamily.PAIR,
-    BetType.EITHER_PAIR: BetFamily.PAIR,
-    BetType.PERFECT_PAIR: BetFamily.PAIR,
-    BetType.SMALL: BetFamily.CARD_COUNT,
-    BetType.BIG: BetFamily.CARD_COUNT,
-    BetType.PLAYER_BONUS: BetFamily.BONUS,
-    BetType.BANKER_BONUS: BetFamily.BONUS,
-}
-
-#: Winning margins, without a natural, that the bonus table pays on (9 down to 4).
-BONUS_MARGINS: tuple[int, ...] = (9, 8, 7, 6, 5, 4)
-
-
-@dataclass(frozen=True, slots=True)
-class PayTable:
-    """The odds ("to 1") each bet pays. Exact fractions; ``banker`` carries the commission."""
-
-    player: Fraction = Fraction(1)
-    banker: Fraction = Fraction(19, 20)
-    tie: Fraction = Fraction(8)
-    player_pair: Fraction = Fraction(11)
-    banker_pair: Fraction = Fraction(11)
-    either_pair: Fraction = Fraction(5)
-    perfect_pair_one: Fraction = Fraction(25)
-    perfect_pair_both: Fraction = Fraction(25)
-    small: Fraction = Fraction(3, 2)
-    big: Fraction = Fraction(27, 50)
-    bonus_natural_win: Fraction = Fraction(1)
-    bonus_margins: tuple[tuple[int, Fraction], ...] = field(
-        default=(
-            (9, Fraction(30)),
-            (8, Fraction(10)),
-            (7, Fraction(6)),
-            (6, Fraction(4)),
-            (5, Fraction(2)),
-            (4, Fraction(1)),
-        )
-    )
-    bonus_natural_tie_push: bool = True
-
-    @property
-    def perfect_pair_variant(self) -> str:
-        """``"A"`` when both hands pay as one, ``"B"`` when both hands pay more."""
-        return "A" if self.perfect_pair_both == self.perfect_pair_one else "B"
-
-    def bonus_odds(self, margin: int) -> Fraction | None:
-        """Odds of a non-natural bonus win by ``margin`` points, or None if it loses."""
-        for row_margin, odds in self.bonus_margins:
-            if row_margin == margin:
-                return odds
-        return None
 
 
 class BetResult(enum.StrEnum):
@@ -152,34 +48,176 @@ class BetResult(enum.StrEnum):
     LOSE = "lose"
 
 
-class PointFacts(Protocol):
-    """Round facts that main, big/small and bonus bets read."""
+class BetGroup(enum.StrEnum):
+    """How the pages group a bet."""
 
-    player_value: int
-    banker_value: int
-    player_natural: bool
-    banker_natural: bool
+    MAIN = "main"  # Player, Banker, Tie and their variants
+    SIDE = "side"  # settled on the cards whatever the main result
+    BONUS = "bonus"  # pays by the bonus table
+
+
+#: What a pay row pays: odds "to 1" (a win), or a push or a loss whatever the odds.
+Pay = Fraction | BetResult
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """A text of a bet's pages: a msgid the catalogues translate (built-in bets), or the
+    operator's own text in each language (``by_language``, for the operator's bets)."""
+
+    msgid: str | None = None
+    by_language: tuple[tuple[str, str], ...] = ()
+
+    def in_language(self, language: str) -> str | None:
+        """The operator's text in ``language``; None for a msgid (translate it) or a language
+        the operator did not write."""
+        return dict(self.by_language).get(language)
+
+
+@dataclass(frozen=True, slots=True)
+class PayRow:
+    """One row of a bet: when it applies, and what it pays.
+
+    ``when`` holds each condition as a fact name and the values it may take. ``key`` names
+    the row's pay in the pay table (None: the row always pays ``default``).
+    """
+
+    when: tuple[tuple[str, frozenset[object]], ...]
+    default: Pay
+    key: str | None = None
+    says: Wording = field(default_factory=Wording)
+
+    def __post_init__(self) -> None:
+        for name, _ in self.when:
+            if name not in FACTS:
+                raise ValueError(f"unknown fact {name!r} in a pay row")
+
+    def holds(self, facts: RoundFacts) -> bool:
+        """Whether every condition of the row holds on ``facts``."""
+        for name, values in self.when:
+            if getattr(facts, name) not in values:
+                return False
+        return True
 
     @property
-    def cards_dealt(self) -> int: ...
+    def facts(self) -> frozenset[str]:
+        """The names of the facts the row reads."""
+        return frozenset(name for name, _ in self.when)
+
+    def condition(self, name: str) -> frozenset[object] | None:
+        """The values the row allows a fact, or None if it names no condition on it."""
+        for fact, values in self.when:
+            if fact == name:
+                return values
+        return None
 
 
-class PairFacts(Protocol):
-    """Round facts that pair bets read."""
+@dataclass(frozen=True, slots=True)
+class BetRule:
+    """A bet: its id (the bet type of the round log), its group, its rows and its words."""
 
-    player_pair: bool
-    banker_pair: bool
-    player_suited_pair: bool
-    banker_suited_pair: bool
+    id: str
+    group: BetGroup
+    rows: tuple[PayRow, ...]
+    name: Wording = field(default_factory=Wording)
+    wins: Wording = field(default_factory=Wording)
+    #: The sentence's plural (msgid), for a sentence that counts the cards dealt (%(cards)s).
+    wins_plural: str | None = None
+    #: Declared by the operator's configuration rather than the catalogue.
+    own: bool = False
+
+    @property
+    def facts(self) -> frozenset[str]:
+        """The names of every fact the bet reads."""
+        return frozenset().union(*(row.facts for row in self.rows))
+
+    @property
+    def fact_groups(self) -> frozenset[FactGroup]:
+        """The groups of facts the bet reads (what its odds are counted on)."""
+        return frozenset(FACTS[name].group for name in self.facts)
+
+    @property
+    def pay_keys(self) -> tuple[str, ...]:
+        """The keys of its rows' pays, in row order (each once)."""
+        return tuple(dict.fromkeys(row.key for row in self.rows if row.key is not None))
+
+    def __str__(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True, slots=True)
+class PayTable:
+    """What each pay key pays in one game: odds "to 1", or a push or a loss."""
+
+    pays: tuple[tuple[str, Pay], ...] = ()
+    _by_key: dict[str, Pay] = field(init=False, repr=False, compare=False, hash=False)
+
+    @classmethod
+    def of(cls, bets: Iterable[BetRule], changes: Mapping[str, Pay] | None = None) -> PayTable:
+        """Every pay key of ``bets`` at its declared default, unless ``changes`` sets it.
+
+        A key that two bets declare with different defaults, or a change to a key none of the
+        bets has, is an error.
+        """
+        pays: dict[str, Pay] = {}
+        for bet in bets:
+            for row in bet.rows:
+                if row.key is None:
+                    continue
+                if row.key in pays and pays[row.key] != row.default:
+                    raise ValueError(f"pay key {row.key!r} is declared with two defaults")
+                pays[row.key] = row.default
+        for key, pay in (changes or {}).items():
+            if key not in pays:
+                raise KeyError(key)
+            pays[key] = pay
+        return cls(tuple(pays.items()))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", dict(self.pays))
+
+    def pay(self, row: PayRow) -> Pay:
+        """What ``row`` pays in this table."""
+        if row.key is None:
+            return row.default
+        return self._by_key[row.key]
+
+    def get(self, key: str) -> Pay | None:
+        """What ``key`` pays, or None if no bet of the table has it."""
+        return self._by_key.get(key)
+
+    def odds(self, key: str) -> Fraction | None:
+        """The odds ``key`` pays, or None if it is not a win (or not in the table)."""
+        pay = self.get(key)
+        return pay if isinstance(pay, Fraction) else None
+
+    def keys(self) -> tuple[str, ...]:
+        """The pay keys, in declaration order."""
+        return tuple(key for key, _ in self.pays)
+
+    def changed(self, changes: Mapping[str, Pay]) -> PayTable:
+        """The same table with ``changes`` applied (keys it does not hold are an error)."""
+        pays = dict(self.pays)
+        for key, pay in changes.items():
+            if key not in pays:
+                raise KeyError(key)
+            pays[key] = pay
+        return PayTable(tuple(pays.items()))
+
+    @property
+    def perfect_pair_variant(self) -> str:
+        """``"A"`` when the perfect pair pays both hands as one, ``"B"`` when both pay more."""
+        return "A" if self.get("perfect_pair_both") == self.get("perfect_pair_one") else "B"
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """A bet's result before any money: which pay-table row applied, and its odds."""
+    """A bet's result before any money: which row decided it, and its odds."""
 
     result: BetResult
     odds: Fraction  # 0 unless result is WIN
-    row: str  # pay-table row id, e.g. "banker_win", "bonus_margin_9", "tie_push"
+    row: str  # "<bet id>:<row number from 1>", or "<bet id>:lose" when no row holds
+    pay_row: PayRow | None = None
 
     def payout(self, stake: int, rounding: RoundingPolicy) -> int:
         """What a stake of ``stake`` cents brings back, the win rounded by ``rounding``."""
@@ -194,108 +232,33 @@ class Resolution:
         return Fraction(1) if self.result is BetResult.PUSH else Fraction(0)
 
 
-_LOSE = Fraction(0)
+_NOTHING = Fraction(0)
 
 
-def _win(odds: Fraction, row: str) -> Resolution:
-    return Resolution(BetResult.WIN, odds, row)
+def resolve_bet(bet: BetRule, facts: RoundFacts, table: PayTable) -> Resolution:
+    """Decide a bet on a round's facts: the first of its rows that holds, under ``table``.
 
-
-def _push(row: str) -> Resolution:
-    return Resolution(BetResult.PUSH, _LOSE, row)
-
-
-def _lose(row: str) -> Resolution:
-    return Resolution(BetResult.LOSE, _LOSE, row)
-
-
-def _resolve_main(bet: BetType, facts: PointFacts, table: PayTable) -> Resolution:
-    player, banker = facts.player_value, facts.banker_value
-    if bet is BetType.TIE:
-        return _win(table.tie, "tie_win") if player == banker else _lose("tie_lose")
-    if player == banker:
-        return _push(f"{bet.value}_tie_push")
-    side_wins = player > banker if bet is BetType.PLAYER else banker > player
-    if not side_wins:
-        return _lose(f"{bet.value}_lose")
-    odds = table.player if bet is BetType.PLAYER else table.banker
-    return _win(odds, f"{bet.value}_win")
-
-
-def _resolve_bonus(bet: BetType, facts: PointFacts, table: PayTable) -> Resolution:
-    if bet is BetType.PLAYER_BONUS:
-        own, other, own_natural = facts.player_value, facts.banker_value, facts.player_natural
-    else:
-        own, other, own_natural = facts.banker_value, facts.player_value, facts.banker_natural
-    if own == other:
-        if facts.player_natural and facts.banker_natural and table.bonus_natural_tie_push:
-            return _push("bonus_natural_tie_push")
-        return _lose("bonus_tie_lose")
-    if own < other:
-        return _lose("bonus_lose")
-    if own_natural:
-        return _win(table.bonus_natural_win, "bonus_natural_win")
-    margin = own - other
-    odds = table.bonus_odds(margin)
-    if odds is None:
-        return _lose(f"bonus_margin_{margin}_lose")
-    return _win(odds, f"bonus_margin_{margin}")
-
-
-def _resolve_pairs(bet: BetType, facts: PairFacts, table: PayTable) -> Resolution:
-    if bet is BetType.PLAYER_PAIR:
-        return (
-            _win(table.player_pair, "player_pair_win")
-            if facts.player_pair
-            else _lose("player_pair_lose")
-        )
-    if bet is BetType.BANKER_PAIR:
-        return (
-            _win(table.banker_pair, "banker_pair_win")
-            if facts.banker_pair
-            else _lose("banker_pair_lose")
-        )
-    if bet is BetType.EITHER_PAIR:
-        if facts.player_pair or facts.banker_pair:
-            return _win(table.either_pair, "either_pair_win")
-        return _lose("either_pair_lose")
-    suited = facts.player_suited_pair + facts.banker_suited_pair
-    if suited == 2:
-        return _win(table.perfect_pair_both, "perfect_pair_both_hands")
-    if suited == 1:
-        return _win(table.perfect_pair_one, "perfect_pair_one_hand")
-    return _lose("perfect_pair_lose")
-
-
-def _resolve_card_count(bet: BetType, facts: PointFacts, table: PayTable) -> Resolution:
-    if bet is BetType.SMALL:
-        if facts.cards_dealt == 4:
-            return _win(table.small, "small_win")
-        return _lose("small_lose")
-    if facts.cards_dealt >= 5:
-        return _win(table.big, "big_win")
-    return _lose("big_lose")
-
-
-#: How each family is settled.
-_RESOLVERS = {
-    BetFamily.MAIN: _resolve_main,
-    BetFamily.CARD_COUNT: _resolve_card_count,
-    BetFamily.BONUS: _resolve_bonus,
-    BetFamily.PAIR: _resolve_pairs,
-}
-
-
-def resolve_bet(bet: BetType, facts: PointFacts | PairFacts, table: PayTable) -> Resolution:
-    """Decide a bet on a round's facts: win (with the odds and pay-table row), push or lose."""
-    return _RESOLVERS[BET_FAMILIES[bet]](bet, facts, table)  # type: ignore[operator]
+    >>> from reporting.engine.cards import parse_cards
+    >>> from reporting.engine.facts import facts_of
+    >>> tie = BetRule("tie", BetGroup.MAIN, (PayRow((("winner", frozenset({"tie"})),), Fraction(8), "tie"),))
+    >>> resolve_bet(tie, facts_of(parse_cards("9H KS"), parse_cards("5D 4C")), PayTable.of([tie])).odds
+    Fraction(8, 1)
+    """
+    for number, row in enumerate(bet.rows, start=1):
+        if row.holds(facts):
+            pay = table.pay(row)
+            row_id = f"{bet.id}:{number}"
+            if isinstance(pay, Fraction):
+                return Resolution(BetResult.WIN, pay, row_id, row)
+            return Resolution(pay, _NOTHING, row_id, row)
+    return Resolution(BetResult.LOSE, _NOTHING, f"{bet.id}:lose")
 
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """A bet settled in cents: what it returns (stake included) and which row paid."""
 
-    bet_type: BetType
+    bet_type: str
     stake: int
     payout: int
     result: BetResult
@@ -304,28 +267,21 @@ class Settlement:
 
 
 def settle(
-    bet: BetType,
+    bet: BetRule,
     stake: int,
-    facts: PointFacts | PairFacts,
+    facts: RoundFacts,
     table: PayTable,
     rounding: RoundingPolicy = RoundingPolicy.DOWN,
 ) -> Settlement:
-    """Settle a bet of ``stake`` cents: stake plus the win rounded by ``rounding``.
-
-    >>> from reporting.engine.cards import parse_cards
-    >>> from reporting.engine.rules import resolve_round
-    >>> outcome = resolve_round(parse_cards("9H KS"), parse_cards("5D 2C AH"))
-    >>> settle(BetType.PLAYER, 2500, outcome, PayTable()).payout
-    5000
-    """
+    """Settle a bet of ``stake`` cents: stake plus the win rounded by ``rounding``."""
     if not isinstance(stake, int) or isinstance(stake, bool) or stake <= 0:
         raise ValueError(f"stake must be a positive integer number of cents, got {stake!r}")
     resolution = resolve_bet(bet, facts, table)
-    exact_win = stake * resolution.odds if resolution.result is BetResult.WIN else Fraction(0)
+    exact_win = stake * resolution.odds if resolution.result is BetResult.WIN else _NOTHING
     payout = resolution.payout(stake, rounding)
-    return Settlement(bet, stake, payout, resolution.result, resolution.row, exact_win)
+    return Settlement(bet.id, stake, payout, resolution.result, resolution.row, exact_win)
 
 
-def refund(bet: BetType, stake: int) -> Settlement:
+def refund(bet: str, stake: int) -> Settlement:
     """Settlement of a bet on a void round: the stake comes back."""
-    return Settlement(bet, stake, stake, BetResult.PUSH, "void_refund", Fraction(0))
+    return Settlement(bet, stake, stake, BetResult.PUSH, "void_refund", _NOTHING)

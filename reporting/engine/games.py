@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from reporting.engine.bets import BetType, PayTable
+from reporting.engine.bets import BetRule, PayTable
 from reporting.engine.money import RoundingPolicy
 
 __all__ = ["GameSpec", "StakeLimits"]
@@ -39,13 +39,13 @@ class GameSpec:
     decks: int
     reshuffle_every_round: bool
     cut_card_depth: int | None  # live shoes: cards left behind the cut card, if stated
-    bets: tuple[BetType, ...]
+    bets: tuple[BetRule, ...]  # in the order the pages list them
     pay_table: PayTable
     rounding: RoundingPolicy
-    limits: tuple[tuple[BetType, StakeLimits], ...]
+    limits: tuple[tuple[str, StakeLimits], ...]  # by bet id
     below_minimum: str  # what the platform does with a stake under the minimum: "reject"
     above_maximum: str  # ... over the maximum: "cap" or "reject"
-    exclusive_bets: tuple[frozenset[BetType], ...]  # at most one of each group per account
+    exclusive_bets: tuple[frozenset[str], ...]  # bet ids: at most one of each group per account
     currency: str
     timezone: str
     regulator: str | None
@@ -67,16 +67,30 @@ class GameSpec:
     #: lists an availability gap (None: not checked).
     availability_gap_minutes: int | None = None
 
-    def limits_for(self, bet: BetType) -> StakeLimits:
-        """Stake limits of one bet type."""
-        for bet_type, limits in self.limits:
-            if bet_type is bet:
+    def limits_for(self, bet: BetRule | str) -> StakeLimits:
+        """Stake limits of one bet (a rule or its id)."""
+        bet_id = bet if isinstance(bet, str) else bet.id
+        for offered, limits in self.limits:
+            if offered == bet_id:
                 return limits
-        raise KeyError(f"{self.id} does not offer the {bet.value} bet")
+        raise KeyError(f"{self.id} does not offer the {bet_id} bet")
 
-    def offers(self, bet: BetType) -> bool:
-        """Whether the game takes bets of this type."""
-        return bet in self.bets
+    def offers(self, bet: BetRule | str) -> bool:
+        """Whether the game takes bets of this type (a rule or its id)."""
+        bet_id = bet if isinstance(bet, str) else bet.id
+        return any(offered.id == bet_id for offered in self.bets)
+
+    def bet(self, bet_id: str) -> BetRule:
+        """The rule of one bet the game offers."""
+        for offered in self.bets:
+            if offered.id == bet_id:
+                return offered
+        raise KeyError(f"{self.id} does not offer the {bet_id} bet")
+
+    @property
+    def bet_ids(self) -> tuple[str, ...]:
+        """The ids of the bets the game offers."""
+        return tuple(bet.id for bet in self.bets)
 
     @property
     def operator_share(self) -> Decimal | None:
@@ -85,8 +99,10 @@ class GameSpec:
 
     @property
     def commission(self) -> Fraction:
-        """The commission on Banker wins, as a fraction of the win at even money."""
-        return 1 - self.pay_table.banker
+        """The commission on Banker wins, as a fraction of the win at even money (0 for a game
+        without the classic Banker bet)."""
+        odds = self.pay_table.odds("banker") if self.offers("banker") else None
+        return Fraction(0) if odds is None else 1 - odds
 
     @property
     def overall_limits(self) -> StakeLimits:

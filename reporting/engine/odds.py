@@ -1,80 +1,86 @@
-"""Exact odds of every bet, by combinatorial counting over a shoe of any number of decks.
+"""Exact odds of every bet, by combinatorial counting over a shoe of any composition.
 
 No simulation: every probability is an exact :class:`~fractions.Fraction`.
 
-Bets are decided on one of two independent groups of facts (:class:`~reporting.engine.bets.Facet`),
-so two exact distributions cover every bet:
+A bet is decided on the :class:`~reporting.engine.facts.RoundFacts` of a round, and it reads
+one or more groups of them (:class:`~reporting.engine.facts.FactGroup`). Three enumerators give
+the exact distribution of the records, each counting only what its groups need:
 
-* the *points* distribution enumerates, by point class (ten-valued cards are one class of 16
-  per deck), the Player's and Banker's first two cards and every third card the rules call
-  for, weighting each deal by the number of ordered card sequences that produce it;
-* the *pairs* distribution enumerates the ranks and suits of the first four cards.
+* *points*: by point class (ten-valued cards are one class), the Player's and Banker's first two
+  cards and every third card the rules call for;
+* *pairs*: the ranks and suits of the first four cards;
+* *all facts* (a bet that reads face cards, or points and pairs together): the ranks of the first
+  four cards with their suits where a hand's pair needs them, then the third cards by points and
+  face.
 
-Every sequence is counted to a common depth (six cards for points, four for pairs), so the
-weights of one distribution share one denominator.
+Each deal is weighted by the number of ordered card sequences that produce it, counted to a
+common depth (six cards), so the weights of one distribution share one denominator: the number
+of ordered six-card sequences of the shoe. A record's fields outside the groups counted are None.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from reporting.engine.bets import BetResult, BetType, Facet, PayTable, resolve_bet
+from reporting.engine.bets import BetResult, BetRule, PayTable, resolve_bet
+from reporting.engine.cards import RANKS, SUITS
+from reporting.engine.facts import FACE_RANKS, FactGroup, RoundFacts, pair_facts, point_facts
 from reporting.engine.rules import banker_draws, player_draws
 
 __all__ = [
     "BetOdds",
-    "PairFacts",
-    "PointFacts",
+    "Distribution",
+    "Shoe",
     "bet_odds",
+    "distribution",
     "main_probabilities",
-    "pair_distribution",
-    "point_distribution",
 ]
 
 MIN_DECKS, MAX_DECKS = 1, 8
+_DEPTH = 6  # no deal uses more cards: every sequence is counted to six
 
 
 @dataclass(frozen=True, slots=True)
-class PointFacts:
-    """The facts of a round that main, big/small and bonus bets are decided on."""
+class Shoe:
+    """How many copies of each card a shoe holds: ``copies[rank][suit]`` (ranks A..K, suits
+    S H D C as in :mod:`reporting.engine.cards`)."""
 
-    player_value: int
-    banker_value: int
-    player_natural: bool
-    banker_natural: bool
-    cards_dealt: int
+    copies: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of_decks(cls, decks: int) -> Shoe:
+        """A shoe of ``decks`` standard decks (1 to 8)."""
+        if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
+            raise ValueError(
+                f"decks must be a whole number from {MIN_DECKS} to {MAX_DECKS}, got {decks!r}"
+            )
+        return cls(tuple((decks,) * len(SUITS) for _ in RANKS))
+
+    @classmethod
+    def of_cards(cls, codes: list[str]) -> Shoe:
+        """A shoe holding exactly the given cards (canonical codes; for tests of small shoes)."""
+        copies = [[0] * len(SUITS) for _ in RANKS]
+        for code in codes:
+            copies[RANKS.index(code[:-1])][SUITS.index(code[-1])] += 1
+        return cls(tuple(tuple(row) for row in copies))
+
+    @property
+    def size(self) -> int:
+        """The number of cards in the shoe."""
+        return sum(map(sum, self.copies))
+
+    @property
+    def rank_counts(self) -> tuple[int, ...]:
+        """Cards of each rank."""
+        return tuple(map(sum, self.copies))
 
 
-@dataclass(frozen=True, slots=True)
-class PairFacts:
-    """The facts of a round that pair bets are decided on."""
-
-    player_pair: bool
-    banker_pair: bool
-    player_suited_pair: bool
-    banker_suited_pair: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Distribution:
-    """Exact distribution: integer weights per fact record over one common total."""
-
-    weights: tuple[tuple[PointFacts | PairFacts, int], ...]
-    total: int
-
-    def probability(self, facts: PointFacts | PairFacts) -> Fraction:
-        """Probability of one fact record."""
-        return Fraction(dict(self.weights).get(facts, 0), self.total)
-
-
-def _check_decks(decks: int) -> None:
-    if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
-        raise ValueError(
-            f"decks must be a whole number from {MIN_DECKS} to {MAX_DECKS}, got {decks!r}"
-        )
+def _shoe(shoe: Shoe | int) -> Shoe:
+    return shoe if isinstance(shoe, Shoe) else Shoe.of_decks(shoe)
 
 
 def _falling(n: int, k: int) -> int:
@@ -84,146 +90,343 @@ def _falling(n: int, k: int) -> int:
     return result
 
 
+_POINTS = tuple(min(position + 1, 10) % 10 for position in range(len(RANKS)))
+_FACE = tuple(rank in FACE_RANKS for rank in RANKS)
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """Exact distribution: integer weights per fact record over one common total."""
+
+    weights: tuple[tuple[RoundFacts, int], ...]
+    total: int
+
+    def probability(self, facts: RoundFacts) -> Fraction:
+        """Probability of one fact record."""
+        return Fraction(dict(self.weights).get(facts, 0), self.total)
+
+
+def distribution(shoe: Shoe | int, groups: frozenset[FactGroup]) -> Distribution:
+    """The exact distribution of the facts in ``groups`` (the cheapest enumerator that holds
+    them) for a shoe, or a shoe of that many decks."""
+    shoe = _shoe(shoe)
+    if shoe.size < _DEPTH:
+        raise ValueError(f"a shoe of {shoe.size} cards cannot deal a round of six")
+    if groups <= {FactGroup.POINTS}:
+        return _point_distribution(shoe)
+    if groups == {FactGroup.PAIRS}:
+        return _pair_distribution(shoe)
+    return _joint_distribution(shoe)
+
+
+def _checked(weights: dict[RoundFacts, int], shoe: Shoe) -> Distribution:
+    total = _falling(shoe.size, _DEPTH)
+    if sum(weights.values()) != total:  # pragma: no cover - an enumeration bug, not user input
+        raise AssertionError("a distribution does not sum to the number of deals")
+    return Distribution(tuple(weights.items()), total)
+
+
+# --- points -----------------------------------------------------------------------------------
+
+
 @lru_cache(maxsize=16)
-def point_distribution(decks: int) -> Distribution:
-    """Exact distribution of :class:`PointFacts` for a shoe of ``decks`` decks."""
-    _check_decks(decks)
-    counts = [16 * decks] + [4 * decks] * 9
-    size = 52 * decks
+def _point_distribution(shoe: Shoe) -> Distribution:
+    counts = [0] * 10
+    for rank, count in enumerate(shoe.rank_counts):
+        counts[_POINTS[rank]] += count
+    size = shoe.size
     # Unordered two-card holdings by point class, with the number of orders they come in.
     holdings = [(a, b, 1 if a == b else 2) for a in range(10) for b in range(a, 10)]
-    tail = [_falling(size - depth, 6 - depth) for depth in range(7)]  # pad each deal to 6 cards
-    weights: dict[PointFacts, int] = defaultdict(int)
-
+    tail = [_falling(size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
+    weights: dict[RoundFacts, int] = defaultdict(int)
     for p1, p2, player_orders in holdings:
         w_player = counts[p1] * (counts[p2] - (p1 == p2)) * player_orders
+        if w_player <= 0:
+            continue
         counts[p1] -= 1
         counts[p2] -= 1
-        player_total = (p1 + p2) % 10
+        player_two = (p1 + p2) % 10
         for b1, b2, banker_orders in holdings:
             c1 = counts[b1]
             c2 = counts[b2] - (b1 == b2)
             if c1 <= 0 or c2 <= 0:
                 continue
             w4 = w_player * c1 * c2 * banker_orders
-            banker_total = (b1 + b2) % 10
-            if player_total >= 8 or banker_total >= 8:
-                facts = PointFacts(
-                    player_total, banker_total, player_total >= 8, banker_total >= 8, 4
-                )
-                weights[facts] += w4 * tail[4]
-                continue
+            banker_two = (b1 + b2) % 10
             counts[b1] -= 1
             counts[b2] -= 1
-            _add_third_cards(weights, counts, w4, player_total, banker_total, tail)
+            for (player_third, banker_third), weight in _third_cards(
+                counts, player_two, banker_two, tail
+            ):
+                facts = RoundFacts(**point_facts(player_two, banker_two, player_third, banker_third))
+                weights[facts] += w4 * weight
             counts[b1] += 1
             counts[b2] += 1
         counts[p1] += 1
         counts[p2] += 1
-
-    total = _falling(size, 6)
-    if sum(weights.values()) != total:  # pragma: no cover - an enumeration bug, not user input
-        raise AssertionError("point distribution does not sum to the number of deals")
-    return Distribution(tuple(sorted(weights.items(), key=_point_key)), total)
+    return _checked(weights, shoe)
 
 
-def _add_third_cards(
-    weights: dict[PointFacts, int],
-    counts: list[int],
-    w4: int,
-    player_total: int,
-    banker_total: int,
-    tail: list[int],
-) -> None:
-    """Add the deals that follow four cards without a natural (weight ``w4``, ``counts`` the
-    cards left by point class): the third cards the rules call for, each deal padded to six
-    cards by ``tail``."""
-    if player_draws(player_total).draws:
+def _third_cards(
+    counts: list[int], player_two: int, banker_two: int, tail: list[int]
+) -> list[tuple[tuple[int | None, int | None], int]]:
+    """The third cards the rules call for after four cards (``counts`` the cards left by class
+    of points), as ((Player's third, Banker's third), weight), each deal padded to six cards."""
+    if player_two >= 8 or banker_two >= 8:
+        return [((None, None), tail[4])]
+    deals = []
+    if player_draws(player_two).draws:
         for p3 in range(10):
             c3 = counts[p3]
-            if c3 == 0:
+            if c3 <= 0:
                 continue
-            player_value = (player_total + p3) % 10
-            if banker_draws(banker_total, p3).draws:
+            if banker_draws(banker_two, p3).draws:
                 counts[p3] -= 1
-                w5 = w4 * c3
                 for b3 in range(10):
-                    if counts[b3]:
-                        facts = PointFacts(player_value, (banker_total + b3) % 10, False, False, 6)
-                        weights[facts] += w5 * counts[b3]
+                    if counts[b3] > 0:
+                        deals.append(((p3, b3), c3 * counts[b3] * tail[6]))
                 counts[p3] += 1
             else:
-                facts = PointFacts(player_value, banker_total, False, False, 5)
-                weights[facts] += w4 * c3 * tail[5]
-    elif banker_draws(banker_total, None).draws:
+                deals.append(((p3, None), c3 * tail[5]))
+    elif banker_draws(banker_two, None).draws:
         for b3 in range(10):
-            if counts[b3]:
-                facts = PointFacts(player_total, (banker_total + b3) % 10, False, False, 5)
-                weights[facts] += w4 * counts[b3] * tail[5]
+            if counts[b3] > 0:
+                deals.append(((None, b3), counts[b3] * tail[5]))
     else:
-        facts = PointFacts(player_total, banker_total, False, False, 4)
-        weights[facts] += w4 * tail[4]
+        deals.append(((None, None), tail[4]))
+    return deals
 
 
-def _point_key(item: tuple[PointFacts, int]) -> tuple:
-    facts = item[0]
-    return (
-        facts.player_value,
-        facts.banker_value,
-        facts.player_natural,
-        facts.banker_natural,
-        facts.cards_dealt,
-    )
+# --- pairs ------------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=16)
-def pair_distribution(decks: int) -> Distribution:
-    """Exact distribution of :class:`PairFacts` (first two cards of each hand) for ``decks``."""
-    _check_decks(decks)
-    # Remaining copies per face, faces indexed rank * 4 + suit. Every face is alike, so the
-    # Player's first card is fixed to face 0 and the weight multiplied by the 52 faces.
-    copies = [decks] * 52
-    weights: dict[PairFacts, int] = defaultdict(int)
-    copies[0] -= 1
-    first_weight = 52 * decks
-    for second in range(52):
-        if copies[second] == 0:
+def _pair_distribution(shoe: Shoe) -> Distribution:
+    faces = [count for rank in shoe.copies for count in rank]  # face = rank * 4 + suit
+    weights: dict[RoundFacts, int] = defaultdict(int)
+    uniform = len(set(faces)) == 1
+    # In a shoe of whole decks every face is alike: the Player's first card is fixed to face 0
+    # and the weight multiplied by the number of faces.
+    firsts = [(0, faces[0] * len(faces))] if uniform else [(f, faces[f]) for f in range(52)]
+    tail = _falling(sum(faces) - 4, _DEPTH - 4)
+    for first, first_weight in firsts:
+        if first_weight <= 0:
             continue
-        weight = first_weight * copies[second]
-        copies[second] -= 1
-        player_pair = second // 4 == 0
-        player_suited = second == 0
-        remaining = sum(copies)
-        suited = sum(n * (n - 1) for n in copies)
-        rank_pairs = 0
-        for rank in range(13):
-            in_rank = sum(copies[rank * 4 : rank * 4 + 4])
-            rank_pairs += in_rank * (in_rank - 1)
-        banker_outcomes = (
-            (True, True, suited),
-            (True, False, rank_pairs - suited),
-            (False, False, remaining * (remaining - 1) - rank_pairs),
-        )
-        for banker_pair, banker_suited, ways in banker_outcomes:
-            if ways:
-                facts = PairFacts(player_pair, banker_pair, player_suited, banker_suited)
-                weights[facts] += weight * ways
-        copies[second] += 1
-    total = _falling(52 * decks, 4)
-    if sum(weights.values()) != total:  # pragma: no cover - an enumeration bug, not user input
-        raise AssertionError("pair distribution does not sum to the number of deals")
-    ordered = sorted(weights.items(), key=lambda item: tuple(vars_of(item[0])))
-    return Distribution(tuple(ordered), total)
+        faces[first] -= 1
+        for second in range(52):
+            if faces[second] <= 0:
+                continue
+            weight = first_weight * faces[second] * tail
+            faces[second] -= 1
+            player_rank = first // 4 if first // 4 == second // 4 else None
+            player = (player_rank is not None, first == second)
+            remaining = sum(faces)
+            not_paired = remaining * (remaining - 1)
+            for rank in range(13):
+                in_rank = faces[rank * 4 : rank * 4 + 4]
+                suited = sum(n * (n - 1) for n in in_rank)
+                total = sum(in_rank)
+                paired = total * (total - 1)
+                not_paired -= paired
+                same = rank == player_rank
+                if suited:
+                    facts = _pairs_only(player, (True, True), same)
+                    weights[facts] += weight * suited
+                if paired - suited:
+                    facts = _pairs_only(player, (True, False), same)
+                    weights[facts] += weight * (paired - suited)
+            if not_paired:
+                weights[_pairs_only(player, (False, False), False)] += weight * not_paired
+            faces[second] += 1
+        faces[first] += 1
+    return _checked(weights, shoe)
 
 
-def vars_of(facts: PairFacts) -> tuple[bool, bool, bool, bool]:
-    """The fields of a :class:`PairFacts` as a tuple (a stable sort key)."""
-    return (
-        facts.player_pair,
-        facts.banker_pair,
-        facts.player_suited_pair,
-        facts.banker_suited_pair,
-    )
+def _pairs_only(player: tuple[bool, bool], banker: tuple[bool, bool], same: bool) -> RoundFacts:
+    return RoundFacts(**pair_facts(player, banker, same_rank=same))  # type: ignore[arg-type]
+
+
+# --- every fact -------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _joint_distribution(shoe: Shoe) -> Distribution:
+    counts = list(shoe.rank_counts)
+    size = shoe.size
+    tail = [_falling(size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
+    holdings = [(a, b, 1 if a == b else 2) for a in range(13) for b in range(a, 13)]
+    # Third cards by what a fact can tell of them: points and whether a face card.
+    classes: dict[tuple[int, bool], list[int]] = defaultdict(list)
+    for rank in range(13):
+        classes[(_POINTS[rank], _FACE[rank])].append(rank)
+    third_classes = tuple((points, face, tuple(ranks)) for (points, face), ranks in classes.items())
+    split = _SuitSplit(shoe)
+    weights: dict[RoundFacts, int] = defaultdict(int)
+    for p1, p2, player_orders in holdings:
+        w_player = counts[p1] * (counts[p2] - (p1 == p2)) * player_orders
+        if w_player <= 0:
+            continue
+        counts[p1] -= 1
+        counts[p2] -= 1
+        player_two = (_POINTS[p1] + _POINTS[p2]) % 10
+        for b1, b2, banker_orders in holdings:
+            c1 = counts[b1]
+            c2 = counts[b2] - (b1 == b2)
+            if c1 <= 0 or c2 <= 0:
+                continue
+            w4 = w_player * c1 * c2 * banker_orders
+            counts[b1] -= 1
+            counts[b2] -= 1
+            banker_two = (_POINTS[b1] + _POINTS[b2]) % 10
+            player_faces = _FACE[p1] + _FACE[p2]
+            banker_faces = _FACE[b1] + _FACE[b2]
+            for pairs, pairs_weight in split.pairs(p1, p2, b1, b2, w4):
+                for (p3, b3), third_weight in _joint_thirds(
+                    counts, third_classes, player_two, banker_two, tail
+                ):
+                    facts = RoundFacts(
+                        **point_facts(
+                            player_two,
+                            banker_two,
+                            None if p3 is None else p3[0],
+                            None if b3 is None else b3[0],
+                        ),
+                        **pairs,
+                        player_faces=player_faces + (p3 is not None and p3[1]),
+                        banker_faces=banker_faces + (b3 is not None and b3[1]),
+                    )
+                    weights[facts] += pairs_weight * third_weight
+            counts[b1] += 1
+            counts[b2] += 1
+        counts[p1] += 1
+        counts[p2] += 1
+    return _checked(weights, shoe)
+
+
+def _joint_thirds(
+    counts: list[int],
+    classes: tuple[tuple[int, bool, tuple[int, ...]], ...],
+    player_two: int,
+    banker_two: int,
+    tail: list[int],
+) -> list[tuple[tuple[tuple[int, bool] | None, tuple[int, bool] | None], int]]:
+    """As :func:`_third_cards`, the third cards by (points, face) class, ``counts`` by rank."""
+    if player_two >= 8 or banker_two >= 8:
+        return [((None, None), tail[4])]
+    left = [(points, face, sum(counts[rank] for rank in ranks)) for points, face, ranks in classes]
+    deals: list[tuple[tuple[tuple[int, bool] | None, tuple[int, bool] | None], int]] = []
+    if player_draws(player_two).draws:
+        for index, (p3, p3_face, c3) in enumerate(left):
+            if c3 <= 0:
+                continue
+            if banker_draws(banker_two, p3).draws:
+                for other, (b3, b3_face, c4) in enumerate(left):
+                    c4 -= other == index
+                    if c4 > 0:
+                        deals.append((((p3, p3_face), (b3, b3_face)), c3 * c4 * tail[6]))
+            else:
+                deals.append((((p3, p3_face), None), c3 * tail[5]))
+    elif banker_draws(banker_two, None).draws:
+        for b3, b3_face, c4 in left:
+            if c4 > 0:
+                deals.append(((None, (b3, b3_face)), c4 * tail[5]))
+    else:
+        deals.append(((None, None), tail[4]))
+    return deals
+
+
+class _SuitSplit:
+    """Splits the weight of four first cards, counted by rank, by whether each hand's pair is
+    of one suit: for each rank, the suits of the cards of that rank among the four are counted
+    exactly from the shoe's copies."""
+
+    def __init__(self, shoe: Shoe) -> None:
+        self._copies = shoe.copies
+        self._cache: dict[tuple[int, int, int], dict[tuple[bool | None, bool | None], int]] = {}
+
+    def _rank_split(
+        self, rank: int, player_held: int, banker_held: int
+    ) -> dict[tuple[bool | None, bool | None], int]:
+        """Ordered ways to give the cards of ``rank`` their suits, by (Player suited, Banker
+        suited), the Player holding ``player_held`` of them first and the Banker ``banker_held``
+        (a flag is None unless that hand holds two of the rank)."""
+        key = (rank, player_held, banker_held)
+        split = self._cache.get(key)
+        if split is not None:
+            return split
+        split = defaultdict(int)
+        copies = self._copies[rank]
+        held = player_held + banker_held
+        for suits in itertools.product(range(len(SUITS)), repeat=held):
+            ways = 1
+            for suit in set(suits):
+                ways *= _falling(copies[suit], suits.count(suit))
+            if not ways:
+                continue
+            player_suited = suits[0] == suits[1] if player_held == 2 else None
+            banker_suited = (
+                suits[player_held] == suits[player_held + 1] if banker_held == 2 else None
+            )
+            split[(player_suited, banker_suited)] += ways
+        self._cache[key] = split = dict(split)
+        return split
+
+    def pairs(
+        self, p1: int, p2: int, b1: int, b2: int, weight: int
+    ) -> list[tuple[dict[str, object], int]]:
+        """The pairs group's fields of four first cards of ranks ``p1 p2 b1 b2`` (the weight
+        of the ranks, ``weight``, split by suits)."""
+        player_pair, banker_pair = p1 == p2, b1 == b2
+        same = player_pair and banker_pair and p1 == b1
+        if not player_pair and not banker_pair:
+            return [(pair_facts((False, False), (False, False), same_rank=False), weight)]
+        splits = []
+        for rank in {p1 if player_pair else None, b1 if banker_pair else None} - {None}:
+            player_held = (p1 == rank) + (p2 == rank)
+            banker_held = (b1 == rank) + (b2 == rank)
+            by_suits = self._rank_split(rank, player_held, banker_held)
+            splits.append((sum(by_suits.values()), by_suits))
+        combined: dict[tuple[bool, bool], int] = defaultdict(int)
+        share = weight
+        for total, _ in splits:
+            share //= total
+        for parts in itertools.product(*(split.items() for _, split in splits)):
+            player_suited = banker_suited = False
+            ways = share
+            for (player_flag, banker_flag), count in parts:
+                player_suited |= bool(player_flag)
+                banker_suited |= bool(banker_flag)
+                ways *= count
+            combined[(player_suited, banker_suited)] += ways
+        return [
+            (
+                pair_facts(
+                    (player_pair, player_suited), (banker_pair, banker_suited), same_rank=same
+                ),
+                ways,
+            )
+            for (player_suited, banker_suited), ways in combined.items()
+        ]
+
+
+# --- the odds of a bet ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _projected(shoe: Shoe, groups: frozenset[FactGroup], names: frozenset[str]) -> tuple:
+    """The distribution of ``groups`` summed over everything but the facts ``names``: one
+    record of each class (a bet decides alike on every record of a class) and its weight."""
+    full = distribution(shoe, groups)
+    ordered = sorted(names)
+    classes: dict[tuple, list] = {}
+    for facts, weight in full.weights:
+        key = tuple(getattr(facts, name) for name in ordered)
+        entry = classes.get(key)
+        if entry is None:
+            classes[key] = [facts, weight]
+        else:
+            entry[1] += weight
+    return tuple((facts, weight) for facts, weight in classes.values()), full.total
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +434,6 @@ class BetOdds:
     """Exact probabilities and return of one bet under one pay table."""
 
     bet: str  # bet id, e.g. "banker", or "perfect_pair_b" for the B pay table
-    bet_type: BetType
     win: Fraction
     push: Fraction
     lose: Fraction
@@ -249,24 +451,22 @@ class BetOdds:
         return self.second_moment - self.rtp * self.rtp
 
 
-def bet_odds(bet: BetType, decks: int, table: PayTable, bet_id: str | None = None) -> BetOdds:
+def bet_odds(
+    bet: BetRule, shoe: Shoe | int, table: PayTable, bet_id: str | None = None
+) -> BetOdds:
     """Exact probabilities of win, push and loss, and the RTP, of one bet."""
-    distribution = (
-        pair_distribution(decks) if bet.facet is Facet.PAIRS else point_distribution(decks)
-    )
+    weights, total = _projected(_shoe(shoe), bet.fact_groups, bet.facts)
     totals = {result: 0 for result in BetResult}
     returned = Fraction(0)
     returned_squared = Fraction(0)
-    for facts, weight in distribution.weights:
+    for facts, weight in weights:
         resolution = resolve_bet(bet, facts, table)
         totals[resolution.result] += weight
         multiple = resolution.return_multiple()
         returned += weight * multiple
         returned_squared += weight * multiple * multiple
-    total = distribution.total
     return BetOdds(
-        bet=bet_id or bet.value,
-        bet_type=bet,
+        bet=bet_id or bet.id,
         win=Fraction(totals[BetResult.WIN], total),
         push=Fraction(totals[BetResult.PUSH], total),
         lose=Fraction(totals[BetResult.LOSE], total),
@@ -275,15 +475,10 @@ def bet_odds(bet: BetType, decks: int, table: PayTable, bet_id: str | None = Non
     )
 
 
-def main_probabilities(decks: int) -> dict[str, Fraction]:
+def main_probabilities(shoe: Shoe | int) -> dict[str, Fraction]:
     """Exact probabilities that the Banker wins, the Player wins, or the hands tie."""
-    distribution = point_distribution(decks)
+    weights, total = _projected(_shoe(shoe), frozenset({FactGroup.POINTS}), frozenset({"winner"}))
     totals = {"banker": 0, "player": 0, "tie": 0}
-    for facts, weight in distribution.weights:
-        if facts.banker_value > facts.player_value:
-            totals["banker"] += weight
-        elif facts.player_value > facts.banker_value:
-            totals["player"] += weight
-        else:
-            totals["tie"] += weight
-    return {name: Fraction(weight, distribution.total) for name, weight in totals.items()}
+    for facts, weight in weights:
+        totals[facts.winner] += weight
+    return {name: Fraction(weight, total) for name, weight in totals.items()}

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from reporting.engine.cards import Card
+from reporting.engine.facts import RoundFacts, facts_of
 
 __all__ = [
     "DealError",
@@ -159,21 +160,48 @@ def _natural_decision(hand: str, total: int) -> DrawDecision:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A round resolved from its cards: values, winner, the side-bet facts, and the reasoning."""
+    """A round resolved from its cards: its facts, and the reasoning of its deal."""
 
     player_cards: tuple[Card, ...]
     banker_cards: tuple[Card, ...]
-    player_value: int
-    banker_value: int
-    winner: Winner
-    player_natural: bool
-    banker_natural: bool
-    player_pair: bool
-    banker_pair: bool
-    player_suited_pair: bool
-    banker_suited_pair: bool
+    facts: RoundFacts  # what every bet on the round is decided on, computed once
     decisions: tuple[DrawDecision, ...]
     breaches: tuple[RuleBreach, ...]
+
+    @property
+    def player_value(self) -> int:
+        """The Player's final value."""
+        return self.facts.player_total  # type: ignore[return-value]
+
+    @property
+    def banker_value(self) -> int:
+        """The Banker's final value."""
+        return self.facts.banker_total  # type: ignore[return-value]
+
+    @property
+    def winner(self) -> Winner:
+        """Which hand won."""
+        return Winner(self.facts.winner)
+
+    @property
+    def player_natural(self) -> bool:
+        """The Player's first two cards make 8 or 9."""
+        return bool(self.facts.player_natural)
+
+    @property
+    def banker_natural(self) -> bool:
+        """The Banker's first two cards make 8 or 9."""
+        return bool(self.facts.banker_natural)
+
+    @property
+    def player_pair(self) -> bool:
+        """The Player's first two cards share a rank."""
+        return bool(self.facts.player_pair)
+
+    @property
+    def banker_pair(self) -> bool:
+        """The Banker's first two cards share a rank."""
+        return bool(self.facts.banker_pair)
 
     @property
     def cards_dealt(self) -> int:
@@ -191,18 +219,10 @@ class Outcome:
         return not self.breaches
 
 
-def _is_pair(cards: Sequence[Card]) -> bool:
-    return cards[0].rank == cards[1].rank
-
-
-def _is_suited_pair(cards: Sequence[Card]) -> bool:
-    return cards[0] == cards[1]
-
-
 def resolve_round(player_cards: Sequence[Card], banker_cards: Sequence[Card]) -> Outcome:
     """Resolve a round from its logged cards, in deal order per hand.
 
-    The winner and every side-bet fact come from the cards as logged. The drawing decisions
+    The facts every bet is decided on come from the cards as logged (:func:`facts_of`). The drawing decisions
     are what the rules required; each hand whose logged card count differs gives a breach.
     A Banker decision after a Player draw is judged on the Player's logged third card.
     """
@@ -231,26 +251,10 @@ def resolve_round(player_cards: Sequence[Card], banker_cards: Sequence[Card]) ->
     followed = decisions[0].draws == (len(player) == 3) and decisions[1].draws == (len(banker) == 3)
     breaches = () if followed else _breaches(decisions, player, banker)
 
-    player_value = hand_value(player)
-    banker_value = hand_value(banker)
-    if player_value > banker_value:
-        winner = Winner.PLAYER
-    elif banker_value > player_value:
-        winner = Winner.BANKER
-    else:
-        winner = Winner.TIE
     return Outcome(
         player_cards=player,
         banker_cards=banker,
-        player_value=player_value,
-        banker_value=banker_value,
-        winner=winner,
-        player_natural=player_natural,
-        banker_natural=banker_natural,
-        player_pair=_is_pair(player),
-        banker_pair=_is_pair(banker),
-        player_suited_pair=_is_suited_pair(player),
-        banker_suited_pair=_is_suited_pair(banker),
+        facts=facts_of(player, banker),
         decisions=decisions,
         breaches=breaches,
     )

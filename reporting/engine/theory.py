@@ -6,11 +6,11 @@ figures from here, so every printed RTP comes from the engine.
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reporting.engine.bets import BetType, PayTable
+from reporting.engine.bets import BetGroup, BetRule, PayTable
 from reporting.engine.games import GameSpec
 from reporting.engine.money import exact_decimal
 from reporting.engine.odds import BetOdds, bet_odds, main_probabilities
@@ -55,29 +55,33 @@ def game_odds(game: GameSpec, decks: int | None = None, table: PayTable | None =
         pay_table=table,
         outcomes=main_probabilities(decks),
         bets=tuple(bet_odds(bet, decks, table) for bet in game.bets),
-        pays={bet.value: describe_odds(bet, table) for bet in game.bets},
+        pays={bet.id: describe_odds(bet, table) for bet in game.bets},
     )
 
 
-def shoe_odds(decks: int, table: PayTable | None = None) -> ShoeOdds:
-    """Exact odds of every bet of the catalogue, perfect pair under both pay tables (A and B)."""
-    table = table or PayTable()
-    variant_a = dataclasses.replace(table, perfect_pair_both=table.perfect_pair_one)
-    variant_b = (
-        table
-        if table.perfect_pair_variant == "B"
-        else dataclasses.replace(table, perfect_pair_both=Fraction(200))
-    )
-    bets = [bet_odds(bet, decks, table) for bet in BetType if bet is not BetType.PERFECT_PAIR]
-    position = list(BetType).index(BetType.PERFECT_PAIR)
-    bets[position:position] = [
-        bet_odds(BetType.PERFECT_PAIR, decks, variant_a),
-        bet_odds(BetType.PERFECT_PAIR, decks, variant_b, bet_id="perfect_pair_b"),
-    ]
-    pays = {bet.value: describe_odds(bet, table) for bet in BetType}
-    pays["perfect_pair"] = describe_odds(BetType.PERFECT_PAIR, variant_a)
-    pays["perfect_pair_b"] = describe_odds(BetType.PERFECT_PAIR, variant_b)
-    return ShoeOdds(decks, table, main_probabilities(decks), tuple(bets), pays)
+def shoe_odds(decks: int, bets: Iterable[BetRule], table: PayTable) -> ShoeOdds:
+    """Exact odds of every bet given (the catalogue's), the perfect pair under both of its pay
+    tables: ``perfect_pair`` pays both hands as one (A), ``perfect_pair_b`` pays them 200:1 (B)
+    unless ``table`` already pays both hands more."""
+    odds: list[BetOdds] = []
+    pays: dict[str, str] = {}
+    for bet in bets:
+        if bet.id != "perfect_pair":
+            odds.append(bet_odds(bet, decks, table))
+            pays[bet.id] = describe_odds(bet, table)
+            continue
+        one = table.get("perfect_pair_one")
+        variant_a = table.changed({"perfect_pair_both": one})  # type: ignore[dict-item]
+        variant_b = (
+            table
+            if table.perfect_pair_variant == "B"
+            else table.changed({"perfect_pair_both": Fraction(200)})
+        )
+        odds.append(bet_odds(bet, decks, variant_a))
+        odds.append(bet_odds(bet, decks, variant_b, bet_id="perfect_pair_b"))
+        pays["perfect_pair"] = describe_odds(bet, variant_a)
+        pays["perfect_pair_b"] = describe_odds(bet, variant_b)
+    return ShoeOdds(decks, table, main_probabilities(decks), tuple(odds), pays)
 
 
 def _ratio_text(odds: Fraction) -> str:
@@ -86,13 +90,18 @@ def _ratio_text(odds: Fraction) -> str:
     return f"{odds.numerator}/{odds.denominator}" if decimal is None else str(decimal)
 
 
-def describe_odds(bet: BetType, table: PayTable) -> str:
-    """What a bet pays, in the usual "to 1" notation (locale-free, for terminals and JSON)."""
-    if bet in (BetType.PLAYER_BONUS, BetType.BANKER_BONUS):
+def describe_odds(bet: BetRule, table: PayTable) -> str:
+    """What a bet pays, in the usual "to 1" notation (locale-free, for terminals and JSON):
+    one figure when every winning row pays it, else each row's key and figure."""
+    if bet.group is BetGroup.BONUS:
         return "bonus table"
-    if bet is BetType.PERFECT_PAIR:
-        one = _ratio_text(table.perfect_pair_one)
-        if table.perfect_pair_variant == "A":
-            return f"{one}:1"
-        return f"{one}:1, both {_ratio_text(table.perfect_pair_both)}:1"
-    return f"{_ratio_text(getattr(table, bet.value))}:1"
+    wins = [
+        (row.key, pay)
+        for row in bet.rows
+        if isinstance(pay := table.pay(row), Fraction)
+    ]
+    if not wins:
+        return "never pays a win"
+    if len({pay for _, pay in wins}) == 1:
+        return f"{_ratio_text(wins[0][1])}:1"
+    return ", ".join(f"{key} {_ratio_text(pay)}:1" for key, pay in wins)

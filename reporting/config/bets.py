@@ -1,0 +1,215 @@
+"""Bet declarations: the catalogue's (``reporting/data/bets.toml``) and the operator's own.
+
+Both are read by :func:`declare_bets` with the same vocabulary: a bet is a group, its words and
+its pay rows (``when`` conditions on the facts of :data:`~reporting.engine.facts.FACTS`, a
+``pays`` default, an optional ``key``, and ``says``). The catalogue's words are msgids that the
+gettext catalogues translate; the operator's are given in each of its games' languages, as
+``{ it = "...", en = "..." }``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from reporting.config.values import Problems
+from reporting.engine.bets import BetGroup, BetResult, BetRule, Pay, PayRow, Wording
+from reporting.engine.facts import FACTS
+from reporting.engine.money import AmountError, parse_ratio
+
+__all__ = ["BETS_PATH", "BET_KEYS", "ROW_KEYS", "catalogue_bets", "declare_bets", "parse_pay"]
+
+BETS_PATH = Path(__file__).resolve().parent.parent / "data" / "bets.toml"
+
+#: The keys of a bet declaration, with what each holds.
+BET_KEYS = {
+    "group": 'where the pages list it: "main", "side" or "bonus"',
+    "name": "its name on the pages",
+    "wins": "when it wins, one sentence",
+    "wins_plural": "(catalogue only) the sentence's plural, counting the cards dealt",
+    "rows": "its pay rows, tried in order: the first that holds decides the bet",
+}
+#: The keys of a pay row.
+ROW_KEYS = {
+    "when": "the conditions, all of which must hold: { FACT = VALUE or [VALUES] }",
+    "pays": 'odds "to 1" such as "12" or "1/2", or "push" (the stake returned)',
+    "key": "the name of its pay, which a game's pay = { KEY = ... } may change",
+    "says": "when the row applies, for the pages",
+}
+_TEXT_KEYS = ("name", "wins", "says")
+
+
+def parse_pay(value: object) -> Pay:
+    """A row's pay: odds "to 1" (above zero), or ``"push"`` / ``"lose"``.
+
+    >>> parse_pay("1/2"), parse_pay("push")
+    (Fraction(1, 2), <BetResult.PUSH: 'push'>)
+    """
+    if value in ("push", "lose"):
+        return BetResult(value)
+    odds = parse_ratio(value)
+    if odds <= 0:
+        raise AmountError(f"odds must be above zero, got {value!r}")
+    return odds
+
+
+def _wording(
+    value: Any, path: tuple[str, ...], problems: Problems, languages: tuple[str, ...] | None
+) -> Wording:
+    """A msgid (``languages`` None: the catalogue) or the operator's text per language."""
+    if languages is None:
+        if isinstance(value, str) and value.strip():
+            return Wording(msgid=value)
+        problems.add(path, "must be a sentence in English (a msgid)")
+        return Wording()
+    if not isinstance(value, dict):
+        problems.add(path, 'must give the text in each language, e.g. { en = "...", it = "..." }')
+        return Wording()
+    texts = []
+    for language, text in value.items():
+        if not isinstance(text, str) or not text.strip():
+            problems.add((*path, language), "must be a text")
+            continue
+        texts.append((language, text.strip()))
+    missing = [language for language in languages if language not in value]
+    if missing:
+        problems.add(path, f"missing the text in {', '.join(missing)} (a language of its games)")
+    return Wording(by_language=tuple(sorted(texts)))
+
+
+def _condition(
+    name: str, raw: Any, path: tuple[str, ...], problems: Problems
+) -> tuple[str, frozenset[object]] | None:
+    fact = FACTS.get(name)
+    if fact is None:
+        known = ", ".join(FACTS)
+        problems.add(path, f"unknown fact; the facts are {known}")
+        return None
+    values = raw if isinstance(raw, list) else [raw]
+    allowed = []
+    for value in values:
+        # TOML's true is not 1: compare types as well as values.
+        if not any(type(value) is type(known) and value == known for known in fact.values):
+            shown = ", ".join(str(known).lower() for known in fact.values)
+            problems.add(path, f"{value!r} is not a value of {name} ({shown})")
+            continue
+        allowed.append(value)
+    if not allowed:
+        if not values:
+            problems.add(path, "an empty list never holds")
+        return None
+    return name, frozenset(allowed)
+
+
+def _row(
+    raw: Any, path: tuple[str, ...], problems: Problems, languages: tuple[str, ...] | None
+) -> PayRow | None:
+    if not isinstance(raw, dict):
+        problems.add(path, "a pay row is a table: { when = {...}, pays = ..., says = ... }")
+        return None
+    before = len(problems)
+    for key in raw:
+        if key not in ROW_KEYS:
+            problems.add((*path, key), f"unknown key; a row has {', '.join(ROW_KEYS)}")
+    when = raw.get("when")
+    conditions = []
+    if not isinstance(when, dict) or not when:
+        problems.add((*path, "when"), "missing: the conditions, e.g. { winner = \"banker\" }")
+    else:
+        for name, value in when.items():
+            condition = _condition(name, value, (*path, "when", name), problems)
+            if condition is not None:
+                conditions.append(condition)
+    pay: Pay | None = None
+    try:
+        pay = parse_pay(raw.get("pays"))
+    except AmountError as error:
+        problems.add((*path, "pays"), str(error))
+    key = raw.get("key")
+    if key is not None and (not isinstance(key, str) or not key.isidentifier()):
+        problems.add((*path, "key"), "a pay key is a word of letters, digits and _")
+        key = None
+    if "says" not in raw:
+        problems.add((*path, "says"), "missing: when the row applies, for the pages")
+    says = _wording(raw.get("says"), (*path, "says"), problems, languages)
+    if len(problems) > before or pay is None:
+        return None
+    return PayRow(tuple(conditions), pay, key, says)
+
+
+def declare_bets(
+    raw: Mapping[str, Any],
+    problems: Problems,
+    *,
+    section: str = "bets",
+    languages: Mapping[str, tuple[str, ...]] | None = None,
+) -> dict[str, BetRule]:
+    """The bets of a ``[bets.ID]`` section, each checked whole; a bet with a problem is left
+    out (every problem noted). ``languages`` (the operator's bets) gives each bet the
+    languages its words must be written in; None reads the catalogue's msgids."""
+    bets: dict[str, BetRule] = {}
+    for bet_id, body in raw.items():
+        path = (section, bet_id)
+        if not isinstance(body, dict):
+            problems.add(path, "must be a table, e.g. [bets.monkey_6]")
+            continue
+        own_languages = None if languages is None else languages.get(bet_id, ())
+        before = len(problems)
+        for key in body:
+            if key not in BET_KEYS or (languages is not None and key == "wins_plural"):
+                problems.add((*path, key), f"unknown key; a bet has {', '.join(BET_KEYS)}")
+        group = body.get("group")
+        if group not in tuple(BetGroup):
+            problems.add((*path, "group"), 'must be "main", "side" or "bonus"')
+        words = {
+            key: _wording(body.get(key), (*path, key), problems, own_languages)
+            for key in ("name", "wins")
+        }
+        rows_raw = body.get("rows")
+        rows = []
+        if not isinstance(rows_raw, list) or not rows_raw:
+            problems.add((*path, "rows"), "missing: at least one pay row")
+        else:
+            for number, row_raw in enumerate(rows_raw, start=1):
+                row = _row(row_raw, (*path, "rows", str(number)), problems, own_languages)
+                if row is not None:
+                    rows.append(row)
+        if len(problems) > before:
+            continue
+        bets[bet_id] = BetRule(
+            id=bet_id,
+            group=BetGroup(group),
+            rows=tuple(rows),
+            name=words["name"],
+            wins=words["wins"],
+            wins_plural=body.get("wins_plural"),
+            own=languages is not None,
+        )
+    return bets
+
+
+@cache
+def catalogue_bets() -> dict[str, BetRule]:
+    """The built-in bets, by id, in the catalogue's order (an error in the shipped file is a
+    bug: it raises)."""
+    with BETS_PATH.open("rb") as handle:
+        raw = tomllib.load(handle)
+    problems = Problems(str(BETS_PATH))
+    bets = declare_bets(raw.get("bets", {}), problems)
+    if problems:
+        raise ValueError("\n".join(problems.messages))
+    return bets
+
+
+def default_pays() -> dict[str, Fraction | BetResult]:
+    """Every pay key of the catalogue's bets at its declared default."""
+    pays: dict[str, Fraction | BetResult] = {}
+    for bet in catalogue_bets().values():
+        for row in bet.rows:
+            if row.key is not None:
+                pays.setdefault(row.key, row.default)
+    return pays
