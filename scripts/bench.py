@@ -24,7 +24,12 @@ Phases, each in its own process so peak memory (RSS) is its own:
   document) and ingested with ``--profile replay-api`` into a database of its own: the
   profiled reader against the spec's JSON Lines reader, same rounds;
 * help: the median wall time of ``baccarat-report --help`` and ``verify --help``, the
-  installed console script, whole process, as a user waits for it (issue 15: under 0.15 s).
+  installed console script, whole process, as a user waits for it (under 0.15 s);
+* variants: a month of four classic games and a month of the same size of four variant games
+  (no commission, EZ, the Tiger family, Super 6 and Lucky 6 beside the pairs), each generated,
+  ingested and verified with one job: verify of the variant month against the classic one
+  (target: within 1.25x); then ``odds --game`` of a variant game, whole process, the median of
+  five runs (target: under 0.5 s).
 """
 
 from __future__ import annotations
@@ -41,13 +46,57 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = REPO / "sample_data" / "operator.toml"
 MONTH = "2026-10"
-GAMES = 4
+GAMES = 4  # in each month of the variants phase
 ROUNDS_PER_TABLE_MONTH = 31 * 24 * 3600 // 45  # a table dealing 24/7, about 45 s a round
+
+#: The variants phase's two months: four classic catalogue games, and four variant games on the
+#: same bases (the same decks, limits and languages), each dealt at tables of its own.
+CLASSIC_GAMES = """
+[operator]
+name = "Bench"
+[games.live-baccarat-it]
+tables = ["LB-IT-*"]
+[games.live-baccarat-dk]
+tables = ["LB-DK-*"]
+[games.live-baccarat-gr]
+tables = ["LB-GR-*"]
+[games.mini-baccarat-it]
+regulator_code = "2377"
+opening_hours = "24h"
+tables = ["MB-IT-*"]
+"""
+VARIANT_GAMES = """
+[operator]
+name = "Bench"
+[games.no-commission-it]
+base = "live-baccarat-it"
+bets = ["player", "banker_no_commission", "tie", "super_6", "player_pair", "banker_pair"]
+tables = ["NC-IT-*"]
+[games.ez-baccarat-dk]
+base = "live-baccarat-dk"
+bets = ["player", "banker_ez", "tie", "dragon_7", "panda_8", "ox_6"]
+tables = ["EZ-DK-*"]
+[games.tiger-baccarat-gr]
+base = "live-baccarat-gr"
+bets = ["player", "banker", "tie", "tiger", "small_tiger", "big_tiger", "tiger_tie", "tiger_pair"]
+exclusive_bets = []
+tables = ["TG-GR-*"]
+[games.lucky-6-it]
+base = "mini-baccarat-it"
+bets = ["player", "banker", "banker_no_commission", "tie", "lucky_6", "perfect_pair"]
+pay = { perfect_pair_both = "250" }
+regulator_code = "2377"
+opening_hours = "24h"
+tables = ["L6-IT-*"]
+"""
+#: The variant game whose ``odds --game`` the variants phase times.
+ODDS_GAME = "tiger-baccarat-gr"
 
 #: The floor of earlier benchmarks: the bet rows alone, streamed from the ingested database.
 BETS_FLOOR_SCRIPT = """
@@ -170,12 +219,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1_000_000, help="rounds to generate")
     parser.add_argument("--dir", type=Path, help="work folder (default: a temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    parser.add_argument(
+        "--variant-rounds",
+        type=int,
+        default=200_000,
+        help="rounds of each month of the variants phase (0: skip the phase)",
+    )
     args = parser.parse_args()
 
     work = args.dir or Path(tempfile.mkdtemp(prefix="baccarat-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    tables = max(1, math.ceil(args.rounds / (GAMES * ROUNDS_PER_TABLE_MONTH)))
-    per_day = max(1, round(args.rounds / (GAMES * tables * 31)))
+    games = len(tomllib.loads(CONFIG.read_text(encoding="utf-8"))["games"])
+    tables = max(1, math.ceil(args.rounds / (games * ROUNDS_PER_TABLE_MONTH)))
+    per_day = max(1, round(args.rounds / (games * tables * 31)))
     log, db, floor_db = work / "bench.jsonl.gz", work / "bench.sqlite", work / "floor.sqlite"
     for path in (db, floor_db):
         for suffix in ("", "-wal", "-shm"):
@@ -209,6 +265,9 @@ def main() -> None:
         if " verify " in help_text:
             verify_seconds = verify_phases(cli, db, work, rows)
         profiled_seconds = profiled(cli, work, tables, per_day, rows)
+        variants = (
+            variant_phase(cli, work, args.variant_rounds, rows) if args.variant_rounds else None
+        )
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(work, ignore_errors=True)
@@ -222,7 +281,70 @@ def main() -> None:
     print(
         f"ingest --profile replay-api / ingest of JSON Lines: {profiled_seconds / ingest_seconds:.2f}x"
     )
+    if variants is not None:
+        classic, variant, odds_median = variants
+        print(
+            f"verify of the variant month / of the classic month of the same size, 1 job:"
+            f" {variant / classic:.2f}x (target: within 1.25x)"
+        )
+        print(
+            f"odds --game {ODDS_GAME} --json: median {odds_median:.3f} s of 5 runs (target: under 0.5 s)"
+        )
     help_phase()
+
+
+def variant_phase(
+    cli: list[str], work: Path, rounds: int, rows: list[Row]
+) -> tuple[float, float, float]:
+    """The classic and the variant month of ``rounds`` rounds each, generated, ingested and
+    verified with one job; then ``odds`` of a variant game: (classic verify seconds, variant
+    verify seconds, median odds seconds)."""
+    tables = max(1, math.ceil(rounds / (GAMES * ROUNDS_PER_TABLE_MONTH)))
+    per_day = max(1, round(rounds / (GAMES * tables * 31)))
+    verified = []
+    for label, text in (("classic", CLASSIC_GAMES), ("variant", VARIANT_GAMES)):
+        config, log, db = (
+            work / f"{label}{suffix}" for suffix in (".toml", ".jsonl.gz", ".sqlite")
+        )
+        config.write_text(text, encoding="utf-8")
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        generated = generate(cli, log, tables, per_day, config=config)
+        rows.append((f"generate, {label} games", *generated[1:]))
+        seconds, rss, out = run(
+            [*cli, "ingest", str(log), "--db", str(db), "--config", str(config), "--json"],
+            f"ingest, {label} games",
+        )
+        loaded = json.loads(out)
+        rows.append(
+            (f"ingest, {label} games", seconds, loaded["rounds_loaded"], loaded["bets_loaded"], rss)
+        )
+        seconds, rss, out = run(
+            [*cli, "verify", "--db", str(db), "--config", str(config), "--month", MONTH]
+            + ["--jobs", "1", "--json"],
+            f"verify, {label} games",
+        )
+        checked = json.loads(out)
+        if checked["findings"]:
+            sys.exit(f"verify of the generated {label} month found something: it must be clean")
+        rows.append(
+            (
+                f"verify, {label} games, 1 job",
+                seconds,
+                checked["rounds_checked"],
+                checked["bets_checked"],
+                rss,
+            )
+        )
+        verified.append(seconds)
+    program = str(Path(sys.executable).with_name("baccarat-report"))
+    odds = [program, "odds", "--config", str(work / "variant.toml"), "--game", ODDS_GAME, "--json"]
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run(odds, stdout=subprocess.DEVNULL, check=True)
+        times.append(time.perf_counter() - start)
+    return verified[0], verified[1], sorted(times)[2]
 
 
 #: A row of the table: phase, seconds, rounds, bets, peak RSS (KiB).
@@ -283,15 +405,17 @@ def verify_phases(cli: list[str], db: Path, work: Path, rows: list[Row]) -> list
     return timed
 
 
-def generate(cli: list[str], log: Path, tables: int, per_day: int, fmt: str = "jsonl") -> Row:
-    """The generate phase: a month of the sample generator's rounds, written to ``log`` (in
-    the spec's JSON Lines, or ``fmt``)."""
+def generate(
+    cli: list[str], log: Path, tables: int, per_day: int, fmt: str = "jsonl", config: Path = CONFIG
+) -> Row:
+    """The generate phase: a month of the sample generator's rounds for the games of
+    ``config``, written to ``log`` (in the spec's JSON Lines, or ``fmt``)."""
     seconds, rss, out = run(
         [
             *cli,
             "sample",
             "--config",
-            str(CONFIG),
+            str(config),
             "--month",
             MONTH,
             "--tables",

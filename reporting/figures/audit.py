@@ -382,7 +382,7 @@ def limit_rows(games: Iterable[GameSpec]) -> tuple[LimitRow, ...]:
     return tuple(
         LimitRow(
             game_id=game.id,
-            bet_type=bet.value,
+            bet_type=bet.id,
             currency=game.currency,
             minimum=game.limits_for(bet).minimum,
             maximum=game.limits_for(bet).maximum,
