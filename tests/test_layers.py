@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import reporting
 import reporting.engine
+from reporting.config.bets import catalogue_bets
 from reporting.engine import bets, cards, games, money, odds, rules
 
 ENGINE_DIR = Path(reporting.engine.__file__).parent
@@ -164,8 +165,10 @@ def test_money_functions_return_ints_and_exact_decimals(numerator, denominator):
 
 @pytest.mark.parametrize("decks", [1, 8])
 def test_odds_are_fractions_never_floats(decks):
-    for bet in bets.BetType:
-        result = odds.bet_odds(bet, decks, bets.PayTable())
+    catalogue = catalogue_bets().values()
+    table = bets.PayTable.of(catalogue)
+    for bet in catalogue:
+        result = odds.bet_odds(bet, decks, table)
         for value in (result.win, result.push, result.lose, result.rtp, result.house_edge):
             assert type(value) is Fraction
     for value in odds.main_probabilities(decks).values():

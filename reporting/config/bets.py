@@ -9,6 +9,7 @@ gettext catalogues translate; the operator's are given in each of its games' lan
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from fractions import Fraction
@@ -20,10 +21,22 @@ from reporting.config.values import Problems
 from reporting.engine.bets import BetGroup, BetResult, BetRule, Pay, PayRow, Wording
 from reporting.engine.facts import FACTS
 from reporting.engine.money import AmountError, parse_ratio
+from reporting.engine.odds import MAX_DECKS, row_reach
 
-__all__ = ["BETS_PATH", "BET_KEYS", "ROW_KEYS", "catalogue_bets", "declare_bets", "parse_pay"]
+__all__ = [
+    "BETS_PATH",
+    "BET_KEYS",
+    "NAME_PATTERN",
+    "ROW_KEYS",
+    "catalogue_bets",
+    "check_rows_decide",
+    "declare_bets",
+    "parse_pay",
+]
 
 BETS_PATH = Path(__file__).resolve().parent.parent / "data" / "bets.toml"
+#: An operator's bet id, or a pay key of its rows: lower-case letters, digits and _.
+NAME_PATTERN = r"[a-z][a-z0-9_]{0,63}"
 
 #: The keys of a bet declaration, with what each holds.
 BET_KEYS = {
@@ -118,7 +131,7 @@ def _row(
     when = raw.get("when")
     conditions = []
     if not isinstance(when, dict) or not when:
-        problems.add((*path, "when"), "missing: the conditions, e.g. { winner = \"banker\" }")
+        problems.add((*path, "when"), 'missing: the conditions, e.g. { winner = "banker" }')
     else:
         for name, value in when.items():
             condition = _condition(name, value, (*path, "when", name), problems)
@@ -130,8 +143,8 @@ def _row(
     except AmountError as error:
         problems.add((*path, "pays"), str(error))
     key = raw.get("key")
-    if key is not None and (not isinstance(key, str) or not key.isidentifier()):
-        problems.add((*path, "key"), "a pay key is a word of letters, digits and _")
+    if key is not None and (not isinstance(key, str) or not re.fullmatch(NAME_PATTERN, key)):
+        problems.add((*path, "key"), "a pay key is lower-case letters, digits and _")
         key = None
     if "says" not in raw:
         problems.add((*path, "says"), "missing: when the row applies, for the pages")
@@ -190,6 +203,50 @@ def declare_bets(
             own=languages is not None,
         )
     return bets
+
+
+def check_rows_decide(bet: BetRule, problems: Problems, path: tuple[str, ...]) -> None:
+    """A bet that can never win, and each row that never decides, counted exactly on a shoe of
+    eight decks (every deal a smaller shoe deals, it deals too): a row whose conditions no
+    deal meets together, or whose deals the rows before it all take. One problem for a bet that
+    can never win (its rows' problems are why); else one per row."""
+    reach = row_reach(bet, MAX_DECKS)
+    winning = [
+        applies
+        for row, applies in zip(bet.rows, reach, strict=True)
+        if isinstance(row.default, Fraction)
+    ]
+    if not any(applies.decides for applies in winning):
+        taken = any(applies.holds for applies in winning)
+        problems.add(
+            path,
+            "can never win: no deal meets the conditions of a row that pays odds"
+            + (" before the rows above it take the deal" if taken else "")
+            + "; check its rows' conditions",
+        )
+        return
+    for number, (row, applies) in enumerate(zip(bet.rows, reach, strict=True), start=1):
+        where = (*path, "rows", str(number))
+        if not applies.holds:
+            shown = ", ".join(f"{name} = {_values_text(values)}" for name, values in row.when)
+            problems.add(where, f"never holds: no deal has {shown} together; change or remove it")
+        elif not applies.decides:
+            before = applies.taken_by
+            rows = "row" + "s" * (len(before) > 1) + " " + ", ".join(map(str, before))
+            problems.add(
+                where,
+                f"never decides: {rows} above it take{'s' * (len(before) == 1)} every deal it"
+                " holds on; move it above them or narrow their conditions",
+            )
+
+
+def _values_text(values: frozenset[object]) -> str:
+    """A condition's values as the file writes them: ``6``, ``true``, ``[5, 6]``."""
+    texts = sorted(
+        (str(value).lower() if isinstance(value, bool) else repr(value)).replace("'", '"')
+        for value in values
+    )
+    return texts[0] if len(texts) == 1 else "[" + ", ".join(texts) + "]"
 
 
 @cache

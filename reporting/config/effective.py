@@ -11,7 +11,8 @@ from fractions import Fraction
 from typing import Any
 
 from reporting.config.loader import OperatorConfig
-from reporting.engine.bets import PayTable
+from reporting.engine.bets import BetRule, Pay, PayTable, Wording
+from reporting.engine.facts import FACTS
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 
@@ -25,10 +26,38 @@ def _odds_text(odds: Fraction) -> str:
     return str(odds.numerator) if odds.denominator == 1 else f"{odds.numerator}/{odds.denominator}"
 
 
+def _pay_text(pay: Pay) -> str:
+    """A pay as the file writes it: ``"19/20"``, ``"push"``."""
+    return _odds_text(pay) if isinstance(pay, Fraction) else str(pay)
+
+
 def _pay(table: PayTable) -> dict[str, Any]:
     """Every pay key of the game's bets, as the file writes it."""
+    return {key: _pay_text(pay) for key, pay in table.pays}
+
+
+def _words(wording: Wording) -> dict[str, str]:
+    return dict(wording.by_language)
+
+
+def _bet(bet: BetRule) -> dict[str, Any]:
+    """An operator's own bet as its ``[bets.ID]`` declares it (conditions in the order written,
+    a condition's values in the order of the fact's values, one value written alone)."""
+    rows = []
+    for row in bet.rows:
+        when: dict[str, Any] = {}
+        for name, values in row.when:
+            ordered = [value for value in FACTS[name].values if value in values]
+            when[name] = ordered[0] if len(ordered) == 1 else ordered
+        written: dict[str, Any] = {"when": when}
+        if row.key is not None:
+            written["key"] = row.key
+        rows.append(written | {"pays": _pay_text(row.default), "says": _words(row.says)})
     return {
-        key: _odds_text(pay) if isinstance(pay, Fraction) else str(pay) for key, pay in table.pays
+        "group": bet.group.value,
+        "name": _words(bet.name),
+        "wins": _words(bet.wins),
+        "rows": rows,
     }
 
 
@@ -118,6 +147,8 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
                 for rule in config.inbox_rules
             ]
         }
+    if config.own_bets:
+        document["bets"] = {bet_id: _bet(bet) for bet_id, bet in config.own_bets.items()}
     if config.pay_tables:
         document["pay_tables"] = {
             name: _pay_rows(table) for name, table in config.pay_tables.items()
@@ -169,7 +200,14 @@ def to_toml(document: dict[str, Any]) -> str:
 
     def table(header: str, keys: dict[str, Any]) -> None:
         lines.extend(["", f"[{header}]"] if lines else [f"[{header}]"])
-        lines.extend(f"{_key(key)} = {_value(value)}" for key, value in keys.items())
+        for key, value in keys.items():
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                # A list of tables (a bet's pay rows): one a line, as the catalogue writes them.
+                lines.append(f"{_key(key)} = [")
+                lines.extend(f"  {_value(item)}," for item in value)
+                lines.append("]")
+            else:
+                lines.append(f"{_key(key)} = {_value(value)}")
 
     for section, content in document.items():
         nested = all(isinstance(value, dict) for value in content.values()) and content

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from reporting.config.bets import catalogue_bets
+from reporting.config.bets import BET_KEYS, NAME_PATTERN, ROW_KEYS, catalogue_bets
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
 from reporting.config.values import (
@@ -35,6 +35,8 @@ from reporting.config.values import (
     Text,
     TextList,
 )
+from reporting.engine.bets import BetGroup
+from reporting.engine.facts import FACTS
 from reporting.engine.money import RoundingPolicy
 
 __all__ = [
@@ -79,8 +81,35 @@ def catalogue_games() -> tuple[str, ...]:
 
 #: The parts of a live table's scoreboard a rule sheet can explain (games.md).
 SCOREBOARD_PARTS = ("statistics", "bead_road", "big_road")
+_OWN_NAME = {"type": "string", "pattern": f"^{NAME_PATTERN}$"}
+
+
+@dataclasses.dataclass(frozen=True)
+class BetChoice(Choice):
+    """A bet id: the loader checks it against the catalogue's bets and the file's ``[bets]``;
+    the editors' schema, which cannot read the file's ``[bets]``, takes a catalogue id or any
+    id an own bet may have."""
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [super().schema(), _OWN_NAME | {"description": "a bet of [bets]"}]}
+
+
+@dataclasses.dataclass(frozen=True)
+class PayKeys(Table):
+    """A game's ``pay`` or a ``[pay_tables.X]``: the catalogue's pay keys (and the loader adds
+    the keys of the file's own bets); the editors' schema takes any key an own bet's row may
+    name, with a pay."""
+
+    def schema(self) -> dict[str, Any]:
+        return super().schema() | {
+            "propertyNames": _OWN_NAME,
+            "additionalProperties": PayValue().schema()
+            | {"description": "what a row of a bet of [bets] pays"},
+        }
+
+
 #: The built-in bets a game may offer (an operator's own bets are added where it declares them).
-_BET = Choice(lambda: tuple(catalogue_bets()), "bet type")
+_BET = BetChoice(lambda: tuple(catalogue_bets()), "bet type")
 
 #: The bonus table's margins, as ``bonus_margins = { 9 = "30" }`` writes them (each is the pay key
 #: ``bonus_margin_9`` of the bonus bets' rows).
@@ -145,7 +174,7 @@ GAME_KEYS: dict[str, Key] = {
         Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name"),
         "the pay table: standard, perfect_pair_b, or one of [pay_tables]",
     ),
-    "pay": Key(Table(PAY_KEYS), "changes to the pay table's odds for this game"),
+    "pay": Key(PayKeys(PAY_KEYS), "changes to the pay table's odds for this game"),
     "perfect_pair": Key(
         Choice(("A", "B")), "perfect pair variant: A pays both hands as one, B pays 200 for both"
     ),
@@ -303,6 +332,72 @@ INBOX_KEYS: dict[str, Key] = {
 TOP_LEVEL_KEYS = ("operator", "games", "bets", "pay_tables", "inbox")
 
 
+def _words_schema(help_text: str) -> dict[str, Any]:
+    """An operator's text in each of its languages: ``{ en = "...", it = "..." }``."""
+    return {
+        "type": "object",
+        "description": help_text + ', in each language of its games: { en = "...", it = "..." }',
+        "minProperties": 1,
+        "propertyNames": {"enum": list(SUPPORTED_LANGUAGES)},
+        "additionalProperties": {"type": "string", "minLength": 1},
+    }
+
+
+def _fact_schema(name: str) -> dict[str, Any]:
+    """A condition on one fact: one of its values, or a list of them."""
+    values = FACTS[name].values
+    if all(isinstance(value, bool) for value in values):
+        one: dict[str, Any] = {"type": "boolean"}
+    else:
+        kind = "string" if isinstance(values[0], str) else "integer"
+        one = {"type": kind, "enum": list(values)}
+    listed = {"type": "array", "items": one, "minItems": 1, "uniqueItems": True}
+    return {"anyOf": [one, listed], "description": FACTS[name].meaning}
+
+
+def _bets_schema() -> dict[str, Any]:
+    """``[bets.ID]``: the operator's own bets, in the vocabulary of the catalogue's."""
+    row = {
+        "type": "object",
+        "properties": {
+            "when": {
+                "type": "object",
+                "description": ROW_KEYS["when"],
+                "minProperties": 1,
+                "properties": {name: _fact_schema(name) for name in FACTS},
+                "additionalProperties": False,
+            },
+            "pays": PayValue().schema() | {"description": ROW_KEYS["pays"]},
+            "key": _OWN_NAME | {"description": ROW_KEYS["key"]},
+            "says": _words_schema(ROW_KEYS["says"]),
+        },
+        "required": ["when", "pays", "says"],
+        "additionalProperties": False,
+    }
+    bet = {
+        "type": "object",
+        "properties": {
+            "group": {
+                "type": "string",
+                "enum": [group.value for group in BetGroup],
+                "description": BET_KEYS["group"],
+            },
+            "name": _words_schema(BET_KEYS["name"]),
+            "wins": _words_schema(BET_KEYS["wins"]),
+            "rows": {"type": "array", "description": BET_KEYS["rows"], "minItems": 1, "items": row},
+        },
+        "required": ["group", "name", "wins", "rows"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "description": "the operator's own bets, by id (a game offers one in its bets = [...]),"
+        " declared like the catalogue's: check --config FILE counts each row on the exact odds",
+        "propertyNames": {"pattern": f"^{NAME_PATTERN}$"},
+        "additionalProperties": bet,
+    }
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of an operator configuration, from the tables above."""
     game = Table(OPERATOR_GAME_KEYS).schema()
@@ -329,8 +424,9 @@ def json_schema() -> dict[str, Any]:
                 "type": "object",
                 "description": "pay tables of the operator's own, by name",
                 "propertyNames": {"pattern": f"^{_TABLE_NAME_PATTERN}$"},
-                "additionalProperties": Table(PAY_TABLE_KEYS).schema(),
+                "additionalProperties": PayKeys(PAY_TABLE_KEYS).schema(),
             },
+            "bets": _bets_schema(),
         },
         "required": ["games"],
         "additionalProperties": False,

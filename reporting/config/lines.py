@@ -3,7 +3,9 @@
 ``tomllib`` keeps no positions, so the loader's messages find a key's line here: table
 headers (``[games.live-baccarat-it]``, ``[[x]]``) and ``key = value`` lines, dotted and quoted
 keys included. A key inside an inline table (``limits = { min = "5.00" }``) or a multi-line
-array is found at the line of the key that opens it, which is the line an editor should show.
+array is found at the line of the key that opens it, which is the line an editor should show;
+but an inline table that opens a line of a multi-line array (a bet's pay rows, one a line) is
+found at its own line, as the array's element numbered from 1 (``rows.2``).
 
 >>> lines = KeyLines.scan('[games.live-baccarat-it]\\nlanguages = ["it"]\\nlimits = { min = "1" }\\n')
 >>> lines.line_of(("games", "live-baccarat-it", "languages"))
@@ -14,6 +16,9 @@ array is found at the line of the key that opens it, which is the line an editor
 1
 >>> lines.line_of(("pay_tables",)) is None
 True
+>>> rows = KeyLines.scan('[bets.x]\\nrows = [\\n  { pays = "1" },\\n  { pays = "2" },\\n]\\n')
+>>> rows.line_of(("bets", "x", "rows", "2", "pays")), rows.line_of(("bets", "x", "rows"))
+(4, 2)
 """
 
 from __future__ import annotations
@@ -50,6 +55,18 @@ def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int)
         found.setdefault(path[:length], number)
 
 
+def _array_line(
+    found: dict[tuple[str, ...], int], array: list, line: str, number: int
+) -> list | None:
+    """A line inside a multi-line array (``array`` its key and the elements seen so far): an
+    inline table opening the line is the next element; ``]`` closes the array (None)."""
+    stripped = line.lstrip()
+    if stripped.startswith("{"):
+        array[1] += 1
+        _note(found, (*array[0], str(array[1])), number)
+    return None if stripped.startswith("]") else array
+
+
 @dataclass(frozen=True)
 class KeyLines:
     """The first line (1-based) each key path of a TOML text is written on."""
@@ -62,10 +79,14 @@ class KeyLines:
         found: dict[tuple[str, ...], int] = {}
         table: tuple[str, ...] = ()
         in_string: str | None = None
+        array: list | None = None  # a multi-line array being read: [its key, elements seen]
         for number, line in enumerate(text.splitlines(), start=1):
             if in_string is not None:
                 if line.count(in_string) % 2 == 1:
                     in_string = None
+                continue
+            if array is not None:
+                array = _array_line(found, array, line, number)
                 continue
             header = _HEADER.match(line)
             if header is not None:
@@ -78,6 +99,9 @@ class KeyLines:
             if parsed is None or not line[parsed[1] :].startswith("="):
                 continue
             _note(found, table + parsed[0], number)
+            value = line[parsed[1] + 1 :].split("#", 1)[0].strip()
+            if value.startswith("[") and value.count("[") > value.count("]"):
+                array = [table + parsed[0], 0]
             for quotes in ('"""', "'''"):
                 if line.count(quotes) % 2 == 1:
                     in_string = quotes

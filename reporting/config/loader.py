@@ -23,12 +23,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from reporting.config.bets import (
+    NAME_PATTERN,
+    catalogue_bets,
+    check_rows_decide,
+    declare_bets,
+    parse_pay,
+)
 from reporting.config.keys import (
-    LIMIT_KEYS,
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
     GAME_KEYS,
     INBOX_KEYS,
+    LIMIT_KEYS,
     OPERATOR_GAME_KEYS,
     PAY_KEYS,
     PAY_TABLE_KEYS,
@@ -38,7 +45,6 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.lines import KeyLines
 from reporting.config.operator import Operator, read_operator
 from reporting.config.regulators import load_regulators
-from reporting.config.bets import catalogue_bets, declare_bets, parse_pay
 from reporting.config.values import (
     MISSING,
     Choice,
@@ -351,6 +357,8 @@ class _Bets:
 
     known: Mapping[str, BetRule]
     own: Mapping[str, BetRule]
+    #: The ids of the file's bets whose declarations have problems.
+    broken: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, operator: dict[str, Any], catalogue: dict[str, Any], problems: Problems) -> _Bets:
@@ -364,21 +372,26 @@ class _Bets:
         for bet_id in section:
             if bet_id in built_in:
                 problems.add(("bets", bet_id), "is a built-in bet: give your own bet another id")
-            elif not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", bet_id):
+            elif not re.fullmatch(NAME_PATTERN, bet_id):
                 problems.add(("bets", bet_id), "a bet id is lower-case letters, digits and _")
         section = {
             bet_id: body
             for bet_id, body in section.items()
-            if bet_id not in built_in and re.fullmatch(r"[a-z][a-z0-9_]{0,63}", bet_id)
+            if bet_id not in built_in and re.fullmatch(NAME_PATTERN, bet_id)
         }
         languages = _languages_offering(section, operator.get("games", {}), catalogue)
-        own = declare_bets(section, problems, languages=languages)
-        return cls(known={**built_in, **own}, own=own)
+        declared = declare_bets(section, problems, languages=languages)
+        broken = (set(section) - set(declared)) | _check_own_pay_keys(declared, built_in, problems)
+        own = {bet_id: bet for bet_id, bet in declared.items() if bet_id not in broken}
+        for bet_id, bet in own.items():
+            check_rows_decide(bet, problems, ("bets", bet_id))
+        return cls(known={**built_in, **own}, own=own, broken=frozenset(broken))
 
     @property
     def choice(self) -> Choice:
-        """A bet id of the catalogue or of the operator's file."""
-        return Choice(tuple(self.known), "bet type")
+        """A bet id of the catalogue or of the operator's file (one whose declaration has
+        problems too: they are noted at the declaration, not again where a game names it)."""
+        return Choice((*self.known, *sorted(self.broken)), "bet type")
 
     def pay_keys(self) -> dict[str, Key]:
         """Every pay key a pay table or a game's ``pay`` may set."""
@@ -387,6 +400,38 @@ class _Bets:
             for key in bet.pay_keys:
                 keys.setdefault(key, Key(PayValue(), f"what the {bet.id} bet pays"))
         return keys
+
+
+def _check_own_pay_keys(
+    own: Mapping[str, BetRule], built_in: Mapping[str, BetRule], problems: Problems
+) -> set[str]:
+    """A pay key names one pay: an own row may not take a catalogue bet's key, and rows that
+    share a key must pay the same by default. The ids of the bets with a problem."""
+    catalogue_keys = {key: bet.id for bet in built_in.values() for key in bet.pay_keys}
+    defaults: dict[str, tuple[str, object]] = {}
+    broken: set[str] = set()
+    for bet_id, bet in own.items():
+        for number, row in enumerate(bet.rows, start=1):
+            if row.key is None:
+                continue
+            where = ("bets", bet_id, "rows", str(number), "key")
+            if row.key in catalogue_keys:
+                problems.add(
+                    where,
+                    f"{row.key!r} is a pay key of the {catalogue_keys[row.key]} bet: give the"
+                    " row a key of its own",
+                )
+                broken.add(bet_id)
+                continue
+            first = defaults.setdefault(row.key, (bet_id, row.default))
+            if first[1] != row.default:
+                problems.add(
+                    where,
+                    f"{row.key!r} pays differently in the {first[0]} bet: rows that share a key"
+                    " share its pay",
+                )
+                broken.add(bet_id)
+    return broken
 
 
 def _languages_offering(
@@ -405,7 +450,7 @@ def _languages_offering(
         if not isinstance(offered, list) or not isinstance(spoken, list):
             continue
         for bet_id in offered:
-            if bet_id in languages:
+            if isinstance(bet_id, str) and bet_id in languages:
                 languages[bet_id] += [lang for lang in spoken if isinstance(lang, str)]
     return {bet_id: tuple(dict.fromkeys(spoken)) for bet_id, spoken in languages.items()}
 
@@ -599,6 +644,8 @@ def _game_spec(
     game_id: str, values: dict[str, Any], pay_tables: dict[str, Any], bets: _Bets
 ) -> GameSpec | None:
     """The game record from values that passed every check (None if its pay table did not)."""
+    if bets.broken & set(values["bets"]):
+        return None  # a bet with problems of its own declaration, noted there
     offered = tuple(bets.known[bet] for bet in values["bets"])
     table = _pay_table_of(values, pay_tables, offered)
     limits = _limits_of(values, offered)

@@ -41,7 +41,8 @@ def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
     if "perfect_pair_both" in keys and "perfect_pair_both" not in changes:
         if variant == "A":
             changes["perfect_pair_both"] = changes.get(
-                "perfect_pair_one", table.get("perfect_pair_one")  # type: ignore[arg-type]
+                "perfect_pair_one",
+                table.get("perfect_pair_one"),  # type: ignore[arg-type]
             )
         elif table.perfect_pair_variant == "A":
             changes["perfect_pair_both"] = Fraction(200)

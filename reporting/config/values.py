@@ -397,10 +397,9 @@ class Table(Kind):
         if self.description:
             schema["description"] = self.description
         if self.each is not None:
-            keys = self.key_choice.known() if self.key_choice is not None else None
             schema["additionalProperties"] = self.each.schema()
-            if keys is not None:
-                schema["propertyNames"] = {"enum": list(keys)}
+            if self.key_choice is not None:
+                schema["propertyNames"] = self.key_choice.schema()
             return schema
         properties = {}
         for name, key in self.keys.items():

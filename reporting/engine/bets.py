@@ -94,7 +94,8 @@ class PayRow:
 
     def holds(self, facts: RoundFacts) -> bool:
         """Whether every condition of the row holds on ``facts``."""
-        for name, values in self.when:
+        # A loop rather than all() over a generator: settlement's hot path, half the time.
+        for name, values in self.when:  # noqa: SIM110
             if getattr(facts, name) not in values:
                 return False
         return True

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from reporting.engine.bets import BetResult, BetRule, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, SUITS
@@ -34,10 +34,12 @@ from reporting.engine.rules import banker_draws, player_draws
 __all__ = [
     "BetOdds",
     "Distribution",
+    "RowReach",
     "Shoe",
     "bet_odds",
     "distribution",
     "main_probabilities",
+    "row_reach",
 ]
 
 MIN_DECKS, MAX_DECKS = 1, 8
@@ -54,7 +56,11 @@ class Shoe:
     @classmethod
     def of_decks(cls, decks: int) -> Shoe:
         """A shoe of ``decks`` standard decks (1 to 8)."""
-        if isinstance(decks, bool) or not isinstance(decks, int) or not MIN_DECKS <= decks <= MAX_DECKS:
+        if (
+            isinstance(decks, bool)
+            or not isinstance(decks, int)
+            or not MIN_DECKS <= decks <= MAX_DECKS
+        ):
             raise ValueError(
                 f"decks must be a whole number from {MIN_DECKS} to {MAX_DECKS}, got {decks!r}"
             )
@@ -100,10 +106,14 @@ class Distribution:
 
     weights: tuple[tuple[RoundFacts, int], ...]
     total: int
+    _by_facts: dict[RoundFacts, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_facts", dict(self.weights))
 
     def probability(self, facts: RoundFacts) -> Fraction:
         """Probability of one fact record."""
-        return Fraction(dict(self.weights).get(facts, 0), self.total)
+        return Fraction(self._by_facts.get(facts, 0), self.total)
 
 
 def distribution(shoe: Shoe | int, groups: frozenset[FactGroup]) -> Distribution:
@@ -138,62 +148,94 @@ def _point_distribution(shoe: Shoe) -> Distribution:
     # Unordered two-card holdings by point class, with the number of orders they come in.
     holdings = [(a, b, 1 if a == b else 2) for a in range(10) for b in range(a, 10)]
     tail = [_falling(size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
-    weights: dict[RoundFacts, int] = defaultdict(int)
+    # The third cards' weights are products of the cards left of their classes, which the
+    # four first cards lower by what they took of each: a polynomial in those takings. So the
+    # four-card deals of each pair of two-card values are summed once, as moments: their weight,
+    # their weight times the cards taken of each class, and of each two classes.
+    moments: dict[tuple[int, int], _Moments] = {}
     for p1, p2, player_orders in holdings:
         w_player = counts[p1] * (counts[p2] - (p1 == p2)) * player_orders
         if w_player <= 0:
             continue
         counts[p1] -= 1
         counts[p2] -= 1
-        player_two = (p1 + p2) % 10
         for b1, b2, banker_orders in holdings:
             c1 = counts[b1]
             c2 = counts[b2] - (b1 == b2)
             if c1 <= 0 or c2 <= 0:
                 continue
-            w4 = w_player * c1 * c2 * banker_orders
-            banker_two = (b1 + b2) % 10
-            counts[b1] -= 1
-            counts[b2] -= 1
-            for (player_third, banker_third), weight in _third_cards(
-                counts, player_two, banker_two, tail
-            ):
-                facts = RoundFacts(**point_facts(player_two, banker_two, player_third, banker_third))
-                weights[facts] += w4 * weight
-            counts[b1] += 1
-            counts[b2] += 1
+            values = ((p1 + p2) % 10, (b1 + b2) % 10)
+            summed = moments.get(values)
+            if summed is None:
+                summed = moments[values] = _Moments()
+            summed.add(w_player * c1 * c2 * banker_orders, (p1, p2, b1, b2))
         counts[p1] += 1
         counts[p2] += 1
+    weights: dict[RoundFacts, int] = {}
+    for (player_two, banker_two), summed in moments.items():
+        for thirds, weight in _third_cards(summed, counts, player_two, banker_two, tail):
+            if weight:
+                facts = RoundFacts(**point_facts(player_two, banker_two, *thirds))
+                weights[facts] = weight  # type: ignore[arg-type]
     return _checked(weights, shoe)
 
 
+class _Moments:
+    """Four-card deals summed: their weight (``zero``), their weight times the cards each took
+    of a class (``one[x]``), and times the cards taken of two classes (``two[x][y]``)."""
+
+    def __init__(self) -> None:
+        self.zero = 0
+        self.one = [0] * 10
+        self.two = [[0] * 10 for _ in range(10)]
+
+    def add(self, weight: int, taken: tuple[int, ...]) -> None:
+        """One four-card deal of ``weight`` that took the classes ``taken``."""
+        self.zero += weight
+        for x in taken:
+            self.one[x] += weight
+            row = self.two[x]
+            for y in taken:
+                row[y] += weight
+
+    def left(self, counts: list[int], x: int) -> int:
+        """The sum over the deals of weight times the cards of class ``x`` left."""
+        return counts[x] * self.zero - self.one[x]
+
+    def left_two(self, counts: list[int], x: int, y: int) -> int:
+        """The sum of weight times the cards of ``x`` left times those of ``y`` left after one
+        of ``x`` is dealt."""
+        # Expanded: the sum of weight * (counts[x] - taken[x]) * (after - taken[y]).
+        after = counts[y] - (x == y)
+        return (
+            counts[x] * after * self.zero
+            - after * self.one[x]
+            - counts[x] * self.one[y]
+            + self.two[x][y]
+        )
+
+
 def _third_cards(
-    counts: list[int], player_two: int, banker_two: int, tail: list[int]
+    summed: _Moments, counts: list[int], player_two: int, banker_two: int, tail: list[int]
 ) -> list[tuple[tuple[int | None, int | None], int]]:
-    """The third cards the rules call for after four cards (``counts`` the cards left by class
-    of points), as ((Player's third, Banker's third), weight), each deal padded to six cards."""
+    """The third cards the rules call for after four cards of the two-card values given
+    (``summed`` the four-card deals, ``counts`` the shoe's cards by class of points), as
+    ((Player's third, Banker's third), weight), each deal padded to six cards."""
     if player_two >= 8 or banker_two >= 8:
-        return [((None, None), tail[4])]
+        return [((None, None), summed.zero * tail[4])]
     deals = []
     if player_draws(player_two).draws:
         for p3 in range(10):
-            c3 = counts[p3]
-            if c3 <= 0:
-                continue
             if banker_draws(banker_two, p3).draws:
-                counts[p3] -= 1
                 for b3 in range(10):
-                    if counts[b3] > 0:
-                        deals.append(((p3, b3), c3 * counts[b3] * tail[6]))
-                counts[p3] += 1
+                    deals.append(((p3, b3), summed.left_two(counts, p3, b3) * tail[6]))
             else:
-                deals.append(((p3, None), c3 * tail[5]))
+                deals.append(((p3, None), summed.left(counts, p3) * tail[5]))
     elif banker_draws(banker_two, None).draws:
         for b3 in range(10):
-            if counts[b3] > 0:
-                deals.append(((None, b3), counts[b3] * tail[5]))
+            deals.append(((None, b3), summed.left(counts, b3) * tail[5]))
     else:
-        deals.append(((None, None), tail[4]))
+        deals.append(((None, None), summed.zero * tail[4]))
     return deals
 
 
@@ -256,12 +298,16 @@ def _joint_distribution(shoe: Shoe) -> Distribution:
     tail = [_falling(size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
     holdings = [(a, b, 1 if a == b else 2) for a in range(13) for b in range(a, 13)]
     # Third cards by what a fact can tell of them: points and whether a face card.
-    classes: dict[tuple[int, bool], list[int]] = defaultdict(list)
-    for rank in range(13):
-        classes[(_POINTS[rank], _FACE[rank])].append(rank)
-    third_classes = tuple((points, face, tuple(ranks)) for (points, face), ranks in classes.items())
+    classes = tuple(dict.fromkeys((_POINTS[rank], _FACE[rank]) for rank in range(13)))
+    class_of = tuple(classes.index((_POINTS[rank], _FACE[rank])) for rank in range(13))
+    class_counts = [0] * len(classes)
+    for rank, count in enumerate(counts):
+        class_counts[class_of[rank]] += count
     split = _SuitSplit(shoe)
-    weights: dict[RoundFacts, int] = defaultdict(int)
+    # First the four first cards, by what the rest of the deal depends on (the two values and
+    # the classes of the cards they took from the shoe) and by their faces and pairs; then
+    # the third cards once per class of four cards. The records are built at the end.
+    first_four: dict[tuple, dict[tuple, int]] = defaultdict(lambda: defaultdict(int))
     for p1, p2, player_orders in holdings:
         w_player = counts[p1] * (counts[p2] - (p1 == p2)) * player_orders
         if w_player <= 0:
@@ -275,46 +321,66 @@ def _joint_distribution(shoe: Shoe) -> Distribution:
             if c1 <= 0 or c2 <= 0:
                 continue
             w4 = w_player * c1 * c2 * banker_orders
-            counts[b1] -= 1
-            counts[b2] -= 1
             banker_two = (_POINTS[b1] + _POINTS[b2]) % 10
-            player_faces = _FACE[p1] + _FACE[p2]
-            banker_faces = _FACE[b1] + _FACE[b2]
+            taken = tuple(sorted((class_of[p1], class_of[p2], class_of[b1], class_of[b2])))
+            by_faces = first_four[(player_two, banker_two, taken)]
+            faces = (_FACE[p1] + _FACE[p2], _FACE[b1] + _FACE[b2])
             for pairs, pairs_weight in split.pairs(p1, p2, b1, b2, w4):
-                for (p3, b3), third_weight in _joint_thirds(
-                    counts, third_classes, player_two, banker_two, tail
-                ):
-                    facts = RoundFacts(
-                        **point_facts(
-                            player_two,
-                            banker_two,
-                            None if p3 is None else p3[0],
-                            None if b3 is None else b3[0],
-                        ),
-                        **pairs,
-                        player_faces=player_faces + (p3 is not None and p3[1]),
-                        banker_faces=banker_faces + (b3 is not None and b3[1]),
-                    )
-                    weights[facts] += pairs_weight * third_weight
-            counts[b1] += 1
-            counts[b2] += 1
+                by_faces[(*faces, pairs)] += pairs_weight
         counts[p1] += 1
         counts[p2] += 1
+    by_deal: dict[tuple, int] = defaultdict(int)
+    for (player_two, banker_two, taken), by_faces in first_four.items():
+        left = list(class_counts)
+        for index in taken:
+            left[index] -= 1
+        thirds = _joint_thirds(
+            [(*classes[index], count) for index, count in enumerate(left)],
+            player_two,
+            banker_two,
+            tail,
+        )
+        for (player_faces, banker_faces, pairs), four_weight in by_faces.items():
+            for p3, b3, p3_face, b3_face, third_weight in thirds:
+                key = (
+                    player_two,
+                    banker_two,
+                    p3,
+                    b3,
+                    player_faces + p3_face,
+                    banker_faces + b3_face,
+                    pairs,
+                )
+                by_deal[key] += four_weight * third_weight
+    # A class of deals (the two-card values and third cards' points, the faces, the pairs) is
+    # one record, and no other class has it: the records are built once, their parts once each.
+    points = cache(point_facts)
+    weights: dict[RoundFacts, int] = {}
+    for key, weight in by_deal.items():
+        player_two, banker_two, p3, b3, player_faces, banker_faces, (player, banker, same) = key
+        facts = RoundFacts(
+            **points(player_two, banker_two, p3, b3),
+            **pair_facts(player, banker, same_rank=same),
+            player_faces=player_faces,
+            banker_faces=banker_faces,
+        )  # type: ignore[arg-type]
+        weights[facts] = weight
     return _checked(weights, shoe)
 
 
+#: A third-card draw of the joint enumerator: (Player's third card's points, Banker's; the
+#: face cards they add to each hand; the weight). A hand that stands has None and adds 0.
+_JointThirds = list[tuple[int | None, int | None, int, int, int]]
+
+
 def _joint_thirds(
-    counts: list[int],
-    classes: tuple[tuple[int, bool, tuple[int, ...]], ...],
-    player_two: int,
-    banker_two: int,
-    tail: list[int],
-) -> list[tuple[tuple[tuple[int, bool] | None, tuple[int, bool] | None], int]]:
-    """As :func:`_third_cards`, the third cards by (points, face) class, ``counts`` by rank."""
+    left: list[tuple[int, bool, int]], player_two: int, banker_two: int, tail: list[int]
+) -> _JointThirds:
+    """As :func:`_third_cards`, the third cards by (points, face) class: ``left`` holds each
+    class's points, face and cards left in the shoe."""
     if player_two >= 8 or banker_two >= 8:
-        return [((None, None), tail[4])]
-    left = [(points, face, sum(counts[rank] for rank in ranks)) for points, face, ranks in classes]
-    deals: list[tuple[tuple[tuple[int, bool] | None, tuple[int, bool] | None], int]] = []
+        return [(None, None, 0, 0, tail[4])]
+    deals: _JointThirds = []
     if player_draws(player_two).draws:
         for index, (p3, p3_face, c3) in enumerate(left):
             if c3 <= 0:
@@ -323,15 +389,15 @@ def _joint_thirds(
                 for other, (b3, b3_face, c4) in enumerate(left):
                     c4 -= other == index
                     if c4 > 0:
-                        deals.append((((p3, p3_face), (b3, b3_face)), c3 * c4 * tail[6]))
+                        deals.append((p3, b3, p3_face, b3_face, c3 * c4 * tail[6]))
             else:
-                deals.append((((p3, p3_face), None), c3 * tail[5]))
+                deals.append((p3, None, p3_face, 0, c3 * tail[5]))
     elif banker_draws(banker_two, None).draws:
         for b3, b3_face, c4 in left:
             if c4 > 0:
-                deals.append(((None, (b3, b3_face)), c4 * tail[5]))
+                deals.append((None, b3, 0, b3_face, c4 * tail[5]))
     else:
-        deals.append(((None, None), tail[4]))
+        deals.append((None, None, 0, 0, tail[4]))
     return deals
 
 
@@ -373,13 +439,15 @@ class _SuitSplit:
 
     def pairs(
         self, p1: int, p2: int, b1: int, b2: int, weight: int
-    ) -> list[tuple[dict[str, object], int]]:
-        """The pairs group's fields of four first cards of ranks ``p1 p2 b1 b2`` (the weight
-        of the ranks, ``weight``, split by suits)."""
+    ) -> list[tuple[tuple[tuple[bool, bool], tuple[bool, bool], bool], int]]:
+        """The pairs of four first cards of ranks ``p1 p2 b1 b2`` (the weight of the ranks,
+        ``weight``, split by suits): each as the arguments of
+        :func:`~reporting.engine.facts.pair_facts`, ((Player pair, suited), (Banker pair,
+        suited), same rank), with its weight."""
         player_pair, banker_pair = p1 == p2, b1 == b2
         same = player_pair and banker_pair and p1 == b1
         if not player_pair and not banker_pair:
-            return [(pair_facts((False, False), (False, False), same_rank=False), weight)]
+            return [(((False, False), (False, False), False), weight)]
         splits = []
         for rank in {p1 if player_pair else None, b1 if banker_pair else None} - {None}:
             player_held = (p1 == rank) + (p2 == rank)
@@ -399,12 +467,7 @@ class _SuitSplit:
                 ways *= count
             combined[(player_suited, banker_suited)] += ways
         return [
-            (
-                pair_facts(
-                    (player_pair, player_suited), (banker_pair, banker_suited), same_rank=same
-                ),
-                ways,
-            )
+            (((player_pair, player_suited), (banker_pair, banker_suited), same), ways)
             for (player_suited, banker_suited), ways in combined.items()
         ]
 
@@ -451,9 +514,7 @@ class BetOdds:
         return self.second_moment - self.rtp * self.rtp
 
 
-def bet_odds(
-    bet: BetRule, shoe: Shoe | int, table: PayTable, bet_id: str | None = None
-) -> BetOdds:
+def bet_odds(bet: BetRule, shoe: Shoe | int, table: PayTable, bet_id: str | None = None) -> BetOdds:
     """Exact probabilities of win, push and loss, and the RTP, of one bet."""
     weights, total = _projected(_shoe(shoe), bet.fact_groups, bet.facts)
     totals = {result: 0 for result in BetResult}
@@ -472,6 +533,40 @@ def bet_odds(
         lose=Fraction(totals[BetResult.LOSE], total),
         rtp=returned / total,
         second_moment=returned_squared / total,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RowReach:
+    """How often one row of a bet applies: its conditions hold, and it is the first that does
+    (it decides the bet); ``taken_by`` the earlier rows that decide on deals it holds on."""
+
+    holds: Fraction
+    decides: Fraction
+    taken_by: tuple[int, ...]  # row numbers, from 1
+
+
+def row_reach(bet: BetRule, shoe: Shoe | int) -> tuple[RowReach, ...]:
+    """For each row of ``bet``, in order, the exact probability that it holds and that it
+    decides: a row that never holds asks for facts no deal has together, a row that holds but
+    never decides is taken by the rows before it."""
+    weights, total = _projected(_shoe(shoe), bet.fact_groups, bet.facts)
+    holds = [0] * len(bet.rows)
+    decides = [0] * len(bet.rows)
+    taken_by: list[set[int]] = [set() for _ in bet.rows]
+    for facts, weight in weights:
+        first = None
+        for index, row in enumerate(bet.rows):
+            if row.holds(facts):
+                holds[index] += weight
+                if first is None:
+                    first = index
+                    decides[index] += weight
+                else:
+                    taken_by[index].add(first + 1)
+    return tuple(
+        RowReach(Fraction(held, total), Fraction(decided, total), tuple(sorted(taken)))
+        for held, decided, taken in zip(holds, decides, taken_by, strict=True)
     )
 
 

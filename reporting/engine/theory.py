@@ -95,13 +95,10 @@ def describe_odds(bet: BetRule, table: PayTable) -> str:
     one figure when every winning row pays it, else each row's key and figure."""
     if bet.group is BetGroup.BONUS:
         return "bonus table"
-    wins = [
-        (row.key, pay)
-        for row in bet.rows
-        if isinstance(pay := table.pay(row), Fraction)
-    ]
+    wins = [(row.key, pay) for row in bet.rows if isinstance(pay := table.pay(row), Fraction)]
     if not wins:
         return "never pays a win"
     if len({pay for _, pay in wins}) == 1:
         return f"{_ratio_text(wins[0][1])}:1"
-    return ", ".join(f"{key} {_ratio_text(pay)}:1" for key, pay in wins)
+    # A key that pays several rows (one on each side) is said once.
+    return ", ".join(f"{key} {_ratio_text(pay)}:1" for key, pay in dict.fromkeys(wins))

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reporting.engine.bets import BetType
 from reporting.engine.games import GameSpec
 from reporting.engine.odds import bet_odds, main_probabilities
 from reporting.verify.totals import BetTotals, TableCounts
@@ -120,9 +119,9 @@ def rtp_checks(
     checks = []
     for (game_id, bet_type), sums in sorted(totals.items()):
         game = games.get(game_id)
-        if game is None or bet_type not in {bet.value for bet in game.bets}:
+        if game is None or not game.offers(bet_type):
             continue
-        odds = bet_odds(BetType(bet_type), game.decks, game.pay_table)
+        odds = bet_odds(game.bet(bet_type), game.decks, game.pay_table)
         bound = (
             Z_999 * math.sqrt(float(odds.variance * sums.stake_squares)) / sums.stakes
             if sums.stakes

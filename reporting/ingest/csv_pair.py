@@ -392,12 +392,15 @@ def _csv_round(validator: RoundValidator, row: _StagedRound, bets: list[_StagedB
         raise RecordError(
             RejectReason.BAD_VALUE, "the row has more cells than the header has columns"
         )
-    raw = _raw_round(dict(zip(CSV_ROUND_FIELDS, row.cells, strict=True)), bets)
+    raw = _raw_round(validator, dict(zip(CSV_ROUND_FIELDS, row.cells, strict=True)), bets)
     return validator.validate(raw, row.source_line, [bet.source_line for bet in bets])
 
 
-def _raw_round(row: Mapping[str, Any], bets: list[_StagedBet]) -> RawRound:
-    """Decode one rounds.csv row with its bets.csv rows into the same shape as a JSON line."""
+def _raw_round(
+    validator: RoundValidator, row: Mapping[str, Any], bets: list[_StagedBet]
+) -> RawRound:
+    """Decode one rounds.csv row with its bets.csv rows into the same shape as a JSON line
+    (the validator's, of the bet types it knows)."""
     document: dict[str, Any] = {
         field: value for field in CSV_ROUND_FIELDS if (value := row.get(field)) not in (None, "")
     }
@@ -413,9 +416,9 @@ def _raw_round(row: Mapping[str, Any], bets: list[_StagedBet]) -> RawRound:
         for bet in bets
     ]
     try:
-        return msgspec.convert(document, RawRound, strict=False)
+        return msgspec.convert(document, validator.shape, strict=False)
     except msgspec.ValidationError as error:
-        problem = error_of_decoding(error)
+        problem = error_of_decoding(error, validator.bet_types)
         bet_index = re.match(r".*at `\$\.bets\[(\d+)\]", str(error))
         if bet_index:
             problem.source_line = bets[int(bet_index.group(1))].source_line

@@ -51,10 +51,7 @@ from reporting.ingest.limits import (
 from reporting.ingest.sources import BatchReader, Source, batched, raw_text
 from reporting.ingest.validation import (
     BET_FIELDS,
-    ROUND_DECODER,
     ROUND_FIELDS,
-    RawBet,
-    RawRound,
     RecordError,
     RoundValidator,
     error_of_decoding,
@@ -125,8 +122,9 @@ def _records(
     handle: IO[bytes], name: str, games: Mapping[str, GameSpec]
 ) -> Iterator[Round | RejectedLine]:
     """Each line of the file as a round or a rejected line; blank lines are not records."""
-    validate = RoundValidator(games).validate
-    shape = _Shape()
+    validator = RoundValidator(games)
+    validate, bet_types = validator.validate, validator.bet_types
+    shape = _Shape(validator)
     decode = shape.decode
     encode_into, encoded = msgspec.json.Encoder().encode_into, bytearray()
     readline = handle.readline
@@ -152,7 +150,7 @@ def _records(
             if not data.strip(_BLANK):
                 number += skip_blank_run(handle)
             else:
-                yield _rejected(name, number, error_of_decoding(error), data, None)
+                yield _rejected(name, number, error_of_decoding(error, bet_types), data, None)
         except RecordError as problem:
             yield _rejected(name, number, problem, data, _round_id_of(data))
         except RecursionError:
@@ -193,10 +191,10 @@ def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | 
 
 
 class _Shape:
-    """The shape a file's lines are decoded into: :class:`RawRound` and :class:`RawBet`,
-    plus the fields of the exporter's own (``"dealer": ...`` on a round, ``"seat": ...`` on
-    a bet) that the file was seen to hold, learnt from the first line that holds each, once
-    it passed every check.
+    """The shape a file's lines are decoded into: the validator's raw round and bet (of the
+    bet types it knows, :func:`~reporting.ingest.validation.raw_shapes`), plus the fields of
+    the exporter's own (``"dealer": ...`` on a round, ``"seat": ...`` on a bet) that the file
+    was seen to hold, learnt from the first line that holds each, once it passed every check.
 
     A line with a field its shape lacks is longer than its re-encoding and takes the slower
     check (:func:`_check_line`); once the field is learnt (decoded as any value, its floats
@@ -205,11 +203,12 @@ class _Shape:
     learnt, each of a name of at most 64 characters: past that, lines keep the slower check.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, validator: RoundValidator) -> None:
+        self.round_base, self.bet_base = validator.shape, validator.bet_shape
         self.extras: tuple[str, ...] = ()  # of the round
         self.bet_extras: tuple[str, ...] = ()
         self.learnt = False  # whether any field was
-        self.decode = ROUND_DECODER.decode
+        self.decode = validator.decoder.decode
 
     def learn(self, document: dict[str, Any]) -> bool:
         """Learn the round and bet fields of ``document`` the shape lacks; whether any were."""
@@ -224,8 +223,8 @@ class _Shape:
             return False
         self.extras += round_unknown
         self.bet_extras += bet_unknown
-        bet_shape = _extended(RawBet, self.bet_extras, [])
-        shape = _extended(RawRound, self.extras, [("bets", list[bet_shape])])  # type: ignore[valid-type]
+        bet_shape = _extended(self.bet_base, self.bet_extras, [])
+        shape = _extended(self.round_base, self.extras, [("bets", list[bet_shape])])  # type: ignore[valid-type]
         self.decode = msgspec.json.Decoder(shape, float_hook=msgspec.Raw).decode
         self.learnt = True
         return True

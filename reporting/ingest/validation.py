@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from reporting.engine.bets import BetType
+from reporting.config.bets import catalogue_bets
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
@@ -35,6 +35,7 @@ from reporting.records import Bet, Month, RejectReason, Round
 
 __all__ = [
     "BET_FIELDS",
+    "BET_TYPES",
     "ROUND_DECODER",
     "ROUND_FIELDS",
     "RawBet",
@@ -43,7 +44,10 @@ __all__ = [
     "RoundValidator",
     "clipped",
     "error_of_decoding",
+    "known_bet_types",
     "misspelt_field",
+    "raw_shapes",
+    "round_decoder",
     "shown",
 ]
 
@@ -118,8 +122,11 @@ MAX_OFFSET_HOURS = 14
 YEARS = range(1900, 9999)
 #: Entries each normalisation cache may hold before it is emptied (memory stays flat).
 CACHE_LIMIT = 200_000
-_BET_TYPES = frozenset(bet.value for bet in BetType)
-_BetTypeName = Literal[tuple(bet.value for bet in BetType)]  # type: ignore[valid-type]
+#: The bet types of the spec's round log: the ids of the catalogue's bets
+#: (``reporting/data/bets.toml``), in its order. An operator's own bets are known to the
+#: readers of its configuration too (:attr:`RoundValidator.bet_types`).
+BET_TYPES: tuple[str, ...] = tuple(catalogue_bets())
+_BetTypeName = Literal[BET_TYPES]  # type: ignore[valid-type]
 
 
 class RawBet(msgspec.Struct, gc=False):
@@ -158,6 +165,46 @@ ROUND_DECODER = msgspec.json.Decoder(RawRound)
 #: The keys of a round and of a bet, as the round log spells them.
 ROUND_FIELDS: tuple[str, ...] = RawRound.__struct_fields__
 BET_FIELDS: tuple[str, ...] = RawBet.__struct_fields__
+
+
+def known_bet_types(games: Mapping[str, GameSpec]) -> tuple[str, ...]:
+    """The bet types a round log of ``games`` may name: the catalogue's, then the operator's
+    own bets that one of the games offers (an own bet no game offers could only be refused).
+
+    >>> known_bet_types({})[:4]
+    ('player', 'banker', 'tie', 'banker_no_commission')
+    """
+    offered = (bet.id for game in games.values() for bet in game.bets)
+    return tuple(dict.fromkeys([*BET_TYPES, *offered]))
+
+
+@functools.cache  # one shape per set of bet types: readers of one configuration share it
+def raw_shapes(bet_types: tuple[str, ...]) -> tuple[type[RawRound], type[RawBet]]:
+    """The raw round (and its bet) whose bets may be of ``bet_types``, checked by msgspec as
+    it decodes: :class:`RawRound` and :class:`RawBet` for the catalogue's types."""
+    if bet_types == BET_TYPES:
+        return RawRound, RawBet
+    bet = msgspec.defstruct(
+        RawBet.__name__,
+        [("type", Literal[bet_types])],  # type: ignore[valid-type]
+        bases=(RawBet,),
+        gc=False,
+    )
+    round = msgspec.defstruct(
+        RawRound.__name__,
+        [("bets", list[bet])],  # type: ignore[valid-type]
+        bases=(RawRound,),
+        gc=False,
+    )
+    return round, bet
+
+
+@functools.cache
+def round_decoder(bet_types: tuple[str, ...]) -> msgspec.json.Decoder:
+    """Decodes one JSON line into the raw round of :func:`raw_shapes`."""
+    if bet_types == BET_TYPES:
+        return ROUND_DECODER
+    return msgspec.json.Decoder(raw_shapes(bet_types)[0])
 
 
 def _spelling(name: str) -> str:
@@ -213,8 +260,11 @@ def _misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
     return None
 
 
-def error_of_decoding(error: msgspec.MsgspecError) -> RecordError:
-    """Map msgspec's message to a reject reason of the CLI contract and a readable message."""
+def error_of_decoding(
+    error: msgspec.MsgspecError, bet_types: tuple[str, ...] = BET_TYPES
+) -> RecordError:
+    """Map msgspec's message to a reject reason of the CLI contract and a readable message
+    (an unknown bet type's lists ``bet_types``, those the reader knows)."""
     text = str(error)
     if not isinstance(error, msgspec.ValidationError):
         return RecordError(RejectReason.BAD_JSON, f"not valid JSON: {text}")
@@ -237,7 +287,7 @@ def error_of_decoding(error: msgspec.MsgspecError) -> RecordError:
             f'{path}: money must be a decimal string such as "25.00", not a JSON {got.group(1)}',
         )
     if field == "type" and path.startswith("bets") and "Invalid enum value" in problem:
-        known = " ".join(bet.value for bet in BetType)
+        known = " ".join(bet_types)
         return RecordError(
             RejectReason.UNKNOWN_BET_TYPE,
             f"{path}: {problem.split('value ')[-1]} is not a bet type (known: {known})",
@@ -422,16 +472,23 @@ class _Canon:
 
 class RoundValidator:
     """Turns decoded rounds into :class:`~reporting.records.Round` records for the configured
-    games."""
+    games.
+
+    Its readers decode into :attr:`shape` (with :attr:`decoder` for JSON), whose bets may be
+    of :attr:`bet_types`: the catalogue's and the operator's own that a game offers
+    (:func:`known_bet_types`); any other type is an ``unknown_bet_type`` as it decodes.
+    """
 
     def __init__(self, games: Mapping[str, GameSpec], *, keep_unknown_bet_types: bool = False):
         self._games = games
-        # A profiled export's bet of a type this tool does not settle is kept as given (verify
-        # reports it as unverified_bet); the spec's round log knows only BetType's values.
+        self.bet_types = known_bet_types(games)
+        self.shape, self.bet_shape = raw_shapes(self.bet_types)
+        self.decoder = round_decoder(self.bet_types)
+        self._known = frozenset(self.bet_types)
+        # A profiled export's bet of a type this tool does not know is kept as given (verify
+        # reports it as unverified_bet); the spec's round log knows only the bet types above.
         self._keep_unknown = keep_unknown_bet_types
-        self._offered = {
-            game_id: frozenset(bet.value for bet in game.bets) for game_id, game in games.items()
-        }
+        self._offered = {game_id: frozenset(game.bet_ids) for game_id, game in games.items()}
         self._canon = _Canon()
 
     def validate(self, raw: RawRound, line: int, bet_lines: list[int] | None = None) -> Round:
@@ -552,7 +609,7 @@ class RoundValidator:
         """Full check of one bet's type, money, currency and time; returns (stake, payout,
         placed_at as stored)."""
         offered = self._offered[game_id]
-        if bet.type not in offered and not (self._keep_unknown and bet.type not in _BET_TYPES):
+        if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):
             raise RecordError(
                 RejectReason.BAD_VALUE,
                 f"bets[{index}].type {shown(bet.type)} is not offered by {game_id}"

@@ -87,7 +87,7 @@ from reporting.presentation.workbook_base import (
 )
 from reporting.records import FINDING_KINDS, REJECT_REASONS, SourceLocation
 from reporting.verify.bearing import reject_scope
-from reporting.verify.checks import SETTLED_BET_TYPES
+from reporting.verify.checks import settled_bets
 from reporting.verify.run import VerifyResult
 from reporting.verify.shoes import ShoeSummary
 from reporting.verify.totals import BetTotals
@@ -660,7 +660,8 @@ def _write_summary(
     writer.finish_table()
     writer.row(total, "total")
     writer.append([])
-    unsettled = any(bet_type not in SETTLED_BET_TYPES for _, bet_type in result.bet_totals)
+    settled = settled_bets(config.games.values())
+    unsettled = any(bet_type not in settled for _, bet_type in result.bet_totals)
     for note in _summary_notes(one_currency=len(currencies) == 1, unsettled=unsettled):
         writer.append([("note", note)])
     writer.append([])

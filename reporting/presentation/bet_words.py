@@ -1,108 +1,119 @@
-"""The words of every bet type: its name and when it wins, one table keyed by bet type.
+"""The words of the bets on the pages: where a page finds them, and how ``make i18n`` finds the
+catalogue's.
 
-The rule-sheet macros (``templates/rules/macros.html.j2``: ``bet_name``, ``bet_wins``) look a
-bet up here through :func:`bet_words`, registered in every template environment by
-:func:`reporting.presentation.i18n.make_environment`, and translate the msgids where they are
-shown; the page and the workbook both print them through those macros. A bet type missing
-from the table stops the render with an error naming it: a sheet never prints a raw id.
-``tests/presentation/test_i18n.py`` holds the table complete (every
-:class:`~reporting.engine.bets.BetType`, translated in every language).
+A bet's words live in its declaration (:class:`~reporting.engine.bets.BetRule`: ``name``,
+``wins``, ``wins_plural`` and each pay row's ``says``), as a
+:class:`~reporting.engine.bets.Wording`: a msgid for the catalogue's bets
+(``reporting/data/bets.toml``), translated in ``reporting/locale/``; or the operator's own text
+in each language for a bet its configuration declares. The rule-sheet macros
+(``templates/rules/macros.html.j2``: ``words``, ``bet_name``, ``bet_wins``) translate the first
+and print the second through :func:`own_words`; a bet named by its id alone (the scoreboard's
+texts name the catalogue's Banker and Player) is found by :func:`catalogue_bet`. Both are
+registered in every template environment by
+:func:`reporting.presentation.i18n.make_environment`.
+
+:func:`extract_bet_words` is the babel extraction method of ``reporting/data/bets.toml``
+(``babel.cfg``), so that every msgid of the declarations is in ``messages.pot``;
+``tests/presentation/test_i18n.py`` holds every catalogue bet's words translated in every
+language.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import tomllib
+from collections.abc import Collection, Iterator
+from typing import IO, Any
 
-from reporting.engine.bets import BetType
+from reporting.config.bets import catalogue_bets, declare_bets
+from reporting.config.values import Problems
+from reporting.engine.bets import BetRule, Wording
 
-__all__ = ["BET_WORDS", "BetWords", "bet_words"]
-
-
-def _(message: str) -> str:
-    """Mark a msgid for extraction (``make i18n``); the macros translate it where it is shown."""
-    return message
-
-
-def _plural(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a singular and plural msgid pair for extraction (babel.cfg: ``_plural:1,2``)."""
-    return singular, plural
+__all__ = ["catalogue_bet", "extract_bet_words", "own_words"]
 
 
-@dataclass(frozen=True, slots=True)
-class BetWords:
-    """A bet type's words, as msgids.
-
-    ``wins`` says when the bet wins. A card-count bet's sentence has a plural,
-    ``wins_plural``, counted by the number of cards dealt on which it wins, with that number
-    (or those numbers) as ``%(cards)s``.
-    """
-
-    name: str
-    wins: str
-    wins_plural: str | None = None
+def catalogue_bet(bet_id: str) -> BetRule:
+    """A catalogue bet by its id; an error naming it for an id the catalogue does not hold (a
+    page never prints a raw id)."""
+    try:
+        return catalogue_bets()[bet_id]
+    except KeyError:
+        raise KeyError(
+            f"no bet {bet_id!r} in the catalogue (reporting/data/bets.toml): a page names a bet"
+            " by its declaration's words"
+        ) from None
 
 
-#: Every bet type's words.
-BET_WORDS: dict[BetType, BetWords] = {
-    BetType.PLAYER: BetWords(_("Player"), _("The Player’s hand has the higher value.")),
-    BetType.BANKER: BetWords(_("Banker"), _("The Banker’s hand has the higher value.")),
-    BetType.TIE: BetWords(_("Tie"), _("Both hands have the same value.")),
-    BetType.PLAYER_PAIR: BetWords(
-        _("Player Pair"),
-        _("The Player’s first two cards are of the same rank (K and K: yes; K and Q: no)."),
-    ),
-    BetType.BANKER_PAIR: BetWords(
-        _("Banker Pair"),
-        _("The Banker’s first two cards are of the same rank (K and K: yes; K and Q: no)."),
-    ),
-    BetType.EITHER_PAIR: BetWords(
-        _("Either Pair"),
-        _("The first two cards of the Player, of the Banker, or of both, are of the same rank."),
-    ),
-    BetType.PERFECT_PAIR: BetWords(
-        _("Perfect Pair"),
-        _(
-            "The first two cards of the Player, of the Banker, or of both, are of the same rank"
-            " and the same suit."
-        ),
-    ),
-    BetType.SMALL: BetWords(
-        _("Small"),
-        *_plural(
-            "The round ends with %(cards)s card dealt in all.",
-            "The round ends with %(cards)s cards dealt in all.",
-        ),
-    ),
-    BetType.BIG: BetWords(
-        _("Big"),
-        *_plural(
-            "The round ends with %(cards)s card dealt in all.",
-            "The round ends with %(cards)s cards dealt in all.",
-        ),
-    ),
-    BetType.PLAYER_BONUS: BetWords(
-        _("Player Bonus"),
-        _(
-            "The Player’s hand wins; what it pays depends on the margin and on whether it wins"
-            " with a natural (see the bonus table)."
-        ),
-    ),
-    BetType.BANKER_BONUS: BetWords(
-        _("Banker Bonus"),
-        _(
-            "The Banker’s hand wins; what it pays depends on the margin and on whether it wins"
-            " with a natural (see the bonus table)."
-        ),
-    ),
+def own_words(language: str, wording: Wording) -> str:
+    """The operator's text of ``wording`` in ``language``; an error naming the text for a
+    language the operator did not write it in (a msgid is the templates' to translate)."""
+    text = wording.in_language(language)
+    if text is None:
+        written = ", ".join(code for code, _ in wording.by_language) or "none"
+        example = wording.by_language[0][1] if wording.by_language else wording.msgid
+        raise KeyError(
+            f"no {language!r} text for {example!r} (written in: {written}): an operator's bet"
+            " gives its words in every language of its game's pages"
+        )
+    return text
+
+
+# --- message extraction (babel.cfg) ------------------------------------------------------------
+
+
+#: What each kind of msgid is, for the translators (shown above it in the catalogues).
+_NOTES = {
+    "name": "Translators: the name of a bet (a brand name such as Super 6 may stay as it is).",
+    "wins": "Translators: when a bet wins, beside its name.",
+    "says": "Translators: when one pay row of a bet applies; its pay is shown beside it.",
 }
 
 
-def bet_words(bet: BetType | str) -> BetWords:
-    """The words of a bet type; an error naming the bet for one the table does not hold."""
-    try:
-        return BET_WORDS[BetType(bet)]
-    except (KeyError, ValueError):
-        raise KeyError(
-            f"no words for bet type {str(bet)!r}: add its name and when it wins to"
-            " reporting.presentation.bet_words.BET_WORDS"
-        ) from None
+def _texts(bet: BetRule) -> Iterator[tuple[str, str | tuple[str, str]]]:
+    """The bet's msgids, each with the key it comes from: ``(key, msgid or (singular,
+    plural))``."""
+    yield "name", bet.name.msgid or ""
+    wins = bet.wins.msgid or ""
+    yield "wins", wins if bet.wins_plural is None else (wins, bet.wins_plural)
+    for row in bet.rows:
+        yield "says", row.says.msgid or ""
+
+
+def _line_of(lines: list[str], start: int, text: str) -> int:
+    """The number (from 1) of the first line from ``start`` that holds ``text`` as a TOML
+    string; ``start + 1`` (the bet's header) when none does."""
+    quoted = json.dumps(text, ensure_ascii=False)  # a TOML basic string is written the same
+    for index in range(start, len(lines)):
+        if quoted in lines[index]:
+            return index + 1
+    return start + 1
+
+
+def extract_bet_words(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: dict[str, Any],
+) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
+    """Babel extraction method of a bet declarations file (``reporting/data/bets.toml``):
+    every ``name``, ``wins`` (with ``wins_plural``, a plural pair) and row ``says`` msgid,
+    read by the same :func:`~reporting.config.bets.declare_bets` the tool reads them with.
+
+    Yields ``(line, function, message, comments)`` as babel expects: ``_`` for a msgid,
+    ``ngettext`` for a singular and plural pair. A declaration with a problem is an error.
+    """
+    source = fileobj.read().decode("utf-8")
+    name = getattr(fileobj, "name", "bets.toml")
+    problems = Problems(str(name))
+    bets = declare_bets(tomllib.loads(source).get("bets", {}), problems)
+    if problems:
+        raise ValueError("\n".join(problems.messages))
+    lines = source.splitlines()
+    for bet in bets.values():
+        header = next(
+            (index for index, line in enumerate(lines) if line.strip() == f"[bets.{bet.id}]"), 0
+        )
+        for key, message in _texts(bet):
+            singular = message if isinstance(message, str) else message[0]
+            function = "_" if isinstance(message, str) else "ngettext"
+            yield _line_of(lines, header, singular), function, message, [_NOTES[key]]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from babel import Locale
@@ -40,7 +40,7 @@ from reporting.config.languages import LANGUAGES
 from reporting.config.languages import language as language_of
 from reporting.engine.cards import SUIT_SYMBOLS
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
-from reporting.presentation.bet_words import bet_words
+from reporting.presentation.bet_words import catalogue_bet, own_words
 from reporting.presentation.roads import (
     BeadRoad,
     BigRoad,
@@ -324,8 +324,9 @@ def make_environment(language: str) -> Environment:
 
     Autoescape is on for every template; the filters are the only formatters of the view
     model's values. ``_``, ``gettext`` and ``ngettext`` are the language's (new-style:
-    ``_("%(n)s decks", n=8)`` substitutes and escapes its arguments); ``bet_words`` looks up
-    a bet type's msgids (:mod:`reporting.presentation.bet_words`).
+    ``_("%(n)s decks", n=8)`` substitutes and escapes its arguments); ``own_words`` prints
+    an operator's bet's text in the language, ``catalogue_bet`` finds a catalogue bet by its
+    id (:mod:`reporting.presentation.bet_words`).
     """
     _check_language(language)
     environment = Environment(
@@ -343,7 +344,8 @@ def make_environment(language: str) -> Environment:
     environment.filters["css_string"] = css_string
     environment.filters["css_counters"] = css_counters
     environment.globals["formatter"] = formatter
-    environment.globals["bet_words"] = bet_words
+    environment.globals["own_words"] = partial(own_words, language)
+    environment.globals["catalogue_bet"] = catalogue_bet
     environment.globals["road_svg"] = road_svg
     environment.globals["suit_symbols"] = SUIT_SYMBOLS
     return environment

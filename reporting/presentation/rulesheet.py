@@ -4,17 +4,26 @@ A rule sheet is the rules page an operator publishes for a game. Every number on
 from here, and every number here comes from the engine: card points and hand values from
 :mod:`reporting.engine.cards` and :func:`~reporting.engine.rules.hand_value`, the drawing
 tables from :func:`~reporting.engine.rules.player_draws` and
-:func:`~reporting.engine.rules.banker_draws`, what each bet wins and pays from
-:func:`~reporting.engine.bets.resolve_bet` on the game's pay table, the RTPs from
+:func:`~reporting.engine.rules.banker_draws`, what each bet wins and pays from its declaration
+(:class:`~reporting.engine.bets.BetRule`: every pay row, with its words and its pay under the
+game's :class:`~reporting.engine.bets.PayTable`), the RTPs from
 :func:`reporting.engine.theory.game_odds`, the monthly figure from :mod:`reporting.figures.disclosure`.
 
+A bet's rows are all on the sheet. The familiar shapes keep their familiar wording (one win,
+perhaps a stake returned on a tie: its odds; a pair bet paying one hand or both: both figures;
+the bonus bets: the bonus table), derived from the rows; any other bet lists each of its rows,
+named by its ``says``, with its pay (:class:`PayForm`).
+
 Values stay exact (``int`` cents, ``Decimal``, ``Fraction``, ``date``); the templates format
-them with the filters of :mod:`reporting.presentation.i18n`. The sheet holds no sentence: words are the
-templates' (and the translators') business.
+them with the filters of :mod:`reporting.presentation.i18n`. The sheet holds no sentence of its
+own: its words are the templates' (and the translators'), a bet's those of its declaration
+(:class:`~reporting.engine.bets.Wording`: a msgid the templates translate, or the operator's
+text).
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
 from datetime import date, time
 from decimal import Decimal
@@ -22,13 +31,14 @@ from fractions import Fraction
 
 from reporting.config.regulators import DEFAULT_UPDATE_DAY
 from reporting.config.rtp import favourable_bet_warnings
-from reporting.engine.bets import BetFamily, BetResult, BetType, PayTable, resolve_bet
+from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable, Wording
 from reporting.engine.cards import RANKS, Card
+from reporting.engine.facts import FACTS
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy, round_cents
-from reporting.engine.odds import PairFacts, PointFacts
 from reporting.engine.rules import banker_draws, hand_value, player_draws, resolve_round
 from reporting.engine.theory import game_odds
+from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, reference_month, updated_on
 from reporting.figures.regulators import configuration_warnings, regulator_of
 from reporting.presentation.i18n import LOCALES
@@ -58,6 +68,8 @@ __all__ = [
     "HandExample",
     "LimitGroup",
     "OfferedBet",
+    "PayForm",
+    "PayLine",
     "PayoutExample",
     "RuleSheet",
     "Scoreboard",
@@ -125,31 +137,68 @@ class BankerRow:
     cells: tuple[BankerCell, ...]
 
 
+class PayForm(enum.StrEnum):
+    """How the sheet states what a bet pays, from the shape of its rows."""
+
+    #: One winning row, perhaps followed by a tie that returns the stake: its odds (Player,
+    #: Banker, Tie, the pairs, Small, Big, Super 6, Dragon 7...).
+    ODDS = "odds"
+    #: Two winning rows on how many hands hold something, one then both: both figures
+    #: (the perfect pair).
+    ONE_OR_BOTH_HANDS = "one_or_both_hands"
+    #: A bonus bet whose rows make the bonus table (by margin and naturals).
+    BONUS_TABLE = "bonus_table"
+    #: Any other bet: every row, named by its words, with its pay.
+    ROWS = "rows"
+
+
+@dataclass(frozen=True, slots=True)
+class PayLine:
+    """One pay row of a bet as the sheet states it: when it applies (``says``) and what it pays
+    under the game's table: a win at ``odds``, the stake returned, or a loss."""
+
+    says: Wording
+    result: BetResult
+    odds: Fraction | None  # a win's odds "to 1"; None for a push or a loss
+
+
 @dataclass(frozen=True, slots=True)
 class OfferedBet:
-    """A bet the game takes: what it pays, what it returns in theory, its stake limits.
+    """A bet the game takes: its words, every row it pays on, what it returns in theory, its
+    stake limits.
 
-    ``odds`` is None for the bonus bets, which pay by the bonus table. The perfect pair bet
-    pays ``odds`` when one hand holds a perfect pair and ``both_hands_odds`` when both do.
+    ``rows`` lists every pay row of the declaration, in order. The figures of the familiar
+    shapes (``form``) are read from them: ``odds`` is the one figure the bet pays (None for a
+    bonus bet, which pays by the bonus table, and for a bet whose rows pay differently); a bet
+    on one hand or both pays ``odds`` on one hand and ``both_hands_odds`` on both;
+    ``tie_returns_stake`` when a row returns the stake on a tie; ``cards_dealt``, the numbers
+    of cards dealt its winning row names (Small, Big).
     """
 
-    bet: BetType
+    bet: str  # the bet's id
+    group: BetGroup
+    name: Wording
+    wins: Wording
+    wins_plural: str | None  # a sentence counting ``cards_dealt`` has a plural (a msgid)
+    rows: tuple[PayLine, ...]
+    form: PayForm
     odds: Fraction | None
     both_hands_odds: Fraction | None
     tie_returns_stake: bool
-    cards_dealt: tuple[int, ...]  # small / big: the numbers of cards dealt on which it wins
+    cards_dealt: tuple[int, ...]
     rtp_percent: Fraction
     limits: StakeLimits
 
     @property
     def is_main(self) -> bool:
-        """Player, Banker or Tie."""
-        return self.bet.family is BetFamily.MAIN
+        """Player, Banker, Tie or one of their variants."""
+        return self.group is BetGroup.MAIN
 
     @property
     def perfect_pair_variant(self) -> str | None:
-        """``"A"`` (both hands pay as one) or ``"B"`` for the perfect pair bet, else None."""
-        if self.bet is not BetType.PERFECT_PAIR:
+        """``"A"`` (both hands pay as one) or ``"B"`` for a bet on one hand or both (the
+        perfect pair), else None."""
+        if self.form is not PayForm.ONE_OR_BOTH_HANDS:
             return None
         return "A" if self.both_hands_odds == self.odds else "B"
 
@@ -169,7 +218,7 @@ class BonusRow:
 class PayoutExample:
     """A stake on a bet, what it wins (exact and as paid) and what it returns, in cents."""
 
-    bet: BetType
+    bet: OfferedBet
     stake: int
     odds: Fraction
     exact_win: Fraction
@@ -196,7 +245,7 @@ class PayoutExample:
 class LimitGroup:
     """Bets that share the same stake limits (cents)."""
 
-    bets: tuple[BetType, ...]
+    bets: tuple[OfferedBet, ...]
     limits: StakeLimits
 
 
@@ -228,10 +277,10 @@ class AdmBlock:
 
 @dataclass(frozen=True, slots=True)
 class StatisticsRow:
-    """A line of the statistics panel: what it counts (a bet type's result), the count, and
-    its share of the shoe's hands."""
+    """A line of the statistics panel: what it counts (the result a catalogue bet wins on,
+    named by the bet's name), the count, and its share of the shoe's hands."""
 
-    bet: BetType
+    bet: str  # a catalogue bet's id
     count: int
     share: Fraction | None
 
@@ -283,7 +332,7 @@ class RuleSheet:
     limit_groups: tuple[LimitGroup, ...]
     below_minimum: str
     above_maximum: str
-    exclusive_groups: tuple[tuple[BetType, ...], ...]
+    exclusive_groups: tuple[tuple[OfferedBet, ...], ...]
     statistics_reset: time | None  # local time the table statistics start again each day
     adm: AdmBlock | None
     warnings: tuple[str, ...]
@@ -306,23 +355,20 @@ class RuleSheet:
 
     @property
     def main_bets(self) -> tuple[OfferedBet, ...]:
-        """Player, Banker and Tie, as offered."""
-        return tuple(bet for bet in self.bets if bet.is_main)
+        """Player, Banker, Tie and their variants (Banker without commission, EZ), as offered."""
+        return tuple(bet for bet in self.bets if bet.group is BetGroup.MAIN)
 
     @property
     def side_bets(self) -> tuple[OfferedBet, ...]:
-        """The side bets settled on the cards whatever the main result (pairs, Small, Big)."""
-        return tuple(
-            bet
-            for bet in self.bets
-            if bet.bet.family is not BetFamily.MAIN and bet.bet.family is not BetFamily.BONUS
-        )
+        """The side bets settled on the cards whatever the main result (pairs, Small, Big,
+        Super 6, Dragon 7...)."""
+        return tuple(bet for bet in self.bets if bet.group is BetGroup.SIDE)
 
     @property
     def bonus_bets(self) -> tuple[OfferedBet, ...]:
         """Player Bonus and Banker Bonus: paid on the result of the hand bet on, so grouped
         apart from the side bets."""
-        return tuple(bet for bet in self.bets if bet.bet.family is BetFamily.BONUS)
+        return tuple(bet for bet in self.bets if bet.group is BetGroup.BONUS)
 
     @property
     def best_bet(self) -> OfferedBet:
@@ -402,137 +448,175 @@ def _banker_matrix(
     return columns, tuple(rows)
 
 
-def _points(
-    player: int, banker: int, *, naturals: tuple[bool, bool] = (False, False), cards: int = 5
-) -> PointFacts:
-    return PointFacts(player, banker, naturals[0], naturals[1], cards)
+def _pay_line(row: PayRow, table: PayTable) -> PayLine:
+    pay = table.pay(row)
+    if isinstance(pay, Fraction):
+        return PayLine(row.says, BetResult.WIN, pay)
+    return PayLine(row.says, pay, None)
 
 
-@dataclass(frozen=True, slots=True)
-class _Terms:
-    """What a bet pays, as the rule sheet states it (the fields of :class:`OfferedBet`)."""
-
-    odds: Fraction | None
-    both_hands_odds: Fraction | None = None
-    tie_returns_stake: bool = False
-    cards_dealt: tuple[int, ...] = ()
+def _returns_stake_on_a_tie(row: PayRow, table: PayTable) -> bool:
+    """A row that returns the stake on a tie, and on nothing else."""
+    return row.when == (("winner", frozenset({"tie"})),) and table.pay(row) is BetResult.PUSH
 
 
-def _winning_odds(bet: BetType, facts: PointFacts | PairFacts, table: PayTable) -> Fraction:
-    """The odds of ``bet`` on round facts it must win on; an error if it does not."""
-    resolution = resolve_bet(bet, facts, table)
-    if resolution.result is not BetResult.WIN:
-        raise ValueError(f"{bet}: the rule sheet's winning round of its family does not win it")
-    return resolution.odds
+#: Facts that count hands (0, 1 or 2 of them hold a pair...): what "one hand or both" reads.
+_HAND_COUNTS = frozenset(name for name, fact in FACTS.items() if fact.values == (0, 1, 2))
 
 
-#: Rounds a main bet may win on: the Player 9 to 0, the Banker 0 to 9, a tie at 5.
-_MAIN_WINNING_ROUNDS = (_points(9, 0), _points(0, 9), _points(5, 5))
-
-
-def _main_terms(bet: BetType, table: PayTable) -> _Terms:
-    """Player, Banker, Tie: the odds on the first of the rounds it wins, and what a tie does."""
-    for facts in _MAIN_WINNING_ROUNDS:
-        winning = resolve_bet(bet, facts, table)
-        if winning.result is BetResult.WIN:
-            tie = resolve_bet(bet, _points(5, 5), table)
-            return _Terms(odds=winning.odds, tie_returns_stake=tie.result is BetResult.PUSH)
-    raise ValueError(f"{bet}: a main bet that wins on none of the rule sheet's rounds")
-
-
-def _card_count_terms(bet: BetType, table: PayTable) -> _Terms:
-    """Small, Big: the numbers of cards dealt on which it wins, and the odds."""
-    results = {n: resolve_bet(bet, _points(1, 2, cards=n), table) for n in (4, 5, 6)}
-    cards_dealt = tuple(n for n, res in results.items() if res.result is BetResult.WIN)
-    if not cards_dealt:
-        raise ValueError(f"{bet}: a card-count bet that wins on no number of cards dealt")
-    return _Terms(odds=results[cards_dealt[0]].odds, cards_dealt=cards_dealt)
-
-
-def _bonus_terms(bet: BetType, table: PayTable) -> _Terms:
-    """Player / Banker Bonus: no one figure, it pays by the bonus table."""
-    return _Terms(odds=None)
-
-
-def _pair_terms(bet: BetType, table: PayTable) -> _Terms:
-    """Pair bets: the odds when both hands hold a pair; the perfect pair pays one figure for
-    one suited pair and another for two (its variant A or B)."""
-    if bet is BetType.PERFECT_PAIR:
-        return _Terms(
-            odds=_winning_odds(bet, _pairs(suited=(True, False)), table),
-            both_hands_odds=_winning_odds(bet, _pairs(suited=(True, True)), table),
-        )
-    return _Terms(odds=_winning_odds(bet, _pairs(pairs=(True, True)), table))
-
-
-#: How the sheet states the terms of each family of bets (a test holds it complete).
-_TERMS_BY_FAMILY = {
-    BetFamily.MAIN: _main_terms,
-    BetFamily.CARD_COUNT: _card_count_terms,
-    BetFamily.BONUS: _bonus_terms,
-    BetFamily.PAIR: _pair_terms,
-}
-
-
-def _offered_bet(bet: BetType, game: GameSpec, rtp: Fraction) -> OfferedBet:
-    terms = _TERMS_BY_FAMILY[bet.family](bet, game.pay_table)
-    return OfferedBet(
-        bet,
-        terms.odds,
-        terms.both_hands_odds,
-        terms.tie_returns_stake,
-        terms.cards_dealt,
-        rtp * 100,
-        game.limits_for(bet),
+def _one_or_both_hands(rows: tuple[PayRow, ...], lines: tuple[PayLine, ...]) -> bool:
+    """Two winning rows on one count of hands, the first on one hand, the second on both."""
+    if len(rows) != 2 or any(line.result is not BetResult.WIN for line in lines):
+        return False
+    conditions = [row.when for row in rows]
+    if any(len(when) != 1 for when in conditions):
+        return False
+    (first_fact, first), (second_fact, second) = conditions[0][0], conditions[1][0]
+    return (
+        first_fact == second_fact
+        and first_fact in _HAND_COUNTS
+        and (first, second) == (frozenset({1}), frozenset({2}))
     )
 
 
-def _pairs(*, pairs=(False, False), suited=(False, False)) -> PairFacts:
-    return PairFacts(pairs[0] or suited[0], pairs[1] or suited[1], suited[0], suited[1])
+def _form(bet: BetRule, table: PayTable, lines: tuple[PayLine, ...], bonus: bool) -> PayForm:
+    """How the sheet states the bet's pays (``bonus``: its rows make the sheet's bonus table)."""
+    if bonus:
+        return PayForm.BONUS_TABLE
+    if (
+        lines[0].result is BetResult.WIN
+        and all(_returns_stake_on_a_tie(row, table) for row in bet.rows[1:])
+        and len(bet.rows) <= 2
+    ):
+        return PayForm.ODDS
+    if _one_or_both_hands(bet.rows, lines):
+        return PayForm.ONE_OR_BOTH_HANDS
+    return PayForm.ROWS
 
 
-def _bonus_table(table: PayTable) -> tuple[BonusRow, ...]:
-    bet = BetType.PLAYER_BONUS  # both sides share the table
-    rows: list[BonusRow] = []
-    losing: list[int] = []
-    for margin in range(9, 0, -1):
-        resolution = resolve_bet(bet, _points(margin, 0), table)
-        if resolution.result is BetResult.WIN:
-            rows.append(BonusRow("margin", (margin,), BetResult.WIN, resolution.odds))
+def _offered_bet(
+    bet: BetRule, game: GameSpec, rtp: Fraction, bonus_table: tuple[BonusRow, ...]
+) -> OfferedBet:
+    """A bet as the sheet states it: its words and every row, the figures of its form."""
+    table = game.pay_table
+    lines = tuple(_pay_line(row, table) for row in bet.rows)
+    bonus = bet.group is BetGroup.BONUS and _bonus_rows(bet, table) == bonus_table
+    form = _form(bet, table, lines, bonus)
+    odds = both_hands_odds = None
+    cards_dealt: tuple[int, ...] = ()
+    if form is PayForm.ODDS:
+        odds = lines[0].odds
+        counts = bet.rows[0].condition("cards_dealt") or frozenset()
+        cards_dealt = tuple(sorted(count for count in counts if isinstance(count, int)))
+    elif form is PayForm.ONE_OR_BOTH_HANDS:
+        odds, both_hands_odds = lines[0].odds, lines[1].odds
+    if bet.wins_plural is not None and not cards_dealt:
+        raise ValueError(
+            f"{bet.id}: its sentence counts the cards dealt (wins_plural), but it has no one"
+            " winning row on cards_dealt to count them from"
+        )
+    return OfferedBet(
+        bet=bet.id,
+        group=bet.group,
+        name=bet.name,
+        wins=bet.wins,
+        wins_plural=bet.wins_plural,
+        rows=lines,
+        form=form,
+        odds=odds,
+        both_hands_odds=both_hands_odds,
+        tie_returns_stake=any(_returns_stake_on_a_tie(row, table) for row in bet.rows),
+        cards_dealt=cards_dealt,
+        rtp_percent=rtp * 100,
+        limits=game.limits_for(bet),
+    )
+
+
+_MARGINS = range(1, 10)
+
+
+def _bonus_rows(bet: BetRule, table: PayTable) -> tuple[BonusRow, ...] | None:
+    """The bonus table a bonus bet's rows make: a row per winning margin without a natural
+    (largest first), the win with a natural, the tie of two naturals, then everything else;
+    None when its rows are not of that shape (the sheet then lists them as they are)."""
+    by_margin: dict[int, BonusRow] = {}
+    natural_win = natural_tie = None
+    for row in bet.rows:
+        line = _pay_line(row, table)
+        conditions = dict(row.when)
+        winner = conditions.pop("winner", None)
+        side = next(iter(winner)) if winner is not None and len(winner) == 1 else None
+        if side == "tie" and conditions == {
+            "player_natural": frozenset({True}),
+            "banker_natural": frozenset({True}),
+        }:
+            natural_tie = BonusRow("natural_tie", (), line.result, line.odds)
+        elif side in ("player", "banker") and conditions == {f"{side}_natural": frozenset({True})}:
+            if by_margin:
+                return None  # a margin row before it would pay on a natural too
+            natural_win = BonusRow("natural_win", (), line.result, line.odds)
+        elif side in ("player", "banker") and set(conditions) == {"margin"}:
+            (margin,) = conditions["margin"] if len(conditions["margin"]) == 1 else (None,)
+            if margin not in _MARGINS or line.result is not BetResult.WIN:
+                return None
+            by_margin[margin] = BonusRow("margin", (margin,), line.result, line.odds)
         else:
-            losing.append(margin)
-    natural = resolve_bet(bet, _points(9, 7, naturals=(True, False), cards=4), table)
-    rows.append(BonusRow("natural_win", (), natural.result, natural.odds or None))
-    natural_tie = resolve_bet(bet, _points(8, 8, naturals=(True, True), cards=4), table)
-    rows.append(BonusRow("natural_tie", (), natural_tie.result, natural_tie.odds or None))
-    rows.append(BonusRow("other", tuple(sorted(losing)), BetResult.LOSE, None))
-    return tuple(rows)
+            return None
+    losing = tuple(margin for margin in _MARGINS if margin not in by_margin)
+    return (
+        *(by_margin[margin] for margin in sorted(by_margin, reverse=True)),
+        natural_win or BonusRow("natural_win", (), BetResult.LOSE, None),
+        natural_tie or BonusRow("natural_tie", (), BetResult.LOSE, None),
+        BonusRow("other", losing, BetResult.LOSE, None),
+    )
+
+
+def _bonus_table(game: GameSpec) -> tuple[BonusRow, ...]:
+    """The bonus table of the page: that of the first bonus bet whose rows make one (Player
+    Bonus and Banker Bonus make the same); empty without one."""
+    for bet in game.bets:
+        if bet.group is BetGroup.BONUS:
+            rows = _bonus_rows(bet, game.pay_table)
+            if rows is not None:
+                return rows
+    return ()
 
 
 def _payout_example(
-    bet: BetType, stake: int, odds: Fraction, policy: RoundingPolicy
+    bet: OfferedBet, stake: int, odds: Fraction, policy: RoundingPolicy
 ) -> PayoutExample:
     exact = stake * odds
     win = round_cents(exact, policy)
     return PayoutExample(bet, stake, odds, exact, win, stake + win)
 
 
-def _rounding_example(game: GameSpec, banker: OfferedBet | None) -> PayoutExample | None:
-    """A Banker stake whose win falls between cents: the minimum plus 35 cents (5.35 at 5.00)."""
-    if banker is None or banker.odds is None:
-        return None
-    limits = banker.limits
-    for stake in range(limits.minimum + 35, min(limits.maximum, limits.minimum + 135) + 1):
-        example = _payout_example(BetType.BANKER, stake, banker.odds, game.rounding)
-        if example.rounded:
-            return example
+def _example_bet(bets: tuple[OfferedBet, ...]) -> OfferedBet:
+    """The bet the payouts are shown on: the main bet paying the most at one figure (the Tie),
+    else the first bet with one figure, else the first bet."""
+    main = [bet for bet in bets if bet.is_main and bet.odds is not None]
+    if main:
+        return max(main, key=lambda bet: bet.odds or 0)  # the first on equal odds
+    return next((bet for bet in bets if bet.odds is not None), bets[0])
+
+
+def _rounding_example(game: GameSpec, bets: tuple[OfferedBet, ...]) -> PayoutExample | None:
+    """A stake whose win falls between cents, on the first bet whose one figure can make one
+    (the Banker's 0.95:1): the minimum plus 35 cents (5.35 at 5.00). None if no bet can."""
+    for offered in bets:
+        if offered.odds is None:
+            continue
+        limits = offered.limits
+        for stake in range(limits.minimum + 35, min(limits.maximum, limits.minimum + 135) + 1):
+            example = _payout_example(offered, stake, offered.odds, game.rounding)
+            if example.rounded:
+                return example
     return None
 
 
 def _limit_groups(bets: tuple[OfferedBet, ...]) -> tuple[LimitGroup, ...]:
-    groups: dict[StakeLimits, list[BetType]] = {}
+    groups: dict[StakeLimits, list[OfferedBet]] = {}
     for offered in bets:
-        groups.setdefault(offered.limits, []).append(offered.bet)
+        groups.setdefault(offered.limits, []).append(offered)
     return tuple(LimitGroup(tuple(members), limits) for limits, members in groups.items())
 
 
@@ -584,7 +668,8 @@ def build_rule_sheet(
     """
     _check_request(game, language, disclosure, as_of)
     odds = disclosure.theory if disclosure is not None else game_odds(game)
-    bets = tuple(_offered_bet(bet, game, odds.rtp_of(bet.value)) for bet in game.bets)
+    bonus_table = _bonus_table(game)
+    bets = tuple(_offered_bet(bet, game, odds.rtp_of(bet.id), bonus_table) for bet in game.bets)
 
     warnings: list[str] = []
     adm = None
@@ -609,6 +694,7 @@ def build_rule_sheet(
         as_of=as_of,
         tool_version=tool_version,
         bets=bets,
+        bonus_table=bonus_table,
         adm=adm,
         warnings=tuple(warnings),
     )
@@ -618,9 +704,18 @@ def build_rule_sheet(
 def _check_request(
     game: GameSpec, language: str, disclosure: Disclosure | None, as_of: date
 ) -> None:
-    """Refuse a language without a catalogue, and a disclosure of another game or date."""
+    """Refuse a language without a catalogue, or one the operator's own bets of the game are
+    not written in, and a disclosure of another game or date."""
     if language not in LOCALES:
         raise ValueError(f"no catalogue for language {language!r} (have: {', '.join(LOCALES)})")
+    for bet in game.bets:
+        texts = (bet.name, bet.wins, *(row.says for row in bet.rows))
+        if bet.own and any(text.in_language(language) is None for text in texts):
+            raise InputError(
+                f"{game.id}: the {bet.id} bet has no words in {language!r}: give its name,"
+                f" wins and each row's says in {language} in [bets.{bet.id}] of the"
+                " configuration, or publish the game's pages in the languages it has"
+            )
     if disclosure is not None and (disclosure.game.id != game.id or disclosure.as_of != as_of):
         raise ValueError(
             f"the disclosure is of {disclosure.game.id} as of {disclosure.as_of}, "
@@ -635,16 +730,15 @@ def _assemble(
     as_of: date,
     tool_version: str,
     bets: tuple[OfferedBet, ...],
+    bonus_table: tuple[BonusRow, ...],
     adm: AdmBlock | None,
     warnings: tuple[str, ...],
 ) -> RuleSheet:
     """The sheet of a game from its offered bets and regulator block: the rest is worked out."""
     natural_totals = _natural_totals()
     columns, banker_rows = _banker_matrix(natural_totals)
-    by_type = {offered.bet: offered for offered in bets}
-    example_bet = by_type.get(BetType.TIE) or by_type.get(BetType.PLAYER) or bets[0]
+    example_bet = _example_bet(bets)
     example_odds = example_bet.odds if example_bet.odds is not None else Fraction(1)
-    banker = by_type.get(BetType.BANKER)
     reset = None if game.statistics_reset is None else time.fromisoformat(game.statistics_reset)
     return RuleSheet(
         game_id=game.id,
@@ -667,20 +761,20 @@ def _assemble(
         banker_columns=columns,
         banker_rows=banker_rows,
         bets=bets,
-        bonus_table=_bonus_table(game.pay_table)
-        if any(bet.family is BetFamily.BONUS for bet in game.bets)
-        else (),
-        banker_commission_percent=game.commission * 100 if banker and banker.odds else Fraction(0),
+        bonus_table=bonus_table,
+        # the classic Banker's (0 for a game without it, as a table without commission)
+        banker_commission_percent=game.commission * 100,
         payout_example=_payout_example(
-            example_bet.bet, example_bet.limits.minimum, example_odds, game.rounding
+            example_bet, example_bet.limits.minimum, example_odds, game.rounding
         ),
         rounding=game.rounding,
-        rounding_example=_rounding_example(game, banker),
+        rounding_example=_rounding_example(game, bets),
         limit_groups=_limit_groups(bets),
         below_minimum=game.below_minimum,
         above_maximum=game.above_maximum,
         exclusive_groups=tuple(
-            tuple(bet for bet in game.bets if bet in group) for group in game.exclusive_bets
+            tuple(offered for offered in bets if offered.bet in group)
+            for group in game.exclusive_bets
         ),
         statistics_reset=reset,
         adm=adm,
@@ -689,13 +783,14 @@ def _assemble(
     )
 
 
-#: The results the statistics panel counts, in the order live tables list them.
+#: The results the statistics panel counts, in the order live tables list them: each named
+#: as the catalogue bet that wins on it, with the count of :class:`ShoeStatistics` it shows.
 _STATISTICS_ROWS = (
-    BetType.BANKER,
-    BetType.PLAYER,
-    BetType.TIE,
-    BetType.BANKER_PAIR,
-    BetType.PLAYER_PAIR,
+    ("banker", "banker_wins"),
+    ("player", "player_wins"),
+    ("tie", "ties"),
+    ("banker_pair", "banker_pairs"),
+    ("player_pair", "player_pairs"),
 )
 
 
@@ -706,22 +801,16 @@ def _scoreboard(game: GameSpec, reset: time | None) -> Scoreboard | None:
     depth = DEFAULT_CUT_CARD_DEPTH if game.cut_card_depth is None else game.cut_card_depth
     hands = hands_from_outcomes(deal_shoe(EXAMPLE_SEED, game.decks, depth))
     statistics = shoe_statistics(hands)
-    counts = {
-        BetType.BANKER: statistics.banker_wins,
-        BetType.PLAYER: statistics.player_wins,
-        BetType.TIE: statistics.ties,
-        BetType.BANKER_PAIR: statistics.banker_pairs,
-        BetType.PLAYER_PAIR: statistics.player_pairs,
-    }
+    rows = []
+    for bet, count_name in _STATISTICS_ROWS:
+        count = getattr(statistics, count_name)
+        rows.append(StatisticsRow(bet, count, statistics.share(count)))
     return Scoreboard(
         parts=game.scoreboard,
         decks=game.decks,
         seed=EXAMPLE_SEED,
         statistics=statistics,
-        statistics_rows=tuple(
-            StatisticsRow(bet, counts[bet], statistics.share(counts[bet]))
-            for bet in _STATISTICS_ROWS
-        ),
+        statistics_rows=tuple(rows),
         bead=bead_road(hands),
         big=big_road(hands),
         statistics_reset=reset,

@@ -42,7 +42,7 @@ from reporting.engine.rules import Winner
 from reporting.presentation.i18n import load_translations
 from reporting.presentation.publisher import environment_of, with_templates_of
 from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOUR
-from reporting.presentation.rulesheet import OfferedBet, RuleSheet, Scoreboard
+from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, Scoreboard
 from reporting.presentation.workbook_base import (
     FONT,
     LINE_HEIGHT,
@@ -370,12 +370,13 @@ def _pay_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
         page.heading(text.bonus_bets_title(), level=3)
         page.caption(text.bonus_bets_caption())
         _bet_table(page, headers, sheet.bonus_bets, sheet, text, formats)
+    if sheet.bonus_table:
         page.paragraph(text.bonus_text())
         page.caption(text.bonus_table_caption())
         page.table(
             [text.result_label(), text.pays_label(), "", text._("Odds")],
             [
-                [text.bonus_result(row), text.bonus_pays(row), None, _odds(row.odds)]
+                [text.bonus_result(row), text.row_pays(row), None, _odds(row.odds)]
                 for row in sheet.bonus_table
             ],
             formats=(None, None, None, formats["odds"]),
@@ -395,20 +396,33 @@ def _bet_table(
     text: _Text,
     formats: dict,
 ) -> None:
-    page.table(
-        headers,
-        [
-            [
-                text.bet_name(o.bet),
-                text.bet_wins(o),
-                text.bet_pays(o, sheet),
-                # One figure cannot say "25 for one hand, 200 for both": the text does.
-                None if o.perfect_pair_variant == "B" else _odds(o.odds),
+    rows: list[list[object]] = []
+    spans: list[tuple[int, int]] = []  # a bet stated row by row: its name over its rows
+    for offered in bets:
+        if offered.form == PayForm.ROWS:
+            # as the page: the bet and when it wins, then each of its rows with its pay
+            spans.append((len(rows), len(rows) + len(offered.rows)))
+            rows.append([text.bet_name(offered), text.bet_wins(offered), None, None])
+            rows += [
+                [None, text.words(row.says), text.row_pays(row), _odds(row.odds)]
+                for row in offered.rows
             ]
-            for o in bets
-        ],
-        formats=(None, None, None, formats["odds"]),
-    )
+            continue
+        rows.append(
+            [
+                text.bet_name(offered),
+                text.bet_wins(offered),
+                text.bet_pays(offered, sheet),
+                # One figure cannot say "25 for one hand, 200 for both": the text does.
+                None if offered.perfect_pair_variant == "B" else _odds(offered.odds),
+            ]
+        )
+    first = page.row + 1  # below the header row
+    page.table(headers, rows, formats=(None, None, None, formats["odds"]))
+    for top, bottom in spans:
+        page.sheet.merge_cells(
+            start_row=first + top, start_column=1, end_row=first + bottom, end_column=1
+        )
 
 
 def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:
@@ -594,7 +608,7 @@ def _rtp_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict)
     page.caption(text.rtp_caption())
     page.table(
         [text.bet_label(), text.rtp_label()],
-        [[text.bet_name(o.bet), _share(o.rtp_percent)] for o in sheet.bets],
+        [[text.bet_name(o), _share(o.rtp_percent)] for o in sheet.bets],
         formats=(None, formats["percent"]),
     )
     page.paragraph(f"{text.best_rtp_text(sheet)} {text.strategy_text()}")

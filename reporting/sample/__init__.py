@@ -2,7 +2,7 @@
 faults injected on request (for demos, tests and benchmarks).
 
 The package, by concern: :mod:`.calendar` (months, clocks, sessions), :mod:`.shoes` (shoes
-and dealing), :mod:`.bets` (bet weights, stakes, accounts, settlement by the engine),
+and dealing), :mod:`.bets` (shares of play, stakes, accounts, settlement by the engine),
 :mod:`.games` (one game's model), :mod:`.faults` (one injector per fault kind, in one table),
 :mod:`.table` (one table's month), :mod:`.writers` (JSON lines and CSV), :mod:`.exports`
 (the providers' export shapes: replay-api, numeric-feed, flat-csv) and :mod:`.generator`

@@ -1,8 +1,8 @@
-"""Bets: which bet types are played how often, stakes, accounts, and settlement by the engine.
+"""Bets: which bets are played how often, stakes, accounts, and settlement by the engine.
 
-Every payout comes from :func:`~reporting.engine.bets.settle` (or
-:func:`~reporting.engine.bets.refund` for a void round) on the logged cards; the caches here
-only avoid settling the same (bet, stake, pay-table row) twice.
+Every payout comes from :func:`~reporting.engine.bets.settle` on the round's
+:class:`~reporting.engine.facts.RoundFacts` (or :func:`~reporting.engine.bets.refund` for a
+void round); the caches here only avoid settling the same (bet, stake, pay row) twice.
 """
 
 from __future__ import annotations
@@ -10,31 +10,50 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from types import MappingProxyType
 
-from reporting.engine.bets import BetType, refund, resolve_bet, settle
-from reporting.engine.cards import RANKS, SUITS, Card
+from reporting.engine.bets import BetGroup, BetRule, refund, resolve_bet, settle
+from reporting.engine.cards import Card
+from reporting.engine.facts import RoundFacts, facts_of
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
-from reporting.engine.rules import Outcome, resolve_round
 from reporting.sample.draws import between, cumulative
 
-# Share of each bet type among bets, before keeping only the types a game offers. Every
-# bet type has one (a test holds the table complete); :func:`bet_weight` refuses any other.
-BET_WEIGHTS: Mapping[BetType, float] = MappingProxyType(
+#: Share of each catalogue bet (``reporting/data/bets.toml``) among bets, before keeping only
+#: the bets a game offers; in the catalogue's order, which is the order a round draws them in.
+#: A test holds it equal to the catalogue: a bet added there without a share here fails it.
+BET_SHARES: Mapping[str, float] = MappingProxyType(
     {
-        BetType.PLAYER: 0.28,
-        BetType.BANKER: 0.32,
-        BetType.TIE: 0.08,
-        BetType.PLAYER_PAIR: 0.05,
-        BetType.BANKER_PAIR: 0.05,
-        BetType.EITHER_PAIR: 0.04,
-        BetType.PERFECT_PAIR: 0.04,
-        BetType.SMALL: 0.03,
-        BetType.BIG: 0.03,
-        BetType.PLAYER_BONUS: 0.04,
-        BetType.BANKER_BONUS: 0.04,
+        "player": 0.28,
+        "banker": 0.32,
+        "tie": 0.08,
+        "banker_no_commission": 0.32,
+        "banker_ez": 0.32,
+        "player_pair": 0.05,
+        "banker_pair": 0.05,
+        "either_pair": 0.04,
+        "perfect_pair": 0.04,
+        "small": 0.03,
+        "big": 0.03,
+        "player_bonus": 0.04,
+        "banker_bonus": 0.04,
+        "super_6": 0.04,
+        "lucky_6": 0.04,
+        "tiger": 0.04,
+        "small_tiger": 0.03,
+        "big_tiger": 0.03,
+        "tiger_tie": 0.02,
+        "tiger_pair": 0.04,
+        "dragon_7": 0.04,
+        "panda_8": 0.04,
+        "ox_6": 0.03,
     }
+)
+#: Share of an operator's own bet (declared in its configuration, not in the catalogue), by
+#: its group; a test holds it complete over :class:`~reporting.engine.bets.BetGroup`.
+OWN_BET_SHARES: Mapping[BetGroup, float] = MappingProxyType(
+    {BetGroup.MAIN: 0.28, BetGroup.SIDE: 0.04, BetGroup.BONUS: 0.04}
 )
 MEAN_BETS = 6.0
 # Relative activity by local hour of day (mean 1): quiet before dawn, busiest in the evening.
@@ -47,32 +66,43 @@ CHIPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10
 ODD_CENTS_SHARE = 0.15  # stakes such as 12.35 that make commission rounding matter
 ACCOUNT_REUSE = 0.4  # chance that a further bet of a round comes from an account already in it
 ACCOUNTS_PER_JURISDICTION = 9000
-_MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
 _CACHE_LIMIT = 200_000  # entries per settlement cache; past it the cache starts afresh
-_RANK_POINTS = {rank: Card(rank, SUITS[0]).points for rank in RANKS}
 
-# A bet on its way to the log: [placed ms, bet type value, account, stake in cents]. A list,
-# so that a fault can change it in place and ``sort`` orders bets by time placed.
+# A bet on its way to the log: [placed ms, bet id, account, stake in cents]. A list, so that
+# a fault can change it in place and ``sort`` orders bets by time placed.
 PlacedBet = list
 
 
-def bet_weight(bet: BetType) -> float:
-    """The share of play of a bet type; a bet type without one is an error, never a default.
+def bet_share(bet: BetRule) -> float:
+    """The share of play of a bet: the catalogue's bet's own, an operator's bet its group's.
+    A catalogue bet without one is an error, never a default.
 
-    >>> bet_weight(BetType.BANKER)
-    0.32
-    >>> bet_weight("dragon_bonus")
+    >>> from reporting.engine.bets import BetGroup, BetRule
+    >>> bet_share(BetRule("banker", BetGroup.MAIN, ())), bet_share(BetRule("monkey_6", BetGroup.SIDE, (), own=True))
+    (0.32, 0.04)
+    >>> bet_share(BetRule("dragon_bonus", BetGroup.SIDE, ()))
     Traceback (most recent call last):
     ...
-    KeyError: "bet type 'dragon_bonus' has no sample weight: give it one in BET_WEIGHTS (reporting/sample/bets.py)"
+    KeyError: "bet 'dragon_bonus' has no share of play: give it one in BET_SHARES (reporting/sample/bets.py)"
     """
+    if bet.own:
+        return OWN_BET_SHARES[bet.group]
     try:
-        return BET_WEIGHTS[bet]
+        return BET_SHARES[bet.id]
     except KeyError:
         raise KeyError(
-            f"bet type {str(bet)!r} has no sample weight: give it one in BET_WEIGHTS "
+            f"bet {bet.id!r} has no share of play: give it one in BET_SHARES "
             "(reporting/sample/bets.py)"
         ) from None
+
+
+def drawn_bets(game: GameSpec) -> list[BetRule]:
+    """The bets of a game in the order a round draws them: the catalogue's bets in the
+    catalogue's order, then the operator's own in the game's order."""
+    order = {bet_id: index for index, bet_id in enumerate(BET_SHARES)}
+    for bet in game.bets:
+        bet_share(bet)  # a catalogue bet without a share fails here, by name
+    return sorted(game.bets, key=lambda bet: (bet.own, 0 if bet.own else order[bet.id]))
 
 
 class StakeSampler:
@@ -110,21 +140,26 @@ class BetSampler:
     accounts, for which stakes, house rules kept."""
 
     def __init__(self, game: GameSpec, account_base: int):
-        # Bets travel through the generator as plain names ("banker"): an enum member hashes
-        # through a Python call, and a month hashes bet types tens of millions of times.
-        offered = [bet for bet in BetType if game.offers(bet)]
-        self.bet_types = [bet.value for bet in offered]
-        self.cumulative = cumulative([bet_weight(bet) for bet in offered])
+        # Bets travel through the generator by id ("banker"): a month hashes them tens of
+        # millions of times.
+        offered = drawn_bets(game)
+        self.bet_types = [bet.id for bet in offered]
+        #: The bet with the largest share (the first of equals): whose stakes a bet the engine
+        #: does not settle is drawn from.
+        self.most_played = max(offered, key=bet_share).id
+        self.cumulative = cumulative([bet_share(bet) for bet in offered])
         self.stakes = {
-            bet.value: StakeSampler(
-                game.limits_for(bet).minimum, game.limits_for(bet).maximum, bet not in _MAIN_BETS
+            bet.id: StakeSampler(
+                game.limits_for(bet).minimum,
+                game.limits_for(bet).maximum,
+                side_bet=bet.group is not BetGroup.MAIN,
             )
             for bet in offered
         }
-        self.group_of: dict[str, int] = {}  # bet type -> index of its exclusive group
+        self.group_of: dict[str, int] = {}  # bet id -> index of its exclusive group
         for index, group in enumerate(game.exclusive_bets):
-            for bet in group:
-                self.group_of[bet.value] = index
+            for bet_id in group:
+                self.group_of[bet_id] = index
         self.accounts = [
             f"acc-{account_base + index:05d}" for index in range(ACCOUNTS_PER_JURISDICTION)
         ]
@@ -186,63 +221,51 @@ class BetSampler:
 
 
 class Settler:
-    """One game's settlements by the engine, cached by (bet, stake, pay-table row)."""
+    """One game's settlements by the engine, cached by what the game's bets read of the
+    round's facts, the bet, the stake and the pay row."""
 
     def __init__(self, game: GameSpec):
         self.game = game
         self._paid: dict[tuple[str, int, str], int] = {}
-        self._outcomes: dict[tuple, tuple[int, Outcome]] = {}
+        self._numbers: dict[object, int] = {}
         self._rows: dict[tuple[int, str], str] = {}
+        #: The facts any bet of the game names in a condition (the declarations say which):
+        #: rounds alike in them settle alike, whatever their other facts.
+        self.facts_read: frozenset[str] = frozenset().union(*(bet.facts for bet in game.bets))
+        read = sorted(self.facts_read)
+        self._read = attrgetter(*read) if read else (lambda facts: ())
 
-    def outcome(self, player: tuple[Card, ...], banker: tuple[Card, ...]) -> tuple[int, Outcome]:
-        """:func:`resolve_round` of the cards, cached on what the result depends on.
-
-        Of the cards, a resolved round reads only each hand's two-card total, the points of
-        its third card, and whether its first two cards share rank or rank and suit. Deals
-        alike in those resolve alike, so the first one's :class:`Outcome` stands for the
-        others'. Returns a number naming that key, for :meth:`payout`, with the outcome.
-        """
-        points = _RANK_POINTS
-        player_first, player_second = player[0], player[1]
-        banker_first, banker_second = banker[0], banker[1]
-        player_pair = player_first.rank == player_second.rank
-        banker_pair = banker_first.rank == banker_second.rank
-        key = (
-            (points[player_first.rank] + points[player_second.rank]) % 10,
-            points[player[2].rank] if len(player) == 3 else -1,
-            (points[banker_first.rank] + points[banker_second.rank]) % 10,
-            points[banker[2].rank] if len(banker) == 3 else -1,
-            player_pair,
-            banker_pair,
-            player_pair and player_first.suit == player_second.suit,
-            banker_pair and banker_first.suit == banker_second.suit,
-        )
-        known = self._outcomes.get(key)
-        if known is None:
-            if len(self._outcomes) > _CACHE_LIMIT:
-                self._outcomes.clear()
+    def facts(self, player: tuple[Card, ...], banker: tuple[Card, ...]) -> tuple[int, RoundFacts]:
+        """The facts of the cards (:func:`~reporting.engine.facts.facts_of`), and a number
+        naming what the game's bets read of them, for :meth:`payout`."""
+        facts = facts_of(player, banker)
+        read = self._read(facts)
+        number = self._numbers.get(read)
+        if number is None:
+            if len(self._numbers) > _CACHE_LIMIT:
+                self._numbers.clear()
                 self._rows.clear()
-            # A small number names the key in the row cache: cheaper to hash than the key.
-            known = self._outcomes[key] = (len(self._outcomes), resolve_round(player, banker))
-        return known
+            # A small number names the facts in the row cache: cheaper to hash than they are.
+            number = self._numbers[read] = len(self._numbers)
+        return number, facts
 
-    def payout(self, bet: str, stake: int, key: int, outcome: Outcome) -> int:
-        """The engine's settlement of a bet on a resolved round, in cents.
+    def payout(self, bet: str, stake: int, number: int, facts: RoundFacts) -> int:
+        """The engine's settlement of a bet on a round's facts, in cents.
 
-        A payout depends only on the stake and the pay-table row that applies, so each
+        A payout depends only on the stake and the pay row that decides the bet, so each
         (bet, stake, row) is settled once by :func:`settle` and remembered; the row of a bet
-        on a round is remembered by the number of the round's :meth:`outcome` key.
+        on a round is remembered by the number :meth:`facts` gave what the bets read.
         """
-        row = self._rows.get((key, bet))
+        game = self.game
+        row = self._rows.get((number, bet))
         if row is None:
-            row = resolve_bet(BetType(bet), outcome, self.game.pay_table).row
-            self._rows[(key, bet)] = row
+            row = resolve_bet(game.bet(bet), facts, game.pay_table).row
+            self._rows[(number, bet)] = row
         payout = self._paid.get((bet, stake, row))
         if payout is None:
             if len(self._paid) > _CACHE_LIMIT:
                 self._paid.clear()
-            game = self.game
-            settlement = settle(BetType(bet), stake, outcome, game.pay_table, game.rounding)
+            settlement = settle(game.bet(bet), stake, facts, game.pay_table, game.rounding)
             payout = self._paid[(bet, stake, row)] = settlement.payout
         return payout
 
@@ -250,20 +273,20 @@ class Settler:
         self, player: tuple[Card, ...], banker: tuple[Card, ...], bets: list[PlacedBet]
     ) -> list[int]:
         """The payout of each bet of a settled round, in cents."""
-        key, outcome = self.outcome(player, banker)
+        number, facts = self.facts(player, banker)
         payouts = []
         rows_known, payouts_known = self._rows, self._paid
         for _, bet, _, stake in bets:
             # The caches of :meth:`payout`, read here first: most bets hit them.
-            row = rows_known.get((key, bet))
+            row = rows_known.get((number, bet))
             paid = None if row is None else payouts_known.get((bet, stake, row))
-            payouts.append(self.payout(bet, stake, key, outcome) if paid is None else paid)
+            payouts.append(self.payout(bet, stake, number, facts) if paid is None else paid)
         return payouts
 
 
 def refunds(bets: list[PlacedBet]) -> list[int]:
     """The payout of each bet of a void round: its stake back, as the engine refunds it."""
-    return [refund(BetType(bet), stake).payout for _, bet, _, stake in bets]
+    return [refund(bet, stake).payout for _, bet, _, stake in bets]
 
 
 class MoneyTexts(dict[int, str]):

@@ -5,8 +5,9 @@ games, one per line), ``numeric-feed`` (a JSON page object) and ``flat-csv`` (on
 Each writer turns a round as the spec's round log writes it (the dict of
 :mod:`reporting.sample.table`, its bets numbered) into the shape's element: times as epoch
 numbers or local ISO text, cards in the shape's dialect, money formatted from integer cents
-(never through a float), bet types under the shape's names. What a shape cannot hold is left
-out as the contract says. Elements are written as they come (a JSON array element by element),
+(never through a float), bets under the shape's names (:meth:`ExportWriter.bet_name`, for
+every bet of the catalogue and of the operator's games). What a shape cannot hold is left out
+as the contract says. Elements are written as they come (a JSON array element by element),
 through a ``*.part`` file renamed once complete, gzipped when the name ends in ``.gz``, with
 the same bytes for the same month.
 
@@ -23,21 +24,24 @@ from collections.abc import Mapping
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
 
-from reporting.engine.bets import BetType
+from reporting.engine.bets import BetRule
 from reporting.engine.cards import RANKS, parse_cards
+from reporting.engine.facts import facts_of
 from reporting.engine.money import format_cents, parse_amount
-from reporting.engine.rules import Winner, hand_value, resolve_round
+from reporting.engine.rules import hand_value
+from reporting.errors import InputError
 from reporting.sample.calendar import SECOND, Clock, epoch_ms
 from reporting.sample.writers import close_part, keep_part, open_part
 
 __all__ = [
     "EXPORT_FORMATS",
     "FLAT_CSV_COLUMNS",
-    "UNVERIFIED_PAYOUTS",
+    "NUMERIC_FEED_CODES",
     "UNVERIFIED_TYPE",
     "ExportWriter",
     "FlatCsvWriter",
@@ -51,10 +55,21 @@ __all__ = [
 EXPORT_FORMATS: tuple[str, ...] = ("replay-api", "replay-api-jsonl", "numeric-feed", "flat-csv")
 
 #: The type of a bet this tool does not settle, as a round carries it before a writer names
-#: it; the bet also holds, under :data:`UNVERIFIED_PAYOUTS`, what it pays as each unsettled
-#: bet a shape may call it (``{"banker_no_commission": "0.00", "dragon_7": "0.00"}``).
+#: it (:attr:`ExportWriter.unverified_name`: a provider's bet its profile does not map).
 UNVERIFIED_TYPE = "unverified"
-UNVERIFIED_PAYOUTS = "unverified_payouts"
+
+#: The numeric feed's code of each catalogue bet (the provider's numbering, which its profile,
+#: ``reporting/ingest/profiles/data/numeric-feed.toml``, reads back: a test holds the two equal
+#: and this table complete over the catalogue).
+NUMERIC_FEED_CODES: Mapping[str, int] = MappingProxyType(
+    {
+        "player": 1, "banker": 2, "tie": 3, "player_pair": 4, "banker_pair": 5,
+        "either_pair": 6, "perfect_pair": 7, "small": 8, "big": 9, "player_bonus": 10,
+        "banker_bonus": 11, "dragon_7": 12, "panda_8": 13, "banker_no_commission": 14,
+        "banker_ez": 15, "super_6": 16, "lucky_6": 17, "tiger": 18, "small_tiger": 19,
+        "big_tiger": 20, "tiger_tie": 21, "tiger_pair": 22, "ox_6": 23,
+    }
+)  # fmt: skip
 
 FLAT_CSV_COLUMNS = (
     "Round", "Table", "Shoe", "Hand", "Opened", "Closed", "Settled", "Outcome", "Void reason",
@@ -63,19 +78,9 @@ FLAT_CSV_COLUMNS = (
 )  # fmt: skip
 
 _RANK_NUMBERS = {rank: index + 1 for index, rank in enumerate(RANKS)}
-_RESULT_TYPES = {Winner.BANKER: "BANKER_WIN", Winner.PLAYER: "PLAYER_WIN", Winner.TIE: "TIE"}
-_OUTCOMES = {Winner.BANKER: "Banker", Winner.PLAYER: "Player", Winner.TIE: "Tie"}
-_NUMERIC_CODES = {
-    "player": 1, "banker": 2, "tie": 3, "player_pair": 4, "banker_pair": 5, "either_pair": 6,
-    "perfect_pair": 7, "small": 8, "big": 9, "player_bonus": 10, "banker_bonus": 11,
-}  # fmt: skip
-_REPLAY_NAMES = {bet.value: "BC_" + bet.value.upper() for bet in BetType}
-_FLAT_NAMES = {
-    "player": "Player", "banker": "Banker", "tie": "Tie", "player_pair": "Player Pair",
-    "banker_pair": "Banker Pair", "either_pair": "Either Pair", "perfect_pair": "Perfect Pair",
-    "small": "Small", "big": "Big", "player_bonus": "Player Bonus",
-    "banker_bonus": "Banker Bonus",
-}  # fmt: skip
+# By the winner of the round's facts.
+_RESULT_TYPES = {"banker": "BANKER_WIN", "player": "PLAYER_WIN", "tie": "TIE"}
+_OUTCOMES = {"banker": "Banker", "player": "Player", "tie": "Tie"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -126,28 +131,17 @@ def _replay_card(code: str) -> str:
     return f"{code[-1]}_{code[:-1]}"
 
 
-def _outcome(data: dict[str, Any]) -> Winner | None:
-    """The winner of a settled round on its cards; None for a void round."""
+def _outcome(data: dict[str, Any]) -> str | None:
+    """The winner of a settled round, of the facts of its cards; None for a void round."""
     if data["status"] != "settled":
         return None
     player = parse_cards(data["player_cards"])
     banker = parse_cards(data["banker_cards"])
-    return resolve_round(player, banker).winner
+    return facts_of(player, banker).winner
 
 
 def _raw(text: str) -> msgspec.Raw:
     return msgspec.Raw(text.encode())
-
-
-def _bet_name(bet: dict[str, Any], names: Mapping[str, Any], unverified: Any) -> Any:
-    return unverified if bet["type"] == UNVERIFIED_TYPE else names[bet["type"]]
-
-
-def _payout(bet: dict[str, Any], concept: str) -> str:
-    """A bet's payout text; an unsettled bet's as the shape's unsettled bet it is written as."""
-    if bet["type"] == UNVERIFIED_TYPE:
-        return bet[UNVERIFIED_PAYOUTS][concept]
-    return bet["payout"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,17 +183,31 @@ class ExportWriter:
     round -> element -> file steps (:meth:`element` is each shape's own)."""
 
     format: str = ""
-    unverified_concept: str = ""  # which unsettled bet the shape writes an unverified bet as
-    unverified_name: str = ""  # and its name there
+    #: How the shape names a bet this tool does not settle: a provider's bet that the shape's
+    #: profile does not map (a test holds it unmapped).
+    unverified_name: str = ""
     positions: str = "line"  # "index": a JSON document's elements, from 0; "line": from 1
 
-    def __init__(self, path: Path, clocks: Mapping[str, Clock]):
+    def __init__(self, path: Path, clocks: Mapping[str, Clock], bets: Mapping[str, BetRule]):
         self.path = path
         self.clocks = clocks  # table id -> the clock of its game
+        # The shape's name of every bet the month's games offer (``bets``, by id), and of the
+        # bet this tool does not settle; made before the file, which a bet without one refuses.
+        self.names: dict[str, Any] = {bet_id: self.bet_name(bet) for bet_id, bet in bets.items()}
+        self.names[UNVERIFIED_TYPE] = self.unverified_value
         self._sink = _Sink(path)
         self.lines = 0  # elements (or data rows) written
         self._encoder = msgspec.json.Encoder()
         self._open()
+
+    def bet_name(self, bet: BetRule) -> Any:
+        """How the shape names a bet."""
+        raise NotImplementedError
+
+    @property
+    def unverified_value(self) -> Any:
+        """:attr:`unverified_name` as the shape writes it."""
+        return self.unverified_name
 
     def _open(self) -> None:
         """Write what comes before the first element."""
@@ -255,14 +263,19 @@ class ReplayApiWriter(ExportWriter):
     """Games of a live-casino operator API's replay endpoint: one JSON array (an element a
     line), or JSON lines with ``lines=True``. A round without bets has no place in it."""
 
-    unverified_concept = "banker_no_commission"
-    unverified_name = "BC_BANKER_NO_COMMISSION"
+    unverified_name = "BC_PLAYER_TIGER"
 
-    def __init__(self, path: Path, clocks: Mapping[str, Clock], *, lines: bool):
+    def __init__(
+        self, path: Path, clocks: Mapping[str, Clock], bets: Mapping[str, BetRule], *, lines: bool
+    ):
         self.as_lines = lines
         self.format = "replay-api-jsonl" if lines else "replay-api"
         self.positions = "line" if lines else "index"
-        super().__init__(path, clocks)
+        super().__init__(path, clocks, bets)
+
+    def bet_name(self, bet: BetRule) -> str:
+        """``BC_`` and the bet's id in capitals: ``BC_BANKER_NO_COMMISSION``."""
+        return "BC_" + bet.id.upper()
 
     def _open(self) -> None:
         if not self.as_lines:
@@ -331,7 +344,7 @@ class ReplayApiWriter(ExportWriter):
                     "bets": [],
                 }
             stake = _cents(bet["stake"])
-            payout = _cents(_payout(bet, self.unverified_concept))
+            payout = _cents(bet["payout"])
             if void:
                 result = "REFUND"
             else:
@@ -343,7 +356,7 @@ class ReplayApiWriter(ExportWriter):
                 "payoffAmount": _raw(major_units(payout)),
                 "playerBetStatus": "REFUNDED" if void else "PAID",
                 "resultType": result,
-                "betType": _bet_name(bet, _REPLAY_NAMES, self.unverified_name),
+                "betType": self.names[bet["type"]],
             })  # fmt: skip
         return list(players.values())
 
@@ -395,8 +408,23 @@ class NumericFeedWriter(ExportWriter):
 
     format = "numeric-feed"
     positions = "index"
-    unverified_concept = "dragon_7"
-    unverified_name = "12"
+    unverified_name = "99"
+
+    def bet_name(self, bet: BetRule) -> int:
+        """The feed's code of the bet (:data:`NUMERIC_FEED_CODES`); an operator's own bet has
+        none."""
+        code = NUMERIC_FEED_CODES.get(bet.id)
+        if code is None:
+            raise InputError(
+                f"bet {bet.id} has no code in the numeric-feed shape (it numbers the catalogue's "
+                "bets only): leave its game out with --game, or write another --format"
+            )
+        return code
+
+    @property
+    def unverified_value(self) -> int:
+        """:attr:`unverified_name` as the feed writes a code: a number."""
+        return int(self.unverified_name)
 
     def _open(self) -> None:
         self._sink.write(b'{"page":1,"pages":1,"data":[')
@@ -441,9 +469,9 @@ class NumericFeedWriter(ExportWriter):
         wager: dict[str, Any] = {
             "id": bet["bet_id"],
             "acct": bet["account"],
-            "code": _bet_name(bet, _NUMERIC_CODES, int(self.unverified_name)),
+            "code": self.names[bet["type"]],
             "amount": _cents(bet["stake"]),
-            "win": _cents(_payout(bet, self.unverified_concept)),
+            "win": _cents(bet["payout"]),
             "cur": bet["currency"],
         }
         placed = _instant(bet.get("placed_at"))
@@ -480,8 +508,11 @@ class FlatCsvWriter(ExportWriter):
     offset, net wins. A round without bets is one row with empty bet cells."""
 
     format = "flat-csv"
-    unverified_concept = "dragon_7"
-    unverified_name = "Dragon 7"
+    unverified_name = "Player Tiger"
+
+    def bet_name(self, bet: BetRule) -> str:
+        """The bet's name in English: the catalogue's (``Banker Pair``), or the operator's."""
+        return bet.name.msgid or bet.name.in_language("en") or bet.id
 
     def _open(self) -> None:
         self._buffer = io.StringIO()
@@ -522,9 +553,9 @@ class FlatCsvWriter(ExportWriter):
         rows = []
         for bet in data["bets"]:
             stake = _cents(bet["stake"])
-            payout = _cents(_payout(bet, self.unverified_concept))
+            payout = _cents(bet["payout"])
             rows.append(round_cells + [
-                bet["bet_id"], bet["account"], _bet_name(bet, _FLAT_NAMES, self.unverified_name),
+                bet["bet_id"], bet["account"], self.names[bet["type"]],
                 format_cents(stake), format_cents(payout - stake), bet["currency"],
                 self._time(clock, bet.get("placed_at")),
             ])  # fmt: skip
@@ -555,15 +586,18 @@ class FlatCsvWriter(ExportWriter):
         return True
 
 
-def open_export(fmt: str, out: Path, clocks: Mapping[str, Clock]) -> tuple[ExportWriter, Path]:
-    """The writer of an export shape, and where its fault manifest goes."""
+def open_export(
+    fmt: str, out: Path, clocks: Mapping[str, Clock], bets: Mapping[str, BetRule]
+) -> tuple[ExportWriter, Path]:
+    """The writer of an export shape, and where its fault manifest goes: ``clocks`` by table
+    id, ``bets`` every bet the month's games offer, by id."""
     writer: ExportWriter
     if fmt in ("replay-api", "replay-api-jsonl"):
-        writer = ReplayApiWriter(out, clocks, lines=fmt == "replay-api-jsonl")
+        writer = ReplayApiWriter(out, clocks, bets, lines=fmt == "replay-api-jsonl")
     elif fmt == "numeric-feed":
-        writer = NumericFeedWriter(out, clocks)
+        writer = NumericFeedWriter(out, clocks, bets)
     elif fmt == "flat-csv":
-        writer = FlatCsvWriter(out, clocks)
+        writer = FlatCsvWriter(out, clocks, bets)
     else:
         raise ValueError(f"format {fmt!r} is not an export shape: {', '.join(EXPORT_FORMATS)}")
     return writer, out.with_name(out.name + ".faults.json")

@@ -20,20 +20,30 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from reporting.engine.bets import BetType
+from reporting.engine.bets import (
+    BetGroup,
+    BetResult,
+    BetRule,
+    PayRow,
+    PayTable,
+    Resolution,
+    resolve_bet,
+)
 from reporting.engine.cards import Card, parse_cards
+from reporting.engine.facts import RoundFacts, facts_of
 from reporting.engine.money import parse_amount
-from reporting.engine.rules import Outcome, Winner, resolve_round
+from reporting.engine.rules import resolve_round
 from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS, FindingKind, RejectReason
 from reporting.sample.bets import PlacedBet
 from reporting.sample.calendar import DAY, SECOND, epoch_ms
-from reporting.sample.exports import EXPORT_FORMATS, UNVERIFIED_PAYOUTS, UNVERIFIED_TYPE
+from reporting.sample.exports import EXPORT_FORMATS, UNVERIFIED_TYPE
 from reporting.sample.games import table_prefix
 from reporting.sample.shoes import Shoe
 
@@ -191,21 +201,97 @@ def _noted_on_bet(fault: RoundFault) -> AppliedFault:
 
 
 def _misstate_payout(fault: RoundFault) -> AppliedFault:
+    """Log a payout other than the engine's, the way a provider gets it wrong, every wrong
+    amount derived from the engine's settlement of the bet on the logged cards.
+
+    First choice, the typical error: a bet decided by a pay row that another row of the bet
+    on the same result pays otherwise is paid as that row pays (a Banker win with 6 at even
+    money on a no-commission table, an EZ Banker's three-card 7 paid as a win, a three-card 6
+    at the two-card odds, a twin Tiger Pair as a double); the round's first bet open to it
+    (from the one drawn on) takes the fault. Otherwise the drawn bet: a lost bet is paid back
+    as a push, a push kept as a loss, a main bet's win below even money paid at even money
+    (its commission forgotten), any other win overpaid by one unit.
+    """
+    game = fault.table.game
+    player = parse_cards(fault.data["player_cards"])
+    banker = parse_cards(fault.data["banker_cards"])
+    facts = facts_of(player, banker)
+    bets = fault.data["bets"]
+    for offset in range(len(bets)):
+        index = (fault.bet_index + offset) % len(bets)
+        misread = _misread_row(
+            game.bet(bets[index]["type"]), facts, parse_amount(bets[index]["stake"]), fault
+        )
+        if misread is not None:
+            return _log_payout(fault, index, *misread)
     bet = fault.bet
-    expected = bet["payout"]
-    stake_cents = parse_amount(bet["stake"])
-    expected_cents = parse_amount(expected)
-    if expected_cents == 0:
-        logged_cents, how = stake_cents, "a lost bet paid back as a push"
-    elif expected_cents == stake_cents:
-        logged_cents, how = 0, "a push kept as a loss"
-    elif bet["type"] == "banker":
-        logged_cents, how = 2 * stake_cents, "a banker win paid at even money"
+    rule = game.bet(bet["type"])
+    resolution = resolve_bet(rule, facts, game.pay_table)
+    stake = parse_amount(bet["stake"])
+    if resolution.result is BetResult.LOSE:
+        logged, how = stake, "a lost bet paid back as a push"
+    elif resolution.result is BetResult.PUSH:
+        logged, how = 0, "a push kept as a loss"
+    elif rule.group is BetGroup.MAIN and resolution.odds < 1:
+        at_even_money = Resolution(BetResult.WIN, Fraction(1), resolution.row, resolution.pay_row)
+        logged = at_even_money.payout(stake, game.rounding)
+        how = f"a {rule.id} win paid at even money"
     else:
-        logged_cents, how = expected_cents + 100, "a win overpaid by one unit"
+        logged = resolution.payout(stake, game.rounding) + 100
+        how = "a win overpaid by one unit"
+    return _log_payout(fault, fault.bet_index, logged, how)
+
+
+def _misread_row(
+    rule: BetRule, facts: RoundFacts, stake: int, fault: RoundFault
+) -> tuple[int, str] | None:
+    """What a bet pays when settled on the wrong row: the nearest other row of the bet on the
+    same result (the same ``winner`` condition) that pays otherwise, the rows after first;
+    None when no row of the bet is open to the error. Returns the payout and how."""
+    game = fault.table.game
+    table = game.pay_table
+    resolution = resolve_bet(rule, facts, table)
+    decided = resolution.pay_row
+    if decided is None:
+        return None
+    number = rule.rows.index(decided)
+    expected = resolution.payout(stake, game.rounding)
+    for other in (*range(number + 1, len(rule.rows)), *range(number - 1, -1, -1)):
+        row = rule.rows[other]
+        if row.condition("winner") != decided.condition("winner"):
+            continue
+        misread = _paid_on(row, f"{rule.id}:{other + 1}", table)
+        logged = misread.payout(stake, game.rounding)
+        if table.pay(row) != table.pay(decided) and logged != expected:
+            how = (
+                f"a bet decided by row {_row_text(resolution.row, decided)} paid as on row "
+                f"{_row_text(misread.row, row)}"
+            )
+            return logged, how
+    return None
+
+
+def _paid_on(row: PayRow, row_id: str, table: PayTable) -> Resolution:
+    """The engine's resolution of a bet as ``row`` decides it."""
+    pay = table.pay(row)
+    if isinstance(pay, Fraction):
+        return Resolution(BetResult.WIN, pay, row_id, row)
+    return Resolution(pay, Fraction(0), row_id, row)
+
+
+def _row_text(row_id: str, row: PayRow) -> str:
+    """A pay row for a fault's description: its id, and when it applies."""
+    words = row.says.msgid or row.says.in_language("en")
+    return row_id if words is None else f"{row_id} ({words.rstrip('.')})"
+
+
+def _log_payout(fault: RoundFault, index: int, logged_cents: int, how: str) -> AppliedFault:
+    """Log ``logged_cents`` as the payout of bet ``index`` of the round, described."""
+    bet = fault.data["bets"][index]
+    expected = bet["payout"]
     bet["payout"] = fault.table.model.money(logged_cents)
     return fault.applied(
-        fault.bet_index,
+        index,
         f"{bet['type']} bet of {bet['stake']}: logged payout {bet['payout']}, the engine "
         f"settles {expected} on the logged cards ({how})",
         {"expected_payout": expected, "logged_payout": bet["payout"]},
@@ -228,7 +314,7 @@ def _stake_outside_limits(
 ) -> tuple[PlacedBet, Note]:
     rng, model, game = table.rng, table.model, table.game
     bet = bets[rng.randrange(len(bets))]
-    limits = game.limits_for(BetType(bet[1]))
+    limits = game.limits_for(bet[1])
     if rng.random() < 0.5 and limits.minimum > 1:
         # Half the minimum, in whole units when that stays above zero.
         bet[3] = limits.minimum // 200 * 100 or limits.minimum // 2
@@ -280,7 +366,7 @@ def _log_a_card_once_too_often(
 ) -> DealChange | None:
     """On the last hand of a shoe, one card logged as another of the same points whose every
     copy the shoe has already shown; None when no card of the hand can be."""
-    swap = _find_shoe_swap(table, player, banker, table.model.settler.outcome(player, banker)[1])
+    swap = _find_shoe_swap(table, player, banker)
     if swap is None:
         return None
     new_player, new_banker, original, replacement = swap
@@ -294,14 +380,15 @@ def _log_a_card_once_too_often(
 
 
 def _find_shoe_swap(
-    table: Table, player: tuple[Card, ...], banker: tuple[Card, ...], outcome: Outcome
+    table: Table, player: tuple[Card, ...], banker: tuple[Card, ...]
 ) -> tuple[tuple[Card, ...], tuple[Card, ...], Card, Card] | None:
     """A card to log as another of the same points whose every copy this shoe has already
-    shown, leaving every fact of the round (values, pairs, drawing) unchanged: the new hands,
-    the card and its replacement."""
+    shown, leaving every fact the game's bets read unchanged (and the drawing rules kept):
+    the new hands, the card and its replacement."""
     decks = table.game.decks
     shown_before = table.shoes.shown
-    facts = _facts(outcome)
+    read = table.model.settler.facts_read  # what the game's bets settle on
+    facts = facts_of(player, banker)
     hands = [list(player), list(banker)]
     positions = [(hand, index) for hand in (0, 1) for index in range(len(hands[hand]))]
     positions.sort(key=lambda position: -position[1])  # third cards first: no pair to keep
@@ -317,23 +404,12 @@ def _find_shoe_swap(
             swapped = [list(player), list(banker)]
             swapped[hand][index] = candidate
             new_outcome = resolve_round(swapped[0], swapped[1])
-            if _facts(new_outcome) == facts and not new_outcome.breaches:
+            unchanged = all(
+                getattr(new_outcome.facts, name) == getattr(facts, name) for name in read
+            )
+            if unchanged and not new_outcome.breaches:
                 return tuple(swapped[0]), tuple(swapped[1]), card, candidate
     return None
-
-
-def _facts(outcome: Outcome) -> tuple:
-    return (
-        outcome.player_value,
-        outcome.banker_value,
-        outcome.player_natural,
-        outcome.banker_natural,
-        outcome.player_pair,
-        outcome.banker_pair,
-        outcome.player_suited_pair,
-        outcome.banker_suited_pair,
-        outcome.cards_dealt,
-    )
 
 
 def _add_exclusive_breach(
@@ -342,7 +418,7 @@ def _add_exclusive_breach(
     """Give one account a second bet of an exclusive group (the Greek house rule)."""
     rng = table.rng
     stakes = table.model.bets.stakes
-    group = sorted(bet.value for bet in table.game.exclusive_bets[0])
+    group = sorted(table.game.exclusive_bets[0])
     holders = [bet for bet in bets if bet[1] in group]
     if holders:
         first = holders[rng.randrange(len(holders))]
@@ -591,48 +667,24 @@ def _write_an_impossible_value(fault: RoundFault) -> AppliedFault:
 # ---- a bet this tool does not settle
 
 
-def _banker_no_commission(outcome: Outcome, stake: int) -> int:
-    """Banker without commission: even money, half the stake on a Banker win with 6 (rounded
-    down to the cent); a tie pushes."""
-    if outcome.winner == Winner.BANKER:
-        return stake + (stake // 2 if outcome.banker_value == 6 else stake)
-    return stake if outcome.winner == Winner.TIE else 0
-
-
-def _dragon_7(outcome: Outcome, stake: int) -> int:
-    """Dragon 7: 40 to 1 when the Banker wins with a three-card 7, lost otherwise."""
-    won = outcome.winner == Winner.BANKER and outcome.banker_value == 7
-    return stake * 41 if won and len(outcome.banker_cards) == 3 else 0
-
-
-#: Bets this tool does not settle that a shape can name (exports.py picks one per shape), each
-#: with what it pays in cents for a stake on a resolved round.
-UNSETTLED_BETS: Mapping[str, Callable[[Outcome, int], int]] = MappingProxyType(
-    {"banker_no_commission": _banker_no_commission, "dragon_7": _dragon_7}
-)
-
-
 def _add_an_unverified_bet(fault: RoundFault) -> AppliedFault:
-    """Add a banker-sized bet of a type this tool does not settle, from an account of the
-    round, paying what it pays as each unsettled bet a shape may name it."""
+    """Add a bet of a type this tool does not settle (each shape names it as a provider's bet
+    its profile does not map), from an account of the round, staked as the game's most played
+    bet and lost: the tool reports it, whatever it paid, without judging the payout."""
     table, data = fault.table, fault.data
     rng, model = table.rng, table.model
     closed = epoch_ms(datetime.fromisoformat(data["betting_closed_at"]))
     placed = closed - rng.randint(300, 12 * SECOND)
-    stake = model.bets.stakes["banker"].draw(rng.random)
+    stake = model.bets.stakes[model.bets.most_played].draw(rng.random)
     account = data["bets"][rng.randrange(len(data["bets"]))]["account"]
-    outcome = resolve_round(parse_cards(data["player_cards"]), parse_cards(data["banker_cards"]))
     data["bets"].append({
         "bet_id": None,  # numbered by the writer, in file order
         "account": account,
-        "type": UNVERIFIED_TYPE,
+        "type": UNVERIFIED_TYPE,  # named by the writer, as the shape names it
         "stake": model.money(stake),
-        "payout": None,  # which payout depends on the bet the shape names: UNVERIFIED_PAYOUTS
+        "payout": model.money(0),
         "currency": table.game.currency,
         "placed_at": model.clock.format(placed, "Z"),
-        UNVERIFIED_PAYOUTS: {
-            concept: model.money(pays(outcome, stake)) for concept, pays in UNSETTLED_BETS.items()
-        },
     })  # fmt: skip
     return fault.applied(len(data["bets"]) - 1, "")  # described by the writer, which names it
 
@@ -642,12 +694,11 @@ def _write_an_unverified_bet(
 ) -> tuple[int, int | None]:
     assert fault.bet_index is not None
     bet = data["bets"][fault.bet_index]
-    paid = bet[UNVERIFIED_PAYOUTS][writer.unverified_concept]
     fault.detail = (
         f"bet type {writer.unverified_name}, which this tool does not settle: stake "
-        f"{bet['stake']}, paid {paid}"
+        f"{bet['stake']}, paid {bet['payout']}"
     )
-    fault.extra.update(bet_type=writer.unverified_name, logged_payout=paid)
+    fault.extra.update(bet_type=writer.unverified_name, logged_payout=bet["payout"])
     written = writer.write_round(data, fault.bet_index)
     assert written is not None, "a round with a fault has bets"
     return written

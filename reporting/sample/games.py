@@ -21,6 +21,23 @@ def table_prefix(game_id: str) -> str:
     return "".join(word[0] for word in words[:-1]).upper() + "-" + words[-1].upper()
 
 
+def table_pattern(game: GameSpec) -> str:
+    """How the generator names a game's tables, a ``*`` standing for the table's number: as
+    the first of the game's ``tables`` that is a pattern with ``*`` (a shape that names no
+    game finds the game by its table), else after the game's id.
+
+    >>> from dataclasses import replace
+    >>> from reporting.config.loader import load_catalogue
+    >>> game = load_catalogue().games["live-baccarat-it"]
+    >>> table_pattern(replace(game, tables=("EZ01", "EZ-IT-*"))), table_pattern(replace(game, tables=()))
+    ('EZ-IT-*', 'LB-IT-*')
+    """
+    for pattern in game.tables:
+        if "*" in pattern and not any(wildcard in pattern for wildcard in "?["):
+            return pattern
+    return table_prefix(game.id) + "-*"
+
+
 #: Where the generator places the cut card of a live shoe whose game states none.
 DEFAULT_CUT_CARD_DEPTH = 14
 
@@ -28,9 +45,9 @@ DEFAULT_CUT_CARD_DEPTH = 14
 class GameModel:
     """What every table of one game shares: samplers, caches, and the game's clock."""
 
-    def __init__(self, game: GameSpec, prefix: str, account_base: int):
+    def __init__(self, game: GameSpec, tables: str, account_base: int):
         self.game = game
-        self.prefix = prefix  # of the table ids: LB-IT-01, ...
+        self.tables = tables  # the table ids, a "*" for the number: LB-IT-* (LB-IT-01, ...)
         self.account_base = account_base
         self.clock = Clock(game.timezone)
         self.live_shoe = not game.reshuffle_every_round
@@ -44,6 +61,10 @@ class GameModel:
         self.deck = full_deck(game.decks)
         self.same_points = cards_by_points()
         self.money_texts = MoneyTexts()
+
+    def table_id(self, number: int) -> str:
+        """The id of the game's table ``number`` (from 1): ``LB-IT-01``."""
+        return self.tables.replace("*", f"{number:02d}")
 
     def money(self, cents: int) -> str:
         """:func:`~reporting.engine.money.format_cents`, remembered."""

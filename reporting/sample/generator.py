@@ -46,7 +46,7 @@ from reporting.sample.faults import (
     plan_faults,
     write_round,
 )
-from reporting.sample.games import GameModel, table_prefix
+from reporting.sample.games import GameModel, table_pattern, table_prefix
 from reporting.sample.table import Table
 from reporting.sample.writers import LogFormat, LogWriter, open_writer
 
@@ -252,7 +252,8 @@ def _open_log(
     """The writer of the log, and where its fault manifest goes."""
     if fmt in EXPORT_FORMATS:
         clocks = {table.table_id: table.model.clock for table in table_runs}
-        return open_export(fmt, out, clocks)
+        bets = {bet.id: bet for table in table_runs for bet in table.game.bets}
+        return open_export(fmt, out, clocks, bets)
     return open_writer(fmt, out)
 
 
@@ -313,9 +314,9 @@ def _check_counts(
 
 
 def _game_models(config: OperatorConfig, chosen: Collection[str] | None) -> list[GameModel]:
-    """A model of every game (or of the ``chosen`` ones), in game id order, with table
-    prefixes made unique and an account range per jurisdiction, both as the whole
-    configuration gives them."""
+    """A model of every game (or of the ``chosen`` ones), in game id order, with table ids
+    made unique and an account range per jurisdiction, both as the whole configuration gives
+    them."""
     unknown = sorted(set(chosen or ()) - set(config.games))
     if unknown:
         raise InputError(
@@ -324,16 +325,16 @@ def _game_models(config: OperatorConfig, chosen: Collection[str] | None) -> list
         )
     models: list[GameModel] = []
     jurisdictions = sorted({game.jurisdiction for game in config.games.values()})
-    used_prefixes: set[str] = set()
+    used_patterns: set[str] = set()
     for index, game_id in enumerate(sorted(config.games)):
         game = config.games[game_id]
-        prefix = table_prefix(game_id)
-        if prefix in used_prefixes:
-            prefix = f"{prefix}{index}"
-        used_prefixes.add(prefix)
+        pattern = table_pattern(game)
+        if pattern in used_patterns:
+            pattern = f"{table_prefix(game_id)}{index}-*"
+        used_patterns.add(pattern)
         account_base = 10000 + jurisdictions.index(game.jurisdiction) * ACCOUNTS_PER_JURISDICTION
         if chosen is None or game_id in chosen:
-            models.append(GameModel(game, prefix, account_base))
+            models.append(GameModel(game, pattern, account_base))
     return models
 
 

@@ -64,7 +64,7 @@ class Table:
     ):
         self.model = model
         self.game = model.game
-        self.table_id = f"{model.prefix}-{number + 1:02d}"
+        self.table_id = model.table_id(number + 1)
         self.order = order  # breaks ties of settlement time in the merge
         self.span = span
         self.month_start_utc = month_start_utc

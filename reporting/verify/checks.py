@@ -13,11 +13,17 @@ of rounds, in any process, given a :class:`CheckCache` of their own.
 Payouts are judged on the cards as logged: a deal that broke the drawing rules is one
 ``third_card_rule`` finding, and its bets are settled on the cards it shows.
 
-A bet of a type the engine does not settle (a provider's type as given: ``BC_PLAYER_TIGER``,
-``Dragon 7``; any text not in :data:`SETTLED_BET_TYPES`) is one ``unverified_bet`` finding.
-The checks that need its type (payout, stake limits, exclusive groups) pass over it; those
-that do not (void refund, late bet, time order, duplicate bet id) judge it like any other, and
-the round's other bets and its deal are checked as usual.
+The bets verify settles are the known bets (:func:`settled_bets`): every bet of the catalogue
+(``reporting/data/bets.toml``) and the operator's own that its games offer. A bet is settled by
+its game's rule and pay table; a known bet its game does not offer (the configuration changed
+since it was loaded) by its rule at the default pays, but for a pay key it shares with a bet the
+game offers, which the game's table sets. It has no stake limits and is in no exclusive group.
+
+A bet of any other type (a provider's type as given: ``BC_PLAYER_TIGER``, ``BC_KINGS``; any
+text not a known bet's id) is one ``unverified_bet`` finding. The checks that need its type
+(payout, stake limits, exclusive groups) pass over it; those that do not (void refund, late
+bet, time order, duplicate bet id) judge it like any other, and the round's other bets and its
+deal are checked as usual.
 """
 
 from __future__ import annotations
@@ -29,8 +35,10 @@ from typing import NamedTuple
 
 import msgspec
 
-from reporting.engine.bets import BetResult, BetType, Resolution, resolve_bet
+from reporting.config.bets import catalogue_bets
+from reporting.engine.bets import BetResult, BetRule, Pay, PayTable, Resolution, resolve_bet
 from reporting.engine.cards import parse_cards
+from reporting.engine.facts import RoundFacts
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.engine.rules import Outcome, resolve_round
@@ -40,7 +48,6 @@ from reporting.store.reading import SourceFiles
 __all__ = [
     "CHECKS",
     "FIELDS_NEEDED",
-    "SETTLED_BET_TYPES",
     "SHOE_CHECKS",
     "CheckCache",
     "CheckContext",
@@ -57,47 +64,70 @@ __all__ = [
     "check_time_order",
     "check_unverified_bets",
     "check_void_refunds",
+    "settled_bets",
 ]
 
-#: The bet type codes the engine settles (:class:`~reporting.engine.bets.BetType`). A stored
-#: bet of any other type (the provider's own, as given) is an ``unverified_bet``.
-SETTLED_BET_TYPES: frozenset[str] = frozenset(bet.value for bet in BetType)
+
+def settled_bets(games: Iterable[GameSpec]) -> dict[str, BetRule]:
+    """The bets a verification of ``games`` settles, by id: every bet of the catalogue, then
+    the operator's own that one of the games offers. A stored bet of any other type is an
+    ``unverified_bet``.
+
+    >>> list(settled_bets([]))[:4]
+    ['player', 'banker', 'tie', 'banker_no_commission']
+    """
+    bets = dict(catalogue_bets())
+    for game in games:
+        for bet in game.bets:
+            bets.setdefault(bet.id, bet)
+    return bets
 
 
 class Settler:
     """Expected payouts: the engine's decision cached per game, round facts and bet type, the
-    rounded win per stake and pay-table row."""
+    rounded win per stake and pay-table row.
 
-    def __init__(self) -> None:
-        self._facts: dict[tuple, int] = {}
-        self._resolutions: dict[tuple[str, int], dict[str, Resolution]] = {}
-        self._wins: dict[tuple, int] = {}
+    ``bets`` are the bets it settles (:func:`settled_bets`; the catalogue's when None). The
+    decisions are keyed on the round's :class:`~reporting.engine.facts.RoundFacts` itself, the
+    record every bet is decided on: two rounds share a decision only when every fact agrees.
+    """
 
-    def facts_id(self, outcome: Outcome) -> int:
-        """A small number standing for the facts bets are settled on."""
-        facts = (
-            outcome.player_value,
-            outcome.banker_value,
-            outcome.player_natural,
-            outcome.banker_natural,
-            len(outcome.player_cards) + len(outcome.banker_cards),
-            outcome.player_pair,
-            outcome.banker_pair,
-            outcome.player_suited_pair,
-            outcome.banker_suited_pair,
-        )
-        number = self._facts.get(facts)
-        if number is None:
-            number = self._facts[facts] = len(self._facts)
-        return number
+    def __init__(self, bets: Mapping[str, BetRule] | None = None) -> None:
+        self.bets: Mapping[str, BetRule] = catalogue_bets() if bets is None else bets
+        self._resolutions: dict[str, dict[RoundFacts, dict[str, Resolution]]] = {}
+        self._rules: dict[tuple[str, str], tuple[BetRule, PayTable]] = {}
+        self._wins: dict[tuple[int, str, str], int] = {}
+
+    def rule(self, game: GameSpec, bet_type: str) -> tuple[BetRule, PayTable]:
+        """The rule a bet of ``bet_type`` is settled by under ``game``, with its pay table:
+        the game's, when it offers the bet; otherwise the known bet's at its default pays, but
+        for a key the game's table holds (a pay the bet shares with one the game offers).
+        KeyError for a type not in :attr:`bets`."""
+        key = (game.id, bet_type)
+        found = self._rules.get(key)
+        if found is None:
+            if game.offers(bet_type):
+                found = (game.bet(bet_type), game.pay_table)
+            else:
+                rule = self.bets[bet_type]
+                shared: dict[str, Pay] = {}
+                for pay_key in rule.pay_keys:
+                    pay = game.pay_table.get(pay_key)
+                    if pay is not None:
+                        shared[pay_key] = pay
+                found = (rule, PayTable.of([rule], shared))
+            self._rules[key] = found
+        return found
 
     def resolutions(self, game: GameSpec, outcome: Outcome) -> dict[str, Resolution]:
         """The engine's decisions on the facts of ``outcome`` under ``game``, by bet type
         code, as far as bets asked for them (:meth:`resolve` adds the others)."""
-        key = (game.id, self.facts_id(outcome))
-        resolutions = self._resolutions.get(key)
+        by_facts = self._resolutions.get(game.id)
+        if by_facts is None:
+            by_facts = self._resolutions[game.id] = {}
+        resolutions = by_facts.get(outcome.facts)
         if resolutions is None:
-            resolutions = self._resolutions[key] = {}
+            resolutions = by_facts[outcome.facts] = {}
         return resolutions
 
     def resolve(self, game: GameSpec, bet_type: str, outcome: Outcome) -> Resolution:
@@ -105,16 +135,16 @@ class Settler:
         resolutions = self.resolutions(game, outcome)
         resolution = resolutions.get(bet_type)
         if resolution is None:
-            resolution = resolve_bet(BetType(bet_type), outcome, game.pay_table)
-            resolutions[bet_type] = resolution
+            rule, table = self.rule(game, bet_type)
+            resolution = resolutions[bet_type] = resolve_bet(rule, outcome.facts, table)
         return resolution
 
     def payout(self, game: GameSpec, resolution: Resolution, stake: int) -> int:
         """What a stake of ``stake`` cents brings back on ``resolution`` under ``game``."""
         if resolution.result is not BetResult.WIN:
             return stake if resolution.result is BetResult.PUSH else 0
-        # Wins repeat per stake and pay-table row (which fixes the odds within a game): the
-        # engine's payout, cached.
+        # Wins repeat per stake and pay-table row (a row id names its bet, and a game settles
+        # a bet by one table: the row fixes the odds within a game): the engine's payout, cached.
         win_key = (stake, game.id, resolution.row)
         payout = self._wins.get(win_key)
         if payout is None:
@@ -130,13 +160,15 @@ class Settler:
 
 
 class CheckCache:
-    """What the checks of one run (or one batch) may remember between rounds: the settler's
+    """What the checks of one run (or one batch) may remember between rounds: the bets it
+    settles (:func:`settled_bets` of the run's games; the catalogue's when None), the settler's
     payouts, and each game's allowed stakes and exclusive groups by bet type code. Make one
     per run and pass it in; games are told apart by id, so one cache serves one configuration.
     """
 
-    def __init__(self) -> None:
-        self.settler = Settler()
+    def __init__(self, bets: Mapping[str, BetRule] | None = None) -> None:
+        self.settler = Settler(bets)
+        self.settled: Mapping[str, BetRule] = self.settler.bets
         self._allowed: dict[str, dict[str, range]] = {}
         self._exclusive: dict[str, dict[str, int]] = {}
 
@@ -148,7 +180,7 @@ class CheckCache:
             allowed = self._allowed[game.id] = {}
             for bet in game.bets:
                 limits = game.limits_for(bet)
-                allowed[bet.value] = range(limits.minimum, limits.maximum + 1)
+                allowed[bet.id] = range(limits.minimum, limits.maximum + 1)
         return allowed
 
     def exclusive_groups(self, game: GameSpec) -> dict[str, int]:
@@ -157,9 +189,9 @@ class CheckCache:
         groups = self._exclusive.get(game.id)
         if groups is None:
             groups = self._exclusive[game.id] = {
-                bet.value: number
+                bet_id: number
                 for number, members in enumerate(game.exclusive_bets)
-                for bet in members
+                for bet_id in members
             }
         return groups
 
@@ -250,7 +282,7 @@ def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> l
         if allowed is None or bet.stake_cents in allowed:
             continue
         stake = bet.stake_cents
-        limits = game.limits_for(BetType(bet.bet_type))
+        limits = game.limits_for(bet.bet_type)
         below = stake < limits.minimum
         side = "below the minimum" if below else "above the maximum"
         bound = limits.minimum if below else limits.maximum
@@ -348,7 +380,7 @@ def check_exclusive_bets(round: Round, game: GameSpec, context: CheckContext) ->
     for (account, group), group_bets in sorted(held.items()):
         if len(group_bets) < 2:
             continue
-        members = " / ".join(sorted(bet.value for bet in game.exclusive_bets[group]))
+        members = " / ".join(sorted(game.exclusive_bets[group]))
         listed = ", ".join(f"{bet.bet_type} {bet.bet_id}" for bet in group_bets)
         findings.append(
             _round_finding(
@@ -409,18 +441,19 @@ def check_drawing_rules(round: Round, game: GameSpec, context: CheckContext) -> 
 
 def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
     """Every bet of a settled round paid what the engine settles on the logged cards (a bet
-    of a type the engine does not settle is an ``unverified_bet``, not judged here)."""
+    of a type verify does not settle is an ``unverified_bet``, not judged here)."""
     outcome = context.outcome
     if outcome is None:
         return []
     settler = context.cache.settler
+    settled = settler.bets
     resolutions = settler.resolutions(game, outcome)
     findings = []
     for bet in round.bets:
         stake, payout = bet.stake_cents, bet.payout_cents
         resolution = resolutions.get(bet.bet_type)
         if resolution is None:
-            if bet.bet_type not in SETTLED_BET_TYPES:
+            if bet.bet_type not in settled:
                 continue
             resolution = settler.resolve(game, bet.bet_type, outcome)
         # A lost bet pays nothing (Resolution.payout): the common case, decided here.
@@ -444,12 +477,14 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
 
 
 def check_unverified_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
-    """Every bet is of a type the engine settles: each other bet (a provider's type as given)
-    is one finding, with its logged payout, so that "not checked" is never read as "correct".
-    On a void round its refund was checked (``void_not_refunded``); its limits never are."""
+    """Every bet is of a type verify settles (:func:`settled_bets`): each other bet (a
+    provider's type as given) is one finding, with its logged payout, so that "not checked" is
+    never read as "correct". On a void round its refund was checked (``void_not_refunded``);
+    its limits never are."""
+    settled = context.cache.settled
     findings = []
     for bet in round.bets:
-        if bet.bet_type in SETTLED_BET_TYPES:
+        if bet.bet_type in settled:
             continue
         if round.status == "void":
             unchecked = f"round {round.round_id} is void, so only its refund was checked"

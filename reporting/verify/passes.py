@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from reporting.engine.games import GameSpec
 from reporting.records import Finding, Round
-from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext
+from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext, settled_bets
 from reporting.verify.shoes import ShoeSummary, encode_outcome, summarize_shoe
 from reporting.verify.totals import Totals
 
@@ -72,7 +72,7 @@ class RoundPass:
         """Each round of a configured game through every round check and into the totals;
         the rounds of other games counted apart. ``progress``, if given, is called with the
         rounds read so far every :data:`PROGRESS_EVERY` rounds and once at the end."""
-        cache = CheckCache()
+        cache = CheckCache(settled_bets(games.values()))
         checks = tuple(CHECKS.values())
         totals, unconfigured, hands = self.totals, self.unconfigured, self.hands
         first_seen = self.first_seen

@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 
 from reporting import __version__
 from reporting.cli import app
-from reporting.engine.bets import BetType, PayTable
+from reporting.config.bets import catalogue_bets
+from reporting.config.loader import load_catalogue
+from reporting.engine.bets import PayTable
 from reporting.engine.money import round_fraction
 from reporting.engine.odds import bet_odds, main_probabilities
 
@@ -45,8 +47,10 @@ def test_odds_for_a_game_prints_every_offered_bet_with_its_rtp():
     assert "98.7649%" in output  # player
     assert "85.6404%" in output  # tie
     assert "0.458597" in output and "0.446247" in output and "0.095156" in output
-    for bet in BetType:
-        assert bet.value in output
+    offered = load_catalogue().games["live-baccarat-it"].bet_ids
+    assert len(offered) == 11
+    for bet in offered:
+        assert bet in output
     assert "0.95:1" in output
 
 
@@ -54,7 +58,8 @@ def test_odds_for_a_game_shows_only_its_bets():
     output = invoke("odds", "--game", "mini-baccarat-it").stdout
     assert "6 decks" in output
     # the engine's figure, four decimals: published as 98.94% (games.md, mini baccarat)
-    banker = bet_odds(BetType.BANKER, 6, PayTable()).rtp
+    catalogue = catalogue_bets()
+    banker = bet_odds(catalogue["banker"], 6, PayTable.of(catalogue.values())).rtp
     assert round_fraction(banker * 100, 2) == Decimal("98.94")
     assert percent(banker) in output
     assert "player_pair" not in output and "small" not in output
@@ -66,7 +71,7 @@ def test_odds_for_a_game_shows_only_its_bets():
 def test_odds_json_for_decks_has_every_bet_and_both_perfect_pair_variants():
     document = odds_json("--decks", "6")
     assert document["decks"] == 6
-    assert set(document["bets"]) == {bet.value for bet in BetType} | {"perfect_pair_b"}
+    assert set(document["bets"]) == set(catalogue_bets()) | {"perfect_pair_b"}
     for bet_id, figures in document["bets"].items():
         assert {"rtp", "house_edge", "rtp_exact"} <= set(figures), bet_id
         assert isinstance(figures["rtp"], float)
@@ -134,7 +139,7 @@ def test_perfect_pair_variant_option():
         "perfect_pair"
     ]
     assert variant_a["pays"] == "25:1"
-    assert variant_b["pays"] == "25:1, both 200:1"
+    assert variant_b["pays"] == "perfect_pair_one 25:1, perfect_pair_both 200:1"
     assert round_fraction(Fraction(variant_b["rtp_exact"]) * 100, 2) == Decimal("91.95")
     back_to_a = odds_json("--game", "live-baccarat-dk", "--perfect-pair", "a")["bets"]
     assert back_to_a["perfect_pair"]["rtp_exact"] == variant_a["rtp_exact"]
@@ -142,6 +147,39 @@ def test_perfect_pair_variant_option():
         "perfect pair B"
         in invoke("odds", "--game", "live-baccarat-it", "--perfect-pair", "B").stdout
     )
+
+
+VARIANTS = """\
+[games.ez-it]
+base = "live-baccarat-it"
+bets = ["player", "banker_ez", "tie", "dragon_7", "panda_8"]
+
+[games.tiger-it]
+base = "live-baccarat-it"
+bets = ["player", "banker", "tie", "tiger", "small_tiger", "big_tiger", "tiger_tie", "tiger_pair"]
+"""
+
+
+def test_pay_override_takes_any_pay_key_of_the_game_s_bets(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_text(VARIANTS, encoding="utf-8")
+    tiger = odds_json("--config", str(config), "--game", "tiger-it")["bets"]
+    richer = odds_json(
+        "--config", str(config), "--game", "tiger-it", "--pay", "tiger_three_cards=25"
+    )["bets"]
+    assert tiger["tiger"]["pays"] == "tiger_two_cards 12:1, tiger_three_cards 20:1"
+    assert richer["tiger"]["pays"] == "tiger_two_cards 12:1, tiger_three_cards 25:1"
+    three_card_six = Fraction(tiger["big_tiger"]["win"])  # float: compare the exact gain below
+    gain = Fraction(richer["tiger"]["rtp_exact"]) - Fraction(tiger["tiger"]["rtp_exact"])
+    assert abs(gain - 5 * three_card_six) < Fraction(1, 10**12)
+    assert richer["small_tiger"] == tiger["small_tiger"]
+    ez = odds_json("--config", str(config), "--game", "ez-it", "--pay", "dragon_7=45")["bets"]
+    assert ez["dragon_7"]["pays"] == "45:1"
+    # a key of no bet of the game is refused, with the keys it has
+    result = run_main("odds", "--config", str(config), "--game", "ez-it", "--pay", "super_6=15")
+    assert result.returncode == 2
+    assert "super_6=15" in result.stderr and "dragon_7" in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_odds_with_an_explicit_config(tmp_path):

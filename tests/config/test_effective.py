@@ -42,6 +42,24 @@ def round_trip(tmp_path: Path, source: Path) -> None:
     assert again.games == config.games
     assert again.name == config.name
     assert again.origins == config.origins
+    assert again.own_bets == config.own_bets
+
+
+def test_the_operator_s_own_bets_read_back_the_same(tmp_path):
+    source = Path(__file__).resolve().parent / "own_bets.toml"
+    round_trip(tmp_path, source)
+    document = effective_document(load_config(source))
+    monkey = document["bets"]["monkey_6"]
+    assert monkey["group"] == "side" and monkey["name"] == {"en": "Monkey 6", "it": "Scimmia 6"}
+    # a condition's values as written: one alone, several as a list
+    assert monkey["rows"][0]["when"] == {
+        "winner": "banker",
+        "banker_total": 6,
+        "banker_cards": 3,
+        "banker_faces": [2, 3],
+    }
+    assert monkey["rows"][0]["key"] == "monkey_6" and monkey["rows"][0]["pays"] == "450"
+    assert list(document) == ["operator", "bets", "games"]
 
 
 def test_the_sample_reads_back_to_the_same_games(tmp_path):
@@ -56,7 +74,9 @@ def test_a_game_of_its_own_with_its_own_pay_table_reads_back_the_same(tmp_path):
     table = document["games"]["my-live-table"]
     assert table["base"] == "live-baccarat-it" and table["pay_table"] == "generous"
     assert table["pay"]["tie"] == "9" and table["pay"]["perfect_pair_both"] == "200"
-    assert table["pay"]["bonus_margins"]["9"] == "40" and table["pay"]["banker"] == "19/20"
+    # every pay key of the game's bets, the bonus table's margins each under its own key
+    assert table["pay"]["bonus_margin_9"] == "40" and table["pay"]["banker"] == "19/20"
+    assert table["pay"]["bonus_margin_8"] == "10" and table["pay"]["bonus_natural_tie"] == "push"
     assert table["limits"] == {
         "min": "2.50",
         "max": "500.00",

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reporting.config.bets import catalogue_bets
 from reporting.config.loader import (
     CATALOGUE_PATH,
     SUPPORTED_LANGUAGES,
@@ -17,16 +18,15 @@ from reporting.config.loader import (
     load_catalogue,
     load_config,
 )
-from reporting.engine.bets import BetType
 from reporting.engine.games import StakeLimits
 from reporting.engine.money import RoundingPolicy
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
-MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
+MAIN_BETS = ("player", "banker", "tie")
 
 
-def bets(names: str) -> set[BetType]:
-    return {BetType(name) for name in names.split()}
+def bets(names: str) -> set[str]:
+    return set(names.split())
 
 
 # --- the catalogue ----------------------------------------------------------------------------
@@ -48,14 +48,14 @@ def test_catalogue_live_baccarat_italy():
     assert (game.kind, game.jurisdiction, game.decks) == ("live", "IT", 8)
     assert not game.reshuffle_every_round
     assert (game.currency, game.timezone) == ("EUR", "Europe/Rome")
-    assert game.bets[:3] == MAIN_BETS
-    assert set(game.bets) - set(MAIN_BETS) == bets(
+    assert game.bet_ids[:3] == MAIN_BETS
+    assert set(game.bet_ids) - set(MAIN_BETS) == bets(
         "player_pair banker_pair perfect_pair either_pair small big player_bonus banker_bonus"
     )
     assert game.pay_table.perfect_pair_variant == "A"
-    assert game.pay_table.perfect_pair_both == game.pay_table.perfect_pair_one == 25
+    assert game.pay_table.odds("perfect_pair_both") == game.pay_table.odds("perfect_pair_one") == 25
     assert all(limits == StakeLimits(500, 100_000) for _, limits in game.limits)
-    assert {bet for bet, _ in game.limits} == set(game.bets)
+    assert {bet for bet, _ in game.limits} == set(game.bet_ids)
     assert (game.below_minimum, game.above_maximum) == ("reject", "cap")
     assert (game.regulator, game.regulator_code) == ("ADM", "2376")
     assert game.declared_rtp == Decimal("99.50")
@@ -72,21 +72,24 @@ def test_catalogue_live_baccarat_denmark():
     game = load_catalogue().game("live-baccarat-dk")
     assert (game.decks, game.currency, game.timezone) == (8, "DKK", "Europe/Copenhagen")
     assert game.jurisdiction == "DK"
-    assert set(game.bets) - set(MAIN_BETS) == bets(
+    assert set(game.bet_ids) - set(MAIN_BETS) == bets(
         "player_pair banker_pair perfect_pair either_pair player_bonus banker_bonus"
     )
-    assert not game.offers(BetType.SMALL) and not game.offers(BetType.BIG)
+    assert not game.offers("small") and not game.offers("big")
     assert game.pay_table.perfect_pair_variant == "B"
-    assert (game.pay_table.perfect_pair_one, game.pay_table.perfect_pair_both) == (25, 200)
-    assert game.limits_for(BetType.BANKER) == StakeLimits(5_000, 5_000_000)
+    assert (game.pay_table.odds("perfect_pair_one"), game.pay_table.odds("perfect_pair_both")) == (
+        25,
+        200,
+    )
+    assert game.limits_for("banker") == StakeLimits(5_000, 5_000_000)
     assert game.declared_rtp is None and game.operator_share is None
 
 
 def test_catalogue_live_baccarat_greece_allows_one_pair_bet_per_round():
     game = load_catalogue().game("live-baccarat-gr")
     assert (game.decks, game.currency, game.timezone) == (8, "EUR", "Europe/Athens")
-    assert set(game.bets) - set(MAIN_BETS) == bets("player_pair banker_pair")
-    assert game.exclusive_bets == (frozenset({BetType.PLAYER_PAIR, BetType.BANKER_PAIR}),)
+    assert set(game.bet_ids) - set(MAIN_BETS) == bets("player_pair banker_pair")
+    assert game.exclusive_bets == (frozenset({"player_pair", "banker_pair"}),)
     assert game.overall_limits == StakeLimits(100, 500_000)
 
 
@@ -94,8 +97,8 @@ def test_catalogue_mini_baccarat_italy():
     game = load_catalogue().game("mini-baccarat-it")
     assert (game.kind, game.decks, game.reshuffle_every_round) == ("rng", 6, True)
     assert (game.currency, game.timezone) == ("EUR", "Europe/Rome")
-    assert game.bets == MAIN_BETS
-    assert set(game.bets) - set(MAIN_BETS) == set()
+    assert game.bet_ids == MAIN_BETS
+    assert set(game.bet_ids) - set(MAIN_BETS) == set()
     assert game.overall_limits == StakeLimits(100, 100_000)
     assert game.version == "4.15.1.2"
 
@@ -113,7 +116,7 @@ def test_catalogue_languages_are_supported():
 
 def test_limits_for_a_bet_not_offered_is_a_key_error():
     with pytest.raises(KeyError, match="small"):
-        load_catalogue().game("mini-baccarat-it").limits_for(BetType.SMALL)
+        load_catalogue().game("mini-baccarat-it").limits_for("small")
 
 
 def test_unknown_game_lists_the_known_ones():
@@ -131,11 +134,20 @@ def test_sample_config_loads():
     config = load_config(SAMPLE_CONFIG)
     assert config.name == "Casinò Esempio S.p.A."
     assert config.source == SAMPLE_CONFIG
-    assert set(config.games) == set(load_catalogue().games)
+    # the catalogue's four games, and two of the operator's own on catalogue bases
+    assert set(config.games) == set(load_catalogue().games) | {"no-commission-dk", "ez-baccarat-it"}
+    assert config.game("no-commission-dk").bet_ids[:3] == ("player", "banker_no_commission", "tie")
+    assert config.game("ez-baccarat-it").bet_ids == (
+        "player",
+        "banker_ez",
+        "tie",
+        "dragon_7",
+        "panda_8",
+    )
     denmark = config.game("live-baccarat-dk")
     # the operator lowers the tie maximum only
-    assert denmark.limits_for(BetType.TIE) == StakeLimits(5_000, 1_000_000)
-    assert denmark.limits_for(BetType.BANKER) == StakeLimits(5_000, 5_000_000)
+    assert denmark.limits_for("tie") == StakeLimits(5_000, 1_000_000)
+    assert denmark.limits_for("banker") == StakeLimits(5_000, 5_000_000)
 
 
 def test_default_config_path_is_the_sample_in_a_checkout():
@@ -175,15 +187,15 @@ def test_a_custom_game_on_a_catalogue_base(tmp_path):
     game = config.game("live-baccarat-it-vip")
     assert game.id == "live-baccarat-it-vip"
     assert game.name == "Live Baccarat VIP"
-    assert game.limits_for(BetType.PLAYER) == StakeLimits(10_000, 2_000_000)
-    assert game.pay_table.tie == 9
-    assert game.pay_table.banker == Fraction(19, 20)
+    assert game.limits_for("player") == StakeLimits(10_000, 2_000_000)
+    assert game.pay_table.odds("tie") == 9
+    assert game.pay_table.odds("banker") == Fraction(19, 20)
     assert game.rounding is RoundingPolicy.HALF_EVEN
     # everything else comes from the base
     base = load_catalogue().game("live-baccarat-it")
-    assert (game.decks, game.bets, game.currency, game.regulator_code) == (
+    assert (game.decks, game.bet_ids, game.currency, game.regulator_code) == (
         base.decks,
-        base.bets,
+        base.bet_ids,
         base.currency,
         base.regulator_code,
     )
@@ -202,7 +214,7 @@ def test_perfect_pair_variant_can_be_chosen_per_game(tmp_path):
     )
     config = load_config(path)
     assert config.game("live-baccarat-it").pay_table.perfect_pair_variant == "B"
-    assert config.game("live-baccarat-it").pay_table.perfect_pair_both == 200
+    assert config.game("live-baccarat-it").pay_table.odds("perfect_pair_both") == 200
     assert config.game("live-baccarat-dk").pay_table.perfect_pair_variant == "A"
 
 
@@ -215,9 +227,9 @@ def test_per_bet_limits(tmp_path):
         """,
     )
     game = load_config(path).game("live-baccarat-it")
-    assert game.limits_for(BetType.TIE) == StakeLimits(500, 10_000)
-    assert game.limits_for(BetType.SMALL) == StakeLimits(100, 5_000)
-    assert game.limits_for(BetType.PLAYER) == StakeLimits(500, 100_000)
+    assert game.limits_for("tie") == StakeLimits(500, 10_000)
+    assert game.limits_for("small") == StakeLimits(100, 5_000)
+    assert game.limits_for("player") == StakeLimits(500, 100_000)
 
 
 # --- operator configurations: what is refused -------------------------------------------------
@@ -454,9 +466,8 @@ def test_near_misses_are_named(tmp_path):
         " 'live-baccarat-it'?",
         "games.live-baccarat-dk.rounding: 'half-up' is not one of down, half_up, half_even;"
         " did you mean 'half_up'?",
-        "games.live-baccarat-dk.bets: 'baker' is not a known bet type (known: player, banker,"
-        " tie, player_pair, banker_pair, either_pair, perfect_pair, small, big, player_bonus,"
-        " banker_bonus); did you mean 'banker'?",
+        "games.live-baccarat-dk.bets: 'baker' is not a known bet type (known:"
+        f" {', '.join(catalogue_bets())}); did you mean 'banker'?",
         "games.my-table.base: 'live-baccarat-gk' is not a known catalogue game (known:"
         " live-baccarat-it, live-baccarat-dk, live-baccarat-gr, mini-baccarat-it); did you mean"
         " 'live-baccarat-gr'?",
@@ -499,4 +510,8 @@ def test_a_pay_table_of_the_operator_changes_its_base_and_the_game_uses_it(tmp_p
         "[games.live-baccarat-it]\npay_table = 'generous'\n",
     )
     table = load_config(path).game("live-baccarat-it").pay_table
-    assert (table.tie, table.perfect_pair_both, table.banker) == (9, 200, Fraction(19, 20))
+    assert (table.odds("tie"), table.odds("perfect_pair_both"), table.odds("banker")) == (
+        9,
+        200,
+        Fraction(19, 20),
+    )

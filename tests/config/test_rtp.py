@@ -7,7 +7,6 @@ from pathlib import Path
 
 from reporting.config.loader import load_catalogue, load_config
 from reporting.config.rtp import favourable_bet_warnings
-from reporting.engine.bets import BetType
 from reporting.engine.money import round_fraction
 from reporting.engine.odds import bet_odds
 from reporting.engine.theory import game_odds
@@ -30,7 +29,7 @@ def test_a_tie_paying_10_to_1_on_eight_decks_warns_with_the_engine_s_rtp(tmp_pat
     game = configured(tmp_path, '[games.live-baccarat-dk]\npay = { tie = "10" }\n').game(
         "live-baccarat-dk"
     )
-    rtp = bet_odds(BetType.TIE, 8, game.pay_table).rtp
+    rtp = bet_odds(game.bet("tie"), 8, game.pay_table).rtp
     assert rtp > 1
     shown = f"{round_fraction(rtp * 100, 2):.2f}%"
     assert favourable_bet_warnings(game) == [
@@ -56,3 +55,26 @@ def test_a_rule_sheet_of_a_game_without_a_disclosure_page_warns_too(tmp_path):
     assert [w for w in sheet.warnings if "favours the player" in w] == [
         f"live-baccarat-dk: {favourable_bet_warnings(game)[0]}"
     ]
+
+
+def test_a_variant_paid_above_its_odds_warns_with_the_engine_s_rtp(tmp_path):
+    # Dragon 7 at 60:1 (40:1 by default) on the EZ game of the sample's kind.
+    game = configured(
+        tmp_path,
+        "[games.ez-baccarat-it]\n"
+        'base = "live-baccarat-it"\n'
+        'bets = ["player", "banker_ez", "tie", "dragon_7", "panda_8"]\n'
+        'pay = { dragon_7 = "60" }\n',
+    ).game("ez-baccarat-it")
+    rtp = bet_odds(game.bet("dragon_7"), 8, game.pay_table).rtp
+    assert rtp > 1
+    assert favourable_bet_warnings(game) == [
+        f"the dragon_7 bet returns {round_fraction(rtp * 100, 2):.2f}% of stakes under this pay"
+        " table: above 100%, it favours the player"
+    ]
+    # At its default 40:1 it does not.
+    default = configured(
+        tmp_path,
+        '[games.ez-baccarat-it]\nbase = "live-baccarat-it"\nbets = ["player", "banker_ez", "dragon_7"]\n',
+    ).game("ez-baccarat-it")
+    assert favourable_bet_warnings(default) == []

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import schema_errors
 
+from reporting.config.bets import BET_KEYS, ROW_KEYS
 from reporting.config.keys import (
     GAME_KEYS,
     LIMIT_KEYS,
@@ -24,6 +25,7 @@ from reporting.config.keys import (
     json_schema,
 )
 from reporting.config.loader import ConfigError, load_config
+from reporting.engine.facts import FACTS
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_CONFIG = REPO / "sample_data" / "operator.toml"
@@ -48,6 +50,20 @@ def test_every_key_the_loader_knows_is_in_the_schema():
     assert all(entry.get("description") for entry in game.values())
 
 
+def test_the_bets_section_is_the_declaration_vocabulary():
+    bet = SCHEMA["properties"]["bets"]["additionalProperties"]
+    # wins_plural is the catalogue's only (its msgid's plural)
+    assert set(bet["properties"]) == set(BET_KEYS) - {"wins_plural"}
+    row = bet["properties"]["rows"]["items"]
+    assert set(row["properties"]) == set(ROW_KEYS)
+    assert set(row["properties"]["when"]["properties"]) == set(FACTS)
+
+
+def test_the_operator_s_own_bets_validate_against_the_schema():
+    own_bets = Path(__file__).resolve().parent / "own_bets.toml"
+    assert schema_errors(tomllib.loads(own_bets.read_text(encoding="utf-8")), SCHEMA) == []
+
+
 def test_the_sample_and_the_catalogue_games_validate_against_the_schema():
     assert schema_errors(tomllib.loads(SAMPLE_CONFIG.read_text(encoding="utf-8")), SCHEMA) == []
     catalogue = tomllib.loads((REPO / "reporting" / "data" / "catalogue.toml").read_text("utf-8"))
@@ -68,9 +84,22 @@ def test_the_sample_and_the_catalogue_games_validate_against_the_schema():
         "[games.live-baccarat-it]\nlanguages = ['it', 'it']\n",
         "[games.live-baccarat-it]\nlimits = { min = 5, max = '10.00' }\n",
         "[games.live-baccarat-it]\nlimits = { min = '1.00', max = '1000000000.00' }\n",
-        "[games.live-baccarat-it]\npay = { jackpot = '100' }\n",
+        # A pay key or a bet of the file's own [bets] is any lower-case name to the schema
+        # (which cannot read [bets]); a name no bet may have is refused by both.
+        "[games.live-baccarat-it]\npay = { Jackpot = '100' }\n",
+        "[games.live-baccarat-it]\npay = { jackpot = '-100' }\n",
         "[games.live-baccarat-it]\npay = { bonus_margins = { 3 = '1' } }\n",
-        "[games.live-baccarat-it]\nbets = ['player', 'dragon']\n",
+        "[games.live-baccarat-it]\nbets = ['player', 'Dragon 7']\n",
+        "[bets.monkey_6]\ngroup = 'side'\n[games.live-baccarat-it]\n",
+        "[bets.monkey_6]\ngroup = 'jackpot'\nname = { en = 'M' }\nwins = { en = 'W' }\n"
+        "rows = [{ when = { banker_total = 6 }, pays = '9', says = { en = 'S' } }]\n"
+        "[games.live-baccarat-it]\n",
+        "[bets.monkey_6]\ngroup = 'side'\nname = { en = 'M' }\nwins = { en = 'W' }\n"
+        "rows = [{ when = { banker_total = 10 }, pays = '9', says = { en = 'S' } }]\n"
+        "[games.live-baccarat-it]\n",
+        "[bets.monkey_6]\ngroup = 'side'\nname = { en = 'M' }\nwins = { en = 'W' }\n"
+        "rows = [{ when = { banker_colour = 'red' }, pays = '9', says = { en = 'S' } }]\n"
+        "[games.live-baccarat-it]\n",
         "[games.live-baccarat-it]\nstatistics_reset = '24:01'\n",
         "[games.Live_Baccarat]\nbase = 'live-baccarat-it'\n",
         "[games.my-table]\nbase = 'live-baccarat-xx'\n",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -405,13 +406,17 @@ def test_resolve_round_values_winner_naturals_margin(
 def test_resolve_round_pairs_and_suited_pairs(player, banker, pairs, suited):
     outcome = resolve_round(parse_cards(player), parse_cards(banker))
     assert (outcome.player_pair, outcome.banker_pair) == pairs
-    assert (outcome.player_suited_pair, outcome.banker_suited_pair) == suited
+    assert (outcome.facts.player_suited_pair, outcome.facts.banker_suited_pair) == suited
+    assert (outcome.facts.player_pair, outcome.facts.banker_pair) == pairs
 
 
 def test_outcome_is_frozen():
     outcome = resolve_round(parse_cards("9H KS"), parse_cards("7D KC"))
     with pytest.raises(AttributeError):
-        outcome.winner = Winner.BANKER  # type: ignore[misc]
+        outcome.facts = dataclasses.replace(outcome.facts, winner="banker")  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        outcome.facts.winner = Winner.BANKER  # type: ignore[misc]
+    assert outcome.winner is Winner.PLAYER
 
 
 def test_decisions_record_the_players_third_card():

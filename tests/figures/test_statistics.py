@@ -13,14 +13,13 @@ from helpers import bet_record, round_record, store_records
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reporting.engine.bets import BetType
 from reporting.engine.odds import bet_odds, main_probabilities
 from reporting.figures.statistics import CHI2_999_2DF, Z_999, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import ingest
 from reporting.store.schema import connect
 from reporting.verify.run import verify
-from reporting.verify.totals import TableCounts
+from reporting.verify.totals import BetTotals, TableCounts
 
 ITALY = "live-baccarat-it"
 PLAYER_WINS = {"player_cards": ["9H", "KS"], "banker_cards": ["5D", "2C"]}  # 9 v 7
@@ -198,7 +197,8 @@ def test_the_bound_halves_when_four_times_the_same_stakes_are_played(
     assert large.bound == pytest.approx(small.bound / 2, rel=1e-12)
     # The bound is relative: the same number of larger stakes leaves it as it was.
     assert richer.bound == pytest.approx(small.bound, rel=1e-12)
-    variance = float(bet_odds(BetType.BANKER, 8, operator_config.games[ITALY].pay_table).variance)
+    game = operator_config.games[ITALY]
+    variance = float(bet_odds(game.bet("banker"), 8, game.pay_table).variance)
     assert small.bound == pytest.approx(Z_999 * math.sqrt(variance / 25), rel=1e-12)
 
 
@@ -232,10 +232,8 @@ def test_actual_rtp_is_an_exact_fraction_of_settled_rounds(
     assert (check.bets, check.stakes, check.payouts) == (4, 3436, 5058)
     assert isinstance(check.actual_rtp, Fraction)
     assert check.actual_rtp == Fraction(5058, 3436)
-    assert (
-        check.theoretical_rtp
-        == bet_odds(BetType.BANKER, 8, operator_config.games[ITALY].pay_table).rtp
-    )
+    game = operator_config.games[ITALY]
+    assert check.theoretical_rtp == bet_odds(game.bet("banker"), 8, game.pay_table).rtp
 
 
 def test_a_month_of_banker_bets_that_all_won_is_flagged(
@@ -258,7 +256,7 @@ def theory_check(stakes_scale: int = 1, shift: float = 0.0) -> RtpCheck:
     from reporting.config.loader import load_catalogue
 
     game = load_catalogue().games[ITALY]
-    odds = bet_odds(BetType.BANKER, game.decks, game.pay_table)
+    odds = bet_odds(game.bet("banker"), game.decks, game.pay_table)
     bets = 10_000
     bound = Z_999 * math.sqrt(float(odds.variance) / bets)
     stakes = odds.rtp.denominator * stakes_scale
@@ -283,6 +281,29 @@ def test_the_flag_sits_at_the_edge_of_the_bound():
 def test_without_stakes_there_is_no_rtp_and_no_flag():
     check = RtpCheck(ITALY, "banker", 0, 0, 0, Fraction(98, 100), 0.0)
     assert check.actual_rtp is None and check.z_score is None and not check.flagged
+
+
+def test_each_variant_bet_is_checked_against_its_own_game_s_theory(operator_config):
+    """A bet of a variant is checked against the exact RTP of its game's rule and pays; a bet
+    its game does not offer has no theory there, and is not checked."""
+    sums = BetTotals(bets=2, stakes=2000, payouts=1500, stake_squares=2_000_000)
+    totals = {
+        ("no-commission-dk", "banker_no_commission"): sums,
+        ("no-commission-dk", "super_6"): sums,
+        ("ez-baccarat-it", "dragon_7"): sums,
+        ("ez-baccarat-it", "super_6"): sums,  # not a bet of the EZ game
+    }
+    checks = rtp_checks(totals, operator_config.games)
+    assert [(check.game_id, check.bet_type) for check in checks] == [
+        ("ez-baccarat-it", "dragon_7"),
+        ("no-commission-dk", "banker_no_commission"),
+        ("no-commission-dk", "super_6"),
+    ]
+    for check in checks:
+        game = operator_config.games[check.game_id]
+        odds = bet_odds(game.bet(check.bet_type), game.decks, game.pay_table)
+        assert check.theoretical_rtp == odds.rtp
+        assert check.bound == pytest.approx(Z_999 * math.sqrt(float(odds.variance) / 2))
 
 
 # --- bets the engine does not settle --------------------------------------------------------

@@ -15,8 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import astuple
 
+from reporting.config.bets import catalogue_bets
+from reporting.config.loader import load_config
 from reporting.ingest.formats import read_source
 from reporting.ingest.sources import Source
+from reporting.ingest.validation import ROUND_DECODER, RawRound, RoundValidator
 from reporting.records import REJECT_REASONS, RejectedLine, Round
 
 
@@ -884,3 +887,104 @@ def test_a_bet_of_no_round_in_the_file_is_rejected_even_beside_a_row_without_rou
         ("bets.csv", 3, "bad_value"),
     ]
     assert "round 'R-9'" in rejects[1].message
+
+
+# --- bet types: every bet of the catalogue, and the operator's own -----------------------------
+
+#: An operator's own bet (declared in its configuration like the catalogue's), a game offering
+#: it, and a game offering every bet of the catalogue.
+OWN_BET_CONFIG = """\
+[bets.monkey_6]
+group = "side"
+name = { it = "Scimmia 6", en = "Monkey 6" }
+wins = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." }
+rows = [
+  { when = { winner = "player", player_total = 6, player_cards = 3 }, key = "monkey_6", pays = "40", says = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." } },
+]
+
+[games.monkey-it]
+base = "live-baccarat-it"
+name = "Monkey Baccarat"
+bets = ["player", "banker", "tie", "monkey_6"]
+languages = ["it", "en"]
+
+[games.every-bet-it]
+base = "live-baccarat-it"
+name = "Every Bet"
+languages = ["it", "en"]
+bets = BETS
+"""
+
+
+@pytest.fixture(scope="module")
+def own_bet_config(tmp_path_factory):
+    path = tmp_path_factory.mktemp("config") / "operator.toml"
+    text = OWN_BET_CONFIG.replace("BETS", json.dumps(list(catalogue_bets())))
+    path.write_text(text, encoding="utf-8")
+    return load_config(path)
+
+
+def read_both(tmp_path: Path, config, write_jsonl, *records: dict) -> list[tuple]:
+    """The records read from JSON Lines and from a CSV pair, which must agree: each round's
+    id and bet types, then each reject's reason and message."""
+    jsonl = write_jsonl(tmp_path / "log.jsonl", *records)
+    round_rows, bet_rows = [], []
+    for record in records:
+        round_row, bets = csv_rows(record)
+        round_rows.append(round_row)
+        bet_rows.extend(bets)
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
+    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    read_back = []
+    for records_read, rejects in (read(jsonl, config), read(rounds_csv, config, bets_csv)):
+        read_back.append(
+            (
+                [(r.round_id, [bet.bet_type for bet in r.bets]) for r in records_read],
+                [(r.reason, r.message) for r in rejects],
+            )
+        )
+    assert read_back[0] == read_back[1]
+    return read_back[0]
+
+
+def test_every_bet_of_the_catalogue_is_a_bet_type_of_the_round_log(
+    tmp_path, own_bet_config, make_round, make_bet, write_jsonl
+):
+    every = list(catalogue_bets())
+    bets = [make_bet(f"B-{bet_type}", type=bet_type) for bet_type in every]
+    records, rejects = read_both(
+        tmp_path, own_bet_config, write_jsonl, make_round("R-1", game="every-bet-it", bets=bets)
+    )
+    assert rejects == []
+    assert records == [("R-1", every)]
+
+
+def test_an_operators_own_bet_is_a_bet_type_of_its_configurations_logs(
+    tmp_path, own_bet_config, make_round, make_bet, write_jsonl
+):
+    offered = make_round("R-1", game="monkey-it", bets=[make_bet("B-1", type="monkey_6")])
+    elsewhere = make_round("R-2", game="every-bet-it", bets=[make_bet("B-2", type="monkey_6")])
+    records, rejects = read_both(tmp_path, own_bet_config, write_jsonl, offered, elsewhere)
+    assert records == [("R-1", ["monkey_6"])]
+    # Known, but not a bet of that game: refused as the catalogue's bets are.
+    ((reason, message),) = rejects
+    assert reason == "bad_value"
+    assert message.startswith("bets[0].type 'monkey_6' is not offered by every-bet-it")
+
+
+def test_a_bet_type_neither_of_the_catalogue_nor_of_the_operator_is_unknown(
+    tmp_path, own_bet_config, make_round, make_bet, write_jsonl
+):
+    unknown = make_round("R-1", game="monkey-it", bets=[make_bet("B-1", type="monkey_7")])
+    records, rejects = read_both(tmp_path, own_bet_config, write_jsonl, unknown)
+    assert records == []
+    ((reason, message),) = rejects
+    assert reason == "unknown_bet_type"
+    assert message.startswith("bets[0].type: 'monkey_7' is not a bet type (known: player banker")
+    assert message.endswith(" ox_6 monkey_6)")
+
+
+def test_without_own_bets_the_readers_decode_into_the_spec_s_shape(operator_config):
+    """The common case costs nothing more: the shared decoder of the catalogue's types."""
+    validator = RoundValidator({"live-baccarat-it": operator_config.game("live-baccarat-it")})
+    assert validator.shape is RawRound and validator.decoder is ROUND_DECODER

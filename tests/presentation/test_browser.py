@@ -31,6 +31,7 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.documents import write_disclosure_page, write_rule_sheet
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
+from tests.presentation.variants import VARIANT_GAMES
 
 AS_OF = date(2026, 11, 30)
 #: Widths of the viewport, in CSS pixels: two phones (small Android, iPhone) and a laptop.
@@ -276,21 +277,24 @@ def find_chromium() -> str:
 
 
 @pytest.fixture(scope="module")
-def pages(operator_config, tmp_path_factory) -> dict[str, list[Path]]:
+def pages(operator_config, variant_config, tmp_path_factory) -> dict[str, list[Path]]:
     """By language: every configured game's rule sheet, and its ADM disclosure page, as the
-    ``rules`` command writes them (published by the sample operator: logo in the masthead)."""
+    ``rules`` command writes them (published by the sample operator: logo in the masthead);
+    and the variant games' (conftest.py: EZ, no commission, Tiger), whose bets are stated row
+    by row."""
     folder = tmp_path_factory.mktemp("html")
     written: dict[str, list[Path]] = {language: [] for language in SUPPORTED_LANGUAGES}
-    for game_id in operator_config.games:
-        for language in SUPPORTED_LANGUAGES:
-            game = operator_config.game(game_id)
-            sheet = build_rule_sheet(
-                game, language, disclosure=None, as_of=AS_OF, tool_version="test"
-            )
-            sheet = with_publisher(sheet, operator_config.operator, game)
-            written[language].append(write_rule_sheet(sheet, "html", folder))
-            if sheet.adm is not None:
-                written[language].append(write_disclosure_page(sheet, "html", folder))
+    for config in (operator_config, variant_config):
+        for game_id in config.games:
+            for language in SUPPORTED_LANGUAGES:
+                game = config.game(game_id)
+                sheet = build_rule_sheet(
+                    game, language, disclosure=None, as_of=AS_OF, tool_version="test"
+                )
+                sheet = with_publisher(sheet, config.operator, game)
+                written[language].append(write_rule_sheet(sheet, "html", folder))
+                if sheet.adm is not None:
+                    written[language].append(write_disclosure_page(sheet, "html", folder))
     return written
 
 
@@ -306,7 +310,7 @@ def test_every_page_fits_phones_and_desktop(pages, browser, language):
     """Each page is loaded once, at the narrowest width, then widened (a reload per width
     would double the run time and lay the page out the same way)."""
     problems = []
-    assert len(pages[language]) >= 4
+    assert len(pages[language]) >= 4 + len(VARIANT_GAMES)
     for path in pages[language]:
         browser.open(path, WIDTHS[0])
         for width in WIDTHS:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import io
 import re
 import sys
 from datetime import date, time
@@ -18,10 +19,11 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from reporting.config.bets import BETS_PATH, catalogue_bets
 from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.config.loader import load_config
-from reporting.engine.bets import BetType
-from reporting.presentation.bet_words import BET_WORDS, bet_words
+from reporting.engine.bets import BetGroup, BetRule, PayRow, Wording
+from reporting.presentation.bet_words import catalogue_bet, extract_bet_words, own_words
 from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,
@@ -157,39 +159,95 @@ def test_completeness_check_catches_each_kind_of_gap(tmp_path, monkeypatch):
     assert len(problems) == 4
 
 
-# --- the bet words table -------------------------------------------------------------------------
+# --- the bets' words: their declarations' msgids -------------------------------------------------
+
+
+def bet_msgids(bet: BetRule) -> list[str | tuple[str, str]]:
+    """Every msgid of a bet's declaration: its name, when it wins (a plural pair when it
+    counts the cards dealt) and each pay row's words."""
+    wins = bet.wins.msgid if bet.wins_plural is None else (bet.wins.msgid, bet.wins_plural)
+    return [bet.name.msgid, wins, *(row.says.msgid for row in bet.rows)]
 
 
 @pytest.mark.parametrize("language", [entry.code for entry in LANGUAGES])
-def test_every_bet_type_has_a_name_and_a_wins_sentence_translated(language):
-    """One table of bet words, complete: a new bet type fails here until it has its name and
-    its "wins when" sentence, translated in every language of the languages table."""
-    assert set(BET_WORDS) == set(BetType)
+def test_every_catalogue_bets_words_are_translated(language):
+    """Every bet of reporting/data/bets.toml, complete in every language of the languages
+    table: its name, its "wins when" sentence (every plural form filled) and the words of each
+    of its pay rows. A new bet fails here until its words are translated (`make i18n`)."""
     catalog = load_catalog(language)
-    for bet, words in BET_WORDS.items():
-        wins = words.wins if words.wins_plural is None else (words.wins, words.wins_plural)
-        for msgid in (words.name, wins):
+    bets = catalogue_bets()
+    assert len(bets) >= 23 and "banker_ez" in bets  # the classic bets and the variants
+    for bet in bets.values():
+        for msgid in bet_msgids(bet):
+            assert msgid, f"{bet.id}: a word without a msgid"
             message = catalog.get(msgid if isinstance(msgid, str) else msgid[0])
-            assert message is not None, f"{bet}: {msgid!r} is not in the {language} catalogue"
-            assert message_key(message) == msgid, f"{bet}: {msgid!r} singular or plural differs"
+            assert message is not None, f"{bet.id}: {msgid!r} is not in the {language} catalogue"
+            assert message_key(message) == msgid, f"{bet.id}: {msgid!r} singular or plural differs"
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            assert all(strings) and not message.fuzzy, f"{bet}: {msgid!r} untranslated"
+            if isinstance(msgid, tuple):  # every plural form of the language, filled
+                strings = tuple(strings) + ("",) * (catalog.num_plurals - len(strings))
+            assert all(strings), f"{bet.id}: {msgid!r} untranslated in {language}"
+            assert not message.fuzzy, f"{bet.id}: {msgid!r} fuzzy in {language}"
+
+
+def test_the_extraction_method_finds_every_msgid_of_the_declarations():
+    """babel.cfg's method for bets.toml yields exactly the declarations' msgids, each at the
+    line that holds it, plural pairs as ngettext."""
+    with BETS_PATH.open("rb") as handle:
+        found = list(extract_bet_words(handle, (), (), {}))
+    expected = {msgid for bet in catalogue_bets().values() for msgid in bet_msgids(bet)}
+    assert {message for _, _, message, _ in found} == expected
+    lines = BETS_PATH.read_text(encoding="utf-8").splitlines()
+    for line, function, message, comments in found:
+        singular = message if isinstance(message, str) else message[0]
+        assert f'"{singular}"' in lines[line - 1], (line, singular)
+        assert function == ("_" if isinstance(message, str) else "ngettext")
+        assert comments and comments[0].startswith("Translators:")
+    assert all(message in template_messages() for message in expected)  # babel.cfg runs it
+
+
+def test_the_extraction_method_refuses_a_declaration_with_a_problem():
+    bad = io.BytesIO(b'[bets.monkey_6]\ngroup = "side"\nname = "Monkey 6"\n')
+    with pytest.raises(ValueError, match="rows"):
+        list(extract_bet_words(bad, (), (), {}))
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
-def test_the_macros_print_each_bet_types_words_from_the_table(language):
+def test_the_macros_print_each_catalogue_bets_words_translated(language):
     macros = make_environment(language).get_template("rules/macros.html.j2").module
     translations = load_translations(language)
-    for bet in BetType:
-        assert str(macros.bet_name(bet)) == translations.gettext(BET_WORDS[bet].name)
+    for bet in catalogue_bets().values():
+        assert str(macros.bet_name(bet)) == translations.gettext(bet.name.msgid)
+        assert str(macros.bet_name(bet.id)) == translations.gettext(bet.name.msgid)
+        for row in bet.rows:
+            assert str(macros.words(row.says)) == translations.gettext(row.says.msgid)
 
 
-def test_a_bet_type_without_words_stops_the_render_naming_it():
+def test_an_operators_bet_prints_its_own_text_in_the_pages_language():
+    """A bet of the operator's configuration has no msgid: the page prints its own words in
+    its language, as written (escaped where shown), and never through gettext."""
+    monkey = BetRule(
+        "monkey_6",
+        BetGroup.SIDE,
+        (PayRow((("banker_total", frozenset({6})),), Fraction(12), "monkey_6"),),
+        name=Wording(by_language=(("en", "Monkey 6 & Co"), ("it", "Scimmia 6"))),
+    )
+    english = make_environment("en").get_template("rules/macros.html.j2").module
+    italian = make_environment("it").get_template("rules/macros.html.j2").module
+    assert str(english.bet_name(monkey)) == "Monkey 6 &amp; Co"
+    assert str(italian.bet_name(monkey)) == "Scimmia 6"
+    danish = make_environment("da").get_template("rules/macros.html.j2").module
+    with pytest.raises(KeyError, match="no 'da' text for 'Monkey 6 & Co'"):
+        danish.bet_name(monkey)
+    assert own_words("it", monkey.name) == "Scimmia 6"
+
+
+def test_a_bet_id_the_catalogue_lacks_stops_the_render_naming_it():
     macros = make_environment("en").get_template("rules/macros.html.j2").module
     with pytest.raises(KeyError, match="lucky_six"):
         macros.bet_name("lucky_six")
-    with pytest.raises(KeyError, match="BET_WORDS"):
-        bet_words("lucky_six")
+    with pytest.raises(KeyError, match="no bet 'lucky_six' in the catalogue"):
+        catalogue_bet("lucky_six")
 
 
 def test_italian_catalogue_declares_three_plural_forms():

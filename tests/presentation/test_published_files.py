@@ -16,6 +16,7 @@ from reporting.presentation.pdf import render_disclosure_pdf, render_pdf
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
 from reporting.presentation.workbook_base import FONT
+from tests.presentation.variants import VARIANT_GAMES
 
 AS_OF = date(2026, 11, 30)
 
@@ -49,9 +50,12 @@ def test_the_disclosure_page_pdf_is_tagged_too(operator_config):
     assert reader.metadata.author == operator_config.name
 
 
-@pytest.mark.parametrize("game_id", ["live-baccarat-it", "mini-baccarat-it"])
-def test_every_cell_of_a_rule_sheet_workbook_names_its_font(operator_config, game_id):
-    book = load_workbook(io.BytesIO(render_xlsx(sheet(operator_config, game_id, "en"))))
+@pytest.mark.parametrize("game_id", ["live-baccarat-it", "mini-baccarat-it", *VARIANT_GAMES])
+def test_every_cell_of_a_rule_sheet_workbook_names_its_font(
+    operator_config, variant_config, game_id
+):
+    config = variant_config if game_id in VARIANT_GAMES else operator_config
+    book = load_workbook(io.BytesIO(render_xlsx(sheet(config, game_id, "en"))))
     fonts = {
         (cell.font.name, cell.font.family)
         for worksheet in book.worksheets

@@ -9,15 +9,16 @@ from fractions import Fraction
 
 import pytest
 
+from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
-from reporting.engine.bets import BetFamily, BetResult, BetType
+from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable, Wording
 from reporting.engine.cards import parse_cards
-from reporting.engine.games import StakeLimits
+from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.rules import banker_draws, hand_value, player_draws
 from reporting.engine.theory import game_odds
 from reporting.figures.disclosure import disclose
 from reporting.presentation import rulesheet
-from reporting.presentation.rulesheet import RuleSheet, build_rule_sheet
+from reporting.presentation.rulesheet import PayForm, RuleSheet, build_rule_sheet
 
 AS_OF = date(2026, 11, 30)
 
@@ -98,36 +99,38 @@ def test_offered_bets_per_game(sheets):
     def offered(game_id):
         return [bet.bet for bet in sheets[game_id].bets]
 
-    assert offered("mini-baccarat-it") == [BetType.PLAYER, BetType.BANKER, BetType.TIE]
+    assert offered("mini-baccarat-it") == ["player", "banker", "tie"]
     assert sheets["mini-baccarat-it"].side_bets == ()
     assert not sheets["mini-baccarat-it"].has_bonus
-    assert offered("live-baccarat-gr") == [
-        BetType.PLAYER,
-        BetType.BANKER,
-        BetType.TIE,
-        BetType.PLAYER_PAIR,
-        BetType.BANKER_PAIR,
-    ]
+    assert offered("live-baccarat-gr") == ["player", "banker", "tie", "player_pair", "banker_pair"]
     assert len(offered("live-baccarat-it")) == 11
-    assert BetType.SMALL not in offered("live-baccarat-dk")
+    assert "small" not in offered("live-baccarat-dk")
 
 
 def test_what_each_bet_pays_comes_from_the_pay_table(sheets):
     bets = {bet.bet: bet for bet in sheets["live-baccarat-it"].bets}
-    assert bets[BetType.PLAYER].odds == 1 and bets[BetType.PLAYER].tie_returns_stake
-    assert bets[BetType.BANKER].odds == Fraction(19, 20) and bets[BetType.BANKER].tie_returns_stake
-    assert bets[BetType.TIE].odds == 8 and not bets[BetType.TIE].tie_returns_stake
-    assert bets[BetType.PLAYER_PAIR].odds == 11 and bets[BetType.EITHER_PAIR].odds == 5
-    assert bets[BetType.SMALL].odds == Fraction(3, 2) and bets[BetType.SMALL].cards_dealt == (4,)
-    assert bets[BetType.BIG].odds == Fraction(27, 50) and bets[BetType.BIG].cards_dealt == (5, 6)
-    assert bets[BetType.PLAYER_BONUS].odds is None
+    assert bets["player"].odds == 1 and bets["player"].tie_returns_stake
+    assert bets["banker"].odds == Fraction(19, 20) and bets["banker"].tie_returns_stake
+    assert bets["tie"].odds == 8 and not bets["tie"].tie_returns_stake
+    assert bets["player_pair"].odds == 11 and bets["either_pair"].odds == 5
+    assert bets["small"].odds == Fraction(3, 2) and bets["small"].cards_dealt == (4,)
+    assert bets["big"].odds == Fraction(27, 50) and bets["big"].cards_dealt == (5, 6)
+    assert bets["player_bonus"].odds is None
     assert sheets["live-baccarat-it"].banker_commission_percent == 5
+    # the classic bets keep their familiar forms, read from their rows
+    assert {bet: offered.form for bet, offered in bets.items()} == {
+        **{bet: PayForm.ODDS for bet in ("player", "banker", "tie", "player_pair")},
+        **{bet: PayForm.ODDS for bet in ("banker_pair", "either_pair", "small", "big")},
+        "perfect_pair": PayForm.ONE_OR_BOTH_HANDS,
+        "player_bonus": PayForm.BONUS_TABLE,
+        "banker_bonus": PayForm.BONUS_TABLE,
+    }
 
 
 def test_perfect_pair_variant_a_in_italy_b_in_denmark(sheets):
-    italy = {bet.bet: bet for bet in sheets["live-baccarat-it"].bets}[BetType.PERFECT_PAIR]
+    italy = {bet.bet: bet for bet in sheets["live-baccarat-it"].bets}["perfect_pair"]
     assert (italy.perfect_pair_variant, italy.odds, italy.both_hands_odds) == ("A", 25, 25)
-    denmark = {bet.bet: bet for bet in sheets["live-baccarat-dk"].bets}[BetType.PERFECT_PAIR]
+    denmark = {bet.bet: bet for bet in sheets["live-baccarat-dk"].bets}["perfect_pair"]
     assert (denmark.perfect_pair_variant, denmark.odds, denmark.both_hands_odds) == ("B", 25, 200)
 
 
@@ -143,28 +146,32 @@ def test_bonus_table_rows(sheets):
 
 
 def test_greek_house_rule_on_exclusive_pair_bets(sheets):
-    assert sheets["live-baccarat-gr"].exclusive_groups == (
-        (BetType.PLAYER_PAIR, BetType.BANKER_PAIR),
-    )
+    groups = sheets["live-baccarat-gr"].exclusive_groups
+    assert [[offered.bet for offered in group] for group in groups] == [
+        ["player_pair", "banker_pair"]
+    ]
     assert sheets["live-baccarat-it"].exclusive_groups == ()
 
 
 def test_rtp_of_every_offered_bet_equals_the_engines(sheets, operator_config):
     for game_id, sheet in sheets.items():
         odds = game_odds(operator_config.game(game_id))
-        assert {bet.bet.value: bet.rtp_percent for bet in sheet.bets} == {
+        assert {bet.bet: bet.rtp_percent for bet in sheet.bets} == {
             o.bet: o.rtp * 100 for o in odds.bets
         }
         assert all(type(bet.rtp_percent) is Fraction for bet in sheet.bets)
-    assert sheets["live-baccarat-it"].best_bet.bet is BetType.BANKER
+    assert sheets["live-baccarat-it"].best_bet.bet == "banker"
 
 
 def test_stake_limits_grouped_where_they_differ(sheets):
     italy = sheets["live-baccarat-it"].limit_groups
     assert len(italy) == 1 and italy[0].limits == StakeLimits(500, 100000)
     assert len(italy[0].bets) == 11
-    denmark = {group.bets: group.limits for group in sheets["live-baccarat-dk"].limit_groups}
-    assert denmark[(BetType.TIE,)] == StakeLimits(5000, 1000000)
+    denmark = {
+        tuple(offered.bet for offered in group.bets): group.limits
+        for group in sheets["live-baccarat-dk"].limit_groups
+    }
+    assert denmark[("tie",)] == StakeLimits(5000, 1000000)
     assert len(denmark) == 2
     assert sheets["live-baccarat-it"].above_maximum == "cap"
     assert sheets["live-baccarat-gr"].above_maximum == "reject"
@@ -173,14 +180,14 @@ def test_stake_limits_grouped_where_they_differ(sheets):
 def test_payout_and_rounding_examples(sheets):
     italy = sheets["live-baccarat-it"]
     example = italy.payout_example
-    assert (example.bet, example.stake, example.win, example.returned) == (
-        BetType.TIE,
+    assert (example.bet.bet, example.stake, example.win, example.returned) == (
+        "tie",
         500,
         4000,
         4500,
     )
     rounding = italy.rounding_example
-    assert rounding is not None and rounding.rounded
+    assert rounding is not None and rounding.rounded and rounding.bet.bet == "banker"
     assert (rounding.stake, rounding.exact_win, rounding.win, rounding.returned) == (
         535,
         Fraction(50825, 100),
@@ -330,6 +337,10 @@ def test_sheet_holds_values_not_formatted_strings(sheets):
         "parts",  # the scoreboard's parts, configuration words
         "winner",  # a road's hands: an enum value
         "missing",  # configuration keys
+        "group",  # a bet's group, an enum value
+        "form",  # how its pays are stated, an enum value
+        "msgid",  # a bet's words: msgids of its declaration (translated by the templates)
+        "wins_plural",
     }, text_fields
     italy = sheets["live-baccarat-it"]
     assert type(italy.adm.declared_rtp) is Decimal
@@ -337,12 +348,83 @@ def test_sheet_holds_values_not_formatted_strings(sheets):
     assert type(italy.as_of) is date
 
 
-def test_the_terms_of_every_bet_family_are_stated():
-    """The offered bet dispatches on the engine's bet family; a new family fails here."""
-    assert set(rulesheet._TERMS_BY_FAMILY) == set(BetFamily)
+def all_catalogue_bets_game(operator_config) -> GameSpec:
+    """The Italian live game offering every bet of the catalogue, at its default pays."""
+    bets = tuple(catalogue_bets().values())
+    game = operator_config.game("live-baccarat-it")
+    limits = game.limits_for("player")
+    return dataclasses.replace(
+        game,
+        bets=bets,
+        pay_table=PayTable.of(bets),
+        limits=tuple((bet.id, limits) for bet in bets),
+        exclusive_bets=(),
+    )
 
 
-def test_a_bet_that_does_not_win_on_its_familys_round_is_an_error(operator_config):
-    table = operator_config.games["live-baccarat-it"].pay_table
-    with pytest.raises(ValueError, match="player_pair"):
-        rulesheet._winning_odds(BetType.PLAYER_PAIR, rulesheet._pairs(), table)
+def test_every_catalogue_bet_is_stated_with_all_its_rows(operator_config):
+    """The sheet reads each bet's terms from its declaration: every row of every catalogue
+    bet is on it, and each form of pay (PayForm) is the form of some catalogue bet."""
+    game = all_catalogue_bets_game(operator_config)
+    sheet = build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version="t")
+    assert [offered.bet for offered in sheet.bets] == list(catalogue_bets())
+    for offered, rule in zip(sheet.bets, game.bets, strict=True):
+        assert offered.group is rule.group
+        assert [row.says for row in offered.rows] == [row.says for row in rule.rows]
+    assert {offered.form for offered in sheet.bets} == set(PayForm)
+    assert {offered.bet for offered in sheet.bets if offered.form is PayForm.BONUS_TABLE} == {
+        "player_bonus",
+        "banker_bonus",
+    }
+    assert len(sheet.main_bets) == 5 and len(sheet.bonus_bets) == 2
+
+
+def test_a_sentence_counting_cards_on_a_bet_that_wins_on_no_card_count_is_an_error(
+    operator_config,
+):
+    """A bet whose sentence counts the cards dealt (wins_plural) must win on a condition on
+    cards_dealt: the sheet has no number to put in the sentence otherwise."""
+    counting = BetRule(
+        "monkey_small",
+        BetGroup.SIDE,
+        (PayRow((("banker_total", frozenset({6})),), Fraction(12), "monkey_small"),),
+        name=Wording(by_language=(("en", "Monkey Small"),)),
+        wins=Wording("The round ends with %(cards)s card dealt in all."),
+        wins_plural="The round ends with %(cards)s cards dealt in all.",
+    )
+    game = operator_config.game("mini-baccarat-it")
+    game = dataclasses.replace(
+        game,
+        bets=(*game.bets, counting),
+        pay_table=PayTable.of((*game.bets, counting)),
+        limits=(*game.limits, ("monkey_small", game.limits_for("player"))),
+    )
+    with pytest.raises(ValueError, match="monkey_small: its sentence counts the cards dealt"):
+        build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version="t")
+
+
+def test_a_bonus_bet_whose_rows_make_no_bonus_table_is_stated_row_by_row():
+    """The bonus table is read from the rows (a row per winning margin, the natural win, the
+    tie of naturals); rows of another shape make no table, and the bet lists them."""
+    player_bonus = catalogue_bets()["player_bonus"]
+    table = PayTable.of([player_bonus])
+    rows = rulesheet._bonus_rows(player_bonus, table)
+    assert [(row.kind, row.margins) for row in rows] == [
+        *(("margin", (margin,)) for margin in range(9, 3, -1)),
+        ("natural_win", ()),
+        ("natural_tie", ()),
+        ("other", (1, 2, 3)),
+    ]
+    pair_bonus = BetRule(
+        "pair_bonus",
+        BetGroup.BONUS,
+        (
+            PayRow(
+                (("winner", frozenset({"player"})), ("player_pair", frozenset({True}))), Fraction(5)
+            ),
+        ),
+    )
+    assert rulesheet._bonus_rows(pair_bonus, PayTable.of([pair_bonus])) is None
+    # a margin row before the natural win would pay on a natural too: not the table's shape
+    swapped = dataclasses.replace(player_bonus, rows=player_bonus.rows[2:] + player_bonus.rows[:2])
+    assert rulesheet._bonus_rows(swapped, table) is None

@@ -23,8 +23,10 @@ from reporting.presentation.html import render_html
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
+from tests.presentation.variants import VARIANT_GAMES
 
 GAMES = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it")
+# and the variant games (variants.py), whose bets are stated row by row
 #: Elements a reader of the workbook has no use for: a screen's furniture.
 SCREEN_ONLY = ("nav", "svg", "style", "head", "footer")
 SCREEN_ONLY_CLASSES = ("scroll-cue", "matrix-legend")
@@ -68,14 +70,17 @@ def statements(html: str) -> list[str]:
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
-@pytest.mark.parametrize("game_id", GAMES)
-def test_every_statement_of_the_page_is_in_the_workbook(operator_config, game_id, language):
-    game = operator_config.game(game_id)
+@pytest.mark.parametrize("game_id", GAMES + VARIANT_GAMES)
+def test_every_statement_of_the_page_is_in_the_workbook(
+    operator_config, variant_config, game_id, language
+):
+    config = variant_config if game_id in VARIANT_GAMES else operator_config
+    game = config.game(game_id)
     sheet = with_publisher(
         build_rule_sheet(
             game, language, disclosure=None, as_of=date(2026, 11, 5), tool_version="t"
         ),
-        operator_config.operator,
+        config.operator,
         game,
     )
     book = load_workbook(io.BytesIO(render_xlsx(sheet)))

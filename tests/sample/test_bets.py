@@ -1,20 +1,38 @@
-"""The sample generator's bets: one weight per bet type, stakes within limits, and payouts
-that are the engine's."""
+"""The sample generator's bets: a share of play for every bet of the catalogue, stakes within
+limits, and payouts that are the engine's."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
-from reporting.engine.bets import BetType, settle
+from reporting.engine.bets import BetGroup, BetRule, settle
 from reporting.engine.cards import parse_cards
+from reporting.engine.facts import facts_of
 from reporting.engine.rules import resolve_round
-from reporting.sample.bets import BET_WEIGHTS, BetSampler, Settler, StakeSampler, bet_weight
+from reporting.sample.bets import (
+    BET_SHARES,
+    OWN_BET_SHARES,
+    BetSampler,
+    Settler,
+    StakeSampler,
+    bet_share,
+    drawn_bets,
+)
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+#: The shares of play of the classic bets, as the generator has always drawn them: a month of a
+#: classic game is the same month, byte for byte, only while these stay.
+CLASSIC_SHARES = {
+    "player": 0.28, "banker": 0.32, "tie": 0.08, "player_pair": 0.05, "banker_pair": 0.05,
+    "either_pair": 0.04, "perfect_pair": 0.04, "small": 0.03, "big": 0.03,
+    "player_bonus": 0.04, "banker_bonus": 0.04,
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -22,28 +40,58 @@ def config():
     return load_config(SAMPLE_CONFIG)
 
 
-def test_every_bet_type_has_a_sample_weight_and_nothing_else_does():
-    assert set(BET_WEIGHTS) == set(BetType)
-    assert all(weight > 0 for weight in BET_WEIGHTS.values())
-    assert list(BET_WEIGHTS) == list(BetType)  # the order of play draws
+@pytest.fixture(scope="module")
+def variants(variant_config):
+    return variant_config
 
 
-def test_a_bet_type_without_a_weight_fails_loudly():
-    with pytest.raises(KeyError, match="bet type 'dragon_bonus' has no sample weight"):
-        bet_weight("dragon_bonus")  # type: ignore[arg-type]
+def test_every_catalogue_bet_has_a_share_and_nothing_else_does():
+    # A bet added to reporting/data/bets.toml without a share of play fails here.
+    assert list(BET_SHARES) == list(catalogue_bets())  # the catalogue's order: the draw order
+    assert all(share > 0 for share in BET_SHARES.values())
+    assert {bet: BET_SHARES[bet] for bet in CLASSIC_SHARES} == CLASSIC_SHARES
+
+
+def test_an_operators_own_bet_takes_its_groups_share():
+    assert set(OWN_BET_SHARES) == set(BetGroup) and all(OWN_BET_SHARES.values())
+    for group in BetGroup:
+        assert bet_share(BetRule("monkey_6", group, (), own=True)) == OWN_BET_SHARES[group]
+
+
+def test_a_catalogue_bet_without_a_share_fails_loudly():
+    with pytest.raises(KeyError, match="bet 'dragon_bonus' has no share of play"):
+        bet_share(BetRule("dragon_bonus", BetGroup.SIDE, ()))
 
 
 def test_the_table_cannot_be_extended_by_a_caller():
     with pytest.raises(TypeError):
-        BET_WEIGHTS[BetType.TIE] = 1.0  # type: ignore[index]
+        BET_SHARES["tie"] = 1.0  # type: ignore[index]
 
 
-def test_each_game_draws_only_the_bets_it_offers(config):
-    for game in config.games.values():
+def test_each_game_draws_only_the_bets_it_offers_in_the_catalogues_order(config, variants):
+    catalogue = list(catalogue_bets())
+    for game in [*config.games.values(), *variants.games.values()]:
         sampler = BetSampler(game, 10000)
-        assert sampler.bet_types == [bet.value for bet in BetType if game.offers(bet)]
+        assert sorted(sampler.bet_types) == sorted(game.bet_ids)
+        assert sampler.bet_types == sorted(game.bet_ids, key=catalogue.index)
         assert sampler.cumulative[-1] == 1.0
         assert sampler.cumulative == sorted(sampler.cumulative)
+        main = [bet for bet in game.bets if bet.group is BetGroup.MAIN]
+        assert sampler.most_played == max(main, key=bet_share).id
+    # The order of the game's declaration does not change the draws.
+    lucky = variants.games["lucky-baccarat-dk"]
+    assert lucky.bet_ids[0] == "banker" and BetSampler(lucky, 1).bet_types[:2] == [
+        "player", "banker"
+    ]  # fmt: skip
+
+
+def test_an_operators_own_bets_are_drawn_after_the_catalogues(variants):
+    game = variants.games["ez-baccarat-it"]
+    first, second = (BetRule(name, BetGroup.SIDE, (), own=True) for name in ("monkey_6", "kings"))
+    drawn = drawn_bets(replace(game, bets=(first, *game.bets, second)))
+    catalogue = list(catalogue_bets())
+    expected = [*sorted(game.bet_ids, key=catalogue.index), "monkey_6", "kings"]
+    assert [bet.id for bet in drawn] == expected
 
 
 def test_placed_bets_keep_the_house_rules(config):
@@ -55,12 +103,12 @@ def test_placed_bets_keep_the_house_rules(config):
         held: dict[str, list[str]] = {}
         for placed, bet, account, stake in bets:
             assert 500 <= placed <= 14_800
-            assert game.limits_for(BetType(bet)).allows(stake)
+            assert game.limits_for(bet).allows(stake)
             held.setdefault(account, []).append(bet)
         for types in held.values():
             assert len(types) == len(set(types))  # each type at most once a round
             for group in game.exclusive_bets:
-                assert sum(BetType(bet) in group for bet in types) <= 1
+                assert sum(bet in group for bet in types) <= 1
 
 
 def test_stakes_stay_within_the_limits_and_some_have_odd_cents():
@@ -71,15 +119,41 @@ def test_stakes_stay_within_the_limits_and_some_have_odd_cents():
     assert 0.05 < sum(stake % 100 != 0 for stake in stakes) / len(stakes) < 0.30
 
 
-def test_cached_payouts_are_the_engines(config):
-    game = config.games["live-baccarat-it"]
+DEALS = [
+    (["9H", "KS"], ["3D", "4C"]),
+    (["2H", "3S", "4D"], ["5C", "5H", "9S"]),
+    # Banker 6 against Player 5: a no-commission Banker pays half, Super 6 and Tiger pay.
+    (["10H", "KS", "5D"], ["3D", "3C"]),
+    # Banker on a three-card 7: EZ pushes, Dragon 7 pays.
+    (["10H", "KS", "5D"], ["10D", "2C", "5H"]),
+    # Twin pairs: both hands start with a pair of 5s; then a pair of 5s and one of 3s.
+    (["5H", "5S", "9C"], ["5D", "5C", "4H"]),
+    (["5H", "5S", "9C"], ["3D", "3C"]),
+]
+
+
+@pytest.mark.parametrize("game_id", ["live-baccarat-it", "no-commission-dk", "ez-baccarat-it",
+                                     "tiger-baccarat-it", "lucky-baccarat-dk"])  # fmt: skip
+def test_cached_payouts_are_the_engines_settlements_on_the_rounds_facts(config, variants, game_id):
+    game = {**config.games, **variants.games}[game_id]
     settler = Settler(game)
-    deals = [(["9H", "KS"], ["3D", "4C"]), (["2H", "3S", "4D"], ["5C", "5H", "9S"])]
-    bets = [[0, bet.value, "acc-1", 1235] for bet in BetType if game.offers(bet)]
-    for player_codes, banker_codes in deals * 2:  # the second time from the caches
+    bets = [[0, bet, "acc-1", stake] for bet in game.bet_ids for stake in (1235, 500)]
+    for player_codes, banker_codes in DEALS * 2:  # the second time from the caches
         player, banker = tuple(parse_cards(player_codes)), tuple(parse_cards(banker_codes))
-        outcome = resolve_round(player, banker)
+        facts = resolve_round(player, banker).facts
+        assert facts == facts_of(player, banker)
         assert settler.payouts(player, banker, bets) == [
-            settle(BetType(bet), stake, outcome, game.pay_table, game.rounding).payout
+            settle(game.bet(bet), stake, facts, game.pay_table, game.rounding).payout
             for _, bet, _, stake in bets
         ]
+
+
+def test_deals_that_differ_only_in_a_fact_no_classic_bet_reads_settle_apart(variants):
+    """Twin pairs pay a Tiger Pair 100 to 1, two pairs of different ranks 20 to 1: the cache
+    tells the two rounds apart by every fact of the round, not by a key of its own."""
+    game = variants.games["tiger-baccarat-it"]
+    settler = Settler(game)
+    bet = [[0, "tiger_pair", "acc-1", 1000]]
+    twin = settler.payouts(*(tuple(parse_cards(c)) for c in (["5H", "5S"], ["5D", "5C"])), bet)
+    double = settler.payouts(*(tuple(parse_cards(c)) for c in (["5H", "5S"], ["4D", "4C"])), bet)
+    assert (twin, double) == ([101_000], [21_000])

@@ -19,11 +19,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import typer
+from helpers import run_main
 from typer.testing import CliRunner
 
+from reporting.config.bets import catalogue_bets
 from reporting.config.loader import OperatorConfig, load_config
-from reporting.engine.bets import BetType, settle
+from reporting.engine.bets import BetGroup, resolve_bet, settle
 from reporting.engine.cards import CardError, parse_cards
+from reporting.engine.facts import facts_of
 from reporting.engine.money import AmountError, parse_amount
 from reporting.engine.rules import DealError, resolve_round
 from reporting.errors import InputError
@@ -36,6 +39,14 @@ MONTH = "2026-10"
 MONEY = re.compile(r"[0-9]+\.[0-9]{2}")
 TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?")
 OFFSET = re.compile(r"Z|[+-][0-9]{2}:[0-9]{2}")
+#: The first table of each game of the sample configuration and of the variant games of these
+#: tests, as the generator names it after the game's ``tables`` (``LB-IT-*``, ``EZ-IT-*``).
+TABLES = {
+    "live-baccarat-it": "LB-IT-01", "live-baccarat-dk": "LB-DK-01", "live-baccarat-gr": "LB-GR-01",
+    "mini-baccarat-it": "MB-IT-01", "no-commission-dk": "NC-DK-01", "ez-baccarat-it": "EZ-IT-01",
+    "tiger-baccarat-it": "TB-IT-01", "lucky-baccarat-dk": "LK-DK-01",
+}  # fmt: skip
+CLASSIC_GAMES = {"live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it"}
 ROUND_FIELDS = ("round_id", "table_id", "game", "settled_at", "status", "bets")
 BET_FIELDS = ("bet_id", "account", "type", "stake", "payout", "currency")
 
@@ -95,7 +106,7 @@ def check_record(record: Any, config: OperatorConfig) -> None:
             parse_amount(bet["payout"])
         except AmountError:
             raise Rejected("bad_money") from None
-        if bet["type"] not in {bet_type.value for bet_type in BetType}:
+        if bet["type"] not in catalogue_bets() and bet["type"] not in config.own_bets:
             raise Rejected("unknown_bet_type")
     if record["status"] == "void":
         if not record.get("void_reason"):
@@ -195,10 +206,12 @@ def verify(
             if outcome.breaches:
                 findings.append(("third_card_rule", round_id, None, line))
         for bet in record["bets"]:
-            bet_type = BetType(bet["type"])
+            bet_type = bet["type"]
             stake, payout = parse_amount(bet["stake"]), parse_amount(bet["payout"])
             if record["status"] == "settled":
-                expected = settle(bet_type, stake, outcome, game.pay_table, game.rounding).payout
+                rule = game.bet(bet_type)
+                facts = outcome.facts
+                expected = settle(rule, stake, facts, game.pay_table, game.rounding).payout
                 if payout != expected:
                     findings.append(("payout_mismatch", round_id, bet["bet_id"], line))
             elif payout != stake:
@@ -211,9 +224,7 @@ def verify(
         if time_order_broken(record):
             findings.append(("time_order", round_id, None, line))
         for group in game.exclusive_bets:
-            held = Counter(
-                bet["account"] for bet in record["bets"] if BetType(bet["type"]) in group
-            )
+            held = Counter(bet["account"] for bet in record["bets"] if bet["type"] in group)
             if any(count >= 2 for count in held.values()):
                 findings.append(("exclusive_side_bets", round_id, None, line))
                 break
@@ -344,17 +355,12 @@ def test_every_game_is_in_the_log_with_its_own_tables_and_currency(clean, config
     by_game = Counter(record["game"] for record in rounds)
     assert set(by_game) == set(config.games)
     tables = {record["game"]: record["table_id"] for record in rounds}
-    assert tables == {
-        "live-baccarat-it": "LB-IT-01",
-        "live-baccarat-dk": "LB-DK-01",
-        "live-baccarat-gr": "LB-GR-01",
-        "mini-baccarat-it": "MB-IT-01",
-    }
+    assert tables == {game: TABLES[game] for game in config.games}
     for record in rounds:
         game = config.games[record["game"]]
         for bet in record["bets"]:
             assert bet["currency"] == game.currency
-            assert game.offers(BetType(bet["type"]))
+            assert game.offers(bet["type"])
             assert re.fullmatch(r"acc-[0-9]{5}", bet["account"])
     round_ids = [record["round_id"] for record in rounds]
     bet_ids = [bet["bet_id"] for record in rounds for bet in record["bets"]]
@@ -387,8 +393,15 @@ def test_bets_look_like_real_play(clean, config):
     counts = [len(record["bets"]) for record in rounds]
     assert 4.5 < sum(counts) / len(counts) < 7.5
     assert counts.count(0) > 0
-    types = Counter(bet["type"] for record in rounds for bet in record["bets"])
-    assert types.most_common(2)[0][0] == "banker" and types.most_common(2)[1][0] == "player"
+    # At every table, a Banker bet (the classic, without commission, EZ) is played the most,
+    # then the Player bet.
+    for game_id, game in config.games.items():
+        types = Counter(
+            bet["type"] for record in rounds if record["game"] == game_id for bet in record["bets"]
+        )
+        first, second = (bet for bet, _ in types.most_common(2))
+        assert first.startswith("banker") and game.bet(first).group is BetGroup.MAIN, game_id
+        assert second == "player", game_id
     stakes = [bet["stake"] for record in rounds for bet in record["bets"]]
     odd_cents = sum(not stake.endswith(".00") for stake in stakes) / len(stakes)
     assert 0.05 < odd_cents < 0.30
@@ -541,12 +554,7 @@ def test_manifest_lists_n_faults_of_every_kind_on_distinct_rounds(faulty, config
     assert len({entry["round_id"] for entry in entries}) == len(entries)
     assert summary.rejected_lines == 2 * len(REJECT_REASONS)
     # Spread over the games and over the month.
-    assert {entry["table_id"] for entry in entries} == {
-        "LB-IT-01",
-        "LB-DK-01",
-        "LB-GR-01",
-        "MB-IT-01",
-    }
+    assert {entry["table_id"] for entry in entries} == {TABLES[game] for game in config.games}
     days = {entry["round_id"].rsplit("-", 2)[1] for entry in entries}
     assert len(days) >= 10
     shoe_games = {entry["game"] for entry in entries if entry["kind"] == "shoe_card_count"}
@@ -618,7 +626,7 @@ def test_each_listed_line_really_carries_its_fault(faulty, config):
         elif kind == "stake_out_of_limits":
             game = config.games[record["game"]]
             assert bet is not None
-            assert not game.limits_for(BetType(bet["type"])).allows(parse_amount(bet["stake"]))
+            assert not game.limits_for(bet["type"]).allows(parse_amount(bet["stake"]))
         elif kind == "shoe_card_count":
             assert entry["card"] in record["player_cards"] + record["banker_cards"]
         elif kind == "exclusive_side_bets":
@@ -671,6 +679,175 @@ def test_a_configuration_without_exclusive_bets_skips_that_kind(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------
+# Games of the variants (tests/sample/conftest.py): every variant bet of the catalogue
+
+
+@pytest.fixture(scope="module")
+def variant_clean(tmp_path_factory, variant_config):
+    path = tmp_path_factory.mktemp("variant-clean") / "clean.jsonl"
+    summary = generate_month(variant_config, MONTH, path, seed=2, rounds_per_day=30)
+    return path, summary, json_records(path)
+
+
+@pytest.fixture(scope="module")
+def variant_faulty(tmp_path_factory, variant_config):
+    path = tmp_path_factory.mktemp("variant-faulty") / "faulty.jsonl"
+    summary = generate_month(variant_config, MONTH, path, seed=4, faults=3, rounds_per_day=24)
+    return path, summary, json.loads(summary.manifest.read_text(encoding="utf-8"))
+
+
+def deciding_rows(rounds: list[dict], config: OperatorConfig) -> Counter[str]:
+    """How often each pay row decided a bet of the settled rounds (``"<bet>:<n>"``)."""
+    rows: Counter[str] = Counter()
+    for record in rounds:
+        if record["status"] != "settled":
+            continue
+        game = config.games[record["game"]]
+        facts = facts_of(parse_cards(record["player_cards"]), parse_cards(record["banker_cards"]))
+        for bet in record["bets"]:
+            rows[resolve_bet(game.bet(bet["type"]), facts, game.pay_table).row] += 1
+    return rows
+
+
+def test_a_variant_month_plays_every_bet_and_verifies_clean(variant_clean, variant_config):
+    path, summary, records = variant_clean
+    loaded, rejected = read_records(records, variant_config)
+    assert rejected == [] and len(loaded) == summary.rounds
+    # Every payout is the engine's settlement of the game's own bet on the round's facts.
+    assert verify(loaded, variant_config) == []
+    rounds = [record for _, record in loaded]
+    for game_id, game in variant_config.games.items():
+        played = {
+            bet["type"] for record in rounds if record["game"] == game_id for bet in record["bets"]
+        }
+        assert played == set(game.bet_ids), game_id
+    rows = deciding_rows(rounds, variant_config)
+    # Every row of every variant bet decides some bet of the month (but the rare Perfect Pair
+    # on both hands): a Banker 6 paid half without commission, an EZ Banker's three-card 7
+    # pushed, two- and three-card 6s, twin, double and single Tiger Pairs, ...
+    catalogue = catalogue_bets()
+    for game in variant_config.games.values():
+        for bet in game.bet_ids:
+            for number in range(1, len(catalogue[bet].rows) + 1):
+                row = f"{bet}:{number}"
+                assert rows[row] > 0 or row == "perfect_pair:2", row
+    # The changed pays are the game's: Super 6 at 15 to 1 on the no-commission table.
+    super_6 = [
+        bet for record in rounds if record["status"] == "settled" for bet in record["bets"]
+        if bet["type"] == "super_6" and bet["payout"] != "0.00"
+    ]  # fmt: skip
+    assert super_6 and all(
+        parse_amount(bet["payout"]) == 16 * parse_amount(bet["stake"]) for bet in super_6
+    )
+
+
+def test_a_variant_month_gives_exactly_its_faults(variant_faulty, variant_config):
+    path, summary, manifest = variant_faulty
+    loaded, rejected = read_records(json_records(path), variant_config)
+    assert sorted(rejected) == sorted(
+        (entry["line"], entry["kind"])
+        for entry in manifest["faults"]
+        if entry["category"] == "reject"
+    )
+    assert verify(loaded, variant_config) == manifest_findings(manifest)
+    # Every kind the spec's log carries, but the exclusive groups none of these games has.
+    assert summary.skipped_faults["exclusive_side_bets"]
+    carried = [kind for kind in CARRIED_KINDS["jsonl"] if kind != "exclusive_side_bets"]
+    assert Counter(entry["kind"] for entry in manifest["faults"]) == dict.fromkeys(carried, 3)
+    # The payout errors are the typical ones where a bet of the round is open to them: paid as
+    # another row of the bet on the same result.
+    misread = [
+        entry for entry in manifest["faults"]
+        if entry["kind"] == "payout_mismatch" and "paid as on row" in entry["detail"]
+    ]  # fmt: skip
+    assert len(misread) >= 2
+
+
+OWN_BET = """
+[bets.monkey_6]
+group = "side"
+name = { it = "Scimmia 6", en = "Monkey 6" }
+wins = { it = "Il Banco vince con un 6 di tre carte con figure.", en = "The Banker wins with a three-card 6 holding a face card." }
+rows = [
+  { when = { winner = "banker", banker_total = 6, banker_cards = 3, banker_faces = [1, 2, 3] }, key = "monkey_6", pays = "30", says = { it = "Con figure.", en = "With a face card." } },
+]
+
+[games.monkey-baccarat-it]
+base = "live-baccarat-it"
+bets = ["player", "banker", "tie", "monkey_6"]
+tables = ["MK-IT-*"]
+"""
+
+
+def test_an_operators_own_bet_is_played_and_settled_by_its_declaration(tmp_path):
+    """A bet of the operator's configuration, on a fact no catalogue bet reads (the Banker's
+    face cards), is drawn at its group's share and settled by its own rows; its faults are
+    found like any other's."""
+    path = tmp_path / "operator.toml"
+    path.write_text(OWN_BET, encoding="utf-8")
+    config = load_config(path)
+    summary = generate_month(
+        config, MONTH, tmp_path / "m.jsonl", seed=1, faults=1, rounds_per_day=40
+    )
+    manifest = json.loads(summary.manifest.read_text(encoding="utf-8"))
+    loaded, rejected = read_records(json_records(summary.log), config)
+    assert verify(loaded, config) == manifest_findings(manifest)
+    rows = deciding_rows([record for _, record in loaded], config)
+    assert rows["monkey_6:1"] > 0 and rows["monkey_6:lose"] > 0
+    assert {record["table_id"] for _, record in loaded} == {"MK-IT-01"}
+    # The numeric feed numbers the catalogue's bets only: refused before a file is written.
+    with pytest.raises(InputError, match="bet monkey_6 has no code in the numeric-feed shape"):
+        generate_month(config, MONTH, tmp_path / "feed" / "page.json", fmt="numeric-feed")
+    assert not (tmp_path / "feed").exists()
+
+
+#: A variant month in each format, loaded by the tool's own readers (a provider's shape through
+#: its built-in profile) and verified.
+VARIANT_FORMATS = {
+    "jsonl": ("month.jsonl", ()),
+    "replay-api": ("games.json", ("--profile", "replay-api")),
+    "numeric-feed": ("page.json", ("--profile", "numeric-feed")),
+    "flat-csv": ("bets.csv", ("--profile", "flat-csv")),
+}
+
+
+@pytest.mark.parametrize("fmt", VARIANT_FORMATS)
+def test_verify_finds_every_fault_of_a_variant_month_and_nothing_else(
+    tmp_path, variant_config, variant_config_path, fmt
+):
+    """Precision and recall 1: verify's findings are exactly the manifest's, every variant bet
+    is settled (an ``unverified_bet`` only where one was injected), and the reader rejects
+    exactly the lines the manifest lists."""
+    name, profile = VARIANT_FORMATS[fmt]
+    summary = generate_month(
+        variant_config, MONTH, tmp_path / name, seed=6, faults=2, rounds_per_day=12, fmt=fmt
+    )
+    manifest = json.loads(summary.manifest.read_text(encoding="utf-8"))
+    db, config = str(tmp_path / "store.sqlite"), str(variant_config_path)
+    loaded = run_main(
+        "ingest", str(summary.log), *profile, "--db", db, "--config", config, "--json"
+    )
+    assert loaded.returncode in (0, 1), loaded.stderr
+    rejected = Counter(record["reason"] for record in json.loads(loaded.stdout)["rejected"])
+    assert rejected == Counter(
+        entry["kind"] for entry in manifest["faults"] if entry["category"] == "reject"
+    )
+    run = run_main("verify", "--db", db, "--config", config, "--month", MONTH, "--json")
+    assert run.returncode in (0, 1), run.stderr
+    found = Counter(
+        (f["kind"], f["round_id"], f["bet_id"]) for f in json.loads(run.stdout)["findings"]
+    )
+    injected = Counter(
+        (entry["kind"], entry["round_id"], entry["bet_id"])
+        for entry in manifest["faults"]
+        if entry["category"] == "finding"
+    )
+    assert found == injected
+    unverified = sum(kind == "unverified_bet" for kind, _, _ in found)
+    assert unverified == (0 if fmt == "jsonl" else 2)
+
+
+# ---------------------------------------------------------------------------------------------
 # Arguments and the command
 
 
@@ -705,9 +882,8 @@ def test_sample_command_prints_a_json_summary(tmp_path):
     document = json.loads(result.stdout)
     assert document["log"] == str(out) and out.is_file()
     assert document["faults"]["conflict"] == 1 and document["rounds"] > 500
-    assert {game["game"] for game in document["games"]} == {
-        "live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it",
-    }  # fmt: skip
+    assert {game["game"] for game in document["games"]} == set(load_config(SAMPLE_CONFIG).games)
+    assert set(load_config(SAMPLE_CONFIG).games) >= CLASSIC_GAMES
 
 
 def test_sample_command_prints_a_short_human_summary(tmp_path):

@@ -1004,8 +1004,10 @@ def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, op
     clean_rounds = len(rounds_csv.read_bytes().splitlines()) - 1
 
     def spoil(path: Path, line_number: int) -> None:
+        """A byte that is not UTF-8 in the row's table id (whatever its game)."""
         lines = path.read_bytes().splitlines(keepends=True)
-        lines[line_number - 1] = lines[line_number - 1].replace(b"live", b"l\xffve", 1)
+        round_id, table_id, rest = lines[line_number - 1].split(b",", 2)
+        lines[line_number - 1] = b",".join((round_id, table_id[:1] + b"\xff" + table_id[1:], rest))
         path.write_bytes(b"".join(lines))
 
     spoil(rounds_csv, 5)

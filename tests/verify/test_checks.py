@@ -7,22 +7,29 @@ one kind asked of the store in SQL): every finding kind is found by exactly one 
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+from fractions import Fraction
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reporting.engine.bets import BetType, settle
+from reporting.config.bets import catalogue_bets
+from reporting.config.loader import load_config
+from reporting.engine.bets import BetGroup, BetRule, PayRow, PayTable, resolve_bet, settle
 from reporting.engine.cards import RANKS, SUITS, parse_cards
+from reporting.engine.facts import FACTS
 from reporting.engine.rules import resolve_round
 from reporting.records import FINDING_KINDS, Bet, Finding, FindingKind, Round
 from reporting.store.reading import SourceFiles
 from reporting.verify.checks import (
     CHECKS,
     FIELDS_NEEDED,
-    SETTLED_BET_TYPES,
     SHOE_CHECKS,
     CheckCache,
     CheckContext,
+    Settler,
     check_drawing_rules,
     check_exclusive_bets,
     check_late_bets,
@@ -32,6 +39,7 @@ from reporting.verify.checks import (
     check_time_order,
     check_unverified_bets,
     check_void_refunds,
+    settled_bets,
 )
 from reporting.verify.run import STORE_CHECKS
 from reporting.verify.totals import Totals
@@ -83,9 +91,23 @@ def make_round(*bets: Bet, **fields) -> Round:
 
 
 def run_check(check, round: Round, operator_config) -> list[Finding]:
-    """One round check on one round, with a fresh cache."""
+    """One round check on one round, with a fresh cache of the configuration's bets (as a
+    run makes)."""
     game = operator_config.game(round.game_id)
-    return check(round, game, CheckContext.of(round, FILES, CheckCache()))
+    cache = CheckCache(settled_bets(operator_config.games.values()))
+    return check(round, game, CheckContext.of(round, FILES, cache))
+
+
+def settled_by_hand(game, bet_type: str, stake: int, outcome):
+    """:func:`settle` of a bet as its game offers it; a catalogue bet the game does not offer
+    (its type is known: the configuration changed since it was loaded) at the catalogue's
+    pays, but for a pay key it shares with a bet of the game, which the game's table sets."""
+    if game.offers(bet_type):
+        rule, table = game.bet(bet_type), game.pay_table
+    else:
+        rule = catalogue_bets()[bet_type]
+        table = PayTable.of([*game.bets, rule], dict(game.pay_table.pays))
+    return settle(rule, stake, outcome.facts, table, game.rounding)
 
 
 # --- payouts -----------------------------------------------------------------------------------
@@ -118,12 +140,20 @@ def test_payouts_of_a_void_round_are_not_judged_by_the_cards(operator_config):
 
 CARD_CODES = [rank + suit for rank in RANKS for suit in SUITS]
 paid_bet = st.tuples(
-    st.sampled_from([bet.value for bet in BetType]),
+    st.sampled_from(list(catalogue_bets())),
     st.integers(min_value=1, max_value=100_000),  # stake in cents, odd cents included
     st.sampled_from([0, 0, 0, 1, -1]),  # cents added to the engine's payout
 )
 dealt_round = st.tuples(
-    st.sampled_from(["live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr"]),
+    st.sampled_from(
+        [
+            "live-baccarat-it",
+            "live-baccarat-dk",
+            "live-baccarat-gr",
+            "no-commission-dk",
+            "ez-baccarat-it",
+        ]
+    ),
     st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
     st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
     st.lists(paid_bet, max_size=6),
@@ -136,14 +166,15 @@ def test_a_payout_is_a_mismatch_exactly_when_it_differs_from_the_engines_settlem
     rounds, operator_config
 ):
     """Against :func:`settle` on the logged cards, with one cache over every round (as a run
-    shares it), for every bet type, stake and game."""
+    shares it), for every bet of the catalogue (those a game does not offer too), stake and
+    game."""
     cache, expected, found = CheckCache(), set(), set()
     for number, (game_id, player, banker, bets) in enumerate(rounds):
         game = operator_config.games[game_id]
         outcome = resolve_round(parse_cards(" ".join(player)), parse_cards(" ".join(banker)))
         logged = []
         for index, (bet_type, stake, error) in enumerate(bets):
-            right = settle(BetType(bet_type), stake, outcome, game.pay_table, game.rounding)
+            right = settled_by_hand(game, bet_type, stake, outcome)
             payout = max(right.payout + error, 0)
             if payout != right.payout:
                 expected.add((number, f"B-{index}", right.payout, payout))
@@ -157,6 +188,91 @@ def test_a_payout_is_a_mismatch_exactly_when_it_differs_from_the_engines_settlem
         for finding in check_payouts(round, game, context):
             found.add((number, finding.bet_id, finding.expected_payout, finding.logged_payout))
     assert found == expected
+
+
+# --- the settler's cache: keyed on the round's facts -------------------------------------------
+
+EZ = "ez-baccarat-it"  # player, banker_ez, tie, dragon_7, panda_8
+
+#: Two rounds alike in every fact a hand-typed key once held (totals 6 against 7, no natural,
+#: five cards dealt, no pair): in the first the Player drew and the Banker stood on a two-card 7;
+#: in the second the Player stood and the Banker drew to a three-card 7, which wins Dragon 7 and
+#: pushes Banker EZ. Stakes of 10.00, payouts as the spec's pays give them.
+PLAYER_DREW = ("2H 3C AD", "5D 2C", {"banker_ez": 2000, "dragon_7": 0, "player": 0})
+BANKER_DREW = ("10H 6C", "2D 3S 2H", {"banker_ez": 1000, "dragon_7": 41000, "player": 0})
+
+
+@pytest.mark.parametrize("order", [(PLAYER_DREW, BANKER_DREW), (BANKER_DREW, PLAYER_DREW)])
+def test_rounds_that_differ_only_in_which_hand_drew_are_settled_apart(operator_config, order):
+    cache, found = CheckCache(), []
+    for number, (player, banker, payouts) in enumerate(order):
+        round = make_round(
+            *(
+                make_bet(f"B-{bet_type}", bet_type=bet_type, stake_cents=1000, payout_cents=paid)
+                for bet_type, paid in payouts.items()
+            ),
+            round_id=f"R-{number}",
+            game_id=EZ,
+            player_cards=player,
+            banker_cards=banker,
+        )
+        context = CheckContext.of(round, FILES, cache)
+        assert check_drawing_rules(round, operator_config.game(EZ), context) == []
+        found += check_payouts(round, operator_config.game(EZ), context)
+    assert found == []
+
+
+def probe_bets() -> dict[str, BetRule]:
+    """One bet per fact of the vocabulary, whose winning row (and odds) names the fact's value:
+    it settles two records apart whenever that fact differs."""
+    return {
+        f"reads_{name}": BetRule(
+            f"reads_{name}",
+            BetGroup.SIDE,
+            tuple(
+                PayRow(((name, frozenset({value})),), Fraction(number))
+                for number, value in enumerate(fact.values, start=1)
+            ),
+        )
+        for name, fact in FACTS.items()
+    }
+
+
+PROBES = probe_bets()
+hand = st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3).map(" ".join)
+changed_fact = st.sampled_from(list(FACTS)).flatmap(
+    lambda name: st.tuples(st.just(name), st.sampled_from(FACTS[name].values))
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(player=hand, banker=hand, changes=st.lists(changed_fact, min_size=1, max_size=4))
+def test_the_settler_never_gives_one_round_the_decision_of_another_whose_facts_differ(
+    operator_config, player, banker, changes
+):
+    """Rounds whose facts differ in any one field, settled in turn through one Settler, each
+    get what :func:`resolve_bet` computes afresh; the bet reading that field tells them apart."""
+    game = dataclasses.replace(
+        operator_config.game(ITALY),
+        id="probes",
+        bets=tuple(PROBES.values()),
+        pay_table=PayTable.of(PROBES.values()),
+    )
+    first = resolve_round(parse_cards(player), parse_cards(banker))
+    rounds = [first]
+    for name, value in changes:
+        if getattr(rounds[-1].facts, name) != value:
+            changed = dataclasses.replace(rounds[-1].facts, **{name: value})
+            rounds.append(dataclasses.replace(rounds[-1], facts=changed))
+    settler = Settler(PROBES)
+    for outcome in rounds:
+        for bet in PROBES.values():
+            fresh = resolve_bet(bet, outcome.facts, game.pay_table)
+            assert settler.resolve(game, bet.id, outcome) == fresh
+    for before, after in itertools.pairwise(rounds):
+        (name,) = [n for n in FACTS if getattr(before.facts, n) != getattr(after.facts, n)]
+        probe = f"reads_{name}"
+        assert settler.resolve(game, probe, before) != settler.resolve(game, probe, after)
 
 
 # --- void rounds -------------------------------------------------------------------------------
@@ -294,7 +410,7 @@ def test_a_bet_placed_after_settlement_is_a_time_order_finding_unless_it_is_a_la
 def test_stakes_just_outside_the_limits_are_findings_and_the_limits_themselves_are_not(
     operator_config,
 ):
-    limits = operator_config.game(ITALY).limits_for(BetType.BANKER)
+    limits = operator_config.game(ITALY).limits_for("banker")
     round = make_round(
         make_bet("B-1", stake_cents=limits.minimum - 1, source_line=3),
         make_bet("B-2", stake_cents=limits.minimum, source_line=4),
@@ -511,6 +627,100 @@ def test_a_check_gives_the_same_findings_again_on_the_same_round(operator_config
     assert check_payouts(round, game, context) == check_payouts(round, game, context)
 
 
+# --- the operator's own bets ------------------------------------------------------------------
+
+OWN_BET_CONFIG = """\
+[bets.monkey_6]
+group = "side"
+name = { it = "Scimmia 6", en = "Monkey 6" }
+wins = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." }
+rows = [
+  { when = { winner = "player", player_total = 6, player_cards = 3 }, key = "monkey_6", pays = "40", says = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." } },
+]
+
+[games.monkey-it]
+base = "live-baccarat-it"
+name = "Monkey Baccarat"
+bets = ["player", "banker", "tie", "monkey_6"]
+languages = ["it", "en"]
+
+[games.live-baccarat-it]
+languages = ["it", "en"]
+"""
+
+
+@pytest.fixture(scope="module")
+def own_bet_config(tmp_path_factory):
+    path = tmp_path_factory.mktemp("config") / "operator.toml"
+    path.write_text(OWN_BET_CONFIG, encoding="utf-8")
+    return load_config(path)
+
+
+def monkey_round(game_id: str) -> Round:
+    """Player 5 draws an ace (a three-card 6) and beats banker 5, who stands on the ace: Monkey 6
+    wins, 10.00 bringing back 10.00 + 40 x 10.00. B-1 is paid that, B-2 a win short."""
+    return make_round(
+        make_bet("B-1", bet_type="monkey_6", stake_cents=1000, payout_cents=41000),
+        make_bet("B-2", bet_type="monkey_6", stake_cents=1000, payout_cents=40000),
+        make_bet("B-3", bet_type="monkey_7", stake_cents=1000, payout_cents=0),
+        game_id=game_id,
+        player_cards="2C 3D AH",
+        banker_cards="10S 5D",
+    )
+
+
+@pytest.mark.parametrize("game_id", ["monkey-it", "live-baccarat-it"])
+def test_an_operators_own_bet_is_settled_by_its_declaration(own_bet_config, game_id):
+    """In the game that offers it, and (a known bet, like the catalogue's) in one that does
+    not; a type neither the catalogue nor the operator declares stays unverified."""
+    round = monkey_round(game_id)
+    assert run_check(check_drawing_rules, round, own_bet_config) == []
+    (mismatch,) = run_check(check_payouts, round, own_bet_config)
+    assert (mismatch.bet_id, mismatch.expected_payout, mismatch.logged_payout) == (
+        "B-2",
+        41000,
+        40000,
+    )
+    unverified = run_check(check_unverified_bets, round, own_bet_config)
+    assert [finding.bet_id for finding in unverified] == ["B-3"]
+    assert "monkey_6" in settled_bets(own_bet_config.games.values())
+    assert "monkey_6" not in settled_bets([own_bet_config.game("live-baccarat-it")])
+
+
+BONUS_CONFIG = """\
+[games.bonus-it]
+base = "live-baccarat-it"
+bets = ["player", "banker", "tie", "player_bonus"]
+pay = { bonus_margin_9 = "40" }
+languages = ["it", "en"]
+"""
+
+
+def test_a_known_bet_its_game_does_not_offer_is_settled_at_the_game_s_pay_for_a_shared_key(
+    tmp_path,
+):
+    """The Banker Bonus is not a bet of this game, but its win by 9 shares the Player Bonus's
+    pay key, which the game sets to 40: 10.00 brings back 410.00 (the default 30 would give
+    310.00). The bet has no limits here, and is not unverified."""
+    path = tmp_path / "operator.toml"
+    path.write_text(BONUS_CONFIG, encoding="utf-8")
+    config = load_config(path)
+    # Player 0 draws a 10 (0); banker 3 draws a 6: the Banker wins by 9, no natural.
+    round = make_round(
+        make_bet("B-1", bet_type="banker_bonus", stake_cents=1000, payout_cents=31000),
+        make_bet("B-2", bet_type="banker_bonus", stake_cents=10**9, payout_cents=41 * 10**9),
+        game_id="bonus-it",
+        player_cards="10H KS 10C",
+        banker_cards="10D 3C 6S",
+    )
+    found = {
+        (finding.kind, finding.bet_id, finding.expected_payout)
+        for check in CHECKS.values()
+        for finding in run_check(check, round, config)
+    }
+    assert found == {("payout_mismatch", "B-1", 41000)}
+
+
 # --- bets the engine does not settle -----------------------------------------------------------
 
 
@@ -570,7 +780,7 @@ def test_every_check_passes_over_a_type_it_cannot_judge_without_an_exception(
         for finding in run_check(check, round, operator_config)
     ]
     assert found == [("unverified_bet", "B-2")]
-    assert bet_type not in SETTLED_BET_TYPES
+    assert bet_type not in settled_bets(operator_config.games.values())
 
 
 def test_checks_that_do_not_need_the_type_still_judge_such_a_bet(operator_config):
@@ -594,10 +804,14 @@ def test_checks_that_do_not_need_the_type_still_judge_such_a_bet(operator_config
     )
 
 
-def test_bets_of_every_type_the_engine_settles_are_verified(operator_config):
-    assert {bet.value for bet in BetType} == SETTLED_BET_TYPES
-    round = make_round(*(make_bet(f"B-{bet.value}", bet_type=bet.value) for bet in BetType))
-    assert run_check(check_unverified_bets, round, operator_config) == []
+def test_bets_of_every_type_of_the_catalogue_are_verified_in_any_game(operator_config):
+    assert set(catalogue_bets()) <= set(settled_bets(operator_config.games.values()))
+    for game_id in operator_config.games:
+        round = make_round(
+            *(make_bet(f"B-{bet_id}", bet_type=bet_id) for bet_id in catalogue_bets()),
+            game_id=game_id,
+        )
+        assert run_check(check_unverified_bets, round, operator_config) == []
 
 
 def test_the_fields_each_check_needs_are_optional_fields_of_the_records():

@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from reporting.cli import app
+from reporting.config.bets import catalogue_bets
 from reporting.config.loader import OperatorConfig, load_config
-from reporting.engine.bets import BetType, settle
+from reporting.engine.bets import settle
 from reporting.engine.cards import RANKS, SUITS, parse_cards
 from reporting.engine.money import format_cents
 from reporting.engine.rules import resolve_round
@@ -282,14 +283,100 @@ def test_a_half_up_rounding_policy_is_honoured(tmp_path, make_round, make_bet, w
     assert (result.findings[0].expected_payout, result.findings[0].logged_payout) == (2399, 2398)
 
 
+VARIANTS_CONFIG = """\
+[games.variants-it]
+base = "live-baccarat-it"
+name = "Variants"
+bets = ["player", "banker_no_commission", "banker_ez", "tie", "dragon_7", "panda_8", "super_6", "tiger_pair"]
+languages = ["it", "en"]
+"""
+#: A month of the variants' game: each round's cards (dealt by the drawing rules) and what a
+#: stake of 10.00 on each bet pays back, from the pays of variants.md (written out by hand).
+VARIANT_ROUNDS = {
+    # Player 2 draws a 3 (5); banker two-card 6 stands: banker wins with 6.
+    "V-1": ("10H 2C 3D", "4S 2H", {"player": 0, "banker_no_commission": 1500, "banker_ez": 2000,
+            "tie": 0, "dragon_7": 0, "panda_8": 0, "super_6": 13000, "tiger_pair": 0}),
+    # Player stands on 6; banker 5 draws a 2: banker wins with a three-card 7.
+    "V-2": ("10H 6C", "2D 3S 2H", {"player": 0, "banker_no_commission": 2000, "banker_ez": 1000,
+            "tie": 0, "dragon_7": 41000, "panda_8": 0, "super_6": 0, "tiger_pair": 0}),
+    # Player 5 draws a 3 (8); banker stands on 7: player wins with a three-card 8.
+    "V-3": ("2C 3D 3H", "10S 7D", {"player": 2000, "banker_no_commission": 0, "banker_ez": 0,
+            "tie": 0, "dragon_7": 0, "panda_8": 26000, "super_6": 0, "tiger_pair": 0}),
+    # Two naturals of 8, both pairs of fours: a tie, and twin pairs.
+    "V-4": ("4H 4S", "4D 4C", {"player": 1000, "banker_no_commission": 1000, "banker_ez": 1000,
+            "tie": 9000, "dragon_7": 0, "panda_8": 0, "super_6": 0, "tiger_pair": 101000}),
+    # Player stands on a pair of threes (6); banker's pair of fives (0) draws a 10: two pairs.
+    "V-5": ("3H 3S", "5D 5C 10H", {"player": 2000, "banker_no_commission": 0, "banker_ez": 0,
+            "tie": 0, "dragon_7": 0, "panda_8": 0, "super_6": 0, "tiger_pair": 21000}),
+    # Player natural 8 on a pair of nines beats banker 2: one pair.
+    "V-6": ("9H 9S", "KD 2C", {"player": 2000, "banker_no_commission": 0, "banker_ez": 0,
+            "tie": 0, "dragon_7": 0, "panda_8": 0, "super_6": 0, "tiger_pair": 5000}),
+}  # fmt: skip
+#: A cent too much on each variant bet, in a round where it wins or pushes.
+OVERPAID = {
+    ("V-1", "banker_no_commission"), ("V-1", "super_6"), ("V-2", "banker_ez"),
+    ("V-2", "dragon_7"), ("V-3", "panda_8"), ("V-4", "tiger_pair"),
+}  # fmt: skip
+
+
+def variant_month(make_round, make_bet, overpaid: set[tuple[str, str]]) -> list[dict]:
+    """The rounds of VARIANT_ROUNDS, each bet paid as the table says (a cent more where
+    ``overpaid`` names it)."""
+    return [
+        make_round(
+            round_id,
+            game="variants-it",
+            shoe_id=None,
+            player_cards=player.split(),
+            banker_cards=banker.split(),
+            bets=[
+                make_bet(
+                    f"{round_id}-{bet_type}",
+                    type=bet_type,
+                    stake="10.00",
+                    payout=format_cents(paid + ((round_id, bet_type) in overpaid)),
+                )
+                for bet_type, paid in payouts.items()
+            ],
+        )
+        for round_id, (player, banker, payouts) in VARIANT_ROUNDS.items()
+    ]
+
+
+def test_a_month_of_variant_bets_paid_by_their_pays_has_no_finding(
+    tmp_path, make_round, make_bet, write_jsonl
+):
+    config = load_config(config_file(tmp_path, VARIANTS_CONFIG))
+    log = write_jsonl(tmp_path / "log.jsonl", *variant_month(make_round, make_bet, set()))
+    result = verify(load(tmp_path / "store.sqlite", config, log), config)
+    assert result.findings == []
+    assert sum(totals.bets for totals in result.bet_totals.values()) == 6 * 8
+
+
+def test_a_wrong_payout_on_each_variant_bet_is_exactly_one_payout_mismatch(
+    tmp_path, make_round, make_bet, write_jsonl
+):
+    config = load_config(config_file(tmp_path, VARIANTS_CONFIG))
+    log = write_jsonl(tmp_path / "log.jsonl", *variant_month(make_round, make_bet, OVERPAID))
+    result = verify(load(tmp_path / "store.sqlite", config, log), config)
+    assert found(result) == {
+        ("payout_mismatch", round_id, f"{round_id}-{bet_type}") for round_id, bet_type in OVERPAID
+    }
+    for finding in result.findings:
+        round_id, bet_type = finding.round_id, finding.bet_id.removeprefix(f"{finding.round_id}-")
+        paid = VARIANT_ROUNDS[round_id][2][bet_type]
+        assert (finding.expected_payout, finding.logged_payout) == (paid, paid + 1)
+        assert finding.message.startswith(f"bet {finding.bet_id} ({bet_type}, stake 10.00) on")
+
+
 CARD_CODES = [rank + suit for rank in RANKS for suit in SUITS]
 paid_bet = st.tuples(
-    st.sampled_from([bet.value for bet in BetType]),
+    st.sampled_from(list(catalogue_bets())),
     st.integers(min_value=500, max_value=100_000),  # stake in cents, odd cents included
     st.sampled_from([0, 0, 0, 1, -1]),  # cents added to the engine's payout
 )
 paid_round = st.tuples(
-    st.sampled_from(["live-baccarat-it", "live-baccarat-dk"]),
+    st.sampled_from(["live-baccarat-it", "live-baccarat-dk", "no-commission-dk", "ez-baccarat-it"]),
     st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
     st.lists(st.sampled_from(CARD_CODES), min_size=2, max_size=3),
     st.lists(paid_bet, max_size=5),
@@ -310,9 +397,9 @@ def test_a_payout_is_a_mismatch_exactly_when_it_differs_from_the_engines_settlem
         outcome = resolve_round(parse_cards(player), parse_cards(banker))
         logged = []
         for index, (bet_type, stake, error) in enumerate(bets):
-            if not game.offers(BetType(bet_type)):
+            if not game.offers(bet_type):
                 continue
-            right = settle(BetType(bet_type), stake, outcome, game.pay_table, game.rounding)
+            right = settle(game.bet(bet_type), stake, outcome.facts, game.pay_table, game.rounding)
             payout = max(right.payout + error, 0)
             if payout != right.payout:
                 expected.add((f"R-{number}", f"B-{index}", right.payout, payout))

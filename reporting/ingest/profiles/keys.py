@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from reporting.config.bets import catalogue_bets
 from reporting.config.values import (
     Choice,
     Integer,
@@ -16,7 +17,6 @@ from reporting.config.values import (
     Text,
     TextList,
 )
-from reporting.engine.bets import BetType
 from reporting.ingest.profiles.cards import DIALECTS
 
 __all__ = [
@@ -137,7 +137,7 @@ _MONEY_KEYS: dict[str, Key] = {
     ),
 }
 _BET_TYPE_KEYS = Table(
-    each=Choice(tuple(bet.value for bet in BetType), "bet type of this tool"),
+    each=Choice(lambda: tuple(catalogue_bets()), "bet type of this tool"),
     description="the provider's bet types and the bet type of this tool each is; a bet of a"
     " type not listed is kept as given, and verify reports it as unverified_bet",
 )

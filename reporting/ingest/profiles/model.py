@@ -51,7 +51,7 @@ class Profile:
     times: str  # "iso", "epoch_ms" or "epoch_s"
     money_major: bool  # amounts in major units (5 = 5.00) rather than minor (500)
     payout_net: bool  # the payout is net of the stake (a lost bet: minus the stake)
-    bet_types: dict[str, str]  # the provider's type -> this tool's BetType value
+    bet_types: dict[str, str]  # the provider's type -> the id of one of the catalogue's bets
     games: dict[str, str] | None  # the export's game id -> configured game id
     delimiter: str = ","
     lacks: tuple[str, ...] = field(default=())  # optional fields the export does not hold

@@ -9,6 +9,7 @@ import tomllib
 import pytest
 from helpers import schema_errors
 
+from reporting.config.bets import catalogue_bets
 from reporting.errors import InputError
 from reporting.ingest.profiles.keys import SCHEMA_PATH, json_schema
 from reporting.ingest.profiles.loader import (
@@ -77,6 +78,44 @@ def test_the_replay_profile_reads_what_the_export_holds_and_says_what_it_lacks()
     assert "BC_PLAYER_TIGER" not in profile.bet_types  # kept as given: unverified_bet
     assert profile.void_statuses == {"CANCELLED"} and profile.money_major
     assert not profile.payout_net and profile.times == "epoch_ms"
+
+
+SHIPPED = [name for name in built_in_profiles() if name != "spec"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_built_in_profile_maps_a_code_to_every_bet_of_the_catalogue(name):
+    """A bet added to reporting/data/bets.toml needs its provider code in every shipped
+    profile: without one, the provider's bets of that type would be unverified_bet."""
+    mapped = set(load_profile(name).bet_types.values())
+    assert mapped == set(catalogue_bets())
+
+
+def test_the_replay_profile_names_each_bet_bc_and_its_id_in_capitals():
+    bet_types = load_profile("replay-api").bet_types
+    for bet_id in catalogue_bets():
+        assert bet_types["BC_" + bet_id.upper()] == bet_id
+    # Its one other name: the endpoint's for the Tiger Tie (the Tiger family's tie bet).
+    aliases = {code: bet_id for code, bet_id in bet_types.items() if code[3:].lower() != bet_id}
+    assert aliases == {"BC_TIE_TIGER": "tiger_tie"}
+
+
+def test_the_flat_csv_profile_names_each_bet_by_its_english_name():
+    bet_types = load_profile("flat-csv").bet_types
+    assert bet_types == {bet.name.msgid: bet.id for bet in catalogue_bets().values()}
+
+
+def test_the_numeric_feed_keeps_its_codes_and_numbers_the_variants_after_them():
+    bet_types = load_profile("numeric-feed").bet_types
+    # The feed's own numbering of the classic bets, Dragon 7 and Panda 8.
+    assert [bet_types[str(code)] for code in range(1, 14)] == [
+        "player", "banker", "tie", "player_pair", "banker_pair", "either_pair", "perfect_pair",
+        "small", "big", "player_bonus", "banker_bonus", "dragon_7", "panda_8",
+    ]  # fmt: skip
+    # Then the other variants from 14, in the catalogue's order: one code each, no gaps.
+    assert sorted(map(int, bet_types)) == list(range(1, len(catalogue_bets()) + 1))
+    variants = [bet_types[str(code)] for code in range(14, len(bet_types) + 1)]
+    assert variants == [bet for bet in catalogue_bets() if bet not in list(bet_types.values())[:13]]
 
 
 def test_a_minimal_profile_file_loads_with_its_defaults(tmp_path):

@@ -157,6 +157,75 @@ def test_a_bet_type_the_tool_does_not_settle_is_kept_as_given_and_its_round_load
     assert [bet.bet_type for bet in record.bets] == ["banker", "BC_PLAYER_TIGER", "player"]
 
 
+VARIANTS_CONFIG = """\
+[games.ez-baccarat-it]
+base = "live-baccarat-it"
+bets = ["player", "banker_ez", "tie", "dragon_7", "panda_8"]
+languages = ["it", "en"]
+tables = ["EZ-IT-*"]
+
+[games.tiger-baccarat-it]
+base = "live-baccarat-it"
+bets = ["player", "banker", "tie", "tiger", "small_tiger", "big_tiger", "tiger_tie", "tiger_pair"]
+languages = ["it", "en"]
+tables = ["TG-IT-*"]
+"""
+
+
+@pytest.fixture
+def variants_config(tmp_path):
+    path = tmp_path / "variants.toml"
+    path.write_text(VARIANTS_CONFIG, encoding="utf-8")
+    return load_config(path)
+
+
+def with_bets(uid: str, table: str, *bet_types: str) -> dict:
+    """A replay game at ``table`` with one lost bet of 5.00 of each type."""
+    bets = [
+        {"betId": f"{uid}-B{number}", "betAmount": 5, "payoffAmount": 0, "betType": bet_type}
+        for number, bet_type in enumerate(bet_types, start=1)
+    ]
+    return game(
+        uid, playersBets=[{"playerId": "a", "tileId": table, "currency": "EUR", "bets": bets}]
+    )
+
+
+def test_the_providers_variant_bets_read_as_the_catalogue_s(tmp_path, variants_config):
+    games = [
+        with_bets("G-1", "EZ-IT-01", "BC_BANKER_EZ", "BC_DRAGON_7", "BC_PANDA_8"),
+        with_bets("G-2", "TG-IT-01", "BC_TIGER", "BC_SMALL_TIGER", "BC_TIE_TIGER", "BC_TIGER_TIE"),
+        with_bets("G-3", "TG-IT-01", "BC_PLAYER_TIGER"),  # no bet of this tool: kept as given
+    ]
+    records, rejects = read(document(tmp_path / "games.json", *games), variants_config)
+    assert rejects == []
+    assert [(r.game_id, [bet.bet_type for bet in r.bets]) for r in records] == [
+        ("ez-baccarat-it", ["banker_ez", "dragon_7", "panda_8"]),
+        ("tiger-baccarat-it", ["tiger", "small_tiger", "tiger_tie", "tiger_tie"]),
+        ("tiger-baccarat-it", ["BC_PLAYER_TIGER"]),
+    ]
+
+
+def test_a_providers_variant_bet_its_game_does_not_offer_is_refused(tmp_path, variants_config):
+    bad = with_bets("G-1", "EZ-IT-01", "BC_BANKER_EZ", "BC_SUPER_6")
+    records, (reject,) = read(document(tmp_path / "games.json", bad), variants_config)
+    assert records == [] and reject.reason == "bad_value"
+    assert reject.message.startswith("bets[1].type 'super_6' is not offered by ez-baccarat-it")
+
+
+def test_a_numeric_feed_code_of_a_variant_reads_as_its_bet(tmp_path, variants_config):
+    page = {"page": 1, "pages": 1, "count": 1, "data": [
+        {"id": "N-1", "table": "EZ-IT-01", "game": "ez-baccarat-it", "settled": 1791052841, "state": 1,
+         "cards": {"player": ["H9", "S13"], "banker": ["D5", "C2"]},
+         "wagers": [{"id": f"N-1-B{code}", "acct": "a", "code": code, "amount": 500, "win": 0, "cur": "EUR"}
+                    for code in (12, 13, 15)]},
+    ]}  # fmt: skip
+    path = tmp_path / "page.json"
+    path.write_text(json.dumps(page), encoding="utf-8")
+    (record,), rejects = read(path, variants_config, "numeric-feed")
+    assert rejects == []
+    assert [bet.bet_type for bet in record.bets] == ["dragon_7", "panda_8", "banker_ez"]
+
+
 # Each bad game of the document is its own reject, at path:#index; the games around it load.
 BAD_GAMES = [
     ("bad_card", {"gameplay": {".BaccaratGameplay": {"playerHand": {"cards": {"0": "X_9", "1": "S_K"}},
@@ -232,7 +301,7 @@ def test_a_numeric_feed_page_reads_codes_suit_rank_cards_seconds_and_cents(tmp_p
              "cards": {"player": ["H9", "S13"], "banker": ["D5", "C2"]},
              "wagers": [{"id": "N-1-B1", "acct": "a", "code": 1, "amount": 5000, "win": 10000,
                          "cur": "DKK", "at": 1791052810.5},
-                        {"id": "N-1-B2", "acct": "a", "code": 12, "amount": 5000, "win": 0, "cur": "DKK"}]},
+                        {"id": "N-1-B2", "acct": "a", "code": 99, "amount": 5000, "win": 0, "cur": "DKK"}]},
             {"id": "N-2", "table": "LB-DK-01", "game": "live-baccarat-dk", "opened": 1791052802,
              "settled": 1791052841, "state": 9, "voidReason": "dealer error",
              "cards": {"player": [], "banker": []},
@@ -247,7 +316,7 @@ def test_a_numeric_feed_page_reads_codes_suit_rank_cards_seconds_and_cents(tmp_p
     assert first.started_at == "2026-10-03T18:40:02.120Z"
     assert [(b.bet_type, b.stake_cents, b.payout_cents, b.placed_at) for b in first.bets] == [
         ("player", 5000, 10000, "2026-10-03T18:40:10.500Z"),
-        ("12", 5000, 0, None),  # dragon 7: kept as given
+        ("99", 5000, 0, None),  # a code the profile does not map: kept as given
     ]
     assert (second.status, second.void_reason, second.player_cards) == ("void", "dealer error", "")
 
@@ -268,7 +337,7 @@ def test_a_flat_csv_export_groups_a_round_s_rows_and_reads_net_wins(tmp_path, co
         tmp_path / "bets.csv",
         f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,2026-10-03 20:40:09.5+02:00",
         f"{ROUND_CELLS},F-1-B2,b,Player,10.00,10.00,EUR,",
-        f"{ROUND_CELLS},F-1-B3,b,Dragon 7,5.00,-5.00,EUR,",
+        f"{ROUND_CELLS},F-1-B3,b,Kings,5.00,-5.00,EUR,",
         f"{ROUND_CELLS.replace('F-1', 'F-2')},,,,,,,",
     )
     (first, second), rejects = read(path, config, "flat-csv")
@@ -277,7 +346,7 @@ def test_a_flat_csv_export_groups_a_round_s_rows_and_reads_net_wins(tmp_path, co
     assert [(b.bet_type, b.stake_cents, b.payout_cents, b.source_line) for b in first.bets] == [
         ("banker", 2500, 0, 2),
         ("player", 1000, 2000, 3),
-        ("Dragon 7", 500, 0, 4),
+        ("Kings", 500, 0, 4),  # a type the profile does not map: kept as given
     ]
     assert first.bets[0].placed_at == "2026-10-03T18:40:09.500Z"
     assert (second.round_id, second.bets, second.source_line) == ("F-2", [], 5)
