@@ -20,7 +20,8 @@ SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operat
 
 @pytest.fixture(scope="session")
 def operator_config() -> OperatorConfig:
-    """The shipped sample configuration (four games: it, dk, gr, mini-it)."""
+    """The shipped sample configuration (six games: it, dk, gr, mini-it, no-commission-dk,
+    ez-baccarat-it)."""
     return load_config(SAMPLE_CONFIG)
 
 

@@ -431,3 +431,14 @@ def faulted_october() -> list:
         round_record("R-3", bet("R-3", "B-4", bet_type="player", source_line=7), source_line=6),
         round_record("R-4", player_cards="2H 3S 4D", banker_cards="5D 2C 9C", source_line=8),
     ]
+
+
+def sample_inbox_counts() -> tuple[int, int]:
+    """The rounds and bets of the shipped inbox month, as ``sample_data/README.md`` states
+    them ("(5,586 rounds, 32,623 bets, ..."): tests hold the month to its description."""
+    readme = (Path(__file__).resolve().parent.parent / "sample_data" / "README.md").read_text(
+        encoding="utf-8"
+    )
+    found = re.search(r"\(([\d,]+) rounds,\s+([\d,]+) bets", readme)
+    assert found, "sample_data/README.md no longer states the inbox month's rounds and bets"
+    return int(found[1].replace(",", "")), int(found[2].replace(",", ""))

@@ -293,20 +293,33 @@ def _pairs_only(player: tuple[bool, bool], banker: tuple[bool, bool], same: bool
 
 @lru_cache(maxsize=8)
 def _joint_distribution(shoe: Shoe) -> Distribution:
-    counts = list(shoe.rank_counts)
-    size = shoe.size
-    tail = [_falling(size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
-    holdings = [(a, b, 1 if a == b else 2) for a in range(13) for b in range(a, 13)]
     # Third cards by what a fact can tell of them: points and whether a face card.
     classes = tuple(dict.fromkeys((_POINTS[rank], _FACE[rank]) for rank in range(13)))
     class_of = tuple(classes.index((_POINTS[rank], _FACE[rank])) for rank in range(13))
-    class_counts = [0] * len(classes)
-    for rank, count in enumerate(counts):
-        class_counts[class_of[rank]] += count
+    first_four = _joint_first_four(shoe, class_of)
+    by_deal = _joint_deals(shoe, first_four, classes, class_of)
+    # A class of deals (the two-card values and third cards' points, the faces, the pairs) is
+    # one record, and no other class has it: the records are built once, their parts once each.
+    points = cache(point_facts)
+    weights: dict[RoundFacts, int] = {}
+    for key, weight in by_deal.items():
+        player_two, banker_two, p3, b3, player_faces, banker_faces, (player, banker, same) = key
+        facts = RoundFacts(
+            **points(player_two, banker_two, p3, b3),
+            **pair_facts(player, banker, same_rank=same),
+            player_faces=player_faces,
+            banker_faces=banker_faces,
+        )  # type: ignore[arg-type]
+        weights[facts] = weight
+    return _checked(weights, shoe)
+
+
+def _joint_first_four(shoe: Shoe, class_of: tuple[int, ...]) -> dict[tuple, dict[tuple, int]]:
+    """The four first cards, by what the rest of the deal depends on (the two values and the
+    classes of the cards they took from the shoe), then by their faces and pairs: weights."""
+    counts = list(shoe.rank_counts)
+    holdings = [(a, b, 1 if a == b else 2) for a in range(13) for b in range(a, 13)]
     split = _SuitSplit(shoe)
-    # First the four first cards, by what the rest of the deal depends on (the two values and
-    # the classes of the cards they took from the shoe) and by their faces and pairs; then
-    # the third cards once per class of four cards. The records are built at the end.
     first_four: dict[tuple, dict[tuple, int]] = defaultdict(lambda: defaultdict(int))
     for p1, p2, player_orders in holdings:
         w_player = counts[p1] * (counts[p2] - (p1 == p2)) * player_orders
@@ -329,6 +342,21 @@ def _joint_distribution(shoe: Shoe) -> Distribution:
                 by_faces[(*faces, pairs)] += pairs_weight
         counts[p1] += 1
         counts[p2] += 1
+    return first_four
+
+
+def _joint_deals(
+    shoe: Shoe,
+    first_four: dict[tuple, dict[tuple, int]],
+    classes: tuple[tuple[int, bool], ...],
+    class_of: tuple[int, ...],
+) -> dict[tuple, int]:
+    """Every deal's class (two-card values, third cards' points, faces, pairs) and weight: the
+    third cards drawn once per class of four first cards."""
+    class_counts = [0] * len(classes)
+    for rank, count in enumerate(shoe.rank_counts):
+        class_counts[class_of[rank]] += count
+    tail = [_falling(shoe.size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
     by_deal: dict[tuple, int] = defaultdict(int)
     for (player_two, banker_two, taken), by_faces in first_four.items():
         left = list(class_counts)
@@ -352,20 +380,7 @@ def _joint_distribution(shoe: Shoe) -> Distribution:
                     pairs,
                 )
                 by_deal[key] += four_weight * third_weight
-    # A class of deals (the two-card values and third cards' points, the faces, the pairs) is
-    # one record, and no other class has it: the records are built once, their parts once each.
-    points = cache(point_facts)
-    weights: dict[RoundFacts, int] = {}
-    for key, weight in by_deal.items():
-        player_two, banker_two, p3, b3, player_faces, banker_faces, (player, banker, same) = key
-        facts = RoundFacts(
-            **points(player_two, banker_two, p3, b3),
-            **pair_facts(player, banker, same_rank=same),
-            player_faces=player_faces,
-            banker_faces=banker_faces,
-        )  # type: ignore[arg-type]
-        weights[facts] = weight
-    return _checked(weights, shoe)
+    return by_deal
 
 
 #: A third-card draw of the joint enumerator: (Player's third card's points, Banker's; the

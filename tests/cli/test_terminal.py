@@ -150,7 +150,7 @@ def test_a_plain_rich_table_loses_figures_at_the_same_width():
 # --- progress bars --------------------------------------------------------------------------
 
 
-def test_sample_shows_a_progress_bar_on_a_terminal_only(tmp_path):
+def test_sample_shows_a_progress_bar_on_a_terminal_only(tmp_path, operator_config):
     arguments = ("sample", "--month", "2026-10", "--rounds-per-day", "5")
     code, text, _ = on_terminal(*arguments, "--out", "a.jsonl", cwd=tmp_path, stderr_too=True)
     assert code == 0
@@ -161,7 +161,8 @@ def test_sample_shows_a_progress_bar_on_a_terminal_only(tmp_path):
         *arguments, "--out", "c.jsonl", "--json", cwd=tmp_path, stderr_too=True
     )
     assert code == 0 and "sample 2026-10" not in text
-    assert json.loads(text)["rounds"] == 620
+    # 5 rounds a day of October at one table of each game of the sample configuration
+    assert json.loads(text)["rounds"] == 5 * 31 * len(operator_config.games)
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
 
 

@@ -30,7 +30,7 @@ from openpyxl import load_workbook
 from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
 
 import reporting.presentation.audit_xlsx
-from reporting.config.loader import OperatorConfig
+from reporting.config.loader import OperatorConfig, load_config
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.audit_records import FINDING_SEVERITY
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
@@ -321,6 +321,12 @@ def audit(tmp_path_factory, operator_config, make_round, make_bet, write_jsonl) 
     connection.close()
 
 
+#: The games of the sample configuration: the Summary's game rows (its total row follows them).
+SAMPLE_GAMES = frozenset(
+    load_config(Path(__file__).parents[2] / "sample_data" / "operator.toml").games
+)
+
+
 def sheet_rows(path: Path, sheet_name: str) -> list[tuple]:
     """The table rows under the header of one sheet, as values (up to the first empty row:
     notes and blocks may follow a table)."""
@@ -330,7 +336,7 @@ def sheet_rows(path: Path, sheet_name: str) -> list[tuple]:
         return [
             row
             for row in sheet.iter_rows(min_row=first, values_only=True)
-            if row[0] is not None and row[0].startswith(("live-", "mini-"))
+            if row[0] in SAMPLE_GAMES
         ]
     rows = []
     for row in sheet.iter_rows(min_row=first, values_only=True):

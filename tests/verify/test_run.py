@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import run_main
+from helpers import run_main, sample_inbox_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -192,8 +192,8 @@ def test_the_shipped_inbox_month_gives_no_finding(tmp_path, operator_config):
     connection = load(tmp_path / "store.sqlite", operator_config, INBOX)
     assert connection.execute("SELECT count(*) FROM rejected_records").fetchone() == (0,)
     result = verify(connection, operator_config)
-    # sample_data/README.md: 3,724 rounds and 21,828 bets, no injected faults.
-    assert (result.rounds_checked, result.bets_checked) == (3724, 21828)
+    # sample_data/README.md states the month's rounds and bets, and no injected faults.
+    assert (result.rounds_checked, result.bets_checked) == sample_inbox_counts()
     assert result.findings == [] and result.finding_count == 0
 
 
