@@ -18,9 +18,10 @@ A bet's payout is the stake plus the exactly computed win, rounded to the cent b
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 
 from reporting.engine.facts import FACTS, FactGroup, RoundFacts
 from reporting.engine.money import RoundingPolicy, round_cents
@@ -34,6 +35,7 @@ __all__ = [
     "Resolution",
     "Settlement",
     "Wording",
+    "facts_read",
     "refund",
     "resolve_bet",
     "settle",
@@ -234,6 +236,24 @@ class Resolution:
 
 
 _NOTHING = Fraction(0)
+
+
+def facts_read(bet: BetRule) -> Callable[[RoundFacts], object]:
+    """What ``bet`` reads of a round's facts, as one hashable value: two records on which it
+    gives the same value decide the bet alike (a cache key derived from the declaration).
+
+    >>> from reporting.engine.cards import parse_cards
+    >>> from reporting.engine.facts import facts_of
+    >>> tie = BetRule("tie", BetGroup.MAIN, (PayRow((("winner", frozenset({"tie"})),), Fraction(8), "tie"),))
+    >>> facts_read(tie)(facts_of(parse_cards("9H KS"), parse_cards("5D 4C")))
+    'tie'
+    """
+    names = sorted(bet.facts)
+    return attrgetter(*names) if names else _read_nothing
+
+
+def _read_nothing(facts: RoundFacts) -> tuple[()]:
+    return ()
 
 
 def resolve_bet(bet: BetRule, facts: RoundFacts, table: PayTable) -> Resolution:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reporting.engine.cards import Card
 
@@ -191,24 +192,46 @@ def facts_of(player: Sequence[Card], banker: Sequence[Card]) -> RoundFacts:
     >>> facts.winner, facts.player_natural, facts.banker_cards, facts.banker_third, facts.player_faces
     ('player', True, 3, 1, 1)
     """
-    player_two = (player[0].points + player[1].points) % 10
-    banker_two = (banker[0].points + banker[1].points) % 10
-    points = point_facts(
-        player_two,
-        banker_two,
+    player_first, player_second = player[0], player[1]
+    banker_first, banker_second = banker[0], banker[1]
+    player_pair = player_first.rank == player_second.rank
+    banker_pair = banker_first.rank == banker_second.rank
+    return _facts(
+        (player_first.points + player_second.points) % 10,
+        (banker_first.points + banker_second.points) % 10,
         player[2].points if len(player) == 3 else None,
         banker[2].points if len(banker) == 3 else None,
+        player_pair,
+        player_pair and player_first.suit == player_second.suit,
+        banker_pair,
+        banker_pair and banker_first.suit == banker_second.suit,
+        player_pair and banker_pair and player_first.rank == banker_first.rank,
+        sum(card.rank in FACE_RANKS for card in player),
+        sum(card.rank in FACE_RANKS for card in banker),
     )
-    player_pair = player[0].rank == player[1].rank
-    banker_pair = banker[0].rank == banker[1].rank
-    pairs = pair_facts(
-        (player_pair, player_pair and player[0].suit == player[1].suit),
-        (banker_pair, banker_pair and banker[0].suit == banker[1].suit),
-        same_rank=player_pair and banker_pair and player[0].rank == banker[0].rank,
-    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _facts(
+    player_two: int,
+    banker_two: int,
+    player_third: int | None,
+    banker_third: int | None,
+    player_pair: bool,
+    player_suited: bool,
+    banker_pair: bool,
+    banker_suited: bool,
+    same_rank: bool,
+    player_faces: int,
+    banker_faces: int,
+) -> RoundFacts:
+    """One record per combination of what the cards tell (rounds share their records: a
+    record is built once, and a cache keyed on it finds it by identity first)."""
     return RoundFacts(
-        **points,  # type: ignore[arg-type]
-        **pairs,  # type: ignore[arg-type]
-        player_faces=sum(card.rank in FACE_RANKS for card in player),
-        banker_faces=sum(card.rank in FACE_RANKS for card in banker),
+        **point_facts(player_two, banker_two, player_third, banker_third),  # type: ignore[arg-type]
+        **pair_facts(  # type: ignore[arg-type]
+            (player_pair, player_suited), (banker_pair, banker_suited), same_rank=same_rank
+        ),
+        player_faces=player_faces,
+        banker_faces=banker_faces,
     )

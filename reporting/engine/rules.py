@@ -158,6 +158,9 @@ def _natural_decision(hand: str, total: int) -> DrawDecision:
     return DrawDecision(hand, total, None, False, "natural_stands", "A natural: both hands stand")
 
 
+_WINNERS = {winner.value: winner for winner in Winner}
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A round resolved from its cards: its facts, and the reasoning of its deal."""
@@ -181,7 +184,7 @@ class Outcome:
     @property
     def winner(self) -> Winner:
         """Which hand won."""
-        return Winner(self.facts.winner)
+        return _WINNERS[self.facts.winner]  # type: ignore[index]
 
     @property
     def player_natural(self) -> bool:

@@ -36,7 +36,15 @@ from typing import NamedTuple
 import msgspec
 
 from reporting.config.bets import catalogue_bets
-from reporting.engine.bets import BetResult, BetRule, Pay, PayTable, Resolution, resolve_bet
+from reporting.engine.bets import (
+    BetResult,
+    BetRule,
+    Pay,
+    PayTable,
+    Resolution,
+    facts_read,
+    resolve_bet,
+)
 from reporting.engine.cards import parse_cards
 from reporting.engine.facts import RoundFacts
 from reporting.engine.games import GameSpec
@@ -88,13 +96,16 @@ class Settler:
     rounded win per stake and pay-table row.
 
     ``bets`` are the bets it settles (:func:`settled_bets`; the catalogue's when None). The
-    decisions are keyed on the round's :class:`~reporting.engine.facts.RoundFacts` itself, the
-    record every bet is decided on: two rounds share a decision only when every fact agrees.
+    decisions are keyed on the facts of the round's :class:`~reporting.engine.facts.RoundFacts`
+    that the bet's declaration reads (:func:`~reporting.engine.bets.facts_read`): nothing here
+    names a fact.
     """
 
     def __init__(self, bets: Mapping[str, BetRule] | None = None) -> None:
         self.bets: Mapping[str, BetRule] = catalogue_bets() if bets is None else bets
-        self._resolutions: dict[str, dict[RoundFacts, dict[str, Resolution]]] = {}
+        # Per game and bet type: what the bet reads of the facts, the decisions by what it
+        # read, the rule and its table.
+        self._deciders: dict[tuple[str, str], _Decider] = {}
         self._rules: dict[tuple[str, str], tuple[BetRule, PayTable]] = {}
         self._wins: dict[tuple[int, str, str], int] = {}
 
@@ -119,24 +130,20 @@ class Settler:
             self._rules[key] = found
         return found
 
-    def resolutions(self, game: GameSpec, outcome: Outcome) -> dict[str, Resolution]:
-        """The engine's decisions on the facts of ``outcome`` under ``game``, by bet type
-        code, as far as bets asked for them (:meth:`resolve` adds the others)."""
-        by_facts = self._resolutions.get(game.id)
-        if by_facts is None:
-            by_facts = self._resolutions[game.id] = {}
-        resolutions = by_facts.get(outcome.facts)
-        if resolutions is None:
-            resolutions = by_facts[outcome.facts] = {}
-        return resolutions
-
     def resolve(self, game: GameSpec, bet_type: str, outcome: Outcome) -> Resolution:
-        """The engine's decision on a bet of ``bet_type`` on ``outcome`` under ``game``."""
-        resolutions = self.resolutions(game, outcome)
-        resolution = resolutions.get(bet_type)
-        if resolution is None:
+        """The engine's decision on a bet of ``bet_type`` on ``outcome`` under ``game``: one
+        decision for each value of the facts the bet's rows read (``facts_read``, from its
+        declaration), so two rounds share it only when every fact the bet reads agrees."""
+        decider = self._deciders.get((game.id, bet_type))
+        if decider is None:
             rule, table = self.rule(game, bet_type)
-            resolution = resolutions[bet_type] = resolve_bet(rule, outcome.facts, table)
+            decider = _Decider(facts_read(rule), {}, rule, table)
+            self._deciders[(game.id, bet_type)] = decider
+        key = decider.read(outcome.facts)
+        resolution = decider.decided.get(key)
+        if resolution is None:
+            resolution = resolve_bet(decider.rule, outcome.facts, decider.table)
+            decider.decided[key] = resolution
         return resolution
 
     def payout(self, game: GameSpec, resolution: Resolution, stake: int) -> int:
@@ -157,6 +164,15 @@ class Settler:
     def expected_payout(self, game: GameSpec, bet_type: str, stake: int, outcome: Outcome) -> int:
         """What a bet of ``bet_type`` staking ``stake`` cents must pay on ``outcome``."""
         return self.payout(game, self.resolve(game, bet_type, outcome), stake)
+
+
+class _Decider(NamedTuple):
+    """A bet's decisions in one game, by the values of the facts it reads."""
+
+    read: Callable[[RoundFacts], object]
+    decided: dict[object, Resolution]
+    rule: BetRule
+    table: PayTable
 
 
 class CheckCache:
@@ -447,15 +463,12 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
         return []
     settler = context.cache.settler
     settled = settler.bets
-    resolutions = settler.resolutions(game, outcome)
     findings = []
     for bet in round.bets:
         stake, payout = bet.stake_cents, bet.payout_cents
-        resolution = resolutions.get(bet.bet_type)
-        if resolution is None:
-            if bet.bet_type not in settled:
-                continue
-            resolution = settler.resolve(game, bet.bet_type, outcome)
+        if bet.bet_type not in settled:
+            continue
+        resolution = settler.resolve(game, bet.bet_type, outcome)
         # A lost bet pays nothing (Resolution.payout): the common case, decided here.
         expected = 0 if resolution.result is _LOST else settler.payout(game, resolution, stake)
         if expected != payout:
