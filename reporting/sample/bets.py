@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from types import MappingProxyType
 
+from reporting.config.bets import catalogue_bets
 from reporting.engine.bets import BetGroup, BetRule, refund, resolve_bet, settle
 from reporting.engine.cards import Card
 from reporting.engine.facts import RoundFacts, facts_of
@@ -20,9 +21,10 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.sample.draws import between, cumulative
 
-#: Share of each catalogue bet (``reporting/data/bets.toml``) among bets, before keeping only
-#: the bets a game offers; in the catalogue's order, which is the order a round draws them in.
-#: A test holds it equal to the catalogue: a bet added there without a share here fails it.
+#: Share of the catalogue's bets (``reporting/data/bets.toml``) among bets, before keeping only
+#: the bets a game offers, where the sample plays one more or less than others of its group; a
+#: round draws bets in the catalogue's order. A bet without a share here (one just added to the
+#: catalogue) is played as much as others of its group: :data:`SHARES_BY_GROUP`.
 BET_SHARES: Mapping[str, float] = MappingProxyType(
     {
         "player": 0.28,
@@ -50,9 +52,10 @@ BET_SHARES: Mapping[str, float] = MappingProxyType(
         "ox_6": 0.03,
     }
 )
-#: Share of an operator's own bet (declared in its configuration, not in the catalogue), by
-#: its group; a test holds it complete over :class:`~reporting.engine.bets.BetGroup`.
-OWN_BET_SHARES: Mapping[BetGroup, float] = MappingProxyType(
+#: Share of a bet without its own in :data:`BET_SHARES` (an operator's own bet, declared in its
+#: configuration, or a catalogue bet just added), by its group; a test holds it complete over
+#: :class:`~reporting.engine.bets.BetGroup`.
+SHARES_BY_GROUP: Mapping[BetGroup, float] = MappingProxyType(
     {BetGroup.MAIN: 0.28, BetGroup.SIDE: 0.04, BetGroup.BONUS: 0.04}
 )
 MEAN_BETS = 6.0
@@ -74,34 +77,22 @@ PlacedBet = list
 
 
 def bet_share(bet: BetRule) -> float:
-    """The share of play of a bet: the catalogue's bet's own, an operator's bet its group's.
-    A catalogue bet without one is an error, never a default.
+    """The share of play of a bet: a catalogue bet's own, else its group's.
 
     >>> from reporting.engine.bets import BetGroup, BetRule
     >>> bet_share(BetRule("banker", BetGroup.MAIN, ())), bet_share(BetRule("monkey_6", BetGroup.SIDE, (), own=True))
     (0.32, 0.04)
-    >>> bet_share(BetRule("dragon_bonus", BetGroup.SIDE, ()))
-    Traceback (most recent call last):
-    ...
-    KeyError: "bet 'dragon_bonus' has no share of play: give it one in BET_SHARES (reporting/sample/bets.py)"
+    >>> bet_share(BetRule("dragon_bonus", BetGroup.BONUS, ()))
+    0.04
     """
-    if bet.own:
-        return OWN_BET_SHARES[bet.group]
-    try:
-        return BET_SHARES[bet.id]
-    except KeyError:
-        raise KeyError(
-            f"bet {bet.id!r} has no share of play: give it one in BET_SHARES "
-            "(reporting/sample/bets.py)"
-        ) from None
+    share = None if bet.own else BET_SHARES.get(bet.id)
+    return SHARES_BY_GROUP[bet.group] if share is None else share
 
 
 def drawn_bets(game: GameSpec) -> list[BetRule]:
     """The bets of a game in the order a round draws them: the catalogue's bets in the
     catalogue's order, then the operator's own in the game's order."""
-    order = {bet_id: index for index, bet_id in enumerate(BET_SHARES)}
-    for bet in game.bets:
-        bet_share(bet)  # a catalogue bet without a share fails here, by name
+    order = {bet_id: index for index, bet_id in enumerate(catalogue_bets())}
     return sorted(game.bets, key=lambda bet: (bet.own, 0 if bet.own else order[bet.id]))
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import csv
 import io
+import tomllib
 from collections.abc import Mapping
 from datetime import datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -39,9 +40,9 @@ from reporting.sample.calendar import SECOND, Clock, epoch_ms
 from reporting.sample.writers import close_part, keep_part, open_part
 
 __all__ = [
+    "numeric_feed_codes",
     "EXPORT_FORMATS",
     "FLAT_CSV_COLUMNS",
-    "NUMERIC_FEED_CODES",
     "UNVERIFIED_TYPE",
     "ExportWriter",
     "FlatCsvWriter",
@@ -58,18 +59,26 @@ EXPORT_FORMATS: tuple[str, ...] = ("replay-api", "replay-api-jsonl", "numeric-fe
 #: it (:attr:`ExportWriter.unverified_name`: a provider's bet its profile does not map).
 UNVERIFIED_TYPE = "unverified"
 
-#: The numeric feed's code of each catalogue bet (the provider's numbering, which its profile,
-#: ``reporting/ingest/profiles/data/numeric-feed.toml``, reads back: a test holds the two equal
-#: and this table complete over the catalogue).
-NUMERIC_FEED_CODES: Mapping[str, int] = MappingProxyType(
-    {
-        "player": 1, "banker": 2, "tie": 3, "player_pair": 4, "banker_pair": 5,
-        "either_pair": 6, "perfect_pair": 7, "small": 8, "big": 9, "player_bonus": 10,
-        "banker_bonus": 11, "dragon_7": 12, "panda_8": 13, "banker_no_commission": 14,
-        "banker_ez": 15, "super_6": 16, "lucky_6": 17, "tiger": 18, "small_tiger": 19,
-        "big_tiger": 20, "tiger_tie": 21, "tiger_pair": 22, "ox_6": 23,
-    }
-)  # fmt: skip
+
+#: The numeric feed's built-in profile: its ``[bet_types]`` numbers the bets (read as data, the
+#: sample sitting beside the readers, not above them).
+NUMERIC_FEED_PROFILE = (
+    Path(__file__).resolve().parent.parent / "ingest" / "profiles" / "data" / "numeric-feed.toml"
+)
+
+
+@cache
+def numeric_feed_codes() -> Mapping[str, int]:
+    """The numeric feed's code of each catalogue bet: the provider's numbering, as its built-in
+    profile (``reporting/ingest/profiles/data/numeric-feed.toml``) reads it back, inverted (a
+    bet added to the catalogue takes its code there, in data)."""
+    with NUMERIC_FEED_PROFILE.open("rb") as handle:
+        bet_types = tomllib.load(handle)["bet_types"]
+    codes: dict[str, int] = {}
+    for code, bet_id in bet_types.items():
+        codes.setdefault(bet_id, int(code))
+    return MappingProxyType(codes)
+
 
 FLAT_CSV_COLUMNS = (
     "Round", "Table", "Shoe", "Hand", "Opened", "Closed", "Settled", "Outcome", "Void reason",
@@ -411,9 +420,9 @@ class NumericFeedWriter(ExportWriter):
     unverified_name = "99"
 
     def bet_name(self, bet: BetRule) -> int:
-        """The feed's code of the bet (:data:`NUMERIC_FEED_CODES`); an operator's own bet has
+        """The feed's code of the bet (:func:`numeric_feed_codes`); an operator's own bet has
         none."""
-        code = NUMERIC_FEED_CODES.get(bet.id)
+        code = numeric_feed_codes().get(bet.id)
         if code is None:
             raise InputError(
                 f"bet {bet.id} has no code in the numeric-feed shape (it numbers the catalogue's "
