@@ -33,8 +33,7 @@ SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
 def test_the_shipped_schema_is_the_one_the_loader_s_tables_give():
-    """Regenerate with: python -c 'import json; from reporting.config.keys import *;
-    SCHEMA_PATH.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\\n")'"""
+    """Regenerate with: make schemas"""
     expected = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
     assert SCHEMA_PATH.read_text(encoding="utf-8") == expected
 

@@ -683,13 +683,14 @@ VARIANT_PAYS = {
 }
 
 
-def test_bet_ids_are_the_round_log_ids_of_games_md_and_variants_md():
+def test_the_catalogue_holds_every_round_log_id_of_games_md_and_variants_md():
+    # More may follow: a bet added to the catalogue is a declaration, no test to change.
     games_md = ["player", "banker", "tie", "player_pair", "banker_pair", "either_pair",
                 "perfect_pair", "small", "big", "player_bonus", "banker_bonus"]  # fmt: skip
     variants_md = ["banker_no_commission", "banker_ez", "super_6", "lucky_6", "dragon_7",
                    "panda_8", "ox_6", "tiger", "small_tiger", "big_tiger", "tiger_tie",
                    "tiger_pair"]  # fmt: skip
-    assert set(BETS) == set(games_md) | set(variants_md)
+    assert set(games_md) | set(variants_md) <= set(BETS)
     assert list(BETS)[:3] == ["player", "banker", "tie"]
     assert all(bet.id == bet_id for bet_id, bet in BETS.items())
 

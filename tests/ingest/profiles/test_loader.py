@@ -58,8 +58,7 @@ def test_each_built_in_profile_loads_and_meets_the_schema(name):
 
 
 def test_the_shipped_schema_is_the_one_the_key_tables_give():
-    """Regenerate with: python -c 'import json; from reporting.ingest.profiles.keys import *;
-    SCHEMA_PATH.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\\n")'"""
+    """Regenerate with: make schemas"""
     expected = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
     assert SCHEMA_PATH.read_text(encoding="utf-8") == expected
 
