@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from reporting.config.values import Problems
@@ -39,20 +40,24 @@ BETS_PATH = Path(__file__).resolve().parent.parent / "data" / "bets.toml"
 NAME_PATTERN = r"[a-z][a-z0-9_]{0,63}"
 
 #: The keys of a bet declaration, with what each holds.
-BET_KEYS = {
-    "group": 'where the pages list it: "main", "side" or "bonus"',
-    "name": "its name on the pages",
-    "wins": "when it wins, one sentence",
-    "wins_plural": "(catalogue only) the sentence's plural, counting the cards dealt",
-    "rows": "its pay rows, tried in order: the first that holds decides the bet",
-}
+BET_KEYS: Mapping[str, str] = MappingProxyType(
+    {
+        "group": 'where the pages list it: "main", "side" or "bonus"',
+        "name": "its name on the pages",
+        "wins": "when it wins, one sentence",
+        "wins_plural": "(catalogue only) the sentence's plural, counting the cards dealt",
+        "rows": "its pay rows, tried in order: the first that holds decides the bet",
+    }
+)
 #: The keys of a pay row.
-ROW_KEYS = {
-    "when": "the conditions, all of which must hold: { FACT = VALUE or [VALUES] }",
-    "pays": 'odds "to 1" such as "12" or "1/2", or "push" (the stake returned)',
-    "key": "the name of its pay, which a game's pay = { KEY = ... } may change",
-    "says": "when the row applies, for the pages",
-}
+ROW_KEYS: Mapping[str, str] = MappingProxyType(
+    {
+        "when": "the conditions, all of which must hold: { FACT = VALUE or [VALUES] }",
+        "pays": 'odds "to 1" such as "12" or "1/2", "push" (the stake returned) or "lose"',
+        "key": "the name of its pay, which a game's pay = { KEY = ... } may change",
+        "says": "when the row applies, for the pages",
+    }
+)
 _TEXT_KEYS = ("name", "wins", "says")
 
 
@@ -108,7 +113,8 @@ def _condition(
         # TOML's true is not 1: compare types as well as values.
         if not any(type(value) is type(known) and value == known for known in fact.values):
             shown = ", ".join(str(known).lower() for known in fact.values)
-            problems.add(path, f"{value!r} is not a value of {name} ({shown})")
+            written = str(value).lower() if isinstance(value, bool) else repr(value)
+            problems.add(path, f"{written} is not a value of {name} ({shown})")
             continue
         allowed.append(value)
     if not allowed:
@@ -250,7 +256,7 @@ def _values_text(values: frozenset[object]) -> str:
 
 
 @cache
-def catalogue_bets() -> dict[str, BetRule]:
+def catalogue_bets() -> Mapping[str, BetRule]:
     """The built-in bets, by id, in the catalogue's order (an error in the shipped file is a
     bug: it raises)."""
     with BETS_PATH.open("rb") as handle:
@@ -259,7 +265,7 @@ def catalogue_bets() -> dict[str, BetRule]:
     bets = declare_bets(raw.get("bets", {}), problems)
     if problems:
         raise ValueError("\n".join(problems.messages))
-    return bets
+    return MappingProxyType(bets)
 
 
 def default_pays() -> dict[str, Fraction | BetResult]:

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 __all__ = ["KeyLines"]
@@ -55,16 +56,48 @@ def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int)
         found.setdefault(path[:length], number)
 
 
+def _outside_strings(text: str) -> Iterator[str]:
+    """The characters of one line of TOML outside its strings, up to a comment."""
+    quote: str | None = None
+    escaped = False
+    for character in text:
+        if quote is None:
+            if character == "#":
+                return
+            if character in "\"'":
+                quote = character
+            else:
+                yield character
+        elif escaped:
+            escaped = False
+        elif character == "\\" and quote == '"':
+            escaped = True
+        elif character == quote:
+            quote = None
+
+
 def _array_line(
-    found: dict[tuple[str, ...], int], array: list, line: str, number: int
+    found: dict[tuple[str, ...], int], array: list, text: str, number: int
 ) -> list | None:
-    """A line inside a multi-line array (``array`` its key and the elements seen so far): an
-    inline table opening the line is the next element; ``]`` closes the array (None)."""
-    stripped = line.lstrip()
-    if stripped.startswith("{"):
-        array[1] += 1
-        _note(found, (*array[0], str(array[1])), number)
-    return None if stripped.startswith("]") else array
+    """Read ``text`` of line ``number`` inside a multi-line array (``array``: its key, the
+    elements seen so far, the depth of brackets and of braces): each inline table opening at
+    the array's own depth is its next element, noted at this line; the array ends when its
+    closing bracket is read (None)."""
+    for character in _outside_strings(text):
+        if character == "[":
+            array[2] += 1
+        elif character == "]":
+            array[2] -= 1
+            if array[2] == 0:
+                return None
+        elif character == "{":
+            if array[2] == 1 and array[3] == 0:
+                array[1] += 1
+                _note(found, (*array[0], str(array[1])), number)
+            array[3] += 1
+        elif character == "}":
+            array[3] -= 1
+    return array
 
 
 @dataclass(frozen=True)
@@ -99,9 +132,12 @@ class KeyLines:
             if parsed is None or not line[parsed[1] :].startswith("="):
                 continue
             _note(found, table + parsed[0], number)
-            value = line[parsed[1] + 1 :].split("#", 1)[0].strip()
-            if value.startswith("[") and value.count("[") > value.count("]"):
-                array = [table + parsed[0], 0]
+            value = line[parsed[1] + 1 :].lstrip()
+            if value.startswith("["):
+                # An array: its elements are read as they come, up to its closing bracket,
+                # on this line or a later one (a multi-line array).
+                array = _array_line(found, [table + parsed[0], 0, 0, 0], value, number)
+                continue
             for quotes in ('"""', "'''"):
                 if line.count(quotes) % 2 == 1:
                     in_string = quotes

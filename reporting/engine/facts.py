@@ -15,9 +15,10 @@ groups' fields of the records it is counted on are ``None``.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from reporting.engine.cards import Card
 
@@ -49,58 +50,81 @@ _TOTALS = tuple(range(10))
 _BOOL = (False, True)
 
 #: Every fact of :class:`RoundFacts` a bet's condition may name (the declaration vocabulary).
-FACTS: dict[str, Fact] = {
-    fact.name: fact
-    for fact in (
-        Fact("winner", FactGroup.POINTS, ("player", "banker", "tie"), "the hand that won"),
-        Fact("player_total", FactGroup.POINTS, _TOTALS, "the Player's final value, 0-9"),
-        Fact("banker_total", FactGroup.POINTS, _TOTALS, "the Banker's final value, 0-9"),
-        Fact("player_cards", FactGroup.POINTS, (2, 3), "the number of cards the Player ends with"),
-        Fact("banker_cards", FactGroup.POINTS, (2, 3), "the number of cards the Banker ends with"),
-        Fact("player_natural", FactGroup.POINTS, _BOOL, "the Player's first two cards make 8 or 9"),
-        Fact("banker_natural", FactGroup.POINTS, _BOOL, "the Banker's first two cards make 8 or 9"),
-        Fact(
-            "player_third",
-            FactGroup.POINTS,
-            _TOTALS,
-            "the points of the Player's third card (no value when the Player stood)",
-        ),
-        Fact(
-            "banker_third",
-            FactGroup.POINTS,
-            _TOTALS,
-            "the points of the Banker's third card (no value when the Banker stood)",
-        ),
-        Fact("cards_dealt", FactGroup.POINTS, (4, 5, 6), "the cards dealt in the round, 4-6"),
-        Fact("margin", FactGroup.POINTS, _TOTALS, "the points between the hands (0 on a tie)"),
-        Fact("player_pair", FactGroup.PAIRS, _BOOL, "the Player's first two cards share a rank"),
-        Fact("banker_pair", FactGroup.PAIRS, _BOOL, "the Banker's first two cards share a rank"),
-        Fact(
-            "player_suited_pair",
-            FactGroup.PAIRS,
-            _BOOL,
-            "the Player's first two cards share a rank and a suit",
-        ),
-        Fact(
-            "banker_suited_pair",
-            FactGroup.PAIRS,
-            _BOOL,
-            "the Banker's first two cards share a rank and a suit",
-        ),
-        Fact("pairs", FactGroup.PAIRS, (0, 1, 2), "how many hands start with a pair, 0-2"),
-        Fact(
-            "suited_pairs",
-            FactGroup.PAIRS,
-            (0, 1, 2),
-            "how many hands start with a pair of one suit, 0-2",
-        ),
-        Fact(
-            "twin_pairs", FactGroup.PAIRS, _BOOL, "both hands start with a pair, of the same rank"
-        ),
-        Fact("player_faces", FactGroup.FACES, (0, 1, 2, 3), "the J, Q and K the Player holds"),
-        Fact("banker_faces", FactGroup.FACES, (0, 1, 2, 3), "the J, Q and K the Banker holds"),
-    )
-}
+FACTS: Mapping[str, Fact] = MappingProxyType(
+    {
+        fact.name: fact
+        for fact in (
+            Fact("winner", FactGroup.POINTS, ("player", "banker", "tie"), "the hand that won"),
+            Fact("player_total", FactGroup.POINTS, _TOTALS, "the Player's final value, 0-9"),
+            Fact("banker_total", FactGroup.POINTS, _TOTALS, "the Banker's final value, 0-9"),
+            Fact(
+                "player_cards", FactGroup.POINTS, (2, 3), "the number of cards the Player ends with"
+            ),
+            Fact(
+                "banker_cards", FactGroup.POINTS, (2, 3), "the number of cards the Banker ends with"
+            ),
+            Fact(
+                "player_natural",
+                FactGroup.POINTS,
+                _BOOL,
+                "the Player's first two cards make 8 or 9",
+            ),
+            Fact(
+                "banker_natural",
+                FactGroup.POINTS,
+                _BOOL,
+                "the Banker's first two cards make 8 or 9",
+            ),
+            Fact(
+                "player_third",
+                FactGroup.POINTS,
+                _TOTALS,
+                "the points of the Player's third card (no value when the Player stood)",
+            ),
+            Fact(
+                "banker_third",
+                FactGroup.POINTS,
+                _TOTALS,
+                "the points of the Banker's third card (no value when the Banker stood)",
+            ),
+            Fact("cards_dealt", FactGroup.POINTS, (4, 5, 6), "the cards dealt in the round, 4-6"),
+            Fact("margin", FactGroup.POINTS, _TOTALS, "the points between the hands (0 on a tie)"),
+            Fact(
+                "player_pair", FactGroup.PAIRS, _BOOL, "the Player's first two cards share a rank"
+            ),
+            Fact(
+                "banker_pair", FactGroup.PAIRS, _BOOL, "the Banker's first two cards share a rank"
+            ),
+            Fact(
+                "player_suited_pair",
+                FactGroup.PAIRS,
+                _BOOL,
+                "the Player's first two cards share a rank and a suit",
+            ),
+            Fact(
+                "banker_suited_pair",
+                FactGroup.PAIRS,
+                _BOOL,
+                "the Banker's first two cards share a rank and a suit",
+            ),
+            Fact("pairs", FactGroup.PAIRS, (0, 1, 2), "how many hands start with a pair, 0-2"),
+            Fact(
+                "suited_pairs",
+                FactGroup.PAIRS,
+                (0, 1, 2),
+                "how many hands start with a pair of one suit, 0-2",
+            ),
+            Fact(
+                "twin_pairs",
+                FactGroup.PAIRS,
+                _BOOL,
+                "both hands start with a pair, of the same rank",
+            ),
+            Fact("player_faces", FactGroup.FACES, (0, 1, 2, 3), "the J, Q and K the Player holds"),
+            Fact("banker_faces", FactGroup.FACES, (0, 1, 2, 3), "the J, Q and K the Banker holds"),
+        )
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

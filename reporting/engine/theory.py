@@ -92,10 +92,15 @@ def _ratio_text(odds: Fraction) -> str:
 
 def describe_odds(bet: BetRule, table: PayTable) -> str:
     """What a bet pays, in the usual "to 1" notation (locale-free, for terminals and JSON):
-    one figure when every winning row pays it, else each row's key and figure."""
+    one figure when every winning row pays it, else each row's key (``row N`` for a row
+    without one) and figure."""
     if bet.group is BetGroup.BONUS:
         return "bonus table"
-    wins = [(row.key, pay) for row in bet.rows if isinstance(pay := table.pay(row), Fraction)]
+    wins = [
+        (row.key or f"row {number}", pay)
+        for number, row in enumerate(bet.rows, start=1)
+        if isinstance(pay := table.pay(row), Fraction)
+    ]
     if not wins:
         return "never pays a win"
     if len({pay for _, pay in wins}) == 1:

@@ -503,11 +503,12 @@ def _offered_bet(
     bonus = bet.group is BetGroup.BONUS and _bonus_rows(bet, table) == bonus_table
     form = _form(bet, table, lines, bonus)
     odds = both_hands_odds = None
-    cards_dealt: tuple[int, ...] = ()
+    # The sentence's count is the first row's condition, whatever that row pays under the
+    # game's table (a pay changed to "lose" leaves the sentence true of the row).
+    counts = bet.rows[0].condition("cards_dealt") or frozenset()
+    cards_dealt = tuple(sorted(count for count in counts if isinstance(count, int)))
     if form is PayForm.ODDS:
         odds = lines[0].odds
-        counts = bet.rows[0].condition("cards_dealt") or frozenset()
-        cards_dealt = tuple(sorted(count for count in counts if isinstance(count, int)))
     elif form is PayForm.ONE_OR_BOTH_HANDS:
         odds, both_hands_odds = lines[0].odds, lines[1].odds
     if bet.wins_plural is not None and not cards_dealt:

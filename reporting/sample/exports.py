@@ -202,6 +202,13 @@ class ExportWriter:
         self.clocks = clocks  # table id -> the clock of its game
         # The shape's name of every bet the month's games offer (``bets``, by id), and of the
         # bet this tool does not settle; made before the file, which a bet without one refuses.
+        own = sorted(bet_id for bet_id, bet in bets.items() if bet.own)
+        if own:
+            raise InputError(
+                f"the {self.format} shape cannot carry the operator's own bets ({', '.join(own)}):"
+                " a built-in profile maps the catalogue's bets only; leave their games out with"
+                " --game, or write the spec's JSON Lines"
+            )
         self.names: dict[str, Any] = {bet_id: self.bet_name(bet) for bet_id, bet in bets.items()}
         self.names[UNVERIFIED_TYPE] = self.unverified_value
         self._sink = _Sink(path)

@@ -52,3 +52,19 @@ def test_an_unwritten_key_falls_back_to_its_table_or_to_nothing():
     lines = KeyLines.scan(TEXT)
     assert lines.line_of(("games", "live-baccarat-it", "currency")) == 3
     assert lines.line_of(("pay_tables", "x")) is None
+
+
+def test_an_array_of_tables_opened_and_closed_on_its_elements_lines():
+    text = (
+        "[bets.a]\n"
+        'rows = [ { when = { winner = "tie" }, pays = "8", says = "a ] in words" },\n'
+        '  { when = { winner = "player" }, pays = "1", says = "y" } ]\n'
+        'name = "n"\n'
+        "[games.g]\n"
+        'bets = ["a", "tie"]\n'
+    )
+    lines = KeyLines.scan(text).lines
+    assert lines[("bets", "a", "rows", "1")] == 2
+    assert lines[("bets", "a", "rows", "2")] == 3
+    assert lines[("bets", "a", "name")] == 4  # the array closed on line 3, brackets in words aside
+    assert lines[("games", "g", "bets")] == 6

@@ -519,17 +519,22 @@ def test_every_catalogue_bet_is_written_as_its_built_in_profile_reads_it(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_an_operators_own_bet_has_its_name_but_no_numeric_code(tmp_path):
+def test_no_provider_shape_carries_an_operators_own_bet(tmp_path):
+    """A built-in profile maps the catalogue's bets only: a month with an own bet in a
+    provider's shape would read back as unverified bets, so it is refused, nothing written."""
     own = BetRule(
         "monkey_6", BetGroup.SIDE, (), name=Wording(by_language=(("en", "Monkey 6"),)), own=True
     )
-    replay = ReplayApiWriter(tmp_path / "games.json", {}, {"monkey_6": own}, lines=True)
-    flat = FlatCsvWriter(tmp_path / "bets.csv", {}, {"monkey_6": own})
-    assert (replay.names["monkey_6"], flat.names["monkey_6"]) == ("BC_MONKEY_6", "Monkey 6")
-    replay.close(keep=False)
-    flat.close(keep=False)
-    with pytest.raises(InputError, match="bet monkey_6 has no code in the numeric-feed shape"):
-        NumericFeedWriter(tmp_path / "page.json", {}, {"monkey_6": own})
+    for writer, name in (
+        (
+            lambda: ReplayApiWriter(tmp_path / "games.json", {}, {"monkey_6": own}, lines=False),
+            "replay-api",
+        ),
+        (lambda: FlatCsvWriter(tmp_path / "bets.csv", {}, {"monkey_6": own}), "flat-csv"),
+        (lambda: NumericFeedWriter(tmp_path / "page.json", {}, {"monkey_6": own}), "numeric"),
+    ):
+        with pytest.raises(InputError, match=f"the {name}.* shape cannot carry the operator's own"):
+            writer()
     assert list(tmp_path.iterdir()) == []
 
 

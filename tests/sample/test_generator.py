@@ -795,8 +795,10 @@ def test_an_operators_own_bet_is_played_and_settled_by_its_declaration(tmp_path)
     rows = deciding_rows([record for _, record in loaded], config)
     assert rows["monkey_6:1"] > 0 and rows["monkey_6:lose"] > 0
     assert {record["table_id"] for _, record in loaded} == {"MK-IT-01"}
-    # The numeric feed numbers the catalogue's bets only: refused before a file is written.
-    with pytest.raises(InputError, match="bet monkey_6 has no code in the numeric-feed shape"):
+    # A provider's shape names the catalogue's bets only: refused before a file is written.
+    with pytest.raises(
+        InputError, match="shape cannot carry the operator's own bets \\(monkey_6\\)"
+    ):
         generate_month(config, MONTH, tmp_path / "feed" / "page.json", fmt="numeric-feed")
     assert not (tmp_path / "feed").exists()
 
