@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 
 from reporting.engine.bets import BetRule, PayTable
 from reporting.engine.money import RoundingPolicy
@@ -96,13 +95,6 @@ class GameSpec:
     def operator_share(self) -> Decimal | None:
         """100% minus the declared RTP, in percent."""
         return None if self.declared_rtp is None else Decimal(100) - self.declared_rtp
-
-    @property
-    def commission(self) -> Fraction:
-        """The commission on Banker wins, as a fraction of the win at even money (0 for a game
-        without the classic Banker bet)."""
-        odds = self.pay_table.odds("banker") if self.offers("banker") else None
-        return Fraction(0) if odds is None else 1 - odds
 
     @property
     def overall_limits(self) -> StakeLimits:

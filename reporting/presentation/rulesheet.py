@@ -195,6 +195,14 @@ class OfferedBet:
         return self.group is BetGroup.MAIN
 
     @property
+    def commission_percent(self) -> Fraction | None:
+        """The commission a main bet of one figure below even money keeps of an even-money
+        win (the Banker's 5% at 0.95:1), in percent; None for any other bet."""
+        if self.group is not BetGroup.MAIN or self.form is not PayForm.ODDS or self.odds is None:
+            return None
+        return (1 - self.odds) * 100 if self.odds < 1 else None
+
+    @property
     def perfect_pair_variant(self) -> str | None:
         """``"A"`` (both hands pay as one) or ``"B"`` for a bet on one hand or both (the
         perfect pair), else None."""
@@ -325,7 +333,6 @@ class RuleSheet:
     banker_rows: tuple[BankerRow, ...]
     bets: tuple[OfferedBet, ...]
     bonus_table: tuple[BonusRow, ...]
-    banker_commission_percent: Fraction
     payout_example: PayoutExample
     rounding: RoundingPolicy
     rounding_example: PayoutExample | None
@@ -763,8 +770,6 @@ def _assemble(
         banker_rows=banker_rows,
         bets=bets,
         bonus_table=bonus_table,
-        # the classic Banker's (0 for a game without it, as a table without commission)
-        banker_commission_percent=game.commission * 100,
         payout_example=_payout_example(
             example_bet, example_bet.limits.minimum, example_odds, game.rounding
         ),

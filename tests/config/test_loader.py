@@ -65,7 +65,7 @@ def test_catalogue_live_baccarat_italy():
     assert game.statistics_reset == "00:01"
     assert game.exclusive_bets == ()
     assert game.rounding is RoundingPolicy.DOWN
-    assert game.commission == Fraction(1, 20)
+    assert game.pay_table.odds("banker") == Fraction(19, 20)  # even money less 5%
 
 
 def test_catalogue_live_baccarat_denmark():

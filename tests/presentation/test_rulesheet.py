@@ -116,7 +116,8 @@ def test_what_each_bet_pays_comes_from_the_pay_table(sheets):
     assert bets["small"].odds == Fraction(3, 2) and bets["small"].cards_dealt == (4,)
     assert bets["big"].odds == Fraction(27, 50) and bets["big"].cards_dealt == (5, 6)
     assert bets["player_bonus"].odds is None
-    assert sheets["live-baccarat-it"].banker_commission_percent == 5
+    (banker,) = (bet for bet in sheets["live-baccarat-it"].bets if bet.bet == "banker")
+    assert banker.commission_percent == 5
     # the classic bets keep their familiar forms, read from their rows
     assert {bet: offered.form for bet, offered in bets.items()} == {
         **{bet: PayForm.ODDS for bet in ("player", "banker", "tie", "player_pair")},

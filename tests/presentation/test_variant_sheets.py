@@ -156,15 +156,22 @@ def test_forms_read_from_the_rows(sheets):
 
 
 def test_a_table_without_the_classic_banker_has_no_commission_and_no_banker_example(sheets):
-    """The commission is the classic Banker's: a no-commission table states none, and the
-    rounding example (a win falling between cents, on a bet of one figure) has no bet to take;
-    a Tiger table keeps the Banker's 5% and its example."""
+    """A commission is stated on a main bet of one figure below even money (the classic
+    Banker's 0.95:1): a no-commission table states none, and the rounding example (a win
+    falling between cents, on a bet of one figure) has no bet to take; a Tiger table keeps the
+    Banker's 5% and its example."""
     no_commission = sheets["no-commission", "en"]
-    assert no_commission.banker_commission_percent == 0
+    assert [bet.commission_percent for bet in no_commission.bets if bet.is_main] == [None] * len(
+        [bet for bet in no_commission.bets if bet.is_main]
+    )
     assert no_commission.rounding_example is None
     assert no_commission.payout_example.bet.bet == "tie"
     tiger = sheets["tiger", "en"]
-    assert tiger.banker_commission_percent == 5
+    assert {bet.bet: bet.commission_percent for bet in tiger.bets if bet.is_main} == {
+        "player": None,
+        "banker": 5,
+        "tie": None,
+    }
     assert tiger.rounding_example is not None and tiger.rounding_example.bet.bet == "banker"
 
 
