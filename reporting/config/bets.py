@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from reporting.config.values import Problems
+from reporting.config.values import MISSING, PayValue, Problems
 from reporting.engine.bets import BetGroup, BetResult, BetRule, Pay, PayRow, Wording
 from reporting.engine.facts import FACTS
 from reporting.engine.money import AmountError, parse_ratio
@@ -143,11 +143,12 @@ def _row(
             condition = _condition(name, value, (*path, "when", name), problems)
             if condition is not None:
                 conditions.append(condition)
+    # The bounds of every pay of a configuration (PayValue: at most 10,000 to 1, written as a
+    # short string), then the pay itself.
+    checked = PayValue().check(raw.get("pays"), (*path, "pays"), problems)
     pay: Pay | None = None
-    try:
-        pay = parse_pay(raw.get("pays"))
-    except AmountError as error:
-        problems.add((*path, "pays"), str(error))
+    if checked is not MISSING:
+        pay = checked if isinstance(checked, Fraction) else BetResult(checked)
     key = raw.get("key")
     if key is not None and (not isinstance(key, str) or not re.fullmatch(NAME_PATTERN, key)):
         problems.add((*path, "key"), "a pay key is lower-case letters, digits and _")

@@ -475,3 +475,18 @@ def test_every_key_of_a_declaration_given_hostile_values_is_refused_cleanly(tmp_
             loads_or_refuses(path, declaration({}, {key.removeprefix("rows."): value}))
         else:
             loads_or_refuses(path, declaration({key: value}, {}))
+
+
+@pytest.mark.parametrize(
+    ("pays", "message"),
+    [
+        ("9" * 5000, "(5,000 characters) is too long for odds"),
+        ("20000", "is above 10000 to 1"),
+        ("1/30000", "is finer than 1/10000"),
+    ],
+)
+def test_an_own_bet_s_pay_has_the_bounds_of_every_pay_of_a_configuration(tmp_path, pays, message):
+    # A pay of 5,000 digits once reached the odds as a number too large for a float.
+    _, problems = declared(tmp_path, row('winner = "tie"', pays))
+    (problem,) = problems
+    assert ": bets.mine.rows.1.pays: " in problem and message in problem
