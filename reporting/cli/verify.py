@@ -250,6 +250,7 @@ def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list
         "month": result.month,
         "rounds_checked": result.rounds_checked,
         "bets_checked": result.bets_checked,
+        "bets_unverified": result.bets_unverified,
         "findings_by_kind": {kind: result.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS},
         "findings": [finding.to_document() for finding in result.findings],
         "findings_truncated": len(result.findings) < result.finding_count,
@@ -312,7 +313,8 @@ def print_report(
     console = stdout_console()
     scope = f"month {result.month}" if result.month else "all months"
     summary = Table(
-        title=f"Verify, {scope}: {result.rounds_checked:,} rounds, {result.bets_checked:,} bets",
+        title=f"Verify, {scope}: {result.rounds_checked:,} rounds, {result.bets_checked:,} bets"
+        + (f", {result.bets_unverified:,} not verified" if result.bets_unverified else ""),
         title_justify="left",
     )
     summary.add_column("Finding")

@@ -451,6 +451,7 @@ def _audit(
     log(
         f"verify {month}: {verified.rounds_checked} rounds, {verified.bets_checked} bets,"
         f" {verified.finding_count} findings"
+        + (f", {verified.bets_unverified} bets not verified" if verified.bets_unverified else "")
     )
     for entry in verified.checks_not_run:
         log(f"verify {month}: warning: {entry.game_id}: not checked: {entry.describe()}")

@@ -192,6 +192,7 @@ class AuditReport:
     tables: int
     rounds_checked: int
     bets_checked: int
+    bets_unverified: int  # of a type verify does not settle: not checked, counted apart
     kinds: tuple[KindLine, ...]  # by severity, then kind
     checks_not_run: tuple[CheckNotRun, ...]
     drafts: tuple[tuple[str, str], ...]  # game id, a disclosure warning
@@ -412,6 +413,7 @@ def build_audit_report(
         tables=len(result.tables),
         rounds_checked=result.rounds_checked,
         bets_checked=result.bets_checked,
+        bets_unverified=result.bets_unverified,
         kinds=kinds,
         checks_not_run=tuple(result.checks_not_run),
         drafts=tuple(

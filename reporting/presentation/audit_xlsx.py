@@ -636,6 +636,7 @@ def _write_summary(
         ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
         ("Rounds checked", COUNT, result.rounds_checked),
         ("Bets checked", COUNT, result.bets_checked),
+        ("Bets not verified", COUNT, result.bets_unverified),
         ("Checks not run", COUNT, len(result.checks_not_run)),
     ]
     if publishing is not None:  # the pages of the month: games whose pages are drafts

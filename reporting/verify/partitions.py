@@ -194,6 +194,7 @@ class PartitionResult:
     spool_file: str | None = None
     #: ... or, where the coordinator cannot read the worker's files, the frames themselves.
     frames: list[bytes] | None = None
+    bets_unverified: int = 0  # bets of a type verify does not settle
 
 
 class FindingSpool:
@@ -294,6 +295,7 @@ def partition_passes(
         rounds_seen=passes.rounds_seen,
         rounds_checked=passes.rounds_checked,
         bets_checked=passes.bets_checked,
+        bets_unverified=passes.bets_unverified,
         totals=passes.totals,
         unconfigured=passes.unconfigured,
         first_seen=passes.first_seen or FirstSeen(),

@@ -55,7 +55,8 @@ class RoundPass:
     unconfigured: dict[str, int] = field(default_factory=dict)  # game id -> rounds
     rounds_seen: int = 0
     rounds_checked: int = 0
-    bets_checked: int = 0
+    bets_checked: int = 0  # bets of a type verify settles: their payouts were judged
+    bets_unverified: int = 0  # bets of a type it does not settle (``unverified_bet``)
     #: The hand of each settled round of a shoe, by round id, for the shoe pass.
     hands: dict[str, int] = field(default_factory=dict)
     #: Kept only when asked for (a partition's worker): see :class:`FirstSeen`.
@@ -77,7 +78,8 @@ class RoundPass:
         totals, unconfigured, hands = self.totals, self.unconfigured, self.hands
         first_seen = self.first_seen
         tables, bets = totals.tables, totals.bets
-        rounds_checked = bets_checked = 0
+        rounds_checked = bets_checked = bets_unverified = 0
+        settled = cache.settled
         seen = start = self.rounds_seen
         for seen, (round, files) in enumerate(rounds, start + 1):
             if progress is not None and not seen % PROGRESS_EVERY:
@@ -90,7 +92,11 @@ class RoundPass:
                 unconfigured[round.game_id] = unconfigured.get(round.game_id, 0) + 1
                 continue
             rounds_checked += 1
-            bets_checked += len(round.bets)
+            for bet in round.bets:
+                if bet.bet_type in settled:
+                    bets_checked += 1
+                else:
+                    bets_unverified += 1
             context = CheckContext.of(round, files, cache)
             outcome = context.outcome
             if first_seen is None:
@@ -108,6 +114,7 @@ class RoundPass:
         self.rounds_seen = seen
         self.rounds_checked += rounds_checked
         self.bets_checked += bets_checked
+        self.bets_unverified += bets_unverified
         if progress is not None:
             progress(seen)
 

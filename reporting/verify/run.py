@@ -77,7 +77,11 @@ class VerifyResult:
 
     month: str | None
     rounds_checked: int = 0
+    #: Bets whose payout was judged: every bet of a settled round whose type verify settles.
     bets_checked: int = 0
+    #: Bets of those rounds whose type verify does not settle (each an ``unverified_bet``):
+    #: counted apart, never as checked.
+    bets_unverified: int = 0
     findings_by_kind: Counter = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)  # the first ``keep`` findings
     tables: dict[tuple[str, str], TableCounts] = field(default_factory=dict)
@@ -226,6 +230,7 @@ def _replace_findings(
         passes = RoundPass(Totals(result.tables, result.bet_totals), result.unconfigured_rounds)
         passes.run(read_rounds(connection, month), games, sink.extend, progress)
         result.rounds_checked, result.bets_checked = passes.rounds_checked, passes.bets_checked
+        result.bets_unverified = passes.bets_unverified
         # The hands of the shoes' rounds, as the round pass resolved them, for the shoes.
         summaries = shoe_pass(
             read_shoes(connection, month), games, month, _shoe_sink(sink), passes.hands
@@ -284,6 +289,7 @@ def _partitioned(
     result.unconfigured_rounds = unconfigured
     result.rounds_checked = sum(r.rounds_checked for r in results)
     result.bets_checked = sum(r.bets_checked for r in results)
+    result.bets_unverified = sum(r.bets_unverified for r in results)
     result.checks_not_run = store_checks.not_run
     summaries = [summary for r in results for summary in r.summaries]
     return with_findings(summaries, shoe_findings(connection, games, month))

@@ -186,7 +186,7 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
         ("third_card_rule", Severity.HIGH, 1),
     ]
     text = plain(render_audit_html(report))
-    assert "Rounds 4 Bets 4" in text
+    assert "Rounds 4 Bets checked 4 Bets not verified 0" in text
     assert "payout_mismatch high 3" in text and "Every kind 4" in text
     assert "Every check ran on every round and bet." in text
     assert "the reference month has fewer than 1,000 rounds" in text  # a draft's warning

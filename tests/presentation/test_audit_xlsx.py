@@ -54,7 +54,7 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-SUMMARY_HEADER_ROW = 9
+SUMMARY_HEADER_ROW = 10
 SIGN_OFF_HEADER_ROW = 11
 #: The month's audit records and shoes every workbook of this module is written with, unless
 #: a test says otherwise (tests/presentation/test_audit_xlsx_month.py checks their sheets).
@@ -376,13 +376,14 @@ def test_every_sheet_exists_in_order_with_its_header(audit):
 def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
     sheet = load_workbook(audit.workbook)["Summary"]
     assert sheet["A1"].value == "Audit workbook: Casinò Esempio S.p.A."
-    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 8)}
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 9)}
     assert labels == {
         "Period": MONTH,
         "As of": datetime(2026, 11, 30),
         "Tool version": f"baccarat-report {VERSION}",
         "Rounds checked": audit.result.rounds_checked,
         "Bets checked": audit.result.bets_checked,
+        "Bets not verified": audit.result.bets_unverified,
         "Checks not run": len(audit.result.checks_not_run),
     }
     assert sheet["B3"].number_format == "yyyy-mm-dd"
@@ -766,8 +767,10 @@ def test_the_checks_not_run_sheet_names_each_check_with_counts_as_numbers(export
 def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export_audit):
     path, _result = export_audit
     sheet = load_workbook(path)["Summary"]
-    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 8)}
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 9)}
     assert labels["Checks not run"] == 2
+    # Four bets in the month; the tiger bet is not checked: counted apart, never as checked.
+    assert (labels["Bets checked"], labels["Bets not verified"]) == (3, 1)
     header = [cell.value for cell in sheet[SUMMARY_HEADER_ROW]]
     rows = {row[0]: row for row in sheet_rows(path, "Summary")}
     italy = dict(zip(header, rows["live-baccarat-it"], strict=True))

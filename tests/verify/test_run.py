@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import run_main, sample_inbox_counts
+from helpers import bet_record, round_record, run_main, sample_inbox_counts, store_records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -1319,3 +1319,27 @@ def test_a_configuration_without_a_game_keeps_that_games_findings(tmp_path):
     )
     assert after == before
     assert set(result.unconfigured_rounds) == set(full.games) - {"live-baccarat-it"}
+
+
+def test_bets_of_a_type_verify_does_not_settle_are_counted_apart_from_those_checked(
+    tmp_path, operator_config
+):
+    """Issue 23: an ``unverified_bet`` was counted in ``bets_checked``. The month's bets are the
+    checked and the unverified, each counted once, in one process and in partitions alike."""
+    rounds = [
+        round_record(
+            "R-1",
+            bet_record("R-1", "B-1", bet_type="banker"),
+            bet_record("R-1", "B-2", bet_type="BC_PLAYER_TIGER", payout_cents=0),
+        ),
+        round_record("R-2", bet_record("R-2", "B-3", bet_type="Kings", payout_cents=0)),
+    ]
+    connection = connect(tmp_path / "store.sqlite")
+    store_records(connection, rounds, file_name="export.json")
+    result = verify(connection, operator_config, MONTH)
+    assert (result.rounds_checked, result.bets_checked, result.bets_unverified) == (2, 1, 2)
+    assert result.findings_by_kind["unverified_bet"] == 2
+    from reporting.cli.verify import verify_document
+
+    document = verify_document(result, [], [])
+    assert (document["bets_checked"], document["bets_unverified"]) == (1, 2)
