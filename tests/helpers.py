@@ -442,3 +442,22 @@ def sample_inbox_counts() -> tuple[int, int]:
     found = re.search(r"\(([\d,]+) rounds,\s+([\d,]+) bets", readme)
     assert found, "sample_data/README.md no longer states the inbox month's rounds and bets"
     return int(found[1].replace(",", "")), int(found[2].replace(",", ""))
+
+
+#: An operator's own bet (declared in its configuration like the catalogue's) and a game that
+#: offers it, as TOML text for a test's configuration.
+MONKEY_6_CONFIG = """\
+[bets.monkey_6]
+group = "side"
+name = { it = "Scimmia 6", en = "Monkey 6" }
+wins = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." }
+rows = [
+  { when = { winner = "player", player_total = 6, player_cards = 3 }, key = "monkey_6", pays = "40", says = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." } },
+]
+
+[games.monkey-it]
+base = "live-baccarat-it"
+name = "Monkey Baccarat"
+bets = ["player", "banker", "tie", "monkey_6"]
+languages = ["it", "en"]
+"""

@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from helpers import MONKEY_6_CONFIG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import astuple
@@ -893,20 +894,9 @@ def test_a_bet_of_no_round_in_the_file_is_rejected_even_beside_a_row_without_rou
 
 #: An operator's own bet (declared in its configuration like the catalogue's), a game offering
 #: it, and a game offering every bet of the catalogue.
-OWN_BET_CONFIG = """\
-[bets.monkey_6]
-group = "side"
-name = { it = "Scimmia 6", en = "Monkey 6" }
-wins = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." }
-rows = [
-  { when = { winner = "player", player_total = 6, player_cards = 3 }, key = "monkey_6", pays = "40", says = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." } },
-]
-
-[games.monkey-it]
-base = "live-baccarat-it"
-name = "Monkey Baccarat"
-bets = ["player", "banker", "tie", "monkey_6"]
-languages = ["it", "en"]
+OWN_BET_CONFIG = (
+    MONKEY_6_CONFIG
+    + """
 
 [games.every-bet-it]
 base = "live-baccarat-it"
@@ -914,6 +904,7 @@ name = "Every Bet"
 languages = ["it", "en"]
 bets = BETS
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,22 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["GameConfig", "operator_toml"]
+__all__ = ["STANDARD", "GameConfig", "operator_toml"]
+
+#: The classic bets of games.md, in its order (the spec's words, not the project's catalogue).
+STANDARD = (
+    "player",
+    "banker",
+    "tie",
+    "player_pair",
+    "banker_pair",
+    "either_pair",
+    "perfect_pair",
+    "small",
+    "big",
+    "player_bonus",
+    "banker_bonus",
+)
 
 
 @dataclass(frozen=True)

@@ -14,26 +14,12 @@ from fractions import Fraction
 
 import pytest
 from oracle import exact
-from oracle.configs import GameConfig, operator_toml
+from oracle.configs import STANDARD, GameConfig, operator_toml
 from typer.testing import CliRunner
 
 from reporting.cli import app
 
 runner = CliRunner()
-
-STANDARD = (
-    "player",
-    "banker",
-    "tie",
-    "player_pair",
-    "banker_pair",
-    "either_pair",
-    "perfect_pair",
-    "small",
-    "big",
-    "player_bonus",
-    "banker_bonus",
-)
 
 #: The declared games: catalogue base, bets, decks, and pay keys as the spec names them.
 GAMES = [

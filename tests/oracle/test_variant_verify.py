@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from oracle.configs import GameConfig, operator_toml
+from oracle.configs import STANDARD, GameConfig, operator_toml
 from oracle.month import MonthGame, generate_month, tally
 from typer.testing import CliRunner
 
@@ -38,20 +38,6 @@ def declare(game_id: str, base: str, bets: tuple[str, ...], decks=None, pays=Non
     game = MonthGame(game_id, decks or base_decks, bets, pays, reshuffle_every_round=reshuffle)
     return config, game
 
-
-STANDARD = (
-    "player",
-    "banker",
-    "tie",
-    "player_pair",
-    "banker_pair",
-    "either_pair",
-    "perfect_pair",
-    "small",
-    "big",
-    "player_bonus",
-    "banker_bonus",
-)
 
 SCENARIOS = {
     "standard": (

@@ -12,6 +12,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from helpers import MONKEY_6_CONFIG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -629,24 +630,14 @@ def test_a_check_gives_the_same_findings_again_on_the_same_round(operator_config
 
 # --- the operator's own bets ------------------------------------------------------------------
 
-OWN_BET_CONFIG = """\
-[bets.monkey_6]
-group = "side"
-name = { it = "Scimmia 6", en = "Monkey 6" }
-wins = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." }
-rows = [
-  { when = { winner = "player", player_total = 6, player_cards = 3 }, key = "monkey_6", pays = "40", says = { it = "Il Giocatore vince con un 6 di tre carte.", en = "The Player wins with a three-card 6." } },
-]
-
-[games.monkey-it]
-base = "live-baccarat-it"
-name = "Monkey Baccarat"
-bets = ["player", "banker", "tie", "monkey_6"]
-languages = ["it", "en"]
+OWN_BET_CONFIG = (
+    MONKEY_6_CONFIG
+    + """
 
 [games.live-baccarat-it]
 languages = ["it", "en"]
 """
+)
 
 
 @pytest.fixture(scope="module")
