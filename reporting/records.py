@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import re
 from datetime import date
+from types import MappingProxyType
 from typing import NamedTuple
 
 import msgspec
@@ -27,6 +28,7 @@ __all__ = [
     "CSV_ROUND_FIELDS",
     "DOCUMENT_SUFFIXES",
     "FINDING_KINDS",
+    "FINDING_SEVERITY",
     "REJECT_REASONS",
     "Bet",
     "Finding",
@@ -37,7 +39,10 @@ __all__ = [
     "RejectReason",
     "RejectedLine",
     "Round",
+    "Severity",
     "SourceLocation",
+    "finding_order",
+    "severity_rank",
 ]
 
 
@@ -55,6 +60,53 @@ class FindingKind(enum.StrEnum):
     TIME_ORDER = "time_order"
     DUPLICATE_BET_ID = "duplicate_bet_id"
     UNVERIFIED_BET = "unverified_bet"  # a bet of a type the engine does not settle (yet)
+
+
+class Severity(enum.StrEnum):
+    """How much a finding weighs for the person who signs the month off.
+
+    ``high``: money paid wrongly or a deal that broke the rules (a player or the operator lost
+    or gained what the rules do not give); ``medium``: a control the platform should have
+    enforced (limits, exclusive bets, late bets, clock order, duplicate ids); ``low``: what
+    the tool could not judge (a bet type it does not settle).
+    """
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+    @property
+    def rank(self) -> int:
+        """0 for the heaviest: the order findings are listed in."""
+        return list(Severity).index(self)
+
+
+#: The severity of every finding kind (a test holds it complete): every list of findings is
+#: ordered by it, and a list cut short keeps the heaviest.
+FINDING_SEVERITY = MappingProxyType(
+    {
+        FindingKind.PAYOUT_MISMATCH: Severity.HIGH,
+        FindingKind.VOID_NOT_REFUNDED: Severity.HIGH,
+        FindingKind.THIRD_CARD_RULE: Severity.HIGH,
+        FindingKind.SHOE_CARD_COUNT: Severity.HIGH,
+        FindingKind.STAKE_OUT_OF_LIMITS: Severity.MEDIUM,
+        FindingKind.LATE_BET: Severity.MEDIUM,
+        FindingKind.EXCLUSIVE_SIDE_BETS: Severity.MEDIUM,
+        FindingKind.TIME_ORDER: Severity.MEDIUM,
+        FindingKind.DUPLICATE_BET_ID: Severity.MEDIUM,
+        FindingKind.UNVERIFIED_BET: Severity.LOW,
+    }
+)
+
+
+def severity_rank(kind: str) -> int:
+    """The rank of a finding kind's severity, 0 for the heaviest (a kind of a later version
+    of the tool, stored in an older one's store: low).
+
+    >>> severity_rank("payout_mismatch"), severity_rank("late_bet"), severity_rank("new_kind")
+    (0, 1, 2)
+    """
+    return FINDING_SEVERITY.get(kind, Severity.LOW).rank
 
 
 class RejectReason(enum.StrEnum):
@@ -246,6 +298,18 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
             "source": self.source,
             "message": self.message,
         }
+
+
+def finding_order(finding: Finding) -> tuple:
+    """The order every list of findings follows: heaviest first, then by file and line,
+    kind and bet."""
+    return (
+        severity_rank(finding.kind),
+        finding.source_file,
+        finding.source_line,
+        finding.kind,
+        finding.bet_id or "",
+    )
 
 
 #: The first and last reporting months the tool handles: a workbook (a zip file) cannot date

@@ -39,7 +39,11 @@ if TYPE_CHECKING:
     from reporting.verify.partitions import Workers
     from reporting.verify.run import VerifyResult
 
+#: The findings the terminal shows, and the findings ``--json`` lists (the heaviest: a list
+#: cut short drops ``unverified_bet`` findings before any other); every finding is counted by
+#: kind in both, stored in the findings table and written whole by ``--findings-file``.
 SHOWN_FINDINGS = 200
+FINDINGS_LISTED = 10_000
 
 
 # Long on purpose: half of it declares the options; the library is imported where it runs.
@@ -67,6 +71,17 @@ def verify_command(
             "--as-of",
             metavar="YYYY-MM-DD",
             help="Date printed on the workbook and the report. Default: today.",
+        ),
+    ] = None,
+    findings_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--findings-file",
+            dir_okay=False,
+            metavar="FILE.jsonl",
+            help="Also write every finding of the period, one JSON object a line, heaviest"
+            f" first (the terminal shows {SHOWN_FINDINGS:,}, --json lists"
+            f" {FINDINGS_LISTED:,}).",
         ),
     ] = None,
     jobs: JobsOption = None,
@@ -104,21 +119,25 @@ def verify_command(
         written = _write_audit(
             connection, operator, result, (outcomes, rtp), month, (workbook, report), day
         )
+        if findings_file is not None:
+            _write_findings(findings_file, connection, operator, month)
     finally:
         connection.close()
-    _print_outcome(result, (outcomes, rtp), alerts, (workbook, written), as_json=as_json)
+    files = (workbook, written, findings_file)
+    _print_outcome(result, (outcomes, rtp), alerts, files, as_json=as_json)
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 
 def _print_outcome(result, figures, alerts, files, *, as_json: bool) -> None:
     """What the run checked and found, and the files it wrote, as tables or one JSON."""
-    (outcomes, rtp), (workbook, written) = figures, files
+    (outcomes, rtp), (workbook, written, findings_file) = figures, files
     if as_json:
         document = verify_document(result, outcomes, rtp)
         document["rejected_records"] = alerts.rejected
         document["alerts"] = alerts.to_document()
         document["workbook"] = None if workbook is None else str(workbook)
         document["report"] = [str(path) for path in written]
+        document["findings_file"] = None if findings_file is None else str(findings_file)
         print_json(document)
         return
     print_report(result, outcomes, rtp, alerts.warnings)
@@ -127,6 +146,8 @@ def _print_outcome(result, figures, alerts, files, *, as_json: bool) -> None:
         typer.echo(f"Audit workbook: {workbook}")
     for path in written:
         typer.echo(f"Audit report: {path}")
+    if findings_file is not None:
+        typer.echo(f"Every finding: {findings_file}")
 
 
 def check_month(month: str | None) -> None:
@@ -153,7 +174,13 @@ def _verify_watched(
         total = _rounds_in(connection, month) if bars.watched else None
         advance = bars.task(f"verify {month or 'every month'}", total)
         return verify(
-            connection, operator, month, progress=advance, jobs=workers.jobs, runner=workers.runner
+            connection,
+            operator,
+            month,
+            keep=FINDINGS_LISTED,
+            progress=advance,
+            jobs=workers.jobs,
+            runner=workers.runner,
         )
 
 
@@ -229,6 +256,21 @@ def _write_workbook(workbook, connection, operator, result, figures, day) -> Non
         raise InputError(f"{workbook}: cannot write the workbook ({error.strerror})") from None
 
 
+def _write_findings(path: Path, connection, operator, month: str | None) -> None:
+    """Every stored finding of the period (``--findings-file``), one JSON document a line."""
+    import json
+
+    from reporting.files import write_atomically
+    from reporting.store.reading import read_findings
+
+    def write(handle) -> None:
+        for finding in read_findings(connection, month, operator.games):
+            handle.write(json.dumps(finding.to_document(), ensure_ascii=False).encode())
+            handle.write(b"\n")
+
+    write_atomically(path, write)
+
+
 def _write_report(folder: Path, connection, operator, result, audit, day) -> list[Path]:
     """The month's audit report, HTML and PDF, in ``folder`` (``--report``)."""
     from reporting.jobs.audit import month_report
@@ -254,6 +296,7 @@ def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list
         "findings_by_kind": {kind: result.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS},
         "findings": [finding.to_document() for finding in result.findings],
         "findings_truncated": len(result.findings) < result.finding_count,
+        "findings_listed": len(result.findings),
         "unconfigured_rounds": dict(sorted(result.unconfigured_rounds.items())),
         "checks_not_run": [entry.to_document() for entry in result.checks_not_run],
         "statistics": {
@@ -331,7 +374,8 @@ def print_report(
     if result.finding_count > SHOWN_FINDINGS:
         typer.echo(
             f"... {result.finding_count - SHOWN_FINDINGS:,} more findings: all are in the"
-            " findings table and the audit workbook (--json lists the first 10,000)"
+            " findings table, the audit workbook and --findings-file (--json lists the"
+            f" {FINDINGS_LISTED:,} heaviest)"
         )
     for game_id, rounds in sorted(result.unconfigured_rounds.items()):
         typer.echo(

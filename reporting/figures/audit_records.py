@@ -7,21 +7,20 @@ the shoes, in the verify pass (:attr:`reporting.verify.run.VerifyResult.shoes`),
 second scan of the rounds in Python. Money is kept per currency: no figure here adds two
 currencies.
 
-The severity of each finding kind is here too, so that every output ranks findings alike.
+The severity of each finding kind (:data:`reporting.records.FINDING_SEVERITY`) is re-exported
+here for the outputs that rank findings.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from types import MappingProxyType
 
-from reporting.records import FindingKind
+from reporting.records import FINDING_SEVERITY, Severity
 
 __all__ = [
     "column_names",
@@ -38,42 +37,6 @@ __all__ = [
     "Severity",
     "VoidRound",
 ]
-
-
-class Severity(enum.StrEnum):
-    """How much a finding weighs for the person who signs the month off.
-
-    ``high``: money paid wrongly or a deal that broke the rules (a player or the operator lost
-    or gained what the rules do not give); ``medium``: a control the platform should have
-    enforced (limits, exclusive bets, late bets, clock order, duplicate ids); ``low``: what
-    the tool could not judge (a bet type it does not settle).
-    """
-
-    HIGH = "high"
-    MEDIUM = "medium"
-    LOW = "low"
-
-    @property
-    def rank(self) -> int:
-        """0 for the heaviest: the order findings are listed in."""
-        return list(Severity).index(self)
-
-
-#: The severity of every finding kind (a test holds it complete).
-FINDING_SEVERITY = MappingProxyType(
-    {
-        FindingKind.PAYOUT_MISMATCH: Severity.HIGH,
-        FindingKind.VOID_NOT_REFUNDED: Severity.HIGH,
-        FindingKind.THIRD_CARD_RULE: Severity.HIGH,
-        FindingKind.SHOE_CARD_COUNT: Severity.HIGH,
-        FindingKind.STAKE_OUT_OF_LIMITS: Severity.MEDIUM,
-        FindingKind.LATE_BET: Severity.MEDIUM,
-        FindingKind.EXCLUSIVE_SIDE_BETS: Severity.MEDIUM,
-        FindingKind.TIME_ORDER: Severity.MEDIUM,
-        FindingKind.DUPLICATE_BET_ID: Severity.MEDIUM,
-        FindingKind.UNVERIFIED_BET: Severity.LOW,
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,9 @@ from itertools import groupby, starmap
 from operator import attrgetter
 from typing import NamedTuple
 
-from reporting.records import Bet, Round
+from reporting.records import FINDING_SEVERITY, Bet, Finding, Round, Severity, severity_rank
 
-__all__ = ["SourceFiles", "read_rounds", "read_shoes", "source_files"]
+__all__ = ["SourceFiles", "read_findings", "read_rounds", "read_shoes", "source_files"]
 
 
 class SourceFiles(NamedTuple):
@@ -171,3 +171,29 @@ def read_shoes(
 
 def _shoe_of(item: tuple[Round, SourceFiles]) -> str | None:
     return item[0].shoe_id
+
+
+#: The columns of a :class:`Finding` as the store names them, in the record's field names.
+_FINDING_COLUMNS = (
+    "kind, game_id, report_month, round_id, source_file, source_line, message, bet_id,"
+    " expected_payout_cents AS expected_payout, logged_payout_cents AS logged_payout, rule"
+)
+
+
+def read_findings(
+    connection: sqlite3.Connection, month: str | None, games: Iterable[str]
+) -> Iterator[Finding]:
+    """Every stored finding of ``month`` (None: of every month) on one of ``games``, streamed
+    in :func:`~reporting.records.finding_order` (SQLite sorts: one row in memory at a time)."""
+    where, params = ("1", ()) if month is None else ("report_month = ?", (month,))
+    ranks = json.dumps({kind: severity_rank(kind) for kind in FINDING_SEVERITY})
+    cursor = connection.execute(
+        f"SELECT {_FINDING_COLUMNS} FROM findings"
+        f" WHERE {where} AND game_id IN (SELECT value FROM json_each(?))"
+        " ORDER BY coalesce(json_extract(?, '$.' || json_quote(kind)), ?),"
+        " source_file, source_line, kind, coalesce(bet_id, '')",
+        (*params, json.dumps(sorted(games)), ranks, Severity.LOW.rank),
+    )
+    names = [column[0] for column in cursor.description]
+    for row in cursor:
+        yield Finding(**dict(zip(names, row, strict=True)))

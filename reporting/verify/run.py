@@ -33,7 +33,7 @@ from typing import NamedTuple
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.ingest.sources import cyclic_gc_paused
-from reporting.records import Finding, FindingKind
+from reporting.records import Finding, FindingKind, Severity, finding_order, severity_rank
 from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.coverage import CheckNotRun, checks_not_run
@@ -83,7 +83,9 @@ class VerifyResult:
     #: counted apart, never as checked.
     bets_unverified: int = 0
     findings_by_kind: Counter = field(default_factory=Counter)
-    findings: list[Finding] = field(default_factory=list)  # the first ``keep`` findings
+    #: The ``keep`` heaviest findings (every one when there are no more), in
+    #: :func:`finding_order`; ``findings_by_kind`` counts them all.
+    findings: list[Finding] = field(default_factory=list)
     tables: dict[tuple[str, str], TableCounts] = field(default_factory=dict)
     bet_totals: dict[tuple[str, str], BetTotals] = field(default_factory=dict)
     unconfigured_rounds: dict[str, int] = field(default_factory=dict)  # game id -> rounds
@@ -100,24 +102,41 @@ class VerifyResult:
 
 
 class _FindingSink:
-    """Collects findings, writes them in batches, keeps the first few for the report."""
+    """Collects findings, writes them in batches, keeps the ``keep`` heaviest for the report:
+    a list cut short drops the lightest (an ``unverified_bet`` before any payout or rule
+    finding), the first found of a weight first kept."""
 
     def __init__(self, connection: sqlite3.Connection, result: VerifyResult, keep: int):
         self.connection = connection
         self.result = result
         self.keep = keep
+        self.kept: list[list[Finding]] = [[] for _severity in Severity]  # by severity rank
+        self.kept_count = 0
         self.pending: list[Finding] = []
 
     def extend(self, findings: list[Finding]) -> None:
         """Take findings in the order they were found."""
-        kept = self.result.findings
         for finding in findings:
             self.result.findings_by_kind[finding.kind] += 1
-            if len(kept) < self.keep:
-                kept.append(finding)
+            self._keep(finding)
         self.pending.extend(findings)
         if len(self.pending) >= 10_000:
             self.flush()
+
+    def _keep(self, finding: Finding) -> None:
+        rank = severity_rank(finding.kind)
+        if self.kept_count < self.keep:
+            self.kept[rank].append(finding)
+            self.kept_count += 1
+            return
+        lightest = max((r for r, kept in enumerate(self.kept) if kept), default=-1)
+        if lightest > rank:  # the new finding weighs more than the lightest kept one
+            self.kept[lightest].pop()
+            self.kept[rank].append(finding)
+
+    def kept_findings(self) -> list[Finding]:
+        """The findings kept, heaviest first, then by file and line."""
+        return sorted((finding for kept in self.kept for finding in kept), key=finding_order)
 
     def flush(self) -> None:
         """Write the findings taken since the last flush."""
@@ -180,7 +199,6 @@ def verify(
                 with contextlib.suppress(sqlite3.Error):
                     connection.execute("ROLLBACK")
             raise
-    result.findings.sort(key=lambda f: (f.source_file, f.source_line, f.kind, f.bet_id or ""))
     return result
 
 
@@ -226,6 +244,7 @@ def _replace_findings(
             result.shoes = _partitioned(
                 connection, games, month, partitions, sink, progress, runner
             )
+            result.findings = sink.kept_findings()
             return
         passes = RoundPass(Totals(result.tables, result.bet_totals), result.unconfigured_rounds)
         passes.run(read_rounds(connection, month), games, sink.extend, progress)
@@ -239,6 +258,7 @@ def _replace_findings(
             for finding in store_check(connection, games, month):
                 sink.extend([finding])
     sink.flush()
+    result.findings = sink.kept_findings()
     result.shoes = with_findings(summaries, shoe_findings(connection, games, month))
     result.checks_not_run = checks_not_run(connection, games, month)
 

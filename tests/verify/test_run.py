@@ -1343,3 +1343,70 @@ def test_bets_of_a_type_verify_does_not_settle_are_counted_apart_from_those_chec
 
     document = verify_document(result, [], [])
     assert (document["bets_checked"], document["bets_unverified"]) == (1, 2)
+
+
+def month_of_unverified_bets_then_mismatches(connection, unverified: int, mismatches: int):
+    """``unverified`` rounds each holding a bet of a type verify does not settle, then
+    ``mismatches`` rounds each holding a Banker bet paid on the Player's win: the payout
+    findings are found last."""
+    rounds = [
+        round_record(f"R-{n}", bet_record(f"R-{n}", f"U-{n}", bet_type="Kings"), shoe_id=None)
+        for n in range(1, unverified + 1)
+    ] + [
+        round_record(f"R-{n}", bet_record(f"R-{n}", f"M-{n}", payout_cents=5000), shoe_id=None)
+        for n in range(unverified + 1, unverified + mismatches + 1)
+    ]
+    store_records(connection, rounds, file_name="export.json")
+
+
+def test_a_list_of_findings_cut_short_keeps_every_payout_finding_before_an_unverified_bet(
+    tmp_path, operator_config
+):
+    """Issue 23: the list kept for the report was the first 10,000 found, so unverified bets
+    found first hid payout mismatches found later. The list keeps the heaviest, heaviest
+    first; the counts by kind are whole."""
+    connection = connect(tmp_path / "store.sqlite")
+    month_of_unverified_bets_then_mismatches(connection, unverified=30, mismatches=4)
+    result = verify(connection, operator_config, MONTH, keep=10)
+    assert result.findings_by_kind == {"unverified_bet": 30, "payout_mismatch": 4}
+    assert [f.kind for f in result.findings] == ["payout_mismatch"] * 4 + ["unverified_bet"] * 6
+    assert [f.bet_id for f in result.findings[:4]] == ["M-31", "M-32", "M-33", "M-34"]
+    # Of a weight, the first found are kept (rounds are read in the order of their ids).
+    first_found = sorted(f"U-{n}" for n in range(1, 31))[:6]
+    assert [f.bet_id for f in result.findings[4:]] == first_found
+
+
+def test_findings_file_holds_every_finding_heaviest_first_and_json_says_what_it_lists(
+    tmp_path, operator_config
+):
+    """Issue 23: ``verify --json`` stopped at 10,000 findings with no way to get the rest.
+    ``--findings-file`` writes every one, in the order of the list; the JSON says how many it
+    lists."""
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    month_of_unverified_bets_then_mismatches(connection, unverified=5, mismatches=2)
+    connection.close()
+    every = tmp_path / "every.jsonl"
+    outcome = CliRunner().invoke(
+        app,
+        ["verify", "--db", str(db), "--month", MONTH, "--json", "--findings-file", str(every)],
+    )
+    assert outcome.exit_code == 1, outcome.output
+    document = json.loads(outcome.stdout)
+    lines = [json.loads(line) for line in every.read_text(encoding="utf-8").splitlines()]
+    assert [line["kind"] for line in lines] == ["payout_mismatch"] * 2 + ["unverified_bet"] * 5
+    assert lines == document["findings"]
+    assert (document["findings_listed"], document["findings_truncated"]) == (7, False)
+    assert document["findings_file"] == str(every)
+
+
+def test_the_readmes_table_of_finding_kinds_states_each_kinds_severity():
+    """The README's table of finding kinds is every kind, in order, with the severity that
+    orders and cuts the lists (FINDING_SEVERITY)."""
+    import re
+
+    from reporting.records import FINDING_SEVERITY
+
+    readme = Path(__file__).parents[2].joinpath("README.md").read_text(encoding="utf-8")
+    table = re.findall(r"^\| `([a-z_]+)` \| (?:bet|round) \| ([a-z]+) \|", readme, re.M)
+    assert table == [(kind, str(FINDING_SEVERITY[kind])) for kind in FINDING_KINDS]
