@@ -28,8 +28,9 @@ $(STAMP): pyproject.toml
 # The monthly job on the sample inbox, dated the 5th of November 2026 (the sample month is
 # October 2026). Exit code 1 means something bears on the month: the sample has no finding,
 # but the Italian live game's declared RTP (99.50%, as published) is above every bet's theory:
-# its pages are drafts until a certificate is cited (declared_rtp_reference), listed in the
-# audit workbook's Pages sheet, so the demo accepts 1.
+# its pages are drafts, listed in the audit workbook's Pages sheet; and its table, dealt 30
+# rounds a day in sessions, was idle most of the month while its pages say it is open 24h
+# (sample_data/README.md): the audit flags both, so the demo accepts 1.
 demo: syslibs $(STAMP)
 	@mkdir -p $(DEMO)
 	@$(BIN)/baccarat-report monthly --config sample_data/operator.toml --inbox sample_data/inbox \

@@ -461,3 +461,18 @@ name = "Monkey Baccarat"
 bets = ["player", "banker", "tie", "monkey_6"]
 languages = ["it", "en"]
 """
+
+
+def alerts_of(connection: sqlite3.Connection, result, **more):
+    """The month's alerts of a verify ``result``, as the monthly job gathers them (``more``:
+    the unread files, publishing and availability problems the job adds)."""
+    from reporting.verify.bearing import month_alerts
+
+    return month_alerts(
+        connection,
+        result.month,
+        findings_by_kind=result.findings_by_kind,
+        unverified_rounds=result.unconfigured_rounds,
+        checks_not_run=result.checks_not_run,
+        **more,
+    )

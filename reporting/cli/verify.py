@@ -115,9 +115,10 @@ def verify_command(
             findings_by_kind=result.findings_by_kind,
             unverified_rounds=result.unconfigured_rounds,
             checks_not_run=result.checks_not_run,
+            availability=None if month is None else _availability(connection, operator, month),
         )
         written = _write_audit(
-            connection, operator, result, (outcomes, rtp), month, (workbook, report), day
+            connection, operator, result, (outcomes, rtp, alerts), month, (workbook, report), day
         )
         if findings_file is not None:
             _write_findings(findings_file, connection, operator, month)
@@ -204,10 +205,25 @@ def _print_rejects(alerts: MonthAlerts) -> None:
             typer.echo(f"  {item.describe()}")
 
 
+def _availability(connection, operator, month: str) -> dict[str, tuple[str, ...]]:
+    """The month's availability problems: games open 24h whose tables were idle."""
+    from reporting.figures.audit import availability_gaps, availability_problems
+    from reporting.records import Month
+
+    parsed = Month.parse(month)
+    gaps = [
+        gap
+        for game in operator.games.values()
+        for gap in availability_gaps(connection, game, parsed)
+    ]
+    return availability_problems(gaps, operator.games, parsed)
+
+
 def _write_audit(connection, operator, result, figures, month, targets, day) -> list[Path]:
     """``--workbook`` (with the month's sheets for a month) and ``--report``; the report's
-    files."""
+    files. ``figures``: the outcome tests, the RTP checks and the month's alerts."""
     workbook, report = targets
+    *figures, alerts = figures
     audit = None
     if month is not None and (workbook is not None or report is not None):
         audit = _month_audit(connection, operator, month)
@@ -217,7 +233,7 @@ def _write_audit(connection, operator, result, figures, month, targets, day) -> 
         _write_workbook(workbook, connection, operator, result, (*figures, audit), day)
     if report is None:
         return []
-    return _write_report(report, connection, operator, result, audit, day)
+    return _write_report(report, connection, operator, result, (audit, alerts), day)
 
 
 def _month_audit(connection, operator, month: str):
@@ -271,14 +287,16 @@ def _write_findings(path: Path, connection, operator, month: str | None) -> None
     write_atomically(path, write)
 
 
-def _write_report(folder: Path, connection, operator, result, audit, day) -> list[Path]:
-    """The month's audit report, HTML and PDF, in ``folder`` (``--report``)."""
+def _write_report(folder: Path, connection, operator, result, month, day) -> list[Path]:
+    """The month's audit report, HTML and PDF, in ``folder`` (``--report``); ``month``: the
+    month's audit figures and its alerts."""
     from reporting.jobs.audit import month_report
     from reporting.presentation.audit_report import write_audit_report
 
+    audit, alerts = month
     try:
         return write_audit_report(
-            folder, month_report(connection, operator, result, audit, as_of=day)
+            folder, month_report(connection, operator, result, audit, as_of=day, alerts=alerts)
         )
     except OSError as error:
         raise InputError(f"{folder}: cannot write the report ({error.strerror})") from None

@@ -50,6 +50,8 @@ from reporting.records import Month
 __all__ = [
     "audit_month",
     "availability_gaps",
+    "availability_problems",
+    "month_minutes",
     "disclosure_checks",
     "limit_rows",
     "local_hour_sql",
@@ -372,6 +374,49 @@ def availability_gaps(
             _GAPS, (game.id, str(month), threshold * 60_000)
         )
     ]
+
+
+def month_minutes(month: Month, timezone: str) -> int:
+    """The minutes of ``month`` in ``timezone`` (a month with a clock change has an hour more
+    or less).
+
+    >>> month_minutes(Month(2026, 10), "Europe/Rome"), month_minutes(Month(2026, 10), "UTC")
+    (44700, 44640)
+    """
+    zone = ZoneInfo(timezone)
+    start = datetime(month.year, month.month, 1, tzinfo=zone)
+    following = month.next()
+    end = datetime(following.year, following.month, 1, tzinfo=zone)
+    return int((end.astimezone(UTC) - start.astimezone(UTC)).total_seconds()) // 60
+
+
+def availability_problems(
+    gaps: Iterable[AvailabilityGap], games: Mapping[str, GameSpec], month: Month
+) -> dict[str, tuple[str, ...]]:
+    """Each game whose pages say it is open around the clock (``opening_hours = "24h"``) and
+    whose tables had availability gaps in ``month``: one line saying how long they were idle,
+    against the month's minutes (the month contradicts the pages' opening hours)."""
+    by_game: dict[str, list[AvailabilityGap]] = defaultdict(list)
+    for gap in gaps:
+        by_game[gap.game_id].append(gap)
+    problems = {}
+    for game_id, game_gaps in sorted(by_game.items()):
+        game = games[game_id]
+        tables = len({gap.table_id for gap in game_gaps})
+        idle, minutes = sum(gap.minutes for gap in game_gaps), month_minutes(month, game.timezone)
+        if tables == 1:
+            idle_text = f"its table was idle for {idle:,} of the month's {minutes:,} minutes"
+        else:
+            idle_text = (
+                f"{tables} of its tables were idle for {idle:,} minutes in all (the month has"
+                f" {minutes:,} minutes a table)"
+            )
+        problems[game_id] = (
+            f"its pages say it is open 24 hours a day, but {idle_text}, in {len(game_gaps):,}"
+            f" {'gap' if len(game_gaps) == 1 else 'gaps'} of over"
+            f" {game.availability_gap_minutes:,} minutes (listed under Availability)",
+        )
+    return problems
 
 
 # --- limits and disclosures ---------------------------------------------------------------

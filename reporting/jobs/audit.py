@@ -22,6 +22,7 @@ from reporting.presentation.audit_report import (
     write_audit_report,
 )
 from reporting.presentation.audit_xlsx import write_audit_workbook
+from reporting.verify.bearing import MonthAlerts
 from reporting.verify.run import VerifyResult
 
 __all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_audit"]
@@ -46,11 +47,13 @@ def month_report(
     audit: MonthAudit,
     *,
     as_of: date,
+    alerts: MonthAlerts,
     findings_per_kind: int = FINDINGS_PER_KIND,
     figures: tuple[list[OutcomeTest], list[RtpCheck]] | None = None,
 ) -> AuditReport:
-    """The audit report of the month ``verified`` checked and ``audit`` describes (``figures``:
-    its outcome tests and RTP checks when already worked out)."""
+    """The audit report of the month ``verified`` checked and ``audit`` describes, naming
+    everything in ``alerts`` (what was not read or not verified); ``figures``: its outcome
+    tests and RTP checks when already worked out."""
     outcomes, rtp = figures or _statistics(verified, config)
     return build_audit_report(
         config=config,
@@ -65,6 +68,7 @@ def month_report(
             connection, audit.month, per_kind=findings_per_kind, games=config.games
         ),
         shoes=shoe_views(verified.shoes),
+        alerts=alerts,
     )
 
 
@@ -76,6 +80,7 @@ def write_month_audit(
     audit: MonthAudit,
     *,
     as_of: date,
+    alerts: MonthAlerts,
     publishing: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Path]:
     """Write ``audit-YYYY-MM.xlsx`` and the report ``audit-YYYY-MM.html`` and ``.pdf`` into
@@ -94,5 +99,7 @@ def write_month_audit(
         audit=audit,
         shoes=verified.shoes,
     )
-    report = month_report(connection, config, verified, audit, as_of=as_of, figures=figures)
+    report = month_report(
+        connection, config, verified, audit, as_of=as_of, alerts=alerts, figures=figures
+    )
     return [workbook, *write_audit_report(folder, report)]

@@ -35,17 +35,18 @@ from reporting import __version__
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.figures.audit import audit_month
+from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
 from reporting.files import hold_lock, repair_folder_swap, sha256_of, swap_in_folder
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_audit
+from reporting.records import Month
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
 from reporting.verify.partitions import Runner
-from reporting.verify.run import VerifyResult, verify
+from reporting.verify.run import verify
 
 __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock", "run_monthly"]
 
@@ -377,7 +378,7 @@ def _write_month(
     # workbook lists (the figures read the month's rounds, not verify's findings).
     disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
     warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
-    verified, audit_files = _audit(
+    alerts, audit_files = _audit(
         connection, config, run, staging, watch, disclosures=disclosures, publishing=warnings
     )
     files: list[Path] = list(audit_files)
@@ -393,15 +394,6 @@ def _write_month(
     final = run.out / month
     swap_in_folder(staging, final)
     log(f"reports for {month}: {final}")
-    alerts = month_alerts(
-        connection,
-        month,
-        findings_by_kind=verified.findings_by_kind,
-        unverified_rounds=verified.unconfigured_rounds,
-        unread_files=run.unread,
-        publishing=warnings,
-        checks_not_run=verified.checks_not_run,
-    )
     return MonthReport(
         month=month,
         folder=final,
@@ -430,10 +422,11 @@ def _audit(
     *,
     disclosures: Mapping[str, Disclosure],
     publishing: dict[str, tuple[str, ...]],
-) -> tuple[VerifyResult, list[Path]]:
-    """Verify the month (findings replaced in the store), then write its audit: the workbook,
-    which lists the pages' ``publishing`` problems (game id -> the warnings that make them
-    drafts), and the report (HTML and PDF)."""
+) -> tuple[MonthAlerts, list[Path]]:
+    """Verify the month (findings replaced in the store), gather what bears on it, then write
+    its audit: the workbook, which lists the pages' ``publishing`` problems (game id -> the
+    warnings that make them drafts), and the report (HTML and PDF), which names every alert.
+    The month's alerts returned, with the files."""
     log, progress = watch
     month = run.month
     total = None
@@ -469,7 +462,17 @@ def _audit(
         f"audit {month}: {len(audit.void_rounds)} void rounds,"
         f" {len(audit.gaps)} availability gaps, {len(verified.shoes)} shoes"
     )
-    return verified, write_month_audit(
+    alerts = month_alerts(
+        connection,
+        month,
+        findings_by_kind=verified.findings_by_kind,
+        unverified_rounds=verified.unconfigured_rounds,
+        unread_files=run.unread,
+        publishing=publishing,
+        checks_not_run=verified.checks_not_run,
+        availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
+    )
+    return alerts, write_month_audit(
         staging,
         connection,
         config,
@@ -477,6 +480,7 @@ def _audit(
         audit,
         as_of=day,
         publishing=publishing,
+        alerts=alerts,
     )
 
 

@@ -41,6 +41,7 @@ from reporting.files import write_atomically
 from reporting.presentation import charts, roads
 from reporting.presentation.i18n import make_environment
 from reporting.records import Month
+from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
 from reporting.verify.shoes import ShoeSummary
@@ -207,6 +208,33 @@ class AuditReport:
     shoes: tuple[ShoePanel, ...]
     shoes_left_out: int
     shoes_with_findings: int
+    # What was not read or not verified (the month's alerts):
+    rejected_files: tuple[RejectedFile, ...]  # by file name
+    first_rejects: tuple[RejectedRecord, ...]  # the first, line by line
+    unread_files: tuple[str, ...]
+    unverified_rounds: tuple[tuple[str, int], ...]  # game id, rounds of an unlisted game
+    availability: tuple[tuple[str, int, str], ...]  # game id, gaps, what they contradict
+
+    @property
+    def rejected(self) -> int:
+        """Rejected records bearing on the month."""
+        return sum(item.rejected for item in self.rejected_files)
+
+    @property
+    def rejects_left_out(self) -> int:
+        """Rejected records the report does not show line by line (the workbook lists them)."""
+        return self.rejected - len(self.first_rejects)
+
+    @property
+    def everything_read_and_checked(self) -> bool:
+        """Every record of the inbox read, every round and bet verified, every check run."""
+        return not (
+            self.rejected_files
+            or self.unread_files
+            or self.unverified_rounds
+            or self.bets_unverified
+            or self.checks_not_run
+        )
 
     @property
     def finding_count(self) -> int:
@@ -393,6 +421,7 @@ def build_audit_report(
     rtp_checks: Sequence[RtpCheck],
     audit: MonthAudit,
     evidence: MonthEvidence,
+    alerts: MonthAlerts,
     shoes: Sequence[ShoeView] = (),
 ) -> AuditReport:
     """The view model of a month's audit report (see the module's text)."""
@@ -430,6 +459,15 @@ def build_audit_report(
         shoes=panels,
         shoes_left_out=shoes_left_out,
         shoes_with_findings=shoes_with_findings,
+        rejected_files=alerts.rejected_files,
+        first_rejects=alerts.first_rejects,
+        unread_files=alerts.unread_files,
+        unverified_rounds=tuple(sorted(alerts.unverified_rounds.items())),
+        availability=tuple(
+            (game_id, sum(gap.game_id == game_id for gap in audit.gaps), problem)
+            for game_id, problems in sorted(alerts.availability.items())
+            for problem in problems
+        ),
     )
 
 

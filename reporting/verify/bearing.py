@@ -13,7 +13,9 @@ A month's alerts:
 * **unverified rounds**: rounds of the month (and their bets) of a game the configuration
   does not list, which nothing judged;
 * **publishing problems**: each game's regulator warnings (no play, a missing game code, a
-  declared RTP above the theory, ...) and a game that must publish but has no language.
+  declared RTP above the theory, ...) and a game that must publish but has no language;
+* **availability**: a game whose pages say it is open around the clock and whose tables were
+  idle in the month past its gap threshold (given by the caller: the gaps are the figures').
 
 Beside the alerts, a month's **warnings** say what could not be checked: per game, the
 checks that could not judge some records for want of a field (no shoe id, no bet placement
@@ -43,9 +45,22 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
+from reporting.records import SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 
-__all__ = ["MonthAlerts", "RejectedFile", "RejectScope", "month_alerts", "reject_scope"]
+__all__ = [
+    "REJECTS_SHOWN",
+    "MonthAlerts",
+    "RejectedFile",
+    "RejectedRecord",
+    "RejectScope",
+    "month_alerts",
+    "reject_scope",
+]
+
+#: The rejected records a month's alerts carry line by line (the first, by file and line):
+#: the audit report shows them, the workbook's Rejected records sheet lists every one.
+REJECTS_SHOWN = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +123,21 @@ class RejectedFile:
         return f"{self.name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
 
 
+@dataclass(frozen=True, slots=True)
+class RejectedRecord:
+    """A rejected record of the month, where it was and why."""
+
+    file: str
+    line: int
+    reason: str
+    message: str
+
+    @property
+    def source(self) -> str:
+        """``path:line`` of the record."""
+        return str(SourceLocation(self.file, self.line))
+
+
 @dataclass(frozen=True)
 class MonthAlerts:
     """Everything that bears on one month (or on all months): see the module's rules."""
@@ -120,6 +150,10 @@ class MonthAlerts:
     unverified_bets: int = 0
     publishing: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> problems
     checks_not_run: tuple[CheckNotRun, ...] = ()  # by game: what could not be checked
+    #: The first :data:`REJECTS_SHOWN` rejected records of the period, in file (ingest) and
+    #: line order.
+    first_rejects: tuple[RejectedRecord, ...] = ()
+    availability: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> lines
 
     @property
     def findings(self) -> int:
@@ -160,6 +194,8 @@ class MonthAlerts:
             )
         for game, problems in sorted(self.publishing.items()):
             lines += [f"{game}: {problem}" for problem in problems]
+        for game, problems in sorted(self.availability.items()):
+            lines += [f"{game}: {problem}" for problem in problems]
         return lines
 
     @property
@@ -195,6 +231,7 @@ class MonthAlerts:
             "unverified_rounds": dict(sorted(self.unverified_rounds.items())),
             "unverified_bets": self.unverified_bets,
             "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
+            "availability": {game: list(p) for game, p in sorted(self.availability.items())},
             "alerts": self.alerts,
             "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
             "warnings": self.warnings,
@@ -210,11 +247,13 @@ def month_alerts(
     unread_files: Iterable[str] = (),
     publishing: Mapping[str, Sequence[str]] | None = None,
     checks_not_run: Iterable[CheckNotRun] = (),
+    availability: Mapping[str, Sequence[str]] | None = None,
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
-    rejected lines of the files behind the month (read from the store), the inbox files not
-    read, each game's publishing problems (only games with some), and the checks verify
-    could not run (its ``checks_not_run``, in its order: by game)."""
+    rejected lines of the files behind the month (read from the store; the first
+    :data:`REJECTS_SHOWN` line by line), the inbox files not read, each game's publishing and
+    availability problems (only games with some), and the checks verify could not run (its
+    ``checks_not_run``, in its order: by game)."""
     scope = reject_scope(connection, month)
     where, params = scope.rejects_where()
     per_file: dict[int, dict[str, int]] = {}
@@ -239,6 +278,17 @@ def month_alerts(
             game: tuple(problems) for game, problems in (publishing or {}).items() if problems
         },
         checks_not_run=tuple(sorted(checks_not_run, key=lambda entry: entry.game_id)),
+        first_rejects=tuple(
+            RejectedRecord(*row)
+            for row in connection.execute(
+                f"SELECT file_name, line, reason, message FROM rejected_records WHERE {where}"
+                " ORDER BY ingest_id, line, reject_id LIMIT ?",
+                (*params, REJECTS_SHOWN),
+            )
+        ),
+        availability={
+            game: tuple(problems) for game, problems in (availability or {}).items() if problems
+        },
     )
 
 

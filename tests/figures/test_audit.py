@@ -344,6 +344,30 @@ def test_gaps_only_for_a_game_open_24h_that_sets_a_threshold(store, operator_con
     assert availability_gaps(store, closed_at_night, OCTOBER) == []
 
 
+def test_gaps_of_a_game_its_pages_say_is_open_24h_are_an_alert_of_the_month(store, operator_config):
+    """Issue 23: the Italian live table was idle most of October while its page said "24 ore
+    su 24", and the summary said "No finding". The gaps contradict the opening hours: one
+    line per game, an alert of the month (exit 1)."""
+    from helpers import alerts_of
+
+    from reporting.figures.audit import availability_problems
+    from reporting.verify.run import verify
+
+    gap_store(store, 20)
+    gaps = audit(store, operator_config).gaps
+    problems = availability_problems(gaps, operator_config.games, OCTOBER)
+    assert problems == {
+        ITALY: (
+            "its pages say it is open 24 hours a day, but its table was idle for 20 of the"
+            " month's 44,700 minutes, in 1 gap of over 15 minutes (listed under Availability)",
+        )
+    }
+    alerts = alerts_of(store, verify(store, operator_config, "2026-10"), availability=problems)
+    assert alerts.exit_code == 1
+    assert f"{ITALY}: {problems[ITALY][0]}" in alerts.alerts
+    assert alerts.to_document()["availability"] == {ITALY: list(problems[ITALY])}
+
+
 def test_the_threshold_is_refused_for_a_game_not_open_24h(tmp_path):
     path = tmp_path / "operator.toml"
     path.write_text(

@@ -1170,6 +1170,31 @@ def test_an_all_rejected_and_an_all_conflicting_file_alert_on_every_run_and_in_v
     assert sorted(listed) == ["m-garbage.jsonl"] * 3 + ["z-conflicts.jsonl"] * 2
 
 
+def test_the_signed_audit_report_names_the_rejected_and_the_unread_files(
+    greek, make_round, make_bet, write_jsonl
+):
+    """Issue 23: with a wholly rejected file in the inbox, monthly exited 1 yet the audit
+    report said "No finding ... Every check ran on every round and bet" and never named the
+    file. Its HTML and its PDF name each file not read, with its first lines."""
+    import re
+
+    write_month_with_unusable_files(greek, make_round, make_bet, write_jsonl)
+    (greek.inbox / "more.ndjson").write_text("{}\n", encoding="utf-8")
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 1, process.stdout + process.stderr
+    report = greek.out / "2026-10" / "audit-2026-10.html"
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", report.read_text(encoding="utf-8")))
+    assert "5 records were rejected and not read" in text
+    assert "m-garbage.jsonl : all 3 of its records rejected, no round loaded" in text
+    assert "m-garbage.jsonl:1 bad_json" in text and "z-conflicts.jsonl:1 conflict" in text
+    assert "In the inbox but not read: more.ndjson" in text
+    assert "every check ran" not in text.lower() and "No finding:" not in text
+    pdf = subprocess.run(
+        ["pdftotext", str(report.with_suffix(".pdf")), "-"], capture_output=True, text=True
+    ).stdout
+    assert "m-garbage.jsonl:1" in pdf and "more.ndjson" in pdf
+
+
 def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_month_only(
     greek, make_round, make_bet, write_jsonl
 ):

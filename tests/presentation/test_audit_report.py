@@ -11,6 +11,7 @@ SQL that fills them is tested with it (tests/figures).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from dataclasses import replace
@@ -19,7 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from helpers import faulted_october, store_records
+from helpers import alerts_of, faulted_october, store_records
 from pypdf import PdfReader
 
 from reporting.figures.audit_records import (
@@ -149,7 +150,7 @@ def shoe(shoe_id: str, findings: int, marked=frozenset({2}), codes="T4 B6 P7p B8
     )  # fmt: skip
 
 
-def report_of(store, config, *, per_kind=50, shoes=(), voids=1):
+def report_of(store, config, *, per_kind=50, shoes=(), voids=1, alerts=None):
     result = verify(store, config, MONTH)
     return build_audit_report(
         config=config,
@@ -161,6 +162,7 @@ def report_of(store, config, *, per_kind=50, shoes=(), voids=1):
         rtp_checks=rtp_checks(result.bet_totals, config.games),
         audit=month_audit(voids),
         evidence=findings_with_evidence(store, MONTH, per_kind),
+        alerts=alerts_of(store, result, **(alerts or {})),
         shoes=shoes,
     )
 
@@ -188,9 +190,65 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     text = plain(render_audit_html(report))
     assert "Rounds 4 Bets checked 4 Bets not verified 0" in text
     assert "payout_mismatch high 3" in text and "Every kind 4" in text
-    assert "Every check ran on every round and bet." in text
+    assert "every round and bet verified, and every check ran on every round and bet." in text
     assert "the reference month has fewer than 1,000 rounds" in text  # a draft's warning
     assert "sha256 " + "ab" * 32 in text and "cd" * 32 in text and "ef" * 32 in text
+
+
+def a_wholly_rejected_file(connection, lines: int) -> None:
+    """``garbage.jsonl`` read with every one of its ``lines`` rejected (no round loaded)."""
+    ingest_id = connection.execute(
+        "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
+        " lines_read, rounds_loaded, bets_loaded) VALUES ('garbage.jsonl', ?, 9, 'jsonl',"
+        " '2026-11-05T06:00:00Z', ?, 0, 0)",
+        ("9" * 64, lines),
+    ).lastrowid
+    connection.executemany(
+        "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, raw_text)"
+        " VALUES (?, 'garbage.jsonl', ?, 'bad_json', 'not JSON: expecting value', 'x')",
+        [(ingest_id, line) for line in range(1, lines + 1)],
+    )
+
+
+def test_the_report_names_what_was_not_read_and_not_checked(store, operator_config):
+    """Issue 23: with a wholly rejected file in the inbox the report said "No finding ...
+    Every check ran on every round and bet" and never named the file. It names every rejected
+    file (count and reasons), its first lines with file and line (the rest in the workbook),
+    every unread inbox file, the rounds and bets not verified and every check not run; it never
+    says every check ran when one did not."""
+    from reporting.verify.coverage import CheckNotRun
+
+    a_wholly_rejected_file(store, 25)
+    not_run = CheckNotRun(ITALY, "late_bet", "bets", 3, 4, (("placed_at", 3),))
+    report = report_of(store, operator_config, alerts={"unread_files": ["inbox/notes.txt"]})
+    report = dataclasses.replace(
+        report,
+        bets_unverified=2,
+        unverified_rounds=(("blackjack", 7),),
+        checks_not_run=(not_run,),
+    )
+    text = plain(render_audit_html(report))
+    assert "25 records were rejected and not read" in text
+    assert "garbage.jsonl : all 25 of its records rejected, no round loaded ( bad_json 25)" in text
+    assert "garbage.jsonl:1 bad_json not JSON: expecting value" in text
+    assert "garbage.jsonl:20 " in text and "garbage.jsonl:21 " not in text
+    assert "and 5 more rejected records: see the audit workbook's Rejected records sheet" in text
+    assert "In the inbox but not read: inbox/notes.txt ." in text
+    assert "7 rounds of blackjack not verified: the configuration does not list that game" in text
+    assert "2 bets of a type the tool does not settle, not verified" in text
+    assert "late_bet at live-baccarat-it : 3 of 4 bets not judged, for want of placed_at" in text
+    assert "every check ran" not in text.lower()
+
+
+def test_a_month_with_nothing_found_but_a_file_not_read_does_not_say_it_is_clean(
+    tmp_path, operator_config
+):
+    connection = connect(tmp_path / "clean.sqlite")
+    store_records(connection, [], file_name="october.jsonl")
+    a_wholly_rejected_file(connection, 1)
+    text = plain(render_audit_html(report_of(connection, operator_config, voids=0)))
+    assert "No finding in what was read and checked; see what was not, below." in text
+    assert "agrees with the rules" not in text
 
 
 def test_every_finding_is_shown_with_its_cards_bet_payouts_and_source(store, operator_config):
@@ -295,6 +353,7 @@ def test_a_report_of_another_month_than_its_records_is_refused(store, operator_c
             rtp_checks=[],
             audit=month_audit(),
             evidence=findings_with_evidence(store, MONTH),
+            alerts=alerts_of(store, result),
         )
 
 

@@ -368,6 +368,8 @@ def test_a_missing_chromium_fails_with_the_install_command(monkeypatch):
 @pytest.fixture(scope="module")
 def audit_report_page(operator_config, tmp_path_factory) -> Path:
     """The audit report of a generated month with a fault of every kind, as monthly writes it."""
+    from helpers import alerts_of
+
     from reporting.figures.audit import audit_month
     from reporting.ingest.discovery import discover_sources
     from reporting.jobs.audit import month_report
@@ -392,7 +394,14 @@ def audit_report_page(operator_config, tmp_path_factory) -> Path:
             configuration_path=operator_config.source,
             tool_version="test",
         )
-        report = month_report(connection, operator_config, verified, audit, as_of=AS_OF)
+        report = month_report(
+            connection,
+            operator_config,
+            verified,
+            audit,
+            as_of=AS_OF,
+            alerts=alerts_of(connection, verified),
+        )
         html, _pdf = write_audit_report(folder, report)
     finally:
         connection.close()

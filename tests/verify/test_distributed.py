@@ -18,7 +18,7 @@ from pathlib import Path
 
 import distributed  # the [dask] extra: make's install has it
 import pytest
-from helpers import run_main, stored_findings, verify_outcome
+from helpers import alerts_of, run_main, stored_findings, verify_outcome
 
 from reporting.cli.verify import verify_document
 from reporting.config.loader import load_config
@@ -152,7 +152,10 @@ def audit_files(connection, config, result, folder: Path | None) -> dict[str, by
         outcome_tests(result.tables, config.games),
         rtp_checks(result.bet_totals, config.games),
     )
-    report = month_report(connection, config, result, audit, as_of=AS_OF, figures=figures)
+    alerts = alerts_of(connection, result)
+    report = month_report(
+        connection, config, result, audit, as_of=AS_OF, alerts=alerts, figures=figures
+    )
     files = {"html": render_audit_html(report).encode()}
     if folder is not None:
         workbook = folder / "audit.xlsx"
