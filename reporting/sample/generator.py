@@ -104,7 +104,7 @@ class SampleSummary:
     format: str
     log: Path  # the log file, or the folder holding rounds.csv and bets.csv
     files: tuple[Path, ...]  # every file written, the manifest included
-    manifest: Path
+    manifest: Path | None  # None: no fault asked, no manifest written
     lines: int  # log lines (rounds.csv rows for CSV; elements of a JSON document; rows of
     # flat-csv), header excluded
     rounds: int  # round records written
@@ -134,7 +134,7 @@ class SampleSummary:
             "format": self.format,
             "log": str(self.log),
             "files": [str(path) for path in self.files],
-            "manifest": str(self.manifest),
+            "manifest": None if self.manifest is None else str(self.manifest),
             "lines": self.lines,
             "rounds": self.rounds,
             "rounds_loaded": self.loaded_rounds,
@@ -190,7 +190,8 @@ def generate_month(
     ``faults=N`` injects N faults of every kind (or of ``fault_kinds``), each on its own round;
     the manifest beside the log (``<out>.faults.json``, or ``faults.json`` in the CSV folder)
     lists them with their lines (a JSON document's element index), and the kinds the format
-    or the games could not carry. The same arguments give the same bytes.
+    or the games could not carry; with no fault asked, no manifest is written (one left there
+    by an earlier run is removed). The same arguments give the same bytes.
     ``progress(done, total)`` is told how far through the month the writing is.
     """
     year, number = parse_month(month)
@@ -221,9 +222,15 @@ def generate_month(
         header["positions"] = _POSITIONS[fmt]
     if skipped:
         header["skipped_faults"] = skipped
-    run.write_manifest(manifest_path, header)
-    return run.summary(header, fmt, out, (*writer.files(), manifest_path), writer.lines,
-                       table_runs, skipped)  # fmt: skip
+    if faults > 0:
+        run.write_manifest(manifest_path, header)
+        files = (*writer.files(), manifest_path)
+    else:  # a clean month has no answer key: none beside it (nor an old one, now untrue)
+        if manifest_path.is_file():
+            manifest_path.unlink()
+        files, manifest_path = tuple(writer.files()), None
+    return run.summary(header, fmt, out, files, manifest_path, writer.lines, table_runs,
+                       skipped)  # fmt: skip
 
 
 # What a manifest's "line" is, in each export shape.
@@ -471,18 +478,19 @@ class _MonthRun:
         fmt: str,
         out: Path,
         files: tuple[Path, ...],
+        manifest: Path | None,
         lines: int,
         table_runs: list[Table],
         skipped: dict[str, str],
     ) -> SampleSummary:
-        """What was written: ``files`` (the manifest last), ``lines`` of the log."""
+        """What was written: ``files`` (the manifest last, if any), ``lines`` of the log."""
         return SampleSummary(
             month=header["month"],
             seed=header["seed"],
             format=fmt,
             log=out,
             files=files,
-            manifest=files[-1],
+            manifest=manifest,
             lines=lines,
             rounds=self.rounds,
             bets=self.bets,

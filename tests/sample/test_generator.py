@@ -22,6 +22,7 @@ import typer
 from helpers import run_main
 from typer.testing import CliRunner
 
+from reporting.cli import app
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.engine.bets import BetGroup, resolve_bet, settle
@@ -345,8 +346,7 @@ def test_clean_month_loads_whole_and_verifies_clean(clean, config):
     # the limits, no bet is late, no shoe shows a card too often, the Greek house rule holds.
     assert verify(loaded, config) == []
     assert verify(loaded, config, count_void_cards=False) == []
-    manifest = json.loads(summary.manifest.read_text(encoding="utf-8"))
-    assert manifest == {"log": path.name, "seed": 7, "month": MONTH, "faults": []}
+    assert summary.manifest is None and summary.files == (path,)  # no fault, no manifest
     assert set(summary.faults) == set(FAULT_KINDS) and not any(summary.faults.values())
 
 
@@ -904,3 +904,27 @@ def test_sample_command_refuses_a_bad_month(tmp_path):
         command_app(), ["--month", "October", "--out", str(tmp_path / "x.jsonl")]
     )
     assert isinstance(result.exception, InputError)
+
+
+def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(tmp_path):
+    """Issue 23: ``sample --out inbox/...`` wrote an empty ``.faults.json`` beside the log, and
+    monthly then alerted "in the inbox but not read". No fault asked: no manifest, and one an
+    earlier run left there (no longer true) is removed."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    stale = inbox / "log.jsonl.faults.json"
+    stale.write_text('{"faults": [{"kind": "late_bet"}]}\n', encoding="utf-8")
+    outcome = CliRunner().invoke(
+        app,
+        ["sample", "--month", MONTH, "--rounds-per-day", "2", "--out", str(inbox / "log.jsonl")]
+        + ["--json"],
+    )
+    assert outcome.exit_code == 0, outcome.output
+    assert json.loads(outcome.stdout)["manifest"] is None
+    assert sorted(path.name for path in inbox.iterdir()) == ["log.jsonl"]
+    monthly = CliRunner().invoke(
+        app,
+        ["monthly", "--inbox", str(inbox), "--out", str(tmp_path / "out")]
+        + ["--db", str(tmp_path / "db.sqlite"), "--as-of", "2026-11-05", "--json"],
+    )
+    assert json.loads(monthly.stdout)["months"][0]["alerts"]["unread_files"] == []
