@@ -43,7 +43,7 @@ from reporting.figures.audit_records import (
     from_rows,
 )
 from reporting.figures.disclosure import Disclosure, disclose, updated_on
-from reporting.figures.regulators import update_day
+from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.files import sha256_of
 from reporting.records import Month
 
@@ -471,6 +471,7 @@ def disclosure_checks(
                 declared_rtp_reference=game.declared_rtp_reference,
                 best_theoretical_rtp=disclosure.theory.best_rtp * 100,
                 warnings=disclosure.warnings,
+                published=publishes_disclosure(game),
             )
         )
     return tuple(checks)

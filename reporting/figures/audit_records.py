@@ -140,6 +140,9 @@ class DisclosureCheck:
     declared_rtp_reference: str | None
     best_theoretical_rtp: Fraction  # percent: the best bet the game offers
     warnings: tuple[str, ...]  # the disclosure's: they make its pages drafts
+    #: Whether the game's pages publish the figure (its regulator's disclosure block); False:
+    #: the figure is computed for the audit only.
+    published: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -278,7 +278,7 @@ def test_money_rows_void_register_gaps_and_disclosures_are_shown(store, operator
     assert "2026-10-04 10:00:00 card misread" in text
     assert "and 5 more void rounds: see the audit workbook's Void rounds sheet." in text
     assert "150" in text and "R-3 – R-4" in text
-    assert "40.00% 2026-10" in text and "98.94%" in text
+    assert "40.00% published 2026-10" in text and "98.94%" in text
 
 
 def test_the_charts_are_inline_svg_one_cumulative_line_per_game_and_currency(
@@ -391,3 +391,15 @@ def test_text_from_the_logs_is_escaped_in_the_page(store, operator_config):
     html = render_audit_html(replace(report, voids=(hostile,)))
     assert "<script" not in html and "<b>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "V-&lt;b&gt;" in html
+
+
+def test_a_figure_no_page_publishes_is_said_to_be_computed_not_published(store, operator_config):
+    """Issue 23: games with no regulator block showed "Published 86.11%" in the disclosure
+    cross-check, though no page of theirs publishes such a figure."""
+    report = report_of(store, operator_config)
+    (check,) = report.disclosures
+    unpublished = dataclasses.replace(check, game_id="live-baccarat-dk", published=False)
+    text = plain(render_audit_html(dataclasses.replace(report, disclosures=(check, unpublished))))
+    assert "40.00% published" in text
+    assert "40.00% computed, not published" in text
+    assert "Published 40" not in text
