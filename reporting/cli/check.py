@@ -75,21 +75,23 @@ def _profiles_checked(
     config: OperatorConfig | None, references: list[str], problems: list[str]
 ) -> list[InboxProfile]:
     """Load the configuration's inbox profiles and the profiles named by ``--profile``,
-    noting their problems; the inbox rules (none if a profile could not be loaded)."""
+    noting their problems (a game of a profile's ``[games]`` the configuration does not list
+    among them); the inbox rules (none if a profile could not be loaded)."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
     from reporting.ingest.profiles.loader import load_profile
 
     rules: list[InboxProfile] = []
     try:
-        rules = [] if config is None else inbox_profiles(config)
+        rules = [] if config is None else inbox_profiles(config, check_games=True)
     except ConfigError as error:  # a log profile's problems
         problems.extend(error.problems)
     except InputError as error:
         problems.append(str(error))
+    configured = None if config is None else list(config.games)
     for reference in references:
         try:
-            load_profile(reference)
+            load_profile(reference, configured=configured)
         except ConfigError as error:
             problems.extend(error.problems)
         except InputError as error:

@@ -1,5 +1,9 @@
 """``baccarat-report export``: a columnar copy of the store for analysts (Parquet, by month,
-game and table; see :mod:`reporting.store.parquet`)."""
+game and table; see :mod:`reporting.store.parquet`).
+
+A period without a round writes nothing and leaves an earlier copy as it was: a warning and
+exit 1 (a month without play is for a person to look at, as in ``monthly``).
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,10 @@ from typing import Annotated
 
 import typer
 
+from reporting.cli.common import DEFAULT_DB, EXIT_FINDINGS, DbOption
+
 
 def export_command(
-    db: Annotated[Path, typer.Option("--db", help="The store to copy.")],
     parquet: Annotated[
         Path,
         typer.Option(
@@ -19,14 +24,17 @@ def export_command(
         ),
     ],
     month: Annotated[
-        str | None, typer.Option(help="Only this reporting month (YYYY-MM). Default: all.")
+        str | None,
+        typer.Option("--month", metavar="YYYY-MM", help="Only this reporting month. Default: all."),
     ] = None,
+    db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write rounds, bets and findings as Parquet (report_month=/game_id=/table_id=
-    partitions) for DuckDB, Spark or pandas."""
+    partitions) for DuckDB, Spark or pandas; exit 1 if the period has no rounds."""
     from reporting.cli.failures import database_errors
+    from reporting.cli.logs import command_logger
     from reporting.cli.verify import check_month
-    from reporting.store.parquet import export_parquet
+    from reporting.store.parquet import NothingToExport, export_parquet
     from reporting.store.schema import connect
 
     check_month(month)
@@ -34,6 +42,9 @@ def export_command(
     try:
         with database_errors(db):
             result = export_parquet(connection, parquet, month=month)
+    except NothingToExport as nothing:
+        command_logger().warning("%s: %s", db, nothing)
+        raise typer.Exit(EXIT_FINDINGS) from None
     finally:
         connection.close()
     for table, rows in result.rows.items():

@@ -21,7 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reporting.config.bets import (
     NAME_PATTERN,
@@ -272,12 +272,14 @@ def _build(
         selected = {}
     games: dict[str, GameSpec] = {}
     origins: dict[str, GameOrigin] = {}
+    jurisdictions: dict[str, Any] = {}
     for game_id, override in selected.items():
         built = _game(game_id, override, catalogue.get("games", {}), pay_tables, bets, problems)
-        if built is not None:
-            games[game_id], origins[game_id] = built
+        jurisdictions[game_id] = built.jurisdiction
+        if built.spec is not None and built.origin is not None:
+            games[game_id], origins[game_id] = built.spec, built.origin
     _check_tables(games, problems)
-    _check_licences(publisher, games, problems)
+    _check_licences(publisher, jurisdictions, problems)
     inbox_rules = _inbox_rules(operator.get("inbox", {}), problems)
     messages = catalogue_problems.messages + problems.messages
     if messages:
@@ -335,11 +337,19 @@ def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:
     return tuple(rules)
 
 
-def _check_licences(operator: Operator, games: Mapping[str, GameSpec], problems: Problems) -> None:
-    """A licence of a jurisdiction no configured game is in is a typo, or a game left out."""
-    used = sorted({game.jurisdiction for game in games.values()})
+def _check_licences(
+    operator: Operator, jurisdictions: Mapping[str, Any], problems: Problems
+) -> None:
+    """A licence of a jurisdiction no configured game is in is a typo, or a game left out.
+
+    Judged on every game's jurisdiction, a game with problems of its own too (so that one run
+    shows both); not judged while a game's jurisdiction is unknown (refused, or left to a base
+    that is not a catalogue game): the licence may be that game's."""
+    if not jurisdictions or MISSING in jurisdictions.values():
+        return
+    used = sorted(set(jurisdictions.values()))
     for code in operator.licences:
-        if games and code not in used:
+        if code not in used:
             problems.add(
                 ("operator", "licences", code),
                 f"no configured game is in {code} (the games' jurisdictions: {', '.join(used)})"
@@ -555,6 +565,15 @@ def _pay_table_of(
 # --- games ------------------------------------------------------------------------------------
 
 
+class _BuiltGame(NamedTuple):
+    """One game of the operator file: its record and origin (None if it has problems), and
+    its jurisdiction as checked (MISSING if unknown), which the licence check reads."""
+
+    spec: GameSpec | None
+    origin: GameOrigin | None
+    jurisdiction: Any
+
+
 def _game(
     game_id: str,
     override: Any,
@@ -562,13 +581,15 @@ def _game(
     pay_tables: dict[str, Any],
     bets: _Bets,
     problems: Problems,
-) -> tuple[GameSpec, GameOrigin] | None:
-    """One game of the operator file merged onto its catalogue base and checked whole; None
-    (every problem noted) when it has any."""
+) -> _BuiltGame:
+    """One game of the operator file merged onto its catalogue base and checked whole; no
+    record (every problem noted) when it has any. Without a base it can stand on (a ``base``
+    that is not a catalogue game), what the file gives is checked all the same, each key and
+    every check that joins keys, so that one run lists the game's problems."""
     path = ("games", game_id)
     if not isinstance(override, dict):
         problems.add(path, "must be a table, e.g. [games.live-baccarat-it]")
-        return None
+        return _BuiltGame(None, None, MISSING)
     before = len(problems)
     if len(game_id) > 64 or not re.fullmatch(GAME_ID_PATTERN, game_id):
         problems.add(path, "a game id is lower-case words joined by '-' (at most 64 characters)")
@@ -584,16 +605,16 @@ def _game(
             f"{suggestion(game_id, catalogue)}",
         )
     values = _game_values(override, base, path, problems, _bet_kinds(bets))
-    if base is None:
-        return None
     for check in _GAME_CHECKS:
         check(values, pay_tables, path, problems)
-    if len(problems) > before:
-        return None
-    spec = _game_spec(game_id, values, pay_tables, bets)
+    spec = None
+    if base is not None and len(problems) == before:
+        spec = _game_spec(game_id, values, pay_tables, bets)
     if spec is None:
-        return None
-    return spec, GameOrigin(base=base_id, pay_table=values["pay_table"])
+        return _BuiltGame(None, None, values["jurisdiction"])
+    return _BuiltGame(
+        spec, GameOrigin(base=base_id, pay_table=values["pay_table"]), spec.jurisdiction
+    )
 
 
 def _bet_kinds(bets: _Bets) -> dict[str, Any]:
@@ -615,7 +636,9 @@ def _game_values(
     kinds: Mapping[str, Any],
 ) -> dict[str, Any]:
     """Every game key's checked value: the operator's, else the base's (MISSING if refused,
-    None if an optional key is unset). Without a base, only the operator's keys are checked."""
+    None if an optional key is unset). Without a base, only the operator's keys are checked
+    and a key the file leaves to the base is MISSING (unknown), as are limits that leave it
+    min or max: no check judges what the base would have given."""
     values: dict[str, Any] = {}
     base = base or {}
     for key, raw in override.items():
@@ -636,7 +659,10 @@ def _game_values(
         if key not in values:
             if key not in OPTIONAL_GAME_KEYS and base:
                 problems.add((*path, key), "missing (the base game does not set it either)")
-            values[key] = MISSING if key not in OPTIONAL_GAME_KEYS else None
+            values[key] = MISSING if key not in OPTIONAL_GAME_KEYS or not base else None
+    limits = values["limits"]
+    if not base and isinstance(limits, dict) and not {"min", "max"} <= set(limits):
+        values["limits"] = MISSING
     return values
 
 

@@ -163,16 +163,18 @@ def _names_of(profile: Profile) -> str:
     )
 
 
-def inbox_profiles(config: OperatorConfig) -> list[InboxProfile]:
+def inbox_profiles(config: OperatorConfig, *, check_games: bool = False) -> list[InboxProfile]:
     """The configuration's ``[[inbox.profiles]]`` rules with their profiles loaded (a file
     named relative to the configuration's folder); a ProfileError or InputError for a
-    profile that cannot be used, before anything is read."""
+    profile that cannot be used, before anything is read. ``check_games``: each profile's
+    ``[games]`` is held to the configuration's games too (``check``)."""
+    configured = list(config.games) if check_games else None
     base = None if config.source is None else config.source.parent
     rules = []
     for rule in config.inbox_rules:
         where = f"{config.source}:{rule.line}" if rule.line else str(config.source)
         try:
-            profile = load_profile(rule.profile, base)
+            profile = load_profile(rule.profile, base, configured=configured)
         except InputError as error:
             raise InputError(f"{where}: inbox.profiles: {error}") from None
         rules.append(InboxProfile(profile, rule.folder, rule.pattern))

@@ -7,8 +7,10 @@ The copy is the store's canonical content, typed for analysis: money stays integ
 its ingest id). A partition is read from SQLite and written a row group at a time
 (:data:`ROW_GROUP` rows), so memory stays flat however large the month. The whole copy is
 written into a staging folder beside the target and swapped in by renames: a reader never
-meets a half-written copy, and a failed export leaves the previous one as it was. The same
-store gives the same files (pyarrow's version aside, which each file names).
+meets a half-written copy, and a failed export leaves the previous one as it was (a full disk
+or a read-only folder is one line naming the folder). A period without a round is refused
+before anything is touched (:class:`NothingToExport`): an empty copy would replace a full one.
+The same store gives the same files (pyarrow's version aside, which each file names).
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from reporting.errors import InputError
-from reporting.files import repair_folder_swap, swap_in_folder
+from reporting.files import environment_fault, repair_folder_swap, swap_in_folder
 
-__all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "export_parquet"]
+__all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
 
 #: Rows per row group (and per batch read from SQLite).
 ROW_GROUP = 100_000
@@ -97,6 +99,11 @@ _FINDINGS = (
 TABLES = {"rounds": _ROUNDS, "bets": _BETS, "findings": _FINDINGS}
 
 
+class NothingToExport(Exception):
+    """The store holds no round of the period asked for: nothing was written, and the folder
+    (an earlier copy, if any) was left as it was."""
+
+
 @dataclass(frozen=True, slots=True)
 class ExportResult:
     """What an export wrote: rows and files per table, and where."""
@@ -110,31 +117,69 @@ def export_parquet(
     connection: sqlite3.Connection, folder: Path, *, month: str | None = None
 ) -> ExportResult:
     """Write the copy of the store (of ``month``, or of every month) into ``folder``, which
-    must be absent, empty, or an earlier export of ours (replaced whole)."""
+    must be absent, empty, or an earlier export of ours (replaced whole).
+
+    :class:`NothingToExport` if the store holds no round of the period (the folder untouched);
+    an :class:`~reporting.errors.InputError` naming ``folder`` for a fault of the machine
+    (no space, no permission), the earlier copy kept."""
     folder = Path(folder).absolute()
     if folder.parent == folder:
         raise InputError(f"{folder}: name a folder for the copy, not the file system's root")
     repair_folder_swap(folder)
     _check_target(folder)
+    _check_rounds(connection, folder, month)
     staging = folder.with_name(f".{folder.name}.staging")
-    shutil.rmtree(staging, ignore_errors=True)  # a staging folder a killed export left
-    staging.mkdir(parents=True)
+    _clear_staging(staging)
     try:
         rows, files, renamed = {}, {}, {}
-        for name, table in TABLES.items():
-            rows[name], files[name] = _write_table(
-                connection, staging / name, table, month, renamed
+        try:
+            staging.mkdir(parents=True)
+            for name, table in TABLES.items():
+                rows[name], files[name] = _write_table(
+                    connection, staging / name, table, month, renamed
+                )
+            marker = {"month": month, "rows": rows, "files": files, "renamed_values": renamed}
+            (staging / MARKER).write_text(
+                json.dumps(marker, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
+                encoding="utf-8",
             )
-        marker = {"month": month, "rows": rows, "files": files, "renamed_values": renamed}
-        (staging / MARKER).write_text(
-            json.dumps(marker, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
-            encoding="utf-8",
-        )
+        except OSError as error:
+            kept = "the copy as it was is kept" if folder.exists() else "no copy was written"
+            raise environment_fault(
+                error, folder, f"write the Parquet copy there ({kept})"
+            ) from None
         swap_in_folder(staging, folder)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return ExportResult(folder, rows, files)
+
+
+def _check_rounds(connection: sqlite3.Connection, folder: Path, month: str | None) -> None:
+    """A period with rounds, or :class:`NothingToExport`: a copy of nothing would replace
+    the earlier one."""
+    where, params = ("report_month = ?", (month,)) if month else ("1", ())
+    # The game_id condition lets SQLite search the (game_id, report_month) index.
+    if connection.execute(
+        f"SELECT 1 FROM rounds WHERE game_id IN (SELECT DISTINCT game_id FROM rounds)"
+        f" AND {where} LIMIT 1",
+        params,
+    ).fetchone():
+        return
+    period = f"of {month}" if month else "at all"
+    kept = f"{folder} is left as it was" if folder.exists() else "no copy was written"
+    raise NothingToExport(f"the store holds no rounds {period}: nothing exported; {kept}")
+
+
+def _clear_staging(staging: Path) -> None:
+    """Remove the staging folder a killed export left; refuse anything else of that name
+    (a symbolic link: removing it would be removing what a person put there)."""
+    if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
+        raise InputError(
+            f"{staging}: not a folder of ours, where the export stages its copy; move it away"
+            " and run again"
+        )
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _check_target(folder: Path) -> None:

@@ -185,3 +185,99 @@ def test_check_lists_the_inbox_files_that_would_not_be_read(tmp_path):
     listing = json.loads(process.stdout)["inbox"]
     assert [source["file"] for source in listing["read"]] == ["rounds.jsonl"]
     assert [entry.split(" ")[0] for entry in listing["unread"]] == ["more.ndjson"]
+
+
+# --- issue 23, point 12: everything in one run ------------------------------------------------
+
+#: A profile whose [games] maps the export's games onto configured ones, one of them a typo.
+PROFILE_WITH_GAMES = """\
+[profile]
+name = "mapped"
+layouts = ["jsonl"]
+
+[round]
+round_id = "id"
+table_id = "table"
+game = "game"
+settled_at = "at"
+player_cards = "p"
+banker_cards = "b"
+
+[bet]
+each = "bets[]"
+bet_id = "bets[].id"
+account = "bets[].who"
+type = "bets[].kind"
+stake = "bets[].stake"
+payout = "bets[].paid"
+
+[games]
+BAC_GR = "live-baccarat-gr"
+BAC_IT = "live-baccarat-itt"
+"""
+
+
+def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_path):
+    """Named by --profile and by an [[inbox.profiles]] rule: the game it names is at its line
+    of the profile (every round of that game would be rejected as of an unknown game)."""
+    profile = tmp_path / "mapped.toml"
+    profile.write_text(PROFILE_WITH_GAMES, encoding="utf-8")
+    line = PROFILE_WITH_GAMES.splitlines().index('BAC_IT = "live-baccarat-itt"') + 1
+    expected = (
+        f"{profile}:{line}: games.BAC_IT: 'live-baccarat-itt' is not a game of the configuration"
+        " (its games: live-baccarat-gr); did you mean 'live-baccarat-gr'?"
+    )
+    path = write(tmp_path, '[operator]\nname = "X"\n[games.live-baccarat-gr]\n')
+    result = check("--config", str(path), "--profile", str(profile), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["problems"] == [expected]
+    ruled = write(
+        tmp_path,
+        '[operator]\nname = "X"\n[games.live-baccarat-gr]\n'
+        '[[inbox.profiles]]\nfolder = "feed"\nprofile = "mapped.toml"\n',
+    )
+    result = check("--config", str(ruled), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["problems"] == [expected]
+
+
+def test_a_game_on_an_unknown_base_still_shows_its_other_problems(tmp_path):
+    """Without a base to stand on, the keys the game sets are checked all the same, those
+    joined by a check (time zone, pay table, limits) too; nothing it leaves to the base is
+    judged."""
+    path = write(
+        tmp_path,
+        "[games.my-table]\n"
+        'base = "live-baccarat-gk"\n'
+        'timezone = "Europe/Athen"\n'
+        'pay_table = "generous"\n'
+        'limits = { min = "50.00", max = "10.00" }\n'
+        "availability_gap_minutes = 15\n",
+    )
+    result = check("--config", str(path), "--json")
+    assert result.exit_code == 2
+    problems = json.loads(result.stdout)["problems"]
+    assert [re.match(rf"{re.escape(str(path))}:(\d+): ([^:]+):", p).groups() for p in problems] == [
+        ("2", "games.my-table.base"),
+        ("3", "games.my-table.timezone"),
+        ("4", "games.my-table.pay_table"),
+        ("5", "games.my-table.limits"),
+    ]
+
+
+def test_the_licences_are_checked_beside_the_games_problems(tmp_path):
+    """A licence of no game's jurisdiction is shown in the same run as a game's problems,
+    the jurisdiction of a game with problems counting as the game's."""
+    path = write(
+        tmp_path,
+        '[operator]\nname = "X"\nlicences = { IT = "ADM-1", GR = "HGC-1", FR = "ANJ-1" }\n'
+        "[games.live-baccarat-it]\ndecks = 9\n"
+        "[games.live-baccarat-gr]\n",
+    )
+    result = check("--config", str(path), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["problems"] == [
+        f"{path}:3: operator.licences.FR: no configured game is in FR (the games'"
+        " jurisdictions: GR, IT)",
+        f"{path}:5: games.live-baccarat-it.decks: 9 is not 1 to 8",
+    ]

@@ -4,17 +4,22 @@ analyst's tool reads them."""
 
 from __future__ import annotations
 
+import errno
 import json
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 import pytest
 from helpers import bet_record as bet
 from helpers import round_record, run_main, store_records
 
+from reporting.cli import main
+from reporting.cli.common import DEFAULT_DB
 from reporting.errors import InputError
-from reporting.store.parquet import MARKER, export_parquet
+from reporting.store.parquet import MARKER, NothingToExport, export_parquet
 from reporting.store.schema import connect
 
 
@@ -153,3 +158,80 @@ def test_the_working_folder_and_a_swap_cut_short(store, tmp_path, monkeypatch):
     assert not (tmp_path / ".copy.old").exists()
     with pytest.raises(InputError, match="not the file system's root"):
         export_parquet(store, Path("/"))
+
+
+def copy_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_month_without_rounds_writes_nothing_and_keeps_the_copy(store, tmp_path):
+    """Issue 23, 11: a month with no play replaced a full copy with an empty one, exit 0."""
+    folder = tmp_path / "copy"
+    export_parquet(store, folder)
+    before = copy_of(folder)
+    with pytest.raises(NothingToExport, match=f"no rounds of 2026-11: .* {folder} is left as"):
+        export_parquet(store, folder, month="2026-11")
+    assert copy_of(folder) == before
+    db = tmp_path / "store.sqlite"
+    result = run_main("export", "--db", str(db), "--parquet", str(folder), "--month", "2026-11")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        f"baccarat-report: warning: {db}: the store holds no rounds of 2026-11: nothing"
+        f" exported; {folder} is left as it was"
+    ]
+    assert copy_of(folder) == before
+    empty = connect(tmp_path / "empty.sqlite")
+    with pytest.raises(NothingToExport, match="no rounds at all: .* no copy was written"):
+        export_parquet(empty, tmp_path / "new")
+    empty.close()
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_full_disk_names_the_folder_exits_2_and_keeps_the_copy(
+    store, tmp_path, monkeypatch, capsys
+):
+    """The error a full disk gives (ENOSPC, as pyarrow raises it: no file name) raised by the
+    Parquet writer mid-copy."""
+    folder = tmp_path / "copy"
+    export_parquet(store, folder)
+    before = copy_of(folder)
+
+    def write_table(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "Error writing bytes to file. No space left on device")
+
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", write_table)
+    db = tmp_path / "store.sqlite"
+    monkeypatch.setattr(
+        sys, "argv", ["baccarat-report", "export", "--db", str(db), "--parquet", str(folder)]
+    )
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"baccarat-report: {folder}: cannot write the Parquet copy there (the copy as it was"
+        " is kept): no space left on the device; free space and run again"
+    ]
+    assert copy_of(folder) == before
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")]  # no staging
+
+
+def test_a_staging_name_that_is_not_our_folder_is_refused_in_one_line(store, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("keep", encoding="utf-8")
+    (tmp_path / ".copy.staging").symlink_to(elsewhere)
+    with pytest.raises(InputError, match=r"\.copy\.staging: not a folder of ours"):
+        export_parquet(store, tmp_path / "copy")
+    assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"]
+    assert not (tmp_path / "copy").exists()
+
+
+def test_the_command_reads_the_default_store_and_shows_the_month_format(store, tmp_path):
+    """Like every command, ``--db`` defaults to baccarat-report.sqlite in the working folder,
+    and ``--month`` shows its format."""
+    store.execute("VACUUM INTO ?", (str(tmp_path / DEFAULT_DB),))
+    result = run_main("export", "--parquet", "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "bets: 4 rows in 3 files" in result.stdout and (tmp_path / "out" / MARKER).is_file()
+    shown = run_main("export", "--help").stdout
+    assert "--month YYYY-MM" in shown and "[default: baccarat-report.sqlite]" in shown

@@ -13,6 +13,7 @@ for it, and the spec's own readers read its files.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -58,22 +59,28 @@ class ProfileError(ConfigError):
 BUILT_IN = built_in_profiles
 
 
-def load_profile(reference: str, base: Path | None = None) -> Profile | None:
+def load_profile(
+    reference: str, base: Path | None = None, *, configured: Collection[str] | None = None
+) -> Profile | None:
     """The profile a reference names: a built-in profile's name, or a file (relative to
     ``base`` when given and the path is relative). None for the spec's round log.
 
-    Raises :class:`ProfileError` for a file with problems, InputError for a reference that
-    names neither.
+    ``configured``: the configuration's game ids, to which the profile's ``[games]`` is held
+    too (each game it names must be one of them). Raises :class:`ProfileError` for a file
+    with problems, InputError for a reference that names neither.
     """
     if reference == SPEC:
         return None
     if reference in built_in_profiles():
+        if configured is not None:
+            path = DATA_FOLDER / f"{reference}.toml"
+            return load_profile_file(path, origin="built-in", configured=configured)
         return _built_in(reference)
     path = Path(reference)
     if base is not None and not path.is_absolute():
         path = base / path
     if path.is_file():
-        return load_profile_file(path, origin=reference)
+        return load_profile_file(path, origin=reference, configured=configured)
     names = built_in_profiles()
     raise InputError(
         f"log profile {reference!r}: no built-in profile of that name (built-in:"
@@ -86,8 +93,11 @@ def _built_in(name: str) -> Profile:
     return load_profile_file(DATA_FOLDER / f"{name}.toml", origin="built-in")
 
 
-def load_profile_file(path: Path, origin: str | None = None) -> Profile:
-    """A profile file, checked; :class:`ProfileError` listing every problem."""
+def load_profile_file(
+    path: Path, origin: str | None = None, *, configured: Collection[str] | None = None
+) -> Profile:
+    """A profile file, checked (its ``[games]`` against ``configured`` game ids, if given);
+    :class:`ProfileError` listing every problem."""
     try:
         raw, lines = read_toml(path)
     except ConfigError as error:
@@ -106,6 +116,8 @@ def load_profile_file(path: Path, origin: str | None = None) -> Profile:
     for name in _REQUIRED_ROUND:
         if isinstance(raw.get("round"), dict) and name not in raw["round"]:
             problems.add(("round",), f"{name} is missing (a round always has one)")
+    if configured is not None:
+        _check_games(sections.get("games"), configured, problems)
     profile = None
     if MISSING not in sections.values() and all(
         name in sections for name in ("profile", "round", "bet")
@@ -114,6 +126,21 @@ def load_profile_file(path: Path, origin: str | None = None) -> Profile:
     if problems or profile is None:
         raise ProfileError(problems.messages)
     return profile
+
+
+def _check_games(games: Any, configured: Collection[str], problems: Problems) -> None:
+    """Each game ``[games]`` maps an export's game onto is one the configuration lists (else
+    every round of it would be rejected as of an unknown game)."""
+    if not isinstance(games, dict):
+        return  # absent, or refused by its own check
+    known = sorted(configured)
+    for export_id, game_id in games.items():
+        if game_id not in configured:
+            problems.add(
+                ("games", export_id),
+                f"{game_id!r} is not a game of the configuration (its games:"
+                f" {', '.join(known) or 'none'}){suggestion(game_id, known)}",
+            )
 
 
 def _profile(
