@@ -22,7 +22,7 @@ from reporting.cli.common import (
 )
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
-from reporting.engine.money import format_cents, round_fraction
+from reporting.engine.money import format_money, round_fraction
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def print_disclosure(disclosure: Disclosure) -> None:
         ("Operator share", "-" if game.operator_share is None else f"{game.operator_share:.2f}%"),
         (
             "Stake limits",
-            f"{format_cents(limits.minimum)} - {format_cents(limits.maximum)} {game.currency}",
+            f"{format_money(limits.minimum)} - {format_money(limits.maximum, game.currency)}",
         ),
         (
             "Opening hours",
@@ -115,8 +115,8 @@ def print_disclosure(disclosure: Disclosure) -> None:
         ("Updated on", disclosure.updated_on.isoformat()),
         ("Previous month's win percentage", f"{disclosure.win_percentage:.2f}%"),
         ("Rounds / bets", f"{disclosure.rounds:,} / {disclosure.bets:,}"),
-        ("Stakes", f"{format_cents(disclosure.stakes)} {game.currency}"),
-        ("Payouts", f"{format_cents(disclosure.payouts)} {game.currency}"),
+        ("Stakes", format_money(disclosure.stakes, game.currency)),
+        ("Payouts", format_money(disclosure.payouts, game.currency)),
     ]
     rows += [
         (f"Theoretical RTP, {odds.bet}", f"{round_fraction(odds.rtp * 100, 2):.2f}%")

@@ -117,7 +117,7 @@ def print_odds_table(result: ShoeOdds, title: str) -> None:
         ("RTP", "right"),
         ("House edge", "right"),
     ):
-        table.add_column(header, justify=justify)
+        table.add_column(header, justify=justify, identifier=header == "Bet")
     for odds in result.bets:
         table.add_row(
             odds.bet,
