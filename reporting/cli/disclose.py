@@ -40,7 +40,7 @@ def parse_as_of(text: str | None, timezone: str) -> date:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"--as-of {text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05") from None
+        raise InputError(f"--as-of {_not_a_date(text)}") from None
     first, last = MONTHS_HANDLED
     if not first <= Month.of(day) <= last:
         raise InputError(
@@ -48,6 +48,31 @@ def parse_as_of(text: str | None, timezone: str) -> date:
             f" {first.first_day} to {last.next().first_day - timedelta(days=1)}"
         )
     return day
+
+
+def _not_a_date(text: str) -> str:
+    """Why ``text`` is not a date: a day or month that does not exist, or not YYYY-MM-DD.
+
+    >>> _not_a_date("2026-02-30"), _not_a_date("2026-13-01")
+    ('2026-02-30 is not a date: February 2026 has 28 days', '2026-13-01 is not a date: months go from 01 to 12')
+    >>> _not_a_date("05/11/2026")
+    "'05/11/2026': expected a date YYYY-MM-DD, e.g. 2026-11-05"
+    """
+    import calendar
+    import re
+
+    parts = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if parts is None:
+        return f"{text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05"
+    year, month, day = (int(part) for part in parts.groups())
+    if not year:
+        return f"{text} is not a date: years go from 0001"
+    if not 1 <= month <= 12:
+        return f"{text} is not a date: months go from 01 to 12"
+    if day == 0:
+        return f"{text} is not a date: days go from 01"
+    days = calendar.monthrange(year, month)[1]
+    return f"{text} is not a date: {calendar.month_name[month]} {year} has {days} days"
 
 
 def disclose_command(
