@@ -19,7 +19,7 @@ def export_command(
         ),
     ],
     month: Annotated[
-        str | None, typer.Option(help="Only this reporting month (YYYY-MM). Default: all.")
+        str | None, typer.Option(metavar="YYYY-MM", help="Only this reporting month. Default: all.")
     ] = None,
 ) -> None:
     """Write rounds, bets and findings as Parquet (report_month=/game_id=/table_id=

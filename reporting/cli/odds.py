@@ -25,7 +25,9 @@ def odds_command(
     ] = None,
     decks: Annotated[
         int | None,
-        typer.Option("--decks", min=1, max=8, help="Deck count 1-8 (overrides the game's)."),
+        typer.Option(
+            "--decks", min=1, max=8, metavar="N", help="Deck count 1-8 (overrides the game's)."
+        ),
     ] = None,
     pay: Annotated[
         list[str] | None,
