@@ -111,7 +111,7 @@ def disclose_command(
 
 
 def print_disclosure(disclosure: Disclosure) -> None:
-    """The figures as a two-column table, then the warnings."""
+    """The figures as a two-column table, then the warnings, each with the game's id."""
     from reporting.cli.tables import FoldingTable
 
     game = disclosure.game
@@ -150,5 +150,5 @@ def print_disclosure(disclosure: Disclosure) -> None:
     for item, figure in rows:
         table.add_row(item, figure)
     stdout_console().print(table)
-    for warning in disclosure.warnings:
-        command_logger().warning("%s", warning)
+    for warning in disclosure.warnings:  # each names its game, as rules' and monthly's do
+        command_logger().warning("%s: %s", game.id, warning)

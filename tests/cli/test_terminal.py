@@ -321,11 +321,14 @@ def test_a_warning_under_systemd_carries_its_priority(tmp_path):
         )
     assert process.returncode == 1  # a warning of the figures: done, something to look at
     assert stderr_file.read_text() == (
-        "<4>baccarat-report: warning: no play in 2026-11: the page shows 0.00%\n"
+        "<4>baccarat-report: warning: live-baccarat-gr: no play in 2026-11: the page shows 0.00%\n"
     )
     # the same run with stderr elsewhere: no priority, the words as before
     plain = run_main(*args, "--db", "s.sqlite", cwd=tmp_path)
-    assert plain.stderr == "baccarat-report: warning: no play in 2026-11: the page shows 0.00%\n"
+    # each warning names its game (issue 23: disclose's did not)
+    assert plain.stderr == (
+        "baccarat-report: warning: live-baccarat-gr: no play in 2026-11: the page shows 0.00%\n"
+    )
     assert "0.00%" in plain.stdout and "warning" not in plain.stdout
 
 
@@ -344,7 +347,7 @@ def test_the_log_file_gets_the_warnings_with_a_timestamp_and_stdout_stays_the_re
     assert len(lines) == 2
     for line in lines:
         assert re.fullmatch(
-            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING baccarat-report: no play in"
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING baccarat-report: live-baccarat-gr: no play in"
             r" 2026-11: the page shows 0.00%",
             line,
         ), line
