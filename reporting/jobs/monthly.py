@@ -377,16 +377,21 @@ def _write_month(
     # workbook lists (the figures read the month's rounds, not verify's findings).
     disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
     warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
-    verified, audit_files = _audit(
-        connection, config, run, staging, watch, disclosures=disclosures, publishing=warnings
-    )
-    files: list[Path] = list(audit_files)
+    verified = _verify_month(connection, config, run, watch)
+    # The audit's files, then each game's pages: most of the run's time, watched step by step.
+    advance = watch[1](f"write {month}", 1 + len(ordered))
+    files: list[Path] = _write_audit(
+        connection, config, run, staging, verified, log, disclosures=disclosures,
+        publishing=warnings,
+    )  # fmt: skip
+    advance(1)
     without_play = []
-    for game in ordered:
+    for step, game in enumerate(ordered, start=2):
         disclosure = disclosures[game.id]
         if not disclosure.stakes:
             without_play.append(game.id)
         files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
+        advance(step)
         for warning in disclosure.warnings:
             log(f"disclose {game.id}: warning: {warning}")
     manifest = _write_manifest(run, staging, files)
@@ -421,19 +426,13 @@ def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
     return manifest
 
 
-def _audit(
+def _verify_month(
     connection: sqlite3.Connection,
     config: OperatorConfig,
     run: _MonthRun,
-    staging: Path,
     watch: tuple[Log, Progress],
-    *,
-    disclosures: Mapping[str, Disclosure],
-    publishing: dict[str, tuple[str, ...]],
-) -> tuple[VerifyResult, list[Path]]:
-    """Verify the month (findings replaced in the store), then write its audit: the workbook,
-    which lists the pages' ``publishing`` problems (game id -> the warnings that make them
-    drafts), and the report (HTML and PDF)."""
+) -> VerifyResult:
+    """Verify the month (findings replaced in the store), with its bar and its log lines."""
     log, progress = watch
     month = run.month
     total = None
@@ -455,6 +454,23 @@ def _audit(
     )
     for entry in verified.checks_not_run:
         log(f"verify {month}: warning: {entry.game_id}: not checked: {entry.describe()}")
+    return verified
+
+
+def _write_audit(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    run: _MonthRun,
+    staging: Path,
+    verified: VerifyResult,
+    log: Log,
+    *,
+    disclosures: Mapping[str, Disclosure],
+    publishing: dict[str, tuple[str, ...]],
+) -> list[Path]:
+    """The month's audit: the workbook, which lists the pages' ``publishing`` problems (game
+    id -> the warnings that make them drafts), and the report (HTML and PDF)."""
+    month = run.month
     day = max(run.as_of[game.id] for game in run.games)
     audit = audit_month(
         connection,
@@ -469,7 +485,7 @@ def _audit(
         f"audit {month}: {len(audit.void_rounds)} void rounds,"
         f" {len(audit.gaps)} availability gaps, {len(verified.shoes)} shoes"
     )
-    return verified, write_month_audit(
+    return write_month_audit(
         staging,
         connection,
         config,
