@@ -28,7 +28,7 @@ from reporting.cli import (
     serve,
     verify,
 )
-from reporting.cli.common import EXIT_UNUSABLE
+from reporting.cli.common import EXIT_UNUSABLE, PlainArgumentsCommand
 from reporting.cli.failures import (
     Stopped,
     describe_failure,
@@ -89,13 +89,13 @@ def _root(
 
 app.command(name="odds")(odds.odds_command)
 app.command(name="sample")(sample.sample_command)
-app.command(name="ingest")(ingest.ingest_command)
+app.command(name="ingest", cls=PlainArgumentsCommand)(ingest.ingest_command)
 app.command(name="verify")(verify.verify_command)
 app.command(name="disclose")(disclose.disclose_command)
 app.command(name="rules")(rules.rules_command)
 app.command(name="monthly")(monthly.monthly_command)
 app.command(name="check")(check.check_command)
-app.command(name="init")(init.init_command)
+app.command(name="init", cls=PlainArgumentsCommand)(init.init_command)
 app.command(name="serve")(serve.serve_command)
 app.command(name="export")(export.export_command)
 

@@ -29,21 +29,29 @@ if TYPE_CHECKING:
     from reporting.ingest.discovery import InboxProfile
 
 
-def config_warnings(config: OperatorConfig) -> list[str]:
+def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     """Every configuration warning of every game, located in the file (a bet over 100% at the
-    game's ``pay`` key, the others at the game)."""
+    game's ``pay`` key, the others at the game); and the hints that say how to settle them
+    where the warning alone does not name the key to write."""
     from reporting.config.rtp import favourable_bet_warnings
     from reporting.engine.theory import game_odds
-    from reporting.figures.regulators import configuration_warnings
+    from reporting.figures.regulators import configuration_warnings, declared_rtp_unsupported
 
     located = config.problems()
+    hints = []
     for game_id, game in config.games.items():
         theory = game_odds(game)
         favourable = favourable_bet_warnings(game, theory)
         for warning in configuration_warnings(game, theory):
             key = ("games", game_id, "pay") if warning in favourable else ("games", game_id)
             located.add(key, warning)
-    return located.messages
+        if declared_rtp_unsupported(game, theory):
+            hints.append(
+                f"a declared RTP above the theory is accepted when a certificate supports it:"
+                f' cite it under [games.{game_id}] with declared_rtp_reference = "...",'
+                " or correct declared_rtp"
+            )
+    return located.messages, hints
 
 
 def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[str, Any]:
@@ -141,10 +149,11 @@ def check_command(
     path = config if config is not None else default_config_path()
     problems: list[str] = []
     warnings: list[str] = []
+    hints: list[str] = []
     loaded: OperatorConfig | None = None
     try:
         loaded = load_config(path)
-        warnings = config_warnings(loaded)
+        warnings, hints = config_warnings(loaded)
     except ConfigError as error:
         problems = error.problems
     rules = _profiles_checked(loaded, profiles or [], problems)
@@ -160,6 +169,7 @@ def check_command(
         "profiles": list(profiles or ()),
         "problems": problems,
         "warnings": warnings,
+        "hints": hints,
         "inbox": listing,
     }
     if show:
@@ -182,6 +192,8 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
         print(f"baccarat-report: configuration: {problem}", file=sys.stderr)
     for warning in document["warnings"]:
         print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+    for hint in document["hints"]:
+        print(f"baccarat-report: hint: {hint}", file=sys.stderr)
     out = sys.stderr if show else sys.stdout
     where = document["config"] or "the built-in catalogue"
     games = document["games"]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.core
 
 from reporting.errors import InputError
 
@@ -37,6 +38,7 @@ __all__ = [
     "FoldingTable",
     "JobsOption",
     "JsonOption",
+    "PlainArgumentsCommand",
     "ProgressTasks",
     "SchedulerOption",
     "load_operator_config",
@@ -94,6 +96,46 @@ LogsOption = Annotated[
 JsonOption = Annotated[
     bool, typer.Option("--json", help="Print one JSON document on stdout instead of tables.")
 ]
+
+
+class PlainArgumentsCommand(typer.core.TyperCommand):
+    """A command whose usage line and help name each argument as a person writes it:
+    ``ingest [OPTIONS] PATH...``, ``init [OPTIONS] [PATH]`` (typer writes ``{paths}...`` and
+    ``paths... <list[Path]>``)."""
+
+    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+        """``[OPTIONS]``, then each argument: ``PATH...`` if required, ``[PATH]`` if not."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                shown = _argument_name(param)
+                pieces.append(shown if param.required else f"[{shown}]")
+            else:
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+    def format_options(self, ctx: typer.Context, formatter: Any) -> None:
+        """The Arguments section (each by its plain name), then the Options, as typer has
+        them."""
+        arguments, options = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            if param.param_type_name == "argument":
+                arguments.append((_argument_name(param), record[1]))
+            else:
+                options.append(record)
+        for title, records in (("Arguments", arguments), ("Options", options)):
+            if records:
+                with formatter.section(title):
+                    formatter.write_dl(records)
+
+
+def _argument_name(argument: Any) -> str:
+    """``PATH``, or ``PATH...`` for an argument taking several: its metavar, else its name."""
+    name = argument.metavar or (argument.name or "").upper()
+    return f"{name}..." if argument.nargs != 1 else name
 
 
 def load_operator_config(path: Path | None) -> OperatorConfig:

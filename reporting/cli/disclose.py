@@ -22,7 +22,7 @@ from reporting.cli.common import (
 )
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
-from reporting.engine.money import format_cents, round_fraction
+from reporting.engine.money import format_money, round_fraction
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def parse_as_of(text: str | None, timezone: str) -> date:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"--as-of {text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05") from None
+        raise InputError(f"--as-of {_not_a_date(text)}") from None
     first, last = MONTHS_HANDLED
     if not first <= Month.of(day) <= last:
         raise InputError(
@@ -48,6 +48,31 @@ def parse_as_of(text: str | None, timezone: str) -> date:
             f" {first.first_day} to {last.next().first_day - timedelta(days=1)}"
         )
     return day
+
+
+def _not_a_date(text: str) -> str:
+    """Why ``text`` is not a date: a day or month that does not exist, or not YYYY-MM-DD.
+
+    >>> _not_a_date("2026-02-30"), _not_a_date("2026-13-01")
+    ('2026-02-30 is not a date: February 2026 has 28 days', '2026-13-01 is not a date: months go from 01 to 12')
+    >>> _not_a_date("05/11/2026")
+    "'05/11/2026': expected a date YYYY-MM-DD, e.g. 2026-11-05"
+    """
+    import calendar
+    import re
+
+    parts = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    if parts is None:
+        return f"{text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05"
+    year, month, day = (int(part) for part in parts.groups())
+    if not year:
+        return f"{text} is not a date: years go from 0001"
+    if not 1 <= month <= 12:
+        return f"{text} is not a date: months go from 01 to 12"
+    if day == 0:
+        return f"{text} is not a date: days go from 01"
+    days = calendar.monthrange(year, month)[1]
+    return f"{text} is not a date: {calendar.month_name[month]} {year} has {days} days"
 
 
 def disclose_command(
@@ -86,7 +111,7 @@ def disclose_command(
 
 
 def print_disclosure(disclosure: Disclosure) -> None:
-    """The figures as a two-column table, then the warnings."""
+    """The figures as a two-column table, then the warnings, each with the game's id."""
     from reporting.cli.tables import FoldingTable
 
     game = disclosure.game
@@ -105,7 +130,7 @@ def print_disclosure(disclosure: Disclosure) -> None:
         ("Operator share", "-" if game.operator_share is None else f"{game.operator_share:.2f}%"),
         (
             "Stake limits",
-            f"{format_cents(limits.minimum)} - {format_cents(limits.maximum)} {game.currency}",
+            f"{format_money(limits.minimum)} - {format_money(limits.maximum, game.currency)}",
         ),
         (
             "Opening hours",
@@ -115,8 +140,8 @@ def print_disclosure(disclosure: Disclosure) -> None:
         ("Updated on", disclosure.updated_on.isoformat()),
         ("Previous month's win percentage", f"{disclosure.win_percentage:.2f}%"),
         ("Rounds / bets", f"{disclosure.rounds:,} / {disclosure.bets:,}"),
-        ("Stakes", f"{format_cents(disclosure.stakes)} {game.currency}"),
-        ("Payouts", f"{format_cents(disclosure.payouts)} {game.currency}"),
+        ("Stakes", format_money(disclosure.stakes, game.currency)),
+        ("Payouts", format_money(disclosure.payouts, game.currency)),
     ]
     rows += [
         (f"Theoretical RTP, {odds.bet}", f"{round_fraction(odds.rtp * 100, 2):.2f}%")
@@ -125,5 +150,5 @@ def print_disclosure(disclosure: Disclosure) -> None:
     for item, figure in rows:
         table.add_row(item, figure)
     stdout_console().print(table)
-    for warning in disclosure.warnings:
-        command_logger().warning("%s", warning)
+    for warning in disclosure.warnings:  # each names its game, as rules' and monthly's do
+        command_logger().warning("%s: %s", game.id, warning)

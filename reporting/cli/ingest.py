@@ -35,7 +35,10 @@ SHOWN_REJECTS = 50
 def ingest_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(help="Round logs: .jsonl, .jsonl.gz, rounds.csv + bets.csv, or folders."),
+        typer.Argument(
+            metavar="PATH",
+            help="Round logs: .jsonl, .jsonl.gz, rounds.csv + bets.csv, or folders.",
+        ),
     ],
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,

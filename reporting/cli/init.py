@@ -14,10 +14,12 @@ from reporting.errors import InputError
 def init_command(
     path: Annotated[
         Path,
-        typer.Argument(help="Where to write it. Default: operator.toml in the working folder."),
+        typer.Argument(
+            metavar="PATH", help="Where to write it. Default: operator.toml in the working folder."
+        ),
     ] = Path("operator.toml"),
 ) -> None:
-    """Write a starter configuration (the sample: four games, with comments) to edit."""
+    """Write a starter configuration (the sample's games, with comments) to edit."""
     from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 
     text = STARTER_PATH.read_bytes()

@@ -86,7 +86,10 @@ def monthly_command(
     wait: Annotated[
         float,
         typer.Option(
-            "--wait", min=0, help="Seconds to wait for another run's lock before giving up."
+            "--wait",
+            min=0,
+            metavar="SECONDS",
+            help="Seconds to wait for another run's lock before giving up (0: at once).",
         ),
     ] = 0.0,
     jobs: JobsOption = None,

@@ -25,7 +25,9 @@ def odds_command(
     ] = None,
     decks: Annotated[
         int | None,
-        typer.Option("--decks", min=1, max=8, help="Deck count 1-8 (overrides the game's)."),
+        typer.Option(
+            "--decks", min=1, max=8, metavar="N", help="Deck count 1-8 (overrides the game's)."
+        ),
     ] = None,
     pay: Annotated[
         list[str] | None,
@@ -117,7 +119,7 @@ def print_odds_table(result: ShoeOdds, title: str) -> None:
         ("RTP", "right"),
         ("House edge", "right"),
     ):
-        table.add_column(header, justify=justify)
+        table.add_column(header, justify=justify, identifier=header == "Bet")
     for odds in result.bets:
         table.add_row(
             odds.bet,

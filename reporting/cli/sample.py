@@ -67,13 +67,18 @@ def sample_command(
         str, typer.Option("--month", metavar="YYYY-MM", help="Reporting month to generate.")
     ],
     out: OutOption,
-    tables: Annotated[int, typer.Option("--tables", min=1, max=99, help="Tables per game.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed; same seed, same bytes.")] = 0,
+    tables: Annotated[
+        int, typer.Option("--tables", min=1, max=99, metavar="N", help="Tables per game.")
+    ] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Random seed; same seed, same bytes.")
+    ] = 0,
     faults: Annotated[
         int,
         typer.Option(
             "--faults",
             min=0,
+            metavar="N",
             help="Inject N faults of every finding kind and reject reason (listed in a manifest).",
         ),
     ] = 0,
@@ -82,6 +87,7 @@ def sample_command(
         typer.Option(
             "--rounds-per-day",
             min=1,
+            metavar="N",
             help="Rounds per table and day, dealt in sessions. Default: 24/7, ~1,920 a day.",
         ),
     ] = None,

@@ -43,9 +43,12 @@ def datasette_app(path: Path) -> Any:
 def serve_command(
     db: DbOption = DEFAULT_DB,
     host: Annotated[
-        str, typer.Option(help="Address to listen on. Default: this machine only.")
+        str,
+        typer.Option(metavar="ADDRESS", help="Address to listen on. Default: this machine only."),
     ] = LOOPBACK,
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8001,
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on.")
+    ] = 8001,
 ) -> None:
     """Browse the store in a web browser (Datasette, read only): findings with their round,
     bet and cards, void rounds, money per table and day."""

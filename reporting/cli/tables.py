@@ -1,4 +1,5 @@
-"""Tables for the terminal: :class:`FoldingTable`, a rich table that folds instead of cutting.
+"""Tables for the terminal: :class:`FoldingTable`, a rich table that wraps between words
+instead of cutting.
 
 Its own module because it subclasses :class:`rich.table.Table`: only a command that prints a
 table imports it (and rich), when it runs; ``--help`` does not.
@@ -12,46 +13,59 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["READABLE_TEXT_WIDTH", "FoldingTable"]
-
-#: Narrowest a folding text column is let become before numbers fold too.
-READABLE_TEXT_WIDTH = 6
+__all__ = ["FoldingTable"]
 
 
 class FoldingTable(Table):
-    """A rich table for narrow terminals that never ellipsizes or crops: used like
-    :class:`rich.table.Table`, its right-justified columns are numbers.
+    """A rich table for narrow terminals that never ellipsizes, crops or splits a word: used
+    like :class:`rich.table.Table`, its right-justified columns are numbers.
 
-    When the table is wider than the terminal, text columns (ids, names) give up width first,
-    down to :data:`READABLE_TEXT_WIDTH`, folding onto more lines; then numbers wrap between
-    their words (``191,882 (191,881)`` on two lines), never inside one; only when even that
-    does not fit do all columns fold, still losing no character.
+    A word is whatever a cell or a header holds between spaces: an id (``live-baccarat-dk``,
+    ``banker_pair``), a figure (``191,882``, ``(191,881)``), a header word (``Chi-square``).
+    When the table is wider than the terminal, text columns wrap between their words first,
+    then numbers (``191,882 (191,881)`` on two lines), then the padding narrows; only when
+    even the longest words do not fit side by side do they fold, still losing no character:
+    text first (a long file name), then numbers, and the columns of ids (``identifier=True``:
+    games, tables, bets) last. A column with nothing in it, header included, is not drawn.
     """
 
-    def add_column(self, header="", footer="", *, justify="left", **options) -> None:  # type: ignore[override]
-        """As :meth:`Table.add_column`; ``overflow="fold"``, and ``no_wrap`` for numbers."""
+    def __init__(self, *headers, **options) -> None:
+        self._identifiers: set[int] = set()  # the id() of each column of ids
+        super().__init__(*headers, **options)
+
+    def add_column(  # type: ignore[override]
+        self, header="", footer="", *, justify="left", identifier: bool = False, **options
+    ) -> None:
+        """As :meth:`Table.add_column`; ``overflow="fold"``, and ``no_wrap`` for numbers.
+        ``identifier``: the column holds ids, folded only when nothing else can give way."""
         options.setdefault("overflow", "fold")
         options.setdefault("no_wrap", justify == "right")
         super().add_column(header, footer, justify=justify, **options)
+        if identifier:
+            self._identifiers.add(id(self.columns[-1]))
 
     def __rich_console__(self, console, options):
+        self.columns = [column for column in self.columns if _holds_text(column)]
+        for index, column in enumerate(self.columns):
+            column._index = index
         self._fit(options.max_width)
         yield from super().__rich_console__(console, options)
 
     def _fit(self, max_width: int) -> None:
         """Give each column a fixed width so that the table fits ``max_width`` (rich's own
-        narrowing would crop the columns that do not wrap)."""
+        narrowing would crop the columns that do not wrap, and fold words)."""
         columns = self.columns
         widths = [_natural_width(column) for column in columns]
         if sum(widths) <= self._room(max_width):
             return
+        ids = [index for index, column in enumerate(columns) if id(column) in self._identifiers]
         text = [index for index, column in enumerate(columns) if not column.no_wrap]
         numbers = [index for index, column in enumerate(columns) if column.no_wrap]
-        readable = [min(width, READABLE_TEXT_WIDTH) for width in widths]
+        prose = [index for index in text if index not in ids]
         whole = [_longest_word(column) for column in columns]
         folded = [1] * len(columns)
-        stages = ((text, readable), (numbers, whole), ("padding", None), (text, folded))
-        for group, floors in (*stages, (text + numbers, folded)):
+        stages = ((text, whole), (numbers, whole), ("padding", None), (prose, folded))
+        for group, floors in (*stages, (prose + numbers, folded), (text + numbers, folded)):
             if group == "padding":
                 self.padding = (0, 1, 0, 0)  # one space between columns instead of two
             else:
@@ -78,14 +92,20 @@ def _narrow(widths: list[int], group: list[int], floors: list[int], room: int) -
         widths[max(above, key=lambda index: widths[index])] -= 1
 
 
+def _holds_text(column) -> bool:
+    """Whether the header or a cell of ``column`` shows anything."""
+    return any(_plain(cell).strip() for cell in (column.header, *column.cells))
+
+
 def _natural_width(column) -> int:
     """The widest cell (or header) on one line."""
     return max((_cell_width(cell) for cell in (column.header, *column.cells)), default=1)
 
 
 def _longest_word(column) -> int:
-    """The widest word of any cell: a number is not split below this (a header may be)."""
-    words = (word for cell in column.cells for word in _plain(cell).split())
+    """The widest word of the header or of any cell: the column is not narrowed below it
+    until nothing else gives way."""
+    words = (word for cell in (column.header, *column.cells) for word in _plain(cell).split())
     return max((cell_len(word) for word in words), default=1)
 
 

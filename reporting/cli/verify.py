@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -29,7 +30,7 @@ from reporting.cli.common import (
     verification_workers,
 )
 from reporting.cli.disclose import parse_as_of
-from reporting.engine.money import format_cents, round_fraction
+from reporting.engine.money import format_cents, format_money, round_fraction
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -125,12 +126,13 @@ def verify_command(
     finally:
         connection.close()
     files = (workbook, written, findings_file)
-    _print_outcome(result, (outcomes, rtp), alerts, files, as_json=as_json)
+    _print_outcome(result, (outcomes, rtp), alerts, files, operator.games, as_json=as_json)
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 
-def _print_outcome(result, figures, alerts, files, *, as_json: bool) -> None:
-    """What the run checked and found, and the files it wrote, as tables or one JSON."""
+def _print_outcome(result, figures, alerts, files, games, *, as_json: bool) -> None:
+    """What the run checked and found (``games``: the configuration's, by id), and the files it
+    wrote, as tables or one JSON."""
     (outcomes, rtp), (workbook, written, findings_file) = figures, files
     if as_json:
         document = verify_document(result, outcomes, rtp)
@@ -141,7 +143,8 @@ def _print_outcome(result, figures, alerts, files, *, as_json: bool) -> None:
         document["findings_file"] = None if findings_file is None else str(findings_file)
         print_json(document)
         return
-    print_report(result, outcomes, rtp, alerts.warnings)
+    currencies = {game_id: game.currency for game_id, game in games.items()}
+    print_report(result, outcomes, rtp, currencies, alerts.warnings)
     _print_rejects(alerts)
     if workbook is not None:
         typer.echo(f"Audit workbook: {workbook}")
@@ -364,10 +367,12 @@ def print_report(
     result: VerifyResult,
     outcomes: list[OutcomeTest],
     rtp: list[RtpCheck],
+    currencies: Mapping[str, str],
     not_checked: Sequence[str] = (),
 ) -> None:
-    """Summary tables, then every finding as ``path:line: kind: message``, then what could not
-    be checked (``not_checked``: one line per game, :attr:`MonthAlerts.warnings`)."""
+    """Summary tables (money in the currency ``currencies`` gives each game id), then every
+    finding as ``path:line: kind: message``, then what could not be checked (``not_checked``:
+    one line per game, :attr:`MonthAlerts.warnings`)."""
     from reporting.cli.tables import FoldingTable as Table
     from reporting.records import FINDING_KINDS
 
@@ -378,14 +383,15 @@ def print_report(
         + (f", {result.bets_unverified:,} not verified" if result.bets_unverified else ""),
         title_justify="left",
     )
-    summary.add_column("Finding")
+    summary.add_column("Finding", identifier=True)
     summary.add_column("Count", justify="right")
     for kind in FINDING_KINDS:
         summary.add_row(kind, f"{result.findings_by_kind.get(kind, 0):,}")
     console.print(summary)
 
     console.print(_outcome_table(outcomes))
-    console.print(_rtp_table(rtp))
+    for table in _rtp_tables(rtp, currencies):
+        console.print(table)
 
     for finding in result.findings[:SHOWN_FINDINGS]:
         typer.echo(f"{finding.source}: {finding.kind}: {finding.message}")
@@ -418,8 +424,11 @@ def _outcome_table(outcomes: list[OutcomeTest]):
     from reporting.cli.tables import FoldingTable as Table
 
     table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
-    for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
-        table.add_column(header, justify="left" if header in ("Game", "Table") else "right")
+    table.add_column("Game", identifier=True)
+    table.add_column("Table", identifier=True)
+    for header in ("Rounds", "Banker", "Player", "Tie", "Chi-square", "p"):
+        table.add_column(header, justify="right")
+    table.add_column("")  # "outside 99.9%" where a table's counts are (drawn only then)
     for test in outcomes:
         table.add_row(
             test.game_id,
@@ -435,23 +444,35 @@ def _outcome_table(outcomes: list[OutcomeTest]):
     return table
 
 
-def _rtp_table(rtp: list[RtpCheck]):
-    """Actual RTP of each bet type against the theory, with the 99.9% bound."""
+def _rtp_tables(rtp: list[RtpCheck], currencies: Mapping[str, str]) -> list:
+    """Actual RTP of each bet type against the theory, with the 99.9% bound: a table per game
+    (an 80-column terminal has no room for a game id beside a bet id and the figures), its
+    money in the game's currency, named in the headers."""
     from reporting.cli.tables import FoldingTable as Table
 
-    table = Table(title="Actual RTP against theoretical (99.9% bound)", title_justify="left")
-    for header in ("Game", "Bet", "Bets", "Stakes", "Payouts", "Actual", "Theory", "Bound", ""):
-        table.add_column(header, justify="left" if header in ("Game", "Bet") else "right")
-    for check in rtp:
-        table.add_row(
-            check.game_id,
-            check.bet_type,
-            f"{check.bets:,}",
-            format_cents(check.stakes),
-            format_cents(check.payouts),
-            _percent(check.actual_rtp),
-            _percent(check.theoretical_rtp),
-            f"±{check.bound * 100:.2f}%",
-            "outside" if check.flagged else "",
+    tables = []
+    for game_id, checks in itertools.groupby(rtp, key=lambda check: check.game_id):
+        table = Table(
+            title=f"Actual RTP of {game_id} against theoretical (99.9% bound)",
+            title_justify="left",
         )
-    return table
+        currency = currencies[game_id]
+        table.add_column("Bet", identifier=True)
+        for header in ("Bets", f"Stakes ({currency})", f"Payouts ({currency})", "Actual"):
+            table.add_column(header, justify="right")
+        for header in ("Theory", "Bound"):
+            table.add_column(header, justify="right")
+        table.add_column("")  # "outside" where the actual RTP is (drawn only then)
+        for check in checks:
+            table.add_row(
+                check.bet_type,
+                f"{check.bets:,}",
+                format_money(check.stakes),
+                format_money(check.payouts),
+                _percent(check.actual_rtp),
+                _percent(check.theoretical_rtp),
+                f"±{check.bound * 100:.2f}%",
+                "outside" if check.flagged else "",
+            )
+        tables.append(table)
+    return tables

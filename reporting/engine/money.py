@@ -18,6 +18,7 @@ __all__ = [
     "cents_to_decimal",
     "exact_decimal",
     "format_cents",
+    "format_money",
     "parse_amount",
     "parse_ratio",
     "round_cents",
@@ -76,6 +77,19 @@ def format_cents(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     units, fraction = divmod(abs(cents), 100)
     return f"{sign}{units}.{fraction:02d}"
+
+
+def format_money(cents: int, currency: str | None = None) -> str:
+    """Cents for a person to read, in English: thousands separated, then the currency's code
+    (none where a table's header names it).
+
+    >>> format_money(1234500, "EUR"), format_money(5, "DKK"), format_money(-123456)
+    ('12,345.00 EUR', '0.05 DKK', '-1,234.56')
+    """
+    sign = "-" if cents < 0 else ""
+    units, fraction = divmod(abs(cents), 100)
+    figure = f"{sign}{units:,}.{fraction:02d}"
+    return figure if currency is None else f"{figure} {currency}"
 
 
 class RoundingPolicy(enum.StrEnum):

@@ -46,7 +46,7 @@ from reporting.records import Month
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
 from reporting.verify.partitions import Runner
-from reporting.verify.run import verify
+from reporting.verify.run import VerifyResult, verify
 
 __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock", "run_monthly"]
 
@@ -378,16 +378,22 @@ def _write_month(
     # workbook lists (the figures read the month's rounds, not verify's findings).
     disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
     warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
-    alerts, audit_files = _audit(
-        connection, config, run, staging, watch, disclosures=disclosures, publishing=warnings
-    )
+    verified = _verify_month(connection, config, run, watch)
+    # The audit's files, then each game's pages: most of the run's time, watched step by step.
+    advance = watch[1](f"write {month}", 1 + len(ordered))
+    alerts, audit_files = _write_audit(
+        connection, config, run, staging, verified, log, disclosures=disclosures,
+        publishing=warnings,
+    )  # fmt: skip
     files: list[Path] = list(audit_files)
+    advance(1)
     without_play = []
-    for game in ordered:
+    for step, game in enumerate(ordered, start=2):
         disclosure = disclosures[game.id]
         if not disclosure.stakes:
             without_play.append(game.id)
         files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
+        advance(step)
         for warning in disclosure.warnings:
             log(f"disclose {game.id}: warning: {warning}")
     manifest = _write_manifest(run, staging, files)
@@ -413,20 +419,13 @@ def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
     return manifest
 
 
-def _audit(
+def _verify_month(
     connection: sqlite3.Connection,
     config: OperatorConfig,
     run: _MonthRun,
-    staging: Path,
     watch: tuple[Log, Progress],
-    *,
-    disclosures: Mapping[str, Disclosure],
-    publishing: dict[str, tuple[str, ...]],
-) -> tuple[MonthAlerts, list[Path]]:
-    """Verify the month (findings replaced in the store), gather what bears on it, then write
-    its audit: the workbook, which lists the pages' ``publishing`` problems (game id -> the
-    warnings that make them drafts), and the report (HTML and PDF), which names every alert.
-    The month's alerts returned, with the files."""
+) -> VerifyResult:
+    """Verify the month (findings replaced in the store), with its bar and its log lines."""
     log, progress = watch
     month = run.month
     total = None
@@ -448,6 +447,24 @@ def _audit(
     )
     for entry in verified.checks_not_run:
         log(f"verify {month}: warning: {entry.game_id}: not checked: {entry.describe()}")
+    return verified
+
+
+def _write_audit(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    run: _MonthRun,
+    staging: Path,
+    verified: VerifyResult,
+    log: Log,
+    *,
+    disclosures: Mapping[str, Disclosure],
+    publishing: dict[str, tuple[str, ...]],
+) -> tuple[MonthAlerts, list[Path]]:
+    """What bears on the month, gathered, and the month's audit: the workbook, which lists the
+    pages' ``publishing`` problems (game id -> the warnings that make them drafts), and the
+    report (HTML and PDF), which names every alert. The alerts returned, with the files."""
+    month = run.month
     day = max(run.as_of[game.id] for game in run.games)
     audit = audit_month(
         connection,

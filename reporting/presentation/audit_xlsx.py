@@ -271,6 +271,9 @@ class _Styles:
         cell = Cell(self.host, row=1, column=1)
         for name, value in attributes.items():
             setattr(cell, name, value)
+        # openpyxl's private style array: copying it into a new cell is 25 times faster than
+        # the public attributes (which hash each style again); openpyxl is pinned below 3.2
+        # for it (pyproject.toml, checked by tests/test_packaging.py).
         return cell._style
 
     def _make(self, kind: str, variant: str | None) -> object:

@@ -340,3 +340,20 @@ def test_db_wait_bounds_the_wait_for_a_busy_database_then_one_line(
     assert len(process.stderr.splitlines()) == 1, process.stderr
     assert "0.5 s" in process.stderr and str(db) in process.stderr
     assert waited < 20
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        ("2026-02-30", "2026-02-30 is not a date: February 2026 has 28 days"),
+        ("2028-02-30", "2028-02-30 is not a date: February 2028 has 29 days"),
+        ("2026-04-31", "2026-04-31 is not a date: April 2026 has 30 days"),
+        ("2026-13-01", "2026-13-01 is not a date: months go from 01 to 12"),
+        ("2026-11-00", "2026-11-00 is not a date: days go from 01"),
+        ("5/11/2026", "'5/11/2026': expected a date YYYY-MM-DD, e.g. 2026-11-05"),
+    ],
+)
+def test_an_as_of_that_is_no_date_says_why_in_one_line(tmp_path, given, reason):
+    """Issue 23: 2026-02-30 has the form of a date, and was told "expected a date YYYY-MM-DD"."""
+    process = run_main("disclose", "--game", "live-baccarat-it", "--as-of", given, cwd=tmp_path)
+    assert (process.returncode, process.stderr) == (2, f"baccarat-report: --as-of {reason}\n")

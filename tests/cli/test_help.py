@@ -100,3 +100,17 @@ def test_short_and_long_help_are_the_same_text_in_process(command):
     assert long.stdout == short.stdout
     usage = _golden(command).read_text(encoding="utf-8").splitlines()[0]
     assert long.stdout.splitlines()[0] == usage
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda name: name or "root")
+def test_help_names_arguments_and_values_as_a_person_writes_them(command):
+    """Issue 23: ``ingest [OPTIONS] {paths}...``, ``paths... <list[Path]>`` and ``--wait <float
+    range>``: typer's placeholders, where a reader expects ``PATH...`` and ``SECONDS``."""
+    text = _help(command, "--help").stdout
+    for placeholder in ("{", "<list[", " range>", "<float", "<int"):
+        assert placeholder not in text, (command, placeholder)
+    usage = text.splitlines()[0]
+    if command == "ingest":
+        assert usage.endswith("ingest [OPTIONS] PATH...")
+    if command == "monthly":
+        assert "--wait SECONDS" in text

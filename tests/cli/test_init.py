@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -41,3 +42,33 @@ def test_init_into_a_missing_folder_is_one_clear_error(tmp_path):
     result = runner.invoke(app, ["init", str(tmp_path / "no" / "such" / "operator.toml")])
     assert result.exit_code != 0
     assert "cannot be written" in str(result.exception)
+
+
+def test_a_fresh_starter_file_says_how_to_settle_its_one_warning(tmp_path, monkeypatch):
+    """Issue 23: the starter named ``baccarat-report --config FILE`` (the option is each
+    command's) and never ``declared_rtp_reference``, so ``check`` on it exited 1 with no hint.
+    Now the file shows the key, commented, and ``check`` points at it; citing a reference
+    there makes the check clean."""
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    written = tmp_path / "operator.toml"
+    text = written.read_text(encoding="utf-8")
+    assert "baccarat-report --config" not in text
+    (commented,) = [line for line in text.splitlines() if "declared_rtp_reference =" in line]
+    assert commented.startswith("# declared_rtp_reference = ")
+    checked = runner.invoke(app, ["check", "--config", str(written)])
+    assert checked.exit_code == 1  # the live Italian game's declared RTP: a warning
+    hints = [
+        line for line in checked.stderr.splitlines() if line.startswith("baccarat-report: hint:")
+    ]
+    assert len(hints) == 1 and "declared_rtp_reference" in hints[0], checked.stderr
+    assert "[games.live-baccarat-it]" in hints[0]
+    written.write_text(text.replace(commented, commented[2:]), encoding="utf-8")
+    settled = runner.invoke(app, ["check", "--config", str(written)])
+    assert (settled.exit_code, settled.stderr) == (0, ""), settled.stderr
+    assert (
+        json.loads(runner.invoke(app, ["check", "--config", str(written), "--json"]).stdout)[
+            "hints"
+        ]
+        == []
+    )

@@ -109,7 +109,9 @@ def render(table, width: int) -> str:
 
 def fill(table, rows) -> None:
     for header in ("Game", "Table", "Rounds", "Banker", "Player", "Tie", "Chi-square", "p", ""):
-        table.add_column(header, justify="left" if header in ("Game", "Table") else "right")
+        options = {"identifier": True} if isinstance(table, FoldingTable) else {}
+        justify = "left" if header in ("Game", "Table", "") else "right"
+        table.add_column(header, justify=justify, **options if header in ("Game", "Table") else {})
     for row in rows:
         table.add_row(*row)
 
@@ -127,16 +129,90 @@ def test_a_folding_table_never_drops_a_character(width):
     assert digits(text) == digits("".join("".join(row) for row in rows) + "Banker / Player")
 
 
-def test_at_80_columns_every_number_stays_whole_and_the_ids_fold():
-    """Nine columns do not fit 80 on one line each: the ids fold, the figures wrap between
-    their words, and no figure is split."""
+def words_of(text: str) -> set[str]:
+    """Every word a table shows, its borders taken away."""
+    return {word for line in text.splitlines() for word in re.split(r"[\s│┃]+", line)}
+
+
+@pytest.mark.parametrize("width", [100, 80, 60])
+def test_ids_stay_whole_and_other_words_too_while_they_fit(width):
+    """Nine columns do not fit on one line each: the figures wrap between their words, and no
+    id, figure or header word is split while the words fit side by side (at 100 columns);
+    narrower, the figures fold before a game or table id does."""
     table = FoldingTable()
-    fill(table, outcome_rows())
-    text = render(table, 80)
-    words = {word for line in text.splitlines() for word in re.split(r"[\s│┃]+", line)}
-    for figure in ("418,426", "191,882", "(191,881)", "(186,723)", "39,832", "12.34", "0.987"):
-        assert figure in words, figure
-    assert "live-baccarat-it-1" not in text  # folded, not cut: see the digit count above
+    rows = outcome_rows()
+    fill(table, rows)
+    text = render(table, width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    words = words_of(text)
+    for row in rows:
+        assert {row[0], row[1]} <= words, row
+        if width == 100:
+            assert set(" ".join(row).split()) <= words, row
+    if width == 100:
+        assert {"Banker", "Chi-square", "Rounds", "outside", "99.9%"} <= words
+
+
+def test_a_column_with_nothing_in_it_is_not_drawn():
+    """The flag column of a table where nothing is flagged: no empty last column."""
+    table = FoldingTable()
+    fill(table, [row[:-1] + ("",) for row in outcome_rows()])
+    lines = render(table, 120).splitlines()
+    assert all(line.count("│") == 9 for line in lines if line.startswith("│")), lines
+    flagged = FoldingTable()
+    fill(flagged, outcome_rows())
+    assert "│ outside 99.9% │" in render(flagged, 200)
+
+
+def test_verify_at_80_columns_keeps_ids_whole_and_money_grouped_in_its_currency(
+    tmp_path, operator_config
+):
+    """The sample month on an 80-column terminal: every game, table and bet id whole, each
+    stake and payout with thousands separators under a header naming the game's currency,
+    and no column left empty."""
+    arguments = ("--month", "2026-10", "--rounds-per-day", "5", "--out", "m.jsonl")
+    assert run_main("sample", *arguments, cwd=tmp_path).returncode == 0
+    assert run_main("ingest", "--db", "s.sqlite", "m.jsonl", cwd=tmp_path).returncode in (0, 1)
+    code, text, stderr = on_terminal(
+        "verify", "--db", "s.sqlite", "--month", "2026-10", cwd=tmp_path
+    )
+    assert code in (0, 1), stderr
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    words = words_of(text)
+    document = json.loads(
+        run_main("verify", "--db", "s.sqlite", "--month", "2026-10", "--json", cwd=tmp_path).stdout
+    )
+    for test in document["statistics"]["outcomes"]:
+        assert {test["game"], test["table"]} <= words, test
+    for check in document["statistics"]["rtp"]:
+        assert check["bet_type"] in words, check
+        for amount in (check["stakes"], check["payouts"]):
+            units, cents = amount.split(".")
+            assert f"{int(units):,}.{cents}" in words, amount
+    for game in {check["game"] for check in document["statistics"]["rtp"]}:
+        currency = operator_config.games[game].currency
+        table = text[text.index(f"Actual RTP of {game} ") :].split("└", 1)[0]
+        assert f"({currency})" in table, game
+    # disclose: the game's money the same way, its currency after each amount
+    arguments = (
+        "disclose",
+        "--game",
+        "live-baccarat-dk",
+        "--as-of",
+        "2026-11-05",
+        "--db",
+        "s.sqlite",
+    )
+    page = json.loads(run_main(*arguments, "--json", cwd=tmp_path).stdout)
+    shown = run_main(*arguments, cwd=tmp_path).stdout
+    for key in ("stakes", "payouts"):
+        units, cents = page[key].split(".")
+        assert re.search(rf"│ {key.capitalize()} +│ {int(units):,}\.{cents} DKK +│", shown), shown
+    # no empty column: the last column of every table shows something
+    for table in re.findall(r"^┏.*?^└[^\n]*", text, flags=re.MULTILINE | re.DOTALL):
+        last = [line.rsplit("│", 2)[1] for line in table.splitlines() if line.startswith("│")]
+        assert any(cell.strip() for cell in last), table
 
 
 def test_a_plain_rich_table_loses_figures_at_the_same_width():
@@ -245,11 +321,14 @@ def test_a_warning_under_systemd_carries_its_priority(tmp_path):
         )
     assert process.returncode == 1  # a warning of the figures: done, something to look at
     assert stderr_file.read_text() == (
-        "<4>baccarat-report: warning: no play in 2026-11: the page shows 0.00%\n"
+        "<4>baccarat-report: warning: live-baccarat-gr: no play in 2026-11: the page shows 0.00%\n"
     )
     # the same run with stderr elsewhere: no priority, the words as before
     plain = run_main(*args, "--db", "s.sqlite", cwd=tmp_path)
-    assert plain.stderr == "baccarat-report: warning: no play in 2026-11: the page shows 0.00%\n"
+    # each warning names its game (issue 23: disclose's did not)
+    assert plain.stderr == (
+        "baccarat-report: warning: live-baccarat-gr: no play in 2026-11: the page shows 0.00%\n"
+    )
     assert "0.00%" in plain.stdout and "warning" not in plain.stdout
 
 
@@ -268,7 +347,7 @@ def test_the_log_file_gets_the_warnings_with_a_timestamp_and_stdout_stays_the_re
     assert len(lines) == 2
     for line in lines:
         assert re.fullmatch(
-            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING baccarat-report: no play in"
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING baccarat-report: live-baccarat-gr: no play in"
             r" 2026-11: the page shows 0.00%",
             line,
         ), line

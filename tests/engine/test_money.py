@@ -14,6 +14,7 @@ from reporting.engine.money import (
     RoundingPolicy,
     cents_to_decimal,
     format_cents,
+    format_money,
     parse_amount,
     parse_ratio,
     round_cents,
@@ -118,6 +119,21 @@ def test_amount_error_is_a_value_error():
 )
 def test_format_cents(cents, text):
     assert format_cents(cents) == text
+
+
+@pytest.mark.parametrize(
+    ("cents", "text"),
+    [(1234500, "12,345.00 EUR"), (5, "0.05 DKK"), (-123456, "-1,234.56 EUR"), (99, "0.99 EUR")],
+)
+def test_format_money_groups_thousands_and_names_the_currency(cents, text):
+    assert format_money(cents, text[-3:]) == text
+
+
+@given(st.integers(min_value=0, max_value=10**15))
+def test_format_money_is_format_cents_grouped(cents):
+    figure, currency = format_money(cents, "EUR").split(" ")
+    assert (figure.replace(",", ""), currency) == (format_cents(cents), "EUR")
+    assert format_money(cents) == figure
 
 
 def test_cents_to_decimal_is_exact():

@@ -1468,3 +1468,37 @@ def test_every_finding_and_void_round_is_in_the_workbook_and_the_report(october)
             # money is stored as numbers of cents / 100: compared to the cent
             total = sum(r[column[name]] for r in tables)
             assert total == pytest.approx(month[0][column[name]], abs=0.005), (game, name)
+
+
+def test_a_watched_run_shows_the_month_written_step_by_step(two_games):
+    """Issue 23: after the verification's bar, the audit and the pages of every game were
+    written with nothing moving on the screen (31 s on the sample). A bar now counts the
+    audit, then each game, as each is written."""
+    events: list[tuple] = []
+
+    def progress(label, total):
+        events.append(("bar", label, total))
+        return lambda done, total=None: events.append(("advance", label, done))
+
+    def render(game, disclosure, as_of, folder):
+        events.append(("render", game.id))
+        return write_stub_pages(game, disclosure, as_of, folder)
+
+    connection = connect(two_games.db)
+    try:
+        run_monthly(
+            connection, two_games.config, two_games.inbox, two_games.out,
+            {game: date(2026, 11, 5) for game in two_games.config.games}, render,
+            progress=progress,
+        )  # fmt: skip
+    finally:
+        connection.close()
+    start = events.index(("bar", "write 2026-10", 3))  # the audit, then two games
+    assert [event for event in events if event[0] == "bar"].index(events[start]) > 0  # verify's
+    assert events[start + 1 :] == [
+        ("advance", "write 2026-10", 1),
+        ("render", "live-baccarat-gr"),
+        ("advance", "write 2026-10", 2),
+        ("render", "live-baccarat-it"),
+        ("advance", "write 2026-10", 3),
+    ]
