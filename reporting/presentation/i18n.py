@@ -45,6 +45,7 @@ from reporting.presentation.roads import (
     BeadRoad,
     BigRoad,
     RoadLabels,
+    WinnerLetters,
     bead_road_svg,
     big_road_svg,
 )
@@ -355,10 +356,19 @@ def make_environment(language: str) -> Environment:
 _ROAD_DRAWINGS = {"bead_road": (bead_road_svg, BeadRoad), "big_road": (big_road_svg, BigRoad)}
 
 
-def road_svg(kind: str, road: BeadRoad | BigRoad, title: str, description: str) -> Markup:
+def road_svg(
+    kind: str,
+    road: BeadRoad | BigRoad,
+    title: str,
+    description: str,
+    letter: Callable[[str], str],
+) -> Markup:
     """A scoreboard road as inline SVG for a page (``kind``: bead_road or big_road), with
-    its title and screen reader sentence in the page's words (the drawing escapes them)."""
+    its title, screen reader sentence and winners' letters in the page's words (the drawing
+    escapes them); ``letter`` gives a winner's letter (``banker``, ``player``, ``tie``): the
+    templates pass the macro their text uses, so the drawing and the legend say the same."""
     draw, expected = _ROAD_DRAWINGS[kind]
     if not isinstance(road, expected):
         raise TypeError(f"a {kind} drawing is of a {expected.__name__}, not {road!r}")
-    return Markup(draw(road, RoadLabels(str(title), str(description))))
+    letters = WinnerLetters(*(str(letter(winner)) for winner in ("banker", "player", "tie")))
+    return Markup(draw(road, RoadLabels(str(title), str(description), letters)))

@@ -12,14 +12,17 @@ The rules, as live tables draw them:
 
 - **Bead Road**: the last ``window`` hands (36 by default) in dealing order, top to bottom,
   then left to right, in a grid of ``rows`` rows (6). Every hand is a cell, ties included:
-  its winner, its winning score (on a tie, the tied score) and its pair marks. The window is
+  a disc in its winner's colour with the winner's letter (B, P, T, or the page's own:
+  :class:`WinnerLetters`, so that a reader who cannot tell red from green reads the letter),
+  its winning score (on a tie, the tied score) and its pair marks. The window is
   the last hands exactly, so its first cell is the oldest hand shown, wherever the shoe began.
 - **Big Road**: every hand of the shoe. Banker and Player hands are cells; a new column (a
   *run*) starts when the winner changes. A tie is not a cell: it is a mark on the cell of the
   hand before it (a green bar; with two or more ties, the count beside it). Ties dealt before
   any Banker or Player hand are kept on a *pending first cell* (drawn as an empty cell with
   its bar), which the first Banker or Player hand then fills, keeping the marks: this is what
-  live tables show. A tie's pairs are marked on the cell the tie is marked on, so no pair
+  live tables show, so on a filled road the first cell's bar stands for the ties *before*
+  its hand, every other bar for the ties after its hand (the page's text says so). A tie's pairs are marked on the cell the tie is marked on, so no pair
   of the shoe is lost from the road; the cell names every hand it stands for.
 - **Dragon tail**: a run goes down its column; when it reaches the bottom row, or the cell
   below is already taken by an earlier run's tail, it turns right along the row it is on and
@@ -62,6 +65,7 @@ __all__ = [
     "Hand",
     "RoadLabels",
     "ShoeStatistics",
+    "WinnerLetters",
     "bead_road",
     "bead_road_svg",
     "big_road",
@@ -368,12 +372,34 @@ def big_road(hands: Sequence[Hand], rows: int = 6) -> BigRoad:
 
 
 @dataclass(frozen=True, slots=True)
+class WinnerLetters:
+    """The letter on a Bead Road disc for each winner, in the page's language (the initials of
+    its words for the hands, English B, P, T by default): the colour is not the only sign.
+
+    >>> WinnerLetters().of(Winner.TIE), WinnerLetters(banker="M", player="Π", tie="Ι").of(Winner.BANKER)
+    ('T', 'M')
+    """
+
+    banker: str = "B"
+    player: str = "P"
+    tie: str = "T"
+
+    def of(self, winner: Winner) -> str:
+        """The letter of ``winner``."""
+        return {Winner.BANKER: self.banker, Winner.PLAYER: self.player, Winner.TIE: self.tie}[
+            winner
+        ]
+
+
+@dataclass(frozen=True, slots=True)
 class RoadLabels:
     """The words of a drawing, in the page's language: a short title (the SVG ``<title>``,
-    shown as a tooltip) and the sentence a screen reader says (the ``aria-label``)."""
+    shown as a tooltip), the sentence a screen reader says (the ``aria-label``) and the
+    winners' letters of the Bead Road."""
 
     title: str
     description: str
+    letters: WinnerLetters = WinnerLetters()
 
 
 BEAD_CELL = 34  # px: 6 columns and the margins fit a 360 px phone with room to spare
@@ -426,15 +452,16 @@ def _marked_outline(x: int, y: int, cell: int) -> str:
 
 
 def bead_road_svg(road: BeadRoad, labels: RoadLabels, marked: frozenset[int] = frozenset()) -> str:
-    """The Bead Road drawn: one filled disc per hand in its winner's colour, the winning score
-    on it, and its pair dots. A self-contained SVG, the same text for the same road.
+    """The Bead Road drawn: one filled disc per hand in its winner's colour, the winner's
+    letter (``labels.letters``) and the winning score on it, and its pair dots. A
+    self-contained SVG, the same text for the same road.
 
     ``marked``: hand numbers (in the shoe, from 1) whose cells get a dashed outline (the
     disputed hands of an audit); without it the drawing is the scoreboard's own.
 
     >>> svg = bead_road_svg(bead_road(hands_from_codes("B6 P7p")), RoadLabels("Bead Road", "2 hands"))
-    >>> svg.count('class="bead '), svg.count("<title>Bead Road</title>")
-    (2, 1)
+    >>> svg.count('class="bead '), svg.count("<title>Bead Road</title>"), svg.count(">P<tspan")
+    (2, 1, 1)
     """
     cell = BEAD_CELL
     width, height = road.columns * cell + 2 * MARGIN, road.rows * cell + 2 * MARGIN
@@ -448,8 +475,11 @@ def bead_road_svg(road: BeadRoad, labels: RoadLabels, marked: frozenset[int] = f
             f'<g class="bead {hand.winner.value}" data-hand="{bead.number}">'
             f'<circle cx="{x + half}" cy="{y + half}" r="{radius}"'
             f' fill="{_COLOURS[hand.winner]}"/>'
-            f'<text x="{x + half}" y="{y + half + 5}" text-anchor="middle" font-size="14"'
-            f' font-weight="bold" font-family="{_FONT}" fill="#fff">{hand.score}</text>'
+            f'<text x="{x + half}" y="{y + half + 5}" text-anchor="middle" font-size="13"'
+            f' font-weight="bold" font-family="{_FONT}" fill="#fff">'
+            f"{escape(labels.letters.of(hand.winner))}"
+            f'<tspan class="score" font-size="11" font-weight="normal">{hand.score}</tspan>'
+            "</text>"
             f"{_pair_dots(x, y, cell, hand.player_pair, hand.banker_pair)}"
             f"{_marked_outline(x, y, cell) if bead.number in marked else ''}</g>"
         )

@@ -517,13 +517,16 @@ _ROAD_ROW_HEIGHT = 24  # points
 
 
 def _road_text(
-    score: int | None, ink: str | None, *, ties: int, pairs: tuple[bool, bool]
+    bead: tuple[str, int] | None, ink: str | None, *, ties: int, pairs: tuple[bool, bool]
 ) -> CellRichText:
-    """A road cell's text: the score (Bead Road), a green ``/`` and the count of ties (Big
-    Road), a red dot for a Banker pair and a blue one for a Player pair."""
+    """A road cell's text: the winner's letter and the score (Bead Road, ``bead``), a green
+    ``/`` and the count of ties (Big Road), a red dot for a Banker pair and a blue one for a
+    Player pair."""
     blocks: list[str | TextBlock] = []
-    if score is not None:
-        blocks.append(TextBlock(InlineFont(b=True, color=ink, rFont=FONT["name"]), str(score)))
+    if bead is not None:
+        letter, score = bead
+        blocks.append(TextBlock(InlineFont(b=True, color=ink, rFont=FONT["name"]), letter))
+        blocks.append(TextBlock(InlineFont(color=ink, rFont=FONT["name"]), str(score)))
     if ties:
         mark = "/" if ties == 1 else f"/{ties}"
         blocks.append(TextBlock(InlineFont(b=True, color=_INKS[Winner.TIE]), mark))
@@ -572,7 +575,7 @@ def _roads_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dic
                 (
                     cell.hand.winner,
                     _road_text(
-                        cell.hand.score,
+                        (text.winner_letter(cell.hand.winner.value), cell.hand.score),
                         _INKS[cell.hand.winner],
                         ties=0,
                         pairs=(cell.hand.banker_pair, cell.hand.player_pair),

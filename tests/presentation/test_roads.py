@@ -25,6 +25,7 @@ from reporting.presentation.roads import (
     TIE_COLOUR,
     Hand,
     RoadLabels,
+    WinnerLetters,
     bead_road,
     bead_road_svg,
     big_road,
@@ -202,12 +203,14 @@ def test_bead_road_shows_the_last_36_hands_from_its_top_left_cell():
     assert len(bead_road(hands, window=12).cells) == 12
 
 
-def test_bead_road_draws_the_score_and_the_pair_dots_in_each_cell():
+def test_bead_road_draws_the_winners_letter_the_score_and_the_pair_dots_in_each_cell():
     svg = bead_road_svg(bead_road(hands_from_codes("B6b P7p T3pb")), LABELS)
     root = ElementTree.fromstring(svg)
     beads = root.findall(f"{SVG}g")
     assert [bead.get("class") for bead in beads] == ["bead banker", "bead player", "bead tie"]
-    assert [bead.find(f"{SVG}text").text for bead in beads] == ["6", "7", "3"]
+    # the letter first (a reader who cannot tell the colours apart reads it), then the score
+    assert [bead.find(f"{SVG}text").text for bead in beads] == ["B", "P", "T"]
+    assert [bead.find(f"{SVG}text/{SVG}tspan").text for bead in beads] == ["6", "7", "3"]
     assert [bead.find(f"{SVG}circle").get("fill") for bead in beads] == [
         BANKER_COLOUR,
         PLAYER_COLOUR,
@@ -215,6 +218,13 @@ def test_bead_road_draws_the_score_and_the_pair_dots_in_each_cell():
     ]
     dots = [[dot.get("fill") for dot in bead.findall(f"{SVG}circle")[1:]] for bead in beads]
     assert dots == [[BANKER_COLOUR], [PLAYER_COLOUR], [BANKER_COLOUR, PLAYER_COLOUR]]
+
+
+def test_bead_road_letters_are_the_pages_own_and_escaped():
+    letters = WinnerLetters(banker="Μ", player="Π", tie="<&>")
+    svg = bead_road_svg(bead_road(hands_from_codes("B6 P7 T3")), RoadLabels("t", "d", letters))
+    root = ElementTree.fromstring(svg)
+    assert [g.find(f"{SVG}text").text for g in root.findall(f"{SVG}g")] == ["Μ", "Π", "<&>"]
 
 
 # --- SVG ------------------------------------------------------------------------------------
@@ -363,9 +373,13 @@ def test_golden_road(shoe, drawing):
     )
     root = ElementTree.fromstring(actual)
     hands = hands_from_codes(codes)
-    if drawing == "bead":  # every hand a bead, ties included, its score on it
+    if drawing == "bead":  # every hand a bead, ties included, its letter and score on it
         beads = root.findall(f"{SVG}g")
-        assert [bead.find(f"{SVG}text").text for bead in beads] == [str(h.score) for h in hands]
+        assert [bead.find(f"{SVG}text").text for bead in beads] == [
+            h.winner.value[0].upper() for h in hands
+        ]
+        scores = [bead.find(f"{SVG}text/{SVG}tspan").text for bead in beads]
+        assert scores == [str(h.score) for h in hands]
     else:
         counts = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "tie-count"]
         assert counts == shows["tie_counts"]

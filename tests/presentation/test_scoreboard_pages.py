@@ -176,5 +176,73 @@ def test_the_workbook_holds_the_scoreboard_and_draws_the_roads(operator_config):
     ]
     # a cell per Bead Road hand and per Big Road Banker or Player hand
     assert len(tinted) == min(36, counts["hands"]) + counts["banker"] + counts["player"]
-    scores = [str(c.value) for c in tinted[:36]]
-    assert all(re.match(r"^\d", score) for score in scores)
+    # each Bead Road cell: its winner's letter, then its score
+    letters = "".join(gettext(letter) for letter in ("B", "P", "T"))
+    beads = [str(c.value) for c in tinted[:36]]
+    assert all(re.match(rf"^[{letters}]\d", bead) for bead in beads), beads
+
+
+#: How the pages used to say where the opening ties go, against the drawing: "an empty first
+#: place", which the drawing does not show once the first win has filled it.
+EMPTY_FIRST_PLACE = {
+    "en": "empty first place",
+    "it": "prima casella vuota",
+    "da": "tom første plads",
+    "el": "κενή πρώτη θέση",
+}
+
+
+def leading_ties(decks: int) -> int:
+    """How many ties the example shoe opens with, from the engine's rounds."""
+    count = 0
+    for outcome in deal_shoe(EXAMPLE_SEED, decks, 14):
+        if outcome.winner is not Winner.TIE:
+            return count
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_the_big_road_draws_the_opening_ties_where_its_text_says(operator_config, language):
+    """The example shoe opens with ties: the Big Road marks them on the first place, which the
+    first win's ring then takes (the usual convention), so the first ring carries the tie
+    line and the count of the ties *before* it; the page's sentence says exactly that, and
+    not that they sit on an empty place."""
+    sheet = sheet_of(operator_config, "live-baccarat-it", language)
+    opening = leading_ties(sheet.decks)
+    assert opening >= 2  # EXAMPLE_SEED is chosen for it
+    board = section(render_html(sheet))
+    big = board[board.index('class="road big-road"') :]
+    first = re.search(r'<g class="cell (\w+)" data-hand="(\d+)">(.*?)</g>', big)
+    assert first, big[:500]
+    winner, number, marks = first.groups()
+    assert winner in ("banker", "player") and int(number) == opening + 1
+    assert 'fill="none" stroke=' in marks  # the first win's ring
+    assert 'class="tie-mark"' in marks
+    assert '<text class="tie-count"' in marks and f">{opening}</text>" in marks
+    # the sentence under the heading says the same, in the page's language
+    paragraph = board[board.index(load_translations(language).gettext("Big Road") + "</h3>") :]
+    paragraph = paragraph.split("</p>")[0]
+    assert EMPTY_FIRST_PLACE[language] not in paragraph
+    if language == "en":
+        assert "on the first ring, the line stands for the ties before that win" in paragraph
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_each_bead_carries_its_winners_letter_as_the_legend_names_it(operator_config, language):
+    """For a reader who cannot tell the colours apart: every Bead Road disc has its winner's
+    letter (the page's own, three different letters), and the legend pairs each colour with it
+    ("a red circle (B)")."""
+    sheet = sheet_of(operator_config, "live-baccarat-it", language)
+    gettext = load_translations(language).gettext
+    codes = (("banker", "B"), ("player", "P"), ("tie", "T"))
+    letters = {winner: gettext(code) for winner, code in codes}
+    assert len(set(letters.values())) == 3, letters
+    board = section(render_html(sheet))
+    bead = r'<g class="bead (\w+)" data-hand="\d+">.*?fill="#fff">([^<]+)<tspan'
+    beads = re.findall(bead, board)
+    assert len(beads) == 36
+    assert all(letter == letters[winner] for winner, letter in beads), beads
+    paragraph = board[board.index(gettext("Bead Road") + "</h3>") :].split("</p>")[0]
+    for letter in letters.values():
+        assert f"({letter})" in paragraph, paragraph
