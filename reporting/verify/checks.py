@@ -63,6 +63,7 @@ __all__ = [
     "RoundCheck",
     "Settler",
     "ShoeCheck",
+    "a_or_an",
     "check_drawing_rules",
     "check_exclusive_bets",
     "check_late_bets",
@@ -518,6 +519,21 @@ def check_unverified_bets(round: Round, game: GameSpec, context: CheckContext) -
     return findings
 
 
+def a_or_an(number: int) -> str:
+    """The English indefinite article before a whole number written in figures, as the number
+    is said: "an" before eight, eleven, eighteen, eighty-..., eight hundred..., and their
+    thousands ("an 8-deck shoe", "a 6-deck shoe").
+
+    >>> [f"{a_or_an(n)} {n}" for n in (1, 6, 8, 11, 18, 80, 86, 100, 800, 1100, 8000, 11000)]
+    ['a 1', 'a 6', 'an 8', 'an 11', 'an 18', 'an 80', 'an 86', 'a 100', 'an 800', 'a 1100', 'an 8000', 'an 11000']
+    """
+    leading = abs(number)
+    while leading >= 1000:  # said by its leading group of three digits: "eleven thousand"
+        leading //= 1000
+    vowel = leading in (8, 11, 18) or 80 <= leading <= 89 or 800 <= leading <= 899
+    return "an" if vowel else "a"
+
+
 def check_shoe_card_counts(
     shoe: Iterable[tuple[Round, SourceFiles]], games: Mapping[str, GameSpec], month: str | None
 ) -> list[Finding]:
@@ -549,8 +565,9 @@ def check_shoe_card_counts(
                 rule=f"{game.decks} decks",
                 source_file=files.rounds,
                 source_line=round.source_line,
-                message=f"shoe {round.shoe_id}: {detail}, more than the {game.decks} copies a"
-                f" {game.decks}-deck shoe holds (first exceeded in round {round.round_id})",
+                message=f"shoe {round.shoe_id}: {detail}, more than the {game.decks} copies"
+                f" {a_or_an(game.decks)} {game.decks}-deck shoe holds (first exceeded in round"
+                f" {round.round_id})",
             )
         ]
     return []

@@ -8,6 +8,7 @@ one kind asked of the store in SQL): every finding kind is found by exactly one 
 from __future__ import annotations
 
 import dataclasses
+import doctest
 import itertools
 from fractions import Fraction
 
@@ -24,6 +25,7 @@ from reporting.engine.facts import FACTS
 from reporting.engine.rules import resolve_round
 from reporting.records import FINDING_KINDS, Bet, Finding, FindingKind, Round
 from reporting.store.reading import SourceFiles
+from reporting.verify import checks
 from reporting.verify.checks import (
     CHECKS,
     FIELDS_NEEDED,
@@ -31,6 +33,7 @@ from reporting.verify.checks import (
     CheckCache,
     CheckContext,
     Settler,
+    a_or_an,
     check_drawing_rules,
     check_exclusive_bets,
     check_late_bets,
@@ -508,9 +511,17 @@ def test_a_card_seen_nine_times_in_an_eight_deck_shoe_is_one_finding_at_the_nint
     assert (finding.kind, finding.round_id, finding.rule) == ("shoe_card_count", "R-3", "8 decks")
     assert finding.source == "inbox/2026-10/rounds.csv:13"
     assert finding.message == (
-        "shoe S-1: AS seen 9 times, more than the 8 copies a 8-deck shoe holds"
+        "shoe S-1: AS seen 9 times, more than the 8 copies an 8-deck shoe holds"
         " (first exceeded in round R-3)"
     )
+
+
+def test_the_article_before_a_deck_count_is_said_as_the_number_is():
+    """ "an 8-deck shoe", "a 6-deck shoe": the article follows the number's sound, for any
+    count (the doctests of a_or_an hold too)."""
+    assert doctest.testmod(checks).failed == 0
+    assert [a_or_an(decks) for decks in range(1, 9)] == ["a"] * 7 + ["an"]
+    assert (a_or_an(11), a_or_an(18), a_or_an(80), a_or_an(100)) == ("an", "an", "an", "a")
 
 
 def test_eight_copies_of_a_card_fit_an_eight_deck_shoe(operator_config):
