@@ -398,15 +398,16 @@ def test_ingest_with_a_profile_stores_it_rejects_at_index_and_is_idempotent(
     assert f"{path}:#1: bad_value: settled_at (endDate)" in first.stdout
     assert rows(Path(db), "SELECT format, profile, length(profile_sha256) FROM ingest_log") == [("json", "replay-api", 64)]  # fmt: skip
     assert rows(Path(db), "SELECT count(*) FROM rounds") == [(1,)]
-    again = run_main(
+    again = run_main(  # the file by its name, so that its row fits 80 columns unfolded
         "ingest",
-        str(path),
+        path.name,
         "--profile",
         "replay-api",
         "--db",
         db,
         "--config",
         str(sample_config_path),
+        cwd=path.parent,
     )
     assert again.returncode == 0 and "already ingested" in again.stdout  # as for any file
     assert rows(Path(db), "SELECT count(*) FROM rounds") == [(1,)]
