@@ -33,6 +33,9 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     """Every configuration warning of every game, located in the file (a bet over 100% at the
     game's ``pay`` key, the others at the game); and the hints that say how to settle them
     where the warning alone does not name the key to write."""
+    import math
+    from decimal import Decimal
+
     from reporting.config.rtp import favourable_bet_warnings
     from reporting.engine.theory import game_odds
     from reporting.figures.regulators import configuration_warnings, declared_rtp_unsupported
@@ -46,10 +49,12 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
             key = ("games", game_id, "pay") if warning in favourable else ("games", game_id)
             located.add(key, warning)
         if declared_rtp_unsupported(game, theory):
+            best = Decimal(math.floor(theory.best_rtp * 10_000)) / 100  # rounded down
             hints.append(
-                f"a declared RTP above the theory is accepted when a certificate supports it:"
-                f' cite it under [games.{game_id}] with declared_rtp_reference = "...",'
-                " or correct declared_rtp"
+                f"no bet of {game_id} returns more than {best}%, whatever a certificate says:"
+                f' under [games.{game_id}] declare at most that (declared_rtp = "{best}", with'
+                ' declared_rtp_reference = "..." naming its certificate), or remove declared_rtp'
+                " and the pages give each bet's RTP"
             )
     return located.messages, hints
 

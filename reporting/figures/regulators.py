@@ -46,10 +46,11 @@ def update_day(game: GameSpec) -> int:
 
 
 def declared_rtp_unsupported(game: GameSpec, theory: ShoeOdds) -> bool:
-    """Whether the game declares an RTP above the theoretical RTP of every bet it offers
-    without citing the certificate that supports it (``declared_rtp_reference``)."""
+    """Whether the game declares an RTP above the theoretical RTP of every bet it offers: a
+    figure no play of these bets can return, whatever certificate it cites
+    (``declared_rtp_reference`` cites the certificate of a figure the theory bears out)."""
     declared, best = game.declared_rtp, theory.best_rtp * 100
-    if declared is None or game.declared_rtp_reference is not None:
+    if declared is None:
         return False
     return declared > Decimal(best.numerator) / Decimal(best.denominator)
 
@@ -69,9 +70,15 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
         return warnings
     best = theory.best_rtp * 100
     if declared_rtp_unsupported(game, theory):
+        cited = game.declared_rtp_reference
         warnings.append(
             f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
             f" (best: {round_fraction(best, 2):.2f}%)"
+            + (
+                f": the certificate cited ({cited}) cannot make it true for these bets"
+                if cited
+                else ""
+            )
         )
     if (
         regulator is not None

@@ -47,23 +47,28 @@ def test_init_into_a_missing_folder_is_one_clear_error(tmp_path):
 def test_a_fresh_starter_file_says_how_to_settle_its_one_warning(tmp_path, monkeypatch):
     """Issue 23: the starter named ``baccarat-report --config FILE`` (the option is each
     command's) and never ``declared_rtp_reference``, so ``check`` on it exited 1 with no hint.
-    Now the file shows the key, commented, and ``check`` points at it; citing a reference
-    there makes the check clean."""
+    Now the file shows the keys, commented, and ``check`` names the figure the bets can return
+    (a certificate cannot make a figure above it true: citing one alone settles nothing);
+    declaring that figure with its certificate makes the check clean."""
     monkeypatch.chdir(tmp_path)
     assert runner.invoke(app, ["init"]).exit_code == 0
     written = tmp_path / "operator.toml"
     text = written.read_text(encoding="utf-8")
     assert "baccarat-report --config" not in text
-    (commented,) = [line for line in text.splitlines() if "declared_rtp_reference =" in line]
-    assert commented.startswith("# declared_rtp_reference = ")
+    (reference,) = [line for line in text.splitlines() if "declared_rtp_reference =" in line]
+    (declared,) = [line for line in text.splitlines() if line.startswith("# declared_rtp =")]
+    assert reference.startswith("# declared_rtp_reference = ")
     checked = runner.invoke(app, ["check", "--config", str(written)])
     assert checked.exit_code == 1  # the live Italian game's declared RTP: a warning
     hints = [
         line for line in checked.stderr.splitlines() if line.startswith("baccarat-report: hint:")
     ]
-    assert len(hints) == 1 and "declared_rtp_reference" in hints[0], checked.stderr
-    assert "[games.live-baccarat-it]" in hints[0]
-    written.write_text(text.replace(commented, commented[2:]), encoding="utf-8")
+    assert len(hints) == 1 and "[games.live-baccarat-it]" in hints[0], checked.stderr
+    assert "no bet of live-baccarat-it returns more than 98.94%" in hints[0]
+    cited = text.replace(reference, reference[2:])
+    written.write_text(cited, encoding="utf-8")
+    assert runner.invoke(app, ["check", "--config", str(written)]).exit_code == 1
+    written.write_text(cited.replace(declared, 'declared_rtp = "98.94"'), encoding="utf-8")
     settled = runner.invoke(app, ["check", "--config", str(written)])
     assert (settled.exit_code, settled.stderr) == (0, ""), settled.stderr
     assert (
