@@ -27,6 +27,7 @@ __all__ = [
     "CSV_BET_FIELDS",
     "CSV_ROUND_FIELDS",
     "DOCUMENT_SUFFIXES",
+    "Doubt",
     "FINDING_KINDS",
     "FINDING_SEVERITY",
     "REJECT_REASONS",
@@ -298,6 +299,27 @@ class Finding(msgspec.Struct, kw_only=True, frozen=True):
             "source": self.source,
             "message": self.message,
         }
+
+
+class Doubt(str):
+    """Why a page would state something missing or in doubt (a warning that makes it a draft):
+    the English sentence the logs, the JSON documents and the workbooks show, which it is,
+    with the ``kind`` of doubt and the ``figures`` it names, so that each page can say it in
+    its own language.
+
+    >>> doubt = Doubt("no play in 2026-10: the page shows 0.00%", "no_play", month=(2026, 10))
+    >>> doubt == "no play in 2026-10: the page shows 0.00%", doubt.kind, doubt.figures["month"]
+    (True, 'no_play', (2026, 10))
+    """
+
+    kind: str
+    figures: MappingProxyType
+
+    def __new__(cls, text: str, kind: str, **figures: object) -> Doubt:
+        doubt = super().__new__(cls, text)
+        doubt.kind = kind
+        doubt.figures = MappingProxyType(figures)
+        return doubt
 
 
 def finding_order(finding: Finding) -> tuple:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from reporting.engine.games import GameSpec
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import ShoeOdds, game_odds
+from reporting.records import Doubt
 
 __all__ = ["favourable_bet_warnings"]
 
@@ -19,8 +20,13 @@ def favourable_bet_warnings(game: GameSpec, theory: ShoeOdds | None = None) -> l
     """One warning per offered bet whose theoretical RTP (exact, from the engine) exceeds 100%."""
     theory = theory or game_odds(game)
     return [
-        f"the {odds.bet} bet returns {round_fraction(odds.rtp * 100, 2):.2f}% of stakes under"
-        " this pay table: above 100%, it favours the player"
+        Doubt(
+            f"the {odds.bet} bet returns {round_fraction(odds.rtp * 100, 2):.2f}% of stakes under"
+            " this pay table: above 100%, it favours the player",
+            "favourable_bet",
+            bet=odds.bet,
+            rtp=odds.rtp * 100,
+        )
         for odds in theory.bets
         if odds.rtp > 1
     ]

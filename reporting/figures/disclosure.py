@@ -26,7 +26,7 @@ from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import Z_999
-from reporting.records import Month
+from reporting.records import Doubt, Month
 
 if TYPE_CHECKING:
     import sqlite3
@@ -197,12 +197,19 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
     game = disclosure.game
     warnings = []
     month = disclosure.reference_month_text
+    reference = tuple(disclosure.reference_month)
     if not disclosure.stakes:
-        warnings.append(f"no play in {month}: the page shows 0.00%")
+        warnings.append(
+            Doubt(f"no play in {month}: the page shows 0.00%", "no_play", month=reference)
+        )
     warnings += configuration_warnings(game, disclosure.theory)
     if disclosure.within_statistical_bound is False:
         warnings.append(
-            f"the {month} win percentage lies outside the 99.9% statistical bound around the"
-            " theoretical return for the stakes played"
+            Doubt(
+                f"the {month} win percentage lies outside the 99.9% statistical bound around"
+                " the theoretical return for the stakes played",
+                "outside_bound",
+                month=reference,
+            )
         )
     return Disclosure(**{**disclosure.__dict__, "warnings": tuple(warnings)})

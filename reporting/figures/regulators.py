@@ -18,6 +18,7 @@ from reporting.config.rtp import favourable_bet_warnings
 from reporting.engine.games import GameSpec
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import ShoeOdds
+from reporting.records import Doubt
 
 __all__ = [
     "configuration_warnings",
@@ -55,7 +56,7 @@ def declared_rtp_unsupported(game: GameSpec, theory: ShoeOdds) -> bool:
     return declared > Decimal(best.numerator) / Decimal(best.denominator)
 
 
-def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
+def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[Doubt]:
     """Warnings from the configuration alone: keys the regulator requires that are missing,
     and a declared RTP above every bet's theoretical RTP or below the market's minimum; and a bet
     whose pay table returns more than 100%."""
@@ -64,7 +65,11 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
     for key in regulator.required if regulator is not None else ():
         if getattr(game, key) in (None, ""):
             what = REQUIRABLE_KEYS[key].format(regulator=regulator.id)
-            warnings.append(f"no {what} is configured for this {regulator.id} game")
+            warnings.append(
+                Doubt(
+                    f"no {what} is configured for this {regulator.id} game", "missing_key", key=key
+                )
+            )
     declared = game.declared_rtp
     if declared is None:
         return warnings
@@ -72,12 +77,18 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
     if declared_rtp_unsupported(game, theory):
         cited = game.declared_rtp_reference
         warnings.append(
-            f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
-            f" (best: {round_fraction(best, 2):.2f}%)"
-            + (
-                f": the certificate cited ({cited}) cannot make it true for these bets"
-                if cited
-                else ""
+            Doubt(
+                f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
+                f" (best: {round_fraction(best, 2):.2f}%)"
+                + (
+                    f": the certificate cited ({cited}) cannot make it true for these bets"
+                    if cited
+                    else ""
+                ),
+                "declared_above_theory",
+                declared=declared,
+                best=best,
+                reference=cited,
             )
         )
     if (
@@ -86,7 +97,12 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[str]:
         and declared < regulator.minimum_rtp
     ):
         warnings.append(
-            f"declared RTP {declared:.2f}% is below the {regulator.market} minimum of"
-            f" {regulator.minimum_rtp:.0f}%"
+            Doubt(
+                f"declared RTP {declared:.2f}% is below the {regulator.market} minimum of"
+                f" {regulator.minimum_rtp:.0f}%",
+                "declared_below_minimum",
+                declared=declared,
+                minimum=regulator.minimum_rtp,
+            )
         )
     return warnings

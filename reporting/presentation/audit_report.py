@@ -167,10 +167,12 @@ class EvidenceLine:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """A chart of the report: its heading and its drawing."""
+    """A chart of the report: its heading and its drawing, or in its place one line saying
+    why it is not drawn."""
 
     heading: str
-    svg: Markup
+    svg: Markup | None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +319,17 @@ def _game_charts(
                 _svg(charts.outcome_chart_svg(tests, labels)),
             )
         )
-    if checks:
+    if checks and all(charts.band_clipped(check) for check in checks):
+        drawn.append(
+            Chart(
+                "Actual RTP per bet type against its 99.9% band",
+                None,
+                f"not drawn: the band of each of its {len(checks)} bet types is wider than"
+                f" ±{charts.BAND_CLIP_POINTS} points, too few stakes to judge an RTP (the"
+                " workbook's RTP sheet gives every figure)",
+            )
+        )
+    elif checks:
         labels = charts.ChartLabels(
             f"Actual RTP per bet type of {game_id}",
             f"Actual RTP of {len(checks)} bet types of {game_id} against their theoretical"

@@ -35,6 +35,7 @@ from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOU
 __all__ = [
     "BAND_CLIP_POINTS",
     "WIDTH",
+    "band_clipped",
     "ChartLabels",
     "bar_length",
     "cumulative_rtp",
@@ -220,11 +221,16 @@ def _points_x(points: Fraction) -> Fraction:
     return _PLOT_LEFT + (clipped + BAND_CLIP_POINTS) / (2 * BAND_CLIP_POINTS) * _PLOT
 
 
+def band_clipped(check: RtpCheck) -> bool:
+    """Whether the bet type's 99.9% band is wider than the axis (too few stakes to judge)."""
+    return Fraction(check.bound) * 100 > BAND_CLIP_POINTS
+
+
 def _rtp_row(check: RtpCheck, top: int) -> tuple[list[str], int]:
     """One bet type: its line of words, the band, the theoretical line, the actual dot."""
     actual = check.actual_rtp
     bound_points = Fraction(check.bound) * 100  # the float bound, exactly, in points
-    clipped = bound_points > BAND_CLIP_POINTS
+    clipped = band_clipped(check)
     actual_text = _percent(actual) if actual is not None else "no stakes"
     weight = "bold" if check.flagged else "normal"
     parts = [

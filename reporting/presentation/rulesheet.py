@@ -54,7 +54,7 @@ from reporting.presentation.roads import (
     hands_from_outcomes,
     shoe_statistics,
 )
-from reporting.records import Month
+from reporting.records import Doubt, Month
 from reporting.sample.games import DEFAULT_CUT_CARD_DEPTH
 
 __all__ = [
@@ -342,10 +342,12 @@ class RuleSheet:
     exclusive_groups: tuple[tuple[OfferedBet, ...], ...]
     statistics_reset: time | None  # local time the table statistics start again each day
     adm: AdmBlock | None
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...]  # each doubt, as the logs say it: "<game id>: <doubt>"
     scoreboard: Scoreboard | None = None
     operator: str | None = None  # who publishes the page (the PDF's author)
     publisher: Publisher | None = None  # and all of [operator]: licence, logo, accent, templates
+    #: Why the page is a draft, each said in the page's language (macros ``doubt_text``).
+    doubts: tuple[Doubt, ...] = ()
 
     @property
     def draft(self) -> bool:
@@ -679,7 +681,7 @@ def build_rule_sheet(
     bonus_table = _bonus_table(game)
     bets = tuple(_offered_bet(bet, game, odds.rtp_of(bet.id), bonus_table) for bet in game.bets)
 
-    warnings: list[str] = []
+    warnings: list[Doubt] = []
     adm = None
     regulator = regulator_of(game)
     if regulator is not None and regulator.has_disclosure_page:
@@ -687,14 +689,18 @@ def build_rule_sheet(
         if disclosure is None:  # the disclosure's own warnings, less those of the logs
             warnings += configuration_warnings(game, odds)
             warnings.append(
-                f"no round logs (--db): the {regulator.id} block shows no win percentage for"
-                f" {adm.reference_month}"
+                Doubt(
+                    f"no round logs (--db): the {regulator.id} block shows no win percentage"
+                    f" for {adm.reference_month}",
+                    "no_round_logs",
+                    month=tuple(adm.reference_month),
+                )
             )
         else:
             warnings += disclosure.warnings
     else:  # no disclosure to carry the configuration's warnings: a bet over 100% still warns
         warnings += favourable_bet_warnings(game, odds)
-    warnings = [f"{game.id}: {warning}" for warning in warnings]
+    doubts = tuple(warnings)
 
     sheet = _assemble(
         game,
@@ -704,8 +710,9 @@ def build_rule_sheet(
         bets=bets,
         bonus_table=bonus_table,
         adm=adm,
-        warnings=tuple(warnings),
+        warnings=tuple(f"{game.id}: {doubt}" for doubt in doubts),
     )
+    sheet = replace(sheet, doubts=doubts)
     return sheet if operator is None else replace(sheet, operator=operator)
 
 

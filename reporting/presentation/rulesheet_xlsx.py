@@ -148,12 +148,20 @@ class _Sheet:
             self.sheet,
             orientation="portrait",
             margins=_MARGINS,
-            header=(f"{rules.game_name}: {title}", None, text.in_force(rules)),
+            # A draft says so at the head of every printed page, as the PDF's pages do.
+            header=(
+                f"{rules.game_name}: {title}",
+                text.draft_mark() if rules.draft else None,
+                text.in_force(rules),
+            ),
             # Who publishes the sheet on every printed page; the tool in one line at the end
             # of the Rules sheet (as at the foot of the page) and in the properties.
             footer_left=text.publisher_line(rules) or text.in_force(rules),
             page_count=text.page_of("&P", "&N"),
         )
+        if rules.draft:  # and at the top of every sheet, with why, in the page's language
+            self.paragraph(_draft_text(text, rules), font=_font(bold=True, color="9C0006"))
+            self.skip()
 
     def put(self, column: int, value: object, *, number_format: str | None = None) -> Cell:
         cell = put_value(self.sheet.cell(row=self.row, column=column), value)
@@ -252,6 +260,12 @@ def _lines(text: str, width: int) -> int:
     return max(1, sum(max(1, math.ceil(len(line) / usable)) for line in text.split("\n")))
 
 
+def _draft_text(text: _Text, sheet: RuleSheet) -> str:
+    """A draft's mark and each reason it is one, a line each (the page's banner)."""
+    reasons = [text.doubt_text(sheet, doubt) for doubt in sheet.doubts] or [text.draft_text()]
+    return "\n".join([text.draft_mark(), *(f"• {reason}" for reason in reasons)])
+
+
 def _sheet_title(title: str) -> str:
     return _INVALID_SHEET_CHARACTERS.sub(" ", title).strip()[:31] or "Sheet"
 
@@ -281,9 +295,6 @@ def _title(page: _Sheet, sheet: RuleSheet, text: _Text) -> None:
         subtitle.append(text.game_version(sheet))
     subtitle.append(text.in_force(sheet))
     page.title(sheet.game_name, subtitle)
-    if sheet.draft:
-        page.paragraph(text.draft_text(), font=_font(bold=True, color="9C0006"))
-        page.skip()
 
 
 def _rules_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:

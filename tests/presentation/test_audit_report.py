@@ -292,7 +292,7 @@ def test_the_charts_are_inline_svg_one_cumulative_line_per_game_and_currency(
         "Cumulative RTP per day (EUR)",
     ]
     html = render_audit_html(report)
-    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart ') == 3
+    assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart ') == 2  # RTP: a line
     assert "<script" not in html and 'src="http' not in html and "<link" not in html
 
 
@@ -403,3 +403,18 @@ def test_a_figure_no_page_publishes_is_said_to_be_computed_not_published(store, 
     assert "40.00% published" in text
     assert "40.00% computed, not published" in text
     assert "Published 40" not in text
+
+
+def test_a_game_whose_every_rtp_band_is_clipped_gets_one_line_not_a_chart(store, operator_config):
+    """Issue 23: with every band clipped (a small month), the report drew pages of empty
+    axes each saying "insufficient volume". One line says why no chart is drawn."""
+    report = report_of(store, operator_config)
+    (game,) = report.charts
+    [rtp] = [chart for chart in game.charts if chart.heading.startswith("Actual RTP")]
+    assert rtp.svg is None
+    text = plain(render_audit_html(report))
+    assert (
+        "Actual RTP per bet type against its 99.9% band : not drawn: the band of each of its"
+        in text
+    )
+    assert "insufficient volume" not in text

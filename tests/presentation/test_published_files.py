@@ -71,7 +71,6 @@ def pdf_pages_text(pdf: bytes) -> list[str]:
 
 
 #: How each language's draft banner (at the top of the screen and the workbook) begins.
-DRAFT_BANNERS = {"it": "Bozza,", "da": "Udkast,", "el": "Προσχέδιο,", "en": "Draft,"}
 DRAFT_MARKS = {
     "it": "BOZZA, non pubblicare",
     "da": "UDKAST, må ikke offentliggøres",
@@ -93,13 +92,13 @@ def test_a_sheet_with_warnings_is_marked_a_draft_on_every_page_and_in_every_form
     pages = pdf_pages_text(render_pdf(draft))
     assert len(pages) > 1 and all(mark in page for page in pages)
     html = render_html(draft)
-    banner = html.split('<p class="draft" role="note">')[1].split("</p>")[0]
-    assert banner.startswith(DRAFT_BANNERS[language])
+    banner = html.split('<div class="draft" role="note"><p>')[1].split("</p>")[0]
+    assert banner == mark
     book = load_workbook(io.BytesIO(render_xlsx(draft)))
     first = [
         cell.value for row in book.worksheets[0].iter_rows(max_row=8) for cell in row if cell.value
     ]
-    assert any(str(value).startswith(DRAFT_BANNERS[language]) for value in first), first
+    assert any(str(value).startswith(mark) for value in first), first
 
 
 def test_a_sheet_without_warnings_carries_no_draft_mark(operator_config):
@@ -178,3 +177,33 @@ def test_a_page_calls_nothing_certified_that_the_configuration_does_not_cite(ope
 
     html = render_html(sheet(operator_config, "mini-baccarat-it", language)).lower()
     assert not any(word in html for word in ("certif", "πιστοποιημ"))
+
+
+@pytest.mark.parametrize(
+    ("language", "mark", "reason"),
+    [
+        ("it", "BOZZA", "L'RTP dichiarato, 99,50%, supera il ritorno teorico di ogni puntata"),
+        ("en", "DRAFT", "The declared RTP of 99.50% is above the theoretical RTP of every bet"),
+    ],
+)
+def test_a_drafts_banner_names_the_figure_in_doubt_and_why_on_every_sheet(
+    operator_config, language, mark, reason
+):
+    """Issue 23: the banner said only "draft, the command lists the problems", and only the
+    workbook's first sheet carried it. It names the figure in doubt and why, in the page's
+    language, at the top of the page, of every sheet of the workbook and in every sheet's
+    print header."""
+    from reporting.presentation.html import render_html
+
+    page = sheet(operator_config, "live-baccarat-it", language)
+    kinds = [doubt.kind for doubt in page.doubts]
+    assert page.draft and kinds == ["declared_above_theory", "no_round_logs"]  # no --db
+    html = render_html(page)
+    banner = html[html.index('<div class="draft"') :]
+    banner = banner[: banner.index("</div>")]
+    assert mark in banner and reason in banner.replace("&#39;", "'")
+    book = load_workbook(io.BytesIO(render_xlsx(page)))
+    for worksheet in book.worksheets:
+        top = next(str(c.value) for row in worksheet.iter_rows() for c in row if c.value)
+        assert top.startswith(mark) and reason in top, worksheet.title
+        assert mark in worksheet.oddHeader.center.text, worksheet.title
