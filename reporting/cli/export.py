@@ -8,9 +8,20 @@ from typing import Annotated
 
 import typer
 
+from reporting.cli.common import DB_ENVVAR, log_where_from
+
 
 def export_command(
-    db: Annotated[Path, typer.Option("--db", help="The store to copy.")],
+    db: Annotated[
+        Path,
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            envvar=DB_ENVVAR,
+            callback=log_where_from,
+            help="The store to copy.",
+        ),
+    ],
     parquet: Annotated[
         Path,
         typer.Option(

@@ -11,11 +11,13 @@ import typer
 
 from reporting import __version__
 from reporting.cli.common import (
+    DB_ENVVAR,
     EXIT_FINDINGS,
     EXIT_OK,
     ConfigOption,
     JsonOption,
     load_operator_config,
+    log_where_from,
     make_folder,
     print_json,
 )
@@ -34,6 +36,19 @@ if TYPE_CHECKING:
     from reporting.config.operator import Operator
     from reporting.engine.games import GameSpec
     from reporting.presentation.documents import WrittenDocument
+
+
+FiguresDbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        metavar="FILE",
+        envvar=DB_ENVVAR,
+        callback=log_where_from,
+        help="SQLite database of round logs: the ADM block's previous-month win percentage.",
+        dir_okay=False,
+    ),
+]
 
 
 def rules_command(
@@ -59,14 +74,7 @@ def rules_command(
             "--out", help="Folder to write <game>.<lang>.<ext> files into.", file_okay=False
         ),
     ] = ...,  # type: ignore[assignment]
-    db: Annotated[
-        Path | None,
-        typer.Option(
-            "--db",
-            help="SQLite database of round logs: the ADM block's previous-month win percentage.",
-            dir_okay=False,
-        ),
-    ] = None,
+    db: FiguresDbOption = None,
     as_of: Annotated[
         str | None,
         typer.Option(
