@@ -299,6 +299,56 @@ def test_shell_completion_of_the_installed_command():
         assert expected in words.stdout.split(), words
 
 
+def completions(*words: str, **environment: str) -> list[str]:
+    """What the installed command offers for the last of ``words`` (bash's protocol: the
+    words typed, and the index of the one being completed)."""
+    program = Path(sys.executable).with_name("baccarat-report")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("BACCARAT_")}
+    protocol = {
+        "_BACCARAT_REPORT_COMPLETE": "complete_bash",
+        "COMP_WORDS": " ".join(("baccarat-report", *words)),
+        "COMP_CWORD": str(len(words)),
+    }
+    result = subprocess.run(
+        [program],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, **protocol, **environment},
+    )
+    assert result.returncode == 0 and result.stderr == "", result
+    return result.stdout.split()
+
+
+def test_shell_completion_offers_option_values(tmp_path, operator_config):
+    """Issue 23: not only the options' names: the games of the configuration the command would
+    read (--config typed before, else BACCARAT_REPORT_CONFIG, else the default), the
+    languages and formats (each item of a comma-separated list), the log profiles and the
+    perfect pair variants."""
+    games = list(operator_config.games)
+    assert completions("odds", "--game", "") == games
+    assert completions("disclose", "--game", "live-") == [g for g in games if g.startswith("live-")]
+    assert completions("rules", "--game", "") == [*games, "all"]
+    assert completions("sample", "--game", "mini") == ["mini-baccarat-it"]
+    own = tmp_path / "own.toml"
+    own.write_text('[games.greece-evening]\nbase = "live-baccarat-gr"\n', encoding="utf-8")
+    assert completions("odds", "--config", str(own), "--game", "") == ["greece-evening"]
+    assert completions("odds", "--game", "", BACCARAT_REPORT_CONFIG=str(own)) == ["greece-evening"]
+    assert completions("odds", "--config", str(tmp_path / "missing.toml"), "--game", "") == []
+    assert completions("rules", "--lang", "") == ["it", "da", "el", "en", "all"]
+    assert completions("rules", "--lang", "it,") == ["it,da", "it,el", "it,en"]
+    assert completions("rules", "--format", "pdf,x") == ["pdf,xlsx"]
+    assert completions("sample", "--format", "replay") == ["replay-api", "replay-api-jsonl"]
+    assert completions("ingest", "--profile", "") == [
+        "spec",
+        "flat-csv",
+        "numeric-feed",
+        "replay-api",
+    ]
+    assert completions("check", "--profile", "n") == ["numeric-feed"]
+    assert completions("odds", "--perfect-pair", "") == ["A", "B"]
+
+
 # --- logging --------------------------------------------------------------------------------
 
 
