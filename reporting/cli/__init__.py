@@ -35,7 +35,7 @@ from reporting.cli.failures import (
     install_signal_handlers,
     loaded_class,
 )
-from reporting.cli.logs import command_logger, configure_logging, ensure_logging
+from reporting.cli.logs import command_logger, configure_logging, console_level, ensure_logging
 
 if TYPE_CHECKING:
     from reporting.config.loader import ConfigError
@@ -82,9 +82,29 @@ def _root(
             " made if missing). Default: stderr only.",
         ),
     ] = None,
+    quiet: Annotated[
+        int,
+        typer.Option(
+            "--quiet",
+            "-q",
+            count=True,
+            show_default=False,
+            help="Fewer lines on stderr: warnings and errors only (-qq: errors only).",
+        ),
+    ] = 0,
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            show_default=False,
+            help="More lines on stderr: also where --db and --config came from.",
+        ),
+    ] = 0,
 ) -> None:
     """Compliance reporting for regulated online baccarat."""
-    configure_logging(log_file)
+    configure_logging(log_file, console_level(quiet, verbose))
 
 
 app.command(name="odds")(odds.odds_command)

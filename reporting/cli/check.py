@@ -22,6 +22,7 @@ from reporting.cli.common import (
     JsonOption,
     print_json,
 )
+from reporting.cli.completion import complete_profile
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ ProfilesOption = Annotated[
     typer.Option(
         "--profile",
         metavar="NAME|FILE",
+        autocompletion=complete_profile,
         help="Also check a log profile (a built-in name or a file); may be given again.",
     ),
 ]

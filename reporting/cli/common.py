@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_DB",
     "DEFAULT_DB_WAIT",
+    "CONFIG_ENVVAR",
+    "DB_ENVVAR",
     "EXIT_FINDINGS",
     "EXIT_OK",
     "EXIT_UNUSABLE",
@@ -42,6 +44,7 @@ __all__ = [
     "ProgressTasks",
     "SchedulerOption",
     "load_operator_config",
+    "log_where_from",
     "make_folder",
     "print_json",
     "progress_bars",
@@ -49,6 +52,34 @@ __all__ = [
     "stdout_console",
     "verification_workers",
 ]
+
+#: The environment variables that stand for ``--db`` and ``--config`` when they are not given
+#: (a cron line or a systemd unit sets them once for every command).
+DB_ENVVAR, CONFIG_ENVVAR = "BACCARAT_REPORT_DB", "BACCARAT_REPORT_CONFIG"
+
+
+def log_where_from(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
+    """``--db`` and ``--config`` as a command takes them, with where each came from, in the
+    log at debug level (``-v``): the command line, its environment variable, or the default."""
+    import logging
+
+    from reporting.cli.logs import command_logger
+
+    logger = command_logger()
+    if not logger.isEnabledFor(logging.DEBUG):
+        return value
+    source = ctx.get_parameter_source(param.name or "")
+    origin = {"COMMANDLINE": "given", "ENVIRONMENT": f"from {param.envvar}"}.get(
+        getattr(source, "name", ""), "the default"
+    )
+    shown = value
+    if value is None and param.name == "config":
+        from reporting.config.loader import default_config_path
+
+        shown = default_config_path() or "none, the built-in catalogue's games"
+    logger.debug("%s %s (%s)", param.opts[0], shown or "none", origin)
+    return value
+
 
 #: Exit codes of every command (cli.md): done and clean; done, with findings, rejected lines or
 #: warnings to act on; could not run (unusable input, or a bug).
@@ -58,6 +89,9 @@ ConfigOption = Annotated[
     Path | None,
     typer.Option(
         "--config",
+        metavar="FILE",
+        envvar=CONFIG_ENVVAR,
+        callback=log_where_from,
         help="Operator configuration (TOML). Default: sample_data/operator.toml in a source"
         " checkout, else the built-in catalogue's games.",
         dir_okay=False,
@@ -166,8 +200,14 @@ DEFAULT_DB = Path("baccarat-report.sqlite")
 DbOption = Annotated[
     Path,
     typer.Option(
-        "--db", help="SQLite database file (in the working folder by default).", dir_okay=False
-    ),  # fmt: skip
+        "--db",
+        metavar="FILE",
+        envvar=DB_ENVVAR,
+        callback=log_where_from,
+        show_default=False,
+        help=f"SQLite database file. Default: {DEFAULT_DB} in the working folder.",
+        dir_okay=False,
+    ),
 ]
 
 #: Seconds a command waits for the database while another process writes to it (SQLite's

@@ -20,6 +20,7 @@ from reporting.cli.common import (
     print_json,
     stdout_console,
 )
+from reporting.cli.completion import complete_game
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
 from reporting.engine.money import format_money, round_fraction
@@ -76,7 +77,15 @@ def _not_a_date(text: str) -> str:
 
 
 def disclose_command(
-    game: Annotated[str, typer.Option("--game", help="Game id from the configuration.")],
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game",
+            metavar="ID",
+            autocompletion=complete_game,
+            help="Game id from the configuration.",
+        ),
+    ],
     as_of: Annotated[
         str | None,
         typer.Option(

@@ -22,6 +22,7 @@ from reporting.cli.common import (
     progress_bars,
     stdout_console,
 )
+from reporting.cli.completion import complete_profile
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
 from reporting.ingest.profiles.builtin import built_in_profiles
@@ -48,6 +49,7 @@ def ingest_command(
         typer.Option(
             "--profile",
             metavar="NAME|FILE",
+            autocompletion=complete_profile,
             help="How the files are written: a built-in log profile ("
             + ", ".join(built_in_profiles())
             + ") or a profile file. Default: spec, the round log of the spec.",

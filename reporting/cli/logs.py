@@ -159,8 +159,20 @@ def open_log_file(path: Path) -> logging.FileHandler:
         ) from None
 
 
-def configure_logging(log_file: Path | None = None) -> None:
-    """Send the ``reporting`` records to the current stderr and, if given, to ``log_file``.
+def console_level(quieter: int = 0, louder: int = 0) -> int:
+    """The level of the records shown on stderr: info (a scheduled job's lines), one step
+    down per ``-v`` (debug: where ``--db`` and ``--config`` came from), one up per ``-q``
+    (warnings, then errors only).
+
+    >>> [logging.getLevelName(console_level(*counts)) for counts in ((0, 0), (1, 0), (2, 0), (0, 1))]
+    ['INFO', 'WARNING', 'ERROR', 'DEBUG']
+    """
+    return min(max(logging.INFO + 10 * (quieter - louder), logging.DEBUG), logging.ERROR)
+
+
+def configure_logging(log_file: Path | None = None, level: int = logging.INFO) -> None:
+    """Send the ``reporting`` records of ``level`` and above to the current stderr and, if
+    given, those of info and above to ``log_file`` (whatever ``-q`` or ``-v`` says).
 
     Called once per command run (again in a test's next run, which has a new stderr): the
     handlers of the previous call are replaced, never added to.
@@ -169,13 +181,15 @@ def configure_logging(log_file: Path | None = None) -> None:
     for handler in list(logger.handlers):
         logger.removeHandler(handler)
         handler.close()
-    logger.setLevel(logging.INFO)
+    logger.setLevel(min(level, logging.INFO))
     logger.propagate = False
     stderr = _StderrHandler()
+    stderr.setLevel(level)
     stderr.setFormatter(StderrFormatter(journal=writes_to_journal(sys.stderr)))
     logger.addHandler(stderr)
     if log_file is not None:
         handler = open_log_file(log_file)
+        handler.setLevel(logging.INFO)
         handler.setFormatter(FileFormatter())
         logger.addHandler(handler)
 

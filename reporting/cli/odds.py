@@ -13,16 +13,32 @@ from reporting.cli.common import (
     print_json,
     stdout_console,
 )
+from reporting.cli.completion import PERFECT_PAIR_VARIANTS, complete_game, complete_perfect_pair
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
     from reporting.engine.theory import ShoeOdds
 
 
+GameOption = Annotated[
+    str | None,
+    typer.Option(
+        "--game", metavar="ID", autocompletion=complete_game, help="Game id from the configuration."
+    ),
+]
+PerfectPairOption = Annotated[
+    str | None,
+    typer.Option(
+        "--perfect-pair",
+        metavar="|".join(PERFECT_PAIR_VARIANTS),
+        autocompletion=complete_perfect_pair,
+        help="Perfect pair pay table variant.",
+    ),
+]
+
+
 def odds_command(
-    game: Annotated[
-        str | None, typer.Option("--game", help="Game id from the configuration.")
-    ] = None,
+    game: GameOption = None,
     decks: Annotated[
         int | None,
         typer.Option(
@@ -37,10 +53,7 @@ def odds_command(
             help="Override pay-table odds, e.g. --pay tie=9 --pay bonus_margin_9=50.",
         ),
     ] = None,
-    perfect_pair: Annotated[
-        str | None,
-        typer.Option("--perfect-pair", metavar="A|B", help="Perfect pair pay table variant."),
-    ] = None,
+    perfect_pair: PerfectPairOption = None,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -54,8 +67,10 @@ def odds_command(
         raise InputError("odds needs --game ID or --decks N (see --help)")
     overrides = list(pay or [])
     if perfect_pair is not None:
-        if perfect_pair.upper() not in ("A", "B"):
-            raise InputError(f"--perfect-pair {perfect_pair!r}: expected A or B")
+        if perfect_pair.upper() not in PERFECT_PAIR_VARIANTS:
+            raise InputError(
+                f"--perfect-pair {perfect_pair!r}: expected {' or '.join(PERFECT_PAIR_VARIANTS)}"
+            )
         overrides.append(f"perfect_pair={perfect_pair.upper()}")
     title: str
     if game is not None:

@@ -11,14 +11,17 @@ import typer
 
 from reporting import __version__
 from reporting.cli.common import (
+    DB_ENVVAR,
     EXIT_FINDINGS,
     EXIT_OK,
     ConfigOption,
     JsonOption,
     load_operator_config,
+    log_where_from,
     make_folder,
     print_json,
 )
+from reporting.cli.completion import complete_formats, complete_game_or_all, complete_languages
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
@@ -27,6 +30,7 @@ from reporting.errors import InputError
 #: The formats of :data:`reporting.presentation.documents.FORMATS`, spelled here so that
 #: --help needs no import of the renderers (a test holds the two equal).
 FORMATS = ("pdf", "xlsx", "html")
+EVERY_FORMAT = ",".join(FORMATS)
 
 if TYPE_CHECKING:
     import sqlite3
@@ -36,37 +40,56 @@ if TYPE_CHECKING:
     from reporting.presentation.documents import WrittenDocument
 
 
+LanguagesOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="it,da,el,en|all",
+        autocompletion=complete_languages,
+        help="Languages, comma-separated, or all. Default: each game's configured languages.",
+    ),
+]
+FormatsOption = Annotated[
+    str,
+    typer.Option(
+        "--format",
+        metavar="pdf,xlsx,html",
+        autocompletion=complete_formats,
+        help="Formats, comma-separated.",
+    ),
+]
+FiguresDbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        metavar="FILE",
+        envvar=DB_ENVVAR,
+        callback=log_where_from,
+        help="SQLite database of round logs: the ADM block's previous-month win percentage.",
+        dir_okay=False,
+    ),
+]
+
+
 def rules_command(
     game: Annotated[
         str,
-        typer.Option("--game", metavar="ID|all", help="Game id from the configuration, or all."),
-    ] = "all",
-    lang: Annotated[
-        str | None,
         typer.Option(
-            "--lang",
-            metavar="it,da,el,en|all",
-            help="Languages, comma-separated, or all. Default: each game's configured languages.",
+            "--game",
+            metavar="ID|all",
+            autocompletion=complete_game_or_all,
+            help="Game id from the configuration, or all.",
         ),
-    ] = None,
-    fmt: Annotated[
-        str,
-        typer.Option("--format", metavar="pdf,xlsx,html", help="Formats, comma-separated."),
-    ] = ",".join(FORMATS),
+    ] = "all",
+    lang: LanguagesOption = None,
+    fmt: FormatsOption = EVERY_FORMAT,
     out: Annotated[
         Path,
         typer.Option(
             "--out", help="Folder to write <game>.<lang>.<ext> files into.", file_okay=False
         ),
     ] = ...,  # type: ignore[assignment]
-    db: Annotated[
-        Path | None,
-        typer.Option(
-            "--db",
-            help="SQLite database of round logs: the ADM block's previous-month win percentage.",
-            dir_okay=False,
-        ),
-    ] = None,
+    db: FiguresDbOption = None,
     as_of: Annotated[
         str | None,
         typer.Option(

@@ -14,6 +14,7 @@ from reporting.cli.common import (
     print_json,
     progress_bars,
 )
+from reporting.cli.completion import complete_format, complete_game
 from reporting.errors import InputError
 
 # The formats, spelled here so that --help needs no import of the generator.
@@ -38,6 +39,7 @@ FormatOption = Annotated[
     typer.Option(
         "--format",
         metavar="|".join(FORMATS),
+        autocompletion=complete_format,
         help=(
             "The spec's round log (jsonl, csv) or a provider's export shape. "
             "Default: jsonl, from the --out name."
@@ -57,6 +59,7 @@ GameOption = Annotated[
     typer.Option(
         "--game",
         metavar="ID",
+        autocompletion=complete_game,
         help="Generate only this configured game (repeatable). Default: every game.",
     ),
 ]

@@ -107,7 +107,7 @@ def test_help_names_arguments_and_values_as_a_person_writes_them(command):
     """Issue 23: ``ingest [OPTIONS] {paths}...``, ``paths... <list[Path]>`` and ``--wait <float
     range>``: typer's placeholders, where a reader expects ``PATH...`` and ``SECONDS``."""
     text = _help(command, "--help").stdout
-    for placeholder in ("{", "<list[", " range>", "<float", "<int"):
+    for placeholder in ("{", "<list[", " range>", "<float", "<int", "<str>"):
         assert placeholder not in text, (command, placeholder)
     usage = text.splitlines()[0]
     if command == "ingest":

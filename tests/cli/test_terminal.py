@@ -299,6 +299,56 @@ def test_shell_completion_of_the_installed_command():
         assert expected in words.stdout.split(), words
 
 
+def completions(*words: str, **environment: str) -> list[str]:
+    """What the installed command offers for the last of ``words`` (bash's protocol: the
+    words typed, and the index of the one being completed)."""
+    program = Path(sys.executable).with_name("baccarat-report")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("BACCARAT_")}
+    protocol = {
+        "_BACCARAT_REPORT_COMPLETE": "complete_bash",
+        "COMP_WORDS": " ".join(("baccarat-report", *words)),
+        "COMP_CWORD": str(len(words)),
+    }
+    result = subprocess.run(
+        [program],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, **protocol, **environment},
+    )
+    assert result.returncode == 0 and result.stderr == "", result
+    return result.stdout.split()
+
+
+def test_shell_completion_offers_option_values(tmp_path, operator_config):
+    """Issue 23: not only the options' names: the games of the configuration the command would
+    read (--config typed before, else BACCARAT_REPORT_CONFIG, else the default), the
+    languages and formats (each item of a comma-separated list), the log profiles and the
+    perfect pair variants."""
+    games = list(operator_config.games)
+    assert completions("odds", "--game", "") == games
+    assert completions("disclose", "--game", "live-") == [g for g in games if g.startswith("live-")]
+    assert completions("rules", "--game", "") == [*games, "all"]
+    assert completions("sample", "--game", "mini") == ["mini-baccarat-it"]
+    own = tmp_path / "own.toml"
+    own.write_text('[games.greece-evening]\nbase = "live-baccarat-gr"\n', encoding="utf-8")
+    assert completions("odds", "--config", str(own), "--game", "") == ["greece-evening"]
+    assert completions("odds", "--game", "", BACCARAT_REPORT_CONFIG=str(own)) == ["greece-evening"]
+    assert completions("odds", "--config", str(tmp_path / "missing.toml"), "--game", "") == []
+    assert completions("rules", "--lang", "") == ["it", "da", "el", "en", "all"]
+    assert completions("rules", "--lang", "it,") == ["it,da", "it,el", "it,en"]
+    assert completions("rules", "--format", "pdf,x") == ["pdf,xlsx"]
+    assert completions("sample", "--format", "replay") == ["replay-api", "replay-api-jsonl"]
+    assert completions("ingest", "--profile", "") == [
+        "spec",
+        "flat-csv",
+        "numeric-feed",
+        "replay-api",
+    ]
+    assert completions("check", "--profile", "n") == ["numeric-feed"]
+    assert completions("odds", "--perfect-pair", "") == ["A", "B"]
+
+
 # --- logging --------------------------------------------------------------------------------
 
 
@@ -351,3 +401,101 @@ def test_the_log_file_gets_the_warnings_with_a_timestamp_and_stdout_stays_the_re
             r" 2026-11: the page shows 0.00%",
             line,
         ), line
+
+
+# --- conventions: environment variables, -q / -v ---------------------------------------------
+
+ENVIRONMENT_OF = {"--db": "BACCARAT_REPORT_DB", "--config": "BACCARAT_REPORT_CONFIG"}
+
+
+def run_with(*args: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess:
+    """``python -m reporting ARGS`` with these environment variables (and no others of ours)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("BACCARAT_")}
+    return subprocess.run(
+        [sys.executable, "-m", "reporting", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**env, **environment},
+        timeout=120,
+    )
+
+
+def test_every_db_and_config_option_reads_its_environment_variable_and_says_so():
+    """Issue 23: cron lines and systemd units set BACCARAT_REPORT_DB and BACCARAT_REPORT_CONFIG
+    once for every command; each command's help names them, and the README too."""
+    import typer
+
+    commands = typer.main.get_command(app).commands
+    seen = Counter()
+    for name, command in commands.items():
+        for param in command.params:
+            for option in set(param.opts) & set(ENVIRONMENT_OF):
+                assert param.envvar == ENVIRONMENT_OF[option], (name, option)
+                seen[option] += 1
+                help_text = runner.invoke(app, [name, "--help"]).output
+                assert ENVIRONMENT_OF[option] in " ".join(help_text.split()), (name, option)
+    assert seen["--db"] >= 7 and seen["--config"] >= 8
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert all(variable in readme for variable in ENVIRONMENT_OF.values())
+
+
+def test_the_environment_stands_for_db_and_config_and_the_command_line_wins(tmp_path):
+    config = tmp_path / "only-greece.toml"
+    config.write_text('[games.live-baccarat-gr]\nlanguages = ["en"]\n', encoding="utf-8")
+    environment = {"BACCARAT_REPORT_DB": "env.sqlite", "BACCARAT_REPORT_CONFIG": str(config)}
+    run_with("ingest", ".", cwd=tmp_path, **environment)
+    assert (tmp_path / "env.sqlite").is_file() and not (
+        tmp_path / "baccarat-report.sqlite"
+    ).exists()
+    arguments = ("disclose", "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json")
+    refused = run_with(*arguments, cwd=tmp_path, **environment)
+    assert refused.returncode == 2 and "live-baccarat-it" in refused.stderr  # not in the file
+    greece = run_with("disclose", "--game", "live-baccarat-gr", "--as-of", "2026-11-05",
+                      "--json", cwd=tmp_path, **environment)  # fmt: skip
+    assert json.loads(greece.stdout)["game"] == "live-baccarat-gr"
+    # the command line wins over the environment
+    given = run_with(*arguments, "--config", str(config.with_name("x.toml")), cwd=tmp_path,
+                     **environment)  # fmt: skip
+    assert given.returncode == 2 and "x.toml" in given.stderr
+    missing = run_with(*arguments, "--db", "other.sqlite", cwd=tmp_path,
+                       BACCARAT_REPORT_DB="env.sqlite")  # fmt: skip
+    assert missing.returncode == 2 and "other.sqlite" in missing.stderr
+
+
+def test_quiet_and_verbose_set_what_stderr_shows(tmp_path):
+    """-q keeps the warnings and drops the lines that only say what is done; -v adds where
+    --db and --config came from; the log file keeps what it always had."""
+    run_with("ingest", "--db", "s.sqlite", ".", cwd=tmp_path)
+    arguments = ("disclose", "--game", "live-baccarat-gr", "--as-of", "2026-12-05")
+    plain = run_with(*arguments, "--db", "s.sqlite", cwd=tmp_path)
+    warning = (
+        "baccarat-report: warning: live-baccarat-gr: no play in 2026-11: the page shows 0.00%\n"
+    )
+    assert plain.stderr == warning
+    assert run_with("-q", *arguments, "--db", "s.sqlite", cwd=tmp_path).stderr == warning
+    assert run_with("-qq", *arguments, "--db", "s.sqlite", cwd=tmp_path).stderr == ""
+    loud = run_with("-v", *arguments, cwd=tmp_path, BACCARAT_REPORT_DB="s.sqlite")
+    assert loud.stderr.splitlines() == [
+        "baccarat-report: --db s.sqlite (from BACCARAT_REPORT_DB)",
+        f"baccarat-report: --config {Path(__file__).resolve().parents[2] / 'sample_data' / 'operator.toml'} (the default)",
+        warning.rstrip("\n"),
+    ]
+    logged = run_with("-qq", "--log-file", "run.log", *arguments, "--db", "s.sqlite", cwd=tmp_path)
+    assert logged.stderr == ""
+    logged_line = warning.replace(" warning:", "", 1)  # the file names the level its own way
+    assert (tmp_path / "run.log").read_text(encoding="utf-8").endswith(f" WARNING {logged_line}")
+
+
+def test_quiet_drops_the_monthly_job_s_lines_of_what_it_did(tmp_path):
+    (tmp_path / "inbox").mkdir()
+    config = tmp_path / "none.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
+    arguments = ("monthly", "--inbox", "inbox", "--out", "out", "--as-of", "2026-11-05")
+    environment = {"BACCARAT_REPORT_CONFIG": str(config), "BACCARAT_REPORT_DB": "m.sqlite"}
+    plain = run_with(*arguments, cwd=tmp_path, **environment)
+    assert "baccarat-report monthly: verify 2026-10:" in plain.stderr, plain.stderr
+    quiet = run_with("-q", *arguments, "--out", "out2", cwd=tmp_path, **environment)
+    assert quiet.returncode == plain.returncode
+    assert [line for line in quiet.stderr.splitlines() if "warning" not in line] == []
+    assert quiet.stdout.replace("out2", "out") == plain.stdout

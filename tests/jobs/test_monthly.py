@@ -773,7 +773,7 @@ def test_missing_inbox_exits_2_with_one_line_and_writes_no_report(tmp_path):
 
 def test_bad_as_of_exits_2_with_one_line(greek):
     process = run_command(greek_argv(greek, as_of="2026-11-31"), greek.root)
-    assert_clean_failure(process, "--as-of", "2026-11-31", "YYYY-MM-DD")
+    assert_clean_failure(process, "--as-of", "2026-11-31 is not a date: November 2026 has 30 days")
     assert not greek.out.exists()
 
 
