@@ -4,7 +4,9 @@ of an earlier schema version is first brought to this one, as every command does
 The tables and views (findings with their evidence, the void register, money per table and
 day) with Datasette's filters, facets and SQL; a finding links to its round and bet by the
 store's foreign keys; every column that holds cents or UTC says so
-(:mod:`reporting.store.browse`). Bound to 127.0.0.1 unless told otherwise: the store holds
+(:mod:`reporting.store.browse`). A query is bounded in time and memory
+(:mod:`reporting.store.query_bounds`), and only GET and HEAD are answered
+(:mod:`reporting.cli.serve_plugin`). Bound to 127.0.0.1 unless told otherwise: the store holds
 player accounts.
 """
 
@@ -19,24 +21,33 @@ from reporting.cli.common import DEFAULT_DB, DbOption
 from reporting.cli.logs import command_logger
 from reporting.errors import InputError
 
-__all__ = ["datasette_app", "serve_command"]
+__all__ = ["SETTINGS", "datasette_app", "serve_command"]
 
 LOOPBACK = "127.0.0.1"
 #: Datasette's settings: a slow query is stopped, the file is not offered for download.
-SETTINGS = {"sql_time_limit_ms": 5000, "max_returned_rows": 2000, "allow_download": False}
+#: (The time limit's value and the other bounds of a query: :mod:`reporting.store.query_bounds`.)
+SETTINGS = {"max_returned_rows": 2000, "allow_download": False}
 
 
 def datasette_app(path: Path) -> Any:
     """The Datasette instance over the store at ``path`` (checked, and brought to this schema
-    version, first: the views and foreign keys are the newest schema's)."""
+    version, first: the views and foreign keys are the newest schema's), with the hooks of
+    :mod:`reporting.cli.serve_plugin`."""
     from datasette.app import Datasette  # imported here: only this command needs it
+    from datasette.plugins import pm
 
+    from reporting.cli import serve_plugin
     from reporting.store.browse import browse_metadata
+    from reporting.store.query_bounds import TIME_LIMIT_MS
     from reporting.store.schema import connect
 
     connect(path, create=False).close()
+    if not pm.is_registered(serve_plugin):
+        pm.register(serve_plugin, name="baccarat-report")
     return Datasette(
-        files=[str(path)], metadata=browse_metadata(path.stem), settings=dict(SETTINGS)
+        files=[str(path)],
+        metadata=browse_metadata(path.stem),
+        settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS},
     )
 
 
@@ -51,6 +62,8 @@ def serve_command(
     bet and cards, void rounds, money per table and day."""
     import uvicorn  # Datasette's server
 
+    from reporting.store.query_bounds import bound_sqlite_heap
+
     app = datasette_app(db)
     if host not in (LOOPBACK, "localhost", "::1"):
         command_logger().warning(
@@ -58,6 +71,7 @@ def serve_command(
             host,
         )
     _check_free(host, port)
+    bound_sqlite_heap()  # after the store's upgrade above: the bound is the whole process's
     typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl+C stops)")
     uvicorn.run(app.app(), host=host, port=port, log_level="warning")
 

@@ -8,7 +8,12 @@ void register and the money, and the metadata says what cents, UTC and report_mo
 from __future__ import annotations
 
 import asyncio
+import json
+import threading
+import time
+from pathlib import Path
 
+import pytest
 from helpers import bet_record as bet
 from helpers import round_record, run_main, store_records
 
@@ -101,7 +106,10 @@ def test_the_command_listens_on_this_machine_unless_told(tmp_path, monkeypatch, 
     calls = []
     import uvicorn
 
+    import reporting.store.query_bounds as query_bounds
+
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setattr(query_bounds, "bound_sqlite_heap", lambda: None)  # the process's
     serve.serve_command(db=path)
     assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8001
     assert "anyone who reaches it" not in capsys.readouterr().err
@@ -127,3 +135,175 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr and "serving" not in result.stdout
+
+
+# --- the bounds of a query ------------------------------------------------------------------
+
+
+def test_fts3_tokenizer_is_refused(tmp_path):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = serve.datasette_app(path)
+    answer = get(app, "/store.json?sql=select+hex(fts3_tokenizer('simple'))+as+pointer")
+    assert answer.status_code == 400 and "not authorized" in answer.json()["error"]
+    assert get(app, "/store.json?sql=select+1+as+one").status_code == 200
+
+
+def test_only_get_and_head_are_answered_and_a_missing_page_is_a_quiet_404(tmp_path, capfd):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = serve.datasette_app(path)
+
+    async def post(path: str):
+        return await app.client.post(path, data={"a": "1"})
+
+    for target in ("/store/findings", "/store/findings.json", "/nowhere", "/"):
+        answer = asyncio.run(post(target))
+        assert answer.status_code == 405, target
+        assert answer.headers["allow"] == "GET, HEAD"
+    for missing in ("/store/findings/-/insert", "/store/nowhere", "/nowhere/x", "/store/rounds/X"):
+        assert get(app, missing).status_code == 404, missing
+    assert get(app, "/store/nowhere.json").json()["error"] == "Table not found"
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
+    assert "Error" not in printed.out + printed.err
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return probe.getsockname()[1]
+
+
+class Server:
+    """``baccarat-report serve`` in a child process on a free port, its output in files."""
+
+    def __init__(self, path, tmp_path):
+        import subprocess
+        import sys
+
+        self.port = free_port()
+        self.out, self.err = tmp_path / "out.txt", tmp_path / "err.txt"
+        with self.out.open("w") as out, self.err.open("w") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "reporting", "serve", "--db", str(path)]
+                + ["--port", str(self.port)],
+                stdout=out,
+                stderr=err,
+            )
+        deadline = time.monotonic() + 60
+        while self.fetch("/-/versions.json", timeout=5)[0] != 200:
+            assert self.process.poll() is None, self.err.read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+
+    def fetch(self, target: str, timeout: float) -> tuple[int, bytes]:
+        """The status and body of a GET (0 when nothing answered)."""
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.port}{target}", timeout=timeout
+            ) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+        except OSError:
+            return 0, b""
+
+    def memory(self, field: str) -> int:
+        """VmRSS (now) or VmHWM (the peak so far) of the server, in bytes."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(line for line in status.splitlines() if line.startswith(field + ":"))
+        return int(line.split()[1]) * 1024
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+
+GIB = 1024**3
+
+
+@pytest.mark.slow
+def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_gib(tmp_path):
+    from urllib.parse import quote
+
+    from reporting.store.query_bounds import MAX_RESULT_BYTES, MAX_VALUE_BYTES, TIME_LIMIT_MS
+
+    max_rows = serve.SETTINGS["max_returned_rows"]
+
+    def rows_of(count: int, value: str) -> str:
+        return (
+            f"with recursive r(i) as (select 1 union all select i + 1 from r limit {count})"
+            f" select {value} as v from r"
+        )
+
+    # JSON writes a control character in 6 bytes: rows of them as large as a query may
+    # return are the most memory a result takes to send, and still far below the bound
+    escaped = MAX_RESULT_BYTES // max_rows - 100
+    hostile = {  # what each query is, its SQL, the status it must get
+        "one huge value": ("select hex(randomblob(1000000000)) as h", 400),
+        "a string doubled in a recursive query": (
+            "with recursive r(i, s) as (select 0, 'x' union all select i + 1, s || s from r"
+            " where i < 40) select i, length(s) from r",
+            400,
+        ),
+        "a row of many large values": (
+            "select " + ", ".join(f"zeroblob({MAX_VALUE_BYTES}) as c{n}" for n in range(150)),
+            400,
+        ),
+        "many rows of large values": (rows_of(2000, "randomblob(4000000)"), 400),
+        "rows of escaped characters, as large as allowed": (
+            rows_of(max_rows, f"replace(zeroblob({escaped}), x'00', char(1))"),
+            200,
+        ),
+        "rows of escaped characters, larger": (
+            rows_of(max_rows, f"replace(zeroblob({2 * escaped}), x'00', char(1))"),
+            400,
+        ),
+        "a query that never ends": (
+            "with recursive r(i) as (select 1 union all select i + 1 from r)"
+            " select count(*) as n from r",
+            400,
+        ),
+    }
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    server = Server(path, tmp_path)
+    peak = [0]
+    watching = threading.Event()
+
+    def watch():  # the server is stopped at 1 GiB: a test must not take the machine down
+        while not watching.wait(0.01):
+            try:
+                peak[0] = max(peak[0], server.memory("VmRSS"))
+            except (OSError, StopIteration):
+                return
+            if peak[0] > GIB:
+                server.process.kill()
+                return
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        for name, (sql, expected) in hostile.items():
+            started = time.monotonic()
+            status, body = server.fetch(f"/store.json?sql={quote(sql)}", 4 * TIME_LIMIT_MS / 1000)
+            elapsed = time.monotonic() - started
+            assert status == expected, (name, status, body[:300], peak[0] / GIB)
+            assert elapsed < 2 * TIME_LIMIT_MS / 1000, (name, elapsed)
+            assert json.loads(body)["ok"] is (expected == 200), name
+        for _ in range(6):  # the server still answers, on each of its connections
+            status, body = server.fetch("/store.json?sql=select+count(*)+as+n+from+rounds", 10)
+            assert status == 200 and b'"rows": [[2]]' in body
+        peak[0] = max(peak[0], server.memory("VmHWM"))
+    finally:
+        watching.set()
+        watcher.join()
+        server.stop()
+    assert peak[0] < GIB, f"peak RSS {peak[0] / GIB:.2f} GiB"
+    assert "Traceback" not in server.err.read_text() + server.out.read_text()
