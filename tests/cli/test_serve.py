@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import threading
 import time
 from pathlib import Path
@@ -108,13 +109,20 @@ def test_the_command_listens_on_this_machine_unless_told(tmp_path, monkeypatch, 
 
     import reporting.store.query_bounds as query_bounds
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    def run(server, sockets):
+        calls.append([listening.getsockname()[:2] for listening in sockets])
+        for listening in sockets:
+            listening.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     monkeypatch.setattr(query_bounds, "bound_sqlite_heap", lambda: None)  # the process's
-    serve.serve_command(db=path)
-    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8001
-    assert "anyone who reaches it" not in capsys.readouterr().err
-    serve.serve_command(db=path, host="0.0.0.0", port=9000)
-    assert (calls[-1]["host"], calls[-1]["port"]) == ("0.0.0.0", 9000)
+    port = free_port()
+    serve.serve_command(db=path, port=port)
+    assert calls[-1] == [("127.0.0.1", port)]
+    printed = capsys.readouterr()
+    assert "anyone who reaches it" not in printed.err and printed.out.endswith("stopped\n")
+    serve.serve_command(db=path, host="0.0.0.0", port=port)
+    assert calls[-1] == [("0.0.0.0", port)]
     assert "anyone who reaches it can read the store" in capsys.readouterr().err
 
 
@@ -307,3 +315,36 @@ def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_
         server.stop()
     assert peak[0] < GIB, f"peak RSS {peak[0] / GIB:.2f} GiB"
     assert "Traceback" not in server.err.read_text() + server.out.read_text()
+
+
+# --- stopping, listening --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_sigterm_or_ctrl_c_stops_it_with_exit_0(tmp_path, stop):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    server = Server(path, tmp_path)
+    try:
+        server.process.send_signal(stop)
+        assert server.process.wait(timeout=30) == 0
+    finally:
+        server.stop()
+    out, err = server.out.read_text(), server.err.read_text()
+    assert out.splitlines()[-1] == f"stopped by {stop.name}"
+    assert err == "", err  # no "rolled back", no traceback
+
+
+def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    result = run_main("serve", "--db", str(path), "--host", "203.0.113.7")  # TEST-NET-3
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "baccarat-report: cannot listen on 203.0.113.7:8001: this machine has no such"
+        " address; give --host one of its own addresses (127.0.0.1, the default, for this"
+        " machine only)"
+    ]
+    result = run_main("serve", "--db", str(path), "--host", "no-such-host.invalid")
+    assert result.returncode == 2 and "no address of that name" in result.stderr
+    assert "--port" not in result.stderr and "Traceback" not in result.stderr
