@@ -4,8 +4,8 @@ of an earlier schema version is first brought to this one, as every command does
 The tables and views (findings with their evidence, the void register, money per table and
 day) with Datasette's filters, facets and SQL; a finding links to its round and bet by the
 store's foreign keys; every column that holds cents or UTC says so
-(:mod:`reporting.store.browse`); only GET and HEAD are answered
-(:mod:`reporting.cli.serve_plugin`). A query is bounded in time and memory
+(:mod:`reporting.store.browse`); the pages show money in its currency, and only GET and
+HEAD are answered (:mod:`reporting.cli.serve_plugin`). A query is bounded in time and memory
 (:mod:`reporting.store.query_bounds`). Bound to 127.0.0.1 unless told otherwise: the store
 holds player accounts. SIGTERM or Ctrl-C stops the server: "stopped by SIGTERM", exit 0.
 """

@@ -7,22 +7,32 @@
 * An error of the request (a page that does not exist, a query SQLite refused, one that
   needed more memory than allowed) is its page or JSON, with no traceback on the terminal;
   Datasette's own handler prints one for every 404, and fails on some.
+* A money column (``*_cents``) of a row that has a currency, or a round, shows the amount in
+  that currency (``€1,234.50``, in English as the pages are); a view's ``round_id`` links to
+  the round's page (a table's links come from its foreign keys).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 from datasette import hookimpl
+from datasette.utils import tilde_encode
 from datasette.utils.asgi import Base400, Response, asgi_send
 from datasette.views.base import DatasetteError
 from markupsafe import Markup
 
+from reporting.config.languages import language
+from reporting.presentation.i18n import Formatter
 from reporting.store.query_bounds import SQLITE_HEAP_BYTES, bound_connection
+from reporting.store.schema import VIEW_NAMES
 
 #: The HTTP methods answered: those that only read.
 READ_METHODS = frozenset({"GET", "HEAD"})
+
+#: The pages are in English, money as English writes it in Europe (``€1,234.50``).
+_MONEY = Formatter(language("en").locale)
 
 _OUT_OF_MEMORY = (
     f"the query needed more memory than serve allows SQLite ({SQLITE_HEAP_BYTES // 2**20} MiB):"
@@ -96,3 +106,49 @@ def _request_error(exception: BaseException) -> tuple[int, str | None, str, dict
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
     return None
+
+
+@hookimpl
+def render_cell(
+    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
+) -> Markup | Callable[[], Awaitable[Markup | None]] | None:
+    """Money in its currency; a view's round id as a link to its round (a view has no
+    foreign keys for Datasette to link by)."""
+    if column.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
+
+        async def money() -> Markup | None:
+            currency = await _currency(row, datasette.get_database(database))
+            if currency is None:
+                return None
+            return Markup('<span title="{} cents">{}</span>').format(
+                value, _MONEY.money(value, currency)
+            )
+
+        return money
+    if column == "round_id" and table in VIEW_NAMES and isinstance(value, str):
+        href = datasette.urls.row(database, "rounds", tilde_encode(value))
+        return Markup('<a href="{}">{}</a>').format(href, value)
+    return None
+
+
+async def _currency(row: Any, database: Any) -> str | None:
+    """The currency of a row's money: its own ``currency`` column, else its round's (every bet
+    of a round is in its game's currency), else None (a void round without bets)."""
+    currency, round_id = _value(row, "currency"), _value(row, "round_id")
+    if isinstance(currency, str) or not isinstance(round_id, str):
+        return currency if isinstance(currency, str) else None
+    result = await database.execute(
+        "SELECT currency FROM bets WHERE round_id = ? LIMIT 1", [round_id]
+    )
+    found = result.first()
+    return None if found is None else found[0]
+
+
+def _value(row: Any, column: str) -> Any:
+    """A column's value in a row as Datasette hands it to a hook: a foreign key's cell is
+    ``{"value": ..., "label": ...}`` on a table's page."""
+    try:
+        value = row[column]
+    except (IndexError, KeyError):  # sqlite3.Row's, a dict's: no such column
+        return None
+    return value.get("value") if isinstance(value, dict) else value

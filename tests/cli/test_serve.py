@@ -145,6 +145,43 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
     assert "Traceback" not in result.stderr and "serving" not in result.stdout
 
 
+# --- the money, the links -------------------------------------------------------------------
+
+
+def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(tmp_path):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    connection = connect(path)
+    dkk = bet("T/1-3", "B-9", stake_cents=123450, payout_cents=0, currency="DKK")
+    store_records(
+        connection,
+        [round_record("T/1-3", dkk, game_id="live-baccarat-dk")],
+        file_name="november.jsonl",
+    )
+    connection.execute(
+        "INSERT INTO findings (kind, game_id, report_month, round_id, bet_id,"
+        " expected_payout_cents, logged_payout_cents, source_file, source_line, message)"
+        " VALUES ('payout_mismatch', 'live-baccarat-dk', '2026-10', 'T/1-3', 'B-9', 246900,"
+        " 0, 'november.jsonl', 1, 'a won bet not paid')"
+    )
+    connection.close()
+    app = serve.datasette_app(path)
+    evidence = get(app, "/store/finding_evidence").text
+    assert '<a href="/store/rounds/R-1">R-1</a>' in evidence
+    assert '<a href="/store/rounds/T~2F1-3">T/1-3</a>' in evidence  # an id with a slash
+    assert get(app, "/store/rounds/T~2F1-3").status_code == 200  # the link leads to the round
+    # each amount in its bet's currency, with its separators (the JSON keeps the cents)
+    for shown in ("€25.00", "€40.00", "€0.00", "DKK\xa01,234.50", "DKK\xa02,469.00"):
+        assert f">{shown}</span>" in evidence, shown
+    assert "123450 cents" in evidence  # the stored figure, on hover
+    void = get(app, "/store/void_rounds").text
+    assert '<a href="/store/rounds/R-2">R-2</a>' in void and ">€25.00</span>" in void
+    money = get(app, "/store/money_by_table_and_utc_day").text
+    assert ">-€15.00</span>" in money and ">DKK\xa01,234.50</span>" in money
+    assert ">DKK\xa01,234.50</span>" in get(app, "/store/bets").text  # tables too
+    assert get(app, "/store/finding_evidence.json?_shape=array").json()[0]["stake_cents"] == 2500
+
+
 # --- the bounds of a query ------------------------------------------------------------------
 
 
