@@ -54,13 +54,17 @@ MAX_VALUE_BYTES = 2 * MAX_LINE_BYTES
 SQLITE_HEAP_BYTES = 128 * 1024 * 1024
 
 #: Bytes of Python objects (each row, and each of its values, as ``sys.getsizeof`` counts
-#: them) one query hands to Datasette. A page of 2,000 rows (Datasette's most) of the widest
-#: table is a few megabytes, of rejected lines (10,000 characters each) some 20 MB; JSON of
-#: 32 MiB of rows takes at most some 12 times that while it is written and sent.
+#: them) one query hands to Datasette. A page of 2,000 rows (Datasette's most) of rounds, the
+#: widest table, takes 1.8 MiB; rejected lines at their longest (10,000 characters) fit some
+#: 800 to a query. Sending rows as JSON takes some 30 times their size at worst
+#: (6 bytes for a control character, copied on its way out): 8 MiB of rows peaked at about
+#: 320 MiB of the server's memory, 32 MiB passed 1 GiB.
 MAX_RESULT_BYTES = 8 * 1024 * 1024
 
 #: SQL functions no query may call. ``fts3_tokenizer()`` hands out (and, with two arguments,
-#: takes) the address of a tokenizer's C functions: code execution in a Debian build of SQLite.
+#: takes) the address of a tokenizer's C functions: code execution where SQLite is built with
+#: ``SQLITE_ENABLE_FTS3_TOKENIZER``, as Debian's is (and Python's ``sqlite3`` before 3.12 has
+#: no ``setconfig`` to turn it off: a query calling it is refused when it is prepared).
 REFUSED_FUNCTIONS = frozenset({"fts3_tokenizer"})
 
 
