@@ -4,14 +4,21 @@ of an earlier schema version is first brought to this one, as every command does
 The tables and views (findings with their evidence, the void register, money per table and
 day) with Datasette's filters, facets and SQL; a finding links to its round and bet by the
 store's foreign keys; every column that holds cents or UTC says so
-(:mod:`reporting.store.browse`). Bound to 127.0.0.1 unless told otherwise: the store holds
-player accounts.
+(:mod:`reporting.store.browse`); the pages show money in its currency, and only GET and
+HEAD are answered (:mod:`reporting.cli.serve_plugin`). A query is bounded in time and memory
+(:mod:`reporting.store.query_bounds`). Bound to 127.0.0.1 unless told otherwise: the store
+holds player accounts. SIGTERM or Ctrl-C stops the server: "stopped by SIGTERM", exit 0.
 """
 
 from __future__ import annotations
 
+import errno
+import signal
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,24 +26,44 @@ from reporting.cli.common import DEFAULT_DB, DbOption
 from reporting.cli.logs import command_logger
 from reporting.errors import InputError
 
-__all__ = ["datasette_app", "serve_command"]
+if TYPE_CHECKING:
+    from types import FrameType
+
+__all__ = ["SETTINGS", "datasette_app", "serve_command"]
 
 LOOPBACK = "127.0.0.1"
 #: Datasette's settings: a slow query is stopped, the file is not offered for download.
-SETTINGS = {"sql_time_limit_ms": 5000, "max_returned_rows": 2000, "allow_download": False}
+#: (The time limit's value and the other bounds of a query: :mod:`reporting.store.query_bounds`.)
+SETTINGS = {"max_returned_rows": 2000, "allow_download": False}
+
+#: What to do when the address cannot be listened on, by the error's number.
+_CANNOT_LISTEN = {
+    errno.EADDRINUSE: "the port is in use; choose another --port",
+    errno.EADDRNOTAVAIL: "this machine has no such address; give --host one of its own"
+    f" addresses ({LOOPBACK}, the default, for this machine only)",
+    errno.EACCES: "permission denied (ports below 1024 need privileges); choose another --port",
+}
 
 
 def datasette_app(path: Path) -> Any:
     """The Datasette instance over the store at ``path`` (checked, and brought to this schema
-    version, first: the views and foreign keys are the newest schema's)."""
+    version, first: the views and foreign keys are the newest schema's), with the hooks of
+    :mod:`reporting.cli.serve_plugin`."""
     from datasette.app import Datasette  # imported here: only this command needs it
+    from datasette.plugins import pm
 
+    from reporting.cli import serve_plugin
     from reporting.store.browse import browse_metadata
+    from reporting.store.query_bounds import TIME_LIMIT_MS
     from reporting.store.schema import connect
 
     connect(path, create=False).close()
+    if not pm.is_registered(serve_plugin):
+        pm.register(serve_plugin, name="baccarat-report")
     return Datasette(
-        files=[str(path)], metadata=browse_metadata(path.stem), settings=dict(SETTINGS)
+        files=[str(path)],
+        metadata=browse_metadata(path.stem),
+        settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS},
     )
 
 
@@ -54,26 +81,61 @@ def serve_command(
     bet and cards, void rounds, money per table and day."""
     import uvicorn  # Datasette's server
 
-    app = datasette_app(db)
-    if host not in (LOOPBACK, "localhost", "::1"):
-        command_logger().warning(
-            "listening on %s: anyone who reaches it can read the store, player accounts included",
-            host,
-        )
-    _check_free(host, port)
-    typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl+C stops)")
-    uvicorn.run(app.app(), host=host, port=port, log_level="warning")
+    from reporting.store.query_bounds import bound_sqlite_heap
+
+    app = datasette_app(db)  # a signal up to here stops the store's upgrade, if any
+    server = uvicorn.Server(uvicorn.Config(app.app(), log_level="warning"))
+    with _stopped_by_signals(server) as signals:
+        sockets = _listen(host, port)
+        if host not in (LOOPBACK, "localhost", "::1"):
+            command_logger().warning(
+                "listening on %s: anyone who reaches it can read the store, player accounts"
+                " included",
+                host,
+            )
+        bound_sqlite_heap()  # after the store's upgrade: the bound is the whole process's
+        typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl+C stops)")
+        server.run(sockets=sockets)
+    typer.echo(f"stopped by {signals[0]}" if signals else "stopped")
 
 
-def _check_free(host: str, port: int) -> None:
-    """Refuse, in one line, an address that cannot be listened on (a port in use, a host
-    this machine does not have), before the server would exit with its own message."""
-    import socket
-
+def _listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets listening on every address ``host`` names (as uvicorn would bind them), or
+    one line saying why the address cannot be listened on: the port is taken, the address
+    is not this machine's."""
+    sockets: list[socket.socket] = []
     try:
-        with socket.create_server((host, port)):
-            pass
+        for family, _, _, _, address in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            sockets.append(socket.create_server(address, family=family))
     except OSError as error:
-        raise InputError(
-            f"cannot listen on {host}:{port} ({error.strerror or error}); choose another --port"
-        ) from None
+        for listening in sockets:
+            listening.close()
+        if isinstance(error, socket.gaierror):
+            reason = f"no address of that name ({error.strerror}); give --host an IP address"
+        else:
+            reason = _CANNOT_LISTEN.get(error.errno or 0, error.strerror or str(error))
+        raise InputError(f"cannot listen on {host}:{port}: {reason}") from None
+    return sockets
+
+
+@contextmanager
+def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
+    """Inside, SIGINT and SIGTERM stop the server, and the command ends well: uvicorn stops
+    on either while it runs, then raises it again once stopped (to the handler found here,
+    the command line's, which would end the command as a failure); one that comes before it
+    runs stops it as soon as it starts. The names of the signals received are in the list
+    given."""
+    received: list[str] = []
+
+    def note(number: int, frame: FrameType | None) -> None:
+        received.append(signal.Signals(number).name)
+        server.should_exit = True
+
+    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield received
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -103,8 +103,9 @@ def browse_metadata(database: str) -> dict[str, Any]:
     return {
         "title": "baccarat-report store",
         "description": (
-            "Money is in integer cents, times in UTC; report_month is the month in the game's"
-            " time zone. Read only: nothing here changes the store."
+            "Money is in integer cents (the pages show it in its currency, JSON and CSV keep"
+            " the cents), times in UTC; report_month is the month in the game's time zone."
+            " Read only: nothing here changes the store."
         ),
         "databases": {database: {"tables": tables}},
     }

@@ -8,7 +8,13 @@ void register and the money, and the metadata says what cents, UTC and report_mo
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
+import threading
+import time
+from pathlib import Path
 
+import pytest
 from helpers import bet_record as bet
 from helpers import round_record, run_main, store_records
 
@@ -101,12 +107,22 @@ def test_the_command_listens_on_this_machine_unless_told(tmp_path, monkeypatch, 
     calls = []
     import uvicorn
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
-    serve.serve_command(db=path)
-    assert calls[-1]["host"] == "127.0.0.1" and calls[-1]["port"] == 8001
-    assert "anyone who reaches it" not in capsys.readouterr().err
-    serve.serve_command(db=path, host="0.0.0.0", port=9000)
-    assert (calls[-1]["host"], calls[-1]["port"]) == ("0.0.0.0", 9000)
+    import reporting.store.query_bounds as query_bounds
+
+    def run(server, sockets):
+        calls.append([listening.getsockname()[:2] for listening in sockets])
+        for listening in sockets:
+            listening.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(query_bounds, "bound_sqlite_heap", lambda: None)  # the process's
+    port = free_port()
+    serve.serve_command(db=path, port=port)
+    assert calls[-1] == [("127.0.0.1", port)]
+    printed = capsys.readouterr()
+    assert "anyone who reaches it" not in printed.err and printed.out.endswith("stopped\n")
+    serve.serve_command(db=path, host="0.0.0.0", port=port)
+    assert calls[-1] == [("0.0.0.0", port)]
     assert "anyone who reaches it can read the store" in capsys.readouterr().err
 
 
@@ -127,3 +143,245 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
     assert result.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
     assert "Traceback" not in result.stderr and "serving" not in result.stdout
+
+
+# --- the money, the links -------------------------------------------------------------------
+
+
+def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(tmp_path):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    connection = connect(path)
+    dkk = bet("T/1-3", "B-9", stake_cents=123450, payout_cents=0, currency="DKK")
+    store_records(
+        connection,
+        [round_record("T/1-3", dkk, game_id="live-baccarat-dk")],
+        file_name="november.jsonl",
+    )
+    connection.execute(
+        "INSERT INTO findings (kind, game_id, report_month, round_id, bet_id,"
+        " expected_payout_cents, logged_payout_cents, source_file, source_line, message)"
+        " VALUES ('payout_mismatch', 'live-baccarat-dk', '2026-10', 'T/1-3', 'B-9', 246900,"
+        " 0, 'november.jsonl', 1, 'a won bet not paid')"
+    )
+    connection.close()
+    app = serve.datasette_app(path)
+    evidence = get(app, "/store/finding_evidence").text
+    assert '<a href="/store/rounds/R-1">R-1</a>' in evidence
+    assert '<a href="/store/rounds/T~2F1-3">T/1-3</a>' in evidence  # an id with a slash
+    assert get(app, "/store/rounds/T~2F1-3").status_code == 200  # the link leads to the round
+    # each amount in its bet's currency, with its separators (the JSON keeps the cents)
+    for shown in ("€25.00", "€40.00", "€0.00", "DKK\xa01,234.50", "DKK\xa02,469.00"):
+        assert f">{shown}</span>" in evidence, shown
+    assert "123450 cents" in evidence  # the stored figure, on hover
+    void = get(app, "/store/void_rounds").text
+    assert '<a href="/store/rounds/R-2">R-2</a>' in void and ">€25.00</span>" in void
+    money = get(app, "/store/money_by_table_and_utc_day").text
+    assert ">-€15.00</span>" in money and ">DKK\xa01,234.50</span>" in money
+    assert ">DKK\xa01,234.50</span>" in get(app, "/store/bets").text  # tables too
+    assert get(app, "/store/finding_evidence.json?_shape=array").json()[0]["stake_cents"] == 2500
+
+
+# --- the bounds of a query ------------------------------------------------------------------
+
+
+def test_fts3_tokenizer_is_refused(tmp_path):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = serve.datasette_app(path)
+    answer = get(app, "/store.json?sql=select+hex(fts3_tokenizer('simple'))+as+pointer")
+    assert answer.status_code == 400 and "not authorized" in answer.json()["error"]
+    assert get(app, "/store.json?sql=select+1+as+one").status_code == 200
+
+
+def test_only_get_and_head_are_answered_and_a_missing_page_is_a_quiet_404(tmp_path, capfd):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = serve.datasette_app(path)
+
+    async def post(path: str):
+        return await app.client.post(path, data={"a": "1"})
+
+    for target in ("/store/findings", "/store/findings.json", "/nowhere", "/"):
+        answer = asyncio.run(post(target))
+        assert answer.status_code == 405, target
+        assert answer.headers["allow"] == "GET, HEAD"
+    for missing in ("/store/findings/-/insert", "/store/nowhere", "/nowhere/x", "/store/rounds/X"):
+        assert get(app, missing).status_code == 404, missing
+    assert get(app, "/store/nowhere.json").json()["error"] == "Table not found"
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
+    assert "Error" not in printed.out + printed.err
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        return probe.getsockname()[1]
+
+
+class Server:
+    """``baccarat-report serve`` in a child process on a free port, its output in files."""
+
+    def __init__(self, path, tmp_path):
+        import subprocess
+        import sys
+
+        self.port = free_port()
+        self.out, self.err = tmp_path / "out.txt", tmp_path / "err.txt"
+        with self.out.open("w") as out, self.err.open("w") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "reporting", "serve", "--db", str(path)]
+                + ["--port", str(self.port)],
+                stdout=out,
+                stderr=err,
+            )
+        deadline = time.monotonic() + 60
+        while self.fetch("/-/versions.json", timeout=5)[0] != 200:
+            assert self.process.poll() is None, self.err.read_text()
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+
+    def fetch(self, target: str, timeout: float) -> tuple[int, bytes]:
+        """The status and body of a GET (0 when nothing answered)."""
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(
+                f"http://127.0.0.1:{self.port}{target}", timeout=timeout
+            ) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+        except OSError:
+            return 0, b""
+
+    def memory(self, field: str) -> int:
+        """VmRSS (now) or VmHWM (the peak so far) of the server, in bytes."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        line = next(line for line in status.splitlines() if line.startswith(field + ":"))
+        return int(line.split()[1]) * 1024
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=30)
+
+
+GIB = 1024**3
+
+
+@pytest.mark.slow
+def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_gib(tmp_path):
+    from urllib.parse import quote
+
+    from reporting.store.query_bounds import MAX_RESULT_BYTES, MAX_VALUE_BYTES, TIME_LIMIT_MS
+
+    max_rows = serve.SETTINGS["max_returned_rows"]
+
+    def rows_of(count: int, value: str) -> str:
+        return (
+            f"with recursive r(i) as (select 1 union all select i + 1 from r limit {count})"
+            f" select {value} as v from r"
+        )
+
+    # JSON writes a control character in 6 bytes: rows of them as large as a query may
+    # return are the most memory a result takes to send, and still far below the bound
+    escaped = MAX_RESULT_BYTES // max_rows - 100
+    hostile = {  # what each query is, its SQL, the status it must get
+        "one huge value": ("select hex(randomblob(1000000000)) as h", 400),
+        "a string doubled in a recursive query": (
+            "with recursive r(i, s) as (select 0, 'x' union all select i + 1, s || s from r"
+            " where i < 40) select i, length(s) from r",
+            400,
+        ),
+        "a row of many large values": (
+            "select " + ", ".join(f"zeroblob({MAX_VALUE_BYTES}) as c{n}" for n in range(150)),
+            400,
+        ),
+        "many rows of large values": (rows_of(2000, "randomblob(4000000)"), 400),
+        "rows of escaped characters, as large as allowed": (
+            rows_of(max_rows, f"replace(zeroblob({escaped}), x'00', char(1))"),
+            200,
+        ),
+        "rows of escaped characters, larger": (
+            rows_of(max_rows, f"replace(zeroblob({2 * escaped}), x'00', char(1))"),
+            400,
+        ),
+        "a query that never ends": (
+            "with recursive r(i) as (select 1 union all select i + 1 from r)"
+            " select count(*) as n from r",
+            400,
+        ),
+    }
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    server = Server(path, tmp_path)
+    peak = [0]
+    watching = threading.Event()
+
+    def watch():  # the server is stopped at 1 GiB: a test must not take the machine down
+        while not watching.wait(0.01):
+            try:
+                peak[0] = max(peak[0], server.memory("VmRSS"))
+            except (OSError, StopIteration):
+                return
+            if peak[0] > GIB:
+                server.process.kill()
+                return
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        for name, (sql, expected) in hostile.items():
+            started = time.monotonic()
+            status, body = server.fetch(f"/store.json?sql={quote(sql)}", 4 * TIME_LIMIT_MS / 1000)
+            elapsed = time.monotonic() - started
+            assert status == expected, (name, status, body[:300], peak[0] / GIB)
+            assert elapsed < 2 * TIME_LIMIT_MS / 1000, (name, elapsed)
+            assert json.loads(body)["ok"] is (expected == 200), name
+        for _ in range(6):  # the server still answers, on each of its connections
+            status, body = server.fetch("/store.json?sql=select+count(*)+as+n+from+rounds", 10)
+            assert status == 200 and b'"rows": [[2]]' in body
+        peak[0] = max(peak[0], server.memory("VmHWM"))
+    finally:
+        watching.set()
+        watcher.join()
+        server.stop()
+    assert peak[0] < GIB, f"peak RSS {peak[0] / GIB:.2f} GiB"
+    assert "Traceback" not in server.err.read_text() + server.out.read_text()
+
+
+# --- stopping, listening --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_sigterm_or_ctrl_c_stops_it_with_exit_0(tmp_path, stop):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    server = Server(path, tmp_path)
+    try:
+        server.process.send_signal(stop)
+        assert server.process.wait(timeout=30) == 0
+    finally:
+        server.stop()
+    out, err = server.out.read_text(), server.err.read_text()
+    assert out.splitlines()[-1] == f"stopped by {stop.name}"
+    assert err == "", err  # no "rolled back", no traceback
+
+
+def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    result = run_main("serve", "--db", str(path), "--host", "203.0.113.7")  # TEST-NET-3
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "baccarat-report: cannot listen on 203.0.113.7:8001: this machine has no such"
+        " address; give --host one of its own addresses (127.0.0.1, the default, for this"
+        " machine only)"
+    ]
+    result = run_main("serve", "--db", str(path), "--host", "no-such-host.invalid")
+    assert result.returncode == 2 and "no address of that name" in result.stderr
+    assert "--port" not in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,154 @@
+"""What ``baccarat-report serve`` adds to Datasette, as Datasette's own plugin hooks.
+
+* Every connection is bounded (:func:`reporting.store.query_bounds.bound_connection`): no
+  query allocates past its bounds, none calls ``fts3_tokenizer()``.
+* Only GET and HEAD are answered (405 otherwise): nothing here changes the store, and
+  Datasette answers a POST to a table with a 500 and a traceback.
+* An error of the request (a page that does not exist, a query SQLite refused, one that
+  needed more memory than allowed) is its page or JSON, with no traceback on the terminal;
+  Datasette's own handler prints one for every 404, and fails on some.
+* A money column (``*_cents``) of a row that has a currency, or a round, shows the amount in
+  that currency (``€1,234.50``, in English as the pages are); a view's ``round_id`` links to
+  the round's page (a table's links come from its foreign keys).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Generator
+from typing import Any
+
+from datasette import hookimpl
+from datasette.utils import tilde_encode
+from datasette.utils.asgi import Base400, Response, asgi_send
+from datasette.views.base import DatasetteError
+from markupsafe import Markup
+
+from reporting.config.languages import language
+from reporting.presentation.i18n import Formatter
+from reporting.store.query_bounds import SQLITE_HEAP_BYTES, bound_connection
+from reporting.store.schema import VIEW_NAMES
+
+#: The HTTP methods answered: those that only read.
+READ_METHODS = frozenset({"GET", "HEAD"})
+
+#: The pages are in English, money as English writes it in Europe (``€1,234.50``).
+_MONEY = Formatter(language("en").locale)
+
+_OUT_OF_MEMORY = (
+    f"the query needed more memory than serve allows SQLite ({SQLITE_HEAP_BYTES // 2**20} MiB):"
+    " ask for fewer or shorter values"
+)
+
+
+@hookimpl
+def prepare_connection(conn: Any, database: str, datasette: Any) -> None:
+    """Each connection Datasette opens is bounded."""
+    bound_connection(conn)
+
+
+@hookimpl
+def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
+    """Refuse every method but GET and HEAD, before Datasette routes the request."""
+
+    def wrap(app: Any) -> Any:
+        async def read_only(scope: dict, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["method"] not in READ_METHODS:
+                await asgi_send(
+                    send,
+                    "405 Method Not Allowed: the store is read only (GET and HEAD)\n",
+                    405,
+                    headers={"Allow": ", ".join(sorted(READ_METHODS))},
+                )
+                return
+            await app(scope, receive, send)
+
+        return read_only
+
+    return wrap
+
+
+@hookimpl(wrapper=True)
+def handle_exception(
+    datasette: Any, request: Any, exception: BaseException
+) -> Generator[None, list, list]:
+    """An error of the request gets its page (or JSON) and nothing on the terminal; a bug
+    keeps Datasette's 500 page and its traceback."""
+    responses = yield
+    error = _request_error(exception)
+    if error is None:
+        return responses
+    status, title, message, info = error
+
+    async def page() -> Response:
+        body = {**info, "ok": False, "error": message, "status": status, "title": title}
+        if request.path.split("?")[0].endswith(".json"):
+            return Response.json(body, status=status)
+        template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
+        context = {
+            **body,
+            "urls": datasette.urls,
+            "app_css_hash": datasette.app_css_hash(),
+            "menu_links": list,
+        }
+        return Response.html(await template.render_async(context), status=status)
+
+    return [page]
+
+
+def _request_error(exception: BaseException) -> tuple[int, str | None, str, dict] | None:
+    """(status, title, message, extra JSON fields) of an error of the request, None for a
+    bug."""
+    if isinstance(exception, Base400):
+        return exception.status, None, exception.args[0] if exception.args else "", {}
+    if isinstance(exception, DatasetteError) and exception.status < 500:
+        message = Markup(exception.message) if exception.message_is_html else exception.message
+        return exception.status, exception.title, message, dict(exception.error_dict)
+    if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
+        return 400, "Out of memory", _OUT_OF_MEMORY, {}
+    return None
+
+
+@hookimpl
+def render_cell(
+    row: Any, value: Any, column: str, table: str | None, database: str, datasette: Any
+) -> Markup | Callable[[], Awaitable[Markup | None]] | None:
+    """Money in its currency; a view's round id as a link to its round (a view has no
+    foreign keys for Datasette to link by)."""
+    if column.endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
+
+        async def money() -> Markup | None:
+            currency = await _currency(row, datasette.get_database(database))
+            if currency is None:
+                return None
+            return Markup('<span title="{} cents">{}</span>').format(
+                value, _MONEY.money(value, currency)
+            )
+
+        return money
+    if column == "round_id" and table in VIEW_NAMES and isinstance(value, str):
+        href = datasette.urls.row(database, "rounds", tilde_encode(value))
+        return Markup('<a href="{}">{}</a>').format(href, value)
+    return None
+
+
+async def _currency(row: Any, database: Any) -> str | None:
+    """The currency of a row's money: its own ``currency`` column, else its round's (every bet
+    of a round is in its game's currency), else None (a void round without bets)."""
+    currency, round_id = _value(row, "currency"), _value(row, "round_id")
+    if isinstance(currency, str) or not isinstance(round_id, str):
+        return currency if isinstance(currency, str) else None
+    result = await database.execute(
+        "SELECT currency FROM bets WHERE round_id = ? LIMIT 1", [round_id]
+    )
+    found = result.first()
+    return None if found is None else found[0]
+
+
+def _value(row: Any, column: str) -> Any:
+    """A column's value in a row as Datasette hands it to a hook: a foreign key's cell is
+    ``{"value": ..., "label": ...}`` on a table's page."""
+    try:
+        value = row[column]
+    except (IndexError, KeyError):  # sqlite3.Row's, a dict's: no such column
+        return None
+    return value.get("value") if isinstance(value, dict) else value

@@ -1,0 +1,121 @@
+"""The bounds of a query someone runs on the store through ``baccarat-report serve``, each
+with the reason for its value.
+
+Datasette lets anyone who reaches the server run their own SELECT. Its time limit
+(:data:`TIME_LIMIT_MS`) is checked between SQLite's instructions, so it cannot stop one
+instruction that allocates a gigabyte (``randomblob(1000000000)``), nor rows that are cheap
+to make and large to hold; the bounds here hold the memory of one query to a few hundred
+megabytes whatever its SQL:
+
+* a value (a string, a blob, a row SQLite builds) is at most :data:`MAX_VALUE_BYTES`;
+* SQLite's whole heap in the process is at most :data:`SQLITE_HEAP_BYTES`: the values a row
+  holds at once, an aggregate's state, a sort, a recursive query's queue;
+* the rows handed to Python are at most :data:`MAX_RESULT_BYTES` of Python objects per query
+  (Datasette renders them as JSON or HTML, a few times their size).
+
+:func:`bound_connection` applies the first and the last to each connection Datasette opens
+(with ``fts3_tokenizer()`` refused), :func:`bound_sqlite_heap` the heap bound to the process.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from reporting.ingest.limits import MAX_LINE_BYTES
+
+__all__ = [
+    "MAX_RESULT_BYTES",
+    "MAX_VALUE_BYTES",
+    "REFUSED_FUNCTIONS",
+    "SQLITE_HEAP_BYTES",
+    "TIME_LIMIT_MS",
+    "ResultTooLarge",
+    "bound_connection",
+    "bound_sqlite_heap",
+]
+
+#: Milliseconds a query may run (Datasette's ``sql_time_limit_ms``): a browsing question on a
+#: month of rounds answers in well under a second; anything slower is stopped.
+TIME_LIMIT_MS = 5_000
+
+#: Bytes of one string, blob or row (SQLite's ``SQLITE_LIMIT_LENGTH``, 1,000,000,000 by
+#: default). A stored row comes from one line of a round log, at most
+#: :data:`~reporting.ingest.limits.MAX_LINE_BYTES`; twice that reads every row ingest can
+#: write, and refuses ``randomblob(1000000000)`` before it is allocated.
+MAX_VALUE_BYTES = 2 * MAX_LINE_BYTES
+
+#: Bytes of SQLite's heap in the serving process (``PRAGMA hard_heap_limit``): past it a
+#: query fails with "out of memory" and the server carries on. Each connection's page cache
+#: is 2 MiB and a sort spills to temporary files past that, so the store's own queries use a
+#: few megabytes; 128 MiB holds a dozen values of :data:`MAX_VALUE_BYTES` at once.
+SQLITE_HEAP_BYTES = 128 * 1024 * 1024
+
+#: Bytes of Python objects (each row, and each of its values, as ``sys.getsizeof`` counts
+#: them) one query hands to Datasette. A page of 2,000 rows (Datasette's most) of rounds, the
+#: widest table, takes 1.8 MiB; rejected lines at their longest (10,000 characters) fit some
+#: 800 to a query. Sending rows as JSON takes some 30 times their size at worst
+#: (6 bytes for a control character, copied on its way out): 8 MiB of rows peaked at about
+#: 320 MiB of the server's memory, 32 MiB passed 1 GiB.
+MAX_RESULT_BYTES = 8 * 1024 * 1024
+
+#: SQL functions no query may call. ``fts3_tokenizer()`` hands out (and, with two arguments,
+#: takes) the address of a tokenizer's C functions: code execution where SQLite is built with
+#: ``SQLITE_ENABLE_FTS3_TOKENIZER``, as Debian's is (and Python's ``sqlite3`` before 3.12 has
+#: no ``setconfig`` to turn it off: a query calling it is refused when it is prepared).
+REFUSED_FUNCTIONS = frozenset({"fts3_tokenizer"})
+
+
+class ResultTooLarge(sqlite3.OperationalError):
+    """A query's rows exceed :data:`MAX_RESULT_BYTES` (an OperationalError, so that Datasette
+    shows it as the query's error, as it shows SQLite's own)."""
+
+
+def bound_connection(connection: sqlite3.Connection) -> None:
+    """Bound what a query on ``connection`` may make: values of at most
+    :data:`MAX_VALUE_BYTES`, rows of at most :data:`MAX_RESULT_BYTES` in all (counted by the
+    connection's row factory, which keeps making the rows it made), no call of
+    :data:`REFUSED_FUNCTIONS`."""
+    connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    connection.set_authorizer(_refuse_functions)
+    connection.row_factory = _ResultBudget(connection.row_factory)
+
+
+def bound_sqlite_heap() -> None:
+    """Hold SQLite's heap in this process to :data:`SQLITE_HEAP_BYTES` (the bound is the
+    process's, across every connection: call it in a process that only serves)."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.execute(f"PRAGMA hard_heap_limit = {SQLITE_HEAP_BYTES}")
+    finally:
+        connection.close()
+
+
+def _refuse_functions(action: int, _: str | None, name: str | None, *__: str | None) -> int:
+    # SQLITE_FUNCTION names the function in the second argument (the first is NULL).
+    refused = action == sqlite3.SQLITE_FUNCTION and (name or "").lower() in REFUSED_FUNCTIONS
+    return sqlite3.SQLITE_DENY if refused else sqlite3.SQLITE_OK
+
+
+class _ResultBudget:
+    """A row factory that counts the Python memory of the rows of each cursor (each query)
+    and raises :class:`ResultTooLarge` past :data:`MAX_RESULT_BYTES`. A connection runs one
+    query at a time, so a new cursor starts a new count."""
+
+    def __init__(self, make_row: Callable[[sqlite3.Cursor, tuple], Any] | None) -> None:
+        self.make_row = make_row
+        self.cursor: sqlite3.Cursor | None = None
+        self.spent = 0
+
+    def __call__(self, cursor: sqlite3.Cursor, row: tuple) -> Any:
+        if cursor is not self.cursor:
+            self.cursor, self.spent = cursor, 0
+        self.spent += sys.getsizeof(row) + sum(map(sys.getsizeof, row))
+        if self.spent > MAX_RESULT_BYTES:
+            raise ResultTooLarge(
+                f"the query's rows take more than {MAX_RESULT_BYTES // 2**20} MiB, the most"
+                " one query may return here: ask for fewer rows or columns, or shorter values"
+            )
+        return row if self.make_row is None else self.make_row(cursor, row)
