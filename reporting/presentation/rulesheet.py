@@ -346,6 +346,8 @@ class RuleSheet:
     scoreboard: Scoreboard | None = None
     operator: str | None = None  # who publishes the page (the PDF's author)
     publisher: Publisher | None = None  # and all of [operator]: licence, logo, accent, templates
+    #: The game's names of the hands in the sheet's language, where its ``words`` give them.
+    hand_words: tuple[tuple[str, str], ...] = ()
 
     @property
     def draft(self) -> bool:
@@ -786,6 +788,7 @@ def _assemble(
         adm=adm,
         warnings=warnings,
         scoreboard=_scoreboard(game, reset),
+        hand_words=game.hand_words(language),
     )
 
 

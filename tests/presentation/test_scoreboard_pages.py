@@ -20,7 +20,7 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.loader import ConfigError, load_config
 from reporting.engine.rules import Winner
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import load_translations
+from reporting.presentation.i18n import load_translations, page_translations
 from reporting.presentation.pdf import render_pdf
 from reporting.presentation.roads import EXAMPLE_SEED, deal_shoe
 from reporting.presentation.rulesheet import build_rule_sheet
@@ -64,8 +64,9 @@ def test_a_live_page_explains_and_draws_its_scoreboard(operator_config, game_id,
     board = section(html)
     counts = example_counts(sheet.decks)
     gettext = load_translations(language).gettext
+    page_text = page_translations(language).gettext  # a name kept in English marked English
     for heading in ("The table’s scoreboard", "Shoe statistics", "Bead Road", "Big Road"):
-        assert f">{gettext(heading)}</h" in board
+        assert f">{page_text(heading)}</h" in board
     assert 'href="#scoreboard"' in html  # in the contents
     # the statistics table: hands dealt, then each result with its count
     cells = re.findall(r'<td class="num">([^<]*)</td>', board)
