@@ -108,6 +108,7 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "statistics_reset": game.statistics_reset,
         "version": game.version,
         "tables": list(game.tables) or None,
+        "words": {language: dict(hands) for language, hands in game.words} or None,
     }
     return document | {key: value for key, value in optional.items() if value is not None}
 

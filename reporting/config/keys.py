@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from reporting.config.bets import BET_KEYS, NAME_PATTERN, ROW_KEYS, catalogue_bets
-from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
 from reporting.config.values import (
     MISSING,
@@ -34,6 +34,7 @@ from reporting.config.values import (
     TableList,
     Text,
     TextList,
+    suggestion,
 )
 from reporting.engine.bets import BetGroup
 from reporting.engine.facts import FACTS
@@ -43,6 +44,8 @@ __all__ = [
     "CATALOGUE_PATH",
     "GAME_ID_PATTERN",
     "GAME_KEYS",
+    "HAND_WORD_KEYS",
+    "HandWords",
     "LIMIT_KEYS",
     "Licences",
     "OPERATOR_GAME_KEYS",
@@ -79,8 +82,10 @@ def catalogue_games() -> tuple[str, ...]:
         return tuple(tomllib.load(handle).get("games", {}))
 
 
-#: The parts of a live table's scoreboard a rule sheet can explain (games.md).
-SCOREBOARD_PARTS = ("statistics", "bead_road", "big_road")
+#: The parts of a live table's scoreboard a rule sheet can explain (games.md), and the share of
+#: the bets placed at the table on Banker, Player and Tie that some tables show ("% Su" on
+#: Italian ones; games.md lists it for no game): a sheet of a table without it says so.
+SCOREBOARD_PARTS = ("statistics", "bead_road", "big_road", "bet_shares")
 _OWN_NAME = {"type": "string", "pattern": f"^{NAME_PATTERN}$"}
 
 
@@ -154,6 +159,64 @@ LIMIT_KEYS: dict[str, Key] = _MIN_MAX | {
     ),
 }
 
+#: A hand's name of the operator's own: a word or a few, with nothing a page's sentence could
+#: read as markup or as a placeholder (no < > & " % { }), no space at either end.
+_HAND_WORD = Text("Player", 40, r"[^\s<>&\"%{}]+(?: [^\s<>&\"%{}]+)*", "a word or a few")
+#: ``words = { it = { ... } }`` of a game: the hands whose names an operator may choose.
+HAND_WORD_KEYS: dict[str, Key] = {
+    "player": Key(_HAND_WORD, "the Player's name, in place of the catalogue's (Giocatore)"),
+    "banker": Key(_HAND_WORD, "the Banker's name, in place of the catalogue's (Banco)"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class HandWords(Kind):
+    """``words = { it = { player = "Player", banker = "Banker" } }``: the operator's own names
+    of the hands on a game's pages in a language, put in every sentence in place of the
+    catalogue's. A language whose sentences decline the names (Greek) takes none: the
+    languages table says which (:attr:`~reporting.config.languages.Language.hand_genitive`)."""
+
+    hands: Table = Table(HAND_WORD_KEYS)
+
+    @staticmethod
+    def languages() -> tuple[str, ...]:
+        """The languages whose pages take an operator's words for the hands."""
+        return tuple(entry.code for entry in LANGUAGES if entry.hand_genitive is not None)
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if not isinstance(value, dict):
+            problems.add(path, 'must be a table such as { it = { player = "Player" } }')
+            return MISSING
+        checked: dict[str, Any] = {}
+        for code, raw in value.items():
+            if code in SUPPORTED_LANGUAGES and code not in self.languages():
+                problems.add(
+                    (*path, code),
+                    f"the {code} pages decline the hands' names (their article and ending"
+                    " follow the word): no word of the configuration's can stand in for them"
+                    f" (languages that take one: {', '.join(self.languages())})",
+                )
+                checked[code] = MISSING
+            elif code not in SUPPORTED_LANGUAGES:
+                known = self.languages()
+                problems.add(
+                    (*path, code),
+                    f"not a language of the pages (known: {', '.join(known)})"
+                    + suggestion(code, known),
+                )
+                checked[code] = MISSING
+            else:
+                checked[code] = self.hands.check(raw, (*path, code), problems)
+        return MISSING if MISSING in checked.values() else checked
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "propertyNames": {"enum": list(self.languages())},
+            "additionalProperties": self.hands.schema() | {"minProperties": 1},
+        }
+
+
 #: The keys of a game (``[games.ID]``); every one may override the catalogue's.
 GAME_KEYS: dict[str, Key] = {
     "name": Key(Text("Live Baccarat", 100), "the game's name on its pages"),
@@ -208,11 +271,20 @@ GAME_KEYS: dict[str, Key] = {
     "scoreboard": Key(
         ChoiceList(Choice(SCOREBOARD_PARTS, "scoreboard part")),
         "what the live table shows players of its shoe: statistics, bead_road, big_road (the"
-        " rule sheet explains each, with an example drawn from a shoe dealt by the engine)",
+        " rule sheet explains each, with an example drawn from a shoe dealt by the engine),"
+        " bet_shares (the share of the bets placed at the table on Banker, Player and Tie: the"
+        ' Italian tables\' "% Su"; a sheet of a table without it says it is not shown)',
     ),
     "languages": Key(
         ChoiceList(Choice(SUPPORTED_LANGUAGES, "language with a catalogue")),
         "languages of the rule sheets, in order",
+    ),
+    "words": Key(
+        HandWords(),
+        "the hands' names on the game's pages in a language, where the market says them"
+        ' otherwise than the catalogue, e.g. { it = { player = "Player", banker = "Banker" } }'
+        " (the Italian catalogue says Giocatore and Banco): every sentence and bet name of"
+        " those pages takes them",
     ),
     "regulator": Key(
         Choice(lambda: sorted(load_regulators()), "regulator"),

@@ -5,15 +5,24 @@ Adding a language is one row here and one gettext catalogue,
 template); ``tests/presentation/test_i18n.py`` fails while the catalogue is missing or incomplete, and an
 unknown code fails loudly wherever it is used, never falling back to another language.
 
-=====  ======  =====  ==========================================================
-code   locale  LCID   why this locale
-=====  ======  =====  ==========================================================
-it     it_IT   0410   Italy (ADM)
-da     da_DK   0406   Denmark
-el     el_GR   0408   Greece
-en     en_GB   0809   English as published in Europe: day-month-year dates, and the
-                      currency symbol in front (``€1,000.00``), as en_IE would write it
-=====  ======  =====  ==========================================================
+=====  ======  =====  ========  =================================================
+code   locale  LCID   genitive  why this locale
+=====  ======  =====  ========  =================================================
+it     it_IT   0410   ""        Italy (ADM)
+da     da_DK   0406   "s"       Denmark
+el     el_GR   0408   None      Greece
+en     en_GB   0809   ""        English as published in Europe: day-month-year dates,
+                                and the currency symbol in front (``€1,000.00``), as
+                                en_IE would write it
+=====  ======  =====  ========  =================================================
+
+The genitive column is how the catalogue's sentences bend a hand's name (the Player, the
+Banker), which decides whether an operator may put a word of its own in its place (a game's
+``words``): ``""`` the name never changes (Italian "del Giocatore", English "the Player’s":
+the ending is a word of its own), ``"s"`` it takes a genitive -s (Danish "Players hånd",
+"Bankers hånd"; ``'`` after s, x or z), None the sentences decline it and its article by
+its gender (Greek "ο Παίκτης", "του Παίκτη", "της Μπάνκας"): no word of the operator's can
+stand in for it.
 """
 
 from __future__ import annotations
@@ -30,14 +39,32 @@ class Language:
     code: str  # ISO 639-1, the catalogue's folder name
     locale: str  # the CLDR locale numbers, money and dates are formatted in
     excel_lcid: int  # Windows locale id: Excel's [$-LCID] tag (month names, currency place)
+    #: How a hand's name bends in the catalogue's sentences (see the table above): the
+    #: ending of its genitive, "" for none; None when the sentences decline it.
+    hand_genitive: str | None
+
+    def hand_forms(self, word: str) -> tuple[str, ...]:
+        """Every form of a hand's name ``word`` the catalogue's sentences use, the name first.
+
+        >>> language("da").hand_forms("Player"), language("da").hand_forms("Spillers")
+        (('Player', 'Players'), ('Spillers', "Spillers'"))
+        >>> language("it").hand_forms("Giocatore")
+        ('Giocatore',)
+        """
+        if self.hand_genitive is None:
+            raise ValueError(f"the {self.code} pages decline the hands' names: no forms to derive")
+        if not self.hand_genitive:
+            return (word,)
+        ending = "'" if word[-1:].lower() in ("s", "x", "z") else self.hand_genitive
+        return (word, word + ending)
 
 
 #: Every language with a catalogue, in the order the CLI lists them.
 LANGUAGES: tuple[Language, ...] = (
-    Language("it", "it_IT", 0x0410),
-    Language("da", "da_DK", 0x0406),
-    Language("el", "el_GR", 0x0408),
-    Language("en", "en_GB", 0x0809),
+    Language("it", "it_IT", 0x0410, hand_genitive=""),
+    Language("da", "da_DK", 0x0406, hand_genitive="s"),
+    Language("el", "el_GR", 0x0408, hand_genitive=None),
+    Language("en", "en_GB", 0x0809, hand_genitive=""),
 )
 
 #: The codes of :data:`LANGUAGES`.

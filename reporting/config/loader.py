@@ -91,6 +91,7 @@ OPTIONAL_GAME_KEYS = (
     "statistics_reset",
     "version",
     "tables",
+    "words",
 )
 
 
@@ -705,6 +706,10 @@ def _game_spec(
         declared_rtp_reference=values["declared_rtp_reference"],
         scoreboard=tuple(values["scoreboard"] or ()),
         availability_gap_minutes=values["availability_gap_minutes"],
+        words=tuple(
+            (language, tuple(sorted(hands.items())))
+            for language, hands in sorted((values["words"] or {}).items())
+        ),
     )
 
 
@@ -834,6 +839,21 @@ def _check_published_languages(
         )
 
 
+def _check_words(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    words, languages = values["words"], values["languages"]
+    if words in (None, MISSING) or languages is MISSING:
+        return
+    for language in words:
+        if language not in languages:
+            problems.add(
+                (*path, "words", language),
+                f"the game publishes no {language} pages (its languages: {', '.join(languages)}):"
+                f" list {language} in languages, or remove its words",
+            )
+
+
 _GAME_CHECKS = (
     _check_shoe,
     _check_limits,
@@ -843,4 +863,5 @@ _GAME_CHECKS = (
     _check_declared_rtp,
     _check_availability_gap,
     _check_published_languages,
+    _check_words,
 )

@@ -65,6 +65,9 @@ class GameSpec:
     #: A game open 24h: minutes without a round at a table beyond which the month's audit
     #: lists an availability gap (None: not checked).
     availability_gap_minutes: int | None = None
+    #: The operator's own words for the hands (Player, Banker) on the pages of a language, in
+    #: place of its catalogue's: ``(("it", (("banker", "Banker"), ("player", "Player"))),)``.
+    words: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def limits_for(self, bet: BetRule | str) -> StakeLimits:
         """Stake limits of one bet (a rule or its id)."""
@@ -85,6 +88,11 @@ class GameSpec:
             if offered.id == bet_id:
                 return offered
         raise KeyError(f"{self.id} does not offer the {bet_id} bet")
+
+    def hand_words(self, language: str) -> tuple[tuple[str, str], ...]:
+        """The operator's words for the hands on the pages of ``language``, by hand
+        (``player``, ``banker``); empty: the catalogue's own."""
+        return dict(self.words).get(language, ())
 
     @property
     def bet_ids(self) -> tuple[str, ...]:

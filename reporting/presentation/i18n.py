@@ -34,13 +34,14 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, parse_pattern
 from babel.support import Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from reporting.config.languages import LANGUAGES
 from reporting.config.languages import language as language_of
 from reporting.engine.cards import SUIT_SYMBOLS
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
 from reporting.presentation.bet_words import catalogue_bet, own_words
+from reporting.presentation.page_words import PageTranslations
 from reporting.presentation.roads import (
     BeadRoad,
     BigRoad,
@@ -61,6 +62,7 @@ __all__ = [
     "load_catalog",
     "load_translations",
     "make_environment",
+    "page_translations",
     "road_svg",
 ]
 
@@ -106,6 +108,18 @@ def load_catalog(language: str) -> Catalog:
 def load_translations(language: str) -> Translations:
     """A language's translations, compiled in memory from its ``.po`` file."""
     return compile_translations(load_catalog(language))
+
+
+@cache
+def page_translations(
+    language: str, hand_words: tuple[tuple[str, str], ...] = ()
+) -> PageTranslations:
+    """A language's translations as its pages show them: with the operator's names of the
+    hands (a game's ``words`` in the language) and the English names marked
+    (:mod:`reporting.presentation.page_words`)."""
+    return PageTranslations(
+        load_translations(language), load_translations("en"), language_of(language), hand_words
+    )
 
 
 def compile_translations(catalog: Catalog) -> Translations:
@@ -244,11 +258,20 @@ class Formatter:
 
     def join_and(self, items: list[str]) -> str:
         """``A, B and C`` in the locale's words."""
-        return format_list([str(item) for item in items], style="standard", locale=self.locale)
+        return self._joined(items, "standard")
 
     def join_or(self, items: list[str]) -> str:
         """``A, B or C`` in the locale's words."""
-        return format_list([str(item) for item in items], style="or", locale=self.locale)
+        return self._joined(items, "or")
+
+    def _joined(self, items: list[str], style: str) -> str:
+        """The items in a list of the locale's words; markup among them (a bet's name marked
+        as English) stays markup, the other items escaped (the locale's connecting words are
+        letters and punctuation)."""
+        if any(isinstance(item, Markup) for item in items):
+            escaped = [str(escape(item)) for item in items]
+            return Markup(format_list(escaped, style=style, locale=self.locale))
+        return format_list([str(item) for item in items], style=style, locale=self.locale)
 
     def filters(self) -> dict[str, Callable[..., str]]:
         """The jinja2 filters, by name."""
@@ -289,9 +312,9 @@ def css_string(text: str) -> Markup:
     Markup('"Live \\\\000022 A\\\\000022  \\\\00003c \\\\00002f style\\\\00003e "')
     """
     # Markup (a translation with its values filled in, a macro's output) is HTML with its
-    # values escaped: a CSS string holds plain text, so it is unescaped first, or the page
-    # would print "&amp;" for "&".
-    plain = text.unescape() if isinstance(text, Markup) else str(text)
+    # values escaped: a CSS string holds plain text, so its tags go (a name marked as English)
+    # and it is unescaped, or the page would print "&amp;" for "&".
+    plain = _plain(text)
     escaped = "".join(
         char if _CSS_SAFE.fullmatch(char) else f"\\{ord(char):06x} " for char in plain
     )
@@ -320,8 +343,9 @@ def css_counters(text: str) -> Markup:
 
 
 @cache
-def make_environment(language: str) -> Environment:
-    """The jinja2 environment of one language: templates, translations and every filter.
+def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()) -> Environment:
+    """The jinja2 environment of one language (with the operator's names of the hands in it,
+    ``hand_words``: :func:`page_translations`): templates, translations and every filter.
 
     Autoescape is on for every template; the filters are the only formatters of the view
     model's values. ``_``, ``gettext`` and ``ngettext`` are the language's (new-style:
@@ -339,7 +363,7 @@ def make_environment(language: str) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.install_gettext_translations(load_translations(language), newstyle=True)
+    environment.install_gettext_translations(page_translations(language, hand_words), newstyle=True)
     formatter = Formatter(LOCALES[language])
     environment.filters.update(formatter.filters())
     environment.filters["css_string"] = css_string
@@ -364,11 +388,17 @@ def road_svg(
     letter: Callable[[str], str],
 ) -> Markup:
     """A scoreboard road as inline SVG for a page (``kind``: bead_road or big_road), with
-    its title, screen reader sentence and winners' letters in the page's words (the drawing
-    escapes them); ``letter`` gives a winner's letter (``banker``, ``player``, ``tie``): the
-    templates pass the macro their text uses, so the drawing and the legend say the same."""
+    its title, screen reader sentence and winners' letters in the page's words (their text:
+    the drawing escapes it); ``letter`` gives a winner's letter (``banker``, ``player``,
+    ``tie``): the templates pass the macro their text uses, so the drawing and the legend say
+    the same."""
     draw, expected = _ROAD_DRAWINGS[kind]
     if not isinstance(road, expected):
         raise TypeError(f"a {kind} drawing is of a {expected.__name__}, not {road!r}")
-    letters = WinnerLetters(*(str(letter(winner)) for winner in ("banker", "player", "tie")))
-    return Markup(draw(road, RoadLabels(str(title), str(description), letters)))
+    letters = WinnerLetters(*(_plain(letter(winner)) for winner in ("banker", "player", "tie")))
+    return Markup(draw(road, RoadLabels(_plain(title), _plain(description), letters)))
+
+
+def _plain(text: str) -> str:
+    """The text of a page's words: markup's tags dropped and its characters unescaped."""
+    return text.striptags() if isinstance(text, Markup) else str(text)

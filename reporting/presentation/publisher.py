@@ -140,8 +140,10 @@ _TEMPLATE_SUFFIXES = (".j2", ".css")
 
 
 @cache
-def _overlaid(language: str, folder: Path) -> Environment:
-    base = make_environment(language)
+def _overlaid(
+    language: str, folder: Path, hand_words: tuple[tuple[str, str], ...] = ()
+) -> Environment:
+    base = make_environment(language, hand_words)
     _check_overrides(folder, set(base.list_templates()))
     loader = ChoiceLoader([FileSystemLoader(folder), base.loader])
     return base.overlay(loader=loader)
@@ -162,12 +164,12 @@ def _check_overrides(folder: Path, built_in: set[str]) -> None:
 
 
 def environment_of(sheet: RuleSheet) -> Environment:
-    """The template environment of a sheet: its language's, searched first in the operator's
-    template folder when there is one."""
+    """The template environment of a sheet: its language's, with the game's names of the
+    hands in it, searched first in the operator's template folder when there is one."""
     folder = sheet.publisher.templates if sheet.publisher is not None else None
     if folder is None:
-        return make_environment(sheet.language)
-    return _overlaid(sheet.language, folder)
+        return make_environment(sheet.language, sheet.hand_words)
+    return _overlaid(sheet.language, folder, sheet.hand_words)
 
 
 def render_page(sheet: RuleSheet, template: str) -> str:

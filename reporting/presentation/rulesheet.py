@@ -348,6 +348,8 @@ class RuleSheet:
     publisher: Publisher | None = None  # and all of [operator]: licence, logo, accent, templates
     #: Why the page is a draft, each said in the page's language (macros ``doubt_text``).
     doubts: tuple[Doubt, ...] = ()
+    #: The game's names of the hands in the sheet's language, where its ``words`` give them.
+    hand_words: tuple[tuple[str, str], ...] = ()
 
     @property
     def draft(self) -> bool:
@@ -793,6 +795,7 @@ def _assemble(
         adm=adm,
         warnings=warnings,
         scoreboard=_scoreboard(game, reset),
+        hand_words=game.hand_words(language),
     )
 
 

@@ -39,7 +39,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from reporting.config.languages import LANGUAGES
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.engine.rules import Winner
-from reporting.presentation.i18n import load_translations
+from reporting.presentation.i18n import page_translations
 from reporting.presentation.publisher import environment_of, with_templates_of
 from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOUR
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, Scoreboard
@@ -117,7 +117,7 @@ class _Text:
         self.sheet = sheet
         # The page's macros, the operator's overrides of them included (publisher.environment_of)
         self.macros = environment_of(sheet).get_template("rules/macros.html.j2").module
-        self.translations = load_translations(sheet.language)
+        self.translations = page_translations(sheet.language, sheet.hand_words)
 
     def __getattr__(self, name: str):
         macro = getattr(self.macros, name)
@@ -128,7 +128,7 @@ class _Text:
         return call
 
     def _(self, message: str) -> str:
-        return self.translations.gettext(message)
+        return Markup(self.translations.gettext(message)).striptags()
 
 
 class _Sheet:
@@ -489,7 +489,10 @@ def _scoreboard_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
     assert board is not None
     page = _Sheet(workbook, text._("Scoreboard"), (30, 12, 18, 30), text, formats)
     page.heading(text.scoreboard_title())
-    page.paragraph(f"{text.scoreboard_text()} {text.scoreboard_example_text(board)}")
+    page.paragraph(
+        f"{text.scoreboard_text()} {text.bet_shares_text(board)}"
+        f" {text.scoreboard_example_text(board)}"
+    )
     if "statistics" in board.parts:
         page.heading(text.statistics_title(), level=3)
         statistics = text.statistics_text()
@@ -671,7 +674,7 @@ def _disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats
             formats["money"],
         ),
         (
-            text.opening_hours_label(),
+            text.opening_hours_label(sheet),
             text.opening_hours(adm) if adm.opening_hours else text.missing_value("opening_hours"),
             None,
         ),

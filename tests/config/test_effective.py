@@ -93,12 +93,13 @@ def test_every_game_key_is_written_with_the_defaults_filled_in():
     italy = document["games"]["live-baccarat-it"]
     # the pay table says both perfect pair odds; the catalogue gives this game no version and
     # no cut card depth (games.md states none), and the sample cites no certificate for its
-    # declared RTP
+    # declared RTP, and keeps the catalogue's names of the hands (no words of its own)
     assert set(italy) == set(GAME_KEYS) - {
         "perfect_pair",
         "version",
         "declared_rtp_reference",
         "cut_card_depth",
+        "words",
     }
     assert italy["declared_rtp"] == "99.50" and italy["decks"] == 8
     mini = document["games"]["mini-baccarat-it"]

@@ -122,8 +122,8 @@ def test_a_game_that_declares_no_single_rtp_shows_every_bet_s(operator_config):
     rows = [cell.strip() for cell in text.split("|") if cell.strip()]
     rtp = rows[rows.index("Quota della raccolta destinata a montepremi (% RTP)") + 1]
     share = rows[rows.index("Compenso del concessionario") + 1]
-    assert rtp == "Player 98,76% · Banker 98,94% · Pareggio 85,56%"
-    assert share == "Player 1,24% · Banker 1,06% · Pareggio 14,44%"
+    assert rtp == "Giocatore 98,76% · Banco 98,94% · Pareggio 85,56%"
+    assert share == "Giocatore 1,24% · Banco 1,06% · Pareggio 14,44%"
     book = load_workbook(io.BytesIO(render_xlsx(mini)))
     values = [cell.value for ws in book.worksheets for row in ws.iter_rows() for cell in row]
     assert rtp in values and share in values

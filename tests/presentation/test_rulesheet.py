@@ -333,6 +333,7 @@ def test_sheet_holds_values_not_formatted_strings(sheets):
         "exclusive_groups",
         "result",
         "regulator_code",
+        "doubts",  # each a warning's English sentence, its figures kept apart as numbers
         "opening_hours",
         "warnings",
         "parts",  # the scoreboard's parts, configuration words

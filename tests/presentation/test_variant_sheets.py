@@ -254,7 +254,7 @@ def test_the_italian_ez_page_states_the_push_on_a_three_card_7(rendered):
     html = (rendered / "ez-baccarat.it.html").read_text(encoding="utf-8")
     assert (
         "pay-row",
-        ["Il Banker vince con 7 punti e tre carte: la puntata è restituita.", "Puntata restituita"],
+        ["Il Banco vince con 7 punti e tre carte: la puntata è restituita.", "Puntata restituita"],
     ) in table_rows(html, "bets")
 
 
