@@ -190,8 +190,7 @@ def generate_month(
     ``faults=N`` injects N faults of every kind (or of ``fault_kinds``), each on its own round;
     the manifest beside the log (``<out>.faults.json``, or ``faults.json`` in the CSV folder)
     lists them with their lines (a JSON document's element index), and the kinds the format
-    or the games could not carry; with no fault asked, no manifest is written (one left there
-    by an earlier run is removed). The same arguments give the same bytes.
+    or the games could not carry (no fault asked: no manifest). Same arguments, same bytes.
     ``progress(done, total)`` is told how far through the month the writing is.
     """
     year, number = parse_month(month)
@@ -222,15 +221,15 @@ def generate_month(
         header["positions"] = _POSITIONS[fmt]
     if skipped:
         header["skipped_faults"] = skipped
-    if faults > 0:
-        run.write_manifest(manifest_path, header)
-        files = (*writer.files(), manifest_path)
-    else:  # a clean month has no answer key: none beside it (nor an old one, now untrue)
-        if manifest_path.is_file():
-            manifest_path.unlink()
-        files, manifest_path = tuple(writer.files()), None
-    return run.summary(header, fmt, out, files, manifest_path, writer.lines, table_runs,
-                       skipped)  # fmt: skip
+    manifest = run.write_manifest(manifest_path, header) if faults else _no_manifest(manifest_path)
+    files = (*writer.files(), manifest) if manifest else tuple(writer.files())
+    return run.summary(header, fmt, out, files, manifest, writer.lines, table_runs, skipped)
+
+
+def _no_manifest(path: Path) -> None:
+    """A clean month has no answer key: none beside it (nor an old one, now untrue)."""
+    if path.is_file():
+        path.unlink()
 
 
 # What a manifest's "line" is, in each export shape.
@@ -436,11 +435,12 @@ class _MonthRun:
         finally:
             writer.close(keep=kept)
 
-    def write_manifest(self, path: Path, header: dict[str, Any]) -> None:
+    def write_manifest(self, path: Path, header: dict[str, Any]) -> Path:
         """The manifest: ``header`` (log, seed, month), then the faults in line order."""
         self.entries.sort(key=lambda entry: entry["line"])
         manifest = {**header, "faults": self.entries}
         path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        return path
 
     def _write_rounds(
         self,
