@@ -488,40 +488,45 @@ def dask_runner(
             connection.close()
         planned.sort(key=lambda task: -task.partition.rounds)
         with _dask_warnings_quiet():
-            yield from _run_on_cluster(planned)
-
-    def _run_on_cluster(planned: list[LogTask]) -> Iterator[PartitionResult]:
-        client, own = _client_of(address_or_cluster, timeout, worker_wait)
-        run_id = uuid.uuid4().hex[:8]
-        futures = {}
-        fetcher = ThreadPoolExecutor(1, thread_name_prefix="dask-results")
-        try:
-            for task in planned:
-                future = client.submit(
-                    check_logged_partition,
-                    task,
-                    key=f"baccarat-partition-{task.partition.number}-{run_id}",
-                    priority=task.partition.rounds,
-                    pure=False,
-                )
-                futures[future] = task
-            watch = _WorkerWatch(client, worker_wait, _shown(address_or_cluster), len(futures))
-            for future in _as_completed(list(futures), watch):
-                try:
-                    result = _result(future, watch, fetcher)
-                except ClusterError:
-                    raise
-                except Exception as error:
-                    raise _failure(futures[future], error) from None
-                yield result
-        finally:
-            for future in futures:
-                future.cancel()  # a fetch still waiting ends with it
-            fetcher.shutdown()
-            if own:
-                client.close()
+            yield from _run_on_cluster(address_or_cluster, planned, timeout, worker_wait)
 
     return run
+
+
+def _run_on_cluster(
+    address_or_cluster, planned: list[LogTask], timeout: float, worker_wait: float
+) -> Iterator[PartitionResult]:
+    """Each planned partition sent to the cluster, the results as they come (see
+    :func:`dask_runner`)."""
+    client, own = _client_of(address_or_cluster, timeout, worker_wait)
+    run_id = uuid.uuid4().hex[:8]
+    futures = {}
+    fetcher = ThreadPoolExecutor(1, thread_name_prefix="dask-results")
+    try:
+        for task in planned:
+            future = client.submit(
+                check_logged_partition,
+                task,
+                key=f"baccarat-partition-{task.partition.number}-{run_id}",
+                priority=task.partition.rounds,
+                pure=False,
+            )
+            futures[future] = task
+        watch = _WorkerWatch(client, worker_wait, _shown(address_or_cluster), len(futures))
+        for future in _as_completed(list(futures), watch):
+            try:
+                result = _result(future, watch, fetcher)
+            except ClusterError:
+                raise
+            except Exception as error:
+                raise _failure(futures[future], error) from None
+            yield result
+    finally:
+        for future in futures:
+            future.cancel()  # a fetch still waiting ends with it
+        fetcher.shutdown()
+        if own:
+            client.close()
 
 
 @contextmanager
