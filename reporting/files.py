@@ -35,6 +35,7 @@ from reporting.errors import (
 )
 
 __all__ = [
+    "clear_staging",
     "environment_fault",
     "repair_folder_swap",
     "retired_folder",
@@ -232,6 +233,18 @@ def _take(
             time.sleep(min(_LOCK_POLL, max(0.0, deadline - time.monotonic())))
         except OSError as error:
             raise environment_fault(error, path, "lock it") from None
+
+
+def clear_staging(staging: Path, what: str) -> None:
+    """Remove the staging folder a killed run left at ``staging`` (if any), where ``what``
+    (``"the export stages its copy"``) is written next. Anything else of that name, a symbolic
+    link above all, is refused in one line, never removed nor followed: it is not ours."""
+    if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
+        raise InputError(
+            f"{staging}: not a folder of ours, where {what}; move it away and run again"
+        )
+    if staging.exists():
+        shutil.rmtree(staging)
 
 
 def retired_folder(final: Path) -> Path:

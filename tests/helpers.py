@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import gzip
+import html
+import io
 import json
 import os
 import re
@@ -11,6 +13,7 @@ import sqlite3
 import struct
 import subprocess
 import sys
+import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -476,3 +479,48 @@ def alerts_of(connection: sqlite3.Connection, result, **more):
         checks_not_run=result.checks_not_run,
         **more,
     )
+
+
+# --- print headers and footers of a workbook, as a spreadsheet application prints them ------
+
+#: An operator's name of the characters Excel's header codes are made of.
+HEADER_CODES_NAME = "Rock &[Page] & Roll &P&&N &[Date]"
+
+
+def printed_headers(xlsx: bytes) -> list[dict[str, str]]:
+    """Every print header and footer of every sheet, read from the file's XML as Excel reads
+    it: ``&&`` prints one ``&``; ``&L``, ``&C``, ``&R`` start a section (the keys, with the
+    element: ``oddHeader.C``); any other code (``&P``, ``&[Page]``) prints as ``«P»``."""
+    found = []
+    with zipfile.ZipFile(io.BytesIO(xlsx)) as archive:
+        for name in sorted(archive.namelist()):
+            if not re.fullmatch(r"xl/worksheets/sheet\d+\.xml", name):
+                continue
+            text = archive.read(name).decode("utf-8")
+            sections = {}
+            for element, raw in re.findall(r"<(odd(?:Header|Footer))>(.*?)</\1>", text, re.S):
+                for key, value in _header_sections(html.unescape(raw)).items():
+                    sections[f"{element}.{key}"] = value
+            found.append(sections)
+    return found
+
+
+def _header_sections(header: str) -> dict[str, str]:
+    sections: dict[str, str] = {}
+    key, index = None, 0
+    while index < len(header):
+        char, code = header[index], header[index + 1 : index + 2]
+        if char != "&":
+            sections[key] = sections.get(key, "") + char
+            index += 1
+        elif code == "&":
+            sections[key] = sections.get(key, "") + "&"
+            index += 2
+        elif code in ("L", "C", "R"):
+            key, index = code, index + 2
+            sections.setdefault(key, "")
+        else:
+            end = header.index("]", index) + 1 if code == "[" else index + 2
+            sections[key] = sections.get(key, "") + f"«{header[index + 1 : end]}»"
+            index = end
+    return sections

@@ -31,6 +31,7 @@ __all__ = [
     "DEFAULT_DB_WAIT",
     "CONFIG_ENVVAR",
     "DB_ENVVAR",
+    "DEFAULT_WORKER_WAIT",
     "EXIT_FINDINGS",
     "EXIT_OK",
     "EXIT_UNUSABLE",
@@ -43,6 +44,7 @@ __all__ = [
     "PlainArgumentsCommand",
     "ProgressTasks",
     "SchedulerOption",
+    "WorkerWaitOption",
     "load_operator_config",
     "log_where_from",
     "make_folder",
@@ -125,6 +127,20 @@ LogsOption = Annotated[
         help="With --scheduler: where the Dask workers find the round logs, the store's file"
         " names under it (a folder, or a URL such as s3://bucket/prefix). Default: the folder"
         " the command runs in (monthly: the inbox).",
+    ),
+]
+#: Seconds a run on a Dask cluster waits while the scheduler has no worker, then stops (the
+#: library's own default, reporting.verify.distributed.DEFAULT_WORKER_WAIT, is the same).
+DEFAULT_WORKER_WAIT = 60.0
+
+WorkerWaitOption = Annotated[
+    float,
+    typer.Option(
+        "--worker-wait",
+        min=0,
+        metavar="SECONDS",
+        help="With --scheduler: seconds to wait while the Dask scheduler has no worker (at the"
+        " start, or once every worker has died), then stop with one line, storing nothing.",
     ),
 ]
 JsonOption = Annotated[
@@ -328,17 +344,20 @@ def progress_bars(*, quiet: bool = False, unit: str = "count") -> Iterator[Progr
 
 
 def verification_workers(
-    jobs: int | None, scheduler: str | None, logs: str | None = None
+    jobs: int | None,
+    scheduler: str | None,
+    logs: str | None = None,
+    worker_wait: float = DEFAULT_WORKER_WAIT,
 ) -> Workers:
     """Where the partitions run: on the Dask cluster of ``--scheduler`` (its workers reading
-    the round logs under ``--logs``), or in ``--jobs`` worker processes here (default: the
-    cores available)."""
+    the round logs under ``--logs``, waited for ``--worker-wait`` seconds when there are
+    none), or in ``--jobs`` worker processes here (default: the cores available)."""
     from reporting.verify.partitions import Workers
 
     if scheduler is not None:
         from reporting.verify.distributed import dask_runner
 
-        return Workers(1, dask_runner(scheduler, logs))
+        return Workers(1, dask_runner(scheduler, logs, worker_wait=worker_wait))
     if logs is not None:
         raise InputError("--logs is where Dask workers read the round logs: it needs --scheduler")
     return Workers(jobs, None)

@@ -14,6 +14,7 @@ from reporting import __version__
 from reporting.cli.common import (
     DEFAULT_DB,
     DEFAULT_DB_WAIT,
+    DEFAULT_WORKER_WAIT,
     ConfigOption,
     DbOption,
     DbWaitOption,
@@ -21,6 +22,7 @@ from reporting.cli.common import (
     JsonOption,
     LogsOption,
     SchedulerOption,
+    WorkerWaitOption,
     load_operator_config,
     print_json,
     progress_bars,
@@ -95,6 +97,7 @@ def monthly_command(
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     logs: LogsOption = None,
+    worker_wait: WorkerWaitOption = DEFAULT_WORKER_WAIT,
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
@@ -107,7 +110,7 @@ def monthly_command(
         raise InputError(f"{inbox}: the inbox is not a folder")
     # The monthly job names the logs in the store relative to the inbox (stored_name).
     default_logs = str(inbox.resolve()) if scheduler is not None else None
-    workers = verification_workers(jobs, scheduler, logs or default_logs)
+    workers = verification_workers(jobs, scheduler, logs or default_logs, worker_wait)
     result = _run_locked(
         operator, inbox, out, dates, db=db, waits=(wait, db_wait), workers=workers, as_json=as_json
     )

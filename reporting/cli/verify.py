@@ -13,6 +13,7 @@ from reporting import __version__
 from reporting.cli.common import (
     DEFAULT_DB,
     DEFAULT_DB_WAIT,
+    DEFAULT_WORKER_WAIT,
     EXIT_FINDINGS,
     EXIT_OK,
     ConfigOption,
@@ -22,6 +23,7 @@ from reporting.cli.common import (
     JsonOption,
     LogsOption,
     SchedulerOption,
+    WorkerWaitOption,
     load_operator_config,
     make_folder,
     print_json,
@@ -88,6 +90,7 @@ def verify_command(
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     logs: LogsOption = None,
+    worker_wait: WorkerWaitOption = DEFAULT_WORKER_WAIT,
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
@@ -105,7 +108,7 @@ def verify_command(
     day = parse_as_of(as_of, "UTC")
     connection = connect(db, create=False, wait=db_wait)
     try:
-        workers = verification_workers(jobs, scheduler, logs)
+        workers = verification_workers(jobs, scheduler, logs, worker_wait)
         result = _verify_watched(connection, operator, month, workers, quiet=as_json)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)

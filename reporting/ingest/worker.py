@@ -162,7 +162,8 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
     process.
 
     If the child cannot be started (no process to spare, or an interpreter that cannot
-    import this package), the file is read in this process instead: slower, same result.
+    import this package), the file is read in this process instead: slower, same result. A
+    child killed by a signal, before its first frame or after, is an InputError naming it.
     Close the generator (or exhaust it) to stop the child. An error in the child is raised
     here: :class:`InputError` for a file that cannot be read, RuntimeError for a bug.
     """
@@ -178,7 +179,11 @@ def read_in_worker(source: Source, games: Mapping[str, GameSpec], size: int) -> 
                 pickle.dump((source, dict(games), size), child.stdin)
         except BrokenPipeError:
             pass  # the child is gone already: the first frame says so
-        if not _started(child.stdout):  # it could not start (see its stderr): read here
+        if not _started(child.stdout):
+            code = child.wait()
+            if code < 0:  # killed before its "ready" came through: as if killed mid-file
+                raise InputError(_killed(source, code))
+            # It could not start (an interpreter that cannot import us: see its stderr).
             yield from read_here(source, games, size)
             return
         frames = _FramesAhead(child.stdout)
@@ -230,10 +235,7 @@ def _batches_of(child: subprocess.Popen, source: Source, frames: _FramesAhead) -
     while True:
         data = frames.next()
         if data is None:
-            raise InputError(
-                f"{source.path}: the process reading it {_ended(child.wait())}; nothing of"
-                " it was loaded; run the ingest again"
-            )
+            raise InputError(_killed(source, child.wait()))
         try:
             frame = decode(data)
         except msgspec.DecodeError as error:  # a ValidationError too: an unknown kind
@@ -259,6 +261,14 @@ def _started(stream: IO[bytes]) -> bool:
         return data is not None and type(_FRAME_DECODER.decode(data)) is Ready
     except msgspec.DecodeError:
         return False
+
+
+def _killed(source: Source, code: int) -> str:
+    """The file's one line when its reading process ended before the file did."""
+    return (
+        f"{source.path}: the process reading it {_ended(code)}; nothing of it was loaded; run"
+        " the ingest again"
+    )
 
 
 def _ended(code: int) -> str:
@@ -294,6 +304,9 @@ def _serve() -> None:
     try:
         source, games, size = pickle.load(sys.stdin.buffer)
         write_frame(frames, Ready())
+        # Sent now: a CSV pair is staged whole before its first batch, and a kill meanwhile
+        # must read as a kill, not as a child that never started.
+        frames.flush()
         with cyclic_gc_paused():
             for batch in read_source(source, games, size):
                 write_frame(frames, batch_frame(batch))

@@ -38,7 +38,13 @@ from reporting.errors import InputError
 from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
-from reporting.files import hold_lock, repair_folder_swap, sha256_of, swap_in_folder
+from reporting.files import (
+    clear_staging,
+    hold_lock,
+    repair_folder_swap,
+    sha256_of,
+    swap_in_folder,
+)
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_audit
@@ -331,9 +337,7 @@ def _repair_swap(out: Path, log: Log) -> None:
 
 def _clear_staging(out: Path) -> None:
     """Remove what a killed run left in the staging area (we hold the lock: no run is live)."""
-    staging = out / STAGING
-    if staging.exists():
-        shutil.rmtree(staging)
+    clear_staging(out / STAGING, "the run stages its reports")
 
 
 @contextmanager

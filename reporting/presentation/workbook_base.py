@@ -7,7 +7,8 @@ fills, row-height estimates); what is here is what a workbook must do to be trus
 * text stays text: a string is stored as a string cell, so ``=HYPERLINK(...)`` from a round
   log never becomes a formula and ``#N/A`` never an error value (:func:`put_value`), and
   characters XML cannot hold are escaped (:func:`cell_text`);
-* print header and footer text is escaped, since ``&`` starts a code there (:func:`header_text`);
+* print header and footer text is escaped, since ``&`` starts a code there (:func:`header_text`),
+  and written as escaped (openpyxl would turn an escaped ``&&[Page]`` into a page number);
 * every sheet prints on A4, one page wide (:func:`set_up_printing`);
 * the same inputs give the same bytes: the document dates are the as-of date
   (:func:`pin_properties`), and every zip entry carries it too
@@ -29,6 +30,8 @@ from typing import BinaryIO
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.utils import get_column_letter
+from openpyxl.utils.escape import escape
+from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
@@ -110,6 +113,16 @@ def set_column_widths(sheet: Worksheet, widths: Sequence[float]) -> None:
         sheet.column_dimensions[get_column_letter(index)].width = width
 
 
+class _LiteralHeaderFooter(HeaderFooterItem):
+    """A print header or footer written as its parts hold it. openpyxl's own item rewrites
+    ``&[Page]``, ``&[Date]`` and their kin into codes wherever they occur, the ``&[Page]``
+    inside an escaped ``&&[Page]`` too: an operator named "A &[Page] B" printed "A &1 B"."""
+
+    def __str__(self) -> str:
+        parts = zip("LCR", (self.left, self.center, self.right), strict=True)
+        return escape("".join(f"&{key}{part}" for key, part in parts if part.text is not None))
+
+
 @dataclass(frozen=True, slots=True)
 class Margins:
     """Print margins, in inches."""
@@ -143,6 +156,8 @@ def set_up_printing(
     page.left = page.right = margins.sides
     page.top = page.bottom = margins.top_bottom
     page.header = page.footer = margins.header_footer
+    sheet.HeaderFooter.oddHeader = _LiteralHeaderFooter()
+    sheet.HeaderFooter.oddFooter = _LiteralHeaderFooter()
     parts = (sheet.oddHeader.left, sheet.oddHeader.center, sheet.oddHeader.right)
     for part, text in zip(parts, header, strict=True):
         if text is not None:

@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from reporting.errors import InputError
-from reporting.files import environment_fault, repair_folder_swap, swap_in_folder
+from reporting.files import clear_staging, environment_fault, repair_folder_swap, swap_in_folder
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
 
@@ -129,7 +129,7 @@ def export_parquet(
     _check_target(folder)
     _check_rounds(connection, folder, month)
     staging = folder.with_name(f".{folder.name}.staging")
-    _clear_staging(staging)
+    clear_staging(staging, "the export stages its copy")
     try:
         rows, files, renamed = {}, {}, {}
         try:
@@ -169,17 +169,6 @@ def _check_rounds(connection: sqlite3.Connection, folder: Path, month: str | Non
     period = f"of {month}" if month else "at all"
     kept = f"{folder} is left as it was" if folder.exists() else "no copy was written"
     raise NothingToExport(f"the store holds no rounds {period}: nothing exported; {kept}")
-
-
-def _clear_staging(staging: Path) -> None:
-    """Remove the staging folder a killed export left; refuse anything else of that name
-    (a symbolic link: removing it would be removing what a person put there)."""
-    if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
-        raise InputError(
-            f"{staging}: not a folder of ours, where the export stages its copy; move it away"
-            " and run again"
-        )
-    shutil.rmtree(staging, ignore_errors=True)
 
 
 def _check_target(folder: Path) -> None:

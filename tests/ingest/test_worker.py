@@ -4,7 +4,11 @@ counts as reading in one process, and a file that fails in the child loads nothi
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
+import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -376,3 +380,47 @@ def test_the_thread_reading_frames_ahead_ends_with_the_reader(
     assert len(frame_threads()) == 1
     reader.close()
     assert frame_threads() == []
+
+
+def _kill_once_reading(path: Path, killed: list[int]) -> None:
+    """SIGKILL the reading process of this one (its only child) once it has ``path`` open."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for child in children_of(os.getpid()):
+            with suppress(OSError):
+                fds = Path(f"/proc/{child}/fd")
+                if any(os.readlink(fd) == str(path) for fd in fds.iterdir()):
+                    os.kill(child, signal.SIGKILL)
+                    killed.append(child)
+                    return
+        time.sleep(0.002)
+
+
+def test_a_worker_killed_while_it_stages_a_csv_pair_fails_the_pair_and_loads_nothing(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """Issue 23, 15: the real reading process, killed (as by the out-of-memory killer) while
+    it copies a CSV pair into its staging database, before it has sent a batch. Its "ready"
+    sat unflushed in its pipe's buffer, so this process took it for a child that never
+    started and read the pair again itself: exit 0, the kill never reported. It must fail
+    as the JSON Lines reader does."""
+    earlier = write_jsonl(tmp_path / "earlier.jsonl", make_round("E-1"))
+    db = tmp_path / "store.sqlite"
+    load(db, [earlier], operator_config)
+    before = dump(db)
+    rounds_csv, bets_csv = write_csv_pair(
+        tmp_path / "csv",
+        [make_round(f"C-{n:06d}", hand_no=n % 80 + 1) for n in range(20_000)],
+    )
+    killed: list[int] = []
+    killer = threading.Thread(target=_kill_once_reading, args=(rounds_csv, killed))
+    killer.start()
+    try:
+        result = load(db, [rounds_csv, bets_csv], operator_config, worker_min_bytes=EVERY_FILE)
+    finally:
+        killer.join()
+    assert killed, "the reading process was never seen reading the pair"
+    (failed,) = result.failed
+    assert str(rounds_csv) in failed.error
+    assert "SIGKILL" in failed.error and "nothing of it was loaded" in failed.error
+    assert dump(db) == before

@@ -1502,3 +1502,31 @@ def test_a_watched_run_shows_the_month_written_step_by_step(two_games):
         ("render", "live-baccarat-it"),
         ("advance", "write 2026-10", 3),
     ]
+
+
+@pytest.mark.parametrize("kind", ["link to a folder", "dangling link", "file"])
+def test_a_staging_name_that_is_not_our_folder_exits_2_in_one_line(
+    two_games, monkeypatch, capsys, kind
+):
+    """Issue 23, 15: a ``.staging`` symbolic link gave a traceback (shutil.rmtree refuses a
+    link). What the run would stage into is refused, never removed nor followed."""
+    elsewhere = two_games.out.parent / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("keep", encoding="utf-8")
+    two_games.out.mkdir()
+    staging = two_games.out / STAGING
+    if kind == "file":
+        staging.write_text("not a folder", encoding="utf-8")
+    else:
+        staging.symlink_to(elsewhere if kind == "link to a folder" else elsewhere / "gone")
+    options = monthly_argv(two_games.inbox, two_games.out, two_games.db, two_games.config_path)
+    monkeypatch.setattr(sys, "argv", ["baccarat-report", *options[3:]])
+    with pytest.raises(SystemExit) as exit_info:
+        main()
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"baccarat-report: {staging}: not a folder of ours, where the run stages its reports;"
+        " move it away and run again"
+    ]
+    assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"]
+    assert os.path.lexists(staging) and not (two_games.out / "2026-10").exists()

@@ -25,7 +25,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import bet_record, month_audit_records, round_record, store_records
+from helpers import (
+    HEADER_CODES_NAME,
+    bet_record,
+    month_audit_records,
+    printed_headers,
+    round_record,
+    store_records,
+)
 from openpyxl import load_workbook
 from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
 
@@ -612,6 +619,30 @@ def test_hostile_text_stays_verbatim_text(audit):
         4: '{"bell": "\\x07"',
     }
     assert {cell.data_type for cell in raw.values()} == {"s"}
+
+
+def test_every_sheet_prints_the_operator_s_name_as_it_is_written(audit, tmp_path):
+    """Issue 23, 15: the operator's name in every sheet's print header, an ``&[Page]`` in it
+    printed as typed, not as the page number."""
+    config = replace(audit.config, name=HEADER_CODES_NAME)
+    path = tmp_path / "audit.xlsx"
+    write_audit_workbook(
+        path,
+        audit.connection,
+        config,
+        result=audit.result,
+        outcomes=audit.outcomes,
+        rtp=audit.rtp,
+        as_of=AS_OF,
+        tool_version=VERSION,
+        audit=MONTH_AUDIT,
+        shoes=SHOES,
+    )
+    printed = printed_headers(path.read_bytes())
+    assert len(printed) == len(SHEETS)
+    for sections in printed:
+        assert sections["oddHeader.C"] == f"{HEADER_CODES_NAME}, period {MONTH}"
+        assert sections["oddFooter.R"] == "Page «P» of «N»"
 
 
 def test_cell_text_escapes_what_xml_cannot_hold_and_cuts_long_text():

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from helpers import HEADER_CODES_NAME, printed_headers
 from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -317,6 +318,23 @@ def test_xlsx_text_never_becomes_a_formula(operator_config):
     # the title, under the draft's banner (the page is a draft: no round logs)
     (cell,) = [c for c in workbook["Rules"]["A"] if c.value == "=HYPERLINK(1)"]
     assert cell.data_type == "s"
+
+
+def test_xlsx_prints_the_publisher_s_name_as_it_is_written(operator_config):
+    """Issue 23, 15: an ``&`` of the operator's name starts a code in a print footer; doubled,
+    it printed as itself, but openpyxl then turned the ``&[Page]`` of ``&&[Page]`` into a
+    page number."""
+    import dataclasses
+
+    game = operator_config.game("live-baccarat-it")
+    operator = dataclasses.replace(operator_config.operator, name=HEADER_CODES_NAME)
+    sheet = build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version=TOOL_VERSION)
+    printed = printed_headers(render_xlsx(with_publisher(sheet, operator, game)))
+    assert len(printed) == 7
+    for sections in printed:
+        assert sections["oddFooter.L"].startswith(f"{HEADER_CODES_NAME} · ADM concession")
+        assert sections["oddFooter.R"] == "Page «P» of «N»"  # the one place for codes
+        assert "«" not in sections["oddHeader.L"] + sections["oddHeader.R"]
 
 
 # --- the command ---------------------------------------------------------------------------------

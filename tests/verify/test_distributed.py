@@ -7,12 +7,15 @@ line naming the partition and the file, and nothing is stored."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -20,6 +23,7 @@ import distributed  # the [dask] extra: make's install has it
 import pytest
 from helpers import alerts_of, run_main, stored_findings, verify_outcome
 
+from reporting.cli.common import DEFAULT_WORKER_WAIT
 from reporting.cli.verify import verify_document
 from reporting.config.loader import load_config
 from reporting.errors import InputError
@@ -29,6 +33,7 @@ from reporting.ingest.profiles.loader import load_profile
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
 from reporting.store.schema import connect
+from reporting.verify.distributed import DEFAULT_WORKER_WAIT as distributed_default_wait
 from reporting.verify.distributed import (
     ClusterError,
     LogFileError,
@@ -328,7 +333,7 @@ def test_a_scheduler_without_workers_is_one_line(month_store):
             distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty,
             pytest.raises(ClusterError, match="the Dask scheduler has no worker"),
         ):
-            verify(connection, config, MONTH, runner=dask_runner(empty, timeout=0.5))
+            verify(connection, config, MONTH, runner=dask_runner(empty, worker_wait=0.5))
     finally:
         connection.close()
 
@@ -357,3 +362,109 @@ def test_lines_travel_as_ranges():
     assert logged.round_count == 6
     assert log_location("2026/a.jsonl", "s3://bucket/logs/") == "s3://bucket/logs/2026/a.jsonl"
     assert log_location("/srv/a.jsonl", "/mnt") == "/srv/a.jsonl"
+
+
+def _reader_holds(fifo: Path) -> int | None:
+    """A descriptor writing into ``fifo`` once a process holds it open to read, else None."""
+    try:
+        return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as error:
+        assert error.errno == errno.ENXIO  # no reader yet
+        return None
+
+
+def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(copied):
+    """Issue 23, 14: two real worker processes (no nanny to restart them) are killed while
+    one of them reads a partition's log, here a FIFO that never gives a byte (so that the
+    kill lands mid-partition, every time); the run used to wait for ever for a worker. It
+    stops once the scheduler has had none for --worker-wait seconds: one line, exit 2,
+    nothing stored."""
+    db, logs, _config = copied
+    replay = logs / "replay" / "games.jsonl"
+    replay.unlink()
+    os.mkfifo(replay)
+    connection = connect(db, create=False)
+    before = stored_findings(connection)
+    connection.close()
+    assert distributed_default_wait == DEFAULT_WORKER_WAIT  # the CLI's default is the library's
+    with distributed.LocalCluster(
+        n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as scheduler:
+        address = scheduler.scheduler_address
+        workers = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "distributed.cli.dask_worker",
+                    address,
+                    "--no-nanny",
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for _ in range(2)
+        ]
+        writer = None
+        try:
+            with distributed.Client(address, set_as_default=False) as client:
+                client.wait_for_workers(2, timeout=60)
+            command = [
+                sys.executable,
+                "-m",
+                "reporting",
+                "verify",
+                "--db",
+                str(db),
+                "--config",
+                str(CONFIG),
+                "--month",
+                MONTH,
+                "--scheduler",
+                address,
+                "--logs",
+                str(logs),
+                "--worker-wait",
+                "2",
+                "--json",
+            ]
+            run = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+            deadline = time.monotonic() + 60
+            while (writer := _reader_holds(replay)) is None:
+                assert time.monotonic() < deadline and run.poll() is None, run.communicate()
+                time.sleep(0.05)
+            for worker in workers:  # a worker is reading its partition: kill them all
+                worker.kill()
+            killed = time.monotonic()
+            try:
+                stdout, stderr = run.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                run.kill()
+                run.communicate()
+                raise AssertionError(
+                    "verify still waits a minute after every worker died"
+                ) from None
+            waited = time.monotonic() - killed
+        finally:
+            for worker in workers:
+                worker.kill()
+                worker.wait()
+            if writer is not None:
+                os.close(writer)
+    assert (run.returncode, stdout) == (2, "")
+    (line,) = stderr.splitlines()
+    assert re.fullmatch(
+        rf"baccarat-report: --scheduler {re.escape(address)}: every Dask worker has gone \(none"
+        r" for 2 s, \d+ of 10 partitions unchecked\); nothing was stored: start `dask worker"
+        r" ADDRESS` and run again",
+        line,
+    ), line
+    assert 2 <= waited < 30
+    connection = connect(db, create=False)
+    assert stored_findings(connection) == before
+    connection.close()
