@@ -200,7 +200,7 @@ LADDER = {
     "__main__": 10,
 }
 #: Third-party libraries of the command line and of rendering, and the parts allowed them.
-RENDERING = {"jinja2", "weasyprint", "openpyxl", "babel", "markupsafe"}
+RENDERING = {"jinja2", "weasyprint", "openpyxl", "babel", "markupsafe", "pyphen"}
 TERMINAL = {"typer", "click", "rich"}
 ALLOWED_LIBRARIES = {
     "presentation": RENDERING,

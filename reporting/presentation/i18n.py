@@ -35,6 +35,7 @@ from babel.numbers import format_currency, format_decimal, parse_pattern
 from babel.support import Translations
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
+from pyphen import Pyphen
 
 from reporting.config.languages import LANGUAGES
 from reporting.config.languages import language as language_of
@@ -59,6 +60,8 @@ __all__ = [
     "catalogue_path",
     "compile_translations",
     "css_string",
+    "SOFT_HYPHEN",
+    "hyphenate",
     "load_catalog",
     "load_translations",
     "make_environment",
@@ -300,6 +303,42 @@ def _exact_fraction(value: Decimal | Fraction | int) -> Fraction:
 _CSS_SAFE = re.compile(r"[A-Za-z0-9 ,.:;()\-]")
 
 
+#: The shortest word :func:`hyphenate` marks: shorter words fit a phone's table column whole.
+HYPHENATE_FROM = 10
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
+_LONG_WORD = re.compile(rf"[^\W\d_]{{{HYPHENATE_FROM},}}")
+SOFT_HYPHEN = "\u00ad"
+
+
+@cache
+def _hyphenator(locale: str) -> Pyphen:
+    return Pyphen(lang=locale, left=3, right=3)
+
+
+def hyphenate(language: str, html: str) -> Markup:
+    """Mark where the long words of an HTML fragment may break, with soft hyphens (U+00AD)
+    from the language's hyphenation patterns (pyphen's, which WeasyPrint uses too).
+
+    A browser breaks a word there only when it must, and then shows a hyphen: a Danish
+    compound in a phone's table column breaks as ``Minimums-/indsats``, never as
+    ``Minimumsi/ndsats``, even in a browser without a hyphenation dictionary for the page's
+    language (``hyphens: auto`` relies on one). Only words of letters are marked: ids,
+    figures and tags are left as they are.
+
+    >>> str(hyphenate("da", '<th class="num">Minimumsindsats</th>')).replace(SOFT_HYPHEN, "|")
+    '<th class="num">Mini|mums|ind|sats</th>'
+    >>> str(hyphenate("en", "SPIL-0000-EKSEMPEL")) == "SPIL-0000-EKSEMPEL"
+    True
+    """
+    words = _hyphenator(LOCALES[language])
+    parts = _TAG_OR_TEXT.split(str(html))
+    for index in range(0, len(parts), 2):  # the text between the tags
+        parts[index] = _LONG_WORD.sub(
+            lambda word: words.inserted(word.group(), hyphen=SOFT_HYPHEN), parts[index]
+        )
+    return Markup("".join(parts))
+
+
 def css_string(text: str) -> Markup:
     """A quoted CSS string of ``text``, every other character hex-escaped.
 
@@ -367,6 +406,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     formatter = Formatter(LOCALES[language])
     environment.filters.update(formatter.filters())
     environment.filters["css_string"] = css_string
+    environment.filters["hyphenate"] = partial(hyphenate, language)
     environment.filters["css_counters"] = css_counters
     environment.globals["formatter"] = formatter
     environment.globals["own_words"] = partial(own_words, language)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from reporting.errors import InputError
 from reporting.presentation.html import render_disclosure_html, render_html
-from reporting.presentation.i18n import TEMPLATE_DIR
+from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR
 from reporting.presentation.rulesheet import RuleSheet
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "FONTS_CSS",
     "PDF_VARIANT",
     "html_to_pdf",
+    "laid_out",
     "render_disclosure_pdf",
     "render_pdf",
 ]
@@ -99,6 +100,17 @@ def _url_fetcher():
 def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
     """Print a page of ``templates/rules`` to PDF, tagged (PDF/UA-1), reproducibly for its
     as-of date; ``author`` (the operator) in the document's metadata."""
+    epoch = int(datetime(as_of.year, as_of.month, as_of.day, tzinfo=UTC).timestamp())
+    with _source_date_epoch(epoch):
+        document = laid_out(html)
+        if author:
+            document.metadata.authors = [author]
+        return document.write_pdf(pdf_variant=PDF_VARIANT)
+
+
+def laid_out(html: str):
+    """A page of ``templates/rules`` laid out on A4 by WeasyPrint: its ``Document``, whose
+    pages a test can read box by box (what sits on which page)."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(
@@ -108,17 +120,15 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
     import weasyprint  # lazily: the import takes about a second
     from weasyprint.text.fonts import FontConfiguration
 
-    epoch = int(datetime(as_of.year, as_of.month, as_of.day, tzinfo=UTC).timestamp())
-    with _source_date_epoch(epoch):
-        font_config = FontConfiguration()
-        fetcher = _url_fetcher()
-        fonts = weasyprint.CSS(
-            filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher
-        )
-        page = weasyprint.HTML(
-            string=html, base_url=str(TEMPLATE_DIR / "rules"), url_fetcher=fetcher
-        )
-        document = page.render(stylesheets=[fonts], font_config=font_config)
-        if author:
-            document.metadata.authors = [author]
-        return document.write_pdf(pdf_variant=PDF_VARIANT)
+    font_config = FontConfiguration()
+    fetcher = _url_fetcher()
+    fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
+    # The soft hyphens a phone's narrow columns break at (i18n.hyphenate) are left out: an A4
+    # column holds its words whole, and the PDF's text (its search, a copy, a screen reader)
+    # must hold them whole too.
+    page = weasyprint.HTML(
+        string=html.replace(SOFT_HYPHEN, ""),
+        base_url=str(TEMPLATE_DIR / "rules"),
+        url_fetcher=fetcher,
+    )
+    return page.render(stylesheets=[fonts], font_config=font_config)

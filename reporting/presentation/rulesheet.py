@@ -131,10 +131,13 @@ class BankerCell:
 
 @dataclass(frozen=True, slots=True)
 class BankerRow:
-    """One row of the Banker matrix: a two-card total and a cell per column."""
+    """One row of the Banker matrix: a two-card total and a cell per column; on a natural
+    total (8, 9) no cell: the round ends on the first two cards, both hands stand, and the
+    Player has no third card to look up (the matrix says so across the row)."""
 
     total: int
     cells: tuple[BankerCell, ...]
+    natural: bool = False
 
 
 class PayForm(enum.StrEnum):
@@ -450,6 +453,7 @@ def _banker_matrix(
     rows = []
     for total in range(10):
         if total in natural_totals:
+            rows.append(BankerRow(total, (), natural=True))
             continue
         cells = []
         for third in columns:

@@ -464,6 +464,7 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
         start_row=page.row, start_column=3, end_row=page.row, end_column=columns + 1
     )
     page.skip()
+    first = page.row + 1  # below the header row
     page.table(
         [
             text.banker_total_label(),
@@ -471,7 +472,9 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
             *[str(column) for column in sheet.banker_columns if column is not None],
         ],
         [
-            [row.total, *[text.draw_action(cell.draws) for cell in row.cells]]
+            [row.total, text.natural_action(), *[None] * (columns - 1)]
+            if row.natural
+            else [row.total, *[text.draw_action(cell.draws) for cell in row.cells]]
             for row in sheet.banker_rows
         ],
         fills=[
@@ -481,6 +484,15 @@ def _drawing_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: d
         formats=("0",),
         center=True,
     )
+    # The natural totals: one cell across their rows says why no column applies, as the page.
+    naturals = [index for index, row in enumerate(sheet.banker_rows) if row.natural]
+    if naturals:
+        page.sheet.merge_cells(
+            start_row=first + naturals[0],
+            start_column=2,
+            end_row=first + naturals[-1],
+            end_column=columns + 1,
+        )
 
 
 def _scoreboard_sheet(workbook: Workbook, sheet: RuleSheet, text: _Text, formats: dict) -> None:

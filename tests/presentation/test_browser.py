@@ -43,7 +43,7 @@ INSTALL = "apt-get update && apt-get install -y --no-install-recommends chromium
 
 #: Runs in the page; returns every problem found as a sentence (an empty list: none).
 MEASURE = r"""
-((device) => {
+((device, words) => {
   const problems = [];
   const root = document.documentElement;
   const width = window.innerWidth;
@@ -93,6 +93,76 @@ MEASURE = r"""
         `${Math.round(text.right)} px, visible ${Math.round(left)}..${Math.round(right)} px`);
     }
   }
+  // A cell whose content is wider than its column spills over its neighbour.
+  for (const cell of document.querySelectorAll('th, td')) {
+    if (cell.scrollWidth > cell.clientWidth + 1 && !cell.closest('table.matrix')) {
+      problems.push(`${where(cell)} "${cell.textContent.trim().slice(0, 40)}" is ` +
+        `${cell.scrollWidth - cell.clientWidth} px wider than its column`);
+    }
+  }
+  // Words: a word is split across two lines only where a hyphen shows: at a soft hyphen
+  // (U+00AD, drawn as a hyphen when the line breaks there), or after a hyphen of the word.
+  // An id (.id, code) and a word with a digit (a licence, a round id, a figure) never break.
+  // The test's Chromium has no hyphenation dictionary, so "hyphens: auto" adds no break of its
+  // own here: whatever a word needs to fit is in the page itself.
+  const lineOf = (node, start, end) => {
+    const range = document.createRange();
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    // the last box: a character after a soft hyphen that broke the line also reports the
+    // hyphen drawn at the end of the line before
+    const boxes = [...range.getClientRects()].filter((box) => box.width > 0);
+    return boxes.length ? Math.round(boxes[boxes.length - 1].bottom) : null;
+  };
+  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => node.parentElement.closest('svg, script, style, .action') ||
+      node.parentElement.getClientRects().length === 0
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+    const el = node.parentElement;
+    const id = el.closest('.id, code:not(.source, .hash, .path)');
+    for (const match of node.data.matchAll(/\S+/g)) {
+      const word = match[0];
+      if (word.length < 2) continue;
+      const lines = [];
+      for (let i = 0; i < word.length; i++) {
+        const line = lineOf(node, match.index + i, match.index + i + 1);
+        if (line !== null) lines.push([i, line]);
+      }
+      for (let k = 1; k < lines.length; k++) {
+        if (Math.abs(lines[k][1] - lines[k - 1][1]) < 3) continue;
+        const before = word[lines[k][0] - 1];
+        const shown = word.replace(/\u00ad/g, '');
+        if (id || (words && /\d/.test(word))) {
+          problems.push(`the id "${shown}" is broken across lines in ${where(el)}`);
+        } else if (words && before !== '\u00ad' && before !== '-') {
+          problems.push(`"${word.slice(0, lines[k][0]).replace(/\u00ad/g, '')}|` +
+            `${word.slice(lines[k][0]).replace(/\u00ad/g, '')}" is split without a hyphen ` +
+            `in ${where(el)}`);
+        }
+      }
+    }
+  }
+  // A caption that wraps ends on a line of more than one word (no lone word left behind).
+  for (const caption of document.querySelectorAll('caption, figcaption')) {
+    const bottoms = [];
+    const walk = document.createTreeWalker(caption, NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) => node.parentElement.closest('.matrix-legend')
+        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+    });
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const match of node.data.matchAll(/\S+/g)) {
+        const line = lineOf(node, match.index, match.index + match[0].length);
+        if (line !== null) bottoms.push(line);
+      }
+    }
+    const last = bottoms.filter((line) => line === bottoms[bottoms.length - 1]).length;
+    if (new Set(bottoms).size > 1 && last === 1) {
+      problems.push(`${where(caption)} leaves one word alone on its last line: ` +
+        `"${caption.textContent.trim().slice(0, 60)}"`);
+    }
+  }
   const matrix = document.querySelector('table.matrix');
   if (matrix) {
     const box = matrix.getBoundingClientRect();
@@ -112,8 +182,15 @@ MEASURE = r"""
     }
   }
   return problems;
-})(%(device)d)
+})(%(device)d, %(words)s)
 """.replace("%(min_font)d", str(MATRIX_MIN_FONT_PX))
+
+
+def measure(width: int, words: bool = True) -> str:
+    """The script that measures a page on a screen ``width`` px wide. ``words``: every word
+    of the page is held to the rules (the rule sheets); without it only ids are (the audit
+    report, whose finding messages quote ids and timestamps in running English)."""
+    return MEASURE.replace("%(device)d", str(width)).replace("%(words)s", str(words).lower())
 
 
 def _pipe_ends(commands: int, replies: int) -> None:
@@ -316,7 +393,7 @@ def test_every_page_fits_phones_and_desktop(pages, browser, language):
         for width in WIDTHS:
             browser.resize(width)
             assert browser.evaluate("screen.width") == width
-            found = browser.evaluate(MEASURE.replace("%(device)d", str(width)))
+            found = browser.evaluate(measure(width))
             problems += [f"{path.name} at {width} px: {problem}" for problem in found]
     assert not problems, "\n".join(problems)
 
@@ -333,10 +410,37 @@ def test_the_measure_catches_a_wide_table_and_a_cut_caption(browser, tmp_path):
         encoding="utf-8",
     )
     browser.open(page, 360)
-    problems = browser.evaluate(MEASURE.replace("%(device)d", "360"))
+    problems = browser.evaluate(measure(360))
     assert any("wider than its container" in p for p in problems), problems
     assert any("caption" in p and "is cut" in p for p in problems), problems
     assert any("Banker matrix spans" in p for p in problems), problems
+
+
+def test_the_measure_catches_split_words_broken_ids_spilt_cells_and_lone_words(browser, tmp_path):
+    """The checks of words: a compound broken at the column's edge without a hyphen, an id
+    broken at its hyphens, a figure wider than its cell, a caption leaving one word on its
+    last line; and a word broken at one of its soft hyphens, which is fine."""
+    page = tmp_path / "words.html"
+    page.write_text(
+        '<!DOCTYPE html><html lang="da"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width"><style>'
+        "body { font: 16px 'DejaVu Sans'; } div { width: 90px; overflow-wrap: break-word; }"
+        "</style></head><body>"
+        "<div>Minimumsindsats</div><div>Maksi\u00admums\u00adind\u00adsats</div>"
+        '<div><span class="id">SPIL-0000-EKSEMPEL</span></div>'
+        '<table style="width: 80px; table-layout: fixed">'
+        "<caption>Ritorno teorico di ciascuna<br>puntata</caption>"
+        '<tr><td style="white-space: nowrap">DKK\u00a050.000,00</td></tr></table>'
+        "</body></html>",
+        encoding="utf-8",
+    )
+    browser.open(page, 360)
+    problems = browser.evaluate(measure(360))
+    assert any("Minimums" in p and "split without a hyphen" in p for p in problems), problems
+    assert not any("Maksimumsindsats" in p for p in problems), problems
+    assert any('the id "SPIL-0000-EKSEMPEL" is broken' in p for p in problems), problems
+    assert any("DKK" in p and "wider than its column" in p for p in problems), problems
+    assert any("leaves one word alone on its last line" in p for p in problems), problems
 
 
 def test_the_measure_catches_a_wide_road_without_its_cue(browser, tmp_path):
@@ -352,7 +456,7 @@ def test_the_measure_catches_a_wide_road_without_its_cue(browser, tmp_path):
             encoding="utf-8",
         )
         browser.open(page, 360)
-        problems = browser.evaluate(MEASURE.replace("%(device)d", "360"))
+        problems = browser.evaluate(measure(360))
         found = any("svg.road.big-road" in p and "wider than" in p for p in problems)
         assert found is expected, problems
 
@@ -414,6 +518,6 @@ def test_the_audit_report_fits_phones_and_desktop(audit_report_page, browser):
     problems = []
     for width in WIDTHS:
         browser.open(audit_report_page, width)
-        found = browser.evaluate(MEASURE.replace("%(device)d", str(width)))
+        found = browser.evaluate(measure(width, words=False))
         problems += [f"{width} px: {problem}" for problem in found]
     assert not problems, "\n".join(problems)

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
+import io
+import re
 from datetime import date, time
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from openpyxl import load_workbook
 
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
 from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable, Wording
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import GameSpec, StakeLimits
-from reporting.engine.rules import banker_draws, hand_value, player_draws
+from reporting.engine.rules import banker_draws, hand_value, player_draws, resolve_round
 from reporting.engine.theory import game_odds
 from reporting.figures.disclosure import disclose
 from reporting.presentation import rulesheet
+from reporting.presentation.html import render_html
+from reporting.presentation.i18n import load_translations
 from reporting.presentation.rulesheet import PayForm, RuleSheet, build_rule_sheet
+from reporting.presentation.rulesheet_xlsx import render_xlsx
 
 AS_OF = date(2026, 11, 30)
 
@@ -34,8 +40,15 @@ def sheets(operator_config) -> dict[str, RuleSheet]:
 def test_banker_matrix_equals_the_engine_cell_by_cell(sheets):
     for sheet in sheets.values():
         assert sheet.banker_columns == (None, *range(10))
-        assert [row.total for row in sheet.banker_rows] == list(range(8))
+        # every two-card total has its row: 8 and 9 as naturals, where both hands stand
+        assert [row.total for row in sheet.banker_rows] == list(range(10))
+        assert [row.total for row in sheet.banker_rows if row.natural] == list(sheet.natural_totals)
         for row in sheet.banker_rows:
+            if row.natural:
+                assert row.cells == ()
+                banker = parse_cards(f"{row.total}S KD")
+                assert resolve_round(parse_cards("KS KH"), banker).banker_natural
+                continue
             assert len(row.cells) == 11
             for column, cell in zip(sheet.banker_columns, row.cells, strict=True):
                 decision = banker_draws(row.total, column)
@@ -44,6 +57,37 @@ def test_banker_matrix_equals_the_engine_cell_by_cell(sheets):
                     decision.draws,
                     decision.rule,
                 )
+
+
+@pytest.mark.parametrize("language", ["it", "da", "el", "en"])
+def test_the_banker_matrix_shows_the_natural_rows_in_the_page_and_the_workbook(
+    operator_config, language
+):
+    """Totals 8 and 9 are in the matrix, as in the Player's table: one cell across both rows
+    says why no column applies (a natural: both hands stand), in the HTML (and so the PDF)
+    and in the workbook."""
+    sheet = build_rule_sheet(
+        operator_config.game("live-baccarat-it"),
+        language,
+        disclosure=None,
+        as_of=AS_OF,
+        tool_version="test",
+    )
+    natural = load_translations(language).gettext("Natural: both hands stand")
+    html = render_html(sheet)
+    matrix = html[html.index('<table class="matrix">') :].split("</table>")[0]
+    totals = re.findall(r'<th scope="row" class="num">(\d)</th>', matrix)
+    assert totals == [str(total) for total in range(10)]
+    cell = f'<td class="natural stand" colspan="11" rowspan="2">{natural}</td>'
+    assert matrix.count(cell) == 1
+    assert matrix.index(cell) > matrix.index('<th scope="row" class="num">8</th>')
+    book = load_workbook(io.BytesIO(render_xlsx(sheet)))
+    drawing = book[load_translations(language).gettext("Drawing rules")]
+    rows = {row[0].value: row for row in drawing.iter_rows() if isinstance(row[0].value, int)}
+    assert sorted(rows) == list(range(10))
+    assert rows[8][1].value == natural and rows[9][1].value is None
+    merged = [str(cells) for cells in drawing.merged_cells.ranges]
+    assert f"B{rows[8][1].row}:L{rows[9][1].row}" in merged
 
 
 def test_banker_matrix_spot_checks_the_printed_rules(sheets):

@@ -29,7 +29,7 @@ from reporting.engine.theory import game_odds
 from reporting.errors import InputError
 from reporting.presentation.documents import FORMATS, write_rule_sheet
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import LOCALES, Formatter, load_translations
+from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN, Formatter, load_translations
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, build_rule_sheet
 from tests.presentation.variants import VARIANT_GAMES
@@ -214,8 +214,8 @@ class Rows(HTMLParser):
             self.cell = None
 
     def handle_data(self, data):
-        if self.cell is not None:
-            self.cell.append(data)
+        if self.cell is not None:  # as read: without the soft hyphens a break would show
+            self.cell.append(data.replace(SOFT_HYPHEN, ""))
 
 
 def table_rows(html: str, table: str) -> list[tuple[str, list[str]]]:

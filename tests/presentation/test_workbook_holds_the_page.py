@@ -20,6 +20,7 @@ from openpyxl import load_workbook
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.html import render_html
+from reporting.presentation.i18n import SOFT_HYPHEN
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
@@ -53,8 +54,8 @@ class Texts(HTMLParser):
             self.open.pop()
 
     def handle_data(self, data):
-        if not any(self.open):
-            self.texts.append(data)
+        if not any(self.open):  # as read: without the soft hyphens a break would show
+            self.texts.append(data.replace(SOFT_HYPHEN, ""))
 
 
 def statements(html: str) -> list[str]:
