@@ -30,6 +30,7 @@ __all__ = [
     "Doubt",
     "FINDING_KINDS",
     "FINDING_SEVERITY",
+    "FINDING_TITLES",
     "REJECT_REASONS",
     "Bet",
     "Finding",
@@ -96,6 +97,23 @@ FINDING_SEVERITY = MappingProxyType(
         FindingKind.TIME_ORDER: Severity.MEDIUM,
         FindingKind.DUPLICATE_BET_ID: Severity.MEDIUM,
         FindingKind.UNVERIFIED_BET: Severity.LOW,
+    }
+)
+
+
+#: Each finding kind as a person reads it (the audit report's words; a test holds it complete).
+FINDING_TITLES = MappingProxyType(
+    {
+        FindingKind.PAYOUT_MISMATCH: "Payout mismatch",
+        FindingKind.VOID_NOT_REFUNDED: "Void round not refunded",
+        FindingKind.STAKE_OUT_OF_LIMITS: "Stake outside the limits",
+        FindingKind.LATE_BET: "Bet placed after betting closed",
+        FindingKind.THIRD_CARD_RULE: "Drawing rule broken",
+        FindingKind.SHOE_CARD_COUNT: "More cards than the shoe holds",
+        FindingKind.EXCLUSIVE_SIDE_BETS: "Exclusive side bets held together",
+        FindingKind.TIME_ORDER: "Times out of order",
+        FindingKind.DUPLICATE_BET_ID: "Bet id used again",
+        FindingKind.UNVERIFIED_BET: "Bet not verified",
     }
 )
 

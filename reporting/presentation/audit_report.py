@@ -40,7 +40,7 @@ from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_atomically
 from reporting.presentation import charts, roads
 from reporting.presentation.i18n import make_environment
-from reporting.records import Month
+from reporting.records import FINDING_TITLES, Month
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
@@ -217,6 +217,16 @@ class AuditReport:
     unverified_rounds: tuple[tuple[str, int], ...]  # game id, rounds of an unlisted game
     availability: tuple[tuple[str, int, str], ...]  # game id, gaps, what they contradict
 
+    bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
+
+    def kind_title(self, kind: str) -> str:
+        """A finding kind as a person reads it (a kind of a later version: its code)."""
+        return FINDING_TITLES.get(kind, kind)
+
+    def bet_title(self, bet_type: str) -> str:
+        """A bet type by its name (a provider's type the tool does not know: as logged)."""
+        return dict(self.bet_names).get(bet_type, bet_type)
+
     @property
     def rejected(self) -> int:
         """Rejected records bearing on the month."""
@@ -302,6 +312,7 @@ def _game_charts(
     tests: Sequence[OutcomeTest],
     checks: Sequence[RtpCheck],
     days: dict[str, list[MoneyRow]],
+    names: dict[str, str],
 ) -> tuple[Chart, ...]:
     """A game's charts: its tables' outcomes, its bet types' RTP, its RTP day by day (one
     line per currency)."""
@@ -338,7 +349,7 @@ def _game_charts(
         drawn.append(
             Chart(
                 "Actual RTP per bet type against its 99.9% band",
-                _svg(charts.rtp_chart_svg(checks, labels)),
+                _svg(charts.rtp_chart_svg(checks, labels, names)),
             )
         )
     theoretical = played_rtp(check for check in checks if check.game_id == game_id)
@@ -362,8 +373,21 @@ def _svg(text: str) -> Markup:
     return Markup(text)
 
 
+def bet_names(config: OperatorConfig) -> tuple[tuple[str, str], ...]:
+    """Every bet type of the configured games by its English name (the report's language):
+    a catalogue bet's msgid, an operator's own bet's English words, else its id."""
+    names = {}
+    for game in config.games.values():
+        for rule in game.bets:
+            names[rule.id] = rule.name.msgid or rule.name.in_language(LANGUAGE) or rule.id
+    return tuple(sorted(names.items()))
+
+
 def _charts(
-    tests: Sequence[OutcomeTest], checks: Sequence[RtpCheck], audit: MonthAudit
+    tests: Sequence[OutcomeTest],
+    checks: Sequence[RtpCheck],
+    audit: MonthAudit,
+    names: dict[str, str],
 ) -> tuple[GameCharts, ...]:
     """The charts of each game with tables, bets or days, in game order."""
     days: dict[str, dict[str, list[MoneyRow]]] = {}
@@ -379,6 +403,7 @@ def _charts(
                 [test for test in tests if test.game_id == game_id],
                 [check for check in checks if check.game_id == game_id],
                 days.get(game_id, {}),
+                names,
             ),
         )
         for game_id in games
@@ -467,7 +492,7 @@ def build_audit_report(
         voids_left_out=len(audit.void_rounds) - len(voids),
         gaps=audit.gaps,
         disclosures=audit.disclosures,
-        charts=_charts(outcome_tests, rtp_checks, audit),
+        charts=_charts(outcome_tests, rtp_checks, audit, dict(bet_names(config))),
         shoes=panels,
         shoes_left_out=shoes_left_out,
         shoes_with_findings=shoes_with_findings,
@@ -480,6 +505,7 @@ def build_audit_report(
             for game_id, problems in sorted(alerts.availability.items())
             for problem in problems
         ),
+        bet_names=bet_names(config),
     )
 
 

@@ -21,7 +21,7 @@ All three are drawings 380 px wide, so that a phone shows them whole (scaled a l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -226,7 +226,7 @@ def band_clipped(check: RtpCheck) -> bool:
     return Fraction(check.bound) * 100 > BAND_CLIP_POINTS
 
 
-def _rtp_row(check: RtpCheck, top: int) -> tuple[list[str], int]:
+def _rtp_row(check: RtpCheck, top: int, name: str) -> tuple[list[str], int]:
     """One bet type: its line of words, the band, the theoretical line, the actual dot."""
     actual = check.actual_rtp
     bound_points = Fraction(check.bound) * 100  # the float bound, exactly, in points
@@ -234,7 +234,7 @@ def _rtp_row(check: RtpCheck, top: int) -> tuple[list[str], int]:
     actual_text = _percent(actual) if actual is not None else "no stakes"
     weight = "bold" if check.flagged else "normal"
     parts = [
-        _text(2, top + 12, f"{check.bet_type} · {check.bets:,} bets", font_weight=weight),
+        _text(2, top + 12, f"{name} · {check.bets:,} bets", font_weight=weight),
         _text(
             WIDTH - 2,
             top + 12,
@@ -280,16 +280,18 @@ def _rtp_row(check: RtpCheck, top: int) -> tuple[list[str], int]:
     return parts, height + 6
 
 
-def rtp_chart_svg(checks: Sequence[RtpCheck], labels: ChartLabels) -> str:
+def rtp_chart_svg(
+    checks: Sequence[RtpCheck], labels: ChartLabels, names: Mapping[str, str] | None = None
+) -> str:
     """Each bet type's actual RTP (a dot) against its theoretical RTP (the black line) and
     the 99.9% band around it (pale blue), on one axis of percentage points from the
     theoretical RTP, ±:data:`BAND_CLIP_POINTS`. A wider band is drawn to the axis's ends with
     an "insufficient volume" note; a dot beyond the axis sits on its end (class off-scale).
-    The checks are of one game."""
+    The checks are of one game; ``names`` gives a bet type's name (else its id is shown)."""
     _one_game(checks)
     rows, top = [], 0
     for check in checks:
-        parts, height = _rtp_row(check, top)
+        parts, height = _rtp_row(check, top, (names or {}).get(check.bet_type, check.bet_type))
         rows += parts
         top += height
     axis = 18

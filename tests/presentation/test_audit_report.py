@@ -18,6 +18,7 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from helpers import alerts_of, faulted_october, store_records
@@ -189,13 +190,13 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     ]
     text = plain(render_audit_html(report))
     assert "Rounds 4 Bets checked 4 Bets not verified 0" in text
-    assert "payout_mismatch high 3" in text and "Every kind 4" in text
+    assert "Payout mismatch high 3" in text and "Every kind 4" in text
     assert "every round and bet verified, and every check ran on every round and bet." in text
     assert "the reference month has fewer than 1,000 rounds" in text  # a draft's warning
     assert "sha256 " + "ab" * 32 in text and "cd" * 32 in text and "ef" * 32 in text
 
 
-def a_wholly_rejected_file(connection, lines: int) -> None:
+def a_wholly_rejected_file(connection, lines: int, message="not JSON: expecting value") -> None:
     """``garbage.jsonl`` read with every one of its ``lines`` rejected (no round loaded)."""
     ingest_id = connection.execute(
         "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
@@ -205,8 +206,8 @@ def a_wholly_rejected_file(connection, lines: int) -> None:
     ).lastrowid
     connection.executemany(
         "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, raw_text)"
-        " VALUES (?, 'garbage.jsonl', ?, 'bad_json', 'not JSON: expecting value', 'x')",
-        [(ingest_id, line) for line in range(1, lines + 1)],
+        " VALUES (?, 'garbage.jsonl', ?, 'bad_json', ?, 'x')",
+        [(ingest_id, line, message) for line in range(1, lines + 1)],
     )
 
 
@@ -236,7 +237,10 @@ def test_the_report_names_what_was_not_read_and_not_checked(store, operator_conf
     assert "In the inbox but not read: inbox/notes.txt ." in text
     assert "7 rounds of blackjack not verified: the configuration does not list that game" in text
     assert "2 bets of a type the tool does not settle, not verified" in text
-    assert "late_bet at live-baccarat-it : 3 of 4 bets not judged, for want of placed_at" in text
+    assert (
+        "Bet placed after betting closed, at live-baccarat-it : 3 of 4 bets not judged, for want"
+        " of placed_at" in text
+    )
     assert "every check ran" not in text.lower()
 
 
@@ -257,7 +261,7 @@ def test_every_finding_is_shown_with_its_cards_bet_payouts_and_source(store, ope
     for line in ("october.jsonl:2", "october.jsonl:5", "october.jsonl:7", "october.jsonl:8"):
         assert line in text
     assert "Player 9♥ K♠ · Banker 5♦ 2♣" in text
-    assert "B-1 · account acc-7 · player · stake €25.00" in text
+    assert "B-1 · account acc-7 · Player · stake €25.00" in text
     assert "expected €50.00 · logged €0.00" in text
     assert "Player 2♥ 3♠ 4♦ · Banker 5♦ 2♣ 9♣" in text  # the third-card finding's round
     assert html.count('<article class="finding high"') == 4
@@ -266,9 +270,12 @@ def test_every_finding_is_shown_with_its_cards_bet_payouts_and_source(store, ope
 def test_findings_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, operator_config):
     report = report_of(store, operator_config, per_kind=2)
     text = plain(render_audit_html(report))
-    assert "and 1 more payout_mismatch findings: see the audit workbook's Findings sheet." in text
+    assert (
+        "and 1 more findings of this kind (payout_mismatch): see the audit workbook's Findings"
+        " sheet." in text
+    )
     assert "october.jsonl:7" not in text  # the third mismatch by line is the one left out
-    assert "more third_card_rule" not in text
+    assert "(third_card_rule)" not in text
 
 
 def test_money_rows_void_register_gaps_and_disclosures_are_shown(store, operator_config):
@@ -379,7 +386,7 @@ def test_the_files_are_written_byte_identical_and_the_pdf_is_tagged(
     assert "/StructTreeRoot" in catalog and catalog["/MarkInfo"]["/Marked"]
     assert reader.metadata.title == "Audit of 2026-10 · " + operator_config.name
     assert reader.metadata.author == operator_config.name
-    assert "payout_mismatch" in "".join(page.extract_text() for page in reader.pages)
+    assert "Payout mismatch" in "".join(page.extract_text() for page in reader.pages)
 
 
 def test_text_from_the_logs_is_escaped_in_the_page(store, operator_config):
@@ -418,3 +425,42 @@ def test_a_game_whose_every_rtp_band_is_clipped_gets_one_line_not_a_chart(store,
         in text
     )
     assert "insufficient volume" not in text
+
+
+def test_no_printed_page_of_the_report_splits_a_row_or_parts_a_heading_from_its_table(
+    store, operator_config
+):
+    """Issue 23: a table row was cut across pages (a lone "621" at the foot of page 3). The
+    report of a month with rejected files, findings and void rounds, printed: no row split
+    over two pages, no heading at the foot of a page, no table apart from its heading."""
+    from reporting.presentation.pdf import laid_out
+    from tests.presentation.test_pdf import break_problems
+
+    # rows of several lines each: one of them meets the foot of the first page
+    a_wholly_rejected_file(store, 40, "not JSON: " + "expecting a value here " * 12)
+    report = report_of(store, operator_config, voids=3)
+    assert not break_problems(laid_out(render_audit_html(report)))
+
+
+def test_the_reports_contents_are_items_apart_and_its_page_margins_have_a_font():
+    """Issue 23: the contents' items ran together ("SummaryFindings and their evidence...") and
+    the margin boxes (running header, page numbers) had no font of their own."""
+    css = (Path(__file__).parents[2] / "templates" / "audit" / "audit.css").read_text("utf-8")
+    assert re.search(r'\.contents li \+ li::before \{ content: "[^"]+"', css)
+    margins = re.findall(r"@(top|bottom)-(left|right) \{([^}]*)\}", css)
+    assert margins and all("font-family:" in body for *_, body in margins)
+
+
+def test_finding_kinds_and_bet_types_are_shown_by_their_names(store, operator_config):
+    """Issue 23: the report named kinds and bet types by their codes (``payout_mismatch``,
+    ``player``). Every kind has a title; a bet type shows its name, a provider's type the tool
+    does not know shows as logged."""
+    from reporting.records import FINDING_KINDS, FINDING_TITLES
+
+    assert set(FINDING_TITLES) == set(FINDING_KINDS)
+    report = report_of(store, operator_config)
+    text = plain(render_audit_html(report))
+    assert "Payout mismatch high 3 findings" in text and "Drawing rule broken" in text
+    assert "payout_mismatch high" not in text and "· player ·" not in text
+    assert report.bet_title("player_pair") == "Player Pair"
+    assert report.bet_title("BC_PLAYER_TIGER") == "BC_PLAYER_TIGER"

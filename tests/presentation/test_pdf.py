@@ -61,7 +61,7 @@ def test_the_css_footer_string_holds_the_plain_name_hex_escaped(operator_config,
 # --- page breaks ----------------------------------------------------------------------------
 
 #: The blocks a printed page is read by; a heading, caption or paragraph is read whole.
-BLOCKS = {"h1", "h2", "h3", "p", "table", "tr", "figure", "figcaption"}
+BLOCKS = {"h1", "h2", "h3", "p", "ul", "ol", "table", "tr", "figure", "figcaption"}
 HEADINGS = {"h1", "h2", "h3", "caption"}
 
 
@@ -105,8 +105,8 @@ def break_problems(document) -> list[str]:
     problems = []
     rows: dict[int, set[int]] = {}
     for number, page in enumerate(pages, 1):
-        for element in page:
-            if element.tag == "tr":
+        for element in page:  # a header row repeated on the next page is no split row
+            if element.tag == "tr" and parent[element].tag != "thead":
                 rows.setdefault(id(element), set()).add(number)
         if number == 1 or not page:
             continue
