@@ -15,7 +15,7 @@ import pytest
 from openpyxl import load_workbook
 
 from reporting.config.loader import load_config
-from reporting.presentation.i18n import make_environment
+from reporting.presentation.i18n import SOFT_HYPHEN, make_environment
 from reporting.presentation.publisher import render_page
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
@@ -24,8 +24,9 @@ AS_OF = date(2026, 11, 30)
 
 
 def page_of(game, language: str) -> str:
+    """The page's HTML as it is read: without the soft hyphens a phone may break words at."""
     sheet = build_rule_sheet(game, language, disclosure=None, as_of=AS_OF, tool_version="t")
-    return render_page(sheet, "rules/page.html.j2")
+    return render_page(sheet, "rules/page.html.j2").replace(SOFT_HYPHEN, "")
 
 
 class _Text(HTMLParser):
