@@ -339,6 +339,22 @@ def hyphenate(language: str, html: str) -> Markup:
     return Markup("".join(parts))
 
 
+#: A token of a sentence that is an id, a time or a figure, not a word: letters and digits
+#: joined by hyphens, colons, dots or underscores, holding a digit or a hyphen.
+_ID_TOKEN = re.compile(r"(?<![\w.:-])(?=[\w.:-]*[\d-])\w+(?:[-.:]\w+)+(?![\w-])")
+
+
+def ids_whole(text: str) -> Markup:
+    """A sentence of plain text (a finding's message) with every id, time and figure in it
+    kept whole on a narrow screen (``<span class="id">``), its other words free to wrap.
+
+    >>> str(ids_whole("round R-4 of live-baccarat-it at 2026-10-03T18:40:02Z <b>"))
+    'round <span class="id">R-4</span> of <span class="id">live-baccarat-it</span> at <span class="id">2026-10-03T18:40:02Z</span> &lt;b&gt;'
+    """
+    escaped = str(escape(text))
+    return Markup(_ID_TOKEN.sub(lambda match: f'<span class="id">{match[0]}</span>', escaped))
+
+
 def css_string(text: str) -> Markup:
     """A quoted CSS string of ``text``, every other character hex-escaped.
 
@@ -408,6 +424,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     environment.filters["css_string"] = css_string
     environment.filters["hyphenate"] = partial(hyphenate, language)
     environment.filters["css_counters"] = css_counters
+    environment.filters["ids_whole"] = ids_whole
     environment.globals["formatter"] = formatter
     environment.globals["own_words"] = partial(own_words, language)
     environment.globals["catalogue_bet"] = catalogue_bet

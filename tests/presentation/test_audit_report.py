@@ -464,3 +464,15 @@ def test_finding_kinds_and_bet_types_are_shown_by_their_names(store, operator_co
     assert "payout_mismatch high" not in text and "· player ·" not in text
     assert report.bet_title("player_pair") == "Player Pair"
     assert report.bet_title("BC_PLAYER_TIGER") == "BC_PLAYER_TIGER"
+
+
+def test_ids_in_a_findings_message_are_kept_whole(store, operator_config):
+    """Issue 23: on a phone, ids broke inside ("live-|bacca|rat-|it"). In a finding's message
+    every id, time and figure is one unbreakable piece; the sentence's words still wrap."""
+    html = render_audit_html(report_of(store, operator_config))
+    messages = re.findall(r'<p class="message">(.*?)</p>', html)
+    assert messages
+    for message in messages:
+        bare = re.sub(r'<span class="id">[^<]*</span>', "", message)
+        assert not re.search(r"\w-\w", bare), message  # no hyphenated token left unwrapped
+    assert any('<span class="id">' in message for message in messages)
