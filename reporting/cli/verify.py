@@ -149,6 +149,9 @@ def _print_outcome(result, figures, alerts, files, games, *, as_json: bool) -> N
     currencies = {game_id: game.currency for game_id, game in games.items()}
     print_report(result, outcomes, rtp, currencies, alerts.warnings)
     _print_rejects(alerts)
+    for game_id, problems in sorted(alerts.availability.items()):
+        for problem in problems:  # why the exit code is 1 when nothing else is wrong
+            typer.echo(f"{game_id}: {problem}")
     if workbook is not None:
         typer.echo(f"Audit workbook: {workbook}")
     for path in written:

@@ -154,3 +154,32 @@ def test_a_store_where_every_check_ran_says_nothing_about_it(tmp_path, sample_co
     assert "not checked" not in result.stdout
     assert "No findings: every payout matches" in result.stdout
     assert json.loads(invoke(db, sample_config_path, "--json").stdout)["checks_not_run"] == []
+
+
+def test_a_table_idle_against_its_published_hours_is_named_when_verify_exits_1(tmp_path):
+    """Issue 23: the Italian live table was idle most of the month while its page says it is
+    open 24 hours a day. verify --month exits 1 for it and says why, on the terminal and in
+    --json, though no round or bet holds a finding."""
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    rounds = [
+        round_record("R-1", bet_record("R-1", "B-1")),
+        round_record(  # two hours later: a gap past the sample's 15 minutes
+            "R-2",
+            bet_record("R-2", "B-2", placed_at="2026-10-03T20:40:09.500Z"),
+            started_at="2026-10-03T20:40:02.120Z",
+            betting_closed_at="2026-10-03T20:40:17.000Z",
+            settled_at="2026-10-03T20:40:41.870Z",
+        ),
+    ]
+    store_records(connection, rounds, file_name="october.jsonl")
+    connection.close()
+    arguments = ["verify", "--db", str(db), "--month", "2026-10"]
+    plain = CliRunner().invoke(app, arguments)
+    assert plain.exit_code == 1, plain.output
+    assert (
+        "live-baccarat-it: its pages say it is open 24 hours a day, but its table was idle for"
+        " 119 of the month's 44,700 minutes, in 1 gap of over 15 minutes" in plain.stdout
+    )
+    document = json.loads(CliRunner().invoke(app, [*arguments, "--json"]).stdout)
+    assert list(document["alerts"]["availability"]) == ["live-baccarat-it"]
