@@ -149,9 +149,10 @@ def _print_outcome(result, figures, alerts, files, games, *, as_json: bool) -> N
     currencies = {game_id: game.currency for game_id, game in games.items()}
     print_report(result, outcomes, rtp, currencies, alerts.warnings)
     _print_rejects(alerts)
+    console = stdout_console()  # wrapped between words at the terminal's width
     for game_id, problems in sorted(alerts.availability.items()):
         for problem in problems:  # why the exit code is 1 when nothing else is wrong
-            typer.echo(f"{game_id}: {problem}")
+            console.print(f"{game_id}: {problem}", markup=False, highlight=False)
     if workbook is not None:
         typer.echo(f"Audit workbook: {workbook}")
     for path in written:
