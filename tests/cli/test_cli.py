@@ -283,11 +283,14 @@ def test_main_odds_succeeds_with_exit_0(tmp_path):
     )
 
 
-def test_every_command_is_in_the_readme_command_reference():
-    """Docs and CLI agree: each command has a `### name` section in the command reference,
-    and the reference lists no command the CLI does not have."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    reference = readme.split("## Command reference", 1)[1].split("\n## ", 1)[0]
-    documented = set(re.findall(r"^### `([a-z-]+)`", reference, flags=re.MULTILINE))
+def test_every_command_is_in_the_commands_page_and_the_readme():
+    """Docs and CLI agree: each command has a `## name` section in the commands page and a row
+    in the README's table, and neither lists a command the CLI does not have."""
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "operators" / "commands.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^## `([a-z-]+)`", page, flags=re.MULTILINE))
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## The commands", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"^\| `([a-z-]+)` \|", table, flags=re.MULTILINE)) == documented
     commands = {command.name for command in app.registered_commands}
     assert commands == documented

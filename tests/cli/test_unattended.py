@@ -1,4 +1,4 @@
-"""Running unattended (README "Running unattended"): the cron wrapper and its alert hook, run
+"""Running unattended (docs/operations/unattended.md): the cron wrapper and its alert hook, run
 by hand from a fresh folder, and the systemd units checked by systemd-analyze."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def unit_text(name: str) -> str:
     return (UNITS / name).read_text(encoding="utf-8")
 
 
-def test_the_units_say_what_the_readme_promises():
+def test_the_units_say_what_the_docs_promise():
     service = unit_text("baccarat-report-monthly.service")
     timer = unit_text("baccarat-report-monthly.timer")
     assert "OnFailure=baccarat-report-alert@%n.service" in service
@@ -188,8 +188,8 @@ def test_systemd_analyze_knows_the_schedule():
     assert len(elapses) == 2 and all(day.endswith("-05") for day in elapses), process.stdout
 
 
-def test_the_readme_shows_the_units_and_the_cron_line_as_shipped():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_show_the_units_and_the_cron_line_as_shipped():
+    readme = (ROOT / "docs" / "operations" / "unattended.md").read_text(encoding="utf-8")
     for name in ("baccarat-report-monthly.service", "baccarat-report-monthly.timer",
                  "baccarat-report-alert@.service"):  # fmt: skip
         assert unit_text(name).strip() in readme, name

@@ -1,7 +1,7 @@
 """The operator's own bets (issue 22, point 4): ``[bets.ID]`` declared in the configuration
 with the catalogue's vocabulary, their exact odds, and what ``check`` refuses.
 
-tests/config/own_bets.toml holds the README's worked examples: Heavenly 9 and Blazing 7s (two
+tests/config/own_bets.toml holds the worked examples of docs/operators/catalogue-and-games.md: Heavenly 9 and Blazing 7s (two
 of the "5 Treasures" side bets) and a Monkey 6 on face cards.
 """
 

@@ -1400,13 +1400,14 @@ def test_findings_file_holds_every_finding_heaviest_first_and_json_says_what_it_
     assert document["findings_file"] == str(every)
 
 
-def test_the_readmes_table_of_finding_kinds_states_each_kinds_severity():
-    """The README's table of finding kinds is every kind, in order, with the severity that
+def test_the_findings_page_states_each_kinds_severity():
+    """The table of finding kinds of docs/compliance/findings.md is every kind, in order, with the severity that
     orders and cuts the lists (FINDING_SEVERITY)."""
     import re
 
     from reporting.records import FINDING_SEVERITY
 
-    readme = Path(__file__).parents[2].joinpath("README.md").read_text(encoding="utf-8")
+    page = Path(__file__).parents[2].joinpath("docs", "compliance", "findings.md")
+    readme = page.read_text(encoding="utf-8")
     table = re.findall(r"^\| `([a-z_]+)` \| (?:bet|round) \| ([a-z]+) \|", readme, re.M)
     assert table == [(kind, str(FINDING_SEVERITY[kind])) for kind in FINDING_KINDS]

@@ -1,4 +1,4 @@
-"""The README's worked profile reads the README's example line as it says."""
+"""The worked profile of docs/providers/profiles.md reads the page's example line as it says."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ from reporting.ingest.formats import read_source
 from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.sources import Source
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "providers" / "profiles.md"
 
 
 def blocks(language: str) -> list[str]:
-    section = README.read_text(encoding="utf-8").split("## Reading your provider's export")[1]
+    section = PAGE.read_text(encoding="utf-8").split("## How a JSON document is read")[1]
     section = section.split("\n## ")[0]
     return re.findall(rf"```{language}\n(.*?)```", section, flags=re.DOTALL)
 
 
-def test_the_readme_s_worked_profile_reads_its_example_line(tmp_path):
+def test_the_docs_worked_profile_reads_its_example_line(tmp_path):
     (tmp_path / "roma.toml").write_text(blocks("toml")[0], encoding="utf-8")
     line = json.dumps(json.loads(blocks("json")[0]))
     (tmp_path / "hands.jsonl").write_text(line + "\n", encoding="utf-8")
