@@ -85,3 +85,17 @@ def test_the_issue_pattern_finds_what_it_must():
         "issue #14",
         "issues 11",
     ]
+
+
+def test_the_findings_page_says_what_to_do_about_every_kind():
+    """A compliance officer reads, for each finding kind, what to do next: every kind has a row
+    of the page's "What to do about each" table, and no row names a kind that does not exist."""
+    import re
+
+    from reporting.records import FINDING_KINDS
+
+    page = (ROOT / "docs" / "compliance" / "findings.md").read_text(encoding="utf-8")
+    section = page.split("## What to do about each", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", section, re.M)
+    assert [kind for kind, _ in rows] == list(FINDING_KINDS)
+    assert all(len(action) > 40 for _, action in rows)
