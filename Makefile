@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := demo
 
-.PHONY: demo test lint docs docs-serve bench i18n schemas syslibs clean help
+.PHONY: demo test lint docs docs-serve bench generate i18n schemas sample-inbox syslibs clean help
 
 help:
 	@echo "make demo   install into .venv, then run the monthly job on sample_data/ into demo/"
@@ -15,6 +15,8 @@ help:
 	@echo "make bench  ingest/verify benchmark (1,000,000 rounds by default; ROUNDS=N)"
 	@echo "make i18n   extract, update and compile the gettext catalogues"
 	@echo "make schemas  regenerate the JSON Schemas of the configuration and of log profiles"
+	@echo "make sample-inbox  regenerate sample_data/inbox/ (same bytes for the same seed)"
+	@echo "make generate  every generated file: i18n, schemas and sample-inbox"
 
 syslibs:
 	@scripts/ensure-system-libs.sh
@@ -68,15 +70,22 @@ lint: $(STAMP)
 # English one (a new entry's msgstr = its msgid; a reviewed English wording is kept).
 # Catalogues compile in memory at run time: no .mo files.
 i18n: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -o reporting/locale/messages.pot --add-comments=Translators: --project=baccarat-report --version=0.1.0 --copyright-holder=baccarat-report --msgid-bugs-address=compliance@example.invalid --sort-by-file --width=100 .
+	$(BIN)/python scripts/generate.py catalogue-template
 	$(BIN)/pybabel update -D messages -i reporting/locale/messages.pot -d reporting/locale --width=100 --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/python -c "from babel.messages.pofile import read_po, write_po; p='reporting/locale/en/LC_MESSAGES/messages.po'; c=read_po(open(p,'rb'), locale='en'); [setattr(m, 'string', m.id if isinstance(m.id, str) else tuple(m.id)) for m in c if m.id and not any(m.string if isinstance(m.string, tuple) else (m.string,))]; write_po(open(p,'wb'), c, width=100)"
 
 # The JSON Schemas editors check files against, generated from the key tables and the bet
-# catalogue (a bet or a key added there changes them; tests hold each equal to its tables).
+# catalogue (a bet or a key added there changes them).
 schemas: $(STAMP)
-	$(BIN)/python -c 'import json; from reporting.config.keys import SCHEMA_PATH, json_schema; SCHEMA_PATH.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")'
-	$(BIN)/python -c 'import json; from reporting.ingest.profiles.keys import SCHEMA_PATH, json_schema; SCHEMA_PATH.write_text(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")'
+	$(BIN)/python scripts/generate.py schemas
+
+# The sample month of sample_data/inbox/ (sample_data/README.md says what it holds).
+sample-inbox: $(STAMP)
+	$(BIN)/python scripts/generate.py sample-inbox
+
+# Every generated file (scripts/generate.py lists them; tests/test_generated.py fails, naming
+# this target, when one is out of date).
+generate: i18n schemas sample-inbox
 
 clean:
 	rm -rf $(VENV) $(DEMO) site .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -55,35 +56,100 @@ def test_every_data_file_and_catalogue_is_shipped_by_a_glob():
                 assert any(relative.match(glob) for glob in globs), f"{relative} is not shipped"
 
 
-@pytest.mark.slow
-def test_an_installed_wheel_renders_rule_sheets_from_its_own_templates(tmp_path):
-    source, wheels = tmp_path / "source", tmp_path / "wheels"
-    site, out = tmp_path / "site", tmp_path / "out"
-    # A copy of what the wheel is built from (the build writes beside its sources).
+# What setuptools prints when a folder of data looks like a package it was not told about:
+# harmless for the wheel, but about 40 lines each on a newcomer's first `make demo`.
+UNLISTED_PACKAGE_WARNING = "is absent from the `packages` configuration"
+
+
+def copy_of_the_sources(destination: Path) -> Path:
+    """A copy of what the wheel is built from (a build writes beside its sources)."""
     for folder in ("reporting", "templates"):
         shutil.copytree(
-            REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
+            REPO / folder, destination / folder, ignore=shutil.ignore_patterns("__pycache__")
         )
     for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, source / name)
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run(
+        shutil.copy2(REPO / name, destination / name)
+    return destination
+
+
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+
+
+@pytest.fixture(scope="module")
+def built_wheel(tmp_path_factory) -> tuple[Path, Path, str]:
+    """The sources' copy, the wheel built from it, and everything the build printed (verbose:
+    setuptools' own warnings are shown)."""
+    root = tmp_path_factory.mktemp("wheel")
+    source, wheels = copy_of_the_sources(root / "source"), root / "wheels"
+    build = subprocess.run(
+        [*PIP, "wheel", "--verbose", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(wheels), str(source)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    (wheel,) = wheels.glob("baccarat_report-*.whl")
+    return source, wheel, build.stdout + build.stderr
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_every_file_of_the_package_and_templates_and_nothing_else(built_wheel):
+    """Each file of reporting/ (code, data, catalogues) and of templates/ (as
+    reporting/templates/), plus the wheel's own metadata."""
+    source, wheel, _ = built_wheel
+    package = {path for path in (source / "reporting").rglob("*") if path.is_file()}
+    templates = {path for path in (source / "templates").rglob("*") if path.is_file()}
+    expected = {path.relative_to(source).as_posix() for path in package} | {
+        f"reporting/{path.relative_to(source).as_posix()}" for path in templates
+    }
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = set(archive.namelist())
+    metadata = {name for name in shipped if name.startswith("baccarat_report-0.1.0.dist-info/")}
+    assert shipped - metadata == expected
+    assert {name.rsplit("/", 1)[1] for name in metadata} == {
+        "METADATA",
+        "RECORD",
+        "WHEEL",
+        "entry_points.txt",
+        "top_level.txt",
+    }
+
+
+@pytest.mark.slow
+def test_building_the_wheel_prints_no_setuptools_warning_of_an_unlisted_package(built_wheel):
+    _, _, printed = built_wheel
+    assert "running build_py" in printed  # setuptools' own output is there
+    assert UNLISTED_PACKAGE_WARNING not in printed
+
+
+@pytest.mark.slow
+def test_an_editable_install_prints_no_setuptools_warning_of_an_unlisted_package(tmp_path):
+    """What `make demo` runs (`pip install -e`), through the same build backend hook, without
+    installing anything."""
+    source = copy_of_the_sources(tmp_path / "source")
+    build = subprocess.run(
         [
-            *pip,
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "--wheel-dir",
-            str(wheels),
-            str(source),
+            sys.executable,
+            "-c",
+            "import sys; from setuptools import build_meta as backend;"
+            " backend.build_editable(sys.argv[1])",
+            str(tmp_path / "wheels"),
         ],
         check=True,
         capture_output=True,
-        cwd=tmp_path,
+        text=True,
+        cwd=source,
     )
-    (wheel,) = wheels.glob("baccarat_report-*.whl")
+    assert UNLISTED_PACKAGE_WARNING not in build.stdout + build.stderr
+
+
+@pytest.mark.slow
+def test_an_installed_wheel_renders_rule_sheets_from_its_own_templates(built_wheel, tmp_path):
+    _, wheel, _ = built_wheel
+    site, out = tmp_path / "site", tmp_path / "out"
     subprocess.run(
-        [*pip, "install", "--no-deps", "--target", str(site), str(wheel)],
+        [*PIP, "install", "--no-deps", "--target", str(site), str(wheel)],
         check=True,
         capture_output=True,
     )

@@ -5,16 +5,16 @@ Adding a language is one row here and one gettext catalogue,
 template); ``tests/presentation/test_i18n.py`` fails while the catalogue is missing or incomplete, and an
 unknown code fails loudly wherever it is used, never falling back to another language.
 
-=====  ======  =====  ========  =================================================
-code   locale  LCID   genitive  why this locale
-=====  ======  =====  ========  =================================================
-it     it_IT   0410   ""        Italy (ADM)
-da     da_DK   0406   "s"       Denmark
-el     el_GR   0408   None      Greece
-en     en_GB   0809   ""        English as published in Europe: day-month-year dates,
-                                and the currency symbol in front (``€1,000.00``), as
-                                en_IE would write it
-=====  ======  =====  ========  =================================================
+=====  ======  =====  ========  ========  =========================================
+code   locale  LCID   genitive  day       why this locale
+=====  ======  =====  ========  ========  =========================================
+it     it_IT   0410   ""        number    Italy (ADM)
+da     da_DK   0406   "s"       period    Denmark
+el     el_GR   0408   None      number    Greece
+en     en_GB   0809   ""        english   English as published in Europe: day-month-year
+                                          dates, and the currency symbol in front
+                                          (``€1,000.00``), as en_IE would write it
+=====  ======  =====  ========  ========  =========================================
 
 The genitive column is how the catalogue's sentences bend a hand's name (the Player, the
 Banker), which decides whether an operator may put a word of its own in its place (a game's
@@ -23,13 +23,33 @@ the ending is a word of its own), ``"s"`` it takes a genitive -s (Danish "Player
 "Bankers hånd"; ``'`` after s, x or z), None the sentences decline it and its article by
 its gender (Greek "ο Παίκτης", "του Παίκτη", "της Μπάνκας"): no word of the operator's can
 stand in for it.
+
+The day column is how a day of the month is written on its own, as "updated on the 5th of
+each month" needs it: one of :data:`DAY_FORMATS` (``number`` 5, ``period`` 5., ``english``
+5th).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["LANGUAGES", "SUPPORTED_LANGUAGES", "Language", "language"]
+__all__ = ["DAY_FORMATS", "LANGUAGES", "SUPPORTED_LANGUAGES", "Language", "language"]
+
+
+def english_ordinal(day: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``; ``11th`` to ``13th``; ``21st``, ``22nd``..."""
+    suffixes = {1: "st", 2: "nd", 3: "rd"}
+    suffix = "th" if day % 100 in (11, 12, 13) else suffixes.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
+#: The ways a day of the month is written on its own, by the name a language's row gives.
+DAY_FORMATS: dict[str, Callable[[int], str]] = {
+    "number": str,  # il 5, στις 5
+    "period": "{}.".format,  # den 5. i hver måned
+    "english": english_ordinal,  # on the 5th of each month
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +62,24 @@ class Language:
     #: How a hand's name bends in the catalogue's sentences (see the table above): the
     #: ending of its genitive, "" for none; None when the sentences decline it.
     hand_genitive: str | None
+    day_format: str  # a name of DAY_FORMATS: how a day of the month is written on its own
+
+    def __post_init__(self) -> None:
+        if self.day_format not in DAY_FORMATS:
+            raise ValueError(
+                f"language {self.code}: no day format {self.day_format!r}"
+                f" (have: {', '.join(DAY_FORMATS)})"
+            )
+
+    def day_of_month(self, day: int) -> str:
+        """A day of the month on its own, in the row's day format.
+
+        >>> [language(code).day_of_month(5) for code in ("it", "da", "el", "en")]
+        ['5', '5.', '5', '5th']
+        """
+        if not 1 <= day <= 31:
+            raise ValueError(f"{day} is not a day of a month")
+        return DAY_FORMATS[self.day_format](day)
 
     def hand_forms(self, word: str) -> tuple[str, ...]:
         """Every form of a hand's name ``word`` the catalogue's sentences use, the name first.
@@ -61,10 +99,10 @@ class Language:
 
 #: Every language with a catalogue, in the order the CLI lists them.
 LANGUAGES: tuple[Language, ...] = (
-    Language("it", "it_IT", 0x0410, hand_genitive=""),
-    Language("da", "da_DK", 0x0406, hand_genitive="s"),
-    Language("el", "el_GR", 0x0408, hand_genitive=None),
-    Language("en", "en_GB", 0x0809, hand_genitive=""),
+    Language("it", "it_IT", 0x0410, hand_genitive="", day_format="number"),
+    Language("da", "da_DK", 0x0406, hand_genitive="s", day_format="period"),
+    Language("el", "el_GR", 0x0408, hand_genitive=None, day_format="number"),
+    Language("en", "en_GB", 0x0809, hand_genitive="", day_format="english"),
 )
 
 #: The codes of :data:`LANGUAGES`.

@@ -71,6 +71,7 @@ __all__ = [
 
 #: The locale each language's sheets are formatted in (from the languages table).
 LOCALES: dict[str, str] = {entry.code: entry.locale for entry in LANGUAGES}
+_LANGUAGE_OF_LOCALE = {entry.locale: entry for entry in LANGUAGES}
 #: Where the gettext catalogues live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 #: The jinja2 templates of the rule sheets (one set for every language and format): the
@@ -239,25 +240,19 @@ class Formatter:
         return format_time(moment, pattern, locale=self.locale)
 
     def day_of_month(self, day: int) -> str:
-        """A day of the month on its own, as "on the 5th of each month" needs it: English
-        ``5th``, Danish ``5.`` (``den 5. i hver måned``), the number itself in Italian and
-        Greek (``il 5``, ``στις 5``).
+        """A day of the month on its own, as "on the 5th of each month" needs it, in the day
+        format of the locale's row of the languages table: English ``5th``, Danish ``5.``
+        (``den 5. i hver måned``), the number itself in Italian and Greek (``il 5``, ``στις 5``).
 
         >>> [Formatter(locale).day_of_month(day) for locale, day in
         ...  (("en_GB", 1), ("en_GB", 12), ("en_GB", 22), ("da_DK", 5), ("it_IT", 5))]
         ['1st', '12th', '22nd', '5.', '5']
         """
-        if not 1 <= day <= 31:
-            raise ValueError(f"{day} is not a day of a month")
-        language = self.locale.split("_")[0]
-        if language == "en":
-            suffix = (
-                "th"
-                if day % 100 in (11, 12, 13)
-                else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
-            )
-            return f"{day}{suffix}"
-        return f"{day}." if language == "da" else str(day)
+        try:
+            row = _LANGUAGE_OF_LOCALE[self.locale]
+        except KeyError:
+            raise ValueError(f"no language of the table is written in {self.locale}") from None
+        return row.day_of_month(day)
 
     def join_and(self, items: list[str]) -> str:
         """``A, B and C`` in the locale's words."""

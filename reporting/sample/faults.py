@@ -832,10 +832,33 @@ INJECTORS: Mapping[str, Injector] = MappingProxyType(
     }
 )
 
+
+def every_kind_injected(
+    kinds: tuple[str, ...], injectors: Mapping[str, Injector]
+) -> tuple[Injector, ...]:
+    """The injector of each kind, in order; a kind without one is named (a finding kind or a
+    reject reason added to reporting/records.py and not here), never a bare KeyError."""
+    if missing := [kind for kind in kinds if kind not in injectors]:
+        raise LookupError(
+            f"fault kind(s) with no injector: {', '.join(missing)}: add one each to INJECTORS"
+            " (reporting/sample/faults.py)"
+        )
+    return tuple(injectors[kind] for kind in kinds)
+
+
 #: The kinds a log of each format carries, in the order of FAULT_KINDS: a month generated with
 #: ``faults=N`` holds N of each kind of its format that the configuration's games suit.
 CARRIED_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {fmt: tuple(k for k in FAULT_KINDS if INJECTORS[k].carried_by(fmt)) for fmt in FORMATS}
+    {
+        fmt: tuple(
+            kind
+            for kind, injector in zip(
+                FAULT_KINDS, every_kind_injected(FAULT_KINDS, INJECTORS), strict=True
+            )
+            if injector.carried_by(fmt)
+        )
+        for fmt in FORMATS
+    }
 )
 
 

@@ -20,7 +20,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from reporting.config.bets import BETS_PATH, catalogue_bets
-from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
+from reporting.config.languages import DAY_FORMATS, LANGUAGES, SUPPORTED_LANGUAGES, Language
 from reporting.config.loader import load_config
 from reporting.engine.bets import BetGroup, BetRule, PayRow, Wording
 from reporting.presentation.bet_words import catalogue_bet, extract_bet_words, own_words
@@ -500,6 +500,40 @@ def test_the_update_day_reads_in_each_language(language, day, expected):
     macros = make_environment(language).get_template("rules/macros.html.j2").module
     adm = dataclasses.replace(sheet.adm, update_day=day)
     assert expected in str(macros.win_percentage_label(adm))
+
+
+def test_the_day_of_month_is_written_in_the_day_format_of_the_language_s_row():
+    """No language code in the formatter: each row of the languages table names its day
+    format, and a new language picks one (or adds one to DAY_FORMATS)."""
+    for row in LANGUAGES:
+        for day in range(1, 32):
+            expected = DAY_FORMATS[row.day_format](day)
+            assert Formatter(row.locale).day_of_month(day) == expected
+    english = [
+        Formatter("en_GB").day_of_month(day) for day in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 31)
+    ]
+    assert english == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "23rd",
+        "31st",
+    ]
+    assert [Formatter(LOCALES[code]).day_of_month(5) for code in ("it", "da", "el")] == [
+        "5",
+        "5.",
+        "5",
+    ]
+    with pytest.raises(ValueError, match="language xx: no day format 'roman'"):
+        Language("xx", "xx_XX", 0x0409, hand_genitive="", day_format="roman")
+    with pytest.raises(ValueError, match="32 is not a day of a month"):
+        Formatter("da_DK").day_of_month(32)
 
 
 def test_italian_sabot_and_dates_read_as_italian():

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from reporting.sample.faults import (
     AppliedFault,
     RoundFault,
     check_room_for_faults,
+    every_kind_injected,
     injector_for,
     plan_faults,
     write_round,
@@ -97,6 +100,33 @@ def inject(kind: str, table: Table, data: dict, bet_index: int = 0, ordinal: int
 def test_injectors_are_exactly_the_finding_kinds_and_reject_reasons_in_order():
     assert tuple(INJECTORS) == FINDING_KINDS + REJECT_REASONS
     assert FAULT_KINDS == FINDING_KINDS + REJECT_REASONS
+
+
+def test_a_finding_kind_without_an_injector_is_named_when_the_sample_package_is_imported():
+    """A kind added to reporting/records.py and not to INJECTORS: the import says which and
+    where to add it (it was a bare ``KeyError: 'ghost_kind'``)."""
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import reporting.records as records;"
+            " records.FINDING_KINDS += ('ghost_kind',);"
+            " import reporting.sample",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert imported.returncode == 1
+    assert (
+        "LookupError: fault kind(s) with no injector: ghost_kind: add one each to INJECTORS"
+        " (reporting/sample/faults.py)"
+    ) in imported.stderr
+
+
+def test_every_kind_injected_names_every_kind_left_without_an_injector():
+    assert every_kind_injected(FAULT_KINDS, INJECTORS) == tuple(INJECTORS.values())
+    with pytest.raises(LookupError, match="no injector: ghost_kind, other_ghost: add one each"):
+        every_kind_injected(("ghost_kind", *FAULT_KINDS, "other_ghost"), INJECTORS)
 
 
 def test_each_injector_files_its_kind_under_its_category():
