@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +68,7 @@ from reporting.figures.audit_records import (
     MonthAudit,
     Severity,
 )
+from reporting.figures.ledger import PeriodLedger
 from reporting.figures.regulators import declared_rtp_unsupported
 from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_atomically
@@ -86,7 +86,6 @@ from reporting.presentation.workbook_base import (
     set_up_printing,
 )
 from reporting.records import FINDING_KINDS, REJECT_REASONS, SourceLocation
-from reporting.verify.bearing import reject_scope
 from reporting.verify.checks import settled_bets
 from reporting.verify.run import VerifyResult
 from reporting.verify.shoes import ShoeSummary
@@ -488,28 +487,10 @@ def _money_header(label: str, currencies: set[str]) -> str:
     return f"{label} ({next(iter(currencies))})" if len(currencies) == 1 else label
 
 
-class _Scope:
-    """The period's rows: findings and rounds by report month, rejects by the files behind it
-    (the one rule of :mod:`reporting.verify.bearing`, which the exit codes count by too)."""
-
-    def __init__(self, connection: sqlite3.Connection, month: str | None):
-        self.month = month
-        self._rejects = reject_scope(connection, month)
-        #: Rounds of the period by ingest id (every file's loaded rounds when all months).
-        self.rounds_by_file = self._rejects.rounds_by_file
-
-    def findings_where(self, alias: str = "") -> tuple[str, tuple]:
-        """The period's findings (``alias``: the findings table's name in a join, with its dot)."""
-        return ("1", ()) if self.month is None else (f"{alias}report_month = ?", (self.month,))
-
-    def rejects_where(self) -> tuple[str, tuple]:
-        return self._rejects.rejects_where()
-
-
 # Long on purpose: one writer per sheet, listed in SHEETS order, the arguments passed through.
 def write_audit_workbook(
     path: Path,
-    connection: sqlite3.Connection,
+    ledger: PeriodLedger,
     config: OperatorConfig,
     result: VerifyResult,
     outcomes: Sequence[OutcomeTest],
@@ -528,8 +509,8 @@ def write_audit_workbook(
 
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
     :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`
-    returned for the same period; findings, rejects and the ingest log are read from
-    ``connection``. ``audit`` (the month's registers, money, activity, limits, disclosures and
+    returned for the same period; ``ledger``
+    (:func:`~reporting.figures.ledger.period_ledger`) holds its findings, rejects and ingest log. ``audit`` (the month's registers, money, activity, limits, disclosures and
     provenance) adds the sheets of :data:`MONTH_SHEETS`, ``shoes`` the Shoes sheet; without
     them those sheets are left out. ``as_of`` pins the document dates and the zip entry times:
     the same database and arguments give the same bytes. The file appears whole or not at all.
@@ -546,16 +527,15 @@ def write_audit_workbook(
     scratch = workbook.create_sheet("styles")
     book = _Book(workbook, _Styles(scratch), config.name, period, as_of, tool_version)
     workbook.remove(scratch)
-    scope = _Scope(connection, result.month)
     currencies = {game.currency for game in config.games.values()}
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(
-            book, connection, config, result, rtp, scope, currencies, publishing
+            book, ledger, config, result, rtp, currencies, publishing
         ),
-        "Findings": lambda: _write_findings(book, connection, scope, currencies),
+        "Findings": lambda: _write_findings(book, ledger, currencies),
         "Checks not run": lambda: _write_checks_not_run(book, result),
-        "Rejected records": lambda: _write_rejects(book, connection, scope),
-        "Ingest log": lambda: _write_ingest_log(book, connection, scope),
+        "Rejected records": lambda: _write_rejects(book, ledger),
+        "Ingest log": lambda: _write_ingest_log(book, ledger),
         "Outcome tests": lambda: _write_outcome_tests(book, result, outcomes),
         "RTP checks": lambda: _write_rtp_checks(book, config, rtp, currencies),
         "Pages": lambda: _write_pages(book, config, publishing),
@@ -571,7 +551,7 @@ def write_audit_workbook(
             "Limits": lambda: _write_limits(book, audit),
             "Disclosure check": lambda: _write_disclosures(book, audit),
             "Charts": lambda: _write_charts(book, audit, outcomes, rtp),
-            "Sign-off": lambda: _write_sign_off(book, connection, scope, audit),
+            "Sign-off": lambda: _write_sign_off(book, ledger, audit),
         }
 
     try:
@@ -618,15 +598,14 @@ class _Play:
 
 def _write_summary(
     book: _Book,
-    connection: sqlite3.Connection,
+    ledger: PeriodLedger,
     config: OperatorConfig,
     result: VerifyResult,
     rtp: Sequence[RtpCheck],
-    scope: _Scope,
     currencies: set[str],
     publishing: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
-    findings = _findings_by_game(connection, scope)
+    findings = ledger.findings_by_game
     extra_kinds = sorted(
         {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
     )
@@ -645,7 +624,7 @@ def _write_summary(
     if publishing is not None:  # the pages of the month: games whose pages are drafts
         drafts = sum(1 for game in config.games if publishing.get(game))
         meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
-    rejects = _rejects_by_reason(connection, scope)
+    rejects = ledger.rejects_by_reason
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
     widths[0] = max(
@@ -669,16 +648,16 @@ def _write_summary(
     for note in _summary_notes(one_currency=len(currencies) == 1, unsettled=unsettled):
         writer.append([("note", note)])
     writer.append([])
-    _write_summary_rejects(writer, rejects, reasons, by_month=scope.month is not None)
+    _write_summary_rejects(writer, rejects, reasons, by_month=ledger.month is not None)
 
 
 def _write_summary_rejects(
-    writer: _SheetWriter, rejects: Counter[str], reasons: Sequence[str], *, by_month: bool
+    writer: _SheetWriter, rejects: Mapping[str, int], reasons: Sequence[str], *, by_month: bool
 ) -> None:
     """The Summary's table of the period's rejected lines by reason."""
     writer.append([("header", "Rejected records"), ("header", "Lines")])
     for reason in reasons:
-        writer.append([(TEXT, reason), (COUNT, _Alert(rejects[reason]))], None)
+        writer.append([(TEXT, reason), (COUNT, _Alert(rejects.get(reason, 0)))], None)
     writer.append([(TEXT, "Total"), (COUNT, sum(rejects.values()))], "total")
     if by_month:
         writer.append(
@@ -690,31 +669,6 @@ def _write_summary_rejects(
                 )
             ]
         )
-
-
-def _findings_by_game(connection: sqlite3.Connection, scope: _Scope) -> dict[str, Counter[str]]:
-    """The period's findings counted by game and kind."""
-    where, params = scope.findings_where()
-    findings: dict[str, Counter[str]] = defaultdict(Counter)
-    for game_id, kind, count in connection.execute(
-        f"SELECT game_id, kind, count(*) FROM findings WHERE {where} GROUP BY game_id, kind",
-        params,
-    ):
-        findings[game_id][kind] += count
-    return findings
-
-
-def _rejects_by_reason(connection: sqlite3.Connection, scope: _Scope) -> Counter[str]:
-    """The period's rejected lines counted by reason."""
-    where, params = scope.rejects_where()
-    return Counter(
-        dict(
-            connection.execute(
-                f"SELECT reason, count(*) FROM rejected_records WHERE {where} GROUP BY reason",
-                params,
-            ).fetchall()
-        )
-    )
 
 
 def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column]:
@@ -753,7 +707,7 @@ def _summary_rows(
     config: OperatorConfig,
     result: VerifyResult,
     rtp: Sequence[RtpCheck],
-    findings: dict[str, Counter[str]],
+    findings: Mapping[str, Mapping[str, int]],
     kinds: Sequence[str],
     currencies: set[str],
 ) -> tuple[list[tuple], tuple]:
@@ -769,7 +723,7 @@ def _summary_rows(
         game = config.games.get(game_id)
         settled, void = rounds.get(game_id, (0, 0))
         game_play = play.get(game_id, _Play())
-        counts = findings.get(game_id, Counter())
+        counts = findings.get(game_id, {})
         rows.append(
             (
                 game_id,
@@ -783,7 +737,7 @@ def _summary_rows(
                 _ratio(game_play.actual_rtp),
                 _ratio(game_play.theoretical_rtp),
                 _declared(game),
-                *(_Alert(counts[kind]) for kind in kinds),
+                *(_Alert(counts.get(kind, 0)) for kind in kinds),
                 _Alert(sum(counts.values())),
             )
         )
@@ -800,7 +754,7 @@ def _summary_rows(
         _ratio(all_play.actual_rtp) if one_currency else None,
         _ratio(all_play.theoretical_rtp) if one_currency else None,
         None,
-        *(sum(counts[kind] for counts in findings.values()) for kind in kinds),
+        *(sum(counts.get(kind, 0) for counts in findings.values()) for kind in kinds),
         sum(sum(counts.values()) for counts in findings.values()),
     )
     return rows, total
@@ -840,30 +794,14 @@ def _money(cents: int | None) -> Decimal | None:
     return None if cents is None else cents_to_decimal(cents)
 
 
-def _measured_widths(
-    connection: sqlite3.Connection,
-    table: str,
-    scope: tuple[str, tuple],
-    measured: Sequence[tuple[_Column, str | int]],
-) -> list[int]:
-    """Content widths of a table streamed from SQLite, measured before its first row is written.
-
-    Each column comes with an SQL aggregate (the longest text, or the largest number, which is
-    then formatted) or a width known beforehand.
-    """
-    where, params = scope
-    expressions = [measure for _, measure in measured if isinstance(measure, str)]
-    found = iter(
-        connection.execute(
-            f"SELECT {', '.join(expressions)} FROM {table} WHERE {where}", params
-        ).fetchone()
-    )
+def _extent_widths(columns: Sequence[_Column], extents: Sequence[int | None]) -> list[int]:
+    """Content widths of a table streamed from the store, from the widest value of each field
+    (a text's length, or the largest number, which is then formatted), before its first row."""
     widths = []
-    for column, measure in measured:
-        value = measure if isinstance(measure, int) else next(found)
+    for column, value in zip(columns, extents, strict=True):
         if value is None:
             widths.append(0)
-        elif isinstance(measure, int) or column.kind in _TEXT_KINDS:
+        elif column.kind in _TEXT_KINDS:
             widths.append(value)
         else:
             widths.append(
@@ -872,62 +810,41 @@ def _measured_widths(
     return widths
 
 
-#: The findings with the bet each names (its account and stake), when it names one.
-_FINDINGS_WITH_BETS = (
-    "findings f LEFT JOIN bets b ON b.round_id = f.round_id AND b.bet_id = f.bet_id"
-)
 #: Width of the reviewer's remarks column, in characters.
 _REMARKS_WIDTH = 28
 
 
-def _write_findings(
-    book: _Book, connection: sqlite3.Connection, scope: _Scope, currencies: set[str]
-) -> None:
+def _write_findings(book: _Book, ledger: PeriodLedger, currencies: set[str]) -> None:
     """Every finding of the period, readable in print: its severity, the bet's account and
-    stake (joined from the bets table in the same streamed query), one source column and an
-    empty column for the reviewer's remarks."""
-    measured = [
-        (_Column("Severity", TEXT), max(len(severity) for severity in Severity)),
-        (_Column("Kind", TEXT), "max(length(f.kind))"),
-        (_Column("Game", TEXT), "max(length(f.game_id))"),
-        (_Column("Round", TEXT, cap=24), "max(length(f.round_id))"),
-        (_Column("Bet", TEXT, cap=16), "max(length(f.bet_id))"),
-        (_Column("Account", TEXT, cap=16), "max(length(b.account))"),
-        (_Column(_money_header("Stake", currencies), MONEY), "max(b.stake_cents)"),
-        (
-            _Column(_money_header("Expected payout", currencies), MONEY),
-            "max(f.expected_payout_cents)",
-        ),
-        (
-            _Column(_money_header("Logged payout", currencies), MONEY),
-            "max(f.logged_payout_cents)",
-        ),
-        (_Column("Rule", WRAP, cap=20), "max(length(f.rule))"),
-        (_Column("Source", WRAP, cap=30), "max(length(f.source_file) + 1 + length(f.source_line))"),
-        (_Column("Message", WRAP, cap=50), "max(length(f.message))"),
-        (_Column("Remarks", WRAP, cap=_REMARKS_WIDTH), _REMARKS_WIDTH),
+    stake (joined from the bets table as the findings stream from the store), one source column
+    and an empty column for the reviewer's remarks."""
+    columns = [
+        _Column("Severity", TEXT),
+        _Column("Kind", TEXT),
+        _Column("Game", TEXT),
+        _Column("Round", TEXT, cap=24),
+        _Column("Bet", TEXT, cap=16),
+        _Column("Account", TEXT, cap=16),
+        _Column(_money_header("Stake", currencies), MONEY),
+        _Column(_money_header("Expected payout", currencies), MONEY),
+        _Column(_money_header("Logged payout", currencies), MONEY),
+        _Column("Rule", WRAP, cap=20),
+        _Column("Source", WRAP, cap=30),
+        _Column("Message", WRAP, cap=50),
+        _Column("Remarks", WRAP, cap=_REMARKS_WIDTH),
     ]
-    columns = [column for column, _ in measured]
-    where, params = scope.findings_where("f.")
-    widths = _measured_widths(connection, _FINDINGS_WITH_BETS, (where, params), measured)
-    writer = _SheetWriter(book, "Findings", columns, widths)
+    severity_width = max(len(severity) for severity in Severity)
+    extents = (severity_width, *ledger.findings.extents, _REMARKS_WIDTH)
+    writer = _SheetWriter(book, "Findings", columns, _extent_widths(columns, extents))
     writer.header()
-    cursor = connection.execute(
-        "SELECT f.kind, f.game_id, f.round_id, f.bet_id, b.account, b.stake_cents,"
-        " f.expected_payout_cents, f.logged_payout_cents, f.rule, f.source_file,"
-        f" f.source_line, f.message FROM {_FINDINGS_WITH_BETS} WHERE {where}"
-        " ORDER BY f.source_file, f.source_line, f.kind, f.bet_id, f.finding_id",
-        params,
-    )
     writer.rows(
         (
-            *(_severity(kind), kind, game_id, round_id, bet_id, account, _money(stake)),
-            *(_money(expected), _money(logged), rule, str(SourceLocation(file, line))),
-            *(message, None),
+            *(_severity(line.kind), line.kind, line.game_id, line.round_id, line.bet_id),
+            *(line.account, _money(line.stake), _money(line.expected_payout)),
+            *(_money(line.logged_payout), line.rule),
+            *(str(SourceLocation(line.source_file, line.source_line)), line.message, None),
         )
-        for kind, game_id, round_id, bet_id, account, stake, expected, logged, rule, file, line, (
-            message
-        ) in cursor
+        for line in ledger.findings
     )
     writer.finish_table()
 
@@ -979,34 +896,28 @@ def _write_pages(
     writer.finish_table()
 
 
-def _write_rejects(book: _Book, connection: sqlite3.Connection, scope: _Scope) -> None:
-    measured = [
-        (_Column("File", WRAP, cap=28), "max(length(file_name))"),
-        (_Column("Line", LINE), "max(line)"),
-        (_Column("Source", WRAP, cap=32), "max(length(file_name) + 1 + length(line))"),
-        (_Column("Reason", TEXT), "max(length(reason))"),
-        (_Column("Round", TEXT, cap=28), "max(length(round_id))"),
-        (_Column("Message", WRAP, cap=50), "max(length(message))"),
-        (_Column("Raw line", WRAP, cap=70), "max(length(raw_text))"),
+def _write_rejects(book: _Book, ledger: PeriodLedger) -> None:
+    columns = [
+        _Column("File", WRAP, cap=28),
+        _Column("Line", LINE),
+        _Column("Source", WRAP, cap=32),
+        _Column("Reason", TEXT),
+        _Column("Round", TEXT, cap=28),
+        _Column("Message", WRAP, cap=50),
+        _Column("Raw line", WRAP, cap=70),
     ]
-    columns = [column for column, _ in measured]
-    widths = _measured_widths(connection, "rejected_records", scope.rejects_where(), measured)
+    widths = _extent_widths(columns, ledger.rejects.extents)
     writer = _SheetWriter(book, "Rejected records", columns, widths)
     writer.header()
-    where, params = scope.rejects_where()
-    cursor = connection.execute(
-        "SELECT file_name, line, reason, round_id, message, raw_text FROM rejected_records"
-        f" WHERE {where} ORDER BY file_name, line, reject_id",
-        params,
-    )
     writer.rows(
-        (file, line, str(SourceLocation(file, line)), reason, round_id, message, raw)
-        for file, line, reason, round_id, message, raw in cursor
+        (line.file_name, line.line, str(SourceLocation(line.file_name, line.line)))
+        + (line.reason, line.round_id, line.message, line.raw_text)
+        for line in ledger.rejects
     )
     writer.finish_table()
 
 
-def _write_ingest_log(book: _Book, connection: sqlite3.Connection, scope: _Scope) -> None:
+def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
     columns = [
         _Column("File", WRAP, cap=36),
         _Column("Companion file", WRAP, cap=30),
@@ -1023,12 +934,12 @@ def _write_ingest_log(book: _Book, connection: sqlite3.Connection, scope: _Scope
         _Column("Rejected", COUNT),
     ]
     rows = [
-        (*row[1:8], scope.rounds_by_file.get(row[0], 0), *row[8:])
-        for row in connection.execute(
-            "SELECT ingest_id, file_name, companion_name, file_sha256, file_size, format,"
-            " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate,"
-            " rejected FROM ingest_log ORDER BY ingest_id"
+        (
+            *(item.file_name, item.companion_name, item.sha256, item.size, item.format),
+            *(item.lines_read, item.rounds_loaded, item.rounds_in_period, item.bets_loaded),
+            *(item.duplicates_skipped, item.rejected),
         )
+        for item in ledger.ingest
     ]
     writer = _SheetWriter(book, "Ingest log", columns, _content_widths(columns, rows))
     writer.header()
@@ -1597,14 +1508,12 @@ _INPUT_HEADERS = ("File", "SHA-256", "Size (bytes)", "Format", "Profile", "Round
 _SHA_WIDTH = 33  # a SHA-256 in two lines
 
 
-def _write_sign_off(
-    book: _Book, connection: sqlite3.Connection, scope: _Scope, audit: MonthAudit
-) -> None:
+def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> None:
     """The page the reviewer signs: the period, the operator, a block to fill in (name, role,
     date, signature), a remarks row per finding kind that occurred, then the provenance
     (tool, configuration, store digest, every input file with its hash)."""
     counts: Counter[str] = Counter()
-    for by_kind in _findings_by_game(connection, scope).values():
+    for by_kind in ledger.findings_by_game.values():
         counts.update(by_kind)
     kinds = [kind for kind in FINDING_KINDS if counts[kind]]
     kinds += sorted(set(counts) - set(FINDING_KINDS))
