@@ -273,3 +273,18 @@ def test_the_rule_sheet_model_loads_no_log_reader_store_or_sqlite():
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout.split()
     assert loaded == []
+
+
+#: Libraries of the store that rendering never touches: the figures it renders come in as
+#: records, computed below it (``figures/``), so no SQL runs while a page or a sheet is drawn.
+STORE_LIBRARIES = {"sqlite3", "sqlite_utils"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for path in ALL_MODULES if part_of(module_name(path)) == "presentation"],
+    ids=lambda p: module_name(p),
+)
+def test_presentation_imports_no_sqlite(path):
+    imported = {name.split(".")[0] for name in imported_modules(path)}
+    assert not imported & STORE_LIBRARIES, f"{module_name(path)} imports the store's library"

@@ -262,13 +262,14 @@ def _month_audit(connection, operator, month: str):
 
 def _write_workbook(workbook, connection, operator, result, figures, day) -> None:
     """The audit workbook of the run (``--workbook``): with the month's sheets for a month."""
+    from reporting.figures.ledger import period_ledger
     from reporting.presentation.audit_xlsx import write_audit_workbook  # openpyxl: only here
 
     outcomes, rtp, audit = figures
     try:
         write_audit_workbook(
             workbook,
-            connection,
+            period_ledger(connection, result.month),
             operator,
             result,
             outcomes,

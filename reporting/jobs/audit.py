@@ -13,6 +13,7 @@ from reporting import __version__
 from reporting.config.loader import OperatorConfig
 from reporting.figures.audit_records import MonthAudit
 from reporting.figures.evidence import findings_with_evidence
+from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_report import (
     AuditReport,
@@ -89,7 +90,7 @@ def write_month_audit(
     figures = _statistics(verified, config)
     write_audit_workbook(
         workbook,
-        connection,
+        period_ledger(connection, verified.month),
         config,
         verified,
         *figures,

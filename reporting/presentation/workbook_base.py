@@ -1,7 +1,7 @@
 """What every workbook of the tool shares: safe text cells, A4 printing, pinned properties.
 
 Both XLSX writers build on this: :mod:`.rulesheet_xlsx` (a rule sheet, in its language) and
-:mod:`.audit_xlsx` (the audit workbook, streamed from SQLite). Each keeps its own look (fonts,
+:mod:`.audit_xlsx` (the audit workbook, its long sheets streamed from the store). Each keeps its own look (fonts,
 fills, row-height estimates); what is here is what a workbook must do to be trusted:
 
 * text stays text: a string is stored as a string cell, so ``=HYPERLINK(...)`` from a round

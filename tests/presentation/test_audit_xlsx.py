@@ -40,6 +40,7 @@ import reporting.presentation.audit_xlsx
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.audit_records import FINDING_SEVERITY
+from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
@@ -263,7 +264,8 @@ class Audit:
             "audit": MONTH_AUDIT,
             "shoes": SHOES,
         } | changes
-        write_audit_workbook(path, self.connection, self.config, **arguments)
+        ledger = period_ledger(self.connection, arguments["result"].month)
+        write_audit_workbook(path, ledger, self.config, **arguments)
         return path
 
 
@@ -628,7 +630,7 @@ def test_every_sheet_prints_the_operator_s_name_as_it_is_written(audit, tmp_path
     path = tmp_path / "audit.xlsx"
     write_audit_workbook(
         path,
-        audit.connection,
+        period_ledger(audit.connection, audit.result.month),
         config,
         result=audit.result,
         outcomes=audit.outcomes,
@@ -763,12 +765,13 @@ def export_audit(tmp_path_factory, operator_config) -> tuple[Path, VerifyResult]
         rtp_checks(result.bet_totals, operator_config.games),
     )
     path = folder / "audit.xlsx"
+    ledger = period_ledger(connection, MONTH)
     write_audit_workbook(
-        path, connection, operator_config, *arguments, as_of=AS_OF, tool_version=VERSION
+        path, ledger, operator_config, *arguments, as_of=AS_OF, tool_version=VERSION
     )
     again = folder / "again.xlsx"
     write_audit_workbook(
-        again, connection, operator_config, *arguments, as_of=AS_OF, tool_version=VERSION
+        again, ledger, operator_config, *arguments, as_of=AS_OF, tool_version=VERSION
     )
     connection.close()
     assert again.read_bytes() == path.read_bytes()  # the same bytes for the same inputs

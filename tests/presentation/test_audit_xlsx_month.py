@@ -28,6 +28,7 @@ from openpyxl.utils import column_index_from_string
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.audit_records import FINDING_SEVERITY, MonthAudit
+from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_xlsx import MONTH_SHEETS, SHEETS, write_audit_workbook
 from reporting.store.schema import connect
@@ -65,7 +66,8 @@ class Month:
             "audit": self.audit,
             "shoes": self.shoes,
         } | changes
-        write_audit_workbook(path, self.connection, self.config, **arguments)
+        ledger = period_ledger(self.connection, arguments["result"].month)
+        write_audit_workbook(path, ledger, self.config, **arguments)
         return path
 
 

@@ -15,6 +15,7 @@ from helpers import dump, rows, write_csv_pair
 
 import reporting.store.load
 from reporting import __version__
+from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import write_audit_workbook
@@ -61,7 +62,7 @@ def workbook(db: Path, config, path: Path) -> bytes:
         assert verified.finding_count  # the late bet
         write_audit_workbook(
             path,
-            connection,
+            period_ledger(connection, verified.month),
             config,
             verified,
             outcome_tests(verified.tables, config.games),

@@ -140,6 +140,7 @@ def audit_files(connection, config, result, folder: Path | None) -> dict[str, by
     ``folder``, when given: it takes about 3 s) its audit workbook."""
     from reporting import __version__
     from reporting.figures.audit import audit_month
+    from reporting.figures.ledger import period_ledger
     from reporting.figures.statistics import outcome_tests, rtp_checks
     from reporting.jobs.audit import month_report
     from reporting.presentation.audit_report import render_audit_html
@@ -166,7 +167,7 @@ def audit_files(connection, config, result, folder: Path | None) -> dict[str, by
         workbook = folder / "audit.xlsx"
         write_audit_workbook(
             workbook,
-            connection,
+            period_ledger(connection, result.month),
             config,
             result,
             *figures,

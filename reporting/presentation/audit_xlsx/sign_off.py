@@ -1,0 +1,114 @@
+"""The Sign-off sheet: the reviewer's block, a remarks row per finding kind, the provenance."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from reporting.figures.audit_records import MonthAudit
+from reporting.figures.ledger import PeriodLedger
+from reporting.presentation.audit_xlsx.cells import (
+    _MAX_LINES,
+    COUNT,
+    DATE,
+    TEXT,
+    WRAP,
+    _Book,
+    _Column,
+    _content_widths,
+    _severity,
+    _SheetWriter,
+    _wrapped_lines,
+)
+from reporting.presentation.workbook_base import LINE_HEIGHT, set_column_widths
+from reporting.records import FINDING_KINDS
+
+_SIGN_OFF_COLUMNS = (
+    _Column("Finding kind", TEXT),
+    _Column("Severity", TEXT),
+    _Column("Findings", COUNT),
+    _Column("Remarks", WRAP, cap=48),
+)
+
+
+#: The reviewer's block: what they fill in, and how tall each box is (points).
+_REVIEWER_FIELDS = (("Name", None), ("Role", None), ("Date", None), ("Signature", 45.0))
+
+
+_INPUT_HEADERS = ("File", "SHA-256", "Size (bytes)", "Format", "Profile", "Rounds loaded")
+
+
+_SHA_WIDTH = 33  # a SHA-256 in two lines
+
+
+def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> None:
+    """The page the reviewer signs: the period, the operator, a block to fill in (name, role,
+    date, signature), a remarks row per finding kind that occurred, then the provenance
+    (tool, configuration, store digest, every input file with its hash)."""
+    counts: Counter[str] = Counter()
+    for by_kind in ledger.findings_by_game.values():
+        counts.update(by_kind)
+    kinds = [kind for kind in FINDING_KINDS if counts[kind]]
+    kinds += sorted(set(counts) - set(FINDING_KINDS))
+    rows = [(kind, _severity(kind), counts[kind], None) for kind in kinds]
+    provenance = audit.provenance
+    labels = ("Configuration SHA-256", "Store digest (SHA-256)")
+    widths = _content_widths(_SIGN_OFF_COLUMNS, rows)
+    widths[0] = max(
+        widths[0],
+        *(len(label) for label in labels),
+        *(min(len(item.file_name), 30) for item in provenance.inputs),
+    )
+    widths[1] = _SHA_WIDTH
+    widths[2] = max(widths[2], len("Size (bytes)"))
+    widths[3] = 48
+    writer = _SheetWriter(
+        book, "Sign-off", _SIGN_OFF_COLUMNS, widths, header_row=7 + len(_REVIEWER_FIELDS)
+    )
+    # Two more columns for the input files' table of the provenance block.
+    writer.widths += [len("Profile") + 4, len("Rounds loaded")]
+    set_column_widths(writer.sheet, [width + 2 for width in writer.widths])
+    writer.append([("title", f"Sign-off: {book.operator}")], height=21)
+    writer.append([("label", "Period"), (TEXT, book.period)])
+    writer.append([("label", "Operator"), (TEXT, book.operator)])
+    writer.append([("label", "As of"), (DATE, book.as_of)])
+    writer.append([])
+    writer.append([("label", "Reviewer")])
+    for label, height in _REVIEWER_FIELDS:
+        # empty ruled boxes to fill in, by hand or in the file
+        writer.append([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
+    writer.header()
+    writer.rows(rows)
+    writer.finish_table()
+    if not rows:
+        writer.append([("note", "No finding this period.")])
+    writer.append([])
+    _write_provenance(writer, audit)
+
+
+def _write_provenance(writer: _SheetWriter, audit: MonthAudit) -> None:
+    """Where the figures come from, under the sign-off: tool, configuration, store, inputs."""
+    provenance = audit.provenance
+    writer.append([("label", "Provenance")])
+    for label, value in (
+        ("Tool version", f"baccarat-report {provenance.tool_version}"),
+        ("Configuration", provenance.configuration or "the built-in catalogue"),
+        ("Configuration SHA-256", provenance.configuration_sha256),
+        ("Store digest (SHA-256)", provenance.store_digest),
+    ):
+        long = value is not None and len(value) > _SHA_WIDTH
+        writer.append([("label", label), (WRAP, value)], "free", LINE_HEIGHT * 2 if long else None)
+    writer.append([])
+    writer.append([("header", header) for header in _INPUT_HEADERS])
+    for item in audit.provenance.inputs:
+        name = item.file_name
+        if item.companion_name:
+            name += f" + {item.companion_name}"
+        lines = max(2, _wrapped_lines(name, writer.widths[0] + 1))
+        writer.append(
+            [
+                *((WRAP, name), (WRAP, item.sha256), (COUNT, item.size)),
+                *((TEXT, item.format), (TEXT, item.profile), (COUNT, item.rounds_loaded)),
+            ],
+            None,
+            LINE_HEIGHT * min(lines, _MAX_LINES),
+        )
