@@ -18,7 +18,6 @@ import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -37,6 +36,7 @@ from reporting.config.keys import (
     INBOX_KEYS,
     LIMIT_KEYS,
     OPERATOR_GAME_KEYS,
+    PAY_FLAGS,
     PAY_KEYS,
     PAY_TABLE_KEYS,
     TOP_LEVEL_KEYS,
@@ -83,7 +83,7 @@ OPTIONAL_GAME_KEYS = (
     "availability_gap_minutes",
     "scoreboard",
     "pay",
-    "perfect_pair",
+    *PAY_FLAGS,
     "regulator",
     "regulator_code",
     "declared_rtp",
@@ -527,17 +527,15 @@ def _resolve_pay_table(
 
 def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     """Overlay pay-table changes on a base; bonus margins merge row by row, and a table that
-    pays both perfect pairs as one (variant A) keeps doing so when the one-hand odds change."""
+    ties two pays (a flag of :data:`~reporting.config.keys.PAY_FLAGS`) keeps them tied when
+    only the leading one changes."""
     merged = base | changes
     if isinstance(base.get("bonus_margins"), dict) and isinstance(
         changes.get("bonus_margins"), dict
     ):
         merged["bonus_margins"] = base["bonus_margins"] | changes["bonus_margins"]
-    variant_a = base.get("perfect_pair_both", base.get("perfect_pair_one")) == base.get(
-        "perfect_pair_one"
-    )
-    if variant_a and "perfect_pair_one" in changes and "perfect_pair_both" not in changes:
-        merged["perfect_pair_both"] = changes["perfect_pair_one"]
+    for flag in PAY_FLAGS.values():
+        flag.keep_tied(base, changes, merged)
     return merged
 
 
@@ -545,14 +543,14 @@ def _pay_table_of(
     values: dict[str, Any], tables: dict[str, Any], offered: tuple[BetRule, ...]
 ) -> PayTable | None:
     """The game's pay table: its bets' declared pays, changed by its named table (the keys of
-    the game's bets), its ``pay`` changes and its perfect pair variant."""
+    the game's bets), its ``pay`` changes and its pay flags."""
     table = tables[values["pay_table"]]
     if table is MISSING or values["pay"] is MISSING:
         return None
     raw = _merge_pay(table, values["pay"] or {})
-    if values["perfect_pair"] is not None:
-        one = raw.get("perfect_pair_one", Fraction(25))
-        raw["perfect_pair_both"] = one if values["perfect_pair"] == "A" else Fraction(200)
+    for name, flag in PAY_FLAGS.items():
+        if values[name] is not None:
+            flag.choose(raw, values[name])
     changes: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "bonus_margins":
