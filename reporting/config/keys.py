@@ -11,11 +11,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+from collections.abc import Mapping
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from reporting.config.bets import BET_KEYS, NAME_PATTERN, ROW_KEYS, catalogue_bets
+from reporting.config.bets import BET_KEYS, NAME_PATTERN, ROW_KEYS, catalogue_bets, default_pays
 from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
 from reporting.config.values import (
@@ -48,10 +50,12 @@ __all__ = [
     "HandWords",
     "LIMIT_KEYS",
     "Licences",
+    "PayFlag",
     "OPERATOR_GAME_KEYS",
     "INBOX_KEYS",
     "INBOX_RULE_KEYS",
     "OPERATOR_KEYS",
+    "PAY_FLAGS",
     "PAY_KEYS",
     "PAY_TABLE_KEYS",
     "SCHEMA_PATH",
@@ -217,6 +221,80 @@ class HandWords(Kind):
         }
 
 
+@dataclasses.dataclass(frozen=True)
+class PayFlag(Key):
+    """A pay-table option that is a switch, not odds: whether one pay key of a bet (the
+    ``follower``) pays as another (the ``leader``), which the value ``tied`` says, or pays
+    ``untied_pays`` unless the table sets it. A game key of its own (unset: as its pay table
+    pays), and a ``--pay KEY=VALUE`` of ``odds``. The effective configuration (``check
+    --show``) writes no flag: the follower's pay, written with every pay, says it.
+
+    Nothing outside this table names a flag: the loader and the overrides read these rows."""
+
+    kind: Choice  # its two values: ``tied``, and the other
+    leader: str = ""
+    follower: str = ""
+    tied: str = ""
+    untied_pays: Fraction = Fraction(0)
+
+    def parse(self, text: str) -> str | None:
+        """The value a ``--pay KEY=VALUE`` writes (any case, spaces around), or None if it
+        is not one of the flag's."""
+        value = text.strip().upper()
+        return value if value in self.kind.known() else None
+
+    def value_of(self, pays: Mapping[str, object]) -> str:
+        """The flag's value in a table of pays (by pay key): tied while the follower pays as
+        the leader (or is not set)."""
+        if pays.get(self.follower, pays.get(self.leader)) == pays.get(self.leader):
+            return self.tied
+        (untied,) = (value for value in self.kind.known() if value != self.tied)
+        return untied
+
+    def keep_tied(
+        self, base: Mapping[str, object], changes: Mapping[str, object], merged: dict[str, object]
+    ) -> None:
+        """A table laid over ``base``: a tied base stays tied when only the leader changes."""
+        if (
+            self.value_of(base) == self.tied
+            and self.leader in changes
+            and self.follower not in changes
+        ):
+            merged[self.follower] = changes[self.leader]
+
+    def choose(self, pays: dict[str, object], value: str) -> None:
+        """A game's flag set to ``value`` on its table of pays: the follower pays as the leader
+        (the bet's declared pay if the table does not change it), or ``untied_pays``."""
+        if value == self.tied:
+            pays[self.follower] = pays.get(self.leader, default_pays()[self.leader])
+        else:
+            pays[self.follower] = self.untied_pays
+
+    def override(self, pays: Mapping[str, object], changes: dict[str, object], value: str) -> None:
+        """``--pay KEY=VALUE`` on a game's table (``pays``), unless ``changes`` sets the follower:
+        tied, it pays as the leader (changed or not); untied from a tied table, ``untied_pays``."""
+        if self.follower not in pays or self.follower in changes:
+            return
+        if value == self.tied:
+            changes[self.follower] = changes.get(self.leader, pays.get(self.leader))
+        elif self.value_of(pays) == self.tied:
+            changes[self.follower] = self.untied_pays
+
+
+#: What variant B of the perfect pair pays for both hands (the catalogue's perfect_pair_b).
+_PERFECT_PAIR_B = Fraction(200)
+#: The pay-table options that are switches, by game key (each also a row of :data:`GAME_KEYS`).
+PAY_FLAGS: dict[str, PayFlag] = {
+    "perfect_pair": PayFlag(
+        Choice(("A", "B")),
+        f"perfect pair variant: A pays both hands as one, B pays {_PERFECT_PAIR_B} for both",
+        leader="perfect_pair_one",
+        follower="perfect_pair_both",
+        tied="A",
+        untied_pays=_PERFECT_PAIR_B,
+    ),
+}
+
 #: The keys of a game (``[games.ID]``); every one may override the catalogue's.
 GAME_KEYS: dict[str, Key] = {
     "name": Key(Text("Live Baccarat", 100), "the game's name on its pages"),
@@ -238,9 +316,7 @@ GAME_KEYS: dict[str, Key] = {
         "the pay table: standard, perfect_pair_b, or one of [pay_tables]",
     ),
     "pay": Key(PayKeys(PAY_KEYS), "changes to the pay table's odds for this game"),
-    "perfect_pair": Key(
-        Choice(("A", "B")), "perfect pair variant: A pays both hands as one, B pays 200 for both"
-    ),
+    **PAY_FLAGS,
     "rounding": Key(
         Choice(tuple(policy.value for policy in RoundingPolicy)),
         "how a win between cents is rounded",

@@ -14,11 +14,9 @@ from __future__ import annotations
 import codecs
 import re
 import tomllib
-import zoneinfo
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -28,8 +26,8 @@ from reporting.config.bets import (
     catalogue_bets,
     check_rows_decide,
     declare_bets,
-    parse_pay,
 )
+from reporting.config.game_checks import GAME_CHECKS
 from reporting.config.keys import (
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
@@ -37,14 +35,14 @@ from reporting.config.keys import (
     INBOX_KEYS,
     LIMIT_KEYS,
     OPERATOR_GAME_KEYS,
+    PAY_FLAGS,
     PAY_KEYS,
-    PAY_TABLE_KEYS,
     TOP_LEVEL_KEYS,
 )
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.lines import KeyLines
 from reporting.config.operator import Operator, read_operator
-from reporting.config.regulators import load_regulators
+from reporting.config.pay_tables import pay_table_of, resolve_pay_tables
 from reporting.config.values import (
     MISSING,
     Choice,
@@ -55,7 +53,7 @@ from reporting.config.values import (
     Table,
     suggestion,
 )
-from reporting.engine.bets import BetRule, PayTable
+from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy
 
@@ -83,7 +81,7 @@ OPTIONAL_GAME_KEYS = (
     "availability_gap_minutes",
     "scoreboard",
     "pay",
-    "perfect_pair",
+    *PAY_FLAGS,
     "regulator",
     "regulator_code",
     "declared_rtp",
@@ -260,12 +258,12 @@ def _build(
     publisher = read_operator(operator.get("operator", {}), source, problems)
     catalogue_problems = Problems(str(CATALOGUE_PATH))
     bets = _Bets.of(operator, catalogue, problems)
-    pay_tables = _pay_tables(
+    pay_tables = resolve_pay_tables(
         [
             (catalogue.get("pay_tables", {}), catalogue_problems),
             (operator.get("pay_tables", {}), problems),
         ],
-        bets,
+        bets.pay_keys(),
     )
     selected = operator.get("games", {})
     if not isinstance(selected, dict) or not selected:
@@ -466,103 +464,6 @@ def _languages_offering(
     return {bet_id: tuple(dict.fromkeys(spoken)) for bet_id, spoken in languages.items()}
 
 
-# --- pay tables -------------------------------------------------------------------------------
-
-
-def _pay_tables(layers: list[tuple[Any, Problems]], bets: _Bets) -> dict[str, Any]:
-    """Every pay table by name, resolved onto its base (MISSING for one with problems, which
-    are noted once here). Later layers (the operator's file) replace earlier ones by name."""
-    written: dict[str, tuple[Any, Problems]] = {}
-    for tables, problems in layers:
-        if not isinstance(tables, dict):
-            problems.add(
-                ("pay_tables",), "must be a table of pay tables, e.g. [pay_tables.generous]"
-            )
-            continue
-        written |= {name: (table, problems) for name, table in tables.items()}
-    checked = {
-        name: Table(PAY_TABLE_KEYS | bets.pay_keys()).check(table, ("pay_tables", name), problems)
-        for name, (table, problems) in written.items()
-    }
-    resolved: dict[str, Any] = {}
-    for name in checked:
-        _resolve_pay_table(name, checked, written, resolved, ())
-    return resolved
-
-
-def _resolve_pay_table(
-    name: str,
-    checked: dict[str, Any],
-    written: dict[str, tuple[Any, Problems]],
-    resolved: dict[str, Any],
-    seen: tuple[str, ...],
-) -> Any:
-    """One pay table merged onto its base (``standard`` unless it names another)."""
-    if name in resolved:
-        return resolved[name]
-    table = checked[name]
-    if table is MISSING:
-        resolved[name] = MISSING
-        return MISSING
-    base = table.get("base", None if name == "standard" else "standard")
-    problems, path = written[name][1], ("pay_tables", name, "base")
-    own = {key: value for key, value in table.items() if key != "base"}
-    if base is None:
-        result = own
-    elif base == name or base in seen:
-        loop = seen[seen.index(base) :] if base in seen else ()
-        circle = " -> ".join((*loop, name, base))
-        problems.add(path, f"pay tables cannot be their own base: {circle}")
-        result = MISSING
-    elif base not in checked:
-        known = ", ".join(sorted(checked))
-        problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
-        result = MISSING
-    else:
-        parent = _resolve_pay_table(base, checked, written, resolved, (*seen, name))
-        result = MISSING if parent is MISSING else _merge_pay(parent, own)
-    resolved[name] = result
-    return result
-
-
-def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    """Overlay pay-table changes on a base; bonus margins merge row by row, and a table that
-    pays both perfect pairs as one (variant A) keeps doing so when the one-hand odds change."""
-    merged = base | changes
-    if isinstance(base.get("bonus_margins"), dict) and isinstance(
-        changes.get("bonus_margins"), dict
-    ):
-        merged["bonus_margins"] = base["bonus_margins"] | changes["bonus_margins"]
-    variant_a = base.get("perfect_pair_both", base.get("perfect_pair_one")) == base.get(
-        "perfect_pair_one"
-    )
-    if variant_a and "perfect_pair_one" in changes and "perfect_pair_both" not in changes:
-        merged["perfect_pair_both"] = changes["perfect_pair_one"]
-    return merged
-
-
-def _pay_table_of(
-    values: dict[str, Any], tables: dict[str, Any], offered: tuple[BetRule, ...]
-) -> PayTable | None:
-    """The game's pay table: its bets' declared pays, changed by its named table (the keys of
-    the game's bets), its ``pay`` changes and its perfect pair variant."""
-    table = tables[values["pay_table"]]
-    if table is MISSING or values["pay"] is MISSING:
-        return None
-    raw = _merge_pay(table, values["pay"] or {})
-    if values["perfect_pair"] is not None:
-        one = raw.get("perfect_pair_one", Fraction(25))
-        raw["perfect_pair_both"] = one if values["perfect_pair"] == "A" else Fraction(200)
-    changes: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key == "bonus_margins":
-            changes |= {f"bonus_margin_{margin}": odds for margin, odds in value.items()}
-        elif key != "base":
-            changes[key] = parse_pay(value) if isinstance(value, str) else value
-    keys = {key for bet in offered for key in bet.pay_keys}
-    return PayTable.of(offered, {key: pay for key, pay in changes.items() if key in keys})
-
-
 # --- games ------------------------------------------------------------------------------------
 
 
@@ -606,7 +507,7 @@ def _game(
             f"{suggestion(game_id, catalogue)}",
         )
     values = _game_values(override, base, path, problems, _bet_kinds(bets))
-    for check in _GAME_CHECKS:
+    for check in GAME_CHECKS:
         check(values, pay_tables, path, problems)
     spec = None
     if base is not None and len(problems) == before:
@@ -674,7 +575,7 @@ def _game_spec(
     if bets.broken & set(values["bets"]):
         return None  # a bet with problems of its own declaration, noted there
     offered = tuple(bets.known[bet] for bet in values["bets"])
-    table = _pay_table_of(values, pay_tables, offered)
+    table = pay_table_of(values, pay_tables, offered)
     limits = _limits_of(values, offered)
     if table is None or limits is None:
         return None
@@ -727,141 +628,3 @@ def _limits_of(
             return None
         result.append((bet.id, StakeLimits(minimum, maximum)))
     return tuple(result)
-
-
-# --- the checks that join several keys: one function each, listed in _GAME_CHECKS ------------
-# Each is given every value (MISSING where a key's own check failed) and checks only what its
-# keys allow; the loader runs them all, so that one run lists every problem.
-
-
-def _check_shoe(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    decks, depth = values["decks"], values["cut_card_depth"]
-    if MISSING not in (decks, depth) and depth is not None and not depth < 52 * decks - 6:
-        problems.add((*path, "cut_card_depth"), f"{depth} does not fit a shoe of {decks} decks")
-    reshuffled = values["reshuffle_every_round"]
-    if reshuffled is True and depth not in (None, MISSING):
-        problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")
-    if reshuffled is True and values["scoreboard"] not in (None, MISSING, []):
-        problems.add(
-            (*path, "scoreboard"), "a shoe reshuffled every round keeps no shoe's scoreboard"
-        )
-
-
-def _check_limits(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    limits, bets = values["limits"], values["bets"]
-    if limits is MISSING:
-        return
-    for key in ("min", "max"):
-        if key not in limits:
-            problems.add((*path, "limits", key), "missing")
-    if "min" in limits and "max" in limits and limits["min"] > limits["max"]:
-        problems.add((*path, "limits"), "min is above max")
-    for bet, own in limits.get("per_bet", {}).items():
-        where = (*path, "limits", "per_bet", bet)
-        if bets is not MISSING and bet not in bets:
-            problems.add(where, "the game does not offer this bet")
-        minimum, maximum = own.get("min", limits.get("min")), own.get("max", limits.get("max"))
-        if None not in (minimum, maximum) and minimum > maximum:
-            problems.add(where, "min is above max")
-
-
-def _check_exclusive_bets(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    groups, bets = values["exclusive_bets"], values["bets"]
-    if MISSING in (groups, bets):
-        return
-    for group in groups:
-        if not set(group) <= set(bets):
-            problems.add(
-                (*path, "exclusive_bets"), f"{list(group)} must name two or more offered bets"
-            )
-
-
-def _check_pay_table(
-    values: dict[str, Any], tables: dict[str, Any], path: tuple[str, ...], problems: Problems
-) -> None:
-    name = values["pay_table"]
-    if name is not MISSING and name not in tables:
-        known = ", ".join(sorted(tables))
-        problems.add(
-            (*path, "pay_table"),
-            f"no pay table {name!r} (known: {known}){suggestion(name, tables)}",
-        )
-
-
-def _check_timezone(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    name = values["timezone"]
-    if name is MISSING:
-        return
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
-        problems.add((*path, "timezone"), f"{name!r} is not an IANA time zone such as Europe/Rome")
-
-
-def _check_declared_rtp(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    declared = values["declared_rtp"]
-    if declared not in (None, MISSING) and not 0 < Decimal(declared) <= 100:
-        problems.add((*path, "declared_rtp"), f'{declared!r} is not a percentage such as "99.50"')
-
-
-def _check_availability_gap(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    minutes, hours = values["availability_gap_minutes"], values["opening_hours"]
-    if minutes not in (None, MISSING) and hours is not MISSING and hours != "24h":
-        problems.add(
-            (*path, "availability_gap_minutes"),
-            'applies only to a game open around the clock: set opening_hours = "24h" or remove it',
-        )
-
-
-def _check_published_languages(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    regulator, languages = values["regulator"], values["languages"]
-    if regulator in (None, MISSING) or languages != []:
-        return
-    if load_regulators()[regulator].has_disclosure_page:
-        problems.add(
-            (*path, "languages"),
-            f"{regulator} games publish a rule sheet and a disclosure page: list at least one"
-            " language",
-        )
-
-
-def _check_words(
-    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
-) -> None:
-    words, languages = values["words"], values["languages"]
-    if words in (None, MISSING) or languages is MISSING:
-        return
-    for language in words:
-        if language not in languages:
-            problems.add(
-                (*path, "words", language),
-                f"the game publishes no {language} pages (its languages: {', '.join(languages)}):"
-                f" list {language} in languages, or remove its words",
-            )
-
-
-_GAME_CHECKS = (
-    _check_shoe,
-    _check_limits,
-    _check_exclusive_bets,
-    _check_pay_table,
-    _check_timezone,
-    _check_declared_rtp,
-    _check_availability_gap,
-    _check_published_languages,
-    _check_words,
-)

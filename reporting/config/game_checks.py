@@ -1,0 +1,152 @@
+"""The checks of a game that join several of its keys: one function each, listed in
+:data:`GAME_CHECKS`.
+
+Each is given every value (MISSING where a key's own check failed), the configuration's pay
+tables and the game's path, and checks only what its keys allow; the loader runs them all,
+so that one run lists every problem.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from decimal import Decimal
+from typing import Any
+
+from reporting.config.regulators import load_regulators
+from reporting.config.values import MISSING, Problems, suggestion
+
+__all__ = ["GAME_CHECKS"]
+
+
+def _check_shoe(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    decks, depth = values["decks"], values["cut_card_depth"]
+    if MISSING not in (decks, depth) and depth is not None and not depth < 52 * decks - 6:
+        problems.add((*path, "cut_card_depth"), f"{depth} does not fit a shoe of {decks} decks")
+    reshuffled = values["reshuffle_every_round"]
+    if reshuffled is True and depth not in (None, MISSING):
+        problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")
+    if reshuffled is True and values["scoreboard"] not in (None, MISSING, []):
+        problems.add(
+            (*path, "scoreboard"), "a shoe reshuffled every round keeps no shoe's scoreboard"
+        )
+
+
+def _check_limits(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    limits, bets = values["limits"], values["bets"]
+    if limits is MISSING:
+        return
+    for key in ("min", "max"):
+        if key not in limits:
+            problems.add((*path, "limits", key), "missing")
+    if "min" in limits and "max" in limits and limits["min"] > limits["max"]:
+        problems.add((*path, "limits"), "min is above max")
+    for bet, own in limits.get("per_bet", {}).items():
+        where = (*path, "limits", "per_bet", bet)
+        if bets is not MISSING and bet not in bets:
+            problems.add(where, "the game does not offer this bet")
+        minimum, maximum = own.get("min", limits.get("min")), own.get("max", limits.get("max"))
+        if None not in (minimum, maximum) and minimum > maximum:
+            problems.add(where, "min is above max")
+
+
+def _check_exclusive_bets(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    groups, bets = values["exclusive_bets"], values["bets"]
+    if MISSING in (groups, bets):
+        return
+    for group in groups:
+        if not set(group) <= set(bets):
+            problems.add(
+                (*path, "exclusive_bets"), f"{list(group)} must name two or more offered bets"
+            )
+
+
+def _check_pay_table(
+    values: dict[str, Any], tables: dict[str, Any], path: tuple[str, ...], problems: Problems
+) -> None:
+    name = values["pay_table"]
+    if name is not MISSING and name not in tables:
+        known = ", ".join(sorted(tables))
+        problems.add(
+            (*path, "pay_table"),
+            f"no pay table {name!r} (known: {known}){suggestion(name, tables)}",
+        )
+
+
+def _check_timezone(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    name = values["timezone"]
+    if name is MISSING:
+        return
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        problems.add((*path, "timezone"), f"{name!r} is not an IANA time zone such as Europe/Rome")
+
+
+def _check_declared_rtp(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    declared = values["declared_rtp"]
+    if declared not in (None, MISSING) and not 0 < Decimal(declared) <= 100:
+        problems.add((*path, "declared_rtp"), f'{declared!r} is not a percentage such as "99.50"')
+
+
+def _check_availability_gap(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    minutes, hours = values["availability_gap_minutes"], values["opening_hours"]
+    if minutes not in (None, MISSING) and hours is not MISSING and hours != "24h":
+        problems.add(
+            (*path, "availability_gap_minutes"),
+            'applies only to a game open around the clock: set opening_hours = "24h" or remove it',
+        )
+
+
+def _check_published_languages(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    regulator, languages = values["regulator"], values["languages"]
+    if regulator in (None, MISSING) or languages != []:
+        return
+    if load_regulators()[regulator].has_disclosure_page:
+        problems.add(
+            (*path, "languages"),
+            f"{regulator} games publish a rule sheet and a disclosure page: list at least one"
+            " language",
+        )
+
+
+def _check_words(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    words, languages = values["words"], values["languages"]
+    if words in (None, MISSING) or languages is MISSING:
+        return
+    for language in words:
+        if language not in languages:
+            problems.add(
+                (*path, "words", language),
+                f"the game publishes no {language} pages (its languages: {', '.join(languages)}):"
+                f" list {language} in languages, or remove its words",
+            )
+
+
+#: Every check that joins several keys of a game, in the order their problems are listed.
+GAME_CHECKS = (
+    _check_shoe,
+    _check_limits,
+    _check_exclusive_bets,
+    _check_pay_table,
+    _check_timezone,
+    _check_declared_rtp,
+    _check_availability_gap,
+    _check_published_languages,
+    _check_words,
+)

@@ -1,0 +1,110 @@
+"""The pay tables of a configuration: the catalogue's and the operator's ``[pay_tables.X]``,
+each checked and resolved onto its base, and a game's table: its named table, changed by its
+``pay`` and its pay flags (:data:`~reporting.config.keys.PAY_FLAGS`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from reporting.config.bets import parse_pay
+from reporting.config.keys import PAY_FLAGS, PAY_TABLE_KEYS
+from reporting.config.values import MISSING, Key, Problems, Table, suggestion
+from reporting.engine.bets import BetRule, PayTable
+
+__all__ = ["pay_table_of", "resolve_pay_tables"]
+
+
+def resolve_pay_tables(
+    layers: list[tuple[Any, Problems]], pay_keys: Mapping[str, Key]
+) -> dict[str, Any]:
+    """Every pay table by name, resolved onto its base (MISSING for one with problems, which
+    are noted once here). Later layers (the operator's file) replace earlier ones by name;
+    ``pay_keys`` are the pay keys of every bet the configuration knows."""
+    written: dict[str, tuple[Any, Problems]] = {}
+    for tables, problems in layers:
+        if not isinstance(tables, dict):
+            problems.add(
+                ("pay_tables",), "must be a table of pay tables, e.g. [pay_tables.generous]"
+            )
+            continue
+        written |= {name: (table, problems) for name, table in tables.items()}
+    checked = {
+        name: Table(PAY_TABLE_KEYS | pay_keys).check(table, ("pay_tables", name), problems)
+        for name, (table, problems) in written.items()
+    }
+    resolved: dict[str, Any] = {}
+    for name in checked:
+        _resolve_pay_table(name, checked, written, resolved, ())
+    return resolved
+
+
+def _resolve_pay_table(
+    name: str,
+    checked: dict[str, Any],
+    written: dict[str, tuple[Any, Problems]],
+    resolved: dict[str, Any],
+    seen: tuple[str, ...],
+) -> Any:
+    """One pay table merged onto its base (``standard`` unless it names another)."""
+    if name in resolved:
+        return resolved[name]
+    table = checked[name]
+    if table is MISSING:
+        resolved[name] = MISSING
+        return MISSING
+    base = table.get("base", None if name == "standard" else "standard")
+    problems, path = written[name][1], ("pay_tables", name, "base")
+    own = {key: value for key, value in table.items() if key != "base"}
+    if base is None:
+        result = own
+    elif base == name or base in seen:
+        loop = seen[seen.index(base) :] if base in seen else ()
+        circle = " -> ".join((*loop, name, base))
+        problems.add(path, f"pay tables cannot be their own base: {circle}")
+        result = MISSING
+    elif base not in checked:
+        known = ", ".join(sorted(checked))
+        problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
+        result = MISSING
+    else:
+        parent = _resolve_pay_table(base, checked, written, resolved, (*seen, name))
+        result = MISSING if parent is MISSING else _merge_pay(parent, own)
+    resolved[name] = result
+    return result
+
+
+def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """Overlay pay-table changes on a base; bonus margins merge row by row, and a table that
+    ties two pays (a flag of :data:`~reporting.config.keys.PAY_FLAGS`) keeps them tied when
+    only the leading one changes."""
+    merged = base | changes
+    if isinstance(base.get("bonus_margins"), dict) and isinstance(
+        changes.get("bonus_margins"), dict
+    ):
+        merged["bonus_margins"] = base["bonus_margins"] | changes["bonus_margins"]
+    for flag in PAY_FLAGS.values():
+        flag.keep_tied(base, changes, merged)
+    return merged
+
+
+def pay_table_of(
+    values: dict[str, Any], tables: dict[str, Any], offered: tuple[BetRule, ...]
+) -> PayTable | None:
+    """The game's pay table: its bets' declared pays, changed by its named table (the keys of
+    the game's bets), its ``pay`` changes and its pay flags."""
+    table = tables[values["pay_table"]]
+    if table is MISSING or values["pay"] is MISSING:
+        return None
+    raw = _merge_pay(table, values["pay"] or {})
+    for name, flag in PAY_FLAGS.items():
+        if values[name] is not None:
+            flag.choose(raw, values[name])
+    changes: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key == "bonus_margins":
+            changes |= {f"bonus_margin_{margin}": odds for margin, odds in value.items()}
+        elif key != "base":
+            changes[key] = parse_pay(value) if isinstance(value, str) else value
+    keys = {key for bet in offered for key in bet.pay_keys}
+    return PayTable.of(offered, {key: pay for key, pay in changes.items() if key in keys})
