@@ -80,7 +80,6 @@ NOT_YET_SPLIT = {
     "config/loader.py",
     "presentation/rulesheet.py",
     "presentation/rulesheet_xlsx.py",
-    "sample/faults.py",
     "verify/distributed.py",
 }
 
