@@ -42,7 +42,7 @@ from reporting.engine.rules import Winner
 from reporting.presentation.i18n import page_translations
 from reporting.presentation.publisher import environment_of, with_templates_of
 from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOUR
-from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, Scoreboard
+from reporting.presentation.rulesheet_model import OfferedBet, PayForm, RuleSheet, Scoreboard
 from reporting.presentation.workbook_base import (
     FONT,
     LINE_HEIGHT,
