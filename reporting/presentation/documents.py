@@ -2,7 +2,7 @@
 
 :func:`write_game_documents` is the one orchestration, used by the ``rules`` command and by
 the monthly job. Each renderer, HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX
-(:mod:`.rulesheet_xlsx`), takes a computed :class:`~reporting.presentation.rulesheet.RuleSheet`
+(:mod:`.rulesheet_xlsx`), takes a computed :class:`~reporting.presentation.rulesheet_model.RuleSheet`
 and nothing else; the same sheet gives the same bytes. Files are written atomically
 (:func:`write_atomically`): a reader sees the old file or the new one, never half of one.
 """
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from reporting.config.operator import Operator
     from reporting.engine.games import GameSpec
     from reporting.figures.disclosure import Disclosure
-    from reporting.presentation.rulesheet import RuleSheet
+    from reporting.presentation.rulesheet_model import RuleSheet
 
 __all__ = [
     "DISCLOSURE_FORMATS",

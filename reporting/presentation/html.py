@@ -5,7 +5,7 @@ overrides of them (:func:`reporting.presentation.publisher.render_page`)."""
 from __future__ import annotations
 
 from reporting.presentation.publisher import render_page
-from reporting.presentation.rulesheet import RuleSheet
+from reporting.presentation.rulesheet_model import RuleSheet
 
 __all__ = [
     "DISCLOSURE_TEMPLATE",

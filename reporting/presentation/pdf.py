@@ -29,7 +29,7 @@ from pathlib import Path
 from reporting.errors import InputError
 from reporting.presentation.html import render_disclosure_html, render_html
 from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR
-from reporting.presentation.rulesheet import RuleSheet
+from reporting.presentation.rulesheet_model import RuleSheet
 
 __all__ = [
     "FONT_FILES",

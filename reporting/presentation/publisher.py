@@ -6,7 +6,7 @@ into the :class:`Publisher` of one game: its name, its licence number in the gam
 jurisdiction (with the words that name that licence), the logo as a ``data:`` URI (the HTML
 page stays one self-contained file; the logo is only ever shown through ``<img>``, never
 inlined, so an SVG's scripts never run) and the accent colour. A rule sheet carries it in
-:attr:`RuleSheet.publisher <reporting.presentation.rulesheet.RuleSheet>`.
+:attr:`RuleSheet.publisher <reporting.presentation.rulesheet_model.RuleSheet>`.
 
 :func:`render_page` renders a page template for a sheet: with the built-in templates, or,
 when the operator names a template folder, with that folder first (a jinja2
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from reporting.engine.games import GameSpec
-    from reporting.presentation.rulesheet import RuleSheet
+    from reporting.presentation.rulesheet_model import RuleSheet
 
 __all__ = [
     "GENERIC_LICENCE_WORDS",

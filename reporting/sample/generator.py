@@ -39,13 +39,12 @@ from reporting.sample.faults import (
     CARRIED_KINDS,
     FAULT_KINDS,
     FORMATS,
-    AppliedFault,
-    PlannedFault,
     check_room_for_faults,
     injector_for,
     plan_faults,
     write_round,
 )
+from reporting.sample.faults.records import AppliedFault, PlannedFault
 from reporting.sample.games import GameModel, table_pattern, table_prefix
 from reporting.sample.table import Table
 from reporting.sample.writers import LogFormat, LogWriter, open_writer

@@ -20,7 +20,8 @@ from reporting.sample.calendar import (
     round_starts,
 )
 from reporting.sample.draws import between
-from reporting.sample.faults import (
+from reporting.sample.faults import injector_for
+from reporting.sample.faults.records import (
     NO_NOTE,
     AppliedFault,
     DealChange,
@@ -28,7 +29,6 @@ from reporting.sample.faults import (
     Note,
     PlannedFault,
     RoundFault,
-    injector_for,
 )
 from reporting.sample.games import GameModel
 from reporting.sample.shoes import Shoe, TableShoes, partial_deal

@@ -356,7 +356,8 @@ def rules_app():
 def test_the_workbook_retypes_no_sentence_of_the_templates():
     """Each sentence once: the workbook translates only labels of its own (sheet names, its
     extra columns); every other word comes from the template macros."""
-    source = (ROOT / "reporting/presentation/rulesheet_xlsx.py").read_text(encoding="utf-8")
+    package = ROOT / "reporting/presentation/rulesheet_xlsx"
+    source = "".join(path.read_text(encoding="utf-8") for path in sorted(package.glob("*.py")))
     own = set(re.findall(r'text\._\(\s*"([^"]*)"', source))
     assert own == {
         "Rules",

@@ -25,15 +25,13 @@ from reporting.sample.faults import (
     FAULT_KINDS,
     FORMATS,
     INJECTORS,
-    NO_NOTE,
-    AppliedFault,
-    RoundFault,
     check_room_for_faults,
     every_kind_injected,
     injector_for,
     plan_faults,
     write_round,
 )
+from reporting.sample.faults.records import NO_NOTE, AppliedFault, RoundFault
 from reporting.sample.games import GameModel, table_pattern
 from reporting.sample.table import Table
 from reporting.sample.writers import CsvWriter, JsonLinesWriter
@@ -119,7 +117,7 @@ def test_a_finding_kind_without_an_injector_is_named_when_the_sample_package_is_
     assert imported.returncode == 1
     assert (
         "LookupError: fault kind(s) with no injector: ghost_kind: add one each to INJECTORS"
-        " (reporting/sample/faults.py)"
+        " (reporting/sample/faults/__init__.py)"
     ) in imported.stderr
 
 

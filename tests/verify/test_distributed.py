@@ -38,11 +38,10 @@ from reporting.verify.distributed import (
     ClusterError,
     LogFileError,
     LoggedFile,
-    _profile_of,
-    _ranges,
     dask_runner,
     log_location,
 )
+from reporting.verify.distributed.tasks import _profile_of, _ranges
 from reporting.verify.partitions import plan_partitions
 from reporting.verify.run import verify
 

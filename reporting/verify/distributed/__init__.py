@@ -1,0 +1,292 @@
+"""A month's partitions verified on a Dask cluster, the workers reading the round logs from
+shared storage (``verify --scheduler tcp://HOST:8786``; the ``[dask]`` extra).
+
+The store stays on the coordinator, the machine that runs ``verify``: the workers never open
+it. For each partition (:mod:`reporting.verify.partitions`) the coordinator writes a
+:class:`LogTask`: the partition, the month, the games, and for each round log that holds a
+round the partition's passes read (a round of its tables in the month, or of one of their
+shoes, whatever its month or table) the file's row of the ingest log and the source lines of
+those rounds, as ranges. A worker (:func:`check_logged_partition`) opens each file through
+fsspec at ``<logs>/<file name>`` (a folder, a network mount, ``s3://bucket/prefix``), copies
+it in chunks to a local temporary file while hashing it, refuses a file whose sha256 is not
+the one ingested, reads it with the project's own readers (which validate it again), keeps
+the rounds at those lines in a private temporary store of the project's schema (the same
+ingest ids and file names, so a finding names the same ``file:line``), and runs the same
+passes on it as a worker process of this machine does. What it returns is merged as theirs
+is: the same findings, totals and report bytes as one process.
+
+Rounds of a game the configuration no longer lists are passed over by every check: the
+coordinator counts them (by game, in round-id order of their first round) and the worker
+adds the counts to its result, so no worker has to read a round it cannot validate.
+
+The coordinator's side is :mod:`.tasks` (the log tasks, from the store), the worker's
+:mod:`.worker`; this module sends the tasks to the cluster and gathers the results.
+
+Why Dask distributed rather than a scheduler of our own: it already places tasks on the
+workers that are free, re-runs a task whose worker died, and shows the run in its dashboard;
+a partition is one plain function call on picklable values, which is what it schedules.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
+from contextlib import contextmanager
+
+from reporting.errors import InputError
+from reporting.store.faults import database_faults
+from reporting.verify.distributed.tasks import (
+    LogFileError,
+    LoggedFile,
+    LogTask,
+    log_location,
+    log_tasks,
+)
+from reporting.verify.distributed.worker import check_logged_partition, one_line
+from reporting.verify.partitions import PartitionResult, PartitionTask, Runner, read_only
+
+__all__ = [
+    "DEFAULT_WORKER_WAIT",
+    "ClusterError",
+    "LogFileError",
+    "LogTask",
+    "LoggedFile",
+    "check_logged_partition",
+    "dask_runner",
+    "log_location",
+    "log_tasks",
+]
+
+#: How the command line says what to install when the extra is missing.
+INSTALL_HINT = "pip install 'baccarat-report[dask]'"
+#: Seconds a run waits while the scheduler has no worker before it stops (``--worker-wait``).
+DEFAULT_WORKER_WAIT = 60.0
+#: Seconds between two looks at the scheduler's workers while partitions are running.
+_WORKER_POLL = 1.0
+
+
+class ClusterError(InputError):
+    """The cluster could not check a partition (or could not be reached): one line naming
+    the partition and the file."""
+
+
+def _client_of(address_or_cluster, timeout: float, worker_wait: float):
+    """A client of the cluster with a worker at least (waited for ``worker_wait`` seconds),
+    and whether this run made it (and so closes it)."""
+    from distributed import Client
+
+    shown = _shown(address_or_cluster)
+    if isinstance(address_or_cluster, Client):
+        client, own = address_or_cluster, False
+    else:
+        try:
+            client, own = Client(address_or_cluster, timeout=timeout, set_as_default=False), True
+        except (OSError, TimeoutError) as error:
+            raise ClusterError(
+                f"--scheduler {shown}: cannot reach the Dask scheduler ({one_line(error)});"
+                " is `dask scheduler` running there?"
+            ) from None
+    try:
+        client.wait_for_workers(1, timeout=worker_wait)
+    except (OSError, TimeoutError):
+        if own:
+            client.close()
+        raise ClusterError(
+            f"--scheduler {shown}: the Dask scheduler has no worker (waited {worker_wait:g} s):"
+            " start `dask worker ADDRESS` on the machines that verify"
+        ) from None
+    return client, own
+
+
+def _shown(address_or_cluster) -> str:
+    return address_or_cluster if isinstance(address_or_cluster, str) else "(the cluster)"
+
+
+class _WorkerWatch:
+    """How long the scheduler has had no worker while partitions are still to come: Dask holds
+    a task whose workers all died (or whose result died with its worker) until a worker
+    comes, so without this bound a run would wait for ever."""
+
+    def __init__(self, client, worker_wait: float, shown: str, partitions: int) -> None:
+        self.client = client
+        self.worker_wait = worker_wait
+        self.shown = shown
+        self.partitions = partitions
+        self.checked = 0  # partitions whose results are in
+        self.poll = min(_WORKER_POLL, worker_wait / 4) or _WORKER_POLL
+        self._since: float | None = None
+
+    def working(self) -> None:
+        """Something came back: the cluster works."""
+        self._since = None
+
+    def look(self) -> None:
+        """Nothing came back for a while: a :class:`ClusterError` once the scheduler has had
+        no worker for ``worker_wait`` seconds."""
+        if self._workers():
+            self._since = None
+            return
+        now = time.monotonic()
+        if self._since is None:
+            self._since = now
+        elif now - self._since >= self.worker_wait:
+            raise ClusterError(
+                f"--scheduler {self.shown}: every Dask worker has gone (none for"
+                f" {self.worker_wait:g} s, {self.partitions - self.checked} of"
+                f" {self.partitions} partitions unchecked); nothing was stored: start"
+                " `dask worker ADDRESS` and run again"
+            )
+
+    def _workers(self) -> int:
+        """The workers the scheduler has now (none if it cannot be asked)."""
+        try:
+            return len(self.client.nthreads())
+        except (OSError, TimeoutError):
+            return 0
+
+
+def _as_completed(futures: Sequence, watch: _WorkerWatch) -> Iterator:
+    """The futures as they complete, while the scheduler has workers to run them."""
+    from distributed import wait
+
+    pending = set(futures)
+    while pending:
+        try:
+            with watch.client.as_current():  # wait() asks for "the" client: this run's
+                done, pending = wait(pending, timeout=watch.poll, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            watch.look()
+            continue
+        watch.working()
+        yield from done
+
+
+def _result(future, watch: _WorkerWatch, fetcher: ThreadPoolExecutor):
+    """A finished future's result, fetched from its worker by ``fetcher``'s thread; if that
+    worker died meanwhile, Dask runs the task again: waited for while the scheduler has
+    workers. (Not ``future.result(timeout=...)``: a fetch it breaks off leaves Dask's own
+    tasks behind, which log "Task exception was never retrieved" on stderr.)"""
+    fetched = fetcher.submit(future.result)
+    while True:
+        try:
+            result = fetched.result(timeout=watch.poll)
+        except FuturesTimeout:
+            watch.look()
+            continue
+        watch.working()
+        watch.checked += 1
+        return result
+
+
+def _failure(task: LogTask, error: BaseException) -> ClusterError:
+    """A worker's failure as the user's one line, naming the partition."""
+    tables = ", ".join(f"{game}/{table}" for game, table in task.partition.tables)
+    where = f"partition {task.partition.number} ({tables})"
+    name = type(error).__name__
+    if isinstance(error, InputError):
+        said = one_line(error)
+    elif name == "KilledWorker":
+        said = "the Dask workers that ran it stopped (killed, or out of memory)"
+    elif isinstance(error, ImportError):
+        said = f"a Dask worker cannot import this project ({one_line(error)}): {INSTALL_HINT} there"
+    else:
+        said = f"failed on a Dask worker ({name}: {one_line(error)})"
+    return ClusterError(f"{where}: {said}; nothing was stored")
+
+
+def dask_runner(
+    address_or_cluster,
+    logs: str | None = None,
+    *,
+    timeout: float = 10.0,
+    worker_wait: float = DEFAULT_WORKER_WAIT,
+) -> Runner:
+    """A :data:`~reporting.verify.partitions.Runner` sending each partition to a Dask cluster:
+    an address (``tcp://HOST:8786``), or a ``distributed`` cluster or client object.
+
+    ``logs`` is where the workers find the round logs, the store's file names under it (a
+    folder or an fsspec URL); None: the folder this process runs in. ``timeout``: seconds to
+    wait for the scheduler; ``worker_wait``: seconds to wait while the scheduler has no worker
+    (at the start, or once every worker has died), then a :class:`ClusterError`. Without the
+    ``[dask]`` extra: an InputError saying what to install."""
+    try:
+        import distributed  # noqa: F401
+        import fsspec  # noqa: F401
+    except ImportError:
+        raise InputError(f"--scheduler needs Dask: {INSTALL_HINT}") from None
+    base = os.getcwd() if logs is None else logs
+
+    def run(tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
+        if not tasks:
+            return
+        connection = read_only(tasks[0].database)
+        try:
+            with database_faults(connection):
+                planned = log_tasks(connection, tasks, base)
+        finally:
+            connection.close()
+        planned.sort(key=lambda task: -task.partition.rounds)
+        with _dask_warnings_quiet():
+            yield from _run_on_cluster(address_or_cluster, planned, timeout, worker_wait)
+
+    return run
+
+
+def _run_on_cluster(
+    address_or_cluster, planned: list[LogTask], timeout: float, worker_wait: float
+) -> Iterator[PartitionResult]:
+    """Each planned partition sent to the cluster, the results as they come (see
+    :func:`dask_runner`)."""
+    client, own = _client_of(address_or_cluster, timeout, worker_wait)
+    run_id = uuid.uuid4().hex[:8]
+    futures = {}
+    fetcher = ThreadPoolExecutor(1, thread_name_prefix="dask-results")
+    try:
+        for task in planned:
+            future = client.submit(
+                check_logged_partition,
+                task,
+                key=f"baccarat-partition-{task.partition.number}-{run_id}",
+                priority=task.partition.rounds,
+                pure=False,
+            )
+            futures[future] = task
+        watch = _WorkerWatch(client, worker_wait, _shown(address_or_cluster), len(futures))
+        for future in _as_completed(list(futures), watch):
+            try:
+                result = _result(future, watch, fetcher)
+            except ClusterError:
+                raise
+            except Exception as error:
+                raise _failure(futures[future], error) from None
+            yield result
+    finally:
+        for future in futures:
+            future.cancel()  # a fetch still waiting ends with it
+        fetcher.shutdown()
+        if own:
+            client.close()
+
+
+@contextmanager
+def _dask_warnings_quiet() -> Iterator[None]:
+    """Dask's own warnings on this side (a result lost with its worker and computed again)
+    are its recovery at work: they would break stderr's one line a message (what stops a
+    run is said in one line here); its errors still show."""
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]  # dask's configuration gives some of them a level of their own
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(max(logger.level, logging.ERROR))
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
