@@ -524,3 +524,46 @@ def _header_sections(header: str) -> dict[str, str]:
             sections[key] = sections.get(key, "") + f"«{header[index + 1 : end]}»"
             index = end
     return sections
+
+
+def config_of(tmp_path: Path, text: str):
+    """The configuration of ``text``, written to ``operator.toml`` in ``tmp_path`` and loaded."""
+    from reporting.config.loader import load_config
+
+    path = tmp_path / "operator.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_config(path)
+
+
+def problems_of(tmp_path: Path, text: str) -> list[str]:
+    """The problems loading the configuration of ``text`` reports (it must have some)."""
+    import pytest
+
+    from reporting.config.loader import ConfigError
+
+    with pytest.raises(ConfigError) as raised:
+        config_of(tmp_path, text)
+    return raised.value.problems
+
+
+#: The smallest log profile: JSON Lines rounds with their bets (a test changes what it needs).
+MINIMAL_PROFILE = """\
+[profile]
+name = "mine"
+layouts = ["jsonl"]
+
+[round]
+round_id = "id"
+table_id = "table"
+settled_at = "at"
+player_cards = "p"
+banker_cards = "b"
+
+[bet]
+each = "bets[]"
+bet_id = "bets[].id"
+account = "bets[].who"
+type = "bets[].kind"
+stake = "bets[].stake"
+payout = "bets[].paid"
+"""

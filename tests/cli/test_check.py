@@ -7,7 +7,7 @@ import json
 import re
 from pathlib import Path
 
-from helpers import run_main
+from helpers import MINIMAL_PROFILE, run_main
 from typer.testing import CliRunner
 
 from reporting.cli import app
@@ -190,31 +190,12 @@ def test_check_lists_the_inbox_files_that_would_not_be_read(tmp_path):
 # --- issue 23, point 12: everything in one run ------------------------------------------------
 
 #: A profile whose [games] maps the export's games onto configured ones, one of them a typo.
-PROFILE_WITH_GAMES = """\
-[profile]
-name = "mapped"
-layouts = ["jsonl"]
-
-[round]
-round_id = "id"
-table_id = "table"
-game = "game"
-settled_at = "at"
-player_cards = "p"
-banker_cards = "b"
-
-[bet]
-each = "bets[]"
-bet_id = "bets[].id"
-account = "bets[].who"
-type = "bets[].kind"
-stake = "bets[].stake"
-payout = "bets[].paid"
-
-[games]
-BAC_GR = "live-baccarat-gr"
-BAC_IT = "live-baccarat-itt"
-"""
+PROFILE_WITH_GAMES = (
+    MINIMAL_PROFILE.replace('name = "mine"', 'name = "mapped"').replace(
+        'table_id = "table"\n', 'table_id = "table"\ngame = "game"\n'
+    )
+    + '\n[games]\nBAC_GR = "live-baccarat-gr"\nBAC_IT = "live-baccarat-itt"\n'
+)
 
 
 def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_path):

@@ -4,21 +4,9 @@
 from __future__ import annotations
 
 import pytest
+from helpers import config_of, problems_of
 
-from reporting.config.loader import ConfigError, InboxRule, load_config
-
-
-def config_of(tmp_path, text: str):
-    path = tmp_path / "operator.toml"
-    path.write_text(text, encoding="utf-8")
-    return load_config(path)
-
-
-def problems_of(tmp_path, text: str) -> list[str]:
-    with pytest.raises(ConfigError) as raised:
-        config_of(tmp_path, text)
-    return raised.value.problems
-
+from reporting.config.loader import InboxRule
 
 GAMES = """\
 [games.live-baccarat-it]

@@ -7,25 +7,12 @@ import doctest
 import json
 
 import pytest
+from helpers import config_of, problems_of
 
 import reporting.config.languages
 from reporting.config.effective import effective_document, to_toml
 from reporting.config.keys import SCHEMA_PATH, json_schema
 from reporting.config.languages import LANGUAGES, language
-from reporting.config.loader import ConfigError, load_config
-
-
-def config_of(tmp_path, text: str):
-    path = tmp_path / "operator.toml"
-    path.write_text(text, encoding="utf-8")
-    return load_config(path)
-
-
-def problems_of(tmp_path, text: str) -> list[str]:
-    with pytest.raises(ConfigError) as raised:
-        config_of(tmp_path, text)
-    return raised.value.problems
-
 
 GAME = '[games.live-baccarat-it]\nlanguages = ["it", "en"]\n'
 

@@ -7,7 +7,7 @@ import json
 import tomllib
 
 import pytest
-from helpers import schema_errors
+from helpers import MINIMAL_PROFILE, schema_errors
 
 from reporting.config.bets import catalogue_bets
 from reporting.errors import InputError
@@ -22,26 +22,7 @@ from reporting.ingest.profiles.paths import EACH
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
-MINIMAL = """\
-[profile]
-name = "mine"
-layouts = ["jsonl"]
-
-[round]
-round_id = "id"
-table_id = "table"
-settled_at = "at"
-player_cards = "p"
-banker_cards = "b"
-
-[bet]
-each = "bets[]"
-bet_id = "bets[].id"
-account = "bets[].who"
-type = "bets[].kind"
-stake = "bets[].stake"
-payout = "bets[].paid"
-"""
+MINIMAL = MINIMAL_PROFILE
 
 
 def test_the_built_in_profiles_are_the_spec_and_the_shipped_files():
