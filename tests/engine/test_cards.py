@@ -18,8 +18,8 @@ def spellings(rank: str, suit: str) -> list[str]:
     """Every spelling of one card that round-log.md accepts."""
     result = []
     for rank_text in RANK_SPELLINGS[rank]:
-        for rank_case in {rank_text.upper(), rank_text.lower()}:
-            for suit_case in {suit.upper(), suit.lower()}:
+        for rank_case in dict.fromkeys((rank_text.upper(), rank_text.lower())):
+            for suit_case in dict.fromkeys((suit.upper(), suit.lower())):
                 result.append(rank_case + suit_case)
             result.append(rank_case + SUIT_SYMBOLS[suit])
             result.append(rank_case + SUIT_SYMBOLS[suit] + EMOJI_SELECTOR)
