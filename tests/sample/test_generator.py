@@ -914,10 +914,13 @@ def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(
     inbox.mkdir()
     stale = inbox / "log.jsonl.faults.json"
     stale.write_text('{"faults": [{"kind": "late_bet"}]}\n', encoding="utf-8")
+    # One game without rule sheets: the month's pages are not what this test is about.
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
     outcome = CliRunner().invoke(
         app,
         ["sample", "--month", MONTH, "--rounds-per-day", "2", "--out", str(inbox / "log.jsonl")]
-        + ["--json"],
+        + ["--config", str(config), "--json"],
     )
     assert outcome.exit_code == 0, outcome.output
     assert json.loads(outcome.stdout)["manifest"] is None
@@ -925,6 +928,7 @@ def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(
     monthly = CliRunner().invoke(
         app,
         ["monthly", "--inbox", str(inbox), "--out", str(tmp_path / "out")]
-        + ["--db", str(tmp_path / "db.sqlite"), "--as-of", "2026-11-05", "--json"],
+        + ["--db", str(tmp_path / "db.sqlite"), "--config", str(config)]
+        + ["--as-of", "2026-11-05", "--json"],
     )
     assert json.loads(monthly.stdout)["months"][0]["alerts"]["unread_files"] == []
