@@ -45,17 +45,18 @@ demo: syslibs $(STAMP)
 	@echo "  ADM disclosure:  $(DEMO)/reports/2026-10/live-baccarat-it/live-baccarat-it.it.disclosure.pdf"
 	@echo "Database: $(DEMO)/baccarat-report.sqlite (try: $(BIN)/baccarat-report verify --db $(DEMO)/baccarat-report.sqlite --config sample_data/operator.toml)"
 
-# Across the cores (pytest-xdist); tests/conftest.py keeps the tests that share a fixture built
-# once per module on one worker (--dist loadgroup).
+# Across the cores (pytest-xdist), a test file to one worker, so that a fixture built once per
+# module is built once (--dist loadgroup cannot group under pytest 9.2: xdist 3.8 renames
+# items through an attribute pytest no longer reads).
 test: syslibs $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The inner loop: the engine, the checks, the configuration and the presentation's units (no
 # PDF, no browser, no command run in a child process). make test runs these too.
 FAST_TESTS := tests/engine tests/verify/test_checks.py tests/config \
 	tests/presentation/test_charts.py tests/presentation/test_i18n.py
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadgroup -m "not slow" $(FAST_TESTS)
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not slow" $(FAST_TESTS)
 
 ROUNDS ?= 1000000
 bench: syslibs $(STAMP)

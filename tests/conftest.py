@@ -91,20 +91,3 @@ def _write_jsonl(path: Path, *lines: dict[str, Any] | str) -> Path:
 def write_jsonl():
     """``write_jsonl(path, *lines)``: dicts become JSON lines, strings are written verbatim."""
     return _write_jsonl
-
-
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``make test``: ``--dist loadgroup``), the tests that share a fixture
-    built once per module run on one worker, so that no worker builds it a second time; every
-    other test goes to whichever worker is free."""
-    for item in items:
-        definitions = getattr(item, "_fixtureinfo", None)
-        if definitions is None:
-            continue
-        shared = any(
-            definition.scope in ("module", "class", "package")
-            for chain in definitions.name2fixturedefs.values()
-            for definition in chain
-        )
-        if shared:
-            item.add_marker(pytest.mark.xdist_group(str(item.path)))
