@@ -60,7 +60,7 @@ def cluster():
         n_workers=2,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",  # a free port, not Dask's 8787 another test process may hold
         worker_dashboard_address=None,
     ) as local:
         yield local
@@ -388,7 +388,11 @@ def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(co
     connection.close()
     assert distributed_default_wait == DEFAULT_WORKER_WAIT  # the CLI's default is the library's
     with distributed.LocalCluster(
-        n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None
+        # ":0": a free port (None is Dask's default, 8787, which another test process may hold)
+        n_workers=0,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",
     ) as scheduler:
         address = scheduler.scheduler_address
         workers = [
