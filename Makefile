@@ -5,11 +5,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := demo
 
-.PHONY: demo test lint docs docs-serve bench generate i18n schemas sample-inbox syslibs clean help
+.PHONY: demo test test-fast lint docs docs-serve bench generate i18n schemas sample-inbox syslibs clean help
 
 help:
 	@echo "make demo   install into .venv, then run the monthly job on sample_data/ into demo/"
-	@echo "make test   the whole test suite"
+	@echo "make test   the whole test suite, on every core"
+	@echo "make test-fast  the unit tests of the inner loop (engine, checks, config, presentation)"
 	@echo "make lint   ruff"
 	@echo "make docs   build the documentation site into site/ (mkdocs build --strict); make docs-serve previews it"
 	@echo "make bench  ingest/verify benchmark (1,000,000 rounds by default; ROUNDS=N)"
@@ -47,8 +48,18 @@ demo: syslibs $(STAMP)
 	@echo "  ADM disclosure:  $(DEMO)/reports/2026-10/live-baccarat-it/live-baccarat-it.it.disclosure.pdf"
 	@echo "Database: $(DEMO)/baccarat-report.sqlite (try: $(BIN)/baccarat-report verify --db $(DEMO)/baccarat-report.sqlite --config sample_data/operator.toml)"
 
+# Across the cores (pytest-xdist), a test file to one worker, so that a fixture built once per
+# module is built once (--dist loadgroup cannot group under pytest 9.2: xdist 3.8 renames
+# items through an attribute pytest no longer reads).
 test: syslibs $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
+
+# The inner loop: the engine, the checks, the configuration and the presentation's units (no
+# PDF, no browser, no command run in a child process). make test runs these too.
+FAST_TESTS := tests/engine tests/verify/test_checks.py tests/config \
+	tests/presentation/test_charts.py tests/presentation/test_i18n.py
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not slow" $(FAST_TESTS)
 
 ROUNDS ?= 1000000
 bench: syslibs $(STAMP)
