@@ -77,8 +77,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check reporting tests scripts
 	$(BIN)/ruff format --check reporting tests scripts
 
-# Extract the messages of templates/ and reporting/, update every catalogue, and refresh the
-# English one (a new entry's msgstr = its msgid; a reviewed English wording is kept).
+# Extract the messages of reporting/ (its code and its templates/rules/), update every
+# catalogue, and refresh the English one (a new entry's msgstr = its msgid; a reviewed English
+# wording is kept).
 # Catalogues compile in memory at run time: no .mo files.
 i18n: $(STAMP)
 	$(BIN)/python scripts/generate.py catalogue-template

@@ -1,7 +1,7 @@
 """The files of the repository that are generated, never edited by hand, and the one command
 that writes each: the JSON Schemas (from the key tables and the bet catalogue), the sample
 inbox (from the sample generator, same bytes for the same seed), and the catalogues' template
-(the msgids of reporting/ and templates/rules/, extracted as babel.cfg says).
+(the msgids of reporting/ and reporting/templates/rules/, extracted as babel.cfg says).
 
 ``make generate`` runs ``python scripts/generate.py`` (every file); ``make schemas``,
 ``make sample-inbox`` and ``make i18n`` run one of them by name. Each writes under a root

@@ -5,7 +5,7 @@ statistics against theory, the month's audit records (:class:`MonthAudit`), the 
 their evidence (:func:`reporting.figures.evidence.findings_with_evidence`) and the shoes to
 draw into one frozen view model, :class:`AuditReport`, with every chart and road already
 drawn as SVG (:mod:`reporting.presentation.charts`, :mod:`reporting.presentation.roads`).
-The templates of ``templates/audit/`` only display it, through the filters of
+The templates of ``reporting/templates/audit/`` only display it, through the filters of
 :func:`reporting.presentation.i18n.make_environment`; the report is in English, the audit
 workbook's language, so its words are written in the templates (no catalogue entries).
 
@@ -68,7 +68,7 @@ __all__ = [
     "write_audit_report",
 ]
 
-#: The report's template, relative to ``templates/``.
+#: The report's template, relative to ``reporting/templates/``.
 TEMPLATE = "audit/report.html.j2"
 #: The report's language: the audit workbook's.
 LANGUAGE = "en"

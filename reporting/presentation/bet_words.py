@@ -6,10 +6,10 @@ A bet's words live in its declaration (:class:`~reporting.engine.bets.BetRule`: 
 :class:`~reporting.engine.bets.Wording`: a msgid for the catalogue's bets
 (``reporting/data/bets.toml``), translated in ``reporting/locale/``; or the operator's own text
 in each language for a bet its configuration declares. The rule-sheet macros
-(``templates/rules/macros.html.j2``: ``words``, ``bet_name``, ``bet_wins``) translate the first
-and print the second through :func:`own_words`; a bet named by its id alone (the scoreboard's
-texts name the catalogue's Banker and Player) is found by :func:`catalogue_bet`. Both are
-registered in every template environment by
+(``reporting/templates/rules/macros.html.j2``: ``words``, ``bet_name``, ``bet_wins``) translate
+the first and print the second through :func:`own_words`; a bet named by its id alone (the
+scoreboard's texts name the catalogue's Banker and Player) is found by :func:`catalogue_bet`.
+Both are registered in every template environment by
 :func:`reporting.presentation.i18n.make_environment`.
 
 :func:`extract_bet_words` is the babel extraction method of ``reporting/data/bets.toml``

@@ -14,7 +14,7 @@ __all__ = [
     "render_html",
 ]
 
-#: The page template, relative to ``templates/``.
+#: The page template, relative to ``reporting/templates/``.
 PAGE_TEMPLATE = "rules/page.html.j2"
 #: The ADM disclosure block on a page of its own.
 DISCLOSURE_TEMPLATE = "rules/disclosure.html.j2"

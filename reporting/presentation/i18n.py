@@ -74,19 +74,9 @@ LOCALES: dict[str, str] = {entry.code: entry.locale for entry in LANGUAGES}
 _LANGUAGE_OF_LOCALE = {entry.locale: entry for entry in LANGUAGES}
 #: Where the gettext catalogues live (``<lang>/LC_MESSAGES/messages.po`` and ``messages.pot``).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
-#: The jinja2 templates of the rule sheets (one set for every language and format): the
-#: checkout's top-level ``templates/``, or their copy inside an installed wheel.
-TEMPLATE_DIR = next(
-    (
-        folder
-        for folder in (
-            Path(__file__).resolve().parents[2] / "templates",
-            Path(__file__).resolve().parents[1] / "templates",
-        )
-        if (folder / "rules").is_dir()
-    ),
-    Path(__file__).resolve().parents[2] / "templates",
-)
+#: The jinja2 templates of the rule sheets and the audit report (one set for every language
+#: and format), in the package: ``reporting/templates/``.
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 DOMAIN = "messages"
 #: The no-break space between a currency's letters and its figure (``DKK 50.00``).
 NBSP = "\xa0"

@@ -35,7 +35,7 @@ __all__ = ["HAND_NAMES", "TERMS", "PageTranslations", "name_msgids"]
 #: The msgid of each hand's name, by the key a game's ``words`` gives it under.
 HAND_NAMES = {"player": "Player", "banker": "Banker"}
 #: Names a page may keep in English beside the bets' names: the scoreboard's roads (msgids of
-#: templates/rules/macros.html.j2).
+#: reporting/templates/rules/macros.html.j2).
 TERMS = ("Bead Road", "Big Road")
 _ENGLISH = '<span lang="en">{}</span>'
 

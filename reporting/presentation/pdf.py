@@ -41,7 +41,7 @@ __all__ = [
     "render_pdf",
 ]
 
-#: The faces ``templates/rules/fonts.css`` loads (Debian package fonts-dejavu-core).
+#: The faces ``reporting/templates/rules/fonts.css`` loads (Debian package fonts-dejavu-core).
 FONT_FILES: tuple[Path, ...] = (
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
@@ -98,8 +98,8 @@ def _url_fetcher():
 
 
 def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
-    """Print a page of ``templates/rules`` to PDF, tagged (PDF/UA-1), reproducibly for its
-    as-of date; ``author`` (the operator) in the document's metadata."""
+    """Print a page of ``reporting/templates/rules`` to PDF, tagged (PDF/UA-1), reproducibly
+    for its as-of date; ``author`` (the operator) in the document's metadata."""
     epoch = int(datetime(as_of.year, as_of.month, as_of.day, tzinfo=UTC).timestamp())
     with _source_date_epoch(epoch):
         document = laid_out(html)
@@ -109,8 +109,8 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
 
 
 def laid_out(html: str):
-    """A page of ``templates/rules`` laid out on A4 by WeasyPrint: its ``Document``, whose
-    pages a test can read box by box (what sits on which page)."""
+    """A page of ``reporting/templates/rules`` laid out on A4 by WeasyPrint: its ``Document``,
+    whose pages a test can read box by box (what sits on which page)."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(

@@ -173,7 +173,7 @@ def environment_of(sheet: RuleSheet) -> Environment:
 
 
 def render_page(sheet: RuleSheet, template: str) -> str:
-    """Render the page ``template`` (relative to ``templates/``) for ``sheet``.
+    """Render the page ``template`` (relative to ``reporting/templates/``) for ``sheet``.
 
     With an operator's template folder, a template error is a :class:`TemplateOverrideError`
     (``file:line: reason``), as is any error raised by a template of that folder; an error of

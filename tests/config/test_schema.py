@@ -123,10 +123,9 @@ def test_the_schema_and_the_starter_ship_by_package_data():
 @pytest.mark.slow
 def test_an_installed_wheel_writes_the_starter_and_holds_the_schema(tmp_path):
     source, wheels, site = tmp_path / "source", tmp_path / "wheels", tmp_path / "site"
-    for folder in ("reporting", "templates"):
-        shutil.copytree(
-            REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__")
-        )
+    shutil.copytree(
+        REPO / "reporting", source / "reporting", ignore=shutil.ignore_patterns("__pycache__")
+    )
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(REPO / name, source / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]

@@ -18,7 +18,6 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from helpers import alerts_of, faulted_october, store_records
@@ -45,6 +44,7 @@ from reporting.presentation.audit_report import (
     render_audit_html,
     write_audit_report,
 )
+from reporting.presentation.i18n import TEMPLATE_DIR
 from reporting.store.schema import connect
 from reporting.verify.run import verify
 
@@ -445,7 +445,7 @@ def test_no_printed_page_of_the_report_splits_a_row_or_parts_a_heading_from_its_
 def test_the_reports_contents_are_items_apart_and_its_page_margins_have_a_font():
     """Issue 23: the contents' items ran together ("SummaryFindings and their evidence...") and
     the margin boxes (running header, page numbers) had no font of their own."""
-    css = (Path(__file__).parents[2] / "templates" / "audit" / "audit.css").read_text("utf-8")
+    css = (TEMPLATE_DIR / "audit" / "audit.css").read_text("utf-8")
     assert re.search(r'\.contents li \+ li::before \{ content: "[^"]+"', css)
     margins = re.findall(r"@(top|bottom)-(left|right) \{([^}]*)\}", css)
     assert margins and all("font-family:" in body for *_, body in margins)

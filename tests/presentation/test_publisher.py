@@ -21,6 +21,7 @@ from pypdf import PdfReader
 import reporting.presentation.publisher
 from reporting.config.operator import Logo, Operator
 from reporting.presentation.html import render_disclosure_html, render_html
+from reporting.presentation.i18n import TEMPLATE_DIR
 from reporting.presentation.pdf import _url_fetcher, render_disclosure_pdf, render_pdf
 from reporting.presentation.publisher import (
     GENERIC_LICENCE_WORDS,
@@ -332,9 +333,7 @@ def test_a_mistake_in_an_override_is_exit_2_through_the_cli_and_nothing_is_writt
 
 def test_the_workbook_takes_its_words_from_the_overrides_too(operator_config, tmp_path):
     """The workbook states what the page states: an override of the macros reaches both."""
-    built_in = (Path(reporting.presentation.publisher.__file__).parents[2] / "templates").joinpath(
-        "rules", "macros.html.j2"
-    )
+    built_in = TEMPLATE_DIR / "rules" / "macros.html.j2"
     macros = built_in.read_text("utf-8").replace(
         '{{ _("A malfunction voids the round',
         '{{ "Our policy. " }}{{ _("A malfunction voids the round',

@@ -34,7 +34,7 @@ from reporting.presentation.documents import (
     write_rule_sheet,
 )
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import load_translations
+from reporting.presentation.i18n import TEMPLATE_DIR, load_translations
 from reporting.presentation.pdf import render_pdf
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
@@ -375,7 +375,7 @@ def test_the_workbook_retypes_no_sentence_of_the_templates():
     in_templates = {
         message if isinstance(message, str) else message[0]
         for _file, _line, message, _comments, _context in extract_from_dir(
-            ROOT / "templates",
+            TEMPLATE_DIR,
             [("**.j2", "jinja2")],
             {"**.j2": {"extensions": "jinja2.ext.i18n", "trim_blocks": "True"}},
         )

@@ -8,7 +8,7 @@ and **Roads** (its Bead Road and Big Road drawn in cells), **RTP** (the theoreti
 every offered bet) and, for an ADM game, **Disclosure** (the ADM block).
 
 The sentences are the page's own: the workbook calls the macros of
-``templates/rules/macros.html.j2`` and takes their text, so a sentence is written and
+``reporting/templates/rules/macros.html.j2`` and takes their text, so a sentence is written and
 translated once. Figures are stored as numbers (money and odds as ``Decimal``, percentages
 as ``Decimal`` shares rounded to what is shown, dates as dates) with number formats in the
 sheet's locale: currency symbol and its place, the date's language. Every text cell is a

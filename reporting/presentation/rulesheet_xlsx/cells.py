@@ -81,8 +81,8 @@ def excel_formats(locale: str, currency: str) -> dict[str, str]:
 
 class PageText:
     """The page's words for the workbook: ``text.<macro>(...)`` is the text of that macro of
-    ``templates/rules/macros.html.j2`` (tags stripped); ``text._(...)`` translates a label of
-    the workbook's own (a sheet name, a column the page does not have)."""
+    ``reporting/templates/rules/macros.html.j2`` (tags stripped); ``text._(...)`` translates a
+    label of the workbook's own (a sheet name, a column the page does not have)."""
 
     def __init__(self, sheet: RuleSheet):
         self.sheet = sheet
