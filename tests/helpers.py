@@ -567,3 +567,36 @@ type = "bets[].kind"
 stake = "bets[].stake"
 payout = "bets[].paid"
 """
+
+
+def house_rule_findings(game, bets, started: int, closed: int, kinds) -> dict[str, list]:
+    """The findings of the checks of ``kinds`` (verify's own, from its CHECKS table) on a
+    round of ``game`` whose bets are the sample generator's ``bets`` (PlacedBet records),
+    started at ``started`` with betting closed at ``closed`` (epoch ms): how a test holds the
+    generator and the checks to the same house rules. Times are written in the stored form."""
+    from datetime import UTC, datetime
+
+    from reporting.records import Bet, Round
+    from reporting.store.reading import SourceFiles
+    from reporting.verify.checks import CHECKS, CheckCache, CheckContext, settled_bets
+
+    def stored(epoch_ms: int) -> str:
+        moment = datetime.fromtimestamp(epoch_ms // 1000, UTC)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{epoch_ms % 1000:03d}Z"
+
+    record = Round(
+        round_id="R-1", game_id=game.id, table_id="T-01", shoe_id=None, hand_no=None,
+        started_at=stored(started), betting_closed_at=stored(closed),
+        settled_at=stored(closed + 20_000), report_month="2026-10", status="settled",
+        void_reason=None, player_cards="9H KS", banker_cards="5D 2C", source_line=1,
+        bets=[
+            Bet(round_id="R-1", bet_id=f"B-{line}", account=bet.account, bet_type=bet.bet,
+                stake_cents=bet.stake, payout_cents=0, currency=game.currency,
+                placed_at=stored(bet.placed_ms), source_line=line)
+            for line, bet in enumerate(bets, start=1)
+        ],
+    )  # fmt: skip
+    context = CheckContext.of(
+        record, SourceFiles("r.jsonl", "r.jsonl"), CheckCache(settled_bets([game]))
+    )
+    return {kind: CHECKS[kind](record, game, context) for kind in kinds}

@@ -6,13 +6,19 @@ operator configuration and builds these records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 from reporting.engine.bets import BetRule, PayTable
 from reporting.engine.money import RoundingPolicy
 
-__all__ = ["GameSpec", "StakeLimits"]
+__all__ = ["ExclusiveGroups", "GameSpec", "StakeLimits", "last_moment_to_bet", "placed_in_time"]
+
+#: A moment as the house rules compare it: epoch milliseconds, or a UTC timestamp as text in
+#: one fixed-width spelling (the stored form), which orders as the instants do.
+Moment = TypeVar("Moment", int, str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,9 +28,68 @@ class StakeLimits:
     minimum: int
     maximum: int
 
+    @property
+    def allowed(self) -> range:
+        """House rule: the stakes the limits allow, in cents, the minimum and the maximum
+        included (``stake in allowed`` is one cheap test).
+
+        >>> StakeLimits(500, 2000).allowed
+        range(500, 2001)
+        """
+        return range(self.minimum, self.maximum + 1)
+
     def allows(self, stake: int) -> bool:
-        """Whether a stake lies within the limits."""
-        return self.minimum <= stake <= self.maximum
+        """Whether a stake lies within the limits (:attr:`allowed`)."""
+        return stake in self.allowed
+
+
+@dataclass(frozen=True, slots=True)
+class ExclusiveGroups:
+    """House rule: an account holds at most one bet of each exclusive group in a round.
+
+    >>> rule = ExclusiveGroups((frozenset({"player_pair", "banker_pair"}),))
+    >>> rule.may_add({"banker", "player_pair"}, "banker_pair"), rule.may_add({"player_pair"}, "tie")
+    (False, True)
+    """
+
+    groups: tuple[frozenset[str], ...]  # bet ids, as ``GameSpec.exclusive_bets``
+    #: The number of each exclusive bet's group in :attr:`groups`, by bet id (read, never
+    #: written: a plain dict, as the sample generator's hot loop reads it).
+    group_of: Mapping[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        numbers = {bet: number for number, members in enumerate(self.groups) for bet in members}
+        object.__setattr__(self, "group_of", numbers)
+
+    def may_add(self, held: Collection[str], bet: str) -> bool:
+        """Whether an account holding the bets ``held`` (ids) in a round may add ``bet``: no
+        bet it holds is of ``bet``'s exclusive group (a bet in no group may always be added)."""
+        group_of = self.group_of
+        group = group_of.get(bet)
+        return group is None or all(group_of.get(other) != group for other in held)
+
+
+def placed_in_time(placed: Moment, betting_closed: Moment) -> bool:
+    """House rule: a bet is taken until betting closes, the closing moment itself included;
+    one placed after it is late. Both moments are epoch milliseconds, or both UTC text in the
+    stored form.
+
+    >>> placed_in_time(17_000, 17_000), placed_in_time(17_001, 17_000)
+    (True, False)
+    >>> placed_in_time("2026-10-03T18:40:17.000Z", "2026-10-03T18:40:17.000Z")
+    True
+    """
+    return placed <= betting_closed
+
+
+def last_moment_to_bet(betting_closed: int) -> int:
+    """The last epoch millisecond a bet is placed in time (:func:`placed_in_time`) when
+    betting closes at ``betting_closed``.
+
+    >>> last_moment_to_bet(17_000)
+    17000
+    """
+    return betting_closed if placed_in_time(betting_closed, betting_closed) else betting_closed - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +141,11 @@ class GameSpec:
             if offered == bet_id:
                 return limits
         raise KeyError(f"{self.id} does not offer the {bet_id} bet")
+
+    def exclusive_groups(self) -> ExclusiveGroups:
+        """The house rule on :attr:`exclusive_bets` (build it once and keep it: it indexes
+        the groups by bet)."""
+        return ExclusiveGroups(self.exclusive_bets)
 
     def offers(self, bet: BetRule | str) -> bool:
         """Whether the game takes bets of this type (a rule or its id)."""

@@ -283,25 +283,23 @@ class Table:
         money = self.model.money_texts
         currency = self.game.currency
         if style == "local":
-            placed_at = [clock.format(placed, style) for placed, _, _, _ in bets]
+            placed_at = [clock.format(placed.placed_ms, style) for placed in bets]
         else:
             # UTC spellings, inlined from :meth:`Clock.format`: six of them a round.
             prefixes, seconds = clock.minute_prefixes, SECONDS_WITH_MILLISECONDS
             placed_at = [
-                prefixes[placed // MINUTE] + seconds[placed % MINUTE] + style
-                for placed, _, _, _ in bets
+                prefixes[placed.placed_ms // MINUTE] + seconds[placed.placed_ms % MINUTE] + style
+                for placed in bets
             ]
         return [
             {
                 "bet_id": None,  # numbered by the writer, in file order
-                "account": account,
-                "type": bet,
-                "stake": money[stake],
+                "account": placed.account,
+                "type": placed.bet,
+                "stake": money[placed.stake],
                 "payout": money[paid],
                 "currency": currency,
                 "placed_at": placed_text,
             }
-            for (_, bet, account, stake), paid, placed_text in zip(
-                bets, payouts, placed_at, strict=True
-            )
+            for placed, paid, placed_text in zip(bets, payouts, placed_at, strict=True)
         ]

@@ -47,7 +47,7 @@ from reporting.engine.bets import (
 )
 from reporting.engine.cards import parse_cards
 from reporting.engine.facts import RoundFacts
-from reporting.engine.games import GameSpec
+from reporting.engine.games import ExclusiveGroups, GameSpec, placed_in_time
 from reporting.engine.money import format_cents
 from reporting.engine.rules import Outcome, resolve_round
 from reporting.records import Bet, Finding, FindingKind, Round
@@ -179,7 +179,7 @@ class _Decider(NamedTuple):
 class CheckCache:
     """What the checks of one run (or one batch) may remember between rounds: the bets it
     settles (:func:`settled_bets` of the run's games; the catalogue's when None), the settler's
-    payouts, and each game's allowed stakes and exclusive groups by bet type code. Make one
+    payouts, and each game's allowed stakes by bet type code and its exclusive groups. Make one
     per run and pass it in; games are told apart by id, so one cache serves one configuration.
     """
 
@@ -187,29 +187,23 @@ class CheckCache:
         self.settler = Settler(bets)
         self.settled: Mapping[str, BetRule] = self.settler.bets
         self._allowed: dict[str, dict[str, range]] = {}
-        self._exclusive: dict[str, dict[str, int]] = {}
+        self._exclusive: dict[str, ExclusiveGroups] = {}
 
     def allowed_stakes(self, game: GameSpec) -> dict[str, range]:
-        """The stakes the game's limits allow (:meth:`StakeLimits.allows`) by bet type code,
+        """The stakes the game's limits allow (:attr:`StakeLimits.allowed`) by bet type code,
         as ranges of cents: ``stake in range`` is one cheap test per bet."""
         allowed = self._allowed.get(game.id)
         if allowed is None:
-            allowed = self._allowed[game.id] = {}
-            for bet in game.bets:
-                limits = game.limits_for(bet)
-                allowed[bet.id] = range(limits.minimum, limits.maximum + 1)
+            allowed = self._allowed[game.id] = {
+                bet.id: game.limits_for(bet).allowed for bet in game.bets
+            }
         return allowed
 
-    def exclusive_groups(self, game: GameSpec) -> dict[str, int]:
-        """The game's exclusive bet types by code, each with the number of its group in
-        ``game.exclusive_bets``."""
+    def exclusive_groups(self, game: GameSpec) -> ExclusiveGroups:
+        """The game's house rule on its exclusive bets (:meth:`GameSpec.exclusive_groups`)."""
         groups = self._exclusive.get(game.id)
         if groups is None:
-            groups = self._exclusive[game.id] = {
-                bet_id: number
-                for number, members in enumerate(game.exclusive_bets)
-                for bet_id in members
-            }
+            groups = self._exclusive[game.id] = game.exclusive_groups()
         return groups
 
 
@@ -320,14 +314,15 @@ def check_stake_limits(round: Round, game: GameSpec, context: CheckContext) -> l
 
 
 def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
-    """No bet was placed after betting closed (timestamps compare as stored UTC text)."""
+    """No bet was placed after betting closed (:func:`~reporting.engine.games.placed_in_time`;
+    timestamps compare as stored UTC text)."""
     closed_at = round.betting_closed_at
     if closed_at is None:
         return []
     findings = []
     for bet in round.bets:
         placed_at = bet.placed_at
-        if placed_at is not None and placed_at > closed_at:
+        if placed_at is not None and not placed_in_time(placed_at, closed_at):
             findings.append(
                 _bet_finding(
                     FindingKind.LATE_BET,
@@ -384,19 +379,28 @@ def check_time_order(round: Round, game: GameSpec, context: CheckContext) -> lis
 
 def check_exclusive_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
     """House rule: at most one bet of each exclusive group per account and round (a bet of
-    a type outside every group, an unsettled type included, is in none)."""
+    a type outside every group, an unsettled type included, is in none): one finding per
+    account and group where a bet was added that :meth:`ExclusiveGroups.may_add` refuses,
+    naming every bet of the group the account holds."""
     if len(round.bets) < 2 or not game.exclusive_bets:
         return []
     exclusive = context.cache.exclusive_groups(game)
-    held: dict[tuple[str, int], list] = {}
+    group_of = exclusive.group_of
+    held: dict[str, list[str]] = {}  # account -> the exclusive bet types it holds so far
+    in_group: dict[tuple[str, int], list[Bet]] = {}  # (account, group) -> its bets of the group
+    broken: set[tuple[str, int]] = set()
     for bet in round.bets:
-        group = exclusive.get(bet.bet_type)
-        if group is not None:
-            held.setdefault((bet.account, group), []).append(bet)
-    findings = []
-    for (account, group), group_bets in sorted(held.items()):
-        if len(group_bets) < 2:
+        group = group_of.get(bet.bet_type)
+        if group is None:
             continue
+        holding = held.setdefault(bet.account, [])
+        if not exclusive.may_add(holding, bet.bet_type):
+            broken.add((bet.account, group))
+        holding.append(bet.bet_type)
+        in_group.setdefault((bet.account, group), []).append(bet)
+    findings = []
+    for account, group in sorted(broken):
+        group_bets = in_group[(account, group)]
         members = " / ".join(sorted(game.exclusive_bets[group]))
         listed = ", ".join(f"{bet.bet_type} {bet.bet_id}" for bet in group_bets)
         findings.append(

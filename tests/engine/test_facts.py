@@ -428,12 +428,12 @@ def test_verify_s_settlement_cache_tells_apart_deals_that_differ_in_any_fact():
 
 
 def test_the_sample_generator_s_settlement_cache_tells_apart_deals_that_differ_in_any_fact():
-    from reporting.sample.bets import Settler
+    from reporting.sample.bets import PlacedBet, Settler
 
     game = probe_game()
     settler = Settler(game)
     stake = 100
-    placed = [(index, bet.id, "acc", stake) for index, bet in enumerate(game.bets)]
+    placed = [PlacedBet(index, bet.id, "acc", stake) for index, bet in enumerate(game.bets)]
     for player, banker in deal_pool():
         facts = facts_of(player, banker)
         payouts = settler.payouts(player, banker, placed)

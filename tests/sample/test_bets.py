@@ -8,22 +8,30 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from helpers import house_rule_findings
 
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
 from reporting.engine.bets import BetGroup, BetRule, settle
 from reporting.engine.cards import parse_cards
 from reporting.engine.facts import facts_of
+from reporting.engine.games import StakeLimits, placed_in_time
 from reporting.engine.rules import resolve_round
+from reporting.records import FindingKind
 from reporting.sample.bets import (
     BET_SHARES,
+    CLOSING_MARGIN,
+    OPENING_DELAY,
     SHARES_BY_GROUP,
     BetSampler,
+    PlacedBet,
     Settler,
     StakeSampler,
     bet_share,
+    betting_span,
     drawn_bets,
 )
+from reporting.sample.calendar import BETTING_OPEN, SECOND
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 #: The shares of play of the classic bets, as the generator has always drawn them: a month of a
@@ -91,25 +99,43 @@ def test_an_operators_own_bets_are_drawn_after_the_catalogues(variants):
     assert [bet.id for bet in drawn] == expected
 
 
-def test_placed_bets_keep_the_house_rules(config):
-    game = config.games["live-baccarat-gr"]
-    sampler = BetSampler(game, 10000)
+#: The house rules a sample round's bets keep, each judged by its check.
+HOUSE_RULES = (
+    FindingKind.STAKE_OUT_OF_LIMITS,
+    FindingKind.LATE_BET,
+    FindingKind.EXCLUSIVE_SIDE_BETS,
+)
+
+
+def test_placed_bets_keep_the_house_rules_as_the_checks_judge_them(config, variants):
+    """The generator and verify read the house rules from one definition: bets placed by the
+    sampler, timed as a table times its rounds, give no finding of any house rule's kind in
+    any game (the Greek game has the exclusive groups)."""
     rng = random.Random(3)
-    for _ in range(200):
-        bets = sampler.place(12, 0, 15_000, rng.random)
-        held: dict[str, list[str]] = {}
-        for placed, bet, account, stake in bets:
-            assert 500 <= placed <= 14_800
-            assert game.limits_for(bet).allows(stake)
-            held.setdefault(account, []).append(bet)
-        for types in held.values():
-            assert len(types) == len(set(types))  # each type at most once a round
-            for group in game.exclusive_bets:
-                assert sum(bet in group for bet in types) <= 1
+    for game in [*config.games.values(), *variants.games.values()]:
+        sampler = BetSampler(game, 10000)
+        for round_number in range(60):
+            started = 1_791_052_802_120 + round_number * 45_017
+            closed = (started + BETTING_OPEN) // SECOND * SECOND
+            bets = sampler.place(12, started, closed, rng.random)
+            found = house_rule_findings(game, bets, started, closed, HOUSE_RULES)
+            assert found == dict.fromkeys(HOUSE_RULES, []), game.id
+            held: dict[str, list[str]] = {}
+            for bet in bets:
+                held.setdefault(bet.account, []).append(bet.bet)
+            # each type at most once a round and account: the sample's own habit
+            assert all(len(types) == len(set(types)) for types in held.values())
+
+
+def test_the_sampler_keeps_a_margin_inside_the_betting_window():
+    first, last = betting_span(10_000, 25_000)
+    assert first == 10_000 + OPENING_DELAY and 10_000 < first < last
+    assert placed_in_time(last + CLOSING_MARGIN, 25_000)
+    assert not placed_in_time(last + CLOSING_MARGIN + 1, 25_000)
 
 
 def test_stakes_stay_within_the_limits_and_some_have_odd_cents():
-    sampler = StakeSampler(500, 500_000, side_bet=False)
+    sampler = StakeSampler(StakeLimits(500, 500_000), side_bet=False)
     rng = random.Random(1)
     stakes = [sampler.draw(rng.random) for _ in range(5000)]
     assert all(500 <= stake <= 500_000 for stake in stakes)
@@ -134,14 +160,14 @@ DEALS = [
 def test_cached_payouts_are_the_engines_settlements_on_the_rounds_facts(config, variants, game_id):
     game = {**config.games, **variants.games}[game_id]
     settler = Settler(game)
-    bets = [[0, bet, "acc-1", stake] for bet in game.bet_ids for stake in (1235, 500)]
+    bets = [PlacedBet(0, bet, "acc-1", stake) for bet in game.bet_ids for stake in (1235, 500)]
     for player_codes, banker_codes in DEALS * 2:  # the second time from the caches
         player, banker = tuple(parse_cards(player_codes)), tuple(parse_cards(banker_codes))
         facts = resolve_round(player, banker).facts
         assert facts == facts_of(player, banker)
         assert settler.payouts(player, banker, bets) == [
-            settle(game.bet(bet), stake, facts, game.pay_table, game.rounding).payout
-            for _, bet, _, stake in bets
+            settle(game.bet(placed.bet), placed.stake, facts, game.pay_table, game.rounding).payout
+            for placed in bets
         ]
 
 
@@ -150,7 +176,7 @@ def test_deals_that_differ_only_in_a_fact_no_classic_bet_reads_settle_apart(vari
     tells the two rounds apart by every fact of the round, not by a key of its own."""
     game = variants.games["tiger-baccarat-it"]
     settler = Settler(game)
-    bet = [[0, "tiger_pair", "acc-1", 1000]]
+    bet = [PlacedBet(0, "tiger_pair", "acc-1", 1000)]
     twin = settler.payouts(*(tuple(parse_cards(c)) for c in (["5H", "5S"], ["5D", "5C"])), bet)
     double = settler.payouts(*(tuple(parse_cards(c)) for c in (["5H", "5S"], ["4D", "4C"])), bet)
     assert (twin, double) == ([101_000], [21_000])

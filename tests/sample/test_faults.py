@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import house_rule_findings
 
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
@@ -19,7 +20,7 @@ from reporting.engine.bets import settle
 from reporting.engine.facts import facts_of
 from reporting.engine.money import format_cents, parse_amount
 from reporting.records import FINDING_KINDS, REJECT_REASONS
-from reporting.sample.calendar import month_span
+from reporting.sample.calendar import BETTING_OPEN, SECOND, month_span
 from reporting.sample.faults import (
     CARRIED_KINDS,
     FAULT_KINDS,
@@ -165,6 +166,43 @@ def test_planning_skips_what_a_configuration_or_format_cannot_carry(config, tmp_
     start, end = spans["mini-baccarat-it"]
     assert all(start < fault.target < end for fault in planned)
     check_room_for_faults(planned, spans, 14)  # 26 faults in 434 rounds: room enough
+
+
+# ---------------------------------------------------------------------------------------------
+# Into the bets
+
+
+#: The house rules a fault breaks in a round's bets, each judged by its check.
+HOUSE_RULES = tuple(kind for kind in FINDING_KINDS if INJECTORS[kind].into_bets is not None)
+
+
+def test_the_house_rules_broken_in_the_bets_are_the_limits_the_window_and_the_groups():
+    assert set(HOUSE_RULES) == {"stake_out_of_limits", "late_bet", "exclusive_side_bets"}
+
+
+@pytest.mark.parametrize("kind", HOUSE_RULES)
+def test_each_bet_fault_is_found_by_its_check_on_its_bet_and_breaks_no_other_rule(config, kind):
+    """An injector breaks the house rule its check reads, on the bets the sampler placed:
+    verify's check finds it, once, and no other house rule is broken."""
+    injector = INJECTORS[kind]
+    for game in config.games.values():
+        table = table_of(game)
+        if injector.suits_game is not None and not injector.suits_game(table.model):
+            continue
+        for round_number in range(20):
+            started = SETTLED - 38_000 + round_number * 45_017
+            closed = (started + BETTING_OPEN) // SECOND * SECOND
+            bets = table.model.bets.place(6, started, closed, table.rng.random)
+            target, _ = injector.into_bets(table, bets, started, closed)
+            found = house_rule_findings(game, bets, started, closed, HOUSE_RULES)
+            assert [len(found[other]) for other in HOUSE_RULES] == [
+                other == kind for other in HOUSE_RULES
+            ], (game.id, bets)
+            (finding,) = found[kind]
+            if finding.bet_id is not None:  # a finding on a bet: the injector's
+                assert finding.bet_id == f"B-{bets.index(target) + 1}"
+            else:
+                assert target.account in finding.message
 
 
 # ---------------------------------------------------------------------------------------------

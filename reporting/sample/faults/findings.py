@@ -7,6 +7,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from msgspec.structs import replace
+
 from reporting.engine.bets import (
     BetGroup,
     BetResult,
@@ -18,9 +20,10 @@ from reporting.engine.bets import (
 )
 from reporting.engine.cards import Card, parse_cards
 from reporting.engine.facts import RoundFacts, facts_of
+from reporting.engine.games import last_moment_to_bet, placed_in_time
 from reporting.engine.money import parse_amount
 from reporting.engine.rules import resolve_round
-from reporting.sample.bets import PlacedBet
+from reporting.sample.bets import PlacedBet, betting_span
 from reporting.sample.calendar import SECOND, epoch_ms
 from reporting.sample.exports import UNVERIFIED_TYPE
 from reporting.sample.faults.records import NO_NOTE, AppliedFault, DealChange, Note, RoundFault
@@ -145,25 +148,38 @@ def keep_a_void_stake(fault: RoundFault) -> AppliedFault:
 def stake_outside_limits(
     table: Table, bets: list[PlacedBet], started: int, closed: int
 ) -> tuple[PlacedBet, Note]:
+    """Stake one bet outside the stakes its limits allow (:attr:`StakeLimits.allowed`): half
+    the lowest allowed, or beyond the highest by half a percent (at least one unit)."""
     rng, model, game = table.rng, table.model, table.game
-    bet = bets[rng.randrange(len(bets))]
-    limits = game.limits_for(bet[1])
-    if rng.random() < 0.5 and limits.minimum > 1:
+    index = rng.randrange(len(bets))
+    limits = game.limits_for(bets[index].bet)
+    allowed = limits.allowed
+    lowest, highest = allowed[0], allowed[-1]
+    if rng.random() < 0.5 and lowest > 1:
         # Half the minimum, in whole units when that stays above zero.
-        bet[3] = limits.minimum // 200 * 100 or limits.minimum // 2
+        stake = lowest // 200 * 100 or lowest // 2
         where = f"below the minimum {model.money(limits.minimum)}"
     else:
-        bet[3] = limits.maximum + max(100, limits.maximum // 200 * 100)
+        stake = highest + max(100, highest // 200 * 100)
         where = f"above the maximum {model.money(limits.maximum)}"
-    return bet, Note(f"{bet[1]} stake {model.money(bet[3])} {game.currency} is {where}")
+    assert stake not in allowed, "the stake breaks the limits"
+    bet = bets[index] = replace(bets[index], stake=stake)
+    return bet, Note(f"{bet.bet} stake {model.money(stake)} {game.currency} is {where}")
+
+
+#: How long after the last moment the house takes a bet (ms) a late bet is placed.
+LATE_BY = (300, 8 * SECOND)
 
 
 def place_after_closing(
     table: Table, bets: list[PlacedBet], started: int, closed: int
 ) -> tuple[PlacedBet, Note]:
+    """Place one bet after betting closed (:func:`placed_in_time` refuses it)."""
     rng = table.rng
-    bet = bets[rng.randrange(len(bets))]
-    bet[0] = closed + rng.randint(300, 8 * SECOND)
+    index = rng.randrange(len(bets))
+    placed = last_moment_to_bet(closed) + rng.randint(*LATE_BY)
+    assert not placed_in_time(placed, closed), "the bet is late"
+    bet = bets[index] = replace(bets[index], placed_ms=placed)
     return bet, NO_NOTE  # described once the times are written
 
 
@@ -248,28 +264,31 @@ def _find_shoe_swap(
 def add_exclusive_breach(
     table: Table, bets: list[PlacedBet], started: int, closed: int
 ) -> tuple[PlacedBet, Note]:
-    """Give one account a second bet of an exclusive group (the Greek house rule)."""
+    """Give one account a second bet of an exclusive group (the Greek house rule), one that
+    :meth:`ExclusiveGroups.may_add` refuses, placed in the sample's betting span."""
     rng = table.rng
-    stakes = table.model.bets.stakes
-    group = sorted(table.game.exclusive_bets[0])
-    holders = [bet for bet in bets if bet[1] in group]
+    sampler = table.model.bets
+    stakes, exclusive = sampler.stakes, sampler.exclusive
+    group = sorted(exclusive.groups[0])
+    holders = [bet for bet in bets if bet.bet in group]
     if holders:
         first = holders[rng.randrange(len(holders))]
     else:
-        account = bets[rng.randrange(len(bets))][2]
+        account = bets[rng.randrange(len(bets))].account
         first_type = group[rng.randrange(len(group))]
-        first = [rng.randint(started + 500, closed - 200), first_type, account,
-                 stakes[first_type].draw(rng.random)]  # fmt: skip
+        first = PlacedBet(rng.randint(*betting_span(started, closed)), first_type, account,
+                          stakes[first_type].draw(rng.random))  # fmt: skip
         bets.append(first)
-    second_type = next(bet for bet in group if bet != first[1])
-    second = [rng.randint(started + 500, closed - 200), second_type, first[2],
-              stakes[second_type].draw(rng.random)]  # fmt: skip
+    second_type = next(bet for bet in group if bet != first.bet)
+    assert not exclusive.may_add([first.bet], second_type), "the second bet breaks the rule"
+    second = PlacedBet(rng.randint(*betting_span(started, closed)), second_type, first.account,
+                       stakes[second_type].draw(rng.random))  # fmt: skip
     bets.append(second)
     detail = (
-        f"account {first[2]} holds {first[1]} and {second_type} in one round; "
+        f"account {first.account} holds {first.bet} and {second_type} in one round; "
         f"the house allows one of {', '.join(group)}"
     )
-    return second, Note(detail, {"account": first[2]})
+    return second, Note(detail, {"account": first.account})
 
 
 def settle_before_starting(fault: RoundFault) -> AppliedFault:
@@ -318,7 +337,7 @@ def add_an_unverified_bet(fault: RoundFault) -> AppliedFault:
     table, data = fault.table, fault.data
     rng, model = table.rng, table.model
     closed = epoch_ms(datetime.fromisoformat(data["betting_closed_at"]))
-    placed = closed - rng.randint(300, 12 * SECOND)
+    placed = last_moment_to_bet(closed) - rng.randint(300, 12 * SECOND)
     stake = model.bets.stakes[model.bets.most_played].draw(rng.random)
     account = data["bets"][rng.randrange(len(data["bets"]))]["account"]
     data["bets"].append({
