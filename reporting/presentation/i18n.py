@@ -335,9 +335,34 @@ def ids_whole(text: str) -> Markup:
 
     >>> str(ids_whole("round R-4 of live-baccarat-it at 2026-10-03T18:40:02Z <b>"))
     'round <span class="id">R-4</span> of <span class="id">live-baccarat-it</span> at <span class="id">2026-10-03T18:40:02Z</span> &lt;b&gt;'
+
+    The parts of a file's path are no ids: a long file name may wrap on a phone.
+
+    >>> str(ids_whole("line 4 of /srv/inbox-2026/round-log-2026-10.jsonl:4"))
+    'line 4 of /srv/inbox-2026/round-log-2026-10.jsonl:4'
     """
     escaped = str(escape(text))
-    return Markup(_ID_TOKEN.sub(lambda match: f'<span class="id">{match[0]}</span>', escaped))
+
+    def marked(match: re.Match[str]) -> str:
+        in_path = match.start() > 0 and escaped[match.start() - 1] == "/"
+        return match[0] if in_path else f'<span class="id">{match[0]}</span>'
+
+    return Markup(_ID_TOKEN.sub(marked, escaped))
+
+
+def path_breaks(path: str) -> Markup:
+    """A file's path (with its ``:line``) that may wrap only after a ``/``: each part kept
+    whole (``<span class="part">``), a break opportunity (``<wbr>``) after each separator,
+    so a long inbox path fits a table's column on a desktop screen, and no name is ever cut
+    at one of its hyphens.
+
+    >>> str(path_breaks("/srv/inbox/round-log-2026-10.jsonl:17"))
+    '<span class="part">/</span><wbr><span class="part">srv/</span><wbr><span class="part">inbox/</span><wbr><span class="part">round-log-2026-10.jsonl:17</span>'
+    >>> str(path_breaks("a<b>.csv"))
+    '<span class="part">a&lt;b&gt;.csv</span>'
+    """
+    parts = re.findall(r"[^/]*/|[^/]+$", str(path))
+    return Markup("<wbr>").join(Markup('<span class="part">{}</span>').format(part) for part in parts)
 
 
 def css_string(text: str) -> Markup:
@@ -410,6 +435,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     environment.filters["hyphenate"] = partial(hyphenate, language)
     environment.filters["css_counters"] = css_counters
     environment.filters["ids_whole"] = ids_whole
+    environment.filters["path_breaks"] = path_breaks
     environment.globals["formatter"] = formatter
     environment.globals["own_words"] = partial(own_words, language)
     environment.globals["catalogue_bet"] = catalogue_bet

@@ -176,8 +176,9 @@ def cell_of(svg: str, hand: int) -> str:
 
 
 def plain(html: str) -> str:
-    """The page's text, tags dropped and spaces folded (what a reader reads)."""
-    text = re.sub(r"<[^>]+>", " ", html)
+    """The page's text, tags dropped and spaces folded (what a reader reads): a span or a
+    line-break opportunity inside a word (a path's parts) joins it, other tags space it."""
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"</?span[^>]*>|<wbr>", "", html))
     return re.sub(r"\s+", " ", text.replace("\xa0", " "))
 
 

@@ -484,7 +484,10 @@ def audit_report_page(operator_config, tmp_path_factory) -> Path:
     from reporting.verify.run import verify
 
     folder = tmp_path_factory.mktemp("audit-report")
-    log = folder / "inbox" / "october.jsonl.gz"
+    # A server's inbox sits deep: its path, in the rejected records' and void rounds' tables,
+    # must fit a desktop's column whatever the depth (it breaks after a "/", never in a name).
+    deep = Path(*(f"provider-exports-{part}" for part in ("live", "casino", "monthly", "2026")))
+    log = folder / deep / "inbox" / "round-log-2026-10-live-baccarat.jsonl.gz"
     generate_month(operator_config, "2026-10", log, rounds_per_day=20, faults=1, seed=51105)
     connection = connect(folder / "store.sqlite")
     try:
