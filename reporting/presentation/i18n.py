@@ -362,7 +362,9 @@ def path_breaks(path: str) -> Markup:
     '<span class="part">a&lt;b&gt;.csv</span>'
     """
     parts = re.findall(r"[^/]*/|[^/]+$", str(path))
-    return Markup("<wbr>").join(Markup('<span class="part">{}</span>').format(part) for part in parts)
+    return Markup("<wbr>").join(
+        Markup('<span class="part">{}</span>').format(part) for part in parts
+    )
 
 
 def css_string(text: str) -> Markup:
