@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import hashlib
 import html
 import io
 import json
@@ -600,3 +601,25 @@ def house_rule_findings(game, bets, started: int, closed: int, kinds) -> dict[st
         record, SourceFiles("r.jsonl", "r.jsonl"), CheckCache(settled_bets([game]))
     )
     return {kind: CHECKS[kind](record, game, context) for kind in kinds}
+
+
+def pdf_text(pdf: bytes | Path, *, layout: bool = False) -> str:
+    """A PDF's text as poppler's pdftotext reads it (pages ended by form feeds; ``layout``:
+    columns kept in place), from its bytes or its file. pdftotext is a system tool the
+    Makefile installs: it reads a page in milliseconds, where pypdf took most of a second."""
+    data = pdf.read_bytes() if isinstance(pdf, Path) else pdf
+    return _pdf_text(data, layout)
+
+
+_PDF_TEXTS: dict[tuple[bytes, bool], str] = {}
+
+
+def _pdf_text(data: bytes, layout: bool) -> str:
+    """:func:`pdf_text`, each PDF read once (several tests read the same file)."""
+    key = (hashlib.sha256(data).digest(), layout)
+    if key not in _PDF_TEXTS:
+        command = ["pdftotext", *(["-layout"] if layout else []), "-", "-"]
+        _PDF_TEXTS[key] = subprocess.run(
+            command, input=data, capture_output=True, check=True
+        ).stdout.decode("utf-8")
+    return _PDF_TEXTS[key]

@@ -36,7 +36,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import bet_record, round_record, sample_inbox_counts, store_records
+from helpers import bet_record, pdf_text, round_record, sample_inbox_counts, store_records
 
 from reporting import __version__
 from reporting.cli import main
@@ -1189,9 +1189,7 @@ def test_the_signed_audit_report_names_the_rejected_and_the_unread_files(
     assert "m-garbage.jsonl:1 bad_json" in text and "z-conflicts.jsonl:1 conflict" in text
     assert "In the inbox but not read: more.ndjson" in text
     assert "every check ran" not in text.lower() and "No finding:" not in text
-    pdf = subprocess.run(
-        ["pdftotext", str(report.with_suffix(".pdf")), "-"], capture_output=True, text=True
-    ).stdout
+    pdf = pdf_text(report.with_suffix(".pdf"))
     assert "m-garbage.jsonl:1" in pdf and "more.ndjson" in pdf
 
 

@@ -20,7 +20,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from helpers import alerts_of, faulted_october, store_records
+from helpers import alerts_of, faulted_october, pdf_text, store_records
 from pypdf import PdfReader
 
 from reporting.figures.audit_records import (
@@ -387,7 +387,7 @@ def test_the_files_are_written_byte_identical_and_the_pdf_is_tagged(
     assert "/StructTreeRoot" in catalog and catalog["/MarkInfo"]["/Marked"]
     assert reader.metadata.title == "Audit of 2026-10 · " + operator_config.name
     assert reader.metadata.author == operator_config.name
-    assert "Payout mismatch" in "".join(page.extract_text() for page in reader.pages)
+    assert "Payout mismatch" in pdf_text(first[1])
 
 
 def test_text_from_the_logs_is_escaped_in_the_page(store, operator_config):

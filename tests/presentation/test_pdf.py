@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-import subprocess
 from datetime import date
 
+import helpers
 import pytest
 
 from reporting.presentation.html import render_disclosure_html, render_html
@@ -24,11 +24,7 @@ def sheet_named(operator_config, game_id: str, language: str):
 
 
 def pdf_text(pdf: bytes, tmp_path) -> str:
-    path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf)
-    return subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    return helpers.pdf_text(pdf, layout=True)
 
 
 @pytest.mark.parametrize(

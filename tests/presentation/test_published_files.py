@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from datetime import date
 
+import helpers
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -68,7 +69,7 @@ def test_every_cell_of_a_rule_sheet_workbook_names_its_font(
 
 
 def pdf_pages_text(pdf: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+    return helpers.pdf_text(pdf).split("\f")[:-1]
 
 
 #: How each language's draft banner (at the top of the screen and the workbook) begins.

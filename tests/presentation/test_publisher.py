@@ -9,10 +9,10 @@ import dataclasses
 import doctest
 import io
 import re
-import subprocess
 from datetime import date
 from pathlib import Path
 
+import helpers
 import pytest
 from helpers import png_bytes, run_main
 from openpyxl import load_workbook
@@ -52,12 +52,7 @@ def published(config, game_id: str, language: str, operator: Operator | None = N
 
 def pdf_text(pdf: bytes, tmp_path: Path) -> list[str]:
     """The text of each page, as pdftotext lays it out."""
-    path = tmp_path / "page.pdf"
-    path.write_bytes(pdf)
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-    return text.split("\f")[:-1]
+    return helpers.pdf_text(pdf, layout=True).split("\f")[:-1]
 
 
 def masthead(html: str) -> str:

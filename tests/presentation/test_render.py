@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from helpers import HEADER_CODES_NAME, printed_headers
+from helpers import HEADER_CODES_NAME, pdf_text, printed_headers
 from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -198,17 +198,12 @@ def test_golden_html(rendered):
 # --- PDF -----------------------------------------------------------------------------------------
 
 
-def pdf_text(path: Path) -> str:
-    reader = PdfReader(io.BytesIO(path.read_bytes()))
-    return "\n".join(page.extract_text() for page in reader.pages)
-
-
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_pdf_text_has_the_locale_figures_and_words(rendered, game_id, language):
     path = rendered / f"{game_id}.{language}.pdf"
     reader = PdfReader(io.BytesIO(path.read_bytes()))
-    text = "\n".join(page.extract_text() for page in reader.pages)
+    text = pdf_text(path)
     banker_rtp = "98,94" if language != "en" else "98.94"
     assert banker_rtp in text
     translations = load_translations(language)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 from datetime import date, time
 
 import pytest
+from helpers import pdf_text
 from openpyxl import load_workbook
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
@@ -140,12 +140,7 @@ def test_a_reshuffled_game_has_no_scoreboard_to_show(tmp_path):
 
 def test_the_pdf_holds_the_scoreboard(operator_config):
     sheet = sheet_of(operator_config, "live-baccarat-gr", "el")
-    text = subprocess.run(
-        ["pdftotext", "-", "-"],
-        input=render_pdf(sheet),
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
+    text = pdf_text(render_pdf(sheet))
     gettext = load_translations("el").gettext
     for heading in ("The table’s scoreboard", "Shoe statistics", "Bead Road", "Big Road"):
         assert gettext(heading) in text

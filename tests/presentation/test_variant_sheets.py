@@ -17,6 +17,7 @@ from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
 
+import helpers
 import pytest
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -286,8 +287,8 @@ def test_the_adm_block_gives_every_bets_rtp(rendered, sheets, language):
 
 
 def pdf_text(path: Path) -> str:
-    reader = PdfReader(io.BytesIO(path.read_bytes()))
-    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    """The PDF's words, spaces folded."""
+    return re.sub(r"\s+", " ", helpers.pdf_text(path))
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
