@@ -36,6 +36,7 @@ from reporting.cli.failures import (
     loaded_class,
 )
 from reporting.cli.logs import command_logger, configure_logging, console_level, ensure_logging
+from reporting.cli.parsing import PlainValuesCommand, PlainValuesGroup
 
 if TYPE_CHECKING:
     from reporting.config.loader import ConfigError
@@ -45,6 +46,7 @@ HELP_OPTIONS = ["-h", "--help"]
 
 app = typer.Typer(
     name="baccarat-report",
+    cls=PlainValuesGroup,
     help="Compliance reporting for regulated online baccarat: exact odds, round-log ingest, "
     "payout verification, regulator disclosures and localized rule sheets.",
     no_args_is_help=True,
@@ -107,17 +109,17 @@ def _root(
     configure_logging(log_file, console_level(quiet, verbose))
 
 
-app.command(name="odds")(odds.odds_command)
-app.command(name="sample")(sample.sample_command)
+app.command(name="odds", cls=PlainValuesCommand)(odds.odds_command)
+app.command(name="sample", cls=PlainValuesCommand)(sample.sample_command)
 app.command(name="ingest", cls=PlainArgumentsCommand)(ingest.ingest_command)
-app.command(name="verify")(verify.verify_command)
-app.command(name="disclose")(disclose.disclose_command)
-app.command(name="rules")(rules.rules_command)
-app.command(name="monthly")(monthly.monthly_command)
-app.command(name="check")(check.check_command)
+app.command(name="verify", cls=PlainValuesCommand)(verify.verify_command)
+app.command(name="disclose", cls=PlainValuesCommand)(disclose.disclose_command)
+app.command(name="rules", cls=PlainValuesCommand)(rules.rules_command)
+app.command(name="monthly", cls=PlainValuesCommand)(monthly.monthly_command)
+app.command(name="check", cls=PlainValuesCommand)(check.check_command)
 app.command(name="init", cls=PlainArgumentsCommand)(init.init_command)
-app.command(name="serve")(serve.serve_command)
-app.command(name="export")(export.export_command)
+app.command(name="serve", cls=PlainValuesCommand)(serve.serve_command)
+app.command(name="export", cls=PlainValuesCommand)(export.export_command)
 
 
 def main() -> None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 import typer.core
 
+from reporting.cli.parsing import PlainValuesCommand
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -148,7 +149,7 @@ JsonOption = Annotated[
 ]
 
 
-class PlainArgumentsCommand(typer.core.TyperCommand):
+class PlainArgumentsCommand(PlainValuesCommand):
     """A command whose usage line and help name each argument as a person writes it:
     ``ingest [OPTIONS] PATH...``, ``init [OPTIONS] [PATH]`` (typer writes ``{paths}...`` and
     ``paths... <list[Path]>``)."""

@@ -1,4 +1,5 @@
-"""A fast ``--help``, held without timing anything: what the CLI imports to show it.
+"""A fast ``--help`` and a fast ``odds``, held without timing anything: what the CLI imports to
+show a help or count a game's odds.
 
 ``--help`` of the root and of any command loads :mod:`reporting.cli`, which imports every
 command module. Each command imports the library it drives (the store, the readers, the
@@ -6,6 +7,10 @@ checks, the renderers) and the heavy third-party packages where it runs, not at 
 its module. These tests run ``python -X importtime`` in a fresh process and fail on any heavy
 module loaded, naming the chain of imports that pulled it in, so that a new top-level import
 shows up here rather than as a slower start for every user.
+
+``odds`` reads the configuration and counts: it needs no more than that (issue 25). typer
+(0.2x) coerces every option through pydantic, whose import alone costs more than the counting;
+the CLI reads plain values itself (:mod:`reporting.cli.parsing`).
 """
 
 from __future__ import annotations
@@ -90,14 +95,14 @@ def chain(tree: list[tuple[int, str]], index: int) -> str:
     return " <- ".join(names)
 
 
-def heavy_imports(tree: list[tuple[int, str]]) -> list[str]:
+def heavy_imports(tree: list[tuple[int, str]], heavy_modules: tuple[str, ...] = HEAVY) -> list[str]:
     """The chain of every heavy module the process loaded where a light one imported it (the
     heavy module's own imports are not listed again)."""
 
     def heavy(name: str) -> bool:
         if name in NEEDED:
             return False
-        return any(name == top or name.startswith(f"{top}.") for top in HEAVY)
+        return any(name == top or name.startswith(f"{top}.") for top in heavy_modules)
 
     found = []
     for index, (_, name) in enumerate(tree):
@@ -124,6 +129,30 @@ def test_showing_help_loads_no_heavy_module(arguments):
     """The whole process of a help, run as a user runs it: the installed console script."""
     program = str(Path(sys.executable).with_name("baccarat-report"))
     assert heavy_imports(import_tree(arguments, program)) == []
+
+
+#: What ``odds`` needs beside a help's modules: the configuration (msgspec checks the
+#: regulators' table of the catalogue); its table, not its JSON document, needs rich.
+ODDS_NEEDS = ("reporting.config", "msgspec")
+
+
+@pytest.mark.parametrize("game", ["live-baccarat-it", "ez-baccarat-it"])
+def test_odds_of_a_game_loads_no_heavy_module(game):
+    """No pydantic (typer's coercion), no store, renderer or reader: the configuration, the
+    engine and the counting."""
+    config = Path(__file__).parents[2] / "sample_data" / "operator.toml"
+    arguments = ["-m", "reporting", "odds", "--game", game, "--config", str(config), "--json"]
+    heavy = tuple(name for name in HEAVY if name not in ODDS_NEEDS)
+    assert heavy_imports(import_tree(arguments), heavy) == []
+
+
+def test_odds_of_a_shoe_loads_no_heavy_module_but_its_table():
+    """``--decks`` with the options given, the table printed: rich and the table's module."""
+    arguments = ["-m", "reporting", "-q", "odds", "--decks", "6", "--pay", "tie=9"]
+    heavy = tuple(
+        name for name in HEAVY if name not in (*ODDS_NEEDS, "rich", "reporting.cli.tables")
+    )
+    assert heavy_imports(import_tree(arguments), heavy) == []
 
 
 def test_the_chain_names_who_pulled_a_module_in(tmp_path):

@@ -1,0 +1,120 @@
+"""Option values read without pydantic where typer's own result is plain: a command starts
+without importing it.
+
+typer (0.2x) coerces every value of every option through a pydantic ``TypeAdapter``, built
+the first time the option is parsed, even for an option not given: the root's
+``--log-file``, ``--quiet`` and ``--verbose`` alone import pydantic for every command. That
+import costs more than all of ``odds``'s counting. Most values are plain (a word, a whole
+number in its range, a path, a list of words), and for those :class:`PlainValues` gives the
+very value typer would: a path through typer's own checks (:func:`coerce_cli_path`, handed a
+:class:`~pathlib.Path` so that it needs no pydantic), a number only when it is written in
+digits and lies in the option's range. Anything else, an out-of-range number included, goes
+to typer's own coercion, so every message for a bad value is typer's, unchanged.
+
+Under a typer that does not coerce through runtime parameters (before 0.2x: click's types),
+:func:`read_plainly` finds no ``_runtime_param`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import typer
+
+__all__ = ["PlainValues", "PlainValuesCommand", "PlainValuesGroup", "read_plainly"]
+
+#: A whole number as typer's coercion reads it, written in digits without a leading zero.
+_DIGITS = re.compile(r"0|[1-9][0-9]*")
+
+#: :func:`plain_value`'s answer for a value it leaves to typer.
+NOT_PLAIN = object()
+
+
+class PlainValues:
+    """An option's coercion (typer's ``RuntimeParam`` contract: ``coerce``): plain values
+    read here, any other handed to typer's own, built only when first needed."""
+
+    def __init__(self, descriptor: Any) -> None:
+        self._descriptor = descriptor
+        self._typers: Any = None
+
+    def coerce(self, value: Any, param: Any, ctx: typer.Context) -> Any:
+        """``value`` as the command receives it."""
+        plain = plain_value(value, self._descriptor, param, ctx)
+        if plain is not NOT_PLAIN:
+            return plain
+        if self._typers is None:
+            from typer._coercion import build_runtime_param
+
+            self._typers = build_runtime_param(self._descriptor)
+        return self._typers.coerce(value, param=param, ctx=ctx)
+
+
+def plain_value(value: Any, descriptor: Any, param: Any, ctx: typer.Context) -> Any:
+    """The value typer's coercion gives ``value`` if it is plain, else :data:`NOT_PLAIN`."""
+    info = descriptor.parameter_info
+    if info.parser is not None or getattr(info, "click_type", None) is not None:
+        return NOT_PLAIN
+    if value is None:  # not given, no default
+        return () if param.multiple or param.nargs == -1 else None
+    annotation = descriptor.annotation
+    if annotation is bool and isinstance(value, bool):
+        return value
+    if annotation is str and isinstance(value, str):
+        return value
+    if annotation is int and not info.clamp:
+        return _whole_number(value, info.min, info.max)
+    if annotation is Path and isinstance(value, str) and value and info.path_type is None:
+        from typer._param_types import coerce_cli_path
+
+        return coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    if (
+        annotation == list[str]
+        and param.multiple
+        and isinstance(value, tuple | list)
+        and all(isinstance(item, str) for item in value)
+    ):
+        return list(value)
+    return NOT_PLAIN
+
+
+def _whole_number(value: Any, low: float | None, high: float | None) -> Any:
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        number = int(value)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    else:
+        return NOT_PLAIN
+    if (low is not None and number < low) or (high is not None and number > high):
+        return NOT_PLAIN  # typer's message says which bound
+    return number
+
+
+def read_plainly(params: list[Any]) -> None:
+    """Give each typer option of ``params`` whose coercion is not built yet a
+    :class:`PlainValues`."""
+    for param in params:
+        if getattr(param, "_runtime_param", NOT_PLAIN) is None and hasattr(
+            param, "type_descriptor"
+        ):
+            param._runtime_param = PlainValues(param.type_descriptor)
+
+
+class PlainValuesCommand(typer.core.TyperCommand):
+    """A command whose plain option values are read without pydantic."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        """typer's parsing, each option read by :class:`PlainValues`."""
+        read_plainly(self.get_params(ctx))
+        return super().parse_args(ctx, args)
+
+
+class PlainValuesGroup(typer.core.TyperGroup):
+    """The root: its options (``--log-file``, ``--quiet``, ...) read without pydantic."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        """typer's parsing, each option read by :class:`PlainValues`."""
+        read_plainly(self.get_params(ctx))
+        return super().parse_args(ctx, args)

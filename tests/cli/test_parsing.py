@@ -1,0 +1,75 @@
+"""Option values read without pydantic (reporting.cli.parsing) are typer's own: the same value,
+or the same error, for every option of every command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from typer._coercion import build_runtime_param
+
+from reporting.cli import app
+from reporting.cli.parsing import NOT_PLAIN, PlainValues, plain_value
+
+ROOT = Path(__file__).parents[2]
+
+#: Values a command line gives, by the type of the option.
+SAMPLES = {
+    str: ["live-baccarat-it", "", "è 1", "08"],
+    int: ["0", "1", "8", "9", "08", "-1", "+3", " 4", "1_0", "x", "1.5", "65536", 0, 3],
+    Path: [str(ROOT / "sample_data" / "operator.toml"), str(ROOT), "no/such/file", "-", ""],
+    bool: [True, False, "yes"],
+    list[str]: [("tie=9", "banker=1"), ()],
+}
+
+
+def options() -> list[tuple[typer.core.TyperCommand, typer.core.TyperOption]]:
+    """Every typer option of the root and of each command, with its command."""
+    group = typer.main.get_command(app)
+    commands = [group, *group.commands.values()]
+    return [
+        (command, param)
+        for command in commands
+        for param in command.get_params(typer.Context(command))
+        if hasattr(param, "type_descriptor")
+    ]
+
+
+def outcome(coerce, value, param, ctx):
+    try:
+        return "value", coerce(value, param=param, ctx=ctx)
+    except typer.BadParameter as error:
+        return "error", error.format_message()
+
+
+@pytest.mark.parametrize(
+    ("command", "param"), options(), ids=lambda x: getattr(x, "name", None) or "root"
+)
+def test_a_plain_value_is_typers_own(command, param):
+    descriptor = param.type_descriptor
+    ctx = typer.Context(command)
+    samples = [None, *SAMPLES.get(descriptor.annotation, [])]
+    typers = build_runtime_param(descriptor)
+    for value in samples:
+        expected = outcome(typers.coerce, value, param, ctx)
+        assert outcome(PlainValues(descriptor).coerce, value, param, ctx) == expected, value
+
+
+def test_odds_options_are_read_plainly_when_valid():
+    """The values of ``odds --game G --decks 8 --pay tie=9 --config FILE`` need no pydantic."""
+    group = typer.main.get_command(app)
+    command = group.commands["odds"]
+    ctx = typer.Context(command)
+    given = {
+        "game": "live-baccarat-it",
+        "decks": "8",
+        "pay": ("tie=9",),
+        "config": str(ROOT / "sample_data" / "operator.toml"),
+    }
+    for param in command.params:
+        if param.name in given:
+            read = plain_value(given[param.name], param.type_descriptor, param, ctx)
+            assert read is not NOT_PLAIN, param.name
+    decks = next(param for param in command.params if param.name == "decks")
+    assert plain_value("9", decks.type_descriptor, decks, ctx) is NOT_PLAIN  # typer says why
