@@ -29,7 +29,12 @@ Phases, each in its own process so peak memory (RSS) is its own:
   (no commission, EZ, the Tiger family, Super 6 and Lucky 6 beside the pairs), each generated,
   ingested and verified with one job: verify of the variant month against the classic one
   (target: within 1.25x); then ``odds --game`` of a variant game, whole process, the median of
-  five runs (target: under 0.5 s).
+  five runs (target: under 0.5 s);
+* months: ``--months N`` months of ``--month-rounds`` rounds each (the last of them October,
+  by default 12 of 60,000: above the 50,000 from which verify's default runs in partitions),
+  generated and ingested into one store, the newest also into a store of its own; verify of
+  that month in each, with one job and with the default number, in turn (A B A B A B): the
+  median of the three ratios, many months / alone, for each (target: within 1.15x).
 """
 
 from __future__ import annotations
@@ -225,6 +230,18 @@ def main() -> None:
         default=200_000,
         help="rounds of each month of the variants phase (0: skip the phase)",
     )
+    parser.add_argument(
+        "--months",
+        type=int,
+        default=12,
+        help="months of the many-months phase, the last of them October (0: skip the phase)",
+    )
+    parser.add_argument(
+        "--month-rounds",
+        type=int,
+        default=60_000,
+        help="rounds of each month of the many-months phase",
+    )
     args = parser.parse_args()
 
     work = args.dir or Path(tempfile.mkdtemp(prefix="baccarat-bench-"))
@@ -268,6 +285,9 @@ def main() -> None:
         variants = (
             variant_phase(cli, work, args.variant_rounds, rows) if args.variant_rounds else None
         )
+        months = (
+            months_phase(cli, work, args.months, args.month_rounds, rows) if args.months else None
+        )
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(work, ignore_errors=True)
@@ -290,7 +310,86 @@ def main() -> None:
         print(
             f"odds --game {ODDS_GAME} --json: median {odds_median:.3f} s of 5 runs (target: under 0.5 s)"
         )
+    if months is not None:
+        for jobs, ratio in months.items():
+            print(
+                f"verify of the newest of {args.months} months in one store / of that month alone,"
+                f" {jobs}: median of 3 pairs {ratio:.2f}x (target: within 1.15x)"
+            )
     help_phase()
+
+
+#: Runs of each verify the many-months phase takes in turn: the ratio is the median of the pairs.
+MONTHS_PAIRS = 3
+
+
+def months_phase(
+    cli: list[str], work: Path, months: int, rounds: int, rows: list[Row]
+) -> dict[str, float]:
+    """``months`` months of ``rounds`` rounds each, the last of them :data:`MONTH`, in one
+    store, and that month alone in another; verify of the month in each, with one job and
+    with the default, in turn (each verify row of the table: the median time of the runs, the
+    peak of their memory): per jobs label, the median ratio many months / alone."""
+    year, number = map(int, MONTH.split("-"))
+    names = [
+        f"{year + (number - 1 - back) // 12}-{(number - 1 - back) % 12 + 1:02}"
+        for back in reversed(range(months))
+    ]
+    games = len(tomllib.loads(CONFIG.read_text(encoding="utf-8"))["games"])
+    tables = max(1, math.ceil(rounds / (games * ROUNDS_PER_TABLE_MONTH)))
+    per_day = max(1, round(rounds / (games * tables * 31)))
+    logs = []
+    for name in names:
+        logs.append(work / f"month-{name}.jsonl.gz")
+        generate(cli, logs[-1], tables, per_day, month=name)
+    stores = {"alone": work / "month-alone.sqlite", "many": work / "months.sqlite"}
+    for label, db, given in (("alone", stores["alone"], logs[-1:]), ("many", stores["many"], logs)):
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        seconds, rss, out = run(
+            [*cli, "ingest", *map(str, given), "--db", str(db), "--config", str(CONFIG), "--json"],
+            f"ingest of {label}",
+        )
+        loaded = json.loads(out)
+        rows.append(
+            (
+                f"ingest, {len(given)} month(s) of ~{rounds:,} rounds",
+                seconds,
+                loaded["rounds_loaded"],
+                loaded["bets_loaded"],
+                rss,
+            )
+        )
+    ratios = {}
+    for jobs, option in (("--jobs 1", ["--jobs", "1"]), ("default jobs", [])):
+        timed: dict[str, list[float]] = {"many": [], "alone": []}
+        peak = {"many": 0, "alone": 0}
+        documents = {}
+        for _ in range(MONTHS_PAIRS):
+            for label in ("many", "alone"):
+                command = [*cli, "verify", "--db", str(stores[label]), "--config", str(CONFIG)]
+                seconds, rss, out = run(
+                    [*command, "--month", MONTH, "--json", *option], f"verify {label} {jobs}"
+                )
+                timed[label].append(seconds)
+                peak[label] = max(peak[label], rss)
+                documents[label] = json.loads(out)
+        if documents["many"] != documents["alone"]:
+            sys.exit(f"verify of {MONTH} found otherwise among {months} months than alone")
+        checked = documents["alone"]
+        for label, what in (("many", f"newest of {months} months"), ("alone", "that month alone")):
+            rows.append(
+                (
+                    f"verify, {what}, {jobs}",
+                    sorted(timed[label])[MONTHS_PAIRS // 2],
+                    checked["rounds_checked"],
+                    checked["bets_checked"],
+                    peak[label],
+                )
+            )
+        pairs = sorted(m / a for m, a in zip(timed["many"], timed["alone"], strict=True))
+        ratios[jobs] = pairs[MONTHS_PAIRS // 2]
+    return ratios
 
 
 def variant_phase(
@@ -406,10 +505,17 @@ def verify_phases(cli: list[str], db: Path, work: Path, rows: list[Row]) -> list
 
 
 def generate(
-    cli: list[str], log: Path, tables: int, per_day: int, fmt: str = "jsonl", config: Path = CONFIG
+    cli: list[str],
+    log: Path,
+    tables: int,
+    per_day: int,
+    fmt: str = "jsonl",
+    config: Path = CONFIG,
+    month: str = MONTH,
 ) -> Row:
-    """The generate phase: a month of the sample generator's rounds for the games of
-    ``config``, written to ``log`` (in the spec's JSON Lines, or ``fmt``)."""
+    """The generate phase: a month (:data:`MONTH`, or ``month``) of the sample generator's
+    rounds for the games of ``config``, written to ``log`` (in the spec's JSON Lines, or
+    ``fmt``)."""
     seconds, rss, out = run(
         [
             *cli,
@@ -417,7 +523,7 @@ def generate(
             "--config",
             str(config),
             "--month",
-            MONTH,
+            month,
             "--tables",
             str(tables),
             "--rounds-per-day",

@@ -97,10 +97,10 @@ def read_rounds(
     bets_query = f"SELECT {_BET_COLUMNS} FROM bets AS b"
     if month is None:
         bet_rows = connection.execute(bets_query + " ORDER BY b.round_id, b.bet_id")
-    else:
+    else:  # the month's round ids (by rounds_by_month), then their bets by primary key: no sort
         bet_rows = connection.execute(
-            bets_query + " JOIN rounds AS r ON r.round_id = b.round_id"
-            f" WHERE {where} ORDER BY b.round_id, b.bet_id",
+            bets_query + f" WHERE b.round_id IN (SELECT r.round_id FROM rounds AS r WHERE {where})"
+            " ORDER BY b.round_id, b.bet_id",
             params,
         )
     yield from _with_bets(rounds, bet_rows, files)

@@ -25,6 +25,7 @@ __all__ = [
     "APPLICATION_ID",
     "DEFAULT_WAIT",
     "FINDINGS_SCHEMA",
+    "MONTH_INDEXES",
     "ROUND_CONTENT_FIELDS",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -43,8 +44,9 @@ __all__ = [
 #: (:data:`reporting.ingest.formats.FORMATS`) instead of a CHECK that new formats would break;
 #: 3: ``ingest_log`` names the log profile that read each file, and its hash; 4: a finding
 #: points to its round and bet by foreign keys (Datasette links them), and the views a
-#: compliance officer browses (:data:`VIEWS`).
-SCHEMA_VERSION = 4
+#: compliance officer browses (:data:`VIEWS`); 5: the indexes by which a month's verification
+#: reads that month only (:data:`MONTH_INDEXES`).
+SCHEMA_VERSION = 5
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -89,6 +91,15 @@ CREATE TABLE IF NOT EXISTS findings (
     FOREIGN KEY (round_id, bet_id) REFERENCES bets (round_id, bet_id)
 ) STRICT;
 CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
+"""
+
+#: The indexes by which verify of a month reads that month and nothing else, however many
+#: months the store holds: the month's rounds in round-id order (its bets follow by their
+#: primary key, its shoes by ``rounds_by_shoe``), and each of its bet ids looked up among every
+#: bet of the store (``duplicate_bet_id``: a bet id is unique across the whole store).
+MONTH_INDEXES = """
+CREATE INDEX IF NOT EXISTS rounds_by_month ON rounds (report_month, round_id);
+CREATE INDEX IF NOT EXISTS bets_by_bet_id ON bets (bet_id);
 """
 
 #: Views over the tables for a person browsing the store (``baccarat-report serve``, the
@@ -180,6 +191,7 @@ CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month
 CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE shoe_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
 """
+    + MONTH_INDEXES
     + FINDINGS_SCHEMA
     + VIEWS
 )
@@ -256,6 +268,8 @@ def _upgrade(connection: sqlite3.Connection) -> None:
                 _upgrade_2_to_3(connection)
             if _version(connection) == 3:
                 _upgrade_3_to_4(connection)
+            if _version(connection) == 4:
+                _upgrade_4_to_5(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -339,6 +353,15 @@ def _upgrade_3_to_4(connection: sqlite3.Connection) -> None:
             f" {problems[:5]} point to no round or bet; nothing was changed"
         )
     connection.execute("PRAGMA user_version = 4")
+
+
+def _upgrade_4_to_5(connection: sqlite3.Connection) -> None:
+    """The steps of version 4 to 5, inside the caller's transaction: the indexes of
+    :data:`MONTH_INDEXES` made (once, over every round and bet the store holds)."""
+    for statement in MONTH_INDEXES.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+    connection.execute("PRAGMA user_version = 5")
 
 
 #: What :func:`_inspect` finds at a database path before anything is written.

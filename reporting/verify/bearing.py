@@ -87,11 +87,10 @@ def reject_scope(connection: sqlite3.Connection, month: str | None) -> RejectSco
         return RejectScope(
             None, None, dict(connection.execute("SELECT ingest_id, rounds_loaded FROM ingest_log"))
         )
-    # The game_id condition lets SQLite search the (game_id, report_month) index.
+    # By the rounds_by_month index: the month's rounds only, whatever the store holds.
     rounds_by_file = dict(
         connection.execute(
-            "SELECT ingest_id, count(*) FROM rounds WHERE game_id IN"
-            " (SELECT DISTINCT game_id FROM rounds) AND report_month = ? GROUP BY ingest_id",
+            "SELECT ingest_id, count(*) FROM rounds WHERE report_month = ? GROUP BY ingest_id",
             (month,),
         )
     )

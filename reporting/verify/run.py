@@ -354,22 +354,27 @@ class _StoreChecks(threading.Thread):
 StoreCheck = Callable[[sqlite3.Connection, Mapping[str, GameSpec], str | None], Iterator[Finding]]
 
 #: Every use of a bet id that some other round uses too, numbered in order of settlement
-#: (then round id) with the first use beside it, the repeats of the month's rounds kept. The
-#: ids come from one GROUP BY over every bet of the store (a sort: no index on bet_id is paid
-#: by every ingest); only the bets of those ids are joined to their rounds. A bet id is
-#: unique within its round (the primary key), so two rows of an id are two rounds.
+#: (then round id) with the first use beside it, the repeats of the period's rounds kept. The
+#: period's bets are read through its rounds (by game and month, then the bets' primary key)
+#: and each of their ids is looked up in ``bets_by_bet_id``: a month's check reads that month
+#: and the uses of its repeated ids, whatever the months the store holds. A bet id is unique
+#: within its round (the primary key), so two rows of an id are two rounds.
 _DUPLICATE_BET_IDS = """
-WITH repeated AS MATERIALIZED (
-    SELECT bet_id FROM bets GROUP BY bet_id HAVING count(*) > 1
-), reused AS MATERIALIZED (
-    SELECT bet_id, round_id, source_line FROM bets WHERE bet_id IN repeated
+WITH reused AS MATERIALIZED (
+    SELECT DISTINCT b.bet_id FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id
+    WHERE {where} AND r.game_id IN (SELECT value FROM json_each(?))
+        AND EXISTS (
+            SELECT 1 FROM bets AS other
+            WHERE other.bet_id = b.bet_id AND other.round_id <> b.round_id
+        )
 ), uses AS (
     SELECT b.bet_id, b.round_id, b.source_line, r.game_id, r.report_month, r.ingest_id,
         row_number() OVER earlier AS use_number,
         first_value(b.round_id) OVER earlier AS first_round_id,
         first_value(r.ingest_id) OVER earlier AS first_ingest_id,
         first_value(b.source_line) OVER earlier AS first_line
-    FROM reused AS b JOIN rounds AS r ON r.round_id = b.round_id
+    FROM reused JOIN bets AS b ON b.bet_id = reused.bet_id
+    JOIN rounds AS r ON r.round_id = b.round_id
     WINDOW earlier AS (PARTITION BY b.bet_id ORDER BY r.settled_at, r.round_id)
 )
 SELECT bet_id, round_id, source_line, game_id, report_month, ingest_id, first_round_id,
@@ -403,8 +408,9 @@ def find_duplicate_bet_ids(
     one of ``games``. The message names the first round and its file and line."""
     files = source_files(connection)
     where, params = ("1", ()) if month is None else ("report_month = ?", (month,))
+    games_list = json.dumps(sorted(games))
     rows = connection.execute(
-        _DUPLICATE_BET_IDS.format(where=where), (*params, json.dumps(sorted(games)))
+        _DUPLICATE_BET_IDS.format(where=where), (*params, games_list, *params, games_list)
     )
     for reuse in starmap(_Reuse, rows):
         yield Finding(

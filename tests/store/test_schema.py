@@ -383,7 +383,7 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 4
+    assert version == SCHEMA_VERSION == 5
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
@@ -399,6 +399,8 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
         "rounds_by_shoe",
         "rejected_by_ingest",
         "findings_by_month",
+        "rounds_by_month",
+        "bets_by_bet_id",
     }
     assert foreign_keys == []
 
@@ -685,7 +687,7 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
     before = table_rows(sqlite3.connect(path))
     connection = connect(path, create=False)
     try:
-        assert connection.execute("PRAGMA user_version").fetchone() == (4,)
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         assert table_rows(connection) == before
         keys = connection.execute("PRAGMA foreign_key_list(findings)").fetchall()
         assert {(row[2], row[3], row[4]) for row in keys} == {
@@ -705,3 +707,46 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
         assert views == {"finding_evidence", "void_rounds", "money_by_table_and_utc_day"}
     finally:
         connection.close()
+
+
+def as_version_4(path) -> None:
+    """Make a store look as version 4 made it: without the month's indexes."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("DROP INDEX rounds_by_month")
+    connection.execute("DROP INDEX bets_by_bet_id")
+    connection.execute("PRAGMA user_version = 4")
+    connection.close()
+
+
+def test_a_version_4_store_gets_the_indexes_a_month_is_read_by(tmp_path):
+    """Version 5: a month's rounds are found by month (``rounds_by_month``) and a bet id
+    among every bet (``bets_by_bet_id``), so that verify of a month reads only that month;
+    the upgrade makes them over the rows the store holds, and keeps every row."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    add_bet(connection, 500)
+    connection.close()
+    as_version_4(path)
+    before = table_rows(sqlite3.connect(path))
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (5,)
+        assert table_rows(connection) == before
+        columns = {
+            index: [row[2] for row in connection.execute(f"PRAGMA index_info({index})")]
+            for index in ("rounds_by_month", "bets_by_bet_id")
+        }
+        plan = " ".join(
+            row[3]
+            for row in connection.execute(
+                "EXPLAIN QUERY PLAN SELECT round_id FROM bets WHERE bet_id = 'B-1'"
+            )
+        )
+    finally:
+        connection.close()
+    assert columns == {
+        "rounds_by_month": ["report_month", "round_id"],
+        "bets_by_bet_id": ["bet_id"],
+    }
+    assert "USING COVERING INDEX bets_by_bet_id (bet_id=?)" in plan

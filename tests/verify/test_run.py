@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sqlite3
 import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
-from helpers import bet_record, round_record, run_main, sample_inbox_counts, store_records
+from helpers import (
+    bet_record,
+    round_record,
+    run_main,
+    sample_inbox_counts,
+    store_records,
+    stored_findings,
+    verify_outcome,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -35,6 +44,8 @@ from reporting.sample import CARRIED_KINDS
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
 from reporting.store.schema import connect
+from reporting.verify.distributed.tasks import log_tasks
+from reporting.verify.partitions import PartitionTask, check_partition, plan_partitions
 from reporting.verify.run import verify
 
 #: The finding kinds a generated month of the spec's log carries (not unverified_bet: the
@@ -806,6 +817,162 @@ def test_a_bet_id_repeated_in_a_game_the_configuration_does_not_list_is_not_judg
     result = verify(connection, greek_only)
     assert result.findings_by_kind["duplicate_bet_id"] == 0
     assert found(verify(connection, operator_config)) == {("duplicate_bet_id", "R-2", "B-1")}
+
+
+# --- a month of a store of many months: that month only, through indexes ----------------------
+
+MONTHS = ("2026-08", "2026-09", "2026-10")
+
+
+@pytest.fixture(scope="module")
+def store_of_months(tmp_path_factory, operator_config):
+    """Three generated months of two tables a game, a fault of every kind each, in one store;
+    then two bet ids reused across months: an October bet takes the id of an August bet, and a
+    September bet the id of another October bet (its first use is then September's)."""
+    folder = tmp_path_factory.mktemp("months")
+    logs = []
+    for number, month in enumerate(MONTHS):
+        logs.append(folder / f"{month}.jsonl")
+        generate_month(
+            operator_config, month, logs[-1], tables=2, rounds_per_day=6, faults=1, seed=number
+        )
+    connection = load(folder / "store.sqlite", operator_config, *logs)
+    first_bet = (
+        "SELECT b.round_id, b.bet_id FROM bets AS b JOIN rounds AS r USING (round_id)"
+        " WHERE r.report_month = ? AND r.status = 'settled' ORDER BY b.round_id, b.bet_id"
+        " LIMIT 1 OFFSET ?"
+    )
+    august = connection.execute(first_bet, ("2026-08", 0)).fetchone()
+    october, october_other = (
+        connection.execute(first_bet, ("2026-10", n)).fetchone() for n in (0, 7)
+    )
+    september = connection.execute(first_bet, ("2026-09", 0)).fetchone()
+    rename = "UPDATE bets SET bet_id = ? WHERE round_id = ? AND bet_id = ?"
+    connection.execute("PRAGMA foreign_keys = OFF")
+    connection.execute(rename, (august[1], *october))
+    connection.execute(rename, (october_other[1], *september))
+    connection.close()
+    return folder / "store.sqlite", {
+        "2026-10": [(october[0], august[0]), (october_other[0], september[0])]
+    }
+
+
+def expected_duplicates(connection, games, month) -> set[tuple[str, str, str]]:
+    """Every bet of ``month`` (of ``games``) whose id an earlier round (by settlement time,
+    then round id) of any month used, with that first round: counted here from every bet."""
+    uses: dict[str, list[tuple[str, str, str, str]]] = {}
+    for bet_id, round_id, settled_at, report_month, game_id in connection.execute(
+        "SELECT b.bet_id, r.round_id, r.settled_at, r.report_month, r.game_id"
+        " FROM bets AS b JOIN rounds AS r USING (round_id)"
+    ):
+        uses.setdefault(bet_id, []).append((settled_at, round_id, report_month, game_id))
+    found = set()
+    for bet_id, rounds in uses.items():
+        rounds.sort()
+        for _settled, round_id, report_month, game_id in rounds[1:]:
+            if report_month == month and game_id in games:
+                found.add((round_id, bet_id, rounds[0][1]))
+    return found
+
+
+def test_a_months_findings_in_a_store_of_months_are_those_of_the_whole_store(
+    store_of_months, operator_config
+):
+    """Verify of one month (in one process, or in partitions) finds in that month exactly what
+    verify of the whole store finds there, byte for byte, a bet id first used in an earlier
+    month included; and every duplicate bet id the bets show."""
+    db, reused = store_of_months
+    connection = connect(db, create=False)
+    try:
+        verify(connection, operator_config)
+        whole = findings_table(connection)
+        for month in MONTHS:
+            of_month = [row for row in whole if row[2] == month]
+            result = verify(connection, operator_config, month)
+            assert [row for row in findings_table(connection) if row[2] == month] == of_month
+            stored = stored_findings(connection)
+            split = verify(connection, operator_config, month, runner=in_process)
+            assert stored_findings(connection) == stored
+            assert verify_outcome(split) == verify_outcome(result)
+            duplicates = {
+                (f.round_id, f.bet_id, f.message.split("first used by round ")[1].split(" (")[0])
+                for f in result.findings
+                if f.kind == "duplicate_bet_id"
+            }
+            assert duplicates == expected_duplicates(connection, operator_config.games, month)
+    finally:
+        connection.close()
+    october = {(round_id, first) for round_id, _bet, first in duplicates}
+    assert set(reused["2026-10"]) <= october
+
+
+def in_process(tasks):
+    """A runner checking the partitions here, one after another."""
+    for task in tasks:
+        yield check_partition(task)
+
+
+#: A step of a query plan reading a table: how, and which (its name or alias).
+PLAN_STEP = re.compile(r"^(SCAN|SEARCH) (\w+)")
+#: What a search may find rows of ``rounds`` or ``bets`` by without reading other months: a
+#: month, a round, a shoe, a bet id (not a game alone, nor a range from the start).
+BOUNDED = re.compile(r"\((?:game_id=\? AND )?(?:report_month|round_id|rowid|shoe_id|bet_id)=\?")
+
+
+def whole_reads(connection, statements) -> dict[str, list[str]]:
+    """Each statement whose plan reads ``rounds`` or ``bets`` (under any alias) whole, or all
+    of a game's months, with the steps that do."""
+    found = {}
+    for statement in dict.fromkeys(statements):
+        if not statement.lstrip().upper().startswith(("SELECT", "WITH", "DELETE")):
+            continue
+        names = {"rounds", "bets"} | set(re.findall(r"\b(?:rounds|bets) AS (\w+)", statement))
+        steps = [row[3] for row in connection.execute(f"EXPLAIN QUERY PLAN {statement}")]
+        whole = [
+            step
+            for step in steps
+            if (match := PLAN_STEP.match(step))
+            and match[2] in names
+            and (match[1] == "SCAN" or not BOUNDED.search(step))
+        ]
+        if whole:
+            found[statement[:300]] = whole
+    return found
+
+
+def test_a_months_verification_reads_the_month_through_indexes(
+    store_of_months, operator_config, sample_config_path, monkeypatch
+):
+    """No query of verify of a month (the command in one process; the partitions, the store
+    checks and the plan of a partitioned run, the lines a cluster's workers read) reads every
+    round or every bet of the store: each finds the month's rounds by month (and game), their
+    bets by round, a bet id by the bet-id index."""
+    db, _reused = store_of_months
+    statements: list[str] = []
+    connect_sqlite = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        connection = connect_sqlite(*args, **kwargs)
+        connection.set_trace_callback(statements.append)
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    command = ["verify", "--db", str(db), "--config", str(sample_config_path)]
+    outcome = runner.invoke(app, [*command, "--month", "2026-10", "--jobs", "1", "--json"])
+    assert outcome.exit_code == 1, outcome.output  # the month's faults
+    connection = connect(db, create=False)
+    try:
+        verify(connection, operator_config, "2026-10", runner=in_process)
+        tasks = [
+            PartitionTask(str(db), "2026-10", dict(operator_config.games), partition, "")
+            for partition in plan_partitions(connection, "2026-10")
+        ]
+        assert len(log_tasks(connection, tasks, str(db.parent))) == len(tasks) > 1
+        monkeypatch.undo()
+        assert len(statements) > 20
+        assert whole_reads(connection, statements) == {}
+    finally:
+        connection.close()
 
 
 # --- the Greek house rule -------------------------------------------------------------------------

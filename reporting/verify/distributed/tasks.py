@@ -78,9 +78,16 @@ def log_location(name: str, logs: str) -> str:
     return f"{logs.rstrip('/')}/{name}"
 
 
+#: The rounds a partition's passes may read, in file order: of the period, and of its shoes
+#: (a month's by ``rounds_by_month`` and ``rounds_by_shoe``: not the store's other months).
 _ROUNDS = (
     "SELECT ingest_id, source_line, game_id, table_id, shoe_id, report_month FROM rounds"
-    " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+    " WHERE game_id IN (SELECT value FROM json_each(:games)) AND {month} ORDER BY rowid"
+)
+_OF_MONTH = (
+    "rowid IN (SELECT rowid FROM rounds WHERE report_month = :month UNION ALL"
+    " SELECT rowid FROM rounds WHERE shoe_id IN"
+    " (SELECT shoe_id FROM rounds WHERE report_month = :month AND shoe_id IS NOT NULL))"
 )
 #: The shoes holding a round of the period, with the tables of those rounds.
 _SHOES = (
@@ -163,11 +170,12 @@ def _lines_by_partition(
     connection: sqlite3.Connection, month: str | None, games: str, of_table, of_shoe
 ) -> dict[int, dict[int, _Lines]]:
     """Per partition, per ingest id, the lines of the rounds its passes read: of its tables
-    in the period, and every round of its shoes (read_shoes reads shoes whole). One scan of
-    the rounds, whatever the number of partitions."""
+    in the period, and every round of its shoes (read_shoes reads shoes whole). One pass over
+    those rounds, whatever the number of partitions."""
     lines: dict[int, dict[int, _Lines]] = {}
+    query = _ROUNDS.format(month="1" if month is None else _OF_MONTH)
     for ingest_id, line, game_id, table_id, shoe_id, round_month in connection.execute(
-        _ROUNDS, (games,)
+        query, {"games": games, "month": month}
     ):
         number = None
         if month is None or round_month == month:
