@@ -106,6 +106,7 @@ def load_or_refuse(path: Path, text: str | bytes) -> None:
             favourable_bet_warnings(game)
 
 
+@pytest.mark.slow  # every key times every value: make test runs it, make test-fast does not
 def test_every_key_given_every_hostile_value_gives_a_config_error_or_a_config(tmp_path):
     lines = effective_sample()
     path = tmp_path / "operator.toml"
