@@ -172,8 +172,9 @@ def round_fraction(value: Fraction, places: int) -> Decimal:
     whole, remainder = divmod(scaled.numerator, scaled.denominator)
     if 2 * remainder >= scaled.denominator:
         whole += 1
-    sign = -1 if value < 0 else 1
-    return Decimal(sign * whole).scaleb(-places)
+    sign = "-" if value < 0 and whole else ""
+    # From text, every digit is kept: scaleb() would round to the context's 28 digits.
+    return Decimal(f"{sign}{whole}E-{places}")
 
 
 def exact_decimal(value: Fraction) -> Decimal | None:
