@@ -162,10 +162,6 @@ class Settler:
             self._wins[win_key] = payout
         return payout
 
-    def expected_payout(self, game: GameSpec, bet_type: str, stake: int, outcome: Outcome) -> int:
-        """What a bet of ``bet_type`` staking ``stake`` cents must pay on ``outcome``."""
-        return self.payout(game, self.resolve(game, bet_type, outcome), stake)
-
 
 class _Decider(NamedTuple):
     """A bet's decisions in one game, by the values of the facts it reads."""
