@@ -11,6 +11,7 @@ import pkgutil
 from fractions import Fraction
 
 import pytest
+from helpers import within_seconds
 
 import reporting.engine
 from reporting.config.bets import catalogue_bets
@@ -26,7 +27,8 @@ MODULES = sorted(module.name for module in pkgutil.iter_modules(reporting.engine
 @pytest.mark.parametrize("name", MODULES)
 def test_the_examples_of_the_engine_s_docstrings_hold(name):
     module = importlib.import_module(f"reporting.engine.{name}")
-    assert doctest.testmod(module).failed == 0
+    with within_seconds(30):
+        assert doctest.testmod(module).failed == 0
 
 
 def cached_records() -> dict[str, object]:

@@ -536,11 +536,12 @@ def test_a_shoe_of_six_cards_deals_one_round():
 
 def test_how_often_each_row_of_a_bet_holds_and_decides():
     """Row 1 pays a Banker win, row 2 any win: row 2 holds on every win but decides only the
-    Player's, taken by row 1 on the Banker's; row 3 (a tie) holds and decides alone."""
+    Player's, taken by row 1 on the Banker's; row 3 (no margin: a tie) holds and decides alone.
+    The rows read the margin too: each sums the records of every margin."""
     rows = (
         PayRow((("winner", frozenset({"banker"})),), Fraction(1)),
         PayRow((("winner", frozenset({"banker", "player"})),), Fraction(2)),
-        PayRow((("winner", frozenset({"tie"})),), Fraction(3)),
+        PayRow((("margin", frozenset({0})),), Fraction(3)),
     )
     bet = BetRule("rows", BetGroup.SIDE, rows)
     main = main_probabilities(8)
@@ -550,6 +551,13 @@ def test_how_often_each_row_of_a_bet_holds_and_decides():
         RowReach(banker + player, player, (1,)),
         RowReach(tie, tie, ()),
     )
+
+
+@pytest.mark.parametrize("groups", [POINTS, PAIRS, EVERY_FACT], ids=["points", "pairs", "all"])
+def test_every_weight_is_a_whole_number(groups):
+    """Counts of card sequences: never a float, which would hold them only to 53 bits."""
+    weights = distribution(Shoe.of_decks(1), groups).weights
+    assert {type(weight) for _, weight in weights} == {int}
 
 
 def test_the_second_moment_of_the_tie_is_its_win_times_nine_squared():
