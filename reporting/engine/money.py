@@ -184,12 +184,10 @@ def exact_decimal(value: Fraction) -> Decimal | None:
     (Decimal('0.95'), Decimal('8'), None)
     """
     denominator = value.denominator
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    if denominator != 1:
+    # A denominator holds fewer twos, and fewer fives, than it has bits: it divides 10**bits
+    # exactly when it has no other prime, and the places are the least power of ten it divides.
+    bits = denominator.bit_length()
+    if 10**bits % denominator:
         return None
-    places = 0
-    while (value * 10**places).denominator != 1:
-        places += 1
+    places = next(power for power in range(bits) if 10**power % denominator == 0)
     return round_fraction(value, places)
