@@ -308,7 +308,7 @@ def test_parse_ratio_refuses_floats_and_malformed_odds(value):
         ("1/0", "odds '1/0' divide by zero"),
         ("3:0.0", "odds '3:0.0' divide by zero"),
     ],
-    ids=repr,
+    ids=["float", "bool", "None", "list", "exponent", "zero", "zero-decimal"],
 )
 def test_parse_ratio_says_what_is_wrong_with_the_odds(value, message):
     with pytest.raises(AmountError) as error:
