@@ -5,12 +5,13 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := demo
 
-.PHONY: demo test test-fast lint docs docs-serve bench generate i18n schemas sample-inbox syslibs clean help
+.PHONY: demo test test-fast mutation lint docs docs-serve bench generate i18n schemas sample-inbox syslibs clean help
 
 help:
 	@echo "make demo   install into .venv, then run the monthly job on sample_data/ into demo/"
 	@echo "make test   the whole test suite, on every core"
 	@echo "make test-fast  the unit tests of the inner loop (engine, checks, config, presentation)"
+	@echo "make mutation  mutmut over the engine and verify's checks, then the score (JOBS=1)"
 	@echo "make lint   ruff"
 	@echo "make docs   build the documentation site into site/ (mkdocs build --strict); make docs-serve previews it"
 	@echo "make bench  ingest/verify benchmark (1,000,000 rounds by default; ROUNDS=N)"
@@ -61,6 +62,16 @@ FAST_TESTS := tests/engine tests/verify/test_checks.py tests/config \
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile -m "not slow" $(FAST_TESTS)
 
+# Mutation testing (docs/developers/mutation.md): mutmut ([tool.mutmut] in pyproject.toml) over
+# reporting/engine/ and reporting/verify/checks.py with the unit tests that bear on them, from a
+# fresh copy in mutants/; then the score, the equivalent mutants of
+# tests/mutation_equivalent.toml set apart (fails below 98% of the others killed).
+JOBS ?= 1
+mutation: $(STAMP)
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children $(JOBS)
+	$(BIN)/python scripts/mutation.py
+
 ROUNDS ?= 1000000
 bench: syslibs $(STAMP)
 	$(BIN)/python scripts/bench.py --rounds $(ROUNDS)
@@ -100,4 +111,4 @@ sample-inbox: $(STAMP)
 generate: i18n schemas sample-inbox
 
 clean:
-	rm -rf $(VENV) $(DEMO) site .pytest_cache .ruff_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) $(DEMO) mutants site .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

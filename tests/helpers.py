@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gzip
 import hashlib
@@ -10,6 +11,7 @@ import io
 import json
 import os
 import re
+import signal
 import sqlite3
 import struct
 import subprocess
@@ -623,3 +625,21 @@ def _pdf_text(data: bytes, layout: bool) -> str:
             command, input=data, capture_output=True, check=True
         ).stdout.decode("utf-8")
     return _PDF_TEXTS[key]
+
+
+@contextlib.contextmanager
+def within_seconds(seconds: float):
+    """Fail the test (TimeoutError) when its block runs longer than ``seconds``: a loop that
+    never ends is a failure of its own test, not a hang of the suite. Main thread only (a
+    timer signal)."""
+
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

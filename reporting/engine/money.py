@@ -172,8 +172,9 @@ def round_fraction(value: Fraction, places: int) -> Decimal:
     whole, remainder = divmod(scaled.numerator, scaled.denominator)
     if 2 * remainder >= scaled.denominator:
         whole += 1
-    sign = -1 if value < 0 else 1
-    return Decimal(sign * whole).scaleb(-places)
+    sign = "-" if value < 0 and whole else ""
+    # From text, every digit is kept: scaleb() would round to the context's 28 digits.
+    return Decimal(f"{sign}{whole}E-{places}")
 
 
 def exact_decimal(value: Fraction) -> Decimal | None:
@@ -183,12 +184,10 @@ def exact_decimal(value: Fraction) -> Decimal | None:
     (Decimal('0.95'), Decimal('8'), None)
     """
     denominator = value.denominator
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    if denominator != 1:
+    # A denominator holds fewer twos, and fewer fives, than it has bits: it divides 10**bits
+    # exactly when it has no other prime, and the places are the least power of ten it divides.
+    bits = denominator.bit_length()
+    if 10**bits % denominator:
         return None
-    places = 0
-    while (value * 10**places).denominator != 1:
-        places += 1
+    places = next(power for power in range(bits) if 10**power % denominator == 0)
     return round_fraction(value, places)

@@ -162,10 +162,6 @@ class Settler:
             self._wins[win_key] = payout
         return payout
 
-    def expected_payout(self, game: GameSpec, bet_type: str, stake: int, outcome: Outcome) -> int:
-        """What a bet of ``bet_type`` staking ``stake`` cents must pay on ``outcome``."""
-        return self.payout(game, self.resolve(game, bet_type, outcome), stake)
-
 
 class _Decider(NamedTuple):
     """A bet's decisions in one game, by the values of the facts it reads."""
@@ -531,9 +527,9 @@ def a_or_an(number: int) -> str:
     >>> [f"{a_or_an(n)} {n}" for n in (1, 6, 8, 11, 18, 80, 86, 100, 800, 1100, 8000, 11000)]
     ['a 1', 'a 6', 'an 8', 'an 11', 'an 18', 'an 80', 'an 86', 'a 100', 'an 800', 'a 1100', 'an 8000', 'an 11000']
     """
-    leading = abs(number)
-    while leading >= 1000:  # said by its leading group of three digits: "eleven thousand"
-        leading //= 1000
+    # Said by its leading group of three digits: "eleven thousand", "eight hundred thousand".
+    digits = str(abs(number))
+    leading = int(digits[: (len(digits) - 1) % 3 + 1])
     vowel = leading in (8, 11, 18) or 80 <= leading <= 89 or 800 <= leading <= 899
     return "an" if vowel else "a"
 

@@ -21,6 +21,7 @@ from reporting.engine.bets import (
     PayRow,
     PayTable,
     Wording,
+    facts_read,
     refund,
     resolve_bet,
     settle,
@@ -727,10 +728,12 @@ def test_resolution_return_multiple():
 def test_a_pay_table_holds_the_keys_of_its_bets_only():
     table = PayTable.of([BETS["player"], BETS["tie"]])
     assert table.keys() == ("player", "tie")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as error:
         PayTable.of([BETS["player"]], {"tie": Fraction(9)})
-    with pytest.raises(KeyError):
+    assert error.value.args == ("tie",)  # the configuration's error names the key
+    with pytest.raises(KeyError) as error:
         table.changed({"super_6": Fraction(15)})
+    assert error.value.args == ("super_6",)
     assert table.changed({"tie": Fraction(9)}).odds("tie") == 9
     assert table.odds("tie") == 8  # a changed table is a new one
 
@@ -849,3 +852,25 @@ def test_every_catalogue_bet_has_words_rows_and_a_settlement():
         assert resolve_bet(bet, facts, VARIANT_A).result in BetResult
     assert Wording(msgid="Player").in_language("en") is None
     assert Wording(by_language=(("en", "Monkey 6"),)).in_language("en") == "Monkey 6"
+
+
+def test_a_pay_table_s_odds_are_those_of_its_wins_only():
+    table = PayTable.of([BETS["player_bonus"]])
+    assert table.odds("bonus_margin_9") == 30
+    assert table.get("bonus_natural_tie") is BetResult.PUSH
+    assert table.odds("bonus_natural_tie") is None  # a push has no odds
+    assert table.odds("tie") is None  # nor a key the table does not hold
+
+
+def test_a_row_tells_the_values_it_allows_a_fact():
+    row = PayRow((("winner", frozenset({"banker"})), ("margin", frozenset({8, 9}))), Fraction(1))
+    assert row.condition("margin") == frozenset({8, 9})
+    assert row.condition("winner") == frozenset({"banker"})
+    assert row.condition("pairs") is None
+
+
+def test_a_bet_whose_rows_read_no_fact_decides_every_round_alike():
+    always = BetRule("always", BetGroup.SIDE, (PayRow((), Fraction(2)),))
+    read = facts_read(always)
+    assert read(PLAYER_NATURAL_WIN.facts) == read(TIE_7_7.facts) == ()
+    assert settle(always, 100, TIE_7_7.facts, PayTable.of([always])).payout == 300

@@ -459,3 +459,19 @@ def test_the_odds_of_a_bet_count_every_fact_it_reads(shoe):
             )
             odds = bet_odds(one_row, Shoe.of_cards(SHOES[shoe]), table)
             assert odds.win == Fraction(expected, total), (name, value)
+
+
+@pytest.mark.parametrize(
+    ("player", "banker", "twin_pairs", "faces"),
+    [
+        ("KH KS", "KD KC", True, (2, 2)),  # two pairs of one rank
+        ("KH KS", "QD QC", False, (2, 2)),  # two pairs, two ranks
+        ("9H KS", "5D 2C JH", False, (1, 1)),
+        ("AH 2S 3D", "4C 5D", False, (0, 0)),
+        ("JH QS KD", "QC KC 10D", False, (3, 2)),  # a ten is not a face card
+    ],
+)
+def test_the_pair_and_face_facts_of_the_cards(player, banker, twin_pairs, faces):
+    facts = facts_of(parse_cards(player), parse_cards(banker))
+    assert facts.twin_pairs is twin_pairs
+    assert (facts.player_faces, facts.banker_faces) == faces

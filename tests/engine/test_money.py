@@ -6,6 +6,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from helpers import within_seconds
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from reporting.engine.money import (
     AmountError,
     RoundingPolicy,
     cents_to_decimal,
+    exact_decimal,
     format_cents,
     format_money,
     parse_amount,
@@ -62,10 +64,15 @@ def test_parse_amount_refuses_bool(flag):
         parse_amount(flag)
 
 
-@pytest.mark.parametrize("value", [None, b"25.00", ["25.00"]], ids=["None", "bytes", "list"])
-def test_parse_amount_refuses_other_types(value):
-    with pytest.raises(AmountError):
+@pytest.mark.parametrize(
+    ("value", "type_name"),
+    [(None, "NoneType"), (b"25.00", "bytes"), (["25.00"], "list")],
+    ids=["None", "bytes", "list"],
+)
+def test_parse_amount_refuses_other_types(value, type_name):
+    with pytest.raises(AmountError) as error:
         parse_amount(value)
+    assert str(error.value) == f"amount must be a decimal string, got {type_name}"
 
 
 @pytest.mark.parametrize(
@@ -201,8 +208,9 @@ def test_round_cents_banker_example_from_games_md():
 
 
 def test_round_cents_refuses_negative_amounts():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as error:
         round_cents(Fraction(-1, 2), RoundingPolicy.DOWN)
+    assert str(error.value) == "round_cents is for non-negative amounts"
 
 
 def test_rounding_policy_values_are_the_configuration_spellings():
@@ -239,6 +247,9 @@ def test_round_cents_lands_on_a_neighbouring_cent(numerator, denominator, policy
         (Fraction(1, 3), 6, Decimal("0.333333")),
         (Fraction(2, 3), 6, Decimal("0.666667")),
         (Fraction(1, 1000), 2, Decimal("0.00")),
+        (Fraction(-1, 1000), 2, Decimal("0.00")),  # no "-0.00"
+        (Fraction(-5, 1000), 2, Decimal("-0.01")),
+        (Fraction(1, 2**40), 40, Decimal(5**40).scaleb(-40)),
         (Fraction(5, 1000), 2, Decimal("0.01")),
         (Fraction(1), 2, Decimal("1.00")),
     ],
@@ -284,3 +295,69 @@ def test_parse_ratio_forms(text, ratio):
 def test_parse_ratio_refuses_floats_and_malformed_odds(value):
     with pytest.raises(AmountError):
         parse_ratio(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (0.95, 'odds must be written as a string such as "19/20", got 0.95'),
+        (True, 'odds must be written as a string such as "19/20", got True'),
+        (None, "odds must be a string, got NoneType"),
+        (["8"], "odds must be a string, got list"),
+        ("1e3", 'odds \'1e3\' are not a number or ratio such as "8", "0.95", "19/20"'),
+        ("1/0", "odds '1/0' divide by zero"),
+        ("3:0.0", "odds '3:0.0' divide by zero"),
+    ],
+    ids=["float", "bool", "None", "list", "exponent", "zero", "zero-decimal"],
+)
+def test_parse_ratio_says_what_is_wrong_with_the_odds(value, message):
+    with pytest.raises(AmountError) as error:
+        parse_ratio(value)
+    assert str(error.value) == message
+
+
+# --- exact_decimal --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (Fraction(19, 20), "0.95"),
+        (Fraction(8), "8"),
+        (Fraction(0), "0"),
+        (Fraction(1, 2), "0.5"),
+        (Fraction(1, 100), "0.01"),
+        (Fraction(3, 8), "0.375"),  # three twos: three places, not rounded to two
+        (Fraction(1, 625), "0.0016"),  # four fives
+        (Fraction(-7, 40), "-0.175"),
+        (Fraction(123456789, 1000), "123456.789"),
+        (Fraction(1, 2**64), "0." + str(5**64).rjust(64, "0")),  # 45 digits: beyond 28
+    ],
+    ids=str,
+)
+def test_exact_decimal_gives_every_digit_of_a_terminating_fraction(value, expected):
+    with within_seconds(5):
+        result = exact_decimal(value)
+    assert result == Decimal(expected)
+    assert result.as_tuple() == Decimal(expected).as_tuple()  # same digits, same places
+
+
+@pytest.mark.parametrize(
+    "value",
+    [Fraction(1, 3), Fraction(2, 3), Fraction(1, 7), Fraction(1, 30), Fraction(7, 2**70 * 3)],
+    ids=str,
+)
+def test_exact_decimal_is_none_for_a_fraction_that_does_not_terminate(value):
+    with within_seconds(5):
+        assert exact_decimal(value) is None
+
+
+def test_exact_decimal_of_a_huge_power_of_two_is_exact_and_quick():
+    """2**-1100 has 1100 decimals: beyond any float, so the denominator's twos and fives
+    must be taken out in whole numbers."""
+    value = Fraction(1, 2**1100)
+    with within_seconds(5):
+        result = exact_decimal(value)
+    assert result is not None
+    assert Fraction(result) == value
+    assert -result.as_tuple().exponent == 1100

@@ -13,11 +13,18 @@ import pytest
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_catalogue
 from reporting.engine import odds as odds_module
-from reporting.engine.bets import PayTable
+from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable
 from reporting.engine.cards import RANKS, SUITS, Card
 from reporting.engine.facts import FACTS, FactGroup, RoundFacts
 from reporting.engine.money import round_fraction
-from reporting.engine.odds import Shoe, bet_odds, distribution, main_probabilities
+from reporting.engine.odds import (
+    RowReach,
+    Shoe,
+    bet_odds,
+    distribution,
+    main_probabilities,
+    row_reach,
+)
 from reporting.engine.theory import describe_odds, game_odds, shoe_odds
 
 DECKS = range(1, 9)
@@ -509,3 +516,96 @@ def test_the_catalogue_s_odds_give_the_perfect_pair_in_both_variants():
     assert result.pays["perfect_pair_b"] == "perfect_pair_one 25:1, perfect_pair_both 200:1"
     assert result.rtp_of("perfect_pair_b") == bet_odds(BETS["perfect_pair"], 8, VARIANT_B).rtp
     assert result.rtp_of("banker") == bet_odds(BETS["banker"], 8, VARIANT_A).rtp
+
+
+# --- the smaller figures: rows, variance, what a game's odds hold -------------------------------
+
+
+def test_a_record_no_deal_has_is_improbable():
+    points = distribution(8, POINTS)
+    impossible = RoundFacts(winner="tie", player_total=9, banker_total=8)
+    assert points.probability(impossible) == 0
+
+
+def test_a_shoe_of_six_cards_deals_one_round():
+    shoe = Shoe.of_cards(["AS", "2S", "3S", "4S", "5S", "6S"])
+    assert (
+        sum(Fraction(w, d.total) for d in [distribution(shoe, POINTS)] for _, w in d.weights) == 1
+    )
+
+
+def test_how_often_each_row_of_a_bet_holds_and_decides():
+    """Row 1 pays a Banker win, row 2 any win: row 2 holds on every win but decides only the
+    Player's, taken by row 1 on the Banker's; row 3 (no margin: a tie) holds and decides alone.
+    The rows read the margin too: each sums the records of every margin."""
+    rows = (
+        PayRow((("winner", frozenset({"banker"})),), Fraction(1)),
+        PayRow((("winner", frozenset({"banker", "player"})),), Fraction(2)),
+        PayRow((("margin", frozenset({0})),), Fraction(3)),
+    )
+    bet = BetRule("rows", BetGroup.SIDE, rows)
+    main = main_probabilities(8)
+    banker, player, tie = main["banker"], main["player"], main["tie"]
+    assert row_reach(bet, 8) == (
+        RowReach(banker, banker, ()),
+        RowReach(banker + player, player, (1,)),
+        RowReach(tie, tie, ()),
+    )
+
+
+@pytest.mark.parametrize("groups", [POINTS, PAIRS, EVERY_FACT], ids=["points", "pairs", "all"])
+def test_every_weight_is_a_whole_number(groups):
+    """Counts of card sequences: never a float, which would hold them only to 53 bits. (A
+    shoe of its own, whose distributions no other test has cached: each is counted here.)"""
+    deck = [rank + suit for rank in RANKS for suit in SUITS]
+    weights = distribution(Shoe.of_cards([*deck, "AS", "KD", "KD"]), groups).weights
+    assert {type(weight) for _, weight in weights} == {int}
+
+
+def test_the_second_moment_of_the_tie_is_its_win_times_nine_squared():
+    tie = bet_odds(BETS["tie"], 8, VARIANT_A)
+    assert tie.second_moment == tie.win * 81
+    assert tie.variance == tie.win * 81 - (tie.win * 9) ** 2
+
+
+def test_a_game_s_odds_hold_its_decks_table_outcomes_and_pays(operator_config):
+    game = operator_config.game("live-baccarat-it")
+    odds = game_odds(game)
+    assert (odds.decks, odds.pay_table) == (game.decks, game.pay_table)
+    assert odds.outcomes == main_probabilities(game.decks)
+    assert odds.pays == {bet.id: describe_odds(bet, game.pay_table) for bet in game.bets}
+    assert odds.pays["banker"] == "0.95:1"
+    six = game_odds(game, decks=6, table=VARIANT_B)
+    assert (six.decks, six.pay_table, six.outcomes) == (6, VARIANT_B, main_probabilities(6))
+    with pytest.raises(KeyError) as error:
+        odds.rtp_of("dragon_7")
+    assert error.value.args == ("dragon_7",)
+
+
+def test_the_catalogue_s_odds_hold_the_shoe_table_and_outcomes_and_a_b_table_as_it_pays():
+    result = shoe_odds(6, BETS.values(), VARIANT_A)
+    assert (result.decks, result.pay_table, result.outcomes) == (
+        6,
+        VARIANT_A,
+        main_probabilities(6),
+    )
+    assert result.pays["tie"] == "8:1"
+    # A table that already pays both hands more (B) is the B variant as it stands: 250, not 200.
+    richer = VARIANT_A.changed({"perfect_pair_both": Fraction(250)})
+    assert shoe_odds(6, BETS.values(), richer).pays["perfect_pair_b"] == (
+        "perfect_pair_one 25:1, perfect_pair_both 250:1"
+    )
+
+
+def test_what_a_bet_without_keys_or_wins_pays():
+    by_row = BetRule(
+        "by_row",
+        BetGroup.SIDE,
+        (
+            PayRow((("margin", frozenset({9})),), Fraction(5)),
+            PayRow((("margin", frozenset({8})),), Fraction(3)),
+        ),
+    )
+    assert describe_odds(by_row, PayTable.of([by_row])) == "row 1 5:1, row 2 3:1"
+    pushes = BetRule("pushes", BetGroup.SIDE, (PayRow((), BetResult.PUSH),))
+    assert describe_odds(pushes, PayTable.of([pushes])) == "never pays a win"

@@ -323,6 +323,50 @@ def test_both_hands_can_break_the_rules_in_one_deal():
     ]
 
 
+#: Misdealt rounds and the sentence each breach publishes in its ``third_card_rule`` finding:
+#: the hand and its two-card total, the Player's third card the Banker answered, what the hand
+#: did and must do, the rule as a sentence and its id.
+BREACH_SENTENCES = [
+    pytest.param(
+        "2H 2S",
+        "KD 7C",
+        ["Player on 4 stood but must draw (Player draws on 0-5; rule player_draws_0_5)"],
+        id="player-stood-on-4",
+    ),
+    pytest.param(
+        "3H 3S",
+        "9D 9C 2H",
+        ["Banker on 8 drew but must stand (A natural: both hands stand; rule natural_stands)"],
+        id="banker-drew-on-a-natural",
+    ),
+    pytest.param(
+        "2H 2S 8D",
+        "AH 2C 5D",
+        [
+            "Banker on 3 against a Player third card of 8 drew but must stand (Banker on 3"
+            " draws unless the Player's third card is 8; rule banker_3_draws_unless_8)"
+        ],
+        id="banker-drew-against-an-8",
+    ),
+    pytest.param(
+        "2H 2S",
+        "3D 4C AH",
+        [
+            "Player on 4 stood but must draw (Player draws on 0-5; rule player_draws_0_5)",
+            "Banker on 7 drew but must stand (Banker stands on 6-7 when the Player stood;"
+            " rule banker_stands_6_7_player_stood)",
+        ],
+        id="both-hands",
+    ),
+]
+
+
+@pytest.mark.parametrize(("player", "banker", "sentences"), BREACH_SENTENCES)
+def test_each_breach_says_what_the_hand_did_and_what_the_rule_required(player, banker, sentences):
+    outcome = resolve_round(parse_cards(player), parse_cards(banker))
+    assert [breach.message for breach in outcome.breaches] == sentences
+
+
 @pytest.mark.parametrize(
     ("player", "banker"),
     [
@@ -440,8 +484,7 @@ def test_decisions_record_the_players_third_card():
 def test_a_hand_of_one_or_four_cards_is_a_deal_error(player, banker, hand, count):
     with pytest.raises(DealError) as error:
         resolve_round(parse_cards(player), parse_cards(banker))
-    assert hand in str(error.value)
-    assert str(count) in str(error.value)
+    assert str(error.value) == f"the {hand} hand holds {count} cards; a hand holds 2 or 3"
 
 
 # --- dealing from a shoe ----------------------------------------------------------------------
