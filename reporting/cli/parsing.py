@@ -102,19 +102,19 @@ def read_plainly(params: list[Any]) -> None:
             param._runtime_param = PlainValues(param.type_descriptor)
 
 
-class PlainValuesCommand(typer.core.TyperCommand):
+class _ReadsPlainly:
+    """typer's parsing, each option read by :class:`PlainValues` (mixed into a command and
+    a group)."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        """typer's parsing, each option read by :class:`PlainValues`."""
+        read_plainly(self.get_params(ctx))  # type: ignore[attr-defined]
+        return super().parse_args(ctx, args)  # type: ignore[misc]
+
+
+class PlainValuesCommand(_ReadsPlainly, typer.core.TyperCommand):
     """A command whose plain option values are read without pydantic."""
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
-        """typer's parsing, each option read by :class:`PlainValues`."""
-        read_plainly(self.get_params(ctx))
-        return super().parse_args(ctx, args)
 
-
-class PlainValuesGroup(typer.core.TyperGroup):
+class PlainValuesGroup(_ReadsPlainly, typer.core.TyperGroup):
     """The root: its options (``--log-file``, ``--quiet``, ...) read without pydantic."""
-
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
-        """typer's parsing, each option read by :class:`PlainValues`."""
-        read_plainly(self.get_params(ctx))
-        return super().parse_args(ctx, args)
