@@ -14,6 +14,13 @@ el     el_GR   0408   None      number    Greece
 en     en_GB   0809   ""        english   English as published in Europe: day-month-year
                                           dates, and the currency symbol in front
                                           (``€1,000.00``), as en_IE would write it
+es     es_ES   0C0A   ""        number    Spain (DGOJ)
+pt     pt_PT   0816   ""        number    Portugal (SRIJ)
+ro     ro_RO   0418   None      number    Romania (ONJN)
+sv     sv_SE   041D   None      swedish   Sweden (Spelinspektionen)
+nl     nl_NL   0413   ""        dutch     the Netherlands (Kansspelautoriteit)
+de     de_DE   0407   None      period    Germany; read in Austria and Switzerland
+fr     fr_FR   040C   ""        french    France; read in Belgium and Switzerland
 =====  ======  =====  ========  ========  =========================================
 
 The genitive column is how the catalogue's sentences bend a hand's name (the Player, the
@@ -26,7 +33,7 @@ stand in for it.
 
 The day column is how a day of the month is written on its own, as "updated on the 5th of
 each month" needs it: one of :data:`DAY_FORMATS` (``number`` 5, ``period`` 5., ``english``
-5th).
+5th, ``swedish`` 5:e, ``dutch`` 5e, ``french`` 1er and 5).
 """
 
 from __future__ import annotations
@@ -35,6 +42,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = ["DAY_FORMATS", "LANGUAGES", "SUPPORTED_LANGUAGES", "Language", "language"]
+
+
+def swedish_ordinal(day: int) -> str:
+    """``1:a``, ``2:a``, ``3:e``; ``11:e``, ``12:e``; ``21:a``, ``22:a``, ``31:a``."""
+    suffix = ":a" if day % 10 in (1, 2) and day % 100 not in (11, 12) else ":e"
+    return f"{day}{suffix}"
+
+
+def french_ordinal(day: int) -> str:
+    """``1er`` for the first of a month, the number alone for every other day (``le 5``)."""
+    return "1er" if day == 1 else str(day)
 
 
 def english_ordinal(day: int) -> str:
@@ -49,6 +67,9 @@ DAY_FORMATS: dict[str, Callable[[int], str]] = {
     "number": str,  # il 5, στις 5
     "period": "{}.".format,  # den 5. i hver måned
     "english": english_ordinal,  # on the 5th of each month
+    "swedish": swedish_ordinal,  # den 5:e varje månad
+    "dutch": "{}e".format,  # op de 5e van elke maand
+    "french": french_ordinal,  # le 1er, le 5 de chaque mois
 }
 
 
@@ -103,6 +124,13 @@ LANGUAGES: tuple[Language, ...] = (
     Language("da", "da_DK", 0x0406, hand_genitive="s", day_format="period"),
     Language("el", "el_GR", 0x0408, hand_genitive=None, day_format="number"),
     Language("en", "en_GB", 0x0809, hand_genitive="", day_format="english"),
+    Language("es", "es_ES", 0x0C0A, hand_genitive="", day_format="number"),
+    Language("pt", "pt_PT", 0x0816, hand_genitive="", day_format="number"),
+    Language("ro", "ro_RO", 0x0418, hand_genitive=None, day_format="number"),
+    Language("sv", "sv_SE", 0x041D, hand_genitive=None, day_format="swedish"),
+    Language("nl", "nl_NL", 0x0413, hand_genitive="", day_format="dutch"),
+    Language("de", "de_DE", 0x0407, hand_genitive=None, day_format="period"),
+    Language("fr", "fr_FR", 0x040C, hand_genitive="", day_format="french"),
 )
 
 #: The codes of :data:`LANGUAGES`.
