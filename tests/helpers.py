@@ -643,3 +643,26 @@ def within_seconds(seconds: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+_GLOSSARY_LINE = re.compile(r"#\s+(?P<term>[^=]+?) = (?P<word>.+?)(?: — .*)?$")
+
+
+def glossary(language: str) -> dict[str, str]:
+    """The glossary at the top of a language's catalogue (its header comment): each English
+    term with the word the catalogue uses for it. Empty when the catalogue has none."""
+    from reporting.presentation.i18n import catalogue_path
+
+    lines = catalogue_path(language).read_text(encoding="utf-8").splitlines()
+    words: dict[str, str] = {}
+    inside = False
+    for line in lines:
+        if line.startswith("msgid"):
+            break
+        if line.startswith("# Glossary"):
+            inside = True
+        elif line.startswith("# End of glossary"):
+            inside = False
+        elif inside and (found := _GLOSSARY_LINE.match(line)):
+            words[found["term"]] = found["word"]
+    return words

@@ -26,7 +26,7 @@ from functools import cache, partial
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_date, format_time
+from babel.dates import format_date, format_skeleton, format_time
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -37,7 +37,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 from pyphen import Pyphen
 
-from reporting.config.languages import LANGUAGES
+from reporting.config.languages import LANGUAGES, Language
 from reporting.config.languages import language as language_of
 from reporting.engine.cards import SUIT_SYMBOLS
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
@@ -62,6 +62,7 @@ __all__ = [
     "css_string",
     "SOFT_HYPHEN",
     "hyphenate",
+    "plain_text",
     "load_catalog",
     "load_translations",
     "make_environment",
@@ -213,14 +214,26 @@ class Formatter:
 
     def long_date(self, day: date) -> str:
         """A full date (``5 febbraio 2026``; Greek puts the month in the genitive, as a date
-        needs: ``5 Φεβρουαρίου 2026``)."""
-        return format_date(day, "long", locale=self.locale)
+        needs: ``5 Φεβρουαρίου 2026``). The first of a month is an ordinal where the row's
+        day format says so and CLDR's pattern does not (French ``1er décembre 2026``).
+
+        >>> Formatter("fr_FR").long_date(date(2026, 12, 1)), Formatter("fr_FR").long_date(date(2026, 12, 5))
+        ('1er décembre 2026', '5 décembre 2026')
+        """
+        pattern = self._locale.date_formats["long"].pattern
+        if day.day == 1 and self._row.day_format == "french":
+            pattern = re.sub(r"(?<![d'])d(?!d)", "d'er'", pattern, count=1)
+        return format_date(day, pattern, locale=self.locale)
 
     def month(self, month: tuple[int, int] | date) -> str:
-        """A month on its own, as a heading or a table cell (Greek nominative: ``Φεβρουάριος
-        2026``; CLDR's stand-alone ``LLLL``, where ``MMMM`` would give the genitive)."""
+        """A month on its own, as a heading or a table cell: CLDR's ``yMMMM`` skeleton in the
+        locale (Greek nominative ``Φεβρουάριος 2026``, Spanish ``febrero de 2026``).
+
+        >>> [Formatter(locale).month((2026, 2)) for locale in ("el_GR", "es_ES", "de_DE")]
+        ['Φεβρουάριος 2026', 'febrero de 2026', 'Februar 2026']
+        """
         day = month if isinstance(month, date) else date(month[0], month[1], 1)
-        return format_date(day, "LLLL y", locale=self.locale)
+        return format_skeleton("yMMMM", day, locale=self.locale)
 
     def time(self, moment: time) -> str:
         """A time of day, short form (``00:01``, Danish ``00.01``)."""
@@ -238,11 +251,15 @@ class Formatter:
         ...  (("en_GB", 1), ("en_GB", 12), ("en_GB", 22), ("da_DK", 5), ("it_IT", 5))]
         ['1st', '12th', '22nd', '5.', '5']
         """
+        return self._row.day_of_month(day)
+
+    @property
+    def _row(self) -> Language:
+        """The locale's row of the languages table."""
         try:
-            row = _LANGUAGE_OF_LOCALE[self.locale]
+            return _LANGUAGE_OF_LOCALE[self.locale]
         except KeyError:
             raise ValueError(f"no language of the table is written in {self.locale}") from None
-        return row.day_of_month(day)
 
     def join_and(self, items: list[str]) -> str:
         """``A, B and C`` in the locale's words."""
@@ -471,4 +488,22 @@ def road_svg(
 
 def _plain(text: str) -> str:
     """The text of a page's words: markup's tags dropped and its characters unescaped."""
-    return text.striptags() if isinstance(text, Markup) else str(text)
+    return plain_text(text) if isinstance(text, Markup) else str(text)
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_TAG = re.compile(r"<.*?>", re.DOTALL)
+_SPACES = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def plain_text(markup: str) -> str:
+    r"""The text of an HTML fragment, as a cell or a caption holds it: tags and comments
+    dropped, entities unescaped, runs of spaces and line breaks made one space. Unlike
+    ``Markup.striptags``, a no-break space stays what it is: it keeps ``50,00 DKK`` on one
+    line and French ``Joueur :`` together.
+
+    >>> plain_text("<b>Mise\u00a0:</b>\n   50,00\u202f€ &amp; plus")
+    'Mise\xa0: 50,00\u202f€ & plus'
+    """
+    text = _SPACES.sub(" ", _TAG.sub("", _COMMENT.sub("", str(markup)))).strip(" ")
+    return Markup(text).unescape()

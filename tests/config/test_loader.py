@@ -104,7 +104,7 @@ def test_catalogue_mini_baccarat_italy():
 
 
 def test_catalogue_languages_are_supported():
-    assert set(SUPPORTED_LANGUAGES) == {"it", "da", "el", "en"}
+    assert set(SUPPORTED_LANGUAGES) == {"it", "da", "el", "en", "es", "pt", "ro", "sv", "nl", "de", "fr"}
     expected = {
         "live-baccarat-it": ("it", "en"),
         "live-baccarat-dk": ("da", "en"),
@@ -318,7 +318,7 @@ def problems_of(path: Path) -> list[str]:
             id="declared-rtp-as-number",
         ),
         pytest.param(
-            "[games.live-baccarat-it]\nlanguages = ['it', 'fr']\n",
+            "[games.live-baccarat-it]\nlanguages = ['it', 'ja']\n",
             "games.live-baccarat-it.languages",
             id="unsupported-language",
         ),
@@ -394,7 +394,7 @@ def test_every_problem_is_collected_at_once(tmp_path):
         currency = "euro"
         timezone = "Mars/Olympus"
         declared_rtp = "101"
-        languages = ["it", "fr"]
+        languages = ["it", "ja"]
         shoe_colour = "red"
 
         [games.mini-baccarat-it.limits]
@@ -425,8 +425,8 @@ def test_every_problem_is_collected_at_once(tmp_path):
 def test_messages_say_what_to_do_next(tmp_path):
     (problem,) = problems_of(write(tmp_path, "[games.my-table]\ndecks = 8\n"))
     assert "base =" in problem and "live-baccarat-it" in problem
-    (problem,) = problems_of(write(tmp_path, "[games.live-baccarat-it]\nlanguages = ['fr']\n"))
-    assert "'fr'" in problem and "it, da, el, en" in problem
+    (problem,) = problems_of(write(tmp_path, "[games.live-baccarat-it]\nlanguages = ['ja']\n"))
+    assert "'ja'" in problem and ", ".join(SUPPORTED_LANGUAGES) in problem
 
 
 def test_missing_and_unparsable_files(tmp_path):

@@ -72,7 +72,7 @@ def test_the_sample_and_the_catalogue_games_validate_against_the_schema():
         "[games.live-baccarat-it]\ndecks = 9\n",
         "[games.live-baccarat-it]\ndecks = '8'\n",
         "[games.live-baccarat-it]\ncurrency = 'euro'\n",
-        "[games.live-baccarat-it]\nlanguages = ['it', 'fr']\n",
+        "[games.live-baccarat-it]\nlanguages = ['it', 'ja']\n",
         "[games.live-baccarat-it]\nlanguages = ['it', 'it']\n",
         "[games.live-baccarat-it]\nlimits = { min = 5, max = '10.00' }\n",
         "[games.live-baccarat-it]\nlimits = { min = '1.00', max = '1000000000.00' }\n",

@@ -286,8 +286,8 @@ def test_english_catalogue_translates_to_english():
 
 
 def test_unknown_language_is_refused():
-    with pytest.raises(ValueError, match="no catalogue for language 'fr'"):
-        make_environment("fr")
+    with pytest.raises(ValueError, match="no catalogue for language 'ja'"):
+        make_environment("ja")
 
 
 # --- formatting ----------------------------------------------------------------------------------

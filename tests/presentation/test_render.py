@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from helpers import HEADER_CODES_NAME, pdf_text, printed_headers
+from helpers import HEADER_CODES_NAME, glossary, pdf_text, printed_headers
 from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -502,17 +502,13 @@ def test_disclosure_page_needs_an_adm_block(operator_config, tmp_path):
 
 #: Words each language's sheets must show: written here, not taken from the catalogues, so a
 #: catalogue falling back to English fails.
-LANGUAGE_WORDS = {
-    "it": ("Pareggio", "Punteggio", "Scopo", "Malfunzionamenti"),
-    "da": ("uafgjort", "Håndværdi", "Tilbagebetalingsprocent", "Funktionsfejl"),
-    "el": ("Μπάνκα", "Παίκτης", "Ισοπαλία", "δυσλειτουργίας"),
-    "en": ("Banker", "Player", "Tie", "Malfunctions"),
-}
-
-
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_pdf_text_is_in_the_language_of_the_sheet(rendered, game_id, language):
+    """The glossary's words for the hands and the tie (the top of each catalogue), and a
+    heading of every page, in the page's language."""
+    words = glossary(language)
     text = pdf_text(rendered / f"{game_id}.{language}.pdf")
-    for word in LANGUAGE_WORDS[language]:
+    heading = load_translations(language).gettext("Malfunctions")
+    for word in (words["Player"], words["Banker"], words["Tie"], heading):
         assert word in text, (game_id, language, word)

@@ -326,10 +326,10 @@ def test_disclosure_of_another_game_or_date_is_refused(operator_config):
 
 
 def test_unknown_language_is_refused(operator_config):
-    with pytest.raises(ValueError, match="no catalogue for language 'fr'"):
+    with pytest.raises(ValueError, match="no catalogue for language 'ja'"):
         build_rule_sheet(
             operator_config.game("live-baccarat-it"),
-            "fr",
+            "ja",
             disclosure=None,
             as_of=AS_OF,
             tool_version="t",

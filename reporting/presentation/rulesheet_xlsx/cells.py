@@ -11,7 +11,6 @@ from fractions import Fraction
 
 from babel import Locale
 from babel.numbers import get_currency_symbol
-from markupsafe import Markup
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
@@ -19,7 +18,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from reporting.config.languages import LANGUAGES
 from reporting.engine.money import round_fraction
-from reporting.presentation.i18n import page_translations
+from reporting.presentation.i18n import page_translations, plain_text
 from reporting.presentation.publisher import environment_of
 from reporting.presentation.rulesheet_model import RuleSheet
 from reporting.presentation.workbook_base import (
@@ -94,12 +93,12 @@ class PageText:
         macro = getattr(self.macros, name)
 
         def call(*args: object) -> str:
-            return Markup(macro(*args)).striptags()
+            return plain_text(macro(*args))
 
         return call
 
     def _(self, message: str) -> str:
-        return Markup(self.translations.gettext(message)).striptags()
+        return plain_text(self.translations.gettext(message))
 
 
 class SheetWriter:
