@@ -15,7 +15,7 @@ en     en_GB   0809   ""        english   English as published in Europe: day-mo
                                           dates, and the currency symbol in front
                                           (``€1,000.00``), as en_IE would write it
 es     es_ES   0C0A   None      number    Spain (DGOJ)
-pt     pt_PT   0816   ""        number    Portugal (SRIJ)
+pt     pt_PT   0816   None      number    Portugal (SRIJ)
 ro     ro_RO   0418   None      number    Romania (ONJN)
 sv     sv_SE   041D   None      swedish   Sweden (Spelinspektionen)
 nl     nl_NL   0413   ""        dutch     the Netherlands (Kansspelautoriteit)
@@ -125,7 +125,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("el", "el_GR", 0x0408, hand_genitive=None, day_format="number"),
     Language("en", "en_GB", 0x0809, hand_genitive="", day_format="english"),
     Language("es", "es_ES", 0x0C0A, hand_genitive=None, day_format="number"),
-    Language("pt", "pt_PT", 0x0816, hand_genitive="", day_format="number"),
+    Language("pt", "pt_PT", 0x0816, hand_genitive=None, day_format="number"),
     Language("ro", "ro_RO", 0x0418, hand_genitive=None, day_format="number"),
     Language("sv", "sv_SE", 0x041D, hand_genitive=None, day_format="swedish"),
     Language("nl", "nl_NL", 0x0413, hand_genitive="", day_format="dutch"),
