@@ -104,7 +104,19 @@ def test_catalogue_mini_baccarat_italy():
 
 
 def test_catalogue_languages_are_supported():
-    assert set(SUPPORTED_LANGUAGES) == {"it", "da", "el", "en", "es", "pt", "ro", "sv", "nl", "de", "fr"}
+    assert set(SUPPORTED_LANGUAGES) == {
+        "it",
+        "da",
+        "el",
+        "en",
+        "es",
+        "pt",
+        "ro",
+        "sv",
+        "nl",
+        "de",
+        "fr",
+    }
     expected = {
         "live-baccarat-it": ("it", "en"),
         "live-baccarat-dk": ("da", "en"),

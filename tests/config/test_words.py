@@ -45,7 +45,7 @@ def test_check_show_writes_the_words_back_and_they_read_back_the_same(tmp_path):
             'words = { el = { player = "Player" } }',
             "words.el: the el pages decline the hands' names",
         ),
-        ('words = { fr = { player = "Joueur" } }', "words.fr: not a language of the pages"),
+        ('words = { ja = { player = "Joueur" } }', "words.ja: not a language of the pages"),
         ('words = { it = { plaeyr = "Player" } }', "unknown key; did you mean 'player'?"),
         ('words = { it = { player = "50% Player" } }', "is not a word or a few"),
         ('words = { it = { player = "<b>P</b>" } }', "is not a word or a few"),
@@ -65,7 +65,14 @@ def test_only_languages_whose_sentences_do_not_decline_the_names_take_words():
     """The languages table says how a hand's name bends: Greek declines it (its article too),
     so no word of the operator's can stand in for it; Danish adds a genitive -s."""
     takes = {entry.code: entry.hand_genitive is not None for entry in LANGUAGES}
-    assert takes == {"it": True, "da": True, "el": False, "en": True}
+    assert takes == {
+        **{"it": True, "da": True, "el": False, "en": True},
+        # the article bends with the name's gender (de la Banca, da Banca), or the name
+        # itself is declined (Jucătorului, des Spielers, Spelarens)
+        **{"es": False, "pt": False, "ro": False, "sv": False, "de": False},
+        # the name never changes: "la main Joueur", "de hand van de Speler"
+        **{"nl": True, "fr": True},
+    }
     assert language("da").hand_forms("Spiller") == ("Spiller", "Spillers")
     assert language("da").hand_forms("Bankers") == ("Bankers", "Bankers'")
     with pytest.raises(ValueError, match="decline"):
@@ -76,6 +83,6 @@ def test_only_languages_whose_sentences_do_not_decline_the_names_take_words():
 def test_the_schema_knows_the_words_and_is_the_shipped_one():
     schema = json_schema()
     words = schema["properties"]["games"]["additionalProperties"]["properties"]["words"]
-    assert words["propertyNames"] == {"enum": ["it", "da", "en"]}
+    assert words["propertyNames"] == {"enum": ["it", "da", "en", "nl", "fr"]}
     assert set(words["additionalProperties"]["properties"]) == {"player", "banker"}
     assert json.loads(SCHEMA_PATH.read_text(encoding="utf-8")) == schema

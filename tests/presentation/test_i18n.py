@@ -18,6 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
+from helpers import glossary
 
 from reporting.config.bets import BETS_PATH, catalogue_bets
 from reporting.config.languages import DAY_FORMATS, LANGUAGES, SUPPORTED_LANGUAGES, Language
@@ -35,6 +36,7 @@ from reporting.presentation.i18n import (
     load_catalog,
     load_translations,
     make_environment,
+    plain_text,
 )
 from reporting.presentation.rulesheet import build_rule_sheet
 
@@ -219,10 +221,10 @@ def test_the_macros_print_each_catalogue_bets_words_translated(language):
     macros = make_environment(language).get_template("rules/macros.html.j2").module
     translations = load_translations(language)
     for bet in catalogue_bets().values():
-        assert macros.bet_name(bet).striptags() == translations.gettext(bet.name.msgid)
-        assert macros.bet_name(bet.id).striptags() == translations.gettext(bet.name.msgid)
+        assert plain_text(macros.bet_name(bet)) == translations.gettext(bet.name.msgid)
+        assert plain_text(macros.bet_name(bet.id)) == translations.gettext(bet.name.msgid)
         for row in bet.rows:
-            assert macros.words(row.says).striptags() == translations.gettext(row.says.msgid)
+            assert plain_text(macros.words(row.says)) == translations.gettext(row.says.msgid)
 
 
 def test_an_operators_bet_prints_its_own_text_in_the_pages_language():
@@ -573,3 +575,30 @@ def test_every_review_comment_says_old_new_and_why(language):
             reviews += 1
             assert re.search(r'review: ".*" -> ".*": \S', comment), (language, comment)
     assert reviews > 0
+
+
+# --- the glossaries: the words each catalogue chose, and why ------------------------------------
+
+#: The terms every glossary names, beside the bets' names.
+GLOSSARY_TERMS = ("shoe", "pair", "roads", "commission", "natural")
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_every_catalogue_opens_with_its_glossary_and_keeps_to_it(language):
+    """The top of each catalogue says the words its pages use (the hands, the tie, the
+    shoe, the pairs, the roads, commission, natural, every bet of bets.toml), and each bet's
+    word is the one its msgstr prints: a glossary that drifts from its catalogue fails."""
+    words = glossary(language)
+    translations = load_translations(language)
+    bets = catalogue_bets()
+    names = {bet.name.msgid for bet in bets.values()}
+    assert set(GLOSSARY_TERMS) | names <= set(words), sorted(
+        set(GLOSSARY_TERMS) | names - set(words)
+    )
+    for name in names:
+        assert words[name] == translations.gettext(name), (language, name)
+
+
+def test_a_glossary_line_is_read_with_or_without_its_reason():
+    assert glossary("en")["Player"] == "Player"
+    assert all(" — " not in word for word in glossary("fr").values())
