@@ -37,9 +37,14 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     import math
     from decimal import Decimal
 
+    from reporting.config.regulators import regulator_of_country
     from reporting.config.rtp import favourable_bet_warnings
     from reporting.engine.theory import game_odds
-    from reporting.figures.regulators import configuration_warnings, declared_rtp_unsupported
+    from reporting.figures.regulators import (
+        configuration_warnings,
+        declared_rtp_unsupported,
+        publishes_disclosure,
+    )
 
     located = config.problems()
     hints = []
@@ -56,6 +61,13 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
                 f' under [games.{game_id}] declare at most that (declared_rtp = "{best}", with'
                 ' declared_rtp_reference = "..." naming its certificate), or remove declared_rtp'
                 " and the pages give each bet's RTP"
+            )
+        market = regulator_of_country(game.jurisdiction)
+        if market is not None and not publishes_disclosure(game) and not market.page_sections:
+            hints.append(
+                f"{game_id} ({game.jurisdiction}): no page format of {market.name} is written"
+                " down here, so its pages carry no regulator block: the rule sheet's table of"
+                " every bet's RTP is what they publish"
             )
     return located.messages, hints
 

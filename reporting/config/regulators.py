@@ -23,6 +23,7 @@ __all__ = [
     "REQUIRABLE_KEYS",
     "Regulator",
     "load_regulators",
+    "regulator_of_country",
 ]
 
 REGULATORS_PATH = Path(__file__).resolve().parent.parent / "data" / "regulators.toml"
@@ -41,8 +42,11 @@ REQUIRABLE_KEYS: dict[str, str] = {
 class _Entry(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     country: str
-    update_day: int
+    currency: str
+    timezone: str
+    licence: str
     market: str
+    update_day: int | None = None
     required: list[Literal[tuple(REQUIRABLE_KEYS)]] = []  # type: ignore[valid-type]
     page_sections: list[Literal["disclosure"]] = []
     minimum_rtp: str | None = None
@@ -54,8 +58,11 @@ class Regulator:
 
     id: str
     name: str
-    country: str  # ISO 3166 alpha-2
-    update_day: int
+    country: str  # ISO 3166 alpha-2: the jurisdiction its games name
+    currency: str  # ISO 4217
+    timezone: str  # IANA
+    licence: str  # msgid: how a page names the operator's licence, with %(number)s
+    update_day: int | None  # None: the regulator sets none (the tool's DEFAULT_UPDATE_DAY)
     market: str
     minimum_rtp: Decimal | None  # percent
     required: tuple[str, ...]
@@ -82,8 +89,9 @@ def load_regulators(path: Path = REGULATORS_PATH) -> dict[str, Regulator]:
             entry = msgspec.convert(table, _Entry)
         except msgspec.ValidationError as error:
             raise ValueError(f"{where}: {error}") from None
-        if not 1 <= entry.update_day <= 28:
+        if entry.update_day is not None and not 1 <= entry.update_day <= 28:
             raise ValueError(f"{where}.update_day: {entry.update_day} is not a day 1 to 28")
+        _check_facts(where, entry)
         minimum = None
         if entry.minimum_rtp is not None:
             try:
@@ -96,10 +104,41 @@ def load_regulators(path: Path = REGULATORS_PATH) -> dict[str, Regulator]:
             id=regulator_id,
             name=entry.name,
             country=entry.country,
+            currency=entry.currency,
+            timezone=entry.timezone,
+            licence=entry.licence,
             update_day=entry.update_day,
             market=entry.market,
             minimum_rtp=minimum,
             required=tuple(entry.required),
             page_sections=tuple(entry.page_sections),
         )
+    countries = [regulator.country for regulator in regulators.values()]
+    if len(set(countries)) != len(countries):
+        raise ValueError(
+            f"{path}: two regulators of one country: a game's licence is named by its country"
+        )
     return regulators
+
+
+def _check_facts(where: str, entry: _Entry) -> None:
+    """A country, currency and time zone that exist, and licence words with their number."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not (len(entry.country) == 2 and entry.country.isupper() and entry.country.isalpha()):
+        raise ValueError(f"{where}.country: {entry.country!r} is not an ISO 3166 code such as IT")
+    if not (len(entry.currency) == 3 and entry.currency.isupper() and entry.currency.isalpha()):
+        raise ValueError(
+            f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR"
+        )
+    try:
+        ZoneInfo(entry.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"{where}.timezone: {entry.timezone!r} is not a time zone") from None
+    if entry.licence.count("%(number)s") != 1 or "%" in entry.licence.replace("%(number)s", ""):
+        raise ValueError(f"{where}.licence: the words must hold %(number)s once, and no other %")
+
+
+def regulator_of_country(country: str) -> Regulator | None:
+    """The regulator of a jurisdiction (ISO 3166), if the file holds one."""
+    return next((r for r in load_regulators().values() if r.country == country), None)

@@ -43,7 +43,9 @@ def publishes_disclosure(game: GameSpec) -> bool:
 def update_day(game: GameSpec) -> int:
     """The day of the month the game's previous-month figure is refreshed."""
     regulator = regulator_of(game)
-    return DEFAULT_UPDATE_DAY if regulator is None else regulator.update_day
+    if regulator is None or regulator.update_day is None:
+        return DEFAULT_UPDATE_DAY
+    return regulator.update_day
 
 
 def declared_rtp_unsupported(game: GameSpec, theory: ShoeOdds) -> bool:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import base64
 import difflib
-from collections.abc import Callable
+import tomllib
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from jinja2 import (
     ChoiceLoader,
@@ -36,6 +37,7 @@ from jinja2 import (
 
 from reporting.config.loader import ConfigError
 from reporting.config.operator import Operator
+from reporting.config.regulators import regulator_of_country
 from reporting.presentation.i18n import make_environment
 
 if TYPE_CHECKING:
@@ -46,10 +48,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GENERIC_LICENCE_WORDS",
-    "LICENCE_WORDS",
     "Publisher",
     "TemplateOverrideError",
     "environment_of",
+    "extract_licence_words",
+    "licence_words",
     "publisher_of",
     "render_page",
     "with_publisher",
@@ -64,15 +67,15 @@ def _(message: str) -> str:
     return message
 
 
-#: How a page names the operator's licence, by the game's jurisdiction (msgids with the
-#: number as ``%(number)s``): the regulator's own term for it.
-LICENCE_WORDS: dict[str, str] = {
-    "IT": _("ADM concession no. %(number)s"),
-    "DK": _("Danish Gambling Authority licence no. %(number)s"),
-    "GR": _("Hellenic Gaming Commission licence no. %(number)s"),
-}
-#: A jurisdiction the table above does not name: its licence, without the regulator's name.
 GENERIC_LICENCE_WORDS = _("Licence no. %(number)s")
+
+
+def licence_words(jurisdiction: str) -> str:
+    """How a page names the operator's licence in a jurisdiction (a msgid with the number as
+    ``%(number)s``): its regulator's words (``reporting/data/regulators.toml``), else
+    :data:`GENERIC_LICENCE_WORDS`."""
+    regulator = regulator_of_country(jurisdiction)
+    return GENERIC_LICENCE_WORDS if regulator is None else regulator.licence
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,7 @@ def publisher_of(operator: Operator, game: GameSpec) -> Publisher:
         name=operator.name,
         jurisdiction=game.jurisdiction,
         licence=operator.licence(game.jurisdiction),
-        licence_words=LICENCE_WORDS.get(game.jurisdiction, GENERIC_LICENCE_WORDS),
+        licence_words=licence_words(game.jurisdiction),
         logo_uri=uri,
         accent_colour=operator.accent_colour,
         templates=operator.templates,
@@ -229,3 +232,32 @@ def _template_frame(error: Exception, folder: Path) -> str | None:
     if own is not None:
         return own
     return innermost if isinstance(error, TemplateError) and innermost else None
+
+
+def extract_licence_words(
+    fileobj: IO[bytes],
+    keywords: Collection[str],
+    comment_tags: Collection[str],
+    options: dict[str, Any],
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extraction method of the regulators file (``reporting/data/regulators.toml``):
+    each regulator's ``licence`` words, at the line that holds them."""
+    source = fileobj.read().decode("utf-8")
+    for regulator_id, table in tomllib.loads(source).get("regulators", {}).items():
+        words = table.get("licence")
+        if not isinstance(words, str):
+            raise ValueError(f"regulators.{regulator_id}: no licence words")
+        line = next(
+            number
+            for number, text in enumerate(source.splitlines(), start=1)
+            if text.startswith("licence =") and f'"{words}"' in text
+        )
+        yield (
+            line,
+            "_",
+            words,
+            [
+                "Translators: how a page names the operator's licence in that country, as its"
+                f" regulator ({table.get('name', regulator_id)}) words it; %(number)s is the number."
+            ],
+        )

@@ -37,7 +37,7 @@ from reporting.engine.rules import banker_draws, hand_value, player_draws, resol
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, reference_month, updated_on
-from reporting.figures.regulators import configuration_warnings, regulator_of
+from reporting.figures.regulators import configuration_warnings, regulator_of, update_day
 from reporting.presentation.i18n import LOCALES
 from reporting.presentation.roads import (
     EXAMPLE_SEED,
@@ -392,7 +392,7 @@ def build_rule_sheet(
     adm = None
     regulator = regulator_of(game)
     if regulator is not None and regulator.has_disclosure_page:
-        adm = _adm_block(game, as_of, disclosure, regulator.update_day, regulator.required)
+        adm = _adm_block(game, as_of, disclosure, update_day(game), regulator.required)
         if disclosure is None:  # the disclosure's own warnings, less those of the logs
             warnings += configuration_warnings(game, odds)
             warnings.append(

@@ -262,3 +262,23 @@ def test_the_licences_are_checked_beside_the_games_problems(tmp_path):
         " jurisdictions: GR, IT)",
         f"{path}:5: games.live-baccarat-it.decks: 9 is not 1 to 8",
     ]
+
+
+def test_a_game_of_a_market_without_a_page_format_is_told_what_its_pages_publish(tmp_path):
+    """Spain's regulator has no page format written down here: check says that the game's
+    pages publish the rule sheet's RTP table and no regulator block (and it is no warning)."""
+    path = write(
+        tmp_path,
+        '[games.live-baccarat-es]\nbase = "live-baccarat-gr"\njurisdiction = "ES"\n'
+        'timezone = "Europe/Madrid"\nlanguages = ["es"]\n\n'
+        "[games.live-baccarat-it]\n",
+    )
+    document = json.loads(check("--config", str(path), "--json").stdout)
+    spanish = [hint for hint in document["hints"] if hint.startswith("live-baccarat-es (ES)")]
+    assert spanish == [
+        "live-baccarat-es (ES): no page format of Dirección General de Ordenación del Juego is"
+        " written down here, so its pages carry no regulator block: the rule sheet's table of"
+        " every bet's RTP is what they publish"
+    ]
+    assert not [hint for hint in document["hints"] if hint.startswith("live-baccarat-it")]
+    assert not any("live-baccarat-es" in warning for warning in document["warnings"])

@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
-from reporting.presentation.i18n import SOFT_HYPHEN
+from reporting.presentation.i18n import SOFT_HYPHEN, load_translations
 from reporting.presentation.pdf import render_disclosure_pdf, render_pdf
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
@@ -72,7 +72,8 @@ def pdf_pages_text(pdf: bytes) -> list[str]:
     return helpers.pdf_text(pdf).split("\f")[:-1]
 
 
-#: How each language's draft banner (at the top of the screen and the workbook) begins.
+#: How each language's draft banner (at the top of the screen and the workbook) begins, as
+#: the reviewers of the first four wrote it (the others' from their catalogues).
 DRAFT_MARKS = {
     "it": "BOZZA, non pubblicare",
     "da": "UDKAST, må ikke offentliggøres",
@@ -90,7 +91,8 @@ def test_a_sheet_with_warnings_is_marked_a_draft_on_every_page_and_in_every_form
 
     draft = sheet(operator_config, "live-baccarat-it", language)
     assert draft.draft and draft.warnings
-    mark = DRAFT_MARKS[language]
+    mark = DRAFT_MARKS.get(language) or load_translations(language).gettext(DRAFT_MARKS["en"])
+    assert language == "en" or mark != DRAFT_MARKS["en"]
     pages = pdf_pages_text(render_pdf(draft))
     assert len(pages) > 1 and all(mark in page for page in pages)
     html = render_html(draft)

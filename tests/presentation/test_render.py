@@ -453,7 +453,7 @@ def test_rules_command_reads_the_monthly_figure_from_the_database(
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--lang", "it,fr", "--lang 'it,fr'"),
+        ("--lang", "it,ja", "--lang 'it,ja'"),
         ("--format", "docx", "--format 'docx'"),
         ("--as-of", "30/11/2026", "--as-of '30/11/2026'"),
     ],
