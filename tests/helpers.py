@@ -15,11 +15,12 @@ import signal
 import sqlite3
 import struct
 import subprocess
-import sys
 import zipfile
 import zlib
 from pathlib import Path
 from typing import Any
+
+from children import run_warm
 
 #: The tables a round log fills.
 TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
@@ -27,15 +28,8 @@ TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
 
 def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """``python -m reporting ...`` in a child process, to see main()'s real exit code and
-    stderr."""
-    return subprocess.run(
-        [sys.executable, "-m", "reporting", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        timeout=120,
-    )
+    stderr (a child forked warm from this process: tests/children.py)."""
+    return run_warm(*args, cwd=cwd, timeout=120)
 
 
 def rows(db: Path, sql: str, parameters: tuple = ()) -> list[tuple]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from children import WarmChild
 from helpers import counts, rows, run_main
 
 import reporting.cli
@@ -24,7 +25,7 @@ from reporting.cli.failures import describe_failure
 
 
 def start_ingest(cwd: Path, *paths: Path) -> subprocess.Popen:
-    return subprocess.Popen(
+    return WarmChild(
         [sys.executable, "-m", "reporting", "ingest", *map(str, paths), "--db", "store.sqlite"],
         cwd=cwd,
         stdout=subprocess.PIPE,

@@ -18,6 +18,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from children import WarmChild, warm_run
 from helpers import run_main
 from rich.console import Console
 from rich.table import Table
@@ -38,7 +39,7 @@ def on_terminal(*args: str, cwd: Path, columns: int = 80, stderr_too: bool = Fal
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     env = {**os.environ, "COLUMNS": str(columns), "TERM": "xterm"}
     env.pop("NO_COLOR", None)
-    process = subprocess.Popen(
+    process = WarmChild(
         [sys.executable, "-m", "reporting", *args],
         cwd=cwd,
         stdin=subprocess.DEVNULL,
@@ -360,9 +361,9 @@ def test_a_warning_under_systemd_carries_its_priority(tmp_path):
         status = os.fstat(handle.fileno())
         env = {**os.environ, "JOURNAL_STREAM": f"{status.st_dev}:{status.st_ino}"}
         args = ["disclose", "--game", "live-baccarat-gr", "--as-of", "2026-12-05"]
-        subprocess.run([sys.executable, "-m", "reporting", "ingest", "--db", "s.sqlite", "."],
+        warm_run([sys.executable, "-m", "reporting", "ingest", "--db", "s.sqlite", "."],
                        cwd=tmp_path, capture_output=True)  # fmt: skip
-        process = subprocess.run(
+        process = warm_run(
             [sys.executable, "-m", "reporting", *args, "--db", "s.sqlite"],
             cwd=tmp_path,
             stdout=subprocess.PIPE,
@@ -383,7 +384,7 @@ def test_a_warning_under_systemd_carries_its_priority(tmp_path):
 
 
 def test_the_log_file_gets_the_warnings_with_a_timestamp_and_stdout_stays_the_result(tmp_path):
-    subprocess.run([sys.executable, "-m", "reporting", "ingest", "--db", "s.sqlite", "."],
+    warm_run([sys.executable, "-m", "reporting", "ingest", "--db", "s.sqlite", "."],
                    cwd=tmp_path, capture_output=True)  # fmt: skip
     args = ["disclose", "--game", "live-baccarat-gr", "--as-of", "2026-12-05", "--db", "s.sqlite"]
     plain = run_main(*args, cwd=tmp_path)
@@ -411,7 +412,7 @@ ENVIRONMENT_OF = {"--db": "BACCARAT_REPORT_DB", "--config": "BACCARAT_REPORT_CON
 def run_with(*args: str, cwd: Path, **environment: str) -> subprocess.CompletedProcess:
     """``python -m reporting ARGS`` with these environment variables (and no others of ours)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("BACCARAT_")}
-    return subprocess.run(
+    return warm_run(
         [sys.executable, "-m", "reporting", *args],
         capture_output=True,
         text=True,

@@ -36,6 +36,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
+from children import WarmChild
 from helpers import bet_record, pdf_text, round_record, sample_inbox_counts, store_records
 
 from reporting import __version__
@@ -172,19 +173,13 @@ def monthly_argv(
 
 
 def run_command(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        argv,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        env=command_env(),
-        timeout=300,
-    )
+    """The command in a child process of its own (forked warm: tests/children.py)."""
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "encoding": "utf-8"}
+    return finish(start_command(argv, cwd, **pipes))
 
 
 def start_command(argv: list[str], cwd: Path, **options) -> subprocess.Popen:
-    return subprocess.Popen(argv, cwd=cwd, env=command_env(), **options)
+    return WarmChild(argv, cwd=cwd, env=command_env(), **options)
 
 
 def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from children import WarmChild
 from helpers import (
     counts,
     dump,
@@ -859,7 +860,7 @@ def big_log(tmp_path_factory) -> tuple[Path, dict[str, int]]:
 
 def start_ingest(*args: str) -> subprocess.Popen:
     """The real command in its own session, so that it and any worker can be killed together."""
-    return subprocess.Popen(
+    return WarmChild(
         [sys.executable, "-m", "reporting", "ingest", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import subprocess
 import sys
 
 import pytest
 import sqlite_utils
+from children import warm_run
 from helpers import run_main
 
 from reporting.errors import InputError, NotOurDatabase
@@ -198,7 +198,7 @@ def test_ingest_into_a_database_of_another_version_exits_2(
     other.execute("PRAGMA user_version = 99")
     other.close()
     log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
-    result = subprocess.run(
+    result = warm_run(
         [
             sys.executable,
             "-m",

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from children import WarmChild
 from helpers import (
     bet_record,
     children_of,
@@ -210,7 +211,7 @@ def workers_busy(parent: int, spool: Path, timeout: float = 20.0) -> list[int]:
 def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop, tmp_path):
     db, _config = larger_store
     before = rows(db, "SELECT * FROM findings")
-    command = subprocess.Popen(
+    command = WarmChild(
         [sys.executable, "-m", "reporting", "verify", "--db", str(db), "--config", str(CONFIG)]
         + ["--month", MONTH, "--jobs", "2"],
         stdout=subprocess.PIPE,

@@ -1,0 +1,93 @@
+"""The warm child (tests/children.py) stands for a fresh ``python -m reporting`` process: the
+same exit code and output, a process of its own that holds none of this process's files,
+and a fresh interpreter whenever this process has a database open."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from children import WarmChild, run_warm
+
+from reporting.jobs.monthly import lock_path
+
+COMMAND_LINES = [
+    ["--version"],
+    ["odds", "--game", "live-baccarat-it", "--json"],
+    ["odds", "--game", "no-such-game"],
+    ["verify", "--db", "/nonexistent/folder/store.sqlite"],
+    ["monthly", "--no-such-option"],
+    ["rules", "--as-of", "2026-02-30", "--out", "pages"],
+]
+
+
+@pytest.mark.parametrize("arguments", COMMAND_LINES, ids=" ".join)
+def test_a_warm_child_exits_and_prints_as_a_fresh_interpreter(arguments, tmp_path):
+    fresh = subprocess.run(
+        [sys.executable, "-m", "reporting", *arguments],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=tmp_path,
+        timeout=120,
+    )
+    warm = run_warm(*arguments, cwd=tmp_path)
+    assert (warm.returncode, warm.stdout, warm.stderr) == (
+        fresh.returncode,
+        fresh.stdout,
+        fresh.stderr,
+    )
+
+
+@contextlib.contextmanager
+def waiting_monthly(tmp_path: Path):
+    """A monthly run waiting for the lock of its output folder, which this process holds
+    (taken the way another run takes it); the running child."""
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "operator.toml").write_text("[games.live-baccarat-gr]\nlanguages = []\n")
+    (tmp_path / "out").mkdir()
+    lock = lock_path(tmp_path / "out").open("a+")
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    argv = [sys.executable, "-m", "reporting", "monthly", "--inbox", "inbox", "--out", "out"]
+    argv += ["--db", "store.sqlite", "--config", "operator.toml", "--wait", "60"]
+    child = WarmChild(argv, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.0)
+        assert child.poll() is None, child.stderr.read()  # waiting
+        yield child, lock
+    finally:
+        lock.close()
+        child.kill()
+        child.communicate(timeout=60)
+
+
+def test_a_warm_child_holds_none_of_this_process_s_files(tmp_path):
+    """A lock this process holds is not held by the child too (Popen's close_fds): the
+    child waits for it, then goes on as soon as this process lets it go (a child holding
+    this process's copy would wait for itself until its --wait ran out)."""
+    with waiting_monthly(tmp_path) as (child, lock):
+        assert child.pid != os.getpid()
+        lock.close()
+        started = time.monotonic()
+        child.wait(timeout=60)
+        assert child.returncode in (0, 1), child.stderr.read()
+        assert time.monotonic() - started < 30
+
+
+def test_with_a_database_open_here_the_child_is_a_fresh_interpreter(tmp_path):
+    """SQLite's lock bookkeeping is per process: no fork while this process has one open."""
+    connection = sqlite3.connect(tmp_path / "open.sqlite")
+    connection.execute("CREATE TABLE t (x)")
+    try:
+        with waiting_monthly(tmp_path) as (child, _lock):
+            command_line = Path(f"/proc/{child.pid}/cmdline").read_bytes()
+    finally:
+        connection.close()
+    assert b"\0-m\0reporting\0monthly\0" in command_line
