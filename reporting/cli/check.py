@@ -34,16 +34,36 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     """Every configuration warning of every game, located in the file (a bet over 100% at the
     game's ``pay`` key, the others at the game); and the hints that say how to settle them
     where the warning alone does not name the key to write."""
+    return _config_findings(config)[:2]
+
+
+def publishing_notes(config: OperatorConfig) -> list[str]:
+    """What each game of a market whose page format is not written down publishes: no
+    regulator block, the rule sheet's table of every bet's RTP (no warning: nothing to do)."""
+    from reporting.config.regulators import regulator_of_country
+    from reporting.figures.regulators import publishes_disclosure
+
+    notes = []
+    for game_id, game in config.games.items():
+        market = regulator_of_country(game.jurisdiction)
+        if market is not None and not publishes_disclosure(game) and not market.page_sections:
+            notes.append(
+                f"{game_id} ({game.jurisdiction}): no page format of {market.name} is written"
+                " down here, so its pages carry no regulator block: the rule sheet's table of"
+                " every bet's RTP is what they publish"
+            )
+    return notes
+
+
+def _config_findings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     import math
     from decimal import Decimal
 
-    from reporting.config.regulators import regulator_of_country
     from reporting.config.rtp import favourable_bet_warnings
     from reporting.engine.theory import game_odds
     from reporting.figures.regulators import (
         configuration_warnings,
         declared_rtp_unsupported,
-        publishes_disclosure,
     )
 
     located = config.problems()
@@ -61,13 +81,6 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
                 f' under [games.{game_id}] declare at most that (declared_rtp = "{best}", with'
                 ' declared_rtp_reference = "..." naming its certificate), or remove declared_rtp'
                 " and the pages give each bet's RTP"
-            )
-        market = regulator_of_country(game.jurisdiction)
-        if market is not None and not publishes_disclosure(game) and not market.page_sections:
-            hints.append(
-                f"{game_id} ({game.jurisdiction}): no page format of {market.name} is written"
-                " down here, so its pages carry no regulator block: the rule sheet's table of"
-                " every bet's RTP is what they publish"
             )
     return located.messages, hints
 
@@ -169,10 +182,12 @@ def check_command(
     problems: list[str] = []
     warnings: list[str] = []
     hints: list[str] = []
+    notes: list[str] = []
     loaded: OperatorConfig | None = None
     try:
         loaded = load_config(path)
         warnings, hints = config_warnings(loaded)
+        notes = publishing_notes(loaded)
     except ConfigError as error:
         problems = error.problems
     rules = _profiles_checked(loaded, profiles or [], problems)
@@ -189,6 +204,7 @@ def check_command(
         "problems": problems,
         "warnings": warnings,
         "hints": hints,
+        "notes": notes,
         "inbox": listing,
     }
     if show:
@@ -219,6 +235,8 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
     loaded = f"{_count(games, 'game')} ({', '.join(games)}); " if games else "not loaded; "
     counts = f"{_count(document['problems'], 'problem')}, {_count(document['warnings'], 'warning')}"
     print(f"configuration {where}: {loaded}{counts}", file=out)
+    for note in document["notes"]:
+        print(f"  {note}", file=out)
     listing = document["inbox"]
     if listing is not None:
         print(

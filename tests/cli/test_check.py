@@ -87,9 +87,11 @@ def test_a_clean_configuration_exits_0(tmp_path):
     path = write(tmp_path, '[operator]\nname = "X"\n[games.live-baccarat-gr]\n')
     result = check("--config", str(path))
     assert result.exit_code == 0, result.output
-    assert (
-        result.stdout
-        == f"configuration {path}: 1 game (live-baccarat-gr); 0 problems, 0 warnings\n"
+    assert result.stdout == (
+        f"configuration {path}: 1 game (live-baccarat-gr); 0 problems, 0 warnings\n"
+        "  live-baccarat-gr (GR): no page format of Hellenic Gaming Commission is written down"
+        " here, so its pages carry no regulator block: the rule sheet's table of every bet's"
+        " RTP is what they publish\n"
     )
 
 
@@ -274,11 +276,12 @@ def test_a_game_of_a_market_without_a_page_format_is_told_what_its_pages_publish
         "[games.live-baccarat-it]\n",
     )
     document = json.loads(check("--config", str(path), "--json").stdout)
-    spanish = [hint for hint in document["hints"] if hint.startswith("live-baccarat-es (ES)")]
+    spanish = [note for note in document["notes"] if note.startswith("live-baccarat-es (ES)")]
     assert spanish == [
         "live-baccarat-es (ES): no page format of Dirección General de Ordenación del Juego is"
         " written down here, so its pages carry no regulator block: the rule sheet's table of"
         " every bet's RTP is what they publish"
     ]
-    assert not [hint for hint in document["hints"] if hint.startswith("live-baccarat-it")]
+    assert not [note for note in document["notes"] if note.startswith("live-baccarat-it")]
+    assert not any("live-baccarat-es" in hint for hint in document["hints"])
     assert not any("live-baccarat-es" in warning for warning in document["warnings"])

@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 
 from reporting import __version__
 from reporting.cli import app
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.cli.common import FoldingTable, progress_bars
 from reporting.engine.money import round_fraction
 
@@ -336,7 +337,8 @@ def test_shell_completion_offers_option_values(tmp_path, operator_config):
     assert completions("odds", "--config", str(own), "--game", "") == ["greece-evening"]
     assert completions("odds", "--game", "", BACCARAT_REPORT_CONFIG=str(own)) == ["greece-evening"]
     assert completions("odds", "--config", str(tmp_path / "missing.toml"), "--game", "") == []
-    assert completions("rules", "--lang", "") == ["it", "da", "el", "en", "all"]
+    assert completions("rules", "--lang", "") == [*SUPPORTED_LANGUAGES, "all"]
+    assert SUPPORTED_LANGUAGES[:4] == ("it", "da", "el", "en")
     assert completions("rules", "--lang", "it,") == ["it,da", "it,el", "it,en"]
     assert completions("rules", "--format", "pdf,x") == ["pdf,xlsx"]
     assert completions("sample", "--format", "replay") == ["replay-api", "replay-api-jsonl"]

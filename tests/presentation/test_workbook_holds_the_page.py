@@ -16,11 +16,12 @@ from datetime import date
 from html.parser import HTMLParser
 
 import pytest
+from babel import Locale
 from openpyxl import load_workbook
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import SOFT_HYPHEN
+from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
@@ -31,8 +32,21 @@ GAMES = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-bacca
 #: Elements a reader of the workbook has no use for: a screen's furniture.
 SCREEN_ONLY = ("nav", "svg", "style", "head", "footer")
 SCREEN_ONLY_CLASSES = ("scroll-cue", "matrix-legend")
+#: How the pages' locales write the sample's currencies: a symbol, letters (kr., Dkr) or a code.
+CURRENCY_MARKS = sorted(
+    {
+        mark
+        for locale in LOCALES.values()
+        for code in ("EUR", "DKK")
+        for mark in (code, Locale.parse(locale).currency_symbols.get(code, code))
+    },
+    key=len,
+    reverse=True,
+)
 #: A figure, as the page formats it: digits, separators, signs and currency marks only.
-FIGURE = re.compile(r"[\d\s.,:%+\-–−×=€]*(?:kr\.|DKK|EUR)?[\d\s.,%\-–]*")
+FIGURE = re.compile(
+    r"[\d\s.,:%+\-–−×=€]*(?:" + "|".join(map(re.escape, CURRENCY_MARKS)) + r")?[\d\s.,%\-–]*"
+)
 
 
 class Texts(HTMLParser):
