@@ -640,3 +640,34 @@ def test_the_new_markets_numbers_and_dates(language, money, percent, first, mont
     assert formatter.long_date(date(2026, 12, 1)) == first
     assert formatter.month((2026, 10)) == month
     assert formatter.day_of_month(5) == fifth
+
+
+#: Words a catalogue may print as English writes them, beyond its glossary's kept terms: the
+#: same word in that language, or an abbreviation its market uses as it is.
+SAME_AS_ENGLISH = {
+    "*": {"RTP": "the abbreviation players and regulators use in these markets"},
+    "da": {"Odds": "a Danish word"},
+    "sv": {"Odds": "a Swedish word"},
+    "fr": {"Points": "a French word"},
+}
+
+
+@pytest.mark.parametrize("language", [code for code in SUPPORTED_LANGUAGES if code != "en"])
+def test_no_message_is_left_in_english(language):
+    """A msgstr equal to its English msgid is a message left untranslated, unless it holds no
+    word (a placeholder, a letter), is a term its glossary keeps in English, or is the same
+    word in the language (listed above with the reason)."""
+    kept = {word for chosen in glossary(language).values() for word in re.split(r", | / ", chosen)}
+    allowed = kept | set(SAME_AS_ENGLISH["*"]) | set(SAME_AS_ENGLISH.get(language, {}))
+    left = []
+    for message in load_catalog(language):
+        if not message.id:
+            continue
+        ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        strings = (message.string,) if isinstance(message.string, str) else tuple(message.string)
+        for text in strings:
+            if text not in ids or text in allowed:
+                continue
+            if re.search(r"[^\W\d_]{2,}", re.sub(r"%\(\w+\)s", "", text)):
+                left.append(text)
+    assert left == [], f"{language}: left in English: {left}"
