@@ -24,6 +24,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
+from functools import cache
 from pathlib import Path
 
 from reporting.errors import InputError
@@ -108,6 +109,20 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
         return document.write_pdf(pdf_variant=PDF_VARIANT)
 
 
+@cache
+def _fonts():
+    """The font configuration, the @font-face style sheet and the fetcher, made once per
+    process: each page of a run loads the same two faces (a new configuration per page cost
+    about an eighth of its time), and the bytes of a page do not depend on it."""
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
+
+    font_config = FontConfiguration()
+    fetcher = _url_fetcher()
+    fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
+    return font_config, fonts, fetcher
+
+
 def laid_out(html: str):
     """A page of ``reporting/templates/rules`` laid out on A4 by WeasyPrint: its ``Document``,
     whose pages a test can read box by box (what sits on which page)."""
@@ -118,11 +133,8 @@ def laid_out(html: str):
             " (make syslibs)"
         )
     import weasyprint  # lazily: the import takes about a second
-    from weasyprint.text.fonts import FontConfiguration
 
-    font_config = FontConfiguration()
-    fetcher = _url_fetcher()
-    fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
+    font_config, fonts, fetcher = _fonts()
     # The soft hyphens a phone's narrow columns break at (i18n.hyphenate) are left out: an A4
     # column holds its words whole, and the PDF's text (its search, a copy, a screen reader)
     # must hold them whole too.
