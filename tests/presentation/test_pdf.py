@@ -8,6 +8,7 @@ from datetime import date
 import helpers
 import pytest
 
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.html import render_disclosure_html, render_html
 from reporting.presentation.pdf import laid_out, render_disclosure_pdf, render_pdf
 from reporting.presentation.rulesheet import build_rule_sheet
@@ -140,7 +141,7 @@ def test_the_page_break_checks_catch_a_heading_left_at_the_foot_of_a_page():
     assert any("starts with the note 'The note.'" in p for p in problems), problems
 
 
-@pytest.mark.parametrize("language", ["it", "da", "el", "en"])
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
 def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(operator_config, language):
     """Every sample game's sheet, printed: no row split over two pages, no heading or caption
     at the foot of a page, no table apart from the heading and paragraph that introduce it,
