@@ -20,6 +20,8 @@ commands that never print a PDF should not pay.
 
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -120,7 +122,17 @@ def _fonts():
     font_config = FontConfiguration()
     fetcher = _url_fetcher()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
+    # Let go of them before the interpreter's teardown: the configuration then removes the
+    # temporary folder it loaded the faces into (at teardown its clean-up could not run).
+    atexit.register(_release_fonts)
     return font_config, fonts, fetcher
+
+
+def _release_fonts() -> None:
+    """Drop the process's font configuration and collect it now (it sits in a reference
+    cycle), so that it removes its folder of faces while the interpreter still stands."""
+    _fonts.cache_clear()
+    gc.collect()
 
 
 def laid_out(html: str):

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 from datetime import date
 
 import helpers
@@ -157,3 +160,25 @@ def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(operator_confi
         )
         problems += [f"{game_id}: {p}" for p in break_problems(laid_out(render_html(sheet)))]
     assert not problems, "\n".join(problems)
+
+
+def test_a_process_that_printed_a_page_leaves_no_font_folder_and_says_nothing_at_exit(tmp_path):
+    """The faces are loaded once per process into a temporary folder, which the process's
+    exit handlers remove while the interpreter still stands (a clean-up left to the
+    teardown fails there with "Exception ignored" and leaves the folder behind)."""
+    code = (
+        "import atexit, os; from datetime import date;"
+        "from reporting.presentation.pdf import _fonts, html_to_pdf;"
+        "html_to_pdf('<html lang=\"en\"><body><p>x</p></body></html>', date(2026, 1, 1));"
+        "folder = _fonts()[0]._folder; assert os.path.isdir(folder);"
+        "atexit._run_exitfuncs(); print(os.path.isdir(folder))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "False\n", "")
+    assert list(tmp_path.iterdir()) == []
