@@ -122,6 +122,7 @@ def test_a_second_run_waits_for_the_database_lock_then_says_who_holds_it(tmp_pat
     finally:
         holder.kill()
         holder.wait()
+        holder.stdout.close()
     assert 0.45 <= waited < 5
     assert str(caught.value) == (
         f"{db}: another run on this database (pid {holder.pid}) held its lock store.sqlite.lock"
