@@ -91,3 +91,20 @@ def test_with_a_database_open_here_the_child_is_a_fresh_interpreter(tmp_path):
     finally:
         connection.close()
     assert b"\0-m\0reporting\0monthly\0" in command_line
+
+
+def test_a_warm_child_prints_the_same_pdf_bytes_as_a_fresh_interpreter(tmp_path):
+    """The child renders with this process's fonts already loaded: the page's bytes are the
+    ones a fresh ``python -m reporting`` writes."""
+    arguments = ["rules", "--game", "live-baccarat-dk", "--lang", "da", "--format", "pdf"]
+    arguments += ["--as-of", "2026-11-05", "--out"]
+    fresh = subprocess.run(
+        [sys.executable, "-m", "reporting", *arguments, "fresh"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+    )
+    warm = run_warm(*arguments, "warm", cwd=tmp_path)
+    assert (fresh.returncode, warm.returncode) == (0, 0), warm.stderr
+    page = "live-baccarat-dk.da.pdf"
+    assert (tmp_path / "warm" / page).read_bytes() == (tmp_path / "fresh" / page).read_bytes()
