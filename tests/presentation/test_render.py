@@ -34,11 +34,12 @@ from reporting.presentation.documents import (
     write_rule_sheet,
 )
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import TEMPLATE_DIR, load_translations
+from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR, load_translations
 from reporting.presentation.pdf import render_pdf
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
+from tests.presentation.test_published_files import DRAFT_MARKS
 
 AS_OF = date(2026, 11, 30)
 TOOL_VERSION = "test"
@@ -512,3 +513,41 @@ def test_pdf_text_is_in_the_language_of_the_sheet(rendered, game_id, language):
     heading = load_translations(language).gettext("Malfunctions")
     for word in (words["Player"], words["Banker"], words["Tie"], heading):
         assert word in text, (game_id, language, word)
+
+
+# --- the published files' marks, read from the files written once above ------------------------
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_rule_sheet_pdf_is_tagged_with_its_language_title_and_operator(
+    rendered, operator_config, language
+):
+    reader = PdfReader(io.BytesIO((rendered / f"live-baccarat-dk.{language}.pdf").read_bytes()))
+    catalog = reader.trailer["/Root"]
+    assert catalog["/Lang"] == language
+    assert "/StructTreeRoot" in catalog and catalog["/MarkInfo"]["/Marked"]
+    assert reader.metadata.author == operator_config.name == "Casinò Esempio S.p.A."
+    assert reader.metadata.title.startswith("Live Baccarat")
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_sheet_with_warnings_is_marked_a_draft_on_every_page_and_in_every_format(
+    rendered, operator_config, language
+):
+    """Without the month's figure (no round logs) and with a declared RTP above the theory, the
+    Italian live page is not publishable as it is: marked on every printed page, at the top of
+    the screen and of the workbook."""
+    draft = sheet_of(operator_config, "live-baccarat-it", language)
+    assert draft.draft and draft.warnings
+    mark = DRAFT_MARKS.get(language) or load_translations(language).gettext(DRAFT_MARKS["en"])
+    assert language == "en" or mark != DRAFT_MARKS["en"]
+    pages = pdf_text(rendered / f"live-baccarat-it.{language}.pdf").split("\f")[:-1]
+    assert len(pages) > 1 and all(mark in page for page in pages)
+    html = (rendered / f"live-baccarat-it.{language}.html").read_text(encoding="utf-8")
+    banner = html.split('<div class="draft" role="note"><p>')[1].split("</p>")[0]
+    assert banner.replace(SOFT_HYPHEN, "") == mark
+    book = load_workbook(rendered / f"live-baccarat-it.{language}.xlsx")
+    first = [
+        cell.value for row in book.worksheets[0].iter_rows(max_row=8) for cell in row if cell.value
+    ]
+    assert any(str(value).startswith(mark) for value in first), first
