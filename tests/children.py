@@ -218,30 +218,6 @@ def _run_child(arguments, cwd, env, streams, new_session) -> None:
     os._exit(code)
 
 
-def run_warm(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
-) -> subprocess.CompletedProcess:
-    """``python -m reporting ARGS`` in a warm child, its output captured as UTF-8 text (as
-    :func:`subprocess.run` with ``capture_output=True, text=True``)."""
-    argv = [sys.executable, "-m", "reporting", *args]
-    with WarmChild(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        cwd=cwd,
-        env=env,
-    ) as process:
-        try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            raise
-    return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
-
-
 def warm_run(
     argv: Sequence[str],
     *,
@@ -266,3 +242,19 @@ def warm_run(
     if check:
         done.check_returncode()
     return done
+
+
+def run_warm(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """``python -m reporting ARGS`` in a warm child, its output captured as UTF-8 text (as
+    :func:`subprocess.run` with ``capture_output=True, text=True``)."""
+    return warm_run(
+        [sys.executable, "-m", "reporting", *args],
+        capture_output=True,
+        encoding="utf-8",
+        stdin=subprocess.DEVNULL,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )

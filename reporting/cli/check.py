@@ -34,37 +34,12 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     """Every configuration warning of every game, located in the file (a bet over 100% at the
     game's ``pay`` key, the others at the game); and the hints that say how to settle them
     where the warning alone does not name the key to write."""
-    return _config_findings(config)[:2]
-
-
-def publishing_notes(config: OperatorConfig) -> list[str]:
-    """What each game of a market whose page format is not written down publishes: no
-    regulator block, the rule sheet's table of every bet's RTP (no warning: nothing to do)."""
-    from reporting.config.regulators import regulator_of_country
-    from reporting.figures.regulators import publishes_disclosure
-
-    notes = []
-    for game_id, game in config.games.items():
-        market = regulator_of_country(game.jurisdiction)
-        if market is not None and not publishes_disclosure(game) and not market.page_sections:
-            notes.append(
-                f"{game_id} ({game.jurisdiction}): no page format of {market.name} is written"
-                " down here, so its pages carry no regulator block: the rule sheet's table of"
-                " every bet's RTP is what they publish"
-            )
-    return notes
-
-
-def _config_findings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     import math
     from decimal import Decimal
 
     from reporting.config.rtp import favourable_bet_warnings
     from reporting.engine.theory import game_odds
-    from reporting.figures.regulators import (
-        configuration_warnings,
-        declared_rtp_unsupported,
-    )
+    from reporting.figures.regulators import configuration_warnings, declared_rtp_unsupported
 
     located = config.problems()
     hints = []
@@ -83,6 +58,24 @@ def _config_findings(config: OperatorConfig) -> tuple[list[str], list[str]]:
                 " and the pages give each bet's RTP"
             )
     return located.messages, hints
+
+
+def publishing_notes(config: OperatorConfig) -> list[str]:
+    """What each game of a market whose page format is not written down publishes: no
+    regulator block, the rule sheet's table of every bet's RTP (no warning: nothing to do)."""
+    from reporting.config.regulators import regulator_of_country
+    from reporting.figures.regulators import publishes_disclosure
+
+    notes = []
+    for game_id, game in config.games.items():
+        market = regulator_of_country(game.jurisdiction)
+        if market is not None and not publishes_disclosure(game) and not market.page_sections:
+            notes.append(
+                f"{game_id} ({game.jurisdiction}): no page format of {market.name} is written"
+                " down here, so its pages carry no regulator block: the rule sheet's table of"
+                " every bet's RTP is what they publish"
+            )
+    return notes
 
 
 def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[str, Any]:

@@ -33,7 +33,8 @@ stand in for it.
 
 The day column is how a day of the month is written on its own, as "updated on the 5th of
 each month" needs it: one of :data:`DAY_FORMATS` (``number`` 5, ``period`` 5., ``english``
-5th, ``swedish`` 5:e, ``dutch`` 5e, ``french`` 1er and 5).
+5th, ``swedish`` 5:e, ``dutch`` 5e, ``french`` 1er and 5). French writes the day so in a
+full date too (``day_format_in_dates``: "1er décembre 2026", which CLDR writes "1 décembre").
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ class Language:
     #: ending of its genitive, "" for none; None when the sentences decline it.
     hand_genitive: str | None
     day_format: str  # a name of DAY_FORMATS: how a day of the month is written on its own
+    #: Whether a full date writes its day in the day format too, where CLDR's pattern has
+    #: the bare number (French "1er décembre 2026"; Danish "5. december" is CLDR's own).
+    day_format_in_dates: bool = False
 
     def __post_init__(self) -> None:
         if self.day_format not in DAY_FORMATS:
@@ -130,7 +134,9 @@ LANGUAGES: tuple[Language, ...] = (
     Language("sv", "sv_SE", 0x041D, hand_genitive=None, day_format="swedish"),
     Language("nl", "nl_NL", 0x0413, hand_genitive="", day_format="dutch"),
     Language("de", "de_DE", 0x0407, hand_genitive=None, day_format="period"),
-    Language("fr", "fr_FR", 0x040C, hand_genitive="", day_format="french"),
+    Language(
+        "fr", "fr_FR", 0x040C, hand_genitive="", day_format="french", day_format_in_dates=True
+    ),
 )
 
 #: The codes of :data:`LANGUAGES`.

@@ -214,15 +214,16 @@ class Formatter:
 
     def long_date(self, day: date) -> str:
         """A full date (``5 febbraio 2026``; Greek puts the month in the genitive, as a date
-        needs: ``5 Φεβρουαρίου 2026``). The first of a month is an ordinal where the row's
-        day format says so and CLDR's pattern does not (French ``1er décembre 2026``).
+        needs: ``5 Φεβρουαρίου 2026``). Where the language's row says so, the day is written
+        in its day format (French ``1er décembre 2026``, where CLDR has the bare number).
 
         >>> Formatter("fr_FR").long_date(date(2026, 12, 1)), Formatter("fr_FR").long_date(date(2026, 12, 5))
         ('1er décembre 2026', '5 décembre 2026')
         """
         pattern = self._locale.date_formats["long"].pattern
-        if day.day == 1 and self._row.day_format == "french":
-            pattern = re.sub(r"(?<![d'])d(?!d)", "d'er'", pattern, count=1)
+        if self._row.day_format_in_dates:
+            day_text = f"'{self._row.day_of_month(day.day)}'"
+            pattern = re.sub(r"(?<![d'])d(?!d)", day_text, pattern, count=1)
         return format_date(day, pattern, locale=self.locale)
 
     def month(self, month: tuple[int, int] | date) -> str:

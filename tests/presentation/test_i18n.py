@@ -604,32 +604,20 @@ def test_a_glossary_line_is_read_with_or_without_its_reason():
     assert all(" — " not in word for word in glossary("fr").values())
 
 
+# fmt: off
 @pytest.mark.parametrize(
     ("language", "money", "percent", "first", "month", "fifth"),
     [
         ("es", "1.234.567,89\xa0€", "98,94\xa0%", "1 de diciembre de 2026", "octubre de 2026", "5"),
-        (
-            "pt",
-            "1\xa0234\xa0567,89\xa0€",
-            "98,94%",
-            "1 de dezembro de 2026",
-            "outubro de 2026",
-            "5",
-        ),
+        ("pt", "1\xa0234\xa0567,89\xa0€", "98,94%", "1 de dezembro de 2026", "outubro de 2026", "5"),
         ("ro", "1.234.567,89\xa0EUR", "98,94\xa0%", "1 decembrie 2026", "octombrie 2026", "5"),
         ("sv", "1\xa0234\xa0567,89\xa0€", "98,94\xa0%", "1 december 2026", "oktober 2026", "5:e"),
         ("nl", "€\xa01.234.567,89", "98,94%", "1 december 2026", "oktober 2026", "5e"),
         ("de", "1.234.567,89\xa0€", "98,94\xa0%", "1. Dezember 2026", "Oktober 2026", "5."),
-        (
-            "fr",
-            "1\u202f234\u202f567,89\xa0€",
-            "98,94\xa0%",
-            "1er décembre 2026",
-            "octobre 2026",
-            "5",
-        ),
+        ("fr", "1\u202f234\u202f567,89\xa0€", "98,94\xa0%", "1er décembre 2026", "octobre 2026", "5"),
     ],
 )
+# fmt: on
 def test_the_new_markets_numbers_and_dates(language, money, percent, first, month, fifth):
     """CLDR's patterns for each locale (Babel), the row's day format for a day alone: what a
     reader of that market expects (Portuguese and Dutch write 98,94% close; French groups
