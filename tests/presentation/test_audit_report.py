@@ -435,7 +435,7 @@ def test_no_printed_page_of_the_report_splits_a_row_or_parts_a_heading_from_its_
     report of a month with rejected files, findings and void rounds, printed: no row split
     over two pages, no heading at the foot of a page, no table apart from its heading."""
     from reporting.presentation.pdf import laid_out
-    from tests.presentation.test_pdf import break_problems
+    from tests.presentation.printed import break_problems
 
     # rows of several lines each: one of them meets the foot of the first page
     a_wholly_rejected_file(store, 40, "not JSON: " + "expecting a value here " * 12)

@@ -11,10 +11,10 @@ from datetime import date
 import helpers
 import pytest
 
-from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.html import render_disclosure_html, render_html
-from reporting.presentation.pdf import laid_out, render_disclosure_pdf, render_pdf
+from reporting.presentation.pdf import html_to_pdf, laid_out, render_disclosure_pdf, render_pdf
 from reporting.presentation.rulesheet import build_rule_sheet
+from tests.presentation.printed import break_problems, page_breaks_read
 
 # A name with every character HTML escapes: ' & < > "
 HOSTILE_NAME = 'O\'Brien & Sons <Live> "Baccarat"'
@@ -60,72 +60,6 @@ def test_the_css_footer_string_holds_the_plain_name_hex_escaped(operator_config,
 
 # --- page breaks ----------------------------------------------------------------------------
 
-#: The blocks a printed page is read by; a heading, caption or paragraph is read whole.
-BLOCKS = {"h1", "h2", "h3", "p", "ul", "ol", "table", "tr", "figure", "figcaption"}
-HEADINGS = {"h1", "h2", "h3", "caption"}
-
-
-def blocks_by_page(document) -> list[list]:
-    """The elements of each laid-out page, in order: headings, paragraphs, tables, rows."""
-
-    def walk(box, found):
-        element = getattr(box, "element", None)
-        if getattr(box, "element_tag", None) in BLOCKS | HEADINGS and element is not None:
-            if not found or found[-1] is not element:
-                found.append(element)
-            if box.element_tag not in ("table", "tr", "figure"):
-                return
-        for child in getattr(box, "children", None) or ():
-            walk(child, found)
-
-    pages = []
-    for page in document.pages:
-        found: list = []
-        walk(page._page_box, found)
-        pages.append(found)
-    return pages
-
-
-def break_problems(document) -> list[str]:
-    """What a printed page must not do: split a table row, end on a heading or caption (parted
-    from what it heads), start with a table whose heading or introduction stayed behind, or
-    start with the note that follows a table."""
-    pages = blocks_by_page(document)
-    root = document.pages[0]._page_box.children[0].element
-    parent = {child: element for element in root.iter() for child in element}
-
-    def before(element):
-        siblings = list(parent[element])
-        index = siblings.index(element)
-        return siblings[index - 1] if index else None
-
-    def text(element) -> str:
-        return " ".join("".join(element.itertext()).split())[:60]
-
-    problems = []
-    rows: dict[int, set[int]] = {}
-    for number, page in enumerate(pages, 1):
-        for element in page:  # a header row repeated on the next page is no split row
-            if element.tag == "tr" and parent[element].tag != "thead":
-                rows.setdefault(id(element), set()).add(number)
-        if number == 1 or not page:
-            continue
-        first, last = page[0], pages[number - 2][-1] if pages[number - 2] else None
-        if last is not None and last.tag in HEADINGS:
-            problems.append(f"page {number - 1} ends with the {last.tag} {text(last)!r}")
-        if first.tag == "table" and first not in pages[number - 2]:
-            problems.append(f"page {number} starts with a table apart from its heading")
-        previous = before(first)
-        follows_a_table = previous is not None and (
-            previous.tag == "table" or previous.find(".//table") is not None
-        )
-        if first.tag == "p" and follows_a_table:
-            problems.append(f"page {number} starts with the note {text(first)!r}")
-    problems += [
-        f"a table row is split over pages {sorted(p)}" for p in rows.values() if len(p) > 1
-    ]
-    return problems
-
 
 def test_the_page_break_checks_catch_a_heading_left_at_the_foot_of_a_page():
     """The checks themselves, on a page without the sheets' print rules: a forced break after
@@ -144,22 +78,22 @@ def test_the_page_break_checks_catch_a_heading_left_at_the_foot_of_a_page():
     assert any("starts with the note 'The note.'" in p for p in problems), problems
 
 
-@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
-def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(operator_config, language):
-    """Every sample game's sheet, printed: no row split over two pages, no heading or caption
-    at the foot of a page, no table apart from the heading and paragraph that introduce it,
-    no note apart from the table it follows."""
-    problems = []
-    for game_id in operator_config.games:
-        sheet = build_rule_sheet(
-            operator_config.game(game_id),
-            language,
-            disclosure=None,
-            as_of=date(2026, 11, 30),
-            tool_version="test",
-        )
-        problems += [f"{game_id}: {p}" for p in break_problems(laid_out(render_html(sheet)))]
-    assert not problems, "\n".join(problems)
+def test_the_breaks_of_a_printed_page_are_read_from_the_layout_its_pdf_is_written_from():
+    """How the rule sheets' tests read the breaks of every sheet they print (test_render,
+    test_variant_sheets): each page laid out while ``page_breaks_read`` is open is checked,
+    and its PDF is the same bytes as one printed without it."""
+    table = "<div><table><caption>Caption</caption><tr><td>row</td></tr></table></div>"
+    bad = (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>'
+        f'<body><h2 style="break-after: page">Heading</h2>{table}</body></html>'
+    )
+    good = bad.replace(' style="break-after: page"', "")
+    with page_breaks_read() as read:
+        printed = html_to_pdf(bad, date(2026, 11, 30))
+        html_to_pdf(good, date(2026, 11, 30))
+    assert len(read) == 2 and read[1] == []
+    assert any("ends with the h2 'Heading'" in p for p in read[0]), read
+    assert printed == html_to_pdf(bad, date(2026, 11, 30))
 
 
 def test_a_process_that_printed_a_page_leaves_no_font_folder_and_says_nothing_at_exit(tmp_path):

@@ -39,6 +39,7 @@ from reporting.presentation.pdf import render_pdf
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
+from tests.presentation.printed import page_breaks_read
 from tests.presentation.test_published_files import DRAFT_MARKS
 
 AS_OF = date(2026, 11, 30)
@@ -58,14 +59,24 @@ def sheet_of(config, game_id: str, language: str):
 
 
 @pytest.fixture(scope="module")
-def rendered(operator_config, tmp_path_factory) -> Path:
-    """Every game in every language and format, written once."""
+def page_breaks() -> dict[tuple[str, str], list[list[str]]]:
+    """What the breaks of each printed sheet do wrong, by (game, language): filled by
+    ``rendered`` as it prints them (tests/presentation/printed.py)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def rendered(operator_config, tmp_path_factory, page_breaks) -> Path:
+    """Every game in every language and format, written once; the page breaks of each PDF
+    read from the layout it is written from."""
     folder = tmp_path_factory.mktemp("rule-sheets")
     for game_id in GAMES:
         for language in SUPPORTED_LANGUAGES:
             sheet = sheet_of(operator_config, game_id, language)
-            for fmt in FORMATS:
-                write_rule_sheet(sheet, fmt, folder)
+            with page_breaks_read() as read:
+                for fmt in FORMATS:
+                    write_rule_sheet(sheet, fmt, folder)
+            page_breaks[game_id, language] = read
     return folder
 
 
@@ -80,6 +91,21 @@ def test_every_game_language_and_format_is_written(rendered):
     assert names == expected  # and no temporary file left behind
     for name in expected:
         assert (rendered / name).stat().st_size > 1000, name
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(rendered, page_breaks, language):
+    """Every game's sheet as printed: no row split over two pages, no heading or caption at the
+    foot of a page, no table apart from the heading and paragraph that introduce it, no note
+    apart from the table it follows (printed.break_problems, on each PDF's own layout)."""
+    for game_id in GAMES:
+        assert len(page_breaks[game_id, language]) == 1  # one layout: the PDF's
+    problems = [
+        f"{game_id}: {problem}"
+        for game_id in GAMES
+        for problem in page_breaks[game_id, language][0]
+    ]
+    assert not problems, "\n".join(problems)
 
 
 # --- HTML ----------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from reporting.presentation.html import render_html
 from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN, Formatter, load_translations
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, build_rule_sheet
+from tests.presentation.printed import page_breaks_read
 from tests.presentation.variants import VARIANT_GAMES
 
 AS_OF = date(2026, 11, 30)
@@ -52,13 +53,37 @@ def sheets(variant_config) -> dict[tuple[str, str], RuleSheet]:
 
 
 @pytest.fixture(scope="module")
-def rendered(sheets, tmp_path_factory) -> Path:
-    """Every variant game in every language and format, written once."""
+def page_breaks() -> dict[tuple[str, str], list[list[str]]]:
+    """What the breaks of each printed sheet do wrong, by (game, language): filled by
+    ``rendered`` as it prints them (tests/presentation/printed.py)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def rendered(sheets, tmp_path_factory, page_breaks) -> Path:
+    """Every variant game in every language and format, written once; the page breaks of each
+    PDF read from the layout it is written from."""
     folder = tmp_path_factory.mktemp("variant-sheets")
-    for sheet in sheets.values():
-        for fmt in FORMATS:
-            write_rule_sheet(sheet, fmt, folder)
+    for key, sheet in sheets.items():
+        with page_breaks_read() as read:
+            for fmt in FORMATS:
+                write_rule_sheet(sheet, fmt, folder)
+        page_breaks[key] = read
     return folder
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(rendered, page_breaks, language):
+    """Each variant game's sheet as printed: no row split over two pages, no heading or caption
+    at the foot of a page, no table or note apart from what introduces it."""
+    for game_id in VARIANT_GAMES:
+        assert len(page_breaks[game_id, language]) == 1  # one layout: the PDF's
+    problems = [
+        f"{game_id}: {problem}"
+        for game_id in VARIANT_GAMES
+        for problem in page_breaks[game_id, language][0]
+    ]
+    assert not problems, "\n".join(problems)
 
 
 # --- what a reader must find: each row's words beside its pay --------------------------------

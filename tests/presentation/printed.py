@@ -1,0 +1,101 @@
+"""Printed pages read box by box: what a page break must not do, and a way to read the breaks
+of every page a test prints anyway.
+
+The page-break checks read WeasyPrint's laid-out ``Document``. A rule sheet's PDF is laid out
+once by ``reporting.presentation.pdf.laid_out``; :func:`page_breaks_read` looks at each
+document that function returns while a test writes its PDFs, so that the breaks of every
+printed sheet are read from the very layout its PDF was written from, with no second layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from reporting.presentation import pdf
+
+#: The blocks a printed page is read by; a heading, caption or paragraph is read whole.
+BLOCKS = {"h1", "h2", "h3", "p", "ul", "ol", "table", "tr", "figure", "figcaption"}
+HEADINGS = {"h1", "h2", "h3", "caption"}
+
+
+def blocks_by_page(document) -> list[list]:
+    """The elements of each laid-out page, in order: headings, paragraphs, tables, rows."""
+
+    def walk(box, found):
+        element = getattr(box, "element", None)
+        if getattr(box, "element_tag", None) in BLOCKS | HEADINGS and element is not None:
+            if not found or found[-1] is not element:
+                found.append(element)
+            if box.element_tag not in ("table", "tr", "figure"):
+                return
+        for child in getattr(box, "children", None) or ():
+            walk(child, found)
+
+    pages = []
+    for page in document.pages:
+        found: list = []
+        walk(page._page_box, found)
+        pages.append(found)
+    return pages
+
+
+def break_problems(document) -> list[str]:
+    """What a printed page must not do: split a table row, end on a heading or caption (parted
+    from what it heads), start with a table whose heading or introduction stayed behind, or
+    start with the note that follows a table."""
+    pages = blocks_by_page(document)
+    root = document.pages[0]._page_box.children[0].element
+    parent = {child: element for element in root.iter() for child in element}
+
+    def before(element):
+        siblings = list(parent[element])
+        index = siblings.index(element)
+        return siblings[index - 1] if index else None
+
+    def text(element) -> str:
+        return " ".join("".join(element.itertext()).split())[:60]
+
+    problems = []
+    rows: dict[int, set[int]] = {}
+    for number, page in enumerate(pages, 1):
+        for element in page:  # a header row repeated on the next page is no split row
+            if element.tag == "tr" and parent[element].tag != "thead":
+                rows.setdefault(id(element), set()).add(number)
+        if number == 1 or not page:
+            continue
+        first, last = page[0], pages[number - 2][-1] if pages[number - 2] else None
+        if last is not None and last.tag in HEADINGS:
+            problems.append(f"page {number - 1} ends with the {last.tag} {text(last)!r}")
+        if first.tag == "table" and first not in pages[number - 2]:
+            problems.append(f"page {number} starts with a table apart from its heading")
+        previous = before(first)
+        follows_a_table = previous is not None and (
+            previous.tag == "table" or previous.find(".//table") is not None
+        )
+        if first.tag == "p" and follows_a_table:
+            problems.append(f"page {number} starts with the note {text(first)!r}")
+    problems += [
+        f"a table row is split over pages {sorted(p)}" for p in rows.values() if len(p) > 1
+    ]
+    return problems
+
+
+@contextmanager
+def page_breaks_read() -> Iterator[list[list[str]]]:
+    """While open, each page laid out for print has its :func:`break_problems` appended, in
+    order, to the list it yields (one entry per laid-out page, ``[]`` for a good one). The
+    document itself goes on to be written as before: the checks only read its boxes."""
+    read: list[list[str]] = []
+    lay_out = pdf.laid_out
+
+    def reading(html: str):
+        document = lay_out(html)
+        read.append(break_problems(document))
+        return document
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pdf, "laid_out", reading)
+        yield read
