@@ -125,6 +125,14 @@ MEASURE = r"""
     for (const match of node.data.matchAll(/\S+/g)) {
       const word = match[0];
       if (word.length < 2) continue;
+      // A word whose boxes all sit on one line is not split: its characters are not read
+      // one by one (most words of a page; a split word has a box on each of its lines).
+      const whole = document.createRange();
+      whole.setStart(node, match.index);
+      whole.setEnd(node, match.index + word.length);
+      const bottoms = [...whole.getClientRects()].filter((box) => box.width > 0)
+        .map((box) => box.bottom);
+      if (bottoms.length && Math.max(...bottoms) - Math.min(...bottoms) < 3) continue;
       const lines = [];
       for (let i = 0; i < word.length; i++) {
         const line = lineOf(node, match.index + i, match.index + i + 1);
@@ -471,13 +479,14 @@ def test_a_missing_chromium_fails_with_the_install_command(monkeypatch):
 
 @pytest.fixture(scope="module")
 def audit_report_page(operator_config, tmp_path_factory) -> Path:
-    """The audit report of a generated month with a fault of every kind, as monthly writes it."""
+    """The audit report of a generated month with a fault of every kind: its HTML page, as
+    monthly writes it (the same page monthly prints to PDF; the browser reads the HTML)."""
     from helpers import alerts_of
 
     from reporting.figures.audit import audit_month
     from reporting.ingest.discovery import discover_sources
     from reporting.jobs.audit import month_report
-    from reporting.presentation.audit_report import write_audit_report
+    from reporting.presentation.audit_report import render_audit_html, report_file_names
     from reporting.sample import generate_month
     from reporting.store.load import ingest
     from reporting.store.schema import connect
@@ -509,7 +518,8 @@ def audit_report_page(operator_config, tmp_path_factory) -> Path:
             as_of=AS_OF,
             alerts=alerts_of(connection, verified),
         )
-        html, _pdf = write_audit_report(folder, report)
+        html = folder / report_file_names("2026-10")[0]
+        html.write_text(render_audit_html(report), encoding="utf-8")
     finally:
         connection.close()
     return html
