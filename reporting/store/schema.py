@@ -472,22 +472,47 @@ def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
 
     Without a ``-wal`` file beside it, the whole database is in the file: it is read as
     ``immutable`` (no lock, no ``-wal``/``-shm`` file made beside another application's
-    file). With one, a read-only connection reads the WAL too (and never checkpoints); a
-    read that met a writer mid-way is read again that way.
+    file). Such a read takes no lock, so it is kept only if the file was not written while
+    it was read (the same inode, size and modification time, still no ``-wal``): a
+    connection that opened, committed and checkpointed meanwhile (another process creating
+    the same store) could have shown it the header of before and the tables of after.
+    Otherwise, or with a ``-wal``, a read-only connection reads under SQLite's locks, the WAL
+    too (and never checkpoints).
     """
     uri = f"file:{quote(str(path.absolute()))}?"
-    if not Path(f"{path}-wal").exists():
+    if not _in_use(path):
+        before = _stamp(path)
         with contextlib.suppress(sqlite3.Error):
-            return _read_marks(uri + "immutable=1", wait)
+            marks = _read_marks(uri + "immutable=1", wait)
+            if not _in_use(path) and _stamp(path) == before:
+                return marks
     try:
         return _read_marks(uri + "mode=ro", wait)
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
 
 
-def _read_marks(uri: str, wait: float) -> tuple[int, int, set[str]]:
-    reader = sqlite3.connect(uri, uri=True, timeout=wait)
+def _in_use(path: Path) -> bool:
+    """A ``-wal`` file beside the database: a connection has it open in WAL mode."""
+    return Path(f"{path}-wal").exists()
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """What a write to the file changes: its inode, size and modification time."""
     try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def _read_marks(uri: str, wait: float) -> tuple[int, int, set[str]]:
+    """The three marks read in one read transaction: one snapshot of the file (three
+    statements on their own would each read the store as it was then, and could show the
+    header before another connection's creation of the schema with the tables after it)."""
+    reader = sqlite3.connect(uri, uri=True, timeout=wait, isolation_level=None)
+    try:
+        reader.execute("BEGIN")
         return _application_id(reader), _version(reader), _tables(reader)
     finally:
         reader.close()
