@@ -51,9 +51,10 @@ demo: syslibs $(STAMP)
 
 # Across the cores (pytest-xdist), a test file to one worker, so that a fixture built once per
 # module is built once (--dist loadgroup cannot group under pytest 9.2: xdist 3.8 renames
-# items through an attribute pytest no longer reads).
+# items through an attribute pytest no longer reads); the files in collection order, where
+# tests/conftest.py puts the slowest first (--no-loadscope-reorder: not by number of tests).
 test: syslibs $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # The inner loop: the engine, the checks, the configuration and the presentation's units (no
 # PDF, no browser, no command run in a child process). make test runs these too.
