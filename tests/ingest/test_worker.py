@@ -269,9 +269,11 @@ def test_a_path_that_cannot_be_opened_is_input_error_not_a_crash(tmp_path, opera
 def test_closing_the_reader_stops_the_worker_at_once(tmp_path, operator_config, make_round):
     """Writing failed (or Ctrl-C): closing the batches ends the child, it does not read on."""
     log = many_rounds_gz(tmp_path / "many.jsonl.gz", make_round, 12_000)
+    # this process's children of earlier tests (multiprocessing's resource tracker) stay
+    earlier = set(children_of(os.getpid()))
     batches = read_in_worker(Source(log, "jsonl.gz"), operator_config.games, 1000)
     next(batches)
-    running = set(children_of(os.getpid()))
+    running = set(children_of(os.getpid())) - earlier
     assert running, "the worker runs"
     batches.close()
     assert set(children_of(os.getpid())) & running == set()
