@@ -1,0 +1,142 @@
+"""Where a month's documents are rendered: here, each in its turn (one job), or side by side in
+worker processes (``monthly --jobs N``).
+
+Each task writes its own files into the month's staging folder and returns their paths; the
+caller gathers the results in its own order, not in the order they finish, so the files listed
+and the manifest are the same whatever the number of jobs, and so are the bytes (a document
+depends on its inputs only: the PDFs are pinned to their as-of date).
+
+The workers are fresh interpreters ('spawn'), not forks: a forked child would inherit the
+parent's open database connection and lock files, and WeasyPrint's native libraries (cairo,
+Pango, fontconfig) once loaded by the parent are not known to be safe across a fork. Starting
+one costs about as much as WeasyPrint's import, which the parent then no longer pays.
+
+A failure in a task (a template error, a full disk: the worker's exception, pickled back) is
+the one a run in turn would have met (the first in the caller's order) and stops the others: the workers are killed and reaped before the error goes on, so that nothing
+writes into the staging folder once its owner removes it; a stop (SIGTERM, Ctrl-C) does the
+same. A worker killed from outside is an :class:`~reporting.errors.EnvironmentFault`, and each
+worker dies with the run (:func:`reporting.verify.partitions.worker_started`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from multiprocessing import get_context
+from typing import Any, Protocol
+
+from reporting.errors import EnvironmentFault
+from reporting.verify.partitions import worker_started
+
+__all__ = ["Renders", "render_workers"]
+
+
+class Outcome(Protocol):
+    """A task's outcome: its result, or its error raised."""
+
+    def result(self) -> Any: ...
+
+
+class Renders(Protocol):
+    """Runs the month's rendering tasks."""
+
+    def submit(self, task: Callable[..., Any], /, *args: Any) -> Outcome:
+        """Hand a task over; its outcome."""
+
+    def completed(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
+        """Each outcome once its task is done (an error raised as soon as it is known)."""
+
+
+class _InTurn:
+    """One job: each task runs here when its outcome is asked for, in the order asked."""
+
+    def submit(self, task: Callable[..., Any], /, *args: Any) -> Outcome:
+        return _Deferred(task, args)
+
+    def completed(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
+        for outcome in outcomes:
+            outcome.result()
+            yield outcome
+
+
+class _Deferred:
+    """A task of :class:`_InTurn`: run on the first call of :meth:`result`."""
+
+    def __init__(self, task: Callable[..., Any], args: tuple) -> None:
+        self._task, self._args = task, args
+        self._done = False
+        self._value: Any = None
+
+    def result(self) -> Any:
+        if not self._done:
+            self._value = self._task(*self._args)
+            self._done = True
+        return self._value
+
+
+class _Workers:
+    """More jobs: each task starts in a worker process as soon as one is free."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self._pool = pool
+
+    def submit(self, task: Callable[..., Any], /, *args: Any) -> Outcome:
+        return self._pool.submit(task, *args)
+
+    def completed(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
+        futures: list[Future] = list(outcomes)  # type: ignore[arg-type]
+        for future in as_completed(futures):
+            if future.exception() is not None:
+                _raise_first_error(futures, futures.index(future))
+            yield future
+
+
+def _raise_first_error(futures: list[Future], failed: int) -> None:
+    """Raise the error a run in turn would have met, whichever task failed first: the first
+    in the caller's order, once every task before the one that failed is done."""
+    wait(futures[:failed])
+    for future in futures[: failed + 1]:
+        future.result()
+
+
+@contextmanager
+def render_workers(jobs: int) -> Iterator[Renders]:
+    """Render in ``jobs`` worker processes (1: here, in turn). Leaving the block with an
+    error, or on a stop, kills and reaps the workers first; otherwise they end on their own.
+    With more than one job a task and its arguments must pickle (a module-level function, or
+    a ``functools.partial`` of one)."""
+    if jobs <= 1:
+        yield _InTurn()
+        return
+    pool = ProcessPoolExecutor(
+        jobs,
+        mp_context=get_context("spawn"),
+        initializer=worker_started,
+        initargs=(os.getpid(),),
+    )
+    try:
+        yield _Workers(pool)
+    except BrokenProcessPool:
+        _stop(pool)
+        raise EnvironmentFault(
+            "a render worker process stopped (killed, or out of memory); the month's reports"
+            " were left as they were: run monthly again, or with --jobs 1"
+        ) from None
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and wait for them to end: none may write on."""
+    # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join()
