@@ -48,7 +48,7 @@ from reporting.files import (
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
-from reporting.jobs.rendering import render_workers
+from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
 from reporting.store.load import IngestResult, ingest
@@ -381,16 +381,20 @@ def _write_month(
     month, games, as_of = run.month, run.games, run.as_of
     log = watch[0]
     ordered = sorted(games, key=lambda game: game.id)
-    # Each game's figures first: their warnings are the pages' problems, which the audit
-    # workbook lists (the figures read the month's rounds, not verify's findings).
-    disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
-    warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
-    verified = _verify_month(connection, config, run, watch)
-    # The audit's files, then each game's pages: most of the run's time, watched step by step.
-    alerts, files = _write_documents(
-        connection, config, run, (staging, render), verified, watch, disclosures=disclosures,
-        publishing=warnings,
-    )  # fmt: skip
+    # The render workers start first: they get ready to print while this process reads the
+    # month's figures and verifies it.
+    with render_workers(min(run.render_jobs, 1 + len(ordered))) as renders:
+        # Each game's figures first: their warnings are the pages' problems, which the audit
+        # workbook lists (the figures read the month's rounds, not verify's findings).
+        disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
+        warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
+        verified = _verify_month(connection, config, run, watch)
+        # The audit's files, then each game's pages: most of the run's time, watched step by
+        # step.
+        alerts, files = _write_documents(
+            connection, config, run, (staging, render, renders), verified, watch,
+            disclosures=disclosures, publishing=warnings,
+        )  # fmt: skip
     for game in ordered:
         for warning in disclosures[game.id].warnings:
             log(f"disclose {game.id}: warning: {warning}")
@@ -414,34 +418,31 @@ def _write_documents(
     connection: sqlite3.Connection,
     config: OperatorConfig,
     run: _MonthRun,
-    into: tuple[Path, Renderer],
+    into: tuple[Path, Renderer, Renders],
     verified: VerifyResult,
     watch: tuple[Log, Progress],
     *,
     disclosures: Mapping[str, Disclosure],
     publishing: dict[str, tuple[str, ...]],
 ) -> tuple[MonthAlerts, list[Path]]:
-    """The month's audit and each game's pages staged, rendered in ``run.render_jobs``
-    processes (:mod:`reporting.jobs.rendering`), a step of the bar as each is done; the
-    alerts, and the files in the same order whatever the number of jobs."""
-    staging, render = into
+    """The month's audit and each game's pages staged, rendered by ``renders`` (in
+    ``run.render_jobs`` processes: :mod:`reporting.jobs.rendering`), a step of the bar as each
+    is done; the alerts, and the files in the same order whatever the number of jobs."""
+    staging, render, renders = into
     ordered = sorted(run.games, key=lambda game: game.id)
     advance = watch[1](f"write {run.month}", 1 + len(ordered))
-    with render_workers(min(run.render_jobs, 1 + len(ordered))) as renders:
-        # The pages first: the workers start on them while this process writes the workbook.
-        pages = [
-            renders.submit(
-                _write_game, game, disclosures[game.id], run.as_of[game.id], staging, render
-            )
-            for game in ordered
-        ]
-        alerts, workbook, report = _write_audit(
-            connection, config, run, staging, verified, watch[0], disclosures=disclosures,
-            publishing=publishing,
-        )  # fmt: skip
-        audit = renders.submit(write_audit_report, staging, report)
-        for done, _outcome in enumerate(renders.completed([audit, *pages]), start=1):
-            advance(done)
+    # The pages first: the workers start on them while this process writes the workbook.
+    pages = [
+        renders.submit(_write_game, game, disclosures[game.id], run.as_of[game.id], staging, render)
+        for game in ordered
+    ]
+    alerts, workbook, report = _write_audit(
+        connection, config, run, staging, verified, watch[0], disclosures=disclosures,
+        publishing=publishing,
+    )  # fmt: skip
+    audit = renders.submit(write_audit_report, staging, report)
+    for done, _outcome in enumerate(renders.completed([audit, *pages]), start=1):
+        advance(done)
     return alerts, [workbook, *audit.result(), *(path for page in pages for path in page.result())]
 
 

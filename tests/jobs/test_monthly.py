@@ -549,13 +549,13 @@ def test_the_run_after_a_kill_completes_and_clears_the_staging_area(october):
 
 
 def render_workers_of(pid: int) -> list[int]:
-    """The worker processes a run started (fresh interpreters: ``spawn_main`` in their
-    command line)."""
+    """The processes a run started to render: its fork server (a child of the run running
+    ``multiprocessing.forkserver``) and the workers forked from it."""
     workers = []
     for child in children_of(pid):
         with contextlib.suppress(OSError):
-            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
-                workers.append(child)
+            if b"multiprocessing.forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
+                workers += [child, *children_of(child)]
     return workers
 
 
