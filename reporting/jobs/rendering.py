@@ -6,10 +6,11 @@ caller gathers the results in its own order, not in the order they finish, so th
 and the manifest are the same whatever the number of jobs, and so are the bytes (a document
 depends on its inputs only: the PDFs are pinned to their as-of date).
 
-The workers are fresh interpreters ('spawn'), not forks: a forked child would inherit the
-parent's open database connection and lock files, and WeasyPrint's native libraries (cairo,
-Pango, fontconfig) once loaded by the parent are not known to be safe across a fork. Starting
-one costs about as much as WeasyPrint's import, which the parent then no longer pays.
+The workers are not forks of the run: a fork would inherit its open database connection and
+lock files. They are forked from multiprocessing's fork server, a fresh interpreter that holds
+neither, has imported the renderers and WeasyPrint once (:data:`_PRELOAD`) and runs no thread;
+each worker then loads the faces. They start with the month, before its figures and
+verification, so that they are ready when the first page is.
 
 A failure in a task (a template error, a full disk: the worker's exception, pickled back) is
 the one a run in turn would have met (the first in the caller's order) and stops the others: the workers are killed and reaped before the error goes on, so that nothing
