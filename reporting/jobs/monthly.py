@@ -382,8 +382,11 @@ def _write_month(
     log = watch[0]
     ordered = sorted(games, key=lambda game: game.id)
     # The render workers start first: they get ready to print while this process reads the
-    # month's figures and verifies it.
-    with render_workers(min(run.render_jobs, 1 + len(ordered))) as renders:
+    # month's figures and verifies it. Only documents worth a worker count: the audit report,
+    # and the pages of each game that publishes them (a game without languages writes its
+    # disclosure JSON alone); one of them is printed here, in turn.
+    printed = 1 + sum(1 for game in ordered if game.languages)
+    with render_workers(min(run.render_jobs, printed)) as renders:
         # Each game's figures first: their warnings are the pages' problems, which the audit
         # workbook lists (the figures read the month's rounds, not verify's findings).
         disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}

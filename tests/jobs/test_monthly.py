@@ -107,15 +107,16 @@ timezone = "Europe/Rome"
 languages = []
 """
 
-# Two games, no rule sheets (for the library tests and the failure test).
-TWO_GAMES_NO_SHEETS = """\
+# Two games that publish pages (for the library tests and the failure test, whose renderers
+# stand in for the real one: so both games' pages are work for a render worker).
+TWO_GAMES_STUB_SHEETS = """\
 [games.live-baccarat-it]
 base = "live-baccarat-gr"
 timezone = "Europe/Rome"
-languages = []
+languages = ["el"]
 
 [games.live-baccarat-gr]
-languages = []
+languages = ["el"]
 """
 
 # Games 25 hours apart: their local dates differ nearly all the time.
@@ -873,7 +874,7 @@ def test_json_document_has_the_contract_keys(greek, make_round, make_bet, write_
 def two_games(tmp_path, make_round, make_bet, write_jsonl):
     inbox = tmp_path / "inbox"
     write_two_greek_rounds(inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl)
-    config_path = write_config(tmp_path / "operator.toml", TWO_GAMES_NO_SHEETS)
+    config_path = write_config(tmp_path / "operator.toml", TWO_GAMES_STUB_SHEETS)
     return SimpleNamespace(
         config=load_config(config_path),
         config_path=config_path,
