@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -116,22 +117,27 @@ def render_workers(jobs: int) -> Iterator[Renders]:
     context = get_context("forkserver")
     context.set_forkserver_preload(list(_PRELOAD))
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_render_worker_started)
+    # Started now, not on the first page: the fork server imports WeasyPrint and each worker
+    # loads its faces while the caller goes on (verifying the month, writing the workbook). A
+    # pool starts a worker for a task when none is idle: one task each starts them all. They
+    # are asked for from a thread of their own: a start waits for the fork server's imports,
+    # and a stop (SIGTERM, Ctrl-C) in the middle of one would leave a worker the pool does not
+    # know, to be forked after the run is gone (it would print a traceback on the run's
+    # stderr, after the run's last line). A stop waits for the starts, then kills them all.
+    starting = threading.Thread(target=_start, args=(pool, jobs), name="render-workers")
+    starting.start()
     try:
-        # Started now, not on the first page: each worker imports and loads WeasyPrint's
-        # faces while the caller goes on (verifying the month, writing the workbook). A
-        # pool starts a worker for a task when none is idle: one task each starts them all.
-        for _ in range(jobs):
-            pool.submit(_ready)
         yield _Workers(pool)
     except BrokenProcessPool:
-        _stop(pool)
+        _stop(pool, starting)
         raise EnvironmentFault(
             "a render worker process stopped (killed, or out of memory); the month's reports"
             " were left as they were: run monthly again, or with --jobs 1"
         ) from None
     except BaseException:
-        _stop(pool)
+        _stop(pool, starting)
         raise
+    starting.join()
     pool.shutdown(wait=True)
 
 
@@ -159,12 +165,22 @@ def _render_worker_started() -> None:
     load_fonts()
 
 
+def _start(pool: ProcessPoolExecutor, jobs: int) -> None:
+    """Ask the pool to start its ``jobs`` workers. A failure to start one is the run's own
+    first task's to meet (the pool is then broken), not this thread's to print."""
+    with contextlib.suppress(Exception):
+        for _ in range(jobs):
+            pool.submit(_ready)
+
+
 def _ready() -> None:
     """A task that does nothing: submitted once a worker, it makes the pool start them."""
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Kill the pool's workers and wait for them to end: none may write on."""
+def _stop(pool: ProcessPoolExecutor, starting: threading.Thread) -> None:
+    """Kill the pool's workers, once every start asked for is done (a worker being forked is
+    not in the pool's table yet), and wait for them to end: none may write on."""
+    starting.join()
     # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
     processes = list((pool._processes or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)

@@ -51,6 +51,7 @@ from reporting.cli import main
 from reporting.cli.monthly import _summary, monthly_document, render_game
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
+from reporting.jobs import rendering
 from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
 from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
@@ -570,6 +571,43 @@ def _wait_for_rendering(process: subprocess.Popen, staging: Path) -> list[int]:
             return workers
         time.sleep(0.01)
     raise AssertionError("the run rendered no game in a worker")
+
+
+def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
+    october, tmp_path, monkeypatch
+):
+    """A SIGTERM while the fork server still imports (made slow here: a module of its preload
+    sleeps) used to leave a worker the pool did not know yet: forked after the run had gone,
+    it printed a traceback on the run's stderr. The run now waits for the starts it asked for,
+    then kills them: its own line is the last, and no render process is left."""
+    slow = tmp_path / "modules"
+    slow.mkdir()
+    (slow / "slow_to_import.py").write_text("import time\ntime.sleep(3)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(slow))
+    monkeypatch.setattr(
+        "reporting.jobs.rendering._PRELOAD", ("slow_to_import", *rendering._PRELOAD)
+    )
+    out, db = tmp_path / "out", tmp_path / "report.sqlite"
+    argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
+    process = start_command(
+        argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not render_workers_of(process.pid):  # the fork server, importing
+            assert process.poll() is None and time.monotonic() < deadline, "no fork server"
+            time.sleep(0.01)
+        time.sleep(1)
+        process.send_signal(signal.SIGTERM)
+        _stdout, stderr = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    assert process.returncode == 2, stderr
+    assert stderr.splitlines()[-1].startswith("baccarat-report: stopped by SIGTERM"), stderr
+    assert "Traceback" not in stderr
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["TERM", "KILL"])
