@@ -339,6 +339,15 @@ class Doubt(str):
         doubt.figures = MappingProxyType(figures)
         return doubt
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its text, kind and figures (a worker process renders the pages)."""
+        return (_doubt, (str(self), self.kind, dict(self.figures)))
+
+
+def _doubt(text: str, kind: str, figures: dict[str, object]) -> Doubt:
+    """A :class:`Doubt` again, from what :meth:`Doubt.__reduce__` pickled."""
+    return Doubt(text, kind, **figures)
+
 
 def finding_order(finding: Finding) -> tuple:
     """The order every list of findings follows: heaviest first, then by file and line,

@@ -113,7 +113,8 @@ def _let_go_of_inherited_files() -> None:
 
 def _forget_this_process() -> None:
     """What a fresh interpreter would work out anew from its environment: the temporary
-    folder (``TMPDIR``), and multiprocessing's resource tracker (this process's)."""
+    folder (``TMPDIR``), and multiprocessing's resource tracker and fork server (this
+    process's, which the child could not wait for)."""
     tempfile.tempdir = None
     tracking = sys.modules.get("multiprocessing.resource_tracker")
     if tracking is not None:
@@ -121,6 +122,14 @@ def _forget_this_process() -> None:
         tracking._resource_tracker = tracker
         for name in ("ensure_running", "register", "unregister", "getfd"):
             setattr(tracking, name, getattr(tracker, name))
+    serving = sys.modules.get("multiprocessing.forkserver")
+    if serving is not None:
+        server = serving.ForkServer()
+        serving._forkserver = server
+        for name in (
+            "ensure_running", "get_inherited_fds", "connect_to_new_process", "set_forkserver_preload"
+        ):  # fmt: skip
+            setattr(serving, name, getattr(server, name))
 
 
 def _open_databases() -> list[str]:

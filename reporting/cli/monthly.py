@@ -18,7 +18,6 @@ from reporting.cli.common import (
     ConfigOption,
     DbOption,
     DbWaitOption,
-    JobsOption,
     JsonOption,
     LogsOption,
     SchedulerOption,
@@ -41,6 +40,20 @@ if TYPE_CHECKING:
     from reporting.jobs.monthly import MonthlyResult
     from reporting.verify.bearing import MonthAlerts
     from reporting.verify.partitions import Workers
+
+
+#: ``verify``'s ``--jobs``, which here also says how many processes render the documents.
+MonthlyJobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        min=1,
+        metavar="N",
+        help="Worker processes that verify the month's tables and render its documents"
+        " side by side; the files are the same whatever N. Default: the cores available"
+        " (the verification: 1 for fewer than 50,000 rounds).",
+    ),
+]
 
 
 def render_game(
@@ -94,7 +107,7 @@ def monthly_command(
             help="Seconds to wait for another run's lock before giving up (0: at once).",
         ),
     ] = 0.0,
-    jobs: JobsOption = None,
+    jobs: MonthlyJobsOption = None,
     scheduler: SchedulerOption = None,
     logs: LogsOption = None,
     worker_wait: WorkerWaitOption = DEFAULT_WORKER_WAIT,
@@ -104,6 +117,8 @@ def monthly_command(
     as_json: JsonOption = False,
 ) -> None:
     """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
+    from reporting.verify.partitions import available_cores
+
     operator = load_operator_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
@@ -112,8 +127,9 @@ def monthly_command(
     default_logs = str(inbox.resolve()) if scheduler is not None else None
     workers = verification_workers(jobs, scheduler, logs or default_logs, worker_wait)
     result = _run_locked(
-        operator, inbox, out, dates, db=db, waits=(wait, db_wait), workers=workers, as_json=as_json
-    )
+        operator, inbox, out, dates, db=db, waits=(wait, db_wait), workers=workers,
+        render_jobs=jobs or available_cores(), as_json=as_json,
+    )  # fmt: skip
     if as_json:
         print_json(monthly_document(result))
     else:
@@ -132,12 +148,14 @@ def _run_locked(
     db: Path,
     waits: tuple[float, float],
     workers: Workers,
+    render_jobs: int,
     as_json: bool,
 ) -> MonthlyResult:
     """The job under its locks: the output folder's first (a second run waits, or stops,
     before it touches the database), then the database's (a run writing elsewhere from the
     same database waits too), then the database itself. ``waits``: seconds to wait for
-    another run's lock, and for the database while another process writes to it."""
+    another run's lock, and for the database while another process writes to it;
+    ``render_jobs``: the processes that render the documents."""
     from reporting.jobs.monthly import no_progress, output_lock, run_monthly
     from reporting.store.faults import database_lock
     from reporting.store.schema import connect
@@ -162,6 +180,7 @@ def _run_locked(
                 progress=bars.task if bars.watched else no_progress,
                 jobs=workers.jobs,
                 runner=workers.runner,
+                render_jobs=render_jobs,
             )
         finally:
             connection.close()

@@ -26,7 +26,7 @@ from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.verify.bearing import MonthAlerts
 from reporting.verify.run import VerifyResult
 
-__all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_audit"]
+__all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_audit", "write_month_workbook"]
 
 #: Findings of each kind the report shows with their evidence (the workbook lists them all):
 #: a page of evidence costs the PDF about 45 ms a finding.
@@ -86,6 +86,27 @@ def write_month_audit(
 ) -> list[Path]:
     """Write ``audit-YYYY-MM.xlsx`` and the report ``audit-YYYY-MM.html`` and ``.pdf`` into
     ``folder``; their paths."""
+    workbook, report = write_month_workbook(
+        folder, connection, config, verified, audit, as_of=as_of, alerts=alerts,
+        publishing=publishing,
+    )  # fmt: skip
+    return [workbook, *write_audit_report(folder, report)]
+
+
+def write_month_workbook(
+    folder: Path,
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    verified: VerifyResult,
+    audit: MonthAudit,
+    *,
+    as_of: date,
+    alerts: MonthAlerts,
+    publishing: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[Path, AuditReport]:
+    """Write ``audit-YYYY-MM.xlsx`` into ``folder`` and build the month's report (what reads
+    the store), which :func:`~reporting.presentation.audit_report.write_audit_report` renders,
+    here or in a worker process; the workbook's path and the report."""
     workbook = folder / audit_file_name(audit.month, "xlsx")
     figures = _statistics(verified, config)
     write_audit_workbook(
@@ -103,4 +124,4 @@ def write_month_audit(
     report = month_report(
         connection, config, verified, audit, as_of=as_of, alerts=alerts, figures=figures
     )
-    return [workbook, *write_audit_report(folder, report)]
+    return workbook, report

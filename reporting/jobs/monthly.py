@@ -47,7 +47,9 @@ from reporting.files import (
 )
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
-from reporting.jobs.audit import write_month_audit
+from reporting.jobs.audit import write_month_workbook
+from reporting.jobs.rendering import Renders, render_workers
+from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import MonthAlerts, month_alerts
@@ -194,24 +196,24 @@ def run_monthly(
     locked: bool = False,
     log: Log = lambda line: None,
     progress: Progress = no_progress,
-    jobs: int = 1,
+    jobs: int | None = 1,
     runner: Runner | None = None,
+    render_jobs: int = 1,
 ) -> MonthlyResult:
     """Ingest new inbox files, then for each reference month write every report.
 
-    ``as_of`` gives each game's page date (its local date). Games are grouped by their
-    reference month; each month gets ``out/YYYY-MM/`` with, per game, the disclosure JSON
-    and what ``render`` writes (disclosure pages and rule sheets), plus the month's audit
-    workbook and ``manifest.json``. ``locked`` says the caller already holds the output
-    folder's lock (:func:`output_lock`), e.g. to open the database only under it.
-    The inbox's files that the ingest does not read (other names, what is not a regular
-    file: :func:`reporting.ingest.discovery.discover_inbox`) are an alert of every month written. ``progress`` shows the ingest of each file and
-    the verification of each month as they go. ``jobs`` and ``runner`` say where the month's
-    partitions are verified (:func:`reporting.verify.run.verify`).
+    ``as_of``: each game's page date (local). A reference month's games get ``out/YYYY-MM/``:
+    per game the disclosure JSON and what ``render`` writes (disclosure pages, rule sheets),
+    the audit and ``manifest.json``. ``locked``: the caller holds the output folder's lock
+    (:func:`output_lock`). The inbox's files the ingest does not read
+    (:func:`reporting.ingest.discovery.discover_inbox`) are an alert of every month written.
+    ``progress`` shows each step as it goes. ``jobs``, ``runner``: where the partitions are
+    verified (:func:`reporting.verify.run.verify`); ``render_jobs``: :mod:`.rendering`.
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
     months = _games_by_month(config, as_of)
+    workers = (jobs, runner, render_jobs)  # where the month is verified and rendered
     with contextlib.nullcontext() if locked else output_lock(out, wait):
         _repair_swap(out, log)
         _clear_staging(out)
@@ -223,7 +225,7 @@ def run_monthly(
                     _write_month(
                         connection,
                         config,
-                        _MonthRun(month, games, as_of, out, inputs, unread, jobs, runner),
+                        _MonthRun(month, games, as_of, out, inputs, unread, *workers),
                         render,
                         (log, progress),
                         staging,
@@ -363,8 +365,9 @@ class _MonthRun:
     out: Path
     inputs: list[dict]
     unread: Sequence[str]
-    jobs: int = 1  # the verification's worker processes
+    jobs: int | None = 1  # the verification's worker processes (None: as many as worth it)
     runner: Runner | None = None  # or where else its partitions run
+    render_jobs: int = 1  # the worker processes that render the documents (1: this one)
 
 
 def _write_month(
@@ -378,28 +381,27 @@ def _write_month(
     month, games, as_of = run.month, run.games, run.as_of
     log = watch[0]
     ordered = sorted(games, key=lambda game: game.id)
-    # Each game's figures first: their warnings are the pages' problems, which the audit
-    # workbook lists (the figures read the month's rounds, not verify's findings).
-    disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
-    warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
-    verified = _verify_month(connection, config, run, watch)
-    # The audit's files, then each game's pages: most of the run's time, watched step by step.
-    advance = watch[1](f"write {month}", 1 + len(ordered))
-    alerts, audit_files = _write_audit(
-        connection, config, run, staging, verified, log, disclosures=disclosures,
-        publishing=warnings,
-    )  # fmt: skip
-    files: list[Path] = list(audit_files)
-    advance(1)
-    without_play = []
-    for step, game in enumerate(ordered, start=2):
-        disclosure = disclosures[game.id]
-        if not disclosure.stakes:
-            without_play.append(game.id)
-        files.extend(_write_game(game, disclosure, as_of[game.id], staging, render))
-        advance(step)
-        for warning in disclosure.warnings:
+    # The render workers start first: they get ready to print while this process reads the
+    # month's figures and verifies it. Only documents worth a worker count: the audit report,
+    # and the pages of each game that publishes them (a game without languages writes its
+    # disclosure JSON alone); one of them is printed here, in turn.
+    printed = 1 + sum(1 for game in ordered if game.languages)
+    with render_workers(min(run.render_jobs, printed)) as renders:
+        # Each game's figures first: their warnings are the pages' problems, which the audit
+        # workbook lists (the figures read the month's rounds, not verify's findings).
+        disclosures = {game.id: disclose(connection, game, as_of[game.id]) for game in ordered}
+        warnings = {game_id: disclosure.warnings for game_id, disclosure in disclosures.items()}
+        verified = _verify_month(connection, config, run, watch)
+        # The audit's files, then each game's pages: most of the run's time, watched step by
+        # step.
+        alerts, files = _write_documents(
+            connection, config, run, (staging, render, renders), verified, watch,
+            disclosures=disclosures, publishing=warnings,
+        )  # fmt: skip
+    for game in ordered:
+        for warning in disclosures[game.id].warnings:
             log(f"disclose {game.id}: warning: {warning}")
+    without_play = [game.id for game in ordered if not disclosures[game.id].stakes]
     manifest = _write_manifest(run, staging, files)
     final = run.out / month
     swap_in_folder(staging, final)
@@ -413,6 +415,38 @@ def _write_month(
         without_play=without_play,
         files=[final / path.relative_to(staging) for path in [*files, manifest]],
     )
+
+
+def _write_documents(
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    run: _MonthRun,
+    into: tuple[Path, Renderer, Renders],
+    verified: VerifyResult,
+    watch: tuple[Log, Progress],
+    *,
+    disclosures: Mapping[str, Disclosure],
+    publishing: dict[str, tuple[str, ...]],
+) -> tuple[MonthAlerts, list[Path]]:
+    """The month's audit and each game's pages staged, rendered by ``renders`` (in
+    ``run.render_jobs`` processes: :mod:`reporting.jobs.rendering`), a step of the bar as each
+    is done; the alerts, and the files in the same order whatever the number of jobs."""
+    staging, render, renders = into
+    ordered = sorted(run.games, key=lambda game: game.id)
+    advance = watch[1](f"write {run.month}", 1 + len(ordered))
+    # The pages first: the workers start on them while this process writes the workbook.
+    pages = [
+        renders.submit(_write_game, game, disclosures[game.id], run.as_of[game.id], staging, render)
+        for game in ordered
+    ]
+    alerts, workbook, report = _write_audit(
+        connection, config, run, staging, verified, watch[0], disclosures=disclosures,
+        publishing=publishing,
+    )  # fmt: skip
+    audit = renders.submit(write_audit_report, staging, report)
+    for done, _outcome in enumerate(renders.completed([audit, *pages]), start=1):
+        advance(done)
+    return alerts, [workbook, *audit.result(), *(path for page in pages for path in page.result())]
 
 
 def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
@@ -464,10 +498,12 @@ def _write_audit(
     *,
     disclosures: Mapping[str, Disclosure],
     publishing: dict[str, tuple[str, ...]],
-) -> tuple[MonthAlerts, list[Path]]:
+) -> tuple[MonthAlerts, Path, AuditReport]:
     """What bears on the month, gathered, and the month's audit: the workbook, which lists the
-    pages' ``publishing`` problems (game id -> the warnings that make them drafts), and the
-    report (HTML and PDF), which names every alert. The alerts returned, with the files."""
+    pages' ``publishing`` problems (game id -> the warnings that make them drafts), written,
+    and the report, which names every alert, built (to be rendered as HTML and PDF by
+    :func:`~reporting.presentation.audit_report.write_audit_report`). The alerts returned,
+    with the workbook's path and the report."""
     month = run.month
     day = max(run.as_of[game.id] for game in run.games)
     audit = audit_month(
@@ -493,7 +529,7 @@ def _write_audit(
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
     )
-    return alerts, write_month_audit(
+    workbook, report = write_month_workbook(
         staging,
         connection,
         config,
@@ -503,6 +539,7 @@ def _write_audit(
         publishing=publishing,
         alerts=alerts,
     )
+    return alerts, workbook, report
 
 
 def _write_game(

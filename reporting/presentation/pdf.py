@@ -40,6 +40,7 @@ __all__ = [
     "PDF_VARIANT",
     "html_to_pdf",
     "laid_out",
+    "load_fonts",
     "render_disclosure_pdf",
     "render_pdf",
 ]
@@ -126,6 +127,12 @@ def _fonts():
     # temporary folder it loaded the faces into (at teardown its clean-up could not run).
     atexit.register(_release_fonts)
     return font_config, fonts, fetcher
+
+
+def load_fonts() -> None:
+    """Import WeasyPrint and load the faces now, once per process, rather than on its first
+    page (a render worker does it while the run still verifies the month)."""
+    _fonts()
 
 
 def _release_fonts() -> None:

@@ -69,6 +69,7 @@ __all__ = [
     "plan_partitions",
     "read_only",
     "spooled_findings",
+    "worker_started",
 ]
 
 #: A month of more tables than this is checked in this many partitions, tables packed together.
@@ -370,7 +371,7 @@ def local_runner(jobs: int) -> Runner:
         pool = ProcessPoolExecutor(
             min(jobs, len(tasks)),
             mp_context=get_context("spawn"),
-            initializer=_worker_started,
+            initializer=worker_started,
             initargs=(os.getpid(),),
         )
         try:
@@ -396,9 +397,10 @@ def local_runner(jobs: int) -> Runner:
 _PR_SET_PDEATHSIG = 1
 
 
-def _worker_started(parent: int) -> None:
-    """In each worker: Ctrl-C is the coordinator's to handle (it stops the workers), and the
-    worker dies with the coordinator (Linux), so that a stopped run leaves none behind."""
+def worker_started(parent: int) -> None:
+    """In each worker (of verify, and of the monthly job's rendering): Ctrl-C is the
+    coordinator's to handle (it stops the workers), and the worker dies with the coordinator
+    (Linux), so that a stopped run leaves none behind."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -37,13 +37,21 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from children import WarmChild
-from helpers import bet_record, pdf_text, round_record, sample_inbox_counts, store_records
+from helpers import (
+    bet_record,
+    children_of,
+    pdf_text,
+    round_record,
+    sample_inbox_counts,
+    store_records,
+)
 
 from reporting import __version__
 from reporting.cli import main
 from reporting.cli.monthly import _summary, monthly_document, render_game
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
+from reporting.jobs import rendering
 from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
 from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
@@ -100,15 +108,16 @@ timezone = "Europe/Rome"
 languages = []
 """
 
-# Two games, no rule sheets (for the library tests and the failure test).
-TWO_GAMES_NO_SHEETS = """\
+# Two games that publish pages (for the library tests and the failure test, whose renderers
+# stand in for the real one: so both games' pages are work for a render worker).
+TWO_GAMES_STUB_SHEETS = """\
 [games.live-baccarat-it]
 base = "live-baccarat-gr"
 timezone = "Europe/Rome"
-languages = []
+languages = ["el"]
 
 [games.live-baccarat-gr]
-languages = []
+languages = ["el"]
 """
 
 # Games 25 hours apart: their local dates differ nearly all the time.
@@ -240,12 +249,15 @@ def write_stub_pages(game, disclosure, as_of: date, folder: Path) -> list[Path]:
     return [page]
 
 
-def library_run(config: OperatorConfig, inbox: Path, out: Path, db: Path, day: date, render):
+def library_run(
+    config: OperatorConfig, inbox: Path, out: Path, db: Path, day: date, render, render_jobs=1
+):
     connection = connect(db)
     try:
         return run_monthly(
-            connection, config, inbox, out, {game: day for game in config.games}, render
-        )
+            connection, config, inbox, out, {game: day for game in config.games}, render,
+            render_jobs=render_jobs,
+        )  # fmt: skip
     finally:
         connection.close()
 
@@ -315,7 +327,8 @@ def _wait_for_staged_file(process: subprocess.Popen, staging: Path) -> list[str]
 def october(tmp_path_factory):
     """A month with one injected fault of every kind, through the real command.
 
-    ``first`` (database A, folder A) and ``fresh`` (database B, folder B) run side by side from
+    ``first`` (database A, folder A, ``--jobs 1``) and ``fresh`` (database B, folder B,
+    ``--jobs 2``: its documents rendered in two worker processes) run side by side from
     empty folders; then a run on A is killed once it has staged a file; then ``second`` runs
     on A again. Snapshots of A's month folder are taken after each step.
     """
@@ -334,8 +347,8 @@ def october(tmp_path_factory):
     out_b, db_b = root / "out-b", root / "b.sqlite"
     pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
     running = [
-        start_command(monthly_argv(inbox, out_a, db_a, config_path), root, **pipes),
-        start_command(monthly_argv(inbox, out_b, db_b, config_path), root, **pipes),
+        start_command(monthly_argv(inbox, out_a, db_a, config_path, "--jobs", "1"), root, **pipes),
+        start_command(monthly_argv(inbox, out_b, db_b, config_path, "--jobs", "2"), root, **pipes),
     ]
     first, fresh = (finish(process) for process in running)
     after_first = snapshot(out_a / "2026-10")
@@ -361,6 +374,8 @@ def october(tmp_path_factory):
     after_second = snapshot(out_a / "2026-10")
 
     return SimpleNamespace(
+        root=root,
+        config_path=config_path,
         inbox=inbox,
         log=log,
         faults=faults,
@@ -483,6 +498,8 @@ def test_log_lines_on_stderr_are_plain_when_not_on_a_terminal(october):
 
 
 def test_same_inputs_into_a_fresh_database_and_folder_give_identical_files(october):
+    """... whatever the number of jobs: the first run rendered in this process, the fresh
+    one in two worker processes (issue 25)."""
     assert october.fresh_files == october.after_first
     assert (october.fresh_out / "2026-10" / "manifest.json").read_bytes() == (
         october.out / "2026-10" / "manifest.json"
@@ -531,6 +548,99 @@ def test_the_run_after_a_kill_completes_and_clears_the_staging_area(october):
     assert not (october.out / STAGING).exists()
     assert {path.name for path in october.out.iterdir()} == {"2026-10"}
     assert october.after_second == october.after_first
+
+
+def render_workers_of(pid: int) -> list[int]:
+    """The processes a run started to render: its fork server (a child of the run running
+    ``multiprocessing.forkserver``) and the workers forked from it."""
+    workers = []
+    for child in children_of(pid):
+        with contextlib.suppress(OSError):
+            if b"multiprocessing.forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
+                workers += [child, *children_of(child)]
+    return workers
+
+
+def _wait_for_rendering(process: subprocess.Popen, staging: Path) -> list[int]:
+    """Poll until the run's workers render a game (its disclosure JSON, written first, is
+    staged); the workers."""
+    deadline = time.monotonic() + 240
+    while process.poll() is None and time.monotonic() < deadline:
+        workers = render_workers_of(process.pid)
+        if workers and list(staging.glob("*/*.disclosure.json")):
+            return workers
+        time.sleep(0.01)
+    raise AssertionError("the run rendered no game in a worker")
+
+
+def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
+    october, tmp_path, monkeypatch
+):
+    """A SIGTERM while the fork server still imports (made slow here: a module of its preload
+    sleeps) used to leave a worker the pool did not know yet: forked after the run had gone,
+    it printed a traceback on the run's stderr. The run now waits for the starts it asked for,
+    then kills them: its own line is the last, and no render process is left."""
+    slow = tmp_path / "modules"
+    slow.mkdir()
+    (slow / "slow_to_import.py").write_text("import time\ntime.sleep(3)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(slow))
+    monkeypatch.setattr(
+        "reporting.jobs.rendering._PRELOAD", ("slow_to_import", *rendering._PRELOAD)
+    )
+    out, db = tmp_path / "out", tmp_path / "report.sqlite"
+    argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
+    process = start_command(
+        argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not render_workers_of(process.pid):  # the fork server, importing
+            assert process.poll() is None and time.monotonic() < deadline, "no fork server"
+            time.sleep(0.01)
+        time.sleep(1)
+        process.send_signal(signal.SIGTERM)
+        _stdout, stderr = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    assert process.returncode == 2, stderr
+    assert stderr.splitlines()[-1].startswith("baccarat-report: stopped by SIGTERM"), stderr
+    assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["TERM", "KILL"])
+def test_no_render_worker_outlives_a_stopped_run(october, tmp_path, stop):
+    """Issue 25: a run stopped while its two workers render (SIGTERM: a clean stop, exit 2;
+    SIGKILL of the run alone, not its group: the workers die with it) leaves no worker
+    running and no month folder."""
+    out, db = tmp_path / "out", tmp_path / "report.sqlite"
+    argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
+    process = start_command(
+        argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        workers = _wait_for_rendering(process, out / STAGING / "2026-10")
+        process.send_signal(stop)
+        _stdout, stderr = process.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() for pid in workers):
+            assert time.monotonic() < deadline, "a render worker outlived the run"
+            time.sleep(0.05)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    if stop == signal.SIGTERM:
+        assert process.returncode == 2, stderr
+        assert stderr.splitlines()[-1].startswith("baccarat-report: stopped by SIGTERM"), stderr
+        assert "Traceback" not in stderr
+        assert not (out / STAGING / "2026-10").exists()
+    else:
+        assert process.returncode == -signal.SIGKILL
+    assert not (out / "2026-10").exists()
 
 
 # --- the command, without rule sheets ---------------------------------------------------------
@@ -802,7 +912,7 @@ def test_json_document_has_the_contract_keys(greek, make_round, make_bet, write_
 def two_games(tmp_path, make_round, make_bet, write_jsonl):
     inbox = tmp_path / "inbox"
     write_two_greek_rounds(inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl)
-    config_path = write_config(tmp_path / "operator.toml", TWO_GAMES_NO_SHEETS)
+    config_path = write_config(tmp_path / "operator.toml", TWO_GAMES_STUB_SHEETS)
     return SimpleNamespace(
         config=load_config(config_path),
         config_path=config_path,
@@ -812,10 +922,24 @@ def two_games(tmp_path, make_round, make_bet, write_jsonl):
     )
 
 
+def fail_on_the_italian_game(error: Exception, record: Path, game, disclosure, as_of, folder):
+    """A renderer that writes the Greek game's page, and half a PDF of the Italian game's
+    before it raises ``error``; ``record`` gets what was staged by then, one name a line.
+    (At module level: with more than one job it is pickled into a render worker.)"""
+    if game.id == "live-baccarat-gr":
+        return write_stub_pages(game, disclosure, as_of, folder)
+    (folder / f"{game.id}.it.pdf").write_bytes(b"%PDF-1.7 half")
+    record.write_text("\n".join(p.name for p in folder.parent.rglob("*")), encoding="utf-8")
+    raise error
+
+
+@pytest.mark.parametrize("render_jobs", [1, 2])
 @pytest.mark.parametrize(
     "error", [InputError("renderer: template missing"), RuntimeError("renderer bug")]
 )
-def test_a_failure_after_staging_started_leaves_the_previous_month_untouched(two_games, error):
+def test_a_failure_after_staging_started_leaves_the_previous_month_untouched(
+    two_games, error, render_jobs
+):
     result = library_run(
         two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
         write_stub_pages,
@@ -824,21 +948,16 @@ def test_a_failure_after_staging_started_leaves_the_previous_month_untouched(two
     before = snapshot(two_games.out / "2026-10")
     assert "live-baccarat-gr/live-baccarat-gr.page.txt" in before
 
-    staged = []
-
-    def fail_on_the_second_game(game, disclosure, as_of, folder):
-        if game.id == "live-baccarat-gr":
-            return write_stub_pages(game, disclosure, as_of, folder)
-        (folder / f"{game.id}.it.pdf").write_bytes(b"%PDF-1.7 half")
-        staged.extend(p.name for p in (two_games.out / STAGING / "2026-10").rglob("*"))
-        raise error
-
+    record = two_games.out.parent / "staged.txt"
     with pytest.raises(type(error), match=str(error)):
         library_run(
             two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
-            fail_on_the_second_game,
+            functools.partial(fail_on_the_italian_game, error, record), render_jobs,
         )  # fmt: skip
-    assert "audit-2026-10.xlsx" in staged and "live-baccarat-gr.page.txt" in staged
+    staged = record.read_text(encoding="utf-8").split("\n")
+    assert "live-baccarat-it.it.pdf" in staged
+    if render_jobs == 1:  # in turn: the audit and the Greek game were staged before
+        assert "audit-2026-10.xlsx" in staged and "live-baccarat-gr.page.txt" in staged
     assert snapshot(two_games.out / "2026-10") == before
     assert not (two_games.out / STAGING / "2026-10").exists()
     assert not (two_games.out / ".2026-10.old").exists()
@@ -851,21 +970,55 @@ def test_a_failure_after_staging_started_leaves_the_previous_month_untouched(two
     assert not (two_games.out / STAGING).exists()
 
 
+def write_pid_pages(game, disclosure, as_of: date, folder: Path) -> list[Path]:
+    """A renderer that writes the id of the process it runs in."""
+    page = folder / f"{game.id}.pid.txt"
+    page.write_text(str(os.getpid()), encoding="utf-8")
+    return [page]
+
+
+def test_with_two_jobs_the_pages_are_rendered_in_worker_processes_and_listed_alike(two_games):
+    """Issue 25: the month's documents are rendered side by side in worker processes; the
+    files listed (and the manifest's order) do not depend on which finished first."""
+    day = date(2026, 11, 5)
+    config, inbox, db = two_games.config, two_games.inbox, two_games.db
+    alone = library_run(config, inbox, two_games.out / "one", db, day, write_pid_pages)
+    pooled = library_run(config, inbox, two_games.out / "two", db, day, write_pid_pages, 2)
+
+    def pids(result) -> set[int]:
+        return {int(p.read_text()) for p in result.months[0].files if p.suffix == ".txt"}
+
+    assert pids(alone) == {os.getpid()}
+    assert pids(pooled) and os.getpid() not in pids(pooled)
+    [one], [two] = alone.months, pooled.months
+    assert [p.relative_to(one.folder) for p in one.files] == [
+        p.relative_to(two.folder) for p in two.files
+    ]
+
+
+def render_with_a_font_missing(game, disclosure, as_of, folder, *, operator=None) -> list[Path]:
+    """Stands for ``render_game`` on a machine without the font (at module level: it is
+    pickled into the render workers)."""
+    (folder / f"{game.id}.el.pdf").write_bytes(b"%PDF-1.7 half")
+    raise InputError(f"{game.id}: font file missing")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_renderer_input_error_exits_2_through_the_command_boundary(
-    two_games, monkeypatch, capsys
+    two_games, monkeypatch, capsys, jobs
 ):
+    """The same line whatever the number of jobs: with two, both games fail in their
+    workers, and the error is the first game's, as in turn."""
     library_run(
         two_games.config, two_games.inbox, two_games.out, two_games.db, date(2026, 11, 5),
         write_stub_pages,
     )  # fmt: skip
     before = snapshot(two_games.out / "2026-10")
 
-    def broken(game, disclosure, as_of, folder, *, operator=None):
-        (folder / f"{game.id}.el.pdf").write_bytes(b"%PDF-1.7 half")
-        raise InputError(f"{game.id}: font file missing")
-
-    monkeypatch.setattr("reporting.cli.monthly.render_game", broken)
-    options = monthly_argv(two_games.inbox, two_games.out, two_games.db, two_games.config_path)
+    monkeypatch.setattr("reporting.cli.monthly.render_game", render_with_a_font_missing)
+    options = monthly_argv(
+        two_games.inbox, two_games.out, two_games.db, two_games.config_path, "--jobs", jobs
+    )
     monkeypatch.setattr(sys, "argv", ["baccarat-report", *options[3:]])
     with pytest.raises(SystemExit) as exit_info:
         main()
