@@ -447,11 +447,7 @@ def variant_phase(
         verified.append(seconds)
     program = str(Path(sys.executable).with_name("baccarat-report"))
     odds = [program, "odds", "--config", str(work / "variant.toml"), "--game", ODDS_GAME, "--json"]
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        subprocess.run(odds, stdout=subprocess.DEVNULL, check=True)
-        times.append(time.perf_counter() - start)
+    times = [seconds_of(odds) for _ in range(5)]
     return verified[0], verified[1], sorted(times)[2]
 
 
@@ -596,6 +592,13 @@ def print_table(rows: list[Row], ratio: float, bets_ratio: float) -> None:
     print(f"ingest / floor (bets only, the earlier floor): {bets_ratio:.2f}x")
 
 
+def seconds_of(command: list[str]) -> float:
+    """The wall time of one whole process of ``command``, its output discarded."""
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
 #: Pairs of runs the odds phase takes in turn (odds, then the independent calculator).
 ODDS_PAIRS = 7
 #: The game whose ``odds --game`` the odds phase holds to the independent calculator: an
@@ -615,9 +618,7 @@ def odds_phase(pairs: int = ODDS_PAIRS) -> tuple[float, float, float]:
     timed: dict[str, list[float]] = {"odds": [], "oracle": []}
     for _ in range(pairs):
         for name, command in (("odds", odds), ("oracle", oracle)):
-            start = time.perf_counter()
-            subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
-            timed[name].append(time.perf_counter() - start)
+            timed[name].append(seconds_of(command))
     ratios = sorted(a / b for a, b in zip(timed["odds"], timed["oracle"], strict=True))
     return (
         sorted(timed["odds"])[pairs // 2],
@@ -635,11 +636,7 @@ def help_phase(runs: int = HELP_RUNS) -> None:
     console script beside this Python, each run a whole process, output discarded."""
     program = str(Path(sys.executable).with_name("baccarat-report"))
     for arguments in (["--help"], ["verify", "--help"]):
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            subprocess.run([program, *arguments], stdout=subprocess.DEVNULL, check=True)
-            times.append(time.perf_counter() - start)
+        times = [seconds_of([program, *arguments]) for _ in range(runs)]
         median = sorted(times)[runs // 2]
         print(
             f"baccarat-report {' '.join(arguments)}: median {median:.3f} s of {runs} runs"

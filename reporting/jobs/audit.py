@@ -20,13 +20,12 @@ from reporting.presentation.audit_report import (
     audit_file_name,
     build_audit_report,
     shoe_views,
-    write_audit_report,
 )
 from reporting.presentation.audit_xlsx import write_audit_workbook
 from reporting.verify.bearing import MonthAlerts
 from reporting.verify.run import VerifyResult
 
-__all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_audit", "write_month_workbook"]
+__all__ = ["FINDINGS_PER_KIND", "month_report", "write_month_workbook"]
 
 #: Findings of each kind the report shows with their evidence (the workbook lists them all):
 #: a page of evidence costs the PDF about 45 ms a finding.
@@ -71,26 +70,6 @@ def month_report(
         shoes=shoe_views(verified.shoes),
         alerts=alerts,
     )
-
-
-def write_month_audit(
-    folder: Path,
-    connection: sqlite3.Connection,
-    config: OperatorConfig,
-    verified: VerifyResult,
-    audit: MonthAudit,
-    *,
-    as_of: date,
-    alerts: MonthAlerts,
-    publishing: Mapping[str, Sequence[str]] | None = None,
-) -> list[Path]:
-    """Write ``audit-YYYY-MM.xlsx`` and the report ``audit-YYYY-MM.html`` and ``.pdf`` into
-    ``folder``; their paths."""
-    workbook, report = write_month_workbook(
-        folder, connection, config, verified, audit, as_of=as_of, alerts=alerts,
-        publishing=publishing,
-    )  # fmt: skip
-    return [workbook, *write_audit_report(folder, report)]
 
 
 def write_month_workbook(

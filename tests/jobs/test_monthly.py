@@ -573,6 +573,18 @@ def _wait_for_rendering(process: subprocess.Popen, staging: Path) -> list[int]:
     raise AssertionError("the run rendered no game in a worker")
 
 
+def start_two_job_run(october, tmp_path: Path) -> tuple[Path, subprocess.Popen]:
+    """The october month's run with two jobs into a fresh database and folder, in a session of
+    its own (text pipes): its output folder and its process."""
+    out, db = tmp_path / "out", tmp_path / "report.sqlite"
+    argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
+    process = start_command(
+        argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    return out, process
+
+
 def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
     october, tmp_path, monkeypatch
 ):
@@ -587,12 +599,7 @@ def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
     monkeypatch.setattr(
         "reporting.jobs.rendering._PRELOAD", ("slow_to_import", *rendering._PRELOAD)
     )
-    out, db = tmp_path / "out", tmp_path / "report.sqlite"
-    argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
-    process = start_command(
-        argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
+    _out, process = start_two_job_run(october, tmp_path)
     try:
         deadline = time.monotonic() + 60
         while not render_workers_of(process.pid):  # the fork server, importing
@@ -615,12 +622,7 @@ def test_no_render_worker_outlives_a_stopped_run(october, tmp_path, stop):
     """Issue 25: a run stopped while its two workers render (SIGTERM: a clean stop, exit 2;
     SIGKILL of the run alone, not its group: the workers die with it) leaves no worker
     running and no month folder."""
-    out, db = tmp_path / "out", tmp_path / "report.sqlite"
-    argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
-    process = start_command(
-        argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
+    out, process = start_two_job_run(october, tmp_path)
     try:
         workers = _wait_for_rendering(process, out / STAGING / "2026-10")
         process.send_signal(stop)

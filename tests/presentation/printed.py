@@ -99,3 +99,16 @@ def page_breaks_read() -> Iterator[list[list[str]]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pdf, "laid_out", reading)
         yield read
+
+
+def break_problems_of(page_breaks, games, language: str) -> list[str]:
+    """The problems of each game's printed sheet in ``language``, named by game, from what
+    :func:`page_breaks_read` read while the sheets were written (``page_breaks``: (game,
+    language) -> its list); each sheet must have been laid out exactly once, for its PDF."""
+    for game_id in games:
+        assert len(page_breaks[game_id, language]) == 1, game_id  # one layout: the PDF's
+    return [
+        f"{game_id}: {problem}"
+        for game_id in games
+        for problem in page_breaks[game_id, language][0]
+    ]

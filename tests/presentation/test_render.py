@@ -39,7 +39,7 @@ from reporting.presentation.pdf import render_pdf
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
-from tests.presentation.printed import page_breaks_read
+from tests.presentation.printed import break_problems_of, page_breaks_read
 from tests.presentation.test_published_files import DRAFT_MARKS
 
 AS_OF = date(2026, 11, 30)
@@ -98,13 +98,7 @@ def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(rendered, page
     """Every game's sheet as printed: no row split over two pages, no heading or caption at the
     foot of a page, no table apart from the heading and paragraph that introduce it, no note
     apart from the table it follows (printed.break_problems, on each PDF's own layout)."""
-    for game_id in GAMES:
-        assert len(page_breaks[game_id, language]) == 1  # one layout: the PDF's
-    problems = [
-        f"{game_id}: {problem}"
-        for game_id in GAMES
-        for problem in page_breaks[game_id, language][0]
-    ]
+    problems = break_problems_of(page_breaks, GAMES, language)
     assert not problems, "\n".join(problems)
 
 

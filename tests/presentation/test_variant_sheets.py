@@ -33,7 +33,7 @@ from reporting.presentation.html import render_html
 from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN, Formatter, load_translations
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, build_rule_sheet
-from tests.presentation.printed import page_breaks_read
+from tests.presentation.printed import break_problems_of, page_breaks_read
 from tests.presentation.variants import VARIANT_GAMES
 
 AS_OF = date(2026, 11, 30)
@@ -76,13 +76,7 @@ def rendered(sheets, tmp_path_factory, page_breaks) -> Path:
 def test_no_printed_page_parts_a_heading_or_a_note_from_its_table(rendered, page_breaks, language):
     """Each variant game's sheet as printed: no row split over two pages, no heading or caption
     at the foot of a page, no table or note apart from what introduces it."""
-    for game_id in VARIANT_GAMES:
-        assert len(page_breaks[game_id, language]) == 1  # one layout: the PDF's
-    problems = [
-        f"{game_id}: {problem}"
-        for game_id in VARIANT_GAMES
-        for problem in page_breaks[game_id, language][0]
-    ]
+    problems = break_problems_of(page_breaks, VARIANT_GAMES, language)
     assert not problems, "\n".join(problems)
 
 
