@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -109,7 +110,11 @@ def verify_command(
     connection = connect(db, create=False, wait=db_wait)
     try:
         workers = verification_workers(jobs, scheduler, logs, worker_wait)
+        # With workers, this process waits for them: it reads the rest meanwhile.
+        parallel = workers.jobs != 1 or workers.runner is not None
+        ahead = _ReadAhead(db, operator, month) if parallel else None
         result = _verify_watched(connection, operator, month, workers, quiet=as_json)
+        scope, availability = _read(ahead, connection, operator, month)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -119,7 +124,8 @@ def verify_command(
             findings_by_kind=result.findings_by_kind,
             unverified_rounds=result.unconfigured_rounds,
             checks_not_run=result.checks_not_run,
-            availability=None if month is None else _availability(connection, operator, month),
+            availability=availability,
+            scope=scope,
         )
         written = _write_audit(
             connection, operator, result, (outcomes, rtp, alerts), month, (workbook, report), day
@@ -213,6 +219,53 @@ def _print_rejects(alerts: MonthAlerts) -> None:
         )
         for item in alerts.rejected_files:
             typer.echo(f"  {item.describe()}")
+
+
+class _ReadAhead(threading.Thread):
+    """What the summary reads from the store besides verify's result (the files behind the
+    period, the month's availability) and the exact odds its outcome tests need, read in a
+    thread on a connection of its own (read only) while the partitions run in their workers:
+    SQLite and the odds' counting fill the cores the coordinator leaves idle as it waits. The
+    store is the same: verify writes only findings."""
+
+    def __init__(self, db: Path, operator, month: str | None):
+        super().__init__(name="read ahead", daemon=True)
+        self.db, self.operator, self.month = db, operator, month
+        self.read: tuple | None = None
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        from reporting.engine.odds import main_probabilities
+        from reporting.store.faults import database_faults
+        from reporting.verify.partitions import read_only
+
+        try:
+            connection = read_only(str(self.db))
+            try:
+                with database_faults(connection):
+                    self.read = _read(None, connection, self.operator, self.month)
+            finally:
+                connection.close()
+            for decks in sorted({game.decks for game in self.operator.games.values()}):
+                main_probabilities(decks)  # cached: the outcome tests find them counted
+        except BaseException as error:  # raised in the coordinator's thread
+            self.error = error
+
+
+def _read(ahead: _ReadAhead | None, connection, operator, month: str | None) -> tuple:
+    """The files behind the period (:func:`~reporting.verify.bearing.reject_scope`) and the
+    month's availability problems (None for every month): read ahead, or read now."""
+    from reporting.verify.bearing import reject_scope
+
+    if ahead is not None:
+        ahead.join()
+        if ahead.error is not None:
+            raise ahead.error
+        if ahead.read is not None:
+            return ahead.read
+    availability = None if month is None else _availability(connection, operator, month)
+    return reject_scope(connection, month), availability
 
 
 def _availability(connection, operator, month: str) -> dict[str, tuple[str, ...]]:

@@ -24,6 +24,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cache, partial
 from pathlib import Path
+from types import CodeType
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton, format_time
@@ -33,7 +34,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, parse_pattern
 from babel.support import Translations
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined
+from jinja2.bccache import Bucket
 from markupsafe import Markup, escape
 from pyphen import Pyphen
 
@@ -427,6 +429,30 @@ def css_counters(text: str) -> Markup:
 # --- the template environment --------------------------------------------------------------------
 
 
+class CompiledTemplates(BytecodeCache):
+    """The code jinja2 compiles from each template, kept in memory and shared by every
+    environment :func:`make_environment` makes (and their overlays). They differ only in
+    what a template looks up as it renders (translations, a locale's formatters, the hands'
+    names), never in what jinja2 compiles (the same settings, extension and filters' names):
+    a template is compiled once in a process, not once for each language and game. A
+    template's source is checksummed on each load, so an edited one is compiled again."""
+
+    def __init__(self) -> None:
+        self._codes: dict[str, tuple[str, CodeType]] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        held = self._codes.get(bucket.key)
+        if held is not None and held[0] == bucket.checksum:
+            bucket.code = held[1]
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        if bucket.code is not None:
+            self._codes[bucket.key] = (bucket.checksum, bucket.code)
+
+
+_COMPILED = CompiledTemplates()
+
+
 @cache
 def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()) -> Environment:
     """The jinja2 environment of one language (with the operator's names of the hands in it,
@@ -447,6 +473,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=_COMPILED,
     )
     environment.install_gettext_translations(page_translations(language, hand_words), newstyle=True)
     formatter = Formatter(LOCALES[language])

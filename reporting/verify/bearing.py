@@ -247,13 +247,15 @@ def month_alerts(
     publishing: Mapping[str, Sequence[str]] | None = None,
     checks_not_run: Iterable[CheckNotRun] = (),
     availability: Mapping[str, Sequence[str]] | None = None,
+    scope: RejectScope | None = None,
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
     rejected lines of the files behind the month (read from the store; the first
     :data:`REJECTS_SHOWN` line by line), the inbox files not read, each game's publishing and
     availability problems (only games with some), and the checks verify could not run (its
-    ``checks_not_run``, in its order: by game)."""
-    scope = reject_scope(connection, month)
+    ``checks_not_run``, in its order: by game). ``scope``: the period's
+    :func:`reject_scope`, if read already."""
+    scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
     per_file: dict[int, dict[str, int]] = {}
     for ingest_id, reason, count in connection.execute(

@@ -15,7 +15,7 @@ shoes' findings in shoe-id order; the totals added (integers), their keys in the
 round that first showed each. Totals, summaries and findings are therefore equal, and so are
 the bytes of every report drawn from them.
 
-Where a partition runs is a :data:`Runner`'s business: :func:`local_runner` runs them in
+Where a partition runs is a :data:`Runner`'s business: :class:`LocalRunner` runs them in
 worker processes of this machine (``verify --jobs N``); :mod:`reporting.verify.distributed`
 sends them to a Dask cluster.
 """
@@ -55,6 +55,7 @@ from reporting.verify.totals import Totals
 __all__ = [
     "MOST_PARTITIONS",
     "FindingSpool",
+    "LocalRunner",
     "Partition",
     "PartitionResult",
     "PartitionTask",
@@ -62,7 +63,6 @@ __all__ = [
     "Workers",
     "available_cores",
     "check_partition",
-    "local_runner",
     "merged_round_findings",
     "merged_shoe_findings",
     "merged_totals",
@@ -362,18 +362,38 @@ class Workers(NamedTuple):
     runner: Runner | None = None
 
 
-def local_runner(jobs: int) -> Runner:
-    """Run the partitions in ``jobs`` worker processes of this machine, the largest first."""
+class LocalRunner:
+    """Run the partitions in ``jobs`` worker processes of this machine, the largest first.
 
-    def run(tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
-        largest_first = sorted(tasks, key=lambda task: -task.partition.rounds)
+    Used as a context manager (``with LocalRunner(2) as runner``): the workers are started
+    on entering, so that they import the checks while the coordinator plans the partitions,
+    and none is left on leaving, whatever happened."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Runner:
         # Fresh interpreters: a forked child would inherit the parent's open connection.
-        pool = ProcessPoolExecutor(
-            min(jobs, len(tasks)),
+        self.pool = ProcessPoolExecutor(
+            self.jobs,
             mp_context=get_context("spawn"),
             initializer=worker_started,
             initargs=(os.getpid(),),
         )
+        for _ in range(self.jobs):  # a worker is started for each task submitted: all now
+            self.pool.submit(os.getpid)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.pool is not None:  # every result in, or an error: the workers end on their own
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def __call__(self, tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
+        pool = self.pool
+        if pool is None:
+            raise RuntimeError("LocalRunner runs partitions inside its with block")
+        largest_first = sorted(tasks, key=lambda task: -task.partition.rounds)
         try:
             pending: set[Future] = {pool.submit(check_partition, task) for task in largest_first}
             while pending:
@@ -389,9 +409,6 @@ def local_runner(jobs: int) -> Runner:
         except BaseException:  # an error, a stop (SIGTERM, Ctrl-C): do not wait for the rest
             pool.shutdown(wait=False, cancel_futures=True)
             raise
-        pool.shutdown(wait=False)  # every result is in: the workers end on their own
-
-    return run
 
 
 _PR_SET_PDEATHSIG = 1

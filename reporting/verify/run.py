@@ -39,12 +39,12 @@ from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.coverage import CheckNotRun, checks_not_run
 from reporting.verify.partitions import (
     FindingSpool,
+    LocalRunner,
     Partition,
     PartitionResult,
     PartitionTask,
     Runner,
     available_cores,
-    local_runner,
     merged_round_findings,
     merged_shoe_findings,
     merged_totals,
@@ -190,9 +190,10 @@ def verify(
         connection.execute("BEGIN IMMEDIATE")
         try:
             jobs = _jobs_for(connection, month) if jobs is None else jobs
-            if runner is None and jobs > 1 and _file_of(connection):
-                runner = local_runner(jobs)
-            _replace_findings(connection, games, month, result, keep, progress, runner)
+            with contextlib.ExitStack() as workers:
+                if runner is None and jobs > 1 and _file_of(connection):
+                    runner = workers.enter_context(LocalRunner(jobs))
+                _replace_findings(connection, games, month, result, keep, progress, runner)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:  # SQLite may have rolled back already (disk full)

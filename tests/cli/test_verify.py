@@ -184,3 +184,6 @@ def test_a_table_idle_against_its_published_hours_is_named_when_verify_exits_1(t
     )
     document = json.loads(CliRunner().invoke(app, [*arguments, "--json"]).stdout)
     assert list(document["alerts"]["availability"]) == ["live-baccarat-it"]
+    # Read while the workers run (the default), or after the one process's pass: the same.
+    alone = CliRunner().invoke(app, [*arguments, "--json", "--jobs", "1"]).stdout
+    assert json.loads(alone) == document

@@ -28,6 +28,7 @@ from reporting.presentation.bet_words import catalogue_bet, extract_bet_words, o
 from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,
+    CompiledTemplates,
     Formatter,
     catalogue_path,
     compile_translations,
@@ -659,3 +660,24 @@ def test_no_message_is_left_in_english(language):
             if re.search(r"[^\W\d_]{2,}", re.sub(r"%\(\w+\)s", "", text)):
                 left.append(text)
     assert left == [], f"{language}: left in English: {left}"
+
+
+def test_every_language_renders_a_template_from_the_code_compiled_once():
+    """The environments of two languages (and of a game's names of the hands) share what
+    jinja2 compiled, and each still renders in its own words."""
+    environments = [make_environment("it"), make_environment("da", (("banker", "Bank"),))]
+    first, second = (env.get_template("rules/page.html.j2") for env in environments)
+    assert first.root_render_func.__code__ is second.root_render_func.__code__
+    assert environments[0].from_string("{{ _('Banker') }}").render() == "Banco"
+
+
+def test_a_changed_template_is_compiled_again():
+    from jinja2 import DictLoader, Environment
+
+    sources = {"page.j2": "one {{ n }}"}
+    cache = CompiledTemplates()
+    environment = Environment(loader=DictLoader(sources), bytecode_cache=cache, auto_reload=True)
+    assert environment.get_template("page.j2").render(n=1) == "one 1"
+    sources["page.j2"] = "two {{ n }}"
+    fresh = Environment(loader=DictLoader(sources), bytecode_cache=cache)
+    assert fresh.get_template("page.j2").render(n=2) == "two 2"
