@@ -114,7 +114,9 @@ def verify_command(
         parallel = workers.jobs != 1 or workers.runner is not None
         ahead = _ReadAhead(db, operator, month) if parallel else None
         result = _verify_watched(connection, operator, month, workers, quiet=as_json)
-        scope, availability = _read(ahead, connection, operator, month)
+        scope, availability = (
+            _summary_reads(connection, operator, month) if ahead is None else ahead.result()
+        )
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -222,16 +224,15 @@ def _print_rejects(alerts: MonthAlerts) -> None:
 
 
 class _ReadAhead(threading.Thread):
-    """What the summary reads from the store besides verify's result (the files behind the
-    period, the month's availability) and the exact odds its outcome tests need, read in a
-    thread on a connection of its own (read only) while the partitions run in their workers:
-    SQLite and the odds' counting fill the cores the coordinator leaves idle as it waits. The
-    store is the same: verify writes only findings."""
+    """The summary's store reads (:func:`_summary_reads`) and the exact odds its outcome tests
+    need, done in a thread on a connection of its own (read only) while the partitions run in
+    their workers: SQLite and the odds' counting fill the cores the coordinator leaves idle as
+    it waits. The store is the same: verify writes only findings."""
 
     def __init__(self, db: Path, operator, month: str | None):
         super().__init__(name="read ahead", daemon=True)
         self.db, self.operator, self.month = db, operator, month
-        self.read: tuple | None = None
+        self.read: tuple = ()
         self.error: BaseException | None = None
         self.start()
 
@@ -244,7 +245,7 @@ class _ReadAhead(threading.Thread):
             connection = read_only(str(self.db))
             try:
                 with database_faults(connection):
-                    self.read = _read(None, connection, self.operator, self.month)
+                    self.read = _summary_reads(connection, self.operator, self.month)
             finally:
                 connection.close()
             for decks in sorted({game.decks for game in self.operator.games.values()}):
@@ -252,18 +253,19 @@ class _ReadAhead(threading.Thread):
         except BaseException as error:  # raised in the coordinator's thread
             self.error = error
 
+    def result(self) -> tuple:
+        """What :func:`_summary_reads` read, once the thread is done; its error raised here."""
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return self.read
 
-def _read(ahead: _ReadAhead | None, connection, operator, month: str | None) -> tuple:
+
+def _summary_reads(connection, operator, month: str | None) -> tuple:
     """The files behind the period (:func:`~reporting.verify.bearing.reject_scope`) and the
-    month's availability problems (None for every month): read ahead, or read now."""
+    month's availability problems (None for every month)."""
     from reporting.verify.bearing import reject_scope
 
-    if ahead is not None:
-        ahead.join()
-        if ahead.error is not None:
-            raise ahead.error
-        if ahead.read is not None:
-            return ahead.read
     availability = None if month is None else _availability(connection, operator, month)
     return reject_scope(connection, month), availability
 

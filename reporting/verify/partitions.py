@@ -386,7 +386,9 @@ class LocalRunner:
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self.pool is not None:  # every result in, or an error: the workers end on their own
+        # Every result in, or an error or a stop (SIGTERM, Ctrl-C): the tasks not begun are
+        # dropped, nothing waits for the rest, and the workers end on their own.
+        if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
 
     def __call__(self, tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
@@ -400,15 +402,11 @@ class LocalRunner:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield future.result()
-        except BrokenProcessPool:
-            pool.shutdown(wait=False, cancel_futures=True)
+        except BrokenProcessPool:  # the with block's end stops the others
             raise EnvironmentFault(
                 "a verify worker process stopped (killed, or out of memory); nothing was"
                 " stored: run verify again, or with --jobs 1"
             ) from None
-        except BaseException:  # an error, a stop (SIGTERM, Ctrl-C): do not wait for the rest
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
 
 
 _PR_SET_PDEATHSIG = 1
