@@ -33,7 +33,7 @@ import types
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["WarmChild", "run_warm", "warm_run", "warm_up"]
+__all__ = ["WarmChild", "open_databases", "run_warm", "warm_run", "warm_up"]
 
 _PACKAGE_MAIN = Path(__file__).resolve().parent.parent / "reporting" / "__main__.py"
 _warm = False
@@ -77,7 +77,7 @@ class WarmChild(subprocess.Popen):
         if shell or preexec_fn is not None or executable not in (None, sys.executable):
             raise ValueError("WarmChild runs python -m reporting only, without a shell")
         arguments = _command(args)
-        if _open_databases():
+        if open_databases():
             # SQLite keeps its locks' bookkeeping per process: a child forked while this
             # process has a database open would believe it holds this process's locks.
             super()._execute_child(*popen_arguments)
@@ -132,7 +132,7 @@ def _forget_this_process() -> None:
             setattr(serving, name, getattr(server, name))
 
 
-def _open_databases() -> list[str]:
+def open_databases() -> list[str]:
     """The SQLite files (databases and their journals) this process has open."""
     found = []
     for entry in os.scandir("/proc/self/fd"):

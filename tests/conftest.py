@@ -7,11 +7,13 @@ next to its assertion; the builder only fills in the fields a test does not care
 from __future__ import annotations
 
 import copy
+import gc
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from children import open_databases
 
 from reporting.config.loader import OperatorConfig, load_config
 
@@ -91,6 +93,26 @@ def _write_jsonl(path: Path, *lines: dict[str, Any] | str) -> Path:
 def write_jsonl():
     """``write_jsonl(path, *lines)``: dicts become JSON lines, strings are written verbatim."""
     return _write_jsonl
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_database_left_open(request):
+    """A test module closes every SQLite database it opened, fixtures' included: while this
+    process holds one open, tests/children.py cannot fork its warm children (SQLite's locks
+    would be shared), and every later command of the worker starts a fresh interpreter, about
+    half a second of CPU each."""
+    before = set(open_databases())
+    yield
+    left = set(open_databases()) - before
+    if left:
+        gc.collect()  # a connection only a reference cycle still holds
+        left = set(open_databases()) - before
+    if left:
+        pytest.fail(
+            f"{request.module.__name__} left {len(left)} SQLite file(s) open: "
+            + ", ".join(sorted(left)[:3]),
+            pytrace=False,
+        )
 
 
 #: The modules that take longest, in the order they are begun. ``make test`` hands whole

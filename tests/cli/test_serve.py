@@ -43,6 +43,24 @@ def make_store(path):
     connection.close()
 
 
+@pytest.fixture
+def app_of():
+    """``serve.datasette_app``, whose databases are closed when the test ends: Datasette keeps a
+    connection open per thread, and a test process with a database open can no longer fork
+    the warm children of tests/children.py (every later command of this worker would start a
+    fresh interpreter)."""
+    apps = []
+
+    def make(path):
+        apps.append(serve.datasette_app(path))
+        return apps[-1]
+
+    yield make
+    for app in apps:
+        for database in app.databases.values():
+            database.close()
+
+
 def get(app, path: str):
     async def ask():
         return await app.client.get(path)
@@ -50,10 +68,10 @@ def get(app, path: str):
     return asyncio.run(ask())
 
 
-def test_a_finding_links_to_its_round_and_bet_and_the_views_hold_the_evidence(tmp_path):
+def test_a_finding_links_to_its_round_and_bet_and_the_views_hold_the_evidence(app_of, tmp_path):
     path = tmp_path / "store.sqlite"
     make_store(path)
-    app = serve.datasette_app(path)
+    app = app_of(path)
     page = get(app, "/store/findings")
     assert page.status_code == 200
     assert '<a href="/store/rounds/R-1">R-1</a>' in page.text  # the foreign key, as a link
@@ -75,10 +93,10 @@ def test_a_finding_links_to_its_round_and_bet_and_the_views_hold_the_evidence(tm
     ]
 
 
-def test_the_metadata_says_what_cents_utc_and_report_month_mean(tmp_path):
+def test_the_metadata_says_what_cents_utc_and_report_month_mean(app_of, tmp_path):
     path = tmp_path / "store.sqlite"
     make_store(path)
-    app = serve.datasette_app(path)
+    app = app_of(path)
     document = get(app, "/-/metadata.json").json()
     columns = document["databases"]["store"]["tables"]["bets"]["columns"]
     assert "integer cents" in columns["stake_cents"]
@@ -89,10 +107,10 @@ def test_the_metadata_says_what_cents_utc_and_report_month_mean(tmp_path):
     assert get(app, "/store.db").status_code in (403, 404)  # the file is not offered
 
 
-def test_nothing_can_be_written_through_it(tmp_path):
+def test_nothing_can_be_written_through_it(app_of, tmp_path):
     path = tmp_path / "store.sqlite"
     make_store(path)
-    app = serve.datasette_app(path)
+    app = app_of(path)
     query = "/store.json?sql=" + "DELETE FROM findings"
     answer = get(app, query)
     assert answer.status_code >= 400
@@ -148,7 +166,7 @@ def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
 # --- the money, the links -------------------------------------------------------------------
 
 
-def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(tmp_path):
+def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(app_of, tmp_path):
     path = tmp_path / "store.sqlite"
     make_store(path)
     connection = connect(path)
@@ -165,7 +183,7 @@ def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(tmp
         " 0, 'november.jsonl', 1, 'a won bet not paid')"
     )
     connection.close()
-    app = serve.datasette_app(path)
+    app = app_of(path)
     evidence = get(app, "/store/finding_evidence").text
     assert '<a href="/store/rounds/R-1">R-1</a>' in evidence
     assert '<a href="/store/rounds/T~2F1-3">T/1-3</a>' in evidence  # an id with a slash
@@ -185,19 +203,19 @@ def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(tmp
 # --- the bounds of a query ------------------------------------------------------------------
 
 
-def test_fts3_tokenizer_is_refused(tmp_path):
+def test_fts3_tokenizer_is_refused(app_of, tmp_path):
     path = tmp_path / "store.sqlite"
     make_store(path)
-    app = serve.datasette_app(path)
+    app = app_of(path)
     answer = get(app, "/store.json?sql=select+hex(fts3_tokenizer('simple'))+as+pointer")
     assert answer.status_code == 400 and "not authorized" in answer.json()["error"]
     assert get(app, "/store.json?sql=select+1+as+one").status_code == 200
 
 
-def test_only_get_and_head_are_answered_and_a_missing_page_is_a_quiet_404(tmp_path, capfd):
+def test_only_get_and_head_are_answered_and_a_missing_page_is_a_quiet_404(app_of, tmp_path, capfd):
     path = tmp_path / "store.sqlite"
     make_store(path)
-    app = serve.datasette_app(path)
+    app = app_of(path)
 
     async def post(path: str):
         return await app.client.post(path, data={"a": "1"})

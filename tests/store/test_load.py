@@ -785,7 +785,7 @@ def test_an_amount_too_large_for_the_database_is_rejected_not_a_crash(
 
 # --- a crash mid-file leaves the database as it was -----------------------------------------
 
-BIG_ROUNDS = 80_000
+BIG_ROUNDS = 30_000
 BIG_BETS_PER_ROUND = 6
 
 

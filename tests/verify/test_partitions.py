@@ -159,8 +159,9 @@ def test_many_small_tables_are_packed_into_few_partitions(faulted_store, monkeyp
 
 @pytest.fixture(scope="module")
 def larger_store(faulted_store, tmp_path_factory):
-    """The faulted month copied twenty times over by SQL (new round, shoe and bet ids): long
-    enough to verify that a run can be stopped while its workers check it."""
+    """The faulted month six times over, copied by SQL (new round, shoe and bet ids): 40,000
+    rounds, whose partitions take long enough (about half a second each) for a run to be
+    stopped while its workers check them."""
     source, config = faulted_store
     db = tmp_path_factory.mktemp("larger") / "store.sqlite"
     shutil.copyfile(source, db)
@@ -169,7 +170,7 @@ def larger_store(faulted_store, tmp_path_factory):
     bet_columns = [row[1] for row in connection.execute("PRAGMA table_info(bets)")]
     renamed = {"round_id": "round_id || ?", "shoe_id": "shoe_id || ?"}
     connection.execute("BEGIN")
-    for copy in range(1, 20):
+    for copy in range(1, 6):
         suffix = (f"#{copy}",) * 2
         connection.execute(
             f"INSERT INTO rounds ({', '.join(columns)}) SELECT"
