@@ -129,6 +129,17 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def workers_of(pid: int) -> list[int]:
+    """The worker processes a run started (to verify, or to render): its fork server (a child
+    of the run running ``multiprocessing.forkserver``) first, then the workers forked from it."""
+    workers = []
+    for child in children_of(pid):
+        with contextlib.suppress(OSError):
+            if b"multiprocessing.forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
+                workers += [child, *children_of(child)]
+    return workers
+
+
 # --- a minimal JSON Schema check (the configuration's and the log profiles' schemas) ----
 
 

@@ -21,18 +21,20 @@ worker dies with the run (:func:`reporting.verify.partitions.worker_started`).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from multiprocessing import forkserver, get_context
 from typing import Any, Protocol
 
 from reporting.errors import EnvironmentFault
-from reporting.verify.partitions import worker_started
+from reporting.verify.partitions import (
+    forked_worker_started,
+    start_workers,
+    stop_workers,
+    worker_context,
+)
 
 __all__ = ["Renders", "render_workers"]
 
@@ -114,9 +116,9 @@ def render_workers(jobs: int) -> Iterator[Renders]:
     if jobs <= 1:
         yield _InTurn()
         return
-    context = get_context("forkserver")
-    context.set_forkserver_preload(list(_PRELOAD))
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_render_worker_started)
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=worker_context(_PRELOAD), initializer=_render_worker_started
+    )
     # Started now, not on the first page: the fork server imports WeasyPrint and each worker
     # loads its faces while the caller goes on (verifying the month, writing the workbook). A
     # pool starts a worker for a task when none is idle: one task each starts them all. They
@@ -124,18 +126,18 @@ def render_workers(jobs: int) -> Iterator[Renders]:
     # and a stop (SIGTERM, Ctrl-C) in the middle of one would leave a worker the pool does not
     # know, to be forked after the run is gone (it would print a traceback on the run's
     # stderr, after the run's last line). A stop waits for the starts, then kills them all.
-    starting = threading.Thread(target=_start, args=(pool, jobs), name="render-workers")
+    starting = threading.Thread(target=start_workers, args=(pool, jobs), name="render-workers")
     starting.start()
     try:
         yield _Workers(pool)
     except BrokenProcessPool:
-        _stop(pool, starting)
+        stop_workers(pool, starting)
         raise EnvironmentFault(
             "a render worker process stopped (killed, or out of memory); the month's reports"
             " were left as they were: run monthly again, or with --jobs 1"
         ) from None
     except BaseException:
-        _stop(pool, starting)
+        stop_workers(pool, starting)
         raise
     starting.join()
     pool.shutdown(wait=True)
@@ -147,44 +149,10 @@ _PRELOAD = ("reporting.jobs.monthly", "reporting.presentation.pdf", "weasyprint"
 
 
 def _render_worker_started() -> None:
-    """In each render worker: tied to the fork server (:func:`worker_started`), and the fork
-    server to the run alone, then ready to print (its faces loaded).
-
-    The fork server ends once no process holds its "alive" pipe, which multiprocessing hands
-    to every worker too: with the workers' copies closed, it ends when the run does (killed
-    included), and the workers, tied to it, with it.
-    """
-    worker_started(os.getppid())
-    alive = getattr(forkserver._forkserver, "_forkserver_alive_fd", None)
-    if alive is not None:
-        with contextlib.suppress(OSError):
-            os.close(alive)
-        forkserver._forkserver._forkserver_alive_fd = None
+    """In each render worker: tied to the fork server and the fork server to the run alone
+    (:func:`~reporting.verify.partitions.forked_worker_started`), then ready to print (its
+    faces loaded)."""
+    forked_worker_started()
     from reporting.presentation.pdf import load_fonts
 
     load_fonts()
-
-
-def _start(pool: ProcessPoolExecutor, jobs: int) -> None:
-    """Ask the pool to start its ``jobs`` workers. A failure to start one is the run's own
-    first task's to meet (the pool is then broken), not this thread's to print."""
-    with contextlib.suppress(Exception):
-        for _ in range(jobs):
-            pool.submit(_ready)
-
-
-def _ready() -> None:
-    """A task that does nothing: submitted once a worker, it makes the pool start them."""
-
-
-def _stop(pool: ProcessPoolExecutor, starting: threading.Thread) -> None:
-    """Kill the pool's workers, once every start asked for is done (a worker being forked is
-    not in the pool's table yet), and wait for them to end: none may write on."""
-    starting.join()
-    # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
-    processes = list((pool._processes or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.kill()
-    for process in processes:
-        process.join()

@@ -30,11 +30,12 @@ import signal
 import sqlite3
 import struct
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import get_context
+from multiprocessing import forkserver, get_context
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -63,12 +64,16 @@ __all__ = [
     "Workers",
     "available_cores",
     "check_partition",
+    "forked_worker_started",
     "merged_round_findings",
     "merged_shoe_findings",
     "merged_totals",
     "plan_partitions",
     "read_only",
     "spooled_findings",
+    "start_workers",
+    "stop_workers",
+    "worker_context",
     "worker_started",
 ]
 
@@ -366,30 +371,36 @@ class LocalRunner:
     """Run the partitions in ``jobs`` worker processes of this machine, the largest first.
 
     Used as a context manager (``with LocalRunner(2) as runner``): the workers are started
-    on entering, so that they import the checks while the coordinator plans the partitions,
-    and none is left on leaving, whatever happened."""
+    on entering, from a thread, so that they are forked while the coordinator plans the
+    partitions, and none is left on leaving, whatever happened."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self.pool: ProcessPoolExecutor | None = None
+        self._starting: threading.Thread | None = None
 
     def __enter__(self) -> Runner:
-        # Fresh interpreters: a forked child would inherit the parent's open connection.
+        # Not forks of this process (they would inherit its open connection): forks of the
+        # fork server, which has imported the checks once (_PRELOAD).
         self.pool = ProcessPoolExecutor(
-            self.jobs,
-            mp_context=get_context("spawn"),
-            initializer=worker_started,
-            initargs=(os.getpid(),),
+            self.jobs, mp_context=worker_context(_PRELOAD), initializer=forked_worker_started
         )
-        for _ in range(self.jobs):  # a worker is started for each task submitted: all now
-            self.pool.submit(os.getpid)
+        self._starting = threading.Thread(
+            target=start_workers, args=(self.pool, self.jobs), name="verify-workers"
+        )
+        self._starting.start()
         return self
 
-    def __exit__(self, *exc_info) -> None:
-        # Every result in, or an error or a stop (SIGTERM, Ctrl-C): the tasks not begun are
-        # dropped, nothing waits for the rest, and the workers end on their own.
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+    def __exit__(self, error_type, *_) -> None:
+        # Every result in: the idle workers are told to end and waited for. An error or a stop
+        # (SIGTERM, Ctrl-C): the tasks not begun are dropped and the workers killed.
+        if self.pool is None or self._starting is None:
+            return
+        if error_type is None:
+            self._starting.join()
+            self.pool.shutdown(wait=True)
+        else:
+            stop_workers(self.pool, self._starting)
 
     def __call__(self, tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
         pool = self.pool
@@ -421,6 +432,61 @@ def worker_started(parent: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the coordinator died before the line above took effect
         os._exit(1)
+
+
+#: What the fork server imports once, before it forks verify's workers (each would otherwise
+#: start as a fresh interpreter and import the checks on its own).
+_PRELOAD = ("reporting.verify.partitions",)
+
+
+def worker_context(preload: Sequence[str]):
+    """The multiprocessing context of the workers of verify and of the monthly job's
+    rendering: forks of multiprocessing's fork server, a fresh interpreter that holds none of
+    the run's connections or lock files, runs no thread, and imports ``preload`` once. There
+    is one fork server a process; the modules of the first call that starts it are the ones
+    it imports."""
+    context = get_context("forkserver")
+    context.set_forkserver_preload(list(preload))
+    return context
+
+
+def forked_worker_started() -> None:
+    """In a worker forked by the fork server: tied to the fork server (:func:`worker_started`),
+    and the fork server to the run alone.
+
+    The fork server ends once no process holds its "alive" pipe, which multiprocessing hands
+    to every worker too: with the workers' copies closed, it ends when the run does (killed
+    included), and the workers, tied to it, with it.
+    """
+    worker_started(os.getppid())
+    alive = getattr(forkserver._forkserver, "_forkserver_alive_fd", None)
+    if alive is not None:
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        forkserver._forkserver._forkserver_alive_fd = None
+
+
+def start_workers(pool: ProcessPoolExecutor, jobs: int) -> None:
+    """Ask the pool to start its ``jobs`` workers (a pool starts one for a task when none is
+    idle: one task each starts them all). Run in a thread of its own: a start waits for the
+    fork server's imports. A failure to start one is the run's own first task's to meet (the
+    pool is then broken), not this thread's to print."""
+    with contextlib.suppress(Exception):
+        for _ in range(jobs):
+            pool.submit(os.getpid)
+
+
+def stop_workers(pool: ProcessPoolExecutor, starting: threading.Thread) -> None:
+    """Kill the pool's workers, once every start asked for (by ``starting``) is done: a worker
+    being forked is not in the pool's table yet; and wait for them to end: none may go on."""
+    starting.join()
+    # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join()
 
 
 def spool_folder() -> tempfile.TemporaryDirectory:

@@ -39,11 +39,11 @@ import pytest
 from children import WarmChild
 from helpers import (
     bet_record,
-    children_of,
     pdf_text,
     round_record,
     sample_inbox_counts,
     store_records,
+    workers_of,
 )
 
 from reporting import __version__
@@ -550,23 +550,12 @@ def test_the_run_after_a_kill_completes_and_clears_the_staging_area(october):
     assert october.after_second == october.after_first
 
 
-def render_workers_of(pid: int) -> list[int]:
-    """The processes a run started to render: its fork server (a child of the run running
-    ``multiprocessing.forkserver``) and the workers forked from it."""
-    workers = []
-    for child in children_of(pid):
-        with contextlib.suppress(OSError):
-            if b"multiprocessing.forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
-                workers += [child, *children_of(child)]
-    return workers
-
-
 def _wait_for_rendering(process: subprocess.Popen, staging: Path) -> list[int]:
     """Poll until the run's workers render a game (its disclosure JSON, written first, is
     staged); the workers."""
     deadline = time.monotonic() + 240
     while process.poll() is None and time.monotonic() < deadline:
-        workers = render_workers_of(process.pid)
+        workers = workers_of(process.pid)
         if workers and list(staging.glob("*/*.disclosure.json")):
             return workers
         time.sleep(0.01)
@@ -602,7 +591,7 @@ def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
     _out, process = start_two_job_run(october, tmp_path)
     try:
         deadline = time.monotonic() + 60
-        while not render_workers_of(process.pid):  # the fork server, importing
+        while not workers_of(process.pid):  # the fork server, importing
             assert process.poll() is None and time.monotonic() < deadline, "no fork server"
             time.sleep(0.01)
         time.sleep(1)

@@ -18,12 +18,12 @@ import pytest
 from children import WarmChild
 from helpers import (
     bet_record,
-    children_of,
     round_record,
     rows,
     store_records,
     stored_findings,
     verify_outcome,
+    workers_of,
 )
 
 import reporting.verify.partitions
@@ -188,22 +188,16 @@ def larger_store(faulted_store, tmp_path_factory):
     return db, config
 
 
-def cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
-
-
 def workers_busy(parent: int, spool: Path, timeout: float = 20.0) -> list[int]:
-    """The worker processes of ``parent`` once one of them has begun a partition (its spool
-    file made in ``spool``, the command's temporary folder)."""
+    """The fork server and the worker processes of ``parent`` (helpers.workers_of) once one of
+    the workers has begun a partition (its spool file made in ``spool``, the command's
+    temporary folder)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        children = [pid for pid in children_of(parent) if b"spawn_main" in cmdline(pid)]
+        processes = workers_of(parent)
         started = glob.glob(f"{spool}/baccarat-verify-*/partition-*")
-        if children and started:
-            return children
+        if processes[1:] and started:
+            return processes
         time.sleep(0.02)
     raise AssertionError("no worker began a partition")
 
@@ -224,7 +218,7 @@ def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop, t
     if stop.startswith("SIGTERM"):
         command.send_signal(signal.SIGTERM)
     else:
-        os.kill(workers[0], signal.SIGKILL)
+        os.kill(workers[1], signal.SIGKILL)  # [0] is the fork server
     _out, err = command.communicate(timeout=30)
     assert command.returncode == 2, err
     assert "Traceback" not in err
