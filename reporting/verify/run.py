@@ -57,8 +57,8 @@ from reporting.verify.passes import RoundPass, shoe_pass
 from reporting.verify.shoes import ShoeSummary, shoe_findings, with_findings
 from reporting.verify.totals import BetTotals, TableCounts, Totals
 
-#: A period of fewer rounds is verified in one process unless more jobs are asked for: two
-#: fresh interpreters take about a second to start and import the checks.
+#: A period of fewer rounds is verified in one process unless more jobs are asked for: the
+#: workers (a fork server that imports the checks, and its forks) cost more than they save.
 PARALLEL_MIN_ROUNDS = 50_000
 
 __all__ = [
