@@ -36,6 +36,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import forkserver, get_context
+from multiprocessing.context import ForkServerContext
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -439,7 +440,7 @@ def worker_started(parent: int) -> None:
 _PRELOAD = ("reporting.verify.partitions",)
 
 
-def worker_context(preload: Sequence[str]):
+def worker_context(preload: Sequence[str]) -> ForkServerContext:
     """The multiprocessing context of the workers of verify and of the monthly job's
     rendering: forks of multiprocessing's fork server, a fresh interpreter that holds none of
     the run's connections or lock files, runs no thread, and imports ``preload`` once. There
