@@ -21,7 +21,6 @@ worker dies with the run (:func:`reporting.verify.partitions.worker_started`).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -29,12 +28,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from reporting.errors import EnvironmentFault
-from reporting.verify.partitions import (
-    forked_worker_started,
-    start_workers,
-    stop_workers,
-    worker_context,
-)
+from reporting.verify.partitions import forked_worker_started, worker_pool
 
 __all__ = ["Renders", "render_workers"]
 
@@ -116,31 +110,16 @@ def render_workers(jobs: int) -> Iterator[Renders]:
     if jobs <= 1:
         yield _InTurn()
         return
-    pool = ProcessPoolExecutor(
-        jobs, mp_context=worker_context(_PRELOAD), initializer=_render_worker_started
-    )
     # Started now, not on the first page: the fork server imports WeasyPrint and each worker
-    # loads its faces while the caller goes on (verifying the month, writing the workbook). A
-    # pool starts a worker for a task when none is idle: one task each starts them all. They
-    # are asked for from a thread of their own: a start waits for the fork server's imports,
-    # and a stop (SIGTERM, Ctrl-C) in the middle of one would leave a worker the pool does not
-    # know, to be forked after the run is gone (it would print a traceback on the run's
-    # stderr, after the run's last line). A stop waits for the starts, then kills them all.
-    starting = threading.Thread(target=start_workers, args=(pool, jobs), name="render-workers")
-    starting.start()
+    # loads its faces while the caller goes on (verifying the month, writing the workbook).
     try:
-        yield _Workers(pool)
-    except BrokenProcessPool:
-        stop_workers(pool, starting)
+        with worker_pool(jobs, _PRELOAD, _render_worker_started, "render-workers") as pool:
+            yield _Workers(pool)
+    except BrokenProcessPool:  # the workers are stopped by then
         raise EnvironmentFault(
             "a render worker process stopped (killed, or out of memory); the month's reports"
             " were left as they were: run monthly again, or with --jobs 1"
         ) from None
-    except BaseException:
-        stop_workers(pool, starting)
-        raise
-    starting.join()
-    pool.shutdown(wait=True)
 
 
 #: What the fork server imports once, before it forks the workers (each would otherwise import

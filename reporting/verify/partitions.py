@@ -36,7 +36,6 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import forkserver, get_context
-from multiprocessing.context import ForkServerContext
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -72,9 +71,7 @@ __all__ = [
     "plan_partitions",
     "read_only",
     "spooled_findings",
-    "start_workers",
-    "stop_workers",
-    "worker_context",
+    "worker_pool",
     "worker_started",
 ]
 
@@ -378,30 +375,18 @@ class LocalRunner:
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self.pool: ProcessPoolExecutor | None = None
-        self._starting: threading.Thread | None = None
+        self._exits = contextlib.ExitStack()
 
     def __enter__(self) -> Runner:
         # Not forks of this process (they would inherit its open connection): forks of the
         # fork server, which has imported the checks once (_PRELOAD).
-        self.pool = ProcessPoolExecutor(
-            self.jobs, mp_context=worker_context(_PRELOAD), initializer=forked_worker_started
+        self.pool = self._exits.enter_context(
+            worker_pool(self.jobs, _PRELOAD, forked_worker_started, "verify-workers")
         )
-        self._starting = threading.Thread(
-            target=start_workers, args=(self.pool, self.jobs), name="verify-workers"
-        )
-        self._starting.start()
         return self
 
-    def __exit__(self, error_type, *_) -> None:
-        # Every result in: the idle workers are told to end and waited for. An error or a stop
-        # (SIGTERM, Ctrl-C): the tasks not begun are dropped and the workers killed.
-        if self.pool is None or self._starting is None:
-            return
-        if error_type is None:
-            self._starting.join()
-            self.pool.shutdown(wait=True)
-        else:
-            stop_workers(self.pool, self._starting)
+    def __exit__(self, *exc_info) -> None:
+        self._exits.__exit__(*exc_info)
 
     def __call__(self, tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
         pool = self.pool
@@ -440,17 +425,6 @@ def worker_started(parent: int) -> None:
 _PRELOAD = ("reporting.verify.partitions",)
 
 
-def worker_context(preload: Sequence[str]) -> ForkServerContext:
-    """The multiprocessing context of the workers of verify and of the monthly job's
-    rendering: forks of multiprocessing's fork server, a fresh interpreter that holds none of
-    the run's connections or lock files, runs no thread, and imports ``preload`` once. There
-    is one fork server a process; the modules of the first call that starts it are the ones
-    it imports."""
-    context = get_context("forkserver")
-    context.set_forkserver_preload(list(preload))
-    return context
-
-
 def forked_worker_started() -> None:
     """In a worker forked by the fork server: tied to the fork server (:func:`worker_started`),
     and the fork server to the run alone.
@@ -467,27 +441,49 @@ def forked_worker_started() -> None:
         forkserver._forkserver._forkserver_alive_fd = None
 
 
-def start_workers(pool: ProcessPoolExecutor, jobs: int) -> None:
-    """Ask the pool to start its ``jobs`` workers (a pool starts one for a task when none is
-    idle: one task each starts them all). Run in a thread of its own: a start waits for the
-    fork server's imports. A failure to start one is the run's own first task's to meet (the
-    pool is then broken), not this thread's to print."""
+@contextlib.contextmanager
+def worker_pool(
+    jobs: int, preload: Sequence[str], initializer: Callable[[], None], name: str
+) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``jobs`` workers (of verify, or of the monthly job's rendering), forked from
+    multiprocessing's fork server: a fresh interpreter that holds none of the run's
+    connections or lock files, runs no thread, and imports ``preload`` once (there is one fork
+    server a process: the modules of the first pool that starts it are the ones it imports).
+
+    The workers are started at once, from a thread named ``name``, so that they are forked
+    while the caller goes on: a start waits for the fork server's imports, and a stop (SIGTERM,
+    Ctrl-C) in the middle of one would leave a worker the pool does not know yet, forked after
+    the run is gone. Leaving the block when every task is done tells the idle workers to end
+    and waits for them; leaving it with an error or on a stop waits for the starts asked for,
+    then kills the workers and reaps them: none may go on."""
+    context = get_context("forkserver")
+    context.set_forkserver_preload(list(preload))
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer)
+    starting = threading.Thread(target=_start, args=(pool, jobs), name=name)
+    starting.start()
+    try:
+        yield pool
+    except BaseException:
+        starting.join()
+        # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
+        processes = list((pool._processes or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+        for process in processes:
+            process.join()
+        raise
+    starting.join()
+    pool.shutdown(wait=True)
+
+
+def _start(pool: ProcessPoolExecutor, jobs: int) -> None:
+    """Ask the pool to start its ``jobs`` workers: a pool starts one for a task when none is
+    idle, so one task each starts them all. A failure to start one is the run's own first
+    task's to meet (the pool is then broken), not this thread's to print."""
     with contextlib.suppress(Exception):
         for _ in range(jobs):
             pool.submit(os.getpid)
-
-
-def stop_workers(pool: ProcessPoolExecutor, starting: threading.Thread) -> None:
-    """Kill the pool's workers, once every start asked for (by ``starting``) is done: a worker
-    being forked is not in the pool's table yet; and wait for them to end: none may go on."""
-    starting.join()
-    # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
-    processes = list((pool._processes or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.kill()
-    for process in processes:
-        process.join()
 
 
 def spool_folder() -> tempfile.TemporaryDirectory:
