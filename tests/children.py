@@ -14,16 +14,29 @@ is the Popen it knows: ``pid``, ``poll``, ``wait``, ``communicate``, ``returncod
 What a forked child cannot stand for (a fresh interpreter's memory or import time, the
 installed script) is tested with :func:`subprocess.run` as before; ``tests/test_children.py``
 holds this class to a fresh interpreter's behaviour.
+
+``WarmChild(..., print_once=True)``: the child takes a page it is to print from the pages
+printed before in this test process, by the page's whole input (its HTML, as-of date and
+author), and prints it, then keeps it there, only when it is new. The PDF printer is
+reproducible (the same input gives the same bytes: tests/presentation/test_pdf.py and
+test_render.py hold it to that), so this changes no byte a child writes; it spares the tests
+of the monthly job, whose runs print the same audit report of a small month again and again,
+about two thirds of a second a page. A test of what the job prints, or of printing the same
+bytes again, runs its children without it.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import functools
 import gc
+import hashlib
 import importlib.util
 import io
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -33,7 +46,7 @@ import types
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["WarmChild", "open_databases", "run_warm", "warm_run", "warm_up"]
+__all__ = ["WarmChild", "open_databases", "printed_pages", "run_warm", "warm_run", "warm_up"]
 
 _PACKAGE_MAIN = Path(__file__).resolve().parent.parent / "reporting" / "__main__.py"
 _warm = False
@@ -68,7 +81,12 @@ def _command(args: Sequence[str]) -> list[str]:
 
 class WarmChild(subprocess.Popen):
     """``subprocess.Popen([sys.executable, "-m", "reporting", ...], ...)`` whose child is
-    forked from this process instead of a fresh interpreter (see the module's text)."""
+    forked from this process instead of a fresh interpreter (see the module's text); with
+    ``print_once``, it prints each page new to this process only (the module's text)."""
+
+    def __init__(self, args, *, print_once: bool = False, **options):
+        self._printed = printed_pages() if print_once else None
+        super().__init__(args, **options)
 
     def _execute_child(self, *popen_arguments):  # Popen's own, positional (3.11 to 3.13)
         (args, executable, preexec_fn, _close_fds, _pass_fds, cwd, env, _startupinfo,
@@ -89,7 +107,8 @@ class WarmChild(subprocess.Popen):
         if pid == 0:  # the child: never returns
             for fd in {p2cwrite, c2pread, errread} - {-1}:  # the parent's ends of the pipes
                 os.close(fd)
-            _run_child(arguments, cwd, env, (p2cread, c2pwrite, errwrite), start_new_session)
+            streams = (p2cread, c2pwrite, errwrite)
+            _run_child(arguments, cwd, env, streams, start_new_session, self._printed)
         self.pid = pid
         self._child_created = True
         self._close_pipe_fds(p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite)
@@ -152,7 +171,36 @@ def open_databases() -> list[str]:
     return found
 
 
-def _run_child(arguments, cwd, env, streams, new_session) -> None:
+@functools.cache
+def printed_pages() -> Path:
+    """This process's folder of printed pages (see the module's text), removed at its exit."""
+    folder = Path(tempfile.mkdtemp(prefix="printed-pages-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def _print_once(folder: Path) -> None:
+    """In the child: the PDF printer takes a page printed before from ``folder``, by its
+    input, and keeps there each page it prints anew."""
+    from reporting.presentation import pdf
+
+    print_page = pdf.html_to_pdf
+
+    def html_to_pdf(html: str, as_of, *, author: str | None = None) -> bytes:
+        page = repr((html, as_of.isoformat(), author)).encode("utf-8")
+        path = folder / f"{hashlib.sha256(page).hexdigest()}.pdf"
+        with contextlib.suppress(FileNotFoundError):
+            return path.read_bytes()
+        printed = print_page(html, as_of, author=author)
+        partial = path.with_name(f"{path.name}.{os.getpid()}")
+        partial.write_bytes(printed)
+        partial.replace(path)  # whole or not at all, for a child killed while it writes
+        return printed
+
+    pdf.html_to_pdf = html_to_pdf
+
+
+def _run_child(arguments, cwd, env, streams, new_session, printed: Path | None) -> None:
     """In the forked child: become the command's process, run main(), exit with its code."""
     code = 1
     try:
@@ -195,6 +243,8 @@ def _run_child(arguments, cwd, env, streams, new_session) -> None:
         main_module.__spec__ = importlib.util.find_spec("reporting.__main__")
         sys.modules["__main__"] = main_module
         sys.argv = [str(_PACKAGE_MAIN), *arguments]
+        if printed is not None:
+            _print_once(printed)
         from reporting.cli import main
 
         try:

@@ -121,17 +121,17 @@ def no_database_left_open(request):
 #: end, so that the two workers finish together instead of one waiting out a long module
 #: begun last. Only the order depends on this list: a module missing from it still runs.
 SLOWEST_FIRST = (
-    "tests/presentation/test_render.py",
     "tests/jobs/test_monthly.py",
-    "tests/presentation/test_variant_sheets.py",
+    "tests/presentation/test_render.py",
     "tests/presentation/test_browser.py",
-    "tests/verify/test_partitions.py",
-    "tests/cli/test_serve.py",
+    "tests/presentation/test_variant_sheets.py",
     "tests/verify/test_run.py",
-    "tests/verify/test_distributed.py",
-    "tests/sample/test_exports.py",
-    "tests/store/test_load.py",
+    "tests/verify/test_partitions.py",
     "tests/sample/test_generator.py",
+    "tests/sample/test_exports.py",
+    "tests/verify/test_distributed.py",
+    "tests/cli/test_serve.py",
+    "tests/store/test_load.py",
 )
 
 

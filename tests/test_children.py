@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from children import WarmChild, run_warm
+from children import WarmChild, printed_pages, run_warm
 
 from reporting.jobs.monthly import lock_path
 
@@ -108,3 +108,32 @@ def test_a_warm_child_prints_the_same_pdf_bytes_as_a_fresh_interpreter(tmp_path)
     assert (fresh.returncode, warm.returncode) == (0, 0), warm.stderr
     page = "live-baccarat-dk.da.pdf"
     assert (tmp_path / "warm" / page).read_bytes() == (tmp_path / "fresh" / page).read_bytes()
+
+
+def test_a_child_that_prints_once_writes_a_fresh_interpreters_bytes_and_keeps_each_page(tmp_path):
+    """``print_once``: the first child prints the page and keeps it; the second takes it from
+    there instead of printing it (a page kept with other bytes shows in what it writes); both
+    write the bytes of a fresh interpreter, and a child without it prints anew."""
+    arguments = ["rules", "--game", "live-baccarat-gr", "--lang", "el", "--format", "pdf"]
+    arguments += ["--as-of", "2026-11-05", "--out"]
+    argv = [sys.executable, "-m", "reporting", *arguments]
+    fresh = subprocess.run([*argv, "fresh"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert fresh.returncode == 0, fresh.stderr
+    page = "live-baccarat-gr.el.pdf"
+    expected = (tmp_path / "fresh" / page).read_bytes()
+
+    def printed(out: str, **options) -> bytes:
+        child = WarmChild([*argv, out], cwd=tmp_path, stderr=subprocess.PIPE, **options)
+        assert child.wait(timeout=120) == 0, child.stderr.read()
+        child.stderr.close()
+        return (tmp_path / out / page).read_bytes()
+
+    assert printed("first", print_once=True) == expected
+    kept = [path for path in printed_pages().iterdir() if path.read_bytes() == expected]
+    assert len(kept) == 1, "the page is kept once, whole, by its input"
+    kept[0].write_bytes(b"%PDF- kept")  # what the next child would take, marked
+    try:
+        assert printed("second", print_once=True) == b"%PDF- kept"
+        assert printed("third") == expected  # no print_once: printed anew
+    finally:
+        kept[0].unlink()  # no other test of this process takes the marked page

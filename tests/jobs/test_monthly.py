@@ -181,14 +181,16 @@ def monthly_argv(
     return [*argv, *extra]
 
 
-def run_command(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+def run_command(argv: list[str], cwd: Path, **options) -> subprocess.CompletedProcess:
     """The command in a child process of its own (forked warm: tests/children.py)."""
     pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "encoding": "utf-8"}
-    return finish(start_command(argv, cwd, **pipes))
+    return finish(start_command(argv, cwd, **pipes, **options))
 
 
-def start_command(argv: list[str], cwd: Path, **options) -> subprocess.Popen:
-    return WarmChild(argv, cwd=cwd, env=command_env(), **options)
+def start_command(argv: list[str], cwd: Path, *, print_once=True, **options) -> subprocess.Popen:
+    """The command in a warm child that prints each page new to this module only (children.py:
+    the pages of these runs are not their subject); ``print_once=False`` prints every page."""
+    return WarmChild(argv, cwd=cwd, env=command_env(), print_once=print_once, **options)
 
 
 def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
@@ -346,6 +348,8 @@ def october(tmp_path_factory):
     out_a, db_a = root / "out-a", root / "a.sqlite"
     out_b, db_b = root / "out-b", root / "b.sqlite"
     pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    # Every page printed for real here: these runs are what the job prints, and print again.
+    pipes = {**pipes, "print_once": False}
     running = [
         start_command(monthly_argv(inbox, out_a, db_a, config_path, "--jobs", "1"), root, **pipes),
         start_command(monthly_argv(inbox, out_b, db_b, config_path, "--jobs", "2"), root, **pipes),
@@ -361,6 +365,7 @@ def october(tmp_path_factory):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        print_once=False,
     )
     staged_at_kill = _wait_for_staged_file(killed, out_a / STAGING / "2026-10")
     killed_midway = killed.poll() is None and bool(staged_at_kill)
@@ -370,7 +375,7 @@ def october(tmp_path_factory):
     after_kill = snapshot(out_a / "2026-10")
     out_after_kill = files_under(out_a)
 
-    second = run_command(monthly_argv(inbox, out_a, db_a, config_path), root)
+    second = run_command(monthly_argv(inbox, out_a, db_a, config_path), root, print_once=False)
     after_second = snapshot(out_a / "2026-10")
 
     return SimpleNamespace(

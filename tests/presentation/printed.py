@@ -1,6 +1,12 @@
 """Printed pages read box by box: what a page break must not do, and a way to read the breaks
 of every page a test prints anyway.
 
+Which sheets a module prints (:func:`printed_sheets`): printing is most of a rendering test's
+time (about a second a sheet), so a module prints each game in the languages its operator
+publishes it in, and one game, the one with the most on its page, in every language. Every
+game and every language is printed, and what a regulator reads is printed as published; the
+other pairs are written as HTML and workbooks, whose tests cover every pair.
+
 The page-break checks read WeasyPrint's laid-out ``Document``. A rule sheet's PDF is laid out
 once by ``reporting.presentation.pdf.laid_out``; :func:`page_breaks_read` looks at each
 document that function returns while a test writes its PDFs, so that the breaks of every
@@ -9,11 +15,13 @@ printed sheet are read from the very layout its PDF was written from, with no se
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import tomllib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 import pytest
 
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation import pdf
 
 #: The blocks a printed page is read by; a heading, caption or paragraph is read whole.
@@ -101,14 +109,30 @@ def page_breaks_read() -> Iterator[list[list[str]]]:
         yield read
 
 
+def printed_sheets(
+    operator_toml: str, games: Iterable[str], everywhere: str
+) -> frozenset[tuple[str, str]]:
+    """The (game, language) sheets a module prints (see the module's text): each of ``games``
+    in the ``languages`` the operator's file lists for it, and ``everywhere`` in every
+    supported language."""
+    sections = tomllib.loads(operator_toml)["games"]
+    published = {
+        (game_id, language) for game_id in games for language in sections[game_id]["languages"]
+    }
+    return frozenset(published | {(everywhere, language) for language in SUPPORTED_LANGUAGES})
+
+
 def break_problems_of(page_breaks, games, language: str) -> list[str]:
     """The problems of each game's printed sheet in ``language``, named by game, from what
     :func:`page_breaks_read` read while the sheets were written (``page_breaks``: (game,
-    language) -> its list); each sheet must have been laid out exactly once, for its PDF."""
-    for game_id in games:
+    language) -> its list, for the printed sheets); each sheet printed must have been laid out
+    exactly once, for its PDF."""
+    printed = [game_id for game_id in games if (game_id, language) in page_breaks]
+    assert printed, language  # every language is printed
+    for game_id in printed:
         assert len(page_breaks[game_id, language]) == 1, game_id  # one layout: the PDF's
     return [
         f"{game_id}: {problem}"
-        for game_id in games
+        for game_id in printed
         for problem in page_breaks[game_id, language][0]
     ]
