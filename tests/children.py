@@ -15,14 +15,14 @@ What a forked child cannot stand for (a fresh interpreter's memory or import tim
 installed script) is tested with :func:`subprocess.run` as before; ``tests/test_children.py``
 holds this class to a fresh interpreter's behaviour.
 
-``WarmChild(..., print_once=True)``: the child takes a page it is to print from the pages
-printed before in this test process, by the page's whole input (its HTML, as-of date and
-author), and prints it, then keeps it there, only when it is new. The PDF printer is
-reproducible (the same input gives the same bytes: tests/presentation/test_pdf.py and
-test_render.py hold it to that), so this changes no byte a child writes; it spares the tests
-of the monthly job, whose runs print the same audit report of a small month again and again,
-about two thirds of a second a page. A test of what the job prints, or of printing the same
-bytes again, runs its children without it.
+``WarmChild(..., print_once=True)``: the child prints only the pages new to this test process.
+A page whose whole input (its HTML, as-of date and author) a child printed before is taken
+from the folder where that child kept it (:func:`printed_pages`). The PDF printer is
+reproducible, the same input giving the same bytes (tests/presentation/test_render.py and
+tests/test_children.py hold it to that), so no byte a child writes changes; the tests of the
+monthly job, whose runs print the same audit report of a small month again and again, are
+spared about two thirds of a second a page. A test of what the job prints, or of printing
+the same bytes again, runs its children without it.
 """
 
 from __future__ import annotations

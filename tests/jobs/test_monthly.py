@@ -347,9 +347,13 @@ def october(tmp_path_factory):
 
     out_a, db_a = root / "out-a", root / "a.sqlite"
     out_b, db_b = root / "out-b", root / "b.sqlite"
-    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
-    # Every page printed for real here: these runs are what the job prints, and print again.
-    pipes = {**pipes, "print_once": False}
+    # Every page of these runs printed: they are what the job prints, and prints again.
+    pipes = {
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+        "text": True,
+        "print_once": False,
+    }
     running = [
         start_command(monthly_argv(inbox, out_a, db_a, config_path, "--jobs", "1"), root, **pipes),
         start_command(monthly_argv(inbox, out_b, db_b, config_path, "--jobs", "2"), root, **pipes),

@@ -3,9 +3,9 @@ of every page a test prints anyway.
 
 Which sheets a module prints (:func:`printed_sheets`): printing is most of a rendering test's
 time (about a second a sheet), so a module prints each game in the languages its operator
-publishes it in, and one game, the one with the most on its page, in every language. Every
-game and every language is printed, and what a regulator reads is printed as published; the
-other pairs are written as HTML and workbooks, whose tests cover every pair.
+publishes it in, and one game, chosen for what its page holds, in every language. Every game
+and every language is printed, and what a regulator reads is printed as published; the other
+pairs are written as HTML and workbooks (:func:`formats_of`), whose tests cover every pair.
 
 The page-break checks read WeasyPrint's laid-out ``Document``. A rule sheet's PDF is laid out
 once by ``reporting.presentation.pdf.laid_out``; :func:`page_breaks_read` looks at each
@@ -23,6 +23,7 @@ import pytest
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation import pdf
+from reporting.presentation.documents import FORMATS
 
 #: The blocks a printed page is read by; a heading, caption or paragraph is read whole.
 BLOCKS = {"h1", "h2", "h3", "p", "ul", "ol", "table", "tr", "figure", "figcaption"}
@@ -120,6 +121,13 @@ def printed_sheets(
         (game_id, language) for game_id in games for language in sections[game_id]["languages"]
     }
     return frozenset(published | {(everywhere, language) for language in SUPPORTED_LANGUAGES})
+
+
+def formats_of(printed: frozenset[tuple[str, str]], game_id: str, language: str) -> tuple[str, ...]:
+    """The formats a module writes a sheet in: all of them if ``printed``, else all but PDF."""
+    if (game_id, language) in printed:
+        return FORMATS
+    return tuple(fmt for fmt in FORMATS if fmt != "pdf")
 
 
 def break_problems_of(page_breaks, games, language: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Rendering rule sheets: every game x language x format, reproducible bytes, the HTML's shape.
+"""Rendering rule sheets: every game in every language, the PDFs of PRINTED, the HTML's shape.
 
 All sheets are rendered once into a module-scoped folder, and the tests read from there: every
 game in every language as HTML and as a workbook, and as a PDF the sheets of
@@ -28,7 +28,6 @@ from typer.testing import CliRunner
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.presentation.documents import (
-    FORMATS,
     file_name,
     render_disclosure_page,
     write_disclosure_page,
@@ -40,7 +39,12 @@ from reporting.presentation.pdf import render_pdf
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from reporting.presentation.rulesheet_xlsx import render_xlsx
-from tests.presentation.printed import break_problems_of, page_breaks_read, printed_sheets
+from tests.presentation.printed import (
+    break_problems_of,
+    formats_of,
+    page_breaks_read,
+    printed_sheets,
+)
 from tests.presentation.test_published_files import DRAFT_MARKS
 
 AS_OF = date(2026, 11, 30)
@@ -80,16 +84,11 @@ def rendered(operator_config, tmp_path_factory, page_breaks) -> Path:
         for language in SUPPORTED_LANGUAGES:
             sheet = sheet_of(operator_config, game_id, language)
             with page_breaks_read() as read:
-                for fmt in formats_of(game_id, language):
+                for fmt in formats_of(PRINTED, game_id, language):
                     write_rule_sheet(sheet, fmt, folder)
             if (game_id, language) in PRINTED:
                 page_breaks[game_id, language] = read
     return folder
-
-
-def formats_of(game_id: str, language: str) -> tuple[str, ...]:
-    """The formats a sheet is written in here: all, or all but the PDF (see PRINTED)."""
-    return FORMATS if (game_id, language) in PRINTED else tuple(f for f in FORMATS if f != "pdf")
 
 
 def test_every_game_language_and_format_is_written(rendered):
@@ -98,7 +97,7 @@ def test_every_game_language_and_format_is_written(rendered):
         f"{game}.{language}.{fmt}"
         for game in GAMES
         for language in SUPPORTED_LANGUAGES
-        for fmt in formats_of(game, language)
+        for fmt in formats_of(PRINTED, game, language)
     }
     assert {game for game, _ in PRINTED} == set(GAMES)
     assert {language for _, language in PRINTED} == set(SUPPORTED_LANGUAGES)

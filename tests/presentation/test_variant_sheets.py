@@ -28,12 +28,17 @@ from reporting.engine.bets import BetResult
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
-from reporting.presentation.documents import FORMATS, write_rule_sheet
+from reporting.presentation.documents import write_rule_sheet
 from reporting.presentation.html import render_html
 from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN, Formatter, load_translations
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, build_rule_sheet
-from tests.presentation.printed import break_problems_of, page_breaks_read, printed_sheets
+from tests.presentation.printed import (
+    break_problems_of,
+    formats_of,
+    page_breaks_read,
+    printed_sheets,
+)
 from tests.presentation.variants import VARIANT_GAMES, VARIANTS_TOML
 
 AS_OF = date(2026, 11, 30)
@@ -69,7 +74,7 @@ def rendered(sheets, tmp_path_factory, page_breaks) -> Path:
     folder = tmp_path_factory.mktemp("variant-sheets")
     for key, sheet in sheets.items():
         with page_breaks_read() as read:
-            for fmt in FORMATS if key in PRINTED else [f for f in FORMATS if f != "pdf"]:
+            for fmt in formats_of(PRINTED, *key):
                 write_rule_sheet(sheet, fmt, folder)
         if key in PRINTED:
             page_breaks[key] = read
