@@ -1,4 +1,5 @@
-"""Every HTML rule sheet opened in a real browser at phone and desktop widths.
+"""Every HTML rule sheet opened in a real browser at phone and desktop widths: the narrowest
+phone's, and the narrowest of each layout its stylesheet draws (:func:`band_widths`).
 
 Debian's Chromium runs headless, driven through the DevTools protocol over a pipe
 (``--remote-debugging-pipe``: JSON messages ended by a NUL byte on file descriptors 3 and 4),
@@ -18,7 +19,9 @@ import base64
 import contextlib
 import fcntl
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -29,13 +32,39 @@ import pytest
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation.documents import write_disclosure_page, write_rule_sheet
+from reporting.presentation.i18n import TEMPLATE_DIR
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from tests.presentation.variants import VARIANT_GAMES
 
 AS_OF = date(2026, 11, 30)
-#: Widths of the viewport, in CSS pixels: two phones (small Android, iPhone) and a laptop.
-WIDTHS = (360, 390, 1280)
+#: The narrowest phone a page is held to, in CSS pixels (a small Android's viewport).
+NARROWEST = 360
+#: A stylesheet's breakpoints: ``(max-width: 40rem)``, ``(min-width: 64rem)``.
+BREAKPOINT = re.compile(r"\((max|min)-width:\s*([0-9.]+)rem\)")
+#: Lengths that follow the viewport's size (none may, for band_widths to hold).
+VIEWPORT_LENGTH = re.compile(r"[0-9.](vw|vh|vmin|vmax|[sld]v[wh])\b")
+
+
+def band_widths(stylesheet: Path) -> tuple[int, ...]:
+    """The widths of the viewport a page of ``stylesheet`` is held to, in CSS pixels: the
+    narrowest phone, and the narrowest width of each band its media queries draw (the first
+    width a ``max-width`` leaves out, the first a ``min-width`` takes in). Within a band the
+    same rules apply and no length follows the viewport, so a page is tightest at the band's
+    narrowest width: what fits there fits the whole band. A new breakpoint is a new width."""
+    css = stylesheet.read_text(encoding="utf-8")
+    assert not VIEWPORT_LENGTH.search(css), f"{stylesheet.name} sizes something by the viewport"
+    widths = {NARROWEST}
+    for kind, rem in BREAKPOINT.findall(css):
+        pixels = float(rem) * 16
+        widths.add(math.floor(pixels) + 1 if kind == "max" else math.ceil(pixels))
+    return tuple(sorted(width for width in widths if width >= NARROWEST))
+
+
+#: The widths of the rule sheets' and the audit report's pages (360, 481, 641, 1024 and 360,
+#: 641, 768, 769 as the stylesheets stand).
+WIDTHS = band_widths(TEMPLATE_DIR / "rules" / "rules.css")
+AUDIT_WIDTHS = band_widths(TEMPLATE_DIR / "audit" / "audit.css")
 PHONE_HEIGHT = 800
 #: The smallest font size (CSS px) a phone reader is asked to read in the Banker matrix.
 MATRIX_MIN_FONT_PX = 12
@@ -529,7 +558,7 @@ def test_the_audit_report_fits_phones_and_desktop(audit_report_page, browser):
     """The report a compliance officer opens: no sideways scroll of the page at any width,
     every wide table or road in a box that scrolls under a visible cue."""
     problems = []
-    for width in WIDTHS:
+    for width in AUDIT_WIDTHS:
         browser.open(audit_report_page, width)
         found = browser.evaluate(measure(width, words=False))
         problems += [f"{width} px: {problem}" for problem in found]
