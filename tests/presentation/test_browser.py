@@ -62,7 +62,7 @@ def band_widths(stylesheet: Path) -> tuple[int, ...]:
 
 
 #: The widths of the rule sheets' and the audit report's pages (360, 481, 641, 1024 and 360,
-#: 641, 768, 769 as the stylesheets stand).
+#: 641, 768, 769, 1024 as the stylesheets stand).
 WIDTHS = band_widths(TEMPLATE_DIR / "rules" / "rules.css")
 AUDIT_WIDTHS = band_widths(TEMPLATE_DIR / "audit" / "audit.css")
 PHONE_HEIGHT = 800
@@ -433,6 +433,21 @@ def test_every_page_fits_phones_and_desktop(pages, browser, language):
             found = browser.evaluate(measure(width))
             problems += [f"{path.name} at {width} px: {problem}" for problem in found]
     assert not problems, "\n".join(problems)
+
+
+def test_the_widths_are_the_first_of_each_band_the_breakpoints_draw(tmp_path):
+    stylesheet = tmp_path / "page.css"
+    stylesheet.write_text(
+        "@media (max-width: 30rem) { p { margin: 0; } }\n"
+        "@media screen and (max-width: 63.99rem) { p { color: red; } }\n"
+        "@media screen and (min-width: 64rem) { p { color: blue; } }\n"
+        "@media screen and (min-width: 48.01rem) { p { color: green; } }\n",
+        encoding="utf-8",
+    )
+    assert band_widths(stylesheet) == (NARROWEST, 481, 769, 1024)
+    stylesheet.write_text("h1 { font-size: 5vw; }", encoding="utf-8")
+    with pytest.raises(AssertionError, match="sizes something by the viewport"):
+        band_widths(stylesheet)
 
 
 def test_the_measure_catches_a_wide_table_and_a_cut_caption(browser, tmp_path):
