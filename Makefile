@@ -60,20 +60,22 @@ bytecode: $(STAMP)
 # module is built once (--dist loadgroup cannot group under pytest 9.2: xdist 3.8 renames
 # items through an attribute pytest no longer reads); the files in collection order, where
 # tests/conftest.py puts the slowest first (--no-loadscope-reorder: not by number of tests).
-# PYTHONDONTWRITEBYTECODE is cleared for the suite: pytest keeps the tests' assertion-rewritten
-# bytecode beside them (tests/**/__pycache__, ignored by git), so that each worker's collection
-# reads it instead of rewriting every test module again (about 10 s against 4 s a worker).
-# Through env, not a shell: make then runs pytest itself, and the completion test finds the
-# user's shell above it, not make's sh.
 test: syslibs $(STAMP) bytecode
-	env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
+	$(PYTEST) -n auto --dist loadfile --no-loadscope-reorder
+
+# pytest for both targets. PYTHONDONTWRITEBYTECODE is cleared: pytest keeps the tests'
+# assertion-rewritten bytecode beside them (tests/**/__pycache__, ignored by git), so that each
+# worker's collection reads it instead of rewriting every test module again (about 10 s against
+# 4 s a worker). Through env, not a shell: make then runs pytest itself, and the completion
+# test finds the user's shell above it, not make's sh.
+PYTEST = env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 # The inner loop: the engine, the checks, the configuration and the presentation's units (no
 # PDF, no browser, no command run in a child process). make test runs these too.
 FAST_TESTS := tests/engine tests/verify/test_checks.py tests/config \
 	tests/presentation/test_charts.py tests/presentation/test_i18n.py
 test-fast: $(STAMP) bytecode
-	env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadfile -m "not slow" $(FAST_TESTS)
+	$(PYTEST) -n auto --dist loadfile -m "not slow" $(FAST_TESTS)
 
 # Mutation testing (docs/developers/mutation.md): mutmut ([tool.mutmut] in pyproject.toml) over
 # reporting/engine/ and reporting/verify/checks.py with the unit tests that bear on them, from a

@@ -16,14 +16,16 @@ printed sheet are read from the very layout its PDF was written from, with no se
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
 from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.presentation import pdf
-from reporting.presentation.documents import FORMATS
+from reporting.presentation.documents import FORMATS, write_rule_sheet
+from reporting.presentation.rulesheet_model import RuleSheet
 
 #: The blocks a printed page is read by; a heading, caption or paragraph is read whole.
 BLOCKS = {"h1", "h2", "h3", "p", "ul", "ol", "table", "tr", "figure", "figcaption"}
@@ -128,6 +130,21 @@ def formats_of(printed: frozenset[tuple[str, str]], game_id: str, language: str)
     if (game_id, language) in printed:
         return FORMATS
     return tuple(fmt for fmt in FORMATS if fmt != "pdf")
+
+
+def write_sheets(
+    sheets: Mapping[tuple[str, str], RuleSheet], printed: frozenset[tuple[str, str]], folder: Path
+) -> dict[tuple[str, str], list[list[str]]]:
+    """Write each sheet, by (game, language), into ``folder`` in :func:`formats_of` its key;
+    the page breaks of each sheet printed, read from the layout its PDF is written from."""
+    breaks = {}
+    for key, sheet in sheets.items():
+        with page_breaks_read() as read:
+            for fmt in formats_of(printed, *key):
+                write_rule_sheet(sheet, fmt, folder)
+        if key in printed:
+            breaks[key] = read
+    return breaks
 
 
 def break_problems_of(page_breaks, games, language: str) -> list[str]:

@@ -31,7 +31,6 @@ from reporting.presentation.documents import (
     file_name,
     render_disclosure_page,
     write_disclosure_page,
-    write_rule_sheet,
 )
 from reporting.presentation.html import render_html
 from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR, load_translations
@@ -42,8 +41,8 @@ from reporting.presentation.rulesheet_xlsx import render_xlsx
 from tests.presentation.printed import (
     break_problems_of,
     formats_of,
-    page_breaks_read,
     printed_sheets,
+    write_sheets,
 )
 from tests.presentation.test_published_files import DRAFT_MARKS
 
@@ -69,26 +68,29 @@ def sheet_of(config, game_id: str, language: str):
 
 
 @pytest.fixture(scope="module")
-def page_breaks() -> dict[tuple[str, str], list[list[str]]]:
-    """What the breaks of each printed sheet do wrong, by (game, language): filled by
-    ``rendered`` as it prints them (tests/presentation/printed.py)."""
-    return {}
+def written(operator_config, tmp_path_factory) -> tuple[Path, dict]:
+    """Every game in every language, written once: as HTML and a workbook, and as a PDF if
+    :data:`PRINTED`; with the page breaks of each PDF, read from the layout it is written
+    from (tests/presentation/printed.py)."""
+    folder = tmp_path_factory.mktemp("rule-sheets")
+    sheets = {
+        (game_id, language): sheet_of(operator_config, game_id, language)
+        for game_id in GAMES
+        for language in SUPPORTED_LANGUAGES
+    }
+    return folder, write_sheets(sheets, PRINTED, folder)
 
 
 @pytest.fixture(scope="module")
-def rendered(operator_config, tmp_path_factory, page_breaks) -> Path:
-    """Every game in every language, written once: as HTML and a workbook, and as a PDF if
-    :data:`PRINTED`; the page breaks of each PDF read from the layout it is written from."""
-    folder = tmp_path_factory.mktemp("rule-sheets")
-    for game_id in GAMES:
-        for language in SUPPORTED_LANGUAGES:
-            sheet = sheet_of(operator_config, game_id, language)
-            with page_breaks_read() as read:
-                for fmt in formats_of(PRINTED, game_id, language):
-                    write_rule_sheet(sheet, fmt, folder)
-            if (game_id, language) in PRINTED:
-                page_breaks[game_id, language] = read
-    return folder
+def rendered(written) -> Path:
+    """The folder of every sheet written (:func:`written`)."""
+    return written[0]
+
+
+@pytest.fixture(scope="module")
+def page_breaks(written) -> dict[tuple[str, str], list[list[str]]]:
+    """What the breaks of each printed sheet do wrong, by (game, language)."""
+    return written[1]
 
 
 def test_every_game_language_and_format_is_written(rendered):

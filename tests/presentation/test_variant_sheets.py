@@ -28,16 +28,14 @@ from reporting.engine.bets import BetResult
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
-from reporting.presentation.documents import write_rule_sheet
 from reporting.presentation.html import render_html
 from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN, Formatter, load_translations
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, build_rule_sheet
 from tests.presentation.printed import (
     break_problems_of,
-    formats_of,
-    page_breaks_read,
     printed_sheets,
+    write_sheets,
 )
 from tests.presentation.variants import VARIANT_GAMES, VARIANTS_TOML
 
@@ -61,24 +59,24 @@ def sheets(variant_config) -> dict[tuple[str, str], RuleSheet]:
 
 
 @pytest.fixture(scope="module")
-def page_breaks() -> dict[tuple[str, str], list[list[str]]]:
-    """What the breaks of each printed sheet do wrong, by (game, language): filled by
-    ``rendered`` as it prints them (tests/presentation/printed.py)."""
-    return {}
+def written(sheets, tmp_path_factory) -> tuple[Path, dict]:
+    """Every variant game in every language, written once: as HTML and a workbook, and as a PDF
+    if :data:`PRINTED`; with the page breaks of each PDF, read from the layout it is written
+    from (tests/presentation/printed.py)."""
+    folder = tmp_path_factory.mktemp("variant-sheets")
+    return folder, write_sheets(sheets, PRINTED, folder)
 
 
 @pytest.fixture(scope="module")
-def rendered(sheets, tmp_path_factory, page_breaks) -> Path:
-    """Every variant game in every language, written once: as HTML and a workbook, and as a PDF
-    if :data:`PRINTED`; the page breaks of each PDF read from the layout it is written from."""
-    folder = tmp_path_factory.mktemp("variant-sheets")
-    for key, sheet in sheets.items():
-        with page_breaks_read() as read:
-            for fmt in formats_of(PRINTED, *key):
-                write_rule_sheet(sheet, fmt, folder)
-        if key in PRINTED:
-            page_breaks[key] = read
-    return folder
+def rendered(written) -> Path:
+    """The folder of every sheet written (:func:`written`)."""
+    return written[0]
+
+
+@pytest.fixture(scope="module")
+def page_breaks(written) -> dict[tuple[str, str], list[list[str]]]:
+    """What the breaks of each printed sheet do wrong, by (game, language)."""
+    return written[1]
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
