@@ -87,13 +87,16 @@ def read_rounds(
     table id) pairs, for a partition of the work (the bets then read a chunk of rounds at a
     time)."""
     files = source_files(connection)
-    where, params = _tables_scope(month, tables, "r")
+    if tables is not None:
+        where, params = _tables_scope(month, tables, "r")
+        games = json.dumps(sorted({game_id for game_id, _table_id in tables}))
+        rounds = connection.execute(_TABLES_ROUNDS.format(where=where), (games, *params))
+        yield from _with_bets_by_chunk(connection, rounds, files)
+        return
+    where, params = _scope(month, "r")
     rounds = connection.execute(
         f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE {where} ORDER BY r.round_id", params
     )
-    if tables is not None:
-        yield from _with_bets_by_chunk(connection, rounds, files)
-        return
     bets_query = f"SELECT {_BET_COLUMNS} FROM bets AS b"
     if month is None:
         bet_rows = connection.execute(bets_query + " ORDER BY b.round_id, b.bet_id")
@@ -125,6 +128,15 @@ def _with_bets(
         yield Round(*row[:_INGEST_ID], bets), files[row[_INGEST_ID]]
 
 
+#: Some tables' rounds of a period (the games' ids as a JSON array, then the scope's
+#: parameters), found by ``rounds_by_game_month`` and sorted by round id. Left to choose,
+#: SQLite walks every round of the month in round-id order (``rounds_by_month``, no sort) and
+#: drops the other tables' rounds: each partition read the whole month (forty-eight of them,
+#: a month's tables, took 2.3 times as long to read as by this query).
+_TABLES_ROUNDS = (
+    f"SELECT {_ROUND_COLUMNS} FROM rounds AS r INDEXED BY rounds_by_game_month"
+    " WHERE r.game_id IN (SELECT value FROM json_each(?)) AND {where} ORDER BY r.round_id"
+)
 #: The bets of some rounds (a JSON array of round ids), by the bets' primary key: in round-id
 #: order without a sort.
 _BETS_OF = (

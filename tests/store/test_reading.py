@@ -110,3 +110,28 @@ def test_a_shoe_comes_whole_in_hand_order_across_months(
     assert shoes == [["A-1", "A-2", "A-3"]]
     every = [[round.round_id for round, _ in shoe] for shoe in read_shoes(connection)]
     assert every == [["A-1", "A-2", "A-3"], ["B-1"]]
+
+
+def test_a_partition_finds_its_tables_rounds_by_game_and_month_not_by_walking_the_month(
+    tmp_path, operator_config
+):
+    log = tmp_path / "month.jsonl"
+    generate_month(operator_config, "2026-10", log, rounds_per_day=2, seed=5)
+    connection = load(tmp_path / "store.sqlite", operator_config, log)
+    tables = connection.execute("SELECT DISTINCT game_id, table_id FROM rounds").fetchall()
+    mine = sorted(tables)[1:3]
+    statements: list[str] = []
+    connection.set_trace_callback(statements.append)
+    partition = list(read_rounds(connection, "2026-10", mine))
+    connection.set_trace_callback(None)
+    assert len(tables) > len(mine) > 0
+    assert partition == [
+        (round, files)
+        for round, files in read_rounds(connection, "2026-10")
+        if (round.game_id, round.table_id) in mine
+    ]
+    # Each partition of a month would otherwise read every round of the month (rounds_by_month
+    # in round-id order, the other tables' rounds dropped): a month of many tables, many times.
+    (rounds_query,) = [sql for sql in statements if "FROM rounds AS r" in sql and "bets" not in sql]
+    plan = [step for *_, step in connection.execute(f"EXPLAIN QUERY PLAN {rounds_query}")]
+    assert any("rounds_by_game_month (game_id=? AND report_month=?)" in step for step in plan), plan
