@@ -66,8 +66,7 @@ test: syslibs $(STAMP) bytecode
 # pytest for both targets. PYTHONDONTWRITEBYTECODE is cleared: pytest keeps the tests'
 # assertion-rewritten bytecode beside them (tests/**/__pycache__, ignored by git), so that each
 # worker's collection reads it instead of rewriting every test module again (about 10 s against
-# 4 s a worker). Through env, not a shell: make then runs pytest itself, and the completion
-# test finds the user's shell above it, not make's sh.
+# 4 s a worker).
 PYTEST = env PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 
 # The inner loop: the engine, the checks, the configuration and the presentation's units (no
