@@ -132,9 +132,13 @@ def _let_go_of_inherited_files() -> None:
 
 def _forget_this_process() -> None:
     """What a fresh interpreter would work out anew from its environment: the temporary
-    folder (``TMPDIR``), and multiprocessing's resource tracker and fork server (this
-    process's, which the child could not wait for)."""
+    folder (``TMPDIR``), and multiprocessing's children, temporary folder, resource tracker
+    and fork server (this process's, which the child could not wait for)."""
     tempfile.tempdir = None
+    processes = sys.modules.get("multiprocessing.process")
+    if processes is not None:  # as multiprocessing's own forked child starts: no children yet,
+        processes._children = set()  # and a temporary folder of its own when it needs one
+        processes.current_process()._config.pop("tempdir", None)
     tracking = sys.modules.get("multiprocessing.resource_tracker")
     if tracking is not None:
         tracker = tracking.ResourceTracker()
@@ -264,6 +268,11 @@ def _run_child(arguments, cwd, env, streams, new_session, printed: Path | None) 
             traceback.print_exc()
             code = 1
         logging.shutdown()
+        # What the interpreter's exit runs for multiprocessing (an atexit handler, not run on
+        # os._exit): this process's finalizers, the removal of its temporary folder among
+        # them, and the wait for its children (the parent's finalizers are not this pid's).
+        if "multiprocessing.util" in sys.modules:
+            sys.modules["multiprocessing.util"]._exit_function()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -26,6 +26,7 @@ import contextlib
 import ctypes
 import heapq
 import os
+import shutil
 import signal
 import sqlite3
 import struct
@@ -456,6 +457,7 @@ def worker_pool(
     the run is gone. Leaving the block when every task is done tells the idle workers to end
     and waits for them; leaving it with an error or on a stop waits for the starts asked for,
     then kills the workers and reaps them: none may go on."""
+    _fork_server_folder()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer)
@@ -475,6 +477,41 @@ def worker_pool(
         raise
     starting.join()
     pool.shutdown(wait=True)
+
+
+#: The longest path a Unix socket's address holds (``sun_path``, less its final NUL), and what
+#: multiprocessing adds to its temporary folder's parent for the fork server's socket
+#: (``/pymp-XXXXXXXX/listener-XXXXXXXX``).
+_SOCKET_PATH_MAX = 107
+_SOCKET_SUFFIX = 32
+
+
+def _fork_server_folder() -> None:
+    """Where the fork server's socket can be bound. It is made in multiprocessing's temporary
+    folder, ``pymp-*`` in the system's (``TMPDIR``): under a path of over 75 bytes the address
+    is too long, and every run with workers stopped on a traceback. Then, as Python 3.14 does,
+    the folder is made in /tmp or /var/tmp instead (removed at exit, as multiprocessing's
+    own); where neither will do, the run stops with a line saying what to change."""
+    from multiprocessing import process, util
+
+    config = process.current_process()._config
+    current = config.get("tempdir")
+    base = os.path.dirname(current) if current else tempfile.gettempdir()
+    if len(os.fsencode(base)) + _SOCKET_SUFFIX <= _SOCKET_PATH_MAX:
+        return
+    for short in ("/tmp", "/var/tmp"):
+        if os.path.isdir(short) and os.access(short, os.W_OK | os.X_OK):
+            folder = tempfile.mkdtemp(prefix="pymp-", dir=short)
+            util.Finalize(
+                None, util._remove_temp_dir, args=(shutil.rmtree, folder), exitpriority=-100
+            )
+            config["tempdir"] = folder
+            return
+    raise EnvironmentFault(
+        f"the temporary folder {base} has too long a path for the worker processes' socket"
+        f" (at most {_SOCKET_PATH_MAX - _SOCKET_SUFFIX} bytes) and neither /tmp nor /var/tmp"
+        " is writable: set TMPDIR to a shorter folder, or run with --jobs 1"
+    )
 
 
 def _start(pool: ProcessPoolExecutor, jobs: int) -> None:

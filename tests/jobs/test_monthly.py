@@ -187,10 +187,14 @@ def run_command(argv: list[str], cwd: Path, **options) -> subprocess.CompletedPr
     return finish(start_command(argv, cwd, **pipes, **options))
 
 
-def start_command(argv: list[str], cwd: Path, *, print_once=True, **options) -> subprocess.Popen:
+def start_command(
+    argv: list[str], cwd: Path, *, print_once=True, env: dict[str, str] | None = None, **options
+) -> subprocess.Popen:
     """The command in a warm child that prints each page new to this module only (children.py:
-    the pages of these runs are not their subject); ``print_once=False`` prints every page."""
-    return WarmChild(argv, cwd=cwd, env=command_env(), print_once=print_once, **options)
+    the pages of these runs are not their subject); ``print_once=False`` prints every page.
+    ``env``: variables set over :func:`command_env`'s."""
+    env = command_env() | (env or {})
+    return WarmChild(argv, cwd=cwd, env=env, print_once=print_once, **options)
 
 
 def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
@@ -354,9 +358,13 @@ def october(tmp_path_factory):
         "text": True,
         "print_once": False,
     }
+    # The run with render workers has a temporary folder of its own, to be found empty after.
+    temporary = root / "tmp-b"
+    temporary.mkdir()
+    fresh_argv = monthly_argv(inbox, out_b, db_b, config_path, "--jobs", "2")
     running = [
         start_command(monthly_argv(inbox, out_a, db_a, config_path, "--jobs", "1"), root, **pipes),
-        start_command(monthly_argv(inbox, out_b, db_b, config_path, "--jobs", "2"), root, **pipes),
+        start_command(fresh_argv, root, env={"TMPDIR": str(temporary)}, **pipes),
     ]
     first, fresh = (finish(process) for process in running)
     after_first = snapshot(out_a / "2026-10")
@@ -397,6 +405,7 @@ def october(tmp_path_factory):
         second=second,
         after_first=after_first,
         fresh_files=fresh_files,
+        fresh_temporary=sorted(path.name for path in temporary.iterdir()),
         killed_midway=killed_midway,
         killed_returncode=killed.returncode,
         staged_at_kill=staged_at_kill,
@@ -422,6 +431,14 @@ def test_first_run_writes_every_expected_file_and_nothing_else(october):
     assert files_under(october.fresh_out) == {f"2026-10/{f}" for f in OCTOBER_FILES}
     assert lock_path(october.fresh_out) == october.fresh_out.parent / ".out-b.lock"
     assert lock_path(october.fresh_out).read_text().startswith("pid ")
+
+
+def test_a_run_with_render_workers_leaves_nothing_in_the_temporary_folder(october):
+    """Each render worker loads the faces into a folder of its own; it is removed when the
+    worker ends (a pool's worker runs no atexit handler: each monthly run left two folders
+    of 1.5 MB behind, for ever)."""
+    assert october.fresh.returncode == 1, october.fresh.stderr
+    assert october.fresh_temporary == []
 
 
 def test_manifest_lists_every_input_and_output_with_hashes_that_match_the_files(october):

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import distributed  # the [dask] extra: make's install has it
 import pytest
+from distributed.diskutils import WorkSpace
 from helpers import alerts_of, run_main, stored_findings, verify_outcome
 
 from reporting.cli.common import DEFAULT_WORKER_WAIT
@@ -373,13 +374,15 @@ def _reader_holds(fifo: Path) -> int | None:
         return None
 
 
-def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(copied):
+def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(copied, tmp_path):
     """Issue 23, 14: two real worker processes (no nanny to restart them) are killed while
     one of them reads a partition's log, here a FIFO that never gives a byte (so that the
     kill lands mid-partition, every time); the run used to wait for ever for a worker. It
     stops once the scheduler has had none for --worker-wait seconds: one line, exit 2,
     nothing stored."""
     db, logs, _config = copied
+    temporary = tmp_path / "tmp"  # the workers'
+    temporary.mkdir()
     replay = logs / "replay" / "games.jsonl"
     replay.unlink()
     os.mkfifo(replay)
@@ -409,6 +412,7 @@ def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(co
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
+                env=os.environ | {"TMPDIR": str(temporary)},
             )
             for _ in range(2)
         ]
@@ -472,3 +476,10 @@ def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(co
     connection = connect(db, create=False)
     assert stored_findings(connection) == before
     connection.close()
+    # The killed worker's private store was in its own Dask directory, not loose in the
+    # temporary folder, and the next worker started there removes it.
+    assert [path.name for path in temporary.iterdir()] == ["dask-scratch-space"]
+    left = sorted(temporary.rglob("baccarat-partition-*"))
+    assert left and all(path.parent.name.startswith("worker-") for path in left), left
+    WorkSpace(str(temporary / "dask-scratch-space")).new_work_dir(prefix="worker-")
+    assert list(temporary.rglob("baccarat-partition-*")) == []

@@ -232,3 +232,28 @@ def test_a_stopped_run_leaves_no_worker_and_stores_nothing(larger_store, stop, t
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]
     assert rows(db, "SELECT * FROM findings") == before
     assert not glob.glob(f"{tmp_path}/baccarat-verify-*")
+
+
+def test_workers_start_under_a_temporary_folder_too_long_for_a_socket(faulted_store, tmp_path):
+    """The fork server's socket is made in multiprocessing's folder in TMPDIR: under a path
+    of over 75 bytes its address is too long to bind, and every run with workers stopped on
+    a traceback. The folder is then made in /tmp: the same result as one process."""
+    db, _config = faulted_store
+    deep = tmp_path / ("t" * (119 - len(str(tmp_path))))
+    deep.mkdir()
+    assert len(str(deep)) == 120
+    outputs = []
+    for jobs in ("1", "2"):
+        command = WarmChild(
+            [sys.executable, "-m", "reporting", "verify", "--db", str(db), "--config", str(CONFIG)]
+            + ["--month", MONTH, "--jobs", jobs, "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=os.environ | {"TMPDIR": str(deep)},
+        )
+        out, err = command.communicate(timeout=120)
+        assert "Traceback" not in err, err
+        outputs.append((command.returncode, out))
+    assert outputs[0][0] == 1 and outputs[1] == outputs[0]
+    assert list(deep.iterdir()) == []

@@ -183,11 +183,24 @@ def _check_partition_rounds(connection: sqlite3.Connection, task: LogTask) -> No
         )
 
 
+def _scratch() -> str | None:
+    """Where a partition's private store is made: the Dask worker's own local directory. A
+    worker killed mid-partition cannot remove its store (the copied logs of its tables, read
+    again), and the next worker started in that workspace purges a dead worker's directory;
+    in the system's temporary folder it would stay for good. Outside a worker: that folder."""
+    from distributed import get_worker
+
+    try:
+        return get_worker().local_directory
+    except ValueError:  # not running in a worker
+        return None
+
+
 def check_logged_partition(task: LogTask) -> PartitionResult:
     """On a worker: check one partition from the round logs on shared storage, through a
     private temporary store; the result as a worker process of the coordinator's machine
     gives it, its round findings as frames."""
-    with tempfile.TemporaryDirectory(prefix="baccarat-partition-") as folder:
+    with tempfile.TemporaryDirectory(prefix="baccarat-partition-", dir=_scratch()) as folder:
         connection = _private_store(Path(folder) / "partition.sqlite")
         try:
             with cyclic_gc_paused():
