@@ -456,27 +456,39 @@ def worker_pool(
     Ctrl-C) in the middle of one would leave a worker the pool does not know yet, forked after
     the run is gone. Leaving the block when every task is done tells the idle workers to end
     and waits for them; leaving it with an error or on a stop waits for the starts asked for,
-    then kills the workers and reaps them: none may go on."""
+    then kills the workers and reaps them: none may go on.
+
+    The workers' temporary files (a render worker's fonts) are made in a folder of the run's,
+    removed once the workers are gone: a killed worker cannot remove its own."""
     _fork_server_folder()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer)
-    starting = threading.Thread(target=_start, args=(pool, jobs), name=name)
-    starting.start()
-    try:
-        yield pool
-    except BaseException:
+    with tempfile.TemporaryDirectory(prefix="baccarat-workers-") as folder:
+        pool = ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_in_folder, initargs=(folder, initializer)
+        )
+        starting = threading.Thread(target=_start, args=(pool, jobs), name=name)
+        starting.start()
+        try:
+            yield pool
+        except BaseException:
+            starting.join()
+            # Python 3.14 has pool.kill_workers(); until then the pool's table of its processes.
+            processes = list((pool._processes or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.kill()
+            for process in processes:
+                process.join()
+            raise
         starting.join()
-        # Python 3.14 has pool.kill_workers(); until then the pool's own table of its processes.
-        processes = list((pool._processes or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.kill()
-        for process in processes:
-            process.join()
-        raise
-    starting.join()
-    pool.shutdown(wait=True)
+        pool.shutdown(wait=True)
+
+
+def _in_folder(folder: str, initializer: Callable[[], None]) -> None:
+    """In each worker: its temporary files in ``folder``, then its own ``initializer``."""
+    tempfile.tempdir = folder
+    initializer()
 
 
 #: The longest path a Unix socket's address holds (``sun_path``, less its final NUL), and what

@@ -590,12 +590,14 @@ def _wait_for_rendering(process: subprocess.Popen, staging: Path) -> list[int]:
 
 def start_two_job_run(october, tmp_path: Path) -> tuple[Path, subprocess.Popen]:
     """The october month's run with two jobs into a fresh database and folder, in a session of
-    its own (text pipes): its output folder and its process."""
+    its own (text pipes), with a temporary folder of its own (``tmp_path / "tmp"``): its
+    output folder and its process."""
     out, db = tmp_path / "out", tmp_path / "report.sqlite"
+    (tmp_path / "tmp").mkdir()
     argv = monthly_argv(october.inbox, out, db, october.config_path, "--jobs", "2")
     process = start_command(
         argv, october.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, env={"TMPDIR": str(tmp_path / "tmp")},
     )  # fmt: skip
     return out, process
 
@@ -636,7 +638,8 @@ def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
 def test_no_render_worker_outlives_a_stopped_run(october, tmp_path, stop):
     """Issue 25: a run stopped while its two workers render (SIGTERM: a clean stop, exit 2;
     SIGKILL of the run alone, not its group: the workers die with it) leaves no worker
-    running and no month folder."""
+    running and no month folder; a clean stop, nothing in the temporary folder either (the
+    workers, killed, cannot remove their fonts: the run does)."""
     out, process = start_two_job_run(october, tmp_path)
     try:
         workers = _wait_for_rendering(process, out / STAGING / "2026-10")
@@ -655,6 +658,7 @@ def test_no_render_worker_outlives_a_stopped_run(october, tmp_path, stop):
         assert stderr.splitlines()[-1].startswith("baccarat-report: stopped by SIGTERM"), stderr
         assert "Traceback" not in stderr
         assert not (out / STAGING / "2026-10").exists()
+        assert list((tmp_path / "tmp").iterdir()) == []
     else:
         assert process.returncode == -signal.SIGKILL
     assert not (out / "2026-10").exists()
