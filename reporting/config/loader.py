@@ -220,7 +220,11 @@ def read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
     """A TOML file of ours (a regular file, at most 1 MiB, UTF-8) and where each key is
     written; ConfigError with the line for anything that cannot be read."""
     text = _read_text(path)
-    return _parse(path, text), KeyLines.scan(text)
+    lines = KeyLines.scan(text)
+    if lines.too_deep is not None:  # refused before parsing: TOML's parser takes the square
+        line, parts = lines.too_deep  # of a key's depth in time (100,000 parts: 10 s)
+        raise ConfigError([f"{path}:{line}: a key of {parts:,} dotted parts is not one of ours"])
+    return _parse(path, text), lines
 
 
 @cache
