@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 from reporting.config.bets import parse_pay
 from reporting.config.keys import PAY_FLAGS
+from reporting.config.values import MISSING, Odds, Problems, shown
 from reporting.engine.bets import Pay, PayTable
-from reporting.engine.money import AmountError
 from reporting.errors import InputError
 
 __all__ = ["apply_pay_overrides"]
@@ -36,10 +36,20 @@ def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
             raise InputError(
                 f"--pay {override!r}: expected KEY=ODDS with KEY one of {', '.join(keys)}"
             )
-        try:
-            changes[key] = parse_pay(text.strip())
-        except AmountError as error:
-            raise InputError(f"--pay {override!r}: {error}") from None
+        changes[key] = _pay(text.strip(), override)
     for name, flag in PAY_FLAGS.items():
         flag.override(pays, changes, chosen[name])
     return table.changed(changes)
+
+
+def _pay(text: str, override: str) -> Pay:
+    """A pay given on the command line, held to what a configuration's pay may be (odds
+    above zero, at most 10,000 to 1, of 20 characters at most: a number of 100,000 digits
+    used to reach the engine), or ``push`` / ``lose``."""
+    if text in ("push", "lose"):
+        return parse_pay(text)
+    problems = Problems(f"--pay {shown(override)}")
+    odds = Odds().check(text, (), problems)
+    if odds is MISSING:
+        raise InputError(problems.messages[0])
+    return odds

@@ -133,6 +133,25 @@ def test_pay_override_of_a_bonus_margin():
     assert richer["bets"]["banker"] == odds_json("--game", "live-baccarat-it")["bets"]["banker"]
 
 
+@pytest.mark.parametrize(
+    ("odds", "reason"),
+    [
+        ("9" * 100_000, '(100,000 characters) is too long for odds (e.g. "19/20")'),
+        ("1/" + "9" * 5_000, '(5,002 characters) is too long for odds (e.g. "19/20")'),
+        ("99999", "'99999' is above 10000 to 1"),
+        ("1/99999", "'1/99999' is finer than 1/10000"),
+        ("0", "'0': odds must be above zero"),
+    ],
+)
+def test_a_pay_override_is_held_to_what_a_configuration_s_pay_may_be(odds, reason):
+    """``--pay`` used to take any ratio: a number of 100,000 digits reached the engine and
+    ended in a traceback. It is held to the configuration's bounds: one line, exit 2."""
+    result = run_main("odds", "--decks", "8", "--pay", f"tie={odds}")
+    assert (result.returncode, result.stdout) == (2, "")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("baccarat-report: --pay 'tie=") and line.endswith(reason), line
+
+
 def test_perfect_pair_variant_option():
     variant_a = odds_json("--game", "live-baccarat-it")["bets"]["perfect_pair"]
     variant_b = odds_json("--game", "live-baccarat-it", "--perfect-pair", "B")["bets"][
