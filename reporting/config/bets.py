@@ -18,7 +18,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from reporting.config.values import MISSING, PayValue, Problems
+from reporting.config.values import MISSING, PayValue, Problems, is_one_line, text_fault
 from reporting.engine.bets import BetGroup, BetResult, BetRule, Pay, PayRow, Wording
 from reporting.engine.facts import FACTS
 from reporting.engine.money import AmountError, parse_ratio
@@ -81,6 +81,8 @@ def _wording(
     """A msgid (``languages`` None: the catalogue) or the operator's text per language."""
     if languages is None:
         if isinstance(value, str) and value.strip():
+            if not is_one_line(value):
+                problems.add(path, text_fault(value))
             return Wording(msgid=value)
         problems.add(path, "must be a sentence in English (a msgid)")
         return Wording()
@@ -91,6 +93,9 @@ def _wording(
     for language, text in value.items():
         if not isinstance(text, str) or not text.strip():
             problems.add((*path, language), "must be a text")
+            continue
+        if not is_one_line(text):
+            problems.add((*path, language), text_fault(text))
             continue
         texts.append((language, text.strip()))
     missing = [language for language in languages if language not in value]

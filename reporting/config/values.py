@@ -42,7 +42,10 @@ __all__ = [
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+#: What a text of one line may not hold: control characters (a line break and a tab among
+#: them), line and paragraph separators, and the bidirectional embeddings, overrides and
+#: isolates, which would print a name backwards on a regulator's page ("Casinò \u202eEsempio").
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 #: The largest stake limit the tool takes: EUR 100 million (times the highest odds it takes,
 #: a payout still fits SQLite's 64-bit integers many times over).
 MAX_AMOUNT_CENTS = 100_000_000 * 100
@@ -120,6 +123,16 @@ def _wrong_type(value: Any, expected: str, path: tuple[str, ...], problems: Prob
     return MISSING
 
 
+def text_fault(value: str) -> str:
+    """What is wrong with a text that :data:`_CONTROL` finds in."""
+    return f"{shown(value)} holds a control character, a line break or a direction override"
+
+
+def is_one_line(value: str) -> bool:
+    """Whether a text holds none of what :data:`_CONTROL` refuses."""
+    return _CONTROL.search(value) is None
+
+
 @dataclass(frozen=True)
 class Text(Kind):
     """A string of one line, bounded in length, optionally of a pattern."""
@@ -138,8 +151,8 @@ class Text(Kind):
             problems.add(path, f'{shown(value)} is not {self.what} such as "{self.example}"')
         elif len(value) > self.max_length:
             problems.add(path, f"is {len(value):,} characters long; at most {self.max_length}")
-        elif _CONTROL.search(value):
-            problems.add(path, f"{shown(value)} holds a control character or line break")
+        elif not is_one_line(value):
+            problems.add(path, text_fault(value))
         else:
             return value
         return MISSING

@@ -233,3 +233,40 @@ def test_a_key_of_thousands_of_dotted_parts_is_refused_at_its_line_before_parsin
     assert max(len(path) for path in scanned.lines) == 32
     path_of_key = ("a",) * 40_000 if where == "header" else ("operator", *("a",) * 40_000)
     assert scanned.line_of(path_of_key) == 3
+
+
+def test_a_line_break_a_tab_or_a_direction_override_in_a_text_is_refused_at_its_line(tmp_path):
+    """A text printed on a page is one line: a line break, a tab, or a bidirectional override
+    (which printed "Casinò \\u202eEsempio" backwards in a regulator's running header) is
+    refused in every text of the file, the operator's own bets' wordings included."""
+    text = "\n".join(
+        [
+            "[operator]",
+            r'name = "Casinò \u202eEsempio\u202c S.p.A."',
+            "[games.g1]",
+            'base = "live-baccarat-it"',
+            r'name = "Live\nBaccarat"',
+            r'words = { en = { player = "Pl\u2066ayer" } }',
+            "[games.g2]",
+            'base = "live-baccarat-it"',
+            r'name = "Live\tBaccarat"',
+            "[bets.b1]",
+            'group = "side"',
+            r'name = { en = "B\u202e1", it = "B1" }',
+            'wins = { en = "x", it = "y" }',
+            r'rows = [ { when = { winner = "tie" }, key = "b1", pays = "8", says = { en = "a\nb", it = "c" } } ]',
+        ]
+    )
+    path = tmp_path / "operator.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path)
+    fault = "holds a control character, a line break or a direction override"
+    assert refused.value.problems == [
+        f"{path}:2: operator.name: 'Casinò \\u202eEsempio\\u202c S.p.A.' {fault}",
+        f"{path}:5: games.g1.name: 'Live\\nBaccarat' {fault}",
+        f"{path}:6: games.g1.words.en.player: 'Pl\\u2066ayer' {fault}",
+        f"{path}:9: games.g2.name: 'Live\\tBaccarat' {fault}",
+        f"{path}:12: bets.b1.name.en: 'B\\u202e1' {fault}",
+        f"{path}:14: bets.b1.rows.1.says.en: 'a\\nb' {fault}",
+    ]
