@@ -284,14 +284,15 @@ def round_record(round_id: str, *bets, **fields):
     return Round(**(values | fields))
 
 
-def png_bytes() -> bytes:
-    """A real 1 x 1 PNG (signature, IHDR, IDAT, IEND), made in the test rather than committed."""
+def png_bytes(width: int = 1, height: int = 1) -> bytes:
+    """A real 1 x 1 PNG (signature, IHDR, IDAT, IEND), made in the test rather than committed;
+    another size is only claimed by its header (its one pixel does not fill it)."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
 
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     pixels = zlib.compress(b"\x00\x1f\x4e\x79")
     return (
         b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")

@@ -23,6 +23,7 @@ from reporting.config.values import MISSING, Problems, Table
 __all__ = [
     "DEFAULT_OPERATOR_NAME",
     "MAX_LOGO_BYTES",
+    "MAX_LOGO_PIXELS",
     "MIN_ACCENT_CONTRAST",
     "Logo",
     "Operator",
@@ -35,6 +36,10 @@ __all__ = [
 DEFAULT_OPERATOR_NAME = "Operator"
 #: A logo larger than this is not a masthead's logo (the sample's is under 1 KiB).
 MAX_LOGO_BYTES = 512 * 1024
+#: A raster logo of more pixels than this is refused: Pillow (which WeasyPrint draws PNG and
+#: JPEG with) refuses images of over 178 million pixels as decompression bombs, and the page
+#: then went out without its logo and without a word; a masthead's logo needs far fewer.
+MAX_LOGO_PIXELS = 4096 * 4096
 #: WCAG 2 level AA for normal text: the accent colours text (labels, links), so it must reach
 #: this contrast against the white page.
 MIN_ACCENT_CONTRAST = 4.5
@@ -143,12 +148,40 @@ def _read_logo(path: Path, key: tuple[str, ...], problems: Problems) -> Logo | N
     if media_type is None:
         problems.add(key, f"{path}: not a PNG, JPEG or SVG image (told by its bytes)")
         return None
-    if media_type == "image/svg+xml":
-        reason = _svg_problem(data)
-        if reason is not None:
-            problems.add(key, f"{path}: {reason}")
-            return None
+    reason = _svg_problem(data) if media_type == "image/svg+xml" else _raster_problem(data)
+    if reason is not None:
+        problems.add(key, f"{path}: {reason}")
+        return None
     return Logo(media_type=media_type, data=data, path=path)
+
+
+def _raster_problem(data: bytes) -> str | None:
+    """Why a PNG or JPEG file cannot be a logo (None: it can): it must decode whole, as the
+    pages' printer will decode it, and be of at most :data:`MAX_LOGO_PIXELS` pixels. A file
+    the printer cannot draw is left off the page without a word: refused here instead."""
+    import io
+    import warnings
+
+    from PIL import Image  # a dependency of WeasyPrint's, imported only for a raster logo
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+                if width * height > MAX_LOGO_PIXELS:
+                    return (
+                        f"an image of {width:,} x {height:,} pixels: a logo has at most"
+                        f" {MAX_LOGO_PIXELS:,}"
+                    )
+                image.load()
+    except Image.DecompressionBombError:
+        return f"an image of over {MAX_LOGO_PIXELS:,} pixels: not a logo"
+    except Image.UnidentifiedImageError:
+        return "the image cannot be decoded (its header is not one of a PNG or JPEG image)"
+    except (OSError, SyntaxError, ValueError) as error:
+        return f"the image cannot be decoded ({' '.join(str(error).split())[:200]})"
+    return None
 
 
 def _svg_problem(data: bytes) -> str | None:

@@ -4,7 +4,9 @@ same shapes."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -56,9 +58,44 @@ def test_paths_are_relative_to_the_configuration_file(tmp_path, monkeypatch):
     assert operator.templates == (tmp_path / "brand" / "templates").resolve()
 
 
+def jpeg_bytes() -> bytes:
+    """A real 2 x 2 JPEG, made by Pillow (WeasyPrint's image library)."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (2, 2), "#1f4e79").save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("image", "message"),
+    [
+        (png_bytes(20_000, 20_000), "an image of over 16,777,216 pixels: not a logo"),
+        (
+            png_bytes(5_000, 5_000),
+            "an image of 5,000 x 5,000 pixels: a logo has at most 16,777,216",
+        ),
+        (png_bytes()[:-24], "the image cannot be decoded (image file is truncated)"),
+        (jpeg_bytes()[:-40], "the image cannot be decoded"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(40), "the image cannot be decoded"),
+    ],
+    ids=["bomb", "too-many-pixels", "truncated-png", "truncated-jpeg", "bad-header"],
+)
+def test_a_raster_logo_the_printer_could_not_draw_is_refused_at_its_line(tmp_path, image, message):
+    """A PNG of 20,000 x 20,000 pixels in 380 KB (a decompression bomb), or a broken file,
+    passed the check, and the printer left it off every page without a word."""
+    (tmp_path / "logo.png").write_bytes(image)
+    with pytest.raises(ConfigError) as refused:
+        load_config(config_with(tmp_path, 'logo = "logo.png"'))
+    (problem,) = refused.value.problems
+    assert re.fullmatch(
+        r".*operator\.toml:\d+: operator\.logo: .*logo\.png: " + re.escape(message) + r".*", problem
+    ), problem
+
+
 def test_an_image_is_told_by_its_bytes_not_its_name(tmp_path):
     (tmp_path / "logo.svg").write_bytes(png_bytes())  # a PNG under an SVG's name
-    (tmp_path / "photo.png").write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(64))
+    (tmp_path / "photo.png").write_bytes(jpeg_bytes())
     assert load_config(config_with(tmp_path, 'logo = "logo.svg"')).operator.logo.media_type == (
         "image/png"
     )
