@@ -38,6 +38,7 @@ from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
+    MAX_LINE_BYTES,
     RAW_TEXT_LIMIT,
     SKIP_CHUNK_BYTES,
 )
@@ -329,13 +330,16 @@ def _csv_records(
     pending = next(bets_by_round, None)
     for line, raw_text, bad_row, extra_cells, problem, *cells in staging.execute(_STAGED_ROUNDS):
         bets: list[_StagedBet] = []
+        too_many = None
         if pending is not None and pending[0] == line:
-            bets = [_StagedBet._make(row[1:]) for row in pending[1]]
+            bets, too_many = _bets_of(pending[1], bets_name)
             pending = next(bets_by_round, None)
         reached[0] = line
         round_id = cells[0] or None
         row = _StagedRound(line, raw_text, bad_row, extra_cells, problem, cells)
         try:
+            if too_many is not None:
+                raise RecordError(RejectReason.BAD_VALUE, too_many)
             yield _csv_round(validator, row, bets)
         except RecordError as problem:
             if problem.source_line is None:
@@ -346,6 +350,26 @@ def _csv_records(
                 )
                 yield _rejected(bets_name, problem.source_line, problem, bad_text, round_id)
     yield from _orphan_bets(staging, rounds_name, bets_name)
+
+
+def _bets_of(rows: Iterator[tuple], bets_name: str) -> tuple[list[_StagedBet], str | None]:
+    """A round's staged bets; past :data:`MAX_LINE_BYTES` characters of their rows (a JSON
+    Lines round's bound: some 20,000 bets) none, and why: the rest of them are counted, not
+    held (600,000 bets of one round held 700 MB)."""
+    bets: list[_StagedBet] = []
+    chars = 0
+    for row in rows:
+        bets.append(bet := _StagedBet._make(row[1:]))
+        chars += len(bet.raw_text)
+        if chars > MAX_LINE_BYTES:
+            first, count, last = bets[0].source_line, len(bets), bet.source_line
+            for rest in rows:
+                count, last = count + 1, rest[1]
+            return [], (
+                f"a round of {count:,} bets ({bets_name} lines {first}-{last}) and over"
+                f" {MAX_LINE_BYTES:,} characters: not read"
+            )
+    return bets, None
 
 
 class _StagedRound(NamedTuple):

@@ -28,7 +28,9 @@ __all__ = [
 #: Bytes of one JSON Lines line (its ending included), counted before decoding. A round with
 #: 6 bets is about 1.2 KB and each bet adds about 200 bytes: 4 MiB holds a round of some
 #: 20,000 bets, beyond the busiest live table; decoding such a line takes some 30 MB, so a
-#: line at the bound still fits the reader's memory many times over.
+#: line at the bound still fits the reader's memory many times over. The rows of one round
+#: in a CSV export (a row a bet, or the bets.csv rows of a pair) are held to as many
+#: characters: past it the round is one reject and the rest of its rows are only counted.
 MAX_LINE_BYTES = 4 * 1024 * 1024
 
 #: Characters of one physical line of a CSV file. A rounds row is about 300 characters and a

@@ -712,6 +712,31 @@ def test_a_bad_bets_csv_row_is_rejected_with_the_bets_file_and_line(
     assert [record.round_id for record in records] == ["R-1", "R-3"]
 
 
+def test_a_round_of_bets_past_a_json_round_s_bound_is_one_reject_and_is_not_held(
+    tmp_path, operator_config, make_round, make_bet, monkeypatch
+):
+    """600,000 bets.csv rows of one round were held in memory (700 MB). Past the bound of a
+    JSON Lines round (4 MiB; 2,000 characters here) the rest of its bets are counted, not
+    held, the round is one reject at its rounds.csv line, and the next round loads."""
+    monkeypatch.setattr("reporting.ingest.csv_pair.MAX_LINE_BYTES", 2_000)
+    round_rows, bet_rows = [], []
+    for record in (
+        make_round("R-1", bets=[make_bet(f"B-{n}") for n in range(50)]),
+        make_round("R-2"),
+    ):
+        round_row, bets = csv_rows(record)
+        round_rows.append(round_row)
+        bet_rows.extend(bets)
+    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
+    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    records, (reject,) = read(rounds_csv, operator_config, bets_csv)
+    assert (reject.source_file, reject.source_line, reject.round_id) == (str(rounds_csv), 2, "R-1")
+    assert reject.message == (
+        f"a round of 50 bets ({bets_csv} lines 2-51) and over 2,000 characters: not read"
+    )
+    assert [record.round_id for record in records] == ["R-2"]
+
+
 def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_round):
     round_row, bet_rows = csv_rows(make_round("R-1"))
     rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, [round_row])

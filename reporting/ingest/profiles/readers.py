@@ -187,10 +187,7 @@ def _csv_records(
         header = _csv_header(reader, name, profile)
         if _not_utf8(",".join(header)):
             raise InputError(f"{name}:1: the CSV header is not UTF-8 text")
-        round_columns = _columns(profile.round_fields.values())
-        bet_columns = _columns(profile.bet_fields.values())
-        id_column = profile.round_fields["round_id"].text  # type: ignore[union-attr]
-        group: list[_Row] = []
+        rounds = _Rounds(records, profile)
         while True:
             line = reader.line_num + 1
             try:
@@ -198,8 +195,7 @@ def _csv_records(
             except StopIteration:
                 break
             except csv.Error as error:
-                yield from _flush(records, group, round_columns, bet_columns)
-                group = []
+                yield from rounds.flush()
                 problem = RecordError(RejectReason.BAD_VALUE, csv_problem(error))
                 last = lines.last.rstrip("\r\n").encode("utf-8", "surrogateescape")
                 yield records.rejected(line, problem, last, None)
@@ -209,11 +205,8 @@ def _csv_records(
             cells = {column: cell for column, cell in zip(header, row, strict=False) if cell}
             raw = profile.delimiter.join(row)
             problem = _row_problem(row, header, lines.cut >= line, raw)
-            if group and group[0].cells.get(id_column) != cells.get(id_column):
-                yield from _flush(records, group, round_columns, bet_columns)
-                group = []
-            group.append(_Row(line, cells, raw, problem))
-        yield from _flush(records, group, round_columns, bet_columns)
+            yield from rounds.add(_Row(line, cells, raw, problem))
+        yield from rounds.flush()
     except UnicodeDecodeError as error:
         raise InputError(
             f"{name}: not UTF-8 text ({error.reason}); nothing of it was loaded"
@@ -282,6 +275,50 @@ class _Row(NamedTuple):
     cells: dict[str, str]
     raw: str
     problem: str | None
+
+
+class _Rounds:
+    """The rows of the round being read: the consecutive rows of one round id. A round whose
+    rows pass :data:`MAX_LINE_BYTES` characters (a JSON Lines round's bound: some 20,000 bets)
+    is kept no further: the rest of its rows are counted and streamed past, and it is one
+    reject (600,000 rows of one round id held 1.6 GB)."""
+
+    def __init__(self, records: _Records, profile: Profile):
+        self.records = records
+        self.id_column = profile.round_fields["round_id"].text  # type: ignore[union-attr]
+        self.round_columns = _columns(profile.round_fields.values())
+        self.bet_columns = _columns(profile.bet_fields.values())
+        self.group: list[_Row] = []
+        self.chars = 0
+        self.passed: list[int] = []  # past the bound: the rows' count and the last line
+
+    def add(self, row: _Row) -> Iterator[Round | RejectedLine]:
+        """Take the next row; the round before it, once it is of another round id."""
+        if self.group and self.group[0].cells.get(self.id_column) != row.cells.get(self.id_column):
+            yield from self.flush()
+        if self.passed:
+            self.passed = [self.passed[0] + 1, row.line]
+            return
+        self.group.append(row)
+        self.chars += len(row.raw)
+        if self.chars > MAX_LINE_BYTES:
+            self.passed = [len(self.group), row.line]
+            del self.group[1:]  # its first row stays: the round id, and the reject's text
+
+    def flush(self) -> Iterator[Round | RejectedLine]:
+        """The round of the rows taken (or its reject), and a fresh start."""
+        if self.passed:
+            first = self.group[0]
+            rows, last = self.passed
+            problem = RecordError(
+                RejectReason.BAD_VALUE,
+                f"a round of {rows:,} rows (lines {first.line}-{last}) and over"
+                f" {MAX_LINE_BYTES:,} characters: not read",
+            )
+            yield self.records.rejected(first.line, problem, _raw_of(self.group), first.cells)
+        else:
+            yield from _flush(self.records, self.group, self.round_columns, self.bet_columns)
+        self.group, self.chars, self.passed = [], 0, []
 
 
 def _flush(

@@ -363,6 +363,22 @@ def test_rows_of_one_round_that_disagree_reject_the_round(tmp_path, config):
     assert "line 3: column Outcome 'Banker' differs from the round's first row" in reject.message
 
 
+def test_a_round_of_rows_past_a_json_round_s_bound_is_one_reject_and_is_not_held(
+    tmp_path, config, monkeypatch
+):
+    """600,000 rows of one round id were held in memory (1.6 GB). Past the bound of a JSON
+    Lines round (4 MiB; 3,000 characters here) the rest of its rows are counted and streamed
+    past, the round is one reject, and the next round loads."""
+    monkeypatch.setattr("reporting.ingest.profiles.readers.MAX_LINE_BYTES", 3_000)
+    bets = [f"{ROUND_CELLS},F-1-B{n},a,Banker,5.00,-5.00,EUR," for n in range(40)]
+    path = flat(tmp_path / "bets.csv", *bets, f"{ROUND_CELLS.replace('F-1', 'F-2')},,,,,,,")
+    (second,), (reject,) = read(path, config, "flat-csv")
+    assert (reject.source_line, reject.round_id, reject.reason) == (2, "F-1", "bad_value")
+    assert reject.message == "a round of 40 rows (lines 2-41) and over 3,000 characters: not read"
+    assert reject.raw_text == bets[0]  # its first row only
+    assert (second.round_id, second.source_line) == ("F-2", 42)
+
+
 def test_a_net_loss_larger_than_the_stake_is_bad_money(tmp_path, config):
     path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-26.00,EUR,")
     _, (reject,) = read(path, config, "flat-csv")
