@@ -204,7 +204,7 @@ def _csv_records(
                 continue
             cells = {column: cell for column, cell in zip(header, row, strict=False) if cell}
             raw = profile.delimiter.join(row)
-            problem = _row_problem(row, header, lines.cut >= line, raw)
+            problem = _row_problem(row, header, lines.cut >= line, raw, (line, reader.line_num))
             yield from rounds.add(_Row(line, cells, raw, problem))
         yield from rounds.flush()
     except UnicodeDecodeError as error:
@@ -216,11 +216,19 @@ def _csv_records(
         text.detach()
 
 
-def _row_problem(row: list[str], header: list[str], cut: bool, raw: str) -> str | None:
-    """Why a CSV row cannot be read as one, or None."""
+def _row_problem(
+    row: list[str], header: list[str], cut: bool, raw: str, lines: tuple[int, int]
+) -> str | None:
+    """Why a CSV row (of physical ``lines`` first to last) cannot be read as one, or None."""
     if cut:
         return f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
     if len(row) != len(header):
+        first, last = lines
+        if last > first:  # only a quoted cell spans lines: here, likely a quote never closed
+            return (
+                f"lines {first}-{last} read as one row (a quoted cell opened on line {first}"
+                f" runs to line {last}): {len(row)} cells under a header of {len(header)}"
+            )
         return f"row of {len(row)} cells under a header of {len(header)}"
     if _not_utf8(raw):
         return "not UTF-8 text (a byte that is not UTF-8)"

@@ -379,6 +379,25 @@ def test_a_round_of_rows_past_a_json_round_s_bound_is_one_reject_and_is_not_held
     assert (second.round_id, second.source_line) == ("F-2", 42)
 
 
+def test_a_quote_never_closed_is_named_with_the_lines_it_swallowed(tmp_path, config):
+    """One unclosed quote reads the rest of the file as one cell: the reject used to say only
+    "row of 17 cells under a header of 22", with nothing of the quote or the lines lost."""
+    path = flat(
+        tmp_path / "bets.csv",
+        f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,",
+        f'{ROUND_CELLS.replace("F-1", "F-2")},F-2-B1,"a,Banker,25.00,-25.00,EUR,',
+        f"{ROUND_CELLS.replace('F-1', 'F-3')},F-3-B1,a,Banker,25.00,-25.00,EUR,",
+        f"{ROUND_CELLS.replace('F-1', 'F-4')},F-4-B1,a,Banker,25.00,-25.00,EUR,",
+    )
+    (first,), (reject,) = read(path, config, "flat-csv")
+    assert first.round_id == "F-1"
+    assert (reject.source_line, reject.round_id) == (3, "F-2")
+    assert reject.message == (
+        "lines 3-5 read as one row (a quoted cell opened on line 3 runs to line 5): 17 cells"
+        " under a header of 22"
+    )
+
+
 def test_a_net_loss_larger_than_the_stake_is_bad_money(tmp_path, config):
     path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-26.00,EUR,")
     _, (reject,) = read(path, config, "flat-csv")
