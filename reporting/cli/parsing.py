@@ -116,5 +116,48 @@ class PlainValuesCommand(_ReadsPlainly, typer.core.TyperCommand):
     """A command whose plain option values are read without pydantic."""
 
 
+_UsageError = typer.core._click.exceptions.UsageError
+
+
+class OneLineUsageError(_UsageError):
+    """A mistake on the command line (an unknown option or command, a bad or missing value)
+    said as every other failure of the command is: one line, then exit 2. Click's own four
+    lines (the usage, a hint, a blank line, the error) are not the contract, and a
+    scheduler's log would carry them all."""
+
+    @classmethod
+    def of(cls, error: Any) -> OneLineUsageError:
+        return cls(error.format_message(), error.ctx)
+
+    def show(self, file: Any = None) -> None:
+        hint = ""
+        if self.ctx is not None and self.ctx.command.get_help_option(self.ctx) is not None:
+            hint = f" (see '{self.ctx.command_path} {self.ctx.help_option_names[0]}')"
+        line = f"baccarat-report: {' '.join(self.format_message().split())}{hint}"
+        typer.echo(line, file=file, err=file is None)
+
+
 class PlainValuesGroup(_ReadsPlainly, typer.core.TyperGroup):
-    """The root: its options (``--log-file``, ``--quiet``, ...) read without pydantic."""
+    """The root: its options (``--log-file``, ``--quiet``, ...) read without pydantic, and a
+    mistake on the command line, its own or a command's, said in one line
+    (:class:`OneLineUsageError`)."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except _UsageError as error:
+            raise _one_line(error) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _UsageError as error:
+            raise _one_line(error) from None
+
+
+def _one_line(error: Any) -> Any:
+    """``error`` said in one line; no arguments at all stays help (click's error that shows
+    it)."""
+    if type(error).__name__ == "NoArgsIsHelpError" or isinstance(error, OneLineUsageError):
+        return error
+    return OneLineUsageError.of(error)

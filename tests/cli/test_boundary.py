@@ -358,3 +358,33 @@ def test_an_as_of_that_is_no_date_says_why_in_one_line(tmp_path, given, reason):
     """Issue 23: 2026-02-30 has the form of a date, and was told "expected a date YYYY-MM-DD"."""
     process = run_main("disclose", "--game", "live-baccarat-it", "--as-of", given, cwd=tmp_path)
     assert (process.returncode, process.stderr) == (2, f"baccarat-report: --as-of {reason}\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["odds", "--decks", "0"],
+            "Invalid value for '--decks': Input should be greater than or equal to 1"
+            " (see 'python -m reporting odds -h')",
+        ),
+        (["verify", "--nope"], "No such option: --nope (see 'python -m reporting verify -h')"),
+        (["nocommand"], "No such command 'nocommand'. (see 'python -m reporting -h')"),
+        (["ingest"], "Missing argument 'PATH'. (see 'python -m reporting ingest -h')"),
+        (["--quiet=x", "odds"], "Option '--quiet' does not take a value."),
+    ],
+    ids=["bad-value", "unknown-option", "unknown-command", "missing-argument", "root-option"],
+)
+def test_a_mistake_on_the_command_line_is_one_line_and_exit_2(argv, line):
+    """Click's own form was four lines (the usage, a hint, a blank line, "Error: ..."): every
+    failure of the command is one line, a usage mistake included, with where to look (the
+    command as it was run: here ``python -m reporting``)."""
+    result = run_main(*argv)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines() == [f"baccarat-report: {line}"]
+
+
+def test_no_command_at_all_still_shows_the_help():
+    result = run_main()
+    assert result.returncode == 2
+    assert result.stderr.startswith("Usage: ") and "Commands:" in result.stderr
