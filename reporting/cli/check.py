@@ -52,10 +52,10 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
         if declared_rtp_unsupported(game, theory):
             best = Decimal(math.floor(theory.best_rtp * 10_000)) / 100  # rounded down
             hints.append(
-                f"no bet of {game_id} returns more than {best}%, whatever a certificate says:"
-                f' under [games.{game_id}] declare at most that (declared_rtp = "{best}", with'
-                ' declared_rtp_reference = "..." naming its certificate), or remove declared_rtp'
-                " and the pages give each bet's RTP"
+                f"no bet of {game_id} returns what it declares, whatever a certificate says:"
+                f" under [games.{game_id}] declare at most {best}%, the best bet's RTP rounded"
+                f' down (declared_rtp = "{best}", with declared_rtp_reference = "..." naming its'
+                " certificate), or remove declared_rtp and the pages give each bet's RTP"
             )
     return located.messages, hints
 

@@ -64,7 +64,9 @@ def test_a_fresh_starter_file_says_how_to_settle_its_one_warning(tmp_path, monke
         line for line in checked.stderr.splitlines() if line.startswith("baccarat-report: hint:")
     ]
     assert len(hints) == 1 and "[games.live-baccarat-it]" in hints[0], checked.stderr
-    assert "no bet of live-baccarat-it returns more than 98.94%" in hints[0]
+    # the best bet (banker, 98.9421%) rounded down: "more than 98.94%" would be untrue
+    assert "no bet of live-baccarat-it returns what it declares" in hints[0]
+    assert "declare at most 98.94%, the best bet's RTP rounded down" in hints[0]
     cited = text.replace(reference, reference[2:])
     written.write_text(cited, encoding="utf-8")
     assert runner.invoke(app, ["check", "--config", str(written)]).exit_code == 1
