@@ -9,9 +9,14 @@ that a loop over files can decide whether trying the next file is safe:
 * an :class:`EnvironmentFault` is about the machine (a full disk, a read-only or forbidden
   file or folder, a database another process holds): the same fault would hit the next file
   too, so the work stops and says so.
+
+A message is one line of plain characters: :func:`printable` escapes what a file's name may
+bring into it.
 """
 
 from __future__ import annotations
+
+import re
 
 __all__ = [
     "DatabaseBusy",
@@ -21,6 +26,7 @@ __all__ = [
     "NotARegularFile",
     "NotOurDatabase",
     "PermissionDenied",
+    "printable",
 ]
 
 
@@ -50,3 +56,30 @@ class PermissionDenied(EnvironmentFault):
 
 class DatabaseBusy(EnvironmentFault):
     """Another process held the database (or its lock) for longer than the wait allowed."""
+
+
+#: What a message may not carry as it is: control characters (a line break would let a
+#: file's name end the line and forge the next, "x\nbaccarat-report: all good"; an escape
+#: sequence would drive the terminal), C1 controls, line separators, bidirectional overrides,
+#: and the bytes of a file name that are not UTF-8 (kept by Python as lone surrogates).
+_UNPRINTABLE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` as one line of plain characters: each character of :data:`_UNPRINTABLE` as
+    its escape (``\\n``, ``\\x1b``, ``\\u202e``; a byte of a name that is not UTF-8 as
+    ``\\xff``).
+
+    >>> printable("r\\udcff.jsonl: x\\nbaccarat-report: all good")
+    'r\\\\xff.jsonl: x\\\\nbaccarat-report: all good'
+    """
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    character = match.group()
+    if "\udc80" <= character <= "\udcff":
+        return f"\\x{ord(character) - 0xDC00:02x}"
+    return character.encode("unicode_escape").decode("ascii")

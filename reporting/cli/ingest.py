@@ -25,6 +25,7 @@ from reporting.cli.common import (
 from reporting.cli.completion import complete_profile
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
+from reporting.errors import printable
 from reporting.ingest.profiles.builtin import built_in_profiles
 
 if TYPE_CHECKING:
@@ -59,13 +60,18 @@ def ingest_command(
 ) -> None:
     """Load round logs (JSONL / JSONL.gz / CSV, or a provider's export through a log
     profile) into SQLite; bad lines are rejected and kept."""
-    from reporting.ingest.discovery import discover_sources
+    from reporting.ingest.discovery import discover_sources, unreadable_entries
     from reporting.ingest.profiles.loader import load_profile
     from reporting.store.load import ingest
     from reporting.store.schema import connect
 
     operator = load_operator_config(config)
     sources = discover_sources(paths, load_profile(profile))
+    # What a folder holds that no reader can open (a FIFO, a link to nothing, a name that is
+    # not UTF-8) is said, and makes the exit 1, as the monthly job's inbox does.
+    unreadable = [item for path in paths if path.is_dir() for item in unreadable_entries(path)]
+    for item in unreadable:
+        command_logger().warning("not read: %s", item)
     with database_errors(db):
         connection = connect(db, wait=db_wait)
         try:
@@ -82,7 +88,7 @@ def ingest_command(
         print_json(ingest_document(result))
     else:
         print_summary(result, db)
-    raise typer.Exit(exit_code(result))
+    raise typer.Exit(max(exit_code(result), EXIT_FINDINGS if unreadable else EXIT_OK))
 
 
 def exit_code(result: IngestResult) -> int:
@@ -137,7 +143,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
     for item in result.files:
         status = {"already_ingested": "already ingested, skipped"}.get(item.status, item.status)
         table.add_row(
-            item.file,
+            printable(item.file),
             status,
             f"{item.rounds_loaded:,}",
             f"{item.bets_loaded:,}",
@@ -149,7 +155,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
         command_logger().error("not loaded: %s", item.error)
     rejects = result.rejected
     for reject in rejects[:SHOWN_REJECTS]:
-        typer.echo(f"{reject.source}: {reject.reason}: {reject.message}")
+        typer.echo(printable(f"{reject.source}: {reject.reason}: {reject.message}"))
     if result.rejected_count > SHOWN_REJECTS:
         console.print(
             f"... {result.rejected_count - SHOWN_REJECTS:,} more rejected lines: all are in the"

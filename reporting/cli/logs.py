@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 
 PROGRAM = "baccarat-report"
 LOGGER = "reporting"
@@ -54,8 +54,9 @@ def _speaker(record: logging.LogRecord) -> str:
 
 
 def _text(record: logging.LogRecord) -> str:
-    """The message as users have always read it: a warning says so, an error does not."""
-    message = record.getMessage()
+    """The message as users have always read it: a warning says so, an error does not; one
+    line of plain characters (:func:`printable`)."""
+    message = printable(record.getMessage())
     return f"warning: {message}" if record.levelno == logging.WARNING else message
 
 
@@ -70,7 +71,9 @@ class StderrFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         if getattr(record, JOB_LINE, False):  # worded by the job, stamped for its log
             stamp = datetime.fromtimestamp(record.created).astimezone()
-            text = f"{stamp:%Y-%m-%d %H:%M:%S%z} {_speaker(record)}: {record.getMessage()}"
+            text = (
+                f"{stamp:%Y-%m-%d %H:%M:%S%z} {_speaker(record)}: {printable(record.getMessage())}"
+            )
         else:
             text = f"{_speaker(record)}: {_text(record)}"
         if record.exc_info:
@@ -87,7 +90,7 @@ class FileFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         stamp = datetime.fromtimestamp(record.created).astimezone().strftime("%Y-%m-%dT%H:%M:%S%z")
-        text = f"{stamp} {record.levelname} {_speaker(record)}: {record.getMessage()}"
+        text = f"{stamp} {record.levelname} {_speaker(record)}: {printable(record.getMessage())}"
         if record.exc_info:
             text += "\n" + self.formatException(record.exc_info)
         return text

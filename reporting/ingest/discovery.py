@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reporting.config.loader import OperatorConfig
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.files import kind_of_file
 from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
 from reporting.ingest.profiles.loader import load_profile
@@ -44,6 +44,7 @@ __all__ = [
     "inbox_profiles",
     "unread_files",
     "unread_inbox_files",
+    "unreadable_entries",
     "unread_names",
 ]
 
@@ -92,6 +93,21 @@ def _not_regular(path: Path) -> str | None:
     return f"{kind_of_file(status.st_mode)}, not a regular file"
 
 
+def _unusable_name(path: Path) -> str | None:
+    """Why ``path``'s name cannot be a round log's (bytes that are not UTF-8: the store keeps
+    a file's name as text, and a report prints it), or None."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return "its name is not UTF-8 text (the store keeps names as text): rename it"
+    return None
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a round log's file, whatever its name says, or None."""
+    return _unusable_name(path) or _not_regular(path)
+
+
 def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> list[Source]:
     """Round logs named on the command line: files, CSV pairs, and folders read whole; with
     a ``profile``, the files it reads (:func:`_profiled_sources`).
@@ -113,7 +129,7 @@ def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> l
         if path.is_dir():
             sources.extend(_sources_in_folder(path))
             continue
-        problem = _not_regular(path)
+        problem = _unreadable(path)
         if problem is not None:
             raise InputError(f"{path}: {problem}; a round log must be a file")
         found = format_of_file(path)
@@ -136,6 +152,8 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
     for path in paths:
         if path.is_dir():
             for candidate in sorted(entry for entry in path.rglob("*") if entry.is_file()):
+                if _unusable_name(candidate) is not None:
+                    continue  # listed by unread_files
                 layout = profile.reads(candidate.name)
                 if layout is not None:
                     sources.append(Source(candidate, layout, profile=profile))
@@ -144,7 +162,7 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
             if path.is_symlink():
                 raise InputError(f"{path}: a symbolic link to nothing (its target does not exist)")
             raise InputError(f"{path}: no such file or folder")
-        problem = _not_regular(path)
+        problem = _unreadable(path)
         if problem is not None:
             raise InputError(f"{path}: {problem}; a round log must be a file")
         layout = profile.reads(path.name)
@@ -196,7 +214,7 @@ def discover_inbox(
         if rule is None or rule.profile is None:
             continue
         claimed.add(path)
-        problem = _not_regular(path)
+        problem = _unreadable(path)
         if problem is not None:
             unread.append(UnreadFile(path, problem))
             continue
@@ -216,16 +234,14 @@ def discover_inbox(
 def unread_files(folder: Path) -> list[UnreadFile]:
     """The files in ``folder`` and below it that :func:`discover_sources` does not read as
     round logs, each with the reason, in path order: other names (``.json``, ``.ndjson``,
-    ``Rounds-2026-10.csv``, ...) and what is not a regular file (a dangling link, a FIFO, a
-    socket, a device, a link to a folder: its files are not read). Folders themselves are
-    not listed. (A ``bets.csv`` with no
+    ``Rounds-2026-10.csv``, ...), a name that is not UTF-8, and what is not a regular file (a
+    dangling link, a FIFO, a socket, a device, a link to a folder: its files are not read).
+    Folders themselves are not listed. (A ``bets.csv`` with no
     ``rounds.csv`` beside it is not listed: :func:`discover_sources` refuses the folder.)"""
     unread = []
     for path in _entries(folder):
-        problem = _not_regular(path)
+        problem = _entry_problem(path)
         if problem is not None:
-            if path.is_dir():  # only a link to one is listed (see _entries)
-                problem = "a link to a folder, not followed"
             unread.append(UnreadFile(path, problem))
             continue
         found = format_of_file(path)
@@ -245,6 +261,24 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     return unread
 
 
+def unreadable_entries(folder: Path) -> list[UnreadFile]:
+    """The entries below ``folder`` that no reader can open, whatever their names say: a name
+    that is not UTF-8, and what is not a regular file (``ingest FOLDER`` warns of them; the
+    files of other names it is not asked to read)."""
+    found = ((path, _entry_problem(path)) for path in _entries(folder))
+    return [UnreadFile(path, problem) for path, problem in found if problem is not None]
+
+
+def _entry_problem(path: Path) -> str | None:
+    """Why an entry of a folder (:func:`_entries`) cannot be read, whatever its name, or None."""
+    problem = _unusable_name(path)
+    if problem is None:
+        problem = _not_regular(path)
+        if problem is not None and path.is_dir():  # only a link to one (see _entries)
+            problem = "a link to a folder, not followed"
+    return problem
+
+
 def unread_inbox_files(inbox: Path, rules: Sequence[InboxProfile] = ()) -> tuple[str, ...]:
     """The inbox's files that are not read as round logs (:func:`discover_inbox`), each as
     ``name (why)``, named relative to the inbox with ``/``. Hidden files (``.name``, or in a
@@ -256,8 +290,8 @@ def unread_inbox_files(inbox: Path, rules: Sequence[InboxProfile] = ()) -> tuple
 def unread_names(inbox: Path, unread: Sequence[UnreadFile]) -> tuple[str, ...]:
     """Files of the inbox left unread (:func:`discover_inbox`) as ``name (why)``, relative to
     the inbox with ``/``, hidden ones left out (see :func:`unread_inbox_files`)."""
-    return tuple(
-        f"{item.path.relative_to(inbox).as_posix()} ({item.reason})"
+    return tuple(  # printable: the names go into the audit's pages and workbook
+        f"{printable(item.path.relative_to(inbox).as_posix())} ({item.reason})"
         for item in unread
         if not any(part.startswith(".") for part in item.path.relative_to(inbox).parts)
     )
@@ -279,8 +313,8 @@ def _sources_in_folder(folder: Path, skipped: set[Path] | frozenset = frozenset(
     ``skipped``) are left alone."""
     sources: list[Source] = []
     for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
-        if candidate in skipped:
-            continue
+        if candidate in skipped or _unusable_name(candidate) is not None:
+            continue  # the latter listed by unread_files
         found = format_of_file(candidate)
         if found is None:
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -388,3 +389,49 @@ def test_no_command_at_all_still_shows_the_help():
     result = run_main()
     assert result.returncode == 2
     assert result.stderr.startswith("Usage: ") and "Commands:" in result.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_refused_or_listed_never_a_traceback(
+    tmp_path, make_round, write_jsonl, sample_config_path
+):
+    """A name of bytes that are not UTF-8 (r\\xff\\xfe.jsonl) reached the store, which keeps
+    names as text: a traceback, on every run of the month. Named, it is refused in one line
+    (exit 2); in a folder, the others load and it is said, with its bytes escaped (exit 1);
+    a FIFO or a link to nothing there is said too, where it used to be passed over."""
+    folder = tmp_path / "in"
+    write_jsonl(folder / "good.jsonl", make_round("R-1"))
+    bad = os.fsencode(folder) + b"/r\xff\xfe.jsonl"
+    with open(bad, "wb") as handle:
+        handle.write((folder / "good.jsonl").read_bytes().replace(b"R-1", b"R-2"))
+    os.mkfifo(folder / "pipe.jsonl")
+    db = ["--db", str(tmp_path / "store.sqlite"), "--config", str(sample_config_path)]
+
+    named = run_main("ingest", os.fsdecode(bad), *db)
+    assert (named.returncode, named.stdout) == (2, "")
+    assert named.stderr.splitlines() == [
+        f"baccarat-report: {folder}/r\\xff\\xfe.jsonl: its name is not UTF-8 text (the store"
+        " keeps names as text): rename it; a round log must be a file"
+    ]
+
+    whole = run_main("ingest", str(folder), *db, "--json")
+    assert whole.returncode == 1, whole.stderr
+    assert json.loads(whole.stdout)["rounds_loaded"] == 1
+    assert whole.stderr.splitlines() == [
+        f"baccarat-report: warning: not read: {folder}/pipe.jsonl: a FIFO (named pipe), not a"
+        " regular file",
+        f"baccarat-report: warning: not read: {folder}/r\\xff\\xfe.jsonl: its name is not UTF-8"
+        " text (the store keeps names as text): rename it",
+    ]
+
+
+def test_a_file_name_cannot_break_a_line_of_the_log(tmp_path, sample_config_path):
+    """A name holding a line break forged a line of its own ("baccarat-report: all good"),
+    and one holding an escape sequence drove the terminal: both are escaped."""
+    name = tmp_path / "x\nbaccarat-report: all good\x1b[2J.jsonl.gz"
+    name.write_bytes(b"\x1f\x8b not gzip")
+    result = run_main(
+        "ingest", str(name), "--db", str(tmp_path / "s.sqlite"), "--config", str(sample_config_path)
+    )
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert "x\\nbaccarat-report: all good\\x1b[2J.jsonl.gz" in line, line

@@ -3,6 +3,8 @@ profile given (``--profile``) or by the inbox's rules (``[[inbox.profiles]]``)."
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from reporting.errors import InputError
@@ -86,3 +88,20 @@ def test_the_first_rule_a_file_matches_applies(inbox):
     sources, _ = discover_inbox(inbox, rules)
     chosen = {s.path.name: s.profile.name for s in sources if s.profile is not None}
     assert chosen == {"october.json": "numeric-feed", "november.jsonl.gz": "replay-api"}
+
+
+@pytest.mark.parametrize("with_rule", [False, True], ids=["spec", "profile-rule"])
+def test_an_inbox_name_that_is_not_utf8_is_listed_unread_with_its_bytes_escaped(inbox, with_rule):
+    """Such a name reached the store (a traceback), then the audit's pages (WeasyPrint could
+    not encode it): it is left unread, named with its bytes escaped, whatever reads the
+    folder."""
+    bad = os.fsencode(inbox) + b"/replay/r\xff\xfe.jsonl.gz"
+    with open(bad, "wb") as handle:
+        handle.write(b"x")
+    rules = [InboxProfile(load_profile("replay-api"), folder="replay")] if with_rule else []
+    sources, _ = discover_inbox(inbox, rules)
+    assert os.fsdecode(bad) not in [str(source.path) for source in sources]
+    assert (
+        "replay/r\\xff\\xfe.jsonl.gz (its name is not UTF-8 text (the store keeps names as"
+        " text): rename it)"
+    ) in unread_inbox_files(inbox, rules)
