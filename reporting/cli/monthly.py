@@ -123,6 +123,7 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
+    _kept_apart(inbox, out, db)
     # The monthly job names the logs in the store relative to the inbox (stored_name).
     default_logs = str(inbox.resolve()) if scheduler is not None else None
     workers = verification_workers(jobs, scheduler, logs or default_logs, worker_wait)
@@ -137,6 +138,25 @@ def monthly_command(
     # 1 tells the scheduler to look: whatever bears on the month (reporting.verify.bearing:
     # findings, rejected lines, unread inbox files, unverified rounds, publishing problems).
     raise typer.Exit(result.exit_code)
+
+
+def _kept_apart(inbox: Path, out: Path, db: Path) -> None:
+    """The inbox, the report folder and the database apart, before anything is touched: a
+    month's folder of reports is replaced whole when it is published, so an inbox inside the
+    report folder was deleted with it (``--inbox out/2026-11``), an inbox holding the reports
+    read them as logs on every run, and a database there would be published, or deleted."""
+    inbox_at, out_at = inbox.resolve(), out.resolve()
+    if inbox_at.is_relative_to(out_at) or out_at.is_relative_to(inbox_at):
+        raise InputError(
+            f"--inbox {inbox} and --out {out} are one inside the other: a month's reports"
+            " replace their folder whole, and the inbox is read as round logs; give two"
+            " separate folders"
+        )
+    if db.resolve().is_relative_to(out_at):
+        raise InputError(
+            f"--db {db} is inside --out {out}, whose month folders are replaced whole and"
+            " published: keep the database outside it"
+        )
 
 
 def _run_locked(

@@ -41,6 +41,7 @@ from helpers import (
     bet_record,
     pdf_text,
     round_record,
+    run_main,
     sample_inbox_counts,
     store_records,
     workers_of,
@@ -1697,3 +1698,33 @@ def test_a_staging_name_that_is_not_our_folder_exits_2_in_one_line(
     ]
     assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"]
     assert os.path.lexists(staging) and not (two_games.out / "2026-10").exists()
+
+
+@pytest.mark.parametrize(
+    ("inbox", "out", "db", "said"),
+    [
+        ("out/2026-11", "out", "store.sqlite", "--inbox {root}/out/2026-11 and --out {root}/out"),
+        ("box", "box", "store.sqlite", "--inbox {root}/box and --out {root}/box"),
+        ("box", "box/reports", "store.sqlite", "--inbox {root}/box and --out {root}/box/reports"),
+        ("box", "out", "out/store.sqlite", "--db {root}/out/store.sqlite is inside --out"),
+    ],
+    ids=["inbox-in-out", "same", "out-in-inbox", "db-in-out"],
+)
+def test_an_inbox_or_database_inside_the_output_folder_is_refused_before_anything(
+    tmp_path, sample_config_path, inbox, out, db, said
+):
+    """The month's reports replace their folder whole: an inbox given as out/2026-11 was
+    deleted with its logs by the first run. Folders one inside the other, or a database in
+    the output folder, are refused in one line, and nothing is touched."""
+    (tmp_path / inbox).mkdir(parents=True)
+    log = tmp_path / inbox / "round-log.jsonl"
+    log.write_text("{}\n", encoding="utf-8")
+    before = sorted(path.relative_to(tmp_path) for path in tmp_path.rglob("*"))
+    result = run_main(
+        "monthly", "--inbox", str(tmp_path / inbox), "--out", str(tmp_path / out),
+        "--db", str(tmp_path / db), "--config", str(sample_config_path), "--as-of", "2026-12-05",
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("baccarat-report: " + said.format(root=tmp_path)), line
+    assert sorted(path.relative_to(tmp_path) for path in tmp_path.rglob("*")) == before
