@@ -125,6 +125,13 @@ app.command(name="export", cls=PlainValuesCommand)(export.export_command)
 def main() -> None:
     """Run the CLI; expected failures become one line on stderr and exit code 2."""
     install_signal_handlers()
+    if sys.stdout is None:  # started with its standard output closed (>&-): Python's None
+        ensure_logging()
+        command_logger().error(
+            "the standard output is closed: the command's result would be lost (send it to"
+            " /dev/null to discard it)"
+        )
+        sys.exit(EXIT_UNUSABLE)
     try:
         show_command_help(sys.argv[1:])
         app()

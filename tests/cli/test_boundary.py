@@ -435,3 +435,23 @@ def test_a_file_name_cannot_break_a_line_of_the_log(tmp_path, sample_config_path
     assert result.returncode == 2
     (line,) = result.stderr.splitlines()
     assert "x\\nbaccarat-report: all good\\x1b[2J.jsonl.gz" in line, line
+
+
+def test_a_closed_standard_output_is_one_line_and_exit_2():
+    """Started with its standard output closed (``>&-``), ``--json`` ended in a traceback and
+    the tables were lost with exit 0; ``>/dev/full`` already said no space is left."""
+    for json_flag in (["--json"], []):
+        done = subprocess.run(
+            [sys.executable, "-m", "reporting", "odds", "--decks", "8", *json_flag],
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=lambda: os.close(1),  # noqa: PLW1509 (only a close)
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [
+            "baccarat-report: the standard output is closed: the command's result would be"
+            " lost (send it to /dev/null to discard it)"
+        ]
