@@ -446,7 +446,7 @@ def test_a_closed_standard_output_is_one_line_and_exit_2():
             stdin=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
-            preexec_fn=lambda: os.close(1),  # noqa: PLW1509 (only a close)
+            preexec_fn=lambda: os.close(1),  # the child's standard output closed
             timeout=60,
             check=False,
         )
