@@ -10,6 +10,7 @@ timestamp and level, for cron. stdout stays the command's result (tables or JSON
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import sys
@@ -98,9 +99,18 @@ class FileFormatter(logging.Formatter):
 
 class _LogFileHandler(logging.FileHandler):
     """A log file that, when it cannot be written (disk full), says so once on stderr instead
-    of printing logging's own traceback."""
+    of printing logging's own traceback. Opened without waiting: a FIFO that no process reads
+    is refused (opening it for writing waited for a reader for ever); one a log collector
+    reads is written as a file is."""
 
     failed = False
+
+    def _open(self):
+        descriptor = os.open(
+            self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666
+        )
+        os.set_blocking(descriptor, True)
+        return open(descriptor, "a", encoding=self.encoding, errors=self.errors)
 
     def handleError(self, record: logging.LogRecord) -> None:
         if self.failed:
@@ -157,6 +167,11 @@ def open_log_file(path: Path) -> logging.FileHandler:
     try:
         return _LogFileHandler(path, mode="a", encoding="utf-8")
     except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise InputError(
+                f"--log-file {path}: a FIFO (named pipe) that no process reads: nothing could"
+                " be written to it"
+            ) from None
         raise InputError(
             f"--log-file {path}: cannot be opened for appending ({error.strerror or error})"
         ) from None

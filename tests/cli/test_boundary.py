@@ -291,6 +291,29 @@ def test_the_log_file_option_refuses_a_folder_that_is_a_file(tmp_path):
     assert process.stderr == "baccarat-report: --log-file logs/x.log: logs is not a folder\n"
 
 
+def test_a_log_file_that_is_a_fifo_no_one_reads_is_refused_and_one_read_is_written(tmp_path):
+    """Opening a FIFO for writing waits for a reader: with none, the command hung for ever.
+    It is refused at once; a FIFO a collector reads takes the lines as a file does."""
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    process = run_main("--log-file", str(fifo), "odds", "--decks", "8")
+    assert process.returncode == 2
+    assert process.stderr == (
+        f"baccarat-report: --log-file {fifo}: a FIFO (named pipe) that no process reads:"
+        " nothing could be written to it\n"
+    )
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        process = run_main("--log-file", str(fifo), "verify", "--month", "2026-13")
+        assert process.returncode == 2
+        written = os.read(reader, 4096).decode("utf-8")
+    finally:
+        os.close(reader)
+    assert written.endswith(
+        "ERROR baccarat-report: --month '2026-13': expected YYYY-MM, e.g. 2026-10\n"
+    )
+
+
 @pytest.mark.parametrize(
     "argv",
     [
