@@ -41,6 +41,7 @@ __all__ = [
     "retired_folder",
     "swap_in_folder",
     "hold_lock",
+    "is_kernel_file",
     "kind_of_file",
     "open_regular",
     "sha256_of",
@@ -105,13 +106,26 @@ def kind_of_file(mode: int) -> str:
     return "not a regular file"
 
 
+#: The kernel's own file systems: their files are views of the running system, not data.
+_KERNEL_FOLDERS = ("/proc/", "/sys/")
+
+
+def is_kernel_file(path: Path | str) -> bool:
+    """Whether ``path`` (its links followed) is under /proc or /sys."""
+    return os.path.realpath(path).startswith(_KERNEL_FOLDERS)
+
+
 def open_regular(path: Path | str) -> BinaryIO:
     """``path`` opened for reading in binary, if it is a regular file (or a link to one).
 
     It is opened without blocking, so that a FIFO is refused at once instead of waiting for a
     writer for ever; a folder, FIFO, socket or device raises
-    :class:`~reporting.errors.NotARegularFile`. Other failures raise their ``OSError``.
+    :class:`~reporting.errors.NotARegularFile`, and so does a file of the kernel's under /proc
+    or /sys, which calls itself regular but may wait for ever for its next line
+    (``/proc/kmsg``). Other failures raise their ``OSError``.
     """
+    if is_kernel_file(path):
+        raise NotARegularFile(f"{path}: a file of the kernel's (/proc, /sys), not read")
     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         mode = os.fstat(descriptor).st_mode

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError, printable
-from reporting.files import kind_of_file
+from reporting.files import is_kernel_file, kind_of_file
 from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
 from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.profiles.model import LAYOUT_SUFFIXES, Profile
@@ -88,9 +88,11 @@ def _not_regular(path: Path) -> str | None:
         return "no such file"
     except OSError as error:
         return f"cannot be examined ({error.strerror})"
-    if stat.S_ISREG(status.st_mode):
-        return None
-    return f"{kind_of_file(status.st_mode)}, not a regular file"
+    if not stat.S_ISREG(status.st_mode):
+        return f"{kind_of_file(status.st_mode)}, not a regular file"
+    if is_kernel_file(path):  # regular by its mode, but may wait for ever (/proc/kmsg)
+        return "a file of the kernel's (/proc, /sys), not a round log"
+    return None
 
 
 def _unusable_name(path: Path) -> str | None:
@@ -152,7 +154,7 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
     for path in paths:
         if path.is_dir():
             for candidate in sorted(entry for entry in path.rglob("*") if entry.is_file()):
-                if _unusable_name(candidate) is not None:
+                if _unreadable(candidate) is not None:
                     continue  # listed by unread_files
                 layout = profile.reads(candidate.name)
                 if layout is not None:
@@ -313,7 +315,7 @@ def _sources_in_folder(folder: Path, skipped: set[Path] | frozenset = frozenset(
     ``skipped``) are left alone."""
     sources: list[Source] = []
     for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
-        if candidate in skipped or _unusable_name(candidate) is not None:
+        if candidate in skipped or _unreadable(candidate) is not None:
             continue  # the latter listed by unread_files
         found = format_of_file(candidate)
         if found is None:

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from reporting.errors import InputError
+from reporting.errors import InputError, NotARegularFile
+from reporting.files import open_regular
 from reporting.ingest.discovery import (
     InboxProfile,
     discover_inbox,
@@ -105,3 +106,21 @@ def test_an_inbox_name_that_is_not_utf8_is_listed_unread_with_its_bytes_escaped(
         "replay/r\\xff\\xfe.jsonl.gz (its name is not UTF-8 text (the store keeps names as"
         " text): rename it)"
     ) in unread_inbox_files(inbox, rules)
+
+
+def test_a_file_of_the_kernel_s_is_never_read_as_a_round_log(tmp_path):
+    """/proc/kmsg calls itself a regular file and waits for ever for its next line: ingest
+    and the monthly job hung on a link to it. A file under /proc or /sys (here a link to
+    /proc/self/status, which would not wait) is refused named, and left unread in a folder."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "k.jsonl").symlink_to("/proc/self/status")
+    (folder / "good.jsonl").write_text("{}\n", encoding="utf-8")
+    assert [source.path.name for source in discover_sources([folder])] == ["good.jsonl"]
+    assert unread_inbox_files(folder) == (
+        "k.jsonl (a file of the kernel's (/proc, /sys), not a round log)",
+    )
+    with pytest.raises(InputError, match=r"k\.jsonl: a file of the kernel's \(/proc, /sys\)"):
+        discover_sources([folder / "k.jsonl"])
+    with pytest.raises(NotARegularFile, match="a file of the kernel's"):
+        open_regular(folder / "k.jsonl")
