@@ -43,7 +43,9 @@ from reporting.engine.games import GameSpec
 from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
 from reporting.ingest.limits import (
+    GZIP_ALLOWANCE_BYTES,
     MAX_DEPTH,
+    MAX_GZIP_RATIO,
     MAX_LEARNT_FIELDS,
     MAX_LINE_BYTES,
     SKIP_CHUNK_BYTES,
@@ -62,6 +64,7 @@ from reporting.records import RejectedLine, RejectReason, Round
 __all__ = [
     "check_depth",
     "check_keys",
+    "gunzipped",
     "read_jsonl",
     "read_jsonl_gz",
     "skip_blank_run",
@@ -85,7 +88,7 @@ def read_jsonl(
         reason = error.strerror
         raise InputError(f"{name}: cannot be read ({reason})") from None
     with raw_handle:
-        handle: IO[bytes] = _gunzipped(raw_handle) if gzipped else raw_handle
+        handle: IO[bytes] = gunzipped(raw_handle, name) if gzipped else raw_handle
         try:
             yield from batched(_records(handle, name, games), raw_handle.tell, size, name)
         except (OSError, EOFError, zlib.error) as error:
@@ -98,17 +101,40 @@ def read_jsonl(
 _GUNZIP_BUFFER = 256 * 1024
 
 
-def _gunzipped(raw_handle: IO[bytes]) -> IO[bytes]:
-    """The decompressed text of a gzipped file, read a line at a time in C.
+class _Gunzipped(io.RawIOBase):
+    """A gzipped file's text, refused past :data:`MAX_GZIP_RATIO` times the compressed bytes
+    read, once it has given :data:`GZIP_ALLOWANCE_BYTES`."""
+
+    def __init__(self, raw_handle: IO[bytes], name: str):
+        self._gzip = gzip.GzipFile(fileobj=raw_handle, mode="rb")  # type: ignore[arg-type]
+        self._raw, self._name, self._given = raw_handle, name, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = self._gzip.readinto(buffer)
+        self._given += count
+        if self._given > GZIP_ALLOWANCE_BYTES and self._given > MAX_GZIP_RATIO * self._raw.tell():
+            raise InputError(
+                f"{self._name}: decompresses to over {MAX_GZIP_RATIO} times its size (past"
+                f" {self._given:,} bytes): a gzip bomb, not a round log; nothing of it was"
+                " loaded"
+            )
+        return count
+
+
+def gunzipped(raw_handle: IO[bytes], name: str) -> IO[bytes]:
+    """The decompressed text of the gzipped file ``raw_handle`` (``name``, for messages),
+    bounded in its ratio to the compressed bytes (:class:`_Gunzipped`), read a line at a
+    time in C.
 
     GzipFile alone refills its line buffer 8 KiB at a time, each refill a few calls in
     Python; a larger buffer around it decompresses a quarter of a megabyte a call (measured
-    on the benchmark's log: a third less time to read its lines). Errors are GzipFile's.
+    on the benchmark's log: a third less time to read its lines). Errors are GzipFile's, and
+    the bound's :class:`~reporting.errors.InputError`.
     """
-    return io.BufferedReader(
-        gzip.GzipFile(fileobj=raw_handle, mode="rb"),  # type: ignore[arg-type]
-        buffer_size=_GUNZIP_BUFFER,
-    )
+    return io.BufferedReader(_Gunzipped(raw_handle, name), buffer_size=_GUNZIP_BUFFER)
 
 
 def read_jsonl_gz(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:

@@ -14,7 +14,9 @@ __all__ = [
     "MAX_CSV_COLUMNS",
     "MAX_CSV_FIELD_CHARS",
     "MAX_CSV_LINE_CHARS",
+    "GZIP_ALLOWANCE_BYTES",
     "MAX_DEPTH",
+    "MAX_GZIP_RATIO",
     "MAX_LEARNT_FIELDS",
     "MAX_LINE_BYTES",
     "MAX_MESSAGE_CHARS",
@@ -73,6 +75,14 @@ RAW_TEXT_LIMIT = 10_000
 #: 20 MB message.
 MAX_MESSAGE_CHARS = 500
 MAX_SHOWN_VALUE_CHARS = 60
+
+#: Decompressed bytes a gzipped file may give per compressed byte, once it has given
+#: :data:`GZIP_ALLOWANCE_BYTES`. Round logs compress 8-9 times (the sample's, the benchmark's),
+#: a pretty-printed export some 20 times; a gzip of newlines or zeros, a thousand times: read
+#: through, 12 MB of it took 80 s (in flat memory). Past both bounds the file is refused whole,
+#: after about 7 s; a smaller bomb is read through as any file (its lines rejected one by one).
+MAX_GZIP_RATIO = 100
+GZIP_ALLOWANCE_BYTES = 1 << 30
 
 #: Bytes read at a time while streaming past the rest of an over-long line: large enough to
 #: cost little per byte, small enough to hold in memory any number of times.

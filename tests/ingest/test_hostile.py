@@ -32,6 +32,7 @@ from reporting.ingest.limits import (
     MAX_MESSAGE_CHARS,
     RAW_TEXT_LIMIT,
 )
+from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.sources import Source
 from tests.helpers import write_csv_pair
 
@@ -275,6 +276,33 @@ def test_gzip_bombs_are_read_in_bounded_memory_and_time(tmp_path, make_round):
     assert reject["file"].endswith("zeros.jsonl.gz") and reject["line"] == 2
     assert reject["reason"] == "bad_value" and "longer than any round log line" in reject["message"]
     assert peak_mib < PEAK_LIMIT_MIB
+
+
+@pytest.mark.parametrize(
+    ("name", "before", "block", "profile"),
+    [
+        ("bomb.jsonl.gz", "round", b"\n", None),
+        ("bomb.jsonl.gz", "round", b"0", None),
+        ("bomb.json.gz", "[", b" ", "replay-api"),
+    ],
+    ids=["newlines", "one-endless-line", "a-document-of-spaces"],
+)
+def test_a_gzip_past_its_ratio_bound_is_refused_whole(
+    tmp_path, operator_config, make_round, monkeypatch, name, before, block, profile
+):
+    """12 MB of gzipped newlines took 80 s to read through (in flat memory), and time grew
+    with the bomb. Past a ratio of 100 to its compressed bytes, once it has given its
+    allowance (1 GiB; 1 MiB here), a gzipped file is refused whole, whatever reads it."""
+    monkeypatch.setattr("reporting.ingest.jsonl.GZIP_ALLOWANCE_BYTES", 1 << 20)
+    start = line(make_round("R-1")) if before == "round" else before.encode()
+    path = gzip_of_repeats(tmp_path / name, block * (1 << 20), 16, before=start)
+    profiled = None if profile is None else load_profile(profile)
+    (source,) = discover_sources([path], profiled)
+    with pytest.raises(InputError) as refused:
+        read(source, operator_config)
+    message = str(refused.value)
+    assert message.startswith(f"{path}: decompresses to over 100 times its size (past"), message
+    assert message.endswith("bytes): a gzip bomb, not a round log; nothing of it was loaded")
 
 
 def test_a_file_of_hostile_lines_loads_its_good_lines_through_the_command(

@@ -15,7 +15,6 @@ loaded.
 from __future__ import annotations
 
 import csv
-import gzip
 import io
 import zlib
 from collections import Counter
@@ -28,7 +27,7 @@ from reporting.engine.games import GameSpec
 from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
 from reporting.ingest.csv_pair import BoundedLines, csv_problem
-from reporting.ingest.jsonl import check_keys, skip_blank_run, skip_over_long
+from reporting.ingest.jsonl import check_keys, gunzipped, skip_blank_run, skip_over_long
 from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
@@ -64,7 +63,7 @@ def read_profiled(source: Source, games: Mapping[str, GameSpec], size: int) -> B
         raise InputError(f"{name}: cannot be read ({error.strerror})") from None
     with raw_handle:
         gzipped = source.path.name.lower().endswith(".gz")
-        handle: IO[bytes] = gzip.GzipFile(fileobj=raw_handle, mode="rb") if gzipped else raw_handle
+        handle: IO[bytes] = gunzipped(raw_handle, name) if gzipped else raw_handle
         records = _RECORDS[source.format](handle, name, profile, games)
         try:
             yield from batched(records, raw_handle.tell, size, name)
