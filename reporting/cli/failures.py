@@ -37,7 +37,8 @@ OS_FAULTS: dict[int, str] = {
     errno.EIO: "input/output error; check the disk",
     errno.ELOOP: "too many levels of symbolic links",
     errno.ENAMETOOLONG: "the file name is too long",
-    errno.EMFILE: "too many open files",
+    errno.EMFILE: "too many open files for this process; raise its limit (ulimit -n, systemd's"
+    " LimitNOFILE=) and run again",
     errno.ENFILE: "too many open files in the system",
 }
 

@@ -463,7 +463,11 @@ def worker_pool(
     _fork_server_folder()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
-    with tempfile.TemporaryDirectory(prefix="baccarat-workers-") as folder:
+    # A failed removal is not the run's error (out of file descriptors, say, it would hide
+    # the one that stopped the run): the folder is left, the first error said.
+    with tempfile.TemporaryDirectory(
+        prefix="baccarat-workers-", ignore_cleanup_errors=True
+    ) as folder:
         pool = ProcessPoolExecutor(
             jobs, mp_context=context, initializer=_in_folder, initargs=(folder, initializer)
         )
@@ -537,4 +541,4 @@ def _start(pool: ProcessPoolExecutor, jobs: int) -> None:
 
 def spool_folder() -> tempfile.TemporaryDirectory:
     """A private folder for the workers' spool files, removed when the run ends."""
-    return tempfile.TemporaryDirectory(prefix="baccarat-verify-")
+    return tempfile.TemporaryDirectory(prefix="baccarat-verify-", ignore_cleanup_errors=True)

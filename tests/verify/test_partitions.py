@@ -5,6 +5,7 @@ in the same order, the same totals with their keys in the same order, the same s
 from __future__ import annotations
 
 import dataclasses
+import errno
 import glob
 import os
 import shutil
@@ -257,3 +258,24 @@ def test_workers_start_under_a_temporary_folder_too_long_for_a_socket(faulted_st
         outputs.append((command.returncode, out))
     assert outputs[0][0] == 1 and outputs[1] == outputs[0]
     assert list(deep.iterdir()) == []
+
+
+def _nothing() -> None:
+    """A worker's initializer that does nothing."""
+
+
+def test_a_failed_removal_of_the_workers_folder_does_not_hide_the_run_s_error(monkeypatch):
+    """Out of file descriptors, the folder of the workers' files could not be removed, and
+    that error ("baccarat-workers-...: too many open files") was said in place of the one
+    that stopped the run."""
+
+    def cannot_remove(path, onerror=None, **_):
+        try:  # as shutil.rmtree meets it: in the handling of the error
+            raise OSError(errno.EMFILE, "Too many open files", path)
+        except OSError:
+            onerror(os.open, path, sys.exc_info())
+
+    pool = reporting.verify.partitions.worker_pool(1, (), _nothing, "test-workers")
+    with pytest.raises(ValueError, match="the run's own error"), pool:
+        monkeypatch.setattr(shutil, "rmtree", cannot_remove)
+        raise ValueError("the run's own error")
