@@ -162,8 +162,11 @@ def _raster_problem(data: bytes) -> str | None:
     import io
     import warnings
 
-    from PIL import Image  # a dependency of WeasyPrint's, imported only for a raster logo
+    from PIL import Image, ImageFile  # WeasyPrint's, imported only for a raster logo
 
+    # WeasyPrint's import lets Pillow draw a truncated file (its missing rows grey): a logo
+    # cut short is refused here whether WeasyPrint was imported first or not.
+    truncated, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -181,6 +184,8 @@ def _raster_problem(data: bytes) -> str | None:
         return "the image cannot be decoded (its header is not one of a PNG or JPEG image)"
     except (OSError, SyntaxError, ValueError) as error:
         return f"the image cannot be decoded ({' '.join(str(error).split())[:200]})"
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = truncated
     return None
 
 

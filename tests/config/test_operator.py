@@ -81,9 +81,17 @@ def jpeg_bytes() -> bytes:
     ],
     ids=["bomb", "too-many-pixels", "truncated-png", "truncated-jpeg", "bad-header"],
 )
-def test_a_raster_logo_the_printer_could_not_draw_is_refused_at_its_line(tmp_path, image, message):
+@pytest.mark.parametrize("weasyprint_first", [False, True], ids=["alone", "after-weasyprint"])
+def test_a_raster_logo_the_printer_could_not_draw_is_refused_at_its_line(
+    tmp_path, monkeypatch, image, message, weasyprint_first
+):
     """A PNG of 20,000 x 20,000 pixels in 380 KB (a decompression bomb), or a broken file,
-    passed the check, and the printer left it off every page without a word."""
+    passed the check, and the printer left it off every page without a word (or drew a cut
+    one with its missing rows grey): refused, whether WeasyPrint's import (which lets Pillow
+    read a truncated file, as here) came first or not."""
+    from PIL import ImageFile
+
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", weasyprint_first)
     (tmp_path / "logo.png").write_bytes(image)
     with pytest.raises(ConfigError) as refused:
         load_config(config_with(tmp_path, 'logo = "logo.png"'))
