@@ -230,7 +230,27 @@ def discover_inbox(
         profiled.append(Source(path, layout, profile=rule.profile))
     spec = _sources_in_folder(inbox, claimed)
     unread.extend(item for item in unread_files(inbox) if item.path not in claimed)
-    return spec + profiled, sorted(unread, key=lambda item: item.path)
+    # A link to a file outside the inbox is not followed: whoever may drop files in the inbox
+    # (a provider's upload account) could otherwise have any file the job may read loaded,
+    # and its lines kept, and shown, as rejected lines.
+    inside = inbox.resolve()
+    sources = []
+    for source in spec + profiled:
+        away = [path for path in (source.path, source.companion) if _outside(path, inside)]
+        if away:
+            unread.extend(UnreadFile(path, _LINK_OUTSIDE) for path in away)
+        else:
+            sources.append(source)
+    return sources, sorted(unread, key=lambda item: item.path)
+
+
+#: Why a link of the inbox to a file outside it is not read.
+_LINK_OUTSIDE = "a link to a file outside the inbox, not followed"
+
+
+def _outside(path: Path | None, inside: Path) -> bool:
+    """Whether ``path`` (a file of the inbox, links followed) lies outside ``inside``."""
+    return path is not None and not path.resolve().is_relative_to(inside)
 
 
 def unread_files(folder: Path) -> list[UnreadFile]:

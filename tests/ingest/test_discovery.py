@@ -124,3 +124,27 @@ def test_a_file_of_the_kernel_s_is_never_read_as_a_round_log(tmp_path):
         discover_sources([folder / "k.jsonl"])
     with pytest.raises(NotARegularFile, match="a file of the kernel's"):
         open_regular(folder / "k.jsonl")
+
+
+def test_an_inbox_link_to_a_file_outside_it_is_not_followed(tmp_path):
+    """Whoever may drop files in the inbox (a provider's upload account, which may make
+    links) could have any file the job may read loaded, its lines kept and shown as
+    rejected lines: a link to a file outside the inbox is left unread and said. A link
+    within the inbox, and an inbox that is itself a link, are read as before."""
+    secret = tmp_path / "secret.jsonl"
+    secret.write_text("not yours\n", encoding="utf-8")
+    real = tmp_path / "real-inbox"
+    (real / "archive").mkdir(parents=True)
+    (real / "archive" / "2026-10.jsonl").write_text("{}\n", encoding="utf-8")
+    (real / "latest.jsonl").symlink_to(real / "archive" / "2026-10.jsonl")
+    (real / "passwd.jsonl").symlink_to(secret)
+    inbox = tmp_path / "inbox"
+    inbox.symlink_to(real)
+    sources, unread = discover_inbox(inbox, [])
+    assert [source.path.relative_to(inbox).as_posix() for source in sources] == [
+        "archive/2026-10.jsonl",
+        "latest.jsonl",
+    ]
+    assert [(item.path.name, item.reason) for item in unread] == [
+        ("passwd.jsonl", "a link to a file outside the inbox, not followed")
+    ]
