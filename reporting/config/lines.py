@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["KeyLines"]
+__all__ = ["DEPTH", "KeyLines"]
 
 # One part of a key: bare, "basic" (escapes kept as written) or 'literal'.
 _PART = re.compile(r"""\s*(?:([A-Za-z0-9_-]+)|"((?:[^"\\]|\\.)*)"|'([^']*)')\s*""")
@@ -51,10 +51,10 @@ def _key_path(text: str, start: int) -> tuple[tuple[str, ...], int] | None:
 
 
 #: Key paths are noted to this depth (the deepest key of a configuration, a profile or the bet
-#: catalogue has five parts), and the first deeper one is recorded for the loader to refuse.
-#: Unbounded, every prefix of every path noted took memory as the square of the depth: an
-#: 80 KB header of 40,000 dotted parts, 6 GB.
-_DEPTH = 32
+#: catalogue has five parts), and the first key written deeper is recorded for the loader to
+#: refuse: every prefix of a path noted takes memory as the square of its depth, and TOML's
+#: parser time as the square too.
+DEPTH = 32
 
 
 def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int) -> None:
@@ -63,11 +63,17 @@ def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int)
         found.setdefault(path[:length], number)
 
 
-def _bounded(path: tuple[str, ...], number: int, too_deep: list[tuple[int, int]]) -> tuple:
-    """``path`` cut to the depth noted; the first path over it recorded in ``too_deep``."""
-    if len(path) > _DEPTH and not too_deep:
-        too_deep.append((number, len(path)))
-    return path[:_DEPTH]
+#: A run of dotted key parts in a line's text outside its strings (a quoted part is gone
+#: there, leaving its dot): a key of a header, of a line, or inside an inline table.
+_DOTTED = re.compile(r"(?<![A-Za-z0-9_.-])(?:[A-Za-z0-9_-]*+[ \t]*+\.[ \t]*+)++")
+
+
+def _deepest_key(line: str) -> int:
+    """The number of parts of the longest dotted key written on ``line`` (1 for none)."""
+    text = "".join(_outside_strings(line))
+    if "." not in text:
+        return 1
+    return 1 + max((run.group().count(".") for run in _DOTTED.finditer(text)), default=0)
 
 
 def _outside_strings(text: str) -> Iterator[str]:
@@ -119,7 +125,8 @@ class KeyLines:
     """The first line (1-based) each key path of a TOML text is written on."""
 
     lines: dict[tuple[str, ...], int] = field(default_factory=dict)
-    #: The first key path deeper than the paths noted: its line and its number of parts.
+    #: The first key deeper than the paths noted (a header's, a line's, or one inside an
+    #: inline table): its line and its number of parts, as written on that line.
     too_deep: tuple[int, int] | None = None
 
     @classmethod
@@ -129,12 +136,14 @@ class KeyLines:
         table: tuple[str, ...] = ()
         in_string: str | None = None
         array: list | None = None  # a multi-line array being read: [its key, elements seen]
-        too_deep: list[tuple[int, int]] = []  # the first path over the depth noted
+        too_deep: tuple[int, int] | None = None  # the first key over the depth noted
         for number, line in enumerate(text.splitlines(), start=1):
             if in_string is not None:
                 if line.count(in_string) % 2 == 1:
                     in_string = None
                 continue
+            if too_deep is None and (parts := _deepest_key(line)) > DEPTH:
+                too_deep = (number, parts)
             if array is not None:
                 array = _array_line(found, array, line, number)
                 continue
@@ -142,13 +151,13 @@ class KeyLines:
             if header is not None:
                 parsed = _key_path(line, header.end())
                 if parsed is not None and line[parsed[1] :].lstrip().startswith("]"):
-                    table = _bounded(parsed[0], number, too_deep)
+                    table = parsed[0][:DEPTH]
                     _note(found, table, number)
                 continue
             parsed = _key_path(line, 0)
             if parsed is None or not line[parsed[1] :].startswith("="):
                 continue
-            key = _bounded(table + parsed[0], number, too_deep)
+            key = (table + parsed[0])[:DEPTH]
             _note(found, key, number)
             value = line[parsed[1] + 1 :].lstrip()
             if value.startswith("["):
@@ -159,7 +168,7 @@ class KeyLines:
             for quotes in ('"""', "'''"):
                 if line.count(quotes) % 2 == 1:
                     in_string = quotes
-        return cls(found, too_deep[0] if too_deep else None)
+        return cls(found, too_deep)
 
     def line_of(self, path: tuple[str, ...]) -> int | None:
         """The line of the longest written prefix of ``path``, or None if none is written."""
