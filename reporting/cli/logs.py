@@ -13,12 +13,14 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 from reporting.errors import InputError, printable
+from reporting.files import kind_of_file
 
 PROGRAM = "baccarat-report"
 LOGGER = "reporting"
@@ -109,8 +111,12 @@ class _LogFileHandler(logging.FileHandler):
         descriptor = os.open(
             self.baseFilename, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666
         )
-        os.set_blocking(descriptor, True)
-        return open(descriptor, "a", encoding=self.encoding, errors=self.errors)
+        try:
+            os.set_blocking(descriptor, True)
+            return open(descriptor, "a", encoding=self.encoding, errors=self.errors)
+        except BaseException:
+            os.close(descriptor)
+            raise
 
     def handleError(self, record: logging.LogRecord) -> None:
         if self.failed:
@@ -167,11 +173,14 @@ def open_log_file(path: Path) -> logging.FileHandler:
     try:
         return _LogFileHandler(path, mode="a", encoding="utf-8")
     except OSError as error:
-        if error.errno == errno.ENXIO:
-            raise InputError(
-                f"--log-file {path}: a FIFO (named pipe) that no process reads: nothing could"
-                " be written to it"
-            ) from None
+        if error.errno == errno.ENXIO:  # a FIFO no process reads, a socket, a device
+            mode = path.stat().st_mode
+            what = (
+                "a FIFO (named pipe) that no process reads"
+                if stat.S_ISFIFO(mode)
+                else kind_of_file(mode)
+            )
+            raise InputError(f"--log-file {path}: {what}: nothing could be written to it") from None
         raise InputError(
             f"--log-file {path}: cannot be opened for appending ({error.strerror or error})"
         ) from None

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 __all__ = ["PlainValues", "PlainValuesCommand", "PlainValuesGroup", "read_plainly"]
 
@@ -116,25 +117,26 @@ class PlainValuesCommand(_ReadsPlainly, typer.core.TyperCommand):
     """A command whose plain option values are read without pydantic."""
 
 
-_UsageError = typer.core._click.exceptions.UsageError
-
-
-class OneLineUsageError(_UsageError):
+class OneLineUsageError(UsageError):
     """A mistake on the command line (an unknown option or command, a bad or missing value)
-    said as every other failure of the command is: one line, then exit 2. Click's own four
-    lines (the usage, a hint, a blank line, the error) are not the contract, and a
-    scheduler's log would carry them all."""
+    said as every other failure of the command is: one line of the log (on stderr, and in
+    ``--log-file`` when the root's options were read), then exit 2. Click's own four lines
+    (the usage, a hint, a blank line, the error) are not the contract, and a scheduler's log
+    would carry them all."""
 
     @classmethod
-    def of(cls, error: Any) -> OneLineUsageError:
+    def of(cls, error: UsageError) -> OneLineUsageError:
+        """``error``'s message and context, said in one line."""
         return cls(error.format_message(), error.ctx)
 
     def show(self, file: Any = None) -> None:
+        """The line, with the help to read (``see 'baccarat-report verify -h'``)."""
+        from reporting.cli.logs import command_logger
+
         hint = ""
         if self.ctx is not None and self.ctx.command.get_help_option(self.ctx) is not None:
             hint = f" (see '{self.ctx.command_path} {self.ctx.help_option_names[0]}')"
-        line = f"baccarat-report: {' '.join(self.format_message().split())}{hint}"
-        typer.echo(line, file=file, err=file is None)
+        command_logger().error("%s%s", " ".join(self.format_message().split()), hint)
 
 
 class PlainValuesGroup(_ReadsPlainly, typer.core.TyperGroup):
@@ -145,19 +147,19 @@ class PlainValuesGroup(_ReadsPlainly, typer.core.TyperGroup):
     def make_context(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return super().make_context(*args, **kwargs)
-        except _UsageError as error:
+        except UsageError as error:
             raise _one_line(error) from None
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
-        except _UsageError as error:
+        except UsageError as error:
             raise _one_line(error) from None
 
 
-def _one_line(error: Any) -> Any:
+def _one_line(error: UsageError) -> UsageError:
     """``error`` said in one line; no arguments at all stays help (click's error that shows
     it)."""
-    if type(error).__name__ == "NoArgsIsHelpError" or isinstance(error, OneLineUsageError):
+    if isinstance(error, NoArgsIsHelpError | OneLineUsageError):
         return error
     return OneLineUsageError.of(error)

@@ -7,6 +7,7 @@ import errno
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -293,7 +294,8 @@ def test_the_log_file_option_refuses_a_folder_that_is_a_file(tmp_path):
 
 def test_a_log_file_that_is_a_fifo_no_one_reads_is_refused_and_one_read_is_written(tmp_path):
     """Opening a FIFO for writing waits for a reader: with none, the command hung for ever.
-    It is refused at once; a FIFO a collector reads takes the lines as a file does."""
+    It is refused at once; a FIFO a collector reads takes the lines as a file does; a socket
+    is named for what it is."""
     fifo = tmp_path / "log.fifo"
     os.mkfifo(fifo)
     process = run_main("--log-file", str(fifo), "odds", "--decks", "8")
@@ -311,6 +313,17 @@ def test_a_log_file_that_is_a_fifo_no_one_reads_is_refused_and_one_read_is_writt
         os.close(reader)
     assert written.endswith(
         "ERROR baccarat-report: --month '2026-13': expected YYYY-MM, e.g. 2026-10\n"
+    )
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "log.socket"))
+    try:
+        process = run_main("--log-file", str(tmp_path / "log.socket"), "odds", "--decks", "8")
+    finally:
+        server.close()
+    assert process.returncode == 2
+    assert process.stderr == (
+        f"baccarat-report: --log-file {tmp_path / 'log.socket'}: a socket: nothing could be"
+        " written to it\n"
     )
 
 
@@ -406,6 +419,16 @@ def test_a_mistake_on_the_command_line_is_one_line_and_exit_2(argv, line):
     result = run_main(*argv)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.splitlines() == [f"baccarat-report: {line}"]
+
+
+def test_a_mistake_on_the_command_line_reaches_the_log_file(tmp_path):
+    """A cron job with a stale option logged nothing: the line is in --log-file too."""
+    log = tmp_path / "job.log"
+    result = run_main("--log-file", str(log), "verify", "--nope")
+    assert result.returncode == 2
+    assert log.read_text(encoding="utf-8").endswith(
+        "ERROR baccarat-report: No such option: --nope (see 'python -m reporting verify -h')\n"
+    )
 
 
 def test_no_command_at_all_still_shows_the_help():
