@@ -29,6 +29,9 @@ from reporting.errors import printable
 from reporting.ingest.profiles.builtin import built_in_profiles
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from reporting.ingest.discovery import UnreadFile
     from reporting.store.load import IngestResult
 
 SHOWN_REJECTS = 50
@@ -85,7 +88,7 @@ def ingest_command(
         finally:
             connection.close()
     if as_json:
-        print_json(ingest_document(result))
+        print_json(ingest_document(result, unreadable))
     else:
         print_summary(result, db)
     raise typer.Exit(max(exit_code(result), EXIT_FINDINGS if unreadable else EXIT_OK))
@@ -98,8 +101,9 @@ def exit_code(result: IngestResult) -> int:
     return EXIT_FINDINGS if result.rejected_count else EXIT_OK
 
 
-def ingest_document(result: IngestResult) -> dict:
-    """The ``ingest --json`` document."""
+def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> dict:
+    """The ``ingest --json`` document; ``unread``: the entries of the folders given that no
+    reader could open (stderr's warnings)."""
     return {
         "rounds_loaded": result.rounds_loaded,
         "bets_loaded": result.bets_loaded,
@@ -129,6 +133,7 @@ def ingest_document(result: IngestResult) -> dict:
             }
             for item in result.files
         ],
+        "unread": [{"file": printable(str(item.path)), "reason": item.reason} for item in unread],
     }
 
 

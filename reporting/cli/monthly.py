@@ -123,7 +123,7 @@ def monthly_command(
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    _kept_apart(inbox, out, db)
+    _refuse_nested(inbox, out, db)
     # The monthly job names the logs in the store relative to the inbox (stored_name).
     default_logs = str(inbox.resolve()) if scheduler is not None else None
     workers = verification_workers(jobs, scheduler, logs or default_logs, worker_wait)
@@ -140,11 +140,12 @@ def monthly_command(
     raise typer.Exit(result.exit_code)
 
 
-def _kept_apart(inbox: Path, out: Path, db: Path) -> None:
-    """The inbox, the report folder and the database apart, before anything is touched: a
-    month's folder of reports is replaced whole when it is published, so an inbox inside the
-    report folder was deleted with it (``--inbox out/2026-11``), an inbox holding the reports
-    read them as logs on every run, and a database there would be published, or deleted."""
+def _refuse_nested(inbox: Path, out: Path, db: Path) -> None:
+    """Refuse, before anything is touched, an inbox, report folder and database that are not
+    apart: a month's folder of reports is replaced whole when it is published (an inbox
+    inside it, ``--inbox out/2026-11``, goes with it), an inbox holding the reports or the
+    database reads them as logs on every run, and a database among the reports would be
+    published, or replaced."""
     inbox_at, out_at = inbox.resolve(), out.resolve()
     if inbox_at.is_relative_to(out_at) or out_at.is_relative_to(inbox_at):
         raise InputError(
@@ -152,10 +153,16 @@ def _kept_apart(inbox: Path, out: Path, db: Path) -> None:
             " replace their folder whole, and the inbox is read as round logs; give two"
             " separate folders"
         )
-    if db.resolve().is_relative_to(out_at):
+    db_at = db.resolve()
+    if db_at.is_relative_to(out_at):
         raise InputError(
             f"--db {db} is inside --out {out}, whose month folders are replaced whole and"
             " published: keep the database outside it"
+        )
+    if db_at.is_relative_to(inbox_at):
+        raise InputError(
+            f"--db {db} is inside --inbox {inbox}, whose files are read as round logs: keep"
+            " the database outside it"
         )
 
 

@@ -461,7 +461,15 @@ def test_a_file_name_that_is_not_utf8_is_refused_or_listed_never_a_traceback(
 
     whole = run_main("ingest", str(folder), *db, "--json")
     assert whole.returncode == 1, whole.stderr
-    assert json.loads(whole.stdout)["rounds_loaded"] == 1
+    document = json.loads(whole.stdout)
+    assert document["rounds_loaded"] == 1
+    assert document["unread"] == [
+        {"file": f"{folder}/pipe.jsonl", "reason": "a FIFO (named pipe), not a regular file"},
+        {
+            "file": f"{folder}/r\\xff\\xfe.jsonl",
+            "reason": "its name is not UTF-8 text (the store keeps names as text): rename it",
+        },
+    ]
     assert whole.stderr.splitlines() == [
         f"baccarat-report: warning: not read: {folder}/pipe.jsonl: a FIFO (named pipe), not a"
         " regular file",

@@ -1707,15 +1707,16 @@ def test_a_staging_name_that_is_not_our_folder_exits_2_in_one_line(
         ("box", "box", "store.sqlite", "--inbox {root}/box and --out {root}/box"),
         ("box", "box/reports", "store.sqlite", "--inbox {root}/box and --out {root}/box/reports"),
         ("box", "out", "out/store.sqlite", "--db {root}/out/store.sqlite is inside --out"),
+        ("box", "out", "box/store.sqlite", "--db {root}/box/store.sqlite is inside --inbox"),
     ],
-    ids=["inbox-in-out", "same", "out-in-inbox", "db-in-out"],
+    ids=["inbox-in-out", "same", "out-in-inbox", "db-in-out", "db-in-inbox"],
 )
 def test_an_inbox_or_database_inside_the_output_folder_is_refused_before_anything(
     tmp_path, sample_config_path, inbox, out, db, said
 ):
     """The month's reports replace their folder whole: an inbox given as out/2026-11 was
     deleted with its logs by the first run. Folders one inside the other, or a database in
-    the output folder, are refused in one line, and nothing is touched."""
+    the output folder or the inbox, are refused in one line, and nothing is touched."""
     (tmp_path / inbox).mkdir(parents=True)
     log = tmp_path / inbox / "round-log.jsonl"
     log.write_text("{}\n", encoding="utf-8")
