@@ -37,8 +37,8 @@ DEFAULT_OPERATOR_NAME = "Operator"
 #: A logo larger than this is not a masthead's logo (the sample's is under 1 KiB).
 MAX_LOGO_BYTES = 512 * 1024
 #: A raster logo of more pixels than this is refused: Pillow (which WeasyPrint draws PNG and
-#: JPEG with) refuses images of over 178 million pixels as decompression bombs, and the page
-#: then went out without its logo and without a word; a masthead's logo needs far fewer.
+#: JPEG with) refuses images of over 178 million pixels as decompression bombs, leaving the
+#: page without its logo; a masthead's logo needs far fewer.
 MAX_LOGO_PIXELS = 4096 * 4096
 #: WCAG 2 level AA for normal text: the accent colours text (labels, links), so it must reach
 #: this contrast against the white page.
@@ -156,9 +156,10 @@ def _read_logo(path: Path, key: tuple[str, ...], problems: Problems) -> Logo | N
 
 
 def _raster_problem(data: bytes) -> str | None:
-    """Why a PNG or JPEG file cannot be a logo (None: it can): it must decode whole, as the
-    pages' printer will decode it, and be of at most :data:`MAX_LOGO_PIXELS` pixels. A file
-    the printer cannot draw is left off the page without a word: refused here instead."""
+    """Why a PNG or JPEG file cannot be a logo (None: it can): it must decode whole (stricter
+    than the pages' printer, which leaves off a file it cannot decode without a word and
+    draws a cut one with its missing rows grey) and be of at most :data:`MAX_LOGO_PIXELS`
+    pixels."""
     import io
     import warnings
 

@@ -112,6 +112,10 @@ class _Gunzipped(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def close(self) -> None:
+        self._gzip.close()
+        super().close()
+
     def readinto(self, buffer: Any) -> int:
         count = self._gzip.readinto(buffer)
         self._given += count

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import atexit
 import gc
-import multiprocessing.util
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -125,12 +124,8 @@ def _fonts():
     fetcher = _url_fetcher()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
     # Let go of them before the interpreter's teardown: the configuration then removes the
-    # temporary folder it loaded the faces into (at teardown its clean-up could not run). A
-    # worker process of a pool runs no atexit handler (it ends with os._exit), but it does run
-    # multiprocessing's finalizers when it ends: without one, each render worker of a monthly
-    # run left its folder of faces (1.5 MB) in the temporary folder, every month.
+    # temporary folder it loaded the faces into (at teardown its clean-up could not run).
     atexit.register(_release_fonts)
-    multiprocessing.util.Finalize(None, _release_fonts, exitpriority=0)
     return font_config, fonts, fetcher
 
 

@@ -435,9 +435,9 @@ def test_first_run_writes_every_expected_file_and_nothing_else(october):
 
 
 def test_a_run_with_render_workers_leaves_nothing_in_the_temporary_folder(october):
-    """Each render worker loads the faces into a folder of its own; it is removed when the
-    worker ends (a pool's worker runs no atexit handler: each monthly run left two folders
-    of 1.5 MB behind, for ever)."""
+    """Each render worker loads the faces into a temporary folder (1.5 MB), which a pool's
+    worker, ending without its atexit handlers, does not remove: the workers' temporary
+    files go in a folder of the run's, removed after them."""
     assert october.fresh.returncode == 1, october.fresh.stderr
     assert october.fresh_temporary == []
 

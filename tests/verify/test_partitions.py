@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -264,16 +265,25 @@ def _nothing() -> None:
     """A worker's initializer that does nothing."""
 
 
-def test_a_failed_removal_of_the_workers_folder_does_not_hide_the_run_s_error(monkeypatch):
+def test_a_failed_removal_of_the_workers_folder_does_not_hide_the_run_s_error(
+    monkeypatch, tmp_path
+):
     """Out of file descriptors, the folder of the workers' files could not be removed, and
     that error ("baccarat-workers-...: too many open files") was said in place of the one
     that stopped the run."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    remove = shutil.rmtree
 
-    def cannot_remove(path, onerror=None, **_):
-        try:  # as shutil.rmtree meets it: in the handling of the error
-            raise OSError(errno.EMFILE, "Too many open files", path)
-        except OSError:
-            onerror(os.open, path, sys.exc_info())
+    def cannot_remove(path, *args, onerror=None, onexc=None, **options):
+        if "baccarat-workers-" not in str(path):
+            handlers = {"onerror": onerror} if onexc is None else {"onexc": onexc}
+            return remove(path, *args, **handlers, **options)
+        try:  # as shutil.rmtree meets it: while the error is handled
+            raise OSError(errno.EMFILE, "Too many open files", str(path))
+        except OSError as error:
+            if onexc is not None:  # Python 3.12 and later
+                return onexc(os.open, path, error)
+            return onerror(os.open, path, sys.exc_info())
 
     pool = reporting.verify.partitions.worker_pool(1, (), _nothing, "test-workers")
     with pytest.raises(ValueError, match="the run's own error"), pool:

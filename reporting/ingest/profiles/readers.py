@@ -223,7 +223,7 @@ def _row_problem(
         return f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
     if len(row) != len(header):
         first, last = lines
-        if last > first:  # only a quoted cell spans lines: here, likely a quote never closed
+        if last > first:  # a row spans lines only from a quote left open on its first line
             return (
                 f"lines {first}-{last} read as one row (a quoted cell opened on line {first}"
                 f" runs to line {last}): {len(row)} cells under a header of {len(header)}"
