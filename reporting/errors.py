@@ -25,6 +25,7 @@ __all__ = [
     "InputError",
     "NotARegularFile",
     "NotOurDatabase",
+    "NOT_ONE_LINE",
     "PermissionDenied",
     "printable",
 ]
@@ -58,13 +59,15 @@ class DatabaseBusy(EnvironmentFault):
     """Another process held the database (or its lock) for longer than the wait allowed."""
 
 
-#: What a message may not carry as it is: control characters (a line break would let a
-#: file's name end the line and forge the next, "x\nbaccarat-report: all good"; an escape
-#: sequence would drive the terminal), C1 controls, line separators, bidirectional overrides,
-#: and the bytes of a file name that are not UTF-8 (kept by Python as lone surrogates).
-_UNPRINTABLE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\udc80-\udcff]"
-)
+#: What a text of one line may not hold: control characters (a line break in a file's name
+#: would end the line and forge the next, "x\nbaccarat-report: all good"; an escape sequence
+#: drives the terminal), C1 controls, line separators, and the bidirectional embeddings,
+#: overrides and isolates (which print a name backwards). The configuration refuses them in
+#: its texts (:mod:`reporting.config.values`); a message escapes them (:func:`printable`).
+NOT_ONE_LINE = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+#: ... and in a message, the bytes of a file name that are not UTF-8 (Python's lone
+#: surrogates) too.
+_UNPRINTABLE = re.compile(f"[{NOT_ONE_LINE}\udc80-\udcff]")
 
 
 def printable(text: str) -> str:

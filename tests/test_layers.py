@@ -200,9 +200,11 @@ LADDER = {
     "__main__": 10,
 }
 #: Third-party libraries of the command line and of rendering, and the parts allowed them.
-RENDERING = {"jinja2", "weasyprint", "openpyxl", "babel", "markupsafe", "pyphen"}
+RENDERING = {"jinja2", "weasyprint", "openpyxl", "babel", "markupsafe", "pyphen", "PIL"}
 TERMINAL = {"typer", "click", "rich"}
 ALLOWED_LIBRARIES = {
+    # the configuration decodes a raster logo as the pages' printer will (Pillow, WeasyPrint's)
+    "config": {"PIL"},
     "presentation": RENDERING,
     "cli": RENDERING | TERMINAL,
 }

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from reporting.config.bets import parse_pay
 from reporting.config.keys import PAY_FLAGS
-from reporting.config.values import MISSING, Odds, Problems, shown
+from reporting.config.values import MISSING, PayValue, Problems, shown
 from reporting.engine.bets import Pay, PayTable
 from reporting.errors import InputError
 
@@ -43,13 +43,10 @@ def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
 
 
 def _pay(text: str, override: str) -> Pay:
-    """A pay given on the command line, held to what a configuration's pay may be (odds
-    above zero, at most 10,000 to 1, of 20 characters at most: a number of 100,000 digits
-    used to reach the engine), or ``push`` / ``lose``."""
-    if text in ("push", "lose"):
-        return parse_pay(text)
+    """A pay given on the command line, held to what a configuration's pay may be
+    (:class:`~reporting.config.values.PayValue`)."""
     problems = Problems(f"--pay {shown(override)}")
-    odds = Odds().check(text, (), problems)
-    if odds is MISSING:
+    pay = PayValue().check(text, (), problems)
+    if pay is MISSING:
         raise InputError(problems.messages[0])
-    return odds
+    return parse_pay(pay) if isinstance(pay, str) else pay  # "push", "lose": their results

@@ -18,6 +18,7 @@ from typing import Any
 
 from reporting.config.lines import KeyLines
 from reporting.engine.money import AmountError, parse_amount, parse_ratio
+from reporting.errors import NOT_ONE_LINE
 
 __all__ = [
     "MISSING",
@@ -34,18 +35,18 @@ __all__ = [
     "Text",
     "TextList",
     "dotted",
+    "is_one_line",
     "shown",
     "suggestion",
+    "text_fault",
 ]
 
 #: What a check returns for a value it refused (None is a value: "not set").
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-#: What a text of one line may not hold: control characters (a line break and a tab among
-#: them), line and paragraph separators, and the bidirectional embeddings, overrides and
-#: isolates, which would print a name backwards on a regulator's page ("Casinò \u202eEsempio").
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: What a text of one line may not hold (:data:`reporting.errors.NOT_ONE_LINE`).
+_CONTROL = re.compile(f"[{NOT_ONE_LINE}]")
 #: The largest stake limit the tool takes: EUR 100 million (times the highest odds it takes,
 #: a payout still fits SQLite's 64-bit integers many times over).
 MAX_AMOUNT_CENTS = 100_000_000 * 100

@@ -354,8 +354,7 @@ def _csv_records(
 
 def _bets_of(rows: Iterator[tuple], bets_name: str) -> tuple[list[_StagedBet], str | None]:
     """A round's staged bets; past :data:`MAX_LINE_BYTES` characters of their rows (a JSON
-    Lines round's bound: some 20,000 bets) none, and why: the rest of them are counted, not
-    held (600,000 bets of one round held 700 MB)."""
+    Lines round's bound) none, and why: the rest of them are counted, not held."""
     bets: list[_StagedBet] = []
     chars = 0
     for row in rows:

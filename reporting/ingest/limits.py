@@ -78,9 +78,9 @@ MAX_SHOWN_VALUE_CHARS = 60
 
 #: Decompressed bytes a gzipped file may give per compressed byte, once it has given
 #: :data:`GZIP_ALLOWANCE_BYTES`. Round logs compress 8-9 times (the sample's, the benchmark's),
-#: a pretty-printed export some 20 times; a gzip of newlines or zeros, a thousand times: read
-#: through, 12 MB of it took 80 s (in flat memory). Past both bounds the file is refused whole,
-#: after about 7 s; a smaller bomb is read through as any file (its lines rejected one by one).
+#: a pretty-printed export some 20 times; a gzip of newlines or zeros, a thousand times, and
+#: read through it takes time in proportion (flat memory). Past both bounds the file is
+#: refused whole; a smaller bomb is read through as any file (its lines rejected one by one).
 MAX_GZIP_RATIO = 100
 GZIP_ALLOWANCE_BYTES = 1 << 30
 

@@ -504,10 +504,10 @@ _SOCKET_SUFFIX = 32
 
 def _fork_server_folder() -> None:
     """Where the fork server's socket can be bound. It is made in multiprocessing's temporary
-    folder, ``pymp-*`` in the system's (``TMPDIR``): under a path of over 75 bytes the address
-    is too long, and every run with workers stopped on a traceback. Then, as Python 3.14 does,
-    the folder is made in /tmp or /var/tmp instead (removed at exit, as multiprocessing's
-    own); where neither will do, the run stops with a line saying what to change."""
+    folder, ``pymp-*`` in the system's (``TMPDIR``), whose path may leave too little of a
+    socket address's 107 bytes. Then, as Python 3.14 does, the folder is made in /tmp or
+    /var/tmp instead (removed at exit, as multiprocessing's own); where neither will do,
+    the run stops with a line saying what to change."""
     from multiprocessing import process, util
 
     config = process.current_process()._config

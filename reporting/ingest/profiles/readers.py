@@ -286,9 +286,8 @@ class _Row(NamedTuple):
 
 class _Rounds:
     """The rows of the round being read: the consecutive rows of one round id. A round whose
-    rows pass :data:`MAX_LINE_BYTES` characters (a JSON Lines round's bound: some 20,000 bets)
-    is kept no further: the rest of its rows are counted and streamed past, and it is one
-    reject (600,000 rows of one round id held 1.6 GB)."""
+    rows pass :data:`MAX_LINE_BYTES` characters (a JSON Lines round's bound) is kept no
+    further: the rest of its rows are counted and streamed past, and it is one reject."""
 
     def __init__(self, records: _Records, profile: Profile):
         self.records = records
