@@ -39,6 +39,8 @@ __all__ = [
     "ConfigOption",
     "DbOption",
     "DbWaitOption",
+    "MAX_JOBS",
+    "MAX_WAIT",
     "FoldingTable",
     "JobsOption",
     "JsonOption",
@@ -100,11 +102,16 @@ ConfigOption = Annotated[
         dir_okay=False,
     ),
 ]
+#: The most worker processes ``--jobs`` starts: each is a process of its own, and a number
+#: typed wrong (99999999) forked without end.
+MAX_JOBS = 256
+
 JobsOption = Annotated[
     int | None,
     typer.Option(
         "--jobs",
         min=1,
+        max=MAX_JOBS,
         metavar="N",
         help="Worker processes that verify the month's tables side by side; the result is"
         " the same whatever N. Default: the cores available (1 for fewer than 50,000"
@@ -134,11 +141,16 @@ LogsOption = Annotated[
 #: library's own default, reporting.verify.distributed.DEFAULT_WORKER_WAIT, is the same).
 DEFAULT_WORKER_WAIT = 60.0
 
+#: The longest wait ``--worker-wait`` and ``--db-wait`` take: a day (SQLite's busy timeout
+#: holds some 24 days, Dask's clock no infinity).
+MAX_WAIT = 86_400.0
+
 WorkerWaitOption = Annotated[
     float,
     typer.Option(
         "--worker-wait",
-        min=0,
+        min=0.1,
+        max=MAX_WAIT,
         metavar="SECONDS",
         help="With --scheduler: seconds to wait while the Dask scheduler has no worker (at the"
         " start, or once every worker has died), then stop with one line, storing nothing.",
@@ -236,6 +248,7 @@ DbWaitOption = Annotated[
     typer.Option(
         "--db-wait",
         min=0,
+        max=MAX_WAIT,
         metavar="SECONDS",
         help="Seconds to wait while another process writes to the database, then stop.",
     ),

@@ -15,6 +15,7 @@ from reporting.cli.common import (
     DEFAULT_DB,
     DEFAULT_DB_WAIT,
     DEFAULT_WORKER_WAIT,
+    MAX_JOBS,
     ConfigOption,
     DbOption,
     DbWaitOption,
@@ -48,6 +49,7 @@ MonthlyJobsOption = Annotated[
     typer.Option(
         "--jobs",
         min=1,
+        max=MAX_JOBS,
         metavar="N",
         help="Worker processes that verify the month's tables and render its documents"
         " side by side; the files are the same whatever N. Default: the cores available"

@@ -107,9 +107,9 @@ def verify_command(
         raise InputError("--report needs --month: the audit report is of one month")
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
+    workers = verification_workers(jobs, scheduler, logs, worker_wait)  # before the store
     connection = connect(db, create=False, wait=db_wait)
     try:
-        workers = verification_workers(jobs, scheduler, logs, worker_wait)
         # With workers, this process waits for them: it reads the rest meanwhile.
         parallel = workers.jobs != 1 or workers.runner is not None
         ahead = _ReadAhead(db, operator, month) if parallel else None

@@ -24,6 +24,8 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # Pace of a table: one round about every 45 s, betting open for 15 s, settled 25-40 s in.
 ROUND_GAP = (42 * SECOND, 48 * SECOND)
+#: The most rounds a table deals in a day, every round at the quickest gap.
+MAX_ROUNDS_PER_DAY = DAY // ROUND_GAP[0]
 BETTING_OPEN = 15 * SECOND
 SETTLE_AFTER = (25 * SECOND, 40 * SECOND)
 SESSION_ROUNDS = 20  # with --rounds-per-day, rounds are dealt in sessions of about this many

@@ -33,7 +33,14 @@ from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS, Month
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
-from reporting.sample.calendar import epoch_ms, month_span, parse_month
+from reporting.sample.calendar import (
+    MAX_ROUNDS_PER_DAY,
+    ROUND_GAP,
+    SECOND,
+    epoch_ms,
+    month_span,
+    parse_month,
+)
 from reporting.sample.exports import EXPORT_FORMATS, ExportWriter, open_export
 from reporting.sample.faults import (
     CARRIED_KINDS,
@@ -41,6 +48,7 @@ from reporting.sample.faults import (
     FORMATS,
     check_room_for_faults,
     injector_for,
+    most_faults,
     plan_faults,
     write_round,
 )
@@ -200,6 +208,11 @@ def generate_month(
     kinds = _fault_kinds(fault_kinds)
 
     models = _game_models(config, games)
+    if faults > (most := most_faults(tables, len(models), rounds_per_day)):
+        raise InputError(
+            f"--faults {faults:,}: the month's rounds could hold {most:,} of each kind at the"
+            " most: raise --rounds-per-day or --tables, or lower --faults"
+        )
     spans = {model.game.id: month_span(month_text, model.game.timezone) for model in models}
     planned, skipped = plan_faults(
         models, spans, tables, faults, random.Random(f"{seed}:faults"), kinds
@@ -312,8 +325,12 @@ def _check_counts(
         raise InputError(f"--tables {tables}: expected 1 to 99 tables per game")
     if faults < 0:
         raise InputError(f"--faults {faults}: expected 0 or more")
-    if rounds_per_day is not None and rounds_per_day < 1:
-        raise InputError(f"--rounds-per-day {rounds_per_day}: expected 1 or more")
+    if rounds_per_day is not None and not 1 <= rounds_per_day <= MAX_ROUNDS_PER_DAY:
+        raise InputError(
+            f"--rounds-per-day {rounds_per_day:,}: expected 1 to {MAX_ROUNDS_PER_DAY:,}, the"
+            f" most a table deals in a day (a round every {ROUND_GAP[0] // SECOND} s at the"
+            " quickest)"
+        )
     if fmt != "csv" and out.parent.exists() and not out.parent.is_dir():
         raise InputError(f"{out.parent}: not a folder")
 

@@ -509,3 +509,53 @@ def test_a_closed_standard_output_is_one_line_and_exit_2():
             "baccarat-report: the standard output is closed: the command's result would be"
             " lost (send it to /dev/null to discard it)"
         ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["verify", "--jobs", "99999999"],
+            "Invalid value for '--jobs': Input should be less than or equal to 256",
+        ),  # fmt: skip
+        (
+            ["verify", "--scheduler", "tcp://127.0.0.1:1", "--worker-wait", "inf"],
+            "Invalid value for '--worker-wait': Input should be less than or equal to 86400",
+        ),  # fmt: skip
+        (
+            ["verify", "--scheduler", "tcp://127.0.0.1:1", "--worker-wait", "0"],
+            "Invalid value for '--worker-wait': Input should be greater than or equal to 0.1",
+        ),  # fmt: skip
+        (
+            ["verify", "--db-wait", "1e10"],
+            "Invalid value for '--db-wait': Input should be less than or equal to 86400",
+        ),  # fmt: skip
+        (
+            ["verify", "--scheduler", "nonsense"],
+            "--scheduler nonsense: not a Dask scheduler's address: expected tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)",
+        ),  # fmt: skip
+        (
+            ["verify", "--scheduler", "tls://127.0.0.1:1"],
+            "--scheduler tls://127.0.0.1:1: not a Dask scheduler's address",
+        ),  # fmt: skip
+    ],
+    ids=[
+        "jobs-absurd",
+        "worker-wait-inf",
+        "worker-wait-0",
+        "db-wait-huge",
+        "scheduler-word",
+        "scheduler-tls",
+    ],  # fmt: skip
+)
+def test_verify_s_options_out_of_their_bounds_are_one_line(
+    tmp_path, sample_config_path, argv, said
+):
+    """--jobs 99999999 forked without end, --worker-wait inf was a traceback and 0 a wait for
+    ever, --db-wait 1e10 became no wait at all, and an address Dask cannot parse a traceback
+    and a 20 s wait: each is one line, exit 2."""
+    db = ["--db", str(tmp_path / "none.sqlite"), "--config", str(sample_config_path)]
+    result = run_main(argv[0], *db, "--month", "2026-10", *argv[1:])
+    assert (result.returncode, result.stdout) == (2, "")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"baccarat-report: {said}"), line

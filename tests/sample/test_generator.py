@@ -33,6 +33,7 @@ from reporting.engine.rules import DealError, resolve_round
 from reporting.errors import InputError
 from reporting.records import FINDING_KINDS, REJECT_REASONS
 from reporting.sample import FAULT_KINDS, generate_month
+from reporting.sample.calendar import DAY, ROUND_GAP
 from reporting.sample.faults import CARRIED_KINDS
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
@@ -860,6 +861,18 @@ def test_bad_arguments_are_input_errors_and_leave_no_files(tmp_path, config):
         generate_month(config, MONTH, tmp_path / "x.json")
     with pytest.raises(InputError, match="faults"):
         generate_month(config, MONTH, tmp_path / "x.jsonl", faults=50, rounds_per_day=5)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_counts_no_month_could_hold_are_refused_before_anything_is_planned(tmp_path, config):
+    """--rounds-per-day 1000000000 planned for ever (3 GB in 30 s), past the most a table
+    deals in a day, and --faults 99999999999 planned 4 GB of faults before its check: both
+    are refused at once, from the calendar's own bounds."""
+    most = DAY // ROUND_GAP[0]
+    with pytest.raises(InputError, match=rf"--rounds-per-day {most + 1:,}: expected 1 to {most:,}"):
+        generate_month(config, MONTH, tmp_path / "x.jsonl", rounds_per_day=most + 1)
+    with pytest.raises(InputError, match=r"--faults 99,999,999,999: the month's rounds could hold"):
+        generate_month(config, MONTH, tmp_path / "x.jsonl", faults=99_999_999_999, rounds_per_day=5)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -6,6 +6,7 @@ line naming the partition and the file, and nothing is stored."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import hashlib
@@ -13,8 +14,10 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -483,3 +486,36 @@ def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(co
     assert left and all(path.parent.name.startswith("worker-") for path in left), left
     WorkSpace(str(temporary / "dask-scratch-space")).new_work_dir(prefix="worker-")
     assert list(temporary.rglob("baccarat-partition-*")) == []
+
+
+def test_a_server_that_is_not_a_dask_scheduler_is_one_line_at_once(month_store):
+    """A TCP server that answers in another tongue: the handshake failed in a traceback
+    (struct.error, MemoryError), then a 20 s wait at exit for the half-made client."""
+    db, _logs, _config = month_store
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            peer, _ = server.accept()
+            peer.sendall(b"HTTP/1.0 200 OK\r\n\r\nnot dask" * 100)
+            time.sleep(5)
+
+    threading.Thread(target=answer, daemon=True).start()
+    started = time.monotonic()
+    try:
+        result = run_main(
+            "verify", "--db", str(db), "--config", str(CONFIG), "--month", MONTH,
+            "--scheduler", f"tcp://127.0.0.1:{port}",
+        )  # fmt: skip
+    finally:
+        server.close()
+    assert time.monotonic() - started < 15
+    assert (result.returncode, result.stdout) == (2, "")
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(
+        f"baccarat-report: --scheduler tcp://127.0.0.1:{port}: what answers there is not a Dask"
+        " scheduler ("
+    ), line

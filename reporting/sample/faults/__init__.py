@@ -337,6 +337,19 @@ def _aim(
                 fault.target = start + int((end - start) * share)
 
 
+#: Rounds a fault takes, at the least (its own, and those around it it needs).
+ROUNDS_A_FAULT = 4
+#: Rounds a table deals in a day open 24 hours (a round about every 45 s).
+ROUNDS_A_FULL_DAY = DAY / 45_000
+
+
+def most_faults(tables: int, games: int, rounds_per_day: int | None) -> int:
+    """The most faults of one kind the rounds of a month could hold, at the very most (31
+    days): a count above it is refused before anything is planned or held in memory."""
+    per_day = rounds_per_day if rounds_per_day is not None else ROUNDS_A_FULL_DAY
+    return int(31 * per_day * tables * games) // ROUNDS_A_FAULT
+
+
 def check_room_for_faults(
     planned: list[PlannedFault], spans: dict[str, tuple[int, int]], rounds_per_day: int | None
 ) -> None:
@@ -347,11 +360,13 @@ def check_room_for_faults(
     for (game, _), faults in per_table.items():
         start, end = spans[game]
         days = (end - start) / DAY
-        rounds = days * (rounds_per_day if rounds_per_day is not None else DAY / 45_000)
+        rounds = days * (rounds_per_day if rounds_per_day is not None else ROUNDS_A_FULL_DAY)
         shoe_faults = sum(injector_for(fault.kind).last_hand_of_shoe for fault in faults)
         # A shoe fault goes on the last hand of a shoe (about 80 hands) after its aim in the
         # first half of the month: each needs a shoe of its own that ends in the month.
-        if len(faults) * 4 > rounds or (shoe_faults and shoe_faults > rounds // 85 - 1):
+        if len(faults) * ROUNDS_A_FAULT > rounds or (
+            shoe_faults and shoe_faults > rounds // 85 - 1
+        ):
             raise InputError(
                 f"{game}: about {int(rounds)} rounds a table cannot carry {len(faults)} faults "
                 f"({shoe_faults} of them one per shoe): raise --rounds-per-day or --tables, or "

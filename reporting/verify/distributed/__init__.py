@@ -31,14 +31,16 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
+import traceback
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from contextlib import contextmanager
 
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.store.faults import database_faults
 from reporting.verify.distributed.tasks import (
     LogFileError,
@@ -91,6 +93,12 @@ def _client_of(address_or_cluster, timeout: float, worker_wait: float):
                 f"--scheduler {shown}: cannot reach the Dask scheduler ({one_line(error)});"
                 " is `dask scheduler` running there?"
             ) from None
+        except Exception as error:  # what answers there is not a Dask scheduler
+            _forget_half_made_client(error, Client)
+            raise ClusterError(
+                f"--scheduler {shown}: what answers there is not a Dask scheduler"
+                f" ({type(error).__name__}: {one_line(error)[:200]})"
+            ) from None
     try:
         client.wait_for_workers(1, timeout=worker_wait)
     except (OSError, TimeoutError):
@@ -101,6 +109,24 @@ def _client_of(address_or_cluster, timeout: float, worker_wait: float):
             " start `dask worker ADDRESS` on the machines that verify"
         ) from None
     return client, own
+
+
+#: A scheduler's address as ``--scheduler`` takes it: TCP (the scheme may be left out), a host
+#: name, an IPv4 address or a bracketed IPv6 one, and a port.
+_ADDRESS = re.compile(
+    r"(?:tcp://)?(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])"
+    r":(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})"
+)
+
+
+def _forget_half_made_client(error: BaseException, client_class) -> None:
+    """Keep the client a failed handshake left half made (found in the error's frames) from
+    closing itself when it is collected: its clean-up would wait 20 s for an answer that
+    never comes, then print a traceback."""
+    for frame, _ in traceback.walk_tb(error.__traceback__):
+        client = frame.f_locals.get("self")
+        if isinstance(client, client_class):
+            client._Client__loop = None  # what its __del__ looks at: nothing to close
 
 
 def _shown(address_or_cluster) -> str:
@@ -219,6 +245,11 @@ def dask_runner(
         import fsspec  # noqa: F401
     except ImportError:
         raise InputError(f"--scheduler needs Dask: {INSTALL_HINT}") from None
+    if isinstance(address_or_cluster, str) and not _ADDRESS.fullmatch(address_or_cluster):
+        raise ClusterError(
+            f"--scheduler {printable(address_or_cluster)[:200]}: not a Dask scheduler's"
+            " address: expected tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)"
+        )
     base = os.getcwd() if logs is None else logs
 
     def run(tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
