@@ -154,7 +154,7 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
     for path in paths:
         if path.is_dir():
             for candidate in sorted(entry for entry in path.rglob("*") if entry.is_file()):
-                if _unreadable(candidate) is not None:
+                if _entry_problem(candidate) is not None:
                     continue  # listed by unread_files
                 layout = profile.reads(candidate.name)
                 if layout is not None:
@@ -216,7 +216,7 @@ def discover_inbox(
         if rule is None or rule.profile is None:
             continue
         claimed.add(path)
-        problem = _unreadable(path)
+        problem = _entry_problem(path)
         if problem is not None:
             unread.append(UnreadFile(path, problem))
             continue
@@ -296,8 +296,14 @@ def _entry_problem(path: Path) -> str | None:
     problem = _unusable_name(path)
     if problem is None:
         problem = _not_regular(path)
-        if problem is not None and path.is_dir():  # only a link to one (see _entries)
-            problem = "a link to a folder, not followed"
+        if problem is not None and path.is_dir():  # a link to one, or one not listed
+            problem = (
+                "a link to a folder, not followed"
+                if path.is_symlink()
+                else "a folder that cannot be listed (no permission): its files are not read"
+            )
+        elif problem is None and not os.access(path, os.R_OK):
+            problem = "a file that cannot be read (no permission)"
     return problem
 
 
@@ -321,12 +327,15 @@ def unread_names(inbox: Path, unread: Sequence[UnreadFile]) -> tuple[str, ...]:
 
 def _entries(folder: Path) -> list[Path]:
     """Every entry below ``folder`` but the folders, in path order; links not followed into
-    folders (a link to a folder is listed as the entry it is)."""
+    folders (a link to a folder is listed as the entry it is), and a folder that cannot be
+    listed (no permission) listed as the entry it is too."""
     found = []
-    for root, folders, files in os.walk(folder):
+    unlisted: list[OSError] = []
+    for root, folders, files in os.walk(folder, onerror=unlisted.append):
         base = Path(root)
         found.extend(base / name for name in files)
         found.extend(base / name for name in folders if (base / name).is_symlink())
+    found.extend(Path(error.filename) for error in unlisted if error.filename)
     return sorted(found)
 
 
@@ -335,7 +344,7 @@ def _sources_in_folder(folder: Path, skipped: set[Path] | frozenset = frozenset(
     ``skipped``) are left alone."""
     sources: list[Source] = []
     for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
-        if candidate in skipped or _unreadable(candidate) is not None:
+        if candidate in skipped or _entry_problem(candidate) is not None:
             continue  # the latter listed by unread_files
         found = format_of_file(candidate)
         if found is None:

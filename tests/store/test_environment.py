@@ -407,3 +407,21 @@ def test_every_fault_is_an_input_error_the_boundary_prints():
         assert issubclass(kind, EnvironmentFault)
     assert issubclass(EnvironmentFault, InputError)
     assert issubclass(NotARegularFile, InputError)
+
+
+def test_an_inbox_folder_or_file_this_user_may_not_read_is_said_not_passed_over(folder):
+    """A folder of the inbox that cannot be listed was passed over without a word, and a
+    file that cannot be read was listed to be read (the monthly run then stopped on it):
+    both are listed as not read, and the readable log is still read."""
+    (folder / "good.jsonl").write_text("{}\n", encoding="utf-8")
+    (folder / "locked").mkdir()
+    (folder / "locked" / "inside.jsonl").write_text("{}\n", encoding="utf-8")
+    (folder / "locked").chmod(0o000)
+    (folder / "secret.jsonl").write_text("{}\n", encoding="utf-8")
+    (folder / "secret.jsonl").chmod(0o000)
+    config = REPO / "sample_data" / "operator.toml"
+    result = restricted("-m", "reporting", "check", "--config", str(config), "--inbox", str(folder))
+    said = result.stdout + result.stderr
+    assert "not read: locked (a folder that cannot be listed (no permission): its files are" in said
+    assert "not read: secret.jsonl (a file that cannot be read (no permission))" in said
+    assert "good.jsonl (jsonl)" in said and "secret.jsonl (jsonl)" not in said
