@@ -28,7 +28,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from reporting.errors import InputError
-from reporting.files import clear_staging, environment_fault, repair_folder_swap, swap_in_folder
+from reporting.files import (
+    clear_staging,
+    environment_fault,
+    hold_lock,
+    repair_folder_swap,
+    swap_in_folder,
+)
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
 
@@ -125,6 +131,37 @@ def export_parquet(
     folder = Path(folder).absolute()
     if folder.parent == folder:
         raise InputError(f"{folder}: name a folder for the copy, not the file system's root")
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise environment_fault(error, folder.parent, "make the copy's folder there") from None
+    with hold_lock(_lock_path(folder), EXPORT_WAIT, held_by_other=_held(folder)):
+        return _export_locked(connection, folder, month)
+
+
+#: Seconds an export waits for another one writing the same copy, then stops.
+EXPORT_WAIT = 60.0
+
+
+def _lock_path(folder: Path) -> Path:
+    """The lock of exports into ``folder``: beside it (``.parquet.lock`` for ``parquet``),
+    outside the copy a reader sees."""
+    return folder.with_name(f".{folder.name}.lock")
+
+
+def _held(folder: Path):
+    def held(holder: str) -> InputError:
+        return InputError(
+            f"{folder}: another export is writing this copy ({holder}) and held it for"
+            f" {EXPORT_WAIT:g} s; it was not disturbed: try again when it ends"
+        )
+
+    return held
+
+
+def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | None) -> ExportResult:
+    """:func:`export_parquet` under the copy's lock: two exports into one folder at once
+    published a copy of some of the files, or stopped on a traceback."""
     repair_folder_swap(folder)
     _check_target(folder)
     _check_rounds(connection, folder, month)

@@ -5,7 +5,9 @@ analyst's tool reads them."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -92,7 +94,7 @@ def test_one_month_and_a_second_export_replacing_the_first(store, tmp_path):
     assert result.rows == {"rounds": 1, "bets": 1, "findings": 0}
     assert {row["round_id"] for row in read(folder, "rounds")} == {"R-3"}
     assert json.loads((folder / MARKER).read_text())["month"] == "2026-09"
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")]  # no staging
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")] == [".copy.lock"]
 
 
 def test_a_folder_of_other_files_is_not_overwritten(store, tmp_path):
@@ -212,7 +214,7 @@ def test_a_full_disk_names_the_folder_exits_2_and_keeps_the_copy(
         " is kept): no space left on the device; free space and run again"
     ]
     assert copy_of(folder) == before
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")]  # no staging
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")] == [".copy.lock"]
 
 
 def test_a_staging_name_that_is_not_our_folder_is_refused_in_one_line(store, tmp_path):
@@ -236,3 +238,25 @@ def test_the_command_reads_the_default_store_and_shows_the_month_format(store, t
     shown = run_main("export", "--help").stdout
     words = " ".join(shown.split())
     assert "--month YYYY-MM" in shown and "Default: baccarat-report.sqlite in the working" in words
+
+
+def test_a_second_export_into_the_same_folder_waits_then_stops_and_the_copy_stays_whole(
+    store, tmp_path, monkeypatch
+):
+    """Two or three exports into one folder at once published a copy of some of the files
+    (all exiting 0), or stopped on a traceback: an export holds the copy's lock (beside it),
+    and one that cannot take it stops in one line, the copy untouched."""
+    folder = tmp_path / "copy"
+    export_parquet(store, folder)
+    before = copy_of(folder)
+    monkeypatch.setattr("reporting.store.parquet.EXPORT_WAIT", 0.2)
+    lock = tmp_path / ".copy.lock"
+    assert lock.is_file()  # left beside the copy, outside it
+    descriptor = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        with pytest.raises(InputError, match="another export is writing this copy"):
+            export_parquet(store, folder)
+    finally:
+        os.close(descriptor)
+    assert copy_of(folder) == before
