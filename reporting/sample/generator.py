@@ -206,13 +206,8 @@ def generate_month(
     fmt = _log_format(out, fmt)
     _check_counts(out, fmt, tables, faults, rounds_per_day)
     kinds = _fault_kinds(fault_kinds)
-
     models = _game_models(config, games)
-    if faults > (most := most_faults(tables, len(models), rounds_per_day)):
-        raise InputError(
-            f"--faults {faults:,}: the month's rounds could hold {most:,} of each kind at the"
-            " most: raise --rounds-per-day or --tables, or lower --faults"
-        )
+    _check_fault_count(faults, tables, len(models), rounds_per_day)
     spans = {model.game.id: month_span(month_text, model.game.timezone) for model in models}
     planned, skipped = plan_faults(
         models, spans, tables, faults, random.Random(f"{seed}:faults"), kinds
@@ -333,6 +328,16 @@ def _check_counts(
         )
     if fmt != "csv" and out.parent.exists() and not out.parent.is_dir():
         raise InputError(f"{out.parent}: not a folder")
+
+
+def _check_fault_count(faults: int, tables: int, games: int, rounds_per_day: int | None) -> None:
+    """Refuse, before anything is planned or held, a fault count no month's rounds could
+    hold (:func:`~reporting.sample.faults.most_faults`)."""
+    if faults > (most := most_faults(tables, games, rounds_per_day)):
+        raise InputError(
+            f"--faults {faults:,}: the month's rounds could hold {most:,} of each kind at the"
+            " most: raise --rounds-per-day or --tables, or lower --faults"
+        )
 
 
 def _game_models(config: OperatorConfig, chosen: Collection[str] | None) -> list[GameModel]:
