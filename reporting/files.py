@@ -277,12 +277,24 @@ def swap_in_folder(staging: Path, final: Path) -> None:
     """
     retired = retired_folder(final)
     if retired.exists():
-        shutil.rmtree(retired)
+        _remove_retired(retired)
     if final.exists():
         os.replace(final, retired)
     os.replace(staging, final)
-    if retired.exists():
+    # The new folder is in place: the old one's removal tidies, it does not publish. One
+    # that cannot be removed is left; the next swap says so, naming it, before it starts.
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def _remove_retired(retired: Path) -> None:
+    """Remove a previous folder left by a swap (its removal failed then); one line naming it
+    when it cannot be."""
+    try:
         shutil.rmtree(retired)
+    except OSError as error:
+        raise environment_fault(
+            error, retired, "remove the previous copy left there by the last swap"
+        ) from None
 
 
 def repair_folder_swap(final: Path) -> bool:
@@ -294,7 +306,7 @@ def repair_folder_swap(final: Path) -> bool:
     if retired.is_symlink() or not retired.is_dir():
         return False
     if os.path.lexists(final):
-        shutil.rmtree(retired)
+        _remove_retired(retired)
         return False
     os.replace(retired, final)
     return True

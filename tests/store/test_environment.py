@@ -425,3 +425,30 @@ def test_an_inbox_folder_or_file_this_user_may_not_read_is_said_not_passed_over(
     assert "not read: locked (a folder that cannot be listed (no permission): its files are" in said
     assert "not read: secret.jsonl (a file that cannot be read (no permission))" in said
     assert "good.jsonl (jsonl)" in said and "secret.jsonl (jsonl)" not in said
+
+
+def test_an_old_copy_that_cannot_be_removed_does_not_fail_the_publishing_it_follows(folder):
+    """Once the new copy was in place, a failure to remove the old one (a folder this user may
+    not empty) was the export's failure: exit 2, though published, and every later run the
+    same, naming only a folder inside. The publishing stands; the next run names what is left
+    in one line, and runs once it can be removed."""
+    store = REPO / "sample_data" / "inbox" / "round-log-2026-10.jsonl.gz"
+    db = folder / "store.sqlite"
+    copy = folder / "copy"
+    assert restricted("-m", "reporting", "ingest", str(store), "--db", str(db)).returncode == 0
+    export = ("-m", "reporting", "export", "--db", str(db), "--parquet", str(copy))
+    assert restricted(*export).returncode == 0
+    (copy / "bets").chmod(0o555)  # its files cannot be removed
+    published = restricted(*export)
+    assert published.returncode == 0, published.stderr
+    assert (folder / ".copy.old").is_dir() and (copy / "bets").is_dir()
+    stopped = restricted(*export)
+    assert one_line(stopped) == (
+        f"baccarat-report: {folder}/.copy.old: cannot remove the previous copy left there by the"
+        " last swap: permission denied; give this user access, or run as a user who has it"
+    )
+    for path in (folder / ".copy.old", *(folder / ".copy.old").rglob("*")):
+        if path.is_dir():
+            path.chmod(0o755)
+    assert restricted(*export).returncode == 0
+    assert not (folder / ".copy.old").exists()
