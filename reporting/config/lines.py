@@ -142,7 +142,12 @@ class KeyLines:
                 if line.count(in_string) % 2 == 1:
                     in_string = None
                 continue
-            if too_deep is None and (parts := _deepest_key(line)) > DEPTH:
+            # A key of more parts than DEPTH has as many dots: most lines need no look.
+            if (
+                too_deep is None
+                and line.count(".") >= DEPTH
+                and (parts := _deepest_key(line)) > DEPTH
+            ):
                 too_deep = (number, parts)
             if array is not None:
                 array = _array_line(found, array, line, number)

@@ -41,6 +41,7 @@ from reporting.ingest.limits import (
     MAX_LINE_BYTES,
     RAW_TEXT_LIMIT,
     SKIP_CHUNK_BYTES,
+    round_past_bound,
 )
 from reporting.ingest.sources import BatchReader, Source, batched
 from reporting.ingest.validation import (
@@ -364,10 +365,8 @@ def _bets_of(rows: Iterator[tuple], bets_name: str) -> tuple[list[_StagedBet], s
             first, count, last = bets[0].source_line, len(bets), bet.source_line
             for rest in rows:
                 count, last = count + 1, rest[1]
-            return [], (
-                f"a round of {count:,} bets ({bets_name} lines {first}-{last}) and over"
-                f" {MAX_LINE_BYTES:,} characters: not read"
-            )
+            lines = f"{bets_name} lines {first}-{last}"
+            return [], round_past_bound(f"{count:,} bets", lines, MAX_LINE_BYTES)
     return bets, None
 
 

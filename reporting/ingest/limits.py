@@ -25,6 +25,7 @@ __all__ = [
     "MAX_SHOWN_VALUE_CHARS",
     "RAW_TEXT_LIMIT",
     "SKIP_CHUNK_BYTES",
+    "round_past_bound",
 ]
 
 #: Bytes of one JSON Lines line (its ending included), counted before decoding. A round with
@@ -34,6 +35,13 @@ __all__ = [
 #: in a CSV export (a row a bet, or the bets.csv rows of a pair) are held to as many
 #: characters: past it the round is one reject and the rest of its rows are only counted.
 MAX_LINE_BYTES = 4 * 1024 * 1024
+
+
+def round_past_bound(count: str, lines: str, bound: int) -> str:
+    """The reject of a round of a CSV export whose rows passed ``bound`` characters: its
+    ``count`` (``"600,000 rows"``) and the ``lines`` they were on."""
+    return f"a round of {count} ({lines}) and over {bound:,} characters: not read"
+
 
 #: Characters of one physical line of a CSV file. A rounds row is about 300 characters and a
 #: bets row about 150; 1 Mi characters leaves room for any free text, while a line of that

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from helpers import MONKEY_6_CONFIG
+from helpers import MONKEY_6_CONFIG, write_csv_pair
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import astuple
@@ -660,13 +660,7 @@ def test_a_csv_pair_reads_as_the_same_rounds_as_json_lines(
         ),
     ]
     jsonl = write_jsonl(tmp_path / "log.jsonl", *rounds)
-    round_rows, bet_rows = [], []
-    for record in rounds:
-        round_row, bets = csv_rows(record)
-        round_rows.append(round_row)
-        bet_rows.extend(bets)
-    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
-    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    rounds_csv, bets_csv = write_csv_pair(tmp_path, rounds)
 
     from_json, json_rejects = read(jsonl, operator_config)
     from_csv, csv_rejects = read(rounds_csv, operator_config, bets_csv)
@@ -691,17 +685,14 @@ def test_a_csv_pair_reads_as_the_same_rounds_as_json_lines(
 def test_a_bad_bets_csv_row_is_rejected_with_the_bets_file_and_line(
     tmp_path, operator_config, make_round, make_bet
 ):
-    round_rows, bet_rows = [], []
-    for record in (
-        make_round("R-1"),
-        make_round("R-2", bets=[make_bet("B-1"), make_bet("B-2", stake="12.345")]),
-        make_round("R-3"),
-    ):
-        round_row, bets = csv_rows(record)
-        round_rows.append(round_row)
-        bet_rows.extend(bets)
-    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
-    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    rounds_csv, bets_csv = write_csv_pair(
+        tmp_path,
+        [
+            make_round("R-1"),
+            make_round("R-2", bets=[make_bet("B-1"), make_bet("B-2", stake="12.345")]),
+            make_round("R-3"),
+        ],
+    )
 
     records, rejects = read(rounds_csv, operator_config, bets_csv)
 
@@ -719,16 +710,13 @@ def test_a_round_of_bets_past_a_json_round_s_bound_is_one_reject_and_is_not_held
     JSON Lines round (4 MiB; 2,000 characters here) the rest of its bets are counted, not
     held, the round is one reject at its rounds.csv line, and the next round loads."""
     monkeypatch.setattr("reporting.ingest.csv_pair.MAX_LINE_BYTES", 2_000)
-    round_rows, bet_rows = [], []
-    for record in (
-        make_round("R-1", bets=[make_bet(f"B-{n}") for n in range(50)]),
-        make_round("R-2"),
-    ):
-        round_row, bets = csv_rows(record)
-        round_rows.append(round_row)
-        bet_rows.extend(bets)
-    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
-    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    rounds_csv, bets_csv = write_csv_pair(
+        tmp_path,
+        [
+            make_round("R-1", bets=[make_bet(f"B-{n}") for n in range(50)]),
+            make_round("R-2"),
+        ],
+    )
     records, (reject,) = read(rounds_csv, operator_config, bets_csv)
     assert (reject.source_file, reject.source_line, reject.round_id) == (str(rounds_csv), 2, "R-1")
     assert reject.message == (
@@ -753,13 +741,9 @@ def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_
 def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
     tmp_path, operator_config, make_round
 ):
-    round_rows, bet_rows = [], []
-    for record in (make_round("R-1"), make_round("R-2", settled_at="2026-10-03T18:40:41")):
-        round_row, bets = csv_rows(record)
-        round_rows.append(round_row)
-        bet_rows.extend(bets)
-    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
-    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    rounds_csv, bets_csv = write_csv_pair(
+        tmp_path, [make_round("R-1"), make_round("R-2", settled_at="2026-10-03T18:40:41")]
+    )
     records, rejects = read(rounds_csv, operator_config, bets_csv)
     assert [record.round_id for record in records] == ["R-1"]
     assert [(r.source_file, r.source_line, r.reason) for r in rejects] == [
@@ -944,13 +928,7 @@ def read_both(tmp_path: Path, config, write_jsonl, *records: dict) -> list[tuple
     """The records read from JSON Lines and from a CSV pair, which must agree: each round's
     id and bet types, then each reject's reason and message."""
     jsonl = write_jsonl(tmp_path / "log.jsonl", *records)
-    round_rows, bet_rows = [], []
-    for record in records:
-        round_row, bets = csv_rows(record)
-        round_rows.append(round_row)
-        bet_rows.extend(bets)
-    rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, round_rows)
-    bets_csv = write_csv(tmp_path / "bets.csv", BET_COLUMNS, bet_rows)
+    rounds_csv, bets_csv = write_csv_pair(tmp_path, list(records))
     read_back = []
     for records_read, rejects in (read(jsonl, config), read(rounds_csv, config, bets_csv)):
         read_back.append(

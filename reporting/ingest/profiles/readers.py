@@ -33,6 +33,7 @@ from reporting.ingest.limits import (
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
     MAX_LINE_BYTES,
+    round_past_bound,
 )
 from reporting.ingest.profiles.json_stream import Element, array_elements
 from reporting.ingest.profiles.mapping import CSV_ROWS, RecordMapper
@@ -316,10 +317,9 @@ class _Rounds:
         if self.passed:
             first = self.group[0]
             rows, last = self.passed
+            lines = f"lines {first.line}-{last}"
             problem = RecordError(
-                RejectReason.BAD_VALUE,
-                f"a round of {rows:,} rows (lines {first.line}-{last}) and over"
-                f" {MAX_LINE_BYTES:,} characters: not read",
+                RejectReason.BAD_VALUE, round_past_bound(f"{rows:,} rows", lines, MAX_LINE_BYTES)
             )
             yield self.records.rejected(first.line, problem, _raw_of(self.group), first.cells)
         else:
