@@ -7,7 +7,9 @@ MkDocs loads this file as a hook (``hooks:`` in ``mkdocs.yml``): a page holding 
 - ``configuration-keys``: every key of the operator configuration, from the loader's key tables
   (``reporting/config/keys.py``, the tables the JSON Schema is generated from);
 - ``finding-kinds``: every finding kind in contract order, with its severity and title
-  (``FINDING_KINDS``, ``FINDING_SEVERITY`` and ``FINDING_TITLES`` of ``reporting/records.py``).
+  (``FINDING_KINDS``, ``FINDING_SEVERITY`` and ``FINDING_TITLES`` of ``reporting/records.py``);
+- ``bounds``: every bound the tool holds input and its own work to (:data:`BOUNDS`), its value
+  as the code computes it and its reason as the ``#:`` comment above it says.
 
 ``python scripts/docs_reference.py NAME`` prints one of them.
 """
@@ -116,10 +118,162 @@ def finding_kinds() -> str:
     return "\n".join(rows) + "\n"
 
 
+#: The bounds, by what they bound: each a module and the names of its bounds, in page order.
+#: ``tests/test_docs.py`` fails when a bound of ``reporting/`` (a public ``MAX_*``, ``*_LIMIT``,
+#: ``*_WAIT`` or ``DEPTH``) is left out.
+BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
+    (
+        "Reading round logs",
+        (
+            (
+                "reporting.ingest.limits",
+                (
+                    "MAX_LINE_BYTES",
+                    "MAX_CSV_LINE_CHARS",
+                    "MAX_CSV_FIELD_CHARS",
+                    "MAX_CSV_COLUMNS",
+                    "MAX_DEPTH",
+                    "MAX_AMOUNT_CHARS",
+                    "MAX_NUMBER_EXPONENT",
+                    "RAW_TEXT_LIMIT",
+                    "MAX_MESSAGE_CHARS",
+                    "MAX_SHOWN_VALUE_CHARS",
+                    "MAX_GZIP_RATIO",
+                    "GZIP_ALLOWANCE_BYTES",
+                    "SKIP_CHUNK_BYTES",
+                    "MAX_BATCH_BETS",
+                    "MAX_REJECTED_LINES",
+                    "MAX_LEARNT_FIELDS",
+                ),
+            ),
+            (
+                "reporting.ingest.validation",
+                ("MAX_HAND_NO", "MAX_CENTS", "MAX_OFFSET_HOURS", "CACHE_LIMIT"),
+            ),
+            ("reporting.ingest.profiles.paths", ("MAX_PATH_STEPS",)),
+            ("reporting.ingest.profiles.cards", ("MAX_CARDS_SEEN",)),
+        ),
+    ),
+    (
+        "The configuration",
+        (
+            ("reporting.config.loader", ("MAX_CONFIG_BYTES",)),
+            ("reporting.config.lines", ("DEPTH",)),
+            ("reporting.config.values", ("MAX_AMOUNT_CENTS", "MAX_ODDS", "MAX_ODDS_DENOMINATOR")),
+            ("reporting.config.operator", ("MAX_LOGO_BYTES", "MAX_LOGO_PIXELS")),
+        ),
+    ),
+    (
+        "The commands",
+        (
+            (
+                "reporting.cli.common",
+                ("MAX_JOBS", "DEFAULT_WORKER_WAIT", "DEFAULT_DB_WAIT", "MAX_WAIT"),
+            ),
+            ("reporting.store.faults", ("DEFAULT_WAIT",)),
+            ("reporting.verify.distributed", ("DEFAULT_WORKER_WAIT",)),
+            ("reporting.store.parquet", ("EXPORT_WAIT", "MAX_SEGMENT")),
+            ("reporting.sample.calendar", ("MAX_ROUNDS_PER_DAY",)),
+        ),
+    ),
+    (
+        "Browsing the store (`serve`)",
+        (
+            (
+                "reporting.store.query_bounds",
+                ("TIME_LIMIT_MS", "MAX_VALUE_BYTES", "SQLITE_HEAP_BYTES", "MAX_RESULT_BYTES"),
+            ),
+        ),
+    ),
+    (
+        "What the pages show",
+        (
+            ("reporting.presentation.workbook_base", ("TEXT_LIMIT", "HEADER_LIMIT")),
+            ("reporting.presentation.audit_report", ("MAX_SHOES", "MAX_VOIDS")),
+        ),
+    ),
+)
+
+
+#: reStructuredText roles and literals of the code's comments (``x``, :data:`~a.b.X`).
+_ROLE = re.compile(r":[a-z]+:`~?(?:[\w.]+\.)?([\w]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def _markdown(comment: str) -> str:
+    """A comment of the code as Markdown: its literals as code, ``*`` outside them as itself."""
+    text = _LITERAL.sub(r"`\1`", _ROLE.sub(r"`\1`", comment))
+    pieces = text.split("`")
+    pieces[::2] = [piece.replace("*", "\\*").replace("|", "\\|") for piece in pieces[::2]]
+    return "`".join(pieces)
+
+
+def bound_reasons(module_name: str) -> dict[str, str]:
+    """The ``#:`` comment above each module-level assignment of a module, as one line of
+    Markdown. An assignment right under another without a comment of its own shares the
+    comment of the one above (``MAX_CENTS`` under ``MAX_HAND_NO``)."""
+    import ast
+    import importlib.util
+
+    spec = importlib.util.find_spec(module_name)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(module_name)
+    lines = Path(spec.origin).read_text(encoding="utf-8").splitlines()
+    reasons: dict[str, str] = {}
+    shared, last_line = "", -1
+    for node in ast.parse("\n".join(lines)).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if not isinstance(targets[0], ast.Name):
+            continue
+        above, number = [], node.lineno - 2
+        while number >= 0 and lines[number].startswith("#:"):
+            above.insert(0, lines[number][2:].strip())
+            number -= 1
+        if above:
+            shared = " ".join(above)
+        elif last_line != node.lineno - 1:
+            shared = ""
+        reasons[targets[0].id] = _markdown(shared)
+        last_line = node.end_lineno or node.lineno
+    return reasons
+
+
+def _shown(name: str, value: object) -> str:
+    """A bound's value as a reader takes it in: bytes in their binary unit, numbers grouped."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if name.endswith("_BYTES") and isinstance(value, int):
+        for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+            if value >= size and value % size == 0:
+                return f"{value // size:,} {unit}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def bounds() -> str:
+    """One section per part of the tool, a table per module: each bound's name, value and
+    reason."""
+    import importlib
+
+    parts = []
+    for title, modules in BOUNDS:
+        parts.append(f"## {title}\n")
+        for module_name, names in modules:
+            module, reasons = importlib.import_module(module_name), bound_reasons(module_name)
+            rows = [f"In `{module_name}`:\n", "| bound | value | why |", "|---|---|---|"]
+            for name in names:
+                if not reasons.get(name):
+                    raise LookupError(f"{module_name}.{name} has no #: comment saying why")
+                value = _shown(name, getattr(module, name))
+                rows.append(f"| `{name}` | {value} | {reasons[name]} |")
+            parts.append("\n".join(rows) + "\n")
+    return "\n".join(parts)
+
+
 GENERATORS: Mapping[str, Callable[[], str]] = {
     "cli": cli_reference,
     "configuration-keys": configuration_keys,
     "finding-kinds": finding_kinds,
+    "bounds": bounds,
 }
 
 

@@ -99,3 +99,106 @@ def test_the_findings_page_says_what_to_do_about_every_kind():
     rows = re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", section, re.M)
     assert [kind for kind, _ in rows] == list(FINDING_KINDS)
     assert all(len(action) > 40 for _, action in rows)
+
+
+# --- the bounds: one page generated from the code, and the values other pages quote ---------
+
+#: A bound's name in the code: public, module-level, upper case.
+BOUND_NAME = re.compile(
+    r"^((?:MAX_\w+)|(?:[A-Z]\w*_LIMIT(?:_\w+)?)|(?:[A-Z]\w*_WAIT)|DEPTH) *(?::[^=]*)?=", re.M
+)
+
+
+def _mib(size: int) -> str:
+    return f"{size // (1 << 20)} MiB"
+
+
+def quoted_bounds() -> list[tuple[str, str]]:
+    """Where a user page quotes a bound's value: the page, and the words it must hold, made
+    from the constant (a bound changed in the code and not on the page fails the test)."""
+    from reporting.cli.common import MAX_JOBS
+    from reporting.config.operator import MAX_LOGO_PIXELS
+    from reporting.ingest import limits
+    from reporting.ingest.worker import WORKER_MIN_BYTES
+    from reporting.store.faults import DEFAULT_WAIT
+    from reporting.verify import partitions
+
+    side = int(MAX_LOGO_PIXELS**0.5)
+    socket_room = partitions._SOCKET_PATH_MAX - partitions._SOCKET_SUFFIX
+    reliability, profiles = "operations/reliability.md", "providers/profiles.md"
+    return [
+        (reliability, f"a line of {_mib(limits.MAX_LINE_BYTES)}"),
+        (reliability, f"a CSV cell of {limits.MAX_CSV_FIELD_CHARS // 1024} Ki characters"),
+        (reliability, f"nesting {limits.MAX_DEPTH} deep"),
+        (reliability, f"an amount of {limits.MAX_AMOUNT_CHARS} characters"),
+        (reliability, f"a reject message of {limits.MAX_MESSAGE_CHARS} characters"),
+        (reliability, f"each statement waits ({DEFAULT_WAIT:g} s)"),
+        (
+            reliability,
+            f"past {limits.GZIP_ALLOWANCE_BYTES >> 30} GiB at over {limits.MAX_GZIP_RATIO}"
+            " times its compressed size",
+        ),
+        (reliability, f"pass {_mib(limits.MAX_LINE_BYTES)}, as"),
+        (reliability, f"a path over {socket_room} bytes"),
+        (profiles, f"a game longer than {_mib(limits.MAX_LINE_BYTES)} (`MAX_LINE_BYTES`"),
+        (profiles, f"a game nested more than {limits.MAX_DEPTH} deep (`MAX_DEPTH`)"),
+        ("operators/configuration.md", f"({side} x {side};"),
+        ("operators/commands.md", f"at most {MAX_JOBS} (tables"),
+        ("operators/commands.md", f"A log of {_mib(WORKER_MIN_BYTES)} or more"),
+        ("developers/architecture.md", f"of {_mib(WORKER_MIN_BYTES)} or more"),
+    ]
+
+
+def test_every_bound_a_page_quotes_is_the_code_s():
+    """The pages quote a few bounds in their sentences: each quote is made here from its
+    constant, so a bound changed in the code fails until the page says the new value."""
+    missing = []
+    for page, words in quoted_bounds():
+        text = " ".join((DOCS / page).read_text(encoding="utf-8").split())
+        if words not in text:
+            missing.append(f"docs/{page}: {words!r}")
+    assert missing == []
+
+
+def docs_reference_module():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import docs_reference
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    return docs_reference
+
+
+def test_the_bounds_page_lists_every_bound_of_the_code_with_its_reason():
+    """Each public bound of ``reporting/`` (``MAX_*``, ``*_LIMIT``, ``*_WAIT``, ``DEPTH``) is a
+    row of the generated Bounds page, with its value and its reason."""
+    docs_reference = docs_reference_module()
+    listed = {
+        (module, name)
+        for _, modules in docs_reference.BOUNDS
+        for module, names in modules
+        for name in names
+    }
+    found = set()
+    for path in (ROOT / "reporting").rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        found |= {(module, name) for name in BOUND_NAME.findall(path.read_text("utf-8"))}
+    assert sorted(found - listed) == []
+    page = docs_reference.bounds()
+    tables = {part.split("`", 1)[0]: part for part in page.split("In `")[1:]}
+    assert all(f"| `{name}` |" in tables[module] for module, name in listed)
+    line = "| `MAX_LINE_BYTES` | 4 MiB | Bytes of one JSON Lines line"
+    assert line in tables["reporting.ingest.limits"]
+    assert "10\\*\\*20 is already past" in page  # Markdown's stars escaped, not bold
+
+
+def test_a_bound_without_its_reason_fails_the_page(monkeypatch):
+    """A bound whose ``#:`` comment is missing fails the site's build; a bound right under
+    another shares the comment above both."""
+    docs_reference = docs_reference_module()
+    reasons = docs_reference.bound_reasons("reporting.ingest.validation")
+    assert reasons["MAX_CENTS"] == reasons["MAX_HAND_NO"] != ""
+    unexplained = (("Reading", (("reporting.ingest.profiles.paths", ("_KEY",)),)),)
+    monkeypatch.setattr(docs_reference, "BOUNDS", unexplained)
+    with pytest.raises(LookupError, match="_KEY has no #: comment"):
+        docs_reference.bounds()

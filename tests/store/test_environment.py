@@ -282,7 +282,10 @@ def test_a_database_in_a_missing_folder_is_refused(tmp_path):
 
 
 def test_the_default_wait_for_a_lock_is_60_seconds(tmp_path):
+    from reporting.cli.common import DEFAULT_DB_WAIT
+
     assert DEFAULT_WAIT == 60
+    assert DEFAULT_DB_WAIT == DEFAULT_WAIT  # --db-wait's default is the store's own
     connection = connect(tmp_path / "store.sqlite")
     try:
         assert connection.execute("PRAGMA busy_timeout").fetchone() == (60_000,)

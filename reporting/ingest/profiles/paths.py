@@ -50,6 +50,9 @@ EACH: Any = _Each()
 ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
 
 _KEY = re.compile(r'([A-Za-z0-9_$@-]+)|("(?:[^"\\]|\\.)*")')
+#: Steps of one path of a profile (``gameplay.playerHand.cards`` has three): a real export's
+#: record is a few levels deep; a path of thousands of steps is a typing accident, refused
+#: where the profile is read.
 MAX_PATH_STEPS = 32
 
 
