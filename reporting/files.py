@@ -21,7 +21,7 @@ import secrets
 import shutil
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -45,6 +45,7 @@ __all__ = [
     "kind_of_file",
     "open_regular",
     "sha256_of",
+    "write_all_atomically",
     "write_atomically",
 ]
 
@@ -159,6 +160,54 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Pa
     :func:`environment_fault` naming ``path``.
     """
     path = Path(path)
+    temporary = _staged(path, data)
+    try:
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise environment_fault(
+            error, path, "write it (the file as it was, if any, is kept)"
+        ) from None
+    return path
+
+
+def write_all_atomically(files: Sequence[tuple[Path, bytes]]) -> None:
+    """Write a set of files so that it is replaced whole, not file by file.
+
+    Every file is written to a temporary file beside its path and flushed to disk first; only
+    when all of them are written, and no path is a folder, are they renamed over their paths.
+    On an error before the renames (no space for the last file, a forbidden folder), every
+    temporary file is removed and every path is left as it was: a reader never finds the
+    set's files of two runs side by side. A rename within its folder fails only on a fault of
+    the machine; the error then says how many files were already in place.
+    """
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, data in files:
+            staged.append((_staged(Path(path), data), Path(path)))
+        for _, path in staged:
+            if path.is_dir() and not path.is_symlink():
+                raise environment_fault(
+                    OSError(errno.EISDIR, "Is a directory"), path, "write it (no file was written)"
+                )
+    except BaseException:
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+        raise
+    for done, (temporary, path) in enumerate(staged):
+        try:
+            os.replace(temporary, path)
+        except OSError as error:
+            for rest, _ in staged[done:]:
+                rest.unlink(missing_ok=True)
+            action = f"put it in place ({done:,} of the {len(staged):,} files were)"
+            raise environment_fault(error, path, action) from None
+
+
+def _staged(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
+    """``data`` written to a new temporary file beside ``path`` and flushed to disk: its
+    path. On any error it is removed, and the error is the :func:`environment_fault`
+    naming ``path``."""
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
         # os.open applies the umask, as a plain open() of ``path`` would.
@@ -173,7 +222,6 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Pa
                 data(handle)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temporary, path)
     except OSError as error:
         temporary.unlink(missing_ok=True)
         raise environment_fault(
@@ -182,7 +230,7 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Pa
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    return path
+    return temporary
 
 
 #: How often a waiting lock is tried again, in seconds.

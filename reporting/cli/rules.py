@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from reporting.config.operator import Operator
     from reporting.engine.games import GameSpec
-    from reporting.presentation.documents import WrittenDocument
+    from reporting.presentation.documents import RenderedPage, WrittenDocument
 
 
 LanguagesOption = Annotated[
@@ -131,25 +131,27 @@ def _write_sheets(
     *,
     publisher: Operator,
 ) -> tuple[list[dict], list[str]]:
-    """Write each game's sheets (``languages`` None: its own), published by ``publisher``
-    (the configuration's ``[operator]``); the ``--json`` file entries and the warnings, each
-    once."""
+    """Render each game's sheets (``languages`` None: its own), published by ``publisher``
+    (the configuration's ``[operator]``), then write them all as one set: a sheet that cannot
+    be rendered or written leaves the folder as it was, never with sheets of two dates side by
+    side. The ``--json`` file entries and the warnings, each once."""
     from reporting.figures.disclosure import disclose
     from reporting.figures.regulators import publishes_disclosure
-    from reporting.presentation.documents import write_game_documents
+    from reporting.presentation.documents import render_game_documents, write_documents
 
     connection = _connect(db)
-    written: list[dict] = []
+    pages: list[RenderedPage] = []
+    days: dict[str, date] = {}
     warnings: list[str] = []
     try:
         for spec in games:
-            day = parse_as_of(as_of, spec.timezone)
+            day = days[spec.id] = parse_as_of(as_of, spec.timezone)
             disclosure = (
                 disclose(connection, spec, day)
                 if connection is not None and publishes_disclosure(spec)
                 else None
             )
-            documents = write_game_documents(
+            rendered = render_game_documents(
                 spec,
                 languages or spec.languages,
                 formats,
@@ -159,17 +161,18 @@ def _write_sheets(
                 tool_version=__version__,
                 operator=publisher,
             )
-            written.extend(_file_entry(document, day) for document in documents.files)
-            if not as_json:
-                for document in documents.files:
-                    typer.echo(f"wrote {document.path}")
-            for warning in documents.warnings:
+            pages.extend(rendered.pages)
+            for warning in rendered.warnings:
                 if warning not in warnings:
                     warnings.append(warning)
     finally:
         if connection is not None:
             connection.close()
-    return written, warnings
+    documents = write_documents(pages)
+    if not as_json:
+        for document in documents:
+            typer.echo(f"wrote {document.path}")
+    return [_file_entry(document, days[document.game_id]) for document in documents], warnings
 
 
 def _connect(db: Path | None) -> sqlite3.Connection | None:

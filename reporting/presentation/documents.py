@@ -1,10 +1,12 @@
 """A game's documents: build its rule sheet in each language, write each format.
 
-:func:`write_game_documents` is the one orchestration, used by the ``rules`` command and by
-the monthly job. Each renderer, HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX
+:func:`render_game_documents` and :func:`write_documents` are the one orchestration, used by
+the ``rules`` command and (as :func:`write_game_documents`) by the monthly job. Each renderer, HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX
 (:mod:`.rulesheet_xlsx`), takes a computed :class:`~reporting.presentation.rulesheet_model.RuleSheet`
 and nothing else; the same sheet gives the same bytes. Files are written atomically
-(:func:`write_atomically`): a reader sees the old file or the new one, never half of one.
+(:func:`write_atomically`): a reader sees the old file or the new one, never half of one; and
+a set of them is written whole (:func:`write_all_atomically`): a page that cannot be written
+leaves every file of the set as it was.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reporting.files import write_atomically
+from reporting.files import write_all_atomically, write_atomically
 
 if TYPE_CHECKING:
     from reporting.config.operator import Operator
@@ -29,12 +31,16 @@ __all__ = [
     "DISCLOSURE_FORMATS",
     "FORMATS",
     "GameDocuments",
+    "RenderedDocuments",
+    "RenderedPage",
     "WrittenDocument",
     "disclosure_file_name",
     "file_name",
     "render",
     "render_disclosure_page",
+    "render_game_documents",
     "write_disclosure_page",
+    "write_documents",
     "write_game_documents",
     "write_rule_sheet",
 ]
@@ -137,9 +143,57 @@ def write_game_documents(
     disclosure_formats: Sequence[str] = (),
     operator: Operator | str | None = None,
 ) -> GameDocuments:
-    """Build the rule sheet of ``game`` in each language and write it in each format.
+    """Build the rule sheet of ``game`` in each language and write it in each format
+    (:func:`render_game_documents`, then :func:`write_documents`)."""
+    rendered = render_game_documents(
+        game,
+        languages,
+        formats,
+        disclosure=disclosure,
+        as_of=as_of,
+        folder=folder,
+        tool_version=tool_version,
+        disclosure_formats=disclosure_formats,
+        operator=operator,
+    )
+    return GameDocuments(write_documents(rendered.pages), rendered.warnings)
 
-    For a sheet with a disclosure block, its disclosure page is written first, in each of
+
+@dataclass(frozen=True, slots=True)
+class RenderedPage:
+    """A document rendered, not yet written: where it goes, its bytes, and what it is."""
+
+    path: Path
+    data: bytes
+    game_id: str
+    language: str
+    format: str
+    disclosure_page: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedDocuments:
+    """What :func:`render_game_documents` rendered, in order, and the sheets' warnings."""
+
+    pages: tuple[RenderedPage, ...]
+    warnings: tuple[str, ...]
+
+
+def render_game_documents(
+    game: GameSpec,
+    languages: Sequence[str],
+    formats: Sequence[str],
+    *,
+    disclosure: Disclosure | None,
+    as_of: date,
+    folder: Path,
+    tool_version: str,
+    disclosure_formats: Sequence[str] = (),
+    operator: Operator | str | None = None,
+) -> RenderedDocuments:
+    """The rule sheet of ``game`` in each language, rendered in each format, for ``folder``.
+
+    For a sheet with a disclosure block, its disclosure page comes first, in each of
     ``disclosure_formats`` (none unless asked). ``disclosure``, ``as_of`` and ``tool_version``
     go to :func:`~reporting.presentation.rulesheet.build_rule_sheet`; ``operator`` (the
     configuration's ``[operator]``, or only a name) publishes every page
@@ -148,9 +202,7 @@ def write_game_documents(
     from reporting.presentation.publisher import with_publisher
     from reporting.presentation.rulesheet import build_rule_sheet
 
-    # Every page is rendered before the first is written: a page that cannot render (an
-    # operator's template with a mistake) leaves the folder as it was for this game.
-    rendered: list[tuple[Path, bytes, RuleSheet, str, bool]] = []
+    pages: list[RenderedPage] = []
     warnings: list[str] = []
     for language in languages:
         built = build_rule_sheet(
@@ -163,24 +215,28 @@ def write_game_documents(
         if sheet.adm is not None:
             for fmt in disclosure_formats:
                 path = Path(folder) / disclosure_file_name(sheet, fmt)
-                rendered.append((path, render_disclosure_page(sheet, fmt), sheet, fmt, True))
+                data = render_disclosure_page(sheet, fmt)
+                pages.append(RenderedPage(path, data, sheet.game_id, language, fmt, True))
         for fmt in formats:
             path = Path(folder) / file_name(sheet, fmt)
-            rendered.append((path, render(sheet, fmt), sheet, fmt, False))
-    files = tuple(_write(*page) for page in rendered)
-    return GameDocuments(files, tuple(warnings))
+            data = render(sheet, fmt)
+            pages.append(RenderedPage(path, data, sheet.game_id, language, fmt, False))
+    return RenderedDocuments(tuple(pages), tuple(warnings))
 
 
-def _write(
-    path: Path, data: bytes, sheet: RuleSheet, fmt: str, disclosure_page: bool
-) -> WrittenDocument:
-    write_atomically(path, data)
-    return WrittenDocument(
-        path=path,
-        game_id=sheet.game_id,
-        language=sheet.language,
-        format=fmt,
-        disclosure_page=disclosure_page,
-        size=len(data),
-        sha256=hashlib.sha256(data).hexdigest(),
+def write_documents(pages: Sequence[RenderedPage]) -> tuple[WrittenDocument, ...]:
+    """Write rendered pages as one set (:func:`~reporting.files.write_all_atomically`): a
+    page that cannot be written leaves every file of the set as it was."""
+    write_all_atomically([(page.path, page.data) for page in pages])
+    return tuple(
+        WrittenDocument(
+            path=page.path,
+            game_id=page.game_id,
+            language=page.language,
+            format=page.format,
+            disclosure_page=page.disclosure_page,
+            size=len(page.data),
+            sha256=hashlib.sha256(page.data).hexdigest(),
+        )
+        for page in pages
     )

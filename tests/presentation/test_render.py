@@ -485,6 +485,58 @@ def test_rules_command_reads_the_monthly_figure_from_the_database(
     assert "no play in 2026-10" in result.stderr
 
 
+def test_rules_that_cannot_write_one_sheet_leave_every_sheet_of_the_folder_as_it_was(
+    rules_app, tmp_path, sample_config_path
+):
+    """The sheets of a run are written as one set: the last one's name taken by a folder,
+    the run stops before any sheet is replaced, and the folder keeps one date's sheets."""
+    out = tmp_path / "sheets"
+
+    def rules(as_of: str):
+        arguments = ["rules", "--lang", "en", "--format", "html", "--out", str(out)]
+        arguments += ["--as-of", as_of, "--config", str(sample_config_path), "--json"]
+        return CliRunner().invoke(rules_app, arguments)
+
+    first = rules("2026-11-30")
+    assert first.exit_code == 1, first.output
+    paths = [Path(entry["path"]) for entry in json.loads(first.stdout)["files"]]
+    assert len(paths) >= 4
+    before = {path: path.read_bytes() for path in paths[:-1]}
+    paths[-1].unlink()
+    paths[-1].mkdir()
+    second = rules("2026-12-31")
+    assert isinstance(second.exception, InputError)
+    assert str(second.exception).startswith(f"{paths[-1]}: cannot write it (no file was")
+    assert {path: path.read_bytes() for path in paths[:-1]} == before
+    assert sorted(p.name for p in out.iterdir()) == sorted(path.name for path in paths)
+
+
+def test_a_set_of_files_fails_whole_when_its_last_file_finds_no_space(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from reporting.errors import DiskFull
+    from reporting.files import write_all_atomically
+
+    first, second = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    first.write_bytes(b"old a")
+    synced = []
+
+    def fsync(descriptor):
+        synced.append(descriptor)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(DiskFull, match="b.pdf: cannot write it"):
+        write_all_atomically([(first, b"new a"), (second, b"new b")])
+    assert first.read_bytes() == b"old a"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.pdf"]  # no temporary left
+    monkeypatch.undo()
+    write_all_atomically([(first, b"new a"), (second, b"new b")])
+    assert (first.read_bytes(), second.read_bytes()) == (b"new a", b"new b")
+
+
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
