@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -35,6 +36,8 @@ from reporting.errors import (
 )
 
 __all__ = [
+    "STAGING_MARK",
+    "check_replaceable",
     "clear_staging",
     "environment_fault",
     "repair_folder_swap",
@@ -43,7 +46,9 @@ __all__ = [
     "hold_lock",
     "is_kernel_file",
     "kind_of_file",
+    "make_staging",
     "open_regular",
+    "remove_staging",
     "sha256_of",
     "write_all_atomically",
     "write_atomically",
@@ -297,16 +302,84 @@ def _take(
             raise environment_fault(error, path, "lock it") from None
 
 
+#: The file that marks a staging folder as this tool's (:func:`make_staging`): a folder of a
+#: staging name without it, unless empty, is somebody else's and is never removed.
+STAGING_MARK = ".baccarat-report-staging"
+
+
+def _ours(folder: Path, mark: str) -> bool:
+    """Whether ``folder`` is one this tool made: it holds the file ``mark``, or nothing at all
+    (a run stopped before it wrote its mark; removing an empty folder loses nothing)."""
+    return (folder / mark).is_file() or not any(folder.iterdir())
+
+
+def _remove_ours(folder: Path, mark: str) -> None:
+    """Remove a folder of ours, its ``mark`` last: a removal that fails half-way (a file this
+    user may not remove) leaves the folder still marked as ours for the next run."""
+    for child in folder.iterdir():
+        if child.name == mark:
+            continue
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    (folder / mark).unlink(missing_ok=True)
+    folder.rmdir()
+
+
+def make_staging(staging: Path) -> None:
+    """Make the staging folder ``staging`` (its parents too) with its :data:`STAGING_MARK`."""
+    staging.mkdir(parents=True)
+    (staging / STAGING_MARK).write_bytes(b"")
+
+
+def remove_staging(staging: Path) -> None:
+    """Remove the staging folder ``staging``, empty but for its mark, once its work is done."""
+    (staging / STAGING_MARK).unlink(missing_ok=True)
+    staging.rmdir()
+
+
 def clear_staging(staging: Path, what: str) -> None:
-    """Remove the staging folder a killed run left at ``staging`` (if any), where ``what``
-    (``"the export stages its copy"``) is written next. Anything else of that name, a symbolic
-    link above all, is refused in one line, never removed nor followed: it is not ours."""
+    """Remove the staging folder a stopped run left at ``staging`` (if any), where ``what``
+    (``"the export stages its copy"``) is written next. Anything else of that name (a link, a
+    file, a folder without the :data:`STAGING_MARK` that holds files) is refused in one line,
+    never removed nor followed: it is not ours."""
     if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
         raise InputError(
             f"{staging}: not a folder of ours, where {what}; move it away and run again"
         )
     if staging.exists():
-        shutil.rmtree(staging)
+        if not _ours(staging, STAGING_MARK):
+            raise InputError(
+                f"{staging}: a folder of files that are not ours, where {what}; move it away"
+                " and run again"
+            )
+        try:
+            _remove_ours(staging, STAGING_MARK)
+        except OSError as error:
+            raise environment_fault(error, staging, "remove what a stopped run left") from None
+
+
+def check_replaceable(final: Path, mark: str, what: str) -> None:
+    """Refuse, in one line, to replace ``final`` unless it is absent or a folder of ours: one
+    holding the file ``mark`` (``manifest.json`` of a month's reports), or empty. ``what``
+    names what belongs there (``"a month's reports"``). The place where a swap keeps the
+    previous folder (:func:`retired_folder`) must be absent or ours too."""
+    if final.is_symlink() or (final.exists() and not final.is_dir()):
+        raise InputError(f"{final}: not a folder, where {what} go; move it away and run again")
+    if final.is_dir() and not _ours(final, mark):
+        raise InputError(
+            f"{final}: holds files that are not {what} (it has no {mark}), and would be"
+            " replaced whole; move them away and run again"
+        )
+    retired = retired_folder(final)
+    if os.path.lexists(retired) and (
+        retired.is_symlink() or not retired.is_dir() or not _ours(retired, mark)
+    ):
+        raise InputError(
+            f"{retired}: not a folder of ours, where a swap keeps the previous copy; move it"
+            " away and run again"
+        )
 
 
 def retired_folder(final: Path) -> Path:
@@ -314,47 +387,53 @@ def retired_folder(final: Path) -> Path:
     return final.with_name(f".{final.name}.old")
 
 
-def swap_in_folder(staging: Path, final: Path) -> None:
+def swap_in_folder(staging: Path, final: Path, mark: str, what: str) -> None:
     """Replace the folder ``final`` by ``staging`` with renames: the old one stays whole until
     the new one is complete, and the window without a folder is two renames long (a kill
-    inside it is repaired at the next start: :func:`repair_folder_swap`).
+    inside it is repaired at the next start: :func:`repair_folder_swap`). ``mark``: the file
+    every folder put in place holds, ``what`` what it is (:func:`check_replaceable`); a
+    folder without it, at ``final`` or at the previous folder's place, is not replaced nor
+    removed.
 
     Chosen over an atomic exchange (Linux ``renameat2(RENAME_EXCHANGE)``): that call exists
     on Linux only, and not on every file system there (some network and FUSE file systems
     refuse it), so the two-rename fallback, and with it the repair, would be needed anyway.
     """
+    check_replaceable(final, mark, what)
     retired = retired_folder(final)
     if retired.exists():
-        _remove_retired(retired)
+        _remove_retired(retired, mark)
+    (staging / STAGING_MARK).unlink(missing_ok=True)
     if final.exists():
         os.replace(final, retired)
     os.replace(staging, final)
     # The new folder is in place: the old one's removal tidies, it does not publish. One
     # that cannot be removed is left; the next swap says so, naming it, before it starts.
-    shutil.rmtree(retired, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        _remove_ours(retired, mark)
 
 
-def _remove_retired(retired: Path) -> None:
-    """Remove a previous folder left by a swap (its removal failed then); one line naming it
-    when it cannot be."""
+def _remove_retired(retired: Path, mark: str) -> None:
+    """Remove a previous folder of ours left by a swap (its removal failed then); one line
+    naming it when it cannot be."""
     try:
-        shutil.rmtree(retired)
+        _remove_ours(retired, mark)
     except OSError as error:
         raise environment_fault(
             error, retired, "remove the previous copy left there by the last swap"
         ) from None
 
 
-def repair_folder_swap(final: Path) -> bool:
+def repair_folder_swap(final: Path, mark: str) -> bool:
     """Finish what a process killed inside :func:`swap_in_folder` left (the caller holds the
     lock that keeps other swaps out): ``.<name>.old`` (the previous folder, whole) without
     ``final`` is put back, and True returned; both present, the kill came after the new
     folder was in place, so the old one is removed."""
     retired = retired_folder(final)
-    if retired.is_symlink() or not retired.is_dir():
-        return False
+    if retired.is_symlink() or not retired.is_dir() or not _ours(retired, mark):
+        return False  # not ours: the swap refuses it, in one line
     if os.path.lexists(final):
-        _remove_retired(retired)
+        _remove_retired(retired, mark)
         return False
     os.replace(retired, final)
     return True

@@ -25,7 +25,7 @@ import json
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -39,8 +39,11 @@ from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose, reference_month
 from reporting.figures.regulators import update_day
 from reporting.files import (
+    check_replaceable,
     clear_staging,
     hold_lock,
+    make_staging,
+    remove_staging,
     repair_folder_swap,
     sha256_of,
     swap_in_folder,
@@ -61,6 +64,10 @@ __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock
 #: The lock file earlier versions kept inside the output folder (removed when found).
 LEGACY_LOCK_NAME = ".baccarat-report.lock"
 STAGING = ".staging"
+#: The file every month's folder of reports holds: the mark that it is ours to replace.
+MANIFEST = "manifest.json"
+#: What a month's folder holds, in the line that refuses another folder of its name.
+REPORTS = "a month's reports of baccarat-report"
 #: What a month's folder is called while the swap replaces it (see
 #: :func:`reporting.files.swap_in_folder`).
 _RETIRED = re.compile(r"\.(\d{4}-\d{2})\.old")
@@ -215,8 +222,7 @@ def run_monthly(
     months = _games_by_month(config, as_of)
     workers = (jobs, runner, render_jobs)  # where the month is verified and rendered
     with contextlib.nullcontext() if locked else output_lock(out, wait):
-        _repair_swap(out, log)
-        _clear_staging(out)
+        _prepare_out(out, months, log)
         ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
         reports = []
         for month, games in sorted(months.items()):
@@ -231,7 +237,7 @@ def run_monthly(
                         staging,
                     )
                 )
-        (out / STAGING).rmdir()
+        remove_staging(out / STAGING)
         shown = {item.name for report in reports for item in report.alerts.rejected_files}
         elsewhere = sum(
             item.rejected_count
@@ -332,22 +338,29 @@ def _repair_swap(out: Path, log: Log) -> None:
         return
     for retired in sorted(out.iterdir()):
         match = _RETIRED.fullmatch(retired.name)
-        if match is not None and repair_folder_swap(out / match.group(1)):
+        if match is not None and repair_folder_swap(out / match.group(1), MANIFEST):
             final = out / match.group(1)
             log(f"restored {final} from {retired.name}, left by a run stopped while swapping")
 
 
-def _clear_staging(out: Path) -> None:
-    """Remove what a killed run left in the staging area (we hold the lock: no run is live)."""
+def _prepare_out(out: Path, months: Iterable[str], log: Log) -> None:
+    """Before anything is read (we hold the lock: no run is live): finish a swap a stopped
+    run left, clear its staging area, and refuse, in one line, a folder of somebody else's
+    files where a month's folder, replaced whole, is written."""
+    _repair_swap(out, log)
     clear_staging(out / STAGING, "the run stages its reports")
+    for month in sorted(months):
+        check_replaceable(out / month, MANIFEST, REPORTS)
 
 
 @contextmanager
 def _staging_folder(out: Path, month: str) -> Iterator[Path]:
     """A new staging folder for a month's reports, removed again unless all are written
     (and swapped in)."""
+    if not (out / STAGING).is_dir():
+        make_staging(out / STAGING)
     staging = out / STAGING / month
-    staging.mkdir(parents=True)
+    staging.mkdir()
     try:
         yield staging
     except BaseException:
@@ -404,7 +417,7 @@ def _write_month(
     without_play = [game.id for game in ordered if not disclosures[game.id].stakes]
     manifest = _write_manifest(run, staging, files)
     final = run.out / month
-    swap_in_folder(staging, final)
+    swap_in_folder(staging, final, MANIFEST, REPORTS)
     log(f"reports for {month}: {final}")
     return MonthReport(
         month=month,
@@ -451,7 +464,7 @@ def _write_documents(
 
 def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
     """``manifest.json`` of the staged month: every file with its sha256."""
-    manifest = staging / "manifest.json"
+    manifest = staging / MANIFEST
     document = _manifest(run.month, run.games, run.as_of, run.inputs, staging, files)
     manifest.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest

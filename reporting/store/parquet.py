@@ -29,9 +29,11 @@ import pyarrow.parquet as pq
 
 from reporting.errors import InputError
 from reporting.files import (
+    check_replaceable,
     clear_staging,
     environment_fault,
     hold_lock,
+    make_staging,
     repair_folder_swap,
     swap_in_folder,
 )
@@ -162,15 +164,16 @@ def _held(folder: Path):
 def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | None) -> ExportResult:
     """:func:`export_parquet` under the copy's lock: two exports into one folder at once
     published a copy of some of the files, or stopped on a traceback."""
-    repair_folder_swap(folder)
+    repair_folder_swap(folder, MARKER)
     _check_target(folder)
+    check_replaceable(folder, MARKER, "an export of ours")
     _check_rounds(connection, folder, month)
     staging = folder.with_name(f".{folder.name}.staging")
     clear_staging(staging, "the export stages its copy")
     try:
         rows, files, renamed = {}, {}, {}
         try:
-            staging.mkdir(parents=True)
+            make_staging(staging)
             for name, table in TABLES.items():
                 rows[name], files[name] = _write_table(
                     connection, staging / name, table, month, renamed
@@ -185,7 +188,7 @@ def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | No
             raise environment_fault(
                 error, folder, f"write the Parquet copy there ({kept})"
             ) from None
-        swap_in_folder(staging, folder)
+        swap_in_folder(staging, folder, MARKER, "an export of ours")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

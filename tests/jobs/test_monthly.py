@@ -52,6 +52,7 @@ from reporting.cli import main
 from reporting.cli.monthly import _summary, monthly_document, render_game
 from reporting.config.loader import OperatorConfig, load_config
 from reporting.errors import InputError
+from reporting.files import make_staging
 from reporting.jobs import rendering
 from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
 from reporting.records import FINDING_KINDS
@@ -1057,6 +1058,7 @@ def test_leftovers_of_a_killed_run_are_cleared_and_the_month_written(two_games):
     out = two_games.out
     (out / ".2026-10.old" / "live-baccarat-gr").mkdir(parents=True)
     (out / ".2026-10.old" / "manifest.json").write_text("{}\n", encoding="utf-8")
+    make_staging(out / STAGING)
     for month in ("2026-09", "2026-10"):
         (out / STAGING / month / "live-baccarat-gr").mkdir(parents=True)
         (out / STAGING / month / "audit-half.xlsx").write_bytes(b"PK\x03\x04")
@@ -1065,6 +1067,42 @@ def test_leftovers_of_a_killed_run_are_cleared_and_the_month_written(two_games):
     )
     assert {path.name for path in out.iterdir()} == {"2026-10"}
     assert set(manifest_of(out / "2026-10")["as_of"]) == set(two_games.config.games)
+
+
+@pytest.mark.parametrize(
+    ("place", "words"),
+    [
+        ("2026-10", "holds files that are not a month's reports of baccarat-report (it has no"),
+        (".2026-10.old", "not a folder of ours, where a swap keeps the previous copy"),
+        (STAGING, "a folder of files that are not ours, where the run stages its reports"),
+    ],
+)
+def test_a_folder_of_someone_else_s_where_the_run_writes_is_refused_before_anything(
+    two_games, place, words
+):
+    """``--out`` may be a folder people keep other things in. A month's folder, the place a
+    swap keeps the previous one and the staging folder are replaced or removed whole: one of
+    those names holding files the tool did not write (``--out ~`` with a ``2026-10`` of
+    photos) is refused in one line before anything is read, and nothing of it is touched."""
+    out = two_games.out
+    (out / place).mkdir(parents=True)
+    (out / place / "notes.txt").write_text("mine\n", encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        library_run(
+            two_games.config, two_games.inbox, out, two_games.db, date(2026, 11, 5),
+            write_stub_pages,
+        )  # fmt: skip
+    assert str(refused.value).startswith(f"{out / place}: {words}")
+    assert "move" in str(refused.value) and "\n" not in str(refused.value)
+    assert (out / place / "notes.txt").read_text(encoding="utf-8") == "mine\n"
+    assert sorted(path.name for path in out.iterdir()) == [place]
+    with sqlite3.connect(two_games.db) as store:
+        assert store.execute("SELECT count(*) FROM ingest_log").fetchone() == (0,)
+    (out / place / "notes.txt").unlink()  # emptied: an empty folder is the run's to replace
+    library_run(
+        two_games.config, two_games.inbox, out, two_games.db, date(2026, 11, 5), write_stub_pages
+    )
+    assert {path.name for path in out.iterdir()} == {"2026-10"}
 
 
 def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):

@@ -228,6 +228,58 @@ def test_a_staging_name_that_is_not_our_folder_is_refused_in_one_line(store, tmp
     assert not (tmp_path / "copy").exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        (".copy.staging", "a folder of files that are not ours, where the export stages"),
+        (".copy.old", "not a folder of ours, where a swap keeps the previous copy"),
+    ],
+)
+def test_a_folder_of_someone_else_s_at_a_staging_or_old_name_is_left_whole(
+    store, tmp_path, name, words
+):
+    """The names an export stages and retires its copy under were removed whole whatever
+    they held: a user's own ``.copy.old`` backup went with the next export. A folder of
+    files without the tool's mark is refused in one line and kept; a stopped export's own
+    leftovers are still cleared."""
+    copy = tmp_path / "copy"
+    export_parquet(store, copy)
+    before = copy_of(copy)
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "keep.txt").write_text("keep", encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        export_parquet(store, copy, month="2026-09")
+    assert str(refused.value).startswith(f"{tmp_path / name}: {words}")
+    assert [p.name for p in (tmp_path / name).iterdir()] == ["keep.txt"]
+    assert copy_of(copy) == before
+    (tmp_path / name / "keep.txt").unlink()
+    export_parquet(store, copy, month="2026-09")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".copy")) == [
+        ".copy.lock"
+    ]
+
+
+def test_a_stopped_export_s_staging_is_cleared_by_the_next(store, tmp_path, monkeypatch):
+    """What an export stopped while it staged leaves (its mark, part of the tables) is
+    cleared by the next one."""
+    import reporting.store.parquet as parquet
+
+    copy = tmp_path / "copy"
+
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(parquet, "swap_in_folder", stopped)
+    monkeypatch.setattr(parquet.shutil, "rmtree", lambda *_a, **_k: None)  # killed: no clean-up
+    with pytest.raises(KeyboardInterrupt):
+        export_parquet(store, copy)
+    assert (tmp_path / ".copy.staging" / ".baccarat-report-staging").is_file()
+    monkeypatch.undo()
+    export_parquet(store, copy)
+    assert (copy / MARKER).is_file() and not (tmp_path / ".copy.staging").exists()
+    assert not (copy / ".baccarat-report-staging").exists()
+
+
 def test_the_command_reads_the_default_store_and_shows_the_month_format(store, tmp_path):
     """Like every command, ``--db`` defaults to baccarat-report.sqlite in the working folder,
     and ``--month`` shows its format."""
