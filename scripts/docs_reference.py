@@ -170,7 +170,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                 "reporting.cli.common",
                 ("MAX_JOBS", "DEFAULT_WORKER_WAIT", "DEFAULT_DB_WAIT", "MAX_WAIT"),
             ),
-            ("reporting.store.faults", ("DEFAULT_WAIT",)),
+            ("reporting.store.faults", ("DEFAULT_WAIT", "WAIT_STEP")),
             ("reporting.verify.distributed", ("DEFAULT_WORKER_WAIT",)),
             ("reporting.store.parquet", ("EXPORT_WAIT", "MAX_SEGMENT")),
             ("reporting.sample.calendar", ("MAX_ROUNDS_PER_DAY",)),

@@ -120,7 +120,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
     from reporting.config.operator import MAX_LOGO_PIXELS
     from reporting.ingest import limits
     from reporting.ingest.worker import WORKER_MIN_BYTES
-    from reporting.store.faults import DEFAULT_WAIT
+    from reporting.store.faults import DEFAULT_WAIT, WAIT_STEP
     from reporting.verify import partitions
 
     side = int(MAX_LOGO_PIXELS**0.5)
@@ -133,6 +133,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
         (reliability, f"an amount of {limits.MAX_AMOUNT_CHARS} characters"),
         (reliability, f"a reject message of {limits.MAX_MESSAGE_CHARS} characters"),
         (reliability, f"each statement waits ({DEFAULT_WAIT:g} s)"),
+        (reliability, f"the wait is taken in steps of {WAIT_STEP:g} s"),
         (
             reliability,
             f"past {limits.GZIP_ALLOWANCE_BYTES >> 30} GiB at over {limits.MAX_GZIP_RATIO}"

@@ -9,12 +9,16 @@ database; any other ``sqlite3`` error (a constraint, a syntax error) stays what 
 run's (two ``monthly`` runs on one database): a ``flock`` on ``<database>.lock`` beside the
 database file (beside the real file when the given path is a symbolic link), never in an
 output tree that gets published.
+
+:func:`begin_immediate` waits for another process's write lock in short steps, so that a
+signal (a scheduler's SIGTERM) stops the wait at once rather than after ``--db-wait``.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +35,8 @@ from reporting.files import hold_lock
 
 __all__ = [
     "DEFAULT_WAIT",
+    "WAIT_STEP",
+    "begin_immediate",
     "connection_fault",
     "database_fault",
     "database_faults",
@@ -40,6 +46,33 @@ __all__ = [
 
 #: Seconds a command waits for another process's lock on the database before giving up.
 DEFAULT_WAIT = 60.0
+
+#: Seconds of one step of :func:`begin_immediate`'s wait: SQLite waits in C, where Python
+#: runs no signal handler, so a SIGTERM or Ctrl-C is handled within a step.
+WAIT_STEP = 0.2
+
+
+def begin_immediate(connection: sqlite3.Connection) -> None:
+    """``BEGIN IMMEDIATE`` on ``connection``, waiting for another writer as long as its busy
+    timeout says (``--db-wait``), but in steps of :data:`WAIT_STEP`: between two steps a
+    signal's handler runs, and stops the command at once. Past the wait, SQLite's own
+    "database is locked", with the busy timeout as it was (the fault names the wait)."""
+    allowed = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+    deadline = time.monotonic() + allowed / 1000
+    try:
+        while True:
+            step = max(0.0, min(WAIT_STEP, deadline - time.monotonic()))
+            connection.execute(f"PRAGMA busy_timeout = {int(step * 1000)}")
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+                if code != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                    raise
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {allowed}")
+
 
 _ADVICE_ACCESS = (
     "make the file and its folder writable by this user (SQLite writes -wal and -shm files"

@@ -38,7 +38,7 @@ from reporting.ingest.formats import check_source
 from reporting.ingest.sources import RowBatch, Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
-from reporting.store.faults import connection_fault
+from reporting.store.faults import begin_immediate, connection_fault
 from reporting.store.schema import ROUND_CONTENT_FIELDS, stored_round_content
 
 #: A record's content in the order :func:`stored_round_content` gives it.
@@ -230,7 +230,7 @@ def _ingest_source(
         )
     if _known(connection, sha256):  # without the write lock: a re-run waits for nobody
         return FileResult(names.file, sha256, "already_ingested")
-    connection.execute("BEGIN IMMEDIATE")
+    begin_immediate(connection)
     try:
         # Again under the write lock: another process may have loaded the same file while
         # this one waited for the lock.

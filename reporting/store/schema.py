@@ -19,7 +19,7 @@ from urllib.parse import quote
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase
 from reporting.files import environment_fault, kind_of_file, open_regular
 from reporting.records import Round
-from reporting.store.faults import DEFAULT_WAIT, connection_fault, database_fault
+from reporting.store.faults import DEFAULT_WAIT, begin_immediate, connection_fault, database_fault
 
 __all__ = [
     "APPLICATION_ID",
@@ -260,7 +260,7 @@ def _upgrade(connection: sqlite3.Connection) -> None:
     foreign_keys = connection.execute("PRAGMA foreign_keys").fetchone()[0]
     connection.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
     try:
-        connection.execute("BEGIN IMMEDIATE")
+        begin_immediate(connection)
         try:
             if _version(connection) == 1:
                 _upgrade_1_to_2(connection)  # ingest_log rebuilt as version 3 has it

@@ -34,7 +34,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding, FindingKind, Severity, finding_order, severity_rank
-from reporting.store.faults import database_faults
+from reporting.store.faults import begin_immediate, database_faults
 from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.coverage import CheckNotRun, checks_not_run
 from reporting.verify.partitions import (
@@ -187,7 +187,7 @@ def verify(
     result = VerifyResult(month)
     games = config.games
     with database_faults(connection):  # a full disk, a lock held too long: one line
-        connection.execute("BEGIN IMMEDIATE")
+        begin_immediate(connection)
         try:
             jobs = _jobs_for(connection, month) if jobs is None else jobs
             with contextlib.ExitStack() as workers:

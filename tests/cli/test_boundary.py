@@ -380,6 +380,47 @@ def test_db_wait_bounds_the_wait_for_a_busy_database_then_one_line(
     assert waited < 20
 
 
+@pytest.mark.parametrize("command", ["ingest", "verify"])
+def test_a_signal_while_waiting_for_a_busy_database_stops_at_once(
+    tmp_path, command, make_round, write_jsonl
+):
+    """SQLite waits for another writer in C, where Python runs no signal handler: a
+    scheduler's SIGTERM waited out the whole --db-wait (60 s by default) before the command
+    stopped. The wait is taken in steps of WAIT_STEP, and the signal stops it within one."""
+    from reporting.store.faults import WAIT_STEP
+
+    db = tmp_path / "store.sqlite"
+    log = write_jsonl(tmp_path / "a.jsonl", make_round("A-1"))
+    assert run_main("ingest", str(log), "--db", str(db), cwd=tmp_path).returncode == 0
+    argv = {
+        "ingest": ("ingest", str(write_jsonl(tmp_path / "b.jsonl", make_round("B-1")))),
+        "verify": ("verify",),
+    }[command]
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        process = WarmChild(
+            [sys.executable, "-m", "reporting", *argv, "--db", str(db), "--db-wait", "60"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(1.5)  # well into the wait for the write lock
+        assert process.poll() is None, process.communicate()
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=30)
+        stopped = time.monotonic() - signalled
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert process.returncode == 2, stderr
+    assert stderr.startswith("baccarat-report: stopped by SIGTERM") and stderr.count("\n") == 1
+    assert stopped < WAIT_STEP + 2, stopped  # not the 58 s left of the wait
+    assert rows(db, "SELECT count(*) FROM ingest_log") == [(1,)]
+
+
 @pytest.mark.parametrize(
     ("given", "reason"),
     [
