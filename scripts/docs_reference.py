@@ -181,7 +181,13 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
         (
             (
                 "reporting.store.query_bounds",
-                ("TIME_LIMIT_MS", "MAX_VALUE_BYTES", "SQLITE_HEAP_BYTES", "MAX_RESULT_BYTES"),
+                (
+                    "TIME_LIMIT_MS",
+                    "MAX_VALUE_BYTES",
+                    "SQLITE_HEAP_BYTES",
+                    "MAX_RESULT_BYTES",
+                    "MAX_REQUESTS",
+                ),
             ),
         ),
     ),

@@ -109,6 +109,10 @@ BOUND_NAME = re.compile(
 )
 
 
+#: Small numbers as the pages spell them.
+WORDS = dict(enumerate(("no", "one", "two", "three", "four", "five", "six", "seven", "eight")))
+
+
 def _mib(size: int) -> str:
     return f"{size // (1 << 20)} MiB"
 
@@ -121,6 +125,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
     from reporting.ingest import limits
     from reporting.ingest.worker import WORKER_MIN_BYTES
     from reporting.store.faults import DEFAULT_WAIT, WAIT_STEP
+    from reporting.store.query_bounds import MAX_REQUESTS
     from reporting.verify import partitions
 
     side = int(MAX_LOGO_PIXELS**0.5)
@@ -145,6 +150,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
         (profiles, f"a game nested more than {limits.MAX_DEPTH} deep (`MAX_DEPTH`)"),
         ("operators/configuration.md", f"({side} x {side};"),
         ("operators/commands.md", f"at most {MAX_JOBS} (tables"),
+        ("operators/commands.md", f"It answers {WORDS[MAX_REQUESTS]} requests at a time"),
         ("operators/commands.md", f"A log of {_mib(WORKER_MIN_BYTES)} or more"),
         ("developers/architecture.md", f"of {_mib(WORKER_MIN_BYTES)} or more"),
     ]

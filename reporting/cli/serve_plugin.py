@@ -3,7 +3,9 @@
 * Every connection is bounded (:func:`reporting.store.query_bounds.bound_connection`): no
   query allocates past its bounds, none calls ``fts3_tokenizer()``.
 * Only GET and HEAD are answered (405 otherwise): nothing here changes the store, and
-  Datasette answers a POST to a table with a 500 and a traceback.
+  Datasette answers a POST to a table with a 500 and a traceback. At most
+  :data:`~reporting.store.query_bounds.MAX_REQUESTS` are answered at once, the others wait
+  their turn: the server's memory stays bounded whatever the number of clients.
 * An error of the request (a page that does not exist, a query SQLite refused, one that
   needed more memory than allowed) is its page or JSON, with no traceback on the terminal;
   Datasette's own handler prints one for every 404, and fails on some.
@@ -14,6 +16,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
@@ -25,7 +28,7 @@ from markupsafe import Markup
 
 from reporting.config.languages import language
 from reporting.presentation.i18n import Formatter
-from reporting.store.query_bounds import SQLITE_HEAP_BYTES, bound_connection
+from reporting.store.query_bounds import MAX_REQUESTS, SQLITE_HEAP_BYTES, bound_connection
 from reporting.store.schema import VIEW_NAMES
 
 #: The HTTP methods answered: those that only read.
@@ -48,19 +51,25 @@ def prepare_connection(conn: Any, database: str, datasette: Any) -> None:
 
 @hookimpl
 def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
-    """Refuse every method but GET and HEAD, before Datasette routes the request."""
+    """Refuse every method but GET and HEAD, before Datasette routes the request; answer at
+    most :data:`~reporting.store.query_bounds.MAX_REQUESTS` at once."""
 
     def wrap(app: Any) -> Any:
+        turns = asyncio.Semaphore(MAX_REQUESTS)
+
         async def read_only(scope: dict, receive: Any, send: Any) -> None:
-            if scope["type"] == "http" and scope["method"] not in READ_METHODS:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+            elif scope["method"] not in READ_METHODS:
                 await asgi_send(
                     send,
                     "405 Method Not Allowed: the store is read only (GET and HEAD)\n",
                     405,
                     headers={"Allow": ", ".join(sorted(READ_METHODS))},
                 )
-                return
-            await app(scope, receive, send)
+            else:
+                async with turns:
+                    await app(scope, receive, send)
 
         return read_only
 

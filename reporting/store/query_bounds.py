@@ -27,6 +27,7 @@ from typing import Any
 from reporting.ingest.limits import MAX_LINE_BYTES
 
 __all__ = [
+    "MAX_REQUESTS",
     "MAX_RESULT_BYTES",
     "MAX_VALUE_BYTES",
     "REFUSED_FUNCTIONS",
@@ -60,6 +61,13 @@ SQLITE_HEAP_BYTES = 128 * 1024 * 1024
 #: (6 bytes for a control character, copied on its way out): 8 MiB of rows peaked at about
 #: 320 MiB of the server's memory, 32 MiB passed 1 GiB.
 MAX_RESULT_BYTES = 8 * 1024 * 1024
+
+#: Requests ``serve`` answers at once; the others wait their turn. Each may hold a query's
+#: rows (:data:`MAX_RESULT_BYTES`) and their JSON, some 30 times that at worst: 100 clients
+#: at once, each asking for 42 MB of JSON, took the server to 4.2 GB answered together, and
+#: to 1.4 GB four at a time (1.0 GB for 40 clients, 0.7 GB for 10). A person browsing (a
+#: page and its few queries) does not wait.
+MAX_REQUESTS = 4
 
 #: SQL functions no query may call. ``fts3_tokenizer()`` hands out (and, with two arguments,
 #: takes) the address of a tokenizer's C functions: code execution where SQLite is built with

@@ -403,3 +403,47 @@ def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
     result = run_main("serve", "--db", str(path), "--host", "no-such-host.invalid")
     assert result.returncode == 2 and "no address of that name" in result.stderr
     assert "--port" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_at_most_max_requests_are_answered_at_once_and_the_others_wait_their_turn():
+    """A hundred large queries at once took 3.2 GB: each request may hold a query's rows and
+    their JSON. The server answers MAX_REQUESTS at a time; every request is answered."""
+    import asyncio
+
+    from reporting.cli.serve_plugin import asgi_wrapper
+    from reporting.store.query_bounds import MAX_REQUESTS
+
+    answering, most, answered = 0, 0, []
+
+    async def app(scope, receive, send):
+        nonlocal answering, most
+        answering += 1
+        most = max(most, answering)
+        await asyncio.sleep(0.02)
+        answering -= 1
+        answered.append(scope["path"])
+
+    async def refused_at_once(scope, receive, send):
+        raise AssertionError("a POST reached Datasette")
+
+    async def requests():
+        wrapped = asgi_wrapper(None)(app)
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        calls = [
+            wrapped({"type": "http", "method": "GET", "path": f"/{n}"}, None, send)
+            for n in range(5 * MAX_REQUESTS)
+        ]
+        await asyncio.gather(*calls)
+        await asgi_wrapper(None)(refused_at_once)(
+            {"type": "http", "method": "POST", "path": "/x"}, None, send
+        )
+        return sent
+
+    sent = asyncio.run(requests())
+    assert most == MAX_REQUESTS
+    assert sorted(answered) == sorted(f"/{n}" for n in range(5 * MAX_REQUESTS))
+    assert sent[0]["status"] == 405
