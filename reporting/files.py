@@ -18,12 +18,14 @@ import errno
 import fcntl
 import hashlib
 import os
+import re
 import secrets
 import shutil
 import stat
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import BinaryIO
 
@@ -45,8 +47,10 @@ __all__ = [
     "swap_in_folder",
     "hold_lock",
     "is_kernel_file",
+    "KERNEL_FILE_SYSTEMS",
     "kind_of_file",
     "make_staging",
+    "mount_table",
     "open_regular",
     "remove_staging",
     "sha256_of",
@@ -112,13 +116,53 @@ def kind_of_file(mode: int) -> str:
     return "not a regular file"
 
 
-#: The kernel's own file systems: their files are views of the running system, not data.
-_KERNEL_FOLDERS = ("/proc/", "/sys/")
+#: The kernel's own file systems: their files are views of the running system, not data, and
+#: some call themselves regular files and wait for ever (``/proc/kmsg``).
+KERNEL_FILE_SYSTEMS = frozenset(
+    {"proc", "sysfs", "debugfs", "tracefs", "securityfs", "configfs", "pstore", "efivarfs"}
+    | {"cgroup", "cgroup2", "bpf", "binfmt_misc", "fusectl", "nsfs", "mqueue", "rpc_pipefs"}
+)
+#: Where they are mounted when the mount table cannot be read.
+_KERNEL_FOLDERS = ("/proc", "/sys")
 
 
 def is_kernel_file(path: Path | str) -> bool:
-    """Whether ``path`` (its links followed) is under /proc or /sys."""
-    return os.path.realpath(path).startswith(_KERNEL_FOLDERS)
+    """Whether ``path`` (its links followed) lies on one of the kernel's file systems: under
+    /proc or /sys, or wherever else one is mounted (a container's ``/host/proc``), by the
+    mount table of this process (the mount nearest above the file decides)."""
+    real = os.path.realpath(path)
+    nearest, kind = "", ""
+    for mount_point, file_system in _mounts():
+        inside = real == mount_point or real.startswith(mount_point.rstrip("/") + "/")
+        if inside and len(mount_point) >= len(nearest):
+            nearest, kind = mount_point, file_system
+    return kind in KERNEL_FILE_SYSTEMS
+
+
+@cache
+def _mounts() -> tuple[tuple[str, str], ...]:
+    """The mount points of this process and their file systems, from /proc/self/mountinfo
+    (read once); /proc and /sys alone when it cannot be read."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as table:
+            return mount_table(table.read())
+    except OSError:
+        return tuple((folder, folder.strip("/") + "fs") for folder in _KERNEL_FOLDERS)
+
+
+def mount_table(text: str) -> tuple[tuple[str, str], ...]:
+    """(mount point, file system type) of each line of a ``mountinfo`` (proc(5)): the fifth
+    field, its octal escapes (``\\040`` for a space) undone, and the field after the ``-``
+    that ends the optional ones."""
+    mounts = []
+    for line in text.splitlines():
+        fields = line.split(" ")
+        separator = fields.index("-", 6) if "-" in fields[6:] else len(fields)
+        if separator + 1 >= len(fields):
+            continue  # not a line of a mount table
+        point = re.sub(r"\\([0-7]{3})", lambda match: chr(int(match.group(1), 8)), fields[4])
+        mounts.append((point, fields[separator + 1]))
+    return tuple(mounts)
 
 
 def open_regular(path: Path | str) -> BinaryIO:

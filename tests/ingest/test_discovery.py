@@ -126,6 +126,29 @@ def test_a_file_of_the_kernel_s_is_never_read_as_a_round_log(tmp_path):
         open_regular(folder / "k.jsonl")
 
 
+def test_the_kernel_s_file_systems_are_known_wherever_they_are_mounted(monkeypatch):
+    """A container may see the host's /proc at /host/proc: its kmsg waits for ever there
+    too. The mount table says which file system a path lies on (the nearest mount above it
+    decides), not the path's first folder."""
+    from reporting import files
+
+    table = (
+        "22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+        "27 1 8:1 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+        "40 27 0:21 / /host/proc rw,relatime master:2 - proc proc rw\n"
+        "41 27 0:30 / /data/my\\040logs rw - tmpfs tmpfs rw\n"
+        "42 22 0:31 / /proc/logs rw - ext4 /dev/vdb rw\n"
+        "not a line of a mount table\n"
+    )
+    assert files.mount_table(table)[3] == ("/data/my logs", "tmpfs")
+    monkeypatch.setattr(files, "_mounts", lambda: files.mount_table(table))
+    assert files.is_kernel_file("/host/proc/kmsg")
+    assert files.is_kernel_file("/proc/self/status")
+    assert not files.is_kernel_file("/proc/logs/october.jsonl")  # a disk mounted there
+    assert not files.is_kernel_file("/host/procs/october.jsonl")
+    assert not files.is_kernel_file("/data/my logs/october.jsonl")
+
+
 def test_an_inbox_link_to_a_file_outside_it_is_not_followed(tmp_path):
     """Whoever may drop files in the inbox (a provider's upload account, which may make
     links) could have any file the job may read loaded, its lines kept and shown as
