@@ -58,6 +58,11 @@ DATABASE_FAULTS: dict[str, str] = {
     "database disk image is malformed": "the database file is damaged (malformed); restore it"
     " from a backup",
     "readonly database": "the database is read-only",
+    # SQLite's sum() of INTEGER cents stops past 2**63 - 1: no real month comes near it (a
+    # million stakes of EUR 92 billion each), but ingest takes each amount up to MAX_CENTS.
+    "integer overflow": "a total of the amounts stored passes what SQLite can add (2^63 - 1"
+    " cents, some 92 quadrillion): the round logs hold stakes or payouts beyond any real"
+    " play; `verify --json` (whose totals are exact) shows the month's, correct the logs",
 }
 
 

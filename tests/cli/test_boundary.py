@@ -421,6 +421,41 @@ def test_a_signal_while_waiting_for_a_busy_database_stops_at_once(
     assert rows(db, "SELECT count(*) FROM ingest_log") == [(1,)]
 
 
+@pytest.mark.parametrize("command", ["disclose", "verify"])
+def test_totals_past_what_sqlite_can_add_are_one_line_not_a_traceback(tmp_path, command):
+    """Each amount is taken up to MAX_CENTS; 10,000 stakes at that bound add past 2**63 - 1
+    cents, where SQLite's sum() raised "integer overflow": `disclose` and the audit's
+    workbook ended in a traceback."""
+    from helpers import bet_record, round_record, store_records
+
+    from reporting.ingest.validation import MAX_CENTS
+    from reporting.store.schema import connect
+
+    db = tmp_path / "store.sqlite"
+    rounds = [
+        round_record(
+            f"R-{n}",
+            *(bet_record(f"R-{n}", f"B-{n}-{k}", stake_cents=MAX_CENTS - 1) for k in range(1000)),
+            shoe_id=f"S-{n}",
+        )
+        for n in range(1, 11)
+    ]
+    connection = connect(db)
+    try:
+        store_records(connection, rounds, file_name="huge.jsonl")
+    finally:
+        connection.close()
+    config = str(Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml")
+    argv = {
+        "disclose": ("disclose", "--game", "live-baccarat-it", "--as-of", "2026-11-05"),
+        "verify": ("verify", "--month", "2026-10", "--workbook", str(tmp_path / "a.xlsx")),
+    }[command]
+    process = run_main(*argv, "--db", str(db), "--config", config, cwd=tmp_path)
+    assert process.returncode == 2, process.stderr
+    assert "Traceback" not in process.stderr and len(process.stderr.splitlines()) == 1
+    assert "passes what SQLite can add" in process.stderr
+
+
 @pytest.mark.parametrize(
     ("given", "reason"),
     [
