@@ -44,6 +44,7 @@ from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
+from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES
 from reporting.presentation.workbook_base import TEXT_LIMIT, cell_text
 from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
@@ -236,6 +237,9 @@ HEADERS = {
 }
 #: Sheets with more columns than their table's (the Sign-off's provenance lists input files).
 COLUMNS = {"Sign-off": 6}
+
+#: The decimals of a ratio a percentage cell holds: those it shows (99.99% is 0.9999).
+SHOWN = PERCENT_PLACES + 2
 
 
 def header_row(sheet_name: str) -> int:
@@ -499,8 +503,8 @@ def test_summary_agrees_with_verify_statistics_and_findings(audit):
             cents_to_decimal(stakes),
             cents_to_decimal(payouts),
         )
-        assert Decimal(str(row[8])) == round_fraction(Fraction(payouts, stakes), 6)
-        assert Decimal(str(row[9])) == round_fraction(mix, 6)
+        assert Decimal(str(row[8])) == round_fraction(Fraction(payouts, stakes), SHOWN)
+        assert Decimal(str(row[9])) == round_fraction(mix, SHOWN)
         declared = None if game.declared_rtp is None else game.declared_rtp / 100
         assert (None if row[10] is None else Decimal(str(row[10]))) == declared
         counts = {kind: n for g, kind, n in findings if g == game_id}
@@ -822,3 +826,16 @@ def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export
     assert (italy["unverified_bet"], italy["Findings"]) == (1, 1)
     notes = [row[0] for row in sheet.iter_rows(values_only=True) if row[0]]
     assert any(str(note).startswith("Bets of a type this tool does not settle") for note in notes)
+
+
+def test_a_percentage_cell_holds_the_figure_it_shows_rounded_once():
+    """An RTP of exactly 99.99495% is 99.99% on the disclosure and in the report; the
+    workbook stored 0.999950 (six decimals, rounded up) in a 0.00% cell, which a spreadsheet
+    rounds again and shows as 100.00%. The cell holds the figure shown, rounded once."""
+    from reporting.engine.money import round_fraction
+    from reporting.presentation.audit_xlsx.cells import PERCENT_FORMAT, _ratio
+
+    rtp = Fraction(1999899, 2000000)  # 19,998.99 paid on 20,000.00 staked
+    assert _ratio(rtp) == Decimal("0.9999") and PERCENT_FORMAT == "0.00%"
+    assert f"{_ratio(rtp) * 100:.2f}%" == f"{round_fraction(rtp * 100, 2)}%" == "99.99%"
+    assert _ratio(Fraction(99995, 100000)) == Decimal("1.0000")  # a half: up, as the pages

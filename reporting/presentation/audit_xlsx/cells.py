@@ -34,7 +34,9 @@ MONEY_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0"
 
 
-PERCENT_FORMAT = "0.00%"
+#: Decimals a percentage is shown with, everywhere: the pages, the report, the workbook.
+PERCENT_PLACES = 2
+PERCENT_FORMAT = f"0.{'0' * PERCENT_PLACES}%"
 
 
 DATE_FORMAT = "yyyy-mm-dd"
@@ -400,8 +402,11 @@ class _Book:
 
 
 def _ratio(value: Fraction | None) -> Decimal | None:
-    """A ratio (an RTP) for a percentage cell: six decimals, exact rounding."""
-    return None if value is None else round_fraction(value, 6)
+    """A ratio (an RTP) for a percentage cell, rounded once, from the exact value, to what
+    the cell shows (:data:`PERCENT_PLACES`), halves up as the pages round: a cell of six
+    decimals was rounded again by the spreadsheet, and showed an RTP of 99.99495% as
+    100.00% where the disclosure and the report say 99.99%."""
+    return None if value is None else round_fraction(value, PERCENT_PLACES + 2)
 
 
 def _yes_no(flag: bool) -> str:
