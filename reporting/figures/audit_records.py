@@ -144,6 +144,14 @@ class DisclosureCheck:
     #: the figure is computed for the audit only.
     published: bool = True
 
+    @property
+    def on_the_pages(self) -> str:
+        """What the figure is on the game's pages, in the words of the report and the
+        workbook: a page with warnings is a draft, which publishes nothing."""
+        if not self.published:
+            return "computed, not published"
+        return "on draft pages, not published" if self.warnings else "published"
+
 
 @dataclass(frozen=True, slots=True)
 class InputFile:

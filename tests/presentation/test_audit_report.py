@@ -286,7 +286,8 @@ def test_money_rows_void_register_gaps_and_disclosures_are_shown(store, operator
     assert "2026-10-04 10:00:00 card misread" in text
     assert "and 5 more void rounds: see the audit workbook's Void rounds sheet." in text
     assert "150" in text and "R-3 – R-4" in text
-    assert "40.00% published 2026-10" in text and "98.94%" in text
+    # the month has fewer than 1,000 rounds: its pages are drafts
+    assert "40.00% on draft pages, not published 2026-10" in text and "98.94%" in text
 
 
 def test_the_charts_are_inline_svg_one_cumulative_line_per_game_and_currency(
@@ -406,11 +407,30 @@ def test_a_figure_no_page_publishes_is_said_to_be_computed_not_published(store, 
     cross-check, though no page of theirs publishes such a figure."""
     report = report_of(store, operator_config)
     (check,) = report.disclosures
+    check = dataclasses.replace(check, warnings=())  # a page ready to publish
     unpublished = dataclasses.replace(check, game_id="live-baccarat-dk", published=False)
     text = plain(render_audit_html(dataclasses.replace(report, disclosures=(check, unpublished))))
     assert "40.00% published" in text
     assert "40.00% computed, not published" in text
     assert "Published 40" not in text
+
+
+def test_a_figure_on_draft_pages_is_not_said_to_be_published(store, operator_config):
+    """A page with warnings is a draft ("BOZZA, non pubblicare"), listed under the pages
+    that are drafts: the cross-check said its figure was "published" all the same."""
+    report = report_of(store, operator_config)
+    (draft,) = report.disclosures
+    assert draft.warnings == ("the reference month has fewer than 1,000 rounds",)
+    text = plain(render_audit_html(report))
+    assert "40.00% on draft pages, not published" in text
+    assert "40.00% published" not in text
+    check = dataclasses.replace(draft, warnings=())
+    unpublished = dataclasses.replace(check, published=False)
+    assert [c.on_the_pages for c in (check, draft, unpublished)] == [
+        "published",
+        "on draft pages, not published",
+        "computed, not published",
+    ]
 
 
 def test_a_game_whose_every_rtp_band_is_clipped_gets_one_line_not_a_chart(store, operator_config):

@@ -164,7 +164,8 @@ HEADERS = {
     "Disclosure check": [
         "Game",
         "Regulator",
-        "Published figure",
+        "Previous month's win",
+        "On its pages",
         "Reference month",
         "Updated on",
         "Rounds",

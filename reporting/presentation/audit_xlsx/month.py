@@ -224,7 +224,8 @@ def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
     columns = [
         _Column("Game", TEXT),
         _Column("Regulator", TEXT),
-        _Column("Published figure", PERCENT),
+        _Column("Previous month's win", PERCENT),
+        _Column("On its pages", TEXT),
         _Column("Reference month", TEXT),
         _Column("Updated on", DATE),
         _Column("Rounds", COUNT),
@@ -239,6 +240,7 @@ def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
     rows = [
         (
             *(check.game_id, check.regulator, _percent_share(check.win_percentage)),
+            check.on_the_pages,
             *(check.reference_month, check.updated_on, check.rounds, check.currency),
             *(_money(check.stakes), _money(check.payouts), _percent_share(check.declared_rtp)),
             check.declared_rtp_reference,
