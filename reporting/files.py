@@ -43,6 +43,7 @@ __all__ = [
     "clear_staging",
     "environment_fault",
     "repair_folder_swap",
+    "same_file",
     "retired_folder",
     "swap_in_folder",
     "hold_lock",
@@ -99,6 +100,17 @@ def environment_fault(error: OSError, path: Path | str, action: str) -> InputErr
         error.errno or 0, (error.strerror or str(error), EnvironmentFault, "check the path")
     )
     return kind(f"{path}: cannot {action}: {what}; {advice}")
+
+
+def same_file(one: Path | str, other: Path | str) -> bool:
+    """Whether two paths name one file: the same path once links are followed, or, both
+    existing, the same file by device and inode (a hard link)."""
+    if os.path.realpath(one) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 def kind_of_file(mode: int) -> str:

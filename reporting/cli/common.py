@@ -70,6 +70,8 @@ def log_where_from(ctx: typer.Context, param: typer.CallbackParam, value: Any) -
 
     from reporting.cli.logs import command_logger
 
+    if value is not None:
+        keep_apart({}, {param.opts[0]: Path(value)})  # --log-file must not append to it
     logger = command_logger()
     if not logger.isEnabledFor(logging.DEBUG):
         return value
@@ -84,6 +86,43 @@ def log_where_from(ctx: typer.Context, param: typer.CallbackParam, value: Any) -
         shown = default_config_path() or "none, the built-in catalogue's games"
     logger.debug("%s %s (%s)", param.opts[0], shown or "none", origin)
     return value
+
+
+def keep_apart(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:
+    """Refuse, in one line and before any work, an output file that is one of the run's
+    inputs (``--db`` with its -wal, -shm and lock files, ``--config``, a round log), another
+    output, or the file ``--log-file`` appends to; and a log file that is one of the inputs.
+    Each would be replaced, or appended to, without a word: ``--workbook store.sqlite``
+    turned the store into a workbook."""
+    from reporting.cli.logs import drop_log_file, log_file_path
+    from reporting.files import same_file
+
+    named = [(option, path) for option, path in inputs.items() if path is not None]
+    for option, path in list(named):
+        if option == "--db":
+            named += [(f"--db's {s.strip('-.')} file", Path(f"{path}{s}")) for s in _BESIDE_DB]
+    log = log_file_path()
+    written = [(option, path) for option, path in outputs.items() if path is not None]
+    for index, (option, path) in enumerate(written):
+        for other, taken in [*named, *written[:index], *([("--log-file", log)] if log else [])]:
+            if same_file(path, taken):
+                if other == "--log-file":
+                    drop_log_file()
+                raise InputError(
+                    f"{option} {path} is the file of {other}, which it would replace: name"
+                    " another file"
+                )
+    for other, taken in named if log is not None else ():
+        if same_file(log, taken):
+            drop_log_file()
+            raise InputError(
+                f"--log-file {log} is the file of {other}, which the log would be appended"
+                " to: name another file"
+            )
+
+
+#: The files SQLite and this tool keep beside a store.
+_BESIDE_DB = ("-wal", "-shm", "-journal", ".lock")
 
 
 #: Exit codes of every command (cli.md): done and clean; done, with findings, rejected lines or

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from reporting.cli.common import DEFAULT_DB, EXIT_FINDINGS, DbOption
+from reporting.errors import InputError
 
 
 def export_command(
@@ -38,6 +39,11 @@ def export_command(
     from reporting.store.schema import connect
 
     check_month(month)
+    if db.resolve().is_relative_to(parquet.resolve()):
+        raise InputError(
+            f"--db {db} is inside --parquet {parquet}, which the export replaces whole: keep"
+            " the database outside it"
+        )
     connection = connect(db, create=False)
     try:
         with database_errors(db):

@@ -17,6 +17,7 @@ from reporting.cli.common import (
     DbOption,
     DbWaitOption,
     JsonOption,
+    keep_apart,
     load_operator_config,
     print_json,
     progress_bars,
@@ -70,6 +71,8 @@ def ingest_command(
 
     operator = load_operator_config(config)
     sources = discover_sources(paths, load_profile(profile))
+    logs = [file for source in sources for file in (source.path, source.companion) if file]
+    keep_apart({}, {f"the round log {file}": file for file in logs})
     # What a folder holds that no reader can open (a FIFO, a link to nothing, a name that is
     # not UTF-8) is said, and makes the exit 1, as the monthly job's inbox does.
     unreadable = [item for path in paths if path.is_dir() for item in unreadable_entries(path)]

@@ -10,6 +10,7 @@ timestamp and level, for cron. stdout stays the command's result (tables or JSON
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -17,7 +18,7 @@ import stat
 import sys
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from reporting.errors import InputError, printable
 from reporting.files import kind_of_file
@@ -106,6 +107,11 @@ class _LogFileHandler(logging.FileHandler):
     reads is written as a file is."""
 
     failed = False
+
+    def __init__(self, path: Path, **options: Any) -> None:
+        #: Whether this run made the file (a run refused for its log file takes it away).
+        self.created = not os.path.lexists(path)
+        super().__init__(path, **options)
 
     def _open(self):
         descriptor = os.open(
@@ -219,6 +225,29 @@ def configure_logging(log_file: Path | None = None, level: int = logging.INFO) -
         handler.setLevel(logging.INFO)
         handler.setFormatter(FileFormatter())
         logger.addHandler(handler)
+
+
+def log_file_path() -> Path | None:
+    """The file ``--log-file`` appends to in this run, or None."""
+    for handler in logging.getLogger(LOGGER).handlers:
+        if isinstance(handler, _LogFileHandler):
+            return Path(handler.baseFilename)
+    return None
+
+
+def drop_log_file() -> None:
+    """Stop appending to the ``--log-file`` of this run, before the line that refuses it is
+    logged (it would go into the very file it protects), and take the file away again if
+    this run made it and wrote nothing to it."""
+    logger = logging.getLogger(LOGGER)
+    for handler in list(logger.handlers):
+        if isinstance(handler, _LogFileHandler):
+            logger.removeHandler(handler)
+            handler.close()
+            path = Path(handler.baseFilename)
+            with contextlib.suppress(OSError):
+                if handler.created and path.is_file() and path.stat().st_size == 0:
+                    path.unlink()
 
 
 def ensure_logging() -> None:

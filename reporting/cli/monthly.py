@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -29,7 +30,7 @@ from reporting.cli.common import (
     verification_workers,
 )
 from reporting.cli.disclose import parse_as_of
-from reporting.cli.logs import JOB_LINE, command_logger
+from reporting.cli.logs import JOB_LINE, command_logger, drop_log_file, log_file_path
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -155,6 +156,7 @@ def _refuse_nested(inbox: Path, out: Path, db: Path) -> None:
             " replace their folder whole, and the inbox is read as round logs; give two"
             " separate folders"
         )
+    _refuse_log_inside(inbox_at, out_at)
     db_at = db.resolve()
     if db_at.is_relative_to(out_at):
         raise InputError(
@@ -165,6 +167,30 @@ def _refuse_nested(inbox: Path, out: Path, db: Path) -> None:
         raise InputError(
             f"--db {db} is inside --inbox {inbox}, whose files are read as round logs: keep"
             " the database outside it"
+        )
+
+
+def _refuse_log_inside(inbox: Path, out: Path) -> None:
+    """Refuse a ``--log-file`` in the inbox (read as a round log, or said unread, on every
+    run) or in a folder the run replaces or removes whole (a month's, ``.staging``, a
+    previous month's ``.YYYY-MM.old``), where the log would go with it; beside the month
+    folders (``out/monthly.log``) it stays."""
+    log = log_file_path()
+    if log is None:
+        return
+    at = log.resolve()
+    replaced = at.is_relative_to(out) and len(parts := at.relative_to(out).parts) > 1
+    if replaced and (re.fullmatch(r"\d{4}-\d{2}", parts[0]) or parts[0].startswith(".")):
+        drop_log_file()
+        raise InputError(
+            f"--log-file {log} is inside {out / parts[0]}, which a run replaces or removes"
+            " whole: the log would go with it; keep the log file elsewhere"
+        )
+    if at.is_relative_to(inbox):
+        drop_log_file()
+        raise InputError(
+            f"--log-file {log} is inside the inbox {inbox}, whose files are read as round"
+            " logs: keep the log file elsewhere"
         )
 
 

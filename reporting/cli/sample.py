@@ -10,6 +10,7 @@ import typer
 from reporting.cli.common import (
     ConfigOption,
     JsonOption,
+    keep_apart,
     load_operator_config,
     print_json,
     progress_bars,
@@ -101,11 +102,9 @@ def sample_command(
     as_json: JsonOption = False,
 ) -> None:
     """Write a realistic synthetic round log of a month for every configured game."""
-    from reporting.sample import generate_month, parse_month
+    from reporting.sample import generate_month
 
-    parse_month(month)  # a bad month fails before the configuration is read
-    if fmt is not None and fmt not in FORMATS:
-        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    _check_options(month, fmt, out, config)
     operator = load_operator_config(config)
     with progress_bars(quiet=as_json, unit="percent") as bars:
         summary = generate_month(
@@ -125,6 +124,17 @@ def sample_command(
         print_json(summary.to_document())
     else:
         print_summary(summary)
+
+
+def _check_options(month: str, fmt: str | None, out: Path, config: Path | None) -> None:
+    """A bad month or format, or an ``--out`` that is the configuration, fails before the
+    configuration is read."""
+    from reporting.sample import parse_month
+
+    parse_month(month)
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    keep_apart({"--out": out}, {"--config": config})
 
 
 def print_summary(summary: SampleSummary) -> None:

@@ -25,6 +25,7 @@ from reporting.cli.common import (
     LogsOption,
     SchedulerOption,
     WorkerWaitOption,
+    keep_apart,
     load_operator_config,
     make_folder,
     print_json,
@@ -105,6 +106,11 @@ def verify_command(
     check_month(month)
     if report is not None and month is None:
         raise InputError("--report needs --month: the audit report is of one month")
+    reports = {} if report is None or month is None else _report_files(report, month)
+    keep_apart(
+        {"--workbook": workbook, "--findings-file": findings_file, **reports},
+        {"--db": db, "--config": config},
+    )
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
     workers = verification_workers(jobs, scheduler, logs, worker_wait)  # before the store
@@ -313,6 +319,13 @@ def _month_audit(connection, operator, month: str):
         configuration_path=operator.source,
         tool_version=__version__,
     )
+
+
+def _report_files(folder: Path, month: str) -> dict[str, Path | None]:
+    """The files ``--report`` writes, by the words that name them in a refusal."""
+    from reporting.presentation.audit_report import report_file_names
+
+    return {f"--report {folder}:": folder / name for name in report_file_names(month)}
 
 
 def _write_workbook(workbook, connection, operator, result, figures, day) -> None:

@@ -351,6 +351,42 @@ def _prepare_out(out: Path, months: Iterable[str], log: Log) -> None:
     clear_staging(out / STAGING, "the run stages its reports")
     for month in sorted(months):
         check_replaceable(out / month, MANIFEST, REPORTS)
+        _refuse_unlisted(out / month)
+
+
+#: The largest manifest read back (a month of a thousand games' pages is under 1 MiB).
+_MANIFEST_BYTES = 16 * 1024 * 1024
+
+
+def _refuse_unlisted(final: Path) -> None:
+    """Refuse, in one line, to replace a month's folder holding files its manifest does not
+    list: files somebody put among the reports (the signed audit, notes), which the swap
+    would delete with the folder."""
+    manifest = final / MANIFEST
+    if not manifest.is_file():
+        return  # absent or empty: check_replaceable said what it is
+    try:
+        with manifest.open("rb") as handle:
+            listed = {
+                entry["file"] for entry in json.loads(handle.read(_MANIFEST_BYTES))["outputs"]
+            }
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise InputError(
+            f"{manifest}: not the manifest of a month's reports ({type(error).__name__}), and"
+            " its folder would be replaced whole; move the folder away and run again"
+        ) from None
+    unlisted = sorted(
+        path.relative_to(final).as_posix()
+        for path in final.rglob("*")
+        if not path.is_dir() or path.is_symlink()
+        if path.relative_to(final).as_posix() not in listed | {MANIFEST}
+    )
+    if unlisted:
+        more = f", and {len(unlisted) - 1:,} more" if len(unlisted) > 1 else ""
+        raise InputError(
+            f"{final}: holds files this tool did not write ({unlisted[0]}{more}), and would be"
+            " replaced whole: move them out of the month's folder and run again"
+        )
 
 
 @contextmanager
@@ -417,6 +453,7 @@ def _write_month(
     without_play = [game.id for game in ordered if not disclosures[game.id].stakes]
     manifest = _write_manifest(run, staging, files)
     final = run.out / month
+    _refuse_unlisted(final)  # again: a file may have been put there while the run ran
     swap_in_folder(staging, final, MANIFEST, REPORTS)
     log(f"reports for {month}: {final}")
     return MonthReport(

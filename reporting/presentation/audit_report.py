@@ -37,7 +37,7 @@ from reporting.figures.audit_records import (
 )
 from reporting.figures.evidence import FindingEvidence, MonthEvidence
 from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
-from reporting.files import write_atomically
+from reporting.files import write_all_atomically
 from reporting.presentation import charts, roads
 from reporting.presentation.i18n import make_environment
 from reporting.records import FINDING_TITLES, Month
@@ -530,14 +530,13 @@ def report_file_names(month: str) -> tuple[str, str]:
 
 
 def write_audit_report(folder: Path, report: AuditReport) -> list[Path]:
-    """Write the report's HTML and PDF into ``folder``, each atomically; their paths."""
+    """Write the report's HTML and PDF into ``folder`` as one set (a full disk under the PDF
+    leaves the HTML of the run before too, never one of each); their paths."""
     html_name, pdf_name = report_file_names(str(report.month))
     from reporting.presentation.pdf import html_to_pdf
 
     html = render_audit_html(report)
     pdf = html_to_pdf(html, report.as_of, author=report.operator)
-    folder = Path(folder)
-    return [
-        write_atomically(folder / html_name, html.encode("utf-8")),
-        write_atomically(folder / pdf_name, pdf),
-    ]
+    files = [(Path(folder) / html_name, html.encode("utf-8")), (Path(folder) / pdf_name, pdf)]
+    write_all_atomically(files)
+    return [path for path, _ in files]

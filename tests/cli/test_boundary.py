@@ -457,6 +457,63 @@ def test_totals_past_what_sqlite_can_add_are_one_line_not_a_traceback(tmp_path, 
 
 
 @pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (
+            ("verify", "--db", "store.sqlite", "--month", "2026-10", "--workbook", "store.sqlite"),
+            "--workbook store.sqlite is the file of --db, which it would replace",
+        ),
+        (
+            ("verify", "--db", "store.sqlite", "--findings-file", "store.sqlite-wal"),
+            "--findings-file store.sqlite-wal is the file of --db's wal file",
+        ),
+        (
+            ("verify", "--db", "store.sqlite", "--workbook", "operator.toml"),
+            "--workbook operator.toml is the file of --config, which it would replace",
+        ),
+        (
+            ("--log-file", "operator.toml", "verify", "--db", "store.sqlite"),
+            "operator.toml is the file of --config, which the log would be appended to",
+        ),
+        (
+            ("--log-file", "store.sqlite", "disclose", "--db", "store.sqlite", "--game",
+             "live-baccarat-it", "--as-of", "2026-11-05"),
+            "store.sqlite is the file of --db, which the log would be appended to",
+        ),  # fmt: skip
+        (
+            ("--log-file", "a.jsonl", "ingest", "a.jsonl", "--db", "other.sqlite"),
+            "a.jsonl is the file of the round log a.jsonl, which the log would be appended to",
+        ),
+        (
+            ("sample", "--month", "2026-10", "--out", "operator.toml"),
+            "--out operator.toml is the file of --config, which it would replace",
+        ),
+    ],
+    ids=["workbook-db", "findings-wal", "workbook-config", "log-config", "log-db", "log-input",
+         "sample-config"],
+)  # fmt: skip
+def test_an_output_or_log_file_that_is_one_of_the_inputs_is_refused_untouched(
+    tmp_path, make_round, write_jsonl, argv, words
+):
+    """``verify --workbook store.sqlite`` turned the store into a workbook, ``--log-file``
+    appended its lines to the configuration or the store, ``sample --out`` replaced the
+    configuration: each without a word. Each is refused in one line, every file as it was."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[2] / "sample_data"
+    for name in ("operator.toml", "logo.svg"):
+        shutil.copy2(root / name, tmp_path / name)
+    write_jsonl(tmp_path / "a.jsonl", make_round("A-1"))
+    assert run_main("ingest", "a.jsonl", "--db", "store.sqlite", cwd=tmp_path).returncode == 0
+    before = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
+    process = run_main(*argv[:1], *argv[1:], "--config", "operator.toml", cwd=tmp_path)
+    assert process.returncode == 2, process.stderr
+    assert process.stderr.count("\n") == 1 and words in process.stderr, process.stderr
+    after = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
+    assert {name: after.get(name) for name in before} == before
+
+
+@pytest.mark.parametrize(
     ("given", "reason"),
     [
         ("2026-02-30", "2026-02-30 is not a date: February 2026 has 28 days"),

@@ -1057,7 +1057,7 @@ def test_leftovers_of_a_killed_run_are_cleared_and_the_month_written(two_games):
     folder; one killed while staging leaves staging folders. The next run clears them all."""
     out = two_games.out
     (out / ".2026-10.old" / "live-baccarat-gr").mkdir(parents=True)
-    (out / ".2026-10.old" / "manifest.json").write_text("{}\n", encoding="utf-8")
+    (out / ".2026-10.old" / "manifest.json").write_text('{"outputs": []}\n', encoding="utf-8")
     make_staging(out / STAGING)
     for month in ("2026-09", "2026-10"):
         (out / STAGING / month / "live-baccarat-gr").mkdir(parents=True)
@@ -1103,6 +1103,45 @@ def test_a_folder_of_someone_else_s_where_the_run_writes_is_refused_before_anyth
         two_games.config, two_games.inbox, out, two_games.db, date(2026, 11, 5), write_stub_pages
     )
     assert {path.name for path in out.iterdir()} == {"2026-10"}
+
+
+def test_a_file_put_among_a_month_s_reports_stops_the_run_that_would_delete_it(two_games):
+    """The month's folder is replaced whole: a file put among its reports (the signed audit,
+    a note) went with it at the next run, without a word. A file its manifest does not list
+    stops the run, in one line, before anything is read; moved away, the run goes on."""
+    out, day = two_games.out, date(2026, 11, 5)
+    run = (two_games.config, two_games.inbox, out, two_games.db, day, write_stub_pages)
+    library_run(*run)
+    signed = out / "2026-10" / "live-baccarat-gr" / "audit-signed.pdf"
+    signed.write_bytes(b"%PDF signed")
+    with pytest.raises(InputError) as refused:
+        library_run(*run)
+    assert str(refused.value) == (
+        f"{out / '2026-10'}: holds files this tool did not write"
+        " (live-baccarat-gr/audit-signed.pdf), and would be replaced whole: move them out of"
+        " the month's folder and run again"
+    )
+    assert signed.read_bytes() == b"%PDF signed"
+    signed.unlink()
+    library_run(*run)
+    assert manifest_of(out / "2026-10")["reference_month"] == "2026-10"
+
+
+@pytest.mark.parametrize("place", ["2026-10/run.log", ".staging/run.log", "inbox/run.log"])
+def test_a_log_file_where_the_run_replaces_or_reads_is_refused(tmp_path, place):
+    """``--log-file out/2026-10/run.log`` was appended to all run long, then deleted with the
+    month's folder; in the inbox it is read as a round log. Refused, and the file it opened
+    for the run taken away; beside the month folders it stays (``out/monthly.log``)."""
+    inbox, out = tmp_path / "inbox", tmp_path / "out"
+    inbox.mkdir()
+    log = (tmp_path if place.startswith("inbox") else out) / place
+    process = run_main(
+        "--log-file", str(log), "monthly", "--inbox", str(inbox), "--out", str(out),
+        "--db", str(tmp_path / "db.sqlite"), "--as-of", "2026-11-05", cwd=tmp_path,
+    )  # fmt: skip
+    assert process.returncode == 2, process.stderr
+    assert f"--log-file {log} is inside" in process.stderr and process.stderr.count("\n") == 1
+    assert not log.exists()
 
 
 def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):

@@ -280,6 +280,22 @@ def test_a_stopped_export_s_staging_is_cleared_by_the_next(store, tmp_path, monk
     assert not (copy / ".baccarat-report-staging").exists()
 
 
+def test_a_store_inside_the_copy_s_folder_is_refused_before_the_copy_replaces_it(tmp_path):
+    """The copy's folder is replaced whole: a store kept inside it went with it."""
+    from helpers import run_main
+
+    inbox = Path(__file__).resolve().parents[2] / "sample_data" / "inbox"
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    store = copy / "store.sqlite"
+    log = str(next(inbox.iterdir()))
+    assert run_main("ingest", log, "--db", str(store), cwd=tmp_path).returncode == 0
+    (copy / MARKER).write_text("{}\n", encoding="utf-8")  # an earlier copy, as it were
+    process = run_main("export", "--db", str(store), "--parquet", str(copy), cwd=tmp_path)
+    assert process.returncode == 2 and "is inside --parquet" in process.stderr
+    assert store.is_file() and process.stderr.count("\n") == 1
+
+
 def test_the_command_reads_the_default_store_and_shows_the_month_format(store, tmp_path):
     """Like every command, ``--db`` defaults to baccarat-report.sqlite in the working folder,
     and ``--month`` shows its format."""
