@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -106,7 +108,7 @@ def sample_command(
 
     _check_options(month, fmt, out, config)
     operator = load_operator_config(config)
-    with progress_bars(quiet=as_json, unit="percent") as bars:
+    with progress_bars(quiet=as_json, unit="percent") as bars, _naming(out):
         summary = generate_month(
             operator,
             month,
@@ -124,6 +126,17 @@ def sample_command(
         print_json(summary.to_document())
     else:
         print_summary(summary)
+
+
+@contextmanager
+def _naming(out: Path) -> Iterator[None]:
+    """A fault of the machine while the log is written (a full disk) names ``--out``."""
+    from reporting.files import environment_fault
+
+    try:
+        yield
+    except OSError as error:
+        raise environment_fault(error, out, "write the sample there (nothing was kept)") from None
 
 
 def _check_options(month: str, fmt: str | None, out: Path, config: Path | None) -> None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
+from reporting.files import write_atomically
 from reporting.records import FINDING_KINDS, REJECT_REASONS, Month
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
 from reporting.sample.calendar import (
@@ -222,21 +223,45 @@ def generate_month(
 
     writer, manifest_path = _open_log(fmt, out, table_runs)
     (run := _MonthRun(models, Month(year, number))).write(writer, table_runs, progress, spans)
-    header: dict[str, Any] = {"log": out.name, "seed": seed, "month": month_text}
+    header = _manifest_header(out, seed, month_text, fmt, skipped)
+    manifest = (
+        run.write_manifest(manifest_path, header) if faults else _no_manifest(manifest_path, out)
+    )
+    files = (*writer.files(), manifest) if manifest else tuple(writer.files())
+    return run.summary(header, fmt, out, files, manifest, writer.lines, table_runs, skipped)
+
+
+def _manifest_header(
+    out: Path, seed: int, month: str, fmt: LogFormat, skipped: dict[str, Any]
+) -> dict[str, Any]:
+    """What a manifest says before its faults: the log, the seed, the month, and for an
+    export shape its format and what a position means in it."""
+    header: dict[str, Any] = {"log": out.name, "seed": seed, "month": month}
     if fmt in EXPORT_FORMATS:
         header["format"] = fmt
         header["positions"] = _POSITIONS[fmt]
     if skipped:
         header["skipped_faults"] = skipped
-    manifest = run.write_manifest(manifest_path, header) if faults else _no_manifest(manifest_path)
-    files = (*writer.files(), manifest) if manifest else tuple(writer.files())
-    return run.summary(header, fmt, out, files, manifest, writer.lines, table_runs, skipped)
+    return header
 
 
-def _no_manifest(path: Path) -> None:
-    """A clean month has no answer key: none beside it (nor an old one, now untrue)."""
-    if path.is_file():
+def _no_manifest(path: Path, log: Path) -> None:
+    """A clean month has no answer key: none beside it, nor an old one of this log's, now
+    untrue (a file of that name that is not a manifest of ``log``'s is somebody else's, and
+    stays)."""
+    if path.is_symlink() or not path.is_file():
+        return
+    try:
+        with path.open("rb") as handle:
+            ours = json.loads(handle.read(_MANIFEST_BYTES)).get("log") == log.name
+    except (OSError, ValueError, AttributeError):
+        ours = False
+    if ours:
         path.unlink()
+
+
+#: The largest answer key read back to know it for one of ours.
+_MANIFEST_BYTES = 64 * 1024 * 1024
 
 
 # What a manifest's "line" is, in each export shape.
@@ -460,8 +485,8 @@ class _MonthRun:
         """The manifest: ``header`` (log, seed, month), then the faults in line order."""
         self.entries.sort(key=lambda entry: entry["line"])
         manifest = {**header, "faults": self.entries}
-        path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        return path
+        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        return write_atomically(path, text.encode("utf-8"))  # a link there is replaced
 
     def _write_rounds(
         self,

@@ -2,7 +2,8 @@
 
 A writer knows the format, not the faults: an injector that must break an encoded line
 (:mod:`reporting.sample.faults`) does it through the primitives here. Files are written as
-``*.part`` and renamed once complete, or removed.
+``*.part`` (hidden, of a name of its own: :func:`part_of`) and renamed once complete, or
+removed.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import csv
 import gzip
 import os
 import queue
+import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -60,12 +63,23 @@ class BackgroundStream:
             raise self._error
 
 
+def part_of(path: Path) -> tuple[Path, int]:
+    """A new temporary file beside ``path``, hidden and of a name of its own
+    (``.NAME.<hex>.part``), created for this run alone: never a link followed, nor another
+    run's file written into (two runs onto one ``--out`` each finish their own). Its path and
+    file descriptor."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.part")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    return temporary, os.open(temporary, flags, 0o666)
+
+
 def open_part(path: Path) -> tuple[Path, IO[bytes], BackgroundStream]:
-    """Open ``path``'s ``*.part`` file for writing, gzipped when the name ends in ``.gz``
-    (no file name and no time in the header: the same log gives the same bytes), written on
-    a second thread; the temporary path, the raw file and the stream to write to."""
-    temporary = path.with_name(path.name + ".part")
-    raw = temporary.open("wb")
+    """Open a ``*.part`` file of ``path`` (:func:`part_of`) for writing, gzipped when the
+    name ends in ``.gz`` (no file name and no time in the header: the same log gives the
+    same bytes), written on a second thread; the temporary path, the raw file and the stream
+    to write to."""
+    temporary, descriptor = part_of(path)
+    raw = os.fdopen(descriptor, "wb")
     target: Any = raw
     if path.name.endswith(".gz"):
         target = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6)
@@ -78,6 +92,18 @@ def close_part(raw: IO[bytes], stream: BackgroundStream) -> None:
         stream.close()  # closes the gzip stream, or the file itself
     finally:
         raw.close()
+
+
+def finish_part(temporary: Path, path: Path, keep: bool, closing: Callable[[], None]) -> None:
+    """Run ``closing`` (the last writes, the file closed), then keep the ``*.part`` file
+    under its name or remove it; when ``closing`` fails (a full disk on the last bytes), the
+    part is removed too, not left beside the log."""
+    try:
+        closing()
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    keep_part(temporary, path, keep)
 
 
 def keep_part(temporary: Path, path: Path, keep: bool) -> None:
@@ -128,11 +154,14 @@ class JsonLinesWriter:
 
     def close(self, keep: bool) -> None:
         """Finish the file, then keep it under its name or remove it."""
-        try:
-            self._flush()
-        finally:
-            close_part(self._raw, self._stream)
-        keep_part(self.temporary, self.path, keep)
+
+        def closing() -> None:
+            try:
+                self._flush()
+            finally:
+                close_part(self._raw, self._stream)
+
+        finish_part(self.temporary, self.path, keep, closing)
 
 
 class CsvWriter:
@@ -145,10 +174,12 @@ class CsvWriter:
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.paths = [folder / "rounds.csv", folder / "bets.csv"]
-        self._handles = [
-            path.with_name(path.name + ".part").open("w", encoding="utf-8", newline="")
-            for path in self.paths
-        ]
+        self._temporaries: list[Path] = []
+        self._handles = []
+        for path in self.paths:
+            temporary, descriptor = part_of(path)
+            self._temporaries.append(temporary)
+            self._handles.append(open(descriptor, "w", encoding="utf-8", newline=""))  # noqa: SIM115 (closed by close())
         self._rounds = csv.writer(self._handles[0], lineterminator="\n")
         self._bets = csv.writer(self._handles[1], lineterminator="\n")
         self._rounds.writerow(_ROUND_COLUMNS)
@@ -192,14 +223,18 @@ class CsvWriter:
         return list(self.paths)
 
     def close(self, keep: bool) -> None:
-        """Finish the files, then keep them under their names or remove them."""
-        for handle, path in zip(self._handles, self.paths, strict=True):
-            handle.close()
-            temporary = path.with_name(path.name + ".part")
-            if keep:
-                os.replace(temporary, path)
-            else:
+        """Finish the files, then keep them under their names or remove them (both removed
+        when one cannot be finished)."""
+        parts = list(zip(self._handles, self._temporaries, self.paths, strict=True))
+        try:
+            for handle, _, _ in parts:
+                handle.close()
+        except BaseException:
+            for _, temporary, _ in parts:
                 temporary.unlink(missing_ok=True)
+            raise
+        for _, temporary, path in parts:
+            keep_part(temporary, path, keep)
 
 
 LogWriter = JsonLinesWriter | CsvWriter

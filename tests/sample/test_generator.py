@@ -919,6 +919,55 @@ def test_sample_command_refuses_a_bad_month(tmp_path):
     assert isinstance(result.exception, InputError)
 
 
+def test_sample_never_writes_through_a_link_nor_removes_a_file_it_did_not_write(tmp_path):
+    """``sample`` wrote ``OUT.part`` and ``OUT.faults.json`` by their fixed names, following
+    a link there (whoever may drop files in a shared folder could aim it at any file), and a
+    clean ``--format csv`` month deleted any ``faults.json`` of the folder's. Its temporary
+    files are new files of names of their own; a link at the manifest's name is replaced, not
+    followed; and a ``faults.json`` that is not a manifest of this log's stays."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("victim\n", encoding="utf-8")
+    (tmp_path / "a.jsonl.part").symlink_to(victim)
+    (tmp_path / "a.jsonl.faults.json").symlink_to(victim)
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
+    common = ["--month", MONTH, "--rounds-per-day", "2", "--config", str(config)]
+    outcome = CliRunner().invoke(
+        app, ["sample", *common, "--faults", "1", "--fault-kind", "late_bet"]
+        + ["--out", str(tmp_path / "a.jsonl")],
+    )  # fmt: skip
+    assert outcome.exit_code == 0, outcome.output
+    assert victim.read_text(encoding="utf-8") == "victim\n"
+    assert not (tmp_path / "a.jsonl").is_symlink()
+    manifest = tmp_path / "a.jsonl.faults.json"
+    assert not manifest.is_symlink() and json.loads(manifest.read_text())["log"] == "a.jsonl"
+    assert [path.name for path in tmp_path.glob(".*.part")] == []
+    folder = tmp_path / "csv"
+    folder.mkdir()
+    (folder / "faults.json").write_text('{"my": "list"}\n', encoding="utf-8")
+    outcome = CliRunner().invoke(app, ["sample", *common, "--format", "csv", "--out", str(folder)])
+    assert outcome.exit_code == 0, outcome.output
+    assert (folder / "faults.json").read_text(encoding="utf-8") == '{"my": "list"}\n'
+
+
+def test_a_sample_that_cannot_finish_its_file_leaves_no_part_beside_it(tmp_path, monkeypatch):
+    """A full disk on the last bytes left ``OUT.part`` beside the log (in an inbox, a file
+    said unread on every run)."""
+    import errno
+
+    from reporting.sample import writers
+
+    def no_space(*_args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(writers, "close_part", no_space)
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
+    with pytest.raises(OSError, match="No space"):
+        generate_month(load_config(config), MONTH, tmp_path / "a.jsonl", rounds_per_day=2)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["operator.toml"]
+
+
 def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(tmp_path):
     """Issue 23: ``sample --out inbox/...`` wrote an empty ``.faults.json`` beside the log, and
     monthly then alerted "in the inbox but not read". No fault asked: no manifest, and one an
@@ -926,7 +975,7 @@ def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     stale = inbox / "log.jsonl.faults.json"
-    stale.write_text('{"faults": [{"kind": "late_bet"}]}\n', encoding="utf-8")
+    stale.write_text('{"log": "log.jsonl", "faults": [{"kind": "late_bet"}]}\n', encoding="utf-8")
     # One game without rule sheets: the month's pages are not what this test is about.
     config = tmp_path / "operator.toml"
     config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")

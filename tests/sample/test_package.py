@@ -15,7 +15,7 @@ import reporting.sample
 
 PACKAGE = Path(reporting.sample.__file__).parent
 MODULES = sorted(PACKAGE.glob("*.py"))
-ALLOWED = ("reporting.engine", "reporting.records", "reporting.errors", "reporting.config",
+ALLOWED = ("reporting.engine", "reporting.records", "reporting.errors", "reporting.files", "reporting.config",
            "reporting.ingest.csv_pair", "reporting.sample")  # fmt: skip
 
 
