@@ -129,7 +129,7 @@ def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> l
                 raise InputError(f"{path}: a symbolic link to nothing (its target does not exist)")
             raise InputError(f"{path}: no such file or folder")
         if path.is_dir():
-            sources.extend(_sources_in_folder(path))
+            sources.extend(_within(_sources_in_folder(path), path))
             continue
         problem = _unreadable(path)
         if problem is not None:
@@ -154,8 +154,8 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
     for path in paths:
         if path.is_dir():
             for candidate in sorted(entry for entry in path.rglob("*") if entry.is_file()):
-                if _entry_problem(candidate) is not None:
-                    continue  # listed by unread_files
+                if _entry_problem(candidate) is not None or _outside(candidate, path.resolve()):
+                    continue  # listed by unread_files, or by unreadable_entries
                 layout = profile.reads(candidate.name)
                 if layout is not None:
                     sources.append(Source(candidate, layout, profile=profile))
@@ -234,18 +234,29 @@ def discover_inbox(
     # (a provider's upload account) could otherwise have any file the job may read loaded,
     # and its lines kept, and shown, as rejected lines.
     inside = inbox.resolve()
-    sources = []
     for source in spec + profiled:
         away = [path for path in (source.path, source.companion) if _outside(path, inside)]
-        if away:
-            unread.extend(UnreadFile(path, _LINK_OUTSIDE) for path in away)
-        else:
-            sources.append(source)
-    return sources, sorted(unread, key=lambda item: item.path)
+        unread.extend(UnreadFile(path, _LINK_OUTSIDE) for path in away)
+    return _within(spec + profiled, inbox), sorted(unread, key=lambda item: item.path)
 
 
 #: Why a link of the inbox to a file outside it is not read.
 _LINK_OUTSIDE = "a link to a file outside the inbox, not followed"
+#: The same, of a folder given to ``ingest``.
+_LINK_OUTSIDE_FOLDER = "a link to a file outside the folder, not followed (give the file by path)"
+
+
+def _within(sources: list[Source], folder: Path) -> list[Source]:
+    """The sources of a folder whose files lie in it, links followed. A link in a folder to a
+    file elsewhere is not followed: whoever may drop files in the folder (a provider's upload
+    account) could otherwise have any file the run may read loaded, and its lines kept, and
+    shown, as rejected lines. A file named on the command line is read where it points."""
+    inside = folder.resolve()
+    return [
+        source
+        for source in sources
+        if not any(_outside(path, inside) for path in (source.path, source.companion))
+    ]
 
 
 def _outside(path: Path | None, inside: Path) -> bool:
@@ -285,9 +296,14 @@ def unread_files(folder: Path) -> list[UnreadFile]:
 
 def unreadable_entries(folder: Path) -> list[UnreadFile]:
     """The entries below ``folder`` that no reader can open, whatever their names say: a name
-    that is not UTF-8, and what is not a regular file (``ingest FOLDER`` warns of them; the
-    files of other names it is not asked to read)."""
-    found = ((path, _entry_problem(path)) for path in _entries(folder))
+    that is not UTF-8, what is not a regular file, and a link to a file outside the folder,
+    not followed (``ingest FOLDER`` warns of them; the files of other names it is not asked
+    to read)."""
+    inside = folder.resolve()
+    found = (
+        (path, _entry_problem(path) or (_LINK_OUTSIDE_FOLDER if _outside(path, inside) else None))
+        for path in _entries(folder)
+    )
     return [UnreadFile(path, problem) for path, problem in found if problem is not None]
 
 

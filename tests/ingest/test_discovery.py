@@ -126,6 +126,28 @@ def test_a_file_of_the_kernel_s_is_never_read_as_a_round_log(tmp_path):
         open_regular(folder / "k.jsonl")
 
 
+def test_ingest_of_a_folder_follows_no_link_to_a_file_outside_it(tmp_path):
+    """``ingest inbox`` loaded what a link in the folder pointed at (``c.jsonl`` to a file of
+    credentials elsewhere), and kept and showed its lines as rejected ones, where ``monthly
+    --inbox`` of the same folder leaves it unread. A folder's link to a file outside it is
+    not followed, and said; the same file named on the command line is read."""
+    from reporting.ingest.discovery import unreadable_entries
+
+    secret = tmp_path / "elsewhere" / "creds.jsonl"
+    secret.parent.mkdir()
+    secret.write_text('{"secret": "hunter2"}\n', encoding="utf-8")
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    (folder / "c.jsonl").symlink_to(secret)
+    (folder / "good.jsonl").write_text("{}\n", encoding="utf-8")
+    (folder / "inner.jsonl").symlink_to(folder / "good.jsonl")  # a link inside is read
+    assert [s.path.name for s in discover_sources([folder])] == ["good.jsonl", "inner.jsonl"]
+    assert [(item.path.name, item.reason) for item in unreadable_entries(folder)] == [
+        ("c.jsonl", "a link to a file outside the folder, not followed (give the file by path)")
+    ]
+    assert [s.path.name for s in discover_sources([folder / "c.jsonl"])] == ["c.jsonl"]
+
+
 def test_the_kernel_s_file_systems_are_known_wherever_they_are_mounted(monkeypatch):
     """A container may see the host's /proc at /host/proc: its kmsg waits for ever there
     too. The mount table says which file system a path lies on (the nearest mount above it
