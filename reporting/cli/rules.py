@@ -110,7 +110,8 @@ def rules_command(
     formats = _choices(fmt, FORMATS, "--format")
     if as_of is not None:
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written
-    make_folder(out, "--out")
+    if out.exists() and not out.is_dir():  # before the rendering, not after it
+        raise InputError(f"--out {out}: not a folder")
     with database_errors(db) if db is not None else nullcontext():
         written, warnings = _write_sheets(
             games, languages, formats, out, db, as_of, as_json, publisher=operator.operator
@@ -168,6 +169,7 @@ def _write_sheets(
     finally:
         if connection is not None:
             connection.close()
+    make_folder(out, "--out")  # once every sheet is rendered: a run refused makes none
     documents = write_documents(pages)
     if not as_json:
         for document in documents:

@@ -511,6 +511,16 @@ def test_rules_that_cannot_write_one_sheet_leave_every_sheet_of_the_folder_as_it
     assert sorted(p.name for p in out.iterdir()) == sorted(path.name for path in paths)
 
 
+def test_rules_refused_for_its_database_make_no_folder(rules_app, tmp_path, sample_config_path):
+    """A missing ``--db`` stopped the run after ``--out`` had been made: an empty folder
+    left where the sheets were to go."""
+    out = tmp_path / "sheets"
+    arguments = ["rules", "--out", str(out), "--db", str(tmp_path / "missing.sqlite")]
+    result = CliRunner().invoke(rules_app, [*arguments, "--config", str(sample_config_path)])
+    assert isinstance(result.exception, InputError) and "missing.sqlite" in str(result.exception)
+    assert not out.exists()
+
+
 def test_a_set_of_files_fails_whole_when_its_last_file_finds_no_space(tmp_path, monkeypatch):
     import errno
     import os
