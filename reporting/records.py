@@ -273,6 +273,9 @@ class RejectedLine(msgspec.Struct, array_like=True, gc=False):
     message: str
     raw_text: str
     round_id: str | None = None
+    #: The line's reporting month, where its game and settlement time could be read: the
+    #: month it bears on. None: it bears on a month through its file (reporting.verify.bearing).
+    report_month: str | None = None
 
     @property
     def source(self) -> SourceLocation:

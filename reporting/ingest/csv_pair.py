@@ -343,13 +343,14 @@ def _csv_records(
                 raise RecordError(RejectReason.BAD_VALUE, too_many)
             yield _csv_round(validator, row, bets)
         except RecordError as problem:
+            facts = (round_id, validator.month_of(cells[_GAME], cells[_SETTLED_AT]))
             if problem.source_line is None:
-                yield _rejected(rounds_name, line, problem, raw_text, round_id)
+                yield _rejected(rounds_name, line, problem, raw_text, facts)
             else:
                 bad_text = next(
                     bet.raw_text for bet in bets if bet.source_line == problem.source_line
                 )
-                yield _rejected(bets_name, problem.source_line, problem, bad_text, round_id)
+                yield _rejected(bets_name, problem.source_line, problem, bad_text, facts)
     yield from _orphan_bets(staging, rounds_name, bets_name)
 
 
@@ -467,8 +468,14 @@ def _orphan_bets(
 
 
 def _rejected(
-    name: str, line: int, problem: RecordError, raw_text: str, round_id: str | None
+    name: str,
+    line: int,
+    problem: RecordError,
+    raw_text: str,
+    facts: tuple[str | None, str | None],
 ) -> RejectedLine:
+    """A line's reject, with its round id and reporting month where they could be read."""
+    round_id, month = facts
     return RejectedLine(
         source_file=name,
         source_line=line,
@@ -476,4 +483,9 @@ def _rejected(
         message=problem.message,
         raw_text=raw_text,
         round_id=round_id,
+        report_month=month,
     )
+
+
+#: Where a staged round's game and settlement time are among its cells.
+_GAME, _SETTLED_AT = CSV_ROUND_FIELDS.index("game"), CSV_ROUND_FIELDS.index("settled_at")

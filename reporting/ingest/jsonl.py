@@ -180,16 +180,17 @@ def _records(
             if not data.strip(_BLANK):
                 number += skip_blank_run(handle)
             else:
-                yield _rejected(name, number, error_of_decoding(error, bet_types), data, None)
+                problem = error_of_decoding(error, bet_types)
+                yield _rejected(name, number, problem, data, _facts_of(data, validator))
         except RecordError as problem:
-            yield _rejected(name, number, problem, data, _round_id_of(data))
+            yield _rejected(name, number, problem, data, _facts_of(data, validator))
         except RecursionError:
-            yield _rejected(name, number, _too_deep(), data, None)
+            yield _rejected(name, number, _too_deep(), data)
         except Exception as error:  # whatever else a hostile line makes a parser raise
             problem = RecordError(
                 RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__}: {error})"
             )
-            yield _rejected(name, number, problem, data, None)
+            yield _rejected(name, number, problem, data)
         data = readline(MAX_LINE_BYTES)
 
 
@@ -427,8 +428,13 @@ def _check_spelling(document: dict[str, Any], known: frozenset[str], where: str)
 
 
 def _rejected(
-    name: str, number: int, problem: RecordError, data: bytes, round_id: str | None
+    name: str,
+    number: int,
+    problem: RecordError,
+    data: bytes,
+    facts: tuple[str | None, str | None] = (None, None),
 ) -> RejectedLine:
+    round_id, month = facts
     return RejectedLine(
         source_file=name,
         source_line=number,
@@ -436,20 +442,25 @@ def _rejected(
         message=problem.message,
         raw_text=raw_text(data),
         round_id=round_id,
+        report_month=month,
     )
 
 
-class _RoundId(msgspec.Struct):
+class _LineFacts(msgspec.Struct):
     round_id: Any = None
+    game: Any = None
+    settled_at: Any = None
 
 
-_ROUND_ID_DECODER = msgspec.json.Decoder(_RoundId)
+_FACTS_DECODER = msgspec.json.Decoder(_LineFacts)
 
 
-def _round_id_of(data: bytes) -> str | None:
-    """The round_id of a line that decoded but did not validate, if it has one."""
+def _facts_of(data: bytes, validator: RoundValidator) -> tuple[str | None, str | None]:
+    """The round id and the reporting month of a line that did not load, where they can be
+    read (a stake written as a JSON number does not keep a line from naming its round)."""
     try:
-        round_id = _ROUND_ID_DECODER.decode(data).round_id
-    except Exception:  # a line that decoded once decodes again; this is only a courtesy
-        return None
-    return round_id[:200] if isinstance(round_id, str) else None
+        facts = _FACTS_DECODER.decode(data)
+    except Exception:  # not JSON: nothing to read; this is only a courtesy
+        return None, None
+    round_id = facts.round_id[:200] if isinstance(facts.round_id, str) else None
+    return round_id, validator.month_of(facts.game, facts.settled_at)

@@ -491,6 +491,19 @@ class RoundValidator:
         self._offered = {game_id: frozenset(game.bet_ids) for game_id, game in games.items()}
         self._canon = _Canon()
 
+    def month_of(self, game_id: Any, settled_at: Any) -> str | None:
+        """The reporting month of a line that did not load, where its game (one configured)
+        and its settlement time can be read; None else (its reject then bears on a month
+        through its file: :mod:`reporting.verify.bearing`)."""
+        game = self._games.get(game_id) if isinstance(game_id, str) else None
+        if game is None or not isinstance(settled_at, str):
+            return None
+        try:
+            stored = self._canon.timestamp(settled_at, "settled_at")
+            return self._canon.month(stored, game.timezone)
+        except (RecordError, ValueError, OverflowError):
+            return None
+
     def validate(self, raw: RawRound, line: int, bet_lines: list[int] | None = None) -> Round:
         """Validate one decoded round read at ``line`` (its bets at ``bet_lines`` when they
         come from another file, as in a CSV pair).

@@ -32,10 +32,12 @@ from msgspec.structs import astuple, replace
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
+from reporting.engine.money import format_cents
 from reporting.errors import InputError
 from reporting.files import environment_fault
 from reporting.ingest.formats import check_source
 from reporting.ingest.sources import RowBatch, Source, cyclic_gc_paused
+from reporting.ingest.validation import shown
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
 from reporting.store.faults import begin_immediate, connection_fault
@@ -361,8 +363,40 @@ _INSERT_BET = (
 # source_line.
 _INSERT_REJECT = (
     "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, round_id,"
-    " raw_text) VALUES (?,?,?,?,?,?,?)"
+    " raw_text, report_month) VALUES (?,?,?,?,?,?,?,?)"
 )
+
+
+#: The fields of a stored bet in :func:`stored_round_content` after its id, as a reader names
+#: them; the money ones in cents.
+_BET_CONTENT = ("account", "type", "stake", "payout", "currency", "placed_at")
+
+
+def _difference(kept: tuple, given: tuple) -> str:
+    """The first field in which a round given differs from the one kept, in the round log's
+    words and units (``the payout of bet 'B-1': 20.00 stored, 0.00 on this line``): what the conflict is
+    about, for whoever asks the provider."""
+    for name, old, new in zip(_LOG_NAMES[:-1], kept, given, strict=False):
+        if old != new:
+            return f"{name}: {_shown(old)} stored, {_shown(new)} on this line"
+    old_bets = {bet[0]: bet for bet in (kept[-1] if kept else ())}
+    new_bets = {bet[0]: bet for bet in (given[-1] if given else ())}
+    for bet_id in sorted(old_bets.keys() | new_bets.keys()):
+        old, new = old_bets.get(bet_id), new_bets.get(bet_id)
+        if old is None or new is None:
+            return f"bet {shown(bet_id)} {'on this line' if old is None else 'in the stored round'} only"
+        for index, name in enumerate(_BET_CONTENT, start=1):
+            if old[index] != new[index]:
+                money = name in ("stake", "payout")
+                was, now = (
+                    format_cents(v) if money else _shown(v) for v in (old[index], new[index])
+                )
+                return f"the {name} of bet {shown(bet_id)}: {was} stored, {now} on this line"
+    return "the same fields, in another form"
+
+
+def _shown(value: object) -> str:
+    return "none" if value is None else shown(value) if isinstance(value, str) else str(value)
 
 
 def _records_of(batch: RowBatch) -> list[Round]:
@@ -430,7 +464,8 @@ class _BatchWriter:
             elif self._content(earlier) == self._content(record):
                 self.result.rounds_skipped_duplicate += 1
             else:
-                rejects.append(self._conflict(record, f"line {earlier.source_line} of this file"))
+                where = f"line {earlier.source_line} of this file"
+                rejects.append(self._conflict(record, where, self._content(earlier)))
         kept = list(fresh.values())
         return (
             [astuple(record)[: len(_ROUND_COLUMNS)] for record in kept],
@@ -461,13 +496,15 @@ class _BatchWriter:
                 bets_of[bet[_BET_ROUND_ID]].append(Bet(*bet))
         for round_id, ingest_id, source_line in earlier:
             record = Round(*given[round_id], bets_of[round_id])
-            if stored_round_content(connection, round_id) == self._content(record):
+            kept = stored_round_content(connection, round_id)
+            if kept == self._content(record):
                 self.result.rounds_skipped_duplicate += 1
             elif ingest_id == self.ingest_id:
-                rejects.append(self._conflict(record, f"line {source_line} of this file"))
+                where = f"line {source_line} of this file"
+                rejects.append(self._conflict(record, where, kept or ()))
             else:
                 where = f"{self._source_name(ingest_id)}:{source_line}"
-                rejects.append(self._conflict(record, where))
+                rejects.append(self._conflict(record, where, kept or ()))
         return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out]
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
@@ -487,6 +524,7 @@ class _BatchWriter:
                     r.message,
                     r.round_id,
                     r.raw_text,
+                    r.report_month,
                 )
                 for r in rejects
             ],
@@ -502,16 +540,17 @@ class _BatchWriter:
         bets = tuple(sorted(astuple(bet)[1:8] for bet in record.bets))
         return (*_round_content(record), bets)
 
-    def _conflict(self, record: Round, where: str) -> RejectedLine:
+    def _conflict(self, record: Round, where: str, kept: tuple) -> RejectedLine:
         content = self._content(record)
         return RejectedLine(
             source_file=self.result.file,
             source_line=record.source_line,
             reason=RejectReason.CONFLICT.value,
             message=f"round {record.round_id!r} was already loaded from {where} with other"
-            " content; the stored round is kept",
+            f" content ({_difference(kept, content)}); the stored round is kept",
             raw_text=json.dumps(dict(zip(_LOG_NAMES, content, strict=True)), ensure_ascii=False),
             round_id=record.round_id,
+            report_month=record.report_month,
         )
 
     def _source_name(self, ingest_id: int) -> str:

@@ -45,8 +45,9 @@ __all__ = [
 #: 3: ``ingest_log`` names the log profile that read each file, and its hash; 4: a finding
 #: points to its round and bet by foreign keys (Datasette links them), and the views a
 #: compliance officer browses (:data:`VIEWS`); 5: the indexes by which a month's verification
-#: reads that month only (:data:`MONTH_INDEXES`).
-SCHEMA_VERSION = 5
+#: reads that month only (:data:`MONTH_INDEXES`); 6: a rejected line keeps its reporting
+#: month where its game and settlement time could be read (``rejected_records.report_month``).
+SCHEMA_VERSION = 6
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -100,6 +101,12 @@ CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
 MONTH_INDEXES = """
 CREATE INDEX IF NOT EXISTS rounds_by_month ON rounds (report_month, round_id);
 CREATE INDEX IF NOT EXISTS bets_by_bet_id ON bets (bet_id);
+"""
+
+#: The index by which a month finds the rejected lines that name it (schema version 6).
+REJECTS_BY_MONTH = """
+CREATE INDEX IF NOT EXISTS rejected_by_month ON rejected_records (report_month)
+    WHERE report_month IS NOT NULL;
 """
 
 #: Views over the tables for a person browsing the store (``baccarat-report serve``, the
@@ -184,13 +191,16 @@ CREATE TABLE IF NOT EXISTS rejected_records (
     reason      TEXT NOT NULL,
     message     TEXT NOT NULL,
     round_id    TEXT,
-    raw_text    TEXT NOT NULL
+    raw_text    TEXT NOT NULL,
+    report_month TEXT               -- YYYY-MM of the line's settled_at in its game's time
+                                    -- zone, where both could be read; NULL: see its file
 ) STRICT;
 
 CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month);
 CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE shoe_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
 """
+    + REJECTS_BY_MONTH
     + MONTH_INDEXES
     + FINDINGS_SCHEMA
     + VIEWS
@@ -270,6 +280,8 @@ def _upgrade(connection: sqlite3.Connection) -> None:
                 _upgrade_3_to_4(connection)
             if _version(connection) == 4:
                 _upgrade_4_to_5(connection)
+            if _version(connection) == 5:
+                _upgrade_5_to_6(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -362,6 +374,15 @@ def _upgrade_4_to_5(connection: sqlite3.Connection) -> None:
         if statement.strip():
             connection.execute(statement)
     connection.execute("PRAGMA user_version = 5")
+
+
+def _upgrade_5_to_6(connection: sqlite3.Connection) -> None:
+    """The steps of version 5 to 6, inside the caller's transaction: the rejected lines'
+    reporting month, unknown (NULL) for those read before (they bear on a month through their
+    file, as they did), and its index."""
+    connection.execute("ALTER TABLE rejected_records ADD COLUMN report_month TEXT")
+    connection.execute(REJECTS_BY_MONTH)
+    connection.execute("PRAGMA user_version = 6")
 
 
 #: What :func:`_inspect` finds at a database path before anything is written.

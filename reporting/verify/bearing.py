@@ -22,8 +22,10 @@ checks that could not judge some records for want of a field (no shoe id, no bet
 time: :mod:`reporting.verify.coverage`). They are shown wherever the alerts are, but do not
 change the exit code by themselves: an export that lacks a field is not an irregularity.
 
-How a rejected line bears on a month. A rejected line could not be read as a round, so it has
-no reporting month of its own; it bears on a month through its file:
+How a rejected line bears on a month. A rejected line whose game (one configured) and
+settlement time could be read has a reporting month, as a round has: it bears on that month,
+and on no other (an October round rejected for its stake is October's, whatever else its file
+holds). Any other rejected line has no month of its own; it bears on a month through its file:
 
 * the rejects of a file that loaded rounds of the month bear on that month (they are the
   month's missing or doubtful lines);
@@ -75,10 +77,15 @@ class RejectScope:
     rounds_by_file: Mapping[int, int]
 
     def rejects_where(self) -> tuple[str, tuple]:
-        """A WHERE clause (and its parameters) on ``rejected_records`` for the period."""
+        """A WHERE clause (and its parameters) on ``rejected_records`` for the period: the
+        lines of its month, and those of no month of their own of its files."""
         if self.files is None:
             return "1", ()
-        return "ingest_id IN (SELECT value FROM json_each(?))", (json.dumps(list(self.files)),)
+        return (
+            "(report_month = ? OR (report_month IS NULL"
+            " AND ingest_id IN (SELECT value FROM json_each(?))))",
+            (self.month, json.dumps(list(self.files))),
+        )
 
 
 def reject_scope(connection: sqlite3.Connection, month: str | None) -> RejectScope:

@@ -1091,12 +1091,12 @@ def test_a_batch_mixing_new_repeated_and_stored_rounds_loads_each_new_round_once
         (9, "conflict", "N-3"),
     ]
     assert [r.message for r in loaded.rejected] == [
-        f"round 'S-2' was already loaded from {earlier}:2 with other content; the stored"
-        " round is kept",
-        "round 'N-5' was already loaded from line 5 of this file with other content; the"
-        " stored round is kept",
-        "round 'N-3' was already loaded from line 3 of this file with other content; the"
-        " stored round is kept",
+        f"round 'S-2' was already loaded from {earlier}:2 with other content (bet 'S-2-B1' in"
+        " the stored round only); the stored round is kept",
+        "round 'N-5' was already loaded from line 5 of this file with other content (hand_no:"
+        " 23 stored, 9 on this line); the stored round is kept",
+        "round 'N-3' was already loaded from line 3 of this file with other content (bet"
+        " 'N-3-B1' in the stored round only); the stored round is kept",
     ]
     assert rows(db, "SELECT round_id, source_line FROM rounds ORDER BY round_id") == [
         ("N-1", 1),

@@ -383,7 +383,7 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 5
+    assert version == SCHEMA_VERSION == 6
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
@@ -393,6 +393,9 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
         before["ingest_log"]
     )
     after["ingest_log"] = [row[:width] for row in after["ingest_log"]]
+    # version 6 adds a rejected line's month: unknown (NULL) for the lines read before
+    assert {row[-1] for row in after["rejected_records"]} <= {None}
+    after["rejected_records"] = [row[:-1] for row in after["rejected_records"]]
     assert {name: rows for name, rows in after.items() if name in before} == before
     assert indexes >= {
         "rounds_by_game_month",
@@ -584,6 +587,7 @@ def test_a_command_that_reads_a_store_creates_none(tmp_path, kind):
 def unmark(path) -> None:
     """Make a store look as the release before the mark made it: schema version 2 (no
     profile columns), no application id."""
+    as_version_5(path)
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("ALTER TABLE ingest_log DROP COLUMN profile_sha256")
     connection.execute("ALTER TABLE ingest_log DROP COLUMN profile")
@@ -652,6 +656,7 @@ def test_a_store_of_a_later_version_asks_for_a_newer_release(tmp_path):
 
 def as_version_3(path) -> None:
     """Make a store look as version 3 made it: findings without foreign keys, no views."""
+    as_version_5(path)
     connection = sqlite3.connect(path, isolation_level=None)
     for view in ("finding_evidence", "void_rounds", "money_by_table_and_utc_day"):
         connection.execute(f"DROP VIEW {view}")
@@ -709,8 +714,44 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
         connection.close()
 
 
+def as_version_5(path) -> None:
+    """Make a store look as version 5 made it: rejected lines without their month."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("DROP INDEX rejected_by_month")
+    connection.execute("ALTER TABLE rejected_records DROP COLUMN report_month")
+    connection.execute("PRAGMA user_version = 5")
+    connection.close()
+
+
+def test_a_version_5_store_keeps_its_rejected_lines_of_no_month_and_gets_the_column(tmp_path):
+    """Version 6: a rejected line keeps its reporting month where it could be read; the lines
+    rejected before keep none (NULL), and bear on a month through their file as they did."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    connection.execute(
+        "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, raw_text)"
+        " SELECT ingest_id, 'f.jsonl', 7, 'bad_json', 'not JSON', 'x' FROM ingest_log LIMIT 1"
+    )
+    connection.close()
+    as_version_5(path)
+    before = table_rows(sqlite3.connect(path))
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        after = table_rows(connection)
+        index = connection.execute("PRAGMA index_info(rejected_by_month)").fetchall()
+    finally:
+        connection.close()
+    assert [row[-1] for row in after["rejected_records"]] == [None]
+    after["rejected_records"] = [row[:-1] for row in after["rejected_records"]]
+    assert after == before
+    assert [row[2] for row in index] == ["report_month"]
+
+
 def as_version_4(path) -> None:
     """Make a store look as version 4 made it: without the month's indexes."""
+    as_version_5(path)
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP INDEX rounds_by_month")
     connection.execute("DROP INDEX bets_by_bet_id")
@@ -731,7 +772,7 @@ def test_a_version_4_store_gets_the_indexes_a_month_is_read_by(tmp_path):
     before = table_rows(sqlite3.connect(path))
     connection = connect(path, create=False)
     try:
-        assert connection.execute("PRAGMA user_version").fetchone() == (5,)
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         assert table_rows(connection) == before
         columns = {
             index: [row[2] for row in connection.execute(f"PRAGMA index_info({index})")]

@@ -72,13 +72,51 @@ def test_rejects_bear_on_the_months_of_their_files_rounds_and_files_without_roun
     october = month_alerts(store, "2026-10", findings_by_kind={}, unverified_rounds={})
     september = month_alerts(store, "2026-09", findings_by_kind={}, unverified_rounds={})
     assert names(october) == {"a-october.jsonl": 1, "c-garbage.jsonl": 2, "d-conflict.jsonl": 1}
-    assert names(september) == {"b-september.jsonl": 1, "c-garbage.jsonl": 2, "d-conflict.jsonl": 1}
-    # A month nothing was loaded for still shows the files nothing of which loaded.
+    # The conflict is of an October round: it bears on October alone, its month.
+    assert names(september) == {"b-september.jsonl": 1, "c-garbage.jsonl": 2}
+    # A month nothing was loaded for still shows the files nothing of which could be read.
     august = month_alerts(store, "2026-08", findings_by_kind={}, unverified_rounds={})
-    assert names(august) == {"c-garbage.jsonl": 2, "d-conflict.jsonl": 1}
+    assert names(august) == {"c-garbage.jsonl": 2}
     everything = month_alerts(store, None, findings_by_kind={}, unverified_rounds={})
     assert everything.rejected == 5
     assert (october.rejected, october.exit_code) == (4, 1)
+
+
+def test_a_rejected_line_whose_month_can_be_read_bears_on_that_month_alone(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """A file of September rounds held an October round rejected for its stake (a JSON
+    number): the reject bore on September, through its file, and October's audit, exit code
+    and workbook never showed the October round missing. A line whose game and settlement
+    time can be read has a month, and bears on it alone; its round id is kept too."""
+    from helpers import write_csv_pair
+
+    october = greek(make_round, make_bet, "OCT-9", "2026-10-10T10:00:40Z")
+    october["bets"][0]["stake"] = 10.0  # money as a JSON number: rejected, never rounded
+    write_jsonl(
+        tmp_path / "logs" / "n1.jsonl",
+        greek(make_round, make_bet, "SEP-9", "2026-09-30T10:00:40Z"),
+        october,
+    )
+    late = greek(make_round, make_bet, "OCT-8", "2026-10-31T22:30:00Z", stake="x")
+    write_csv_pair(tmp_path / "pair", [late])  # 23:30 in Athens... on 1 November: November's
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        sources = discover_sources([tmp_path / "logs", tmp_path / "pair"])
+        ingest(connection, sources, operator_config)
+        stored = connection.execute(
+            "SELECT round_id, report_month FROM rejected_records ORDER BY round_id"
+        ).fetchall()
+        months = {
+            month: month_alerts(connection, month, findings_by_kind={}, unverified_rounds={})
+            for month in ("2026-09", "2026-10", "2026-11")
+        }
+    finally:
+        connection.close()
+    assert stored == [("OCT-8", "2026-11"), ("OCT-9", "2026-10")]
+    assert names(months["2026-10"]) == {"n1.jsonl": 1} and months["2026-10"].exit_code == 1
+    assert names(months["2026-09"]) == {} and months["2026-09"].rejected == 0
+    assert [Path(item.name).name for item in months["2026-11"].rejected_files] == ["rounds.csv"]
 
 
 def test_the_workbook_scope_is_the_same_rule(store):

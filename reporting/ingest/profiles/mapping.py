@@ -169,6 +169,17 @@ class RecordMapper:
             return None
         return None if value is None else value[:200]
 
+    def month_facts_of(self, record: Any) -> tuple[str | None, str | None]:
+        """The game and settlement time of a record that did not load, where they can be
+        read (for its reject's reporting month); (None, None) else."""
+        if type(record) is not dict:
+            return None, None
+        try:
+            game_id = self._game_of(record, self._required_text(record, "table_id"))
+            return game_id, self._time_of(record, "settled_at")
+        except (RecordError, ValueError, TypeError):
+            return None, None
+
     @staticmethod
     def _time_reader(unit: str) -> Callable[[Any, str], str]:
         if unit == "iso":

@@ -81,7 +81,8 @@ class _Records:
     def __init__(self, name: str, profile: Profile, games: Mapping[str, GameSpec]):
         self.name = name
         self.mapper = RecordMapper(profile, games)
-        self.validate = RoundValidator(games, keep_unknown_bet_types=True).validate
+        self.validator = RoundValidator(games, keep_unknown_bet_types=True)
+        self.validate = self.validator.validate
         self._encoded = bytearray()
 
     def of_json(self, data: bytes, number: int) -> Round | RejectedLine:
@@ -119,6 +120,7 @@ class _Records:
             message=problem.message,
             raw_text=raw_text(data),
             round_id=self.mapper.round_id_of(document),
+            report_month=self.validator.month_of(*self.mapper.month_facts_of(document)),
         )
 
 

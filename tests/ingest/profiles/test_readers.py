@@ -137,6 +137,17 @@ def test_the_same_games_as_json_lines_and_gzipped_read_the_same(tmp_path, config
     assert [r.bets for r in from_gzip] == [r.bets for r in from_lines]
 
 
+def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
+    tmp_path, config
+):
+    """Its reject bears on its month (reporting.verify.bearing), not only through its file."""
+    broken = game("G-7", gameResultType="SOMETHING_ELSE")
+    _, (reject,) = read(document(tmp_path / "games.json", broken), config)
+    assert (reject.round_id, reject.report_month) == ("G-7", "2026-10")  # SETTLED, in Rome
+    _, (unplaced,) = read(document(tmp_path / "other.json", game("G-8", endDate="soon")), config)
+    assert (unplaced.round_id, unplaced.report_month) == ("G-8", None)
+
+
 def test_a_cancelled_game_is_void_its_status_its_reason(tmp_path, config):
     cancelled = game(gameResultType="CANCELLED")
     for player in cancelled["playersBets"]:
