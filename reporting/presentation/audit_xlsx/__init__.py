@@ -9,7 +9,8 @@ Sheets, in order:
 * **Checks not run**: per game, each check that could not judge some rounds (or bets) for want
   of a field the export lacks (no shoe id, no placement time), of how many, and why
   (:mod:`reporting.verify.coverage`); their count is on the Summary.
-* **Rejected records**: the lines ingest could not read, of the files behind the period.
+* **Rejected records**: the lines ingest could not read that bear on the period (their month,
+  or their file's: :mod:`reporting.verify.bearing`).
 * **Ingest log**: every file ever loaded, with what it contributed.
 * **Outcome tests** and **RTP checks**: the statistics of :mod:`reporting.figures.statistics`. They are
   two sheets rather than two tables on one so that each keeps a frozen header, an autofilter and

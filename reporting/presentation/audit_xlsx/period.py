@@ -139,8 +139,9 @@ def _write_summary_rejects(
             [
                 (
                     "note",
-                    "Rejected lines of the files that loaded rounds of this month, and of files"
-                    " that loaded none (see the Rejected records sheet).",
+                    "Rejected lines of this month (their game and settlement time read), and"
+                    " the others of the files that loaded rounds of this month or none (see"
+                    " the Rejected records sheet).",
                 )
             ]
         )
