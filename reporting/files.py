@@ -140,9 +140,12 @@ _KERNEL_FOLDERS = ("/proc", "/sys")
 
 def is_kernel_file(path: Path | str) -> bool:
     """Whether ``path`` (its links followed) lies on one of the kernel's file systems: under
-    /proc or /sys, or wherever else one is mounted (a container's ``/host/proc``), by the
-    mount table of this process (the mount nearest above the file decides)."""
+    /proc or /sys, whatever is mounted there, or wherever else one is mounted (a container's
+    ``/host/proc``), by the mount table of this process (the mount nearest above the file
+    decides)."""
     real = os.path.realpath(path)
+    if any(real == folder or real.startswith(folder + "/") for folder in _KERNEL_FOLDERS):
+        return True  # whatever is mounted over them (lxcfs over /proc's files)
     nearest, kind = "", ""
     for mount_point, file_system in _mounts():
         inside = real == mount_point or real.startswith(mount_point.rstrip("/") + "/")
@@ -159,7 +162,7 @@ def _mounts() -> tuple[tuple[str, str], ...]:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as table:
             return mount_table(table.read())
     except OSError:
-        return tuple((folder, folder.strip("/") + "fs") for folder in _KERNEL_FOLDERS)
+        return (("/proc", "proc"), ("/sys", "sysfs"))
 
 
 def mount_table(text: str) -> tuple[tuple[str, str], ...]:
@@ -238,9 +241,10 @@ def write_all_atomically(files: Sequence[tuple[Path, bytes]]) -> None:
     Every file is written to a temporary file beside its path and flushed to disk first; only
     when all of them are written, and no path is a folder, are they renamed over their paths.
     On an error before the renames (no space for the last file, a forbidden folder), every
-    temporary file is removed and every path is left as it was: a reader never finds the
-    set's files of two runs side by side. A rename within its folder fails only on a fault of
-    the machine; the error then says how many files were already in place.
+    temporary file is removed and every path is left as it was, so a failed run never leaves
+    the set's files of two runs side by side. The renames themselves follow one another (a
+    reader at that instant may see both), and one fails only on a fault of the machine; the
+    error then says how many files were already in place.
     """
     staged: list[tuple[Path, Path]] = []
     try:

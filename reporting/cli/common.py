@@ -10,6 +10,7 @@ importable from here, loaded on first use).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -99,8 +100,9 @@ def keep_apart(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) 
 
     named = [(option, path) for option, path in inputs.items() if path is not None]
     for option, path in list(named):
-        if option == "--db":
-            named += [(f"--db's {s.strip('-.')} file", Path(f"{path}{s}")) for s in _BESIDE_DB]
+        if option == "--db":  # beside the file as typed, and beside the one it links to
+            for at in {str(path), os.path.realpath(path)}:
+                named += [(f"--db's {s.strip('-.')} file", Path(f"{at}{s}")) for s in _BESIDE_DB]
     log = log_file_path()
     written = [(option, path) for option, path in outputs.items() if path is not None]
     for index, (option, path) in enumerate(written):

@@ -7,12 +7,14 @@ exit 1 (a month without play is for a person to look at, as in ``monthly``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from reporting.cli.common import DEFAULT_DB, EXIT_FINDINGS, DbOption
+from reporting.cli.logs import drop_log_file, log_file_path
 from reporting.errors import InputError
 
 
@@ -39,11 +41,16 @@ def export_command(
     from reporting.store.schema import connect
 
     check_month(month)
-    if db.resolve().is_relative_to(parquet.resolve()):
-        raise InputError(
-            f"--db {db} is inside --parquet {parquet}, which the export replaces whole: keep"
-            " the database outside it"
-        )
+    copy_at = os.path.realpath(parquet)
+    log = log_file_path()
+    for option, path in (("--db", db), ("--log-file", log)):
+        if path is not None and Path(os.path.realpath(path)).is_relative_to(copy_at):
+            if option == "--log-file":
+                drop_log_file()
+            raise InputError(
+                f"{option} {path} is inside --parquet {parquet}, which the export replaces"
+                " whole: keep it outside"
+            )
     connection = connect(db, create=False)
     try:
         with database_errors(db):

@@ -62,7 +62,7 @@ DATABASE_FAULTS: dict[str, str] = {
     # million stakes of EUR 92 billion each), but ingest takes each amount up to MAX_CENTS.
     "integer overflow": "a total of the amounts stored passes what SQLite can add (2^63 - 1"
     " cents, some 92 quadrillion): the round logs hold stakes or payouts beyond any real"
-    " play; `verify --json` (whose totals are exact) shows the month's, correct the logs",
+    " play; correct them (`verify --json`, whose totals are exact, shows the month's)",
 }
 
 

@@ -69,6 +69,8 @@ def ingest_command(
     from reporting.store.load import ingest
     from reporting.store.schema import connect
 
+    # The files named first, before any line could be logged into one of them.
+    keep_apart({}, {f"the round log {path}": path for path in paths if not path.is_dir()})
     operator = load_operator_config(config)
     sources = discover_sources(paths, load_profile(profile))
     logs = [file for source in sources for file in (source.path, source.companion) if file]

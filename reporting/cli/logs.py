@@ -16,6 +16,7 @@ import logging
 import os
 import stat
 import sys
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -108,9 +109,11 @@ class _LogFileHandler(logging.FileHandler):
 
     failed = False
 
-    def __init__(self, path: Path, **options: Any) -> None:
-        #: Whether this run made the file (a run refused for its log file takes it away).
+    def __init__(self, path: Path, made: Sequence[Path] = (), **options: Any) -> None:
+        #: Whether this run made the file, and the folders it made for it, outermost first
+        #: (a run refused for its log file takes them away).
         self.created = not os.path.lexists(path)
+        self.made = tuple(made)
         super().__init__(path, **options)
 
     def _open(self):
@@ -168,6 +171,7 @@ def writes_to_journal(stream: TextIO) -> bool:
 def open_log_file(path: Path) -> logging.FileHandler:
     """A handler appending to ``path`` (its folder made if missing); an unusable path is the
     user's to fix, so an :class:`InputError`."""
+    made = [folder for folder in reversed(path.parents) if not os.path.lexists(folder)]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
@@ -177,7 +181,7 @@ def open_log_file(path: Path) -> logging.FileHandler:
             f"--log-file {path}: cannot make its folder ({error.strerror or error})"
         ) from None
     try:
-        return _LogFileHandler(path, mode="a", encoding="utf-8")
+        return _LogFileHandler(path, made, mode="a", encoding="utf-8")
     except OSError as error:
         if error.errno == errno.ENXIO:  # a FIFO no process reads, a socket, a device
             mode = path.stat().st_mode
@@ -238,7 +242,7 @@ def log_file_path() -> Path | None:
 def drop_log_file() -> None:
     """Stop appending to the ``--log-file`` of this run, before the line that refuses it is
     logged (it would go into the very file it protects), and take the file away again if
-    this run made it and wrote nothing to it."""
+    this run made it and wrote nothing to it (with the folders it made for it, if empty)."""
     logger = logging.getLogger(LOGGER)
     for handler in list(logger.handlers):
         if isinstance(handler, _LogFileHandler):
@@ -248,6 +252,8 @@ def drop_log_file() -> None:
             with contextlib.suppress(OSError):
                 if handler.created and path.is_file() and path.stat().st_size == 0:
                     path.unlink()
+                for folder in reversed(handler.made):
+                    folder.rmdir()  # only while empty: nothing but the log was put there
 
 
 def ensure_logging() -> None:

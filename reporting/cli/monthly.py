@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
 from datetime import date
 from pathlib import Path
@@ -122,13 +123,15 @@ def monthly_command(
     """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
     from reporting.verify.partitions import available_cores
 
+    # Before anything else, so that no line of a refused run lands in the inbox.
+    _refuse_log_inside(*(Path(os.path.realpath(folder)) for folder in (inbox, out)))
     operator = load_operator_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
     _refuse_nested(inbox, out, db)
     # The monthly job names the logs in the store relative to the inbox (stored_name).
-    default_logs = str(inbox.resolve()) if scheduler is not None else None
+    default_logs = os.path.realpath(inbox) if scheduler is not None else None
     workers = verification_workers(jobs, scheduler, logs or default_logs, worker_wait)
     result = _run_locked(
         operator, inbox, out, dates, db=db, waits=(wait, db_wait), workers=workers,
@@ -149,15 +152,14 @@ def _refuse_nested(inbox: Path, out: Path, db: Path) -> None:
     inside it, ``--inbox out/2026-11``, goes with it), an inbox holding the reports or the
     database reads them as logs on every run, and a database among the reports would be
     published, or replaced."""
-    inbox_at, out_at = inbox.resolve(), out.resolve()
+    inbox_at, out_at = (Path(os.path.realpath(folder)) for folder in (inbox, out))
     if inbox_at.is_relative_to(out_at) or out_at.is_relative_to(inbox_at):
         raise InputError(
             f"--inbox {inbox} and --out {out} are one inside the other: a month's reports"
             " replace their folder whole, and the inbox is read as round logs; give two"
             " separate folders"
         )
-    _refuse_log_inside(inbox_at, out_at)
-    db_at = db.resolve()
+    db_at = Path(os.path.realpath(db))
     if db_at.is_relative_to(out_at):
         raise InputError(
             f"--db {db} is inside --out {out}, whose month folders are replaced whole and"
@@ -178,7 +180,7 @@ def _refuse_log_inside(inbox: Path, out: Path) -> None:
     log = log_file_path()
     if log is None:
         return
-    at = log.resolve()
+    at = Path(os.path.realpath(log))
     replaced = at.is_relative_to(out) and len(parts := at.relative_to(out).parts) > 1
     if replaced and (re.fullmatch(r"\d{4}-\d{2}", parts[0]) or parts[0].startswith(".")):
         drop_log_file()

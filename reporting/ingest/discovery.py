@@ -296,15 +296,20 @@ def unread_files(folder: Path) -> list[UnreadFile]:
 
 def unreadable_entries(folder: Path) -> list[UnreadFile]:
     """The entries below ``folder`` that no reader can open, whatever their names say: a name
-    that is not UTF-8, what is not a regular file, and a link to a file outside the folder,
-    not followed (``ingest FOLDER`` warns of them; the files of other names it is not asked
-    to read)."""
+    that is not UTF-8, what is not a regular file, and a link of a round log's name to a file
+    outside the folder, not followed (``ingest FOLDER`` warns of them; the files of other
+    names it is not asked to read)."""
     inside = folder.resolve()
-    found = (
-        (path, _entry_problem(path) or (_LINK_OUTSIDE_FOLDER if _outside(path, inside) else None))
-        for path in _entries(folder)
-    )
+    found = ((path, _entry_problem(path) or _link_out(path, inside)) for path in _entries(folder))
     return [UnreadFile(path, problem) for path, problem in found if problem is not None]
+
+
+def _link_out(path: Path, inside: Path) -> str | None:
+    """Why a link of a folder to a file outside it, of a name a reader would read, is not
+    read; None for any other entry (a file of another name is not asked for)."""
+    if format_of_file(path) is None or not _outside(path, inside):
+        return None
+    return _LINK_OUTSIDE_FOLDER
 
 
 def _entry_problem(path: Path) -> str | None:

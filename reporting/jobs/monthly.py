@@ -370,9 +370,9 @@ def _refuse_unlisted(final: Path) -> None:
             listed = {
                 entry["file"] for entry in json.loads(handle.read(_MANIFEST_BYTES))["outputs"]
             }
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         raise InputError(
-            f"{manifest}: not the manifest of a month's reports ({type(error).__name__}), and"
+            f"{manifest}: not the manifest of a month's reports (it cannot be read as one), and"
             " its folder would be replaced whole; move the folder away and run again"
         ) from None
     unlisted = sorted(

@@ -55,6 +55,7 @@ from reporting.presentation.roads import (
 )
 
 __all__ = [
+    "PERCENT_PLACES",
     "LOCALES",
     "LOCALE_DIR",
     "TEMPLATE_DIR",
@@ -71,6 +72,10 @@ __all__ = [
     "page_translations",
     "road_svg",
 ]
+
+#: Decimals a percentage is shown with, everywhere: the pages, the report, the workbook
+#: (the disclosures' spec: "shown with 2 decimals, rounded half up").
+PERCENT_PLACES = 2
 
 #: The locale each language's sheets are formatted in (from the languages table).
 LOCALES: dict[str, str] = {entry.code: entry.locale for entry in LANGUAGES}
@@ -182,7 +187,7 @@ class Formatter:
             text = re.sub(rf"(?<={code})(?=\d)|(?<=\d)(?={code})", NBSP, text)
         return text
 
-    def percent(self, points: Decimal | Fraction | int, places: int | None = 2) -> str:
+    def percent(self, points: Decimal | Fraction | int, places: int | None = PERCENT_PLACES) -> str:
         """A percentage given in points (``98.94`` for 98.94%), exactly 2 decimals, half up.
 
         The locale's own percent pattern decides the sign's place and spacing; only the

@@ -107,10 +107,12 @@ def finish_part(temporary: Path, path: Path, keep: bool, closing: Callable[[], N
 
 
 def keep_part(temporary: Path, path: Path, keep: bool) -> None:
-    """Keep a closed ``*.part`` file under its name, or remove it."""
-    if keep:
-        os.replace(temporary, path)
-    else:
+    """Keep a closed ``*.part`` file under its name, or remove it (also when it cannot be
+    kept: a folder at ``path``)."""
+    try:
+        if keep:
+            os.replace(temporary, path)
+    finally:
         temporary.unlink(missing_ok=True)
 
 

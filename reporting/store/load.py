@@ -41,10 +41,11 @@ from reporting.ingest.validation import shown
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
 from reporting.store.faults import begin_immediate, connection_fault
-from reporting.store.schema import ROUND_CONTENT_FIELDS, stored_round_content
+from reporting.store.schema import BET_CONTENT_FIELDS, ROUND_CONTENT_FIELDS, stored_round_content
 
-#: A record's content in the order :func:`stored_round_content` gives it.
+#: A record's content in the order :func:`stored_round_content` gives it, and a bet's.
 _round_content = attrgetter(*ROUND_CONTENT_FIELDS)
+_bet_content = attrgetter(*BET_CONTENT_FIELDS)
 #: The same, named as in the round log, for the raw text of a conflict reject.
 _LOG_NAMES = (*("game" if name == "game_id" else name for name in ROUND_CONTENT_FIELDS), "bets")
 
@@ -367,9 +368,8 @@ _INSERT_REJECT = (
 )
 
 
-#: The fields of a stored bet in :func:`stored_round_content` after its id, as a reader names
-#: them; the money ones in cents.
-_BET_CONTENT = ("account", "type", "stake", "payout", "currency", "placed_at")
+#: The fields of a bet in a round's content after its id, the money ones in cents.
+_BET_CONTENT = BET_CONTENT_FIELDS[1:]
 
 
 def _difference(kept: tuple, given: tuple) -> str:
@@ -387,11 +387,12 @@ def _difference(kept: tuple, given: tuple) -> str:
             return f"bet {shown(bet_id)} {'on this line' if old is None else 'in the stored round'} only"
         for index, name in enumerate(_BET_CONTENT, start=1):
             if old[index] != new[index]:
-                money = name in ("stake", "payout")
+                money = name.endswith("_cents")
                 was, now = (
                     format_cents(v) if money else _shown(v) for v in (old[index], new[index])
                 )
-                return f"the {name} of bet {shown(bet_id)}: {was} stored, {now} on this line"
+                named = "type" if name == "bet_type" else name.removesuffix("_cents")
+                return f"the {named} of bet {shown(bet_id)}: {was} stored, {now} on this line"
     return "the same fields, in another form"
 
 
@@ -537,7 +538,7 @@ class _BatchWriter:
     @staticmethod
     def _content(record: Round) -> tuple:
         """The record as the store holds it (see :func:`stored_round_content`)."""
-        bets = tuple(sorted(astuple(bet)[1:8] for bet in record.bets))
+        bets = tuple(sorted(_bet_content(bet) for bet in record.bets))
         return (*_round_content(record), bets)
 
     def _conflict(self, record: Round, where: str, kept: tuple) -> RejectedLine:

@@ -166,7 +166,6 @@ def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | No
     published a copy of some of the files, or stopped on a traceback."""
     repair_folder_swap(folder, MARKER)
     _check_target(folder)
-    check_replaceable(folder, MARKER, "an export of ours")
     _check_rounds(connection, folder, month)
     staging = folder.with_name(f".{folder.name}.staging")
     clear_staging(staging, "the export stages its copy")
@@ -212,12 +211,11 @@ def _check_rounds(connection: sqlite3.Connection, folder: Path, month: str | Non
 
 
 def _check_target(folder: Path) -> None:
+    """The copy's folder: absent, empty or an export of ours, and the names beside it the
+    swap uses free or ours (:func:`~reporting.files.check_replaceable`)."""
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise InputError(f"{folder}: not a folder; name a folder for the copy")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / MARKER).is_file():
-        raise InputError(
-            f"{folder}: holds files that are not an export of ours; name an empty or new folder"
-        )
+    check_replaceable(folder, MARKER, "an export of ours")
 
 
 def _partitions(

@@ -66,7 +66,7 @@ MAX_RESULT_BYTES = 8 * 1024 * 1024
 #: rows (:data:`MAX_RESULT_BYTES`) and their JSON, some 30 times that at worst: 100 clients
 #: at once, each asking for 42 MB of JSON, took the server to 4.2 GB answered together, and
 #: to 1.4 GB four at a time (1.0 GB for 40 clients, 0.7 GB for 10). A person browsing (a
-#: page and its few queries) does not wait.
+#: page and its few queries) waits only behind other clients' answers being sent.
 MAX_REQUESTS = 4
 
 #: SQL functions no query may call. ``fts3_tokenizer()`` hands out (and, with two arguments,

@@ -18,11 +18,12 @@ from urllib.parse import quote
 
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase
 from reporting.files import environment_fault, kind_of_file, open_regular
-from reporting.records import Round
+from reporting.records import Bet, Round
 from reporting.store.faults import DEFAULT_WAIT, begin_immediate, connection_fault, database_fault
 
 __all__ = [
     "APPLICATION_ID",
+    "BET_CONTENT_FIELDS",
     "DEFAULT_WAIT",
     "FINDINGS_SCHEMA",
     "MONTH_INDEXES",
@@ -34,7 +35,6 @@ __all__ = [
     "VIEW_NAMES",
     "connect",
     "create_schema",
-    "rejected_count",
     "stored_round_content",
 ]
 
@@ -577,25 +577,17 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
         )
 
 
-def rejected_count(connection: sqlite3.Connection, month: str | None) -> int:
-    """Rejected lines bearing on a period: all of them, or for a month those of the files that
-    loaded rounds of that month (a rejected line has no month of its own; a file that loaded
-    nothing is reported by the ingest that read it)."""
-    if month is None:
-        return connection.execute("SELECT count(*) FROM rejected_records").fetchone()[0]
-    return connection.execute(
-        "SELECT count(*) FROM rejected_records WHERE ingest_id IN"
-        " (SELECT ingest_id FROM rounds WHERE report_month = ?)",
-        (month,),
-    ).fetchone()[0]
-
-
 #: The columns that make a round's content: the same round loaded twice agrees on all of
 #: them. They are :class:`reporting.records.Round`'s fields (the store's columns bear the same
 #: names) less where it came from, the derived report_month and the bets.
 ROUND_CONTENT_FIELDS = tuple(
     name for name in Round.__struct_fields__ if name not in ("report_month", "source_line", "bets")
 )
+
+
+#: The columns that make a bet's part of its round's content: its id and what was staked,
+#: paid and when (not its round, nor the line it came from).
+BET_CONTENT_FIELDS = Bet.__struct_fields__[1:8]
 
 
 def stored_round_content(connection: sqlite3.Connection, round_id: str) -> tuple | None:
@@ -607,8 +599,7 @@ def stored_round_content(connection: sqlite3.Connection, round_id: str) -> tuple
     if row is None:
         return None
     bets = connection.execute(
-        "SELECT bet_id, account, bet_type, stake_cents, payout_cents, currency, placed_at"
-        " FROM bets WHERE round_id = ? ORDER BY bet_id",
+        f"SELECT {', '.join(BET_CONTENT_FIELDS)} FROM bets WHERE round_id = ? ORDER BY bet_id",
         (round_id,),
     ).fetchall()
     return (*row, tuple(sorted(bets)))

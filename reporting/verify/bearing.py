@@ -29,10 +29,9 @@ holds). Any other rejected line has no month of its own; it bears on a month thr
 
 * the rejects of a file that loaded rounds of the month bear on that month (they are the
   month's missing or doubtful lines);
-* the rejects of a file that loaded no round at all (every line rejected, or every round a
-  conflict with a round stored before) bear on every month: nothing places such a file in one
-  month, and a file nothing of which could be read must never go unseen. They stay an alert
-  until the file is dealt with by hand;
+* the rejects of a file that loaded no round at all (every line rejected) bear on every
+  month: nothing places such a file in one month, and a file nothing of which could be read
+  must never go unseen. They stay an alert until the file is dealt with by hand;
 * the rejects of a file whose rounds all fall in other months bear on those months only.
 
 This is the rule the audit workbook has always applied to its Rejected records sheet; the
@@ -67,7 +66,8 @@ REJECTS_SHOWN = 20
 
 @dataclass(frozen=True, slots=True)
 class RejectScope:
-    """The files whose rejected lines bear on a period, and each file's rounds in it.
+    """The period, the files whose rejected lines of no month of their own bear on it, and
+    each file's rounds in it (a line of a month of its own bears on that month alone).
 
     ``files`` is None for all months (every rejected line bears on "all months").
     """
@@ -115,9 +115,10 @@ class RejectedFile:
     """A file with rejected lines that bear on the month."""
 
     name: str
-    rejected: int
+    rejected: int  # the lines that bear on the period
     rounds_loaded: int  # over every month; 0: nothing of the file could be used
     by_reason: Mapping[str, int]
+    rejected_in_file: int | None = None  # over every month; None: as many as bear here
 
     def describe(self) -> str:
         """One line for the summary: the file, how many lines, why."""
@@ -126,7 +127,12 @@ class RejectedFile:
         )
         if self.rounds_loaded:
             return f"{self.name}: {self.rejected:,} rejected ({reasons})"
-        return f"{self.name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
+        if self.rejected_in_file in (None, self.rejected):
+            return f"{self.name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
+        return (
+            f"{self.name}: {self.rejected:,} of its {self.rejected_in_file:,} records, all"
+            f" rejected, bear on this period, no round loaded ({reasons})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,9 +278,10 @@ def month_alerts(
     ):
         per_file.setdefault(ingest_id, {})[reason] = count
     files = []
-    for ingest_id, (name, rounds_loaded) in _files(connection, per_file).items():
+    for ingest_id, (name, rounds_loaded, in_file) in _files(connection, per_file).items():
         reasons = per_file[ingest_id]
-        files.append(RejectedFile(name, sum(reasons.values()), rounds_loaded, reasons))
+        rejected = sum(reasons.values())
+        files.append(RejectedFile(name, rejected, rounds_loaded, reasons, in_file))
     return MonthAlerts(
         month=month,
         findings_by_kind={kind: n for kind, n in sorted(findings_by_kind.items()) if n},
@@ -300,12 +307,12 @@ def month_alerts(
     )
 
 
-def _files(connection: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, int]]:
-    """Name and rounds loaded of each ingest id."""
+def _files(connection: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, int, int]]:
+    """Name, rounds loaded and lines rejected (over every month) of each ingest id."""
     return {
-        ingest_id: (name, rounds)
-        for ingest_id, name, rounds in connection.execute(
-            "SELECT ingest_id, file_name, rounds_loaded FROM ingest_log"
+        ingest_id: (name, rounds, rejected)
+        for ingest_id, name, rounds, rejected in connection.execute(
+            "SELECT ingest_id, file_name, rounds_loaded, rejected FROM ingest_log"
             " WHERE ingest_id IN (SELECT value FROM json_each(?)) ORDER BY ingest_id",
             (json.dumps(sorted(ids)),),
         )

@@ -406,7 +406,7 @@ def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
 
 
 def test_at_most_max_requests_are_answered_at_once_and_the_others_wait_their_turn():
-    """A hundred large queries at once took 3.2 GB: each request may hold a query's rows and
+    """A hundred large queries at once took 4.2 GB: each request may hold a query's rows and
     their JSON. The server answers MAX_REQUESTS at a time; every request is answered."""
     import asyncio
 

@@ -141,6 +141,7 @@ def test_ingest_of_a_folder_follows_no_link_to_a_file_outside_it(tmp_path):
     (folder / "c.jsonl").symlink_to(secret)
     (folder / "good.jsonl").write_text("{}\n", encoding="utf-8")
     (folder / "inner.jsonl").symlink_to(folder / "good.jsonl")  # a link inside is read
+    (folder / "notes.txt").symlink_to(secret)  # a name ingest does not read: not asked for
     assert [s.path.name for s in discover_sources([folder])] == ["good.jsonl", "inner.jsonl"]
     assert [(item.path.name, item.reason) for item in unreadable_entries(folder)] == [
         ("c.jsonl", "a link to a file outside the folder, not followed (give the file by path)")
@@ -163,12 +164,28 @@ def test_the_kernel_s_file_systems_are_known_wherever_they_are_mounted(monkeypat
         "not a line of a mount table\n"
     )
     assert files.mount_table(table)[3] == ("/data/my logs", "tmpfs")
+    uncached = files._mounts.__wrapped__
     monkeypatch.setattr(files, "_mounts", lambda: files.mount_table(table))
     assert files.is_kernel_file("/host/proc/kmsg")
     assert files.is_kernel_file("/proc/self/status")
-    assert not files.is_kernel_file("/proc/logs/october.jsonl")  # a disk mounted there
+    assert files.is_kernel_file("/proc/logs/october.jsonl")  # whatever is mounted under /proc
     assert not files.is_kernel_file("/host/procs/october.jsonl")
     assert not files.is_kernel_file("/data/my logs/october.jsonl")
+    monkeypatch.setattr(files, "_mounts", uncached)  # read afresh, not from the cache
+    monkeypatch.setattr("builtins.open", _no_mount_table(open))
+    assert files._mounts() == (("/proc", "proc"), ("/sys", "sysfs"))
+    assert files.is_kernel_file("/proc/kmsg") and files.is_kernel_file("/sys/kernel/mm")
+
+
+def _no_mount_table(real_open):
+    """``open`` that cannot read /proc/self/mountinfo (a jail without /proc)."""
+
+    def opened(path, *args, **kwargs):
+        if str(path) == "/proc/self/mountinfo":
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    return opened
 
 
 def test_an_inbox_link_to_a_file_outside_it_is_not_followed(tmp_path):

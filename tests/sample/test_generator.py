@@ -968,6 +968,23 @@ def test_a_sample_that_cannot_finish_its_file_leaves_no_part_beside_it(tmp_path,
     assert sorted(path.name for path in tmp_path.iterdir()) == ["operator.toml"]
 
 
+def test_a_sample_that_cannot_be_put_in_place_is_one_line_naming_out_and_leaves_no_part(
+    tmp_path,
+):
+    """``--out`` naming a folder failed at the last rename and left the 75 KB part beside it,
+    though the message said nothing was kept."""
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
+    (tmp_path / "a.jsonl").mkdir()
+    process = run_main(
+        "sample", "--month", MONTH, "--rounds-per-day", "2", "--config", str(config),
+        "--out", "a.jsonl", cwd=tmp_path,
+    )  # fmt: skip
+    assert process.returncode == 2 and process.stderr.count("\n") == 1, process.stderr
+    assert process.stderr.startswith("baccarat-report: a.jsonl: cannot write the sample there")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.jsonl", "operator.toml"]
+
+
 def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(tmp_path):
     """Issue 23: ``sample --out inbox/...`` wrote an empty ``.faults.json`` beside the log, and
     monthly then alerted "in the inbox but not read". No fault asked: no manifest, and one an

@@ -1037,6 +1037,34 @@ def test_a_byte_that_is_not_utf8_in_a_csv_pair_rejects_its_row_only(tmp_path, op
 # --- the writer: rows as they come, told apart only when they must be ----------------------
 
 
+def test_a_conflict_names_what_differs_in_the_round_log_s_words_and_units(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """A conflict said only "with other content", and its raw line is the stored form in
+    cents: the message names the first difference, as the round log writes it."""
+    won = make_bet("X-1-B1", type="player", stake="10.00", payout="20.00")
+    first = write_jsonl(tmp_path / "e1.jsonl", make_round("X-1", bets=[won]))
+    paid_nothing = write_jsonl(
+        tmp_path / "e2.jsonl", make_round("X-1", bets=[{**won, "payout": "0.00"}])
+    )
+    other_table = write_jsonl(
+        tmp_path / "e3.jsonl", make_round("X-1", bets=[won], table_id="LB-IT-02")
+    )
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        sources = discover_sources([first, paid_nothing, other_table])
+        result = ingest(connection, sources, operator_config)
+    finally:
+        connection.close()
+    messages = [reject.message for item in result.files for reject in item.rejected]
+    assert messages == [
+        f"round 'X-1' was already loaded from {first}:1 with other content (the payout of bet"
+        " 'X-1-B1': 20.00 stored, 0.00 on this line); the stored round is kept",
+        f"round 'X-1' was already loaded from {first}:1 with other content (table_id:"
+        " 'LB01' stored, 'LB-IT-02' on this line); the stored round is kept",
+    ]
+
+
 @pytest.mark.parametrize("worker_min_bytes", [10**15, 0], ids=["in process", "worker"])
 def test_a_batch_mixing_new_repeated_and_stored_rounds_loads_each_new_round_once(
     worker_min_bytes, tmp_path, monkeypatch, operator_config, make_round, make_bet, write_jsonl

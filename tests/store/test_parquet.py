@@ -281,7 +281,8 @@ def test_a_stopped_export_s_staging_is_cleared_by_the_next(store, tmp_path, monk
 
 
 def test_a_store_inside_the_copy_s_folder_is_refused_before_the_copy_replaces_it(tmp_path):
-    """The copy's folder is replaced whole: a store kept inside it went with it."""
+    """The copy's folder is replaced whole: a store or a log file kept inside it went with
+    it."""
     from helpers import run_main
 
     inbox = Path(__file__).resolve().parents[2] / "sample_data" / "inbox"
@@ -294,6 +295,15 @@ def test_a_store_inside_the_copy_s_folder_is_refused_before_the_copy_replaces_it
     process = run_main("export", "--db", str(store), "--parquet", str(copy), cwd=tmp_path)
     assert process.returncode == 2 and "is inside --parquet" in process.stderr
     assert store.is_file() and process.stderr.count("\n") == 1
+    log = copy / "export.log"
+    outside = tmp_path / "store.sqlite"
+    store.rename(outside)
+    process = run_main(
+        "--log-file", str(log), "export", "--db", str(outside), "--parquet", str(copy),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert process.returncode == 2 and f"--log-file {log} is inside --parquet" in process.stderr
+    assert not log.exists()
 
 
 def test_the_command_reads_the_default_store_and_shows_the_month_format(store, tmp_path):

@@ -99,7 +99,7 @@ def test_a_rejected_line_whose_month_can_be_read_bears_on_that_month_alone(
         october,
     )
     late = greek(make_round, make_bet, "OCT-8", "2026-10-31T22:30:00Z", stake="x")
-    write_csv_pair(tmp_path / "pair", [late])  # 23:30 in Athens... on 1 November: November's
+    write_csv_pair(tmp_path / "pair", [late])  # 00:30 on 1 November in Athens: November's
     connection = connect(tmp_path / "store.sqlite")
     try:
         sources = discover_sources([tmp_path / "logs", tmp_path / "pair"])

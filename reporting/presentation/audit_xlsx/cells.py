@@ -18,6 +18,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from reporting.engine.money import cents_to_decimal, round_fraction
 from reporting.figures.audit_records import FINDING_SEVERITY
+from reporting.presentation.i18n import PERCENT_PLACES
 from reporting.presentation.workbook_base import (
     FONT,
     LINE_HEIGHT,
@@ -34,8 +35,6 @@ MONEY_FORMAT = "#,##0.00"
 COUNT_FORMAT = "#,##0"
 
 
-#: Decimals a percentage is shown with, everywhere: the pages, the report, the workbook.
-PERCENT_PLACES = 2
 PERCENT_FORMAT = f"0.{'0' * PERCENT_PLACES}%"
 
 

@@ -219,8 +219,8 @@ def _percent_share(percent: Decimal | Fraction | None) -> Decimal | None:
 
 
 def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
-    """Each game's published figure beside what it rests on; a row with warnings emphasised
-    (its pages are drafts)."""
+    """Each game's figure of the previous month, what it is on the game's pages, and what it
+    rests on; a row with warnings emphasised (its pages are drafts)."""
     columns = [
         _Column("Game", TEXT),
         _Column("Regulator", TEXT),
