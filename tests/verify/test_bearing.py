@@ -140,6 +140,22 @@ def test_a_file_that_loaded_nothing_is_described_as_such(store):
     assert alerts.rejected_by_reason == {"bad_json": 3, "conflict": 1}
 
 
+def test_a_file_of_no_round_whose_rejects_span_months_says_how_many_bear_here():
+    """Its rejects of a month of their own bear on that month: "all 3 of its records" was
+    untrue of a file of 5 rejected lines, 3 of them this month's."""
+    from reporting.verify.bearing import RejectedFile
+
+    part = RejectedFile("f.jsonl", 3, 0, {"bad_money": 3}, rejected_in_file=5)
+    assert part.describe() == (
+        "f.jsonl: 3 of its 5 records, all rejected, bear on this period, no round loaded"
+        " (bad_money 3)"
+    )
+    whole = RejectedFile("f.jsonl", 5, 0, {"bad_money": 5}, rejected_in_file=5)
+    assert (
+        whole.describe() == "f.jsonl: all 5 of its records rejected, no round loaded (bad_money 5)"
+    )
+
+
 def test_nothing_bearing_on_a_month_gives_exit_0_and_no_alert(tmp_path):
     connection = connect(tmp_path / "empty.sqlite")
     try:
