@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import fcntl
 import hashlib
@@ -447,13 +446,14 @@ def retired_folder(final: Path) -> Path:
     return final.with_name(f".{final.name}.old")
 
 
-def swap_in_folder(staging: Path, final: Path, mark: str, what: str) -> None:
+def swap_in_folder(staging: Path, final: Path, mark: str, what: str) -> InputError | None:
     """Replace the folder ``final`` by ``staging`` with renames: the old one stays whole until
     the new one is complete, and the window without a folder is two renames long (a kill
     inside it is repaired at the next start: :func:`repair_folder_swap`). ``mark``: the file
     every folder put in place holds, ``what`` what it is (:func:`check_replaceable`); a
     folder without it, at ``final`` or at the previous folder's place, is not replaced nor
-    removed.
+    removed. Returns the error of an old folder that could not be removed once the new one
+    was in place (None: nothing left).
 
     Chosen over an atomic exchange (Linux ``renameat2(RENAME_EXCHANGE)``): that call exists
     on Linux only, and not on every file system there (some network and FUSE file systems
@@ -468,9 +468,20 @@ def swap_in_folder(staging: Path, final: Path, mark: str, what: str) -> None:
         os.replace(final, retired)
     os.replace(staging, final)
     # The new folder is in place: the old one's removal tidies, it does not publish. One
-    # that cannot be removed is left; the next swap says so, naming it, before it starts.
-    with contextlib.suppress(OSError):
+    # that cannot be removed is left and returned, for the caller to say so now (the next
+    # swap stops on it, naming it, before it starts).
+    if not os.path.lexists(retired):
+        return None
+    try:
         _remove_ours(retired, mark)
+    except OSError as error:
+        return environment_fault(
+            error,
+            retired,
+            "remove the previous copy (the new one is in place); remove it by hand"
+            " before the next run, which stops on it",
+        )
+    return None
 
 
 def _remove_retired(retired: Path, mark: str) -> None:

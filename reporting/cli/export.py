@@ -63,3 +63,5 @@ def export_command(
     for table, rows in result.rows.items():
         typer.echo(f"{table}: {rows:,} rows in {result.files[table]:,} files")
     typer.echo(f"wrote {result.folder}")
+    if result.left is not None:
+        command_logger().warning("%s", result.left)

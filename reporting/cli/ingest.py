@@ -147,7 +147,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
     from reporting.cli.tables import FoldingTable
 
     console = stdout_console()
-    table = FoldingTable(title=f"Ingest into {db}", title_justify="left")
+    table = FoldingTable(title=f"Ingest into {printable(str(db))}", title_justify="left")
     for header in ("File", "Status", "Rounds", "Bets", "Duplicates", "Rejected"):
         table.add_column(header, justify="left" if header in ("File", "Status") else "right")
     for item in result.files:

@@ -263,6 +263,7 @@ def monthly_document(result: MonthlyResult) -> dict:
         "bets_loaded": result.ingest.bets_loaded,
         "rejected_count": result.ingest.rejected_count,
         "rejected_elsewhere": result.rejected_elsewhere,
+        "rounds_elsewhere": dict(sorted(result.rounds_elsewhere.items())),
         "exit_code": result.exit_code,
         "months": [
             {
@@ -315,4 +316,10 @@ def _summary(result: MonthlyResult) -> None:
         typer.echo(
             f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other"
             " months: see `verify --month` of their rounds' month"
+        )
+    for month, count in sorted(result.rounds_elsewhere.items()):
+        typer.echo(
+            f"this run read {count:,} {'round' if count == 1 else 'rounds'} of {month}, whose"
+            f" reports it does not write: check them with `verify --month {month}`, then"
+            f" publish {month} again"
         )

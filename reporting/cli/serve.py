@@ -24,7 +24,7 @@ import typer
 
 from reporting.cli.common import DEFAULT_DB, DbOption
 from reporting.cli.logs import command_logger
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -94,7 +94,7 @@ def serve_command(
                 host,
             )
         bound_sqlite_heap()  # after the store's upgrade: the bound is the whole process's
-        typer.echo(f"serving {db} at http://{host}:{port}/ (Ctrl+C stops)")
+        typer.echo(f"serving {printable(str(db))} at http://{host}:{port}/ (Ctrl+C stops)")
         server.run(sockets=sockets)
     typer.echo(f"stopped by {signals[0]}" if signals else "stopped")
 

@@ -25,7 +25,7 @@ import json
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -131,6 +131,10 @@ class MonthlyResult:
     #: here: named once in the log and the summary (exit 1); their own month's report shows
     #: them.
     rejected_elsewhere: int = 0
+    #: Rounds this run loaded of months before those it writes, by month: named in the log
+    #: and the summary (exit 1); nothing checked them, and those months' published reports do
+    #: not count them.
+    rounds_elsewhere: dict[str, int] = field(default_factory=dict)
 
     @property
     def findings(self) -> int:
@@ -149,9 +153,11 @@ class MonthlyResult:
 
     @property
     def exit_code(self) -> int:
-        """1 when anything bears on a month written (or this run read rejected lines that
-        bear on another month), 0 otherwise."""
-        if self.rejected_elsewhere or any(month.alerts.exit_code for month in self.months):
+        """1 when anything bears on a month written, or this run read rejected lines or
+        rounds of another month; 0 otherwise."""
+        if self.rejected_elsewhere or self.rounds_elsewhere:
+            return 1
+        if any(month.alerts.exit_code for month in self.months):
             return 1
         return 0
 
@@ -249,7 +255,28 @@ def run_monthly(
                 f"{elsewhere:,} rejected lines read by this run bear on other months than"
                 f" {', '.join(sorted(months))}: see verify --month of their rounds' month"
             )
-        return MonthlyResult(as_of, ingested, reports, elsewhere)
+        rounds_elsewhere = _rounds_elsewhere(ingested, months, log)
+        return MonthlyResult(as_of, ingested, reports, elsewhere, rounds_elsewhere)
+
+
+def _rounds_elsewhere(ingested: IngestResult, written: Collection[str], log: Log) -> dict[str, int]:
+    """The rounds this run loaded of months before those it writes (a log of October arriving
+    after October was published), by month, each said once: nothing checked them, and the
+    month's published reports do not count them. (Rounds of a later month, the first days
+    of the next one, wait for its own run.)"""
+    found: dict[str, int] = {}
+    first = min(written)
+    for item in ingested.files:
+        for month, count in item.months.items():
+            if month < first:
+                found[month] = found.get(month, 0) + count
+    for month, count in sorted(found.items()):
+        log(
+            f"this run read {count:,} {'round' if count == 1 else 'rounds'} of {month}, whose"
+            f" reports it does not write: check them with verify --month {month}, and"
+            " publish that month again with monthly --as-of a date of its own run"
+        )
+    return found
 
 
 def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str, list[GameSpec]]:
@@ -454,7 +481,9 @@ def _write_month(
     manifest = _write_manifest(run, staging, files)
     final = run.out / month
     _refuse_unlisted(final)  # again: a file may have been put there while the run ran
-    swap_in_folder(staging, final, MANIFEST, REPORTS)
+    left = swap_in_folder(staging, final, MANIFEST, REPORTS)
+    if left is not None:
+        log(f"warning: {left}")
     log(f"reports for {month}: {final}")
     return MonthReport(
         month=month,

@@ -40,6 +40,7 @@ __all__ = [
     "connection_fault",
     "database_fault",
     "database_faults",
+    "database_file",
     "database_lock",
     "lock_path",
 ]
@@ -139,19 +140,24 @@ def database_fault(
     return kind(f"{path}: {what}{context}; {advice}")
 
 
+def database_file(connection: sqlite3.Connection) -> str:
+    """The file of ``connection``'s main database ('' for one in memory), its name read as
+    the file system gives it (a name that is not UTF-8 keeps its bytes, escaped)."""
+    factory = connection.text_factory
+    connection.text_factory = lambda raw: raw.decode("utf-8", "surrogateescape")
+    try:
+        rows = connection.execute("PRAGMA database_list").fetchall()
+    finally:
+        connection.text_factory = factory
+    return next((file for _, name, file in rows if name == "main"), "")
+
+
 def connection_fault(
     connection: sqlite3.Connection, error: sqlite3.Error, *, context: str = ""
 ) -> InputError | None:
     """:func:`database_fault` for an error met on ``connection``, naming its file and wait."""
     try:
-        path = next(
-            (
-                file
-                for _, name, file in connection.execute("PRAGMA database_list")
-                if name == "main"
-            ),
-            "",
-        )
+        path = database_file(connection)
         wait = connection.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
     except sqlite3.Error:  # the connection is beyond asking: the fault still has to be told
         path, wait = "", None

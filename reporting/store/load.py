@@ -20,12 +20,13 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import accumulate
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 
 from msgspec.structs import astuple, replace
@@ -70,6 +71,8 @@ class FileResult:
     rejected: list[RejectedLine] = field(default_factory=list)
     rejected_count: int = 0
     error: str | None = None
+    #: The rounds loaded, by reporting month (a run that writes one month names the others).
+    months: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -346,6 +349,7 @@ _ROUND_COLUMNS = Round.__struct_fields__[:-1]
 assert Round.__struct_fields__[-1] == "bets"
 _ROUND_ID = _ROUND_COLUMNS.index("round_id")
 _SOURCE_LINE = _ROUND_COLUMNS.index("source_line")
+_month_of = itemgetter(_ROUND_COLUMNS.index("report_month"))
 _BET_ROUND_ID = Bet.__struct_fields__.index("round_id")
 #: The file's ingest id is a number of the store's own (never text of the log), written into
 #: the statement once per file: a round's row is then its record's fields alone. A round
@@ -443,9 +447,13 @@ class _BatchWriter:
             if len({row[_ROUND_ID] for row in rounds}) != len(rounds):
                 rounds, bets = self._first_of_each(_records_of(batch), rejects)
             inserted = self.connection.executemany(self._insert_round, rounds).rowcount
+            months = Counter(map(_month_of, rounds))
             if inserted != len(rounds):
-                bets = self._drop_stored(rounds, bets, rejects)
+                bets, kept_out = self._drop_stored(rounds, bets, rejects)
+                months -= Counter(_month_of(row) for row in rounds if row[_ROUND_ID] in kept_out)
             self.connection.executemany(_INSERT_BET, bets)
+            for month, count in months.items():
+                self.result.months[month] = self.result.months.get(month, 0) + count
             self.result.rounds_loaded += inserted
             self.result.bets_loaded += len(bets)
         self.lines += len(batch.rounds) + len(batch.rejects)
@@ -475,7 +483,7 @@ class _BatchWriter:
 
     def _drop_stored(
         self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine]
-    ) -> list[tuple]:
+    ) -> tuple[list[tuple], set[str]]:
         """The bets of the rounds just inserted; the rounds that were not (stored before this
         batch, by an earlier file or earlier in this one) are duplicates, or conflicts."""
         connection = self.connection
@@ -506,7 +514,7 @@ class _BatchWriter:
             else:
                 where = f"{self._source_name(ingest_id)}:{source_line}"
                 rejects.append(self._conflict(record, where, kept or ()))
-        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out]
+        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
         """Store the rejected lines in file order, and keep the first ones for the report."""

@@ -119,6 +119,8 @@ class ExportResult:
     folder: Path
     rows: dict[str, int]
     files: dict[str, int]
+    #: The previous copy that could not be removed once this one was in place, said.
+    left: str | None = None
 
 
 def export_parquet(
@@ -187,11 +189,11 @@ def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | No
             raise environment_fault(
                 error, folder, f"write the Parquet copy there ({kept})"
             ) from None
-        swap_in_folder(staging, folder, MARKER, "an export of ours")
+        left = swap_in_folder(staging, folder, MARKER, "an export of ours")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return ExportResult(folder, rows, files)
+    return ExportResult(folder, rows, files, None if left is None else str(left))
 
 
 def _check_rounds(connection: sqlite3.Connection, folder: Path, month: str | None) -> None:

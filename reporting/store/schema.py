@@ -10,6 +10,7 @@ file: it opens in the ``sqlite3`` shell, sqlite-utils or Datasette with readable
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import stat
 import time
@@ -500,7 +501,7 @@ def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
     Otherwise, or with a ``-wal``, a read-only connection reads under SQLite's locks, the WAL
     too (and never checkpoints).
     """
-    uri = f"file:{quote(str(path.absolute()))}?"
+    uri = f"file:{quote(os.fsencode(path.absolute()))}?"  # a name that is not UTF-8 too
     if not _in_use(path):
         before = _stamp(path)
         with contextlib.suppress(sqlite3.Error):

@@ -254,7 +254,7 @@ def _findings_of(result: PartitionResult) -> Iterator[Finding]:
 
 def read_only(database: str) -> sqlite3.Connection:
     """A connection of a worker to the store: read only, in autocommit."""
-    uri = f"file:{quote(database)}?mode=ro"
+    uri = f"file:{quote(os.fsencode(database))}?mode=ro"
     return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
 
 

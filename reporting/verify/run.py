@@ -34,7 +34,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding, FindingKind, Severity, finding_order, severity_rank
-from reporting.store.faults import begin_immediate, database_faults
+from reporting.store.faults import begin_immediate, database_faults, database_file
 from reporting.store.reading import read_rounds, read_shoes, source_files
 from reporting.verify.coverage import CheckNotRun, checks_not_run
 from reporting.verify.partitions import (
@@ -213,7 +213,7 @@ def _jobs_for(connection: sqlite3.Connection, month: str | None) -> int:
 
 def _file_of(connection: sqlite3.Connection) -> str:
     """The file of the store ('' for one in memory, which no other process can open)."""
-    return next(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+    return database_file(connection)
 
 
 # Long on purpose: one transaction's steps in order, the one-process and the partitioned run

@@ -513,6 +513,20 @@ def test_an_output_or_log_file_that_is_one_of_the_inputs_is_refused_untouched(
     assert {name: after.get(name) for name in before} == before
 
 
+def test_a_store_whose_name_is_not_utf8_opens_again_and_verifies_with_workers(tmp_path):
+    """A ``--db`` named in bytes that are not UTF-8 was made by the first run, and every run
+    after it ended in a traceback (its name quoted into a URI, and read back from SQLite)."""
+    log = str(
+        Path(__file__).resolve().parents[2] / "sample_data" / "inbox" / "round-log-2026-10.jsonl.gz"
+    )
+    db = "db\udcfe.sqlite"  # the byte 0xfe, as Python names it
+    for _ in range(2):
+        process = run_main("ingest", log, "--db", db, cwd=tmp_path)
+        assert process.returncode == 0, process.stderr
+    process = run_main("verify", "--db", db, "--month", "2026-10", "--jobs", "2", cwd=tmp_path)
+    assert process.returncode in (0, 1) and "Traceback" not in process.stderr, process.stderr
+
+
 @pytest.mark.parametrize(
     ("given", "reason"),
     [

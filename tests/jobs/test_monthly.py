@@ -1144,6 +1144,38 @@ def test_a_log_file_where_the_run_replaces_or_reads_is_refused(tmp_path, place):
     assert not log.exists()
 
 
+def test_a_log_of_a_month_already_published_is_said_and_exits_1(
+    two_games, make_round, make_bet, write_jsonl
+):
+    """A log of October arriving after October was published was loaded without a word by
+    November's run, which exited 0: its rounds were checked by nothing, and October's
+    published figures do not count them. The run names the month and exits 1."""
+    out, db = two_games.out, two_games.db
+    library_run(two_games.config, two_games.inbox, out, db, date(2026, 11, 5), write_stub_pages)
+    published = manifest_of(out / "2026-10")
+    write_jsonl(
+        two_games.inbox / "gr-october-late.jsonl",
+        greek_round(make_round, make_bet, "GR-LATE-3", "banker", "25.00", "0.00"),
+    )
+    lines = []
+    connection = connect(db)
+    try:
+        result = run_monthly(
+            connection, two_games.config, two_games.inbox, out,
+            {game: date(2026, 12, 5) for game in two_games.config.games}, write_stub_pages,
+            log=lines.append,
+        )  # fmt: skip
+    finally:
+        connection.close()
+    assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
+    assert (
+        "this run read 1 round of 2026-10, whose reports it does not write: check them with"
+        " verify --month 2026-10, and publish that month again with monthly --as-of a date of"
+        " its own run"
+    ) in lines
+    assert manifest_of(out / "2026-10") == published
+
+
 def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):
     with output_lock(tmp_path / "out", 0):
         started = time.monotonic()

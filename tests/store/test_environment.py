@@ -445,6 +445,10 @@ def test_an_old_copy_that_cannot_be_removed_does_not_fail_the_publishing_it_foll
     published = restricted(*export)
     assert published.returncode == 0, published.stderr
     assert (folder / ".copy.old").is_dir() and (copy / "bets").is_dir()
+    # said now, not a month later on the run that stops on it
+    assert f"{folder}/.copy.old: cannot remove the previous copy (the new one is in place)" in (
+        published.stderr
+    )
     stopped = restricted(*export)
     assert one_line(stopped) == (
         f"baccarat-report: {folder}/.copy.old: cannot remove the previous copy left there by the"
