@@ -67,7 +67,7 @@ DATABASE_FAULTS: dict[str, str] = {
 
 
 class Stopped(BaseException):
-    """SIGTERM or SIGINT arrived. Raised in the main thread, so that it unwinds through every
+    """SIGTERM, SIGINT or SIGHUP arrived. Raised in the main thread, so that it unwinds through every
     ``except BaseException: ROLLBACK`` (and every staging clean-up) on the way out; not a
     KeyboardInterrupt, which the command-line library would turn into exit code 130."""
 
@@ -83,17 +83,25 @@ class Stopped(BaseException):
         )
 
 
+#: The signals that stop a command cleanly: Ctrl-C, a scheduler's stop, and the hang-up of
+#: the terminal a run by hand was started from (an ssh session that dropped).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 def _stop(signal_number: int, frame: FrameType | None) -> None:
     # One stop is enough: a second Ctrl-C must not break off the rollback the first started.
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, signal.SIG_IGN)
+    for number in STOP_SIGNALS:
+        if signal.getsignal(number) is _stop:
+            signal.signal(number, signal.SIG_IGN)
     raise Stopped(signal_number)
 
 
 def install_signal_handlers() -> None:
-    """SIGINT and SIGTERM raise :class:`Stopped` in the main thread."""
-    for number in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(number, _stop)
+    """SIGINT, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread; a signal the
+    command was started ignoring stays ignored (``nohup`` ignores SIGHUP for it)."""
+    for number in STOP_SIGNALS:
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, _stop)
 
 
 def describe_os_error(error: OSError) -> str | None:

@@ -21,7 +21,7 @@ from helpers import counts, rows, run_main
 
 import reporting.cli
 from reporting.cli import main
-from reporting.cli.failures import describe_failure
+from reporting.cli.failures import STOP_SIGNALS, describe_failure
 
 # --- signals: a real child process, killed in the middle of a file -------------------------
 
@@ -102,6 +102,42 @@ def test_a_signal_mid_file_rolls_the_file_back_and_exits_2_with_one_line(
     assert counts(db)["rounds"] == 40_002
 
 
+def test_a_hang_up_stops_a_run_by_hand_cleanly_and_nohup_still_ignores_it(
+    tmp_path, make_round, write_jsonl
+):
+    """An ssh session that dropped sent SIGHUP to a run started by hand: it died with exit
+    129, no line, and its workers' temporary folders left. It stops as SIGTERM stops it; a
+    run under ``nohup`` (SIGHUP ignored) goes on."""
+    from reporting.cli.failures import _stop, install_signal_handlers
+
+    write_jsonl(tmp_path / "first.jsonl", make_round("F-1"))
+    big = write_jsonl(
+        tmp_path / "big.jsonl",
+        *(make_round(f"BIG-{n:06d}", hand_no=n % 80 + 1) for n in range(40_000)),
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "reporting", "ingest", "first.jsonl", str(big), "--db", "store.sqlite"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),
+    )  # fmt: skip
+    wait_until_mid_transaction(tmp_path / "store.sqlite", process)
+    process.send_signal(signal.SIGHUP)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 2, stderr
+    assert stderr.startswith("baccarat-report: stopped by SIGHUP: the unfinished transaction")
+    before = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    try:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        install_signal_handlers()
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN  # as nohup left it
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        install_signal_handlers()
+        assert signal.getsignal(signal.SIGHUP) is _stop
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
 # --- the boundary in-process: each kind of failure gives one line and exit 2 ----------------
 
 
@@ -114,7 +150,7 @@ def run_failing(monkeypatch, capsys, error: BaseException, *args: str) -> tuple[
     failing.__doc__ = "Raise a prepared error."
     monkeypatch.setattr(sys, "argv", ["baccarat-report", *args, "fail"])
     monkeypatch.setattr(reporting.cli, "app", _app_with(failing))
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    handlers = {number: signal.getsignal(number) for number in STOP_SIGNALS}
     try:
         with pytest.raises(SystemExit) as stop:
             main()
