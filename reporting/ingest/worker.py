@@ -297,7 +297,8 @@ def write_frame(stream: IO[bytes], frame: Frame) -> None:
 
 def _serve() -> None:
     """The child: read the source named on stdin and write its batches as frames."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    for number in (signal.SIGINT, signal.SIGHUP):  # the parent handles them and stops us
+        signal.signal(number, signal.SIG_IGN)
     # Frames go to a private copy of stdout; anything printed by mistake goes to stderr.
     frames = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

@@ -411,10 +411,11 @@ _PR_SET_PDEATHSIG = 1
 
 
 def worker_started(parent: int) -> None:
-    """In each worker (of verify, and of the monthly job's rendering): Ctrl-C is the
-    coordinator's to handle (it stops the workers), and the worker dies with the coordinator
+    """In each worker (of verify, and of the monthly job's rendering): Ctrl-C and a hang-up
+    are the coordinator's to handle (it stops the workers), and the worker dies with the coordinator
     (Linux), so that a stopped run leaves none behind."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGINT, signal.SIGHUP):  # sent to the whole group, as a terminal's
+        signal.signal(number, signal.SIG_IGN)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the coordinator died before the line above took effect

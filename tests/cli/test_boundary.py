@@ -118,10 +118,10 @@ def test_a_hang_up_stops_a_run_by_hand_cleanly_and_nohup_still_ignores_it(
     process = subprocess.Popen(
         [sys.executable, "-m", "reporting", "ingest", "first.jsonl", str(big), "--db", "store.sqlite"],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL),
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL), start_new_session=True,
     )  # fmt: skip
     wait_until_mid_transaction(tmp_path / "store.sqlite", process)
-    process.send_signal(signal.SIGHUP)
+    os.killpg(process.pid, signal.SIGHUP)  # to the whole group, as a terminal that hangs up
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 2, stderr
     assert stderr.startswith("baccarat-report: stopped by SIGHUP: the unfinished transaction")
