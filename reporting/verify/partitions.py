@@ -462,6 +462,7 @@ def worker_pool(
     The workers' temporary files (a render worker's fonts) are made in a folder of the run's,
     removed once the workers are gone: a killed worker cannot remove its own."""
     _fork_server_folder()
+    _working_folder_that_exists()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
     # A failed removal is not the run's error (out of file descriptors, say, it would hide
@@ -488,6 +489,17 @@ def worker_pool(
             raise
         starting.join()
         pool.shutdown(wait=True)
+
+
+def _working_folder_that_exists() -> None:
+    """Run from / if the working folder has been removed: the fork server starts from it
+    (multiprocessing asks for it), where one process does without it. Every path the run
+    still uses was made absolute or opened already: a relative one could not be opened in a
+    removed folder."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        os.chdir("/")
 
 
 def _in_folder(folder: str, initializer: Callable[[], None]) -> None:

@@ -1176,6 +1176,31 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
     assert manifest_of(out / "2026-10") == published
 
 
+def test_a_run_with_workers_from_a_working_folder_since_removed_runs_as_with_one(tmp_path):
+    """A scheduler's working folder removed under it: with --jobs 2 the run stopped on "no
+    such file or folder", naming nothing, where --jobs 1 published the month."""
+    import subprocess
+    import sys
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+
+    def in_a_removed_folder():
+        os.chdir(gone)
+        os.rmdir(gone)
+
+    sample = Path(__file__).resolve().parents[2] / "sample_data"
+    out = tmp_path / "out"
+    process = subprocess.run(
+        [sys.executable, "-m", "reporting", "monthly", "--inbox", str(sample / "inbox"),
+         "--out", str(out), "--db", str(tmp_path / "db.sqlite"),
+         "--config", str(sample / "operator.toml"), "--as-of", "2026-11-05", "--jobs", "2"],
+        capture_output=True, text=True, timeout=600, preexec_fn=in_a_removed_folder,
+    )  # fmt: skip
+    assert process.returncode == 1, process.stderr  # the sample month's standing alerts
+    assert (out / "2026-10" / "manifest.json").is_file()
+
+
 def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):
     with output_lock(tmp_path / "out", 0):
         started = time.monotonic()
