@@ -70,9 +70,9 @@ def render_game(
 ) -> list[Path]:
     """The disclosure pages and the rule sheets of one game, in each configured language,
     published by ``operator`` (the configuration's ``[operator]``)."""
-    from reporting.presentation.documents import FORMATS, write_game_documents
+    from reporting.presentation.documents import FORMATS, render_game_documents, write_documents
 
-    documents = write_game_documents(
+    rendered = render_game_documents(
         game,
         game.languages,
         FORMATS,
@@ -83,7 +83,7 @@ def render_game(
         disclosure_formats=("html", "pdf"),
         operator=operator,
     )
-    return [document.path for document in documents.files]
+    return [document.path for document in write_documents(rendered.pages)]
 
 
 def monthly_command(

@@ -1,7 +1,7 @@
 """A game's documents: build its rule sheet in each language, write each format.
 
 :func:`render_game_documents` and :func:`write_documents` are the one orchestration, used by
-the ``rules`` command and (as :func:`write_game_documents`) by the monthly job. Each renderer, HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX
+the ``rules`` command and by the monthly job. Each renderer, HTML (:mod:`.html`), PDF (:mod:`.pdf`) and XLSX
 (:mod:`.rulesheet_xlsx`), takes a computed :class:`~reporting.presentation.rulesheet_model.RuleSheet`
 and nothing else; the same sheet gives the same bytes. Files are written atomically
 (:func:`write_atomically`): a reader sees the old file or the new one, never half of one; and
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DISCLOSURE_FORMATS",
     "FORMATS",
-    "GameDocuments",
     "RenderedDocuments",
     "RenderedPage",
     "WrittenDocument",
@@ -41,7 +40,6 @@ __all__ = [
     "render_game_documents",
     "write_disclosure_page",
     "write_documents",
-    "write_game_documents",
     "write_rule_sheet",
 ]
 
@@ -121,42 +119,6 @@ class WrittenDocument:
     disclosure_page: bool
     size: int  # bytes
     sha256: str
-
-
-@dataclass(frozen=True, slots=True)
-class GameDocuments:
-    """What :func:`write_game_documents` wrote, in order, and the sheets' warnings (each once)."""
-
-    files: tuple[WrittenDocument, ...]
-    warnings: tuple[str, ...]
-
-
-def write_game_documents(
-    game: GameSpec,
-    languages: Sequence[str],
-    formats: Sequence[str],
-    *,
-    disclosure: Disclosure | None,
-    as_of: date,
-    folder: Path,
-    tool_version: str,
-    disclosure_formats: Sequence[str] = (),
-    operator: Operator | str | None = None,
-) -> GameDocuments:
-    """Build the rule sheet of ``game`` in each language and write it in each format
-    (:func:`render_game_documents`, then :func:`write_documents`)."""
-    rendered = render_game_documents(
-        game,
-        languages,
-        formats,
-        disclosure=disclosure,
-        as_of=as_of,
-        folder=folder,
-        tool_version=tool_version,
-        disclosure_formats=disclosure_formats,
-        operator=operator,
-    )
-    return GameDocuments(write_documents(rendered.pages), rendered.warnings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from reporting.engine.money import format_cents, parse_amount
 from reporting.engine.rules import hand_value
 from reporting.errors import InputError
 from reporting.sample.calendar import SECOND, Clock, epoch_ms
-from reporting.sample.writers import close_part, finish_part, open_part
+from reporting.sample.writers import finish_part, open_part
 
 __all__ = [
     "numeric_feed_codes",
@@ -180,13 +180,7 @@ class _Sink:
             self._pending, self._size = [], 0
 
     def close(self, keep: bool) -> None:
-        def closing() -> None:
-            try:
-                self._flush()
-            finally:
-                close_part(self._raw, self._stream)
-
-        finish_part(self.temporary, self.path, keep, closing)
+        finish_part(self.temporary, self.path, keep, self._flush, (self._raw, self._stream))
 
 
 class ExportWriter:

@@ -94,12 +94,21 @@ def close_part(raw: IO[bytes], stream: BackgroundStream) -> None:
         raw.close()
 
 
-def finish_part(temporary: Path, path: Path, keep: bool, closing: Callable[[], None]) -> None:
-    """Run ``closing`` (the last writes, the file closed), then keep the ``*.part`` file
-    under its name or remove it; when ``closing`` fails (a full disk on the last bytes), the
-    part is removed too, not left beside the log."""
+def finish_part(
+    temporary: Path,
+    path: Path,
+    keep: bool,
+    flush: Callable[[], None],
+    opened: tuple[IO[bytes], BackgroundStream],
+) -> None:
+    """Write what ``flush`` holds, close what :func:`open_part` ``opened``, then keep the
+    ``*.part`` file under its name or remove it; when a step fails (a full disk on the last
+    bytes), the part is removed too, not left beside the log."""
     try:
-        closing()
+        try:
+            flush()
+        finally:
+            close_part(*opened)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -156,14 +165,7 @@ class JsonLinesWriter:
 
     def close(self, keep: bool) -> None:
         """Finish the file, then keep it under its name or remove it."""
-
-        def closing() -> None:
-            try:
-                self._flush()
-            finally:
-                close_part(self._raw, self._stream)
-
-        finish_part(self.temporary, self.path, keep, closing)
+        finish_part(self.temporary, self.path, keep, self._flush, (self._raw, self._stream))
 
 
 class CsvWriter:

@@ -386,13 +386,9 @@ def test_dates_outside_the_years_handled_are_one_line(tmp_path, argv):
     assert "outside the" in process.stderr and "2099" in process.stderr
 
 
-@pytest.mark.parametrize("command", ["ingest", "verify"])
-def test_db_wait_bounds_the_wait_for_a_busy_database_then_one_line(
-    tmp_path, command, make_round, write_jsonl
-):
-    """Issue 11: a database locked for more than 60 s ended in a traceback; the wait is
-    configurable (--db-wait) and its end is one line, exit 2. (Readers such as disclose
-    never wait: the database is in WAL mode.)"""
+def store_and_command(tmp_path, command: str, make_round, write_jsonl) -> tuple[Path, tuple]:
+    """A store with one round, and the arguments of ``command`` that write to it (ingest of
+    a second log, or verify)."""
     db = tmp_path / "store.sqlite"
     log = write_jsonl(tmp_path / "a.jsonl", make_round("A-1"))
     assert run_main("ingest", str(log), "--db", str(db), cwd=tmp_path).returncode == 0
@@ -400,6 +396,17 @@ def test_db_wait_bounds_the_wait_for_a_busy_database_then_one_line(
         "ingest": ("ingest", str(write_jsonl(tmp_path / "b.jsonl", make_round("B-1")))),
         "verify": ("verify",),
     }[command]
+    return db, argv
+
+
+@pytest.mark.parametrize("command", ["ingest", "verify"])
+def test_db_wait_bounds_the_wait_for_a_busy_database_then_one_line(
+    tmp_path, command, make_round, write_jsonl
+):
+    """Issue 11: a database locked for more than 60 s ended in a traceback; the wait is
+    configurable (--db-wait) and its end is one line, exit 2. (Readers such as disclose
+    never wait: the database is in WAL mode.)"""
+    db, argv = store_and_command(tmp_path, command, make_round, write_jsonl)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
@@ -425,13 +432,7 @@ def test_a_signal_while_waiting_for_a_busy_database_stops_at_once(
     stopped. The wait is taken in steps of WAIT_STEP, and the signal stops it within one."""
     from reporting.store.faults import WAIT_STEP
 
-    db = tmp_path / "store.sqlite"
-    log = write_jsonl(tmp_path / "a.jsonl", make_round("A-1"))
-    assert run_main("ingest", str(log), "--db", str(db), cwd=tmp_path).returncode == 0
-    argv = {
-        "ingest": ("ingest", str(write_jsonl(tmp_path / "b.jsonl", make_round("B-1")))),
-        "verify": ("verify",),
-    }[command]
+    db, argv = store_and_command(tmp_path, command, make_round, write_jsonl)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:
