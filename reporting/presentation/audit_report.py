@@ -16,7 +16,7 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -48,6 +48,7 @@ from reporting.verify.shoes import ShoeSummary
 
 __all__ = [
     "LANGUAGE",
+    "MAX_INPUTS",
     "MAX_SHOES",
     "MAX_VOIDS",
     "TEMPLATE",
@@ -76,9 +77,19 @@ LANGUAGE = "en"
 MAX_SHOES = 20
 #: Void rounds listed at most; the rest are counted (the workbook lists them all).
 MAX_VOIDS = 50
+#: Input files listed at most; the rest are counted (the workbook's Sign-off sheet and the
+#: month's manifest.json list them all, and the store digest covers them): a month exported
+#: as a file per table and hour, thousands of them, printed a page per forty files, in
+#: minutes and gigabytes.
+MAX_INPUTS = 100
 #: The audit workbook's sheets the report sends a reader to for what it leaves out.
 WORKBOOK_SHEETS = MappingProxyType(
-    {"findings": "Findings", "void_rounds": "Void rounds", "shoes": "Shoes"}
+    {
+        "findings": "Findings",
+        "void_rounds": "Void rounds",
+        "shoes": "Shoes",
+        "inputs": "Sign-off",
+    }
 )
 
 
@@ -199,7 +210,8 @@ class AuditReport:
     kinds: tuple[KindLine, ...]  # by severity, then kind
     checks_not_run: tuple[CheckNotRun, ...]
     drafts: tuple[tuple[str, str], ...]  # game id, a disclosure warning
-    provenance: Provenance
+    provenance: Provenance  # its inputs: the first MAX_INPUTS
+    inputs_left_out: int
     findings: tuple[tuple[KindLine, tuple[EvidenceLine, ...]], ...]
     money: tuple[tuple[MoneyRow, tuple[MoneyRow, ...]], ...]  # a game's month row, its tables
     voids: tuple[VoidRound, ...]
@@ -470,6 +482,7 @@ def build_audit_report(
     kinds = _kind_lines(result, evidence)
     panels, shoes_left_out, shoes_with_findings = _shoes(shoes)
     voids = tuple(audit.void_rounds[:MAX_VOIDS])
+    inputs = audit.provenance.inputs
     return AuditReport(
         operator=config.name,
         month=parsed,
@@ -485,7 +498,8 @@ def build_audit_report(
         drafts=tuple(
             (check.game_id, warning) for check in audit.disclosures for warning in check.warnings
         ),
-        provenance=audit.provenance,
+        provenance=replace(audit.provenance, inputs=inputs[:MAX_INPUTS]),
+        inputs_left_out=len(inputs) - min(len(inputs), MAX_INPUTS),
         findings=_findings(kinds, evidence),
         money=_money(audit),
         voids=voids,

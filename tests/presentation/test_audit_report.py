@@ -37,6 +37,7 @@ from reporting.figures.evidence import findings_with_evidence
 from reporting.figures.statistics import outcome_tests, rtp_checks
 from reporting.presentation import roads
 from reporting.presentation.audit_report import (
+    MAX_INPUTS,
     MAX_SHOES,
     ShoeView,
     build_audit_report,
@@ -60,7 +61,13 @@ def money(table: str | None, day: int | None, stakes: int, payouts: int) -> Mone
     )  # fmt: skip
 
 
-def month_audit(voids: int = 1) -> MonthAudit:
+def input_file(name: str = "october.jsonl") -> InputFile:
+    return InputFile(
+        name, None, "ef" * 32, 1234, "jsonl", None, None, "2026-12-01T00:00:00Z", 4, 5, 0
+    )
+
+
+def month_audit(voids: int = 1, inputs: int = 1) -> MonthAudit:
     return MonthAudit(
         month=MONTH,
         void_rounds=tuple(
@@ -117,21 +124,7 @@ def month_audit(voids: int = 1) -> MonthAudit:
             "operator.toml",
             "ab" * 32,
             "cd" * 32,
-            (
-                InputFile(
-                    "october.jsonl",
-                    None,
-                    "ef" * 32,
-                    1234,
-                    "jsonl",
-                    None,
-                    None,
-                    "2026-12-01T00:00:00Z",
-                    4,
-                    5,
-                    0,
-                ),
-            ),  # fmt: skip
+            (input_file(), *(input_file(f"inbox/LB01/{n:04d}.jsonl") for n in range(1, inputs))),
         ),
     )
 
@@ -151,7 +144,7 @@ def shoe(shoe_id: str, findings: int, marked=frozenset({2}), codes="T4 B6 P7p B8
     )  # fmt: skip
 
 
-def report_of(store, config, *, per_kind=50, shoes=(), voids=1, alerts=None):
+def report_of(store, config, *, per_kind=50, shoes=(), voids=1, alerts=None, inputs=1):
     result = verify(store, config, MONTH)
     return build_audit_report(
         config=config,
@@ -161,7 +154,7 @@ def report_of(store, config, *, per_kind=50, shoes=(), voids=1, alerts=None):
         result=result,
         outcome_tests=outcome_tests(result.tables, config.games),
         rtp_checks=rtp_checks(result.bet_totals, config.games),
-        audit=month_audit(voids),
+        audit=month_audit(voids, inputs),
         evidence=findings_with_evidence(store, MONTH, per_kind),
         alerts=alerts_of(store, result, **(alerts or {})),
         shoes=shoes,
@@ -277,6 +270,20 @@ def test_findings_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, ope
     )
     assert "october.jsonl:7" not in text  # the third mismatch by line is the one left out
     assert "(third_card_rule)" not in text
+
+
+def test_input_files_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, operator_config):
+    """A month exported as a file per table and hour: the report lists the first
+    MAX_INPUTS files and counts the rest (a page printed per forty files, in minutes and
+    gigabytes, for thousands of them), which the workbook lists and the store digest covers."""
+    report = report_of(store, operator_config, inputs=MAX_INPUTS + 7)
+    assert len(report.provenance.inputs) == MAX_INPUTS and report.inputs_left_out == 7
+    text = plain(render_audit_html(report))
+    assert "october.jsonl" in text and f"inbox/LB01/{MAX_INPUTS - 1:04d}.jsonl" in text
+    assert f"inbox/LB01/{MAX_INPUTS:04d}.jsonl" not in text
+    assert "and 7 more input files: see the audit workbook's Sign-off sheet." in text
+    every = plain(render_audit_html(report_of(store, operator_config, inputs=MAX_INPUTS)))
+    assert "more input files" not in every
 
 
 def test_money_rows_void_register_gaps_and_disclosures_are_shown(store, operator_config):
