@@ -18,6 +18,7 @@ from msgspec.structs import astuple
 
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
+from reporting.errors import InputError
 from reporting.ingest.formats import read_source
 from reporting.ingest.sources import Source
 from reporting.ingest.validation import ROUND_DECODER, RawRound, RoundValidator
@@ -352,6 +353,26 @@ def test_blank_lines_are_skipped_not_rejected(tmp_path, operator_config, make_ro
     records, rejects = read(path, operator_config)
     assert rejects == []
     assert [(record.round_id, record.source_line) for record in records] == [("R-1", 1), ("R-4", 4)]
+
+
+def test_a_last_line_without_its_newline_loads_when_whole_and_refuses_the_file_when_cut(
+    tmp_path, operator_config, make_round
+):
+    """A last line without a newline is a whole record (it loads), or the file was met midway
+    through its writing: refused whole, the way a cut gzip is, so that no reject of a line
+    that is whole in the finished file stays behind; a bad line that ends with its newline is
+    a reject as ever."""
+    whole, cut = json.dumps(make_round("R-1")), json.dumps(make_round("R-2"))
+    path = tmp_path / "log.jsonl"
+    path.write_text(f"{whole}\n{cut}", encoding="utf-8")
+    records, rejects = read(path, operator_config)
+    assert [record.round_id for record in records] == ["R-1", "R-2"] and rejects == []
+    path.write_text(f"{whole}\n{cut[:-9]}", encoding="utf-8")
+    with pytest.raises(InputError, match=r"log\.jsonl: line 2, its last, is cut short"):
+        read(path, operator_config)
+    path.write_text(f"{whole}\n{cut[:-9]}\n", encoding="utf-8")
+    records, rejects = read(path, operator_config)
+    assert [(reject.source_line, reject.reason) for reject in rejects] == [(2, "bad_json")]
 
 
 def test_crlf_line_endings_load(tmp_path, operator_config, make_round):

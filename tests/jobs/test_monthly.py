@@ -852,6 +852,29 @@ def test_an_unreadable_new_file_exits_2_and_leaves_the_reports_as_they_were(gree
     assert snapshot(greek.out) == before
 
 
+def test_a_log_met_midway_through_its_upload_loads_nothing_until_it_is_whole(greek):
+    """The run at 06:00 meets a JSON Lines upload midway: its last line cut. Its lines loaded
+    and the cut one rejected, the whole file (another file by its content) loaded later left
+    that reject bearing on the month for good, every run exiting 1. The cut file now loads
+    nothing, as a cut gzip does, and once whole it loads as if the first run had not met it."""
+    whole = greek.inbox / "late-2026-10.jsonl"
+    text = whole.read_bytes()
+    whole.write_bytes(text[: len(text) - 40])  # the second round's line, cut
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 2, process.stderr
+    last = process.stderr.strip().splitlines()[-1]
+    assert last == (
+        f"baccarat-report: {whole}: line 2, its last, is cut short (no newline, not a whole"
+        " record): the file is still being written, or was cut; nothing of it was loaded"
+    )
+    assert db_rows(greek.db, "SELECT count(*) FROM rounds") == [(0,)]
+    whole.write_bytes(text)  # the upload ends
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert db_rows(greek.db, "SELECT count(*) FROM rejected_records") == [(0,)]
+    assert disclosure_of(greek.out / "2026-10", "live-baccarat-gr")["rounds"] == 2
+
+
 def test_an_unreadable_file_is_named_once_in_the_message(greek):
     greek.inbox.joinpath("late-2.jsonl.gz").write_bytes(truncated_gzip())
     process = run_command(greek_argv(greek), greek.root)
