@@ -291,9 +291,21 @@ def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str,
         dates = ", ".join(f"{game.id} {month}" for month, games in months.items() for game in games)
         raise InputError(
             f"the games' dates fall in different reference months ({dates}): the run is near"
-            " midnight in one of their time zones; pass --as-of YYYY-MM-DD"
+            f" midnight in one of their time zones; {_as_of_choices(config, as_of)}"
         )
     return months
+
+
+def _as_of_choices(config: OperatorConfig, as_of: dict[str, date]) -> str:
+    """What to pass when the games' dates fall in two months: each of their dates that gives
+    every game one reference month, with that month (``pass --as-of 2026-11-05 to write
+    2026-10, or --as-of 2026-11-04 to write 2026-09``)."""
+    choices = []
+    for day in sorted(set(as_of.values()), reverse=True):
+        given = {str(reference_month(day, update_day(game))) for game in config.games.values()}
+        if len(given) == 1:
+            choices.append(f"--as-of {day.isoformat()} to write {given.pop()}")
+    return f"pass {', or '.join(choices)}" if choices else "pass --as-of YYYY-MM-DD"
 
 
 def _read_inbox(

@@ -1308,11 +1308,15 @@ def test_games_in_different_reference_months_are_refused_before_anything_is_writ
     as_of["live-baccarat-gr"] = date(2026, 11, 4)
     connection = connect(tmp_path / "db.sqlite")
     try:
-        with pytest.raises(InputError, match="different reference months"):
+        with pytest.raises(InputError, match="different reference months") as refused:
             run_monthly(connection, config, inbox, out, as_of, write_stub_pages)
     finally:
         connection.close()
     assert not out.exists()
+    # It says which dates to pass, and what each writes.
+    assert str(refused.value).endswith(
+        "pass --as-of 2026-11-05 to write 2026-10, or --as-of 2026-11-04 to write 2026-09"
+    )
 
 
 # --- unattended and hostile (issue 11): the swap, the lock, what bears on a month, paths ---------
