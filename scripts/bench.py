@@ -545,6 +545,7 @@ def generate(
             str(log),
             "--format",
             fmt,
+            "--force",  # a --dir kept from an earlier run holds the logs already
             "--json",
         ],
         "sample",

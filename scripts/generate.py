@@ -50,7 +50,15 @@ def write_sample_inbox(root: Path) -> None:
     (root / SAMPLE_INBOX).parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(
         [sys.executable, "-m", "reporting", "sample", "--month", "2026-10"]
-        + ["--rounds-per-day", "30", "--seed", "2026", "--out", str(root / SAMPLE_INBOX)],
+        + [
+            "--rounds-per-day",
+            "30",
+            "--seed",
+            "2026",
+            "--force",
+            "--out",
+            str(root / SAMPLE_INBOX),
+        ],
         check=True,
         cwd=REPO,
         stdout=subprocess.DEVNULL,

@@ -100,6 +100,10 @@ def sample_command(
     fmt: FormatOption = None,
     fault_kinds: FaultKindOption = None,
     games: GameOption = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Replace a log already at --out (default: refuse it)."),
+    ] = False,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -107,6 +111,8 @@ def sample_command(
     from reporting.sample import generate_month
 
     _check_options(month, fmt, out, config)
+    if not force:
+        _refuse_taken(out, fmt)
     operator = load_operator_config(config)
     with progress_bars(quiet=as_json, unit="percent") as bars, _naming(out):
         summary = generate_month(
@@ -148,6 +154,19 @@ def _check_options(month: str, fmt: str | None, out: Path, config: Path | None) 
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     keep_apart({"--out": out}, {"--config": config})
+
+
+def _refuse_taken(out: Path, fmt: str | None) -> None:
+    """A file already where the log goes (a real log in the inbox, say) stays, as ``init``
+    leaves a configuration: replaced only with ``--force``."""
+    from reporting.sample import log_files
+
+    for path in log_files(out, fmt):
+        if path.exists() or path.is_symlink():
+            raise InputError(
+                f"{path}: already exists; not overwritten (pass --force to replace it, or name"
+                " another file)"
+            )
 
 
 def print_summary(summary: SampleSummary) -> None:

@@ -12,7 +12,7 @@ of each of :data:`FORMATS` carries.
 
 from reporting.sample.calendar import month_span, parse_month
 from reporting.sample.faults import CARRIED_KINDS, FAULT_KINDS, FORMATS
-from reporting.sample.generator import GameSample, SampleSummary, generate_month
+from reporting.sample.generator import GameSample, SampleSummary, generate_month, log_files
 
 __all__ = [
     "CARRIED_KINDS",
@@ -21,6 +21,7 @@ __all__ = [
     "GameSample",
     "SampleSummary",
     "generate_month",
+    "log_files",
     "month_span",
     "parse_month",
 ]

@@ -68,6 +68,7 @@ __all__ = [
     "LogFormat",
     "SampleSummary",
     "generate_month",
+    "log_files",
     "month_span",
     "parse_month",
 ]
@@ -315,6 +316,13 @@ _SUFFIXES: dict[str, tuple[str, str]] = {
     "numeric-feed": (".json", ".json.gz"),
     "flat-csv": (".csv", ".csv.gz"),
 }
+
+
+def log_files(out: Path, fmt: str | None) -> tuple[Path, ...]:
+    """The files a log of ``fmt`` (or of the format ``out``'s name tells) is written to at
+    ``out``: the file, or a CSV pair's two files in the folder."""
+    out = Path(out)
+    return (out / "rounds.csv", out / "bets.csv") if _log_format(out, fmt) == "csv" else (out,)
 
 
 def _log_format(out: Path, fmt: str | None) -> LogFormat:

@@ -978,11 +978,36 @@ def test_a_sample_that_cannot_be_put_in_place_is_one_line_naming_out_and_leaves_
     (tmp_path / "a.jsonl").mkdir()
     process = run_main(
         "sample", "--month", MONTH, "--rounds-per-day", "2", "--config", str(config),
-        "--out", "a.jsonl", cwd=tmp_path,
+        "--out", "a.jsonl", "--force", cwd=tmp_path,
     )  # fmt: skip
     assert process.returncode == 2 and process.stderr.count("\n") == 1, process.stderr
     assert process.stderr.startswith("baccarat-report: a.jsonl: cannot write the sample there")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.jsonl", "operator.toml"]
+
+
+@pytest.mark.parametrize(
+    ("out", "fmt", "taken"),
+    [("a.jsonl", "jsonl", "a.jsonl"), ("pair", "csv", "pair/bets.csv")],
+)
+def test_a_file_already_at_out_stays_unless_forced(tmp_path, out, fmt, taken):
+    """``sample --out inbox/round-log.jsonl`` replaced the operator's real log of that name
+    without a word, where ``init`` leaves a configuration: refused in one line, replaced
+    with ``--force``."""
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
+    (tmp_path / "pair").mkdir()
+    (tmp_path / taken).write_text("a real log\n", encoding="utf-8")
+    argv = ("sample", "--month", MONTH, "--rounds-per-day", "2", "--config", str(config))
+    process = run_main(*argv, "--out", out, "--format", fmt, cwd=tmp_path)
+    assert process.returncode == 2, process.stderr
+    assert process.stderr == (
+        f"baccarat-report: {taken}: already exists; not overwritten (pass --force to replace"
+        " it, or name another file)\n"
+    )
+    assert (tmp_path / taken).read_text(encoding="utf-8") == "a real log\n"
+    process = run_main(*argv, "--out", out, "--format", fmt, "--force", cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    assert (tmp_path / taken).read_text(encoding="utf-8") != "a real log\n"
 
 
 def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(tmp_path):

@@ -43,7 +43,7 @@ def test_each_module_imports_only_from_below(path):
 
 def test_the_package_offers_the_public_names():
     assert set(reporting.sample.__all__) == {
-        "CARRIED_KINDS", "FAULT_KINDS", "FORMATS", "GameSample", "SampleSummary", "generate_month", "month_span", "parse_month",
+        "CARRIED_KINDS", "FAULT_KINDS", "FORMATS", "GameSample", "SampleSummary", "generate_month", "log_files", "month_span", "parse_month",
     }  # fmt: skip
     for name in reporting.sample.__all__:
         assert getattr(reporting.sample, name) is not None
