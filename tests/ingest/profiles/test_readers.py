@@ -409,6 +409,26 @@ def test_a_quote_never_closed_is_named_with_the_lines_it_swallowed(tmp_path, con
     )
 
 
+def test_a_rejected_flat_csv_round_keeps_its_month_in_its_game_s_time_zone(tmp_path, config):
+    """A round rejected for its stake, settled at midnight on 1 October in Rome (22:00 on
+    30 September in UTC): its reject bears on October (reporting.verify.bearing), the month
+    of its game's clock; a round whose settlement time cannot be read keeps no month."""
+    midnight = ROUND_CELLS.replace("2026-10-03 20:40:41.870+02:00", "2026-10-01 00:00:00+02:00")
+    midnight = midnight.replace("2026-10-03 20:40", "2026-09-30 23:59")  # opened and closed
+    unplaced = ROUND_CELLS.replace("F-1", "F-2").replace("2026-10-03 20:40:41.870+02:00", "soon")
+    path = flat(
+        tmp_path / "bets.csv",
+        f"{midnight},F-1-B1,a,Banker,25.0x,-25.00,EUR,",
+        f"{unplaced},F-2-B1,a,Banker,25.00,-25.00,EUR,",
+    )
+    records, rejects = read(path, config, "flat-csv")
+    assert records == []
+    assert [(r.round_id, r.reason, r.report_month) for r in rejects] == [
+        ("F-1", "bad_money", "2026-10"),
+        ("F-2", "bad_value", None),
+    ]
+
+
 def test_a_net_loss_larger_than_the_stake_is_bad_money(tmp_path, config):
     path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-26.00,EUR,")
     _, (reject,) = read(path, config, "flat-csv")
