@@ -245,6 +245,11 @@ class AuditReport:
         return sum(item.rejected for item in self.rejected_files)
 
     @property
+    def input_files(self) -> int:
+        """The files that loaded rounds of the month, those listed and those left out."""
+        return len(self.provenance.inputs) + self.inputs_left_out
+
+    @property
     def rejects_left_out(self) -> int:
         """Rejected records the report does not show line by line (the workbook lists them)."""
         return self.rejected - len(self.first_rejects)
@@ -499,7 +504,7 @@ def build_audit_report(
             (check.game_id, warning) for check in audit.disclosures for warning in check.warnings
         ),
         provenance=replace(audit.provenance, inputs=inputs[:MAX_INPUTS]),
-        inputs_left_out=len(inputs) - min(len(inputs), MAX_INPUTS),
+        inputs_left_out=max(0, len(inputs) - MAX_INPUTS),
         findings=_findings(kinds, evidence),
         money=_money(audit),
         voids=voids,

@@ -282,6 +282,7 @@ def test_input_files_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, 
     assert "october.jsonl" in text and f"inbox/LB01/{MAX_INPUTS - 1:04d}.jsonl" in text
     assert f"inbox/LB01/{MAX_INPUTS:04d}.jsonl" not in text
     assert "and 7 more input files: see the audit workbook's Sign-off sheet." in text
+    assert f"Input files {MAX_INPUTS + 7}" in text  # the summary counts them all
     every = plain(render_audit_html(report_of(store, operator_config, inputs=MAX_INPUTS)))
     assert "more input files" not in every
 
