@@ -57,6 +57,9 @@ FaultKindOption = Annotated[
         help="With --faults: inject only this kind (repeatable). Default: every kind.",
     ),
 ]
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Replace a log already at --out (default: refuse it).")
+]
 GameOption = Annotated[
     list[str] | None,
     typer.Option(
@@ -100,19 +103,14 @@ def sample_command(
     fmt: FormatOption = None,
     fault_kinds: FaultKindOption = None,
     games: GameOption = None,
-    force: Annotated[
-        bool,
-        typer.Option("--force", help="Replace a log already at --out (default: refuse it)."),
-    ] = False,
+    force: ForceOption = False,
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Write a realistic synthetic round log of a month for every configured game."""
     from reporting.sample import generate_month
 
-    _check_options(month, fmt, out, config)
-    if not force:
-        _refuse_taken(out, fmt)
+    _check_options(month, fmt, out, config, force)
     operator = load_operator_config(config)
     with progress_bars(quiet=as_json, unit="percent") as bars, _naming(out):
         summary = generate_month(
@@ -145,15 +143,19 @@ def _naming(out: Path) -> Iterator[None]:
         raise environment_fault(error, out, "write the sample there (nothing was kept)") from None
 
 
-def _check_options(month: str, fmt: str | None, out: Path, config: Path | None) -> None:
-    """A bad month or format, or an ``--out`` that is the configuration, fails before the
-    configuration is read."""
+def _check_options(
+    month: str, fmt: str | None, out: Path, config: Path | None, force: bool
+) -> None:
+    """A bad month or format, an ``--out`` that is the configuration, or one already there
+    (unless ``force``), fails before the configuration is read."""
     from reporting.sample import parse_month
 
     parse_month(month)
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     keep_apart({"--out": out}, {"--config": config})
+    if not force:
+        _refuse_taken(out, fmt)
 
 
 def _refuse_taken(out: Path, fmt: str | None) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from markupsafe import Markup
 
@@ -487,7 +488,6 @@ def build_audit_report(
     kinds = _kind_lines(result, evidence)
     panels, shoes_left_out, shoes_with_findings = _shoes(shoes)
     voids = tuple(audit.void_rounds[:MAX_VOIDS])
-    inputs = audit.provenance.inputs
     return AuditReport(
         operator=config.name,
         month=parsed,
@@ -503,8 +503,7 @@ def build_audit_report(
         drafts=tuple(
             (check.game_id, warning) for check in audit.disclosures for warning in check.warnings
         ),
-        provenance=replace(audit.provenance, inputs=inputs[:MAX_INPUTS]),
-        inputs_left_out=max(0, len(inputs) - MAX_INPUTS),
+        **_listed_inputs(audit.provenance),
         findings=_findings(kinds, evidence),
         money=_money(audit),
         voids=voids,
@@ -526,6 +525,16 @@ def build_audit_report(
         ),
         bet_names=bet_names(config),
     )
+
+
+def _listed_inputs(provenance: Provenance) -> dict[str, Any]:
+    """The report's provenance, with its first :data:`MAX_INPUTS` input files, and how many
+    are left out."""
+    inputs = provenance.inputs
+    return {
+        "provenance": replace(provenance, inputs=inputs[:MAX_INPUTS]),
+        "inputs_left_out": max(0, len(inputs) - MAX_INPUTS),
+    }
 
 
 def render_audit_html(report: AuditReport) -> str:
