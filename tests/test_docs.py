@@ -124,6 +124,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
     from reporting.config.operator import MAX_LOGO_PIXELS
     from reporting.ingest import limits
     from reporting.ingest.worker import WORKER_MIN_BYTES
+    from reporting.presentation.audit_report import MAX_INPUTS
     from reporting.store.faults import DEFAULT_WAIT, WAIT_STEP
     from reporting.store.query_bounds import MAX_REQUESTS
     from reporting.verify import partitions
@@ -134,6 +135,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
     return [
         (reliability, f"a line of {_mib(limits.MAX_LINE_BYTES)}"),
         (reliability, f"a CSV cell of {limits.MAX_CSV_FIELD_CHARS // 1024} Ki characters"),
+        (reliability, f"a CSV cell over {limits.MAX_CSV_FIELD_CHARS:,} characters"),
         (reliability, f"nesting {limits.MAX_DEPTH} deep"),
         (reliability, f"an amount of {limits.MAX_AMOUNT_CHARS} characters"),
         (reliability, f"a reject message of {limits.MAX_MESSAGE_CHARS} characters"),
@@ -153,6 +155,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
         ("operators/commands.md", f"It answers {WORDS[MAX_REQUESTS]} requests at a time"),
         ("operators/commands.md", f"A log of {_mib(WORKER_MIN_BYTES)} or more"),
         ("developers/architecture.md", f"of {_mib(WORKER_MIN_BYTES)} or more"),
+        ("compliance/audit.md", f"at most {MAX_INPUTS} listed, `MAX_INPUTS`"),
     ]
 
 
@@ -209,3 +212,21 @@ def test_a_bound_without_its_reason_fails_the_page(monkeypatch):
     monkeypatch.setattr(docs_reference, "BOUNDS", unexplained)
     with pytest.raises(LookupError, match="_KEY has no #: comment"):
         docs_reference.bounds()
+
+
+def test_the_table_of_languages_names_the_hands_as_each_catalogue_does():
+    """The operators' table of languages quotes each catalogue's words for the two hands and
+    the tie: each row is read back against its catalogue (the Italian row said Player and
+    Banker where the pages say Giocatore and Banco)."""
+    from reporting.config.languages import SUPPORTED_LANGUAGES
+    from reporting.presentation.i18n import load_translations
+
+    text = (DOCS / "operators" / "pages-and-languages.md").read_text(encoding="utf-8")
+    rows = dict(
+        re.findall(r"^\| ([a-z]{2}) \| [a-z]{2}_[A-Z]{2} \| [^|]+ \| ([^|]+) \|$", text, re.M)
+    )
+    assert set(rows) == set(SUPPORTED_LANGUAGES)
+    for code, words in rows.items():
+        catalogue = load_translations(code)
+        expected = ", ".join(catalogue.gettext(word) for word in ("Player", "Banker", "Tie"))
+        assert words.strip() == expected, code
