@@ -195,7 +195,17 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
         "What the pages show",
         (
             ("reporting.presentation.workbook_base", ("TEXT_LIMIT", "HEADER_LIMIT")),
-            ("reporting.presentation.audit_report", ("MAX_INPUTS", "MAX_SHOES", "MAX_VOIDS")),
+            (
+                "reporting.presentation.audit_report",
+                (
+                    "MAX_INPUTS",
+                    "MAX_LISTED_FILES",
+                    "MAX_TABLES",
+                    "MAX_GAPS",
+                    "MAX_SHOES",
+                    "MAX_VOIDS",
+                ),
+            ),
         ),
     ),
 )

@@ -544,6 +544,8 @@ def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
     """``manifest.json`` of the staged month: every file with its sha256."""
     manifest = staging / MANIFEST
     document = _manifest(run.month, run.games, run.as_of, run.inputs, staging, files)
+    if run.unread:  # the audit report lists the first of them (its MAX_LISTED_FILES)
+        document["not_read"] = sorted(run.unread)
     manifest.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest
 

@@ -49,8 +49,11 @@ from reporting.verify.shoes import ShoeSummary
 
 __all__ = [
     "LANGUAGE",
+    "MAX_GAPS",
     "MAX_INPUTS",
+    "MAX_LISTED_FILES",
     "MAX_SHOES",
+    "MAX_TABLES",
     "MAX_VOIDS",
     "TEMPLATE",
     "WORKBOOK_SHEETS",
@@ -83,6 +86,18 @@ MAX_VOIDS = 50
 #: as a file per table and hour, thousands of them, printed a page per forty files, in
 #: minutes and gigabytes.
 MAX_INPUTS = 100
+#: Files with rejected lines, and inbox files not read, listed at most, each; the rest are
+#: counted (the workbook's Rejected records sheet names every record with its file, and
+#: manifest.json every file not read): an export that ends each of 5,000 files with a line it
+#: cannot read, or a checksum file beside each log, made a PDF of minutes and gigabytes.
+MAX_LISTED_FILES = 100
+#: Tables of a game listed in the money table and drawn in its outcome chart at most (those
+#: outside their 99.9% region first, then by table id); the rest are counted (the workbook's
+#: Money and Outcome tests sheets hold them all): 500 tables printed 165 pages in 1.6 GB.
+MAX_TABLES = 50
+#: Availability gaps listed at most (the longest first); the rest are counted (the
+#: workbook's Availability gaps sheet lists them all).
+MAX_GAPS = 100
 #: The audit workbook's sheets the report sends a reader to for what it leaves out.
 WORKBOOK_SHEETS = MappingProxyType(
     {
@@ -90,6 +105,10 @@ WORKBOOK_SHEETS = MappingProxyType(
         "void_rounds": "Void rounds",
         "shoes": "Shoes",
         "inputs": "Sign-off",
+        "rejected_files": "Rejected records",
+        "money": "Money",
+        "outcomes": "Outcome tests",
+        "gaps": "Availability gaps",
     }
 )
 
@@ -185,6 +204,7 @@ class Chart:
     heading: str
     svg: Markup | None
     note: str | None = None
+    left_out: int = 0  # tables the drawing leaves out (of at most MAX_TABLES drawn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +234,8 @@ class AuditReport:
     provenance: Provenance  # its inputs: the first MAX_INPUTS
     inputs_left_out: int
     findings: tuple[tuple[KindLine, tuple[EvidenceLine, ...]], ...]
-    money: tuple[tuple[MoneyRow, tuple[MoneyRow, ...]], ...]  # a game's month row, its tables
+    #: a game's month row per currency, its first MAX_TABLES tables, how many are left out
+    money: tuple[tuple[MoneyRow, tuple[MoneyRow, ...], int], ...]
     voids: tuple[VoidRound, ...]
     voids_left_out: int
     gaps: tuple[AvailabilityGap, ...]
@@ -244,6 +265,19 @@ class AuditReport:
     def rejected(self) -> int:
         """Rejected records bearing on the month."""
         return sum(item.rejected for item in self.rejected_files)
+
+    @property
+    def listed_gaps(self) -> tuple[AvailabilityGap, ...]:
+        """The longest :data:`MAX_GAPS` availability gaps, in their order."""
+        if len(self.gaps) <= MAX_GAPS:
+            return self.gaps
+        longest = sorted(range(len(self.gaps)), key=lambda i: -self.gaps[i].minutes)[:MAX_GAPS]
+        return tuple(self.gaps[i] for i in sorted(longest))
+
+    @property
+    def gaps_left_out(self) -> int:
+        """Availability gaps the report does not list (the workbook lists them)."""
+        return len(self.gaps) - len(self.listed_gaps)
 
     @property
     def input_files(self) -> int:
@@ -303,26 +337,21 @@ def _findings(
     return tuple((kind, tuple(by_kind.get(kind.kind, ()))) for kind in kinds)
 
 
-def _money(audit: MonthAudit) -> tuple[tuple[MoneyRow, tuple[MoneyRow, ...]], ...]:
-    """Each game's month row per currency, with its tables' month rows."""
+def _money(audit: MonthAudit) -> tuple[tuple[MoneyRow, tuple[MoneyRow, ...], int], ...]:
+    """Each game's month row per currency, with its first :data:`MAX_TABLES` tables' month
+    rows (by table id) and how many more it has."""
     months = [row for row in audit.money if row.table_id is None and row.day is None]
-    tables = [row for row in audit.money if row.table_id is not None and row.day is None]
-    return tuple(
-        (
-            month,
-            tuple(
-                sorted(
-                    (
-                        row
-                        for row in tables
-                        if (row.game_id, row.currency) == (month.game_id, month.currency)
-                    ),
-                    key=lambda row: row.table_id or "",
-                )
-            ),
+    tables: dict[tuple[str, str], list[MoneyRow]] = {}
+    for row in audit.money:
+        if row.table_id is not None and row.day is None:
+            tables.setdefault((row.game_id, row.currency), []).append(row)
+    shown = []
+    for month in sorted(months, key=lambda row: (row.game_id, row.currency)):
+        rows = sorted(
+            tables.get((month.game_id, month.currency), ()), key=lambda r: r.table_id or ""
         )
-        for month in sorted(months, key=lambda row: (row.game_id, row.currency))
-    )
+        shown.append((month, tuple(rows[:MAX_TABLES]), max(0, len(rows) - MAX_TABLES)))
+    return tuple(shown)
 
 
 def _game_charts(
@@ -336,18 +365,7 @@ def _game_charts(
     line per currency)."""
     drawn = []
     if tests:
-        flagged = sum(test.flagged for test in tests)
-        labels = charts.ChartLabels(
-            f"Banker, Player and Tie per table of {game_id}",
-            f"Banker, Player and Tie shares of {len(tests)} tables of {game_id} against their"
-            f" exact probabilities; {flagged} outside the 99.9% region.",
-        )
-        drawn.append(
-            Chart(
-                "Outcomes against expectation, per table",
-                _svg(charts.outcome_chart_svg(tests, labels)),
-            )
-        )
+        drawn.append(_outcome_chart(game_id, tests))
     if checks and all(charts.band_clipped(check) for check in checks):
         drawn.append(
             Chart(
@@ -384,6 +402,25 @@ def _game_charts(
             )
         )
     return tuple(drawn)
+
+
+def _outcome_chart(game_id: str, tests: Sequence[OutcomeTest]) -> Chart:
+    """A game's tables' outcomes: at most :data:`MAX_TABLES` of them drawn, those outside
+    their 99.9% region first, then by table id, in their order."""
+    flagged = sum(test.flagged for test in tests)
+    chosen = sorted(range(len(tests)), key=lambda i: (not tests[i].flagged, tests[i].table_id))
+    drawn = [tests[i] for i in sorted(chosen[:MAX_TABLES])]
+    some = "" if len(drawn) == len(tests) else f"{len(drawn)} of the "
+    labels = charts.ChartLabels(
+        f"Banker, Player and Tie per table of {game_id}",
+        f"Banker, Player and Tie shares of {some}{len(tests)} tables of {game_id} against"
+        f" their exact probabilities; {flagged} outside the 99.9% region.",
+    )
+    return Chart(
+        "Outcomes against expectation, per table",
+        _svg(charts.outcome_chart_svg(drawn, labels)),
+        left_out=len(tests) - len(drawn),
+    )
 
 
 def _svg(text: str) -> Markup:
@@ -542,7 +579,7 @@ def render_audit_html(report: AuditReport) -> str:
     return (
         make_environment(LANGUAGE)
         .get_template(TEMPLATE)
-        .render(report=report, sheets=WORKBOOK_SHEETS)
+        .render(report=report, sheets=WORKBOOK_SHEETS, max_listed_files=MAX_LISTED_FILES)
     )
 
 

@@ -1639,6 +1639,8 @@ def test_inbox_files_that_are_not_read_alert_on_every_run_and_hidden_files_do_no
             "pipe.jsonl",
         ]
         assert "FIFO" in unread[2] or "fifo" in unread[2].lower()
+        # The month's manifest names them all (the audit report lists the first of them).
+        assert manifest_of(greek.out / "2026-10")["not_read"] == unread
     plain = run_command(greek_argv(greek), greek.root)
     assert plain.returncode == 1
     assert "in the inbox but not read: more.ndjson (" in plain.stdout
