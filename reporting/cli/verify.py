@@ -225,8 +225,8 @@ def _print_rejects(alerts: MonthAlerts) -> None:
             f"{alerts.rejected:,} rejected lines bear on this period: they are in the"
             " rejected_records table (and the audit workbook)"
         )
-        for item in alerts.rejected_files:
-            typer.echo(f"  {item.describe()}")
+        for line in alerts.rejected_file_lines:
+            typer.echo(line)
 
 
 class _ReadAhead(threading.Thread):

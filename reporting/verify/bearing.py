@@ -50,6 +50,7 @@ from reporting.records import SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 
 __all__ = [
+    "FILES_NAMED",
     "REJECTS_SHOWN",
     "MonthAlerts",
     "RejectedFile",
@@ -62,6 +63,11 @@ __all__ = [
 #: The rejected records a month's alerts carry line by line (the first, by file and line):
 #: the audit report shows them, the workbook's Rejected records sheet lists every one.
 REJECTS_SHOWN = 20
+#: The files with rejected lines, and the inbox files not read, that the alerts' lines name
+#: one by one (the summary a terminal or a cron mail shows), each; the rest are counted, and
+#: ``--json``, the workbook and manifest.json name them all: a checksum file beside each of
+#: 5,000 logs made a summary of 5,000 lines.
+FILES_NAMED = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,9 +202,11 @@ class MonthAlerts:
             lines.append(f"{self.findings:,} findings in {period} ({kinds})")
         if self.rejected:
             lines.append(f"{self.rejected:,} rejected lines bear on {period}")
-            lines += [f"  {item.describe()}" for item in self.rejected_files]
-        for name in self.unread_files:
-            lines.append(f"in the inbox but not read: {name}")
+            lines += self.rejected_file_lines
+        lines += [f"in the inbox but not read: {name}" for name in self.unread_files[:FILES_NAMED]]
+        if len(self.unread_files) > FILES_NAMED:
+            more = len(self.unread_files) - FILES_NAMED
+            lines.append(f"and {more:,} more inbox files not read: manifest.json names them all")
         for game, rounds in sorted(self.unverified_rounds.items()):
             lines.append(
                 f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"
@@ -208,6 +216,16 @@ class MonthAlerts:
             lines += [f"{game}: {problem}" for problem in problems]
         for game, problems in sorted(self.availability.items()):
             lines += [f"{game}: {problem}" for problem in problems]
+        return lines
+
+    @property
+    def rejected_file_lines(self) -> list[str]:
+        """The files with rejected lines, one line each up to :data:`FILES_NAMED`, indented
+        under the alerts' count of rejected lines; then how many more."""
+        lines = [f"  {item.describe()}" for item in self.rejected_files[:FILES_NAMED]]
+        if len(self.rejected_files) > FILES_NAMED:
+            more = len(self.rejected_files) - FILES_NAMED
+            lines.append(f"  and {more:,} more files with rejected lines: see rejected_records")
         return lines
 
     @property

@@ -13,7 +13,13 @@ import pytest
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import ingest
 from reporting.store.schema import connect
-from reporting.verify.bearing import MonthAlerts, month_alerts, reject_scope
+from reporting.verify.bearing import (
+    FILES_NAMED,
+    MonthAlerts,
+    RejectedFile,
+    month_alerts,
+    reject_scope,
+)
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import verify
 
@@ -239,3 +245,34 @@ def test_checks_not_run_are_warnings_that_leave_the_exit_code_alone():
     with_a_finding = MonthAlerts("2026-10", findings_by_kind={"unverified_bet": 1})
     assert with_a_finding.exit_code == 1
     assert with_a_finding.alerts == ["1 findings in 2026-10 (unverified_bet 1)"]
+
+
+def test_the_alerts_name_the_first_files_and_count_the_rest_with_every_other_alert_after():
+    """A checksum file beside each of 5,000 logs made a summary of 5,000 lines, and what came
+    after them (an availability problem, say) went unseen: the alerts' lines name the first
+    FILES_NAMED files of each list and count the rest; the JSON keeps every one."""
+    rejected = tuple(
+        RejectedFile(f"logs/{n:04d}.jsonl", 1, 3, {"bad_json": 1}) for n in range(FILES_NAMED + 3)
+    )
+    unread = tuple(
+        f"logs/{n:04d}.jsonl.sha256 (not a round log name)" for n in range(FILES_NAMED + 5)
+    )
+    alerts = MonthAlerts(
+        "2026-10",
+        rejected_files=rejected,
+        unread_files=unread,
+        availability={"live-baccarat-it": ("idle for 43,986 of the month's minutes",)},
+    )
+    lines = alerts.alerts
+    assert lines[0] == f"{FILES_NAMED + 3} rejected lines bear on 2026-10"
+    assert lines[1 : FILES_NAMED + 1] == [f"  {item.describe()}" for item in rejected[:FILES_NAMED]]
+    assert lines[FILES_NAMED + 1] == "  and 3 more files with rejected lines: see rejected_records"
+    named = lines[FILES_NAMED + 2 : 2 * FILES_NAMED + 2]
+    assert named == [f"in the inbox but not read: {name}" for name in unread[:FILES_NAMED]]
+    assert lines[2 * FILES_NAMED + 2 :] == [
+        "and 5 more inbox files not read: manifest.json names them all",
+        "live-baccarat-it: idle for 43,986 of the month's minutes",
+    ]
+    document = alerts.to_document()
+    assert len(document["rejected_files"]) == FILES_NAMED + 3
+    assert document["unread_files"] == list(unread)
