@@ -25,6 +25,7 @@ from reporting.engine.money import format_cents
 
 __all__ = [
     "CSV_BET_FIELDS",
+    "CSV_PAIR",
     "CSV_ROUND_FIELDS",
     "DOCUMENT_SUFFIXES",
     "Doubt",
@@ -368,6 +369,9 @@ def finding_order(finding: Finding) -> tuple:
 #: its parts before 1980, and every month needs the months around it (the one before for a
 #: disclosure, the one after for the time zones); the century is room enough.
 MONTHS_HANDLED = (Month(1980, 1), Month(2099, 12))
+
+#: The spec's CSV pair (round-log.md): the rounds' file and the bets' file, in one folder.
+CSV_PAIR = ("rounds.csv", "bets.csv")
 
 #: Columns of the spec's CSV pair (round-log.md), rounds.csv and bets.csv, in the order the
 #: sample generator writes them and the reader names them.

@@ -124,10 +124,16 @@ def quoted_bounds() -> list[tuple[str, str]]:
     from reporting.config.operator import MAX_LOGO_PIXELS
     from reporting.ingest import limits
     from reporting.ingest.worker import WORKER_MIN_BYTES
-    from reporting.presentation.audit_report import MAX_INPUTS
+    from reporting.presentation.audit_report import (
+        MAX_GAPS,
+        MAX_INPUTS,
+        MAX_LISTED_FILES,
+        MAX_TABLES,
+    )
     from reporting.store.faults import DEFAULT_WAIT, WAIT_STEP
     from reporting.store.query_bounds import MAX_REQUESTS
     from reporting.verify import partitions
+    from reporting.verify.bearing import FILES_NAMED
 
     side = int(MAX_LOGO_PIXELS**0.5)
     socket_room = partitions._SOCKET_PATH_MAX - partitions._SOCKET_SUFFIX
@@ -156,6 +162,12 @@ def quoted_bounds() -> list[tuple[str, str]]:
         ("operators/commands.md", f"A log of {_mib(WORKER_MIN_BYTES)} or more"),
         ("developers/architecture.md", f"of {_mib(WORKER_MIN_BYTES)} or more"),
         ("compliance/audit.md", f"at most {MAX_INPUTS} listed, `MAX_INPUTS`"),
+        ("compliance/audit.md", f"at most {MAX_LISTED_FILES} files with rejected lines and"),
+        ("compliance/audit.md", f"{MAX_LISTED_FILES} files not read are named, `MAX_LISTED_FILES`"),
+        ("compliance/audit.md", f"at most {MAX_TABLES} tables of a game, `MAX_TABLES`"),
+        ("compliance/audit.md", f"at most {MAX_TABLES} tables drawn"),
+        ("compliance/audit.md", f"(at most {MAX_GAPS}, `MAX_GAPS`, the longest"),
+        ("operators/commands.md", f"the first {FILES_NAMED} are named and the rest counted"),
     ]
 
 

@@ -164,7 +164,7 @@ def _refuse_taken(out: Path, fmt: str | None) -> None:
     from reporting.sample import log_files
 
     for path in log_files(out, fmt):
-        if path.exists() or path.is_symlink():
+        if path.is_file() or path.is_symlink():  # a folder there: the writer says so
             raise InputError(
                 f"{path}: already exists; not overwritten (pass --force to replace it, or name"
                 " another file)"

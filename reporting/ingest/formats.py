@@ -16,6 +16,7 @@ from reporting.ingest.csv_pair import read_csv_pair
 from reporting.ingest.jsonl import read_jsonl, read_jsonl_gz
 from reporting.ingest.profiles.readers import read_profiled
 from reporting.ingest.sources import BatchReader, Source
+from reporting.records import CSV_PAIR
 
 __all__ = [
     "FORMATS",
@@ -71,7 +72,7 @@ class InputFormat:
 FORMATS: tuple[InputFormat, ...] = (
     InputFormat("jsonl", ".jsonl", "JSON Lines", read_jsonl),
     InputFormat("jsonl.gz", ".jsonl.gz", "gzipped JSON Lines", read_jsonl_gz),
-    InputFormat("csv", ".csv", "CSV", read_csv_pair, Pairing("rounds.csv", "bets.csv")),
+    InputFormat("csv", ".csv", "CSV", read_csv_pair, Pairing(*CSV_PAIR)),
 )
 _BY_NAME = {input_format.name: input_format for input_format in FORMATS}
 

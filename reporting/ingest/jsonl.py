@@ -67,6 +67,7 @@ __all__ = [
     "gunzipped",
     "read_jsonl",
     "read_jsonl_gz",
+    "refuse_if_cut",
     "skip_blank_run",
     "skip_over_long",
 ]
@@ -180,7 +181,7 @@ def _records(
             if not data.strip(_BLANK):
                 number += skip_blank_run(handle)
             else:
-                _refuse_if_cut(name, number, data)
+                refuse_if_cut(name, number, data)
                 problem = error_of_decoding(error, bet_types)
                 yield _rejected(name, number, problem, data, _facts_of(data, validator))
         except RecordError as problem:
@@ -332,15 +333,16 @@ def skip_blank_run(handle: Any) -> int:
             return skipped
 
 
-def _refuse_if_cut(name: str, number: int, data: bytes) -> None:
+def refuse_if_cut(name: str, number: int, data: bytes) -> None:
     """Refuse the file whose last line, not a whole record, ends without its newline: a file
     being written (an upload the run met midway) or cut. Refused whole, as a gzip cut short
     is: its lines loaded now and the cut one rejected would keep that reject after the whole
     file arrives (another file by its content), and the month would bear on it for good."""
     if data[-1:] != b"\n" and len(data) < MAX_LINE_BYTES:
         raise InputError(
-            f"{name}: line {number:,}, its last, is cut short (no newline, not a whole record):"
-            " the file is still being written, or was cut; nothing of it was loaded"
+            f"{name}:{number}: the last line has no newline and is not a whole record: the file"
+            " is still being written, or was cut; nothing of it was loaded (it loads at the"
+            " next run once whole, or once its last line is mended)"
         )
 
 

@@ -543,9 +543,7 @@ def _write_documents(
 def _write_manifest(run: _MonthRun, staging: Path, files: list[Path]) -> Path:
     """``manifest.json`` of the staged month: every file with its sha256."""
     manifest = staging / MANIFEST
-    document = _manifest(run.month, run.games, run.as_of, run.inputs, staging, files)
-    if run.unread:  # the audit report lists the first of them (its MAX_LISTED_FILES)
-        document["not_read"] = sorted(run.unread)
+    document = _manifest(run, staging, files)
     manifest.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest
 
@@ -649,22 +647,18 @@ def _write_game(
     return [disclosure_json, *render(game, disclosure, as_of, game_folder)]
 
 
-def _manifest(
-    month: str,
-    games: list[GameSpec],
-    as_of: dict[str, date],
-    inputs: list[dict],
-    staging: Path,
-    files: list[Path],
-) -> dict:
-    return {
+def _manifest(run: _MonthRun, staging: Path, files: list[Path]) -> dict:
+    """The month's manifest: the run's inputs and every file it wrote, with their hashes; and
+    every inbox file it did not read, when there is one (the audit report names the first)."""
+    document = {
         "tool": "baccarat-report",
         "tool_version": __version__,
-        "reference_month": month,
+        "reference_month": run.month,
         "as_of": {
-            game.id: as_of[game.id].isoformat() for game in sorted(games, key=lambda g: g.id)
+            game.id: run.as_of[game.id].isoformat()
+            for game in sorted(run.games, key=lambda g: g.id)
         },
-        "inputs": inputs,
+        "inputs": run.inputs,
         "outputs": [
             {
                 "file": path.relative_to(staging).as_posix(),
@@ -674,3 +668,6 @@ def _manifest(
             for path in sorted(files, key=lambda p: p.relative_to(staging).as_posix())
         ],
     }
+    if run.unread:
+        document["not_read"] = sorted(run.unread)
+    return document

@@ -16,11 +16,10 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from markupsafe import Markup
 
@@ -30,6 +29,7 @@ from reporting.figures.audit_records import (
     FINDING_SEVERITY,
     AvailabilityGap,
     DisclosureCheck,
+    InputFile,
     MoneyRow,
     MonthAudit,
     Provenance,
@@ -81,19 +81,19 @@ LANGUAGE = "en"
 MAX_SHOES = 20
 #: Void rounds listed at most; the rest are counted (the workbook lists them all).
 MAX_VOIDS = 50
-#: Input files listed at most; the rest are counted (the workbook's Sign-off sheet and the
-#: month's manifest.json list them all, and the store digest covers them): a month exported
-#: as a file per table and hour, thousands of them, printed a page per forty files, in
-#: minutes and gigabytes.
+#: Input files listed at most; the rest are counted (the workbook's Sign-off sheet lists them
+#: all, and the store digest covers them): a month exported as a file per table and hour,
+#: thousands of them, printed a page per forty files, in minutes and gigabytes.
 MAX_INPUTS = 100
 #: Files with rejected lines, and inbox files not read, listed at most, each; the rest are
 #: counted (the workbook's Rejected records sheet names every record with its file, and
 #: manifest.json every file not read): an export that ends each of 5,000 files with a line it
 #: cannot read, or a checksum file beside each log, made a PDF of minutes and gigabytes.
 MAX_LISTED_FILES = 100
-#: Tables of a game listed in the money table and drawn in its outcome chart at most (those
-#: outside their 99.9% region first, then by table id); the rest are counted (the workbook's
-#: Money and Outcome tests sheets hold them all): 500 tables printed 165 pages in 1.6 GB.
+#: Tables of a game listed in the money table (by table id) and drawn in its outcome chart
+#: (those outside their 99.9% region first, then by table id) at most; the rest are counted
+#: (the workbook's Money and Outcome tests sheets hold them all): 500 tables printed 165
+#: pages in 1.6 GB.
 MAX_TABLES = 50
 #: Availability gaps listed at most (the longest first); the rest are counted (the
 #: workbook's Availability gaps sheet lists them all).
@@ -231,8 +231,7 @@ class AuditReport:
     kinds: tuple[KindLine, ...]  # by severity, then kind
     checks_not_run: tuple[CheckNotRun, ...]
     drafts: tuple[tuple[str, str], ...]  # game id, a disclosure warning
-    provenance: Provenance  # its inputs: the first MAX_INPUTS
-    inputs_left_out: int
+    provenance: Provenance
     findings: tuple[tuple[KindLine, tuple[EvidenceLine, ...]], ...]
     #: a game's month row per currency, its first MAX_TABLES tables, how many are left out
     money: tuple[tuple[MoneyRow, tuple[MoneyRow, ...], int], ...]
@@ -267,6 +266,36 @@ class AuditReport:
         return sum(item.rejected for item in self.rejected_files)
 
     @property
+    def listed_inputs(self) -> tuple[InputFile, ...]:
+        """The first :data:`MAX_INPUTS` input files."""
+        return self.provenance.inputs[:MAX_INPUTS]
+
+    @property
+    def inputs_left_out(self) -> int:
+        """Input files the report does not list (the workbook's Sign-off sheet lists them)."""
+        return len(self.provenance.inputs) - len(self.listed_inputs)
+
+    @property
+    def listed_rejected_files(self) -> tuple[RejectedFile, ...]:
+        """The first :data:`MAX_LISTED_FILES` files with rejected lines, by name."""
+        return self.rejected_files[:MAX_LISTED_FILES]
+
+    @property
+    def rejected_files_left_out(self) -> int:
+        """Files with rejected lines the report does not name."""
+        return len(self.rejected_files) - len(self.listed_rejected_files)
+
+    @property
+    def listed_unread_files(self) -> tuple[str, ...]:
+        """The first :data:`MAX_LISTED_FILES` inbox files not read, by name."""
+        return self.unread_files[:MAX_LISTED_FILES]
+
+    @property
+    def unread_files_left_out(self) -> int:
+        """Inbox files not read the report does not name (manifest.json names them)."""
+        return len(self.unread_files) - len(self.listed_unread_files)
+
+    @property
     def listed_gaps(self) -> tuple[AvailabilityGap, ...]:
         """The longest :data:`MAX_GAPS` availability gaps, in their order."""
         if len(self.gaps) <= MAX_GAPS:
@@ -277,12 +306,12 @@ class AuditReport:
     @property
     def gaps_left_out(self) -> int:
         """Availability gaps the report does not list (the workbook lists them)."""
-        return len(self.gaps) - len(self.listed_gaps)
+        return len(self.gaps) - min(len(self.gaps), MAX_GAPS)
 
     @property
     def input_files(self) -> int:
         """The files that loaded rounds of the month, those listed and those left out."""
-        return len(self.provenance.inputs) + self.inputs_left_out
+        return len(self.provenance.inputs)
 
     @property
     def rejects_left_out(self) -> int:
@@ -540,7 +569,7 @@ def build_audit_report(
         drafts=tuple(
             (check.game_id, warning) for check in audit.disclosures for warning in check.warnings
         ),
-        **_listed_inputs(audit.provenance),
+        provenance=audit.provenance,
         findings=_findings(kinds, evidence),
         money=_money(audit),
         voids=voids,
@@ -564,22 +593,12 @@ def build_audit_report(
     )
 
 
-def _listed_inputs(provenance: Provenance) -> dict[str, Any]:
-    """The report's provenance, with its first :data:`MAX_INPUTS` input files, and how many
-    are left out."""
-    inputs = provenance.inputs
-    return {
-        "provenance": replace(provenance, inputs=inputs[:MAX_INPUTS]),
-        "inputs_left_out": max(0, len(inputs) - MAX_INPUTS),
-    }
-
-
 def render_audit_html(report: AuditReport) -> str:
     """The report as one self-contained HTML page (CSS inlined, SVG inline)."""
     return (
         make_environment(LANGUAGE)
         .get_template(TEMPLATE)
-        .render(report=report, sheets=WORKBOOK_SHEETS, max_listed_files=MAX_LISTED_FILES)
+        .render(report=report, sheets=WORKBOOK_SHEETS)
     )
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
 from reporting.files import write_atomically
-from reporting.records import FINDING_KINDS, REJECT_REASONS, Month
+from reporting.records import CSV_PAIR, FINDING_KINDS, REJECT_REASONS, Month
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
 from reporting.sample.calendar import (
     MAX_ROUNDS_PER_DAY,
@@ -322,7 +322,7 @@ def log_files(out: Path, fmt: str | None) -> tuple[Path, ...]:
     """The files a log of ``fmt`` (or of the format ``out``'s name tells) is written to at
     ``out``: the file, or a CSV pair's two files in the folder."""
     out = Path(out)
-    return (out / "rounds.csv", out / "bets.csv") if _log_format(out, fmt) == "csv" else (out,)
+    return tuple(out / name for name in CSV_PAIR) if _log_format(out, fmt) == "csv" else (out,)
 
 
 def _log_format(out: Path, fmt: str | None) -> LogFormat:

@@ -20,7 +20,7 @@ from typing import IO, Any, Literal
 
 import msgspec
 
-from reporting.records import CSV_BET_FIELDS, CSV_ROUND_FIELDS
+from reporting.records import CSV_BET_FIELDS, CSV_PAIR, CSV_ROUND_FIELDS
 
 LogFormat = Literal["jsonl", "csv", "replay-api", "replay-api-jsonl", "numeric-feed", "flat-csv"]
 
@@ -177,7 +177,7 @@ class CsvWriter:
     def __init__(self, folder: Path):
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
-        self.paths = [folder / "rounds.csv", folder / "bets.csv"]
+        self.paths = [folder / name for name in CSV_PAIR]
         self._temporaries: list[Path] = []
         self._handles = []
         for path in self.paths:

@@ -368,7 +368,7 @@ def test_a_last_line_without_its_newline_loads_when_whole_and_refuses_the_file_w
     records, rejects = read(path, operator_config)
     assert [record.round_id for record in records] == ["R-1", "R-2"] and rejects == []
     path.write_text(f"{whole}\n{cut[:-9]}", encoding="utf-8")
-    with pytest.raises(InputError, match=r"log\.jsonl: line 2, its last, is cut short"):
+    with pytest.raises(InputError, match=r"log\.jsonl:2: the last line has no newline and is"):
         read(path, operator_config)
     path.write_text(f"{whole}\n{cut[:-9]}\n", encoding="utf-8")
     records, rejects = read(path, operator_config)

@@ -864,8 +864,9 @@ def test_a_log_met_midway_through_its_upload_loads_nothing_until_it_is_whole(gre
     assert process.returncode == 2, process.stderr
     last = process.stderr.strip().splitlines()[-1]
     assert last == (
-        f"baccarat-report: {whole}: line 2, its last, is cut short (no newline, not a whole"
-        " record): the file is still being written, or was cut; nothing of it was loaded"
+        f"baccarat-report: {whole}:2: the last line has no newline and is not a whole record:"
+        " the file is still being written, or was cut; nothing of it was loaded (it loads at"
+        " the next run once whole, or once its last line is mended)"
     )
     assert db_rows(greek.db, "SELECT count(*) FROM rounds") == [(0,)]
     whole.write_bytes(text)  # the upload ends

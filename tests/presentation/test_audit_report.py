@@ -271,7 +271,7 @@ def test_findings_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, ope
     report = report_of(store, operator_config, per_kind=2)
     text = plain(render_audit_html(report))
     assert (
-        "and 1 more findings of this kind (payout_mismatch): see the audit workbook's Findings"
+        "and 1 more finding of this kind (payout_mismatch): see the audit workbook's Findings"
         " sheet." in text
     )
     assert "october.jsonl:7" not in text  # the third mismatch by line is the one left out
@@ -283,7 +283,7 @@ def test_input_files_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, 
     MAX_INPUTS files and counts the rest (a page printed per forty files, in minutes and
     gigabytes, for thousands of them), which the workbook lists and the store digest covers."""
     report = report_of(store, operator_config, inputs=MAX_INPUTS + 7)
-    assert len(report.provenance.inputs) == MAX_INPUTS and report.inputs_left_out == 7
+    assert len(report.listed_inputs) == MAX_INPUTS and report.inputs_left_out == 7
     text = plain(render_audit_html(report))
     assert "october.jsonl" in text and f"inbox/LB01/{MAX_INPUTS - 1:04d}.jsonl" in text
     assert f"inbox/LB01/{MAX_INPUTS:04d}.jsonl" not in text
@@ -330,10 +330,13 @@ def test_long_lists_of_a_month_s_shape_are_cut_counted_and_sent_to_the_workbook(
         " sheet." in text
     )
     assert f"inbox/f{last:04d}.sha256 ." in text and f"inbox/f{last + 1:04d}.sha256" not in text
-    assert "And 3 more inbox files not read: manifest.json lists them all." in text
+    assert "And 3 more inbox files not read: the month's manifest.json lists them all." in text
     # The longest gaps: the five shortest (20 to 24 minutes) are counted, not listed.
     assert "G-5 " in text and "G-4 " not in text and "G-0 " not in text
-    assert "and 5 more availability gaps: see the audit workbook's Availability gaps sheet." in text
+    assert (
+        "and 5 more availability gaps, shorter than those listed: see the audit workbook's"
+        " Availability gaps sheet." in text
+    )
     assert f"LB{MAX_TABLES:02d}" in text and f"LB{MAX_TABLES + 1:02d}" not in text
     assert f"and 3 more tables of {ITALY} in EUR: see the audit workbook's Money sheet." in text
     # The table outside its region is drawn though its id comes after the bound.
@@ -569,3 +572,12 @@ def test_ids_in_a_findings_message_are_kept_whole(store, operator_config):
         bare = re.sub(r'<span class="id">[^<]*</span>', "", message)
         assert not re.search(r"\w-\w", bare), message  # no hyphenated token left unwrapped
     assert any('<span class="id">' in message for message in messages)
+
+
+def test_every_sheet_the_report_sends_a_reader_to_is_a_sheet_of_the_workbook():
+    """The report names workbook sheets for what it leaves out: each is one the workbook has
+    (a sheet renamed in the workbook fails here, not in an officer's hands)."""
+    from reporting.presentation.audit_report import WORKBOOK_SHEETS
+    from reporting.presentation.audit_xlsx import SHEETS
+
+    assert set(WORKBOOK_SHEETS.values()) <= set(SHEETS)

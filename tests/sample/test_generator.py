@@ -978,7 +978,7 @@ def test_a_sample_that_cannot_be_put_in_place_is_one_line_naming_out_and_leaves_
     (tmp_path / "a.jsonl").mkdir()
     process = run_main(
         "sample", "--month", MONTH, "--rounds-per-day", "2", "--config", str(config),
-        "--out", "a.jsonl", "--force", cwd=tmp_path,
+        "--out", "a.jsonl", cwd=tmp_path,
     )  # fmt: skip
     assert process.returncode == 2 and process.stderr.count("\n") == 1, process.stderr
     assert process.stderr.startswith("baccarat-report: a.jsonl: cannot write the sample there")

@@ -27,7 +27,13 @@ from reporting.engine.games import GameSpec
 from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
 from reporting.ingest.csv_pair import BoundedLines, csv_problem
-from reporting.ingest.jsonl import check_keys, gunzipped, skip_blank_run, skip_over_long
+from reporting.ingest.jsonl import (
+    check_keys,
+    gunzipped,
+    refuse_if_cut,
+    skip_blank_run,
+    skip_over_long,
+)
 from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
@@ -166,9 +172,12 @@ def _line_records(
             try:
                 if len(data) == MAX_LINE_BYTES and data[-1:] != b"\n":
                     skip_over_long(handle, data)
-                yield records.of_json(data, number)
+                record = records.of_json(data, number)
             except RecordError as problem:
-                yield records.rejected(number, problem, data, None)
+                record = records.rejected(number, problem, data, None)
+            if type(record) is RejectedLine and record.reason == RejectReason.BAD_JSON.value:
+                refuse_if_cut(name, number, data)  # met midway through its writing
+            yield record
         data = readline(MAX_LINE_BYTES)
 
 

@@ -14,6 +14,7 @@ import pytest
 from helpers import rows, run_main
 
 from reporting.config.loader import load_config
+from reporting.errors import InputError
 from reporting.ingest.formats import read_source
 from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.sources import Source
@@ -135,6 +136,20 @@ def test_the_same_games_as_json_lines_and_gzipped_read_the_same(tmp_path, config
     assert content(from_document) == content(from_lines) == content(from_gzip)
     assert [r.source_line for r in from_lines] == [1, 2] and [r.source_line for r in from_document] == [0, 1]  # fmt: skip
     assert [r.bets for r in from_gzip] == [r.bets for r in from_lines]
+
+
+def test_a_profile_s_json_lines_cut_in_its_last_line_is_refused_whole(tmp_path, config):
+    """As the spec's JSON Lines: a provider's log met midway through its upload loads
+    nothing (its cut line's reject would stay after the whole file loads); a whole last
+    game without its newline loads."""
+    games = [json.dumps(game("G-1")), json.dumps(game("G-2"))]
+    path = tmp_path / "games.jsonl"
+    path.write_text(f"{games[0]}\n{games[1]}", encoding="utf-8")
+    records, rejects = read(path, config)
+    assert [r.round_id for r in records] == ["G-1", "G-2"] and rejects == []
+    path.write_text(f"{games[0]}\n{games[1][:-20]}", encoding="utf-8")
+    with pytest.raises(InputError, match=r"games\.jsonl:2: the last line has no newline"):
+        read(path, config)
 
 
 def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
