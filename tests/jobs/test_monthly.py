@@ -1649,6 +1649,30 @@ def test_inbox_files_that_are_not_read_alert_on_every_run_and_hidden_files_do_no
     assert "warning: not read: pipe.jsonl" in plain.stderr
 
 
+def test_many_files_not_read_are_named_up_to_a_bound_and_counted_in_the_log_and_summary(greek):
+    """A checksum file beside each log: 5,000 of them made 5,000 warnings and 5,000 summary
+    lines, the alerts after them unseen. The first FILES_NAMED are named and the rest
+    counted; the manifest and --json name them all."""
+    from reporting.verify.bearing import FILES_NAMED
+
+    names = [f"round-log-{n:03d}.jsonl.sha256" for n in range(FILES_NAMED + 5)]
+    for name in names:
+        (greek.inbox / name).write_text("0" * 64 + "\n", encoding="utf-8")
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 1, process.stdout + process.stderr
+    assert process.stderr.count("warning: not read: ") == FILES_NAMED
+    assert "inbox: warning: and 5 more files not read: manifest.json names them all" in (
+        process.stderr
+    )
+    assert process.stdout.count("in the inbox but not read: ") == FILES_NAMED
+    assert "and 5 more inbox files not read: manifest.json names them all" in process.stdout
+    listed = manifest_of(greek.out / "2026-10")["not_read"]
+    assert [entry.split(" ")[0] for entry in listed] == names
+    process = run_command(greek_argv(greek, "--json"), greek.root)
+    [month] = json.loads(process.stdout)["months"]
+    assert len(month["alerts"]["unread_files"]) == FILES_NAMED + 5
+
+
 def test_a_second_monthly_on_the_same_database_with_another_out_waits_then_stops_cleanly(greek):
     """Issue 11: two monthly runs with different --out on one database ended in an
     IntegrityError traceback. The database's own lock keeps them apart: the second waits
