@@ -16,7 +16,7 @@ import errno
 import signal
 import socket
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -96,7 +96,22 @@ def serve_command(
         bound_sqlite_heap()  # after the store's upgrade: the bound is the whole process's
         typer.echo(f"serving {printable(str(db))} at http://{host}:{port}/ (Ctrl+C stops)")
         server.run(sockets=sockets)
+        _let_go(app, db)
     typer.echo(f"stopped by {signals[0]}" if signals else "stopped")
+
+
+def _let_go(app: Any, path: Path) -> None:
+    """Close Datasette's connections, then open and close one of the store's own: the last
+    connection to close takes the WAL back into the store, and SQLite removes the ``-wal``
+    and ``-shm`` files the read-only browsing made (a writer still at work keeps them)."""
+    import sqlite3
+
+    from reporting.store.schema import connect
+
+    for database in app.databases.values():
+        database.close()
+    with suppress(InputError, sqlite3.Error):  # the store gone or busy: the files stay
+        connect(path, create=False, wait=0).close()  # Ctrl-C waits for no writer
 
 
 def _listen(host: str, port: int) -> list[socket.socket]:

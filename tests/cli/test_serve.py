@@ -381,6 +381,7 @@ def test_sigterm_or_ctrl_c_stops_it_with_exit_0(tmp_path, stop):
     make_store(path)
     server = Server(path, tmp_path)
     try:
+        assert server.fetch("/store/findings.json", timeout=10)[0] == 200  # a page read
         server.process.send_signal(stop)
         assert server.process.wait(timeout=30) == 0
     finally:
@@ -388,6 +389,8 @@ def test_sigterm_or_ctrl_c_stops_it_with_exit_0(tmp_path, stop):
     out, err = server.out.read_text(), server.err.read_text()
     assert out.splitlines()[-1] == f"stopped by {stop.name}"
     assert err == "", err  # no "rolled back", no traceback
+    # The read-only browsing left no -wal or -shm beside the store (they stayed, for good).
+    assert sorted(item.name for item in tmp_path.glob("store.sqlite*")) == ["store.sqlite"]
 
 
 def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
