@@ -64,7 +64,7 @@ def ingest_command(
 ) -> None:
     """Load round logs (JSONL / JSONL.gz / CSV, or a provider's export through a log
     profile) into SQLite; bad lines are rejected and kept."""
-    from reporting.ingest.discovery import discover_sources, unreadable_entries
+    from reporting.ingest.discovery import discover_sources
     from reporting.ingest.profiles.loader import load_profile
     from reporting.store.load import ingest
     from reporting.store.schema import connect
@@ -75,11 +75,7 @@ def ingest_command(
     sources = discover_sources(paths, load_profile(profile))
     logs = [file for source in sources for file in (source.path, source.companion) if file]
     keep_apart({}, {f"the round log {file}": file for file in logs})
-    # What a folder holds that no reader can open (a FIFO, a link to nothing, a name that is
-    # not UTF-8) is said, and makes the exit 1, as the monthly job's inbox does.
-    unreadable = [item for path in paths if path.is_dir() for item in unreadable_entries(path)]
-    for item in unreadable:
-        command_logger().warning("not read: %s", item)
+    unreadable = _unreadable_in_folders(paths, spec_and_none=profile == "spec" and not sources)
     with database_errors(db):
         connection = connect(db, wait=db_wait)
         try:
@@ -104,6 +100,44 @@ def exit_code(result: IngestResult) -> int:
     if result.failed:
         return EXIT_UNUSABLE
     return EXIT_FINDINGS if result.rejected_count else EXIT_OK
+
+
+def _unreadable_in_folders(paths: Sequence[Path], *, spec_and_none: bool) -> list[UnreadFile]:
+    """What the folders given hold that no reader can open (a FIFO, a link to nothing, a name
+    that is not UTF-8), each said as a warning, as the monthly job's inbox does (it makes the
+    exit 1); and when no round log was found (``spec_and_none``), their files of other names."""
+    from reporting.ingest.discovery import unreadable_entries
+
+    unreadable = [item for path in paths if path.is_dir() for item in unreadable_entries(path)]
+    for item in unreadable:
+        command_logger().warning("not read: %s", item)
+    if spec_and_none:
+        _say_what_the_folders_hold(paths)
+    return unreadable
+
+
+def _say_what_the_folders_hold(paths: Sequence[Path]) -> None:
+    """No round log in the folders given: each folder's files of other names (a log named
+    ``Rounds-2026-10.CSV`` or ``.ndjson``, say), the first few by name, as a warning, where
+    the summary would only say that none was found (the files of other names a folder holds
+    beside its logs are not asked for, and stay unsaid)."""
+    from reporting.ingest.discovery import unread_files
+    from reporting.ingest.formats import expected_formats
+    from reporting.verify.bearing import FILES_NAMED
+
+    for folder in (path for path in paths if path.is_dir()):
+        names = [item.path.name for item in unread_files(folder) if item.path.is_file()]
+        if names:
+            shown = ", ".join(printable(name) for name in names[:FILES_NAMED])
+            more = f" and {len(names) - FILES_NAMED:,} more" if len(names) > FILES_NAMED else ""
+            command_logger().warning(
+                "%s holds no round log: %s of other names (read: %s): %s%s",
+                printable(str(folder)),
+                f"{len(names):,} file" + ("" if len(names) == 1 else "s"),
+                expected_formats(),
+                shown,
+                more,
+            )
 
 
 def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> dict:

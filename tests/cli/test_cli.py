@@ -313,3 +313,22 @@ def test_every_command_is_in_the_commands_page_and_the_readme():
     assert set(re.findall(r"^\| `([a-z-]+)` \|", table, flags=re.MULTILINE)) == documented
     commands = {command.name for command in app.registered_commands}
     assert commands == documented
+
+
+def test_a_folder_with_no_round_log_names_the_files_of_other_names_it_holds(tmp_path):
+    """``ingest FOLDER`` of an export named ``Rounds-2026-10.CSV`` and ``.ndjson`` said only
+    "No round logs found": the warning names what the folder holds and the names it reads.
+    Beside a round log, files of other names are not asked for and stay unsaid."""
+    folder = tmp_path / "drop"
+    folder.mkdir()
+    for name in ("Rounds-2026-10.CSV", "a.ndjson"):
+        (folder / name).write_text("{}\n", encoding="utf-8")
+    db = str(tmp_path / "store.sqlite")
+    result = run_main("ingest", str(folder), "--db", db)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        f"baccarat-report: warning: {folder} holds no round log: 2 files of other names (read:"
+        " .jsonl, .jsonl.gz, or rounds.csv with bets.csv): Rounds-2026-10.CSV, a.ndjson\n"
+    )
+    (folder / "log.jsonl").write_text("", encoding="utf-8")
+    assert run_main("ingest", str(folder), "--db", db).stderr == ""
