@@ -1320,6 +1320,29 @@ def test_games_in_different_reference_months_are_refused_before_anything_is_writ
     )
 
 
+def test_games_whose_pages_refresh_on_different_days_get_no_date_they_cannot_share(
+    tmp_path, monkeypatch
+):
+    """No single date gives every game one month (a regulator refreshing on the 6th beside
+    the others' 5th, run on the 5th): the refusal offers none, and asks for a date."""
+    import reporting.jobs.monthly as job
+    from reporting.figures.regulators import update_day
+
+    config = load_config(Path("sample_data/operator.toml"))
+    monkeypatch.setattr(
+        job, "update_day", lambda game: 6 if game.id == "live-baccarat-gr" else update_day(game)
+    )
+    as_of = dict.fromkeys(config.games, date(2026, 11, 5))
+    connection = connect(tmp_path / "db.sqlite")
+    try:
+        with pytest.raises(InputError, match="different reference months") as refused:
+            run_monthly(connection, config, tmp_path, tmp_path / "out", as_of, write_stub_pages)
+    finally:
+        connection.close()
+    assert str(refused.value).endswith("; pass --as-of YYYY-MM-DD")
+    assert "live-baccarat-gr 2026-09" in str(refused.value)
+
+
 # --- unattended and hostile (issue 11): the swap, the lock, what bears on a month, paths ---------
 
 
