@@ -475,7 +475,9 @@ def test_a_run_whose_workers_all_died_stops_after_the_wait_and_stores_nothing(co
         r" ADDRESS` and run again",
         line,
     ), line
-    assert 2 <= waited < 30
+    # Seconds after the wait, not a minute (the run used to wait for ever): once, in a loaded
+    # suite, 30.2 s, a request of Dask's own then waiting out its 30 s comm timeout.
+    assert 2 <= waited < 45
     connection = connect(db, create=False)
     assert stored_findings(connection) == before
     connection.close()
