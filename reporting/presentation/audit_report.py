@@ -16,7 +16,7 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
@@ -55,6 +55,7 @@ __all__ = [
     "MAX_SHOES",
     "MAX_TABLES",
     "MAX_VOIDS",
+    "TABLES_PER_CHART",
     "TEMPLATE",
     "WORKBOOK_SHEETS",
     "AuditReport",
@@ -95,6 +96,9 @@ MAX_LISTED_FILES = 100
 #: (the workbook's Money and Outcome tests sheets hold them all): 500 tables printed 165
 #: pages in 1.6 GB.
 MAX_TABLES = 50
+#: Tables in one outcome chart: as printed (10 cm wide, 2.1 cm a table), ten keep a chart
+#: on one A4 page, which a drawing cannot break across (a game's 50 ran off its page).
+TABLES_PER_CHART = 10
 #: Availability gaps listed at most (the longest first); the rest are counted (the
 #: workbook's Availability gaps sheet lists them all).
 MAX_GAPS = 100
@@ -394,7 +398,7 @@ def _game_charts(
     line per currency)."""
     drawn = []
     if tests:
-        drawn.append(_outcome_chart(game_id, tests))
+        drawn += _outcome_charts(game_id, tests)
     if checks and all(charts.band_clipped(check) for check in checks):
         drawn.append(
             Chart(
@@ -433,23 +437,27 @@ def _game_charts(
     return tuple(drawn)
 
 
-def _outcome_chart(game_id: str, tests: Sequence[OutcomeTest]) -> Chart:
+def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
     """A game's tables' outcomes: at most :data:`MAX_TABLES` of them drawn, those outside
-    their 99.9% region first, then by table id, in their order."""
+    their 99.9% region first, then by table id, in their order; in charts of at most
+    :data:`TABLES_PER_CHART` tables, one after another."""
     flagged = sum(test.flagged for test in tests)
     chosen = sorted(range(len(tests)), key=lambda i: (not tests[i].flagged, tests[i].table_id))
     drawn = [tests[i] for i in sorted(chosen[:MAX_TABLES])]
     some = "" if len(drawn) == len(tests) else f"{len(drawn)} of the "
-    labels = charts.ChartLabels(
-        f"Banker, Player and Tie per table of {game_id}",
-        f"Banker, Player and Tie shares of {some}{len(tests)} tables of {game_id} against"
-        f" their exact probabilities; {flagged} outside the 99.9% region.",
-    )
-    return Chart(
-        "Outcomes against expectation, per table",
-        _svg(charts.outcome_chart_svg(drawn, labels)),
-        left_out=len(tests) - len(drawn),
-    )
+    heading = "Outcomes against expectation, per table"
+    shown = []
+    for start in range(0, len(drawn), TABLES_PER_CHART):
+        part = drawn[start : start + TABLES_PER_CHART]
+        which = "" if len(part) == len(drawn) else f" ({start + 1}-{start + len(part)})"
+        labels = charts.ChartLabels(
+            f"Banker, Player and Tie per table of {game_id}{which}",
+            f"Banker, Player and Tie shares of {some}{len(tests)} tables of {game_id}{which}"
+            f" against their exact probabilities; {flagged} outside the 99.9% region.",
+        )
+        shown.append(Chart(heading + which, _svg(charts.outcome_chart_svg(part, labels))))
+    shown[-1] = replace(shown[-1], left_out=len(tests) - len(drawn))
+    return shown
 
 
 def _svg(text: str) -> Markup:

@@ -42,6 +42,7 @@ from reporting.presentation.audit_report import (
     MAX_LISTED_FILES,
     MAX_SHOES,
     MAX_TABLES,
+    TABLES_PER_CHART,
     ShoeView,
     build_audit_report,
     cards_text,
@@ -339,15 +340,21 @@ def test_long_lists_of_a_month_s_shape_are_cut_counted_and_sent_to_the_workbook(
     )
     assert f"LB{MAX_TABLES:02d}" in text and f"LB{MAX_TABLES + 1:02d}" not in text
     assert f"and 3 more tables of {ITALY} in EUR: see the audit workbook's Money sheet." in text
-    # The table outside its region is drawn though its id comes after the bound.
-    (chart, *_) = next(game.charts for game in report.charts if game.game_id == ITALY)
-    assert "T070" in chart.svg and f"T{MAX_TABLES - 1:03d}" not in chart.svg
-    assert f"T{MAX_TABLES - 2:03d}" in chart.svg
+    # The table outside its region is drawn though its id comes after the bound, in charts of
+    # TABLES_PER_CHART tables, each of which fits a printed page.
+    game_charts = next(game.charts for game in report.charts if game.game_id == ITALY)
+    outcomes = [chart for chart in game_charts if chart.heading.startswith("Outcomes")]
+    assert len(outcomes) == MAX_TABLES // TABLES_PER_CHART
+    assert [chart.svg.count(" rounds") for chart in outcomes] == [TABLES_PER_CHART] * len(outcomes)
+    drawn = "".join(chart.svg for chart in outcomes)
+    assert "T070" in drawn and f"T{MAX_TABLES - 1:03d}" not in drawn
+    assert f"T{MAX_TABLES - 2:03d}" in drawn
     assert (
         "and 30 more tables (those outside their region are drawn first): see the audit"
         " workbook's Outcome tests sheet." in text
     )
-    assert f"of {MAX_TABLES} of the {MAX_TABLES + 30} tables" in chart.svg
+    assert f"of {MAX_TABLES} of the {MAX_TABLES + 30} tables" in drawn
+    assert outcomes[1].heading == "Outcomes against expectation, per table (11-20)"
     assert report.rejected == MAX_LISTED_FILES + 7  # the summary's count is of them all
     plain_text = plain(render_audit_html(plain_report))
     for cut in ("files with rejected", "inbox files not read", "availability gaps:", "tables"):
