@@ -15,11 +15,12 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from markupsafe import Markup
 
@@ -73,6 +74,8 @@ __all__ = [
     "shoe_views",
     "write_audit_report",
 ]
+
+_Item = TypeVar("_Item")
 
 #: The report's template, relative to ``reporting/templates/``.
 TEMPLATE = "audit/report.html.j2"
@@ -272,7 +275,7 @@ class AuditReport:
     @property
     def listed_inputs(self) -> tuple[InputFile, ...]:
         """The first :data:`MAX_INPUTS` input files."""
-        return self.provenance.inputs[:MAX_INPUTS]
+        return _first(self.provenance.inputs, MAX_INPUTS)
 
     @property
     def inputs_left_out(self) -> int:
@@ -282,7 +285,7 @@ class AuditReport:
     @property
     def listed_rejected_files(self) -> tuple[RejectedFile, ...]:
         """The first :data:`MAX_LISTED_FILES` files with rejected lines, by name."""
-        return self.rejected_files[:MAX_LISTED_FILES]
+        return _first(self.rejected_files, MAX_LISTED_FILES)
 
     @property
     def rejected_files_left_out(self) -> int:
@@ -292,7 +295,7 @@ class AuditReport:
     @property
     def listed_unread_files(self) -> tuple[str, ...]:
         """The first :data:`MAX_LISTED_FILES` inbox files not read, by name."""
-        return self.unread_files[:MAX_LISTED_FILES]
+        return _first(self.unread_files, MAX_LISTED_FILES)
 
     @property
     def unread_files_left_out(self) -> int:
@@ -302,15 +305,12 @@ class AuditReport:
     @property
     def listed_gaps(self) -> tuple[AvailabilityGap, ...]:
         """The longest :data:`MAX_GAPS` availability gaps, in their order."""
-        if len(self.gaps) <= MAX_GAPS:
-            return self.gaps
-        longest = sorted(range(len(self.gaps)), key=lambda i: -self.gaps[i].minutes)[:MAX_GAPS]
-        return tuple(self.gaps[i] for i in sorted(longest))
+        return _first(self.gaps, MAX_GAPS, key=lambda gap: -gap.minutes)
 
     @property
     def gaps_left_out(self) -> int:
         """Availability gaps the report does not list (the workbook lists them)."""
-        return len(self.gaps) - min(len(self.gaps), MAX_GAPS)
+        return len(self.gaps) - len(self.listed_gaps)
 
     @property
     def input_files(self) -> int:
@@ -437,13 +437,23 @@ def _game_charts(
     return tuple(drawn)
 
 
+def _first(
+    items: Sequence[_Item], bound: int, key: Callable[[_Item], Any] | None = None
+) -> tuple[_Item, ...]:
+    """The first ``bound`` of ``items`` (by ``key`` when given, the first of equals first), in
+    the order of ``items``: what a list of the report shows, the rest counted."""
+    if key is None or len(items) <= bound:
+        return tuple(items[:bound])
+    chosen = sorted(range(len(items)), key=lambda index: key(items[index]))[:bound]
+    return tuple(items[index] for index in sorted(chosen))
+
+
 def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
     """A game's tables' outcomes: at most :data:`MAX_TABLES` of them drawn, those outside
     their 99.9% region first, then by table id, in their order; in charts of at most
     :data:`TABLES_PER_CHART` tables, one after another."""
     flagged = sum(test.flagged for test in tests)
-    chosen = sorted(range(len(tests)), key=lambda i: (not tests[i].flagged, tests[i].table_id))
-    drawn = [tests[i] for i in sorted(chosen[:MAX_TABLES])]
+    drawn = _first(tests, MAX_TABLES, key=lambda test: (not test.flagged, test.table_id))
     some = "" if len(drawn) == len(tests) else f"{len(drawn)} of the "
     heading = "Outcomes against expectation, per table"
     shown = []
