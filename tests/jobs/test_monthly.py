@@ -1200,29 +1200,31 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
     assert manifest_of(out / "2026-10") == published
 
 
-def test_a_run_with_workers_from_a_working_folder_since_removed_runs_as_with_one(tmp_path):
+def test_a_run_with_workers_from_a_working_folder_since_removed_runs_as_with_one(two_games):
     """A scheduler's working folder removed under it: with --jobs 2 the run stopped on "no
     such file or folder", naming nothing, where --jobs 1 published the month."""
     import subprocess
     import sys
 
-    gone = tmp_path / "gone"
+    gone = two_games.out.parent / "gone"
     gone.mkdir()
 
     def in_a_removed_folder():
         os.chdir(gone)
         os.rmdir(gone)
 
-    sample = Path(__file__).resolve().parents[2] / "sample_data"
-    out = tmp_path / "out"
     process = subprocess.run(
-        [sys.executable, "-m", "reporting", "monthly", "--inbox", str(sample / "inbox"),
-         "--out", str(out), "--db", str(tmp_path / "db.sqlite"),
-         "--config", str(sample / "operator.toml"), "--as-of", "2026-11-05", "--jobs", "2"],
+        [sys.executable, "-m", "reporting", "monthly", "--inbox", str(two_games.inbox),
+         "--out", str(two_games.out), "--db", str(two_games.db),
+         "--config", str(two_games.config_path), "--as-of", "2026-11-05", "--jobs", "2"],
         capture_output=True, text=True, timeout=600, preexec_fn=in_a_removed_folder,
     )  # fmt: skip
-    assert process.returncode == 1, process.stderr  # the sample month's standing alerts
-    assert (out / "2026-10" / "manifest.json").is_file()
+    assert process.returncode == 1, process.stderr  # the Italian game had no play: an alert
+    published = {path.name for path in (two_games.out / "2026-10").rglob("*.pdf")}
+    # the pages rendered in the workers: each game's sheet in Greek, and the audit report
+    assert published == {
+        "live-baccarat-gr.el.pdf", "live-baccarat-it.el.pdf", "audit-2026-10.pdf"
+    }, published  # fmt: skip
 
 
 def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):
