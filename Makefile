@@ -26,11 +26,12 @@ syslibs:
 # The virtualenv: pip puts uv in it, and uv installs the project and its dependencies (the
 # same releases pip resolves, from PyPI), about 5 s where pip took about 25 s of a fresh clone's
 # make test. Nothing is compiled at install: each module's bytecode is written the first time
-# it is imported (make test and make demo let Python write it, whatever the shell says).
+# it is imported (make test and make demo let Python write it, whatever the shell says). pip
+# installs uv with -qq: warnings of a machine's own index settings are not a newcomer's concern.
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (PYTHON=python3.11 make ...)")'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(BIN)/python -m pip install -qq --disable-pip-version-check uv
 	$(BIN)/uv pip install --quiet --link-mode=copy --python $(BIN)/python -e '.[test,dask,docs]'
 	@touch $@
 
