@@ -370,25 +370,35 @@ def test_each_format_carries_the_kinds_it_can_and_says_why_not_the_others(month,
         assert "unverified_bet" not in summary.skipped_faults
 
 
-def element_at(fmt: str, path: Path, entry: dict) -> Any:
-    """The element (or CSV rows) a manifest entry points at."""
+def positions_of(fmt: str, path: Path) -> list:
+    """What a manifest's positions count in a log of ``fmt``, read once: the JSON array's
+    elements, the feed's ``data`` elements, the CSV file's rows (as dicts) or the lines."""
     text = text_of(path)
-    position = entry["line"]
     if fmt == "replay-api":
-        return json.loads(text, parse_float=Decimal)[position]
+        return json.loads(text, parse_float=Decimal)
     if fmt == "numeric-feed":
-        return json.loads(text, parse_float=Decimal)["data"][position]
+        return json.loads(text, parse_float=Decimal)["data"]
     lines = text.split("\n")
     if fmt == "flat-csv":
         header = next(csv.reader([lines[0]]))
-        rows = [dict(zip(header, next(csv.reader([line])), strict=True)) for line in lines[1:-1]]
+        return [dict(zip(header, next(csv.reader([line])), strict=True)) for line in lines[1:-1]]
+    return lines
+
+
+def element_at(fmt: str, positions: list, entry: dict) -> Any:
+    """The element (or CSV rows) a manifest entry points at, among :func:`positions_of`."""
+    position = entry["line"]
+    if fmt in ("replay-api", "numeric-feed"):
+        return positions[position]
+    if fmt == "flat-csv":
+        rows = positions
         first = rows[position - 2]
         assert first["Round"] == entry["round_id"]
         assert position == 2 or rows[position - 3]["Round"] != entry["round_id"]
         if entry.get("bets_line"):
             assert rows[entry["bets_line"] - 2]["Bet"] == entry["bet_id"]
         return [row for row in rows if row["Round"] == entry["round_id"]]
-    return lines[position - 1]
+    return positions[position - 1]
 
 
 def check_replay_fault(entry: dict, game: Any, configured_tables: set[str]) -> None:
@@ -466,8 +476,9 @@ def test_each_listed_position_really_carries_its_fault(month, fmt, config):
     assert manifest["positions"].startswith(
         "index" if fmt in ("replay-api", "numeric-feed") else "line"
     )
+    positions = positions_of(fmt, summary.log)
     for entry in manifest["faults"]:
-        element = element_at(fmt, summary.log, entry)
+        element = element_at(fmt, positions, entry)
         if fmt.startswith("replay-api"):
             check_replay_fault(entry, element, configured_tables)
         elif fmt == "numeric-feed":
