@@ -24,7 +24,7 @@ syslibs:
 	@scripts/ensure-system-libs.sh
 
 # The virtualenv: pip puts uv in it, and uv installs the project and its dependencies (the
-# same releases pip resolves, from PyPI), about 5 s where pip took about 25 s of a fresh clone's
+# same releases pip resolves, from PyPI), about 6 s where pip took about 25 s of a fresh clone's
 # make test. Nothing is compiled at install: each module's bytecode is written the first time
 # it is imported (make test and make demo let Python write it, whatever the shell says). pip
 # installs uv with -qq: warnings of a machine's own index settings are not a newcomer's concern.
@@ -43,7 +43,8 @@ $(STAMP): pyproject.toml
 # (sample_data/README.md): the audit flags both, so the demo accepts 1.
 demo: syslibs $(STAMP)
 	@mkdir -p $(DEMO)
-	@env PYTHONDONTWRITEBYTECODE= $(BIN)/baccarat-report monthly --config sample_data/operator.toml --inbox sample_data/inbox \
+	@env PYTHONDONTWRITEBYTECODE= $(BIN)/baccarat-report monthly \
+		--config sample_data/operator.toml --inbox sample_data/inbox \
 		--db $(DEMO)/baccarat-report.sqlite --out $(DEMO)/reports --as-of 2026-11-05; \
 		status=$$?; [ $$status -le 1 ] || exit $$status
 	@echo

@@ -1221,7 +1221,7 @@ def test_a_run_with_workers_from_a_working_folder_since_removed_runs_as_with_one
     )  # fmt: skip
     assert process.returncode == 1, process.stderr  # the Italian game had no play: an alert
     published = {path.name for path in (two_games.out / "2026-10").rglob("*.pdf")}
-    # the pages rendered in the workers: each game's sheet in Greek, and the audit report
+    # each game's sheet in Greek, printed by the render workers, and the audit report
     assert published == {
         "live-baccarat-gr.el.pdf", "live-baccarat-it.el.pdf", "audit-2026-10.pdf"
     }, published  # fmt: skip
