@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -115,6 +116,7 @@ WORKBOOK_SHEETS = MappingProxyType(
         "rejected_files": "Rejected records",
         "money": "Money",
         "outcomes": "Outcome tests",
+        "rtp": "RTP checks",
         "gaps": "Availability gaps",
     }
 )
@@ -258,6 +260,13 @@ class AuditReport:
     availability: tuple[tuple[str, int, str], ...]  # game id, gaps, what they contradict
 
     bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
+    # Outside their 99.9% bounds (unlikely by chance; no rule broken): every bet type's RTP,
+    # and each table's outcomes.
+    rtp_flags: tuple[RtpCheck, ...] = ()
+    outcome_flags: tuple[OutcomeTest, ...] = ()
+    # Live games whose pages say "open 24 hours" with no availability_gap_minutes: their
+    # tables' idle stretches were not looked for.
+    availability_unchecked: tuple[str, ...] = ()
 
     def kind_title(self, kind: str) -> str:
         """A finding kind as a person reads it (a kind of a later version: its code)."""
@@ -266,6 +275,16 @@ class AuditReport:
     def bet_title(self, bet_type: str) -> str:
         """A bet type by its name (a provider's type the tool does not know: as logged)."""
         return dict(self.bet_names).get(bet_type, bet_type)
+
+    @staticmethod
+    def band_points(check: RtpCheck) -> Decimal:
+        """The half-width of an RTP check's 99.9% band, in percentage points (2 places)."""
+        return Decimal(f"{check.bound * 100:.2f}")
+
+    @property
+    def listed_outcome_flags(self) -> tuple[OutcomeTest, ...]:
+        """The first :data:`MAX_TABLES` tables whose outcomes lie outside their region."""
+        return _first(self.outcome_flags, MAX_TABLES)
 
     @property
     def rejected(self) -> int:
@@ -331,6 +350,7 @@ class AuditReport:
             or self.unverified_rounds
             or self.bets_unverified
             or self.checks_not_run
+            or self.availability_unchecked
         )
 
     @property
@@ -406,7 +426,7 @@ def _game_charts(
                 None,
                 f"not drawn: the band of each of its {len(checks)} bet types is wider than"
                 f" ±{charts.BAND_CLIP_POINTS} points, too few stakes to judge an RTP (the"
-                " workbook's RTP sheet gives every figure)",
+                " workbook's RTP sheet gives every figure)" + _outside_all_the_same(checks),
             )
         )
     elif checks:
@@ -435,6 +455,15 @@ def _game_charts(
             )
         )
     return tuple(drawn)
+
+
+def _outside_all_the_same(checks: Sequence[RtpCheck]) -> str:
+    """What a note of bands too wide to draw adds when a bet type lies outside its band."""
+    outside = sum(check.flagged for check in checks)
+    if not outside:
+        return ""
+    which = "bet type lies" if outside == 1 else "bet types lie"
+    return f"; {outside} {which} outside its band all the same, named in the summary"
 
 
 def _first(
@@ -608,6 +637,15 @@ def build_audit_report(
             for problem in problems
         ),
         bet_names=bet_names(config),
+        rtp_flags=tuple(check for check in rtp_checks if check.flagged),
+        outcome_flags=tuple(test for test in outcome_tests if test.flagged),
+        availability_unchecked=tuple(
+            game.id
+            for game in sorted(config.games.values(), key=lambda game: game.id)
+            if game.kind == "live"
+            and game.opening_hours == "24h"
+            and game.availability_gap_minutes is None
+        ),
     )
 
 

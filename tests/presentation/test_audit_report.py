@@ -34,7 +34,7 @@ from reporting.figures.audit_records import (
     VoidRound,
 )
 from reporting.figures.evidence import findings_with_evidence
-from reporting.figures.statistics import outcome_tests, rtp_checks
+from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation import roads
 from reporting.presentation.audit_report import (
     MAX_GAPS,
@@ -44,6 +44,7 @@ from reporting.presentation.audit_report import (
     MAX_TABLES,
     TABLES_PER_CHART,
     ShoeView,
+    _game_charts,
     build_audit_report,
     cards_text,
     render_audit_html,
@@ -192,7 +193,16 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     text = plain(render_audit_html(report))
     assert "Rounds 4 Bets checked 4 Bets not verified 0" in text
     assert "Payout mismatch high 3" in text and "Every kind 4" in text
-    assert "every round and bet verified, and every check ran on every round and bet." in text
+    # The sample's EZ table is live and open 24 hours with no availability_gap_minutes.
+    assert report.availability_unchecked == ("ez-baccarat-it",)
+    assert (
+        "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, but its"
+        " configuration sets no availability_gap_minutes , so its tables' idle stretches were"
+        " not looked for." in text
+    )
+    assert "every check ran" not in text.lower()
+    checked = plain(render_audit_html(replace(report, availability_unchecked=())))
+    assert "every round and bet verified, and every check ran on every round and bet." in checked
     assert "the reference month has fewer than 1,000 rounds" in text  # a draft's warning
     assert "sha256 " + "ab" * 32 in text and "cd" * 32 in text and "ef" * 32 in text
 
@@ -243,6 +253,56 @@ def test_the_report_names_what_was_not_read_and_not_checked(store, operator_conf
         " of placed_at" in text
     )
     assert "every check ran" not in text.lower()
+
+
+def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availability_unchecked(
+    store, operator_config
+):
+    """An EZ table dealt 30 rounds a day, whose pages say it is open around the clock, was
+    never looked at for idle stretches (no availability_gap_minutes), and the report said
+    every check ran. A live game with the threshold is checked; an RNG game is never idle."""
+    games = operator_config.games
+    assert games["ez-baccarat-it"].availability_gap_minutes is None
+    assert games["live-baccarat-it"].availability_gap_minutes == 15
+    assert games["mini-baccarat-it"].kind == "rng" and games["mini-baccarat-it"].opening_hours
+    assert report_of(store, operator_config).availability_unchecked == ("ez-baccarat-it",)
+    with_threshold = replace(
+        operator_config,
+        games={
+            **games,
+            "ez-baccarat-it": replace(games["ez-baccarat-it"], availability_gap_minutes=15),
+        },
+    )
+    report = report_of(store, with_threshold)
+    assert report.availability_unchecked == ()
+    assert report.everything_read_and_checked
+
+
+def test_a_statistic_outside_its_bound_is_named_in_the_summary_even_when_its_band_is_wide(
+    store, operator_config
+):
+    """The workbook marked the EZ table's Tie "Outside 99.9%" (168.01% against 85.64%, a band
+    of 70.95 points), and the report said nothing: its chart was not drawn, "too few stakes to
+    judge", and its summary listed findings only."""
+    tie = RtpCheck("ez-baccarat-it", "tie", 561, 56_100, 94_254, Fraction(8564, 10_000), 0.7095)
+    table = OutcomeTest(ITALY, "LB-IT-07", 900, 380, 380, 140, 413.0, 401.0, 86.0, 38.5, 0.00001)
+    calm = replace(tie, payouts=48_000)
+    assert tie.flagged and table.flagged and not calm.flagged
+    report = report_of(store, operator_config)
+    assert report.rtp_flags == report.outcome_flags == ()  # the store's month is within bounds
+    text = plain(render_audit_html(replace(report, rtp_flags=(tie,), outcome_flags=(table,))))
+    assert (
+        "The RTP of Tie at ez-baccarat-it : 168.01% on 561 bets, against a theoretical 85.64%"
+        " and a band of ±70.95 points." in text
+    )
+    assert (
+        f"The outcomes of table LB-IT-07 at {ITALY} : Banker 380, Player 380, Tie 140 of 900"
+        " rounds." in text
+    )
+    assert "Outside their 99.9% statistical bounds" not in plain(render_audit_html(report))
+    note = _game_charts("ez-baccarat-it", (), (tie, calm), {}, {})[0].note
+    assert note.endswith("; 1 bet type lies outside its band all the same, named in the summary")
+    assert "all the same" not in _game_charts("ez-baccarat-it", (), (calm,), {}, {})[0].note
 
 
 def test_a_month_with_nothing_found_but_a_file_not_read_does_not_say_it_is_clean(
