@@ -477,6 +477,11 @@ def _first(
     return tuple(items[index] for index in sorted(chosen))
 
 
+def _tables(count: int) -> str:
+    """``count`` tables, in words: "1 table", "12 tables"."""
+    return f"{count:,} table" if count == 1 else f"{count:,} tables"
+
+
 def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
     """A game's tables' outcomes: at most :data:`MAX_TABLES` of them drawn, those outside
     their 99.9% region first, then by table id, in their order; in charts of at most
@@ -491,7 +496,7 @@ def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
         which = "" if len(part) == len(drawn) else f" ({start + 1}-{start + len(part)})"
         labels = charts.ChartLabels(
             f"Banker, Player and Tie per table of {game_id}{which}",
-            f"Banker, Player and Tie shares of {some}{len(tests)} tables of {game_id}{which}"
+            f"Banker, Player and Tie shares of {some}{_tables(len(tests))} of {game_id}{which}"
             f" against their exact probabilities; {flagged} outside the 99.9% region.",
         )
         shown.append(Chart(heading + which, _svg(charts.outcome_chart_svg(part, labels))))

@@ -303,6 +303,8 @@ def test_a_statistic_outside_its_bound_is_named_in_the_summary_even_when_its_ban
     note = _game_charts("ez-baccarat-it", (), (tie, calm), {}, {})[0].note
     assert note.endswith("; 1 bet type lies outside its band all the same, named in the summary")
     assert "all the same" not in _game_charts("ez-baccarat-it", (), (calm,), {}, {})[0].note
+    (drawn,) = _game_charts(ITALY, (table,), (), {}, {})
+    assert f"shares of 1 table of {ITALY} against" in str(drawn.svg)
 
 
 def test_a_month_with_nothing_found_but_a_file_not_read_does_not_say_it_is_clean(
