@@ -59,6 +59,7 @@ from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
 from reporting.sample.generator import generate_month
 from reporting.store.schema import connect
+from tests.presentation.printed import page_breaks_read
 
 #: The finding kinds a generated month of the spec's log carries (not unverified_bet: the
 #: spec's bet types are this tool's own).
@@ -1276,9 +1277,13 @@ def test_demo_inbox_gives_clean_reports(tmp_path, operator_config):
     )
     inbox = Path(__file__).resolve().parents[2] / "sample_data" / "inbox"
     out = tmp_path / "reports"
-    result = library_run(
-        config, inbox, out, tmp_path / "demo.sqlite", date(2026, 11, 5), render_game
-    )
+    with page_breaks_read() as breaks:  # of each PDF, from the layout it is written from
+        result = library_run(
+            config, inbox, out, tmp_path / "demo.sqlite", date(2026, 11, 5), render_game
+        )
+    # The audit report's Availability heading and its sentence were left at the foot of a
+    # page, its table on the next.
+    assert len(breaks) == 3 and not any(breaks), breaks  # the game's two pages, the report
     assert result.findings == 0
     assert result.ingest.rejected_count == 0
     assert (result.ingest.rounds_loaded, result.ingest.bets_loaded) == sample_inbox_counts()
