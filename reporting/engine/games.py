@@ -134,6 +134,16 @@ class GameSpec:
     #: place of its catalogue's: ``(("it", (("banker", "Banker"), ("player", "Player"))),)``.
     words: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
+    @property
+    def availability_unchecked(self) -> bool:
+        """A live game whose pages say it is open 24 hours a day, with no
+        ``availability_gap_minutes``: its tables' idle stretches are not looked for."""
+        return (
+            self.kind == "live"
+            and self.opening_hours == "24h"
+            and self.availability_gap_minutes is None
+        )
+
     def limits_for(self, bet: BetRule | str) -> StakeLimits:
         """Stake limits of one bet (a rule or its id)."""
         bet_id = bet if isinstance(bet, str) else bet.id

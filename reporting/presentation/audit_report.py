@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -214,6 +215,7 @@ class Chart:
     svg: Markup | None
     note: str | None = None
     left_out: int = 0  # tables the drawing leaves out (of at most MAX_TABLES drawn)
+    legend: str | None = None  # what the drawing's lines are, with their figures
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,7 +428,7 @@ def _game_charts(
                 None,
                 f"not drawn: the band of each of its {len(checks)} bet types is wider than"
                 f" ±{charts.BAND_CLIP_POINTS} points, too few stakes to judge an RTP (the"
-                " workbook's RTP sheet gives every figure)" + _outside_all_the_same(checks),
+                " workbook's RTP sheet gives every figure)" + _all_the_same(checks),
             )
         )
     elif checks:
@@ -452,18 +454,35 @@ def _game_charts(
             Chart(
                 f"Cumulative RTP per day ({currency})",
                 _svg(charts.cumulative_rtp_svg(rows, labels, theoretical)),
+                legend=_cumulative_legend(rows, theoretical),
             )
         )
     return tuple(drawn)
 
 
-def _outside_all_the_same(checks: Sequence[RtpCheck]) -> str:
-    """What a note of bands too wide to draw adds when a bet type lies outside its band."""
+def _all_the_same(checks: Sequence[RtpCheck]) -> str:
+    """What a note of bands too wide to draw adds of the bet types outside their band."""
     outside = sum(check.flagged for check in checks)
     if not outside:
         return ""
     which = "bet type lies" if outside == 1 else "bet types lie"
     return f"; {outside} {which} outside its band all the same, named in the summary"
+
+
+def _cumulative_legend(rows: Sequence[MoneyRow], theoretical: Fraction | None) -> str | None:
+    """What a cumulative RTP chart's two lines are, with the figure each ends on: its one
+    printed figure, the theoretical RTP, was read as the month's."""
+    actual = [rtp for _, rtp in charts.cumulative_rtp(rows) if rtp is not None]
+    if not actual:
+        return None
+    legend = (
+        f"Solid line: the RTP of the month so far, {charts.percent_text(actual[-1])} at its end"
+    )
+    if theoretical is not None:
+        legend += (
+            f"; dashed line: the theoretical RTP of its play, {charts.percent_text(theoretical)}"
+        )
+    return legend + "."
 
 
 def _first(
@@ -477,11 +496,6 @@ def _first(
     return tuple(items[index] for index in sorted(chosen))
 
 
-def _tables(count: int) -> str:
-    """``count`` tables, in words: "1 table", "12 tables"."""
-    return f"{count:,} table" if count == 1 else f"{count:,} tables"
-
-
 def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
     """A game's tables' outcomes: at most :data:`MAX_TABLES` of them drawn, those outside
     their 99.9% region first, then by table id, in their order; in charts of at most
@@ -489,6 +503,7 @@ def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
     flagged = sum(test.flagged for test in tests)
     drawn = _first(tests, MAX_TABLES, key=lambda test: (not test.flagged, test.table_id))
     some = "" if len(drawn) == len(tests) else f"{len(drawn)} of the "
+    tables = "table" if len(tests) == 1 else "tables"
     heading = "Outcomes against expectation, per table"
     shown = []
     for start in range(0, len(drawn), TABLES_PER_CHART):
@@ -496,7 +511,7 @@ def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
         which = "" if len(part) == len(drawn) else f" ({start + 1}-{start + len(part)})"
         labels = charts.ChartLabels(
             f"Banker, Player and Tie per table of {game_id}{which}",
-            f"Banker, Player and Tie shares of {some}{_tables(len(tests))} of {game_id}{which}"
+            f"Banker, Player and Tie shares of {some}{len(tests)} {tables} of {game_id}{which}"
             f" against their exact probabilities; {flagged} outside the 99.9% region.",
         )
         shown.append(Chart(heading + which, _svg(charts.outcome_chart_svg(part, labels))))
@@ -583,6 +598,7 @@ def _shoes(shoes: Sequence[ShoeView]) -> tuple[tuple[ShoePanel, ...], int, int]:
     return tuple(map(_shoe_panel, chosen)), len(holding) - len(chosen), len(holding)
 
 
+# Long on purpose: one keyword per field of the report's record, in the record's order.
 def build_audit_report(
     *,
     config: OperatorConfig,
@@ -645,11 +661,7 @@ def build_audit_report(
         rtp_flags=tuple(check for check in rtp_checks if check.flagged),
         outcome_flags=tuple(test for test in outcome_tests if test.flagged),
         availability_unchecked=tuple(
-            game.id
-            for game in sorted(config.games.values(), key=lambda game: game.id)
-            if game.kind == "live"
-            and game.opening_hours == "24h"
-            and game.availability_gap_minutes is None
+            sorted(game.id for game in config.games.values() if game.availability_unchecked)
         ),
     )
 

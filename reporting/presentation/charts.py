@@ -41,6 +41,7 @@ __all__ = [
     "cumulative_rtp",
     "cumulative_rtp_svg",
     "outcome_chart_svg",
+    "percent_text",
     "px",
     "rtp_chart_svg",
 ]
@@ -76,8 +77,8 @@ def px(value: Fraction | int) -> str:
     return str(rounded.quantize(Decimal(1)) if rounded == rounded.to_integral() else rounded)
 
 
-def _percent(value: Fraction, places: int = 2) -> str:
-    """A ratio as percent text for the drawing (``0.9894`` -> ``98.94%``)."""
+def percent_text(value: Fraction, places: int = 2) -> str:
+    """A ratio as percent text for a drawing and its legend (``0.9894`` -> ``98.94%``)."""
     return f"{round_fraction(value * 100, places)}%"
 
 
@@ -181,7 +182,11 @@ def _outcome_group(test: OutcomeTest, top: int, scale: Fraction) -> list[str]:
             )
         parts.append(
             _text(
-                WIDTH - 2, y + 12, f"{count:,} ({_percent(share, 1)})", anchor="end", font_size="10"
+                WIDTH - 2,
+                y + 12,
+                f"{count:,} ({percent_text(share, 1)})",
+                anchor="end",
+                font_size="10",
             )
         )
     return parts
@@ -231,14 +236,14 @@ def _rtp_row(check: RtpCheck, top: int, name: str) -> tuple[list[str], int]:
     actual = check.actual_rtp
     bound_points = Fraction(check.bound) * 100  # the float bound, exactly, in points
     clipped = band_clipped(check)
-    actual_text = _percent(actual) if actual is not None else "no stakes"
+    actual_text = percent_text(actual) if actual is not None else "no stakes"
     weight = "bold" if check.flagged else "normal"
     parts = [
         _text(2, top + 12, f"{name} · {check.bets:,} bets", font_weight=weight),
         _text(
             WIDTH - 2,
             top + 12,
-            f"{actual_text} (theory {_percent(check.theoretical_rtp)})",
+            f"{actual_text} (theory {percent_text(check.theoretical_rtp)})",
             anchor="end",
             font_size="10",
             font_weight=weight,
@@ -404,7 +409,7 @@ def cumulative_rtp_svg(
             ' stroke-dasharray="5 3"/>'
         )
         parts.append(
-            _text(_PLOT_RIGHT + 4, y_of(theoretical) + 4, _percent(theoretical), font_size="9")
+            _text(_PLOT_RIGHT + 4, y_of(theoretical) + 4, percent_text(theoretical), font_size="9")
         )
     drawn = [(x_of(i), y_of(rtp), row) for i, (row, rtp) in enumerate(points) if rtp is not None]
     path = "".join(f"{'M' if i == 0 else 'L'}{px(x)} {px(y)}" for i, (x, y, _) in enumerate(drawn))

@@ -44,6 +44,7 @@ from reporting.presentation.audit_report import (
     MAX_TABLES,
     TABLES_PER_CHART,
     ShoeView,
+    _cumulative_legend,
     _game_charts,
     build_audit_report,
     cards_text,
@@ -447,6 +448,25 @@ def test_the_charts_are_inline_svg_one_cumulative_line_per_game_and_currency(
     html = render_audit_html(report)
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart ') == 2  # RTP: a line
     assert "<script" not in html and 'src="http' not in html and "<link" not in html
+    legend = report.charts[0].charts[-1].legend
+    assert legend.startswith("Solid line: the RTP of the month so far, ") and legend in html
+
+
+def test_a_cumulative_chart_says_which_line_is_which_with_the_figure_each_ends_on():
+    """The chart's one printed figure, the theoretical RTP on its dashed line, was read as the
+    month's RTP (96.85% printed; the month's was 102.03%)."""
+    days = [
+        MoneyRow("g", None, date(2026, 10, day), "EUR", 1, 0, 1, 1, stakes, payouts)
+        for day, stakes, payouts in ((1, 100, 50), (2, 100, 154))
+    ]
+    assert _cumulative_legend(days, Fraction(9685, 10_000)) == (
+        "Solid line: the RTP of the month so far, 102.00% at its end; dashed line: the"
+        " theoretical RTP of its play, 96.85%."
+    )
+    assert _cumulative_legend(days, None) == (
+        "Solid line: the RTP of the month so far, 102.00% at its end."
+    )
+    assert _cumulative_legend([replace(days[0], stakes=0, payouts=0)], None) is None  # no stake
 
 
 def test_shoes_with_findings_are_drawn_with_their_disputed_hands_marked(store, operator_config):
