@@ -53,7 +53,7 @@ from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
-from reporting.records import Month
+from reporting.records import MONTHS_HANDLED, Month
 from reporting.store.load import IngestResult, ingest
 from reporting.verify.bearing import FILES_NAMED, MonthAlerts, month_alerts
 from reporting.verify.partitions import Runner
@@ -284,6 +284,11 @@ def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str,
     months: dict[str, list[GameSpec]] = {}
     for game in config.games.values():
         month = reference_month(as_of[game.id], update_day(game))
+        if month < MONTHS_HANDLED[0]:
+            raise InputError(
+                f"--as-of {as_of[game.id].isoformat()}: the month it writes, {month}, is before"
+                f" {MONTHS_HANDLED[0]}, the first month this tool handles; pass a later date"
+            )
         months.setdefault(str(month), []).append(game)
     if len(months) > 1:
         # A month's folder is rebuilt whole: a run that wrote only some of its games would

@@ -475,6 +475,13 @@ def _inspect(path: Path, wait: float) -> str:
         raise NotARegularFile(
             f"{path}: {kind_of_file(status.st_mode)}, not a database file; name a file"
         )
+    if status.st_nlink > 1:
+        raise InputError(
+            f"{path}: the database file has {status.st_nlink} names (hard links), and SQLite"
+            " keeps a store's journal beside each name: a second name loses or corrupts what is"
+            " written through the first; keep one name (remove the other links, or copy the"
+            " file); nothing was changed"
+        )
     if status.st_size == 0:
         return _EMPTY
     try:

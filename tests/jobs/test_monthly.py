@@ -710,6 +710,17 @@ def test_as_of_before_the_5th_reports_the_month_before_last_without_play(greek):
     assert manifest_of(greek.out / "2026-09")["as_of"] == {"live-baccarat-gr": "2026-11-04"}
 
 
+@pytest.mark.parametrize(("as_of", "month"), [("1980-01-01", "1979-11"), ("1980-02-04", "1979-12")])
+def test_an_as_of_whose_month_is_before_the_first_handled_is_one_line_and_writes_no_month(
+    greek, as_of, month
+):
+    """--as-of 1980-01-01 passed the date check, ingested the inbox, then stopped on a
+    traceback writing the audit of 1979-11 and left the staging folder behind."""
+    process = run_command(greek_argv(greek, as_of=as_of), greek.root)
+    assert_clean_failure(process, f"--as-of {as_of}", f"the month it writes, {month}", "1980-01")
+    assert not greek.out.exists() or not any(greek.out.iterdir())
+
+
 def test_as_of_on_the_5th_reports_the_month_before(greek):
     assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 1
     september = snapshot(greek.out / "2026-09")

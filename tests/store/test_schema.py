@@ -791,3 +791,24 @@ def test_a_version_4_store_gets_the_indexes_a_month_is_read_by(tmp_path):
         "bets_by_bet_id": ["bet_id"],
     }
     assert "USING COVERING INDEX bets_by_bet_id (bet_id=?)" in plan
+
+
+def test_a_store_with_a_second_name_is_refused_before_anything_is_written(tmp_path):
+    """Two hard-linked names of one store (`cp -al`, a snapshot tool): two ingests at once,
+    one through each name, each kept its own -wal beside its name, and the store was corrupt
+    ("database disk image is malformed") or each name showed a month the other lost."""
+    import os
+
+    store = tmp_path / "report.sqlite"
+    connect(store).close()
+    os.link(store, tmp_path / "link.sqlite")
+    before = store.read_bytes()
+    for name in (store, tmp_path / "link.sqlite"):
+        with pytest.raises(InputError, match=r"has 2 names \(hard links\).*keep one name"):
+            connect(name)
+    result = run_main("verify", "--db", str(store), "--month", "2026-10")
+    assert result.returncode == 2 and "has 2 names" in result.stderr, result
+    assert store.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["link.sqlite", "report.sqlite"]
+    os.unlink(tmp_path / "link.sqlite")
+    connect(store).close()  # one name again: opened as before
