@@ -334,16 +334,27 @@ def skip_blank_run(handle: Any) -> int:
 
 
 def refuse_if_cut(name: str, number: int, data: bytes) -> None:
-    """Refuse the file whose last line, not a whole record, ends without its newline: a file
-    being written (an upload the run met midway) or cut. Refused whole, as a gzip cut short
-    is: its lines loaded now and the cut one rejected would keep that reject after the whole
-    file arrives (another file by its content), and the month would bear on it for good."""
-    if data[-1:] != b"\n" and len(data) < MAX_LINE_BYTES:
+    """Refuse the file whose last line ends without its newline and is not whole JSON: a
+    file being written (an upload the run met midway) or cut. Refused whole, as a gzip cut
+    short is: its lines loaded now and the cut one rejected would keep that reject after the
+    whole file arrives (another file by its content), and the month would bear on it for
+    good. A last line that is whole JSON but no good record (an exporter that ends its file
+    without a newline) is a reject like any other line."""
+    if data[-1:] != b"\n" and len(data) < MAX_LINE_BYTES and not _whole_json(data):
         raise InputError(
-            f"{name}:{number}: the last line has no newline and is not a whole record: the file"
+            f"{name}:{number}: the last line has no newline and is not whole JSON: the file"
             " is still being written, or was cut; nothing of it was loaded (it loads at the"
             " next run once whole, or once its last line is mended)"
         )
+
+
+def _whole_json(data: bytes) -> bool:
+    """Whether ``data`` is one whole JSON value (of any shape)."""
+    try:
+        msgspec.json.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return True
 
 
 def _too_deep() -> RecordError:

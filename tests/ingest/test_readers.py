@@ -373,6 +373,17 @@ def test_a_last_line_without_its_newline_loads_when_whole_and_refuses_the_file_w
     path.write_text(f"{whole}\n{cut[:-9]}\n", encoding="utf-8")
     records, rejects = read(path, operator_config)
     assert [(reject.source_line, reject.reason) for reject in rejects] == [(2, "bad_json")]
+    # Whole JSON that is no good record, without its newline (an exporter that ends its file
+    # so): a reject like any other line, the file's other lines loaded; it was refused whole.
+    for last, reason in (("{}", "missing_field"), ("[1, 2]", "bad_value")):
+        path.write_text(f"{whole}\n{last}", encoding="utf-8")
+        records, rejects = read(path, operator_config)
+        assert [record.round_id for record in records] == ["R-1"]
+        assert [(reject.source_line, reject.reason) for reject in rejects] == [(2, reason)]
+    bad_early = json.dumps({**make_round("R-3"), "hand_no": "x"})  # a type error, then cut
+    path.write_text(f"{whole}\n{bad_early[:-9]}", encoding="utf-8")
+    with pytest.raises(InputError, match=r"log\.jsonl:2: the last line has no newline and is"):
+        read(path, operator_config)
 
 
 def test_crlf_line_endings_load(tmp_path, operator_config, make_round):

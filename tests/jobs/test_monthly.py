@@ -876,7 +876,7 @@ def test_a_log_met_midway_through_its_upload_loads_nothing_until_it_is_whole(gre
     assert process.returncode == 2, process.stderr
     last = process.stderr.strip().splitlines()[-1]
     assert last == (
-        f"baccarat-report: {whole}:2: the last line has no newline and is not a whole record:"
+        f"baccarat-report: {whole}:2: the last line has no newline and is not whole JSON:"
         " the file is still being written, or was cut; nothing of it was loaded (it loads at"
         " the next run once whole, or once its last line is mended)"
     )
