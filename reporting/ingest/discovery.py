@@ -228,7 +228,7 @@ def discover_inbox(
             unread.append(UnreadFile(path, reason))
             continue
         profiled.append(Source(path, layout, profile=rule.profile))
-    spec = _sources_in_folder(inbox, claimed)
+    spec = _sources_in_folder(inbox, claimed, unread)
     unread.extend(item for item in unread_files(inbox) if item.path not in claimed)
     # A link to a file outside the inbox is not followed: whoever may drop files in the inbox
     # (a provider's upload account) could otherwise have any file the job may read loaded,
@@ -360,9 +360,15 @@ def _entries(folder: Path) -> list[Path]:
     return sorted(found)
 
 
-def _sources_in_folder(folder: Path, skipped: set[Path] | frozenset = frozenset()) -> list[Source]:
+def _sources_in_folder(
+    folder: Path,
+    skipped: set[Path] | frozenset = frozenset(),
+    unpaired: list[UnreadFile] | None = None,
+) -> list[Source]:
     """The round logs in a folder and below it, by file name; other files (and those of
-    ``skipped``) are left alone."""
+    ``skipped``) are left alone. Half of a pair without its other half (``Rounds.csv`` pairs
+    with ``Bets.csv`` too) is refused, or added to ``unpaired`` when given (an inbox: its
+    other half may be on its way, and the other logs load)."""
     sources: list[Source] = []
     for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
         if candidate in skipped or _entry_problem(candidate) is not None:
@@ -375,14 +381,30 @@ def _sources_in_folder(folder: Path, skipped: set[Path] | frozenset = frozenset(
             continue
         main, companion = found.pairing.main, found.pairing.companion
         name = candidate.name.lower()
-        if name == companion and not candidate.with_name(main).is_file():
-            raise InputError(f"{candidate}: no {main} beside it to pair with")
-        if name == main:
-            beside = candidate.with_name(companion)
-            if not beside.is_file():
-                raise InputError(f"{candidate}: no {companion} beside it to pair with")
+        if name not in (main, companion):
+            continue  # listed by unread_files, with how a pair is named
+        other = main if name == companion else companion
+        beside = _beside(candidate, other)
+        if beside is None:
+            if unpaired is None:
+                raise InputError(f"{candidate}: no {other} beside it to pair with")
+            unpaired.append(UnreadFile(candidate, f"no {other} beside it to pair with yet"))
+        elif name == main:
             sources.append(Source(candidate, found.name, beside))
     return sources
+
+
+def _beside(path: Path, name: str) -> Path | None:
+    """The file named ``name`` beside ``path``, in any case (``Bets.csv`` for ``bets.csv``),
+    or None."""
+    exact = path.with_name(name)
+    if exact.is_file():
+        return exact
+    try:
+        found = sorted(p for p in path.parent.iterdir() if p.name.lower() == name and p.is_file())
+    except OSError:
+        return None
+    return found[0] if found else None
 
 
 def _pair_of(input_format: InputFormat, files: list[Path]) -> Source:

@@ -210,3 +210,26 @@ def test_an_inbox_link_to_a_file_outside_it_is_not_followed(tmp_path):
     assert [(item.path.name, item.reason) for item in unread] == [
         ("passwd.jsonl", "a link to a file outside the inbox, not followed")
     ]
+
+
+def test_a_csv_pair_is_found_in_any_case_and_half_a_pair_in_an_inbox_waits_unread(tmp_path):
+    """Rounds.csv and Bets.csv were "Bets.csv: no rounds.csv beside it" (the other half looked
+    for in lower case), and a rounds.csv whose bets.csv was still on its way stopped the whole
+    monthly run before any file was read. Half a pair is now an inbox file not read, with
+    why, and the other logs load; `ingest` of a folder still refuses it in one line."""
+    inbox = tmp_path / "inbox"
+    for name in ("Rounds.csv", "BETS.CSV", "round-log.jsonl", "late/rounds.csv"):
+        touch(inbox / name)
+    sources, unread = discover_inbox(inbox, ())
+    assert sorted((s.path.name, s.companion and s.companion.name) for s in sources) == [
+        ("Rounds.csv", "BETS.CSV"),
+        ("round-log.jsonl", None),
+    ]
+    assert [(item.path.relative_to(inbox).as_posix(), item.reason) for item in unread] == [
+        ("late/rounds.csv", "no bets.csv beside it to pair with yet")
+    ]
+    with pytest.raises(InputError, match=r"late/rounds\.csv: no bets\.csv beside it to pair"):
+        discover_sources([inbox])
+    touch(inbox / "late" / "bets.csv")  # the other half arrives
+    sources, unread = discover_inbox(inbox, ())
+    assert len(sources) == 3 and unread == []
