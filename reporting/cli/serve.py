@@ -7,7 +7,8 @@ store's foreign keys; every column that holds cents or UTC says so
 (:mod:`reporting.store.browse`); the pages show money in its currency, and only GET and
 HEAD are answered (:mod:`reporting.cli.serve_plugin`). A query is bounded in time and memory
 (:mod:`reporting.store.query_bounds`). Bound to 127.0.0.1 unless told otherwise: the store
-holds player accounts. SIGTERM or Ctrl-C stops the server: "stopped by SIGTERM", exit 0.
+holds player accounts. SIGTERM, Ctrl-C or a hang-up stops the server: "stopped by SIGTERM",
+exit 0.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def _listen(host: str, port: int) -> list[socket.socket]:
 
 @contextmanager
 def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
-    """Inside, SIGINT and SIGTERM stop the server, and the command ends well: uvicorn stops
+    """Inside, SIGINT, SIGTERM and SIGHUP stop the server, and the command ends well: uvicorn stops
     on either while it runs, then raises it again once stopped (to the handler found here,
     the command line's, which would end the command as a failure); one that comes before it
     runs stops it as soon as it starts. The names of the signals received are in the list
@@ -148,7 +149,12 @@ def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
         received.append(signal.Signals(number).name)
         server.should_exit = True
 
-    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
+    # A hang-up (the terminal closed) stops it the same way, unless the command was started
+    # ignoring it (nohup), when it stays ignored.
+    stops = [signal.SIGINT, signal.SIGTERM]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        stops.append(signal.SIGHUP)
+    previous = {number: signal.signal(number, note) for number in stops}
     try:
         yield received
     finally:

@@ -375,8 +375,12 @@ def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_
 # --- stopping, listening --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
-def test_sigterm_or_ctrl_c_stops_it_with_exit_0(tmp_path, stop):
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name
+)
+def test_sigterm_ctrl_c_or_a_hang_up_stops_it_with_exit_0(tmp_path, stop):
+    """A hang-up (the terminal closed) stopped it with exit 2, "the unfinished transaction
+    was rolled back" (there was none), and left -wal and -shm beside the store."""
     path = tmp_path / "store.sqlite"
     make_store(path)
     server = Server(path, tmp_path)
