@@ -83,7 +83,12 @@ class _Workers:
         self._pool = pool
 
     def submit(self, task: Callable[..., Any], /, *args: Any) -> Outcome:
-        return self._pool.submit(task, *args)
+        try:
+            return self._pool.submit(task, *args)
+        except (ConnectionRefusedError, ConnectionResetError, EOFError) as error:
+            # A worker is started through the fork server: with it killed, starting one
+            # cannot reach it. The pool is as broken as when a worker dies.
+            raise BrokenProcessPool(f"the fork server stopped ({error!r})") from error
 
     def completed(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
         futures: list[Future] = list(outcomes)  # type: ignore[arg-type]

@@ -605,6 +605,22 @@ def start_two_job_run(october, tmp_path: Path) -> tuple[Path, subprocess.Popen]:
     return out, process
 
 
+def test_a_fork_server_gone_while_workers_start_is_the_line_of_a_worker_stopped(monkeypatch):
+    """The fork server killed while the pool started a worker: ConnectionRefusedError from
+    multiprocessing ended the run on a traceback, where a worker killed gives one line."""
+    from reporting.errors import EnvironmentFault
+
+    def refused(*args, **kwargs):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    with (
+        pytest.raises(EnvironmentFault, match="a render worker process stopped"),
+        rendering.render_workers(2) as renders,
+    ):
+        monkeypatch.setattr(renders._pool, "submit", refused)
+        renders.submit(print, "never")
+
+
 def test_a_stop_while_the_render_workers_start_leaves_none_and_prints_one_line(
     october, tmp_path, monkeypatch
 ):
