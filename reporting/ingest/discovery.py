@@ -206,7 +206,13 @@ def discover_inbox(
 ) -> tuple[list[Source], list[UnreadFile]]:
     """The inbox's round logs and the files left unread (with why), from one look at the
     folder: the files a rule covers read with its profile, the others as the spec's round
-    logs (every file, with no rules)."""
+    logs (every file, with no rules). An inbox whose own path is not UTF-8 text is refused:
+    each of its files would be "not UTF-8", and the month written without one of them."""
+    if _unusable_name(inbox) is not None:
+        raise InputError(
+            f"{printable(str(inbox))}: the inbox's path is not UTF-8 text, and the store names"
+            " its files as text; rename the folder"
+        )
     claimed: set[Path] = set()
     profiled: list[Source] = []
     unread: list[UnreadFile] = []

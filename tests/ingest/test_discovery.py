@@ -233,3 +233,12 @@ def test_a_csv_pair_is_found_in_any_case_and_half_a_pair_in_an_inbox_waits_unrea
     touch(inbox / "late" / "bets.csv")  # the other half arrives
     sources, unread = discover_inbox(inbox, ())
     assert len(sources) == 3 and unread == []
+
+
+def test_an_inbox_whose_own_path_is_not_utf8_is_refused_not_read_as_empty(tmp_path):
+    """Only the folder's name had the odd byte, yet every file of it was "not UTF-8: rename
+    it", and the monthly job published the month with no round at all (exit 1)."""
+    inbox = tmp_path / os.fsdecode(b"n\xffu") / "inbox"
+    touch(inbox / "round-log.jsonl")
+    with pytest.raises(InputError, match=r"n\\xffu/inbox: the inbox's path is not UTF-8 text"):
+        discover_inbox(inbox, ())
