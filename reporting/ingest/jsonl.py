@@ -30,6 +30,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import re
 import zlib
 from collections.abc import Iterator, Mapping
@@ -137,8 +138,14 @@ def gunzipped(raw_handle: IO[bytes], name: str) -> IO[bytes]:
     GzipFile alone refills its line buffer 8 KiB at a time, each refill a few calls in
     Python; a larger buffer around it decompresses a quarter of a megabyte a call (measured
     on the benchmark's log: a third less time to read its lines). Errors are GzipFile's, and
-    the bound's :class:`~reporting.errors.InputError`.
+    the bound's :class:`~reporting.errors.InputError`. An empty file is no gzip (GzipFile
+    reads it as no text): an upload that has just begun, refused as a gzip cut short is.
     """
+    if os.fstat(raw_handle.fileno()).st_size == 0:
+        raise InputError(
+            f"{name}: an empty file, no gzip yet: it is still being written, or was cut;"
+            " nothing of it was loaded (it loads at the next run once whole)"
+        )
     return io.BufferedReader(_Gunzipped(raw_handle, name), buffer_size=_GUNZIP_BUFFER)
 
 
