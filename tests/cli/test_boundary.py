@@ -771,3 +771,24 @@ def test_a_pipe_to_a_process_of_the_run_broken_is_one_line_and_exit_2(monkeypatc
     assert process.wait(timeout=60) == 1
     assert process.stderr.read() == b""
     process.stderr.close()
+
+
+@pytest.mark.parametrize("zone", ["text-file", "UTC+25"])
+def test_a_machine_time_zone_babel_cannot_read_does_not_stop_the_pages(tmp_path, zone):
+    """babel reads TZ as it is imported: TZ naming a text file (/etc/timezone) stopped every
+    command that writes a page on a traceback, and TZ=UTC+25 stopped it at the first
+    catalogue. The pages use each game's zone, never the machine's: same exit, same bytes."""
+    if zone == "text-file":
+        zone = str(tmp_path / "timezone")
+        Path(zone).write_text("Etc/UTC\n", encoding="utf-8")
+    written = {}
+    for name, environment in (("plain", {}), ("zoned", {"TZ": zone})):
+        done = subprocess.run(
+            [sys.executable, "-m", "reporting", "rules", "--game", "live-baccarat-dk", "--lang",
+             "da", "--format", "html", "--as-of", "2026-11-05", "--out", str(tmp_path / name)],
+            capture_output=True, text=True, timeout=120,
+            env={key: value for key, value in os.environ.items() if key != "TZ"} | environment,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        written[name] = (tmp_path / name / "live-baccarat-dk.da.html").read_bytes()
+    assert written["plain"] == written["zoned"]
