@@ -161,7 +161,7 @@ def write_audit_workbook(
     currencies = {game.currency for game in config.games.values()}
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(
-            book, ledger, config, result, rtp, currencies, publishing
+            book, ledger, config, result, (outcomes, rtp), currencies, publishing, audit
         ),
         "Findings": lambda: _write_findings(book, ledger, currencies),
         "Checks not run": lambda: _write_checks_not_run(book, result),

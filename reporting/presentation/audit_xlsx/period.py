@@ -12,10 +12,10 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.engine.money import cents_to_decimal
 from reporting.engine.theory import game_odds
-from reporting.figures.audit_records import Severity
+from reporting.figures.audit_records import MonthAudit, Severity
 from reporting.figures.ledger import PeriodLedger
 from reporting.figures.regulators import declared_rtp_unsupported
-from reporting.figures.statistics import RtpCheck, played_rtp
+from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.presentation.audit_xlsx.cells import (
     COUNT,
     DATE,
@@ -76,10 +76,15 @@ def _write_summary(
     ledger: PeriodLedger,
     config: OperatorConfig,
     result: VerifyResult,
-    rtp: Sequence[RtpCheck],
+    statistics: tuple[Sequence[OutcomeTest], Sequence[RtpCheck]],
     currencies: set[str],
     publishing: Mapping[str, Sequence[str]] | None = None,
+    audit: MonthAudit | None = None,
 ) -> None:
+    """The Summary sheet: what was checked, what bears on the period (each count of them an
+    alert when not zero: the sheet an officer opens first names all of them), and the
+    findings and money by game."""
+    rtp = statistics[1]
     findings = ledger.findings_by_game
     extra_kinds = sorted(
         {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
@@ -87,18 +92,7 @@ def _write_summary(
     kinds = (*FINDING_KINDS, *extra_kinds)
     columns = _summary_columns(kinds, currencies)
     rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
-    meta = [
-        ("Period", TEXT, book.period),
-        ("As of", DATE, book.as_of),
-        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
-        ("Rounds checked", COUNT, result.rounds_checked),
-        ("Bets checked", COUNT, result.bets_checked),
-        ("Bets not verified", COUNT, result.bets_unverified),
-        ("Checks not run", COUNT, len(result.checks_not_run)),
-    ]
-    if publishing is not None:  # the pages of the month: games whose pages are drafts
-        drafts = sum(1 for game in config.games if publishing.get(game))
-        meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
+    meta = _summary_meta(book, config, result, statistics, publishing, audit)
     rejects = ledger.rejects_by_reason
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
@@ -124,6 +118,38 @@ def _write_summary(
         writer.append([("note", note)])
     writer.append([])
     _write_summary_rejects(writer, rejects, reasons, by_month=ledger.month is not None)
+
+
+def _summary_meta(
+    book: _Book,
+    config: OperatorConfig,
+    result: VerifyResult,
+    statistics: tuple[Sequence[OutcomeTest], Sequence[RtpCheck]],
+    publishing: Mapping[str, Sequence[str]] | None,
+    audit: MonthAudit | None,
+) -> list[tuple[str, str, object]]:
+    """The Summary's lines above its table: the period, what was checked, and each count of
+    what bears on it (an alert when not zero)."""
+    outcomes, rtp = statistics
+    meta: list[tuple[str, str, object]] = [
+        ("Period", TEXT, book.period),
+        ("As of", DATE, book.as_of),
+        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
+        ("Rounds checked", COUNT, result.rounds_checked),
+        ("Bets checked", COUNT, result.bets_checked),
+        ("Bets not verified", COUNT, result.bets_unverified),
+        ("Checks not run", COUNT, len(result.checks_not_run)),
+    ]
+    if publishing is not None:  # the pages of the month: games whose pages are drafts
+        drafts = sum(1 for game in config.games if publishing.get(game))
+        meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
+    if audit is not None:  # the month's registers: its tables' idle stretches
+        meta.append(("Availability gaps", COUNT, _Alert(len(audit.gaps))))
+    meta += [
+        ("RTP checks outside 99.9%", COUNT, _Alert(sum(check.flagged for check in rtp))),
+        ("Outcome tests outside 99.9%", COUNT, _Alert(sum(test.flagged for test in outcomes))),
+    ]
+    return meta
 
 
 def _write_summary_rejects(
