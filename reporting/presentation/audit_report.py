@@ -43,6 +43,7 @@ from reporting.figures.evidence import FindingEvidence, MonthEvidence
 from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_all_atomically
 from reporting.presentation import charts, roads
+from reporting.presentation.audit_xlsx.sign_off import REVIEWER_FIELDS
 from reporting.presentation.i18n import make_environment
 from reporting.records import FINDING_TITLES, Month
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
@@ -671,7 +672,7 @@ def render_audit_html(report: AuditReport) -> str:
     return (
         make_environment(LANGUAGE)
         .get_template(TEMPLATE)
-        .render(report=report, sheets=WORKBOOK_SHEETS)
+        .render(report=report, sheets=WORKBOOK_SHEETS, reviewer=REVIEWER_FIELDS)
     )
 
 

@@ -30,8 +30,9 @@ _SIGN_OFF_COLUMNS = (
 )
 
 
-#: The reviewer's block: what they fill in, and how tall each box is (points).
-_REVIEWER_FIELDS = (("Name", None), ("Role", None), ("Date", None), ("Signature", 45.0))
+#: The reviewer's block: what they fill in, and how tall each box is (points; the tall one is
+#: the signature's). The audit report's sign-off block asks for the same.
+REVIEWER_FIELDS = (("Name", None), ("Role", None), ("Date", None), ("Signature", 45.0))
 
 
 _INPUT_HEADERS = ("File", "SHA-256", "Size (bytes)", "Format", "Profile", "Rounds loaded")
@@ -62,7 +63,7 @@ def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> Non
     widths[2] = max(widths[2], len("Size (bytes)"))
     widths[3] = 48
     writer = _SheetWriter(
-        book, "Sign-off", _SIGN_OFF_COLUMNS, widths, header_row=7 + len(_REVIEWER_FIELDS)
+        book, "Sign-off", _SIGN_OFF_COLUMNS, widths, header_row=7 + len(REVIEWER_FIELDS)
     )
     # Two more columns for the input files' table of the provenance block.
     writer.widths += [len("Profile") + 4, len("Rounds loaded")]
@@ -73,7 +74,7 @@ def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> Non
     writer.append([("label", "As of"), (DATE, book.as_of)])
     writer.append([])
     writer.append([("label", "Reviewer")])
-    for label, height in _REVIEWER_FIELDS:
+    for label, height in REVIEWER_FIELDS:
         # empty ruled boxes to fill in, by hand or in the file
         writer.append([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
     writer.header()
