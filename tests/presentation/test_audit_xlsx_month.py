@@ -466,9 +466,19 @@ def test_the_charts_are_native_and_read_the_workbook_s_cells(month):
             assert [Decimal(str(v)) for v in theoretical] == [
                 round_fraction(c.theoretical_rtp, SHOWN) for c in checks
             ]
+            # A bound is a mark per bet type: no line between bet types, smoothed or not
+            # (LibreOffice drew a smoothed one, diving below 0%).
+            for bound in chart.findall("c:chart/c:plotArea/c:lineChart/c:ser", CHART_NS):
+                assert bound.find("c:smooth", CHART_NS).get("val") == "0"
+                assert bound.find("c:spPr/a:ln/a:noFill", CHART_NS) is not None
         else:
             (line,) = series_of(chart, "lineChart")
             assert cells(workbook, line["tx"]) == ["Cumulative RTP"]
+            # the days as they were (not smoothed), labelled by their day of the month: 31
+            # labels of "10-01" stood stacked a character a line in LibreOffice
+            plot = chart.find("c:chart/c:plotArea", CHART_NS)
+            assert plot.find("c:lineChart/c:ser/c:smooth", CHART_NS).get("val") == "0"
+            assert plot.find("c:catAx/c:numFmt", CHART_NS).get("formatCode") == "d"
             days = [r for r in month.audit.money if r.game_id == game and r.table_id is None]
             days = sorted((r for r in days if r.day is not None), key=lambda r: r.day)
             assert [d.date() for d in cells(workbook, line["cat"])] == [r.day for r in days]

@@ -179,6 +179,10 @@ def _rtp_chart(
     for header in ("Lower bound", "Upper bound"):
         bound = _series(sheet, 1 + headers.index(header), rows)
         bound.marker.symbol, bound.marker.size = "dash", 14  # visible for a single bet type
+        # a bound is a mark per bet type, not a line from one bet type to the next (a
+        # smoothed one, as LibreOffice draws a series with no word on it, dives below 0%)
+        bound.smooth = False
+        bound.graphicalProperties.line.noFill = True
         lines.series.append(bound)
     bet_type = 1 + headers.index("Bet type")
     bars.set_categories(Reference(sheet, min_col=bet_type, min_row=rows[0], max_row=rows[1]))
@@ -195,10 +199,13 @@ def _cumulative_chart(book: _Book, game_id: str, currency: str, rows: tuple[int,
     _chart_frame(chart, f"{game_id}: cumulative RTP per day ({currency})", "RTP")
     series = _series(sheet, _column_number(_CUMULATIVE_COLUMNS, "Cumulative RTP"), rows)
     series.marker.symbol = "circle"  # a month of one day is a point
+    series.smooth = False  # the days as they were: LibreOffice smooths a series left unsaid
     chart.series.append(series)
     day = _column_number(_CUMULATIVE_COLUMNS, "Day")
     chart.set_categories(Reference(sheet, min_col=day, min_row=rows[0], max_row=rows[1]))
-    chart.x_axis.number_format = "mm-dd"
+    # The day of the month alone: 31 labels of "10-01" overlapped, stacked a character a line
+    # in LibreOffice (the month is in the title's sheet and the table beside it).
+    chart.x_axis.number_format = "d"
     chart.y_axis.number_format = "0.0%"
     chart.legend = None
     return chart
