@@ -297,7 +297,11 @@ def test_the_command_line_on_the_cluster(copied, cluster):
         outcome_tests(result.tables, config.games),
         rtp_checks(result.bet_totals, config.games),
     )
-    remote = run_main(*common, "--scheduler", cluster.scheduler_address, "--logs", str(logs))
+    # --logs relative to the folder the command runs in: the workers run elsewhere, and were
+    # sent it as typed ("not found ... on this Dask worker")
+    remote = run_main(
+        *common, "--scheduler", cluster.scheduler_address, "--logs", logs.name, cwd=logs.parent
+    )
     assert remote.returncode == 1, remote.stderr
     document = json.loads(remote.stdout)
     assert {key: document[key] for key in local} == json.loads(json.dumps(local))

@@ -250,7 +250,8 @@ def dask_runner(
             f"--scheduler {printable(address_or_cluster)[:200]}: not a Dask scheduler's"
             " address: expected tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)"
         )
-    base = os.getcwd() if logs is None else logs
+    # A folder is sent as an absolute path: the workers run in folders of their own.
+    base = os.getcwd() if logs is None else logs if "://" in logs else os.path.abspath(logs)
 
     def run(tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
         if not tasks:
