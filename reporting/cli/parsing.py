@@ -155,37 +155,6 @@ class PlainValuesGroup(_ReadsPlainly, typer.core.TyperGroup):
             return super().invoke(ctx)
         except UsageError as error:
             raise _one_line(error) from None
-        except BrokenPipeError as error:
-            # typer ends a command on any broken pipe with exit 1 and not a word: right when
-            # whoever read the standard output stopped reading (`| head`), but 1 says "done,
-            # with findings", and a pipe to one of the run's own processes (a worker that
-            # could not start) broken is a fault of the run.
-            if _standard_output_gone():
-                raise
-            raise _pipe_fault(error) from None
-
-
-def _standard_output_gone() -> bool:
-    """Whether the standard output is a pipe whose reader has gone (the write end of a pipe
-    with no reader polls as an error)."""
-    import select
-    import sys
-
-    try:
-        poller = select.poll()
-        poller.register(sys.stdout.fileno(), select.POLLOUT)
-        return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
-    except (AttributeError, OSError, ValueError):
-        return False
-
-
-def _pipe_fault(error: BrokenPipeError) -> Exception:
-    from reporting.errors import EnvironmentFault
-
-    return EnvironmentFault(
-        f"a pipe to one of the run's own processes broke ({error.strerror or error}): a worker"
-        " process could not start, or stopped; the command stopped there"
-    )
 
 
 def _one_line(error: UsageError) -> UsageError:

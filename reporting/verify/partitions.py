@@ -395,7 +395,14 @@ class LocalRunner:
             raise RuntimeError("LocalRunner runs partitions inside its with block")
         largest_first = sorted(tasks, key=lambda task: -task.partition.rounds)
         try:
-            pending: set[Future] = {pool.submit(check_partition, task) for task in largest_first}
+            pending: set[Future] = set()
+            for task in largest_first:
+                try:
+                    pending.add(pool.submit(check_partition, task))
+                except (ConnectionError, EOFError) as error:
+                    # the fork server gone (killed, or its interpreter could not run): a
+                    # worker cannot start, and the pool is as broken as when one dies
+                    raise BrokenProcessPool(f"the fork server stopped ({error!r})") from error
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:

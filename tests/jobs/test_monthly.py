@@ -605,13 +605,20 @@ def start_two_job_run(october, tmp_path: Path) -> tuple[Path, subprocess.Popen]:
     return out, process
 
 
-def test_a_fork_server_gone_while_workers_start_is_the_line_of_a_worker_stopped(monkeypatch):
+@pytest.mark.parametrize(
+    "error",
+    [ConnectionRefusedError(111, "Connection refused"), BrokenPipeError(32, "Broken pipe")],
+    ids=["refused", "broken-pipe"],
+)
+def test_a_fork_server_gone_while_workers_start_is_the_line_of_a_worker_stopped(monkeypatch, error):
     """The fork server killed while the pool started a worker: ConnectionRefusedError from
-    multiprocessing ended the run on a traceback, where a worker killed gives one line."""
+    multiprocessing ended the run on a traceback, where a worker killed gives one line; a
+    fork server that never ran (its interpreter could not start) broke the pipe to it, and
+    the command ended with exit 1 and not a word."""
     from reporting.errors import EnvironmentFault
 
     def refused(*args, **kwargs):
-        raise ConnectionRefusedError(111, "Connection refused")
+        raise error
 
     with (
         pytest.raises(EnvironmentFault, match="a render worker process stopped"),

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -30,11 +31,12 @@ from helpers import (
 
 import reporting.verify.partitions
 from reporting.config.loader import load_config
+from reporting.errors import EnvironmentFault
 from reporting.ingest.discovery import discover_sources
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
 from reporting.store.schema import connect
-from reporting.verify.partitions import check_partition, plan_partitions
+from reporting.verify.partitions import LocalRunner, check_partition, plan_partitions
 from reporting.verify.run import verify
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -289,3 +291,20 @@ def test_a_failed_removal_of_the_workers_folder_does_not_hide_the_run_s_error(
     with pytest.raises(ValueError, match="the run's own error"), pool:
         monkeypatch.setattr(shutil, "rmtree", cannot_remove)
         raise ValueError("the run's own error")
+
+
+def test_a_fork_server_gone_while_a_partition_is_sent_is_the_line_of_a_worker_stopped(
+    monkeypatch,
+):
+    """The fork server gone (killed, or its interpreter could not run) when a partition is
+    sent: a connection refused or a pipe broken ended the run on a traceback, or with exit 1
+    and not a word; it is the line of a worker stopped, as when one dies."""
+
+    def broken(*args, **kwargs):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    with LocalRunner(2) as runner:
+        monkeypatch.setattr(runner.pool, "submit", broken)
+        task = types.SimpleNamespace(partition=types.SimpleNamespace(rounds=1))
+        with pytest.raises(EnvironmentFault, match="a verify worker process stopped"):
+            list(runner([task]))
