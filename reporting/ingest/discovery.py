@@ -275,8 +275,8 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     round logs, each with the reason, in path order: other names (``.json``, ``.ndjson``,
     ``Rounds-2026-10.csv``, ...), a name that is not UTF-8, and what is not a regular file (a
     dangling link, a FIFO, a socket, a device, a link to a folder: its files are not read).
-    Folders themselves are not listed. (A ``bets.csv`` with no
-    ``rounds.csv`` beside it is not listed: :func:`discover_sources` refuses the folder.)"""
+    Folders themselves are not listed. (Half a CSV pair is not listed here: an inbox lists
+    it, :func:`discover_inbox`, and ``ingest`` of a folder refuses it.)"""
     unread = []
     for path in _entries(folder):
         problem = _entry_problem(path)
@@ -389,28 +389,34 @@ def _sources_in_folder(
         name = candidate.name.lower()
         if name not in (main, companion):
             continue  # listed by unread_files, with how a pair is named
-        other = main if name == companion else companion
-        beside = _beside(candidate, other)
-        if beside is None:
+        problem, companions = _pair_problem(candidate, main, companion)
+        if problem is not None:
             if unpaired is None:
-                raise InputError(f"{candidate}: no {other} beside it to pair with")
-            unpaired.append(UnreadFile(candidate, f"no {other} beside it to pair with yet"))
+                raise InputError(f"{candidate}: {problem}")
+            unpaired.append(UnreadFile(candidate, problem))
         elif name == main:
-            sources.append(Source(candidate, found.name, beside))
+            sources.append(Source(candidate, found.name, companions[0]))
     return sources
 
 
-def _beside(path: Path, name: str) -> Path | None:
-    """The file named ``name`` beside ``path``, in any case (``Bets.csv`` for ``bets.csv``),
-    or None."""
-    exact = path.with_name(name)
-    if exact.is_file():
-        return exact
+def _pair_problem(path: Path, main: str, companion: str) -> tuple[str | None, list[Path]]:
+    """Why ``path``, one half of a pair named in any case (``Rounds.csv`` with ``Bets.csv``),
+    makes no pair in its folder (its other half missing, or either half there twice in
+    different case), or None; and the companions found."""
     try:
-        found = sorted(p for p in path.parent.iterdir() if p.name.lower() == name and p.is_file())
+        named = [p for p in path.parent.iterdir() if p.name.lower() in (main, companion)]
     except OSError:
-        return None
-    return found[0] if found else None
+        named = [path]
+    mains = sorted(p for p in named if p.name.lower() == main and p.is_file())
+    companions = sorted(p for p in named if p.name.lower() == companion and p.is_file())
+    for half, found in ((main, mains), (companion, companions)):
+        if len(found) > 1:
+            names = ", ".join(p.name for p in found)
+            return f"{len(found)} files named {half} in different case ({names}): rename one", []
+    other = main if path.name.lower() == companion else companion
+    if not (companions if other == companion else mains):
+        return f"no {other} beside it to pair with yet", []
+    return None, companions
 
 
 def _pair_of(input_format: InputFormat, files: list[Path]) -> Source:

@@ -43,8 +43,8 @@ from reporting.figures.evidence import FindingEvidence, MonthEvidence
 from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_all_atomically
 from reporting.presentation import charts, roads
-from reporting.presentation.audit_xlsx.sign_off import REVIEWER_FIELDS
 from reporting.presentation.i18n import make_environment
+from reporting.presentation.sign_off import REVIEWER_FIELDS
 from reporting.records import FINDING_TITLES, Month
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun

@@ -233,6 +233,14 @@ def test_a_csv_pair_is_found_in_any_case_and_half_a_pair_in_an_inbox_waits_unrea
     touch(inbox / "late" / "bets.csv")  # the other half arrives
     sources, unread = discover_inbox(inbox, ())
     assert len(sources) == 3 and unread == []
+    # Either half twice, in different case: no pair is guessed, every file of it is named.
+    touch(inbox / "Bets.csv")
+    sources, unread = discover_inbox(inbox, ())
+    assert sorted(s.path.name for s in sources) == ["round-log.jsonl", "rounds.csv"]
+    assert [(item.path.name, item.reason) for item in unread] == [
+        (name, "2 files named bets.csv in different case (BETS.CSV, Bets.csv): rename one")
+        for name in ("BETS.CSV", "Bets.csv", "Rounds.csv")
+    ]
 
 
 def test_an_inbox_whose_own_path_is_not_utf8_is_refused_not_read_as_empty(tmp_path):

@@ -675,7 +675,7 @@ def test_every_sheet_the_report_sends_a_reader_to_is_a_sheet_of_the_workbook():
 def test_the_report_s_sign_off_asks_for_what_the_workbook_s_asks_for(store, operator_config):
     """The report's block asked for a reviewer, a date and a signature; the workbook's
     Sign-off sheet for a name, a role, a date and a signature. Both read one list."""
-    from reporting.presentation.audit_xlsx.sign_off import REVIEWER_FIELDS
+    from reporting.presentation.sign_off import REVIEWER_FIELDS
 
     html = render_audit_html(report_of(store, operator_config))
     block = html[html.index('<table class="facts sign-off">') :]

@@ -19,6 +19,7 @@ from reporting.presentation.audit_xlsx.cells import (
     _SheetWriter,
     _wrapped_lines,
 )
+from reporting.presentation.sign_off import REVIEWER_FIELDS
 from reporting.presentation.workbook_base import LINE_HEIGHT, set_column_widths
 from reporting.records import FINDING_KINDS
 
@@ -28,11 +29,6 @@ _SIGN_OFF_COLUMNS = (
     _Column("Findings", COUNT),
     _Column("Remarks", WRAP, cap=48),
 )
-
-
-#: The reviewer's block: what they fill in, and how tall each box is (points; the tall one is
-#: the signature's). The audit report's sign-off block asks for the same.
-REVIEWER_FIELDS = (("Name", None), ("Role", None), ("Date", None), ("Signature", 45.0))
 
 
 _INPUT_HEADERS = ("File", "SHA-256", "Size (bytes)", "Format", "Profile", "Rounds loaded")
