@@ -8,32 +8,42 @@ on workbook_base), documents (a game's documents: build the sheet, write each fo
 """
 
 import os
+import sys
+
+
+def _zone_babel_cannot_read(zone: str) -> bool:
+    """Whether babel, which reads ``TZ`` as it is imported, would stop on it or keep a zone
+    no clock can use: a path that is no zone file (``/etc/timezone``, a text file; ``/etc``, a
+    folder; a file it may not read), or a name no zone database knows whose offset, as the C
+    library reads it, is a day or more (``UTC+25``)."""
+    path = zone.removeprefix(":")
+    if os.path.exists(path):
+        try:
+            with open(path, "rb") as handle:
+                return handle.read(4) != b"TZif"
+        except OSError:
+            return True
+    import time
+    import zoneinfo
+
+    try:
+        zoneinfo.ZoneInfo(path)
+        return False
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return max(abs(time.timezone), abs(time.altzone)) >= 24 * 3600
 
 
 def _import_babel_dates() -> None:
-    """Import ``babel.dates``, which reads the machine's time zone (``TZ``) as it is imported
-    and stops on one it cannot read (``TZ=/etc/timezone``, a text file), or keeps one no
-    clock can use (``TZ=UTC+25``: the first catalogue read then fails). The pages use no
-    local zone (each game has its own), so babel is then imported again with ``TZ`` set aside
-    for the import alone: a command's log keeps the zone its lines are stamped in."""
+    """Import ``babel.dates`` with ``TZ`` set aside for the import alone when babel could not
+    read it (:func:`_zone_babel_cannot_read`): every command that writes a page stopped on a
+    traceback. The pages use no local zone (each game has its own); a command's log keeps
+    the zone its lines are stamped in."""
     zone = os.environ.get("TZ")
-    if not zone:
+    if not zone or "babel.dates" in sys.modules or not _zone_babel_cannot_read(zone):
         return
-    import sys
-    from datetime import datetime
-
-    try:
-        import babel.dates
-
-        datetime.now(babel.dates.LOCALTZ)
-        return
-    except ValueError:
-        pass
-    for name in [name for name in sys.modules if name.partition(".")[0] == "babel"]:
-        del sys.modules[name]
     del os.environ["TZ"]
     try:
-        import babel.dates  # noqa: F401, F811
+        import babel.dates  # noqa: F401
     finally:
         os.environ["TZ"] = zone
 
