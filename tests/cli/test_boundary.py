@@ -759,11 +759,11 @@ def test_a_reader_of_the_standard_output_that_stops_reading_ends_it_quietly():
     process.stderr.close()
 
 
-@pytest.mark.parametrize("zone", ["text-file", "UTC+25"])
+@pytest.mark.parametrize("zone", ["text-file", "/", "UTC+25"])
 def test_a_machine_time_zone_babel_cannot_read_does_not_stop_the_pages(tmp_path, zone):
     """babel reads TZ as it is imported: TZ naming a text file (/etc/timezone) stopped every
-    command that writes a page on a traceback, and TZ=UTC+25 stopped it at the first
-    catalogue. The pages use each game's zone, never the machine's: same exit, same bytes."""
+    command that writes a page on a traceback, a folder stopped it on "is a folder", and
+    TZ=UTC+25 stopped it at the first catalogue. The pages use each game's zone, never the machine's: same exit, same bytes."""
     if zone == "text-file":
         zone = str(tmp_path / "timezone")
         Path(zone).write_text("Etc/UTC\n", encoding="utf-8")
