@@ -7,8 +7,8 @@ store's foreign keys; every column that holds cents or UTC says so
 (:mod:`reporting.store.browse`); the pages show money in its currency, and only GET and
 HEAD are answered (:mod:`reporting.cli.serve_plugin`). A query is bounded in time and memory
 (:mod:`reporting.store.query_bounds`). Bound to 127.0.0.1 unless told otherwise: the store
-holds player accounts. SIGTERM, Ctrl-C or a hang-up stops the server: "stopped by SIGTERM",
-exit 0.
+holds player accounts. SIGTERM, Ctrl-C or a hang-up stops the server ("stopped by SIGTERM",
+by SIGINT or by SIGHUP), exit 0.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from reporting.cli.common import DEFAULT_DB, DbOption
+from reporting.cli.failures import STOP_SIGNALS
 from reporting.cli.logs import command_logger
 from reporting.errors import InputError, printable
 
@@ -149,11 +150,9 @@ def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
         received.append(signal.Signals(number).name)
         server.should_exit = True
 
-    # A hang-up (the terminal closed) stops it the same way, unless the command was started
-    # ignoring it (nohup), when it stays ignored.
-    stops = [signal.SIGINT, signal.SIGTERM]
-    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
-        stops.append(signal.SIGHUP)
+    # The signals that stop any command (a hang-up too), but one the command was started
+    # ignoring (nohup, a job started with &), which stays ignored.
+    stops = [number for number in STOP_SIGNALS if signal.getsignal(number) is not signal.SIG_IGN]
     previous = {number: signal.signal(number, note) for number in stops}
     try:
         yield received

@@ -144,7 +144,8 @@ def gunzipped(raw_handle: IO[bytes], name: str) -> IO[bytes]:
     if os.fstat(raw_handle.fileno()).st_size == 0:
         raise InputError(
             f"{name}: an empty file, no gzip yet: it is still being written, or was cut;"
-            " nothing of it was loaded (it loads at the next run once whole)"
+            " nothing of it was loaded (it loads at the next run once whole; remove it if it"
+            " is meant to be empty)"
         )
     return io.BufferedReader(_Gunzipped(raw_handle, name), buffer_size=_GUNZIP_BUFFER)
 
@@ -356,11 +357,14 @@ def refuse_if_cut(name: str, number: int, data: bytes) -> None:
 
 
 def _whole_json(data: bytes) -> bool:
-    """Whether ``data`` is one whole JSON value (of any shape)."""
+    """Whether ``data`` is one whole JSON value (of any shape). A value nested too deep to
+    decode is taken as whole: it is no round record either way, and a reject of its own."""
     try:
         msgspec.json.decode(data)
-    except (msgspec.DecodeError, RecursionError):
+    except msgspec.DecodeError:
         return False
+    except RecursionError:
+        return True
     return True
 
 

@@ -380,6 +380,11 @@ def test_a_last_line_without_its_newline_loads_when_whole_and_refuses_the_file_w
         records, rejects = read(path, operator_config)
         assert [record.round_id for record in records] == ["R-1"]
         assert [(reject.source_line, reject.reason) for reject in rejects] == [(2, reason)]
+    # whole but nested too deep to decode: a reject, as it would be with its newline
+    path.write_text(f"{whole}\n{'[' * 5000}{']' * 5000}", encoding="utf-8")
+    records, rejects = read(path, operator_config)
+    assert [record.round_id for record in records] == ["R-1"]
+    assert [reject.source_line for reject in rejects] == [2]
     bad_early = json.dumps({**make_round("R-3"), "hand_no": "x"})  # a type error, then cut
     path.write_text(f"{whole}\n{bad_early[:-9]}", encoding="utf-8")
     with pytest.raises(InputError, match=r"log\.jsonl:2: the last line has no newline and is"):
