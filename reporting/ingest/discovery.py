@@ -210,8 +210,8 @@ def discover_inbox(
     each of its files would be "not UTF-8", and the month written without one of them."""
     if _unusable_name(inbox) is not None:
         raise InputError(
-            f"{printable(str(inbox))}: the inbox's path is not UTF-8 text, and the store names"
-            " its files as text; rename the folder"
+            f"{printable(str(inbox))}: the inbox's path is not UTF-8 text (a folder's name on"
+            " it), and the store and the reports name its files as text; rename that folder"
         )
     claimed: set[Path] = set()
     profiled: list[Source] = []

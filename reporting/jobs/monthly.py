@@ -36,7 +36,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.audit import audit_month, availability_problems
-from reporting.figures.disclosure import Disclosure, disclose, reference_month
+from reporting.figures.disclosure import Disclosure, disclose, reference_month, updated_on
 from reporting.figures.regulators import update_day
 from reporting.files import (
     check_replaceable,
@@ -285,9 +285,11 @@ def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str,
     for game in config.games.values():
         month = reference_month(as_of[game.id], update_day(game))
         if month < MONTHS_HANDLED[0]:
+            first = updated_on(MONTHS_HANDLED[0], update_day(game))
             raise InputError(
                 f"--as-of {as_of[game.id].isoformat()}: the month it writes, {month}, is before"
-                f" {MONTHS_HANDLED[0]}, the first month this tool handles; pass a later date"
+                f" {MONTHS_HANDLED[0]}, the first month this tool handles; pass"
+                f" --as-of {first.isoformat()} or later"
             )
         months.setdefault(str(month), []).append(game)
     if len(months) > 1:

@@ -460,7 +460,8 @@ def _fault(error: sqlite3.Error, path: Path, wait: float) -> InputError:
 
 def _inspect(path: Path, wait: float) -> str:
     """What ``path`` holds (:data:`_NEW`, :data:`_EMPTY` or :data:`_OURS`), read without
-    writing a byte; a path that is not a regular file or not our database is refused."""
+    writing a byte; a path that is not a regular file, a file with a second name (a hard
+    link: SQLite's journal sits beside each name), or not our database is refused."""
     try:
         status = path.stat()
     except FileNotFoundError:
@@ -479,8 +480,9 @@ def _inspect(path: Path, wait: float) -> str:
         raise InputError(
             f"{path}: the database file has {status.st_nlink} names (hard links), and SQLite"
             " keeps a store's journal beside each name: a second name loses or corrupts what is"
-            " written through the first; keep one name (remove the other links, or copy the"
-            " file); nothing was changed"
+            " written through the first; keep one name (remove the other links, or give this"
+            f" one a file of its own: cp {path} {path}.new && mv {path}.new {path}); nothing"
+            " was changed"
         )
     if status.st_size == 0:
         return _EMPTY

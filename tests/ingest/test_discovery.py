@@ -248,5 +248,5 @@ def test_an_inbox_whose_own_path_is_not_utf8_is_refused_not_read_as_empty(tmp_pa
     it", and the monthly job published the month with no round at all (exit 1)."""
     inbox = tmp_path / os.fsdecode(b"n\xffu") / "inbox"
     touch(inbox / "round-log.jsonl")
-    with pytest.raises(InputError, match=r"n\\xffu/inbox: the inbox's path is not UTF-8 text"):
+    with pytest.raises(InputError, match=r"n\\xffu/inbox: the inbox's path is not UTF-8 text \(a"):
         discover_inbox(inbox, ())

@@ -740,8 +740,11 @@ def test_an_as_of_whose_month_is_before_the_first_handled_is_one_line_and_writes
     """--as-of 1980-01-01 passed the date check, ingested the inbox, then stopped on a
     traceback writing the audit of 1979-11 and left the staging folder behind."""
     process = run_command(greek_argv(greek, as_of=as_of), greek.root)
-    assert_clean_failure(process, f"--as-of {as_of}", f"the month it writes, {month}", "1980-01")
+    assert_clean_failure(
+        process, f"--as-of {as_of}", f"the month it writes, {month}", "pass --as-of 1980-02-05"
+    )
     assert not greek.out.exists() or not any(greek.out.iterdir())
+    assert db_rows(greek.db, "SELECT count(*) FROM ingest_log") == [(0,)]  # the inbox unread
 
 
 def test_as_of_on_the_5th_reports_the_month_before(greek):
