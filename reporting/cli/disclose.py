@@ -143,7 +143,7 @@ def print_disclosure(disclosure: Disclosure) -> None:
         ),
         (
             "Opening hours",
-            {None: "-", "24h": "24 hours, every day"}.get(game.opening_hours, game.opening_hours),
+            "24 hours, every day" if game.open_around_the_clock else game.opening_hours or "-",
         ),
         ("Reference month", disclosure.reference_month_text),
         ("Updated on", disclosure.updated_on.isoformat()),

@@ -14,6 +14,7 @@ from typing import Any
 
 from reporting.config.regulators import load_regulators
 from reporting.config.values import MISSING, Problems, suggestion
+from reporting.engine.games import ALWAYS_OPEN
 
 __all__ = ["GAME_CHECKS"]
 
@@ -102,10 +103,11 @@ def _check_availability_gap(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
     minutes, hours = values["availability_gap_minutes"], values["opening_hours"]
-    if minutes not in (None, MISSING) and hours is not MISSING and hours != "24h":
+    if minutes not in (None, MISSING) and hours is not MISSING and hours != ALWAYS_OPEN:
         problems.add(
             (*path, "availability_gap_minutes"),
-            'applies only to a game open around the clock: set opening_hours = "24h" or remove it',
+            "applies only to a game open around the clock: set"
+            f' opening_hours = "{ALWAYS_OPEN}" or remove it',
         )
 
 

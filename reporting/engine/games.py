@@ -14,7 +14,18 @@ from typing import TypeVar
 from reporting.engine.bets import BetRule, PayTable
 from reporting.engine.money import RoundingPolicy
 
-__all__ = ["ExclusiveGroups", "GameSpec", "StakeLimits", "last_moment_to_bet", "placed_in_time"]
+__all__ = [
+    "ALWAYS_OPEN",
+    "ExclusiveGroups",
+    "GameSpec",
+    "StakeLimits",
+    "last_moment_to_bet",
+    "placed_in_time",
+]
+
+#: ``opening_hours`` of a game open every day around the clock (its pages say so, and the
+#: audit may look for its tables' idle stretches).
+ALWAYS_OPEN = "24h"
 
 #: A moment as the house rules compare it: epoch milliseconds, or a UTC timestamp as text in
 #: one fixed-width spelling (the stored form), which orders as the instants do.
@@ -135,12 +146,17 @@ class GameSpec:
     words: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     @property
+    def open_around_the_clock(self) -> bool:
+        """Whether its pages say it is open 24 hours a day (:data:`ALWAYS_OPEN`)."""
+        return self.opening_hours == ALWAYS_OPEN
+
+    @property
     def availability_unchecked(self) -> bool:
         """A live game whose pages say it is open 24 hours a day, with no
         ``availability_gap_minutes``: its tables' idle stretches are not looked for."""
         return (
             self.kind == "live"
-            and self.opening_hours == "24h"
+            and self.open_around_the_clock
             and self.availability_gap_minutes is None
         )
 

@@ -366,7 +366,7 @@ def availability_gaps(
     table's first (``after_round`` None), from the table's last to the game's last
     (``before_round`` None). None for a game not open 24h or without the key."""
     threshold = game.availability_gap_minutes
-    if game.opening_hours != "24h" or threshold is None:
+    if not game.open_around_the_clock or threshold is None:
         return []
     return [
         AvailabilityGap(game.id, table_id, after, before, start, end, span_ms // 60_000)

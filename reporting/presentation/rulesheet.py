@@ -68,7 +68,6 @@ from reporting.records import Doubt
 from reporting.sample.games import DEFAULT_CUT_CARD_DEPTH
 
 __all__ = [
-    "ALWAYS_OPEN",
     "AdmBlock",
     "BankerCell",
     "BankerRow",
@@ -87,8 +86,6 @@ __all__ = [
     "build_rule_sheet",
 ]
 
-#: ``opening_hours`` value of a game open every day around the clock.
-ALWAYS_OPEN = "24h"
 #: Hands whose values the sheet works out as examples (the rules' own examples, and a natural).
 EXAMPLE_HANDS: tuple[tuple[Card, ...], ...] = (
     (Card("7", "H"), Card("8", "S")),
@@ -355,7 +352,7 @@ def _adm_block(
         currency=game.currency,
         minimum_stake=limits.minimum,
         maximum_stake=limits.maximum,
-        always_open=game.opening_hours == ALWAYS_OPEN,
+        always_open=game.open_around_the_clock,
         opening_hours=game.opening_hours,
         update_day=update_day,
         missing=tuple(key for key in required if getattr(game, key) in (None, "")),
