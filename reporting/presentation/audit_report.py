@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -280,9 +279,14 @@ class AuditReport:
         return dict(self.bet_names).get(bet_type, bet_type)
 
     @staticmethod
-    def band_points(check: RtpCheck) -> Decimal:
-        """The half-width of an RTP check's 99.9% band, in percentage points (2 places)."""
-        return Decimal(f"{check.bound * 100:.2f}")
+    def band_points(check: RtpCheck) -> Fraction:
+        """The half-width of an RTP check's 99.9% band, in percentage points (exact)."""
+        return Fraction(check.bound) * 100
+
+    @property
+    def outcome_flags_left_out(self) -> int:
+        """Tables outside their region the summary does not name."""
+        return len(self.outcome_flags) - len(self.listed_outcome_flags)
 
     @property
     def listed_outcome_flags(self) -> tuple[OutcomeTest, ...]:
@@ -429,7 +433,7 @@ def _game_charts(
                 None,
                 f"not drawn: the band of each of its {len(checks)} bet types is wider than"
                 f" ±{charts.BAND_CLIP_POINTS} points, too few stakes to judge an RTP (the"
-                " workbook's RTP sheet gives every figure)" + _all_the_same(checks),
+                " workbook's RTP sheet gives every figure)" + _outside_note(checks),
             )
         )
     elif checks:
@@ -455,35 +459,19 @@ def _game_charts(
             Chart(
                 f"Cumulative RTP per day ({currency})",
                 _svg(charts.cumulative_rtp_svg(rows, labels, theoretical)),
-                legend=_cumulative_legend(rows, theoretical),
+                legend=charts.cumulative_legend(rows, theoretical),
             )
         )
     return tuple(drawn)
 
 
-def _all_the_same(checks: Sequence[RtpCheck]) -> str:
+def _outside_note(checks: Sequence[RtpCheck]) -> str:
     """What a note of bands too wide to draw adds of the bet types outside their band."""
     outside = sum(check.flagged for check in checks)
     if not outside:
         return ""
     which = "bet type lies" if outside == 1 else "bet types lie"
     return f"; {outside} {which} outside its band all the same, named in the summary"
-
-
-def _cumulative_legend(rows: Sequence[MoneyRow], theoretical: Fraction | None) -> str | None:
-    """What a cumulative RTP chart's two lines are, with the figure each ends on: its one
-    printed figure, the theoretical RTP, was read as the month's."""
-    actual = [rtp for _, rtp in charts.cumulative_rtp(rows) if rtp is not None]
-    if not actual:
-        return None
-    legend = (
-        f"Solid line: the RTP of the month so far, {charts.percent_text(actual[-1])} at its end"
-    )
-    if theoretical is not None:
-        legend += (
-            f"; dashed line: the theoretical RTP of its play, {charts.percent_text(theoretical)}"
-        )
-    return legend + "."
 
 
 def _first(

@@ -38,6 +38,7 @@ __all__ = [
     "band_clipped",
     "ChartLabels",
     "bar_length",
+    "cumulative_legend",
     "cumulative_rtp",
     "cumulative_rtp_svg",
     "outcome_chart_svg",
@@ -426,3 +427,15 @@ def cumulative_rtp_svg(
     parts.append(_text(_PLOT_RIGHT, height - 6, last.isoformat(), anchor="end", font_size="9"))
     parts.append("</svg>")
     return "".join(parts)
+
+
+def cumulative_legend(days: Sequence[MoneyRow], theoretical: Fraction | None) -> str | None:
+    """What a cumulative RTP chart's two lines are, with the figure each ends on (the chart's
+    one printed figure, the theoretical RTP, was read as the month's); None without stakes."""
+    actual = [rtp for _, rtp in cumulative_rtp(days) if rtp is not None]
+    if not actual:
+        return None
+    legend = f"Solid line: the RTP of the month so far, {percent_text(actual[-1])} at its end"
+    if theoretical is not None:
+        legend += f"; dashed line: the theoretical RTP of its play, {percent_text(theoretical)}"
+    return legend + "."

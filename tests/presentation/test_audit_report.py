@@ -35,7 +35,7 @@ from reporting.figures.audit_records import (
 )
 from reporting.figures.evidence import findings_with_evidence
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
-from reporting.presentation import roads
+from reporting.presentation import charts, roads
 from reporting.presentation.audit_report import (
     MAX_GAPS,
     MAX_INPUTS,
@@ -44,8 +44,6 @@ from reporting.presentation.audit_report import (
     MAX_TABLES,
     TABLES_PER_CHART,
     ShoeView,
-    _cumulative_legend,
-    _game_charts,
     build_audit_report,
     cards_text,
     render_audit_html,
@@ -287,11 +285,21 @@ def test_a_statistic_outside_its_bound_is_named_in_the_summary_even_when_its_ban
     judge", and its summary listed findings only."""
     tie = RtpCheck("ez-baccarat-it", "tie", 561, 56_100, 94_254, Fraction(8564, 10_000), 0.7095)
     table = OutcomeTest(ITALY, "LB-IT-07", 900, 380, 380, 140, 413.0, 401.0, 86.0, 38.5, 0.00001)
-    calm = replace(tie, payouts=48_000)
+    calm = replace(tie, bet_type="panda_8", payouts=48_000)
     assert tie.flagged and table.flagged and not calm.flagged
-    report = report_of(store, operator_config)
-    assert report.rtp_flags == report.outcome_flags == ()  # the store's month is within bounds
-    text = plain(render_audit_html(replace(report, rtp_flags=(tie,), outcome_flags=(table,))))
+    assert report_of(store, operator_config).rtp_flags == ()  # the store's month: in bounds
+
+    def reported(checks, tests):
+        result = verify(store, operator_config, MONTH)
+        return build_audit_report(
+            config=operator_config, month=MONTH, as_of=AS_OF, tool_version="test",
+            result=result, outcome_tests=tests, rtp_checks=checks, audit=month_audit(1, 1, 1),
+            evidence=findings_with_evidence(store, MONTH, 50), alerts=alerts_of(store, result),
+        )  # fmt: skip
+
+    report = reported((tie, calm), (table,))
+    assert (report.rtp_flags, report.outcome_flags) == ((tie,), (table,))
+    text = plain(render_audit_html(report))
     assert (
         "The RTP of Tie at ez-baccarat-it : 168.01% on 561 bets, against a theoretical 85.64%"
         " and a band of ±70.95 points." in text
@@ -300,12 +308,14 @@ def test_a_statistic_outside_its_bound_is_named_in_the_summary_even_when_its_ban
         f"The outcomes of table LB-IT-07 at {ITALY} : Banker 380, Player 380, Tie 140 of 900"
         " rounds." in text
     )
-    assert "Outside their 99.9% statistical bounds" not in plain(render_audit_html(report))
-    note = _game_charts("ez-baccarat-it", (), (tie, calm), {}, {})[0].note
+    drawn = {game.game_id: game.charts for game in report.charts}
+    (note,) = [chart.note for chart in drawn["ez-baccarat-it"] if chart.note]
     assert note.endswith("; 1 bet type lies outside its band all the same, named in the summary")
-    assert "all the same" not in _game_charts("ez-baccarat-it", (), (calm,), {}, {})[0].note
-    (drawn,) = _game_charts(ITALY, (table,), (), {}, {})
-    assert f"shares of 1 table of {ITALY} against" in str(drawn.svg)
+    assert f"shares of 1 table of {ITALY} against" in str(drawn[ITALY][0].svg)
+    calm_only = reported((calm,), ())
+    assert "Outside their 99.9% statistical bounds" not in plain(render_audit_html(calm_only))
+    notes = [chart.note for game in calm_only.charts for chart in game.charts if chart.note]
+    assert notes and not any("all the same" in note for note in notes)
 
 
 def test_a_month_with_nothing_found_but_a_file_not_read_does_not_say_it_is_clean(
@@ -459,14 +469,16 @@ def test_a_cumulative_chart_says_which_line_is_which_with_the_figure_each_ends_o
         MoneyRow("g", None, date(2026, 10, day), "EUR", 1, 0, 1, 1, stakes, payouts)
         for day, stakes, payouts in ((1, 100, 50), (2, 100, 154))
     ]
-    assert _cumulative_legend(days, Fraction(9685, 10_000)) == (
+    assert charts.cumulative_legend(days, Fraction(9685, 10_000)) == (
         "Solid line: the RTP of the month so far, 102.00% at its end; dashed line: the"
         " theoretical RTP of its play, 96.85%."
     )
-    assert _cumulative_legend(days, None) == (
+    assert charts.cumulative_legend(days, None) == (
         "Solid line: the RTP of the month so far, 102.00% at its end."
     )
-    assert _cumulative_legend([replace(days[0], stakes=0, payouts=0)], None) is None  # no stake
+    assert (
+        charts.cumulative_legend([replace(days[0], stakes=0, payouts=0)], None) is None
+    )  # no stake
 
 
 def test_shoes_with_findings_are_drawn_with_their_disputed_hands_marked(store, operator_config):
