@@ -63,7 +63,11 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-SUMMARY_HEADER_ROW = 13  # under the period, the counts and the alerts
+#: The Summary's table header: under its title, its ten lines (period, as of, version, rounds,
+#: bets, bets not verified, checks not run, availability gaps, RTP checks and outcome tests
+#: outside their bounds: the module's workbooks have the month's records and no Pages) and a
+#: blank row. test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
+SUMMARY_HEADER_ROW = 1 + 10 + 2
 SIGN_OFF_HEADER_ROW = 11
 #: The month's audit records and shoes every workbook of this module is written with, unless
 #: a test says otherwise (tests/presentation/test_audit_xlsx_month.py checks their sheets).

@@ -161,8 +161,16 @@ def write_audit_workbook(
     currencies = {game.currency for game in config.games.values()}
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(
-            book, ledger, config, result, (outcomes, rtp), currencies, publishing, audit
-        ),
+            book,
+            ledger,
+            config,
+            result,
+            currencies,
+            outcomes=outcomes,
+            rtp=rtp,
+            publishing=publishing,
+            audit=audit,
+        ),  # fmt: skip
         "Findings": lambda: _write_findings(book, ledger, currencies),
         "Checks not run": lambda: _write_checks_not_run(book, result),
         "Rejected records": lambda: _write_rejects(book, ledger),

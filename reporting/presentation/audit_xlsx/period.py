@@ -76,15 +76,16 @@ def _write_summary(
     ledger: PeriodLedger,
     config: OperatorConfig,
     result: VerifyResult,
-    statistics: tuple[Sequence[OutcomeTest], Sequence[RtpCheck]],
     currencies: set[str],
+    *,
+    outcomes: Sequence[OutcomeTest],
+    rtp: Sequence[RtpCheck],
     publishing: Mapping[str, Sequence[str]] | None = None,
     audit: MonthAudit | None = None,
 ) -> None:
     """The Summary sheet: what was checked, what bears on the period (each count of them an
     alert when not zero: the sheet an officer opens first names all of them), and the
     findings and money by game."""
-    rtp = statistics[1]
     findings = ledger.findings_by_game
     extra_kinds = sorted(
         {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
@@ -92,7 +93,7 @@ def _write_summary(
     kinds = (*FINDING_KINDS, *extra_kinds)
     columns = _summary_columns(kinds, currencies)
     rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
-    meta = _summary_meta(book, config, result, statistics, publishing, audit)
+    meta = _summary_meta(book, config, result, outcomes, rtp, publishing, audit)
     rejects = ledger.rejects_by_reason
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
@@ -124,13 +125,13 @@ def _summary_meta(
     book: _Book,
     config: OperatorConfig,
     result: VerifyResult,
-    statistics: tuple[Sequence[OutcomeTest], Sequence[RtpCheck]],
+    outcomes: Sequence[OutcomeTest],
+    rtp: Sequence[RtpCheck],
     publishing: Mapping[str, Sequence[str]] | None,
     audit: MonthAudit | None,
 ) -> list[tuple[str, str, object]]:
     """The Summary's lines above its table: the period, what was checked, and each count of
     what bears on it (an alert when not zero)."""
-    outcomes, rtp = statistics
     meta: list[tuple[str, str, object]] = [
         ("Period", TEXT, book.period),
         ("As of", DATE, book.as_of),
