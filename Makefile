@@ -23,15 +23,18 @@ help:
 syslibs:
 	@scripts/ensure-system-libs.sh
 
-# The virtualenv: pip puts uv in it, and uv installs the project and its dependencies (the
-# same releases pip resolves, from PyPI), about 6 s where pip took about 25 s of a fresh clone's
-# make test. Nothing is compiled at install: each module's bytecode is written the first time
-# it is imported (make test and make demo let Python write it, whatever the shell says). pip
-# installs uv with -qq: warnings of a machine's own index settings are not a newcomer's concern.
+# The virtualenv: pip puts uv in it (the release the times were measured with), and uv
+# installs the project and its dependencies, the same releases pip resolves, in a fraction of
+# pip's time (docs/developers/testing.md gives both). uv reads PyPI, not pip's configuration:
+# a machine with its own package index sets UV_DEFAULT_INDEX. Nothing is compiled at install:
+# each module's bytecode is written the first time it is imported (make test and make demo
+# let Python write it, whatever the shell says). pip installs uv with -qq: warnings of a
+# machine's own index settings are not a newcomer's concern.
+UV := uv==0.13.9
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (PYTHON=python3.11 make ...)")'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -qq --disable-pip-version-check uv
+	$(BIN)/python -m pip install -qq --disable-pip-version-check '$(UV)'
 	$(BIN)/uv pip install --quiet --link-mode=copy --python $(BIN)/python -e '.[test,dask,docs]'
 	@touch $@
 

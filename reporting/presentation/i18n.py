@@ -355,9 +355,10 @@ _ID_TOKEN = re.compile(r"(?<![\w.:-])(?=[\w.:-]*[\d-])\w+(?:[-.:]\w+)+(?![\w-])"
 
 
 def before_its_figure(name: Markup | str) -> Markup:
-    """A bet's name (already escaped, or Markup) to stand before its figure, on one line with
-    it: its spaces before a number and the space after it are no-break spaces. "Dragon 7
-    92,39%" then never breaks into a line that starts "7 92,39%", read as a figure of its own.
+    """A bet's name (Markup, or text, which is escaped) to stand before its figure, on one
+    line with it: its spaces before a number and the space after it are no-break spaces.
+    "Dragon 7 92,39%" then never breaks into a line that starts "7 92,39%", read as a figure
+    of its own.
 
     >>> str(before_its_figure(Markup('<span lang="en">Dragon 7</span>')))
     '<span lang="en">Dragon\xa07</span>\xa0'

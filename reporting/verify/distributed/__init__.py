@@ -242,7 +242,7 @@ def dask_runner(
     ``[dask]`` extra: an InputError saying what to install."""
     try:
         import distributed  # noqa: F401
-        import fsspec  # noqa: F401
+        import fsspec.core
     except ImportError:
         raise InputError(f"--scheduler needs Dask: {INSTALL_HINT}") from None
     if isinstance(address_or_cluster, str) and not _ADDRESS.fullmatch(address_or_cluster):
@@ -250,8 +250,12 @@ def dask_runner(
             f"--scheduler {printable(address_or_cluster)[:200]}: not a Dask scheduler's"
             " address: expected tcp://HOST:PORT (e.g. tcp://10.0.0.5:8786)"
         )
-    # A folder is sent as an absolute path: the workers run in folders of their own.
-    base = os.getcwd() if logs is None else logs if "://" in logs else os.path.abspath(logs)
+    if logs is None:
+        base = os.getcwd()
+    elif fsspec.core.split_protocol(logs)[0] is None:  # a folder: the workers run elsewhere
+        base = os.path.abspath(logs)
+    else:  # a URL (s3://bucket/prefix), the same for every worker
+        base = logs
 
     def run(tasks: Sequence[PartitionTask]) -> Iterator[PartitionResult]:
         if not tasks:
