@@ -60,6 +60,20 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     return located.messages, hints
 
 
+def availability_notes(config: OperatorConfig) -> list[str]:
+    """Each live game whose pages say it is open 24 hours a day and whose configuration sets
+    no ``availability_gap_minutes``: the month's audit names it among what was not checked,
+    every month, until the key is set."""
+    return [
+        f"{game_id}: its pages say it is open 24 hours a day, and availability_gap_minutes is"
+        " not set: the monthly audit does not look for its tables' idle stretches, and says so"
+        f" (set it under [games.{game_id}]: each stretch of more minutes than that without a"
+        " round at one of its tables is then listed)"
+        for game_id, game in config.games.items()
+        if game.availability_unchecked
+    ]
+
+
 def publishing_notes(config: OperatorConfig) -> list[str]:
     """What each game of a market whose page format is not written down publishes: no
     regulator block, the rule sheet's table of every bet's RTP (no warning: nothing to do)."""
@@ -180,7 +194,7 @@ def check_command(
     try:
         loaded = load_config(path)
         warnings, hints = config_warnings(loaded)
-        notes = publishing_notes(loaded)
+        notes = publishing_notes(loaded) + availability_notes(loaded)
     except ConfigError as error:
         problems = error.problems
     rules = _profiles_checked(loaded, profiles or [], problems)

@@ -95,6 +95,22 @@ def test_a_clean_configuration_exits_0(tmp_path):
     )
 
 
+def test_a_live_game_open_around_the_clock_without_a_gap_threshold_is_a_note(tmp_path):
+    """The audit names such a game among what was not checked every month; `check` says so
+    when the configuration is written, and how to have it checked (a note: no warning)."""
+    path = write(tmp_path, '[games.ez]\nbase = "live-baccarat-it"\n')
+    document = json.loads(check("--config", str(path), "--json").stdout)
+    assert [note for note in document["notes"] if note.startswith("ez:")] == [
+        "ez: its pages say it is open 24 hours a day, and availability_gap_minutes is not set:"
+        " the monthly audit does not look for its tables' idle stretches, and says so (set it"
+        " under [games.ez]: each stretch of more minutes than that without a round at one of"
+        " its tables is then listed)"
+    ]
+    path = write(tmp_path, '[games.ez]\nbase = "live-baccarat-it"\navailability_gap_minutes = 15\n')
+    notes = json.loads(check("--config", str(path), "--json").stdout)["notes"]
+    assert not [note for note in notes if note.startswith("ez:")]
+
+
 def test_warnings_exit_1_and_a_favourable_bet_points_at_its_pay_line(tmp_path):
     path = write(tmp_path, '[games.live-baccarat-gr]\nname = "Live"\npay = { tie = "10" }\n')
     result = check("--config", str(path), "--json")
@@ -282,6 +298,6 @@ def test_a_game_of_a_market_without_a_page_format_is_told_what_its_pages_publish
         " written down here, so its pages carry no regulator block: the rule sheet's table of"
         " every bet's RTP is what they publish"
     ]
-    assert not [note for note in document["notes"] if note.startswith("live-baccarat-it")]
+    assert not [note for note in document["notes"] if note.startswith("live-baccarat-it (")]
     assert not any("live-baccarat-es" in hint for hint in document["hints"])
     assert not any("live-baccarat-es" in warning for warning in document["warnings"])
