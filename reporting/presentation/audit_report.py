@@ -269,6 +269,9 @@ class AuditReport:
     # Live games whose pages say "open 24 hours" with no availability_gap_minutes: their
     # tables' idle stretches were not looked for.
     availability_unchecked: tuple[str, ...] = ()
+    # Every void round of the month and its bets (refunded), counted among those checked.
+    void_rounds: int = 0
+    void_bets: int = 0
 
     def kind_title(self, kind: str) -> str:
         """A finding kind as a person reads it (a kind of a later version: its code)."""
@@ -652,6 +655,8 @@ def build_audit_report(
         availability_unchecked=tuple(
             sorted(game.id for game in config.games.values() if game.availability_unchecked)
         ),
+        void_rounds=len(audit.void_rounds),
+        void_bets=sum(void.bets for void in audit.void_rounds),
     )
 
 
