@@ -37,6 +37,7 @@ from reporting.errors import (
 )
 
 __all__ = [
+    "NAME_MAX",
     "STAGING_MARK",
     "check_replaceable",
     "clear_staging",
@@ -57,6 +58,10 @@ __all__ = [
     "write_all_atomically",
     "write_atomically",
 ]
+
+#: The longest name of a file or folder, in bytes (Linux file systems): a name the tool makes
+#: from a user's (``.NAME.lock``, ``.NAME.TOKEN.tmp``) that would pass it is made shorter.
+NAME_MAX = 255
 
 #: errno -> (what happened, the InputError class, what to do).
 _FAULTS: dict[int, tuple[str, type[InputError], str]] = {
@@ -272,7 +277,10 @@ def _staged(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
     """``data`` written to a new temporary file beside ``path`` and flushed to disk: its
     path. On any error it is removed, and the error is the :func:`environment_fault`
     naming ``path``."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    token = secrets.token_hex(6)
+    temporary = path.with_name(f".{path.name}.{token}.tmp")
+    if len(os.fsencode(temporary.name)) > NAME_MAX:  # a name of its longest: the token alone
+        temporary = path.with_name(f".baccarat-report.{token}.tmp")
     try:
         # os.open applies the umask, as a plain open() of ``path`` would.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -165,3 +165,12 @@ def test_a_regular_file_and_a_link_to_one_are_read(tmp_path):
         assert handle.read() == b"abc"
     assert sha256_of(file) == sha256_of(link)
     assert sha256_of(file, file) == sha256_of(tmp_path / "log.jsonl", link)
+
+
+def test_a_file_of_the_longest_name_is_written_atomically_too(tmp_path):
+    """`verify --workbook` of a 245-character name said "File name too long" of the user's
+    own name: the temporary file beside it (``.NAME.TOKEN.tmp``) was 263 characters."""
+    path = tmp_path / ("w" * 245 + ".xlsx")
+    write_atomically(path, b"data")
+    assert path.read_bytes() == b"data"
+    assert [item.name for item in tmp_path.iterdir()] == [path.name]

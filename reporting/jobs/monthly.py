@@ -21,7 +21,9 @@ Safe to run unattended and to re-run:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -39,6 +41,7 @@ from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose, reference_month, updated_on
 from reporting.figures.regulators import update_day
 from reporting.files import (
+    NAME_MAX,
     check_replaceable,
     clear_staging,
     hold_lock,
@@ -169,7 +172,10 @@ def lock_path(out: Path) -> Path:
     folder = out.resolve()
     if not folder.name:
         raise InputError(f"{out}: the output folder cannot be the root of the file system")
-    return folder.parent / f".{folder.name}.lock"
+    name = f".{folder.name}.lock"
+    if len(os.fsencode(name)) > NAME_MAX:  # a folder's name of its longest: a hash names it
+        name = f".{hashlib.sha256(os.fsencode(folder.name)).hexdigest()[:32]}.lock"
+    return folder.parent / name
 
 
 @contextmanager

@@ -1984,3 +1984,15 @@ def test_an_inbox_or_database_inside_the_output_folder_is_refused_before_anythin
     (line,) = result.stderr.splitlines()
     assert line.startswith("baccarat-report: " + said.format(root=tmp_path)), line
     assert sorted(path.relative_to(tmp_path) for path in tmp_path.rglob("*")) == before
+
+
+def test_an_output_folder_of_the_longest_name_gets_a_lock_of_a_name_it_can_have(tmp_path):
+    """`--out` named with 250 characters: the run made the folder, then stopped on its lock
+    file's name (``.NAME.lock``, 256 characters: too long), leaving an empty folder."""
+    out = tmp_path / ("o" * 250)
+    lock = lock_path(out)
+    assert lock.parent == tmp_path and len(lock.name) <= 255
+    assert lock == lock_path(tmp_path / ".." / tmp_path.name / out.name)  # one lock a folder
+    assert lock != lock_path(tmp_path / ("p" * 250))
+    with output_lock(out, 0):
+        assert lock.is_file()
