@@ -194,7 +194,7 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     # settled rounds only, and the officer could not reconcile the two
     assert (report.void_rounds, report.void_bets) == (1, 1)  # month_audit's one void round
     assert (
-        "Rounds 4 of which void 1 Bets checked 4 of which in void rounds (refunded) 1"
+        "Rounds 4 of which void 1 Bets checked 4 of which in void rounds 1"
         " Bets not verified 0" in text
     )
     assert "Payout mismatch high 3" in text and "Every kind 4" in text
