@@ -83,13 +83,7 @@ class _Workers:
         self._pool = pool
 
     def submit(self, task: Callable[..., Any], /, *args: Any) -> Outcome:
-        try:
-            return self._pool.submit(task, *args)
-        except (ConnectionError, EOFError) as error:
-            # A worker is started through the fork server: with it killed, or never started
-            # (its interpreter could not run), starting one cannot reach it (a connection
-            # refused, a pipe broken). The pool is as broken as when a worker dies.
-            raise BrokenProcessPool(f"the fork server stopped ({error!r})") from error
+        return self._pool.submit(task, *args)
 
     def completed(self, outcomes: Iterable[Outcome]) -> Iterator[Outcome]:
         futures: list[Future] = list(outcomes)  # type: ignore[arg-type]

@@ -395,14 +395,7 @@ class LocalRunner:
             raise RuntimeError("LocalRunner runs partitions inside its with block")
         largest_first = sorted(tasks, key=lambda task: -task.partition.rounds)
         try:
-            pending: set[Future] = set()
-            for task in largest_first:
-                try:
-                    pending.add(pool.submit(check_partition, task))
-                except (ConnectionError, EOFError) as error:
-                    # the fork server gone (killed, or its interpreter could not run): a
-                    # worker cannot start, and the pool is as broken as when one dies
-                    raise BrokenProcessPool(f"the fork server stopped ({error!r})") from error
+            pending: set[Future] = {pool.submit(check_partition, task) for task in largest_first}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -450,6 +443,18 @@ def forked_worker_started() -> None:
         forkserver._forkserver._forkserver_alive_fd = None
 
 
+class _WorkerPool(ProcessPoolExecutor):
+    """A pool whose workers start through the fork server: with the fork server gone (killed,
+    or its interpreter could not run), a task that must start a worker meets a connection
+    refused or a pipe broken; the pool is then as broken as when a worker dies."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        try:
+            return super().submit(fn, *args, **kwargs)
+        except (ConnectionError, EOFError) as error:
+            raise BrokenProcessPool(f"the fork server stopped ({error!r})") from error
+
+
 @contextlib.contextmanager
 def worker_pool(
     jobs: int, preload: Sequence[str], initializer: Callable[[], None], name: str
@@ -477,7 +482,7 @@ def worker_pool(
     with tempfile.TemporaryDirectory(
         prefix="baccarat-workers-", ignore_cleanup_errors=True
     ) as folder:
-        pool = ProcessPoolExecutor(
+        pool = _WorkerPool(
             jobs, mp_context=context, initializer=_in_folder, initargs=(folder, initializer)
         )
         starting = threading.Thread(target=_start, args=(pool, jobs), name=name)

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -624,7 +625,7 @@ def test_a_fork_server_gone_while_workers_start_is_the_line_of_a_worker_stopped(
         pytest.raises(EnvironmentFault, match="a render worker process stopped"),
         rendering.render_workers(2) as renders,
     ):
-        monkeypatch.setattr(renders._pool, "submit", refused)
+        monkeypatch.setattr(ProcessPoolExecutor, "submit", refused)
         renders.submit(print, "never")
 
 

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import types
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -304,7 +305,7 @@ def test_a_fork_server_gone_while_a_partition_is_sent_is_the_line_of_a_worker_st
         raise BrokenPipeError(32, "Broken pipe")
 
     with LocalRunner(2) as runner:
-        monkeypatch.setattr(runner.pool, "submit", broken)
+        monkeypatch.setattr(ProcessPoolExecutor, "submit", broken)
         task = types.SimpleNamespace(partition=types.SimpleNamespace(rounds=1))
         with pytest.raises(EnvironmentFault, match="a verify worker process stopped"):
             list(runner([task]))
