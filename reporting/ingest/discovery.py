@@ -376,7 +376,11 @@ def _sources_in_folder(
     with ``Bets.csv`` too) is refused, or added to ``unpaired`` when given (an inbox: its
     other half may be on its way, and the other logs load)."""
     sources: list[Source] = []
-    for candidate in sorted(path for path in folder.rglob("*") if path.is_file()):
+    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    by_name: dict[tuple[Path, str], list[Path]] = {}  # (folder, name in lower case): files
+    for path in files:
+        by_name.setdefault((path.parent, path.name.lower()), []).append(path)
+    for candidate in files:
         if candidate in skipped or _entry_problem(candidate) is not None:
             continue  # the latter listed by unread_files
         found = format_of_file(candidate)
@@ -389,7 +393,10 @@ def _sources_in_folder(
         name = candidate.name.lower()
         if name not in (main, companion):
             continue  # listed by unread_files, with how a pair is named
-        problem, companions = _pair_problem(candidate, main, companion)
+        mains, companions = (
+            by_name.get((candidate.parent, half), []) for half in (main, companion)
+        )
+        problem = _pair_problem(name, (main, mains), (companion, companions))
         if problem is not None:
             if unpaired is None:
                 raise InputError(f"{candidate}: {problem}")
@@ -399,24 +406,19 @@ def _sources_in_folder(
     return sources
 
 
-def _pair_problem(path: Path, main: str, companion: str) -> tuple[str | None, list[Path]]:
-    """Why ``path``, one half of a pair named in any case (``Rounds.csv`` with ``Bets.csv``),
-    makes no pair in its folder (its other half missing, or either half there twice in
-    different case), or None; and the companions found."""
-    try:
-        named = [p for p in path.parent.iterdir() if p.name.lower() in (main, companion)]
-    except OSError:
-        named = [path]
-    mains = sorted(p for p in named if p.name.lower() == main and p.is_file())
-    companions = sorted(p for p in named if p.name.lower() == companion and p.is_file())
-    for half, found in ((main, mains), (companion, companions)):
+def _pair_problem(
+    name: str, main: tuple[str, list[Path]], companion: tuple[str, list[Path]]
+) -> str | None:
+    """Why a file named ``name`` (in lower case), one half of a pair named in any case
+    (``Rounds.csv`` with ``Bets.csv``), makes no pair in its folder, given the files of each
+    half's name there: its other half missing, or either half there twice in different case;
+    or None."""
+    for half, found in (main, companion):
         if len(found) > 1:
-            names = ", ".join(p.name for p in found)
-            return f"{len(found)} files named {half} in different case ({names}): rename one", []
-    other = main if path.name.lower() == companion else companion
-    if not (companions if other == companion else mains):
-        return f"no {other} beside it to pair with yet", []
-    return None, companions
+            names = ", ".join(path.name for path in found)
+            return f"{len(found)} files named {half} in different case ({names}): rename one"
+    other, found = companion if name == main[0] else main
+    return None if found else f"no {other} beside it to pair with yet"
 
 
 def _pair_of(input_format: InputFormat, files: list[Path]) -> Source:
