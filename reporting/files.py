@@ -38,6 +38,7 @@ from reporting.errors import (
 
 __all__ = [
     "NAME_MAX",
+    "name_that_fits",
     "STAGING_MARK",
     "check_replaceable",
     "clear_staging",
@@ -62,6 +63,13 @@ __all__ = [
 #: The longest name of a file or folder, in bytes (Linux file systems): a name the tool makes
 #: from a user's (``.NAME.lock``, ``.NAME.TOKEN.tmp``) that would pass it is made shorter.
 NAME_MAX = 255
+
+
+def name_that_fits(wanted: str, shorter: str) -> str:
+    """``wanted``, a name made from a user's, or ``shorter`` when ``wanted`` passes
+    :data:`NAME_MAX` bytes (a user's name of its longest: ``File name too long``)."""
+    return wanted if len(os.fsencode(wanted)) <= NAME_MAX else shorter
+
 
 #: errno -> (what happened, the InputError class, what to do).
 _FAULTS: dict[int, tuple[str, type[InputError], str]] = {
@@ -278,9 +286,9 @@ def _staged(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
     path. On any error it is removed, and the error is the :func:`environment_fault`
     naming ``path``."""
     token = secrets.token_hex(6)
-    temporary = path.with_name(f".{path.name}.{token}.tmp")
-    if len(os.fsencode(temporary.name)) > NAME_MAX:  # a name of its longest: the token alone
-        temporary = path.with_name(f".baccarat-report.{token}.tmp")
+    temporary = path.with_name(
+        name_that_fits(f".{path.name}.{token}.tmp", f".baccarat-report.{token}.tmp")
+    )
     try:
         # os.open applies the umask, as a plain open() of ``path`` would.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)

@@ -41,11 +41,11 @@ from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose, reference_month, updated_on
 from reporting.figures.regulators import update_day
 from reporting.files import (
-    NAME_MAX,
     check_replaceable,
     clear_staging,
     hold_lock,
     make_staging,
+    name_that_fits,
     remove_staging,
     repair_folder_swap,
     sha256_of,
@@ -172,10 +172,11 @@ def lock_path(out: Path) -> Path:
     folder = out.resolve()
     if not folder.name:
         raise InputError(f"{out}: the output folder cannot be the root of the file system")
-    name = f".{folder.name}.lock"
-    if len(os.fsencode(name)) > NAME_MAX:  # a folder's name of its longest: a hash names it
-        name = f".{hashlib.sha256(os.fsencode(folder.name)).hexdigest()[:32]}.lock"
-    return folder.parent / name
+    digest = hashlib.sha256(os.fsencode(folder.name)).hexdigest
+    return folder.parent / name_that_fits(
+        f".{folder.name}.lock",
+        lambda: f".{digest()[:32]}.lock",  # the same for every run
+    )
 
 
 @contextmanager
