@@ -172,11 +172,8 @@ def lock_path(out: Path) -> Path:
     folder = out.resolve()
     if not folder.name:
         raise InputError(f"{out}: the output folder cannot be the root of the file system")
-    digest = hashlib.sha256(os.fsencode(folder.name)).hexdigest
-    return folder.parent / name_that_fits(
-        f".{folder.name}.lock",
-        lambda: f".{digest()[:32]}.lock",  # the same for every run
-    )
+    digest = hashlib.sha256(os.fsencode(folder.name)).hexdigest()[:32]  # the same every run
+    return folder.parent / name_that_fits(f".{folder.name}.lock", f".{digest}.lock")
 
 
 @contextmanager
