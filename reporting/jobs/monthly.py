@@ -58,7 +58,7 @@ from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import MONTHS_HANDLED, Month
 from reporting.store.load import IngestResult, ingest
-from reporting.verify.bearing import FILES_NAMED, MonthAlerts, month_alerts
+from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
 from reporting.verify.partitions import Runner
 from reporting.verify.run import VerifyResult, verify
 
@@ -327,16 +327,17 @@ def _read_inbox(
     progress: Progress,
 ) -> tuple[IngestResult, list[dict], tuple[str, ...]]:
     """Ingest the inbox (each file by its profile, :func:`inbox_profiles`); what was
-    loaded, the input files, and the files left unread (the first :data:`FILES_NAMED` each
-    logged as a warning, then how many more: the manifest names them all)."""
+    loaded, the input files, and the files left unread (the first few each logged as a
+    warning, then how many more: :func:`~reporting.verify.bearing.first_named`; the manifest
+    names them all)."""
     sources, unread_files = discover_inbox(inbox, inbox_profiles(config))
     ingested, inputs = _ingest_inbox(connection, config, inbox, sources, log, progress)
     unread = unread_names(inbox, unread_files)
-    for entry in unread[:FILES_NAMED]:
-        log(f"inbox: warning: not read: {entry}")
-    if len(unread) > FILES_NAMED:
-        more = len(unread) - FILES_NAMED
-        log(f"inbox: warning: and {more:,} more files not read: manifest.json names them all")
+    for line in first_named(
+        [f"not read: {entry}" for entry in unread],
+        "and {more:,} more files not read: manifest.json names them all",
+    ):
+        log(f"inbox: warning: {line}")
     return ingested, inputs, unread
 
 

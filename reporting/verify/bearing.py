@@ -51,6 +51,7 @@ from reporting.verify.coverage import CheckNotRun, describe_game
 
 __all__ = [
     "FILES_NAMED",
+    "first_named",
     "REJECTS_SHOWN",
     "MonthAlerts",
     "RejectedFile",
@@ -68,6 +69,17 @@ REJECTS_SHOWN = 20
 #: ``--json``, the workbook and manifest.json name them all: a checksum file beside each of
 #: 5,000 logs made a summary of 5,000 lines.
 FILES_NAMED = 20
+
+
+def first_named(lines: Sequence[str], and_more: str) -> list[str]:
+    """The first :data:`FILES_NAMED` of ``lines``, then ``and_more`` (``{more}``: how many
+    were left) when any were.
+
+    >>> first_named([f"f{n}" for n in range(22)], "and {more:,} more")[-2:]
+    ['f19', 'and 2 more']
+    """
+    left = len(lines) - FILES_NAMED
+    return [*lines[:FILES_NAMED], *([and_more.format(more=left)] if left > 0 else [])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,10 +215,10 @@ class MonthAlerts:
         if self.rejected:
             lines.append(f"{self.rejected:,} rejected lines bear on {period}")
             lines += self.rejected_file_lines
-        lines += [f"in the inbox but not read: {name}" for name in self.unread_files[:FILES_NAMED]]
-        if len(self.unread_files) > FILES_NAMED:
-            more = len(self.unread_files) - FILES_NAMED
-            lines.append(f"and {more:,} more inbox files not read: manifest.json names them all")
+        lines += first_named(
+            [f"in the inbox but not read: {name}" for name in self.unread_files],
+            "and {more:,} more inbox files not read: manifest.json names them all",
+        )
         for game, rounds in sorted(self.unverified_rounds.items()):
             lines.append(
                 f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"
@@ -222,11 +234,10 @@ class MonthAlerts:
     def rejected_file_lines(self) -> list[str]:
         """The files with rejected lines, one line each up to :data:`FILES_NAMED`, indented
         under the alerts' count of rejected lines; then how many more."""
-        lines = [f"  {item.describe()}" for item in self.rejected_files[:FILES_NAMED]]
-        if len(self.rejected_files) > FILES_NAMED:
-            more = len(self.rejected_files) - FILES_NAMED
-            lines.append(f"  and {more:,} more files with rejected lines: see rejected_records")
-        return lines
+        return first_named(
+            [f"  {item.describe()}" for item in self.rejected_files],
+            "  and {more:,} more files with rejected lines: see rejected_records",
+        )
 
     @property
     def warnings(self) -> list[str]:
