@@ -58,8 +58,9 @@ DATABASE_FAULTS: dict[str, str] = {
     "database disk image is malformed": "the database file is damaged (malformed); restore it"
     " from a backup",
     "readonly database": "the database is read-only",
-    # SQLite's sum() of INTEGER cents stops past 2**63 - 1: no real month comes near it (a
-    # million stakes of EUR 92 billion each), but ingest takes each amount up to MAX_CENTS.
+    # SQLite's sum() of INTEGER cents stops past 2**63 - 1. The reports sum money in halves
+    # that cannot overflow (reporting.store.sums); a person's own query of the store (serve,
+    # its views) still can, where the round logs hold amounts beyond any real play.
     "integer overflow": "a total of the amounts stored passes what SQLite can add (2^63 - 1"
     " cents, some 92 quadrillion): the round logs hold stakes or payouts beyond any real"
     " play; correct them (`verify --json`, whose totals are exact, shows the month's)",

@@ -46,6 +46,7 @@ from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.files import sha256_of
 from reporting.records import Month
+from reporting.store.sums import joined, joined_columns, split_sum
 
 __all__ = [
     "audit_month",
@@ -183,7 +184,8 @@ def _day(local_hour: str) -> date:
 #: (``month_rounds``, materialised) for every part of its answer, each row tagged by its part:
 #: ``rounds`` per table, local hour and status (a round counts in its game's currency);
 #: ``bets`` (count, stakes, payouts) per currency, table, local hour and status; ``accounts``
-#: of settled rounds per currency, distinct, per table, in the month and per local day.
+#: of settled rounds per currency, distinct, per table, in the month and per local day. Money is
+#: summed in halves that cannot overflow (``reporting.store.sums``).
 _MONEY_AND_ACTIVITY = """
 WITH month_rounds AS MATERIALIZED (
     SELECT round_id, table_id, status, {hour} AS local_hour
@@ -196,15 +198,16 @@ WITH month_rounds AS MATERIALIZED (
 ), table_accounts AS MATERIALIZED (
     SELECT DISTINCT currency, table_id, account FROM month_bets WHERE status = 'settled'
 )
-SELECT 'rounds', NULL, table_id, local_hour, status, count(*), 0, 0
+SELECT 'rounds', NULL, table_id, local_hour, status, count(*), 0, 0, 0, 0
     FROM month_rounds GROUP BY 3, 4, 5
-UNION ALL SELECT 'bets', currency, table_id, local_hour, status, count(*), sum(stake), sum(payout)
+UNION ALL SELECT 'bets', currency, table_id, local_hour, status, count(*),
+    {stakes}, {payouts}
     FROM month_bets GROUP BY 2, 3, 4, 5
-UNION ALL SELECT 'accounts', currency, table_id, NULL, NULL, count(*), 0, 0
+UNION ALL SELECT 'accounts', currency, table_id, NULL, NULL, count(*), 0, 0, 0, 0
     FROM table_accounts GROUP BY 2, 3
-UNION ALL SELECT 'accounts', currency, NULL, NULL, NULL, count(DISTINCT account), 0, 0
+UNION ALL SELECT 'accounts', currency, NULL, NULL, NULL, count(DISTINCT account), 0, 0, 0, 0
     FROM table_accounts GROUP BY 2
-UNION ALL SELECT 'accounts', currency, NULL, day, NULL, count(*), 0, 0
+UNION ALL SELECT 'accounts', currency, NULL, day, NULL, count(*), 0, 0, 0, 0
     FROM (SELECT DISTINCT currency, substr(local_hour, 1, 10) AS day, account
           FROM month_bets WHERE status = 'settled')
     GROUP BY 2, 4
@@ -222,14 +225,18 @@ def money_and_activity(
     currency). Rounds count in the game's currency (the ingest takes a bet only in it), bets
     and money in their own. A game without a round in the month has one month row of zeros
     in its currency."""
-    query = _MONEY_AND_ACTIVITY.format(hour=local_hour_sql(game.timezone, month))
+    query = _MONEY_AND_ACTIVITY.format(
+        hour=local_hour_sql(game.timezone, month),
+        stakes=split_sum("stake"),
+        payouts=split_sum("payout"),
+    )
     # [settled rounds, void rounds, bets, stakes, payouts] per money key
     sums: dict[_MoneyKey, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     # [rounds, bets, stakes] per (table, local hour)
     hourly: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     accounts: dict[_MoneyKey, int] = {}
     sums[(game.currency, None, None)]  # the month row exists, played or not
-    for part, currency, table_id, local, status, count, stakes, payouts in connection.execute(
+    for part, currency, table_id, local, status, count, *halves in connection.execute(
         query, {"game": game.id, "month": str(month)}
     ):
         if part == "accounts":
@@ -238,6 +245,7 @@ def money_and_activity(
             )
             continue
         settled = status == "settled"
+        stakes, payouts = joined(*halves[:2]), joined(*halves[2:])
         if part == "rounds":
             figures = (count, 0, 0, 0, 0) if settled else (0, count, 0, 0, 0)
             _add(sums, _money_keys(game.currency, table_id, _day(local)), figures)
@@ -283,15 +291,16 @@ def _money_order(key: _MoneyKey) -> tuple:
 
 _VOID_ROUNDS = """
 SELECT r.round_id, r.game_id, r.table_id, r.shoe_id, r.hand_no, r.settled_at, r.void_reason,
-       count(b.round_id) AS bets, coalesce(sum(b.stake_cents), 0) AS stakes,
-       coalesce(sum(b.payout_cents), 0) AS refunded, b.currency, l.file_name AS source_file,
-       r.source_line
+       count(b.round_id) AS bets, {stakes}, {refunded}, b.currency,
+       l.file_name AS source_file, r.source_line
 FROM rounds AS r
 JOIN ingest_log AS l ON l.ingest_id = r.ingest_id
 LEFT JOIN bets AS b ON b.round_id = r.round_id
 WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'void'
 GROUP BY r.round_id, b.currency
-"""
+""".format(
+    stakes=split_sum("b.stake_cents", "stakes"), refunded=split_sum("b.payout_cents", "refunded")
+)
 
 
 def void_register(
@@ -303,7 +312,7 @@ def void_register(
     lines = []
     for game in games:
         cursor = connection.execute(_VOID_ROUNDS, (game.id, str(month)))
-        lines += from_rows(VoidRound, column_names(cursor), cursor)
+        lines += from_rows(VoidRound, *joined_columns(column_names(cursor), cursor))
     return tuple(
         sorted(lines, key=lambda line: (line.settled_at, line.round_id, line.currency or ""))
     )

@@ -27,6 +27,7 @@ from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import Z_999
 from reporting.records import Doubt, Month
+from reporting.store.sums import joined, split_sum
 
 if TYPE_CHECKING:
     import sqlite3
@@ -158,14 +159,15 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
             " AND status = 'settled'",
             (game.id, month_text),
         ).fetchone()
-        for bet_type, count, stake_sum, payout_sum, stake_squares in connection.execute(
-            "SELECT b.bet_type, count(*), sum(b.stake_cents), sum(b.payout_cents),"
-            " total(CAST(b.stake_cents AS REAL) * b.stake_cents)"
+        for bet_type, count, *halves, stake_squares in connection.execute(
+            f"SELECT b.bet_type, count(*), {split_sum('b.stake_cents')},"
+            f" {split_sum('b.payout_cents')}, total(CAST(b.stake_cents AS REAL) * b.stake_cents)"
             " FROM bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
             " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
             " GROUP BY b.bet_type ORDER BY b.bet_type",
             (game.id, month_text),
         ):
+            stake_sum, payout_sum = joined(*halves[:2]), joined(*halves[2:])
             bets += count
             stakes += stake_sum
             payouts += payout_sum

@@ -523,3 +523,32 @@ def test_disclosures_already_computed_are_used_as_they_are(store, operator_confi
     assert [check for check in given if check.game_id == ITALY] == [
         check for check in fresh if check.game_id == ITALY
     ]
+
+
+def test_money_past_what_sqlite_adds_is_summed_exactly(store, operator_config):
+    """A hostile log's amounts, whose total SQLite's own sum() cannot hold: the month's money,
+    void register and disclosure are still computed, exactly."""
+    huge = 2**62 + 12_345
+    store_records(
+        store,
+        [
+            round_record(
+                f"H-{number}",
+                *(
+                    bet_record(f"H-{number}", f"B-{bet}", stake_cents=huge, payout_cents=huge)
+                    for bet in range(3)
+                ),
+                status="void" if number == 3 else "settled",
+                settled_at=at(number),
+            )
+            for number in (1, 2, 3)
+        ],
+        file_name="hostile.jsonl",
+    )
+    figures = audit(store, operator_config)
+    month = next(row for row in figures.money if row.game_id == ITALY and row.table_id is None)
+    assert (month.bets, month.stakes, month.payouts, month.ggr) == (6, 6 * huge, 6 * huge, 0)
+    (void,) = figures.void_rounds
+    assert (void.bets, void.stakes, void.refunded) == (3, 3 * huge, 3 * huge)
+    disclosure = disclose(store, operator_config.game(ITALY), date(2026, 11, 5))
+    assert (disclosure.stakes, disclosure.payouts) == (6 * huge, 6 * huge)
