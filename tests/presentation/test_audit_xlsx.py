@@ -847,3 +847,16 @@ def test_a_percentage_cell_holds_the_figure_it_shows_rounded_once():
     assert _ratio(rtp) == Decimal("0.9999") and PERCENT_FORMAT == "0.00%"
     assert f"{_ratio(rtp) * 100:.2f}%" == f"{round_fraction(rtp * 100, 2)}%" == "99.99%"
     assert _ratio(Fraction(99995, 100000)) == Decimal("1.0000")  # a half: up, as the pages
+
+
+def test_an_amount_past_the_digits_a_sheet_keeps_is_its_exact_text():
+    """A spreadsheet keeps 15 significant digits of a number: 10**15 cents and more (a hostile
+    log's totals) would be rounded, so they are written as text; anything less is a number."""
+    from reporting.presentation.audit_xlsx.cells import SHEET_DIGITS, _money
+
+    largest_number = 10**SHEET_DIGITS - 1
+    assert _money(largest_number) == Decimal("9999999999999.99")
+    assert _money(-largest_number) == Decimal("-9999999999999.99")
+    assert _money(10**SHEET_DIGITS) == "10,000,000,000,000.00"
+    assert _money(2**64 + 1) == "184,467,440,737,095,516.17"
+    assert _money(None) is None

@@ -30,6 +30,10 @@ from reporting.presentation.workbook_base import (
 )
 
 MONEY_FORMAT = "#,##0.00"
+#: Significant digits a spreadsheet keeps of a number (Excel's and LibreOffice's 15): an amount
+#: of more is written as its exact text, where a number cell would round it (a hostile log's
+#: totals; no real month's).
+SHEET_DIGITS = 15
 
 
 COUNT_FORMAT = "#,##0"
@@ -126,7 +130,7 @@ def _shown_width(kind: str, value: object) -> int:
     if kind == LINE:
         return len(str(value))
     if kind == MONEY:
-        return len(f"{value:,.2f}")
+        return len(value if isinstance(value, str) else f"{value:,.2f}")
     if kind == PERCENT:
         return len(f"{value * 100:.2f}%")
     if kind == EXPECTED:
@@ -417,8 +421,13 @@ def _money_header(label: str, currencies: set[str]) -> str:
     return f"{label} ({next(iter(currencies))})" if len(currencies) == 1 else label
 
 
-def _money(cents: int | None) -> Decimal | None:
-    return None if cents is None else cents_to_decimal(cents)
+def _money(cents: int | None) -> Decimal | str | None:
+    """An amount as the sheet holds it: a number, or its exact text past :data:`SHEET_DIGITS`."""
+    if cents is None:
+        return None
+    if abs(cents) >= 10**SHEET_DIGITS:
+        return f"{cents_to_decimal(cents):,}"
+    return cents_to_decimal(cents)
 
 
 def _extent_widths(columns: Sequence[_Column], extents: Sequence[int | None]) -> list[int]:
