@@ -406,13 +406,16 @@ def verification_workers(
 ) -> Workers:
     """Where the partitions run: on the Dask cluster of ``--scheduler`` (its workers reading
     the round logs under ``--logs``, waited for ``--worker-wait`` seconds when there are
-    none), or in ``--jobs`` worker processes here (default: the cores available)."""
+    none; a partition whose log changed since the ingest is checked here, said in a warning
+    line), or in ``--jobs`` worker processes here (default: the cores available)."""
     from reporting.verify.partitions import Workers
 
     if scheduler is not None:
+        from reporting.cli.logs import command_logger
         from reporting.verify.distributed import dask_runner
 
-        return Workers(1, dask_runner(scheduler, logs, worker_wait=worker_wait))
+        note = command_logger().warning  # a partition whose log changed, checked here
+        return Workers(1, dask_runner(scheduler, logs, worker_wait=worker_wait, note=note))
     if logs is not None:
         raise InputError("--logs is where Dask workers read the round logs: it needs --scheduler")
     return Workers(jobs, None)

@@ -246,34 +246,39 @@ def copied(month_store, tmp_path):
     return tmp_path / "store.sqlite", tmp_path / "logs", config
 
 
-@pytest.mark.parametrize(
-    ("breaking", "said"),
-    [
-        (
-            lambda logs: (logs / "csv" / "bets.csv").write_bytes(
-                (logs / "csv" / "bets.csv").read_bytes() + b"\n"
-            ),
-            "csv/rounds.csv with csv/bets.csv: the file at .* is not the one ingested",
-        ),
-        (
-            lambda logs: (logs / "replay" / "games.jsonl").unlink(),
-            "replay/games.jsonl: not found at .*/replay/games.jsonl",
-        ),
-    ],
-    ids=["changed", "missing"],
-)
-def test_a_log_changed_or_missing_is_one_line_and_nothing_is_stored(
-    copied, cluster, breaking, said
-):
+def test_a_log_missing_is_one_line_and_nothing_is_stored(copied, cluster):
     db, logs, config = copied
     connection = connect(db, create=False)
     before = stored_findings(connection)
-    breaking(logs)
+    (logs / "replay" / "games.jsonl").unlink()
+    said = "replay/games.jsonl: not found at .*/replay/games.jsonl"
     with pytest.raises(ClusterError, match=rf"^partition \d+ \([^)]*\): {said}") as caught:
         verify(connection, config, MONTH, runner=dask_runner(cluster, str(logs)))
     assert "\n" not in str(caught.value) and isinstance(caught.value, InputError)
     assert stored_findings(connection) == before
     connection.close()
+
+
+def test_a_log_grown_since_the_ingest_is_checked_from_the_store_and_said(copied, cluster):
+    """An exporter appending to a log after the ingest: the store still holds what was
+    ingested, so the partitions that read that log are checked from it on this machine (as
+    without a cluster), each said in a line, and the run is the run of one process. It used
+    to stop every later run on the cluster of its month."""
+    db, logs, config = copied
+    bets = logs / "csv" / "bets.csv"
+    bets.write_bytes(bets.read_bytes() + b"\n")
+    said = []
+    (one,) = runs(db, config, MONTH, [None])
+    (on_cluster,) = runs(db, config, MONTH, [dask_runner(cluster, str(logs), note=said.append)])
+    assert on_cluster[:2] == one[:2]
+    assert said and all(
+        re.fullmatch(
+            r"partition \d+ \([^)]*\): csv/rounds.csv with csv/bets.csv: the file at \S+ is not"
+            r" the one ingested .*; checked from the store here",
+            line,
+        )
+        for line in said
+    ), said
 
 
 def test_logs_at_a_url_no_worker_can_open_is_one_line(month_store, cluster):

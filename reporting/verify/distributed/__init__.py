@@ -35,7 +35,7 @@ import re
 import time
 import traceback
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from contextlib import contextmanager
@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from reporting.errors import InputError, printable
 from reporting.store.faults import database_faults
 from reporting.verify.distributed.tasks import (
+    LogChangedError,
     LogFileError,
     LoggedFile,
     LogTask,
@@ -50,11 +51,18 @@ from reporting.verify.distributed.tasks import (
     log_tasks,
 )
 from reporting.verify.distributed.worker import check_logged_partition, one_line
-from reporting.verify.partitions import PartitionResult, PartitionTask, Runner, read_only
+from reporting.verify.partitions import (
+    PartitionResult,
+    PartitionTask,
+    Runner,
+    check_partition,
+    read_only,
+)
 
 __all__ = [
     "DEFAULT_WORKER_WAIT",
     "ClusterError",
+    "LogChangedError",
     "LogFileError",
     "LogTask",
     "LoggedFile",
@@ -209,10 +217,15 @@ def _result(future, watch: _WorkerWatch, fetcher: ThreadPoolExecutor):
         return result
 
 
+def _where(task: LogTask) -> str:
+    """The partition of a task, as the user reads it: its number and its tables."""
+    tables = ", ".join(f"{game}/{table}" for game, table in task.partition.tables)
+    return f"partition {task.partition.number} ({tables})"
+
+
 def _failure(task: LogTask, error: BaseException) -> ClusterError:
     """A worker's failure as the user's one line, naming the partition."""
-    tables = ", ".join(f"{game}/{table}" for game, table in task.partition.tables)
-    where = f"partition {task.partition.number} ({tables})"
+    where = _where(task)
     name = type(error).__name__
     if isinstance(error, InputError):
         said = one_line(error)
@@ -231,6 +244,7 @@ def dask_runner(
     *,
     timeout: float = 10.0,
     worker_wait: float = DEFAULT_WORKER_WAIT,
+    note: Callable[[str], None] | None = None,
 ) -> Runner:
     """A :data:`~reporting.verify.partitions.Runner` sending each partition to a Dask cluster:
     an address (``tcp://HOST:8786``), or a ``distributed`` cluster or client object.
@@ -238,8 +252,10 @@ def dask_runner(
     ``logs`` is where the workers find the round logs, the store's file names under it (a
     folder or an fsspec URL); None: the folder this process runs in. ``timeout``: seconds to
     wait for the scheduler; ``worker_wait``: seconds to wait while the scheduler has no worker
-    (at the start, or once every worker has died), then a :class:`ClusterError`. Without the
-    ``[dask]`` extra: an InputError saying what to install."""
+    (at the start, or once every worker has died), then a :class:`ClusterError`. A partition
+    whose round log is no longer the file ingested (it grew since, as an exporter appending to
+    it does) is checked from the store on this machine, as without a cluster, and ``note``
+    told so in a line. Without the ``[dask]`` extra: an InputError saying what to install."""
     try:
         import distributed  # noqa: F401
         import fsspec.core
@@ -267,17 +283,26 @@ def dask_runner(
         finally:
             connection.close()
         planned.sort(key=lambda task: -task.partition.rounds)
+        local = {task.partition.number: task for task in tasks}
         with _dask_warnings_quiet():
-            yield from _run_on_cluster(address_or_cluster, planned, timeout, worker_wait)
+            for result in _run_on_cluster(address_or_cluster, planned, timeout, worker_wait):
+                if isinstance(result, PartitionResult):
+                    yield result
+                    continue
+                task, changed = result
+                if note is not None:
+                    note(f"{_where(task)}: {one_line(changed)}; checked from the store here")
+                yield check_partition(local[task.partition.number])
 
     return run
 
 
 def _run_on_cluster(
     address_or_cluster, planned: list[LogTask], timeout: float, worker_wait: float
-) -> Iterator[PartitionResult]:
+) -> Iterator[PartitionResult | tuple[LogTask, LogChangedError]]:
     """Each planned partition sent to the cluster, the results as they come (see
-    :func:`dask_runner`)."""
+    :func:`dask_runner`); a partition whose log changed since the ingest comes back as its
+    task and the worker's error, for the caller to check it from the store."""
     client, own = _client_of(address_or_cluster, timeout, worker_wait)
     run_id = uuid.uuid4().hex[:8]
     futures = {}
@@ -298,6 +323,9 @@ def _run_on_cluster(
                 result = _result(future, watch, fetcher)
             except ClusterError:
                 raise
+            except LogChangedError as changed:
+                yield futures[future], changed
+                continue
             except Exception as error:
                 raise _failure(futures[future], error) from None
             yield result

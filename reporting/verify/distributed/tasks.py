@@ -23,6 +23,12 @@ class LogFileError(InputError):
     file the store ingested."""
 
 
+class LogChangedError(LogFileError):
+    """A round log that is no longer the file the store ingested (it grew, or another file took
+    its name): the store still holds what was ingested, so its partition is checked from the
+    store on the coordinator instead."""
+
+
 @dataclass(frozen=True)
 class LoggedFile:
     """One round log as the store's ingest log knows it, and the lines a worker keeps of it."""

@@ -21,7 +21,7 @@ from reporting.ingest.formats import read_source
 from reporting.ingest.sources import Source, cyclic_gc_paused
 from reporting.records import Bet, Round
 from reporting.store.schema import create_schema
-from reporting.verify.distributed.tasks import LogFileError, LoggedFile, LogTask
+from reporting.verify.distributed.tasks import LogChangedError, LogFileError, LoggedFile, LogTask
 from reporting.verify.partitions import PartitionResult, partition_passes
 
 #: Bytes copied from shared storage at a time.
@@ -68,7 +68,7 @@ def _local_copy(logged: LoggedFile, task: LogTask, folder: Path) -> Source:
         paths.append(target)
     if digest.hexdigest() != logged.file_sha256:
         pair = "" if logged.companion_name is None else f" with {logged.companion_name}"
-        raise LogFileError(
+        raise LogChangedError(
             f"{logged.file_name}{pair}: the file at {task.location(logged.file_name)} is not"
             " the one ingested (its sha256 differs): it changed since, or another file has its"
             " name"
