@@ -112,21 +112,26 @@ def _unreadable_in_folders(paths: Sequence[Path], *, spec_and_none: bool) -> lis
     for item in unreadable:
         command_logger().warning("not read: %s", item)
     if spec_and_none:
-        _say_what_the_folders_hold(paths)
+        said = {item.path for item in unreadable}
+        unreadable += [item for item in _say_what_the_folders_hold(paths) if item.path not in said]
     return unreadable
 
 
-def _say_what_the_folders_hold(paths: Sequence[Path]) -> None:
+def _say_what_the_folders_hold(paths: Sequence[Path]) -> list[UnreadFile]:
     """No round log in the folders given: each folder's files of other names (a log named
     ``Rounds-2026-10.CSV`` or ``.ndjson``, say), the first few by name, as a warning, where
     the summary would only say that none was found (the files of other names a folder holds
-    beside its logs are not asked for, and stay unsaid)."""
+    beside its logs are not asked for, and stay unsaid). They are files not read: returned,
+    for the exit code (1, as the monthly job's inbox) and the document."""
     from reporting.ingest.discovery import unread_files
     from reporting.ingest.formats import expected_formats
     from reporting.verify.bearing import FILES_NAMED
 
+    other_names = []
     for folder in (path for path in paths if path.is_dir()):
-        names = [item.path.name for item in unread_files(folder) if item.path.is_file()]
+        found = [item for item in unread_files(folder) if item.path.is_file()]
+        other_names += found
+        names = [item.path.name for item in found]
         if names:
             shown = ", ".join(printable(name) for name in names[:FILES_NAMED])
             more = f" and {len(names) - FILES_NAMED:,} more" if len(names) > FILES_NAMED else ""
@@ -138,6 +143,7 @@ def _say_what_the_folders_hold(paths: Sequence[Path]) -> None:
                 shown,
                 more,
             )
+    return other_names
 
 
 def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> dict:

@@ -318,17 +318,24 @@ def test_every_command_is_in_the_commands_page_and_the_readme():
 def test_a_folder_with_no_round_log_names_the_files_of_other_names_it_holds(tmp_path):
     """``ingest FOLDER`` of an export named ``Rounds-2026-10.CSV`` and ``.ndjson`` said only
     "No round logs found": the warning names what the folder holds and the names it reads.
-    Beside a round log, files of other names are not asked for and stay unsaid."""
+    They are files not read, exit 1, as in the monthly job's inbox (it exited 0). Beside a
+    round log, files of other names are not asked for and stay unsaid."""
     folder = tmp_path / "drop"
     folder.mkdir()
     for name in ("Rounds-2026-10.CSV", "a.ndjson"):
         (folder / name).write_text("{}\n", encoding="utf-8")
     db = str(tmp_path / "store.sqlite")
     result = run_main("ingest", str(folder), "--db", db)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # files not read, as in the monthly job's inbox
     assert result.stderr == (
         f"baccarat-report: warning: {folder} holds no round log: 2 files of other names (read:"
         " .jsonl, .jsonl.gz, or rounds.csv with bets.csv): Rounds-2026-10.CSV, a.ndjson\n"
     )
+    document = json.loads(run_main("ingest", str(folder), "--db", db, "--json").stdout)
+    assert [item["file"] for item in document["unread"]] == [
+        str(folder / "Rounds-2026-10.CSV"),
+        str(folder / "a.ndjson"),
+    ]
     (folder / "log.jsonl").write_text("", encoding="utf-8")
-    assert run_main("ingest", str(folder), "--db", db).stderr == ""
+    beside_a_log = run_main("ingest", str(folder), "--db", db)
+    assert (beside_a_log.returncode, beside_a_log.stderr) == (0, "")
