@@ -25,7 +25,7 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
-from reporting.figures.statistics import Z_999
+from reporting.figures.statistics import CONFIDENCE_LABEL, Z_999
 from reporting.records import Doubt, Month
 from reporting.store.sums import joined, split_sum
 
@@ -208,7 +208,7 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
     if disclosure.within_statistical_bound is False:
         warnings.append(
             Doubt(
-                f"the {month} win percentage lies outside the 99.9% statistical bound around"
+                f"the {month} win percentage lies outside the {CONFIDENCE_LABEL} statistical bound around"
                 " the theoretical return for the stakes played",
                 "outside_bound",
                 month=reference,

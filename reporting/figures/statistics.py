@@ -15,17 +15,30 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from statistics import NormalDist
 
 from reporting.engine.games import GameSpec
 from reporting.engine.odds import bet_odds, main_probabilities
 from reporting.verify.totals import BetTotals, TableCounts
 
-__all__ = ["OutcomeTest", "RtpCheck", "outcome_tests", "played_rtp", "rtp_checks"]
+__all__ = [
+    "CONFIDENCE",
+    "CONFIDENCE_LABEL",
+    "OutcomeTest",
+    "RtpCheck",
+    "outcome_tests",
+    "played_rtp",
+    "rtp_checks",
+]
 
-#: Two-sided 99.9% quantile of the standard normal distribution.
-Z_999 = 3.2905267314919255
-#: Chi-square critical value for 2 degrees of freedom at 99.9% (-2 ln 0.001).
-CHI2_999_2DF = -2 * math.log(0.001)
+#: The confidence of every statistical bound the tool draws: a figure outside it is flagged.
+CONFIDENCE = Fraction(999, 1000)
+#: The confidence as the reports and the workbook print it ("99.9%").
+CONFIDENCE_LABEL = f"{float(CONFIDENCE * 100):g}%"
+#: Two-sided quantile of the standard normal distribution at :data:`CONFIDENCE`.
+Z_999 = NormalDist().inv_cdf(float(1 - (1 - CONFIDENCE) / 2))
+#: Chi-square critical value for 2 degrees of freedom at :data:`CONFIDENCE` (-2 ln 0.001).
+CHI2_999_2DF = -2 * math.log(float(1 - CONFIDENCE))
 
 
 @dataclass(frozen=True, slots=True)

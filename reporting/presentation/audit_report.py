@@ -39,7 +39,7 @@ from reporting.figures.audit_records import (
     VoidRound,
 )
 from reporting.figures.evidence import FindingEvidence, MonthEvidence
-from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
+from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_all_atomically
 from reporting.presentation import charts, roads
 from reporting.presentation.i18n import make_environment
@@ -432,7 +432,7 @@ def _game_charts(
     if checks and all(charts.band_clipped(check) for check in checks):
         drawn.append(
             Chart(
-                "Actual RTP per bet type against its 99.9% band",
+                f"Actual RTP per bet type against its {CONFIDENCE_LABEL} band",
                 None,
                 f"not drawn: the band of each of its {len(checks)} bet types is wider than"
                 f" ±{charts.BAND_CLIP_POINTS} points, too few stakes to judge an RTP (the"
@@ -443,11 +443,11 @@ def _game_charts(
         labels = charts.ChartLabels(
             f"Actual RTP per bet type of {game_id}",
             f"Actual RTP of {len(checks)} bet types of {game_id} against their theoretical"
-            f" RTP and 99.9% band; {sum(check.flagged for check in checks)} outside the band.",
+            f" RTP and {CONFIDENCE_LABEL} band; {sum(check.flagged for check in checks)} outside the band.",
         )
         drawn.append(
             Chart(
-                "Actual RTP per bet type against its 99.9% band",
+                f"Actual RTP per bet type against its {CONFIDENCE_LABEL} band",
                 _svg(charts.rtp_chart_svg(checks, labels, names)),
             )
         )
@@ -504,7 +504,7 @@ def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
         labels = charts.ChartLabels(
             f"Banker, Player and Tie per table of {game_id}{which}",
             f"Banker, Player and Tie shares of {some}{len(tests)} {tables} of {game_id}{which}"
-            f" against their exact probabilities; {flagged} outside the 99.9% region.",
+            f" against their exact probabilities; {flagged} outside the {CONFIDENCE_LABEL} region.",
         )
         shown.append(Chart(heading + which, _svg(charts.outcome_chart_svg(part, labels))))
     shown[-1] = replace(shown[-1], left_out=len(tests) - len(drawn))
@@ -665,7 +665,12 @@ def render_audit_html(report: AuditReport) -> str:
     return (
         make_environment(LANGUAGE)
         .get_template(TEMPLATE)
-        .render(report=report, sheets=WORKBOOK_SHEETS, reviewer=REVIEWER_FIELDS)
+        .render(
+            report=report,
+            sheets=WORKBOOK_SHEETS,
+            reviewer=REVIEWER_FIELDS,
+            confidence=CONFIDENCE_LABEL,
+        )
     )
 
 

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from reporting.engine.money import round_fraction
 from reporting.figures.audit_records import MoneyRow
-from reporting.figures.statistics import OutcomeTest, RtpCheck
+from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
 from reporting.presentation.roads import BANKER_COLOUR, PLAYER_COLOUR, TIE_COLOUR
 
 __all__ = [
@@ -155,7 +155,7 @@ _GROUP_HEAD, _BAR_ROW, _GROUP_GAP = 18, 18, 8
 
 
 def _outcome_group(test: OutcomeTest, top: int, scale: Fraction) -> list[str]:
-    verdict = " · outside the 99.9% region" if test.flagged else ""
+    verdict = f" · outside the {CONFIDENCE_LABEL} region" if test.flagged else ""
     parts = [
         _text(
             2,

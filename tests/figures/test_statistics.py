@@ -343,3 +343,20 @@ def test_bets_of_a_type_the_tool_does_not_settle_count_in_the_totals_not_in_the_
     (table,) = outcome_tests(result.tables, operator_config.games)
     assert (table.rounds, table.player) == (2, 2)  # such a bet never blocks its round
     assert result.findings_by_kind["unverified_bet"] == 2
+
+
+def test_the_confidence_is_written_once_and_its_words_follow_it():
+    """Every bound is drawn at CONFIDENCE: the quantiles are computed from it and the reports
+    print its label. Two sentences cannot take it as a value and are held to it here: the
+    rule sheet's, which every catalogue translates, and the audit's "once in a thousand"."""
+    from statistics import NormalDist
+
+    from reporting.figures.statistics import CONFIDENCE, CONFIDENCE_LABEL
+
+    templates = Path(__file__).resolve().parents[2] / "reporting" / "templates"
+    assert NormalDist().cdf(Z_999) - NormalDist().cdf(-Z_999) == pytest.approx(float(CONFIDENCE))
+    assert math.exp(-CHI2_999_2DF / 2) == pytest.approx(float(1 - CONFIDENCE))
+    rules = (templates / "rules" / "macros.html.j2").read_text(encoding="utf-8")
+    assert f"outside the {CONFIDENCE_LABEL}% statistical bound" in rules  # "%%": gettext's %
+    summary = (templates / "audit" / "sections" / "summary.html.j2").read_text(encoding="utf-8")
+    assert 1 / (1 - CONFIDENCE) == 1000 and "once in a thousand times" in summary

@@ -24,7 +24,7 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.pagebreak import Break
 
 from reporting.figures.audit_records import MoneyRow, MonthAudit
-from reporting.figures.statistics import OutcomeTest, RtpCheck
+from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
 from reporting.presentation import charts
 from reporting.presentation.audit_xlsx.cells import (
     DATE,
@@ -169,7 +169,7 @@ def _rtp_chart(
     headers = book.headers["RTP checks"]
     bars = BarChart()
     bars.type, bars.grouping = "col", "clustered"
-    title = f"{game_id}: RTP per bet type against its 99.9% band"
+    title = f"{game_id}: RTP per bet type against its {CONFIDENCE_LABEL} band"
     if too_wide:
         title += f"; insufficient volume, band off the axis: {', '.join(too_wide)}"
     _chart_frame(bars, title, "RTP")

@@ -15,7 +15,7 @@ from reporting.engine.theory import game_odds
 from reporting.figures.audit_records import MonthAudit, Severity
 from reporting.figures.ledger import PeriodLedger
 from reporting.figures.regulators import declared_rtp_unsupported
-from reporting.figures.statistics import OutcomeTest, RtpCheck, played_rtp
+from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck, played_rtp
 from reporting.presentation.audit_xlsx.cells import (
     COUNT,
     DATE,
@@ -147,8 +147,16 @@ def _summary_meta(
     if audit is not None:  # the month's registers: its tables' idle stretches
         meta.append(("Availability gaps", COUNT, _Alert(len(audit.gaps))))
     meta += [
-        ("RTP checks outside 99.9%", COUNT, _Alert(sum(check.flagged for check in rtp))),
-        ("Outcome tests outside 99.9%", COUNT, _Alert(sum(test.flagged for test in outcomes))),
+        (
+            f"RTP checks outside {CONFIDENCE_LABEL}",
+            COUNT,
+            _Alert(sum(check.flagged for check in rtp)),
+        ),
+        (
+            f"Outcome tests outside {CONFIDENCE_LABEL}",
+            COUNT,
+            _Alert(sum(test.flagged for test in outcomes)),
+        ),
     ]
     return meta
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal
-from reporting.figures.statistics import OutcomeTest, RtpCheck
+from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
 from reporting.presentation.audit_xlsx.cells import (
     COUNT,
     EXPECTED,
@@ -40,7 +40,7 @@ _OUTCOME_COLUMNS = (
     _Column("Tie expected", EXPECTED),
     _Column("Chi-square (2 df)", STAT),
     _Column("p-value", P_VALUE),
-    _Column("Outside 99.9%", FLAG),
+    _Column(f"Outside {CONFIDENCE_LABEL}", FLAG),
 )
 
 
@@ -87,11 +87,11 @@ def _write_rtp_checks(
         _Column("Actual RTP", PERCENT),
         _Column("Theoretical RTP", PERCENT),
         _Column("Actual - theoretical", PERCENT),
-        _Column("Bound (99.9%, ±)", PERCENT),
+        _Column(f"Bound ({CONFIDENCE_LABEL}, ±)", PERCENT),
         _Column("Lower bound", PERCENT),
         _Column("Upper bound", PERCENT),
         _Column("z-score", STAT),
-        _Column("Outside 99.9%", FLAG),
+        _Column(f"Outside {CONFIDENCE_LABEL}", FLAG),
     ]
     rows = []
     for check in rtp:
