@@ -391,6 +391,30 @@ def ids_whole(text: str) -> Markup:
     return Markup(_ID_TOKEN.sub(marked, escaped))
 
 
+#: Characters of a figure that fits a column of figures on an A4 page beside its neighbours
+#: ("DKK 1,209,706,903.27"); a longer one (a hostile log's totals) may wrap after its group
+#: separators (:func:`figure_breaks`) rather than run past the page's edge.
+FIGURE_FITS = 20
+
+
+def figure_breaks(figure: str) -> str | Markup:
+    """A figure as formatted, whole if it has at most :data:`FIGURE_FITS` characters; else
+    with a break opportunity (``<wbr>``) after each group separator (a comma, a point or a space
+    followed by a digit), in a ``<span class="figure-wide">`` that lets it wrap there.
+
+    >>> figure_breaks("€128,549.40")
+    '€128,549.40'
+    >>> str(figure_breaks("€120,000,000,000,060,522.75"))
+    '<span class="figure-wide">€120,<wbr>000,<wbr>000,<wbr>000,<wbr>060,<wbr>522.75</span>'
+    """
+    if len(figure) <= FIGURE_FITS:
+        return figure
+    parts = re.split(r"(?<=[,.\s\u00a0\u202f'])(?=\d{3}(?:\D|$))", str(figure))
+    return Markup('<span class="figure-wide">{}</span>').format(
+        Markup("<wbr>").join(escape(part) for part in parts)
+    )
+
+
 def path_breaks(path: str) -> Markup:
     """A file's path (with its ``:line``) that may wrap only after a ``/``: each part kept
     whole (``<span class="part">``), a break opportunity (``<wbr>``) after each separator,
@@ -505,6 +529,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     environment.filters["ids_whole"] = ids_whole
     environment.filters["before_its_figure"] = before_its_figure
     environment.filters["path_breaks"] = path_breaks
+    environment.filters["figure_breaks"] = figure_breaks
     environment.globals["formatter"] = formatter
     environment.globals["own_words"] = partial(own_words, language)
     environment.globals["catalogue_bet"] = catalogue_bet

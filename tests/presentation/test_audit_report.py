@@ -150,7 +150,17 @@ def shoe(shoe_id: str, findings: int, marked=frozenset({2}), codes="T4 B6 P7p B8
 
 
 def report_of(
-    store, config, *, per_kind=50, shoes=(), voids=1, alerts=None, inputs=1, tables=1, tests=None
+    store,
+    config,
+    *,
+    per_kind=50,
+    shoes=(),
+    voids=1,
+    alerts=None,
+    inputs=1,
+    tables=1,
+    tests=None,
+    audit=None,
 ):
     result = verify(store, config, MONTH)
     return build_audit_report(
@@ -161,7 +171,7 @@ def report_of(
         result=result,
         outcome_tests=tests or outcome_tests(result.tables, config.games),
         rtp_checks=rtp_checks(result.bet_totals, config.games),
-        audit=month_audit(voids, inputs, tables),
+        audit=audit or month_audit(voids, inputs, tables),
         evidence=findings_with_evidence(store, MONTH, per_kind),
         alerts=alerts_of(store, result, **(alerts or {})),
         shoes=shoes,
@@ -703,3 +713,40 @@ def test_the_report_s_sign_off_asks_for_what_the_workbook_s_asks_for(store, oper
         labels == [label for label, _ in REVIEWER_FIELDS] == ["Name", "Role", "Date", "Signature"]
     )
     assert block.count('class="signature"') == 1
+
+
+def _text_past_the_paper(document) -> list[str]:
+    """The texts of a laid-out document whose boxes end past their page's right edge."""
+    past = []
+
+    def walk(box, page_width):
+        if getattr(box, "text", None) and box.position_x + box.width > page_width + 0.5:
+            past.append(box.text)
+        for child in getattr(box, "children", ()):
+            walk(child, page_width)
+
+    for page in document.pages:
+        walk(page._page_box, page.width)
+    return past
+
+
+def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_config):
+    """A hostile log's totals, past what SQLite adds (27 characters: "€120,000,000,000,060,
+    522.75"), ran the money table and the disclosure cross-check past the page's edge, the
+    payouts cut and the GGR lost from the signed PDF. A figure longer than its column fits
+    wraps after a group separator."""
+    from reporting.presentation.pdf import laid_out
+
+    huge = 12_000_000_000_006_052_275
+    audit = month_audit()
+    audit = replace(
+        audit,
+        money=tuple(replace(row, stakes=huge, payouts=huge - 416_054) for row in audit.money),
+        disclosures=tuple(
+            replace(check, stakes=huge, payouts=huge - 416_054) for check in audit.disclosures
+        ),
+    )
+    report = report_of(store, operator_config, audit=audit)
+    html = render_audit_html(report)
+    assert "€120,000,000,000,060,522.75" in plain(html)
+    assert not _text_past_the_paper(laid_out(html))
