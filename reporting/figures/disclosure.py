@@ -27,7 +27,6 @@ from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_999
 from reporting.records import Doubt, Month
-from reporting.store.sums import joined, split_sum
 
 if TYPE_CHECKING:
     import sqlite3
@@ -154,6 +153,9 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
     variance = 0.0
     offered = {odds.bet: odds for odds in theory.bets}
     if connection is not None:
+        # here: the rule sheet's model, which reads no store, imports this module
+        from reporting.store.sums import joined, split_sum
+
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
             " AND status = 'settled'",
