@@ -103,18 +103,19 @@ def exit_code(result: IngestResult) -> int:
 
 
 def _unreadable_in_folders(paths: Sequence[Path], *, spec_and_none: bool) -> list[UnreadFile]:
-    """What the folders given hold that no reader can open (a FIFO, a link to nothing, a name
-    that is not UTF-8), each said as a warning, as the monthly job's inbox does (it makes the
-    exit 1); and when no round log was found (``spec_and_none``), their files of other names."""
+    """The files of the folders given that are not read, each once: what no reader can open (a
+    FIFO, a link to nothing, a name that is not UTF-8), each said as a warning, as the monthly
+    job's inbox does (it makes the exit 1); and when no round log was found
+    (``spec_and_none``), their files of other names, said together."""
     from reporting.ingest.discovery import unreadable_entries
 
     unreadable = [item for path in paths if path.is_dir() for item in unreadable_entries(path)]
     for item in unreadable:
         command_logger().warning("not read: %s", item)
     if spec_and_none:
-        said = {item.path for item in unreadable}
-        unreadable += [item for item in _say_what_the_folders_hold(paths) if item.path not in said]
-    return unreadable
+        unreadable += _say_what_the_folders_hold(paths)
+    # a folder given twice, or inside another given, lists its files once
+    return list({item.path: item for item in unreadable}.values())
 
 
 def _say_what_the_folders_hold(paths: Sequence[Path]) -> list[UnreadFile]:
@@ -147,8 +148,9 @@ def _say_what_the_folders_hold(paths: Sequence[Path]) -> list[UnreadFile]:
 
 
 def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> dict:
-    """The ``ingest --json`` document; ``unread``: the entries of the folders given that no
-    reader could open (stderr's warnings)."""
+    """The ``ingest --json`` document; ``unread``: the files of the folders given that were not
+    read (stderr's warnings): what no reader could open, and where a folder holds no round log,
+    its files of other names."""
     return {
         "rounds_loaded": result.rounds_loaded,
         "bets_loaded": result.bets_loaded,

@@ -498,6 +498,7 @@ def print_report(
 def _outcome_table(outcomes: list[OutcomeTest]):
     """Banker / Player / Tie counts of each table against the exact odds."""
     from reporting.cli.tables import FoldingTable as Table
+    from reporting.figures.statistics import CONFIDENCE_LABEL
 
     table = Table(title="Banker / Player / Tie against the exact odds", title_justify="left")
     table.add_column("Game", identifier=True)
@@ -515,7 +516,7 @@ def _outcome_table(outcomes: list[OutcomeTest]):
             f"{test.tie:,} ({test.expected_tie:,.0f})",
             f"{test.chi_square:.2f}",
             f"{test.p_value:.3f}",
-            "outside 99.9%" if test.flagged else "",
+            f"outside {CONFIDENCE_LABEL}" if test.flagged else "",
         )
     return table
 
@@ -525,11 +526,12 @@ def _rtp_tables(rtp: list[RtpCheck], currencies: Mapping[str, str]) -> list:
     (an 80-column terminal has no room for a game id beside a bet id and the figures), its
     money in the game's currency, named in the headers."""
     from reporting.cli.tables import FoldingTable as Table
+    from reporting.figures.statistics import CONFIDENCE_LABEL
 
     tables = []
     for game_id, checks in itertools.groupby(rtp, key=lambda check: check.game_id):
         table = Table(
-            title=f"Actual RTP of {game_id} against theoretical (99.9% bound)",
+            title=f"Actual RTP of {game_id} against theoretical ({CONFIDENCE_LABEL} bound)",
             title_justify="left",
         )
         currency = currencies[game_id]

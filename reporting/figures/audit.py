@@ -312,7 +312,8 @@ def void_register(
     lines = []
     for game in games:
         cursor = connection.execute(_VOID_ROUNDS, (game.id, str(month)))
-        lines += from_rows(VoidRound, *joined_columns(column_names(cursor), cursor))
+        columns = joined_columns(column_names(cursor), cursor, ("stakes", "refunded"))
+        lines += from_rows(VoidRound, *columns)
     return tuple(
         sorted(lines, key=lambda line: (line.settled_at, line.round_id, line.currency or ""))
     )

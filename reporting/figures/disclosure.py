@@ -25,7 +25,7 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
-from reporting.figures.statistics import CONFIDENCE_LABEL, Z_999
+from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
 from reporting.records import Doubt, Month
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class Disclosure:
         if not self.stakes or not self.expected_payouts:
             return None
         deviation = self.theory_payouts - self.expected_payouts
-        return abs(float(deviation)) <= Z_999 * self.payout_deviation
+        return abs(float(deviation)) <= Z_BOUND * self.payout_deviation
 
     def to_document(self) -> dict:
         """The ``disclose --json`` document of the CLI contract."""

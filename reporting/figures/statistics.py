@@ -36,9 +36,9 @@ CONFIDENCE = Fraction(999, 1000)
 #: The confidence as the reports and the workbook print it ("99.9%").
 CONFIDENCE_LABEL = f"{float(CONFIDENCE * 100):g}%"
 #: Two-sided quantile of the standard normal distribution at :data:`CONFIDENCE`.
-Z_999 = NormalDist().inv_cdf(float(1 - (1 - CONFIDENCE) / 2))
-#: Chi-square critical value for 2 degrees of freedom at :data:`CONFIDENCE` (-2 ln 0.001).
-CHI2_999_2DF = -2 * math.log(float(1 - CONFIDENCE))
+Z_BOUND = NormalDist().inv_cdf(float(1 - (1 - CONFIDENCE) / 2))
+#: Chi-square critical value for 2 degrees of freedom at :data:`CONFIDENCE`: -2 ln(1 - CONFIDENCE).
+CHI2_BOUND_2DF = -2 * math.log(float(1 - CONFIDENCE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +86,13 @@ class RtpCheck:
         actual = self.actual_rtp
         if actual is None or self.bound == 0:
             return None
-        return float(actual - self.theoretical_rtp) / (self.bound / Z_999)
+        return float(actual - self.theoretical_rtp) / (self.bound / Z_BOUND)
 
     @property
     def flagged(self) -> bool:
         """Whether the actual RTP lies outside the 99.9% interval."""
         z = self.z_score
-        return z is not None and abs(z) > Z_999
+        return z is not None and abs(z) > Z_BOUND
 
 
 def outcome_tests(
@@ -136,7 +136,7 @@ def rtp_checks(
             continue
         odds = bet_odds(game.bet(bet_type), game.decks, game.pay_table)
         bound = (
-            Z_999 * math.sqrt(float(odds.variance * sums.stake_squares)) / sums.stakes
+            Z_BOUND * math.sqrt(float(odds.variance * sums.stake_squares)) / sums.stakes
             if sums.stakes
             else 0.0
         )

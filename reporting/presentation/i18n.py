@@ -32,7 +32,7 @@ from babel.lists import format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_currency, format_decimal, parse_pattern
+from babel.numbers import format_currency, format_decimal, get_group_symbol, parse_pattern
 from babel.support import Translations
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined
 from jinja2.bccache import Bucket
@@ -397,19 +397,24 @@ def ids_whole(text: str) -> Markup:
 FIGURE_FITS = 20
 
 
-def figure_breaks(figure: str) -> str | Markup:
+def figure_breaks(figure: str, group: str = ",") -> str | Markup:
     """A figure as formatted, whole if it has at most :data:`FIGURE_FITS` characters; else
-    with a break opportunity (``<wbr>``) after each group separator (a comma, a point or a space
-    followed by a digit), in a ``<span class="figure-wide">`` that lets it wrap there.
+    with a break opportunity (``<wbr>``) after each of its digit ``group`` separators (the
+    locale's: never after a decimal point, nor between a currency's letters and the figure), in
+    a ``<span class="figure-wide">`` that lets it wrap there.
 
     >>> figure_breaks("€128,549.40")
     '€128,549.40'
     >>> str(figure_breaks("€120,000,000,000,060,522.75"))
     '<span class="figure-wide">€120,<wbr>000,<wbr>000,<wbr>000,<wbr>060,<wbr>522.75</span>'
+    >>> str(figure_breaks("DKK\xa0120,000,000,000,060.750"))
+    '<span class="figure-wide">DKK\xa0120,<wbr>000,<wbr>000,<wbr>000,<wbr>060.750</span>'
+    >>> str(figure_breaks("120.000.000.000.060,75\xa0€", group="."))
+    '<span class="figure-wide">120.<wbr>000.<wbr>000.<wbr>000.<wbr>060,75\xa0€</span>'
     """
     if len(figure) <= FIGURE_FITS:
         return figure
-    parts = re.split(r"(?<=[,.\s\u00a0\u202f'])(?=\d{3}(?:\D|$))", str(figure))
+    parts = re.split(rf"(?<=\d{re.escape(group)})(?=\d)", str(figure))
     return Markup('<span class="figure-wide">{}</span>').format(
         Markup("<wbr>").join(escape(part) for part in parts)
     )
@@ -529,7 +534,9 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     environment.filters["ids_whole"] = ids_whole
     environment.filters["before_its_figure"] = before_its_figure
     environment.filters["path_breaks"] = path_breaks
-    environment.filters["figure_breaks"] = figure_breaks
+    environment.filters["figure_breaks"] = partial(
+        figure_breaks, group=get_group_symbol(LOCALES[language])
+    )
     environment.globals["formatter"] = formatter
     environment.globals["own_words"] = partial(own_words, language)
     environment.globals["catalogue_bet"] = catalogue_bet

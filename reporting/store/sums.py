@@ -36,23 +36,21 @@ def joined(high: int | None, low: int | None) -> int:
 
 
 def joined_columns(
-    columns: Sequence[str], rows: Iterable[Sequence]
+    columns: Sequence[str], rows: Iterable[Sequence], names: Sequence[str]
 ) -> tuple[tuple[str, ...], Iterator[tuple]]:
     """A query's column names and rows with each pair ``X_high``, ``X_low`` of
-    :func:`split_sum` made the one column ``X``, its exact total."""
-    pairs = [
-        index
-        for index, name in enumerate(columns[:-1])
-        if name.endswith("_high") and columns[index + 1] == name[: -len("high")] + "low"
-    ]
-    names = list(columns)
-    for index in reversed(pairs):
-        names[index : index + 2] = [columns[index][: -len("_high")]]
+    :func:`split_sum` named ``X`` in ``names`` made the one column ``X``, its exact total."""
+    pairs = [columns.index(f"{name}_high") for name in names]
+    if any(columns[index + 1] != f"{name}_low" for index, name in zip(pairs, names, strict=True)):
+        raise ValueError(f"the halves of {names} are not side by side in {columns}")
+    merged_names = list(columns)
+    for index in sorted(pairs, reverse=True):
+        merged_names[index : index + 2] = [columns[index][: -len("_high")]]
 
     def merged(row: Sequence) -> tuple:
         values = list(row)
-        for index in reversed(pairs):
+        for index in sorted(pairs, reverse=True):
             values[index : index + 2] = [joined(values[index], values[index + 1])]
         return tuple(values)
 
-    return tuple(names), map(merged, rows)
+    return tuple(merged_names), map(merged, rows)

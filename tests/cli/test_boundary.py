@@ -500,8 +500,9 @@ def test_totals_past_what_sqlite_can_add_are_reported_exactly(tmp_path, command)
     else:
         # past the 15 digits a spreadsheet keeps of a number: the exact amount, as text
         exact = f"{stakes // 100:,}.{stakes % 100:02d}"
-        sheet = load_workbook(workbook, read_only=True)["Money"]
-        assert any(exact in row for row in sheet.iter_rows(values_only=True))
+        sheet = load_workbook(workbook)["Money"]
+        cells = [cell for row in sheet.iter_rows() for cell in row if cell.value == exact]
+        assert cells and {cell.alignment.horizontal for cell in cells} == {"right"}
 
 
 @pytest.mark.parametrize(

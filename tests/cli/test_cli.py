@@ -331,7 +331,8 @@ def test_a_folder_with_no_round_log_names_the_files_of_other_names_it_holds(tmp_
         f"baccarat-report: warning: {folder} holds no round log: 2 files of other names (read:"
         " .jsonl, .jsonl.gz, or rounds.csv with bets.csv): Rounds-2026-10.CSV, a.ndjson\n"
     )
-    document = json.loads(run_main("ingest", str(folder), "--db", db, "--json").stdout)
+    twice = run_main("ingest", str(folder), str(folder), "--db", db, "--json")  # listed once
+    document = json.loads(twice.stdout)
     assert [item["file"] for item in document["unread"]] == [
         str(folder / "Rounds-2026-10.CSV"),
         str(folder / "a.ndjson"),

@@ -14,7 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reporting.engine.odds import bet_odds, main_probabilities
-from reporting.figures.statistics import CHI2_999_2DF, Z_999, RtpCheck, outcome_tests, rtp_checks
+from reporting.figures.statistics import (
+    CHI2_BOUND_2DF,
+    Z_BOUND,
+    RtpCheck,
+    outcome_tests,
+    rtp_checks,
+)
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import ingest
 from reporting.store.schema import connect
@@ -75,7 +81,7 @@ def test_the_p_value_of_two_degrees_of_freedom_is_exp_minus_half_chi_square(
     assert 0.0 <= test.p_value <= 1.0
     # Flagged exactly outside the 99.9% acceptance region.
     if rounds:
-        assert test.flagged == (test.chi_square > CHI2_999_2DF)
+        assert test.flagged == (test.chi_square > CHI2_BOUND_2DF)
 
 
 def test_a_perfect_match_gives_p_one(operator_config):
@@ -199,7 +205,7 @@ def test_the_bound_halves_when_four_times_the_same_stakes_are_played(
     assert richer.bound == pytest.approx(small.bound, rel=1e-12)
     game = operator_config.games[ITALY]
     variance = float(bet_odds(game.bet("banker"), 8, game.pay_table).variance)
-    assert small.bound == pytest.approx(Z_999 * math.sqrt(variance / 25), rel=1e-12)
+    assert small.bound == pytest.approx(Z_BOUND * math.sqrt(variance / 25), rel=1e-12)
 
 
 def test_actual_rtp_is_an_exact_fraction_of_settled_rounds(
@@ -246,7 +252,7 @@ def test_a_month_of_banker_bets_that_all_won_is_flagged(
         banker_round(make_round, make_bet, "R-1", 400, "10.00", "19.50", **BANKER_WINS),
     )
     assert check.actual_rtp == Fraction(195, 100)
-    assert check.z_score is not None and check.z_score > Z_999
+    assert check.z_score is not None and check.z_score > Z_BOUND
     assert check.flagged
 
 
@@ -258,7 +264,7 @@ def theory_check(stakes_scale: int = 1, shift: float = 0.0) -> RtpCheck:
     game = load_catalogue().games[ITALY]
     odds = bet_odds(game.bet("banker"), game.decks, game.pay_table)
     bets = 10_000
-    bound = Z_999 * math.sqrt(float(odds.variance) / bets)
+    bound = Z_BOUND * math.sqrt(float(odds.variance) / bets)
     stakes = odds.rtp.denominator * stakes_scale
     payouts = odds.rtp.numerator * stakes_scale + round(shift * bound * stakes)
     return RtpCheck(ITALY, "banker", bets, stakes, payouts, odds.rtp, bound)
@@ -303,7 +309,7 @@ def test_each_variant_bet_is_checked_against_its_own_game_s_theory(operator_conf
         game = operator_config.games[check.game_id]
         odds = bet_odds(game.bet(check.bet_type), game.decks, game.pay_table)
         assert check.theoretical_rtp == odds.rtp
-        assert check.bound == pytest.approx(Z_999 * math.sqrt(float(odds.variance) / 2))
+        assert check.bound == pytest.approx(Z_BOUND * math.sqrt(float(odds.variance) / 2))
 
 
 # --- bets the engine does not settle --------------------------------------------------------
@@ -354,8 +360,14 @@ def test_the_confidence_is_written_once_and_its_words_follow_it():
     from reporting.figures.statistics import CONFIDENCE, CONFIDENCE_LABEL
 
     templates = Path(__file__).resolve().parents[2] / "reporting" / "templates"
-    assert NormalDist().cdf(Z_999) - NormalDist().cdf(-Z_999) == pytest.approx(float(CONFIDENCE))
-    assert math.exp(-CHI2_999_2DF / 2) == pytest.approx(float(1 - CONFIDENCE))
+    # the published figures at 99.9%: the normal quantile of tables, -2 ln 0.001
+    assert CONFIDENCE_LABEL == "99.9%"
+    assert math.isclose(Z_BOUND, 3.2905267314919255, rel_tol=1e-15)
+    assert math.isclose(CHI2_BOUND_2DF, 13.815510557964274, rel_tol=1e-15)
+    assert NormalDist().cdf(Z_BOUND) - NormalDist().cdf(-Z_BOUND) == pytest.approx(
+        float(CONFIDENCE)
+    )
+    assert math.exp(-CHI2_BOUND_2DF / 2) == pytest.approx(float(1 - CONFIDENCE))
     rules = (templates / "rules" / "macros.html.j2").read_text(encoding="utf-8")
     assert f"outside the {CONFIDENCE_LABEL}% statistical bound" in rules  # "%%": gettext's %
     summary = (templates / "audit" / "sections" / "summary.html.j2").read_text(encoding="utf-8")

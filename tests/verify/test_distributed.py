@@ -246,12 +246,35 @@ def copied(month_store, tmp_path):
     return tmp_path / "store.sqlite", tmp_path / "logs", config
 
 
-def test_a_log_missing_is_one_line_and_nothing_is_stored(copied, cluster):
+def _replaced(logs: Path) -> None:
+    """The CSV pair's bets file with one byte changed, its size the same."""
+    bets = logs / "csv" / "bets.csv"
+    data = bytearray(bets.read_bytes())
+    data[-2] = ord("9") if data[-2] != ord("9") else ord("8")
+    bets.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("breaking", "said"),
+    [
+        (
+            _replaced,
+            "csv/rounds.csv with csv/bets.csv: the file at .* is not the one ingested",
+        ),
+        (
+            lambda logs: (logs / "replay" / "games.jsonl").unlink(),
+            "replay/games.jsonl: not found at .*/replay/games.jsonl",
+        ),
+    ],
+    ids=["replaced", "missing"],
+)
+def test_a_log_replaced_or_missing_is_one_line_and_nothing_is_stored(
+    copied, cluster, breaking, said
+):
     db, logs, config = copied
     connection = connect(db, create=False)
     before = stored_findings(connection)
-    (logs / "replay" / "games.jsonl").unlink()
-    said = "replay/games.jsonl: not found at .*/replay/games.jsonl"
+    breaking(logs)
     with pytest.raises(ClusterError, match=rf"^partition \d+ \([^)]*\): {said}") as caught:
         verify(connection, config, MONTH, runner=dask_runner(cluster, str(logs)))
     assert "\n" not in str(caught.value) and isinstance(caught.value, InputError)
@@ -273,8 +296,9 @@ def test_a_log_grown_since_the_ingest_is_checked_from_the_store_and_said(copied,
     assert on_cluster[:2] == one[:2]
     assert said and all(
         re.fullmatch(
-            r"partition \d+ \([^)]*\): csv/rounds.csv with csv/bets.csv: the file at \S+ is not"
-            r" the one ingested .*; checked from the store here",
+            r"partition \d+ \([^)]*\): csv/rounds.csv with csv/bets.csv: the file at \S+ grew"
+            r" since its ingest \(1 byte added after the ones ingested\); checked from the store"
+            r" here",
             line,
         )
         for line in said

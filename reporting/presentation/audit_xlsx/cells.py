@@ -239,6 +239,8 @@ class _Styles:
         if value is not None:
             textual = kind in _TEXT_KINDS or kind in ("header", "title", "label", "note")
             put_value(cell, cell_text(value) if textual else value)
+            if kind == MONEY and isinstance(value, str):  # an exact amount past SHEET_DIGITS
+                cell.alignment = Alignment(vertical="top", horizontal="right")
         return cell
 
 

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FuturesTimeout
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from reporting.errors import InputError, printable
 from reporting.store.faults import database_faults
@@ -253,9 +254,9 @@ def dask_runner(
     folder or an fsspec URL); None: the folder this process runs in. ``timeout``: seconds to
     wait for the scheduler; ``worker_wait``: seconds to wait while the scheduler has no worker
     (at the start, or once every worker has died), then a :class:`ClusterError`. A partition
-    whose round log is no longer the file ingested (it grew since, as an exporter appending to
-    it does) is checked from the store on this machine, as without a cluster, and ``note``
-    told so in a line. Without the ``[dask]`` extra: an InputError saying what to install."""
+    whose round log grew since its ingest (as an exporter appending to it leaves it) is
+    checked from the store on this machine, in this process, and ``note`` told so in a line;
+    a log replaced or missing stops the run. Without the ``[dask]`` extra: an InputError saying what to install."""
     try:
         import distributed  # noqa: F401
         import fsspec.core
@@ -289,20 +290,27 @@ def dask_runner(
                 if isinstance(result, PartitionResult):
                     yield result
                     continue
-                task, changed = result
                 if note is not None:
-                    note(f"{_where(task)}: {one_line(changed)}; checked from the store here")
-                yield check_partition(local[task.partition.number])
+                    said = one_line(result.error)
+                    note(f"{_where(result.task)}: {said}; checked from the store here")
+                yield check_partition(local[result.task.partition.number])
 
     return run
 
 
+class _LogGrown(NamedTuple):
+    """A partition a worker did not check: a log it reads grew since the ingest."""
+
+    task: LogTask
+    error: LogChangedError
+
+
 def _run_on_cluster(
     address_or_cluster, planned: list[LogTask], timeout: float, worker_wait: float
-) -> Iterator[PartitionResult | tuple[LogTask, LogChangedError]]:
+) -> Iterator[PartitionResult | _LogGrown]:
     """Each planned partition sent to the cluster, the results as they come (see
-    :func:`dask_runner`); a partition whose log changed since the ingest comes back as its
-    task and the worker's error, for the caller to check it from the store."""
+    :func:`dask_runner`); a partition whose log grew since the ingest comes back as a
+    :class:`_LogGrown`, for the caller to check it from the store."""
     client, own = _client_of(address_or_cluster, timeout, worker_wait)
     run_id = uuid.uuid4().hex[:8]
     futures = {}
@@ -323,8 +331,9 @@ def _run_on_cluster(
                 result = _result(future, watch, fetcher)
             except ClusterError:
                 raise
-            except LogChangedError as changed:
-                yield futures[future], changed
+            except LogChangedError as grown:
+                watch.checked += 1  # checked here, not by a worker, but not left unchecked
+                yield _LogGrown(futures[future], grown)
                 continue
             except Exception as error:
                 raise _failure(futures[future], error) from None

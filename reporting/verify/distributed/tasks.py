@@ -24,9 +24,9 @@ class LogFileError(InputError):
 
 
 class LogChangedError(LogFileError):
-    """A round log that is no longer the file the store ingested (it grew, or another file took
-    its name): the store still holds what was ingested, so its partition is checked from the
-    store on the coordinator instead."""
+    """A round log that grew since the store ingested it (the bytes ingested, then more, as an
+    exporter appending to its file leaves it): the store still holds what was ingested, so its
+    partition is checked from the store on the coordinator instead."""
 
 
 @dataclass(frozen=True)

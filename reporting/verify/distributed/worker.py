@@ -35,13 +35,35 @@ def one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
 
-def _fetch(location: str, target: Path, digest) -> None:
-    """Copy one file from shared storage to ``target`` in chunks, into ``digest`` too."""
+class _Digests:
+    """The sha256 of the bytes copied, and of their first ``ingested`` bytes (the size the
+    store recorded): a log that grew since its ingest, its first bytes unchanged, is told
+    from one that was replaced."""
+
+    def __init__(self, ingested: int) -> None:
+        self.whole = hashlib.sha256()
+        self.ingested = hashlib.sha256()
+        self.left = ingested  # bytes of the ingested size still to come
+        self.size = 0
+
+    def update(self, chunk: bytes) -> None:
+        self.whole.update(chunk)
+        self.ingested.update(chunk[: max(self.left, 0)])
+        self.left -= len(chunk)
+        self.size += len(chunk)
+
+    def grown(self, sha256: str) -> bool:
+        """Whether the bytes are the ingested ones with more after them."""
+        return self.left < 0 and self.ingested.hexdigest() == sha256
+
+
+def _fetch(location: str, target: Path, digests: _Digests) -> None:
+    """Copy one file from shared storage to ``target`` in chunks, into ``digests`` too."""
     import fsspec
 
     with fsspec.open(location, "rb") as remote, open(target, "wb") as local:
         while chunk := remote.read(_CHUNK):
-            digest.update(chunk)
+            digests.update(chunk)
             local.write(chunk)
 
 
@@ -49,13 +71,13 @@ def _local_copy(logged: LoggedFile, task: LogTask, folder: Path) -> Source:
     """The file (or pair) copied to ``folder`` under its own base names, its hash checked
     against the store's: a :class:`Source` the readers read as the ingest did."""
     folder.mkdir()
-    digest = hashlib.sha256()
+    digests = _Digests(logged.file_size)
     paths = []
     for name in filter(None, (logged.file_name, logged.companion_name)):
         location = task.location(name)
         target = folder / PurePosixPath(name).name
         try:
-            _fetch(location, target, digest)
+            _fetch(location, target, digests)
         except FileNotFoundError:
             raise LogFileError(
                 f"{name}: not found at {location} on this Dask worker: the workers must see"
@@ -66,12 +88,18 @@ def _local_copy(logged: LoggedFile, task: LogTask, folder: Path) -> Source:
                 f"{name}: cannot be read at {location} on this Dask worker ({one_line(error)})"
             ) from None
         paths.append(target)
-    if digest.hexdigest() != logged.file_sha256:
+    if digests.whole.hexdigest() != logged.file_sha256:
         pair = "" if logged.companion_name is None else f" with {logged.companion_name}"
-        raise LogChangedError(
-            f"{logged.file_name}{pair}: the file at {task.location(logged.file_name)} is not"
-            " the one ingested (its sha256 differs): it changed since, or another file has its"
-            " name"
+        where = f"{logged.file_name}{pair}: the file at {task.location(logged.file_name)}"
+        if digests.grown(logged.file_sha256):
+            added = digests.size - logged.file_size
+            raise LogChangedError(
+                f"{where} grew since its ingest ({added:,} byte{'' if added == 1 else 's'}"
+                " added after the ones ingested)"
+            )
+        raise LogFileError(
+            f"{where} is not the one ingested (its sha256 differs): it changed since, or"
+            " another file has its name"
         )
     companion = paths[1] if len(paths) > 1 else None
     if logged.profile is None and logged.format in _LINE_FORMATS:
