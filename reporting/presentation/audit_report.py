@@ -670,6 +670,7 @@ def render_audit_html(report: AuditReport) -> str:
             sheets=WORKBOOK_SHEETS,
             reviewer=REVIEWER_FIELDS,
             confidence=CONFIDENCE_LABEL,
+            band_clip=charts.BAND_CLIP_POINTS,
         )
     )
 
