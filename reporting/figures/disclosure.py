@@ -210,8 +210,8 @@ def _with_warnings(disclosure: Disclosure) -> Disclosure:
     if disclosure.within_statistical_bound is False:
         warnings.append(
             Doubt(
-                f"the {month} win percentage lies outside the {CONFIDENCE_LABEL} statistical bound around"
-                " the theoretical return for the stakes played",
+                f"the {month} win percentage lies outside the {CONFIDENCE_LABEL} statistical"
+                " bound around the theoretical return for the stakes played",
                 "outside_bound",
                 month=reference,
             )

@@ -443,7 +443,8 @@ def _game_charts(
         labels = charts.ChartLabels(
             f"Actual RTP per bet type of {game_id}",
             f"Actual RTP of {len(checks)} bet types of {game_id} against their theoretical"
-            f" RTP and {CONFIDENCE_LABEL} band; {sum(check.flagged for check in checks)} outside the band.",
+            f" RTP and {CONFIDENCE_LABEL} band;"
+            f" {sum(check.flagged for check in checks)} outside the band.",
         )
         drawn.append(
             Chart(

@@ -256,7 +256,8 @@ def dask_runner(
     (at the start, or once every worker has died), then a :class:`ClusterError`. A partition
     whose round log grew since its ingest (as an exporter appending to it leaves it) is
     checked from the store on this machine, in this process, and ``note`` told so in a line;
-    a log replaced or missing stops the run. Without the ``[dask]`` extra: an InputError saying what to install."""
+    a log replaced or missing stops the run. Without the ``[dask]`` extra: an InputError
+    saying what to install."""
     try:
         import distributed  # noqa: F401
         import fsspec.core
