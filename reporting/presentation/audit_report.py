@@ -21,7 +21,7 @@ from datetime import date
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from markupsafe import Markup
 
@@ -31,7 +31,6 @@ from reporting.figures.audit_records import (
     FINDING_SEVERITY,
     AvailabilityGap,
     DisclosureCheck,
-    InputFile,
     MoneyRow,
     MonthAudit,
     Provenance,
@@ -287,59 +286,35 @@ class AuditReport:
         return Fraction(check.bound) * 100
 
     @property
-    def outcome_flags_left_out(self) -> int:
-        """Tables outside their region the summary does not name."""
-        return len(self.outcome_flags) - len(self.listed_outcome_flags)
-
-    @property
-    def listed_outcome_flags(self) -> tuple[OutcomeTest, ...]:
-        """The first :data:`MAX_TABLES` tables whose outcomes lie outside their region."""
-        return _first(self.outcome_flags, MAX_TABLES)
-
-    @property
     def rejected(self) -> int:
         """Rejected records bearing on the month."""
         return sum(item.rejected for item in self.rejected_files)
 
     @property
-    def listed_inputs(self) -> tuple[InputFile, ...]:
-        """The first :data:`MAX_INPUTS` input files."""
-        return _first(self.provenance.inputs, MAX_INPUTS)
+    def outcome_flags_shown(self) -> Shown:
+        """The first :data:`MAX_TABLES` tables whose outcomes lie outside their region."""
+        return Shown.of(self.outcome_flags, MAX_TABLES)
 
     @property
-    def inputs_left_out(self) -> int:
-        """Input files the report does not list (the workbook's Sign-off sheet lists them)."""
-        return len(self.provenance.inputs) - len(self.listed_inputs)
+    def inputs_shown(self) -> Shown:
+        """The first :data:`MAX_INPUTS` input files (the workbook's Sign-off sheet lists all)."""
+        return Shown.of(self.provenance.inputs, MAX_INPUTS)
 
     @property
-    def listed_rejected_files(self) -> tuple[RejectedFile, ...]:
+    def rejected_files_shown(self) -> Shown:
         """The first :data:`MAX_LISTED_FILES` files with rejected lines, by name."""
-        return _first(self.rejected_files, MAX_LISTED_FILES)
+        return Shown.of(self.rejected_files, MAX_LISTED_FILES)
 
     @property
-    def rejected_files_left_out(self) -> int:
-        """Files with rejected lines the report does not name."""
-        return len(self.rejected_files) - len(self.listed_rejected_files)
+    def unread_files_shown(self) -> Shown:
+        """The first :data:`MAX_LISTED_FILES` inbox files not read (manifest.json names all)."""
+        return Shown.of(self.unread_files, MAX_LISTED_FILES)
 
     @property
-    def listed_unread_files(self) -> tuple[str, ...]:
-        """The first :data:`MAX_LISTED_FILES` inbox files not read, by name."""
-        return _first(self.unread_files, MAX_LISTED_FILES)
-
-    @property
-    def unread_files_left_out(self) -> int:
-        """Inbox files not read the report does not name (manifest.json names them)."""
-        return len(self.unread_files) - len(self.listed_unread_files)
-
-    @property
-    def listed_gaps(self) -> tuple[AvailabilityGap, ...]:
-        """The longest :data:`MAX_GAPS` availability gaps, in their order."""
-        return _first(self.gaps, MAX_GAPS, key=lambda gap: -gap.minutes)
-
-    @property
-    def gaps_left_out(self) -> int:
-        """Availability gaps the report does not list (the workbook lists them)."""
-        return len(self.gaps) - len(self.listed_gaps)
+    def gaps_shown(self) -> Shown:
+        """The longest :data:`MAX_GAPS` availability gaps, in their order (the workbook lists
+        all)."""
+        return Shown.of(self.gaps, MAX_GAPS, key=lambda gap: -gap.minutes)
 
     @property
     def input_files(self) -> int:
@@ -487,6 +462,20 @@ def _first(
         return tuple(items[:bound])
     chosen = sorted(range(len(items)), key=lambda index: key(items[index]))[:bound]
     return tuple(items[index] for index in sorted(chosen))
+
+
+class Shown(NamedTuple):
+    """What a list of the report shows (:func:`_first` of it) and how many it leaves out."""
+
+    items: tuple
+    left_out: int
+
+    @classmethod
+    def of(
+        cls, items: Sequence[_Item], bound: int, key: Callable[[_Item], Any] | None = None
+    ) -> Shown:
+        shown = _first(items, bound, key)
+        return cls(shown, len(items) - len(shown))
 
 
 def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:

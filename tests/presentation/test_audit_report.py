@@ -373,7 +373,7 @@ def test_input_files_beyond_the_cap_are_counted_and_sent_to_the_workbook(store, 
     MAX_INPUTS files and counts the rest (a page printed per forty files, in minutes and
     gigabytes, for thousands of them), which the workbook lists and the store digest covers."""
     report = report_of(store, operator_config, inputs=MAX_INPUTS + 7)
-    assert len(report.listed_inputs) == MAX_INPUTS and report.inputs_left_out == 7
+    assert len(report.inputs_shown.items) == MAX_INPUTS and report.inputs_shown.left_out == 7
     text = plain(render_audit_html(report))
     assert "october.jsonl" in text and f"inbox/LB01/{MAX_INPUTS - 1:04d}.jsonl" in text
     assert f"inbox/LB01/{MAX_INPUTS:04d}.jsonl" not in text
