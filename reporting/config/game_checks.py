@@ -12,7 +12,7 @@ import zoneinfo
 from decimal import Decimal
 from typing import Any
 
-from reporting.config.regulators import load_regulators
+from reporting.config.regulators import currency_problem, load_regulators
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.games import ALWAYS_OPEN
 
@@ -91,6 +91,15 @@ def _check_timezone(
         problems.add((*path, "timezone"), f"{name!r} is not an IANA time zone such as Europe/Rome")
 
 
+def _check_currency(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    code = values["currency"]
+    problem = None if code is MISSING else currency_problem(code)
+    if problem:
+        problems.add((*path, "currency"), problem)
+
+
 def _check_declared_rtp(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
@@ -147,6 +156,7 @@ GAME_CHECKS = (
     _check_exclusive_bets,
     _check_pay_table,
     _check_timezone,
+    _check_currency,
     _check_declared_rtp,
     _check_availability_gap,
     _check_published_languages,

@@ -331,7 +331,10 @@ GAME_KEYS: dict[str, Key] = {
     "exclusive_bets": Key(
         ChoiceList(_BET, groups=True), "groups of bets an account may hold only one of per round"
     ),
-    "currency": Key(Text("EUR", 3, "[A-Z]{3}", "an ISO 4217 code"), "ISO 4217 currency code"),
+    "currency": Key(
+        Text("EUR", 3, "[A-Z]{3}", "an ISO 4217 code"),
+        "ISO 4217 currency code, of two decimals (EUR, DKK, SEK): money is in hundredths",
+    ),
     "timezone": Key(
         Text("Europe/Rome", 64, r"[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*", "an IANA time zone"),
         "IANA time zone the game's months and dates are counted in",

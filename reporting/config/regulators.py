@@ -18,10 +18,12 @@ from typing import Literal
 import msgspec
 
 __all__ = [
+    "CURRENCY_DECIMALS",
     "DEFAULT_UPDATE_DAY",
     "REGULATORS_PATH",
     "REQUIRABLE_KEYS",
     "Regulator",
+    "currency_problem",
     "load_regulators",
     "regulator_of_country",
 ]
@@ -121,16 +123,40 @@ def load_regulators(path: Path = REGULATORS_PATH) -> dict[str, Regulator]:
     return regulators
 
 
+#: The decimals of every amount the tool reads, stores and prints: a round log's money is in
+#: hundredths of the currency's unit (round-log.md), and the engine rounds wins to them.
+CURRENCY_DECIMALS = 2
+
+
+def currency_problem(code: str) -> str | None:
+    """Why ``code`` cannot be a game's currency (None: it can): it must be an ISO 4217 code
+    that CLDR knows, of :data:`CURRENCY_DECIMALS` decimals. A currency of other decimals
+    (JPY has none, KWD three) would have its amounts misread by the logs' hundredths and its
+    pages' examples printed in units the engine does not pay in."""
+    from babel.numbers import get_currency_precision, is_currency
+
+    if not (len(code) == 3 and code.isascii() and code.isupper() and code.isalpha()):
+        return f"{code!r} is not an ISO 4217 code such as EUR"
+    if not is_currency(code):
+        return f"{code!r} is not an ISO 4217 currency code"
+    decimals = get_currency_precision(code)
+    if decimals != CURRENCY_DECIMALS:
+        return (
+            f"{code} is counted in {decimals} decimals; round logs carry money in hundredths,"
+            f" so a game's currency has {CURRENCY_DECIMALS} decimals (EUR, DKK, SEK, ...)"
+        )
+    return None
+
+
 def _check_facts(where: str, entry: _Entry) -> None:
     """A country, currency and time zone that exist, and licence words with their number."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     if not (len(entry.country) == 2 and entry.country.isupper() and entry.country.isalpha()):
         raise ValueError(f"{where}.country: {entry.country!r} is not an ISO 3166 code such as IT")
-    if not (len(entry.currency) == 3 and entry.currency.isupper() and entry.currency.isalpha()):
-        raise ValueError(
-            f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR"
-        )
+    problem = currency_problem(entry.currency)
+    if problem:
+        raise ValueError(f"{where}.currency: {problem}")
     try:
         ZoneInfo(entry.timezone)
     except (ZoneInfoNotFoundError, ValueError):

@@ -395,6 +395,26 @@ def test_a_bad_configuration_names_the_file_and_the_key(tmp_path, toml, key):
     assert all(names(problem, path, "") for problem in problems), problems
 
 
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("JPY", "JPY is counted in 0 decimals; round logs carry money in hundredths"),
+        ("KWD", "KWD is counted in 3 decimals; round logs carry money in hundredths"),
+        ("XYZ", "'XYZ' is not an ISO 4217 currency code"),
+    ],
+)
+def test_a_currency_whose_amounts_are_not_hundredths_is_refused(tmp_path, code, message):
+    """Money is read, stored and paid in hundredths: a rule sheet of a yen game printed "a
+    winning Banker bet of JP¥5 earns 0.95 × 5.35 = 5.0825, paid as JP¥5"."""
+    path = write(tmp_path, f"[games.live-baccarat-it]\ncurrency = '{code}'\n")
+    (problem,) = problems_of(path)
+    assert names(problem, path, "games.live-baccarat-it.currency"), problem
+    assert message in problem
+    for accepted in ("EUR", "DKK", "SEK", "RON", "GBP"):
+        path = write(tmp_path, f"[games.live-baccarat-it]\ncurrency = '{accepted}'\n")
+        assert load_config(path).games["live-baccarat-it"].currency == accepted
+
+
 def test_every_problem_is_collected_at_once(tmp_path):
     path = write(
         tmp_path,

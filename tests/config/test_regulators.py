@@ -135,6 +135,8 @@ def test_a_page_names_the_licence_in_its_regulator_s_words_in_every_language():
     ("field", "value", "message"),
     [
         ("currency", "euro", "ISO 4217"),
+        ("currency", "XYZ", "'XYZ' is not an ISO 4217 currency code"),
+        ("currency", "JPY", "JPY is counted in 0 decimals"),
         ("timezone", "Europe/Atlantis", "not a time zone"),
         ("licence", "Licence no. %(id)s", "%(number)s once"),
         ("country", "Spain", "ISO 3166"),
