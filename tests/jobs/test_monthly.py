@@ -9,7 +9,10 @@ new files arriving. Rendering PDFs is slow, so:
   run into a fresh database and folder; then a run killed while staging; then a re-run;
 * the other command runs use games configured with no languages (``languages = []``): the
   real command with every step of the job except the rule sheets, which are not their subject;
-* library tests pass a small renderer to :func:`reporting.jobs.monthly.run_monthly`.
+* library tests pass a small renderer to :func:`reporting.jobs.monthly.run_monthly`;
+* a run in this process (a library test, ``main()`` called here) prints each page once: the
+  month's audit report of the same small month, printed again by some twenty tests whose
+  subject is the job's steps, is taken from the first print (:func:`print_once_here`).
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from reporting.errors import InputError
 from reporting.files import make_staging
 from reporting.jobs import rendering
 from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
+from reporting.presentation import pdf
 from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
 from reporting.sample.generator import generate_month
@@ -183,6 +187,28 @@ def monthly_argv(
     if as_of is not None:
         argv += ["--as-of", as_of]
     return [*argv, *extra]
+
+
+#: The pages printed by runs in this process, by their whole input (HTML, as-of date, author).
+_PRINTED_HERE: dict[bytes, bytes] = {}
+
+
+@pytest.fixture(autouse=True)
+def print_once_here(monkeypatch):
+    """A page whose whole input a run in this process printed before is taken from that print
+    (the printer gives the same bytes for the same input: tests/test_children.py). A child
+    forked from this process prints as its test asks (``print_once``), never from here."""
+    print_page, here = pdf.html_to_pdf, os.getpid()
+
+    def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
+        if os.getpid() != here:
+            return print_page(html, as_of, author=author)
+        key = hashlib.sha256(repr((html, as_of.isoformat(), author)).encode("utf-8")).digest()
+        if key not in _PRINTED_HERE:
+            _PRINTED_HERE[key] = print_page(html, as_of, author=author)
+        return _PRINTED_HERE[key]
+
+    monkeypatch.setattr(pdf, "html_to_pdf", html_to_pdf)
 
 
 def run_command(argv: list[str], cwd: Path, **options) -> subprocess.CompletedProcess:
