@@ -44,7 +44,16 @@ MAX_LOGO_PIXELS = 4096 * 4096
 #: this contrast against the white page.
 MIN_ACCENT_CONTRAST = 4.5
 
+#: The most elements an SVG logo draws, each ``<use>`` counted as what it refers to: ten
+#: ``<use>`` a level, six levels deep, is a file of 2 KiB that draws a million rectangles
+#: (minutes and gigabytes for each page printed). The sample's logo draws 6.
+MAX_LOGO_ELEMENTS = 10_000
+#: The deepest an SVG logo nests its elements: the printer draws an SVG by recursion and leaves
+#: out, without a word, one nested some hundreds deep (a real logo nests a few).
+MAX_LOGO_DEPTH = 100
+
 _SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+_XLINK_NAMESPACE = "http://www.w3.org/1999/xlink"
 # What may come before an SVG's root element: an XML declaration, comments, a DOCTYPE (one
 # with an internal subset is an SVG, refused for its entities by _svg_problem).
 _SVG_PROLOGUE = re.compile(
@@ -206,6 +215,50 @@ def _svg_problem(data: bytes) -> str | None:
         return f"not well-formed SVG ({error})"
     if root.tag != f"{{{_SVG_NAMESPACE}}}svg":
         return f'an SVG logo needs xmlns="{_SVG_NAMESPACE}" on its <svg> (browsers draw nothing)'
+    return _drawing_problem(root)
+
+
+def _drawing_problem(root: ElementTree.Element) -> str | None:
+    """Why an SVG would cost a page without bound (None: it would not): more than
+    :data:`MAX_LOGO_ELEMENTS` drawn, or nested deeper than :data:`MAX_LOGO_DEPTH`, each
+    ``<use>`` counted as the element it draws (and one that draws an element holding it
+    refused). Walked without recursion: a file may nest elements thousands deep."""
+    use = f"{{{_SVG_NAMESPACE}}}use"
+    by_id = {element.get("id"): element for element in root.iter() if element.get("id")}
+
+    def drawn_by(element: ElementTree.Element) -> list[ElementTree.Element]:
+        parts = list(element)
+        reference = element.get("href") or element.get(f"{{{_XLINK_NAMESPACE}}}href") or ""
+        if element.tag == use and reference.startswith("#") and reference[1:] in by_id:
+            parts.append(by_id[reference[1:]])
+        return parts
+
+    counted: dict[int, int] = {}
+    open_ = {id(root)}
+    stack = [(root, iter(drawn_by(root)))]
+    while stack:
+        element, parts = stack[-1]
+        part = next(parts, None)
+        if part is None:
+            stack.pop()
+            open_.discard(id(element))
+            total = 1 + sum(counted[id(child)] for child in drawn_by(element))
+            if total > MAX_LOGO_ELEMENTS:
+                return (
+                    f"the SVG draws over {MAX_LOGO_ELEMENTS:,} elements (each <use> counted as"
+                    " what it draws): not a page's logo"
+                )
+            counted[id(element)] = total
+        elif id(part) in open_:
+            return "a <use> of the SVG draws an element that holds it (it would draw itself)"
+        elif len(stack) >= MAX_LOGO_DEPTH:
+            return (
+                f"the SVG nests elements over {MAX_LOGO_DEPTH} deep (each <use> counted as what"
+                " it draws): the printer would leave it out"
+            )
+        elif id(part) not in counted:
+            open_.add(id(part))
+            stack.append((part, iter(drawn_by(part))))
     return None
 
 

@@ -176,6 +176,66 @@ def test_each_mistake_is_refused_at_its_line_and_key(tmp_path, operator, files, 
     assert message in problems[0], problems
 
 
+def _nested_uses(levels: int, per_level: int = 10) -> bytes:
+    """An SVG of a few KiB whose ``<use>`` nest ``levels`` deep, ``per_level`` a level:
+    ``per_level ** levels`` rectangles drawn."""
+    groups = ['<rect id="a0" width="1" height="1"/>']
+    for level in range(1, levels + 1):
+        uses = f'<use href="#a{level - 1}"/>' * per_level
+        groups.append(f'<g id="a{level}">{uses}</g>')
+    return (
+        f'<svg xmlns="{SVG_NS}" width="100" height="40"><defs>{"".join(groups)}</defs>'
+        f'<use href="#a{levels}"/></svg>'
+    ).encode()
+
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+@pytest.mark.parametrize(
+    ("svg", "message"),
+    [
+        pytest.param(_nested_uses(6), "draws over 10,000 elements", id="a-million-by-use"),
+        pytest.param(_nested_uses(4), None, id="ten-thousand-and-one"),
+        pytest.param(_nested_uses(3), "", id="a-thousand"),
+        pytest.param(
+            f'<svg xmlns="{SVG_NS}"><g id="g"><use xlink:href="#g" xmlns:xlink='
+            '"http://www.w3.org/1999/xlink"/></g></svg>'.encode(),
+            "draws an element that holds it",
+            id="itself",
+        ),
+        pytest.param(
+            f'<svg xmlns="{SVG_NS}">{"<g>" * 20_000}<rect/>{"</g>" * 20_000}</svg>'.encode(),
+            "nests elements over 100 deep",
+            id="nested-20000-deep",
+        ),
+        pytest.param(
+            f'<svg xmlns="{SVG_NS}">{"<g>" * 98}<rect/>{"</g>" * 98}</svg>'.encode(),
+            "",
+            id="100-levels",
+        ),
+        pytest.param(
+            f'<svg xmlns="{SVG_NS}">{"<g>" * 99}<rect/>{"</g>" * 99}</svg>'.encode(),
+            "nests elements over 100 deep",
+            id="101-levels",
+        ),
+        pytest.param(
+            f'<svg xmlns="{SVG_NS}">{"<rect/>" * 9_999}</svg>'.encode(), "", id="10000-drawn"
+        ),
+    ],
+)
+def test_an_svg_logo_that_draws_without_bound_is_refused(tmp_path, svg, message):
+    """A logo is drawn on every printed page: a small file whose ``<use>`` draw a million
+    rectangles took minutes and gigabytes a page. Counted as drawn, without recursion."""
+    (tmp_path / "logo.svg").write_bytes(svg)
+    if message == "":
+        assert load_config(config_with(tmp_path, 'logo = "logo.svg"')).operator.logo.data == svg
+        return
+    (problem,) = problems_of(tmp_path, 'logo = "logo.svg"')
+    assert problem.startswith(f"{tmp_path / 'operator.toml'}:3: operator.logo: "), problem
+    assert (message or "draws over 10,000 elements") in problem
+
+
 def test_every_problem_of_the_section_is_listed_at_once(tmp_path):
     problems = problems_of(
         tmp_path, 'logo = "none.svg"\naccent_colour = "#eeeeee"\ntemplates = "no-such-folder"'
