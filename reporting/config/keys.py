@@ -24,6 +24,7 @@ from reporting.config.values import (
     MISSING,
     Amount,
     Boolean,
+    CataloguePay,
     Choice,
     ChoiceList,
     Integer,
@@ -130,7 +131,10 @@ def _pay_keys() -> dict[str, Key]:
     for bet in catalogue_bets().values():
         for row in bet.rows:
             if row.key is not None and row.key not in keys:
-                keys[row.key] = Key(PayValue(), f"what the {bet.id} bet pays: {row.says.msgid}")
+                default = None if isinstance(row.default, Fraction) else str(row.default)
+                keys[row.key] = Key(
+                    CataloguePay(bet.id, default), f"what the {bet.id} bet pays: {row.says.msgid}"
+                )
     return keys
 
 

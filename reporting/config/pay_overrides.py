@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from reporting.config.bets import parse_pay
-from reporting.config.keys import PAY_FLAGS
+from reporting.config.keys import PAY_FLAGS, PAY_KEYS
 from reporting.config.values import MISSING, PayValue, Problems, shown
 from reporting.engine.bets import Pay, PayTable
 from reporting.errors import InputError
@@ -36,17 +36,19 @@ def apply_pay_overrides(table: PayTable, overrides: Iterable[str]) -> PayTable:
             raise InputError(
                 f"--pay {override!r}: expected KEY=ODDS with KEY one of {', '.join(keys)}"
             )
-        changes[key] = _pay(text.strip(), override)
+        changes[key] = _pay(key, text.strip(), override)
     for name, flag in PAY_FLAGS.items():
         flag.override(pays, changes, chosen[name])
     return table.changed(changes)
 
 
-def _pay(text: str, override: str) -> Pay:
-    """A pay given on the command line, held to what a configuration's pay may be
-    (:class:`~reporting.config.values.PayValue`)."""
+def _pay(key: str, text: str, override: str) -> Pay:
+    """A pay given on the command line, held to what a configuration's pay of ``key`` may be
+    (a catalogue row's :data:`~reporting.config.keys.PAY_KEYS` kind, an own row's
+    :class:`~reporting.config.values.PayValue`)."""
     problems = Problems(f"--pay {shown(override)}")
-    pay = PayValue().check(text, (), problems)
+    kind = PAY_KEYS[key].kind if key in PAY_KEYS else PayValue()
+    pay = kind.check(text, (), problems)
     if pay is MISSING:
         raise InputError(problems.messages[0])
     return parse_pay(pay) if isinstance(pay, str) else pay  # "push", "lose": their results

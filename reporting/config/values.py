@@ -24,6 +24,7 @@ __all__ = [
     "MISSING",
     "Amount",
     "Boolean",
+    "CataloguePay",
     "Choice",
     "ChoiceList",
     "Integer",
@@ -377,6 +378,33 @@ class PayValue(Kind):
 
     def schema(self) -> dict[str, Any]:
         return {"anyOf": [Odds().schema(), {"type": "string", "enum": ["push", "lose"]}]}
+
+
+@dataclass(frozen=True)
+class CataloguePay(Kind):
+    """The pay of a catalogue bet's row: odds, or the row's own default result (``"push"`` for
+    a row that returns the stake). A row that pays odds cannot be made ``"push"`` or
+    ``"lose"``: its page would say the bet wins when it returns the stake, or loses."""
+
+    bet: str
+    default: str | None = None  # "push" when the row's default is a result, not odds
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if value in ("push", "lose") and value != self.default:
+            problems.add(
+                path,
+                f'{value!r}: the {self.bet} bet wins on this row, which pays odds (e.g. "8");'
+                " for a bet that pays otherwise, declare one of your own in [bets]",
+            )
+            return MISSING
+        if value == self.default:
+            return value
+        return Odds().check(value, path, problems)
+
+    def schema(self) -> dict[str, Any]:
+        if self.default is None:
+            return Odds().schema()
+        return {"anyOf": [Odds().schema(), {"type": "string", "enum": [self.default]}]}
 
 
 @dataclass(frozen=True)

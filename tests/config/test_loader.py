@@ -20,6 +20,7 @@ from reporting.config.loader import (
 )
 from reporting.engine.games import StakeLimits
 from reporting.engine.money import RoundingPolicy
+from reporting.errors import InputError
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 MAIN_BETS = ("player", "banker", "tie")
@@ -413,6 +414,40 @@ def test_a_currency_whose_amounts_are_not_hundredths_is_refused(tmp_path, code, 
     for accepted in ("EUR", "DKK", "SEK", "RON", "GBP"):
         path = write(tmp_path, f"[games.live-baccarat-it]\ncurrency = '{accepted}'\n")
         assert load_config(path).games["live-baccarat-it"].currency == accepted
+
+
+def test_a_catalogue_bet_s_winning_row_pays_odds_not_a_push_or_a_loss(tmp_path):
+    """``pay = { player = "lose" }`` printed "The Player wins. → Loses" and an RTP of 9.52%
+    for a bet that cannot win; in a game's pay, a pay table, and ``odds --pay`` alike. A row
+    whose default is a push may stay one; an own bet's rows may pay anything."""
+    from reporting.config.pay_overrides import apply_pay_overrides
+    from reporting.engine.bets import PayTable
+
+    path = write(
+        tmp_path,
+        "[pay_tables.mine]\nbase = 'standard'\ntie = 'lose'\n"
+        "[games.live-baccarat-it]\npay = { player = 'lose', banker = 'push' }\n",
+    )
+    problems = problems_of(path)
+    for key, value in (
+        ("pay_tables.mine.tie", "'lose'"),
+        ("games.live-baccarat-it.pay.player", "'lose'"),
+        ("games.live-baccarat-it.pay.banker", "'push'"),
+    ):
+        (problem,) = [problem for problem in problems if names(problem, path, key)]
+        assert f"{value}: the " in problem and "wins on this row, which pays odds" in problem
+    assert len(problems) == 3, problems
+    bonus = write(
+        tmp_path,
+        "[games.live-baccarat-it]\nbets = ['player', 'banker', 'tie', 'player_bonus']\n"
+        "pay = { bonus_natural_tie = 'push' }\n",
+    )
+    pays = dict(load_config(bonus).games["live-baccarat-it"].pay_table.pays)
+    assert pays["bonus_natural_tie"] == "push"
+    table = PayTable.of([catalogue_bets()["tie"]])
+    with pytest.raises(InputError, match="'push': the tie bet wins on this row"):
+        apply_pay_overrides(table, ["tie=push"])
+    assert apply_pay_overrides(table, ["tie=9"]).odds("tie") == 9
 
 
 def test_every_problem_is_collected_at_once(tmp_path):
