@@ -12,7 +12,7 @@ import zoneinfo
 from decimal import Decimal
 from typing import Any
 
-from reporting.config.regulators import currency_problem, load_regulators
+from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.games import ALWAYS_OPEN
 
@@ -100,6 +100,37 @@ def _check_currency(
         problems.add((*path, "currency"), problem)
 
 
+def _check_regulator_market(
+    values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
+) -> None:
+    """A game carries the disclosure of its own market's regulator, in that market's currency:
+    an ADM block on a Danish game named the Danish licence above "published under the rules
+    of the ADM" and priced its limits in kroner."""
+    regulator_id, country, currency = (
+        values["regulator"],
+        values["jurisdiction"],
+        values["currency"],
+    )
+    if regulator_id in (None, MISSING):
+        return
+    regulator = load_regulators()[regulator_id]
+    if country is not MISSING and country != regulator.country:
+        own = regulator_of_country(country)
+        problems.add(
+            (*path, "regulator"),
+            f"{regulator_id} regulates games in {regulator.country}, and this game's jurisdiction"
+            f" is {country}: "
+            + (f"its regulator is {own.id}" if own else "remove the regulator")
+            + f', or set jurisdiction = "{regulator.country}"',
+        )
+    elif currency not in (MISSING, regulator.currency) and not currency_problem(currency):
+        problems.add(
+            (*path, "currency"),
+            f"{currency}: a game of {regulator_id} ({regulator.country}) is played in"
+            f" {regulator.currency}",
+        )
+
+
 def _check_declared_rtp(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
@@ -157,6 +188,7 @@ GAME_CHECKS = (
     _check_pay_table,
     _check_timezone,
     _check_currency,
+    _check_regulator_market,
     _check_declared_rtp,
     _check_availability_gap,
     _check_published_languages,

@@ -411,9 +411,9 @@ def test_a_currency_whose_amounts_are_not_hundredths_is_refused(tmp_path, code, 
     (problem,) = problems_of(path)
     assert names(problem, path, "games.live-baccarat-it.currency"), problem
     assert message in problem
-    for accepted in ("EUR", "DKK", "SEK", "RON", "GBP"):
-        path = write(tmp_path, f"[games.live-baccarat-it]\ncurrency = '{accepted}'\n")
-        assert load_config(path).games["live-baccarat-it"].currency == accepted
+    for accepted in ("EUR", "DKK", "SEK", "RON", "GBP"):  # a game of no regulator's block
+        path = write(tmp_path, f"[games.live-baccarat-dk]\ncurrency = '{accepted}'\n")
+        assert load_config(path).games["live-baccarat-dk"].currency == accepted
 
 
 def test_a_catalogue_bet_s_winning_row_pays_odds_not_a_push_or_a_loss(tmp_path):
@@ -448,6 +448,31 @@ def test_a_catalogue_bet_s_winning_row_pays_odds_not_a_push_or_a_loss(tmp_path):
     with pytest.raises(InputError, match="'push': the tie bet wins on this row"):
         apply_pay_overrides(table, ["tie=push"])
     assert apply_pay_overrides(table, ["tie=9"]).odds("tie") == 9
+
+
+@pytest.mark.parametrize(
+    ("toml", "key", "message"),
+    [
+        (
+            "[games.live-baccarat-dk]\nregulator = 'ADM'\nregulator_code = '1'\n",
+            "games.live-baccarat-dk.regulator",
+            "ADM regulates games in IT, and this game's jurisdiction is DK: its regulator is DGA,"
+            ' or set jurisdiction = "IT"',
+        ),
+        (
+            "[games.live-baccarat-it]\ncurrency = 'DKK'\n",
+            "games.live-baccarat-it.currency",
+            "DKK: a game of ADM (IT) is played in EUR",
+        ),
+    ],
+)
+def test_a_game_carries_its_own_market_s_regulator_in_its_currency(tmp_path, toml, key, message):
+    """An ADM block on a Danish game named the Danish licence above "published under the rules
+    of the ADM", its limits in kroner."""
+    path = write(tmp_path, toml)
+    (problem,) = problems_of(path)
+    assert names(problem, path, key), problem
+    assert problem.endswith(message), problem
 
 
 def test_every_problem_is_collected_at_once(tmp_path):
