@@ -157,7 +157,7 @@ PAY_TABLE_KEYS: dict[str, Key] = PAY_KEYS | {
 
 _MIN_MAX = {
     "min": Key(Amount(), 'minimum stake, a decimal string such as "5.00"'),
-    "max": Key(Amount(), 'maximum stake, a decimal string such as "1000.00"'),
+    "max": Key(Amount("1000.00"), 'maximum stake, a decimal string such as "1000.00"'),
 }
 #: ``limits = {...}`` of a game.
 LIMIT_KEYS: dict[str, Key] = _MIN_MAX | {
@@ -380,8 +380,8 @@ GAME_KEYS: dict[str, Key] = {
     ),
     "declared_rtp_reference": Key(
         Text("GLI-19 certificate IT-2026-0042, 2026-03-01", 300),
-        "the certificate or approval the declared RTP rests on: a declared RTP above every"
-        " bet's theoretical RTP is then accepted (not a warning) and the pages cite it",
+        "the certificate or approval the declared RTP rests on, cited beside it on every page"
+        " (a declared RTP above every bet's theoretical RTP stays a warning whatever it cites)",
     ),
     "statistics_reset": Key(
         Text("00:01", 5, "(?:[01][0-9]|2[0-3]):[0-5][0-9]", "a time"),

@@ -298,7 +298,10 @@ class TextList(Kind):
 
 @dataclass(frozen=True)
 class Amount(Kind):
-    """Money as a decimal string (``"5.00"``), above zero, at most EUR 100 million; in cents."""
+    """Money as a decimal string (``"5.00"``), above zero, at most EUR 100 million; in cents.
+    ``example``: the amount the editors' schema shows."""
+
+    example: str = "5.00"
 
     def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
         if isinstance(value, str) and len(value) > 20:
@@ -319,7 +322,8 @@ class Amount(Kind):
         return cents
 
     def schema(self) -> dict[str, Any]:
-        return {"type": "string", "pattern": r"^[0-9]{1,9}(\.[0-9]{1,2})?$", "examples": ["5.00"]}
+        pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$"
+        return {"type": "string", "pattern": pattern, "examples": [self.example]}
 
 
 @dataclass(frozen=True)

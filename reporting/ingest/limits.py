@@ -78,10 +78,11 @@ MAX_NUMBER_EXPONENT = 20
 #: shows it): enough to see what was wrong, bounded for a hostile line of megabytes.
 RAW_TEXT_LIMIT = 10_000
 
-#: Characters of a reject message, and of a value quoted inside one ("field 'x...' is ...").
-#: A message is one line on a terminal and in a workbook cell; a 20 MB field must not make a
-#: 20 MB message.
+#: Characters of a reject message: one line on a terminal and in a workbook cell; a 20 MB
+#: field must not make a 20 MB message.
 MAX_MESSAGE_CHARS = 500
+#: Characters of a value quoted inside a reject message ("field 'x...' is ..."), cut with an
+#: ellipsis past them.
 MAX_SHOWN_VALUE_CHARS = 60
 
 #: Decompressed bytes a gzipped file may give per compressed byte, once it has given
