@@ -160,7 +160,10 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
             ("reporting.config.loader", ("MAX_CONFIG_BYTES",)),
             ("reporting.config.lines", ("DEPTH",)),
             ("reporting.config.values", ("MAX_AMOUNT_CENTS", "MAX_ODDS", "MAX_ODDS_DENOMINATOR")),
-            ("reporting.config.operator", ("MAX_LOGO_BYTES", "MAX_LOGO_PIXELS")),
+            (
+                "reporting.config.operator",
+                ("MAX_LOGO_BYTES", "MAX_LOGO_PIXELS", "MAX_LOGO_ELEMENTS", "MAX_LOGO_DEPTH"),
+            ),
         ),
     ),
     (
