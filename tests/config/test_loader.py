@@ -475,6 +475,39 @@ def test_a_game_carries_its_own_market_s_regulator_in_its_currency(tmp_path, tom
     assert problem.endswith(message), problem
 
 
+def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_path):
+    """One deck deals no suited pair: a Perfect Pair offered on it was printed at 25:1 and
+    0.00%. Judged on the game's own shoe and pays, for catalogue and own bets alike."""
+    path = write(tmp_path, "[games.live-baccarat-dk]\ndecks = 1\n")
+    (problem,) = problems_of(path)
+    assert names(problem, path, "games.live-baccarat-dk.decks"), problem
+    assert problem.endswith(
+        "the perfect_pair bet can never win on a shoe of 1 deck: deal it from more decks, or"
+        " leave the bet out"
+    )
+    two = write(tmp_path, "[games.live-baccarat-dk]\ndecks = 2\n")
+    assert load_config(two).games["live-baccarat-dk"].decks == 2
+    own = write(
+        tmp_path,
+        """
+        [bets.suited]
+        group = "bonus"
+        name = { en = "Suited Bonus" }
+        wins = { en = "The Player starts with a suited pair." }
+        rows = [
+          { when = { player_suited_pair = true }, key = "suited", pays = "50", says = { en = "A suited pair." } },
+          { when = { winner = "tie" }, pays = "push", says = { en = "A tie." } },
+        ]
+        [games.live-baccarat-dk]
+        decks = 1
+        languages = ["en"]
+        bets = ["player", "banker", "suited"]
+        """,
+    )
+    (problem,) = problems_of(own)
+    assert "the suited bet can never win on a shoe of 1 deck" in problem
+
+
 def test_every_problem_is_collected_at_once(tmp_path):
     path = write(
         tmp_path,
