@@ -21,6 +21,7 @@ language.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Collection, Iterator
 from typing import IO, Any
@@ -28,8 +29,9 @@ from typing import IO, Any
 from reporting.config.bets import catalogue_bets, declare_bets
 from reporting.config.values import Problems
 from reporting.engine.bets import BetRule, Wording
+from reporting.engine.games import GameSpec
 
-__all__ = ["catalogue_bet", "extract_bet_words", "own_words"]
+__all__ = ["catalogue_bet", "extract_bet_words", "name_clashes", "own_words"]
 
 
 def catalogue_bet(bet_id: str) -> BetRule:
@@ -56,6 +58,48 @@ def own_words(language: str, wording: Wording) -> str:
             " gives its words in every language of its game's pages"
         )
     return text
+
+
+def name_clashes(game: GameSpec, language: str) -> list[str]:
+    """The bets of ``game`` whose names on its ``language`` pages would be one name, each
+    clash as a sentence (none: every bet is told by its name; the caller names the game). The operator's words for the
+    hands go into the catalogue's names ("Hand" for both hands, "Tie" for the Player), and an
+    own bet may take a catalogue bet's name: a page would then list two bets of one name, each
+    with its own pay. An own bet without words in the language is left to the check that
+    asks for them."""
+    from reporting.presentation.i18n import load_translations, page_translations
+    from reporting.presentation.page_words import HAND_NAMES
+
+    words = dict(game.hand_words(language))
+    clashes = []
+    for hand, word in words.items():
+        other = next(name for key, name in HAND_NAMES.items() if key != hand)
+        names = {other, load_translations(language).gettext(other)}
+        if word.casefold() in {name.casefold() for name in names}:
+            clashes.append(
+                f"on the {language} pages the {hand} would be named {word!r}, the"
+                f" other hand's name: give it a name of its own (the game's words.{language})"
+            )
+    translations = page_translations(language, game.hand_words(language))
+    named: dict[str, list[tuple[str, str]]] = {}
+    for bet in game.bets:
+        name = (
+            translations.gettext(bet.name.msgid)
+            if bet.name.msgid is not None
+            else bet.name.in_language(language)
+        )
+        if name is not None:
+            shown = re.sub(r"<[^>]*>", "", name)
+            named.setdefault(shown.casefold(), []).append((bet.id, shown))
+    for bets in named.values():
+        if len(bets) > 1:
+            ids = [bet_id for bet_id, _ in bets]
+            clashes.append(
+                f"on the {language} pages the {', '.join(ids[:-1])} and {ids[-1]}"
+                f" bets would be named {bets[0][1]!r}: give them names of their own (the"
+                f" game's words.{language}, or an own bet's name)"
+            )
+    return clashes
 
 
 # --- message extraction (babel.cfg) ------------------------------------------------------------

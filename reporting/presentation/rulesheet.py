@@ -38,6 +38,7 @@ from reporting.engine.theory import game_odds
 from reporting.errors import InputError
 from reporting.figures.disclosure import Disclosure, reference_month, updated_on
 from reporting.figures.regulators import configuration_warnings, regulator_of, update_day
+from reporting.presentation.bet_words import name_clashes
 from reporting.presentation.i18n import LOCALES
 from reporting.presentation.roads import (
     EXAMPLE_SEED,
@@ -435,6 +436,9 @@ def _check_request(
                 f" wins and each row's says in {language} in [bets.{bet.id}] of the"
                 " configuration, or publish the game's pages in the languages it has"
             )
+    clashes = name_clashes(game, language)
+    if clashes:
+        raise InputError(f"{game.id}: {clashes[0]}")
     if disclosure is not None and (disclosure.game.id != game.id or disclosure.as_of != as_of):
         raise ValueError(
             f"the disclosure is of {disclosure.game.id} as of {disclosure.as_of}, "

@@ -301,3 +301,28 @@ def test_a_game_of_a_market_without_a_page_format_is_told_what_its_pages_publish
     assert not [note for note in document["notes"] if note.startswith("live-baccarat-it (")]
     assert not any("live-baccarat-es" in hint for hint in document["hints"])
     assert not any("live-baccarat-es" in warning for warning in document["warnings"])
+
+
+def test_bets_a_page_would_print_under_one_name_are_problems_at_their_words(tmp_path):
+    """The operator's words for the hands go into every name: "Hand" for both hands listed
+    two bets named Hand (one at 1:1, one at 0.95:1); a hand may not take the other's name,
+    nor an own bet a catalogue bet's."""
+    game = "[operator]\nname = 'X'\n[games.live-baccarat-dk]\n"
+    path = write(tmp_path, game + "words = { en = { player = 'Hand', banker = 'Hand' } }\n")
+    result = check("--config", str(path), "--json")
+    assert result.exit_code == 2
+    where = f"{path}:4: games.live-baccarat-dk.words.en: on the en pages the"
+    fix = "give them names of their own (the game's words.en, or an own bet's name)"
+    assert json.loads(result.stdout)["problems"] == [
+        f"{where} player and banker bets would be named 'Hand': {fix}",
+        f"{where} player_pair and banker_pair bets would be named 'Hand Pair': {fix}",
+        f"{where} player_bonus and banker_bonus bets would be named 'Hand Bonus': {fix}",
+    ]
+    path = write(tmp_path, game + "words = { da = { player = 'banker' } }\n")
+    problem = json.loads(check("--config", str(path), "--json").stdout)["problems"][0]
+    assert problem == (
+        f"{path}:4: games.live-baccarat-dk.words.da: on the da pages the player would be named"
+        " 'banker', the other hand's name: give it a name of its own (the game's words.da)"
+    )
+    path = write(tmp_path, game + "words = { en = { player = 'Punter', banker = 'House' } }\n")
+    assert check("--config", str(path)).exit_code == 0

@@ -292,3 +292,20 @@ def test_the_italian_pair_sentence_says_what_a_pair_is(operator_config):
     text = visible_text(page_of(operator_config.games["live-baccarat-it"], "it"))
     assert "formano una coppia, cioè sono due carte uguali, qualunque sia il seme" in text
     assert "stesso numero o stessa figura" not in text
+
+
+def test_a_page_that_would_print_two_bets_under_one_name_is_refused(operator_config):
+    """The Player named "Tie" beside the Tie bet: two rows of one name, one at 1:1 and one at
+    8:1. The rule sheet refuses it, naming the game, the bets and the words to change."""
+    from reporting.errors import InputError
+
+    game = dataclasses.replace(
+        operator_config.games["live-baccarat-dk"], words=(("en", (("player", "Tie"),)),)
+    )
+    with pytest.raises(InputError) as error:
+        build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version="t")
+    assert str(error.value) == (
+        "live-baccarat-dk: on the en pages the player and tie bets would be named 'Tie': give"
+        " them names of their own (the game's words.en, or an own bet's name)"
+    )
+    assert build_rule_sheet(game, "da", disclosure=None, as_of=AS_OF, tool_version="t")
