@@ -30,14 +30,22 @@ if TYPE_CHECKING:
     from reporting.ingest.discovery import InboxProfile
 
 
+#: The key of a game a warning of each kind points at (the game's table for the others).
+_WARNING_KEYS = {
+    "favourable_bet": ("pay",),
+    "small_stake_wins_nothing": ("limits",),
+    "small_stake_favourable": ("limits",),
+}
+
+
 def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     """Every configuration warning of every game, located in the file (a bet over 100% at the
-    game's ``pay`` key, the others at the game); and the hints that say how to settle them
+    game's ``pay`` key, small stakes its rounding pays otherwise at ``limits``, the others at
+    the game); and the hints that say how to settle them
     where the warning alone does not name the key to write."""
     import math
     from decimal import Decimal
 
-    from reporting.config.rtp import favourable_bet_warnings
     from reporting.engine.theory import game_odds
     from reporting.figures.regulators import configuration_warnings, declared_rtp_unsupported
 
@@ -45,10 +53,8 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     hints = []
     for game_id, game in config.games.items():
         theory = game_odds(game)
-        favourable = favourable_bet_warnings(game, theory)
         for warning in configuration_warnings(game, theory):
-            key = ("games", game_id, "pay") if warning in favourable else ("games", game_id)
-            located.add(key, warning)
+            located.add(("games", game_id, *_WARNING_KEYS.get(warning.kind, ())), warning)
         if declared_rtp_unsupported(game, theory):
             best = Decimal(math.floor(theory.best_rtp * 10_000)) / 100  # rounded down
             hints.append(

@@ -23,6 +23,7 @@ __all__ = [
     "REGULATORS_PATH",
     "REQUIRABLE_KEYS",
     "Regulator",
+    "cldr_currency_problem",
     "currency_problem",
     "load_regulators",
     "regulator_of_country",
@@ -132,11 +133,22 @@ def currency_problem(code: str) -> str | None:
     """Why ``code`` cannot be a game's currency (None: it can): it must be an ISO 4217 code
     that CLDR knows, of :data:`CURRENCY_DECIMALS` decimals. A currency of other decimals
     (JPY has none, KWD three) would have its amounts misread by the logs' hundredths and its
-    pages' examples printed in units the engine does not pay in."""
-    from babel.numbers import get_currency_precision, is_currency
+    pages' examples printed in units the engine does not pay in.
 
+    The markets' currencies (the regulators' rows, held to CLDR by
+    tests/config/test_regulators.py) are taken without loading Babel, which the odds of a
+    game do not otherwise need; any other is looked up in CLDR."""
     if not (len(code) == 3 and code.isascii() and code.isupper() and code.isalpha()):
         return f"{code!r} is not an ISO 4217 code such as EUR"
+    if code in {regulator.currency for regulator in load_regulators().values()}:
+        return None
+    return cldr_currency_problem(code)
+
+
+def cldr_currency_problem(code: str) -> str | None:
+    """:func:`currency_problem` as CLDR (Babel) has it, for an ISO-shaped ``code``."""
+    from babel.numbers import get_currency_precision, is_currency
+
     if not is_currency(code):
         return f"{code!r} is not an ISO 4217 currency code"
     decimals = get_currency_precision(code)
@@ -154,9 +166,10 @@ def _check_facts(where: str, entry: _Entry) -> None:
 
     if not (len(entry.country) == 2 and entry.country.isupper() and entry.country.isalpha()):
         raise ValueError(f"{where}.country: {entry.country!r} is not an ISO 3166 code such as IT")
-    problem = currency_problem(entry.currency)
-    if problem:
-        raise ValueError(f"{where}.currency: {problem}")
+    if not (len(entry.currency) == 3 and entry.currency.isupper() and entry.currency.isalpha()):
+        raise ValueError(
+            f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR"
+        )
     try:
         ZoneInfo(entry.timezone)
     except (ZoneInfoNotFoundError, ValueError):

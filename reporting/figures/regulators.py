@@ -14,7 +14,7 @@ from reporting.config.regulators import (
     Regulator,
     load_regulators,
 )
-from reporting.config.rtp import favourable_bet_warnings
+from reporting.config.rtp import bet_warnings
 from reporting.engine.games import GameSpec
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import ShoeOdds
@@ -63,7 +63,7 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[Doubt]:
     and a declared RTP above every bet's theoretical RTP or below the market's minimum; and a bet
     whose pay table returns more than 100%."""
     regulator = regulator_of(game)
-    warnings = favourable_bet_warnings(game, theory)
+    warnings = bet_warnings(game, theory)
     for key in regulator.required if regulator is not None else ():
         if getattr(game, key) in (None, ""):
             what = REQUIRABLE_KEYS[key].format(regulator=regulator.id)

@@ -27,7 +27,7 @@ from dataclasses import replace
 from datetime import date, time
 from fractions import Fraction
 
-from reporting.config.rtp import favourable_bet_warnings
+from reporting.config.rtp import bet_warnings
 from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable
 from reporting.engine.cards import RANKS, Card
 from reporting.engine.facts import FACTS
@@ -404,7 +404,7 @@ def build_rule_sheet(
         else:
             warnings += disclosure.warnings
     else:  # no disclosure to carry the configuration's warnings: a bet over 100% still warns
-        warnings += favourable_bet_warnings(game, odds)
+        warnings += bet_warnings(game, odds)
     doubts = tuple(warnings)
 
     sheet = _assemble(

@@ -6,7 +6,7 @@ from datetime import date
 from pathlib import Path
 
 from reporting.config.loader import load_catalogue, load_config
-from reporting.config.rtp import favourable_bet_warnings
+from reporting.config.rtp import bet_warnings, favourable_bet_warnings, small_stake_warnings
 from reporting.engine.money import round_fraction
 from reporting.engine.odds import bet_odds
 from reporting.engine.theory import game_odds
@@ -78,3 +78,72 @@ def test_a_variant_paid_above_its_odds_warns_with_the_engine_s_rtp(tmp_path):
         '[games.ez-baccarat-it]\nbase = "live-baccarat-it"\nbets = ["player", "banker_ez", "dragon_7"]\n',
     ).game("ez-baccarat-it")
     assert favourable_bet_warnings(default) == []
+
+
+# --- small stakes whose winnings the rounding undoes ------------------------------------------
+
+
+def test_no_catalogue_or_sample_game_has_a_stake_its_rounding_pays_otherwise():
+    sample = load_config(Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml")
+    for game in [*load_catalogue().games.values(), *sample.games.values()]:
+        assert small_stake_warnings(game) == [], game.id
+
+
+def test_a_minimum_stake_whose_win_rounds_to_nothing_warns_at_the_limits(tmp_path):
+    """DKK 0.01 on Banker at 0.95:1 earns 0.0095, paid as 0.00 rounded down: the page's
+    0.95:1 and 98.94% do not hold for it."""
+    game = configured(
+        tmp_path, '[games.live-baccarat-dk]\nlimits = { min = "0.01", max = "1000.00" }\n'
+    ).game("live-baccarat-dk")
+    (warning,) = small_stake_warnings(game)
+    assert warning.kind == "small_stake_wins_nothing"
+    assert warning == (
+        "a winning banker bet of 0.01 DKK, its minimum stake, is paid nothing in winnings at"
+        " 0.95:1 (rounded down): its odds and RTP do not hold at that stake; raise its minimum"
+        " stake"
+    )
+    assert bet_warnings(game) == [warning]
+
+
+def test_winnings_rounded_up_at_small_stakes_favour_the_player_up_to_a_stake(tmp_path):
+    """Rounded half up, a Banker stake of 0.01 to 0.10 is paid even money: the bet then
+    returns P(Banker) x 2 + P(tie), above 100%, counted here from the outcomes alone."""
+
+    from reporting.engine.odds import main_probabilities
+
+    text = (
+        '[games.live-baccarat-dk]\nrounding = "half_up"\nbets = ["player", "banker", "tie"]\n'
+        'limits = {{ min = "{}", max = "1000.00" }}\n'
+    )
+    game = configured(tmp_path, text.format("0.01")).game("live-baccarat-dk")
+    outcomes = main_probabilities(8)
+    even_money = outcomes["banker"] * 2 + outcomes["tie"]
+    assert even_money > 1
+    (warning,) = small_stake_warnings(game)
+    assert warning.kind == "small_stake_favourable"
+    assert warning.figures["rtp"] == even_money * 100
+    assert warning == (
+        f"the banker bet returns {round_fraction(even_money * 100, 2):.2f}% of a stake of"
+        " 0.01 DKK (winnings rounded half up): above 100%, it favours the player at stakes up"
+        " to 0.10 DKK; raise its minimum stake above that"
+    )
+    # 0.11 earns 0.1045, paid 0.10: from there on no stake returns more than it takes
+    assert (
+        small_stake_warnings(configured(tmp_path, text.format("0.11")).game("live-baccarat-dk"))
+        == []
+    )
+
+
+def test_a_draft_says_in_its_language_which_small_stake_is_paid_otherwise(tmp_path):
+    config = configured(
+        tmp_path,
+        '[games.live-baccarat-it]\nrounding = "half_up"\nbets = ["player", "banker", "tie"]\n'
+        'limits = { min = "0.01", max = "1000.00" }\n',
+    )
+    game = config.game("live-baccarat-it")
+    sheet = build_rule_sheet(game, "it", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
+    from reporting.presentation.publisher import render_page
+
+    page = render_page(sheet, "rules/page.html.j2")
+    assert "Con le vincite arrotondate, la puntata Banco restituisce il 101,24%" in page
+    assert "per puntate fino a 0,10\xa0€" in page
