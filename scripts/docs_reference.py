@@ -5,7 +5,8 @@ MkDocs loads this file as a hook (``hooks:`` in ``mkdocs.yml``): a page holding 
 
 - ``cli``: every command's ``--help``, as the installed command prints it;
 - ``configuration-keys``: every key of the operator configuration, from the loader's key tables
-  (``reporting/config/keys.py``, the tables the JSON Schema is generated from);
+  (``reporting/config/keys.py``, the tables the JSON Schema is generated from, and the keys of
+  a bet and of a pay row, ``BET_KEYS`` and ``ROW_KEYS`` of ``reporting/config/bets.py``);
 - ``finding-kinds``: every finding kind in contract order, with its severity and title
   (``FINDING_KINDS``, ``FINDING_SEVERITY`` and ``FINDING_TITLES`` of ``reporting/records.py``);
 - ``bounds``: every bound the tool holds input and its own work to (:data:`BOUNDS`), its value
@@ -68,22 +69,98 @@ def _value(schema: Mapping[str, Any]) -> str:
     if kind == "boolean":
         return "`true` or `false`"
     if kind == "array":
-        return f"a list of {_value(schema.get('items', {}))}"
+        items = schema.get("items", {})
+        return "a list of tables" if items.get("type") == "object" else f"a list of {_value(items)}"
     if kind == "object":
+        names = schema.get("propertyNames", {}).get("enum")
+        if names and schema.get("additionalProperties", {}).get("type") == "string":
+            return 'a text in each language of its games, e.g. `{ en = "...", it = "..." }`'
         return "a table"
     if kind == "string":
-        examples = schema.get("examples")
-        return f'text, e.g. `"{examples[0]}"`' if examples else "text"
+        examples, pattern = schema.get("examples"), schema.get("pattern")
+        if examples:
+            return f'text, e.g. `"{examples[0]}"`'
+        return f"text matching `{pattern.strip('^$')}`" if pattern else "text"
     return "a value"
 
 
+def _row(name: str, schema: Mapping[str, Any], meaning: str) -> str:
+    """One key's row of a table: its name, its value in words and its meaning (its braces
+    escaped: attr_list would take a cell's closing ``{ ... }`` for attributes and drop it)."""
+    meaning = " ".join(meaning.split()).replace("|", "\\|")
+    meaning = meaning.replace("{", "\\{").replace("}", "\\}")
+    value = _value(schema).replace("|", "\\|")
+    return f"| {name} | {value} | {meaning} |"
+
+
 def _rows(prefix: str, keys: Mapping[str, Any]) -> list[str]:
-    rows = []
-    for name, key in keys.items():
-        meaning = " ".join(key.help.split()).replace("|", "\\|")
-        value = _value(key.kind.schema()).replace("|", "\\|")
-        rows.append(f"| `{prefix}{name}` | {value} | {meaning} |")
-    return rows
+    return [_row(f"`{prefix}{name}`", key.kind.schema(), key.help) for name, key in keys.items()]
+
+
+def _table(rows: list[str]) -> str:
+    return "\n".join(["| key | value | meaning |", "|---|---|---|", *rows]) + "\n"
+
+
+def _declared(keys: Mapping[str, str], schema: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The rows of a bet's or a pay row's keys (``BET_KEYS``, ``ROW_KEYS``: name and meaning),
+    each valued from the JSON Schema of the operator's own bets, and the keys it requires. A
+    key the schema leaves out (``wins_plural``) is the catalogue's alone: the loader refuses it
+    in an operator's file, so it is not listed."""
+    properties = schema["properties"]
+    rows = [
+        _row(f"`{name}`", properties[name], meaning)
+        for name, meaning in keys.items()
+        if name in properties
+    ]
+    return rows, [f"`{name}`" for name in keys if name in schema.get("required", ())]
+
+
+def _own_bets() -> str:
+    """``[bets.ID]``, its keys and its rows' keys (from the JSON Schema of ``[bets]``, which
+    ``BET_KEYS`` and ``ROW_KEYS`` describe), with the facts a row's ``when`` may name."""
+    from reporting.config.bets import BET_KEYS, ROW_KEYS
+    from reporting.config.keys import json_schema
+    from reporting.engine.facts import FACTS
+
+    section = json_schema()["properties"]["bets"]
+    bet = section["additionalProperties"]
+    bet_rows, bet_required = _declared(BET_KEYS, bet)
+    row_rows, row_required = _declared(ROW_KEYS, bet["properties"]["rows"]["items"])
+    pattern = section["propertyNames"]["pattern"].strip("^$")
+    facts = ", ".join(f"`{name}`" for name in FACTS)
+    return (
+        "## `[bets.ID]`\n\n"
+        f"{section['description'][0].upper()}{section['description'][1:]}. "
+        f"An id matches `{pattern}`. A bet requires {', '.join(bet_required)}.\n\n"
+        + _table(bet_rows)
+        + "\n### `rows = [...]` of a bet\n\n"
+        f"Each row is a table; it requires {', '.join(row_required)}.\n\n"
+        + _table(row_rows)
+        + f"\nThe facts `when` may name ({len(FACTS)}): {facts}. Their values and meanings:"
+        " [Catalogue and games](../operators/catalogue-and-games.md).\n"
+    )
+
+
+def _pay_tables() -> str:
+    """``[pay_tables.NAME]``: ``base`` and every pay key (``PAY_TABLE_KEYS``), and the pay keys
+    of the file's own bets' rows, as the JSON Schema takes them."""
+    from reporting.config.keys import PAY_TABLE_KEYS, PayKeys, json_schema
+
+    section = json_schema()["properties"]["pay_tables"]
+    pattern = section["propertyNames"]["pattern"].strip("^$")
+    own = PayKeys(PAY_TABLE_KEYS).schema()["additionalProperties"]
+    ordered = {"base": PAY_TABLE_KEYS["base"]} | PAY_TABLE_KEYS
+    return (
+        "## `[pay_tables.NAME]`\n\n"
+        f"{section['description'][0].upper()}{section['description'][1:]}"
+        f" (a name matches `{pattern}`), which a game names in `pay_table`: `base`, the"
+        f" {len(PAY_TABLE_KEYS) - 1} pay keys of the catalogue's bets and those of the rows of"
+        " the file's own bets.\n\n"
+        + _table(
+            _rows("", ordered)
+            + [_row("*KEY* of a row of `[bets]`", own, own.get("description", ""))]
+        )
+    )
 
 
 def configuration_keys() -> str:
@@ -96,15 +173,18 @@ def configuration_keys() -> str:
         ("limits = {...} of a game", "limits.", keys.LIMIT_KEYS),
         ("[[inbox.profiles]]", "", keys.INBOX_RULE_KEYS),
     )
-    parts = []
-    for title, prefix, table in sections:
-        head = ["| key | value | meaning |", "|---|---|---|"]
-        parts.append(f"## `{title}`\n\n" + "\n".join(head + _rows(prefix, table)) + "\n")
+    parts = [
+        f"## `{title}`\n\n" + _table(_rows(prefix, table)) for title, prefix, table in sections
+    ]
     pays = ", ".join(f"`{name}`" for name in keys.PAY_KEYS)
     parts.append(
         "## `pay = {...}` of a game\n\n"
-        f"The pay keys a game's `pay` table accepts ({len(keys.PAY_KEYS)}): {pays}.\n"
+        f"The pay keys a game's `pay` table accepts ({len(keys.PAY_KEYS)}): {pays}, and those"
+        " of the rows of the file's own bets; each takes the value it takes in a pay table"
+        " (below).\n"
     )
+    parts.append(_pay_tables())
+    parts.append(_own_bets())
     return "\n".join(parts)
 
 
@@ -160,6 +240,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
             ("reporting.config.loader", ("MAX_CONFIG_BYTES",)),
             ("reporting.config.lines", ("DEPTH",)),
             ("reporting.config.values", ("MAX_AMOUNT_CENTS", "MAX_ODDS", "MAX_ODDS_DENOMINATOR")),
+            ("reporting.config.rtp", ("MAX_STAKES_TRIED",)),
             (
                 "reporting.config.operator",
                 ("MAX_LOGO_BYTES", "MAX_LOGO_PIXELS", "MAX_LOGO_ELEMENTS", "MAX_LOGO_DEPTH"),

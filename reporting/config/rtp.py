@@ -102,10 +102,13 @@ def _stakes_favoured(
     bound = min(maximum, int(winning / 2 / (1 - exact)), minimum + MAX_STAKES_TRIED)
     best, largest = None, 0
     for stake in range(minimum, bound + 1):
-        returned = sum(
-            chance * (stake + (round_cents(stake * odds, policy) if odds else 0))
-            for chance, odds in rows
-        ) / stake
+        returned = (
+            sum(
+                chance * (stake + (round_cents(stake * odds, policy) if odds else 0))
+                for chance, odds in rows
+            )
+            / stake
+        )
         if returned > 1:
             largest = stake
             if best is None or returned > best[1]:
