@@ -23,8 +23,13 @@ def _check_shoe(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
     decks, depth = values["decks"], values["cut_card_depth"]
-    if MISSING not in (decks, depth) and depth is not None and not depth < 52 * decks - 6:
-        problems.add((*path, "cut_card_depth"), f"{depth} does not fit a shoe of {decks} decks")
+    if MISSING not in (decks, depth) and depth is not None and depth > 26 * decks:
+        problems.add(
+            (*path, "cut_card_depth"),
+            f"{depth} cards behind the cut card leave {52 * decks - depth} of the shoe's"
+            f" {52 * decks} to deal: place it at most {26 * decks} cards from the end (half the"
+            " shoe dealt at least)",
+        )
     reshuffled = values["reshuffle_every_round"]
     if reshuffled is True and depth not in (None, MISSING):
         problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")

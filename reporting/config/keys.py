@@ -312,7 +312,8 @@ GAME_KEYS: dict[str, Key] = {
     "reshuffle_every_round": Key(Boolean(), "whether the shoe is shuffled before every round"),
     "cut_card_depth": Key(
         Integer(6, 52 * 8 - 7),
-        "cards left behind the cut card (a live shoe's; its pages state it only when set)",
+        "cards left behind the cut card, at most half the shoe (a live shoe's; its pages state"
+        " it only when set)",
     ),
     "bets": Key(ChoiceList(_BET, min_items=1), "the bet types the game offers"),
     "pay_table": Key(

@@ -306,6 +306,11 @@ def problems_of(path: Path) -> list[str]:
             id="limit-zero",
         ),
         pytest.param(
+            "[games.live-baccarat-it]\ndecks = 2\ncut_card_depth = 53\n",
+            "games.live-baccarat-it.cut_card_depth",
+            id="cut-card-past-half-the-shoe",
+        ),
+        pytest.param(
             "[games.live-baccarat-it]\ntimezone = 'Europe/Atlantis'\n",
             "games.live-baccarat-it.timezone",
             id="bad-timezone",
@@ -506,6 +511,21 @@ def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_pat
     )
     (problem,) = problems_of(own)
     assert "the suited bet can never win on a shoe of 1 deck" in problem
+
+
+def test_a_cut_card_leaves_at_least_half_the_shoe_to_deal(tmp_path):
+    """One deck cut 45 cards from its end dealt one hand, and its page said "The 1 hands of
+    the example shoe, in 1 columns"."""
+    (problem,) = problems_of(
+        write(tmp_path, "[games.live-baccarat-it]\ndecks = 1\ncut_card_depth = 45\n")
+    )
+    assert problem.endswith(
+        "games.live-baccarat-it.cut_card_depth: 45 cards behind the cut card leave 7 of the"
+        " shoe's 52 to deal: place it at most 26 cards from the end (half the shoe dealt at"
+        " least)"
+    )
+    half = write(tmp_path, "[games.live-baccarat-it]\ndecks = 2\ncut_card_depth = 52\n")
+    assert load_config(half).games["live-baccarat-it"].cut_card_depth == 52
 
 
 def test_every_problem_is_collected_at_once(tmp_path):
