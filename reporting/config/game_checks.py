@@ -65,10 +65,20 @@ def _check_exclusive_bets(
     groups, bets = values["exclusive_bets"], values["bets"]
     if MISSING in (groups, bets):
         return
-    for group in groups:
+    sets = [frozenset(group) for group in groups]
+    for index, group in enumerate(groups):
         if not set(group) <= set(bets):
             problems.add(
                 (*path, "exclusive_bets"), f"{list(group)} must name two or more offered bets"
+            )
+        mine = sets[index]
+        wider = next((other for other in sets[:index] if mine <= other), None)
+        wider = wider or next((other for other in sets[index + 1 :] if mine < other), None)
+        if wider is not None:
+            problems.add(
+                (*path, "exclusive_bets"),
+                f"{sorted(mine)} says again what {sorted(wider)} says (a page would state the"
+                " rule twice): remove it",
             )
 
 

@@ -528,6 +528,27 @@ def test_a_cut_card_leaves_at_least_half_the_shoe_to_deal(tmp_path):
     assert load_config(half).games["live-baccarat-it"].cut_card_depth == 52
 
 
+def test_an_exclusive_group_another_one_already_holds_is_refused(tmp_path):
+    """A group given twice, or inside a wider one, printed its house rule twice."""
+    path = write(
+        tmp_path,
+        "[games.live-baccarat-gr]\nexclusive_bets = [['player', 'banker'], ['banker', 'player'],"
+        " ['player', 'banker', 'tie'], ['tie', 'player_pair']]\n",
+    )
+    problems = problems_of(path)
+    assert [problem.split("exclusive_bets: ")[1] for problem in problems] == [
+        "['banker', 'player'] says again what ['banker', 'player', 'tie'] says (a page would"
+        " state the rule twice): remove it",
+        "['banker', 'player'] says again what ['banker', 'player'] says (a page would state the"
+        " rule twice): remove it",
+    ]
+    apart = write(
+        tmp_path,
+        "[games.live-baccarat-gr]\nexclusive_bets = [['player', 'banker'], ['tie', 'player']]\n",
+    )
+    assert len(load_config(apart).games["live-baccarat-gr"].exclusive_bets) == 2
+
+
 def test_every_problem_is_collected_at_once(tmp_path):
     path = write(
         tmp_path,

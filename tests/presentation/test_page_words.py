@@ -309,3 +309,15 @@ def test_a_page_that_would_print_two_bets_under_one_name_is_refused(operator_con
         " them names of their own (the game's words.en, or an own bet's name)"
     )
     assert build_rule_sheet(game, "da", disclosure=None, as_of=AS_OF, tool_version="t")
+
+
+def test_a_house_rule_of_three_bets_says_only_one_of_them(operator_config):
+    """A group of three printed "you may bet on Player, Banker or Tie, not on both"."""
+    game = dataclasses.replace(
+        operator_config.games["live-baccarat-gr"],
+        exclusive_bets=(frozenset({"player", "banker", "tie"}),),
+    )
+    english, italian = (visible_text(page_of(game, language)) for language in ("en", "it"))
+    assert "you may bet on only one of Player, Banker and Tie." in english
+    assert "not on both" not in english
+    assert "puntare su una sola tra Giocatore, Banco e Pareggio." in italian
