@@ -30,7 +30,16 @@ def _check_shoe(
             f" {52 * decks} to deal: place it at most {26 * decks} cards from the end (half the"
             " shoe dealt at least)",
         )
-    reshuffled = values["reshuffle_every_round"]
+    reshuffled, kind = values["reshuffle_every_round"], values["kind"]
+    if MISSING not in (reshuffled, kind) and reshuffled is (kind == "live"):
+        problems.add(
+            (*path, "reshuffle_every_round"),
+            f"{str(reshuffled).lower()} for {'a live' if kind == 'live' else 'an RNG'} game: the"
+            " pages describe a live game dealt"
+            " from a shoe and an RNG game whose cards are shuffled before every round"
+            f' (reshuffle_every_round = {str(not reshuffled).lower()}, or kind = "'
+            f'{"rng" if kind == "live" else "live"}")',
+        )
     if reshuffled is True and depth not in (None, MISSING):
         problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")
     if reshuffled is True and values["scoreboard"] not in (None, MISSING, []):

@@ -306,6 +306,16 @@ def problems_of(path: Path) -> list[str]:
             id="limit-zero",
         ),
         pytest.param(
+            "[games.live-baccarat-it]\nreshuffle_every_round = true\nscoreboard = []\n",
+            "games.live-baccarat-it.reshuffle_every_round",
+            id="a-live-game-reshuffled-every-round",
+        ),
+        pytest.param(
+            "[games.mini-baccarat-it]\nkind = 'live'\n",
+            "games.mini-baccarat-it.reshuffle_every_round",
+            id="a-live-game-of-an-rng-base",
+        ),
+        pytest.param(
             "[games.live-baccarat-it]\ndecks = 2\ncut_card_depth = 53\n",
             "games.live-baccarat-it.cut_card_depth",
             id="cut-card-past-half-the-shoe",
