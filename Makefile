@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO   := demo
 
-.PHONY: bytecode demo test test-fast mutation lint docs docs-serve bench generate i18n schemas sample-inbox syslibs clean help
+.PHONY: bytecode demo test test-fast mutation lint docs docs-serve bench generate i18n schemas sample-inbox currencies syslibs clean help
 
 help:
 	@echo "make demo   install into .venv, then run the monthly job on sample_data/ into demo/"
@@ -18,7 +18,8 @@ help:
 	@echo "make i18n   extract, update and compile the gettext catalogues"
 	@echo "make schemas  regenerate the JSON Schemas of the configuration and of log profiles"
 	@echo "make sample-inbox  regenerate sample_data/inbox/ (same bytes for the same seed)"
-	@echo "make generate  every generated file: i18n, schemas and sample-inbox"
+	@echo "make currencies  regenerate reporting/data/currencies.json (ISO 4217 decimals, from CLDR)"
+	@echo "make generate  every generated file: i18n, schemas, sample-inbox and currencies"
 
 syslibs:
 	@scripts/ensure-system-libs.sh
@@ -129,9 +130,13 @@ schemas: $(STAMP)
 sample-inbox: $(STAMP)
 	$(BIN)/python scripts/generate.py sample-inbox
 
+# ISO 4217's currencies with their decimals, from Babel's CLDR (reporting/data/currencies.json).
+currencies: $(STAMP)
+	$(BIN)/python scripts/generate.py currencies
+
 # Every generated file (scripts/generate.py lists them; tests/test_generated.py fails, naming
 # this target, when one is out of date).
-generate: i18n schemas sample-inbox
+generate: i18n schemas sample-inbox currencies
 
 clean:
 	rm -rf $(VENV) $(DEMO) mutants site .pytest_cache .ruff_cache .hypothesis build dist *.egg-info

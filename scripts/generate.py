@@ -1,7 +1,9 @@
 """The files of the repository that are generated, never edited by hand, and the one command
 that writes each: the JSON Schemas (from the key tables and the bet catalogue), the sample
-inbox (from the sample generator, same bytes for the same seed), and the catalogues' template
-(the msgids of reporting/ and reporting/templates/rules/, extracted as babel.cfg says).
+inbox (from the sample generator, same bytes for the same seed), the catalogues' template
+(the msgids of reporting/ and reporting/templates/rules/, extracted as babel.cfg says), and
+the ISO 4217 currencies with their decimals (from CLDR, as Babel ships it: the configuration
+checks a game's currency against them without loading Babel).
 
 ``make generate`` runs ``python scripts/generate.py`` (every file); ``make schemas``,
 ``make sample-inbox`` and ``make i18n`` run one of them by name. Each writes under a root
@@ -22,6 +24,7 @@ from pathlib import Path
 from babel.messages.frontend import CommandLineInterface
 
 from reporting.config import keys as config_keys
+from reporting.config.regulators import CURRENCIES_PATH
 from reporting.ingest.profiles import keys as profile_keys
 from reporting.presentation.i18n import LOCALE_DIR
 
@@ -31,6 +34,7 @@ CONFIG_SCHEMA = config_keys.SCHEMA_PATH.relative_to(REPO)
 PROFILE_SCHEMA = profile_keys.SCHEMA_PATH.relative_to(REPO)
 CATALOGUE_TEMPLATE = (LOCALE_DIR / "messages.pot").relative_to(REPO)
 SAMPLE_INBOX = Path("sample_data/inbox/round-log-2026-10.jsonl.gz")
+CURRENCIES = CURRENCIES_PATH.relative_to(REPO)
 
 
 def write_schemas(root: Path) -> None:
@@ -79,11 +83,26 @@ def write_catalogue_template(root: Path) -> None:
         )
 
 
+def write_currencies(root: Path) -> None:
+    """Every currency CLDR knows, with the decimals its amounts are written in."""
+    from babel import __version__ as babel_version
+    from babel.numbers import get_currency_precision, list_currencies
+
+    document = {
+        "source": f"CLDR, as Babel {babel_version} ships it (scripts/generate.py currencies)",
+        "decimals": {code: get_currency_precision(code) for code in sorted(list_currencies())},
+    }
+    (root / CURRENCIES).parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    (root / CURRENCIES).write_text(text, encoding="utf-8")
+
+
 #: Each generated file's name on the command line, and its writer.
 GENERATORS: dict[str, Callable[[Path], None]] = {
     "schemas": write_schemas,
     "sample-inbox": write_sample_inbox,
     "catalogue-template": write_catalogue_template,
+    "currencies": write_currencies,
 }
 
 

@@ -70,6 +70,12 @@ def test_a_message_moved_to_another_line_leaves_the_template_up_to_date_but_not_
     assert comparable_template(reworded) != comparable_template(template)
 
 
+def test_the_currencies_are_cldr_s_as_babel_ships_it(tmp_path):
+    generate.write_currencies(tmp_path)
+    path = generate.CURRENCIES
+    assert (REPO / path).read_bytes() == (tmp_path / path).read_bytes(), f"{path} is {RUN}"
+
+
 def test_make_generate_runs_every_generator():
     made = subprocess.run(  # -n: print the commands, run none; the venv's stamp taken as made
         ["make", "-n", "-o", ".venv/.installed", "generate"],

@@ -8,6 +8,7 @@ The warnings a regulator's facts give are worded once, in :mod:`reporting.figure
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -18,12 +19,13 @@ from typing import Literal
 import msgspec
 
 __all__ = [
+    "CURRENCIES_PATH",
     "CURRENCY_DECIMALS",
     "DEFAULT_UPDATE_DAY",
     "REGULATORS_PATH",
     "REQUIRABLE_KEYS",
     "Regulator",
-    "cldr_currency_problem",
+    "currency_decimals",
     "currency_problem",
     "load_regulators",
     "regulator_of_country",
@@ -129,29 +131,27 @@ def load_regulators(path: Path = REGULATORS_PATH) -> dict[str, Regulator]:
 CURRENCY_DECIMALS = 2
 
 
+#: ISO 4217's currencies with their decimals, from CLDR (``make generate`` writes it).
+CURRENCIES_PATH = REGULATORS_PATH.with_name("currencies.json")
+
+
+@cache
+def currency_decimals() -> dict[str, int]:
+    """Each currency CLDR knows, by code, with the decimals its amounts are written in."""
+    with CURRENCIES_PATH.open("rb") as handle:
+        return json.load(handle)["decimals"]
+
+
 def currency_problem(code: str) -> str | None:
     """Why ``code`` cannot be a game's currency (None: it can): it must be an ISO 4217 code
     that CLDR knows, of :data:`CURRENCY_DECIMALS` decimals. A currency of other decimals
     (JPY has none, KWD three) would have its amounts misread by the logs' hundredths and its
-    pages' examples printed in units the engine does not pay in.
-
-    The markets' currencies (the regulators' rows, held to CLDR by
-    tests/config/test_regulators.py) are taken without loading Babel, which the odds of a
-    game do not otherwise need; any other is looked up in CLDR."""
+    pages' examples printed in units the engine does not pay in."""
     if not (len(code) == 3 and code.isascii() and code.isupper() and code.isalpha()):
         return f"{code!r} is not an ISO 4217 code such as EUR"
-    if code in {regulator.currency for regulator in load_regulators().values()}:
-        return None
-    return cldr_currency_problem(code)
-
-
-def cldr_currency_problem(code: str) -> str | None:
-    """:func:`currency_problem` as CLDR (Babel) has it, for an ISO-shaped ``code``."""
-    from babel.numbers import get_currency_precision, is_currency
-
-    if not is_currency(code):
+    decimals = currency_decimals().get(code)
+    if decimals is None:
         return f"{code!r} is not an ISO 4217 currency code"
-    decimals = get_currency_precision(code)
     if decimals != CURRENCY_DECIMALS:
         return (
             f"{code} is counted in {decimals} decimals; round logs carry money in hundredths,"
@@ -166,10 +166,9 @@ def _check_facts(where: str, entry: _Entry) -> None:
 
     if not (len(entry.country) == 2 and entry.country.isupper() and entry.country.isalpha()):
         raise ValueError(f"{where}.country: {entry.country!r} is not an ISO 3166 code such as IT")
-    if not (len(entry.currency) == 3 and entry.currency.isupper() and entry.currency.isalpha()):
-        raise ValueError(
-            f"{where}.currency: {entry.currency!r} is not an ISO 4217 code such as EUR"
-        )
+    problem = currency_problem(entry.currency)
+    if problem:
+        raise ValueError(f"{where}.currency: {problem}")
     try:
         ZoneInfo(entry.timezone)
     except (ZoneInfoNotFoundError, ValueError):

@@ -1028,7 +1028,7 @@ def test_one_account_holding_both_pair_bets_in_the_greek_game_is_one_finding(
 
 # --- shoes ----------------------------------------------------------------------------------------
 
-ONE_DECK = '[games.one-deck-it]\nbase = "live-baccarat-it"\ndecks = 1\n'
+ONE_DECK = '[games.one-deck-it]\nbase = "live-baccarat-it"\ndecks = 1\nbets = ["player", "banker", "tie"]\n'
 
 
 def shoe_round(make_round, round_id: str, shoe: str, hand: int, player, banker, settled: str):
