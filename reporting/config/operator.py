@@ -233,7 +233,8 @@ def _drawing_problem(root: ElementTree.Element) -> str | None:
             parts.append(by_id[reference[1:]])
         return parts
 
-    counted: dict[int, int] = {}
+    # Each element walked once: what it draws (itself included) and how deep (its height).
+    drawn: dict[int, tuple[int, int]] = {}
     open_ = {id(root)}
     stack = [(root, iter(drawn_by(root)))]
     while stack:
@@ -242,21 +243,22 @@ def _drawing_problem(root: ElementTree.Element) -> str | None:
         if part is None:
             stack.pop()
             open_.discard(id(element))
-            total = 1 + sum(counted[id(child)] for child in drawn_by(element))
+            below = [drawn[id(child)] for child in drawn_by(element)]
+            total = 1 + sum(count for count, _ in below)
             if total > MAX_LOGO_ELEMENTS:
                 return (
                     f"the SVG draws over {MAX_LOGO_ELEMENTS:,} elements (each <use> counted as"
                     " what it draws): not a page's logo"
                 )
-            counted[id(element)] = total
+            drawn[id(element)] = (total, 1 + max((height for _, height in below), default=0))
         elif id(part) in open_:
             return "a <use> of the SVG draws an element that holds it (it would draw itself)"
-        elif len(stack) >= MAX_LOGO_DEPTH:
+        elif len(stack) + (drawn[id(part)][1] if id(part) in drawn else 1) > MAX_LOGO_DEPTH:
             return (
                 f"the SVG nests elements over {MAX_LOGO_DEPTH} deep (each <use> counted as what"
                 " it draws): the printer would leave it out"
             )
-        elif id(part) not in counted:
+        elif id(part) not in drawn:
             open_.add(id(part))
             stack.append((part, iter(drawn_by(part))))
     return None

@@ -176,6 +176,12 @@ def test_each_mistake_is_refused_at_its_line_and_key(tmp_path, operator, files, 
     assert message in problems[0], problems
 
 
+SVG_NS = "http://www.w3.org/2000/svg"
+#: An SVG logo's problems (None: the logo is taken).
+TOO_MANY = "draws over 10,000 elements"
+TOO_DEEP = "nests elements over 100 deep"
+
+
 def _nested_uses(levels: int, per_level: int = 10) -> bytes:
     """An SVG of a few KiB whose ``<use>`` nest ``levels`` deep, ``per_level`` a level:
     ``per_level ** levels`` rectangles drawn."""
@@ -189,15 +195,28 @@ def _nested_uses(levels: int, per_level: int = 10) -> bytes:
     ).encode()
 
 
-SVG_NS = "http://www.w3.org/2000/svg"
+def _chained_nests(chains: int, depth: int = 90) -> bytes:
+    """``chains`` nests of ``depth`` groups, each ending in a ``<use>`` of the one before,
+    defined before they are drawn: ``chains * depth`` levels deep as drawn, none deep alone."""
+    nests = []
+    for chain in range(chains):
+        inner = f'<use href="#c{chain - 1}"/>' if chain else "<rect/>"
+        nests.append(f'<g id="c{chain}">' + "<g>" * depth + inner + "</g>" * depth + "</g>")
+    return (
+        f'<svg xmlns="{SVG_NS}"><defs>{"".join(nests)}</defs><use href="#c{chains - 1}"/></svg>'
+    ).encode()
 
 
 @pytest.mark.parametrize(
     ("svg", "message"),
     [
-        pytest.param(_nested_uses(6), "draws over 10,000 elements", id="a-million-by-use"),
-        pytest.param(_nested_uses(4), None, id="ten-thousand-and-one"),
-        pytest.param(_nested_uses(3), "", id="a-thousand"),
+        pytest.param(_nested_uses(6), TOO_MANY, id="a-million-by-use"),
+        pytest.param(_nested_uses(4), TOO_MANY, id="11111-by-use"),
+        pytest.param(_nested_uses(3), None, id="1111-by-use"),
+        pytest.param(f'<svg xmlns="{SVG_NS}">{"<rect/>" * 9_999}</svg>'.encode(), None, id="10000"),
+        pytest.param(
+            f'<svg xmlns="{SVG_NS}">{"<rect/>" * 10_000}</svg>'.encode(), TOO_MANY, id="10001"
+        ),
         pytest.param(
             f'<svg xmlns="{SVG_NS}"><g id="g"><use xlink:href="#g" xmlns:xlink='
             '"http://www.w3.org/1999/xlink"/></g></svg>'.encode(),
@@ -206,34 +225,35 @@ SVG_NS = "http://www.w3.org/2000/svg"
         ),
         pytest.param(
             f'<svg xmlns="{SVG_NS}">{"<g>" * 20_000}<rect/>{"</g>" * 20_000}</svg>'.encode(),
-            "nests elements over 100 deep",
+            TOO_DEEP,
             id="nested-20000-deep",
         ),
         pytest.param(
             f'<svg xmlns="{SVG_NS}">{"<g>" * 98}<rect/>{"</g>" * 98}</svg>'.encode(),
-            "",
+            None,
             id="100-levels",
         ),
         pytest.param(
             f'<svg xmlns="{SVG_NS}">{"<g>" * 99}<rect/>{"</g>" * 99}</svg>'.encode(),
-            "nests elements over 100 deep",
+            TOO_DEEP,
             id="101-levels",
         ),
-        pytest.param(
-            f'<svg xmlns="{SVG_NS}">{"<rect/>" * 9_999}</svg>'.encode(), "", id="10000-drawn"
-        ),
+        pytest.param(_chained_nests(5), TOO_DEEP, id="450-levels-by-chained-use"),
+        pytest.param(_chained_nests(1), None, id="one-nest-of-90"),
     ],
 )
 def test_an_svg_logo_that_draws_without_bound_is_refused(tmp_path, svg, message):
     """A logo is drawn on every printed page: a small file whose ``<use>`` draw a million
-    rectangles took minutes and gigabytes a page. Counted as drawn, without recursion."""
+    rectangles took minutes and gigabytes a page, and one nested hundreds deep was left out.
+    Counted as drawn (a ``<use>`` as what it draws, however the file orders them), without
+    recursion."""
     (tmp_path / "logo.svg").write_bytes(svg)
-    if message == "":
+    if message is None:
         assert load_config(config_with(tmp_path, 'logo = "logo.svg"')).operator.logo.data == svg
         return
     (problem,) = problems_of(tmp_path, 'logo = "logo.svg"')
     assert problem.startswith(f"{tmp_path / 'operator.toml'}:3: operator.logo: "), problem
-    assert (message or "draws over 10,000 elements") in problem
+    assert message in problem
 
 
 def test_every_problem_of_the_section_is_listed_at_once(tmp_path):
