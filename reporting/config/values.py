@@ -395,10 +395,13 @@ class CataloguePay(Kind):
 
     def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
         if value in ("push", "lose") and value != self.default:
+            row = f'the {self.bet} bet wins on this row, which pays odds (e.g. "8")'
+            if self.default is not None:
+                row = f"this row of the {self.bet} bet pays odds or returns the stake ('push')"
             problems.add(
                 path,
-                f'{value!r}: the {self.bet} bet wins on this row, which pays odds (e.g. "8");'
-                " for a bet that pays otherwise, declare one of your own in [bets]",
+                f"{value!r}: {row}; for a bet that pays otherwise, declare one of your own in"
+                " [bets]",
             )
             return MISSING
         if value == self.default:

@@ -463,6 +463,9 @@ def test_a_catalogue_bet_s_winning_row_pays_odds_not_a_push_or_a_loss(tmp_path):
     with pytest.raises(InputError, match="'push': the tie bet wins on this row"):
         apply_pay_overrides(table, ["tie=push"])
     assert apply_pay_overrides(table, ["tie=9"]).odds("tie") == 9
+    bonus = PayTable.of([catalogue_bets()["player_bonus"]])
+    with pytest.raises(InputError, match="this row of the player_bonus bet pays odds or returns"):
+        apply_pay_overrides(bonus, ["bonus_natural_tie=lose"])
 
 
 @pytest.mark.parametrize(
