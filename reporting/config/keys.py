@@ -309,7 +309,11 @@ GAME_KEYS: dict[str, Key] = {
         Text("IT", 2, "[A-Z]{2}", "a country code"), "ISO 3166 code of the licensing market"
     ),
     "decks": Key(Integer(1, 8), "decks in the shoe"),
-    "reshuffle_every_round": Key(Boolean(), "whether the shoe is shuffled before every round"),
+    "reshuffle_every_round": Key(
+        Boolean(),
+        "whether the shoe is shuffled before every round: true for an RNG game, false for a live"
+        " one (a game that changes its base's kind follows it)",
+    ),
     "cut_card_depth": Key(
         Integer(6, 52 * 8 - 7),
         "cards left behind the cut card, at most half the shoe (a live shoe's; its pages state"

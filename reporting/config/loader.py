@@ -599,6 +599,11 @@ def _game_values(
             if key not in OPTIONAL_GAME_KEYS and base:
                 problems.add((*path, key), "missing (the base game does not set it either)")
             values[key] = MISSING if key not in OPTIONAL_GAME_KEYS or not base else None
+    if "kind" in override and "reshuffle_every_round" not in override:
+        # a game made live or RNG on a base of the other kind: its shoe follows its kind
+        values["reshuffle_every_round"] = (
+            MISSING if values["kind"] is MISSING else (values["kind"] == "rng")
+        )
     limits = values["limits"]
     if not base and isinstance(limits, dict) and not {"min", "max"} <= set(limits):
         values["limits"] = MISSING

@@ -311,9 +311,9 @@ def problems_of(path: Path) -> list[str]:
             id="a-live-game-reshuffled-every-round",
         ),
         pytest.param(
-            "[games.mini-baccarat-it]\nkind = 'live'\n",
+            "[games.mini-baccarat-it]\nkind = 'live'\nreshuffle_every_round = true\n",
             "games.mini-baccarat-it.reshuffle_every_round",
-            id="a-live-game-of-an-rng-base",
+            id="a-live-game-reshuffled-every-round-on-an-rng-base",
         ),
         pytest.param(
             "[games.live-baccarat-it]\ndecks = 2\ncut_card_depth = 53\n",
@@ -560,6 +560,15 @@ def test_an_exclusive_group_another_one_already_holds_is_refused(tmp_path):
         "[games.live-baccarat-gr]\nexclusive_bets = [['player', 'banker'], ['tie', 'player']]\n",
     )
     assert len(load_config(apart).games["live-baccarat-gr"].exclusive_bets) == 2
+
+
+def test_a_game_of_the_other_kind_than_its_base_has_the_shoe_of_its_kind(tmp_path):
+    """kind is the one fact: a live game on the RNG base is dealt from a shoe, an RNG game on
+    a live base reshuffled before every round, unless the file says otherwise (refused)."""
+    live = write(tmp_path, "[games.mini-baccarat-it]\nkind = 'live'\n")
+    assert not load_config(live).games["mini-baccarat-it"].reshuffle_every_round
+    rng = write(tmp_path, "[games.live-baccarat-it]\nkind = 'rng'\nscoreboard = []\n")
+    assert load_config(rng).games["live-baccarat-it"].reshuffle_every_round
 
 
 def test_every_problem_is_collected_at_once(tmp_path):
