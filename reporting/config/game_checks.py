@@ -14,7 +14,7 @@ from typing import Any
 
 from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
 from reporting.config.values import MISSING, Problems, suggestion
-from reporting.engine.games import ALWAYS_OPEN
+from reporting.engine.games import ALWAYS_OPEN, cut_card_depths
 
 __all__ = ["GAME_CHECKS"]
 
@@ -23,13 +23,15 @@ def _check_shoe(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
     decks, depth = values["decks"], values["cut_card_depth"]
-    if MISSING not in (decks, depth) and depth is not None and depth > 26 * decks:
-        problems.add(
-            (*path, "cut_card_depth"),
-            f"{depth} cards behind the cut card leave {52 * decks - depth} of the shoe's"
-            f" {52 * decks} to deal: place it at most {26 * decks} cards from the end (half the"
-            " shoe dealt at least)",
-        )
+    if MISSING not in (decks, depth) and depth is not None:
+        deepest = cut_card_depths(decks)[-1]
+        if depth > deepest:
+            problems.add(
+                (*path, "cut_card_depth"),
+                f"{depth} cards behind the cut card leave {52 * decks - depth} of the shoe's"
+                f" {52 * decks} to deal: place it at most {deepest} cards from the end (half"
+                " the shoe dealt at least)",
+            )
     reshuffled, kind = values["reshuffle_every_round"], values["kind"]
     if MISSING not in (reshuffled, kind) and reshuffled is (kind == "live"):
         problems.add(

@@ -41,6 +41,7 @@ from reporting.config.values import (
 )
 from reporting.engine.bets import BetGroup
 from reporting.engine.facts import FACTS
+from reporting.engine.games import MIN_CUT_CARD_DEPTH, cut_card_depths
 from reporting.engine.money import RoundingPolicy
 
 __all__ = [
@@ -315,7 +316,7 @@ GAME_KEYS: dict[str, Key] = {
         " one (a game that changes its base's kind follows it)",
     ),
     "cut_card_depth": Key(
-        Integer(6, 52 * 8 - 7),
+        Integer(MIN_CUT_CARD_DEPTH, cut_card_depths(8)[-1]),
         "cards left behind the cut card, at most half the shoe (a live shoe's; its pages state"
         " it only when set)",
     ),

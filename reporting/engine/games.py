@@ -16,9 +16,11 @@ from reporting.engine.money import RoundingPolicy
 
 __all__ = [
     "ALWAYS_OPEN",
+    "MIN_CUT_CARD_DEPTH",
     "ExclusiveGroups",
     "GameSpec",
     "StakeLimits",
+    "cut_card_depths",
     "last_moment_to_bet",
     "placed_in_time",
 ]
@@ -26,6 +28,21 @@ __all__ = [
 #: ``opening_hours`` of a game open every day around the clock (its pages say so, and the
 #: audit may look for its tables' idle stretches).
 ALWAYS_OPEN = "24h"
+
+#: The fewest cards behind a cut card: a hand takes at most six, and every hand is dealt whole.
+MIN_CUT_CARD_DEPTH = 6
+
+
+def cut_card_depths(decks: int) -> range:
+    """The cut card's depths a shoe of ``decks`` decks may have: at least
+    :data:`MIN_CUT_CARD_DEPTH` cards behind it, at most half the shoe (so that half the shoe
+    is dealt at least: one deck cut 45 cards from its end dealt one hand).
+
+    >>> cut_card_depths(8)
+    range(6, 209)
+    """
+    return range(MIN_CUT_CARD_DEPTH, 26 * decks + 1)
+
 
 #: A moment as the house rules compare it: epoch milliseconds, or a UTC timestamp as text in
 #: one fixed-width spelling (the stored form), which orders as the instants do.

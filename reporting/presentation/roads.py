@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from xml.sax.saxutils import escape, quoteattr
 
+from reporting.engine.games import MIN_CUT_CARD_DEPTH, cut_card_depths
 from reporting.engine.rules import Outcome, Winner, deal_round, resolve_round
 from reporting.sample.calendar import Clock
 from reporting.sample.shoes import TableShoes, full_deck
@@ -566,10 +567,10 @@ def deal_shoe(seed: int | str, decks: int = 8, cut_card_depth: int = 14) -> tupl
     or a court card) burnt, then hands dealt until no more than ``cut_card_depth`` cards are
     left before a hand. The same seed gives the same rounds.
     """
-    if not 6 <= cut_card_depth < 52 * decks - 6:
+    if cut_card_depth not in cut_card_depths(decks):
         raise ValueError(
             f"a cut card {cut_card_depth} cards from the end does not fit a shoe of {decks}"
-            " decks that deals every hand whole (6 or more, fewer than the shoe)"
+            f" decks (from {MIN_CUT_CARD_DEPTH} to half the shoe)"
         )
     shoes = TableShoes("EXAMPLE", full_deck(decks), Clock("UTC"), random.Random(seed))
     shoe = shoes.next_hand(0, cut_card_depth)
