@@ -18,7 +18,7 @@ help:
 	@echo "make i18n   extract, update and compile the gettext catalogues"
 	@echo "make schemas  regenerate the JSON Schemas of the configuration and of log profiles"
 	@echo "make sample-inbox  regenerate sample_data/inbox/ (same bytes for the same seed)"
-	@echo "make currencies  regenerate reporting/data/currencies.json (ISO 4217 decimals, from CLDR)"
+	@echo "make currencies  regenerate reporting/data/currencies.json (the currencies in use, their CLDR decimals)"
 	@echo "make generate  every generated file: i18n, schemas, sample-inbox and currencies"
 
 syslibs:
@@ -130,7 +130,7 @@ schemas: $(STAMP)
 sample-inbox: $(STAMP)
 	$(BIN)/python scripts/generate.py sample-inbox
 
-# ISO 4217's currencies with their decimals, from Babel's CLDR (reporting/data/currencies.json).
+# The currencies in use with their decimals, from Babel's CLDR (reporting/data/currencies.json).
 currencies: $(STAMP)
 	$(BIN)/python scripts/generate.py currencies
 

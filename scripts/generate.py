@@ -2,13 +2,14 @@
 that writes each: the JSON Schemas (from the key tables and the bet catalogue), the sample
 inbox (from the sample generator, same bytes for the same seed), the catalogues' template
 (the msgids of reporting/ and reporting/templates/rules/, extracted as babel.cfg says), and
-the ISO 4217 currencies with their decimals (from CLDR, as Babel ships it: the configuration
+the currencies in use with the decimals CLDR writes them in (from Babel: the configuration
 checks a game's currency against them without loading Babel).
 
 ``make generate`` runs ``python scripts/generate.py`` (every file); ``make schemas``,
-``make sample-inbox`` and ``make i18n`` run one of them by name. Each writes under a root
-folder, the repository by default: the tests write into a temporary one and compare
-(tests/test_generated.py), so a file left out of date fails a test naming ``make generate``.
+``make sample-inbox``, ``make currencies`` and ``make i18n`` run one of them by name. Each
+writes under a root folder, the repository by default: the tests write into a temporary one
+and compare (tests/test_generated.py), so a file left out of date fails a test naming
+``make generate``.
 """
 
 from __future__ import annotations
@@ -84,13 +85,21 @@ def write_catalogue_template(root: Path) -> None:
 
 
 def write_currencies(root: Path) -> None:
-    """Every currency CLDR knows, with the decimals its amounts are written in."""
+    """Every currency in use (legal tender of some territory today, as CLDR lists them), with
+    the decimals CLDR writes its amounts in, which are those the pages print."""
     from babel import __version__ as babel_version
-    from babel.numbers import get_currency_precision, list_currencies
+    from babel.core import get_global
+    from babel.numbers import get_currency_precision
 
+    in_use = {
+        code
+        for currencies in get_global("territory_currencies").values()
+        for code, _start, end, tender in currencies
+        if end is None and tender
+    }
     document = {
-        "source": f"CLDR, as Babel {babel_version} ships it (scripts/generate.py currencies)",
-        "decimals": {code: get_currency_precision(code) for code in sorted(list_currencies())},
+        "source": f"CLDR, as Babel {babel_version} ships it (make currencies)",
+        "decimals": {code: get_currency_precision(code) for code in sorted(in_use)},
     }
     (root / CURRENCIES).parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"

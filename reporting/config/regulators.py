@@ -18,9 +18,10 @@ from typing import Literal
 
 import msgspec
 
+from reporting.engine.money import DECIMALS
+
 __all__ = [
     "CURRENCIES_PATH",
-    "CURRENCY_DECIMALS",
     "DEFAULT_UPDATE_DAY",
     "REGULATORS_PATH",
     "REQUIRABLE_KEYS",
@@ -126,36 +127,33 @@ def load_regulators(path: Path = REGULATORS_PATH) -> dict[str, Regulator]:
     return regulators
 
 
-#: The decimals of every amount the tool reads, stores and prints: a round log's money is in
-#: hundredths of the currency's unit (round-log.md), and the engine rounds wins to them.
-CURRENCY_DECIMALS = 2
-
-
-#: ISO 4217's currencies with their decimals, from CLDR (``make generate`` writes it).
+#: The currencies in use, with the decimals CLDR writes them in (``make currencies`` writes it).
 CURRENCIES_PATH = REGULATORS_PATH.with_name("currencies.json")
 
 
 @cache
 def currency_decimals() -> dict[str, int]:
-    """Each currency CLDR knows, by code, with the decimals its amounts are written in."""
+    """Each currency in use (legal tender somewhere, as CLDR lists them), by code, with the
+    decimals CLDR writes its amounts in: those the pages print them in."""
     with CURRENCIES_PATH.open("rb") as handle:
         return json.load(handle)["decimals"]
 
 
 def currency_problem(code: str) -> str | None:
     """Why ``code`` cannot be a game's currency (None: it can): it must be an ISO 4217 code
-    that CLDR knows, of :data:`CURRENCY_DECIMALS` decimals. A currency of other decimals
-    (JPY has none, KWD three) would have its amounts misread by the logs' hundredths and its
-    pages' examples printed in units the engine does not pay in."""
+    in use, of :data:`~reporting.engine.money.DECIMALS` decimals as CLDR writes it. A
+    currency of other decimals (JPY has none, KWD three) would have its amounts misread by
+    the logs' hundredths and its pages' examples printed in units the engine does not pay
+    in."""
     if not (len(code) == 3 and code.isascii() and code.isupper() and code.isalpha()):
         return f"{code!r} is not an ISO 4217 code such as EUR"
     decimals = currency_decimals().get(code)
     if decimals is None:
-        return f"{code!r} is not an ISO 4217 currency code"
-    if decimals != CURRENCY_DECIMALS:
+        return f"{code!r} is not an ISO 4217 code of a currency in use"
+    if decimals != DECIMALS:
         return (
             f"{code} is counted in {decimals} decimals; round logs carry money in hundredths,"
-            f" so a game's currency has {CURRENCY_DECIMALS} decimals (EUR, DKK, SEK, ...)"
+            f" so a game's currency has {DECIMALS} decimals (EUR, DKK, SEK, ...)"
         )
     return None
 

@@ -13,6 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 __all__ = [
+    "DECIMALS",
     "AmountError",
     "RoundingPolicy",
     "cents_to_decimal",
@@ -25,7 +26,14 @@ __all__ = [
     "round_fraction",
 ]
 
-_AMOUNT = re.compile(r"(?P<units>[0-9]+)(?:\.(?P<fraction>[0-9]{1,2}))?")
+#: The decimals of every amount: money is counted in hundredths (cents) of the currency's unit,
+#: as round logs write it (round-log.md), so a game's currency has as many
+#: (reporting.config.regulators.currency_problem).
+DECIMALS = 2
+#: Cents in a unit of the currency.
+_CENTS = 10**DECIMALS
+
+_AMOUNT = re.compile(rf"(?P<units>[0-9]+)(?:\.(?P<fraction>[0-9]{{1,{DECIMALS}}}))?")
 
 
 class AmountError(ValueError):
@@ -57,7 +65,7 @@ def parse_amount(text: object, *, allow_zero: bool = True) -> int:
         raise AmountError(
             f'amount {text!r} is not a plain decimal with at most 2 decimals (e.g. "25.00")'
         )
-    cents = int(match["units"]) * 100 + int((match["fraction"] or "0").ljust(2, "0"))
+    cents = int(match["units"]) * _CENTS + int((match["fraction"] or "0").ljust(DECIMALS, "0"))
     if cents == 0 and not allow_zero:
         raise AmountError(f"amount {text!r} must be greater than zero")
     return cents
@@ -65,7 +73,7 @@ def parse_amount(text: object, *, allow_zero: bool = True) -> int:
 
 def cents_to_decimal(cents: int) -> Decimal:
     """Exact ``Decimal`` for an amount in cents (``1234`` -> ``Decimal('12.34')``)."""
-    return Decimal(cents).scaleb(-2)
+    return Decimal(cents).scaleb(-DECIMALS)
 
 
 def format_cents(cents: int) -> str:
@@ -75,8 +83,8 @@ def format_cents(cents: int) -> str:
     ('24.08', '0.05', '-1.50')
     """
     sign = "-" if cents < 0 else ""
-    units, fraction = divmod(abs(cents), 100)
-    return f"{sign}{units}.{fraction:02d}"
+    units, fraction = divmod(abs(cents), _CENTS)
+    return f"{sign}{units}.{fraction:0{DECIMALS}d}"
 
 
 def format_money(cents: int, currency: str | None = None) -> str:
@@ -87,8 +95,8 @@ def format_money(cents: int, currency: str | None = None) -> str:
     ('12,345.00 EUR', '0.05 DKK', '-1,234.56')
     """
     sign = "-" if cents < 0 else ""
-    units, fraction = divmod(abs(cents), 100)
-    figure = f"{sign}{units:,}.{fraction:02d}"
+    units, fraction = divmod(abs(cents), _CENTS)
+    figure = f"{sign}{units:,}.{fraction:0{DECIMALS}d}"
     return figure if currency is None else f"{figure} {currency}"
 
 

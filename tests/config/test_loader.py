@@ -416,7 +416,8 @@ def test_a_bad_configuration_names_the_file_and_the_key(tmp_path, toml, key):
     [
         ("JPY", "JPY is counted in 0 decimals; round logs carry money in hundredths"),
         ("KWD", "KWD is counted in 3 decimals; round logs carry money in hundredths"),
-        ("XYZ", "'XYZ' is not an ISO 4217 currency code"),
+        ("XYZ", "'XYZ' is not an ISO 4217 code of a currency in use"),
+        ("DEM", "'DEM' is not an ISO 4217 code of a currency in use"),
     ],
 )
 def test_a_currency_whose_amounts_are_not_hundredths_is_refused(tmp_path, code, message):
