@@ -391,20 +391,21 @@ def ids_whole(text: str) -> Markup:
     return Markup(_ID_TOKEN.sub(marked, escaped))
 
 
-#: Characters of a figure that fits a column of figures on an A4 page beside its neighbours
-#: ("DKK 1,209,706,903.27"); a longer one (a hostile log's totals) may wrap after its group
-#: separators (:func:`figure_breaks`) rather than run past the page's edge.
+#: Characters of a figure that fits a column of figures on a phone's screen; a longer one (a
+#: hostile log's totals) wraps there after its group separators rather than run on.
 FIGURE_FITS = 20
 
 
-def figure_breaks(figure: str, group: str = ",") -> str | Markup:
-    """A figure as formatted, whole if it has at most :data:`FIGURE_FITS` characters; else
-    with a break opportunity (``<wbr>``) after each of its digit ``group`` separators (the
-    locale's: never after a decimal point, nor between a currency's letters and the figure), in
-    a ``<span class="figure-wide">`` that lets it wrap there.
+def figure_breaks(figure: str, group: str = ",") -> Markup:
+    """A figure as formatted, with a break opportunity (``<wbr>``) after each of its digit
+    ``group`` separators (the locale's: never after a decimal point, nor between a currency's
+    letters and the figure). In a ``<span class="figure">``, which a printed page wraps there
+    only when its column cannot hold it whole (three amounts of a big month in kroner beside
+    the counts: "DKK 500,000,000.00"); a figure of more than :data:`FIGURE_FITS` characters
+    is a ``<span class="figure-wide">``, which a screen wraps too.
 
-    >>> figure_breaks("€128,549.40")
-    '€128,549.40'
+    >>> str(figure_breaks("€128,549.40"))
+    '<span class="figure">€128,<wbr>549.40</span>'
     >>> str(figure_breaks("€120,000,000,000,060,522.75"))
     '<span class="figure-wide">€120,<wbr>000,<wbr>000,<wbr>000,<wbr>060,<wbr>522.75</span>'
     >>> str(figure_breaks("DKK\xa0120,000,000,000,060.750"))
@@ -412,11 +413,10 @@ def figure_breaks(figure: str, group: str = ",") -> str | Markup:
     >>> str(figure_breaks("120.000.000.000.060,75\xa0€", group="."))
     '<span class="figure-wide">120.<wbr>000.<wbr>000.<wbr>000.<wbr>060,75\xa0€</span>'
     """
-    if len(figure) <= FIGURE_FITS:
-        return figure
     parts = re.split(rf"(?<=\d{re.escape(group)})(?=\d)", str(figure))
-    return Markup('<span class="figure-wide">{}</span>').format(
-        Markup("<wbr>").join(escape(part) for part in parts)
+    kind = "figure" if len(figure) <= FIGURE_FITS else "figure-wide"
+    return Markup('<span class="{}">{}</span>').format(
+        kind, Markup("<wbr>").join(escape(part) for part in parts)
     )
 
 

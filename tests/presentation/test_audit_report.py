@@ -716,18 +716,54 @@ def test_the_report_s_sign_off_asks_for_what_the_workbook_s_asks_for(store, oper
 
 
 def _text_past_the_paper(document) -> list[str]:
-    """The texts of a laid-out document whose boxes end past their page's right edge."""
+    """The texts of a laid-out document whose boxes end past their page's right margin."""
     past = []
 
-    def walk(box, page_width):
-        if getattr(box, "text", None) and box.position_x + box.width > page_width + 0.5:
+    def walk(box, right):
+        if getattr(box, "text", None) and box.position_x + box.width > right + 0.5:
             past.append(box.text)
         for child in getattr(box, "children", ()):
-            walk(child, page_width)
+            walk(child, right)
 
     for page in document.pages:
-        walk(page._page_box, page.width)
+        page_box = page._page_box
+        walk(page_box, page.width - page_box.margin_right)
     return past
+
+
+@pytest.mark.parametrize(
+    ("staked", "won"), [(50_000_000_000, 1_500_000_000), (500_000_000_000, 15_000_000_000)]
+)
+def test_a_big_operator_s_month_prints_every_figure_within_the_page(
+    store, operator_config, staked, won
+):
+    """A month of a million rounds in kroner (DKK 500,000,000.00 staked, DKK 15,000,000.00
+    won by the house: 18 characters each) ran the money table's GGR off the printed page
+    ("DKK 2,836,875.7" where the month had DKK 2,836,875.77), and with it the tax base. Ten
+    times as much wraps its figures after a group separator, within the page."""
+    from reporting.presentation.i18n import Formatter
+    from reporting.presentation.pdf import laid_out
+
+    audit = month_audit()
+    big = {"rounds": 1_000_000, "void_rounds": 1_000, "bets": 6_000_000, "accounts": 100_000}
+    audit = replace(
+        audit,
+        money=tuple(
+            replace(row, currency="DKK", stakes=staked, payouts=staked - won, **big)
+            for row in audit.money
+        ),
+        disclosures=tuple(
+            replace(check, currency="DKK", stakes=staked, payouts=staked - won, rounds=1_000_000)
+            for check in audit.disclosures
+        ),
+    )
+    html = render_audit_html(report_of(store, operator_config, audit=audit))
+    shown = plain(html)
+    figures = [
+        Formatter("en_GB").money(cents, "DKK").replace("\xa0", " ") for cents in (staked, won)
+    ]
+    assert all(figure in shown for figure in figures), figures
+    assert not _text_past_the_paper(laid_out(html))
 
 
 def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_config):
