@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Generic, NamedTuple, TypeVar
 
+from reporting.records import FINDING_SEVERITY, Severity
 from reporting.verify.bearing import RejectScope, reject_scope
 
 __all__ = [
@@ -230,6 +231,15 @@ def _ingest_files(connection: sqlite3.Connection, scope: RejectScope) -> tuple[I
     )
 
 
+#: A finding's severity rank in SQL (0 the heaviest, as records.severity_rank; a kind of a
+#: later version of the tool: low), so that the store sorts the findings, heaviest first.
+_SEVERITY_RANK = (
+    "CASE f.kind "
+    + " ".join(f"WHEN '{kind}' THEN {severity.rank}" for kind, severity in FINDING_SEVERITY.items())
+    + f" ELSE {Severity.LOW.rank} END"
+)
+
+
 def _findings(
     connection: sqlite3.Connection, month: str | None
 ) -> StoredRows[FindingLine, FindingExtents]:
@@ -245,7 +255,8 @@ def _findings(
             "SELECT f.kind, f.game_id, f.round_id, f.bet_id, b.account, b.stake_cents,"
             " f.expected_payout_cents, f.logged_payout_cents, f.rule, f.source_file,"
             f" f.source_line, f.message FROM {_FINDINGS_WITH_BETS} WHERE {where}"
-            " ORDER BY f.source_file, f.source_line, f.kind, f.bet_id, f.finding_id",
+            f" ORDER BY {_SEVERITY_RANK}, f.source_file, f.source_line, f.kind, f.bet_id,"
+            " f.finding_id",
             params,
         )
         return map(FindingLine._make, cursor)

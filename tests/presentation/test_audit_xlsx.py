@@ -46,7 +46,7 @@ from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
 from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES
 from reporting.presentation.workbook_base import TEXT_LIMIT, cell_text
-from reporting.records import FINDING_KINDS
+from reporting.records import FINDING_KINDS, severity_rank
 from reporting.sample import CARRIED_KINDS
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
@@ -370,12 +370,15 @@ def money(value: float | int) -> Decimal:
 
 
 def findings_rows(connection: sqlite3.Connection) -> list[tuple]:
-    return connection.execute(
+    """The month's findings as the workbook lists them: heaviest first (as every list of
+    findings is), then by file and line."""
+    rows = connection.execute(
         "SELECT kind, game_id, report_month, round_id, bet_id, expected_payout_cents,"
         " logged_payout_cents, rule, source_file, source_line, message FROM findings"
-        " WHERE report_month = ? ORDER BY source_file, source_line, kind, bet_id",
+        " WHERE report_month = ?",
         (MONTH,),
     ).fetchall()
+    return sorted(rows, key=lambda row: (severity_rank(row[0]), row[8], row[9], row[0], row[4]))
 
 
 # --- sheets and headers ------------------------------------------------------------------------
@@ -435,6 +438,8 @@ def test_findings_sheet_holds_exactly_the_findings_table(audit):
     shown = sheet_rows(audit.workbook, "Findings")
     assert len(stored) == audit.result.finding_count == len(SPEC_FINDING_KINDS)  # one of each
     assert len(shown) == len(stored)
+    ranks = [severity_rank(row[1]) for row in shown]
+    assert ranks == sorted(ranks) and ranks[0] < ranks[-1]  # heaviest first
     bets = {
         (round_id, bet_id): (account, stake)
         for round_id, bet_id, account, stake in audit.connection.execute(

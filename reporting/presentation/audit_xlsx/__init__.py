@@ -5,7 +5,8 @@ Sheets, in order:
 * **Summary**: operator, period, as-of date and tool version, then one row per game (rounds,
   bets, stakes, payouts, actual against theoretical and declared RTP, findings by kind), and the
   rejected records of the period by reason.
-* **Findings**: every row of the ``findings`` table for the period, by source file and line.
+* **Findings**: every row of the ``findings`` table for the period, heaviest first, then by
+  source file and line.
 * **Checks not run**: per game, each check that could not judge some rounds (or bets) for want
   of a field the export lacks (no shoe id, no placement time), of how many, and why
   (:mod:`reporting.verify.coverage`); their count is on the Summary.
