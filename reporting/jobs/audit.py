@@ -99,6 +99,7 @@ def write_month_workbook(
         publishing=publishing,
         audit=audit,
         shoes=verified.shoes,
+        unread=alerts.unread_files,
     )
     report = month_report(
         connection, config, verified, audit, as_of=as_of, alerts=alerts, figures=figures

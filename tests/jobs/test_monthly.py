@@ -1617,6 +1617,24 @@ def test_the_signed_audit_report_names_the_rejected_and_the_unread_files(
     assert "every check ran" not in text.lower() and "No finding:" not in text
     pdf = pdf_text(report.with_suffix(".pdf"))
     assert "m-garbage.jsonl:1" in pdf and "more.ndjson" in pdf
+    # The workbook names it too: counted on the Summary, listed on the Rejected records sheet.
+    from openpyxl import load_workbook
+
+    book = load_workbook(report.with_suffix(".xlsx"), read_only=True)
+    summary = {row[0]: row[1:2] for row in book["Summary"].iter_rows(values_only=True) if row}
+    assert summary["Inbox files not read"] == (1,)
+    rejected = [row for row in book["Rejected records"].iter_rows(values_only=True)]
+    unread = [row for row in rejected if row[3] == "not_read"]
+    assert [row[0] for row in unread] == list(unread_entries(greek.inbox, greek.config))
+    assert unread[0][0].startswith("more.ndjson (") and "not read" in unread[0][5]
+
+
+def unread_entries(inbox: Path, config_path: Path) -> tuple[str, ...]:
+    """The inbox's files a run does not read, as the run names them."""
+    from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
+
+    config = load_config(config_path)
+    return unread_names(inbox, discover_inbox(inbox, inbox_profiles(config))[1])
 
 
 def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_month_only(

@@ -133,11 +133,14 @@ def write_audit_workbook(
     publishing: Mapping[str, Sequence[str]] | None = None,
     audit: MonthAudit | None = None,
     shoes: Sequence[ShoeSummary] | None = None,
+    unread: Sequence[str] | None = None,
 ) -> None:
     """Write the audit workbook of ``result.month`` (or of all months) to ``path``, atomically.
 
     ``publishing`` (the monthly job's) gives each game's problems that make its pages drafts,
     not for publication; without it (``verify``), the Pages sheet says no page was written.
+    ``unread`` (the monthly job's too): the inbox's files the run did not read, each
+    ``name (why)``, counted on the Summary and named on the Rejected records sheet.
 
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
     :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`
@@ -171,10 +174,11 @@ def write_audit_workbook(
             rtp=rtp,
             publishing=publishing,
             audit=audit,
+            unread=unread,
         ),  # fmt: skip
         "Findings": lambda: _write_findings(book, ledger, currencies),
         "Checks not run": lambda: _write_checks_not_run(book, result),
-        "Rejected records": lambda: _write_rejects(book, ledger),
+        "Rejected records": lambda: _write_rejects(book, ledger, unread or ()),
         "Ingest log": lambda: _write_ingest_log(book, ledger),
         "Outcome tests": lambda: _write_outcome_tests(book, result, outcomes),
         "RTP checks": lambda: _write_rtp_checks(book, config, rtp, currencies),

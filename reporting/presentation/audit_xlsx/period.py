@@ -82,6 +82,7 @@ def _write_summary(
     rtp: Sequence[RtpCheck],
     publishing: Mapping[str, Sequence[str]] | None = None,
     audit: MonthAudit | None = None,
+    unread: Sequence[str] | None = None,
 ) -> None:
     """The Summary sheet: what was checked, what bears on the period (each count of them an
     alert when not zero: the sheet an officer opens first names all of them), and the
@@ -94,6 +95,8 @@ def _write_summary(
     columns = _summary_columns(kinds, currencies)
     rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
     meta = _summary_meta(book, config, result, outcomes, rtp, publishing, audit)
+    if unread is not None:  # the monthly job's inbox: its files not read
+        meta.insert(7, ("Inbox files not read", COUNT, _Alert(len(unread))))
     rejects = ledger.rejects_by_reason
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
@@ -381,7 +384,13 @@ def _write_pages(
     writer.finish_table()
 
 
-def _write_rejects(book: _Book, ledger: PeriodLedger) -> None:
+#: The reason a file of the inbox the run did not read is listed under, beside rejected lines.
+NOT_READ = "not_read"
+
+
+def _write_rejects(book: _Book, ledger: PeriodLedger, unread: Sequence[str]) -> None:
+    """The period's rejected lines, then each inbox file the run did not read (a monthly
+    run's: ``name (why)``), so that the sheet names everything not read."""
     columns = [
         _Column("File", WRAP, cap=28),
         _Column("Line", LINE),
@@ -391,15 +400,25 @@ def _write_rejects(book: _Book, ledger: PeriodLedger) -> None:
         _Column("Message", WRAP, cap=50),
         _Column("Raw line", WRAP, cap=70),
     ]
-    widths = _extent_widths(columns, ledger.rejects.extents)
-    writer = _SheetWriter(book, "Rejected records", columns, widths)
+    extents = ledger.rejects.extents
+    if unread:
+        extents = extents._replace(
+            file_name=max(extents.file_name or 0, *map(len, unread)),
+            reason=max(extents.reason or 0, len(NOT_READ)),
+            message=max(extents.message or 0, len(_NOT_READ_MESSAGE)),
+        )
+    writer = _SheetWriter(book, "Rejected records", columns, _extent_widths(columns, extents))
     writer.header()
     writer.rows(
         (line.file_name, line.line, str(SourceLocation(line.file_name, line.line)))
         + (line.reason, line.round_id, line.message, line.raw_text)
         for line in ledger.rejects
     )
+    writer.rows((name, None, None, NOT_READ, None, _NOT_READ_MESSAGE, None) for name in unread)
     writer.finish_table()
+
+
+_NOT_READ_MESSAGE = "a file of the inbox this run did not read: none of its records is counted"
 
 
 def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
