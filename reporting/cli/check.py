@@ -80,25 +80,6 @@ def availability_notes(config: OperatorConfig) -> list[str]:
     ]
 
 
-def name_problems(config: OperatorConfig) -> list[str]:
-    """Bets a game's pages would print under one name (the operator's words for the hands, an
-    own bet's name), each at the line of the game's words in the language: the pages refuse
-    them (:func:`~reporting.presentation.bet_words.name_clashes`)."""
-    from reporting.presentation.bet_words import name_clashes
-
-    problems = []
-    for game_id, game in config.games.items():
-        for language in game.languages:
-            key = ("games", game_id, "words" if game.hand_words(language) else "bets")
-            key += (language,) * bool(game.hand_words(language))
-            line = config.lines.line_of(key)
-            where = f"{config.source}:{line}: " if config.source and line else ""
-            problems += [
-                f"{where}{'.'.join(key)}: {clash}" for clash in name_clashes(game, language)
-            ]
-    return problems
-
-
 def publishing_notes(config: OperatorConfig) -> list[str]:
     """What each game of a market whose page format is not written down publishes: no
     regulator block, the rule sheet's table of every bet's RTP (no warning: nothing to do)."""
@@ -209,6 +190,7 @@ def check_command(
     """
     from reporting.config.effective import effective_document
     from reporting.config.loader import ConfigError, default_config_path, load_config
+    from reporting.presentation.bet_words import located_name_clashes
 
     path = config if config is not None else default_config_path()
     problems: list[str] = []
@@ -218,7 +200,7 @@ def check_command(
     loaded: OperatorConfig | None = None
     try:
         loaded = load_config(path)
-        problems = name_problems(loaded)
+        problems = located_name_clashes(loaded)
         warnings, hints = config_warnings(loaded)
         notes = publishing_notes(loaded) + availability_notes(loaded)
     except ConfigError as error:

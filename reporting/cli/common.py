@@ -50,6 +50,7 @@ __all__ = [
     "SchedulerOption",
     "WorkerWaitOption",
     "load_operator_config",
+    "load_publishing_config",
     "log_where_from",
     "make_folder",
     "print_json",
@@ -247,6 +248,20 @@ def load_operator_config(path: Path | None) -> OperatorConfig:
     from reporting.config.loader import default_config_path, load_config
 
     return load_config(path if path is not None else default_config_path())
+
+
+def load_publishing_config(path: Path | None) -> OperatorConfig:
+    """The configuration of a command that writes pages: as :func:`load_operator_config`,
+    and refused, every problem at once, when a game's pages would print two bets under one
+    name (:func:`~reporting.presentation.bet_words.located_name_clashes`), before any work."""
+    from reporting.config.loader import ConfigError
+    from reporting.presentation.bet_words import located_name_clashes
+
+    config = load_operator_config(path)
+    problems = located_name_clashes(config)
+    if problems:
+        raise ConfigError(problems)
+    return config
 
 
 def make_folder(folder: Path, option: str) -> None:

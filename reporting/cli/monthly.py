@@ -25,7 +25,7 @@ from reporting.cli.common import (
     LogsOption,
     SchedulerOption,
     WorkerWaitOption,
-    load_operator_config,
+    load_publishing_config,
     print_json,
     progress_bars,
     verification_workers,
@@ -125,7 +125,7 @@ def monthly_command(
 
     # Before anything else, so that no line of a refused run lands in the inbox.
     _refuse_log_inside(*(Path(os.path.realpath(folder)) for folder in (inbox, out)))
-    operator = load_operator_config(config)
+    operator = load_publishing_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")

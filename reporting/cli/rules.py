@@ -16,7 +16,7 @@ from reporting.cli.common import (
     EXIT_OK,
     ConfigOption,
     JsonOption,
-    load_operator_config,
+    load_publishing_config,
     log_where_from,
     make_folder,
     print_json,
@@ -104,7 +104,7 @@ def rules_command(
     """Write the localized rule sheets of a game (or all games): every figure from the engine."""
     from reporting.config.languages import SUPPORTED_LANGUAGES
 
-    operator = load_operator_config(config)
+    operator = load_publishing_config(config)
     games = list(operator.games.values()) if game == "all" else [operator.game(game)]
     languages = _choices(lang, SUPPORTED_LANGUAGES, "--lang") if lang else None
     formats = _choices(fmt, FORMATS, "--format")

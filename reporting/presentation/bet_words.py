@@ -24,14 +24,23 @@ import json
 import re
 import tomllib
 from collections.abc import Collection, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from reporting.config.bets import catalogue_bets, declare_bets
 from reporting.config.values import Problems
 from reporting.engine.bets import BetRule, Wording
 from reporting.engine.games import GameSpec
 
-__all__ = ["catalogue_bet", "extract_bet_words", "name_clashes", "own_words"]
+if TYPE_CHECKING:
+    from reporting.config.loader import OperatorConfig
+
+__all__ = [
+    "catalogue_bet",
+    "extract_bet_words",
+    "located_name_clashes",
+    "name_clashes",
+    "own_words",
+]
 
 
 def catalogue_bet(bet_id: str) -> BetRule:
@@ -60,13 +69,14 @@ def own_words(language: str, wording: Wording) -> str:
     return text
 
 
-def name_clashes(game: GameSpec, language: str) -> list[str]:
-    """The bets of ``game`` whose names on its ``language`` pages would be one name, each
-    clash as a sentence (none: every bet is told by its name; the caller names the game). The operator's words for the
-    hands go into the catalogue's names ("Hand" for both hands, "Tie" for the Player), and an
-    own bet may take a catalogue bet's name: a page would then list two bets of one name, each
-    with its own pay. An own bet without words in the language is left to the check that
-    asks for them."""
+def name_clashes(game: GameSpec, language: str) -> list[tuple[tuple[str, ...], str]]:
+    """Where the names of ``game``'s bets on its ``language`` pages would be one name: each
+    clash as the configuration key to change (below the game's) and a sentence; none when
+    every bet is told by its name. The operator's words for the hands go into the catalogue's
+    names ("Hand" for both hands, "Tie" for the Player), and an own bet may take a catalogue
+    bet's name: a page would then list two bets of one name, each with its own pay. A hand
+    given the other's name is said alone (the bets' names it clashes are its consequence); an
+    own bet without words in the language is left to the check that asks for them."""
     from reporting.presentation.i18n import load_translations, page_translations
     from reporting.presentation.page_words import HAND_NAMES
 
@@ -74,32 +84,57 @@ def name_clashes(game: GameSpec, language: str) -> list[str]:
     clashes = []
     for hand, word in words.items():
         other = next(name for key, name in HAND_NAMES.items() if key != hand)
-        names = {other, load_translations(language).gettext(other)}
-        if word.casefold() in {name.casefold() for name in names}:
+        if word.casefold() in {
+            other.casefold(),
+            load_translations(language).gettext(other).casefold(),
+        }:
             clashes.append(
-                f"on the {language} pages the {hand} would be named {word!r}, the"
-                f" other hand's name: give it a name of its own (the game's words.{language})"
+                (
+                    ("words", language),
+                    f"on the {language} pages of {game.id} the {hand} would be named {word!r},"
+                    " the other hand's name: give it a name of its own",
+                )
             )
+    if clashes:
+        return clashes
     translations = page_translations(language, game.hand_words(language))
-    named: dict[str, list[tuple[str, str]]] = {}
+    named: dict[str, list[tuple[BetRule, str]]] = {}
     for bet in game.bets:
-        name = (
-            translations.gettext(bet.name.msgid)
-            if bet.name.msgid is not None
-            else bet.name.in_language(language)
-        )
+        if bet.name.msgid is not None:
+            name = translations.gettext(bet.name.msgid)
+        else:
+            name = bet.name.in_language(language)
         if name is not None:
             shown = re.sub(r"<[^>]*>", "", name)
-            named.setdefault(shown.casefold(), []).append((bet.id, shown))
+            named.setdefault(shown.casefold(), []).append((bet, shown))
     for bets in named.values():
-        if len(bets) > 1:
-            ids = [bet_id for bet_id, _ in bets]
-            clashes.append(
-                f"on the {language} pages the {', '.join(ids[:-1])} and {ids[-1]}"
-                f" bets would be named {bets[0][1]!r}: give them names of their own (the"
-                f" game's words.{language}, or an own bet's name)"
+        if len(bets) == 1:
+            continue
+        own = [bet.id for bet, _ in bets if bet.own]
+        ids = [bet.id for bet, _ in bets]
+        clashes.append(
+            (
+                ("bets", own[0]) if own else ("words", language),
+                f"on the {language} pages of {game.id} the {', '.join(ids[:-1])} and {ids[-1]}"
+                f" bets would be named {bets[0][1]!r}: give them names of their own",
             )
+        )
     return clashes
+
+
+def located_name_clashes(config: OperatorConfig) -> list[str]:
+    """Every clash of bets' names on the pages of every game of ``config`` (:func:`name_clashes`),
+    each at its key and line of the file, as the configuration's problems are said. ``check``
+    lists them; ``rules`` and ``monthly`` stop on them before any work."""
+    problems = []
+    for game_id, game in config.games.items():
+        for language in game.languages:
+            for below, clash in name_clashes(game, language):
+                key = ("games", game_id, *below) if below[0] == "words" else below
+                line = config.lines.line_of(key) if config.source else None
+                where = f"{config.source}:{line}: " if line else ""
+                problems.append(f"{where}{'.'.join(key)}: {clash}")
+    return problems
 
 
 # --- message extraction (babel.cfg) ------------------------------------------------------------

@@ -436,9 +436,9 @@ def _check_request(
                 f" wins and each row's says in {language} in [bets.{bet.id}] of the"
                 " configuration, or publish the game's pages in the languages it has"
             )
-    clashes = name_clashes(game, language)
+    clashes = [f"{'.'.join(key)}: {clash}" for key, clash in name_clashes(game, language)]
     if clashes:
-        raise InputError(f"{game.id}: {clashes[0]}")
+        raise InputError("; ".join(clashes))
     if disclosure is not None and (disclosure.game.id != game.id or disclosure.as_of != as_of):
         raise ValueError(
             f"the disclosure is of {disclosure.game.id} as of {disclosure.as_of}, "

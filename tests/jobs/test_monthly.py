@@ -1680,6 +1680,26 @@ def test_an_adm_game_without_a_language_is_refused_before_anything_runs(tmp_path
     assert not (tmp_path / "out").exists() and not (tmp_path / "db.sqlite").exists()
 
 
+def test_pages_that_would_print_two_bets_under_one_name_stop_the_run_before_ingest(greek):
+    """The Greek game's English words "Hand" for both hands: the rule sheet refused them after
+    the inbox was ingested; the run now stops first, every clash said with its line."""
+    config = greek.config.read_text(encoding="utf-8")
+    greek.config.write_text(
+        config.replace(
+            "[games.live-baccarat-gr]",
+            "[games.live-baccarat-gr]\nwords = { en = { player = 'Hand', banker = 'Hand' } }",
+            1,
+        ).replace("languages = []", 'languages = ["en"]'),
+        encoding="utf-8",
+    )
+    process = run_command(greek_argv(greek), greek.root)
+    assert process.returncode == 2, process.stdout + process.stderr
+    clashes = [line for line in process.stderr.splitlines() if "would be named" in line]
+    assert len(clashes) >= 2 and all(f"{greek.config}:" in line for line in clashes), clashes
+    assert "'Hand'" in clashes[0] and "Traceback" not in process.stderr
+    assert not greek.out.exists() and not greek.db.exists()
+
+
 def test_a_greek_game_without_a_language_is_not_a_publishing_problem(greek):
     # Greece has no disclosure page: a game with no language publishes nothing it must.
     process = run_command(greek_argv(greek), greek.root)

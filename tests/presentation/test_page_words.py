@@ -305,8 +305,8 @@ def test_a_page_that_would_print_two_bets_under_one_name_is_refused(operator_con
     with pytest.raises(InputError) as error:
         build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version="t")
     assert str(error.value) == (
-        "live-baccarat-dk: on the en pages the player and tie bets would be named 'Tie': give"
-        " them names of their own (the game's words.en, or an own bet's name)"
+        "words.en: on the en pages of live-baccarat-dk the player and tie bets would be named"
+        " 'Tie': give them names of their own"
     )
     assert build_rule_sheet(game, "da", disclosure=None, as_of=AS_OF, tool_version="t")
 
