@@ -14,11 +14,12 @@ money, and the bet favours the player there (:func:`small_stake_warnings`).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import NamedTuple
 
 from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec
 from reporting.engine.money import RoundingPolicy, format_money, round_cents, round_fraction
-from reporting.engine.theory import ShoeOdds, game_odds
+from reporting.engine.theory import ShoeOdds, game_odds, ratio_text
 from reporting.records import Doubt
 
 __all__ = ["bet_warnings", "favourable_bet_warnings", "small_stake_warnings"]
@@ -88,65 +89,71 @@ def _rows(game: GameSpec, bet: BetRule, reach) -> list[tuple[Fraction, Fraction 
     return rows
 
 
+class _Favoured(NamedTuple):
+    """The stakes at which a bet returns more than it takes."""
+
+    stake: int  # cents: where it returns most
+    returned: Fraction  # per unit staked, there
+    largest: int  # cents: the largest such stake tried
+    cut: bool  # more stakes than MAX_STAKES_TRIED could: larger ones were not tried
+
+
 def _stakes_favoured(
     rows: list[tuple[Fraction, Fraction | None]], minimum: int, maximum: int, policy: RoundingPolicy
-) -> tuple[int, Fraction, int] | None:
-    """The allowed stake (cents) at which the bet returns most above what it takes, its return
-    per unit staked, and the largest such stake; None when no stake returns more. Only
+) -> _Favoured | None:
+    """The allowed stakes at which the bet returns more than it takes (None: none does). Only
     winnings rounded up can: the return at a stake exceeds the exact one by at most half a
     cent per winning row, which bounds the stakes worth trying."""
     exact = sum(chance * (1 + (odds or 0)) for chance, odds in rows)
     winning = sum(chance for chance, odds in rows if odds)
     if policy is RoundingPolicy.DOWN or exact >= 1 or not winning:
         return None
-    bound = min(maximum, int(winning / 2 / (1 - exact)), minimum + MAX_STAKES_TRIED)
-    best, largest = None, 0
-    for stake in range(minimum, bound + 1):
-        returned = (
-            sum(
-                chance * (stake + (round_cents(stake * odds, policy) if odds else 0))
-                for chance, odds in rows
-            )
-            / stake
+    bound = min(maximum, int(winning / 2 / (1 - exact)))
+    tried = min(bound, minimum + MAX_STAKES_TRIED)
+    best = None
+    largest = 0
+    for stake in range(minimum, tried + 1):
+        paid = sum(
+            chance * (stake + (round_cents(stake * odds, policy) if odds else 0))
+            for chance, odds in rows
         )
+        returned = paid / stake
         if returned > 1:
             largest = stake
             if best is None or returned > best[1]:
                 best = (stake, returned)
-    return None if best is None else (*best, largest)
+    if best is None:
+        return None
+    return _Favoured(*best, largest, cut=tried < bound)
 
 
 def _wins_nothing(game: GameSpec, bet: BetRule, minimum: int, odds: Fraction) -> Doubt:
     shown = format_money(minimum, game.currency)
     return Doubt(
         f"a winning {bet.id} bet of {shown}, its minimum stake, is paid nothing in winnings at"
-        f" {_odds(odds)}:1 (rounded {game.rounding.value.replace('_', ' ')}): its odds and RTP"
-        " do not hold at that stake; raise its minimum stake",
+        f" {ratio_text(odds)}:1 (rounded {_rounded(game)}): its odds and RTP do not hold at"
+        " that stake; raise its minimum stake",
         "small_stake_wins_nothing",
         bet=bet.id,
         stake=minimum,
     )
 
 
-def _favoured_at(game: GameSpec, bet: BetRule, favoured: tuple[int, Fraction, int]) -> Doubt:
-    stake, returned, largest = favoured
+def _favoured_at(game: GameSpec, bet: BetRule, favoured: _Favoured) -> Doubt:
+    up_to = "up to at least" if favoured.cut else "up to"
     return Doubt(
-        f"the {bet.id} bet returns {round_fraction(returned * 100, 2):.2f}% of a stake of"
-        f" {format_money(stake, game.currency)} (winnings rounded"
-        f" {game.rounding.value.replace('_', ' ')}): above 100%, it favours the player at"
-        f" stakes up to {format_money(largest, game.currency)}; raise its minimum stake above"
-        " that",
+        f"the {bet.id} bet returns {round_fraction(favoured.returned * 100, 2):.2f}% of a stake"
+        f" of {format_money(favoured.stake, game.currency)} (winnings rounded {_rounded(game)}):"
+        f" above 100%, it favours the player at stakes {up_to}"
+        f" {format_money(favoured.largest, game.currency)}; raise its minimum stake above that",
         "small_stake_favourable",
         bet=bet.id,
-        stake=stake,
-        rtp=returned * 100,
-        largest=largest,
+        stake=favoured.stake,
+        rtp=favoured.returned * 100,
+        largest=favoured.largest,
     )
 
 
-def _odds(odds: Fraction) -> str:
-    """Odds as a page writes them: ``0.95``, ``8``, ``1/3``."""
-    from reporting.engine.money import exact_decimal
-
-    exact = exact_decimal(odds)
-    return str(exact) if exact is not None else f"{odds.numerator}/{odds.denominator}"
+def _rounded(game: GameSpec) -> str:
+    """The game's rounding of wins, as a sentence says it: ``down``, ``half up``."""
+    return game.rounding.value.replace("_", " ")

@@ -19,6 +19,7 @@ __all__ = [
     "ShoeOdds",
     "describe_odds",
     "game_odds",
+    "ratio_text",
     "shoe_odds",
 ]
 
@@ -84,7 +85,7 @@ def shoe_odds(decks: int, bets: Iterable[BetRule], table: PayTable) -> ShoeOdds:
     return ShoeOdds(decks, table, main_probabilities(decks), tuple(odds), pays)
 
 
-def _ratio_text(odds: Fraction) -> str:
+def ratio_text(odds: Fraction) -> str:
     """``19/20`` -> ``0.95``; ``8`` -> ``8``; non-terminating ratios stay as fractions."""
     decimal = exact_decimal(odds)
     return f"{odds.numerator}/{odds.denominator}" if decimal is None else str(decimal)
@@ -104,6 +105,6 @@ def describe_odds(bet: BetRule, table: PayTable) -> str:
     if not wins:
         return "never pays a win"
     if len({pay for _, pay in wins}) == 1:
-        return f"{_ratio_text(wins[0][1])}:1"
+        return f"{ratio_text(wins[0][1])}:1"
     # A key that pays several rows (one on each side) is said once.
-    return ", ".join(f"{key} {_ratio_text(pay)}:1" for key, pay in dict.fromkeys(wins))
+    return ", ".join(f"{key} {ratio_text(pay)}:1" for key, pay in dict.fromkeys(wins))

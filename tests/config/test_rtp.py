@@ -1,16 +1,19 @@
-"""A bet whose pay table returns more than 100% of stakes never reaches a page without a word."""
+"""A bet whose pay table returns more than 100% of stakes, or a small stake its rounding pays
+otherwise than its odds, never reaches a page without a word."""
 
 from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
 
+import reporting.config.rtp as rtp
 from reporting.config.loader import load_catalogue, load_config
 from reporting.config.rtp import bet_warnings, favourable_bet_warnings, small_stake_warnings
 from reporting.engine.money import round_fraction
-from reporting.engine.odds import bet_odds
+from reporting.engine.odds import bet_odds, main_probabilities
 from reporting.engine.theory import game_odds
 from reporting.figures.regulators import configuration_warnings
+from reporting.presentation.publisher import render_page
 from reporting.presentation.rulesheet import build_rule_sheet
 
 
@@ -109,8 +112,6 @@ def test_winnings_rounded_up_at_small_stakes_favour_the_player_up_to_a_stake(tmp
     """Rounded half up, a Banker stake of 0.01 to 0.10 is paid even money: the bet then
     returns P(Banker) x 2 + P(tie), above 100%, counted here from the outcomes alone."""
 
-    from reporting.engine.odds import main_probabilities
-
     text = (
         '[games.live-baccarat-dk]\nrounding = "half_up"\nbets = ["player", "banker", "tie"]\n'
         'limits = {{ min = "{}", max = "1000.00" }}\n'
@@ -142,8 +143,21 @@ def test_a_draft_says_in_its_language_which_small_stake_is_paid_otherwise(tmp_pa
     )
     game = config.game("live-baccarat-it")
     sheet = build_rule_sheet(game, "it", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
-    from reporting.presentation.publisher import render_page
-
     page = render_page(sheet, "rules/page.html.j2")
     assert "Con le vincite arrotondate, la puntata Banco restituisce il 101,24%" in page
     assert "per puntate fino a 0,10\xa0€" in page
+
+
+def test_a_bound_past_the_stakes_tried_is_said_to_be_at_least(tmp_path, monkeypatch):
+    """The stakes tried stop at MAX_STAKES_TRIED past the minimum: a bet favoured further up
+    is said to be so "up to at least" the largest stake tried, never up to it alone."""
+    text = (
+        '[games.live-baccarat-dk]\nrounding = "half_up"\nbets = ["player", "banker", "tie"]\n'
+        'limits = { min = "0.01", max = "1000.00" }\n'
+    )
+    game = configured(tmp_path, text).game("live-baccarat-dk")
+    monkeypatch.setattr(rtp, "MAX_STAKES_TRIED", 5)
+    (warning,) = small_stake_warnings(game)
+    assert "it favours the player at stakes up to at least 0.06 DKK;" in warning
+    monkeypatch.setattr(rtp, "MAX_STAKES_TRIED", 10_000)
+    assert "it favours the player at stakes up to 0.10 DKK;" in small_stake_warnings(game)[0]
