@@ -3,20 +3,23 @@
 
 Each is given every value (MISSING where a key's own check failed), the configuration's pay
 tables and the game's path, and checks only what its keys allow; the loader runs them all,
-so that one run lists every problem.
+so that one run lists every problem. :func:`bets_can_win` checks the game once built (its
+bets, decks and pays together), when every key of it holds.
 """
 
 from __future__ import annotations
 
 import zoneinfo
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
 from reporting.config.values import MISSING, Problems, suggestion
-from reporting.engine.games import ALWAYS_OPEN, cut_card_depths
+from reporting.engine.bets import BetRule
+from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
 
-__all__ = ["GAME_CHECKS"]
+__all__ = ["GAME_CHECKS", "bets_can_win"]
 
 
 def _check_shoe(
@@ -34,13 +37,14 @@ def _check_shoe(
             )
     reshuffled, kind = values["reshuffle_every_round"], values["kind"]
     if MISSING not in (reshuffled, kind) and reshuffled is (kind == "live"):
+        if kind == "live":
+            game, fixes = "a live game", 'reshuffle_every_round = false, or kind = "rng"'
+        else:
+            game, fixes = "an RNG game", 'reshuffle_every_round = true, or kind = "live"'
         problems.add(
             (*path, "reshuffle_every_round"),
-            f"{str(reshuffled).lower()} for {'a live' if kind == 'live' else 'an RNG'} game: the"
-            " pages describe a live game dealt"
-            " from a shoe and an RNG game whose cards are shuffled before every round"
-            f' (reshuffle_every_round = {str(not reshuffled).lower()}, or kind = "'
-            f'{"rng" if kind == "live" else "live"}")',
+            f"{str(reshuffled).lower()} for {game}: the pages describe a live game dealt from a"
+            f" shoe and an RNG game whose cards are shuffled before every round ({fixes})",
         )
     if reshuffled is True and depth not in (None, MISSING):
         problems.add((*path, "cut_card_depth"), "a shoe reshuffled every round has no cut card")
@@ -83,8 +87,10 @@ def _check_exclusive_bets(
                 (*path, "exclusive_bets"), f"{list(group)} must name two or more offered bets"
             )
         mine = sets[index]
-        wider = next((other for other in sets[:index] if mine <= other), None)
-        wider = wider or next((other for other in sets[index + 1 :] if mine < other), None)
+        # a group given again (or inside one before it), or inside a wider one after it
+        earlier = [other for other in sets[:index] if mine <= other]
+        later = [other for other in sets[index + 1 :] if mine < other]
+        wider = next(iter(earlier + later), None)
         if wider is not None:
             problems.add(
                 (*path, "exclusive_bets"),
@@ -204,6 +210,37 @@ def _check_words(
                 f"the game publishes no {language} pages (its languages: {', '.join(languages)}):"
                 f" list {language} in languages, or remove its words",
             )
+
+
+def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> bool:
+    """Whether every bet the game offers can win on its shoe under its pays (a bet's rows are
+    held to eight decks where it is declared; a smaller shoe deals less: one deck deals no
+    suited pair, so a Perfect Pair offered on it was printed at 25:1 and 0.00%). Each one
+    that cannot is a problem at ``decks``."""
+    from reporting.engine.odds import MAX_DECKS, row_reach
+
+    def wins(bet: BetRule, decks: int, pay) -> bool:
+        return any(
+            reach.decides
+            for row, reach in zip(bet.rows, row_reach(bet, decks), strict=True)
+            if isinstance(pay(row), Fraction)
+        )
+
+    never = [
+        bet.id
+        for bet in game.bets
+        if not wins(bet, game.decks, game.pay_table.pay)
+        # one that cannot win as declared is refused at its declaration already
+        and wins(bet, MAX_DECKS, lambda row: row.default)
+    ]
+    shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
+    for bet_id in never:
+        problems.add(
+            (*path, "decks"),
+            f"the {bet_id} bet can never win on a shoe of {shoe}: deal it from more decks, or"
+            " leave the bet out",
+        )
+    return not never
 
 
 #: Every check that joins several keys of a game, in the order their problems are listed.

@@ -17,7 +17,6 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -28,7 +27,7 @@ from reporting.config.bets import (
     check_rows_decide,
     declare_bets,
 )
-from reporting.config.game_checks import GAME_CHECKS
+from reporting.config.game_checks import GAME_CHECKS, bets_can_win
 from reporting.config.keys import (
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
@@ -517,43 +516,13 @@ def _game(
     spec = None
     if base is not None and len(problems) == before:
         spec = _game_spec(game_id, values, pay_tables, bets)
-        if spec is not None and not _bets_can_win(spec, path, problems):
+        if spec is not None and not bets_can_win(spec, path, problems):
             spec = None
     if spec is None:
         return _BuiltGame(None, None, values["jurisdiction"])
     return _BuiltGame(
         spec, GameOrigin(base=base_id, pay_table=values["pay_table"]), spec.jurisdiction
     )
-
-
-def _bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> bool:
-    """Whether every bet the game offers can win on its shoe under its pays (a bet's rows are
-    held to eight decks where it is declared; a smaller shoe deals less: one deck deals no
-    suited pair, so a Perfect Pair offered on it was printed at 25:1 and 0.00%). Each one
-    that cannot is a problem at ``decks``."""
-    from reporting.engine.odds import MAX_DECKS, row_reach
-
-    def wins(bet: BetRule, decks: int, pay) -> bool:
-        return any(
-            reach.decides
-            for row, reach in zip(bet.rows, row_reach(bet, decks), strict=True)
-            if isinstance(pay(row), Fraction)
-        )
-
-    never = [
-        bet.id
-        for bet in game.bets
-        if not wins(bet, game.decks, game.pay_table.pay)
-        # one that cannot win as declared is refused at its declaration already
-        and wins(bet, MAX_DECKS, lambda row: row.default)
-    ]
-    for bet_id in never:
-        problems.add(
-            (*path, "decks"),
-            f"the {bet_id} bet can never win on a shoe of {game.decks}"
-            f" deck{'s' * (game.decks > 1)}: deal it from more decks, or leave the bet out",
-        )
-    return not never
 
 
 def _bet_kinds(bets: _Bets) -> dict[str, Any]:
