@@ -28,6 +28,7 @@ from reporting.presentation.bet_words import catalogue_bet, extract_bet_words, o
 from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,
+    TEMPLATE_DIR,
     CompiledTemplates,
     Formatter,
     catalogue_path,
@@ -681,3 +682,27 @@ def test_a_changed_template_is_compiled_again():
     sources["page.j2"] = "two {{ n }}"
     fresh = Environment(loader=DictLoader(sources), bytecode_cache=cache)
     assert fresh.get_template("page.j2").render(n=2) == "two 2"
+
+
+def test_every_kind_of_doubt_is_said_in_the_page_s_language():
+    """A draft's reasons are said in the page's language, each kind by its own sentence of
+    ``doubt_text``; a kind without one fell into the English fallback. Every ``Doubt(...,
+    "kind")`` of the package is held to a branch of the macro, and ``check``'s located keys
+    to kinds that exist."""
+    import ast
+
+    from reporting.cli.check import _WARNING_KEYS
+
+    package = Path(__file__).resolve().parents[2] / "reporting"
+    kinds = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Doubt":
+                kind = node.args[1]
+                if isinstance(kind, ast.Constant):  # (records.py rebuilds one from its parts)
+                    kinds.add(kind.value)
+    macros = (TEMPLATE_DIR / "rules" / "macros.html.j2").read_text(encoding="utf-8")
+    said = set(re.findall(r'doubt\.kind == "(\w+)"', macros))
+    assert {"favourable_bet", "small_stake_favourable", "no_play"} <= kinds
+    assert kinds <= said, sorted(kinds - said)
+    assert set(_WARNING_KEYS) <= kinds
