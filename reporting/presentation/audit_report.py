@@ -268,6 +268,8 @@ class AuditReport:
     # Live games whose pages say "open 24 hours" with no availability_gap_minutes: their
     # tables' idle stretches were not looked for.
     availability_unchecked: tuple[str, ...] = ()
+    # Live games whose tables' idle stretches were looked for: game id, threshold in minutes.
+    availability_checked: tuple[tuple[str, int], ...] = ()
     # Every void round of the month and its bets (refunded), counted among those checked.
     void_rounds: int = 0
     void_bets: int = 0
@@ -644,6 +646,15 @@ def build_audit_report(
         outcome_flags=tuple(test for test in outcome_tests if test.flagged),
         availability_unchecked=tuple(
             sorted(game.id for game in config.games.values() if game.availability_unchecked)
+        ),
+        availability_checked=tuple(
+            sorted(
+                (game.id, game.availability_gap_minutes)
+                for game in config.games.values()
+                if game.kind == "live"
+                and game.open_around_the_clock
+                and game.availability_gap_minutes is not None
+            )
         ),
         void_rounds=len(audit.void_rounds),
         void_bets=sum(void.bets for void in audit.void_rounds),

@@ -293,6 +293,26 @@ def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availabi
     assert report.everything_read_and_checked
 
 
+def test_the_availability_section_names_the_games_it_checked_and_those_it_did_not(
+    store, operator_config
+):
+    """With no gap, the report said "every table announced as always open was dealing within
+    its threshold" beside a summary saying the EZ game's idle stretches were not looked for:
+    it now names the games looked at, with their thresholds, and those not."""
+    audit = replace(month_audit(), gaps=())
+    text = plain(render_audit_html(report_of(store, operator_config, audit=audit)))
+    section = text[text.index(" Availability No gap") :]
+    assert (
+        "No gap: every table of live-baccarat-it (more than 15 minutes without a round) was"
+        " dealing within its game's threshold." in section
+    )
+    assert (
+        "Not looked for: the idle stretches of ez-baccarat-it , whose pages say it is open 24"
+        " hours a day and whose configuration sets no availability_gap_minutes ." in section
+    )
+    assert "every table announced as always open" not in text
+
+
 def test_a_statistic_outside_its_bound_is_named_in_the_summary_even_when_its_band_is_wide(
     store, operator_config
 ):

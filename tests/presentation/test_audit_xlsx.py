@@ -63,11 +63,12 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-#: The Summary's table header: under its title, its ten lines (period, as of, version, rounds,
-#: bets, bets not verified, checks not run, availability gaps, RTP checks and outcome tests
-#: outside their bounds: the module's workbooks have the month's records and no Pages) and a
-#: blank row. test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
-SUMMARY_HEADER_ROW = 1 + 10 + 2
+#: The Summary's table header: under its title, its eleven lines (period, as of, version,
+#: rounds, bets, bets not verified, checks not run, availability gaps, live games not checked
+#: for availability, RTP checks and outcome tests outside their bounds: the module's workbooks
+#: have the month's records and no Pages) and a blank row.
+#: test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
+SUMMARY_HEADER_ROW = 1 + 11 + 2
 SIGN_OFF_HEADER_ROW = 11
 #: The month's audit records and shoes every workbook of this module is written with, unless
 #: a test says otherwise (tests/presentation/test_audit_xlsx_month.py checks their sheets).
@@ -819,9 +820,9 @@ def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export
     assert labels["Checks not run"] == 2
     # Four bets in the month; the tiger bet is not checked: counted apart, never as checked.
     assert (labels["Bets checked"], labels["Bets not verified"]) == (3, 1)
-    # a workbook of verify's (no month registers): the table starts a row higher
+    # a workbook of verify's (no month registers: no availability lines): two rows higher
     top = next(row for row in range(1, 20) if sheet.cell(row, 1).value == "Game")
-    assert top == SUMMARY_HEADER_ROW - 1
+    assert top == SUMMARY_HEADER_ROW - 2
     header = [cell.value for cell in sheet[top]]
     rows = {row[0]: row for row in sheet.iter_rows(min_row=top + 1, values_only=True)}
     italy = dict(zip(header, rows["live-baccarat-it"], strict=True))

@@ -149,6 +149,8 @@ def _summary_meta(
         meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
     if audit is not None:  # the month's registers: its tables' idle stretches
         meta.append(("Availability gaps", COUNT, _Alert(len(audit.gaps))))
+        unchecked = sum(game.availability_unchecked for game in config.games.values())
+        meta.append(("Live games not checked for availability", COUNT, _Alert(unchecked)))
     meta += [
         (
             f"RTP checks outside {CONFIDENCE_LABEL}",
