@@ -806,3 +806,21 @@ def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_co
     html = render_audit_html(report)
     assert "€120,000,000,000,060,522.75" in plain(html)
     assert not _text_past_the_paper(laid_out(html))
+
+
+def test_a_csv_pair_s_one_sha256_says_what_it_is_of(store, operator_config):
+    """A CSV pair's sha256 matched no file on disk, and the report did not say why: it is of
+    the two files' bytes in turn (the rounds file first), as ``cat`` joins them."""
+    import hashlib
+
+    rounds, bets = b"round_id,table_id\n", b"round_id,bet_id\n"
+    pair = replace(
+        input_file("rounds.csv"),
+        companion_name="bets.csv",
+        sha256=hashlib.sha256(rounds + bets).hexdigest(),
+        format="csv",
+    )
+    audit = month_audit()
+    audit = replace(audit, provenance=replace(audit.provenance, inputs=(pair,)))
+    text = plain(render_audit_html(report_of(store, operator_config, audit=audit)))
+    assert f"sha256 {pair.sha256} of the two files' bytes in turn" in text
