@@ -372,7 +372,10 @@ def test_every_finding_is_shown_with_its_cards_bet_payouts_and_source(store, ope
         assert line in text
     assert "Player 9♥ K♠ · Banker 5♦ 2♣" in text
     assert "B-1 · account acc-7 · Player · stake €25.00" in text
-    assert "expected €50.00 · logged €0.00" in text
+    # a stake of €25.00 at 1:1 pays €50.00: a payout holds the stake returned, and says so;
+    # the settlement time is the store's, in UTC, and says so too
+    assert "Payout, stake included expected €50.00 · logged €0.00" in text
+    assert "Settled (UTC) 2026-10-" in text
     assert "Player 2♥ 3♠ 4♦ · Banker 5♦ 2♣ 9♣" in text  # the third-card finding's round
     assert html.count('<article class="finding high"') == 4
 
