@@ -1610,7 +1610,7 @@ def test_the_signed_audit_report_names_the_rejected_and_the_unread_files(
     assert process.returncode == 1, process.stdout + process.stderr
     report = greek.out / "2026-10" / "audit-2026-10.html"
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", report.read_text(encoding="utf-8")))
-    assert "5 records were rejected and not read" in text
+    assert "5 records were rejected: what they hold" in text and "is in no figure" in text
     assert "m-garbage.jsonl : all 3 of its records rejected, no round loaded" in text
     assert "m-garbage.jsonl:1 bad_json" in text and "z-conflicts.jsonl:1 conflict" in text
     assert "In the inbox but not read: more.ndjson" in text
