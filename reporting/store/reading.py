@@ -164,26 +164,30 @@ def read_shoes(
 ) -> Iterator[list[tuple[Round, SourceFiles]]]:
     """Each shoe holding a round of ``month`` (or every shoe), whole: all its rounds, of any
     month, in hand order (then settlement time and round id), with the files they came from;
-    or only the shoes holding such a round of some tables (every round of them still, of
-    whichever table).
+    or only the shoes holding such a round of some tables.
+
+    A shoe is a table's: two tables that log the same shoe id (a provider numbering each
+    table's shoes S01, S02, ...) deal from two shoes, whose cards are counted apart.
 
     The rounds come without their bets (``bets`` is empty): card counts need only the cards.
     """
     files = source_files(connection)
     where, params = _tables_scope(month, tables, "m")
     cursor = connection.execute(
-        f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE r.shoe_id IS NOT NULL AND r.shoe_id IN"
-        f" (SELECT m.shoe_id FROM rounds AS m WHERE m.shoe_id IS NOT NULL AND {where})"
-        " ORDER BY r.shoe_id, r.hand_no, r.settled_at, r.round_id",
+        f"SELECT {_ROUND_COLUMNS} FROM rounds AS r WHERE r.shoe_id IS NOT NULL"
+        " AND (r.shoe_id, r.table_id) IN (SELECT m.shoe_id, m.table_id FROM rounds AS m"
+        f" WHERE m.shoe_id IS NOT NULL AND {where})"
+        " ORDER BY r.shoe_id, r.table_id, r.hand_no, r.settled_at, r.round_id",
         params,
     )
     rounds = ((Round(*row[:_INGEST_ID], []), files[row[_INGEST_ID]]) for row in cursor)
-    for _shoe_id, shoe in groupby(rounds, key=_shoe_of):
+    for _shoe, shoe in groupby(rounds, key=_shoe_of):
         yield list(shoe)
 
 
-def _shoe_of(item: tuple[Round, SourceFiles]) -> str | None:
-    return item[0].shoe_id
+def _shoe_of(item: tuple[Round, SourceFiles]) -> tuple[str | None, str]:
+    """The shoe a round is dealt from: its shoe id at its table."""
+    return item[0].shoe_id, item[0].table_id
 
 
 #: The columns of a :class:`Finding` as the store names them, in the record's field names.

@@ -541,12 +541,13 @@ def check_shoe_card_counts(
     often is one finding for the shoe (when that round is of ``month``, or ``month`` is None).
 
     ``shoe`` is every round of one shoe, of any month, in hand order. Rounds of a game not in
-    ``games`` are passed over.
+    ``games`` are passed over, and so are those of a game reshuffled before every round: it
+    deals from no shoe (a shoe id it logs, a session's, holds cards of many shuffles).
     """
     counts: Counter[str] = Counter()
     for round, files in shoe:
         game = games.get(round.game_id)
-        if game is None:
+        if game is None or game.reshuffle_every_round:
             continue
         cards = (round.player_cards + " " + round.banker_cards).split()
         counts.update(cards)

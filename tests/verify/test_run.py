@@ -1069,6 +1069,41 @@ def test_the_first_round_where_a_card_exceeds_the_shoe_is_one_finding_per_shoe(
     assert "AH" in finding.message
 
 
+def test_a_shoe_is_a_table_s_and_a_game_reshuffled_every_round_deals_from_none(
+    tmp_path, make_round, write_jsonl
+):
+    """Two tables numbering their shoes S01, S02, ... were counted as one shoe: their cards
+    added up to a false high finding. And a game reshuffled before every round, whose rounds
+    carry a session's id as their shoe, had its cards counted across shuffles."""
+    text = ONE_DECK + (
+        '[games.one-deck-rng]\nbase = "mini-baccarat-it"\ndecks = 1\n'
+        'bets = ["player", "banker", "tie"]\n'
+    )
+    config = load_config(config_file(tmp_path, text))
+    dealt = (["AH", "8D"], ["2C", "3S"])
+    rounds = [
+        shoe_round(make_round, f"T{table}-1", "S01", 1, *dealt, f"2026-10-03T1{table}:00:00Z")
+        | {"table_id": f"OD-0{table}"}
+        for table in (1, 2)
+    ]
+    rounds += [
+        shoe_round(make_round, f"R-{n}", "SESSION-1", n, *dealt, f"2026-10-04T10:0{n}:00Z")
+        | {"game": "one-deck-rng", "table_id": "RNG-01"}
+        for n in (1, 2, 3)
+    ]
+    log = write_jsonl(tmp_path / "log.jsonl", *rounds)
+    connection = load(tmp_path / "store.sqlite", config, log)
+    assert connection.execute("SELECT count(*) FROM rounds").fetchone() == (5,)
+    result = verify(connection, config)
+    assert found(result) == set()
+    # the same two hands at one table's shoe: the ace is one too many
+    log = write_jsonl(
+        tmp_path / "one.jsonl", *(round | {"table_id": "OD-01"} for round in rounds[:2])
+    )
+    result = verify(load(tmp_path / "one.sqlite", config, log), config)
+    assert found(result) == {("shoe_card_count", "T2-1", None)}
+
+
 def test_shoe_counts_follow_hand_order_not_line_order(tmp_path, make_round, write_jsonl):
     config = load_config(config_file(tmp_path, ONE_DECK))
     log = write_jsonl(
