@@ -337,13 +337,14 @@ def check_time_order(round: Round, game: GameSpec, context: CheckContext) -> lis
     """A round's times run in order: started, betting closed, settled (each pair where both
     are logged), and no bet placed after settlement unless it is already a ``late_bet``
     (placed after betting closed). One finding naming every order broken. Timestamps compare
-    as stored UTC text."""
+    as stored UTC text. A void round may end before its betting was to close (a stream lost
+    during betting): its close is not held to its settlement."""
     started_at, closed_at, settled_at = round.started_at, round.betting_closed_at, round.settled_at
     rules, breaches = [], []
     if started_at is not None and closed_at is not None and started_at > closed_at:
         rules.append("started_before_betting_closed")
         breaches.append(f"started at {started_at}, after betting closed at {closed_at}")
-    if closed_at is not None and closed_at > settled_at:
+    if closed_at is not None and closed_at > settled_at and round.status != "void":
         rules.append("betting_closed_before_settled")
         breaches.append(f"betting closed at {closed_at}, after settlement at {settled_at}")
     if started_at is not None and started_at > settled_at:

@@ -374,6 +374,22 @@ def test_a_round_settled_before_it_started_is_one_finding_naming_every_order_bro
     )
 
 
+def test_a_round_voided_during_betting_may_end_before_its_betting_was_to_close(
+    operator_config,
+):
+    """A stream lost during betting voids the round before its scheduled close: the close
+    after the void is no clock fault (a settled round's is), its other orders still held."""
+    times = {"betting_closed_at": "2026-10-03T18:40:15.000Z"}
+    void = make_round(status="void", settled_at="2026-10-03T18:40:10.000Z", **times)
+    assert run_check(check_time_order, void, operator_config) == []
+    settled = make_round(settled_at="2026-10-03T18:40:10.000Z", **times)
+    (finding,) = run_check(check_time_order, settled, operator_config)
+    assert finding.rule == "betting_closed_before_settled"
+    early = make_round(status="void", started_at="2026-10-03T18:40:20.000Z", **times)
+    (finding,) = run_check(check_time_order, early, operator_config)
+    assert finding.rule == "started_before_betting_closed"
+
+
 def test_each_order_is_judged_only_where_both_times_are_logged(operator_config):
     no_start = make_round(started_at=None, betting_closed_at="2026-10-03T18:40:50.000Z")
     (finding,) = run_check(check_time_order, no_start, operator_config)
