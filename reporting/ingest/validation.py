@@ -586,6 +586,8 @@ class RoundValidator:
                     or payout is None
                     or bet.currency != currency
                     or bet.type not in offered
+                    or not bet.account.strip()
+                    or not bet.bet_id.strip()
                 ):
                     stake, payout, placed_at = self._check_bet(bet, index, raw.game, currency)
                 elif placed_at is not None and (
@@ -619,8 +621,14 @@ class RoundValidator:
     def _check_bet(
         self, bet: RawBet, index: int, game_id: str, currency: str
     ) -> tuple[int, int, str | None]:
-        """Full check of one bet's type, money, currency and time; returns (stake, payout,
-        placed_at as stored)."""
+        """Full check of one bet's ids, type, money, currency and time; returns (stake,
+        payout, placed_at as stored)."""
+        if not bet.bet_id.strip() or not bet.account.strip():
+            raise RecordError(
+                RejectReason.MISSING_FIELD,
+                f"bets[{index}]: bet_id and account must not be empty (an account is what the"
+                " house rules of one player are judged on)",
+            )
         offered = self._offered[game_id]
         if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):
             raise RecordError(

@@ -119,6 +119,21 @@ REJECT_CASES = {
         lambda r, b: without_bet_field(r, b, "stake"),
         "stake",
     ),
+    "missing_field: bet account empty (the house rules of one player need it)": (
+        "missing_field",
+        lambda r, b: with_bet(r, b, account=""),
+        "account must not be empty",
+    ),
+    "missing_field: bet account of spaces": (
+        "missing_field",
+        lambda r, b: with_bet(r, b, account="   "),
+        "account must not be empty",
+    ),
+    "missing_field: bet_id empty": (
+        "missing_field",
+        lambda r, b: r("R-2", bets=[{**b("B-2"), "bet_id": ""}]),
+        "bet_id and account must not be empty",
+    ),
     "missing_field: bet currency is JSON null": (
         "missing_field",
         lambda r, b: with_bet(r, b, currency=None),
