@@ -46,7 +46,15 @@ import types
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["WarmChild", "open_databases", "printed_pages", "run_warm", "warm_run", "warm_up"]
+__all__ = [
+    "WarmChild",
+    "open_databases",
+    "page_key",
+    "printed_pages",
+    "run_warm",
+    "warm_run",
+    "warm_up",
+]
 
 _PACKAGE_MAIN = Path(__file__).resolve().parent.parent / "reporting" / "__main__.py"
 _warm = False
@@ -183,6 +191,12 @@ def printed_pages() -> Path:
     return folder
 
 
+def page_key(html: str, as_of, author: str | None) -> str:
+    """A printed page's whole input (its HTML, as-of date and author) as one key: the printer
+    gives the same bytes for the same key."""
+    return hashlib.sha256(repr((html, as_of.isoformat(), author)).encode("utf-8")).hexdigest()
+
+
 def _print_once(folder: Path) -> None:
     """In the child: the PDF printer takes a page printed before from ``folder``, by its
     input, and keeps there each page it prints anew."""
@@ -191,8 +205,7 @@ def _print_once(folder: Path) -> None:
     print_page = pdf.html_to_pdf
 
     def html_to_pdf(html: str, as_of, *, author: str | None = None) -> bytes:
-        page = repr((html, as_of.isoformat(), author)).encode("utf-8")
-        path = folder / f"{hashlib.sha256(page).hexdigest()}.pdf"
+        path = folder / f"{page_key(html, as_of, author)}.pdf"
         with contextlib.suppress(FileNotFoundError):
             return path.read_bytes()
         printed = print_page(html, as_of, author=author)

@@ -40,7 +40,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
-from children import WarmChild
+from children import WarmChild, page_key
 from helpers import (
     bet_record,
     pdf_text,
@@ -190,7 +190,7 @@ def monthly_argv(
 
 
 #: The pages printed by runs in this process, by their whole input (HTML, as-of date, author).
-_PRINTED_HERE: dict[bytes, bytes] = {}
+_PRINTED_HERE: dict[str, bytes] = {}
 
 
 @pytest.fixture(autouse=True)
@@ -203,7 +203,7 @@ def print_once_here(monkeypatch):
     def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
         if os.getpid() != here:
             return print_page(html, as_of, author=author)
-        key = hashlib.sha256(repr((html, as_of.isoformat(), author)).encode("utf-8")).digest()
+        key = page_key(html, as_of, author)
         if key not in _PRINTED_HERE:
             _PRINTED_HERE[key] = print_page(html, as_of, author=author)
         return _PRINTED_HERE[key]

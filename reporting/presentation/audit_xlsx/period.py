@@ -386,8 +386,10 @@ def _write_pages(
     writer.finish_table()
 
 
-#: The reason a file of the inbox the run did not read is listed under, beside rejected lines.
+#: The reason a file of the inbox the run did not read is listed under, beside rejected lines,
+#: and what its row says.
 NOT_READ = "not_read"
+_NOT_READ_MESSAGE = "a file of the inbox this run did not read: none of its records is counted"
 
 
 def _write_rejects(book: _Book, ledger: PeriodLedger, unread: Sequence[str]) -> None:
@@ -418,9 +420,6 @@ def _write_rejects(book: _Book, ledger: PeriodLedger, unread: Sequence[str]) -> 
     )
     writer.rows((name, None, None, NOT_READ, None, _NOT_READ_MESSAGE, None) for name in unread)
     writer.finish_table()
-
-
-_NOT_READ_MESSAGE = "a file of the inbox this run did not read: none of its records is counted"
 
 
 def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
