@@ -24,6 +24,23 @@ from reporting.presentation.publisher import Publisher
 from reporting.presentation.roads import BeadRoad, BigRoad, ShoeStatistics
 from reporting.records import Doubt, Month
 
+#: The name of a currency's hundredth where a page says it (``rounding_text`` in
+#: reporting/templates/rules/macros.html.j2): the cent of the euro and the dollars, the øre of
+#: the Nordic crowns. A currency not here is paid "to two decimal places", true of each one the
+#: configuration accepts (two decimals, reporting.config.regulators.currency_problem): a page
+#: that named the cent of a Danish table's kroner, or the øre of an Italian table's euros,
+#: would misname the money it pays.
+HUNDREDTHS = {
+    "EUR": "cent",
+    "USD": "cent",
+    "CAD": "cent",
+    "AUD": "cent",
+    "NZD": "cent",
+    "DKK": "øre",
+    "NOK": "øre",
+    "SEK": "øre",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class CardValue:
@@ -296,6 +313,12 @@ class RuleSheet:
         field its regulator requires, a declared RTP the theory does not bear out, no month's
         figure): it is marked as a draft, not for publication."""
         return bool(self.warnings)
+
+    @property
+    def hundredth(self) -> str | None:
+        """What the page calls a hundredth of its currency (:data:`HUNDREDTHS`); None: it
+        says "two decimal places"."""
+        return HUNDREDTHS.get(self.currency)
 
     @property
     def shows_statistics(self) -> bool:

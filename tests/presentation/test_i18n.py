@@ -24,6 +24,7 @@ from reporting.config.bets import BETS_PATH, catalogue_bets
 from reporting.config.languages import DAY_FORMATS, LANGUAGES, SUPPORTED_LANGUAGES, Language
 from reporting.config.loader import load_config
 from reporting.engine.bets import BetGroup, BetRule, PayRow, Wording
+from reporting.engine.money import RoundingPolicy
 from reporting.presentation.bet_words import catalogue_bet, extract_bet_words, own_words
 from reporting.presentation.i18n import (
     LOCALE_DIR,
@@ -287,6 +288,49 @@ def test_english_catalogue_translates_to_english():
         )
         == "Wins by %(count)s points, without a natural"
     )
+
+
+#: Each language's word for the euro's hundredth, and for the kroner's (a stem: any form).
+CENT_WORDS = {
+    "da": "cent", "de": "cent", "el": "λεπτ", "en": "cent", "es": "céntim", "fr": "centime",
+    "it": "centesim", "nl": "cent", "pt": "cêntim", "ro": "ban", "sv": "cent",
+}  # fmt: skip
+ORE_WORDS = ("øre", "öre", "έρε")
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_the_rounding_sentence_names_the_hundredth_of_the_pages_own_currency(
+    operator_config, language
+):
+    """A Danish table's English page said "Winnings are paid to the cent" of its kroner, and
+    its Spanish page "al céntimo"; a Danish page of a euro table would have said "i hele øre".
+    Each rounding rule, in each language: the kroner's hundredth is never a cent, the euro's
+    never an øre, and a currency of neither (pounds) is paid to two decimals, by no coin's
+    name."""
+    macros = make_environment(language).get_template("rules/macros.html.j2").module
+    game = operator_config.game("live-baccarat-it")
+    base = build_rule_sheet(
+        game, language, disclosure=None, as_of=date(2026, 11, 30), tool_version="test"
+    )
+    said = {}
+    for currency in ("EUR", "DKK", "GBP"):
+        for rounding in RoundingPolicy:
+            sheet = dataclasses.replace(base, currency=currency, rounding=rounding)
+            said[currency, rounding] = plain_text(macros.rounding_text(sheet)).lower()
+    for (currency, _rounding), text in said.items():
+        cents, ores = CENT_WORDS[language] in text, any(word in text for word in ORE_WORDS)
+        assert (cents, ores) != (True, True), text
+        if currency == "DKK":
+            assert not cents, text
+        elif currency == "EUR":
+            assert not ores, text
+        else:
+            assert not cents and not ores, text
+    # The three rules say three things in each currency.
+    for currency in ("EUR", "DKK", "GBP"):
+        assert len({said[currency, rounding] for rounding in RoundingPolicy}) == 3
+    if language in ("da", "el", "en", "es", "fr", "it", "nl", "pt"):  # the øre by its name
+        assert all(any(word in said["DKK", r] for word in ORE_WORDS) for r in RoundingPolicy)
 
 
 def test_unknown_language_is_refused():
