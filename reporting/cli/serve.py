@@ -17,7 +17,7 @@ import errno
 import signal
 import socket
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -139,21 +139,24 @@ def _listen(host: str, port: int) -> list[socket.socket]:
 
 @contextmanager
 def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
-    """Inside, SIGINT, SIGTERM and SIGHUP stop the server, and the command ends well: uvicorn stops
-    on either while it runs, then raises it again once stopped (to the handler found here,
-    the command line's, which would end the command as a failure); one that comes before it
-    runs stops it as soon as it starts. The names of the signals received are in the list
-    given."""
+    """Inside, SIGINT, SIGTERM and SIGHUP stop the server (a second one, without waiting for
+    the requests in progress), and the command ends well; one that comes before it runs
+    stops it as soon as it starts. These handlers stand for uvicorn's own, which would take
+    SIGINT and SIGTERM even where the command was started ignoring them, and raise them
+    again once stopped into that ignoring: the server stopped, "stopped" named no signal.
+    The names of the signals received are in the list given."""
     received: list[str] = []
 
     def note(number: int, frame: FrameType | None) -> None:
         received.append(signal.Signals(number).name)
+        server.force_exit = server.should_exit
         server.should_exit = True
 
     # The signals that stop any command (a hang-up too), but one the command was started
     # ignoring (nohup, a job started with &), which stays ignored.
     stops = [number for number in STOP_SIGNALS if signal.getsignal(number) is not signal.SIG_IGN]
     previous = {number: signal.signal(number, note) for number in stops}
+    server.capture_signals = nullcontext  # uvicorn's handlers: not installed
     try:
         yield received
     finally:

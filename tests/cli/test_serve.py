@@ -239,6 +239,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def _stop_signals_as_a_terminal_leaves_them() -> None:
+    """In the child: the suite started with & by a script ignores SIGINT (nohup: SIGHUP),
+    and the command would keep ignoring it."""
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+
+
 class Server:
     """``baccarat-report serve`` in a child process on a free port, its output in files."""
 
@@ -254,6 +261,7 @@ class Server:
                 + ["--port", str(self.port)],
                 stdout=out,
                 stderr=err,
+                preexec_fn=_stop_signals_as_a_terminal_leaves_them,
             )
         deadline = time.monotonic() + 60
         while self.fetch("/-/versions.json", timeout=5)[0] != 200:
@@ -395,6 +403,40 @@ def test_sigterm_ctrl_c_or_a_hang_up_stops_it_with_exit_0(tmp_path, stop):
     assert err == "", err  # no "rolled back", no traceback
     # The read-only browsing left no -wal or -shm beside the store (they stayed, for good).
     assert sorted(item.name for item in tmp_path.glob("store.sqlite*")) == ["store.sqlite"]
+
+
+def test_a_signal_it_was_started_ignoring_stays_ignored_while_it_serves(
+    tmp_path, monkeypatch, capsys
+):
+    """Started ignoring Ctrl-C (a job started with & by a script, a test suite so started), it
+    stopped on SIGINT all the same, through uvicorn's handler, and printed "stopped": uvicorn
+    raised the signal again into the ignoring it had found, and the command never saw it."""
+    import uvicorn
+
+    import reporting.store.query_bounds as query_bounds
+
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    ticks = []
+    on_tick = uvicorn.Server.on_tick
+
+    async def tick(server, counter):  # the server's main loop, every 0.1 s
+        ticks.append(counter)
+        if len(ticks) == 1:
+            signal.raise_signal(signal.SIGINT)  # ignored: it goes on serving
+        elif len(ticks) == 3:
+            signal.raise_signal(signal.SIGTERM)
+        return await on_tick(server, counter)
+
+    monkeypatch.setattr(uvicorn.Server, "on_tick", tick)
+    monkeypatch.setattr(query_bounds, "bound_sqlite_heap", lambda: None)  # the process's
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        serve.serve_command(db=path, port=free_port())
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert capsys.readouterr().out.splitlines()[-1] == "stopped by SIGTERM"
+    assert len(ticks) == 3
 
 
 def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
