@@ -544,19 +544,28 @@ def check_shoe_card_counts(
     ``shoe`` is every round of one shoe, of any month, in hand order. Rounds of a game not in
     ``games`` are passed over, and so are those of a game reshuffled before every round: it
     deals from no shoe (a shoe id it logs, a session's, holds cards of many shuffles).
+
+    Where a hand number was logged twice up to that round, the finding says so: a table
+    giving one shoe id to the shoes of two days (S05 each day) deals its hands 1, 2, ...
+    twice, and the cards of both shoes add up under the one id (:func:`_shoe_message`).
     """
     counts: Counter[str] = Counter()
+    hands: dict[int, Round] = {}
+    repeated: tuple[Round, Round] | None = None
     for round, files in shoe:
         game = games.get(round.game_id)
         if game is None or game.reshuffle_every_round:
             continue
+        if round.hand_no is not None and repeated is None:
+            first = hands.setdefault(round.hand_no, round)
+            repeated = None if first is round else (first, round)
         cards = (round.player_cards + " " + round.banker_cards).split()
         counts.update(cards)
         if max(map(counts.__getitem__, cards), default=0) <= game.decks:
             continue
-        over = sorted(card for card in set(cards) if counts[card] > game.decks)
         if month is not None and round.report_month != month:
             return []
+        over = sorted(card for card in set(cards) if counts[card] > game.decks)
         detail = ", ".join(f"{card} seen {counts[card]} times" for card in over)
         return [
             Finding(
@@ -567,12 +576,30 @@ def check_shoe_card_counts(
                 rule=f"{game.decks} decks",
                 source_file=files.rounds,
                 source_line=round.source_line,
-                message=f"shoe {round.shoe_id}: {detail}, more than the {game.decks} copies"
-                f" {a_or_an(game.decks)} {game.decks}-deck shoe holds (first exceeded in round"
-                f" {round.round_id})",
+                message=_shoe_message(round, game.decks, detail, repeated),
             )
         ]
     return []
+
+
+def _shoe_message(
+    round: Round, decks: int, detail: str, repeated: tuple[Round, Round] | None
+) -> str:
+    """``shoe S-1: AS seen 9 times, more than the 8 copies an 8-deck shoe holds (first
+    exceeded in round R-3)``; and, where a hand number was logged twice before, which hand
+    and rounds, and that the id may name two shoes."""
+    message = (
+        f"shoe {round.shoe_id}: {detail}, more than the {decks} copies"
+        f" {a_or_an(decks)} {decks}-deck shoe holds (first exceeded in round {round.round_id})"
+    )
+    if repeated is None:
+        return message
+    first, again = repeated
+    return (
+        f"{message}; its hand {first.hand_no} is logged twice, in round {first.round_id}"
+        f" (settled {first.settled_at}) and in round {again.round_id} (settled"
+        f" {again.settled_at}): the shoe id may name two shoes, which the log must tell apart"
+    )
 
 
 #: Every round check by the kind it finds, in the order a round is checked.

@@ -12,6 +12,7 @@ import doctest
 import itertools
 from fractions import Fraction
 
+import msgspec
 import pytest
 from helpers import MONKEY_6_CONFIG, within_seconds
 from hypothesis import given, settings
@@ -529,6 +530,34 @@ def test_a_card_seen_nine_times_in_an_eight_deck_shoe_is_one_finding_at_the_nint
     assert finding.message == (
         "shoe S-1: AS seen 9 times, more than the 8 copies an 8-deck shoe holds"
         " (first exceeded in round R-3)"
+    )
+
+
+def test_a_shoe_id_given_to_two_shoes_is_said_in_the_finding(operator_config):
+    """A table that numbers its shoes S-1, S-2, ... each day logs two shoes under one id: their
+    cards add up past the shoe's copies, and the finding said only that, as if cards had been
+    added to one shoe. It now names the hand logged twice and the two rounds, in hand order
+    as the shoe is read."""
+
+    def dealt(day: int, hand: int, player: str, banker: str) -> Round:
+        return msgspec.structs.replace(
+            shoe_round(hand, player, banker),
+            round_id=f"R-{day}-{hand}",
+            settled_at=f"2026-10-0{day}T18:40:41.870Z",
+        )
+
+    shoe = [
+        (dealt(3, 1, "AS AS", "AS AS"), FILES),
+        (dealt(4, 1, "AS AS", "AS AS"), FILES),
+        (dealt(3, 2, "AS 2C", "3D 4H"), FILES),
+    ]
+    (finding,) = check_shoe_card_counts(shoe, operator_config.games, None)
+    assert finding.round_id == "R-3-2"
+    assert finding.message == (
+        "shoe S-1: AS seen 9 times, more than the 8 copies an 8-deck shoe holds (first exceeded"
+        " in round R-3-2); its hand 1 is logged twice, in round R-3-1 (settled"
+        " 2026-10-03T18:40:41.870Z) and in round R-4-1 (settled 2026-10-04T18:40:41.870Z): the"
+        " shoe id may name two shoes, which the log must tell apart"
     )
 
 
