@@ -9,12 +9,14 @@ from __future__ import annotations
 import copy
 import gc
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
 from children import open_databases
 
+from reporting.cli.failures import STOP_SIGNALS
 from reporting.config.loader import OperatorConfig, load_config
 
 SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
@@ -113,6 +115,20 @@ def no_database_left_open(request):
             + ", ".join(sorted(left)[:3]),
             pytrace=False,
         )
+
+
+@pytest.fixture(autouse=True)
+def stop_signals_as_they_were():
+    """A test that runs a command in this process (its Typer app, ``reporting.cli.main``)
+    leaves the command's stop handlers installed, process-wide, as a command does for the
+    rest of its short life; one stray signal would then set the stop signals to ignored, and
+    every later child of this worker would start ignoring Ctrl-C. Each test ends with the
+    handlers it began with."""
+    before = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    yield
+    for number, handler in before.items():
+        if signal.getsignal(number) is not handler and handler is not None:
+            signal.signal(number, handler)
 
 
 #: The modules that take longest, in the order they are begun. ``make test`` hands whole
