@@ -220,11 +220,11 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
     from reporting.engine.odds import MAX_DECKS, row_reach
 
     def wins(bet: BetRule, decks: int, pay) -> bool:
-        return any(
-            reach.decides
-            for row, reach in zip(bet.rows, row_reach(bet, decks), strict=True)
-            if isinstance(pay(row), Fraction)
-        )
+        paid = [isinstance(pay(row), Fraction) for row in bet.rows]
+        if decks == MAX_DECKS:  # every row decides on eight decks (bets.check_rows_decide)
+            return any(paid)
+        reach = row_reach(bet, decks)  # counted: the only cost of loading a configuration
+        return any(row.decides for row, odds in zip(reach, paid, strict=True) if odds)
 
     never = [
         bet.id
