@@ -559,6 +559,14 @@ def test_a_shoe_id_given_to_two_shoes_is_said_in_the_finding(operator_config):
         " 2026-10-03T18:40:41.870Z) and in round R-4-1 (settled 2026-10-04T18:40:41.870Z): the"
         " shoe id may name two shoes, which the log must tell apart"
     )
+    # The first hand logged twice is named, not a later one; rounds without a hand number
+    # repeat none.
+    shoe[2:2] = [(dealt(3, 2, "2C 2C", "3D 4H"), FILES), (dealt(4, 2, "2C 2C", "3D 4H"), FILES)]
+    (finding,) = check_shoe_card_counts(shoe, operator_config.games, None)
+    assert "its hand 1 is logged twice, in round R-3-1" in finding.message
+    unnumbered = [(msgspec.structs.replace(round, hand_no=None), files) for round, files in shoe]
+    (finding,) = check_shoe_card_counts(unnumbered, operator_config.games, None)
+    assert finding.message.endswith("(first exceeded in round R-3-2)")
 
 
 def test_the_article_before_a_deck_count_is_said_as_the_number_is():
