@@ -327,10 +327,28 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
                     context,
                     bet,
                     message=f"bet {bet.bet_id} was placed at {placed_at}, after betting closed"
-                    f" at {closed_at}",
+                    f" at {closed_at}{_within_the_second(placed_at, closed_at)}",
                 )
             )
     return findings
+
+
+def _within_the_second(placed_at: str, closed_at: str) -> str:
+    """What a close at a whole second leaves open for a bet placed within that second: the
+    spec's own example logs the close to the second ("18:40:17Z"), and a log that cuts its
+    times so closed as late as .999.
+
+    >>> _within_the_second("2026-10-03T18:40:17.300Z", "2026-10-03T18:40:17.000Z")
+    ' (a whole second: if the log cuts its times to the second, betting closed as late as 18:40:17.999 and the bet was in time)'
+    >>> _within_the_second("2026-10-03T18:40:18.000Z", "2026-10-03T18:40:17.000Z")
+    ''
+    """
+    if not closed_at.endswith(".000Z") or placed_at[:19] != closed_at[:19]:
+        return ""
+    return (
+        " (a whole second: if the log cuts its times to the second, betting closed as late as"
+        f" {closed_at[11:19]}.999 and the bet was in time)"
+    )
 
 
 def check_time_order(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:

@@ -319,10 +319,20 @@ def test_a_bet_placed_after_betting_closed_is_late_and_one_placed_at_the_close_i
         "B-1",
         "inbox/2026-10/bets.csv:3",
     )
+    # The close at a whole second may be a time the log cut to the second (the spec's own
+    # example logs "18:40:17Z"): the message says what that leaves open.
     assert finding.message == (
         "bet B-1 was placed at 2026-10-03T18:40:17.001Z, after betting closed at"
-        " 2026-10-03T18:40:17.000Z"
+        " 2026-10-03T18:40:17.000Z (a whole second: if the log cuts its times to the second,"
+        " betting closed as late as 18:40:17.999 and the bet was in time)"
     )
+    for placed, closed in (
+        ("2026-10-03T18:40:18.000Z", "2026-10-03T18:40:17.000Z"),  # the next second: late
+        ("2026-10-03T18:40:17.501Z", "2026-10-03T18:40:17.500Z"),  # a close to the ms
+    ):
+        round = make_round(make_bet("B-1", placed_at=placed), betting_closed_at=closed)
+        (finding,) = run_check(check_late_bets, round, operator_config)
+        assert finding.message.endswith(f"after betting closed at {closed}"), finding.message
 
 
 def test_a_round_without_a_closing_time_has_no_late_bet(operator_config):
