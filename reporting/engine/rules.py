@@ -267,22 +267,31 @@ def _breaches(
     decisions: tuple[DrawDecision, ...], player: tuple[Card, ...], banker: tuple[Card, ...]
 ) -> tuple[RuleBreach, ...]:
     """The hands whose logged card count differs from what their decision requires."""
+    stray_third = len(player) == 3 and not decisions[0].draws  # the Player drew in error
     return tuple(
         RuleBreach(
-            decision.hand, decision.rule, decision.draws, _breach_message(decision, len(cards))
+            decision.hand,
+            decision.rule,
+            decision.draws,
+            _breach_message(decision, len(cards), stray_third),
         )
         for decision, cards in zip(decisions, (player, banker), strict=True)
         if decision.draws != (len(cards) == 3)
     )
 
 
-def _breach_message(decision: DrawDecision, cards_held: int) -> str:
+def _breach_message(decision: DrawDecision, cards_held: int, stray_third: bool) -> str:
+    """``Banker on 3 against a Player third card of 8 drew but must stand (...)``; where the
+    Player drew that card in error (``stray_third``), the Banker answered a card the Player
+    should not have held, and the sentence says so."""
     hand = decision.hand.capitalize()
     required = "draw" if decision.draws else "stand"
     did = "drew" if cards_held == 3 else "stood"
     context = f"{hand} on {decision.total}"
     if decision.player_third is not None:
         context += f" against a Player third card of {decision.player_third}"
+        if stray_third:
+            context += ", one the Player should not have drawn,"
     return f"{context} {did} but must {required} ({decision.reason}; rule {decision.rule})"
 
 

@@ -358,6 +358,17 @@ BREACH_SENTENCES = [
         ],
         id="both-hands",
     ),
+    pytest.param(
+        "3H 3S 8D",
+        "AH 2C 5D",
+        [
+            "Player on 6 drew but must stand (Player stands on 6-7; rule player_stands_6_7)",
+            "Banker on 3 against a Player third card of 8, one the Player should not have"
+            " drawn, drew but must stand (Banker on 3 draws unless the Player's third card is"
+            " 8; rule banker_3_draws_unless_8)",
+        ],
+        id="banker-answered-a-card-the-player-drew-in-error",
+    ),
 ]
 
 
