@@ -212,6 +212,11 @@ def _check_words(
             )
 
 
+def _pays_odds(pay, row) -> bool:
+    """Whether a pay row pays odds (not a push or a loss) under ``pay``."""
+    return isinstance(pay(row), Fraction)
+
+
 def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> bool:
     """Whether every bet the game offers can win on its shoe under its pays (a bet's rows are
     held to eight decks where it is declared; a smaller shoe deals less: one deck deals no
@@ -219,19 +224,26 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
     that cannot is a problem at ``decks``."""
     from reporting.engine.odds import MAX_DECKS, row_reach
 
+    def counted(bet: BetRule, decks: int, pay) -> bool:
+        reached = row_reach(bet, decks)  # the only count of loading a configuration
+        return any(
+            reach.decides
+            for reach, row in zip(reached, bet.rows, strict=True)
+            if _pays_odds(pay, row)
+        )
+
     def wins(bet: BetRule, decks: int, pay) -> bool:
-        paid = [isinstance(pay(row), Fraction) for row in bet.rows]
-        if decks == MAX_DECKS:  # every row decides on eight decks (bets.check_rows_decide)
-            return any(paid)
-        reach = row_reach(bet, decks)  # counted: the only cost of loading a configuration
-        return any(row.decides for row, odds in zip(reach, paid, strict=True) if odds)
+        if decks == MAX_DECKS:  # each row decides on eight decks (bets.check_rows_decide)
+            return any(_pays_odds(pay, row) for row in bet.rows)
+        return counted(bet, decks, pay)
 
     never = [
         bet.id
         for bet in game.bets
         if not wins(bet, game.decks, game.pay_table.pay)
-        # one that cannot win as declared is refused at its declaration already
-        and wins(bet, MAX_DECKS, lambda row: row.default)
+        # one that cannot win as declared is refused at its declaration already (counted:
+        # an own bet refused there is loaded all the same, and its problem said once)
+        and counted(bet, MAX_DECKS, lambda row: row.default)
     ]
     shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
     for bet_id in never:
