@@ -141,7 +141,7 @@ def _listen(host: str, port: int) -> list[socket.socket]:
 def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
     """Inside, SIGINT, SIGTERM and SIGHUP stop the server (a second one, without waiting for
     the requests in progress), and the command ends well; one that comes before it runs
-    stops it as soon as it starts. These handlers stand for uvicorn's own, which would take
+    stops it as soon as it starts. These handlers stand in for uvicorn's own, which would take
     SIGINT and SIGTERM even where the command was started ignoring them, and raise them
     again once stopped into that ignoring: the server stopped, "stopped" named no signal.
     The names of the signals received are in the list given."""
@@ -149,7 +149,8 @@ def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
 
     def note(number: int, frame: FrameType | None) -> None:
         received.append(signal.Signals(number).name)
-        server.force_exit = server.should_exit
+        if server.should_exit:  # a second stop: without waiting for the requests in progress
+            server.force_exit = True
         server.should_exit = True
 
     # The signals that stop any command (a hang-up too), but one the command was started

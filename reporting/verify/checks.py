@@ -335,19 +335,22 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
 
 def _within_the_second(placed_at: str, closed_at: str) -> str:
     """What a close at a whole second leaves open for a bet placed within that second: the
-    spec's own example logs the close to the second ("18:40:17Z"), and a log that cuts its
-    times so closed as late as .999.
+    spec's own example logs the close to the second ("18:40:17Z"), and where a log cuts its
+    times to the second, betting may have closed as late as .999. Both times are in the
+    stored form, ``YYYY-MM-DDTHH:MM:SS.mmmZ``.
 
-    >>> _within_the_second("2026-10-03T18:40:17.300Z", "2026-10-03T18:40:17.000Z")
-    ' (a whole second: if the log cuts its times to the second, betting closed as late as 18:40:17.999 and the bet was in time)'
+    >>> _within_the_second("2026-10-03T18:40:17.300Z", "2026-10-03T18:40:17.000Z")[:36]
+    ' (a whole second: if the log cuts it'
     >>> _within_the_second("2026-10-03T18:40:18.000Z", "2026-10-03T18:40:17.000Z")
     ''
     """
-    if not closed_at.endswith(".000Z") or placed_at[:19] != closed_at[:19]:
+    second, _, millis = closed_at.removesuffix("Z").partition(".")
+    if millis != "000" or not placed_at.startswith(second):
         return ""
+    clock = second.partition("T")[2]
     return (
-        " (a whole second: if the log cuts its times to the second, betting closed as late as"
-        f" {closed_at[11:19]}.999 and the bet was in time)"
+        " (a whole second: if the log cuts its times to the second, betting may have closed as"
+        f" late as {clock}.999 and the bet may have been in time)"
     )
 
 

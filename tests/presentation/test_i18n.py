@@ -42,6 +42,7 @@ from reporting.presentation.i18n import (
     plain_text,
 )
 from reporting.presentation.rulesheet import build_rule_sheet
+from reporting.presentation.rulesheet_model import HUNDREDTHS
 
 ROOT = Path(__file__).resolve().parents[2]
 NBSP = "\xa0"
@@ -290,12 +291,20 @@ def test_english_catalogue_translates_to_english():
     )
 
 
-#: Each language's word for the euro's hundredth, and for the kroner's (a stem: any form).
+#: Each language's word for the euro's hundredth (a stem: any form).
 CENT_WORDS = {
     "da": "cent", "de": "cent", "el": "λεπτ", "en": "cent", "es": "céntim", "fr": "centime",
-    "it": "centesim", "nl": "cent", "pt": "cêntim", "ro": "ban", "sv": "cent",
+    "it": "centesim", "nl": "cent", "pt": "cêntim", "ro": "cenț", "sv": "cent",
 }  # fmt: skip
-ORE_WORDS = ("øre", "öre", "έρε")
+#: The kroner's hundredth, in the scripts the catalogues write it in.
+ORE_WORDS = ("øre", "έρε")
+#: The languages whose reviewed rounding sentence says two decimal places of every currency.
+TWO_DECIMALS_EVERYWHERE = ("de", "ro", "sv")
+#: What a currency's hundredth is called, as the world says it (None: no cent, no øre).
+HUNDREDTH_NAMES = {
+    "EUR": "cent", "USD": "cent", "DKK": "øre", "NOK": "øre", "SEK": None, "GBP": None,
+    "CHF": None,
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
@@ -304,33 +313,43 @@ def test_the_rounding_sentence_names_the_hundredth_of_the_pages_own_currency(
 ):
     """A Danish table's English page said "Winnings are paid to the cent" of its kroner, and
     its Spanish page "al céntimo"; a Danish page of a euro table would have said "i hele øre".
-    Each rounding rule, in each language: the kroner's hundredth is never a cent, the euro's
-    never an øre, and a currency of neither (pounds) is paid to two decimals, by no coin's
-    name."""
+    Each rounding rule, in each language, for currencies whose hundredth the test knows
+    (:data:`HUNDREDTH_NAMES`) and each of :data:`HUNDREDTHS`: the cent where the hundredth is a
+    cent, the øre where it is an øre, and two decimal places, by no coin's name, for any other
+    (a name the template has no sentence for would fall there too, and fail)."""
     macros = make_environment(language).get_template("rules/macros.html.j2").module
     game = operator_config.game("live-baccarat-it")
     base = build_rule_sheet(
         game, language, disclosure=None, as_of=date(2026, 11, 30), tool_version="test"
     )
-    said = {}
-    for currency in ("EUR", "DKK", "GBP"):
+    for currency in HUNDREDTH_NAMES.keys() | HUNDREDTHS.keys():
+        said = set()
         for rounding in RoundingPolicy:
             sheet = dataclasses.replace(base, currency=currency, rounding=rounding)
-            said[currency, rounding] = plain_text(macros.rounding_text(sheet)).lower()
-    for (currency, _rounding), text in said.items():
-        cents, ores = CENT_WORDS[language] in text, any(word in text for word in ORE_WORDS)
-        assert (cents, ores) != (True, True), text
-        if currency == "DKK":
-            assert not cents, text
-        elif currency == "EUR":
-            assert not ores, text
-        else:
-            assert not cents and not ores, text
-    # The three rules say three things in each currency.
-    for currency in ("EUR", "DKK", "GBP"):
-        assert len({said[currency, rounding] for rounding in RoundingPolicy}) == 3
-    if language in ("da", "el", "en", "es", "fr", "it", "nl", "pt"):  # the øre by its name
-        assert all(any(word in said["DKK", r] for word in ORE_WORDS) for r in RoundingPolicy)
+            text = plain_text(macros.rounding_text(sheet)).lower()
+            said.add(text)
+            named = (CENT_WORDS[language] in text, any(word in text for word in ORE_WORDS))
+            unit = HUNDREDTH_NAMES.get(currency, HUNDREDTHS.get(currency))
+            unit = None if language in TWO_DECIMALS_EVERYWHERE else unit
+            expected = {None: (False, False), "cent": (True, False), "øre": (False, True)}
+            assert named == expected[unit], (currency, text)
+        assert len(said) == 3, said  # the three rules say three things
+
+
+def test_the_french_catalogue_keeps_its_typography():
+    """Its rule: a no-break space before a colon, a narrow one before a semicolon, an
+    exclamation or question mark and inside guillemets; a plain space there lets the mark
+    begin a line (the new rounding sentences had one before their semicolon)."""
+    catalog = load_catalog("fr")
+    plain = re.compile(r" [;:!?»]|« ")
+    found = [
+        text
+        for message in catalog
+        if message.id
+        for text in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if plain.search(re.sub(r"<[^>]+>", "", text))
+    ]
+    assert found == []
 
 
 def test_unknown_language_is_refused():
