@@ -26,20 +26,13 @@ from reporting.records import Doubt, Month
 
 #: The name of a currency's hundredth where a page says it (``rounding_text`` in
 #: reporting/templates/rules/macros.html.j2, which has a sentence for each name): the cent of
-#: the euro and the dollars, the øre of the Danish and Norwegian crowns. A currency not here is
-#: paid "to two decimal places", true of each one the configuration accepts (two decimals,
+#: the euro, the øre of the Danish and Norwegian crowns. A currency not here is paid "to two
+#: decimal places", true of each one the configuration accepts (two decimals,
 #: reporting.config.regulators.currency_problem): a page that named the cent of a Danish
 #: table's kroner, or the øre of an Italian table's euros, would misname the money it pays.
-#: (The Swedish krona's hundredth is the öre, a word of its own: two decimal places.)
-HUNDREDTHS = {
-    "EUR": "cent",
-    "USD": "cent",
-    "CAD": "cent",
-    "AUD": "cent",
-    "NZD": "cent",
-    "DKK": "øre",
-    "NOK": "øre",
-}
+#: Not the dollars: the catalogues' cent is the euro's (French "centime", Spanish "céntimo"),
+#: and the dollar's is another word. Nor the Swedish krona, whose hundredth is the öre.
+HUNDREDTHS = {"EUR": "cent", "DKK": "øre", "NOK": "øre"}
 
 
 @dataclass(frozen=True, slots=True)

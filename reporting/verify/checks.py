@@ -607,8 +607,8 @@ def _shoe_message(
     round: Round, decks: int, detail: str, repeated: tuple[Round, Round] | None
 ) -> str:
     """``shoe S-1: AS seen 9 times, more than the 8 copies an 8-deck shoe holds (first
-    exceeded in round R-3)``; and, where a hand number was logged twice before, which hand
-    and rounds, and that the id may name two shoes."""
+    exceeded in round R-3)``; and, where a hand number was logged twice up to and including
+    that round, which hand and rounds, and that the id may name two shoes."""
     message = (
         f"shoe {round.shoe_id}: {detail}, more than the {decks} copies"
         f" {a_or_an(decks)} {decks}-deck shoe holds (first exceeded in round {round.round_id})"

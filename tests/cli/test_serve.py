@@ -19,6 +19,7 @@ from helpers import bet_record as bet
 from helpers import round_record, run_main, store_records
 
 import reporting.cli.serve as serve
+from reporting.cli.failures import STOP_SIGNALS
 from reporting.store.schema import connect
 
 
@@ -239,10 +240,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _stop_signals_as_a_terminal_leaves_them() -> None:
-    """In the child: the suite started with & by a script ignores SIGINT (nohup: SIGHUP),
-    and the command would keep ignoring it."""
-    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+def _reset_stop_signals() -> None:
+    """In the child: the stop signals as a terminal leaves them. The suite started with & by a
+    script ignores SIGINT (nohup: SIGHUP), and the command would keep ignoring it."""
+    for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_DFL)
 
 
@@ -261,7 +262,7 @@ class Server:
                 + ["--port", str(self.port)],
                 stdout=out,
                 stderr=err,
-                preexec_fn=_stop_signals_as_a_terminal_leaves_them,
+                preexec_fn=_reset_stop_signals,
             )
         deadline = time.monotonic() + 60
         while self.fetch("/-/versions.json", timeout=5)[0] != 200:

@@ -550,17 +550,18 @@ def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_pat
 def test_loading_counts_no_deal_for_a_game_of_eight_decks(monkeypatch, sample_config_path):
     """Every row of a bet decides on eight decks (each declaration is held to it), so whether
     a bet of an eight-deck game can win needs no count: counting every bet of every game took
-    most of each command's start, odds's and ingest's too (odds then took as long as the
-    independent calculator). Only a smaller shoe is counted, each bet once."""
+    most of each command's start, odds's and ingest's too. Only a smaller shoe is counted,
+    each bet once."""
     import reporting.engine.odds as odds
 
     counted = []
     row_reach = odds.row_reach
-    monkeypatch.setattr(
-        odds,
-        "row_reach",
-        lambda bet, decks: counted.append((bet.id, decks)) or row_reach(bet, decks),
-    )
+
+    def counting(bet, decks):
+        counted.append((bet.id, decks))
+        return row_reach(bet, decks)
+
+    monkeypatch.setattr(odds, "row_reach", counting)
     config = load_config(sample_config_path)
     small = [game for game in config.games.values() if game.decks < 8]
     assert small and any(game.decks == 8 for game in config.games.values())

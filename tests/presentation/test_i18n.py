@@ -300,9 +300,11 @@ CENT_WORDS = {
 ORE_WORDS = ("øre", "έρε")
 #: The languages whose reviewed rounding sentence says two decimal places of every currency.
 TWO_DECIMALS_EVERYWHERE = ("de", "ro", "sv")
-#: What a currency's hundredth is called, as the world says it (None: no cent, no øre).
+#: The hundredth a page names, by currency: the euro's cent and the Danish and Norwegian
+#: øre; None: no coin's name, two decimal places (the dollar's cent is another word than the
+#: euro's in French, Greek and Spanish; the Swedish öre is not the øre).
 HUNDREDTH_NAMES = {
-    "EUR": "cent", "USD": "cent", "DKK": "øre", "NOK": "øre", "SEK": None, "GBP": None,
+    "EUR": "cent", "DKK": "øre", "NOK": "øre", "USD": None, "SEK": None, "GBP": None,
     "CHF": None,
 }  # fmt: skip
 
