@@ -46,3 +46,14 @@ def test_a_game_s_words_for_the_hands_are_by_language(operator_config):
     game = dataclasses.replace(operator_config.game(ITALY), words=words)
     assert game.hand_words("it") == (("banker", "Banco"), ("player", "Giocatore"))
     assert game.hand_words("da") == ()
+
+
+def test_the_last_moment_to_bet_follows_the_house_rule_of_the_close(monkeypatch):
+    """The sample generator places its bets by :func:`last_moment_to_bet`, and the late-bet
+    check judges them by :func:`placed_in_time`: one rule, the close included. Were the close
+    excluded, the last moment would be a millisecond before it."""
+    from reporting.engine import games
+
+    assert games.last_moment_to_bet(17_000) == 17_000
+    monkeypatch.setattr(games, "placed_in_time", lambda placed, closed: placed < closed)
+    assert games.last_moment_to_bet(17_000) == 16_999

@@ -502,6 +502,19 @@ def test_one_account_holding_both_pair_bets_in_the_greek_game_is_one_finding(ope
     )
 
 
+def test_a_bet_of_no_exclusive_group_before_the_pair_bets_leaves_them_judged(operator_config):
+    """A round's first bet on the Banker, of no exclusive group, does not end the look at the
+    pair bets after it."""
+    round = make_round(
+        make_bet("B-1", bet_type="banker", stake_cents=500),
+        make_bet("B-2", bet_type="player_pair", stake_cents=500),
+        make_bet("B-3", bet_type="banker_pair", stake_cents=500),
+        game_id=GREECE,
+    )
+    (finding,) = run_check(check_exclusive_bets, round, operator_config)
+    assert finding.kind == "exclusive_side_bets"
+
+
 def test_a_game_without_the_house_rule_allows_both_pair_bets(operator_config):
     round = make_round(
         make_bet("B-1", bet_type="player_pair", stake_cents=500),
