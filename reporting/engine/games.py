@@ -168,6 +168,12 @@ class GameSpec:
         return self.opening_hours == ALWAYS_OPEN
 
     @property
+    def availability_checked(self) -> bool:
+        """A game whose pages say it is open 24 hours a day, with an
+        ``availability_gap_minutes``: its tables' idle stretches are looked for."""
+        return self.open_around_the_clock and self.availability_gap_minutes is not None
+
+    @property
     def availability_unchecked(self) -> bool:
         """A live game whose pages say it is open 24 hours a day, with no
         ``availability_gap_minutes``: its tables' idle stretches are not looked for."""

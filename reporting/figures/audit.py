@@ -375,9 +375,9 @@ def availability_gaps(
     edges, while the game dealt elsewhere: from the game's first round of the month to the
     table's first (``after_round`` None), from the table's last to the game's last
     (``before_round`` None). None for a game not open 24h or without the key."""
-    threshold = game.availability_gap_minutes
-    if not game.open_around_the_clock or threshold is None:
+    if not game.availability_checked:
         return []
+    threshold = game.availability_gap_minutes
     return [
         AvailabilityGap(game.id, table_id, after, before, start, end, span_ms // 60_000)
         for table_id, after, before, start, end, span_ms in connection.execute(

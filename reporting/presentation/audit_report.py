@@ -268,7 +268,8 @@ class AuditReport:
     # Live games whose pages say "open 24 hours" with no availability_gap_minutes: their
     # tables' idle stretches were not looked for.
     availability_unchecked: tuple[str, ...] = ()
-    # Live games whose tables' idle stretches were looked for: game id, threshold in minutes.
+    # Games whose tables' idle stretches were looked for (GameSpec.availability_checked, as
+    # the audit's gaps): game id, threshold in minutes.
     availability_checked: tuple[tuple[str, int], ...] = ()
     # Every void round of the month and its bets (refunded), counted among those checked.
     void_rounds: int = 0
@@ -651,9 +652,7 @@ def build_audit_report(
             sorted(
                 (game.id, game.availability_gap_minutes)
                 for game in config.games.values()
-                if game.kind == "live"
-                and game.open_around_the_clock
-                and game.availability_gap_minutes is not None
+                if game.availability_checked
             )
         ),
         void_rounds=len(audit.void_rounds),

@@ -23,6 +23,7 @@ import pytest
 from helpers import alerts_of, faulted_october, pdf_text, store_records
 from pypdf import PdfReader
 
+from reporting.engine.games import ALWAYS_OPEN
 from reporting.figures.audit_records import (
     AvailabilityGap,
     DisclosureCheck,
@@ -295,6 +296,10 @@ def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availabi
     report = report_of(store, with_threshold)
     assert report.availability_unchecked == ()
     assert report.everything_read_and_checked
+    # An RNG game given a threshold has its idle stretches looked for, and is named so.
+    rng = replace(games["mini-baccarat-it"], opening_hours=ALWAYS_OPEN, availability_gap_minutes=9)
+    report = report_of(store, replace(with_threshold, games={**games, rng.id: rng}))
+    assert ("mini-baccarat-it", 9) in report.availability_checked
 
 
 def test_the_availability_section_names_the_games_it_checked_and_those_it_did_not(
