@@ -63,7 +63,7 @@ def parse_amount(text: object, *, allow_zero: bool = True) -> int:
     match = _AMOUNT.fullmatch(text)
     if match is None:
         raise AmountError(
-            f'amount {text!r} is not a plain decimal with at most 2 decimals (e.g. "25.00")'
+            f'amount {text!r} is not a plain decimal with at most {DECIMALS} decimals (e.g. "25.00")'
         )
     cents = int(match["units"]) * _CENTS + int((match["fraction"] or "0").ljust(DECIMALS, "0"))
     if cents == 0 and not allow_zero:

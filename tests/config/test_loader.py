@@ -494,6 +494,23 @@ def test_a_game_carries_its_own_market_s_regulator_in_its_currency(tmp_path, tom
     assert problem.endswith(message), problem
 
 
+def own_bet_on_a_danish_game(bet_id: str, group: str, rows: str, decks: int) -> str:
+    """A configuration of one own bet (its ``rows``, TOML lines) offered beside Player and
+    Banker by the Danish game, dealt from ``decks`` decks, published in English."""
+    return f"""
+        [bets.{bet_id}]
+        group = "{group}"
+        name = {{ en = "{bet_id.capitalize()}" }}
+        wins = {{ en = "When it wins." }}
+        rows = [{rows}
+        ]
+        [games.live-baccarat-dk]
+        decks = {decks}
+        languages = ["en"]
+        bets = ["player", "banker", "{bet_id}"]
+        """
+
+
 def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_path):
     """One deck deals no suited pair: a Perfect Pair offered on it was printed at 25:1 and
     0.00%. Judged on the game's own shoe and pays, for catalogue and own bets alike."""
@@ -508,20 +525,14 @@ def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_pat
     assert load_config(two).games["live-baccarat-dk"].decks == 2
     own = write(
         tmp_path,
-        """
-        [bets.suited]
-        group = "bonus"
-        name = { en = "Suited Bonus" }
-        wins = { en = "The Player starts with a suited pair." }
-        rows = [
+        own_bet_on_a_danish_game(
+            "suited",
+            "bonus",
+            """
           { when = { player_suited_pair = true }, key = "suited", pays = "50", says = { en = "A suited pair." } },
-          { when = { winner = "tie" }, pays = "push", says = { en = "A tie." } },
-        ]
-        [games.live-baccarat-dk]
-        decks = 1
-        languages = ["en"]
-        bets = ["player", "banker", "suited"]
-        """,
+          { when = { winner = "tie" }, pays = "push", says = { en = "A tie." } },""",
+            decks=1,
+        ),
     )
     (problem,) = problems_of(own)
     assert "the suited bet can never win on a shoe of 1 deck" in problem
@@ -529,19 +540,13 @@ def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_pat
     # help it, and the game's shoe is not named.
     never = write(
         tmp_path,
-        """
-        [bets.mine]
-        group = "side"
-        name = { en = "Mine" }
-        wins = { en = "When it wins." }
-        rows = [
-          { when = { player_natural = true, player_cards = 3 }, pays = "10", says = { en = "A row." } },
-        ]
-        [games.live-baccarat-dk]
-        decks = 6
-        languages = ["en"]
-        bets = ["player", "banker", "mine"]
-        """,
+        own_bet_on_a_danish_game(
+            "mine",
+            "side",
+            """
+          { when = { player_natural = true, player_cards = 3 }, pays = "10", says = { en = "A row." } },""",
+            decks=6,
+        ),
     )
     (problem,) = problems_of(never)
     assert "can never win: no deal meets the conditions of a row that pays odds" in problem
