@@ -39,6 +39,7 @@ __all__ = [
     "bet_odds",
     "distribution",
     "main_probabilities",
+    "return_covariances",
     "row_reach",
 ]
 
@@ -549,6 +550,41 @@ def bet_odds(bet: BetRule, shoe: Shoe | int, table: PayTable, bet_id: str | None
         rtp=returned / total,
         second_moment=returned_squared / total,
     )
+
+
+@lru_cache(maxsize=32)
+def return_covariances(
+    bets: tuple[BetRule, ...], shoe: Shoe | int, table: PayTable
+) -> dict[tuple[str, str], Fraction]:
+    """The covariance of the returns of one unit staked on each two of ``bets`` in one round,
+    by their ids (both orders, and each bet with itself: its variance). Bets on one round are
+    settled on the same cards: a Player's and a Banker's returns move against each other, and
+    two stakes on one bet win or lose together, so the spread of a round's return is read from
+    these, not from the bets' variances alone."""
+    groups = frozenset().union(*(bet.fact_groups for bet in bets))
+    names = frozenset().union(*(bet.facts for bet in bets))
+    weights, total = _projected(_shoe(shoe), groups, names)
+    # The deals by what they return on each bet: far fewer than the deals, and each counted once.
+    by_returns: dict[tuple[Fraction, ...], int] = defaultdict(int)
+    for facts, weight in weights:
+        by_returns[tuple(resolve_bet(bet, facts, table).return_multiple() for bet in bets)] += (
+            weight
+        )
+    means = [Fraction(0)] * len(bets)
+    products = [[Fraction(0)] * len(bets) for _ in bets]
+    for returns, weight in by_returns.items():
+        for i, first in enumerate(returns):
+            means[i] += weight * first
+            row = products[i]
+            for j in range(i, len(bets)):
+                row[j] += weight * first * returns[j]
+    means = [mean / total for mean in means]
+    covariances = {}
+    for i, first in enumerate(bets):
+        for j in range(i, len(bets)):
+            value = products[i][j] / total - means[i] * means[j]
+            covariances[(first.id, bets[j].id)] = covariances[(bets[j].id, first.id)] = value
+    return covariances
 
 
 @dataclass(frozen=True, slots=True)

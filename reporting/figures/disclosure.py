@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from reporting.config.regulators import DEFAULT_UPDATE_DAY
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
+from reporting.engine.odds import return_covariances
 from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
@@ -150,7 +151,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
     theory = game_odds(game)
     rounds = bets = stakes = payouts = theory_payouts = 0
     expected = Fraction(0)
-    variance = 0.0
+    variance = Fraction(0)
     offered = {odds.bet: odds for odds in theory.bets}
     if connection is not None:
         # here: the rule sheet's model, which reads no store, imports this module
@@ -161,9 +162,9 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
             " AND status = 'settled'",
             (game.id, month_text),
         ).fetchone()
-        for bet_type, count, *halves, stake_squares in connection.execute(
+        for bet_type, count, *halves in connection.execute(
             f"SELECT b.bet_type, count(*), {split_sum('b.stake_cents')},"
-            f" {split_sum('b.payout_cents')}, total(CAST(b.stake_cents AS REAL) * b.stake_cents)"
+            f" {split_sum('b.payout_cents')}"
             " FROM bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
             " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
             " GROUP BY b.bet_type ORDER BY b.bet_type",
@@ -177,8 +178,8 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
             if odds is not None:
                 theory_payouts += payout_sum
                 expected += stake_sum * odds.rtp
-                # a statistical spread, not money: the float sum of squares cannot overflow
-                variance += float(odds.variance) * stake_squares
+        if expected:
+            variance = payout_variance(connection, game, month_text)
     disclosure = Disclosure(
         game=game,
         as_of=as_of,
@@ -195,6 +196,39 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
         warnings=(),
     )
     return _with_warnings(disclosure)
+
+
+def payout_variance(connection: sqlite3.Connection, game: GameSpec, month: str) -> Fraction:
+    """The variance (cents squared) of a game's payouts in a month around the theory, over
+    the bets of the types it offers: each round's stakes on those types, weighted by how one
+    unit's returns on them vary together (:func:`~reporting.engine.odds.return_covariances`).
+    Rounds are dealt apart; the bets of one round are settled on the same cards, so a Player
+    and a Banker stake hedge each other, and two stakes on one type win or lose together."""
+    from reporting.store.sums import joined, split_sum
+
+    covariances = return_covariances(game.bets, game.decks, game.pay_table)
+    crossed: dict[tuple[str, str], int] = {}  # the sum over rounds of stake x stake, by pair
+
+    def add(staked: dict[str, int]) -> None:
+        for first, stake in staked.items():
+            for second, other in staked.items():
+                crossed[(first, second)] = crossed.get((first, second), 0) + stake * other
+
+    current, staked = None, {}
+    for round_id, bet_type, *halves in connection.execute(
+        f"SELECT b.round_id, b.bet_type, {split_sum('b.stake_cents')}"
+        " FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
+        " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
+        " GROUP BY b.round_id, b.bet_type ORDER BY b.round_id",
+        (game.id, month),
+    ):
+        if round_id != current:
+            add(staked)
+            current, staked = round_id, {}
+        if game.offers(bet_type):
+            staked[bet_type] = joined(*halves)
+    add(staked)
+    return sum((covariances[pair] * value for pair, value in crossed.items()), Fraction(0))
 
 
 def _with_warnings(disclosure: Disclosure) -> Disclosure:

@@ -4,9 +4,12 @@
   chi-square test (two degrees of freedom, so the p-value is exactly ``exp(-x / 2)``).
 * Per game and bet type: the actual RTP (payouts over stakes, exact) against the engine's
   theoretical RTP, with a 99.9% bound that scales with the volume played: the standard
-  deviation of the total return is ``sqrt(variance x sum of stake squared)``, using the exact
-  variance of one unit's return. The sums come from verify's streaming pass (no second scan
-  of the bets); they are exact integers, and only the bound is a float.
+  deviation of the total return is ``sqrt(variance x sum of squares)``, using the exact
+  variance of one unit's return, and squaring each round's stake on the bet type (not each
+  bet's: the bets of one type in one round win or lose together, and counted as if apart
+  they would narrow the bound by as much as the square root of their number). The sums come
+  from verify's streaming pass (no second scan of the bets); they are exact integers, and only
+  the bound is a float.
 """
 
 from __future__ import annotations
@@ -136,7 +139,7 @@ def rtp_checks(
             continue
         odds = bet_odds(game.bet(bet_type), game.decks, game.pay_table)
         bound = (
-            Z_BOUND * math.sqrt(float(odds.variance * sums.stake_squares)) / sums.stakes
+            Z_BOUND * math.sqrt(float(odds.variance * sums.round_stake_squares)) / sums.stakes
             if sums.stakes
             else 0.0
         )

@@ -413,8 +413,9 @@ def _game_charts(
                 f"Actual RTP per bet type against its {CONFIDENCE_LABEL} band",
                 None,
                 f"not drawn: the band of each of its {len(checks)} bet types is wider than"
-                f" ±{charts.BAND_CLIP_POINTS} points, too few stakes to judge an RTP (the"
-                " workbook's RTP sheet gives every figure)" + _outside_note(checks),
+                f" ±{charts.BAND_CLIP_POINTS} points: at this volume only a large departure"
+                " from the theory stands out (the workbook's RTP checks sheet gives every"
+                " figure)" + _outside_note(checks),
             )
         )
     elif checks:

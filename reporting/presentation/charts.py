@@ -54,7 +54,7 @@ WIDTH = 380
 _PLOT_LEFT, _PLOT_RIGHT = 62, 292
 _PLOT = _PLOT_RIGHT - _PLOT_LEFT
 #: A 99.9% band wider than this many percentage points either side is drawn clipped, with
-#: an "insufficient volume" note (the issue's +-485% on 230 perfect-pair bets).
+#: a "small volume" note (the issue's +-485% on 230 perfect-pair bets).
 BAND_CLIP_POINTS = 10
 _INK, _FAINT, _BAND = "#212121", "#c8c8c8", "#bbdefb"
 
@@ -228,7 +228,7 @@ def _points_x(points: Fraction) -> Fraction:
 
 
 def band_clipped(check: RtpCheck) -> bool:
-    """Whether the bet type's 99.9% band is wider than the axis (too few stakes to judge)."""
+    """Whether the bet type's 99.9% band is wider than the axis (a small volume)."""
     return Fraction(check.bound) * 100 > BAND_CLIP_POINTS
 
 
@@ -275,7 +275,7 @@ def _rtp_row(check: RtpCheck, top: int, name: str) -> tuple[list[str], int]:
             _text(
                 _PLOT_LEFT,
                 top + height + 10,
-                f"insufficient volume: the band is ±{round_fraction(bound_points, 1)} points,"
+                f"small volume: the band is ±{round_fraction(bound_points, 1)} points,"
                 " clipped",
                 class_="note",
                 font_size="10",
@@ -292,7 +292,7 @@ def rtp_chart_svg(
     """Each bet type's actual RTP (a dot) against its theoretical RTP (the black line) and
     the 99.9% band around it (pale blue), on one axis of percentage points from the
     theoretical RTP, ±:data:`BAND_CLIP_POINTS`. A wider band is drawn to the axis's ends with
-    an "insufficient volume" note; a dot beyond the axis sits on its end (class off-scale).
+    a "small volume" note; a dot beyond the axis sits on its end (class off-scale).
     The checks are of one game; ``names`` gives a bet type's name (else its id is shown)."""
     _one_game(checks)
     rows, top = [], 0

@@ -32,7 +32,9 @@ class BetTotals:
     bets: int = 0
     stakes: int = 0  # cents
     payouts: int = 0  # cents
-    stake_squares: int = 0  # cents squared, for the statistical bound of the actual RTP
+    # cents squared, for the statistical bound of the actual RTP: each round's stake on the
+    # type, squared (the bets of one type in one round win or lose together), summed
+    round_stake_squares: int = 0
 
 
 @dataclass
@@ -82,6 +84,7 @@ class Totals:
         by_type = self._bets_by_game.get(round.game_id)
         if by_type is None:
             by_type = self._bets_by_game[round.game_id] = {}
+        staked: dict[str, int] = {}  # this round's stake on each type
         for bet in round.bets:
             totals = by_type.get(bet.bet_type)
             if totals is None:
@@ -90,7 +93,9 @@ class Totals:
             totals.bets += 1
             totals.stakes += stake
             totals.payouts += bet.payout_cents
-            totals.stake_squares += stake * stake
+            staked[bet.bet_type] = staked.get(bet.bet_type, 0) + stake
+        for bet_type, stake in staked.items():
+            by_type[bet_type].round_stake_squares += stake * stake
 
     def merge(self, other: Totals) -> None:
         """Add the totals of another batch of rounds (disjoint from this one's) to these."""
@@ -106,4 +111,4 @@ class Totals:
             totals.bets += their_bets.bets
             totals.stakes += their_bets.stakes
             totals.payouts += their_bets.payouts
-            totals.stake_squares += their_bets.stake_squares
+            totals.round_stake_squares += their_bets.round_stake_squares

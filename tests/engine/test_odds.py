@@ -23,6 +23,7 @@ from reporting.engine.odds import (
     bet_odds,
     distribution,
     main_probabilities,
+    return_covariances,
     row_reach,
 )
 from reporting.engine.theory import describe_odds, game_odds, shoe_odds
@@ -609,3 +610,30 @@ def test_what_a_bet_without_keys_or_wins_pays():
     assert describe_odds(by_row, PayTable.of([by_row])) == "row 1 5:1, row 2 3:1"
     pushes = BetRule("pushes", BetGroup.SIDE, (PayRow((), BetResult.PUSH),))
     assert describe_odds(pushes, PayTable.of([pushes])) == "never pays a win"
+
+
+# --- how the returns of two bets on one round vary together ----------------------------------
+
+
+def test_the_player_and_banker_returns_move_against_each_other_as_the_three_outcomes_say():
+    """Counted apart from the enumeration: the Player returns 2 on its win, the Banker 1.95 on
+    its own, both return the stake on a tie (games.md)."""
+    for decks in (1, 6, 8):
+        p = main_probabilities(decks)
+        player = {"player": Fraction(2), "banker": Fraction(0), "tie": Fraction(1)}
+        banker = {"player": Fraction(0), "banker": Fraction(39, 20), "tie": Fraction(1)}
+
+        product = {outcome: player[outcome] * banker[outcome] for outcome in p}
+        means = [sum(p[o] * values[o] for o in p) for values in (product, player, banker)]
+        covariances = return_covariances((BETS["player"], BETS["banker"]), decks, VARIANT_A)
+        expected = means[0] - means[1] * means[2]
+        assert covariances[("player", "banker")] == covariances[("banker", "player")] == expected
+        assert expected < 0
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_a_bet_s_covariance_with_itself_is_its_variance(decks):
+    bets = tuple(BETS[name] for name in CLASSIC)
+    covariances = return_covariances(bets, decks, VARIANT_B)
+    for bet in bets:
+        assert covariances[(bet.id, bet.id)] == bet_odds(bet, decks, VARIANT_B).variance

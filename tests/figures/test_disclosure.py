@@ -9,6 +9,7 @@ import subprocess
 import sys
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -20,8 +21,14 @@ from typer.testing import CliRunner
 
 from reporting.cli import app
 from reporting.config.loader import ConfigError, load_config
+from reporting.engine.odds import main_probabilities
 from reporting.errors import InputError
-from reporting.figures.disclosure import disclose, reference_month, updated_on
+from reporting.figures.disclosure import (
+    disclose,
+    payout_variance,
+    reference_month,
+    updated_on,
+)
 from reporting.ingest.discovery import discover_sources
 from reporting.store.load import ingest
 from reporting.store.schema import connect
@@ -284,6 +291,32 @@ def test_a_month_far_from_the_theory_warns(
         tmp_path,
         operator_config,
         write_jsonl,
+        *(
+            make_round(
+                f"R-{n}",
+                settled_at=f"2026-10-10T12:{n // 60:02d}:{n % 60:02d}Z",
+                **banker_wins,
+                bets=[make_bet(f"B-{n}", stake="10.00", payout="19.50")],
+            )
+            for n in range(400)
+        ),
+    )
+    disclosure = disclose(connection, operator_config.game(ITALY), PAGE_FOR_OCTOBER)
+    assert disclosure.to_document()["previous_month_win_percentage"] == "195.00"
+    assert disclosure.within_statistical_bound is False
+    assert any("statistical bound" in warning for warning in disclosure.warnings)
+
+
+def test_one_deal_won_by_every_stake_on_it_is_within_the_bound(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """400 Banker bets on one round won together: one deal, which the Banker wins nearly half
+    the time, not 400 wins in a row."""
+    banker_wins = {"player_cards": ["5H", "2C"], "banker_cards": ["9D", "KC"]}
+    connection = store(
+        tmp_path,
+        operator_config,
+        write_jsonl,
         make_round(
             "R-1",
             settled_at="2026-10-10T12:00:00Z",
@@ -293,8 +326,39 @@ def test_a_month_far_from_the_theory_warns(
     )
     disclosure = disclose(connection, operator_config.game(ITALY), PAGE_FOR_OCTOBER)
     assert disclosure.to_document()["previous_month_win_percentage"] == "195.00"
-    assert disclosure.within_statistical_bound is False
-    assert any("statistical bound" in warning for warning in disclosure.warnings)
+    assert disclosure.within_statistical_bound is True
+
+
+def test_a_player_and_a_banker_stake_on_one_round_hedge_each_other_in_the_bound(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """The variance of the month's payouts, counted apart from the engine's covariances: each
+    round returns 2 x 10.00 on a Player win, 1.95 x 30.00 on a Banker win, 40.00 on a tie."""
+    connection = store(
+        tmp_path,
+        operator_config,
+        write_jsonl,
+        *(
+            make_round(
+                f"R-{n}",
+                settled_at=f"2026-10-10T12:00:{n:02d}Z",
+                player_cards=["9H", "KS"],
+                banker_cards=["5D", "2C"],
+                bets=[
+                    make_bet(f"P-{n}", type="player", stake="10.00", payout="20.00"),
+                    make_bet(f"B-{n}", type="banker", stake="20.00"),
+                    make_bet(f"C-{n}", type="banker", stake="10.00"),
+                ],
+            )
+            for n in range(10)
+        ),
+    )
+    p = main_probabilities(8)
+    returned = {"player": 2000, "banker": Fraction(39, 20) * 3000, "tie": 4000}  # cents
+    mean = sum(p[outcome] * returned[outcome] for outcome in p)
+    one_round = sum(p[outcome] * (returned[outcome] - mean) ** 2 for outcome in p)
+    game = operator_config.game(ITALY)
+    assert payout_variance(connection, game, "2026-10") == 10 * one_round
 
 
 # --- declared RTP -----------------------------------------------------------------------------

@@ -156,12 +156,14 @@ def test_verify_counts_outcomes_per_table_with_void_rounds_apart(
 # --- actual RTP against the theory ------------------------------------------------------------
 
 
-def banker_round(make_round, make_bet, round_id: str, bets: int, stake: str, payout: str, **fields):
-    return make_round(
-        round_id,
-        bets=[make_bet(f"B-{n}", type="banker", stake=stake, payout=payout) for n in range(bets)],
-        **fields,
-    )
+def banker_rounds(make_round, make_bet, rounds: int, stake: str, payout: str, **fields) -> list:
+    """``rounds`` rounds dealt alike, each with one Banker bet."""
+    return [
+        make_round(
+            f"R-{n}", bets=[make_bet(f"B-{n}", type="banker", stake=stake, payout=payout)], **fields
+        )
+        for n in range(rounds)
+    ]
 
 
 def banker_check(tmp_path, operator_config, write_jsonl, *records) -> RtpCheck:
@@ -184,19 +186,19 @@ def test_the_bound_halves_when_four_times_the_same_stakes_are_played(
         folders[0],
         operator_config,
         write_jsonl,
-        banker_round(make_round, make_bet, "R-1", 25, "10.00", "0.00", **PLAYER_WINS),
+        *banker_rounds(make_round, make_bet, 25, "10.00", "0.00", **PLAYER_WINS),
     )
     large = banker_check(
         folders[1],
         operator_config,
         write_jsonl,
-        banker_round(make_round, make_bet, "R-1", 100, "10.00", "0.00", **PLAYER_WINS),
+        *banker_rounds(make_round, make_bet, 100, "10.00", "0.00", **PLAYER_WINS),
     )
     richer = banker_check(
         folders[2],
         operator_config,
         write_jsonl,
-        banker_round(make_round, make_bet, "R-1", 25, "40.00", "0.00", **PLAYER_WINS),
+        *banker_rounds(make_round, make_bet, 25, "40.00", "0.00", **PLAYER_WINS),
     )
     assert (small.bets, small.stakes) == (25, 25_000)
     assert (large.bets, large.stakes) == (100, 100_000)
@@ -206,6 +208,38 @@ def test_the_bound_halves_when_four_times_the_same_stakes_are_played(
     game = operator_config.games[ITALY]
     variance = float(bet_odds(game.bet("banker"), 8, game.pay_table).variance)
     assert small.bound == pytest.approx(Z_BOUND * math.sqrt(variance / 25), rel=1e-12)
+
+
+def test_the_bets_of_one_type_in_one_round_count_as_one_stake(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """Twenty-five Banker bets on one round win or lose together: the bound is that of one
+    stake of their sum, as wide as one bet's, not the fifth of it that 25 rounds give."""
+    folders = [tmp_path / name for name in ("together", "one", "apart")]
+    for folder in folders:
+        folder.mkdir()
+    bets = [make_bet(f"B-{n}", type="banker", stake="10.00") for n in range(25)]
+    together = banker_check(
+        folders[0], operator_config, write_jsonl, make_round("R-1", bets=bets, **PLAYER_WINS)
+    )
+    one = banker_check(
+        folders[1],
+        operator_config,
+        write_jsonl,
+        make_round("R-1", bets=[make_bet("B-1", type="banker", stake="250.00")], **PLAYER_WINS),
+    )
+    apart = banker_check(
+        folders[2],
+        operator_config,
+        write_jsonl,
+        *banker_rounds(make_round, make_bet, 25, "10.00", "0.00", **PLAYER_WINS),
+    )
+    assert (together.bets, together.stakes) == (25, 25_000)
+    game = operator_config.games[ITALY]
+    variance = float(bet_odds(game.bet("banker"), 8, game.pay_table).variance)
+    assert together.bound == pytest.approx(Z_BOUND * math.sqrt(variance), rel=1e-12)
+    assert together.bound == pytest.approx(one.bound, rel=1e-12)
+    assert apart.bound == pytest.approx(together.bound / 5, rel=1e-12)
 
 
 def test_actual_rtp_is_an_exact_fraction_of_settled_rounds(
@@ -249,7 +283,7 @@ def test_a_month_of_banker_bets_that_all_won_is_flagged(
         tmp_path,
         operator_config,
         write_jsonl,
-        banker_round(make_round, make_bet, "R-1", 400, "10.00", "19.50", **BANKER_WINS),
+        *banker_rounds(make_round, make_bet, 400, "10.00", "19.50", **BANKER_WINS),
     )
     assert check.actual_rtp == Fraction(195, 100)
     assert check.z_score is not None and check.z_score > Z_BOUND
@@ -292,7 +326,7 @@ def test_without_stakes_there_is_no_rtp_and_no_flag():
 def test_each_variant_bet_is_checked_against_its_own_game_s_theory(operator_config):
     """A bet of a variant is checked against the exact RTP of its game's rule and pays; a bet
     its game does not offer has no theory there, and is not checked."""
-    sums = BetTotals(bets=2, stakes=2000, payouts=1500, stake_squares=2_000_000)
+    sums = BetTotals(bets=2, stakes=2000, payouts=1500, round_stake_squares=2_000_000)
     totals = {
         ("no-commission-dk", "banker_no_commission"): sums,
         ("no-commission-dk", "super_6"): sums,

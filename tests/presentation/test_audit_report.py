@@ -669,7 +669,9 @@ def test_a_game_whose_every_rtp_band_is_clipped_gets_one_line_not_a_chart(store,
         "Actual RTP per bet type against its 99.9% band : not drawn: the band of each of its"
         in text
     )
-    assert "insufficient volume" not in text
+    assert "small volume" not in text
+    assert "only a large departure from the theory stands out" in text
+    assert "too few stakes to judge" not in text  # an RTP outside its band was judged
 
 
 def test_no_printed_page_of_the_report_splits_a_row_or_parts_a_heading_from_its_table(

@@ -818,6 +818,14 @@ def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export
     sheet = load_workbook(path)["Summary"]
     labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 9)}
     assert labels["Checks not run"] == 2
+    # A count above the table is emphasised when it is not zero, as docs/compliance says, and
+    # stays unruled like the lines around it.
+    cells = {sheet.cell(row, 1).value: sheet.cell(row, 2) for row in range(2, 12)}
+    emphasised = cells["Checks not run"]
+    assert emphasised.font.bold and emphasised.font.color.rgb == "FF9C0006"
+    assert emphasised.border.left.style is None
+    assert cells["RTP checks outside 99.9%"].value == 0
+    assert not cells["RTP checks outside 99.9%"].font.bold
     # Four bets in the month; the tiger bet is not checked: counted apart, never as checked.
     assert (labels["Bets checked"], labels["Bets not verified"]) == (3, 1)
     # a workbook of verify's (no month registers: no availability lines): two rows higher

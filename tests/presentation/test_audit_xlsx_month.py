@@ -421,11 +421,11 @@ def test_the_charts_are_native_and_read_the_workbook_s_cells(month):
     assert titles == [
         "live-baccarat-dk: outcomes against expectation",
         "live-baccarat-dk: RTP per bet type against its 99.9% band;"
-        " insufficient volume, band off the axis: banker",
+        " small volume, band off the axis: banker",
         "live-baccarat-dk: cumulative RTP per day (DKK)",
         "live-baccarat-it: outcomes against expectation",
         "live-baccarat-it: RTP per bet type against its 99.9% band;"
-        " insufficient volume, band off the axis: banker, player",
+        " small volume, band off the axis: banker, player",
         "live-baccarat-it: cumulative RTP per day (EUR)",
     ]
     workbook = load_workbook(month.path)
@@ -552,8 +552,8 @@ def test_the_charts_sheet_names_the_bands_too_wide_to_draw(month):
     sheet = load_workbook(month.path)["Charts"]
     notes = [row[0] for row in sheet.iter_rows(min_row=5, values_only=True) if row[0]]
     assert notes == [
-        "live-baccarat-dk: too few bets for a useful band on banker (insufficient volume):"
-        " its band leaves the RTP chart's axis.",
-        "live-baccarat-it: too few bets for a useful band on banker, player (insufficient"
-        " volume): its band leaves the RTP chart's axis.",
+        "live-baccarat-dk: a small volume on banker, whose band leaves the RTP chart's axis:"
+        " only a large departure from the theory stands out.",
+        "live-baccarat-it: a small volume on banker, player, whose band leaves the RTP chart's"
+        " axis: only a large departure from the theory stands out.",
     ]

@@ -95,7 +95,7 @@ def test_a_band_within_the_axis_is_drawn_to_scale_around_the_theoretical_line():
     assert band.get("class") == "band"
     # the axis is -10..+10 points over 230 px from x = 62: +-2 points is 46 px around 177
     assert (band.get("x"), band.get("width")) == ("154", "46")
-    assert "insufficient volume" not in svg
+    assert "small volume" not in svg
     dot = next(parse(svg).iter(f"{SVG}circle"))
     # actual 99.2% is 0.26 points above 98.94%: 177 + 0.26 x 11.5
     assert dot.get("cx") == px(177 + Fraction(26, 100) * Fraction(230, 20))
@@ -108,7 +108,7 @@ def test_a_band_wider_than_the_threshold_is_clipped_with_an_insufficient_volume_
     assert band.get("class") == "band clipped"
     assert (band.get("x"), band.get("width")) == ("62", "230")  # the whole axis, no further
     note = next(text for text in parse(svg).iter(f"{SVG}text") if text.get("class") == "note")
-    assert note.text == "insufficient volume: the band is ±485.0 points, clipped"
+    assert note.text == "small volume: the band is ±485.0 points, clipped"
     dot = next(parse(svg).iter(f"{SVG}circle"))
     assert dot.get("class") == "actual off-scale"  # 0% is 98.94 points below: on the left end
     assert dot.get("cx") == "62"

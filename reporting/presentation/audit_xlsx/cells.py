@@ -166,10 +166,11 @@ class _Styles:
     A style is named by (kind, variant): the kind of a column (text, money, ...) or of a
     free-form cell (header, title, label, note); the variant ``None`` for a table cell (ruled),
     ``"flagged"`` (a row outside the statistical bound), ``"total"``, ``"alert"`` (a non-zero
-    count) or ``"free"`` (a value outside any table, unruled).
+    count), ``"free"`` (a value outside any table, unruled) or ``"free alert"`` (a non-zero
+    count outside any table).
     """
 
-    VARIANTS = (None, "flagged", "total", "alert", "free")
+    VARIANTS = (None, "flagged", "total", "alert", "free", "free alert")
 
     def __init__(self, host: WriteOnlyWorksheet):
         self.host = host
@@ -215,7 +216,7 @@ class _Styles:
                 horizontal="center" if kind == FLAG else None,
             ),
         }
-        if variant != "free":
+        if variant not in ("free", "free alert"):
             attributes["border"] = _GRID
         if kind in _NUMBER_FORMATS:
             attributes["number_format"] = _NUMBER_FORMATS[kind]
@@ -224,7 +225,7 @@ class _Styles:
             attributes["font"] = Font(**_FONT, bold=kind == FLAG)
         elif variant == "total":
             attributes["font"] = Font(**_FONT, bold=True)
-        elif variant == "alert":
+        elif variant in ("alert", "free alert"):
             attributes["font"] = Font(**_FONT, bold=True, color=_ALERT_COLOR)
         return self._build(**attributes)
 
@@ -234,7 +235,8 @@ class _Styles:
         """A styled cell for a write-only sheet; text always stays text, never a formula."""
         if isinstance(value, _Alert):
             value = value.value
-            variant = variant or ("alert" if value else None)
+            if value:  # in a table or outside one (a count above a sheet's table)
+                variant = "free alert" if variant == "free" else variant or "alert"
         cell = Cell(sheet, row=1, column=1, style_array=self._arrays[(kind, variant)])
         if value is not None:
             textual = kind in _TEXT_KINDS or kind in ("header", "title", "label", "note")

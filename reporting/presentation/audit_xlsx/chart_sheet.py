@@ -164,14 +164,14 @@ def _rtp_chart(
 ) -> BarChart:
     """Actual and theoretical RTP per bet type of a game (bars) against the lower and upper
     bound of its 99.9% band (lines), from the RTP checks sheet; bets whose band leaves the
-    axis are named in the title (insufficient volume)."""
+    axis are named in the title (a small volume)."""
     sheet = book.sheets["RTP checks"]
     headers = book.headers["RTP checks"]
     bars = BarChart()
     bars.type, bars.grouping = "col", "clustered"
     title = f"{game_id}: RTP per bet type against its {CONFIDENCE_LABEL} band"
     if too_wide:
-        title += f"; insufficient volume, band off the axis: {', '.join(too_wide)}"
+        title += f"; small volume, band off the axis: {', '.join(too_wide)}"
     _chart_frame(bars, title, "RTP")
     for header in ("Actual RTP", "Theoretical RTP"):
         bars.series.append(_series(sheet, 1 + headers.index(header), rows))
@@ -238,8 +238,8 @@ def _write_charts(
             [
                 (
                     "note",
-                    f"{game_id}: too few bets for a useful band on {', '.join(bet_types)}"
-                    " (insufficient volume): its band leaves the RTP chart's axis.",
+                    f"{game_id}: a small volume on {', '.join(bet_types)}, whose band leaves"
+                    " the RTP chart's axis: only a large departure from the theory stands out.",
                 )
             ]
         )

@@ -142,7 +142,7 @@ def _summary_meta(
         ("Rounds checked", COUNT, result.rounds_checked),
         ("Bets checked", COUNT, result.bets_checked),
         ("Bets not verified", COUNT, result.bets_unverified),
-        ("Checks not run", COUNT, len(result.checks_not_run)),
+        ("Checks not run", COUNT, _Alert(len(result.checks_not_run))),
     ]
     if publishing is not None:  # the pages of the month: games whose pages are drafts
         drafts = sum(1 for game in config.games if publishing.get(game))
