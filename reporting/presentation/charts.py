@@ -275,8 +275,7 @@ def _rtp_row(check: RtpCheck, top: int, name: str) -> tuple[list[str], int]:
             _text(
                 _PLOT_LEFT,
                 top + height + 10,
-                f"small volume: the band is ±{round_fraction(bound_points, 1)} points,"
-                " clipped",
+                f"small volume: the band is ±{round_fraction(bound_points, 1)} points, clipped",
                 class_="note",
                 font_size="10",
                 font_style="italic",

@@ -32,6 +32,7 @@ from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_xlsx import MONTH_SHEETS, SHEETS, write_audit_workbook
 from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES
+from reporting.records import REJECT_REASONS
 from reporting.store.schema import connect
 from reporting.verify.run import VerifyResult, verify
 
@@ -557,3 +558,32 @@ def test_the_charts_sheet_names_the_bands_too_wide_to_draw(month):
         "live-baccarat-it: a small volume on banker, player, whose band leaves the RTP chart's"
         " axis: only a large departure from the theory stands out.",
     ]
+
+
+def test_sign_off_gives_each_other_matter_of_the_summary_a_remarks_row(month):
+    """A month without findings but with idle tables, draft pages or an RTP outside its bound
+    read "No finding this period." and nothing else where the reviewer signs: each count the
+    Summary emphasises has its own remarks row, and the rejected lines theirs."""
+    workbook = load_workbook(month.path)
+    summary = workbook["Summary"]
+    emphasised = {}
+    for row in range(2, summary.max_row + 1):
+        label, count = summary.cell(row, 1), summary.cell(row, 2)
+        if label.value == "Game":
+            break
+        if count.font.color is not None and count.font.color.rgb == "FF9C0006":
+            emphasised[label.value] = count.value
+    rejected = sum(
+        row[1] for row in summary.iter_rows(values_only=True) if row[0] in REJECT_REASONS and row[1]
+    )
+    rows = list(workbook["Sign-off"].iter_rows(values_only=True))
+    start = [row[0] for row in rows].index("Other matter")
+    assert rows[start][:4] == ("Other matter", None, "Count", "Remarks")
+    matters = {}
+    for row in rows[start + 1 :]:
+        if row[0] is None:
+            break
+        matters[row[0]] = row[2]
+        assert row[3] is None  # the reviewer's to fill in
+    assert emphasised, "the month has no emphasised count: the test would prove nothing"
+    assert matters == emphasised | ({"Rejected lines": rejected} if rejected else {})

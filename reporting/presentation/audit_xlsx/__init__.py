@@ -66,6 +66,7 @@ from reporting.presentation.audit_xlsx.period import (
     _write_pages,
     _write_rejects,
     _write_summary,
+    summary_meta,
 )
 from reporting.presentation.audit_xlsx.sign_off import _write_sign_off
 from reporting.presentation.audit_xlsx.statistics import _write_outcome_tests, _write_rtp_checks
@@ -195,7 +196,12 @@ def write_audit_workbook(
             "Limits": lambda: _write_limits(book, audit),
             "Disclosure check": lambda: _write_disclosures(book, audit),
             "Charts": lambda: _write_charts(book, audit, outcomes, rtp),
-            "Sign-off": lambda: _write_sign_off(book, ledger, audit),
+            "Sign-off": lambda: _write_sign_off(
+                book,
+                ledger,
+                audit,
+                summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread),
+            ),
         }
 
     try:

@@ -94,9 +94,7 @@ def _write_summary(
     kinds = (*FINDING_KINDS, *extra_kinds)
     columns = _summary_columns(kinds, currencies)
     rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
-    meta = _summary_meta(book, config, result, outcomes, rtp, publishing, audit)
-    if unread is not None:  # the monthly job's inbox: its files not read
-        meta.insert(7, ("Inbox files not read", COUNT, _Alert(len(unread))))
+    meta = summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread)
     rejects = ledger.rejects_by_reason
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
@@ -124,7 +122,7 @@ def _write_summary(
     _write_summary_rejects(writer, rejects, reasons, by_month=ledger.month is not None)
 
 
-def _summary_meta(
+def summary_meta(
     book: _Book,
     config: OperatorConfig,
     result: VerifyResult,
@@ -132,9 +130,11 @@ def _summary_meta(
     rtp: Sequence[RtpCheck],
     publishing: Mapping[str, Sequence[str]] | None,
     audit: MonthAudit | None,
+    unread: Sequence[str] | None = None,
 ) -> list[tuple[str, str, object]]:
     """The Summary's lines above its table: the period, what was checked, and each count of
-    what bears on it (an alert when not zero)."""
+    what bears on it (an :class:`_Alert`, emphasised when not zero; the Sign-off sheet gives
+    each that is not a line for the reviewer's remarks)."""
     meta: list[tuple[str, str, object]] = [
         ("Period", TEXT, book.period),
         ("As of", DATE, book.as_of),
@@ -144,6 +144,8 @@ def _summary_meta(
         ("Bets not verified", COUNT, result.bets_unverified),
         ("Checks not run", COUNT, _Alert(len(result.checks_not_run))),
     ]
+    if unread is not None:  # the monthly job's inbox: its files not read
+        meta.append(("Inbox files not read", COUNT, _Alert(len(unread))))
     if publishing is not None:  # the pages of the month: games whose pages are drafts
         drafts = sum(1 for game in config.games if publishing.get(game))
         meta.append(("Games with draft pages", COUNT, _Alert(drafts)))

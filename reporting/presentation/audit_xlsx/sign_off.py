@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from reporting.figures.audit_records import MonthAudit
 from reporting.figures.ledger import PeriodLedger
@@ -12,6 +13,7 @@ from reporting.presentation.audit_xlsx.cells import (
     DATE,
     TEXT,
     WRAP,
+    _Alert,
     _Book,
     _Column,
     _content_widths,
@@ -37,10 +39,17 @@ _INPUT_HEADERS = ("File", "SHA-256", "Size (bytes)", "Format", "Profile", "Round
 _SHA_WIDTH = 33  # a SHA-256 in two lines
 
 
-def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> None:
+def _write_sign_off(
+    book: _Book,
+    ledger: PeriodLedger,
+    audit: MonthAudit,
+    meta: Sequence[tuple[str, str, object]],
+) -> None:
     """The page the reviewer signs: the period, the operator, a block to fill in (name, role,
-    date, signature), a remarks row per finding kind that occurred, then the provenance
-    (tool, configuration, store digest, every input file with its hash)."""
+    date, signature), a remarks row per finding kind that occurred, then one per other matter
+    that bears on the period (each of the Summary's counts that is not zero: ``meta``, its
+    lines, and the rejected lines), then the provenance (tool, configuration, store digest,
+    every input file with its hash)."""
     counts: Counter[str] = Counter()
     for by_kind in ledger.findings_by_game.values():
         counts.update(by_kind)
@@ -53,6 +62,7 @@ def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> Non
     widths[0] = max(
         widths[0],
         *(len(label) for label in labels),
+        *(len(label) for label, _, value in meta if isinstance(value, _Alert)),
         *(min(len(item.file_name), 30) for item in provenance.inputs),
     )
     widths[1] = _SHA_WIDTH
@@ -79,7 +89,34 @@ def _write_sign_off(book: _Book, ledger: PeriodLedger, audit: MonthAudit) -> Non
     if not rows:
         writer.append([("note", "No finding this period.")])
     writer.append([])
+    _write_other_matters(writer, ledger, meta)
     _write_provenance(writer, audit)
+
+
+def _write_other_matters(
+    writer: _SheetWriter, ledger: PeriodLedger, meta: Sequence[tuple[str, str, object]]
+) -> None:
+    """A remarks row for each matter besides the findings that bears on the period (a count
+    of the Summary's that is not zero), or a line that says there is none."""
+    matters = [
+        (label, value.value)
+        for label, _, value in meta
+        if isinstance(value, _Alert) and value.value
+    ]
+    rejected = sum(ledger.rejects_by_reason.values())
+    if rejected:
+        matters.insert(0, ("Rejected lines", rejected))
+    if not matters:
+        writer.append([("note", "No other matter bears on this period.")])
+        writer.append([])
+        return
+    writer.append(
+        [("header", "Other matter"), ("header", None), ("header", "Count")]
+        + [("header", "Remarks")]
+    )
+    for label, count in matters:
+        writer.append([(TEXT, label), (TEXT, None), (COUNT, count), (WRAP, None)], None)
+    writer.append([])
 
 
 def _write_provenance(writer: _SheetWriter, audit: MonthAudit) -> None:
