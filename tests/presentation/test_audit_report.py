@@ -822,6 +822,50 @@ def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_co
     assert not _text_past_the_paper(laid_out(html))
 
 
+def test_a_month_s_amounts_print_whole_in_the_disclosure_cross_check(store, operator_config):
+    """The printed cross-check broke a month's ordinary amounts at their group separators
+    ("DKK 1, / 209, / 706.90" on three lines, "€60, / 642.75") beside columns of white: its
+    columns were sized by the longest sentence in the table. Each amount prints on one line,
+    and the warning row names its game."""
+    from reporting.presentation.pdf import laid_out
+
+    audit = month_audit()
+    audit = replace(
+        audit,
+        disclosures=tuple(
+            replace(check, currency="DKK", stakes=120_970_690, payouts=108_830_327)
+            for check in audit.disclosures
+        ),
+    )
+    html = render_audit_html(report_of(store, operator_config, audit=audit))
+    amounts = {"DKK\xa01,209,706.90", "DKK\xa01,088,303.27"}
+    pieces = []
+
+    def walk(box, inside):
+        element = getattr(box, "element", None)
+        if element is not None and element.tag == "table":
+            inside = "disclosures" in (element.get("class") or "")
+        if inside and element is not None and "figure" in (element.get("class") or ""):
+            pieces.append("".join(text.text for text in _text_boxes(box)).replace("\u200b", ""))
+            return
+        for child in getattr(box, "children", ()):
+            walk(child, inside)
+
+    for page in laid_out(html).pages:
+        walk(page._page_box, False)
+    assert pieces and set(pieces) == amounts, pieces
+    for check in audit.disclosures:
+        if check.warnings:
+            assert f"{check.game_id} : {check.warnings[0]}" in plain(html)
+
+
+def _text_boxes(box) -> list:
+    """The text boxes under a laid-out box, in order."""
+    if getattr(box, "text", None) is not None:
+        return [box]
+    return [found for child in getattr(box, "children", ()) for found in _text_boxes(child)]
+
+
 def test_a_csv_pair_s_one_sha256_says_what_it_is_of(store, operator_config):
     """A CSV pair's sha256 matched no file on disk, and the report did not say why: it is of
     the two files' bytes in turn (the rounds file first), as ``cat`` joins them."""
