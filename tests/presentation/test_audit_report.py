@@ -214,7 +214,7 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     assert (
         "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, but its"
         " configuration sets no availability_gap_minutes , so its tables' idle stretches were"
-        " not looked for." in text
+        " not looked for (set it to look for them)." in text
     )
     assert "every check ran" not in text.lower()
     checked = plain(render_audit_html(replace(report, availability_unchecked=())))
@@ -353,12 +353,14 @@ def test_a_statistic_outside_its_bound_is_named_in_the_summary_even_when_its_ban
         f"The outcomes of table LB-IT-07 at {ITALY} : Banker 380, Player 380, Tie 140 of 900"
         " rounds." in text
     )
+    assert "What to do: review those bets and rounds with the studio" in text
     drawn = {game.game_id: game.charts for game in report.charts}
     (note,) = [chart.note for chart in drawn["ez-baccarat-it"] if chart.note]
     assert note.endswith("; 1 bet type lies outside its band all the same, named in the summary")
     assert f"shares of 1 table of {ITALY} against" in str(drawn[ITALY][0].svg)
     calm_only = reported((calm,), ())
     assert "Outside their 99.9% statistical bounds" not in plain(render_audit_html(calm_only))
+    assert "What to do: review those bets" not in plain(render_audit_html(calm_only))
     notes = [chart.note for game in calm_only.charts for chart in game.charts if chart.note]
     assert notes and not any("all the same" in note for note in notes)
 
@@ -864,6 +866,28 @@ def _text_boxes(box) -> list:
     if getattr(box, "text", None) is not None:
         return [box]
     return [found for child in getattr(box, "children", ()) for found in _text_boxes(child)]
+
+
+def test_a_month_without_findings_gives_them_no_page_of_their_own(store, operator_config):
+    """The printed report of a month without findings gave "No finding this month." a page
+    of its own (and left the summary's last lines alone on the page before): the section
+    starts a page only when it holds findings."""
+    from reporting.presentation.pdf import laid_out
+
+    def breaks_before(box) -> list[str]:
+        element = getattr(box, "element", None)
+        if element is not None and element.get("id") == "findings" and element.tag == "section":
+            return [box.style["break_before"]]
+        return [found for child in getattr(box, "children", ()) for found in breaks_before(child)]
+
+    with_findings = report_of(store, operator_config)
+    for report, starts_a_page in (
+        (with_findings, "page"),
+        (replace(with_findings, findings=()), "auto"),
+    ):
+        document = laid_out(render_audit_html(report))
+        found = [kind for page in document.pages for kind in breaks_before(page._page_box)]
+        assert found and found[0] == starts_a_page
 
 
 def test_a_csv_pair_s_one_sha256_says_what_it_is_of(store, operator_config):
