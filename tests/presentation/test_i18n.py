@@ -22,10 +22,11 @@ from helpers import glossary
 
 from reporting.config.bets import BETS_PATH, catalogue_bets
 from reporting.config.languages import DAY_FORMATS, LANGUAGES, SUPPORTED_LANGUAGES, Language
-from reporting.config.loader import load_config
+from reporting.config.loader import load_catalogue, load_config
 from reporting.engine.bets import BetGroup, BetRule, PayRow, Wording
 from reporting.engine.money import RoundingPolicy
 from reporting.presentation.bet_words import catalogue_bet, extract_bet_words, own_words
+from reporting.presentation.html import render_disclosure_html, render_html
 from reporting.presentation.i18n import (
     LOCALE_DIR,
     LOCALES,
@@ -614,6 +615,23 @@ def test_italian_sabot_and_dates_read_as_italian():
     environment = make_environment("it")
     rendered = environment.from_string("{{ _('Rules in force on %(date)s', date=day|long_date) }}")
     assert rendered.render(day=date(2026, 12, 1)) == "Regolamento in vigore in data 1 dicembre 2026"
+
+
+def test_the_regulator_s_page_is_dated_as_information_not_as_rules():
+    """The ADM page is the game's information, not its rules: its subtitle and footer said
+    "Regolamento in vigore in data 5 novembre 2026" above the RTP and the opening hours."""
+    sheet = build_rule_sheet(
+        load_catalogue().game("live-baccarat-it"),
+        "it",
+        disclosure=None,
+        as_of=date(2026, 11, 5),
+        tool_version="test",
+    )
+    page = render_disclosure_html(sheet)
+    assert "Informazioni aggiornate in data 5 novembre 2026" in page
+    assert "informazioni aggiornate in data 5 novembre 2026" in page  # the printed footer
+    assert "Regolamento" not in page and "regolamento" not in page
+    assert "Regolamento in vigore in data 5 novembre 2026" in render_html(sheet)
 
 
 def test_english_calls_the_monthly_figure_what_players_get_back():
