@@ -544,6 +544,13 @@ def test_a_month_without_records_writes_every_sheet_empty_and_no_chart(month, tm
     assert workbook.sheetnames == list(SHEETS)
     for name in ("Void rounds", "Money", "Activity", "Availability gaps", "Shoes", "Charts"):
         assert table(path, name) == [], name
+    # A table without rows says so under its header: printed, headers alone read as a failed
+    # export.
+    for name in ("Void rounds", "Money", "Availability gaps", "Shoes", "Limits"):
+        sheet = workbook[name]
+        top = int(sheet.auto_filter.ref.split(":")[0][1:])
+        assert sheet.auto_filter.ref.endswith(str(top)), name  # the filter holds no row
+        assert sheet.cell(top + 2, 1).value == "None this period.", name
     sign_off = {row[0]: row[1] for row in workbook["Sign-off"].iter_rows(values_only=True)}
     assert sign_off["Configuration"] == "the built-in catalogue"
     assert charts(path) == []

@@ -380,11 +380,15 @@ class _SheetWriter:
         )
 
     def finish_table(self) -> None:
-        """The autofilter over the header and the rows written so far."""
+        """The autofilter over the header and the rows written so far; under a header with no
+        row, a line that says so (a printed sheet of headers alone reads as a failed export)."""
         last = get_column_letter(len(self.columns))
         self.sheet.auto_filter.ref = (
             f"A{self.header_row}:{last}{self.header_row + self.rows_written}"
         )
+        if not self.rows_written:  # below a blank line, as every note under a table
+            self.append([])
+            self.append([("note", "None this period.")])
 
 
 def _content_widths(columns: Sequence[_Column], rows: Sequence[Sequence[object]]) -> list[int]:

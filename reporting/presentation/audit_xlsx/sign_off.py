@@ -86,8 +86,6 @@ def _write_sign_off(
     writer.header()
     writer.rows(rows)
     writer.finish_table()
-    if not rows:
-        writer.append([("note", "No finding this period.")])
     writer.append([])
     _write_other_matters(writer, ledger, meta)
     _write_provenance(writer, audit)
