@@ -181,9 +181,10 @@ def _write_summary_rejects(
             [
                 (
                     "note",
-                    "Rejected lines of this month (their game and settlement time read), and"
-                    " the others of the files that loaded rounds of this month or none (see"
-                    " the Rejected records sheet).",
+                    "The rejected lines that belong to this month (their game and settlement"
+                    " time could be read), and those whose month could not be read, from the"
+                    " files that loaded this month's rounds or no round at all (the Rejected"
+                    " records sheet lists each).",
                 )
             ]
         )
