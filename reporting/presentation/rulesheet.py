@@ -316,15 +316,34 @@ def _example_bet(bets: tuple[OfferedBet, ...]) -> OfferedBet:
 
 def _rounding_example(game: GameSpec, bets: tuple[OfferedBet, ...]) -> PayoutExample | None:
     """A stake whose win falls between cents, on the first bet whose one figure can make one
-    (the Banker's 0.95:1): the minimum plus 35 cents (5.35 at 5.00). None if no bet can."""
+    (the Banker's 0.95:1): the minimum plus 35 cents (5.35 at 5.00); else on the first row
+    of a bet of several figures that can (the no-commission Banker's 0.5:1 on a six). None
+    if no bet can."""
+    for offered in bets:
+        if offered.odds is not None:
+            example = _rounded_on(offered, offered.odds, game.rounding)
+            if example is not None:
+                return example
     for offered in bets:
         if offered.odds is None:
-            continue
-        limits = offered.limits
-        for stake in range(limits.minimum + 35, min(limits.maximum, limits.minimum + 135) + 1):
-            example = _payout_example(offered, stake, offered.odds, game.rounding)
-            if example.rounded:
-                return example
+            for row in offered.rows:
+                if row.odds is not None:
+                    example = _rounded_on(offered, row.odds, game.rounding)
+                    if example is not None:
+                        return replace(example, one_of_its_pays=True)
+    return None
+
+
+def _rounded_on(
+    offered: OfferedBet, odds: Fraction, policy: RoundingPolicy
+) -> PayoutExample | None:
+    """The first stake from the minimum plus 35 cents whose win at ``odds`` falls between
+    cents (within a currency unit of it), or None."""
+    limits = offered.limits
+    for stake in range(limits.minimum + 35, min(limits.maximum, limits.minimum + 135) + 1):
+        example = _payout_example(offered, stake, odds, policy)
+        if example.rounded:
+            return example
     return None
 
 

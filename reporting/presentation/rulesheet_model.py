@@ -181,6 +181,8 @@ class PayoutExample:
     exact_win: Fraction
     win: int
     returned: int
+    # the bet pays other figures on other rows: the example names the one it is paid at
+    one_of_its_pays: bool = False
 
     @property
     def stake_amount(self) -> Fraction:

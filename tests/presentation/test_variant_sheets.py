@@ -29,7 +29,13 @@ from reporting.engine.money import round_fraction
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import LOCALES, SOFT_HYPHEN, Formatter, load_translations
+from reporting.presentation.i18n import (
+    LOCALES,
+    SOFT_HYPHEN,
+    Formatter,
+    load_translations,
+    plain_text,
+)
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import OfferedBet, PayForm, RuleSheet, build_rule_sheet
 from tests.presentation.printed import (
@@ -189,16 +195,23 @@ def test_forms_read_from_the_rows(sheets):
     }
 
 
-def test_a_table_without_the_classic_banker_has_no_commission_and_no_banker_example(sheets):
+def test_a_table_without_the_classic_banker_has_no_commission_and_rounds_on_a_row(sheets):
     """A commission is stated on a main bet of one figure below even money (the classic
-    Banker's 0.95:1): a no-commission table states none, and the rounding example (a win
-    falling between cents, on a bet of one figure) has no bet to take; a Tiger table keeps the
-    Banker's 5% and its example."""
+    Banker's 0.95:1): a no-commission table states none; its rounding example (a win falling
+    between cents) is taken on the row of a bet of several figures that makes one (the
+    Banker's 0.5:1 on a six), and names that pay. A Tiger table keeps the Banker's 5% and its
+    example."""
     no_commission = sheets["no-commission", "en"]
     assert [bet.commission_percent for bet in no_commission.bets if bet.is_main] == [None] * len(
         [bet for bet in no_commission.bets if bet.is_main]
     )
-    assert no_commission.rounding_example is None
+    example = no_commission.rounding_example
+    assert example is not None and example.one_of_its_pays
+    assert example.bet.bet == "banker_no_commission" and example.odds == Fraction(1, 2)
+    assert example.odds in {row.odds for row in example.bet.rows}
+    assert example.exact_win == example.stake * example.odds != example.win
+    page = plain_text(render_html(no_commission))
+    assert f"where a {words(no_commission, example.bet.name)} bet pays 0.5:1, a winning bet" in page
     assert no_commission.payout_example.bet.bet == "tie"
     tiger = sheets["tiger", "en"]
     assert {bet.bet: bet.commission_percent for bet in tiger.bets if bet.is_main} == {
