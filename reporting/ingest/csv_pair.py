@@ -44,12 +44,12 @@ from reporting.ingest.limits import (
     round_past_bound,
 )
 from reporting.ingest.sources import BatchReader, Source, batched
+from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
     RawRound,
     RecordError,
     RoundValidator,
     error_of_decoding,
-    misspelt_field,
     shown,
 )
 from reporting.records import CSV_BET_FIELDS, CSV_ROUND_FIELDS, RejectedLine, RejectReason, Round

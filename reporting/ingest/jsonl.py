@@ -52,13 +52,13 @@ from reporting.ingest.limits import (
     SKIP_CHUNK_BYTES,
 )
 from reporting.ingest.sources import BatchReader, Source, batched, raw_text
+from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
     BET_FIELDS,
     ROUND_FIELDS,
     RecordError,
     RoundValidator,
     error_of_decoding,
-    misspelt_field,
 )
 from reporting.records import RejectedLine, RejectReason, Round
 

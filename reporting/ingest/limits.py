@@ -17,12 +17,14 @@ __all__ = [
     "GZIP_ALLOWANCE_BYTES",
     "MAX_DEPTH",
     "MAX_GZIP_RATIO",
+    "MAX_ID_CHARS",
     "MAX_LEARNT_FIELDS",
     "MAX_LINE_BYTES",
     "MAX_MESSAGE_CHARS",
     "MAX_NUMBER_EXPONENT",
     "MAX_REJECTED_LINES",
     "MAX_SHOWN_VALUE_CHARS",
+    "MAX_TEXT_CHARS",
     "RAW_TEXT_LIMIT",
     "SKIP_CHUNK_BYTES",
     "round_past_bound",
@@ -77,6 +79,17 @@ MAX_NUMBER_EXPONENT = 20
 #: Characters of a rejected line's text that are kept (the database stores it; the workbook
 #: shows it): enough to see what was wrong, bounded for a hostile line of megabytes.
 RAW_TEXT_LIMIT = 10_000
+
+#: Characters of an id a round or bet carries (round, table, shoe, bet, account, a bet type
+#: the tool does not settle). Real ones are a few dozen (a UUID is 36, a composite id with a
+#: date and a table about 40); 256 leaves room for any exporter. Past it the round is that
+#: line's reject: an id is printed whole in the audit report, where a word of 200,000
+#: characters takes minutes to break across lines.
+MAX_ID_CHARS = 256
+
+#: Characters of a round's free text (its void reason): a sentence or two, printed in the void
+#: register; 1,000 leaves room for any, and keeps a hostile reason from filling pages.
+MAX_TEXT_CHARS = 1_000
 
 #: Characters of a reject message: one line on a terminal and in a workbook cell; a 20 MB
 #: field must not make a 20 MB message.

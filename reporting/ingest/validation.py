@@ -30,7 +30,13 @@ from reporting.config.bets import catalogue_bets
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
-from reporting.ingest.limits import MAX_AMOUNT_CHARS, MAX_MESSAGE_CHARS, MAX_SHOWN_VALUE_CHARS
+from reporting.ingest.limits import (
+    MAX_AMOUNT_CHARS,
+    MAX_ID_CHARS,
+    MAX_MESSAGE_CHARS,
+    MAX_SHOWN_VALUE_CHARS,
+    MAX_TEXT_CHARS,
+)
 from reporting.records import Bet, Month, RejectReason, Round
 
 __all__ = [
@@ -45,7 +51,6 @@ __all__ = [
     "clipped",
     "error_of_decoding",
     "known_bet_types",
-    "misspelt_field",
     "raw_shapes",
     "round_decoder",
     "shown",
@@ -205,59 +210,6 @@ def round_decoder(bet_types: tuple[str, ...]) -> msgspec.json.Decoder:
     if bet_types == BET_TYPES:
         return ROUND_DECODER
     return msgspec.json.Decoder(raw_shapes(bet_types)[0])
-
-
-def _spelling(name: str) -> str:
-    """A field name reduced to how it sounds: lower case, no separators, a trailing
-    "number"/"num"/"nr" as "no" (``Hand-Number`` and ``hand_no`` are both ``handno``)."""
-    letters = re.sub(r"[^0-9a-z]", "", name.casefold())
-    return re.sub(r"(?:number|num|nr)$", "no", letters)
-
-
-def _one_edit_apart(first: str, second: str) -> bool:
-    """Whether one letter inserted, removed, changed or two swapped turn one into the other."""
-    if abs(len(first) - len(second)) > 1 or first == second:
-        return False
-    if len(first) == len(second):
-        differ = [index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
-        return len(differ) == 1 or (
-            len(differ) == 2
-            and differ[1] == differ[0] + 1
-            and first[differ[0]] == second[differ[1]]
-            and first[differ[1]] == second[differ[0]]
-        )
-    shorter, longer = sorted((first, second), key=len)
-    return any(longer[:index] + longer[index + 1 :] == shorter for index in range(len(longer)))
-
-
-def misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
-    """The known field an unknown key is most likely a misspelling of, or None.
-
-    A key is taken for a misspelling when it is spelt the same but for case, separators and
-    "number" for "no" (``shoeid``, ``Shoe-ID``, ``hand_number``), or when it is one typing
-    slip from a known name of 5 letters or more (``stakes``, ``palced_at``). Shorter names
-    (``game``, ``type``) are not guessed at: ``name`` or ``tape`` may be an exporter's own.
-
-    >>> misspelt_field("shoeid", ROUND_FIELDS), misspelt_field("hand_number", ROUND_FIELDS)
-    ('shoe_id', 'hand_no')
-    >>> misspelt_field("stakes", BET_FIELDS), misspelt_field("dealer", ROUND_FIELDS)
-    ('stake', None)
-    """
-    if name in known or len(name) > 2 * max(map(len, known)):  # too long to be a slip
-        return None
-    return _misspelt_field(name, known)
-
-
-@functools.lru_cache(maxsize=1024)  # an exporter's extra keys repeat on every line
-def _misspelt_field(name: str, known: tuple[str, ...]) -> str | None:
-    spelling = _spelling(name)
-    for field in known:
-        field_spelling = _spelling(field)
-        if spelling == field_spelling or (
-            len(field_spelling) >= 5 and _one_edit_apart(spelling, field_spelling)
-        ):
-            return field
-    return None
 
 
 def error_of_decoding(
@@ -519,6 +471,7 @@ class RoundValidator:
             )
         if not raw.round_id.strip() or not raw.table_id.strip():
             raise RecordError(RejectReason.MISSING_FIELD, "round_id and table_id must not be empty")
+        _check_lengths(raw)
         canon = self._canon
         player = canon.cards(raw.player_cards, "player_cards")
         banker = canon.cards(raw.banker_cards, "banker_cards")
@@ -588,6 +541,8 @@ class RoundValidator:
                     or bet.type not in offered
                     or not bet.account.strip()
                     or not bet.bet_id.strip()
+                    or len(bet.bet_id) > MAX_ID_CHARS
+                    or len(bet.account) > MAX_ID_CHARS
                 ):
                     stake, payout, placed_at = self._check_bet(bet, index, raw.game, currency)
                 elif placed_at is not None and (
@@ -629,6 +584,13 @@ class RoundValidator:
                 f"bets[{index}]: bet_id and account must not be empty (an account is what the"
                 " house rules of one player are judged on)",
             )
+        for name, value in (("bet_id", bet.bet_id), ("account", bet.account), ("type", bet.type)):
+            if len(value) > MAX_ID_CHARS:
+                raise RecordError(
+                    RejectReason.BAD_VALUE,
+                    f"bets[{index}].{name} has {len(value):,} characters: an id has at most"
+                    f" {MAX_ID_CHARS}",
+                )
         offered = self._offered[game_id]
         if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):
             raise RecordError(
@@ -652,6 +614,23 @@ class RoundValidator:
         if placed_at is UNSET or placed_at is None:
             return stake, payout, None
         return stake, payout, canon.timestamp(placed_at, f"bets[{index}].placed_at")
+
+
+def _check_lengths(raw: RawRound) -> None:
+    """A round's ids within :data:`MAX_ID_CHARS` and its void reason within
+    :data:`MAX_TEXT_CHARS` (the report prints each whole)."""
+    for name, value, most in (
+        ("round_id", raw.round_id, MAX_ID_CHARS),
+        ("table_id", raw.table_id, MAX_ID_CHARS),
+        ("shoe_id", raw.shoe_id, MAX_ID_CHARS),
+        ("void_reason", raw.void_reason, MAX_TEXT_CHARS),
+    ):
+        if isinstance(value, str) and len(value) > most:
+            kind = "an id" if most == MAX_ID_CHARS else "it"
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"{name} has {len(value):,} characters: {kind} has at most {most:,}",
+            )
 
 
 def _check_hands(raw: RawRound) -> None:

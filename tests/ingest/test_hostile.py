@@ -28,8 +28,10 @@ from reporting.ingest.limits import (
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
     MAX_DEPTH,
+    MAX_ID_CHARS,
     MAX_LINE_BYTES,
     MAX_MESSAGE_CHARS,
+    MAX_TEXT_CHARS,
     RAW_TEXT_LIMIT,
 )
 from reporting.ingest.profiles.loader import load_profile
@@ -212,6 +214,46 @@ def test_a_reject_says_what_is_wrong(tmp_path, operator_config, make_round, frag
     path.write_bytes(data)
     [], [reject] = read(Source(path, "jsonl"), operator_config)
     assert words in reject.message
+
+
+def test_an_id_or_a_void_reason_past_its_bound_is_that_round_s_reject(
+    tmp_path, operator_config, make_round, make_bet
+):
+    """A round id of 200,000 characters loaded, and the monthly audit report took three
+    minutes to break it across lines (it grows with the square of the length): every id of a
+    round and its bets holds at most MAX_ID_CHARS characters, a void reason MAX_TEXT_CHARS;
+    past them the round is one bad_value reject that names the field. At the bound it loads."""
+    long, at = "R" * (MAX_ID_CHARS + 1), "A" * MAX_ID_CHARS
+    cases = {
+        "round_id": make_round(long),
+        "table_id": make_round("R-T", table_id=long),
+        "shoe_id": make_round("R-S", shoe_id=long),
+        "bets[0].bet_id": make_round("R-B", bets=[make_bet(long)]),
+        "bets[0].account": make_round("R-A", bets=[make_bet("B-A", account=long)]),
+        "void_reason": make_round(
+            "R-V",
+            status="void",
+            void_reason="x" * (MAX_TEXT_CHARS + 1),
+            bets=[make_bet("B-V", payout="25.00")],
+        ),
+    }
+    fine = [
+        make_round(at, table_id=at, shoe_id=at, bets=[make_bet(at, account=at)]),
+        make_round("R-V2", status="void", void_reason="x" * MAX_TEXT_CHARS, bets=[]),
+    ]
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"".join(line(record) for record in [*cases.values(), *fine]))
+    records, rejects = read(Source(path, "jsonl"), operator_config)
+    assert [record.round_id for record in records] == [at, "R-V2"]
+    assert [reject.reason for reject in rejects] == ["bad_value"] * len(cases)
+    for field, reject in zip(cases, rejects, strict=True):
+        assert reject.message.startswith(f"{field} has "), reject.message
+        assert "characters:" in reject.message and "at most" in reject.message
+    # the CSV pair's rows meet the same bound
+    rounds, bets = write_csv_pair(tmp_path, [make_round(long), make_round("R-OK")])
+    records, rejects = read(Source(rounds, "csv", companion=bets), operator_config)
+    assert [record.round_id for record in records] == ["R-OK"]
+    assert [reject.reason for reject in rejects] == ["bad_value"]
 
 
 def test_a_line_at_the_depth_bound_loads(tmp_path, operator_config, make_round):
@@ -587,3 +629,12 @@ def test_a_csv_header_of_a_million_cells_is_refused_at_once(tmp_path, operator_c
     with pytest.raises(InputError, match="CSV header of 500,002 columns"):
         read(Source(rounds_path, "csv", bets_path), operator_config)
     assert time.process_time() - started < 2
+
+
+def test_the_misspelt_field_examples_hold():
+    import doctest
+
+    import reporting.ingest.spelling
+
+    assert doctest.testmod(reporting.ingest.spelling).attempted >= 2
+    assert doctest.testmod(reporting.ingest.spelling).failed == 0
