@@ -214,6 +214,8 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                     "MAX_CSV_COLUMNS",
                     "MAX_DEPTH",
                     "MAX_AMOUNT_CHARS",
+                    "MAX_ID_CHARS",
+                    "MAX_TEXT_CHARS",
                     "MAX_NUMBER_EXPONENT",
                     "RAW_TEXT_LIMIT",
                     "MAX_MESSAGE_CHARS",
