@@ -31,7 +31,13 @@ from pathlib import Path
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError, printable
 from reporting.files import is_kernel_file, kind_of_file
-from reporting.ingest.formats import FORMATS, InputFormat, expected_formats, format_of_file
+from reporting.ingest.formats import (
+    FORMATS,
+    InputFormat,
+    content_problem,
+    expected_formats,
+    format_of_file,
+)
 from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.profiles.model import LAYOUT_SUFFIXES, Profile
 from reporting.ingest.sources import Source
@@ -137,6 +143,9 @@ def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> l
         found = format_of_file(path)
         if found is None:
             raise InputError(f"{path}: not a round log (expected {expected_formats()})")
+        problem = content_problem(path)
+        if problem is not None:
+            raise InputError(f"{path}: {problem}")
         if found.pairing is None:
             sources.append(Source(path, found.name))
         else:
@@ -331,6 +340,8 @@ def _entry_problem(path: Path) -> str | None:
             )
         elif problem is None and not os.access(path, os.R_OK):
             problem = "a file that cannot be read (no permission)"
+        elif problem is None:
+            problem = content_problem(path)
     return problem
 
 
@@ -397,6 +408,9 @@ def _sources_in_folder(
             by_name.get((candidate.parent, half), []) for half in (main, companion)
         )
         problem = _pair_problem(name, (main, mains), (companion, companions))
+        others = companions if name == main else mains
+        if problem is None and any(_entry_problem(other) is not None for other in others):
+            problem = f"its other half, {others[0].name}, is not read (said beside it)"
         if problem is not None:
             if unpaired is None:
                 raise InputError(f"{candidate}: {problem}")

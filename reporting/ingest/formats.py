@@ -23,6 +23,7 @@ __all__ = [
     "InputFormat",
     "Pairing",
     "check_source",
+    "content_problem",
     "expected_formats",
     "format_named",
     "format_of_file",
@@ -60,6 +61,7 @@ class InputFormat:
     label: str  # how messages name it
     read: Reader
     pairing: Pairing | None = None  # None: a log is one file
+    gzip: bool = False  # read through gzip; else plain UTF-8 text
 
     @property
     def described(self) -> str:
@@ -71,7 +73,7 @@ class InputFormat:
 
 FORMATS: tuple[InputFormat, ...] = (
     InputFormat("jsonl", ".jsonl", "JSON Lines", read_jsonl),
-    InputFormat("jsonl.gz", ".jsonl.gz", "gzipped JSON Lines", read_jsonl_gz),
+    InputFormat("jsonl.gz", ".jsonl.gz", "gzipped JSON Lines", read_jsonl_gz, gzip=True),
     InputFormat("csv", ".csv", "CSV", read_csv_pair, Pairing(*CSV_PAIR)),
 )
 _BY_NAME = {input_format.name: input_format for input_format in FORMATS}
@@ -90,6 +92,34 @@ def format_of_file(path: Path) -> InputFormat | None:
     name = path.name.lower()
     matches = [entry for entry in FORMATS if name.endswith(entry.suffix)]
     return max(matches, key=lambda entry: len(entry.suffix), default=None)
+
+
+#: How a file's first bytes say it is not plain UTF-8 text: gzip's magic number, and the byte
+#: order marks of UTF-16 (UTF-32's little-endian mark begins as UTF-16's).
+_GZIP_MAGIC = b"\x1f\x8b"
+_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def content_problem(path: Path) -> str | None:
+    """Why a file whose name says plain text cannot be read as such, from its first bytes, or
+    None: gzip data (named ``.jsonl`` instead of ``.jsonl.gz``), or UTF-16 text. Each would be
+    read line by line into rejects, and its last line taken for one still being written: said
+    at once instead, for a file that loads only once renamed or saved again."""
+    found = format_of_file(path)
+    if found is None or found.gzip:
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        return None  # the reader says why
+    if head.startswith(_GZIP_MAGIC):
+        if found.pairing is None:
+            return f"gzip data under a plain-text name: name it {path.name}.gz to have it read"
+        return f"gzip data: a {found.label} file is read as plain text; decompress it"
+    if head[:2] in _WIDE_MARKS:
+        return "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"
+    return None
 
 
 def expected_formats() -> str:

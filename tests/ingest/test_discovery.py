@@ -250,3 +250,32 @@ def test_an_inbox_whose_own_path_is_not_utf8_is_refused_not_read_as_empty(tmp_pa
     touch(inbox / "round-log.jsonl")
     with pytest.raises(InputError, match=r"n\\xffu/inbox: the inbox's path is not UTF-8 text \(a"):
         discover_inbox(inbox, ())
+
+
+def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once(tmp_path):
+    """A gzipped log named .jsonl (and a UTF-16 one) was read line by line into rejects, its
+    last line taken for one still being uploaded: every monthly run exited 2 and said to wait
+    for the rest of a file that was whole. The inbox leaves it unread with the reason (the
+    month publishes, naming it); named on the command line, it is refused in one line."""
+    import gzip
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "good.jsonl").write_text("{}\n", encoding="utf-8")
+    (inbox / "late.jsonl").write_bytes(gzip.compress(b"{}\n"))
+    (inbox / "wide.jsonl").write_bytes("{}\n".encode("utf-16"))
+    (inbox / "wide-be.jsonl").write_bytes(b"\xfe\xff" + "{}\n".encode("utf-16-be"))
+    (inbox / "rounds.csv").write_bytes(gzip.compress(b"round_id\n"))
+    (inbox / "bets.csv").write_text("round_id\n", encoding="utf-8")
+    (inbox / "fine.jsonl.gz").write_bytes(gzip.compress(b"{}\n"))
+    sources, unread = discover_inbox(inbox, [])
+    assert sorted(source.path.name for source in sources) == ["fine.jsonl.gz", "good.jsonl"]
+    assert [(item.path.name, item.reason) for item in unread] == [
+        ("bets.csv", "its other half, rounds.csv, is not read (said beside it)"),
+        ("late.jsonl", "gzip data under a plain-text name: name it late.jsonl.gz to have it read"),
+        ("rounds.csv", "gzip data: a CSV file is read as plain text; decompress it"),
+        ("wide-be.jsonl", "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"),
+        ("wide.jsonl", "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"),
+    ]
+    with pytest.raises(InputError, match=r"late\.jsonl: gzip data under a plain-text name"):
+        discover_sources([inbox / "late.jsonl"])
