@@ -105,7 +105,9 @@ class _Records:
         except msgspec.DecodeError as error:
             problem = RecordError(RejectReason.BAD_JSON, f"not valid JSON: {error}")
         except RecordError as error:
-            problem = error
+            # Without its traceback: kept, it holds this frame, which holds it (a cycle per
+            # reject, freed only by the collector, which a read keeps paused).
+            problem = error.with_traceback(None)
         except RecursionError:
             problem = RecordError(
                 RejectReason.BAD_VALUE, "arrays and objects nested too deep to be a round"
