@@ -106,15 +106,37 @@ def handle_exception(
 
 def _request_error(exception: BaseException) -> tuple[int, str | None, str, dict] | None:
     """(status, title, message, extra JSON fields) of an error of the request, None for a
-    bug."""
+    bug.
+
+    Datasette reads its own query parameters (``_sort``, ``_timelimit``, ``_next``, ...) and
+    some it cannot read it answers with a 500 and a traceback: "Cannot sort table by nope"
+    (a :class:`DatasetteError` of status 500), ``int("zz")``, a ``_next`` that is not its
+    token. An error of that kind raised in Datasette's code, not this tool's, is the
+    request's: 400, its message, nothing on the terminal."""
     if isinstance(exception, Base400):
         return exception.status, None, exception.args[0] if exception.args else "", {}
-    if isinstance(exception, DatasetteError) and exception.status < 500:
+    if isinstance(exception, DatasetteError):
         message = Markup(exception.message) if exception.message_is_html else exception.message
-        return exception.status, exception.title, message, dict(exception.error_dict)
+        status = exception.status if exception.status < 500 else 400
+        return status, exception.title, message, dict(exception.error_dict)
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
+    if isinstance(exception, ValueError | KeyError) and _raised_by_datasette(exception):
+        return 400, "Bad request", f"a parameter of the address cannot be read: {exception}", {}
     return None
+
+
+def _raised_by_datasette(exception: BaseException) -> bool:
+    """Whether the innermost frame of Datasette's or this tool's, where ``exception`` was
+    raised, is Datasette's (below it, only the standard library's parsers)."""
+    owner = None
+    frame = exception.__traceback__
+    while frame is not None:
+        module = frame.tb_frame.f_globals.get("__name__", "")
+        if module.split(".")[0] in ("datasette", "reporting"):
+            owner = module.split(".")[0]
+        frame = frame.tb_next
+    return owner == "datasette"
 
 
 @hookimpl

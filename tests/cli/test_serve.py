@@ -497,3 +497,27 @@ def test_at_most_max_requests_are_answered_at_once_and_the_others_wait_their_tur
     assert most == MAX_REQUESTS
     assert sorted(answered) == sorted(f"/{n}" for n in range(5 * MAX_REQUESTS))
     assert sent[0]["status"] == 405
+
+
+def test_a_query_parameter_datasette_cannot_read_is_a_quiet_400(app_of, tmp_path, capfd):
+    """``?_sort=nope``, ``?_timelimit=zz``, ``?_through=zz`` and a ``_next`` that is not its
+    token were a 500 with a traceback on the terminal for each (74 lines of it for five
+    requests): each is the request's error, a 400 that says what, and nothing printed."""
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+    for query in (
+        "bets.json?_sort=nope",
+        "bets.json?_sort_desc=nope",
+        "bets.json?_timelimit=zz",
+        "bets.json?_through=zz",
+        "finding_evidence.json?_next=zz",
+        "bets?_sort=nope",
+    ):
+        answer = get(app, f"/store/{query}")
+        assert answer.status_code == 400, query
+        if query.split("?")[0].endswith(".json"):
+            assert answer.json()["ok"] is False and answer.json()["error"], query
+    assert get(app, "/store/bets.json?_sort=bet_id").status_code == 200
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
