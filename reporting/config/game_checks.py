@@ -237,19 +237,32 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
             return any(_pays_odds(pay, row) for row in bet.rows)
         return counted(bet, decks, pay)
 
+    def declared(row):
+        return row.default
+
     never = [
-        bet.id
+        bet
         for bet in game.bets
         if not wins(bet, game.decks, game.pay_table.pay)
         # one that cannot win as declared is refused at its declaration already (counted:
         # an own bet refused there is loaded all the same, and its problem said once)
-        and counted(bet, MAX_DECKS, lambda row: row.default)
+        and counted(bet, MAX_DECKS, declared)
     ]
     shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
-    for bet_id in never:
+    for bet in never:
+        if wins(bet, game.decks, declared):  # the shoe lets it win: the game's pays do not
+            changed = [row.key for row in bet.rows if game.pay_table.pay(row) != row.default]
+            keys = list(dict.fromkeys(key for key in changed if key))
+            problems.add(
+                (*path, "pay", keys[0]) if keys else (*path, "pay"),
+                f"the {bet.id} bet can never win under the game's pays: {', '.join(keys)} paid"
+                " as a push or a loss leaves it no row that pays odds; pay one at odds, or"
+                " leave the bet out",
+            )
+            continue
         problems.add(
             (*path, "decks"),
-            f"the {bet_id} bet can never win on a shoe of {shoe}: deal it from more decks, or"
+            f"the {bet.id} bet can never win on a shoe of {shoe}: deal it from more decks, or"
             " leave the bet out",
         )
     return not never

@@ -552,6 +552,27 @@ def test_a_bet_that_can_never_win_on_the_game_s_shoe_is_refused_at_decks(tmp_pat
     assert "can never win: no deal meets the conditions of a row that pays odds" in problem
 
 
+def test_a_bet_the_game_s_pays_leave_no_win_is_refused_at_the_pay_key(tmp_path):
+    """An own bet paid "push" by its game on its one winning row was refused at ``decks``
+    ("deal it from more decks") on eight decks, the most there are, at the game's header:
+    the problem is the pay, named at its key's line."""
+    text = own_bet_on_a_danish_game(
+        "mine",
+        "side",
+        """
+          { when = { winner = "banker", banker_total = 6 }, key = "mine", pays = "40", says = { en = "A six." } },""",
+        decks=8,
+    )
+    path = write(tmp_path, text + 'pay = { mine = "push" }\n')
+    (problem,) = problems_of(path)
+    assert names(problem, path, "games.live-baccarat-dk.pay.mine"), problem
+    assert problem.endswith(
+        "the mine bet can never win under the game's pays: mine paid as a push or a loss leaves"
+        " it no row that pays odds; pay one at odds, or leave the bet out"
+    )
+    assert "decks" not in problem
+
+
 def test_loading_counts_no_deal_for_a_game_of_eight_decks(monkeypatch, sample_config_path):
     """Every row of a bet decides on eight decks (each declaration is held to it), so whether
     a bet of an eight-deck game can win needs no count: counting every bet of every game took
