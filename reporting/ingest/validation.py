@@ -233,10 +233,11 @@ def error_of_decoding(
     if "got `null`" in problem:
         return RecordError(RejectReason.MISSING_FIELD, f"required field {path} is null")
     got = re.search(r"got `([^`]+)`", problem)
-    if field in ("stake", "payout") and got:
+    if field in ("stake", "payout") and (got or "out of range" in problem):
+        given = got.group(1) if got else "number"  # a number past any parser: 1e999999
         return RecordError(
             RejectReason.BAD_MONEY,
-            f'{path}: money must be a decimal string such as "25.00", not a JSON {got.group(1)}',
+            f'{path}: money must be a decimal string such as "25.00", not a JSON {given}',
         )
     if field == "type" and path.startswith("bets") and "Invalid enum value" in problem:
         known = " ".join(bet_types)

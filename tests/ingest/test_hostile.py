@@ -124,6 +124,12 @@ def hostile_lines(make_round, make_bet) -> list[tuple[bytes, str | None]]:
             "bad_value",
         ),
         (line(make_round("R-HUGE")).replace(b'"hand_no":23', b'"hand_no":1e999'), "bad_value"),
+        # money as a JSON number past any parser is money refused, as a JSON number is
+        (line(make_round("R-EXP")).replace(b'"stake":"25.00"', b'"stake":1e999999'), "bad_money"),
+        (
+            line(make_round("R-DIG")).replace(b'"payout":"0.00"', b'"payout":' + b"9" * 5000),
+            "bad_money",
+        ),
         (base + b',"extra":' + b"9" * 5000 + b"}\n", None),  # an unknown field is ignored
         # duplicate keys: the decoder would keep the last
         (
