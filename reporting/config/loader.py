@@ -43,6 +43,7 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.lines import KeyLines
 from reporting.config.operator import Operator, read_operator
 from reporting.config.pay_tables import pay_table_of, resolve_pay_tables
+from reporting.config.table_patterns import common_table, is_pattern
 from reporting.config.values import (
     MISSING,
     Choice,
@@ -302,8 +303,11 @@ def _build(
 
 
 def _check_tables(games: Mapping[str, GameSpec], problems: Problems) -> None:
-    """A table id listed by two games could be either's: a problem at the second."""
+    """A table id listed by two games could be either's, and so could a table two games'
+    patterns both match (a log that names no game would have each of its rounds rejected):
+    a problem at the second game."""
     listed: dict[str, str] = {}
+    patterns: list[tuple[str, str]] = []  # (pattern, game id), in file order
     for game_id, game in games.items():
         for table in game.tables:
             first = listed.setdefault(table, game_id)
@@ -312,6 +316,17 @@ def _check_tables(games: Mapping[str, GameSpec], problems: Problems) -> None:
                     ("games", game_id, "tables"),
                     f"{table!r} is listed by {first} too: a table is dealt for one game",
                 )
+            elif is_pattern(table):
+                for other, other_game in patterns:
+                    shared = common_table(other, table) if other_game != game_id else None
+                    if shared is not None:
+                        problems.add(
+                            ("games", game_id, "tables"),
+                            f"{table!r} and {other_game}'s {other!r} both match a table such as"
+                            f" {shared!r}: a table is dealt for one game; make the patterns"
+                            " tell such tables apart",
+                        )
+                patterns.append((table, game_id))
 
 
 def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:

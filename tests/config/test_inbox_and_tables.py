@@ -33,6 +33,20 @@ def test_a_table_listed_by_two_games_is_a_problem_at_the_second(tmp_path):
     )
 
 
+def test_two_games_patterns_that_can_match_one_table_are_a_problem_at_the_second(tmp_path):
+    """``LB-*`` and ``*IT*`` passed ``check``; a log that names no game then had every round
+    of ``LB-IT-01`` rejected as no game's. Patterns that cannot meet pass."""
+    text = GAMES + 'tables = ["*IT*"]\n'
+    (problem,) = problems_of(tmp_path, text)
+    assert problem.endswith(
+        "games.live-baccarat-dk.tables: '*IT*' and live-baccarat-it's 'LB-IT-*' both match a"
+        " table such as 'LB-IT-': a table is dealt for one game; make the patterns tell such"
+        " tables apart"
+    )
+    apart = config_of(tmp_path, GAMES + 'tables = ["LB-DK-*", "LB-IT"]\n')
+    assert apart.games["live-baccarat-dk"].tables == ("LB-DK-*", "LB-IT")
+
+
 @pytest.mark.parametrize(
     ("tables", "said"),
     [

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgspec
 
+from reporting.config.table_patterns import is_pattern
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.ingest.profiles.cards import CardProblem, hand_codes
@@ -51,7 +52,7 @@ class TableGames:
         self._patterns: list[tuple[re.Pattern[str], str, str]] = []
         for game_id, game in games.items():
             for table in game.tables:
-                if "*" in table or "?" in table:
+                if is_pattern(table):
                     pattern = re.compile(fnmatch.translate(table))
                     self._patterns.append((pattern, table, game_id))
                 else:

@@ -1,0 +1,137 @@
+"""Whether two games' table patterns (``LB-*``, ``*IT*``: ``*``, ``?`` and ``[...]`` as the
+shell's, matched case by case) can both match one table id, and such an id.
+
+A log that names no game is read by its table (:class:`reporting.ingest.profiles.mapping.
+TableGames`): a table two games' patterns both match, and that no game lists exactly, is no
+game's, and each of its rounds is rejected. Two patterns meet on a table exactly when the
+languages they match share a word; the search walks both patterns at once (a ``*`` may stay
+or move on), over the characters they name and one they do not, and returns the shortest
+such word.
+
+>>> common_table("LB-*", "*IT*")
+'LB-IT'
+>>> common_table("LB-??", "MB-*") is None
+True
+>>> common_table("T[0-4]", "T[!0-2]")
+'T3'
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+__all__ = ["common_table", "is_pattern"]
+
+
+def is_pattern(table: str) -> bool:
+    """Whether a table of a game's ``tables`` is a pattern (one with ``*`` or ``?``; its
+    ``[...]`` then a class), else an exact id."""
+    return "*" in table or "?" in table
+
+
+@dataclass(frozen=True, slots=True)
+class _Class:
+    """One character a pattern takes: one of ``chars`` (any but them when ``negated``)."""
+
+    chars: frozenset[str]
+    negated: bool = False
+
+    def takes(self, char: str) -> bool:
+        return (char in self.chars) != self.negated
+
+
+_ANY = _Class(frozenset(), negated=True)
+_STAR = None  # any run of characters, none included
+
+
+def _parsed(pattern: str) -> list[_Class | None]:
+    """The pattern as characters to take and stars, as :mod:`fnmatch` reads it (a ``[``
+    without its ``]`` is a ``[``)."""
+    parts: list[_Class | None] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        index += 1
+        if char == "*":
+            if not parts or parts[-1] is not _STAR:
+                parts.append(_STAR)
+        elif char == "?":
+            parts.append(_ANY)
+        elif char == "[" and (end := _closing(pattern, index)) is not None:
+            body, index = pattern[index:end], end + 1
+            negated = body.startswith("!")
+            parts.append(_Class(_members(body[1:] if negated else body), negated))
+        else:
+            parts.append(_Class(frozenset(char)))
+    return parts
+
+
+def _closing(pattern: str, index: int) -> int | None:
+    """Where the ``]`` closing a class opened just before ``index`` stands, or None (then the
+    ``[`` is itself): a ``]`` first in the class (after a ``!``) is one of its members."""
+    start = index + (pattern[index : index + 1] == "!")
+    start += pattern[start : start + 1] == "]"
+    end = pattern.find("]", start)
+    return None if end == -1 else end
+
+
+def _members(body: str) -> frozenset[str]:
+    """The characters of a ``[...]`` body, its ranges (``a-z``) spelt out."""
+    chars: set[str] = set()
+    index = 0
+    while index < len(body):
+        if index + 2 < len(body) and body[index + 1] == "-":
+            first, last = ord(body[index]), ord(body[index + 2])
+            chars.update(chr(code) for code in range(first, min(last, first + 4096) + 1))
+            index += 3
+        else:
+            chars.add(body[index])
+            index += 1
+    return frozenset(chars)
+
+
+def common_table(first: str, second: str) -> str | None:
+    """The shortest table id both patterns match, or None when no id matches both."""
+    a, b = _parsed(first), _parsed(second)
+    named = {char for part in (*a, *b) if part is not None for char in part.chars}
+    alphabet = sorted(named) + [next(c for c in "XYZ0123456789" if c not in named)]
+    # A state: where each pattern stands, and whether a character was taken (a table id is
+    # never empty, though two stars meet on the empty word).
+    start = (0, 0, False)
+    came_from: dict[tuple[int, int, bool], tuple[tuple[int, int, bool], str] | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        i, j, taken = state
+        if i == len(a) and j == len(b) and taken:
+            word = []
+            while came_from[state] is not None:
+                state, char = came_from[state]  # type: ignore[misc]
+                word.append(char)
+            return "".join(reversed(word))
+        moves = []
+        if i < len(a) and a[i] is _STAR:
+            moves.append(((i + 1, j, taken), ""))
+        if j < len(b) and b[j] is _STAR:
+            moves.append(((i, j + 1, taken), ""))
+        if i < len(a) and j < len(b):
+            for char in alphabet:
+                step_a = _step(a[i], char, i)
+                step_b = _step(b[j], char, j)
+                if step_a is not None and step_b is not None:
+                    moves.append(((step_a, step_b, True), char))
+        for target, char in moves:
+            if target not in came_from:
+                came_from[target] = (state, char)
+                # a move that takes no character is searched first: the word stays shortest
+                (queue.appendleft if not char else queue.append)(target)
+    return None
+
+
+def _step(part: _Class | None, char: str, index: int) -> int | None:
+    """Where a pattern goes from ``index`` on taking ``char``: a star stays, a class moves
+    on; None if it cannot take it."""
+    if part is _STAR:
+        return index
+    return index + 1 if part.takes(char) else None

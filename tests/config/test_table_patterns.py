@@ -1,0 +1,45 @@
+"""Two games' table patterns that can match one table (reporting.config.table_patterns),
+against a brute-force search with the standard library's fnmatch."""
+
+from __future__ import annotations
+
+import doctest
+import fnmatch
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reporting.config.table_patterns
+from reporting.config.table_patterns import common_table
+
+#: The characters a brute force tries: those the patterns below are made of, and one more.
+_LETTERS = "AB-X]"
+_PARTS = st.sampled_from(["A", "B", "-", "*", "?", "[AB]", "[!A]", "[]A]"])
+
+
+def brute_force(first: str, second: str, longest: int = 6) -> str | None:
+    """The first non-empty word of up to ``longest`` characters both patterns match."""
+    for size in range(1, longest + 1):
+        for letters in itertools.product(_LETTERS, repeat=size):
+            word = "".join(letters)
+            if fnmatch.fnmatchcase(word, first) and fnmatch.fnmatchcase(word, second):
+                return word
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PARTS, max_size=4), st.lists(_PARTS, max_size=4))
+def test_two_patterns_meet_exactly_when_a_word_matches_both(first, second):
+    first, second = "".join(first) or "A", "".join(second) or "B"
+    found = common_table(first, second)
+    expected = brute_force(first, second)
+    if found is None:
+        assert expected is None, (first, second, expected)
+    else:
+        assert found and fnmatch.fnmatchcase(found, first) and fnmatch.fnmatchcase(found, second)
+        assert expected is not None and len(found) == len(expected)  # the shortest
+
+
+def test_the_examples_hold():
+    assert doctest.testmod(reporting.config.table_patterns).failed == 0
