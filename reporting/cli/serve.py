@@ -31,7 +31,7 @@ from reporting.errors import InputError, printable
 if TYPE_CHECKING:
     from types import FrameType
 
-__all__ = ["SETTINGS", "datasette_app", "serve_command"]
+__all__ = ["SETTINGS", "address_of", "datasette_app", "serve_command"]
 
 LOOPBACK = "127.0.0.1"
 #: Datasette's settings: a slow query is stopped, the file is not offered for download.
@@ -96,7 +96,7 @@ def serve_command(
                 host,
             )
         bound_sqlite_heap()  # after the store's upgrade: the bound is the whole process's
-        typer.echo(f"serving {printable(str(db))} at http://{host}:{port}/ (Ctrl+C stops)")
+        typer.echo(f"serving {printable(str(db))} at {address_of(host, port)} (Ctrl+C stops)")
         server.run(sockets=sockets)
         _let_go(app, db)
     typer.echo(f"stopped by {signals[0]}" if signals else "stopped")
@@ -163,3 +163,11 @@ def _stopped_by_signals(server: Any) -> Iterator[list[str]]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def address_of(host: str, port: int) -> str:
+    """The address a browser opens: an IPv6 host in brackets (``http://[::1]:8001/``), its
+    zone's ``%`` written ``%25``."""
+    if ":" in host:
+        return f"http://[{host.replace('%', '%25')}]:{port}/"
+    return f"http://{host}:{port}/"

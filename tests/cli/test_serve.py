@@ -140,9 +140,14 @@ def test_the_command_listens_on_this_machine_unless_told(tmp_path, monkeypatch, 
     assert calls[-1] == [("127.0.0.1", port)]
     printed = capsys.readouterr()
     assert "anyone who reaches it" not in printed.err and printed.out.endswith("stopped\n")
+    assert f"at http://127.0.0.1:{port}/ " in printed.out
     serve.serve_command(db=path, host="0.0.0.0", port=port)
     assert calls[-1] == [("0.0.0.0", port)]
     assert "anyone who reaches it can read the store" in capsys.readouterr().err
+    # An IPv6 address is bracketed in the address printed (http://::1:8001/ opens nothing).
+    assert serve.address_of("::1", 8001) == "http://[::1]:8001/"
+    assert serve.address_of("fe80::1%eth0", 80) == "http://[fe80::1%25eth0]:80/"
+    assert serve.address_of("localhost", 8001) == "http://localhost:8001/"
 
 
 def test_a_missing_store_is_exit_2_without_a_traceback(tmp_path):
