@@ -464,15 +464,18 @@ OPERATOR_KEYS: dict[str, Key] = {
         " same relative name (rules/page.html.j2, rules/rules.css, rules/sections/...)",
     ),
 }
+#: A path within the inbox: names between ``/``, none of them ``.`` or ``..`` (``../x`` would
+#: name no file of the inbox, and the rule would cover nothing, silently).
+_INBOX_RELATIVE = r"(?!\.\.?(?:/|$))[^/\\]+(?:/(?!\.\.?(?:/|$))[^/\\]+)*/?"
 #: One ``[[inbox.profiles]]`` rule: which inbox files a log profile reads.
 INBOX_RULE_KEYS: dict[str, Key] = {
     "folder": Key(
-        Text("provider-x", 200, r"[^/\\][^\\]*", "a folder of the inbox, relative to it"),
+        Text("provider-x", 200, _INBOX_RELATIVE, "a folder of the inbox, relative to it"),
         "a folder of the inbox (relative to it, / between levels): its round logs are read with"
         " the profile",
     ),
     "pattern": Key(
-        Text("*.json", 200, r"[^/\\][^\\]*", "a file-name pattern, relative to the inbox"),
+        Text("*.json", 200, _INBOX_RELATIVE, "a file-name pattern, relative to the inbox"),
         "a file-name pattern relative to the inbox (* any characters, ? one): files matching it"
         " are read with the profile",
     ),

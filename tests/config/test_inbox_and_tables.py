@@ -82,6 +82,10 @@ def test_inbox_rules_are_kept_in_file_order(tmp_path):
         ('profile = "replay-api"', "one of folder or pattern"),
         ('folder = "a"', "give a profile"),
         ('folder = "/abs"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
+        # a rule that names no folder of the inbox would cover nothing, silently
+        ('folder = "../"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
+        ('folder = "a/../b"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
+        ('pattern = "../*.json"\nprofile = "replay-api"', "a file-name pattern, relative to"),
         (
             'folder = "a"\nprofile = "replay-api"\nprofil = 1',
             "unknown key; did you mean 'profile'?",
