@@ -21,6 +21,7 @@ from typing import Any
 from reporting.config.loader import ConfigError, read_toml
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.errors import InputError
+from reporting.files import kind_of_file
 from reporting.ingest.profiles.builtin import DATA_FOLDER, SPEC, built_in_profiles
 from reporting.ingest.profiles.cards import CardDialect
 from reporting.ingest.profiles.keys import PROFILE_SECTIONS
@@ -81,6 +82,14 @@ def load_profile(
         path = base / path
     if path.is_file():
         return load_profile_file(path, origin=reference, configured=configured)
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None:  # there, but no file to read (a FIFO would be waited on for ever)
+        raise InputError(
+            f"log profile {reference!r}: {path} is {kind_of_file(mode)}, not a regular file"
+        )
     names = built_in_profiles()
     raise InputError(
         f"log profile {reference!r}: no built-in profile of that name (built-in:"

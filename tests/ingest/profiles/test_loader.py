@@ -112,6 +112,21 @@ def test_a_reference_that_is_neither_a_built_in_name_nor_a_file_says_so():
         load_profile("replay-ap")
 
 
+def test_a_profile_that_is_there_but_no_regular_file_is_named_as_what_it_is(tmp_path):
+    """A FIFO (or a link to /dev/zero) given as a profile was "no built-in profile of that
+    name ... and no such file": it is there, and what it is is said."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo.toml")
+    (tmp_path / "zero.toml").symlink_to("/dev/zero")
+    (tmp_path / "folder.toml").mkdir()
+    for name, kind in (("fifo.toml", "a FIFO"), ("zero.toml", "a character device")):
+        with pytest.raises(InputError, match=rf"{name}': .* is {kind}"):
+            load_profile(name, base=tmp_path)
+    with pytest.raises(InputError, match=r"is a folder, not a regular file"):
+        load_profile("folder.toml", base=tmp_path)
+
+
 def problems_of(tmp_path, text: str) -> list[str]:
     path = tmp_path / "bad.toml"
     path.write_text(text, encoding="utf-8")
