@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
+from operator import attrgetter
 
 from reporting.engine.bets import BetResult, BetRule, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, SUITS
@@ -497,9 +498,10 @@ def _projected(shoe: Shoe, groups: frozenset[FactGroup], names: frozenset[str]) 
     record of each class (a bet decides alike on every record of a class) and its weight."""
     full = distribution(shoe, groups)
     ordered = sorted(names)
-    classes: dict[tuple, list] = {}
+    key_of = attrgetter(*ordered) if ordered else lambda facts: ()  # one C call a record
+    classes: dict[object, list] = {}
     for facts, weight in full.weights:
-        key = tuple(getattr(facts, name) for name in ordered)
+        key = key_of(facts)
         entry = classes.get(key)
         if entry is None:
             classes[key] = [facts, weight]
