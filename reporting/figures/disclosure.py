@@ -204,9 +204,8 @@ def payout_variance(connection: sqlite3.Connection, game: GameSpec, month: str) 
     unit's returns on them vary together (:func:`~reporting.engine.odds.return_covariances`).
     Rounds are dealt apart; the bets of one round are settled on the same cards, so a Player
     and a Banker stake hedge each other, and two stakes on one type win or lose together."""
-    from reporting.store.sums import joined, split_sum
-
     covariances = return_covariances(game.bets, game.decks, game.pay_table)
+    offered = frozenset(bet.id for bet in game.bets)
     crossed: dict[tuple[str, str], int] = {}  # the sum over rounds of stake x stake, by pair
 
     def add(staked: dict[str, int]) -> None:
@@ -215,18 +214,20 @@ def payout_variance(connection: sqlite3.Connection, game: GameSpec, month: str) 
                 crossed[(first, second)] = crossed.get((first, second), 0) + stake * other
 
     current, staked = None, {}
-    for round_id, bet_type, *halves in connection.execute(
-        f"SELECT b.round_id, b.bet_type, {split_sum('b.stake_cents')}"
+    # Each round's bets come together (in the order of the rounds' rowids, which the index of a
+    # game's month holds: no sort), summed here in exact integers.
+    for round_id, bet_type, stake in connection.execute(
+        "SELECT b.round_id, b.bet_type, b.stake_cents"
         " FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
         " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
-        " GROUP BY b.round_id, b.bet_type ORDER BY b.round_id",
+        " ORDER BY r.rowid",
         (game.id, month),
     ):
         if round_id != current:
             add(staked)
             current, staked = round_id, {}
-        if game.offers(bet_type):
-            staked[bet_type] = joined(*halves)
+        if bet_type in offered:
+            staked[bet_type] = staked.get(bet_type, 0) + stake
     add(staked)
     return sum((covariances[pair] * value for pair, value in crossed.items()), Fraction(0))
 
