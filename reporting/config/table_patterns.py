@@ -1,5 +1,5 @@
 """Whether two games' table patterns (``LB-*``, ``*IT*``: ``*``, ``?`` and ``[...]`` as the
-shell's, matched case by case) can both match one table id, and such an id.
+shell's, matched case-sensitively) can both match one table id, and such an id.
 
 A log that names no game is read by its table (:class:`reporting.ingest.profiles.mapping.
 TableGames`): a table two games' patterns both match, and that no game lists exactly, is no
@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from dataclasses import dataclass
 
@@ -83,6 +84,9 @@ def _members(body: str) -> frozenset[str]:
     while index < len(body):
         if index + 2 < len(body) and body[index + 1] == "-":
             first, last = ord(body[index]), ord(body[index + 2])
+            # a range is spelt out: a table id's are a few dozen characters ([A-Z0-9]), and one
+            # of the whole of Unicode would be a million (its first 4,096 stand for it: a
+            # witness is found among them as readily)
             chars.update(chr(code) for code in range(first, min(last, first + 4096) + 1))
             index += 3
         else:
@@ -95,7 +99,8 @@ def common_table(first: str, second: str) -> str | None:
     """The shortest table id both patterns match, or None when no id matches both."""
     a, b = _parsed(first), _parsed(second)
     named = {char for part in (*a, *b) if part is not None for char in part.chars}
-    alphabet = sorted(named) + [next(c for c in "XYZ0123456789" if c not in named)]
+    unnamed = next(chr(code) for code in itertools.count(ord("X")) if chr(code) not in named)
+    alphabet = [*sorted(named), unnamed]
     # A state: where each pattern stands, and whether a character was taken (a table id is
     # never empty, though two stars meet on the empty word).
     start = (0, 0, False)
