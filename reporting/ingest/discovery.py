@@ -152,7 +152,12 @@ def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> l
             to_pair.setdefault(found.name, []).append(path)
     for input_format in FORMATS:
         if input_format.name in to_pair:
-            sources.append(_pair_of(input_format, to_pair[input_format.name]))
+            pair = _pair_of(input_format, to_pair[input_format.name])
+            for half in pair.files:  # the companion found beside a file given alone too
+                problem = content_problem(half)
+                if problem is not None:
+                    raise InputError(f"{half}: {problem}")
+            sources.append(pair)
     return sources
 
 
@@ -310,9 +315,9 @@ def unread_files(folder: Path) -> list[UnreadFile]:
 
 
 def unreadable_entries(folder: Path) -> list[UnreadFile]:
-    """The entries below ``folder`` that no reader can open, whatever their names say: a name
-    that is not UTF-8, what is not a regular file, and a link of a round log's name to a file
-    outside the folder, not followed (``ingest FOLDER`` warns of them; the files of other
+    """The entries below ``folder`` that no reader can open: a name that is not UTF-8, what is
+    not a regular file, a file whose first bytes are not the plain text its name promises, and
+    a link of a round log's name to a file outside the folder, not followed (``ingest FOLDER`` warns of them; the files of other
     names it is not asked to read)."""
     inside = folder.resolve()
     found = ((path, _entry_problem(path) or _link_out(path, inside)) for path in _entries(folder))
@@ -328,7 +333,9 @@ def _link_out(path: Path, inside: Path) -> str | None:
 
 
 def _entry_problem(path: Path) -> str | None:
-    """Why an entry of a folder (:func:`_entries`) cannot be read, whatever its name, or None."""
+    """Why an entry of a folder (:func:`_entries`) cannot be read, or None: its name is not
+    text, it is no regular file or cannot be opened, or its first bytes are not the plain text
+    its name promises (:func:`~reporting.ingest.formats.content_problem`)."""
     problem = _unusable_name(path)
     if problem is None:
         problem = _not_regular(path)
@@ -409,8 +416,10 @@ def _sources_in_folder(
         )
         problem = _pair_problem(name, (main, mains), (companion, companions))
         others = companions if name == main else mains
-        if problem is None and any(_entry_problem(other) is not None for other in others):
-            problem = f"its other half, {others[0].name}, is not read (said beside it)"
+        if problem is None:
+            why = next((_entry_problem(other) for other in others if _entry_problem(other)), None)
+            if why is not None:
+                problem = f"its other half, {others[0].name}, cannot be read: {why}"
         if problem is not None:
             if unpaired is None:
                 raise InputError(f"{candidate}: {problem}")

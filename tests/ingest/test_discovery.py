@@ -271,7 +271,11 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
     sources, unread = discover_inbox(inbox, [])
     assert sorted(source.path.name for source in sources) == ["fine.jsonl.gz", "good.jsonl"]
     assert [(item.path.name, item.reason) for item in unread] == [
-        ("bets.csv", "its other half, rounds.csv, is not read (said beside it)"),
+        (
+            "bets.csv",
+            "its other half, rounds.csv, cannot be read: gzip data: a CSV file is read as plain"
+            " text; decompress it",
+        ),
         ("late.jsonl", "gzip data under a plain-text name: name it late.jsonl.gz to have it read"),
         ("rounds.csv", "gzip data: a CSV file is read as plain text; decompress it"),
         ("wide-be.jsonl", "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"),
@@ -279,3 +283,10 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
     ]
     with pytest.raises(InputError, match=r"late\.jsonl: gzip data under a plain-text name"):
         discover_sources([inbox / "late.jsonl"])
+    # a pair's half named alone finds its companion beside it: that one is looked at too
+    (inbox / "rounds.csv").write_text("round_id\n", encoding="utf-8")
+    (inbox / "bets.csv").write_bytes(gzip.compress(b"round_id\n"))
+    with pytest.raises(InputError, match=r"bets\.csv: gzip data: a CSV file is read as plain"):
+        discover_sources([inbox / "rounds.csv"])
+    with pytest.raises(InputError, match=r"rounds\.csv: its other half, bets\.csv, cannot be"):
+        discover_sources([inbox])
