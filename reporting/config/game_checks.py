@@ -221,7 +221,8 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
     """Whether every bet the game offers can win on its shoe under its pays (a bet's rows are
     held to eight decks where it is declared; a smaller shoe deals less: one deck deals no
     suited pair, so a Perfect Pair offered on it was printed at 25:1 and 0.00%). Each one
-    that cannot is a problem at ``decks``."""
+    that cannot is a problem: at ``decks`` when the shoe is why, at the pay key when the
+    game's pays are (a winning row paid as a push or a loss)."""
     from reporting.engine.odds import MAX_DECKS, row_reach
 
     def counted(bet: BetRule, decks: int, pay) -> bool:
@@ -251,10 +252,16 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
     shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
     for bet in never:
         if wins(bet, game.decks, declared):  # the shoe lets it win: the game's pays do not
-            changed = [row.key for row in bet.rows if game.pay_table.pay(row) != row.default]
-            keys = list(dict.fromkeys(key for key in changed if key))
+            # the keys of the rows that pay odds as declared and not as the game pays them (a
+            # row without a key pays what it declares)
+            taken = [
+                row.key
+                for row in bet.rows
+                if _pays_odds(declared, row) and not _pays_odds(game.pay_table.pay, row)
+            ]
+            keys = list(dict.fromkeys(taken))
             problems.add(
-                (*path, "pay", keys[0]) if keys else (*path, "pay"),
+                (*path, "pay", keys[0]),
                 f"the {bet.id} bet can never win under the game's pays: {', '.join(keys)} paid"
                 " as a push or a loss leaves it no row that pays odds; pay one at odds, or"
                 " leave the bet out",

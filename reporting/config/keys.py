@@ -470,12 +470,22 @@ _INBOX_RELATIVE = r"(?!\.\.?(?:/|$))[^/\\]+(?:/(?!\.\.?(?:/|$))[^/\\]+)*/?"
 #: One ``[[inbox.profiles]]`` rule: which inbox files a log profile reads.
 INBOX_RULE_KEYS: dict[str, Key] = {
     "folder": Key(
-        Text("provider-x", 200, _INBOX_RELATIVE, "a folder of the inbox, relative to it"),
+        Text(
+            "provider-x",
+            200,
+            _INBOX_RELATIVE,
+            "a folder inside the inbox, relative to it (names between /, none of them . or ..)",
+        ),
         "a folder of the inbox (relative to it, / between levels): its round logs are read with"
         " the profile",
     ),
     "pattern": Key(
-        Text("*.json", 200, _INBOX_RELATIVE, "a file-name pattern, relative to the inbox"),
+        Text(
+            "*.json",
+            200,
+            _INBOX_RELATIVE,
+            "a file-name pattern inside the inbox (names between /, none of them . or ..)",
+        ),
         "a file-name pattern relative to the inbox (* any characters, ? one): files matching it"
         " are read with the profile",
     ),

@@ -81,11 +81,11 @@ def test_inbox_rules_are_kept_in_file_order(tmp_path):
         ('folder = "a"\npattern = "*.json"\nprofile = "replay-api"', "one of folder or pattern"),
         ('profile = "replay-api"', "one of folder or pattern"),
         ('folder = "a"', "give a profile"),
-        ('folder = "/abs"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
+        ('folder = "/abs"\nprofile = "replay-api"', "a folder inside the inbox, relative to it"),
         # a rule that names no folder of the inbox would cover nothing, silently
-        ('folder = "../"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
-        ('folder = "a/../b"\nprofile = "replay-api"', "a folder of the inbox, relative to it"),
-        ('pattern = "../*.json"\nprofile = "replay-api"', "a file-name pattern, relative to"),
+        ('folder = "../"\nprofile = "replay-api"', "(names between /, none of them . or ..)"),
+        ('folder = "a/../b"\nprofile = "replay-api"', "a folder inside the inbox"),
+        ('pattern = "../*.json"\nprofile = "replay-api"', "a file-name pattern inside the"),
         (
             'folder = "a"\nprofile = "replay-api"\nprofil = 1',
             "unknown key; did you mean 'profile'?",
