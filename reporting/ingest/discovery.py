@@ -152,12 +152,7 @@ def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> l
             to_pair.setdefault(found.name, []).append(path)
     for input_format in FORMATS:
         if input_format.name in to_pair:
-            pair = _pair_of(input_format, to_pair[input_format.name])
-            for half in pair.files:  # the companion found beside a file given alone too
-                problem = content_problem(half)
-                if problem is not None:
-                    raise InputError(f"{half}: {problem}")
-            sources.append(pair)
+            sources.append(_pair_of(input_format, to_pair[input_format.name]))
     return sources
 
 
@@ -445,7 +440,17 @@ def _pair_problem(
 
 
 def _pair_of(input_format: InputFormat, files: list[Path]) -> Source:
-    """The one pair the files of a two-file format given on the command line make."""
+    """The one pair the files of a two-file format given on the command line make, each half
+    looked at (the companion found beside a file given alone too)."""
+    pair = _paired(input_format, files)
+    for half in pair.files:
+        problem = content_problem(half)
+        if problem is not None:
+            raise InputError(f"{half}: {problem}")
+    return pair
+
+
+def _paired(input_format: InputFormat, files: list[Path]) -> Source:
     assert input_format.pairing is not None
     pairing, label = input_format.pairing, input_format.label
     if len(files) == 1:
