@@ -225,6 +225,28 @@ class GameCharts:
     charts: tuple[Chart, ...]
 
 
+_CONFIGURATION = (
+    "where a line names the configuration (a key missing, a declared RTP, a bet's pay or"
+    " limits), correct it there: the next run publishes the pages"
+)
+_OTHER = "each line says what holds its pages back"
+#: What to do about a draft page, by the kind of its reason (:class:`reporting.records.Doubt`).
+DRAFT_ADVICE: dict[str, str] = {
+    "missing_key": _CONFIGURATION,
+    "declared_above_theory": _CONFIGURATION,
+    "declared_below_minimum": _CONFIGURATION,
+    "favourable_bet": _CONFIGURATION,
+    "small_stake_wins_nothing": _CONFIGURATION,
+    "small_stake_favourable": _CONFIGURATION,
+    "no_play": "a month without play: make sure no log of the month is missing from the inbox",
+    "no_round_logs": "pages made without the round logs: run them from the month's store",
+    "outside_bound": (
+        "a month's figure outside its statistical bound: review the game's rounds and payouts"
+        " with the studio"
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class AuditReport:
     """Everything the audit report shows, computed; the templates format and lay it out."""
@@ -287,6 +309,15 @@ class AuditReport:
     def band_points(check: RtpCheck) -> Fraction:
         """The half-width of an RTP check's 99.9% band, in percentage points (exact)."""
         return Fraction(check.bound) * 100
+
+    @property
+    def draft_advice(self) -> tuple[str, ...]:
+        """What to do about the month's draft pages: one sentence for each kind of reason
+        they hold (:data:`DRAFT_ADVICE`), in the order the reasons come."""
+        advice = (
+            DRAFT_ADVICE.get(getattr(warning, "kind", ""), _OTHER) for _, warning in self.drafts
+        )
+        return tuple(dict.fromkeys(advice))
 
     @property
     def rejected(self) -> int:

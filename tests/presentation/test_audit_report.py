@@ -890,6 +890,31 @@ def test_a_month_without_findings_gives_them_no_page_of_their_own(store, operato
         assert found and found[0] == starts_a_page
 
 
+def test_the_draft_pages_say_what_to_do_by_the_kind_of_their_reason(store, operator_config):
+    """ "Correct what each line names; the next run publishes the pages" was said of a month
+    without play and of a figure outside its bound too, which no correction publishes."""
+    import html
+
+    from reporting.presentation.audit_report import DRAFT_ADVICE
+    from reporting.records import Doubt
+
+    report = report_of(store, operator_config)
+    drafts = (
+        (ITALY, Doubt("no play in 2026-10: the page shows 0.00%", "no_play")),
+        (ITALY, Doubt("no game code is configured", "missing_key")),
+        (ITALY, Doubt("declared RTP 99.50% is above ...", "declared_above_theory")),
+    )
+    advice = replace(report, drafts=drafts).draft_advice
+    assert advice == (DRAFT_ADVICE["no_play"], DRAFT_ADVICE["missing_key"])
+    assert "correct it there: the next run publishes the pages" in advice[1]
+    text = html.unescape(plain(render_audit_html(replace(report, drafts=drafts))))
+    assert f"What to do: {advice[0]}; {advice[1]}." in text
+    # every kind of reason a page can be a draft for (each is said on the page in its
+    # language) has its advice
+    macros = (TEMPLATE_DIR / "rules" / "macros.html.j2").read_text(encoding="utf-8")
+    assert set(re.findall(r'doubt\.kind == "([a-z_]+)"', macros)) == set(DRAFT_ADVICE)
+
+
 def test_a_csv_pair_s_one_sha256_says_what_it_is_of(store, operator_config):
     """A CSV pair's sha256 matched no file on disk, and the report did not say why: it is of
     the two files' bytes in turn (the rounds file first), as ``cat`` joins them."""
