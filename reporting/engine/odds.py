@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
 from operator import attrgetter
+from types import MappingProxyType
 
 from reporting.engine.bets import BetResult, BetRule, PayTable, resolve_bet
 from reporting.engine.cards import RANKS, SUITS
@@ -557,7 +559,7 @@ def bet_odds(bet: BetRule, shoe: Shoe | int, table: PayTable, bet_id: str | None
 @lru_cache(maxsize=32)
 def return_covariances(
     bets: tuple[BetRule, ...], shoe: Shoe | int, table: PayTable
-) -> dict[tuple[str, str], Fraction]:
+) -> Mapping[tuple[str, str], Fraction]:
     """The covariance of the returns of one unit staked on each two of ``bets`` in one round,
     by their ids (both orders, and each bet with itself: its variance). Bets on one round are
     settled on the same cards: a Player's and a Banker's returns move against each other, and
@@ -586,7 +588,7 @@ def return_covariances(
         for j in range(i, len(bets)):
             value = products[i][j] / total - means[i] * means[j]
             covariances[(first.id, bets[j].id)] = covariances[(bets[j].id, first.id)] = value
-    return covariances
+    return MappingProxyType(covariances)  # cached: every caller shares it, none may change it
 
 
 @dataclass(frozen=True, slots=True)

@@ -637,3 +637,6 @@ def test_a_bet_s_covariance_with_itself_is_its_variance(decks):
     covariances = return_covariances(bets, decks, VARIANT_B)
     for bet in bets:
         assert covariances[(bet.id, bet.id)] == bet_odds(bet, decks, VARIANT_B).variance
+    # cached, so shared by every caller: none can change it
+    with pytest.raises(TypeError):
+        covariances[("tie", "tie")] = Fraction(0)  # type: ignore[index]
