@@ -83,7 +83,7 @@ def handle_exception(
     """An error of the request gets its page (or JSON) and nothing on the terminal; a bug
     keeps Datasette's 500 page and its traceback."""
     responses = yield
-    error = _request_error(exception)
+    error = _request_error(exception, _own_parameters(request))
     if error is None:
         return responses
     status, title, message, info = error
@@ -104,31 +104,46 @@ def handle_exception(
     return [page]
 
 
-def _request_error(exception: BaseException) -> tuple[int, str | None, str, dict] | None:
+def _request_error(
+    exception: BaseException, parameters: str = ""
+) -> tuple[int, str | None, str, dict] | None:
     """(status, title, message, extra JSON fields) of an error of the request, None for a
     bug.
 
     Datasette reads its own query parameters (``_sort``, ``_timelimit``, ``_next``, ...) and
     some it cannot read it answers with a 500 and a traceback: "Cannot sort table by nope"
     (a :class:`DatasetteError` of status 500), ``int("zz")``, a ``_next`` that is not its
-    token. An error of that kind raised in Datasette's code, not this tool's, is the
-    request's: 400, its message, nothing on the terminal."""
+    token. Such an error, of a request that gave such ``parameters`` and raised in Datasette's
+    code (not this tool's), is the request's: 400, naming them, nothing on the terminal."""
     if isinstance(exception, Base400):
         return exception.status, None, exception.args[0] if exception.args else "", {}
-    if isinstance(exception, DatasetteError):
+    if isinstance(exception, DatasetteError) and exception.status < 500:
         message = Markup(exception.message) if exception.message_is_html else exception.message
-        status = exception.status if exception.status < 500 else 400
-        return status, exception.title, message, dict(exception.error_dict)
+        return exception.status, exception.title, message, dict(exception.error_dict)
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
-    if isinstance(exception, ValueError | KeyError) and _raised_by_datasette(exception):
-        return 400, "Bad request", f"a parameter of the address cannot be read: {exception}", {}
+    if (
+        parameters
+        and isinstance(exception, DatasetteError | ValueError | KeyError)
+        and _raised_by_datasette(exception)
+    ):
+        said = exception.message if isinstance(exception, DatasetteError) else str(exception)
+        return 400, "Bad request", f"the address's {parameters} cannot be read: {said}", {}
     return None
+
+
+def _own_parameters(request: Any) -> str:
+    """The request's parameters of Datasette's own (``_sort=nope``), as a message names them
+    (at most 200 characters), or ``""``."""
+    args = request.args
+    pairs = [f"{key}={args.get(key)}" for key in args.keys() if key.startswith("_")]
+    shown = ", ".join(pairs)
+    return shown if len(shown) <= 200 else shown[:199] + "…"
 
 
 def _raised_by_datasette(exception: BaseException) -> bool:
     """Whether the innermost frame of Datasette's or this tool's, where ``exception`` was
-    raised, is Datasette's (below it, only the standard library's parsers)."""
+    raised, is Datasette's (its own code, or the standard library's parsers it called)."""
     owner = None
     frame = exception.__traceback__
     while frame is not None:

@@ -524,5 +524,22 @@ def test_a_query_parameter_datasette_cannot_read_is_a_quiet_400(app_of, tmp_path
         if query.split("?")[0].endswith(".json"):
             assert answer.json()["ok"] is False and answer.json()["error"], query
     assert get(app, "/store/bets.json?_sort=bet_id").status_code == 200
+    said = get(app, "/store/bets.json?_timelimit=zz").json()["error"]
+    assert said.startswith("the address's _timelimit=zz cannot be read: "), said
     printed = capfd.readouterr()
     assert "Traceback" not in printed.out + printed.err
+
+
+def test_an_error_of_this_tool_s_own_code_stays_a_500(app_of, tmp_path, monkeypatch):
+    """Only Datasette's reading of its own parameters is taken for the request's error: a
+    ValueError raised in this tool's code, with such a parameter given, is a bug (500)."""
+    from reporting.cli import serve_plugin
+
+    async def broken(row, database):
+        raise ValueError("a bug of ours")
+
+    monkeypatch.setattr(serve_plugin, "_currency", broken)
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+    assert get(app, "/store/bets?_sort=bet_id").status_code == 500
