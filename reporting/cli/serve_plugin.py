@@ -136,7 +136,7 @@ def _own_parameters(request: Any) -> str:
     """The request's parameters of Datasette's own (``_sort=nope``), as a message names them
     (at most 200 characters), or ``""``."""
     args = request.args
-    pairs = [f"{key}={args.get(key)}" for key in args.keys() if key.startswith("_")]
+    pairs = [f"{key}={args.get(key)}" for key in args if key.startswith("_")]
     shown = ", ".join(pairs)
     return shown if len(shown) <= 200 else shown[:199] + "…"
 

@@ -586,12 +586,7 @@ class RoundValidator:
                 " house rules of one player are judged on)",
             )
         for name, value in (("bet_id", bet.bet_id), ("account", bet.account), ("type", bet.type)):
-            if len(value) > MAX_ID_CHARS:
-                raise RecordError(
-                    RejectReason.BAD_VALUE,
-                    f"bets[{index}].{name} has {len(value):,} characters: an id has at most"
-                    f" {MAX_ID_CHARS}",
-                )
+            _check_length(f"bets[{index}].{name}", value, MAX_ID_CHARS, "an id")
         offered = self._offered[game_id]
         if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):
             raise RecordError(
@@ -620,18 +615,19 @@ class RoundValidator:
 def _check_lengths(raw: RawRound) -> None:
     """A round's ids within :data:`MAX_ID_CHARS` and its void reason within
     :data:`MAX_TEXT_CHARS` (the report prints each whole)."""
-    for name, value, most in (
-        ("round_id", raw.round_id, MAX_ID_CHARS),
-        ("table_id", raw.table_id, MAX_ID_CHARS),
-        ("shoe_id", raw.shoe_id, MAX_ID_CHARS),
-        ("void_reason", raw.void_reason, MAX_TEXT_CHARS),
-    ):
-        if isinstance(value, str) and len(value) > most:
-            kind = "an id" if most == MAX_ID_CHARS else "it"
-            raise RecordError(
-                RejectReason.BAD_VALUE,
-                f"{name} has {len(value):,} characters: {kind} has at most {most:,}",
-            )
+    for name in ("round_id", "table_id", "shoe_id"):
+        _check_length(name, getattr(raw, name), MAX_ID_CHARS, "an id")
+    _check_length("void_reason", raw.void_reason, MAX_TEXT_CHARS, "a void reason")
+
+
+def _check_length(name: str, value: object, most: int, what: str) -> None:
+    """The reject of a text of more than ``most`` characters."""
+    if isinstance(value, str) and len(value) > most:
+        raise RecordError(
+            RejectReason.BAD_VALUE,
+            f"{name} has {len(value):,} characters: {what} has at most {most:,}; shorten it"
+            " in the export",
+        )
 
 
 def _check_hands(raw: RawRound) -> None:

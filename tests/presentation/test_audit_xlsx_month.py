@@ -560,10 +560,10 @@ def test_the_charts_sheet_names_the_bands_too_wide_to_draw(month):
     sheet = load_workbook(month.path)["Charts"]
     notes = [row[0] for row in sheet.iter_rows(min_row=5, values_only=True) if row[0]]
     assert notes == [
-        "live-baccarat-dk: a small volume on banker, whose band leaves the RTP chart's axis:"
-        " only a large departure from the theory stands out.",
-        "live-baccarat-it: a small volume on banker, player, whose band leaves the RTP chart's"
-        " axis: only a large departure from the theory stands out.",
+        "live-baccarat-dk: banker: bands wider than the RTP chart's axis (a small volume: only"
+        " a large departure from the theory stands out).",
+        "live-baccarat-it: banker, player: bands wider than the RTP chart's axis (a small"
+        " volume: only a large departure from the theory stands out).",
     ]
 
 

@@ -164,19 +164,12 @@ def write_audit_workbook(
     book = _Book(workbook, _Styles(scratch), config.name, period, as_of, tool_version)
     workbook.remove(scratch)
     currencies = {game.currency for game in config.games.values()}
+    # What bears on the period: the Summary's counts, and the Sign-off's rows for remarks.
+    meta = summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread)
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(
-            book,
-            ledger,
-            config,
-            result,
-            currencies,
-            outcomes=outcomes,
-            rtp=rtp,
-            publishing=publishing,
-            audit=audit,
-            unread=unread,
-        ),  # fmt: skip
+            book, ledger, config, result, currencies, rtp=rtp, meta=meta
+        ),
         "Findings": lambda: _write_findings(book, ledger, currencies),
         "Checks not run": lambda: _write_checks_not_run(book, result),
         "Rejected records": lambda: _write_rejects(book, ledger, unread or ()),
@@ -196,12 +189,7 @@ def write_audit_workbook(
             "Limits": lambda: _write_limits(book, audit),
             "Disclosure check": lambda: _write_disclosures(book, audit),
             "Charts": lambda: _write_charts(book, audit, outcomes, rtp),
-            "Sign-off": lambda: _write_sign_off(
-                book,
-                ledger,
-                audit,
-                summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread),
-            ),
+            "Sign-off": lambda: _write_sign_off(book, ledger, audit, meta),
         }
 
     try:

@@ -238,8 +238,8 @@ def _write_charts(
             [
                 (
                     "note",
-                    f"{game_id}: a small volume on {', '.join(bet_types)}, whose band leaves"
-                    " the RTP chart's axis: only a large departure from the theory stands out.",
+                    f"{game_id}: {', '.join(bet_types)}: bands wider than the RTP chart's axis"
+                    " (a small volume: only a large departure from the theory stands out).",
                 )
             ]
         )

@@ -78,15 +78,12 @@ def _write_summary(
     result: VerifyResult,
     currencies: set[str],
     *,
-    outcomes: Sequence[OutcomeTest],
     rtp: Sequence[RtpCheck],
-    publishing: Mapping[str, Sequence[str]] | None = None,
-    audit: MonthAudit | None = None,
-    unread: Sequence[str] | None = None,
+    meta: Sequence[tuple[str, str, object]],
 ) -> None:
-    """The Summary sheet: what was checked, what bears on the period (each count of them an
-    alert when not zero: the sheet an officer opens first names all of them), and the
-    findings and money by game."""
+    """The Summary sheet: what was checked and what bears on the period (``meta``, the lines
+    of :func:`summary_meta`: each count an alert when not zero, the sheet an officer opens
+    first names all of them), and the findings and money by game."""
     findings = ledger.findings_by_game
     extra_kinds = sorted(
         {kind for counts in findings.values() for kind in counts} - set(FINDING_KINDS)
@@ -94,7 +91,6 @@ def _write_summary(
     kinds = (*FINDING_KINDS, *extra_kinds)
     columns = _summary_columns(kinds, currencies)
     rows, total = _summary_rows(config, result, rtp, findings, kinds, currencies)
-    meta = summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread)
     rejects = ledger.rejects_by_reason
     reasons = (*REJECT_REASONS, *sorted(set(rejects) - set(REJECT_REASONS)))
     widths = _content_widths(columns, [*rows, total])
@@ -134,7 +130,7 @@ def summary_meta(
 ) -> list[tuple[str, str, object]]:
     """The Summary's lines above its table: the period, what was checked, and each count of
     what bears on it (an :class:`_Alert`, emphasised when not zero; the Sign-off sheet gives
-    each that is not a line for the reviewer's remarks)."""
+    each one that is not zero a row for the reviewer's remarks)."""
     meta: list[tuple[str, str, object]] = [
         ("Period", TEXT, book.period),
         ("As of", DATE, book.as_of),
@@ -181,10 +177,10 @@ def _write_summary_rejects(
             [
                 (
                     "note",
-                    "The rejected lines that belong to this month (their game and settlement"
-                    " time could be read), and those whose month could not be read, from the"
-                    " files that loaded this month's rounds or no round at all (the Rejected"
-                    " records sheet lists each).",
+                    "Counted here: the rejected lines whose game and settlement time put them"
+                    " in this month, and the rejected lines whose month could not be read if"
+                    " their file loaded rounds of this month or none (the Rejected records"
+                    " sheet lists each).",
                 )
             ]
         )
