@@ -144,7 +144,10 @@ def test_the_command_listens_on_this_machine_unless_told(tmp_path, monkeypatch, 
     serve.serve_command(db=path, host="0.0.0.0", port=port)
     assert calls[-1] == [("0.0.0.0", port)]
     assert "anyone who reaches it can read the store" in capsys.readouterr().err
-    # An IPv6 address is bracketed in the address printed (http://::1:8001/ opens nothing).
+
+
+def test_the_address_printed_brackets_an_ipv6_host():
+    """http://::1:8001/ opens nothing: an IPv6 host is bracketed, its zone's % written %25."""
     assert serve.address_of("::1", 8001) == "http://[::1]:8001/"
     assert serve.address_of("fe80::1%eth0", 80) == "http://[fe80::1%25eth0]:80/"
     assert serve.address_of("localhost", 8001) == "http://localhost:8001/"

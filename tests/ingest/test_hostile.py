@@ -635,12 +635,3 @@ def test_a_csv_header_of_a_million_cells_is_refused_at_once(tmp_path, operator_c
     with pytest.raises(InputError, match="CSV header of 500,002 columns"):
         read(Source(rounds_path, "csv", bets_path), operator_config)
     assert time.process_time() - started < 2
-
-
-def test_the_misspelt_field_examples_hold():
-    import doctest
-
-    import reporting.ingest.spelling
-
-    assert doctest.testmod(reporting.ingest.spelling).attempted >= 2
-    assert doctest.testmod(reporting.ingest.spelling).failed == 0

@@ -101,7 +101,7 @@ def test_a_band_within_the_axis_is_drawn_to_scale_around_the_theoretical_line():
     assert dot.get("cx") == px(177 + Fraction(26, 100) * Fraction(230, 20))
 
 
-def test_a_band_wider_than_the_threshold_is_clipped_with_an_insufficient_volume_note():
+def test_a_band_wider_than_the_threshold_is_clipped_with_a_small_volume_note():
     thin = rtp("perfect_pair", 230, 230 * 1000, 0, 4.85)  # the issue's +-485% on 230 bets
     svg = rtp_chart_svg([thin], LABELS)
     band = next(parse(svg).iter(f"{SVG}rect"))

@@ -88,7 +88,8 @@ def load_profile(
         mode = None
     if mode is not None:  # there, but no file to read (a FIFO would be waited on for ever)
         raise InputError(
-            f"log profile {reference!r}: {path} is {kind_of_file(mode)}, not a regular file"
+            f"log profile {reference!r}: {path} is {kind_of_file(mode)}: give a profile's"
+            " .toml file, or a built-in profile's name"
         )
     names = built_in_profiles()
     raise InputError(

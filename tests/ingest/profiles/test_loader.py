@@ -123,7 +123,7 @@ def test_a_profile_that_is_there_but_no_regular_file_is_named_as_what_it_is(tmp_
     for name, kind in (("fifo.toml", "a FIFO"), ("zero.toml", "a character device")):
         with pytest.raises(InputError, match=rf"{name}': .* is {kind}"):
             load_profile(name, base=tmp_path)
-    with pytest.raises(InputError, match=r"is a folder, not a regular file"):
+    with pytest.raises(InputError, match=r"is a folder: give a profile's \.toml file"):
         load_profile("folder.toml", base=tmp_path)
 
 
