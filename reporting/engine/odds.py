@@ -564,7 +564,15 @@ def return_covariances(
     by their ids (both orders, and each bet with itself: its variance). Bets on one round are
     settled on the same cards: a Player's and a Banker's returns move against each other, and
     two stakes on one bet win or lose together, so the spread of a round's return is read from
-    these, not from the bets' variances alone."""
+    these, not from the bets' variances alone. Cached (a read-only mapping, shared)."""
+    return _return_covariances(bets, shoe, table)
+
+
+def _return_covariances(
+    bets: tuple[BetRule, ...], shoe: Shoe | int, table: PayTable
+) -> Mapping[tuple[str, str], Fraction]:
+    # Apart from its cache, so that mutation testing reaches it (a decorated function is not
+    # mutated).
     groups = frozenset().union(*(bet.fact_groups for bet in bets))
     names = frozenset().union(*(bet.facts for bet in bets))
     weights, total = _projected(_shoe(shoe), groups, names)
