@@ -15,7 +15,7 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -40,14 +40,20 @@ from reporting.figures.audit_records import (
 from reporting.figures.evidence import FindingEvidence, MonthEvidence
 from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck, played_rtp
 from reporting.files import write_all_atomically
-from reporting.presentation import charts, roads
+from reporting.presentation import charts
+from reporting.presentation.audit_shoes import (
+    ShoePanel,
+    ShoeView,
+    shoe_panels,
+    shoe_views,
+    svg_markup,
+)
 from reporting.presentation.i18n import make_environment
 from reporting.presentation.sign_off import REVIEWER_FIELDS
 from reporting.records import FINDING_TITLES, Month
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
-from reporting.verify.shoes import ShoeSummary
 
 __all__ = [
     "LANGUAGE",
@@ -134,51 +140,6 @@ def cards_text(codes: str | None) -> str:
         ("10" if code[:-1] == "T" else code[:-1]) + SUIT_SYMBOLS.get(code[-1], code[-1])
         for code in codes.split()
     )
-
-
-@dataclass(frozen=True, slots=True)
-class ShoeView:
-    """A shoe to draw in the report, as verify's shoe summaries give it: its hands in
-    dealing order, the hand numbers of its findings' rounds, how many findings it holds."""
-
-    game_id: str
-    table_id: str
-    shoe_id: str
-    first_settled_at: str  # UTC, the store's text
-    last_settled_at: str
-    hands: tuple[roads.Hand, ...]
-    marked: frozenset[int]
-    findings: int
-
-
-def shoe_views(summaries: Iterable[ShoeSummary]) -> tuple[ShoeView, ...]:
-    """The shoes verify summarised that hold findings, ready to draw: their hands decoded,
-    the hands of their findings marked."""
-    return tuple(
-        ShoeView(
-            game_id=summary.game_id,
-            table_id=summary.table_id,
-            shoe_id=summary.shoe_id,
-            first_settled_at=summary.first_settled_at,
-            last_settled_at=summary.last_settled_at,
-            hands=roads.hands_from_summary(summary),
-            marked=frozenset(summary.finding_hands),
-            findings=summary.findings,
-        )
-        for summary in summaries
-        if summary.findings
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class ShoePanel:
-    """A shoe as the report shows it: its statistics and both roads, disputed hands marked."""
-
-    shoe: ShoeView
-    statistics: roads.ShoeStatistics
-    marked: tuple[int, ...]  # sorted
-    bead_road: Markup
-    big_road: Markup
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,7 +420,7 @@ def _game_charts(
         drawn.append(
             Chart(
                 f"Actual RTP per bet type against its {CONFIDENCE_LABEL} band",
-                _svg(charts.rtp_chart_svg(checks, labels, names)),
+                svg_markup(charts.rtp_chart_svg(checks, labels, names)),
             )
         )
     theoretical = played_rtp(check for check in checks if check.game_id == game_id)
@@ -472,7 +433,7 @@ def _game_charts(
         drawn.append(
             Chart(
                 f"Cumulative RTP per day ({currency})",
-                _svg(charts.cumulative_rtp_svg(rows, labels, theoretical)),
+                svg_markup(charts.cumulative_rtp_svg(rows, labels, theoretical)),
                 legend=charts.cumulative_legend(rows, theoretical),
             )
         )
@@ -531,14 +492,9 @@ def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
             f"Banker, Player and Tie shares of {some}{len(tests)} {tables} of {game_id}{which}"
             f" against their exact probabilities; {flagged} outside the {CONFIDENCE_LABEL} region.",
         )
-        shown.append(Chart(heading + which, _svg(charts.outcome_chart_svg(part, labels))))
+        shown.append(Chart(heading + which, svg_markup(charts.outcome_chart_svg(part, labels))))
     shown[-1] = replace(shown[-1], left_out=len(tests) - len(drawn))
     return shown
-
-
-def _svg(text: str) -> Markup:
-    """A drawing of this package (its words escaped by it) as page markup."""
-    return Markup(text)
 
 
 def bet_names(config: OperatorConfig) -> tuple[tuple[str, str], ...]:
@@ -578,43 +534,6 @@ def _charts(
     )
 
 
-def _shoe_panel(shoe: ShoeView) -> ShoePanel:
-    statistics = roads.shoe_statistics(shoe.hands)
-    where = f"shoe {shoe.shoe_id} at {shoe.table_id}"
-    marked = tuple(sorted(shoe.marked))
-    disputed = ", ".join(map(str, marked)) or "none"
-    bead = roads.bead_road_svg(
-        roads.bead_road(shoe.hands, window=max(len(shoe.hands), 1)),
-        roads.RoadLabels(
-            f"Bead Road, {where}",
-            f"Bead Road of {where}: {statistics.hands} hands, {statistics.banker_wins} Banker,"
-            f" {statistics.player_wins} Player, {statistics.ties} ties; disputed hands:"
-            f" {disputed}.",
-        ),
-        marked=shoe.marked,
-    )
-    big = roads.big_road_svg(
-        roads.big_road(shoe.hands),
-        roads.RoadLabels(
-            f"Big Road, {where}",
-            f"Big Road of {where}; disputed hands outlined: {disputed}.",
-        ),
-        marked=shoe.marked,
-    )
-    return ShoePanel(shoe, statistics, marked, _svg(bead), _svg(big))
-
-
-def _shoes(shoes: Sequence[ShoeView]) -> tuple[tuple[ShoePanel, ...], int, int]:
-    """The shoes holding findings, the most first, at most :data:`MAX_SHOES`, drawn in table
-    and time order; with the count of those not drawn and of all with findings."""
-    holding = [shoe for shoe in shoes if shoe.findings > 0]
-    chosen = sorted(holding, key=lambda s: (-s.findings, s.first_settled_at, s.game_id, s.shoe_id))[
-        :MAX_SHOES
-    ]
-    chosen.sort(key=lambda s: (s.game_id, s.table_id, s.first_settled_at, s.shoe_id))
-    return tuple(map(_shoe_panel, chosen)), len(holding) - len(chosen), len(holding)
-
-
 # Long on purpose: one keyword per field of the report's record, in the record's order.
 def build_audit_report(
     *,
@@ -637,7 +556,7 @@ def build_audit_report(
             f"the audit ({audit.month}) and the evidence ({evidence.month}) are not of {month}"
         )
     kinds = _kind_lines(result, evidence)
-    panels, shoes_left_out, shoes_with_findings = _shoes(shoes)
+    panels, shoes_left_out, shoes_with_findings = shoe_panels(shoes, MAX_SHOES)
     voids = tuple(audit.void_rounds[:MAX_VOIDS])
     return AuditReport(
         operator=config.name,
