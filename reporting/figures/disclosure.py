@@ -154,23 +154,13 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
     variance = Fraction(0)
     offered = {odds.bet: odds for odds in theory.bets}
     if connection is not None:
-        # here: the rule sheet's model, which reads no store, imports this module
-        from reporting.store.sums import joined, split_sum
-
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
             " AND status = 'settled'",
             (game.id, month_text),
         ).fetchone()
-        for bet_type, count, *halves in connection.execute(
-            f"SELECT b.bet_type, count(*), {split_sum('b.stake_cents')},"
-            f" {split_sum('b.payout_cents')}"
-            " FROM bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
-            " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
-            " GROUP BY b.bet_type ORDER BY b.bet_type",
-            (game.id, month_text),
-        ):
-            stake_sum, payout_sum = joined(*halves[:2]), joined(*halves[2:])
+        by_type, crossed = _month_bets(connection, game, month_text)
+        for bet_type, (count, stake_sum, payout_sum) in sorted(by_type.items()):
             bets += count
             stakes += stake_sum
             payouts += payout_sum
@@ -179,7 +169,7 @@ def disclose(connection: sqlite3.Connection | None, game: GameSpec, as_of: date)
                 theory_payouts += payout_sum
                 expected += stake_sum * odds.rtp
         if expected:
-            variance = payout_variance(connection, game, month_text)
+            variance = _variance(game, crossed)
     disclosure = Disclosure(
         game=game,
         as_of=as_of,
@@ -204,9 +194,24 @@ def payout_variance(connection: sqlite3.Connection, game: GameSpec, month: str) 
     unit's returns on them vary together (:func:`~reporting.engine.odds.return_covariances`).
     Rounds are dealt apart; the bets of one round are settled on the same cards, so a Player
     and a Banker stake hedge each other, and two stakes on one type win or lose together."""
+    return _variance(game, _month_bets(connection, game, month)[1])
+
+
+def _variance(game: GameSpec, crossed: dict[tuple[str, str], int]) -> Fraction:
+    """The variance of :func:`payout_variance`, from its sums of stake x stake by pair."""
     covariances = return_covariances(game.bets, game.decks, game.pay_table)
-    offered = frozenset(bet.id for bet in game.bets)
-    crossed: dict[tuple[str, str], int] = {}  # the sum over rounds of stake x stake, by pair
+    return sum((covariances[pair] * value for pair, value in crossed.items()), Fraction(0))
+
+
+def _month_bets(
+    connection: sqlite3.Connection, game: GameSpec, month: str
+) -> tuple[dict[str, list[int]], dict[tuple[str, str], int]]:
+    """One pass over the bets of a game's settled rounds of a month, in exact integers: by bet
+    type, its bets, stakes and payouts (cents); and by pair of offered types, the sum over the
+    rounds of the round's stake on one times its stake on the other."""
+    offered = frozenset(game.bet_ids)
+    by_type: dict[str, list[int]] = {}
+    crossed: dict[tuple[str, str], int] = {}
 
     def add(staked: dict[str, int]) -> None:
         for first, stake in staked.items():
@@ -215,21 +220,27 @@ def payout_variance(connection: sqlite3.Connection, game: GameSpec, month: str) 
 
     current, staked = None, {}
     # Each round's bets come together (in the order of the rounds' rowids, which the index of a
-    # game's month holds: no sort), summed here in exact integers.
-    for round_id, bet_type, stake in connection.execute(
-        "SELECT b.round_id, b.bet_type, b.stake_cents"
+    # game's month holds: no sort).
+    for round_id, bet_type, stake, payout in connection.execute(
+        "SELECT b.round_id, b.bet_type, b.stake_cents, b.payout_cents"
         " FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
         " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
         " ORDER BY r.rowid",
         (game.id, month),
     ):
+        sums = by_type.get(bet_type)
+        if sums is None:
+            sums = by_type[bet_type] = [0, 0, 0]
+        sums[0] += 1
+        sums[1] += stake
+        sums[2] += payout
         if round_id != current:
             add(staked)
             current, staked = round_id, {}
         if bet_type in offered:
             staked[bet_type] = staked.get(bet_type, 0) + stake
     add(staked)
-    return sum((covariances[pair] * value for pair, value in crossed.items()), Fraction(0))
+    return by_type, crossed
 
 
 def _with_warnings(disclosure: Disclosure) -> Disclosure:

@@ -412,7 +412,7 @@ def _sources_in_folder(
         problem = _pair_problem(name, (main, mains), (companion, companions))
         others = companions if name == main else mains
         if problem is None:
-            why = next((_entry_problem(other) for other in others if _entry_problem(other)), None)
+            why = next(filter(None, map(_entry_problem, others)), None)
             if why is not None:
                 problem = f"its other half, {others[0].name}, cannot be read: {why}"
         if problem is not None:

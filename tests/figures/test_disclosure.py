@@ -36,6 +36,8 @@ from reporting.store.schema import connect
 ITALY = "live-baccarat-it"
 GREECE = "live-baccarat-gr"
 PAGE_FOR_OCTOBER = date(2026, 11, 5)
+#: A deal the Banker wins, 9 against 7.
+BANKER_WINS = {"player_cards": ["5H", "2C"], "banker_cards": ["9D", "KC"]}
 PAGE_FOR_NOVEMBER = date(2026, 12, 5)
 TIE = {"player_cards": ["9H", "KS"], "banker_cards": ["9D", "KC"]}  # 9 v 9
 runner = CliRunner()
@@ -286,7 +288,6 @@ def test_a_month_of_rounds_nobody_bet_on_shows_zero_and_warns(tmp_path, make_rou
 def test_a_month_far_from_the_theory_warns(
     tmp_path, operator_config, make_round, make_bet, write_jsonl
 ):
-    banker_wins = {"player_cards": ["5H", "2C"], "banker_cards": ["9D", "KC"]}
     connection = store(
         tmp_path,
         operator_config,
@@ -295,7 +296,7 @@ def test_a_month_far_from_the_theory_warns(
             make_round(
                 f"R-{n}",
                 settled_at=f"2026-10-10T12:{n // 60:02d}:{n % 60:02d}Z",
-                **banker_wins,
+                **BANKER_WINS,
                 bets=[make_bet(f"B-{n}", stake="10.00", payout="19.50")],
             )
             for n in range(400)
@@ -312,7 +313,6 @@ def test_one_deal_won_by_every_stake_on_it_is_within_the_bound(
 ):
     """400 Banker bets on one round won together: one deal, which the Banker wins nearly half
     the time, not 400 wins in a row."""
-    banker_wins = {"player_cards": ["5H", "2C"], "banker_cards": ["9D", "KC"]}
     connection = store(
         tmp_path,
         operator_config,
@@ -320,7 +320,7 @@ def test_one_deal_won_by_every_stake_on_it_is_within_the_bound(
         make_round(
             "R-1",
             settled_at="2026-10-10T12:00:00Z",
-            **banker_wins,
+            **BANKER_WINS,
             bets=[make_bet(f"B-{n}", stake="10.00", payout="19.50") for n in range(400)],
         ),
     )
