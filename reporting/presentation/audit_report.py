@@ -49,7 +49,7 @@ from reporting.presentation.audit_shoes import (
     svg_markup,
 )
 from reporting.presentation.i18n import make_environment
-from reporting.presentation.sign_off import REVIEWER_FIELDS
+from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
 from reporting.records import FINDING_TITLES, Month
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
@@ -213,6 +213,7 @@ class AuditReport:
     """Everything the audit report shows, computed; the templates format and lay it out."""
 
     operator: str
+    licences: tuple[LicenceLine, ...]  # the licence of each jurisdiction of its games
     month: Month
     as_of: date
     tool_version: str
@@ -560,6 +561,7 @@ def build_audit_report(
     voids = tuple(audit.void_rounds[:MAX_VOIDS])
     return AuditReport(
         operator=config.name,
+        licences=licence_lines(config),
         month=parsed,
         as_of=as_of,
         tool_version=tool_version,
@@ -620,6 +622,7 @@ def render_audit_html(report: AuditReport) -> str:
             report=report,
             sheets=WORKBOOK_SHEETS,
             reviewer=REVIEWER_FIELDS,
+            attestation=ATTESTATION,
             confidence=CONFIDENCE_LABEL,
             band_clip=charts.BAND_CLIP_POINTS,
         )

@@ -751,6 +751,31 @@ def test_the_report_s_sign_off_asks_for_what_the_workbook_s_asks_for(store, oper
     assert block.count('class="signature"') == 1
 
 
+def test_the_report_s_sign_off_names_the_licences_and_what_the_reviewer_attests(
+    store, operator_config
+):
+    """Above the boxes, the licence of each jurisdiction of the operator's games (in the words
+    of its pages) and the statement the signature attests: the workbook's Sign-off sheet's
+    lines (tests/presentation/test_audit_xlsx_month.py), read from one place."""
+    from reporting.presentation.sign_off import ATTESTATION
+
+    html = render_audit_html(report_of(store, operator_config))
+    sign_off = html[html.index('<div class="sign-off">') :]
+    licences = sign_off[: sign_off.index("</table>")]
+    rows = re.findall(r'<th scope="row">([^<]+)</th><td>([^<]+)</td>', licences)
+    assert rows == [
+        ("Licence, DK", "Danish Gambling Authority licence no. SPIL-0000-EKSEMPEL"),
+        ("Licence, GR", "Hellenic Gaming Commission licence no. HGC-0000-PARADEIGMA"),
+        ("Licence, IT", "ADM concession no. ADM-0000-ESEMPIO"),
+    ]
+    assert sign_off.index(ATTESTATION) < sign_off.index('<table class="facts sign-off">')
+    operator = replace(operator_config.operator, licences={})
+    html = render_audit_html(report_of(store, replace(operator_config, operator=operator)))
+    assert html.count(
+        '<strong class="missing">no number in the configuration ([operator] licences)</strong>'
+    ) == len({game.jurisdiction for game in operator_config.games.values()})
+
+
 def _text_past_the_paper(document) -> list[str]:
     """The texts of a laid-out document whose boxes end past their page's right margin."""
     past = []

@@ -69,7 +69,10 @@ FORMULA = '=HYPERLINK("http://x","y")'
 #: have the month's records and no Pages) and a blank row.
 #: test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
 SUMMARY_HEADER_ROW = 1 + 11 + 2
-SIGN_OFF_HEADER_ROW = 11
+#: The Sign-off's table header: under its title, period, operator, a licence for each of the
+#: sample's three jurisdictions (IT, DK, GR), as of, a blank row, the reviewer's heading, what
+#: the reviewer attests and the four boxes to fill in.
+SIGN_OFF_HEADER_ROW = 1 + 2 + 3 + 1 + 1 + 1 + 1 + 4 + 1
 #: The month's audit records and shoes every workbook of this module is written with, unless
 #: a test says otherwise (tests/presentation/test_audit_xlsx_month.py checks their sheets).
 MONTH_AUDIT, SHOES = month_audit_records()

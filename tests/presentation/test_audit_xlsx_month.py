@@ -10,6 +10,7 @@ have a finding to show.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sqlite3
 import zipfile
@@ -31,7 +32,9 @@ from reporting.figures.audit_records import FINDING_SEVERITY, MonthAudit
 from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_xlsx import MONTH_SHEETS, SHEETS, write_audit_workbook
-from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES
+from reporting.presentation.audit_xlsx.cells import _ALERT_COLOR, PERCENT_PLACES
+from reporting.presentation.publisher import licence_words
+from reporting.presentation.sign_off import ATTESTATION
 from reporting.records import REJECT_REASONS
 from reporting.store.schema import connect
 from reporting.verify.run import VerifyResult, verify
@@ -345,19 +348,30 @@ def test_sign_off_has_the_period_a_reviewer_block_remarks_per_kind_and_provenanc
         sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(1, sheet.max_row + 1)
     }
     assert values["Period"] == MONTH and values["Operator"] == month.config.name
-    reviewer = {sheet.cell(row, 1).value: row for row in range(1, 12)}
+    # The operator's licence in each jurisdiction of its games, in its pages' words.
+    jurisdictions = {game.jurisdiction for game in month.config.games.values()}
+    assert jurisdictions == set(month.config.operator.licences) == {"IT", "DK", "GR"}
+    for code, number in month.config.operator.licences.items():
+        assert values[f"Licence, {code}"] == licence_words(code) % {"number": number}
+    assert values["Licence, IT"] == "ADM concession no. ADM-0000-ESEMPIO"
+    header = next(row for row in range(1, 30) if sheet.cell(row, 1).value == "Finding kind")
+    reviewer = {sheet.cell(row, 1).value: row for row in range(1, header)}
+    assert sheet.cell(reviewer["Reviewer"] + 1, 1).value == ATTESTATION
+    assert reviewer["Name"] == reviewer["Reviewer"] + 2
     for label in ("Name", "Role", "Date", "Signature"):
         boxes = [sheet.cell(reviewer[label], column) for column in (2, 3, 4)]
         assert all(box.value is None and box.border.top.style == "thin" for box in boxes)
     assert sheet.row_dimensions[reviewer["Signature"]].height == 45
-    assert [cell.value for cell in sheet[11]][:4] == [
+    assert header == reviewer["Signature"] + 1
+    assert [cell.value for cell in sheet[header]][:4] == [
         "Finding kind",
         "Severity",
         "Findings",
         "Remarks",
     ]
-    assert [cell.value for cell in sheet[12]][:4] == ["payout_mismatch", "high", 1, None]
-    assert sheet.auto_filter.ref == "A11:D12"
+    assert sheet.freeze_panes == f"A{header + 1}"
+    assert [cell.value for cell in sheet[header + 1]][:4] == ["payout_mismatch", "high", 1, None]
+    assert sheet.auto_filter.ref == f"A{header}:D{header + 1}"
     provenance = month.audit.provenance
     assert values["Tool version"] == f"baccarat-report {provenance.tool_version}"
     assert values["Configuration"] == provenance.configuration
@@ -371,6 +385,28 @@ def test_sign_off_has_the_period_a_reviewer_block_remarks_per_kind_and_provenanc
         ("export/rounds.csv + export/bets.csv", "c" * 64, 999, "csv", None, 10),
     ]
     assert sheet.page_setup.fitToWidth == 1
+
+
+def test_a_jurisdiction_without_a_licence_number_is_said_and_stands_out(month, tmp_path):
+    """A game's jurisdiction whose number the configuration lacks is a line of the sign-off,
+    emphasised as an alert, beside the numbers it gives."""
+    operator = dataclasses.replace(month.config.operator, licences={"IT": "ADM-1"})
+    config = dataclasses.replace(month.config, operator=operator)
+    sheet = load_workbook(dataclasses.replace(month, config=config).write(tmp_path / "a.xlsx"))[
+        "Sign-off"
+    ]
+    rows = {sheet.cell(row, 1).value: sheet.cell(row, 2) for row in range(1, 12)}
+    assert [label for label in rows if str(label).startswith("Licence")] == [
+        "Licence, DK",
+        "Licence, GR",
+        "Licence, IT",
+    ]
+    assert rows["Licence, IT"].value == "ADM concession no. ADM-1"
+    assert not rows["Licence, IT"].font.bold
+    for code in ("DK", "GR"):
+        cell = rows[f"Licence, {code}"]
+        assert cell.value == "no number in the configuration ([operator] licences)"
+        assert cell.font.bold and cell.font.color.rgb == _ALERT_COLOR
 
 
 # --- charts ------------------------------------------------------------------------------------

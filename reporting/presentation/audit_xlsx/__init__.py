@@ -70,6 +70,7 @@ from reporting.presentation.audit_xlsx.period import (
 )
 from reporting.presentation.audit_xlsx.sign_off import _write_sign_off
 from reporting.presentation.audit_xlsx.statistics import _write_outcome_tests, _write_rtp_checks
+from reporting.presentation.sign_off import licence_lines
 from reporting.presentation.workbook_base import (
     HEADER_LIMIT,
     cell_text,
@@ -189,7 +190,7 @@ def write_audit_workbook(
             "Limits": lambda: _write_limits(book, audit),
             "Disclosure check": lambda: _write_disclosures(book, audit),
             "Charts": lambda: _write_charts(book, audit, outcomes, rtp),
-            "Sign-off": lambda: _write_sign_off(book, ledger, audit, meta),
+            "Sign-off": lambda: _write_sign_off(book, ledger, audit, meta, licence_lines(config)),
         }
 
     try:

@@ -1,4 +1,5 @@
-"""The Sign-off sheet: the reviewer's block, a remarks row per finding kind, the provenance."""
+"""The Sign-off sheet: the licences, what the reviewer attests and the boxes to fill in, a remarks
+row per finding kind and per other matter, the provenance."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from reporting.presentation.audit_xlsx.cells import (
     _SheetWriter,
     _wrapped_lines,
 )
-from reporting.presentation.sign_off import REVIEWER_FIELDS
+from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine
 from reporting.presentation.workbook_base import LINE_HEIGHT, set_column_widths
 from reporting.records import FINDING_KINDS
 
@@ -44,11 +45,13 @@ def _write_sign_off(
     ledger: PeriodLedger,
     audit: MonthAudit,
     meta: Sequence[tuple[str, str, object]],
+    licences: Sequence[LicenceLine],
 ) -> None:
-    """The page the reviewer signs: the period, the operator, a block to fill in (name, role,
-    date, signature), a remarks row per finding kind that occurred, then one per other matter
-    that bears on the period (each of the Summary's counts that is not zero: ``meta``, its
-    lines, and the rejected lines), then the provenance (tool, configuration, store digest,
+    """The page the reviewer signs: the period, the operator and its licence in each
+    jurisdiction of its games (``licences``), what the reviewer attests and a block to fill in
+    (name, role, date, signature), a remarks row per finding kind that occurred, then one per
+    other matter that bears on the period (each of the Summary's counts that is not zero:
+    ``meta``, its lines, and the rejected lines), then the provenance (tool, configuration, store digest,
     every input file with its hash)."""
     counts: Counter[str] = Counter()
     for by_kind in ledger.findings_by_game.values():
@@ -69,26 +72,44 @@ def _write_sign_off(
     widths[2] = max(widths[2], len("Size (bytes)"))
     widths[3] = 48
     writer = _SheetWriter(
-        book, "Sign-off", _SIGN_OFF_COLUMNS, widths, header_row=7 + len(REVIEWER_FIELDS)
+        book,
+        "Sign-off",
+        _SIGN_OFF_COLUMNS,
+        widths,
+        header_row=8 + len(licences) + len(REVIEWER_FIELDS),
     )
     # Two more columns for the input files' table of the provenance block.
     writer.widths += [len("Profile") + 4, len("Rounds loaded")]
     set_column_widths(writer.sheet, [width + 2 for width in writer.widths])
-    writer.append([("title", f"Sign-off: {book.operator}")], height=21)
-    writer.append([("label", "Period"), (TEXT, book.period)])
-    writer.append([("label", "Operator"), (TEXT, book.operator)])
-    writer.append([("label", "As of"), (DATE, book.as_of)])
-    writer.append([])
-    writer.append([("label", "Reviewer")])
-    for label, height in REVIEWER_FIELDS:
-        # empty ruled boxes to fill in, by hand or in the file
-        writer.append([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
+    _write_reviewer_block(writer, book, licences)
     writer.header()
     writer.rows(rows)
     writer.finish_table()
     writer.append([])
     _write_other_matters(writer, ledger, meta)
     _write_provenance(writer, audit)
+
+
+def _write_reviewer_block(
+    writer: _SheetWriter, book: _Book, licences: Sequence[LicenceLine]
+) -> None:
+    """The rows above the table: the period, the operator and its licences, the as-of date,
+    what the reviewer attests and the boxes to fill in (``8 + len(licences) +
+    len(REVIEWER_FIELDS)`` rows, where the table's header row is frozen)."""
+    writer.append([("title", f"Sign-off: {book.operator}")], height=21)
+    writer.append([("label", "Period"), (TEXT, book.period)])
+    writer.append([("label", "Operator"), (TEXT, book.operator)])
+    for licence in licences:
+        # a number the configuration lacks stands out, as a count that is not zero does
+        variant = "free" if licence.given else "free alert"
+        writer.append([("label", licence.label), (TEXT, licence.text)], variant)
+    writer.append([("label", "As of"), (DATE, book.as_of)])
+    writer.append([])
+    writer.append([("label", "Reviewer")])
+    writer.append([("note", ATTESTATION)])
+    for label, height in REVIEWER_FIELDS:
+        # empty ruled boxes to fill in, by hand or in the file
+        writer.append([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
 
 
 def _write_other_matters(
