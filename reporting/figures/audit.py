@@ -52,6 +52,8 @@ __all__ = [
     "audit_month",
     "availability_gaps",
     "availability_problems",
+    "hours_dealt",
+    "month_hours",
     "month_minutes",
     "disclosure_checks",
     "limit_rows",
@@ -65,6 +67,7 @@ __all__ = [
 
 _STORE_TIME = "%Y-%m-%dT%H:%M:%S.000Z"
 _HOUR = timedelta(hours=1)
+_QUARTER = timedelta(minutes=15)
 
 
 def audit_month(
@@ -398,6 +401,29 @@ def month_minutes(month: Month, timezone: str) -> int:
     following = month.next()
     end = datetime(following.year, following.month, 1, tzinfo=zone)
     return int((end.astimezone(UTC) - start.astimezone(UTC)).total_seconds()) // 60
+
+
+def month_hours(month: Month, timezone: str) -> int:
+    """The local clock hours of ``month`` in ``timezone``, each a day and an hour as the
+    activity counts them (:class:`~reporting.figures.audit_records.ActivityHour`): an hour the
+    clock goes through twice is one, an hour it skips is none.
+
+    >>> month_hours(Month(2026, 10), "Europe/Rome"), month_hours(Month(2026, 3), "Europe/Rome")
+    (744, 743)
+    """
+    zone = ZoneInfo(timezone)
+    start = datetime(month.year, month.month, 1, tzinfo=zone).astimezone(UTC)
+    # Every zone's offset is a whole number of quarter hours (+05:45, +10:30): a local hour
+    # is passed through in some quarter hour of the month.
+    quarters = month_minutes(month, timezone) // 15
+    local = ((start + step * _QUARTER).astimezone(zone) for step in range(quarters))
+    return len({(moment.date(), moment.hour) for moment in local})
+
+
+def hours_dealt(activity: Iterable[ActivityHour], game_id: str) -> int:
+    """The local clock hours of the month in which a round was dealt at a table of
+    ``game_id`` (of :func:`month_hours`)."""
+    return len({(hour.day, hour.hour) for hour in activity if hour.game_id == game_id})
 
 
 def availability_problems(

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
+from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
@@ -27,6 +28,7 @@ from markupsafe import Markup
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.cards import SUIT_SYMBOLS
+from reporting.figures.audit import hours_dealt, month_hours
 from reporting.figures.audit_records import (
     FINDING_SEVERITY,
     AvailabilityGap,
@@ -73,6 +75,7 @@ __all__ = [
     "KindLine",
     "ShoePanel",
     "ShoeView",
+    "UncheckedAvailability",
     "audit_file_name",
     "build_audit_report",
     "cards_text",
@@ -208,6 +211,16 @@ DRAFT_ADVICE: dict[str, str] = {
 }
 
 
+class UncheckedAvailability(NamedTuple):
+    """A live game whose pages say "open 24 hours" with no ``availability_gap_minutes``, and
+    the local hours of the month in which its tables dealt a round (of ``hours``), for the
+    reader to weigh what was not looked for."""
+
+    game_id: str
+    hours_dealt: int
+    hours: int
+
+
 @dataclass(frozen=True, slots=True)
 class AuditReport:
     """Everything the audit report shows, computed; the templates format and lay it out."""
@@ -250,8 +263,8 @@ class AuditReport:
     rtp_flags: tuple[RtpCheck, ...] = ()
     outcome_flags: tuple[OutcomeTest, ...] = ()
     # Live games whose pages say "open 24 hours" with no availability_gap_minutes: their
-    # tables' idle stretches were not looked for.
-    availability_unchecked: tuple[str, ...] = ()
+    # tables' idle stretches were not looked for (each with the hours it was dealt in).
+    availability_unchecked: tuple[UncheckedAvailability, ...] = ()
     # Games whose tables' idle stretches were looked for (GameSpec.availability_checked, as
     # the audit's gaps): game id, threshold in minutes.
     availability_checked: tuple[tuple[str, int], ...] = ()
@@ -599,7 +612,11 @@ def build_audit_report(
         rtp_flags=tuple(check for check in rtp_checks if check.flagged),
         outcome_flags=tuple(test for test in outcome_tests if test.flagged),
         availability_unchecked=tuple(
-            sorted(game.id for game in config.games.values() if game.availability_unchecked)
+            UncheckedAvailability(
+                game.id, hours_dealt(audit.activity, game.id), month_hours(parsed, game.timezone)
+            )
+            for game in sorted(config.games.values(), key=attrgetter("id"))
+            if game.availability_unchecked
         ),
         availability_checked=tuple(
             sorted(

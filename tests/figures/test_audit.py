@@ -22,8 +22,10 @@ from reporting.engine.theory import game_odds
 from reporting.figures.audit import (
     audit_month,
     availability_gaps,
+    hours_dealt,
     local_hour_sql,
     money_and_activity,
+    month_hours,
     utc_offsets,
 )
 from reporting.figures.audit_records import MoneyRow
@@ -233,6 +235,32 @@ def test_the_local_day_and_hour_follow_the_game_s_zone_across_the_dst_change(
     days = {row.day: row.rounds for row in result.money if row.game_id == ITALY and row.day}
     assert days == {date(2026, 10, 1): 1, date(2026, 10, 25): 4, date(2026, 10, 26): 1}
     assert all(row.stakes == 2500 * row.rounds for row in result.activity)
+    # The hours it was dealt in, of the month's local clock hours: 02:00 twice is one.
+    assert hours_dealt(result.activity, ITALY) == 4
+    assert hours_dealt(result.activity, "live-baccarat-dk") == 0
+    assert month_hours(OCTOBER, "Europe/Rome") == 31 * 24
+
+
+@pytest.mark.parametrize(
+    "zone", ["Europe/Rome", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kolkata", "UTC"]
+)
+@pytest.mark.parametrize("month", [Month(2026, 3), Month(2026, 4), OCTOBER])
+def test_the_month_s_hours_are_the_local_clock_hours_its_minutes_pass_through(zone, month):
+    """Each day and hour the local clock shows in some minute of the month, counted minute by
+    minute: a skipped hour (Rome's in March) is none, a repeated one (October's) is one, and a
+    half-hour change (Lord Howe's) skips no hour."""
+    local = ZoneInfo(zone)
+    start = datetime(month.year, month.month, 1, tzinfo=local).astimezone(UTC)
+    following = month.next()
+    end = datetime(following.year, following.month, 1, tzinfo=local).astimezone(UTC)
+    minutes = int((end - start).total_seconds()) // 60
+    shown = set()
+    for minute in range(minutes):
+        moment = (start + timedelta(minutes=minute)).astimezone(local)
+        shown.add((moment.date(), moment.hour))
+    assert month_hours(month, zone) == len(shown)
+    if (zone, month) == ("Europe/Rome", Month(2026, 3)):
+        assert len(shown) == 31 * 24 - 1
 
 
 def test_the_zone_s_offsets_in_a_month_come_from_its_transitions():

@@ -45,6 +45,7 @@ from reporting.presentation.audit_report import (
     MAX_TABLES,
     TABLES_PER_CHART,
     ShoeView,
+    UncheckedAvailability,
     build_audit_report,
     cards_text,
     render_audit_html,
@@ -210,11 +211,13 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     )
     assert "Payout mismatch high 3" in text and "Every kind 4" in text
     # The sample's EZ table is live and open 24 hours with no availability_gap_minutes.
-    assert report.availability_unchecked == ("ez-baccarat-it",)
+    # No round of it in this store: it was dealt in none of October's 744 local hours.
+    assert report.availability_unchecked == (UncheckedAvailability("ez-baccarat-it", 0, 744),)
     assert (
-        "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, but its"
-        " configuration sets no availability_gap_minutes , so its tables' idle stretches were"
-        " not looked for (set it to look for them)." in text
+        "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, and its"
+        " tables dealt in 0 of the month's 744 hours, but its configuration sets no"
+        " availability_gap_minutes , so their idle stretches were not looked for (set it to"
+        " look for them)." in text
     )
     assert "every check ran" not in text.lower()
     checked = plain(render_audit_html(replace(report, availability_unchecked=())))
@@ -285,7 +288,8 @@ def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availabi
     assert games["ez-baccarat-it"].availability_gap_minutes is None
     assert games["live-baccarat-it"].availability_gap_minutes == 15
     assert games["mini-baccarat-it"].kind == "rng" and games["mini-baccarat-it"].opening_hours
-    assert report_of(store, operator_config).availability_unchecked == ("ez-baccarat-it",)
+    unchecked = report_of(store, operator_config).availability_unchecked
+    assert [game.game_id for game in unchecked] == ["ez-baccarat-it"]
     with_threshold = replace(
         operator_config,
         games={
@@ -316,8 +320,9 @@ def test_the_availability_section_names_the_games_it_checked_and_those_it_did_no
         " dealing within its game's threshold." in section
     )
     assert (
-        "Not looked for: the idle stretches of ez-baccarat-it , whose pages say it is open 24"
-        " hours a day and whose configuration sets no availability_gap_minutes ." in section
+        "Not looked for: the idle stretches of ez-baccarat-it (dealt in 0 of the month's 744"
+        " hours), whose pages say it is open 24 hours a day and whose configuration sets no"
+        " availability_gap_minutes ." in section
     )
     assert "every table announced as always open" not in text
 
