@@ -400,7 +400,8 @@ GAME_KEYS: dict[str, Key] = {
             max_items=1000,
         ),
         "the tables the game is dealt at, by id; a * stands for any characters (LB-IT-*):"
-        " a log that names no game finds its game by its table",
+        " a log that names no game finds its game by its table, and a round that names"
+        " another game at one of them is rejected",
     ),
 }
 #: A game of the operator file: the game keys and the catalogue game it starts from.

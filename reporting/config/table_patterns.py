@@ -1,5 +1,6 @@
 """Whether two games' table patterns (``LB-*``, ``*IT*``: ``*``, ``?`` and ``[...]`` as the
-shell's, matched case-sensitively) can both match one table id, and such an id.
+shell's, matched case-sensitively) can both match one table id, and such an id; and the games
+a table id is listed for (:class:`TableOwners`).
 
 A log that names no game is read by its table (:class:`reporting.ingest.profiles.mapping.
 TableGames`): a table two games' patterns both match, and that no game lists exactly, is no
@@ -18,11 +19,14 @@ True
 
 from __future__ import annotations
 
+import fnmatch
 import itertools
+import re
 from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["common_table", "is_pattern"]
+__all__ = ["TableOwners", "common_table", "is_pattern"]
 
 
 def is_pattern(table: str) -> bool:
@@ -140,3 +144,39 @@ def _step(part: _Class | None, char: str, index: int) -> int | None:
     if part is _STAR:
         return index
     return index + 1 if part.takes(char) else None
+
+
+class TableOwners:
+    """The configured games a table id is listed for, by the games' ``tables``: the game that
+    lists it exactly, else every game one of whose patterns matches it (two only where
+    ``check`` refuses the configuration). Looked up once per table id (a run meets few)."""
+
+    #: Table ids remembered before the memory starts again (a hostile log has many).
+    CACHED = 10_000
+
+    def __init__(self, tables: Mapping[str, Iterable[str]]):
+        self._exact: dict[str, tuple[str, ...]] = {}
+        self._patterns: list[tuple[re.Pattern[str], str]] = []
+        for game_id, listed in tables.items():
+            for table in listed:
+                if is_pattern(table):
+                    self._patterns.append((re.compile(fnmatch.translate(table)), game_id))
+                else:
+                    self._exact[table] = (*self._exact.get(table, ()), game_id)
+        self._seen: dict[str, tuple[str, ...]] = {}
+
+    def __bool__(self) -> bool:
+        """Whether any game lists a table."""
+        return bool(self._exact or self._patterns)
+
+    def of(self, table: str) -> tuple[str, ...]:
+        """The games ``table`` is listed for, sorted; () for none."""
+        found = self._seen.get(table)
+        if found is None:
+            found = self._exact.get(table) or tuple(
+                sorted({game for pattern, game in self._patterns if pattern.match(table)})
+            )
+            if len(self._seen) >= self.CACHED:
+                self._seen.clear()
+            self._seen[table] = found
+        return found

@@ -148,7 +148,8 @@ class GameSpec:
     version: str | None
     languages: tuple[str, ...]
     #: The tables the game is dealt at, by id, a ``*`` standing for any characters
-    #: (``LB-IT-*``): how a round of a log that names no game finds its game. Empty: unlisted.
+    #: (``LB-IT-*``): how a round of a log that names no game finds its game, and a round
+    #: naming another game at one of them is refused (``bad_value``). Empty: unlisted.
     tables: tuple[str, ...] = ()
     #: What the live table shows players of its shoe: "statistics", "bead_road", "big_road".
     scoreboard: tuple[str, ...] = ()

@@ -27,6 +27,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from reporting.config.bets import catalogue_bets
+from reporting.config.table_patterns import TableOwners
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
@@ -443,6 +444,7 @@ class RoundValidator:
         self._keep_unknown = keep_unknown_bet_types
         self._offered = {game_id: frozenset(game.bet_ids) for game_id, game in games.items()}
         self._canon = _Canon()
+        self._owners = TableOwners({game_id: game.tables for game_id, game in games.items()})
 
     def month_of(self, game_id: Any, settled_at: Any) -> str | None:
         """The reporting month of a line that did not load, where its game (one configured)
@@ -473,6 +475,8 @@ class RoundValidator:
         if not raw.round_id.strip() or not raw.table_id.strip():
             raise RecordError(RejectReason.MISSING_FIELD, "round_id and table_id must not be empty")
         _check_lengths(raw)
+        if self._owners:
+            _check_table(raw, self._owners.of(raw.table_id))
         canon = self._canon
         player = canon.cards(raw.player_cards, "player_cards")
         banker = canon.cards(raw.banker_cards, "banker_cards")
@@ -610,6 +614,19 @@ class RoundValidator:
         if placed_at is UNSET or placed_at is None:
             return stake, payout, None
         return stake, payout, canon.timestamp(placed_at, f"bets[{index}].placed_at")
+
+
+def _check_table(raw: RawRound, owners: tuple[str, ...]) -> None:
+    """A round dealt at a table the configuration lists for other games than the one its line
+    names (the games' ``tables``): settled by that game's rules and counted in its figures, an
+    error either way, of the log or of the configuration."""
+    if owners and raw.game not in owners:
+        raise RecordError(
+            RejectReason.BAD_VALUE,
+            f"table_id {shown(raw.table_id)} is a table of {' and '.join(owners)} by the"
+            f" configuration's tables, not of {raw.game}, the game this line names: the log"
+            " names the wrong game, or the configuration lists the table under the wrong one",
+        )
 
 
 def _check_lengths(raw: RawRound) -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reporting.config.table_patterns
-from reporting.config.table_patterns import common_table
+from reporting.config.table_patterns import TableOwners, common_table
 
 #: The characters a brute force tries: those the patterns below are made of, and one more.
 _LETTERS = "AB-X]Y"
@@ -59,3 +59,23 @@ def test_patterns_that_name_every_usual_character_are_read_whole():
     assert fnmatch.fnmatchcase(found, "DK-[A-Z0-9]*") and fnmatch.fnmatchcase(
         found, "DK-?[!A-Z0-9]"
     )
+
+
+def test_a_table_s_owners_are_the_game_listing_it_exactly_else_each_whose_pattern_matches():
+    owners = TableOwners(
+        {"a": ["LB-*", "SPECIAL"], "b": ["*-DK-*"], "c": ["LB-DK-07"], "d": [], "e": ["SPECIAL"]}
+    )
+    assert owners and not TableOwners({"a": [], "b": ()})
+    assert owners.of("LB-IT-01") == ("a",)
+    assert owners.of("LB-DK-01") == ("a", "b")  # two patterns: check refuses such a file
+    assert owners.of("LB-DK-07") == ("c",)  # listed exactly: its patterns' games do not count
+    assert owners.of("SPECIAL") == ("a", "e")
+    assert owners.of("lb-it-01") == owners.of("MB-IT-01") == ()  # case-sensitive; no game's
+    assert owners.of("LB-[") == ("a",)  # a table id is text, never a pattern itself
+
+
+def test_a_table_s_owners_are_remembered_up_to_a_bound():
+    owners = TableOwners({"a": ["T-*"]})
+    for number in range(TableOwners.CACHED + 5):
+        assert owners.of(f"T-{number}") == ("a",)
+    assert len(owners._seen) <= TableOwners.CACHED

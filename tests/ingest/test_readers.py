@@ -308,6 +308,38 @@ def test_rejected_json_remembers_its_round_id(tmp_path, operator_config, make_ro
     assert (reject.reason, reject.round_id) == ("unknown_game", "R-7")
 
 
+def test_a_round_at_a_table_the_configuration_lists_for_another_game_is_rejected(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """The sample lists LB-IT-* for live-baccarat-it and LB-DK-* for live-baccarat-dk. A line
+    naming the Danish game at an Italian table was loaded, then settled by the Danish rules and
+    counted in the Danish figures. It is a bad_value naming both games, in the spec's log and
+    in a CSV pair alike; a table no game lists still loads under the game the line names."""
+    assert operator_config.games["live-baccarat-it"].tables == ("LB-IT-*",)
+    danish = make_bet("B-2", currency="DKK", stake="100.00")
+    lines = [
+        make_round("R-1", table_id="LB-IT-01"),
+        make_round("R-2", table_id="LB-IT-02", game="live-baccarat-dk", bets=[danish]),
+        make_round("R-3", table_id="LB-DK-01", game="live-baccarat-dk", bets=[danish]),
+        make_round("R-4", table_id="LB77", game="live-baccarat-dk", bets=[danish]),
+    ]
+    message = (
+        "table_id 'LB-IT-02' is a table of live-baccarat-it by the configuration's tables, not"
+        " of live-baccarat-dk, the game this line names: the log names the wrong game, or the"
+        " configuration lists the table under the wrong one"
+    )
+    path = write_jsonl(tmp_path / "log.jsonl", *lines)
+    records, rejects = read(path, operator_config)
+    assert [(r.source_line, r.reason, r.round_id, r.message) for r in rejects] == [
+        (2, "bad_value", "R-2", message)
+    ]
+    assert [record.round_id for record in records] == ["R-1", "R-3", "R-4"]
+    rounds, bets = write_csv_pair(tmp_path / "pair", lines)
+    records, rejects = read(rounds, operator_config, bets)
+    assert [(r.reason, r.round_id, r.message) for r in rejects] == [("bad_value", "R-2", message)]
+    assert [record.round_id for record in records] == ["R-1", "R-3", "R-4"]
+
+
 def test_a_card_given_as_a_json_number_is_a_bad_card(
     tmp_path, operator_config, make_round, write_jsonl
 ):

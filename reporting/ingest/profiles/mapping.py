@@ -14,14 +14,12 @@ lets it through (``keep_unknown_bet_types``), verify reports it as ``unverified_
 
 from __future__ import annotations
 
-import fnmatch
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
 
-from reporting.config.table_patterns import is_pattern
+from reporting.config.table_patterns import TableOwners
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.ingest.profiles.cards import CardProblem, hand_codes
@@ -48,44 +46,21 @@ class TableGames:
     characters), for logs that name no game."""
 
     def __init__(self, games: Mapping[str, GameSpec]):
-        self._exact: dict[str, str] = {}
-        self._patterns: list[tuple[re.Pattern[str], str, str]] = []
-        for game_id, game in games.items():
-            for table in game.tables:
-                if is_pattern(table):
-                    pattern = re.compile(fnmatch.translate(table))
-                    self._patterns.append((pattern, table, game_id))
-                else:
-                    self._exact[table] = game_id
-        self._seen: dict[str, str | RecordError] = {}
+        self._owners = TableOwners({game_id: game.tables for game_id, game in games.items()})
 
     def game_of(self, table: str) -> str:
         """The game of a table; RecordError (unknown_game) for one no game lists, or that
         two games' patterns both match."""
-        found = self._seen.get(table)
-        if found is None:
-            found = self._find(table)
-            if len(self._seen) > 10_000:
-                self._seen.clear()
-            self._seen[table] = found
-        if type(found) is str:
-            return found
-        raise found  # type: ignore[misc]
-
-    def _find(self, table: str) -> str | RecordError:
-        exact = self._exact.get(table)
-        if exact is not None:
-            return exact
-        matches = sorted({game for pattern, _, game in self._patterns if pattern.match(table)})
+        matches = self._owners.of(table)
         if len(matches) == 1:
             return matches[0]
         if matches:
-            return RecordError(
+            raise RecordError(
                 RejectReason.UNKNOWN_GAME,
                 f"table {shown(table)} matches the tables of {' and '.join(matches)}: list it"
                 " exactly in one game's tables",
             )
-        return RecordError(
+        raise RecordError(
             RejectReason.UNKNOWN_GAME,
             f"table {shown(table)} is in no game's tables (the log names no game: list the"
             " table in the game's tables = [...] of the operator configuration)",
