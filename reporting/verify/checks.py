@@ -327,10 +327,21 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
                     context,
                     bet,
                     message=f"bet {bet.bet_id} was placed at {placed_at}, after betting closed"
-                    f" at {closed_at}{_within_the_second(placed_at, closed_at)}",
+                    f" at {closed_at}{_within_the_second(placed_at, closed_at)}"
+                    + _past_the_result(placed_at, round.settled_at),
                 )
             )
     return findings
+
+
+def _past_the_result(placed_at: str, settled_at: str) -> str:
+    """What a late bet placed no earlier than its round's settlement is: one on a known result
+    (both times in the stored form, which sorts as time)."""
+    if placed_at < settled_at:
+        return ""
+    return (
+        f", and not before the round was settled at {settled_at} (its result known: past-posting)"
+    )
 
 
 def _within_the_second(placed_at: str, closed_at: str) -> str:

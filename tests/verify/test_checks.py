@@ -335,6 +335,29 @@ def test_a_bet_placed_after_betting_closed_is_late_and_one_placed_at_the_close_i
         assert finding.message.endswith(f"after betting closed at {closed}"), finding.message
 
 
+def test_a_late_bet_placed_once_the_round_was_settled_is_said_to_be_on_a_known_result(
+    operator_config,
+):
+    """A bet placed after betting closed but before the deal's end is a control the platform
+    should have enforced; one placed at or after the round's settlement was on a result already
+    known (past-posting). Both are late_bet, and the message tells them apart."""
+    settled = "2026-10-03T18:40:41.870Z"
+    cases = {
+        "2026-10-03T18:40:41.869Z": "",
+        settled: f", and not before the round was settled at {settled}",
+        "2026-10-03T18:41:00.000Z": f", and not before the round was settled at {settled}",
+    }
+    for placed, said in cases.items():
+        round = make_round(make_bet("B-1", placed_at=placed), settled_at=settled)
+        (finding,) = run_check(check_late_bets, round, operator_config)
+        expected = (
+            f"bet B-1 was placed at {placed}, after betting closed at 2026-10-03T18:40:17.000Z"
+        )
+        if said:
+            expected += said + " (its result known: past-posting)"
+        assert (finding.kind, finding.message) == ("late_bet", expected)
+
+
 def test_a_round_without_a_closing_time_has_no_late_bet(operator_config):
     round = make_round(make_bet(placed_at="2026-10-03T23:59:59.999Z"), betting_closed_at=None)
     assert run_check(check_late_bets, round, operator_config) == []
