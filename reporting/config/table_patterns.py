@@ -26,7 +26,11 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["TableOwners", "common_table", "is_pattern"]
+__all__ = ["TABLE_CACHE_LIMIT", "TableOwners", "common_table", "is_pattern"]
+
+#: Characters of table ids :class:`TableOwners` remembers before it starts afresh: a run meets
+#: few tables, a hostile log many (a long id is looked up again each time).
+TABLE_CACHE_LIMIT = 1_000_000
 
 
 def is_pattern(table: str) -> bool:
@@ -149,10 +153,8 @@ def _step(part: _Class | None, char: str, index: int) -> int | None:
 class TableOwners:
     """The configured games a table id is listed for, by the games' ``tables``: the game that
     lists it exactly, else every game one of whose patterns matches it (two only where
-    ``check`` refuses the configuration). Looked up once per table id (a run meets few)."""
-
-    #: Table ids remembered before the memory starts again (a hostile log has many).
-    CACHED = 10_000
+    ``check`` refuses the configuration); matched as written, case and spaces included.
+    Looked up once per table id, up to :data:`TABLE_CACHE_LIMIT` characters of them."""
 
     def __init__(self, tables: Mapping[str, Iterable[str]]):
         self._exact: dict[str, tuple[str, ...]] = {}
@@ -164,6 +166,7 @@ class TableOwners:
                 else:
                     self._exact[table] = (*self._exact.get(table, ()), game_id)
         self._seen: dict[str, tuple[str, ...]] = {}
+        self._seen_chars = 0
 
     def __bool__(self) -> bool:
         """Whether any game lists a table."""
@@ -176,7 +179,10 @@ class TableOwners:
             found = self._exact.get(table) or tuple(
                 sorted({game for pattern, game in self._patterns if pattern.match(table)})
             )
-            if len(self._seen) >= self.CACHED:
+            if self._seen_chars + len(table) > TABLE_CACHE_LIMIT:
                 self._seen.clear()
-            self._seen[table] = found
+                self._seen_chars = 0
+            if len(table) <= TABLE_CACHE_LIMIT:
+                self._seen[table] = found
+                self._seen_chars += len(table)
         return found

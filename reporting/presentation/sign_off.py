@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from markupsafe import Markup, escape
+
 from reporting.config.loader import OperatorConfig
 from reporting.presentation.publisher import licence_words
 
@@ -32,10 +34,12 @@ REVIEWER_FIELDS = (
     ReviewerField("Signature", 45.0),
 )
 
-#: What the reviewer's signature attests, above the boxes.
+#: What the reviewer's signature attests, above the boxes: the same words under the report
+#: and in the workbook, whose Sign-off sheet holds the remarks (a row per finding kind and
+#: per other matter).
 ATTESTATION = (
-    "I have reviewed this audit of the period: its findings, the checks not run and the"
-    " other matters, with my remarks on each."
+    "I have reviewed this audit of the period, its findings and what it says was not read or"
+    " not checked, and written my remarks in the Sign-off sheet of its workbook."
 )
 
 
@@ -43,25 +47,45 @@ class LicenceLine(NamedTuple):
     """A jurisdiction of the operator's games and its licence, as the sign-off names it."""
 
     jurisdiction: str  # ISO 3166, as the games write it
-    text: str  # in the words of the jurisdiction's pages, or what the configuration lacks
-    given: bool  # whether the configuration gives the number
+    words: str  # how its pages name the licence, with %(number)s (an English msgid)
+    number: str | None  # the operator's number there; None: the configuration gives none
 
     @property
     def label(self) -> str:
         """The line's label: ``Licence, IT``."""
         return f"Licence, {self.jurisdiction}"
 
+    @property
+    def given(self) -> bool:
+        """Whether the configuration gives the number."""
+        return self.number is not None
+
+    @property
+    def text(self) -> str:
+        """The licence in its pages' words, or what to set where the number is missing."""
+        if self.number is None:
+            return (
+                f'not given: set licences = {{ {self.jurisdiction} = "..." }} under [operator]'
+                " in the configuration"
+            )
+        return self.words % {"number": self.number}
+
+    @property
+    def html(self) -> Markup:
+        """:attr:`text` for a page, the number kept whole on a narrow screen."""
+        if self.number is None:
+            return Markup("{}").format(self.text)
+        number = Markup('<span class="id">{}</span>').format(self.number)
+        return Markup(escape(self.words)) % {"number": number}
+
 
 def licence_lines(config: OperatorConfig) -> tuple[LicenceLine, ...]:
     """The licence of each jurisdiction a configured game is in, by code: the words its pages
-    name it with (its regulator's, :func:`~reporting.presentation.publisher.licence_words`),
-    or the configuration's missing number said as such."""
-    lines = []
-    for jurisdiction in sorted({game.jurisdiction for game in config.games.values()}):
-        number = config.operator.licence(jurisdiction)
-        if number is None:
-            text = "no number in the configuration ([operator] licences)"
-        else:
-            text = licence_words(jurisdiction) % {"number": number}
-        lines.append(LicenceLine(jurisdiction, text, number is not None))
-    return tuple(lines)
+    name it with (its regulator's, :func:`~reporting.presentation.publisher.licence_words`) and
+    the operator's number there, if the configuration gives it."""
+    return tuple(
+        LicenceLine(
+            jurisdiction, licence_words(jurisdiction), config.operator.licence(jurisdiction)
+        )
+        for jurisdiction in sorted({game.jurisdiction for game in config.games.values()})
+    )

@@ -3,7 +3,12 @@ once and shared by the game's tables."""
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
+
+from reporting.config.table_patterns import common_table
 from reporting.engine.games import GameSpec
+from reporting.errors import InputError
 from reporting.sample.bets import BetSampler, MoneyTexts, Settler
 from reporting.sample.calendar import Clock
 from reporting.sample.shoes import cards_by_points, full_deck
@@ -36,6 +41,49 @@ def table_pattern(game: GameSpec) -> str:
         if "*" in pattern and not any(wildcard in pattern for wildcard in "?["):
             return pattern
     return table_prefix(game.id) + "-*"
+
+
+#: Names the generator tries for a game's tables before it gives up (see :func:`table_patterns`).
+_TRIES = 100
+
+
+def table_patterns(games: Mapping[str, GameSpec]) -> dict[str, str]:
+    """How the generator names the tables of each game (:func:`table_pattern`), by game id:
+    a game's own ``tables`` pattern first, for every game that lists one; then, in game id
+    order, a name after its id for each other game, numbered (``LB-IT5-*``) where that one is
+    taken or would name a table another game lists: no generated table is another game's.
+    InputError when no name is free (another game lists ``*``)."""
+    chosen = {game_id: table_pattern(game) for game_id, game in games.items() if _listed(game)}
+    for index, game_id in enumerate(sorted(games)):
+        if game_id in chosen:
+            continue
+        prefix = table_prefix(game_id)
+        others = [
+            table
+            for other_id, other in games.items()
+            if other_id != game_id
+            for table in (*other.tables, *([chosen[other_id]] if other_id in chosen else []))
+        ]
+        names = itertools.chain(
+            (f"{prefix}-*", f"{prefix}{index}-*"),
+            (f"{prefix}{index}-{number}-*" for number in itertools.count(1)),
+        )
+        for name in itertools.islice(names, _TRIES):
+            if all(common_table(name, table) is None for table in others):
+                chosen[game_id] = name
+                break
+        else:
+            clash = next(table for table in others if common_table(f"{prefix}-*", table))
+            raise InputError(
+                f"the tables of {game_id} cannot be named apart from another game's"
+                f" {clash!r}: list its own tables = [...] in the configuration"
+            )
+    return chosen
+
+
+def _listed(game: GameSpec) -> bool:
+    """Whether the game lists a pattern :func:`table_pattern` names its tables after."""
+    return table_pattern(game) in game.tables
 
 
 #: Where the generator places the cut card of a live shoe whose game states none.

@@ -54,7 +54,7 @@ from reporting.sample.faults import (
     write_round,
 )
 from reporting.sample.faults.records import AppliedFault, PlannedFault
-from reporting.sample.games import GameModel, table_pattern, table_prefix
+from reporting.sample.games import GameModel, table_patterns
 from reporting.sample.table import Table
 from reporting.sample.writers import LogFormat, LogWriter, open_writer
 
@@ -385,13 +385,10 @@ def _game_models(config: OperatorConfig, chosen: Collection[str] | None) -> list
         )
     models: list[GameModel] = []
     jurisdictions = sorted({game.jurisdiction for game in config.games.values()})
-    used_patterns: set[str] = set()
-    for index, game_id in enumerate(sorted(config.games)):
+    patterns = table_patterns(config.games)
+    for game_id in sorted(config.games):
         game = config.games[game_id]
-        pattern = table_pattern(game)
-        if pattern in used_patterns:
-            pattern = f"{table_prefix(game_id)}{index}-*"
-        used_patterns.add(pattern)
+        pattern = patterns[game_id]
         account_base = 10000 + jurisdictions.index(game.jurisdiction) * ACCOUNTS_PER_JURISDICTION
         if chosen is None or game_id in chosen:
             models.append(GameModel(game, pattern, account_base))

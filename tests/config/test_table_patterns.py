@@ -74,8 +74,13 @@ def test_a_table_s_owners_are_the_game_listing_it_exactly_else_each_whose_patter
     assert owners.of("LB-[") == ("a",)  # a table id is text, never a pattern itself
 
 
-def test_a_table_s_owners_are_remembered_up_to_a_bound():
+def test_a_table_s_owners_are_remembered_up_to_a_bound_of_characters(monkeypatch):
+    """A hostile log of many long table ids is looked up in bounded memory."""
+    monkeypatch.setattr(reporting.config.table_patterns, "TABLE_CACHE_LIMIT", 100)
     owners = TableOwners({"a": ["T-*"]})
-    for number in range(TableOwners.CACHED + 5):
-        assert owners.of(f"T-{number}") == ("a",)
-    assert len(owners._seen) <= TableOwners.CACHED
+    for number in range(50):
+        table = f"T-{number:08d}"  # 10 characters
+        assert owners.of(table) == ("a",)
+        assert sum(map(len, owners._seen)) == owners._seen_chars <= 100
+    assert owners.of("T-" + "x" * 200) == ("a",)  # longer than the bound: not remembered
+    assert all(len(table) <= 100 for table in owners._seen)

@@ -25,6 +25,7 @@ from pypdf import PdfReader
 
 from reporting.engine.games import ALWAYS_OPEN
 from reporting.figures.audit_records import (
+    ActivityHour,
     AvailabilityGap,
     DisclosureCheck,
     InputFile,
@@ -214,10 +215,10 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     # No round of it in this store: it was dealt in none of October's 744 local hours.
     assert report.availability_unchecked == (UncheckedAvailability("ez-baccarat-it", 0, 744),)
     assert (
-        "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, and its"
-        " tables dealt in 0 of the month's 744 hours, but its configuration sets no"
-        " availability_gap_minutes , so their idle stretches were not looked for (set it to"
-        " look for them)." in text
+        "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, and a"
+        " round was dealt at its tables in 0 of the month's 744 local clock hours, but its"
+        " configuration sets no availability_gap_minutes , so their idle stretches were not"
+        " looked for (set it to look for them)." in text
     )
     assert "every check ran" not in text.lower()
     checked = plain(render_audit_html(replace(report, availability_unchecked=())))
@@ -306,6 +307,23 @@ def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availabi
     assert ("mini-baccarat-it", 9) in report.availability_checked
 
 
+def test_a_game_of_availability_not_looked_for_is_named_with_the_hours_it_was_dealt_in(
+    store, operator_config
+):
+    """The EZ game's hours: each local day and hour with a round at one of its tables, two
+    tables in one hour counted once, of October's 744 local clock hours in Rome."""
+    ez = "ez-baccarat-it"
+    hours = [
+        ActivityHour(ez, table, date(2026, 10, day), hour, 3, 5, 500)
+        for table, day, hour in (("EZ-1", 1, 0), ("EZ-2", 1, 0), ("EZ-1", 1, 1), ("EZ-1", 31, 23))
+    ]
+    audit = replace(month_audit(), activity=(*month_audit().activity, *hours))
+    report = report_of(store, operator_config, audit=audit)
+    assert report.availability_unchecked == (UncheckedAvailability(ez, 3, 744),)
+    text = plain(render_audit_html(report))
+    assert "a round was dealt at its tables in 3 of the month's 744 local clock hours" in text
+
+
 def test_the_availability_section_names_the_games_it_checked_and_those_it_did_not(
     store, operator_config
 ):
@@ -320,9 +338,9 @@ def test_the_availability_section_names_the_games_it_checked_and_those_it_did_no
         " dealing within its game's threshold." in section
     )
     assert (
-        "Not looked for: the idle stretches of ez-baccarat-it (dealt in 0 of the month's 744"
-        " hours), whose pages say it is open 24 hours a day and whose configuration sets no"
-        " availability_gap_minutes ." in section
+        "Not looked for: the idle stretches of ez-baccarat-it (a round was dealt at its tables"
+        " in 0 of the month's 744 local clock hours), whose pages say it is open 24 hours a day"
+        " and whose configuration sets no availability_gap_minutes ." in section
     )
     assert "every table announced as always open" not in text
 
@@ -768,20 +786,30 @@ def test_the_report_s_sign_off_names_the_licences_and_what_the_reviewer_attests(
     sign_off = html[html.index('<div class="sign-off">') :]
     licences = sign_off[: sign_off.index("</table>")]
     rows = re.findall(r'<th scope="row">([^<]+)</th><td>(.*?)</td>', licences)
-    # each number kept whole on a phone (it breaks at its hyphens otherwise)
-    assert all('<span class="id">' in cell for _, cell in rows)
-    rows = [(label, re.sub(r"<[^>]+>", "", cell)) for label, cell in rows]
+    # each number kept whole on a phone (it breaks at its hyphens otherwise), none emphasised
     assert rows == [
-        ("Licence, DK", "Danish Gambling Authority licence no. SPIL-0000-EKSEMPEL"),
-        ("Licence, GR", "Hellenic Gaming Commission licence no. HGC-0000-PARADEIGMA"),
-        ("Licence, IT", "ADM concession no. ADM-0000-ESEMPIO"),
+        (
+            "Licence, DK",
+            'Danish Gambling Authority licence no. <span class="id">SPIL-0000-EKSEMPEL</span>',
+        ),
+        (
+            "Licence, GR",
+            'Hellenic Gaming Commission licence no. <span class="id">HGC-0000-PARADEIGMA</span>',
+        ),
+        ("Licence, IT", 'ADM concession no. <span class="id">ADM-0000-ESEMPIO</span>'),
     ]
     assert sign_off.index(ATTESTATION) < sign_off.index('<table class="facts sign-off">')
     operator = replace(operator_config.operator, licences={})
     html = render_audit_html(report_of(store, replace(operator_config, operator=operator)))
-    assert html.count(
-        '<strong class="missing">no number in the configuration ([operator] licences)</strong>'
-    ) == len({game.jurisdiction for game in operator_config.games.values()})
+    for code in ("DK", "GR", "IT"):
+        assert (
+            f'<th scope="row">Licence, {code}</th><td><strong class="missing">not given: set'
+            f" licences = {{ {code} = &#34;...&#34; }} under [operator] in the configuration"
+            "</strong></td>" in html
+        )
+    # a configuration of no game has no jurisdiction, and the block no table of licences
+    html = render_audit_html(replace(report_of(store, operator_config), licences=()))
+    assert 'class="facts licences"' not in html and ATTESTATION in html
 
 
 def _text_past_the_paper(document) -> list[str]:

@@ -405,7 +405,9 @@ def test_a_jurisdiction_without_a_licence_number_is_said_and_stands_out(month, t
     assert not rows["Licence, IT"].font.bold
     for code in ("DK", "GR"):
         cell = rows[f"Licence, {code}"]
-        assert cell.value == "no number in the configuration ([operator] licences)"
+        assert cell.value == (
+            f'not given: set licences = {{ {code} = "..." }} under [operator] in the configuration'
+        )
         assert cell.font.bold and cell.font.color.rgb == _ALERT_COLOR
 
 

@@ -51,8 +51,8 @@ def _write_sign_off(
     jurisdiction of its games (``licences``), what the reviewer attests and a block to fill in
     (name, role, date, signature), a remarks row per finding kind that occurred, then one per
     other matter that bears on the period (each of the Summary's counts that is not zero:
-    ``meta``, its lines, and the rejected lines), then the provenance (tool, configuration, store digest,
-    every input file with its hash)."""
+    ``meta``, its lines, and the rejected lines), then the provenance (tool, configuration,
+    store digest, every input file with its hash)."""
     counts: Counter[str] = Counter()
     for by_kind in ledger.findings_by_game.values():
         counts.update(by_kind)
@@ -94,8 +94,8 @@ def _write_reviewer_block(
     writer: _SheetWriter, book: _Book, licences: Sequence[LicenceLine]
 ) -> None:
     """The rows above the table: the period, the operator and its licences, the as-of date,
-    what the reviewer attests and the boxes to fill in (``8 + len(licences) +
-    len(REVIEWER_FIELDS)`` rows, where the table's header row is frozen)."""
+    what the reviewer attests and the boxes to fill in: ``7 + len(licences) +
+    len(REVIEWER_FIELDS)`` rows, the table's header (where the panes freeze) on the next."""
     writer.append([("title", f"Sign-off: {book.operator}")], height=21)
     writer.append([("label", "Period"), (TEXT, book.period)])
     writer.append([("label", "Operator"), (TEXT, book.operator)])

@@ -252,6 +252,27 @@ def test_a_numeric_feed_code_of_a_variant_reads_as_its_bet(tmp_path, variants_co
     assert [bet.bet_type for bet in record.bets] == ["dragon_7", "panda_8", "banker_ez"]
 
 
+def test_a_feed_round_naming_a_game_at_another_game_s_table_is_rejected(tmp_path, config):
+    """A provider's export that names the game (numeric-feed) is held to the games' tables as
+    the spec's log is: a Danish round at an Italian table is rejected, naming both."""
+    page = {"page": 1, "pages": 1, "count": 2, "data": [
+        {"id": f"N-{number}", "table": table, "game": "live-baccarat-dk", "settled": 1791052841,
+         "state": 1, "cards": {"player": ["H9", "S13"], "banker": ["D5", "C2"]},
+         "wagers": [{"id": f"N-{number}-B", "acct": "a", "code": 2, "amount": 5000, "win": 0,
+                     "cur": "DKK"}]}
+        for number, table in ((1, "LB-IT-01"), (2, "LB-DK-01"))
+    ]}  # fmt: skip
+    path = tmp_path / "page.json"
+    path.write_text(json.dumps(page), encoding="utf-8")
+    records, rejects = read(path, config, "numeric-feed")
+    assert [record.round_id for record in records] == ["N-2"]
+    assert [(reject.reason, reject.round_id) for reject in rejects] == [("bad_value", "N-1")]
+    assert rejects[0].message.startswith(
+        "table_id 'LB-IT-01' is a table of live-baccarat-it by the configuration's tables, not"
+        " of live-baccarat-dk"
+    )
+
+
 # Each bad game of the document is its own reject, at path:#index; the games around it load.
 BAD_GAMES = [
     ("bad_card", {"gameplay": {".BaccaratGameplay": {"playerHand": {"cards": {"0": "X_9", "1": "S_K"}},
