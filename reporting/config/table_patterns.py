@@ -164,7 +164,7 @@ class TableOwners:
                 if is_pattern(table):
                     self._patterns.append((re.compile(fnmatch.translate(table)), game_id))
                 else:
-                    self._exact[table] = (*self._exact.get(table, ()), game_id)
+                    self._exact[table] = tuple(sorted({*self._exact.get(table, ()), game_id}))
         self._seen: dict[str, tuple[str, ...]] = {}
         self._seen_chars = 0
 
