@@ -72,9 +72,8 @@ class LicenceLine(NamedTuple):
 
     @property
     def html(self) -> Markup:
-        """:attr:`text` for a page, the number kept whole on a narrow screen."""
-        if self.number is None:
-            return Markup("{}").format(self.text)
+        """:attr:`text` of a given number for a page, the number kept whole on a narrow
+        screen (a missing one is said by :attr:`text` alone)."""
         number = Markup('<span class="id">{}</span>').format(self.number)
         return Markup(escape(self.words)) % {"number": number}
 

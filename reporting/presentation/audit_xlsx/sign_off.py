@@ -71,17 +71,13 @@ def _write_sign_off(
     widths[1] = _SHA_WIDTH
     widths[2] = max(widths[2], len("Size (bytes)"))
     widths[3] = 48
-    writer = _SheetWriter(
-        book,
-        "Sign-off",
-        _SIGN_OFF_COLUMNS,
-        widths,
-        header_row=8 + len(licences) + len(REVIEWER_FIELDS),
-    )
+    block = _reviewer_block(book, licences)
+    writer = _SheetWriter(book, "Sign-off", _SIGN_OFF_COLUMNS, widths, header_row=len(block) + 1)
     # Two more columns for the input files' table of the provenance block.
     writer.widths += [len("Profile") + 4, len("Rounds loaded")]
     set_column_widths(writer.sheet, [width + 2 for width in writer.widths])
-    _write_reviewer_block(writer, book, licences)
+    for cells, variant, height in block:
+        writer.append(cells, variant, height)
     writer.header()
     writer.rows(rows)
     writer.finish_table()
@@ -90,26 +86,35 @@ def _write_sign_off(
     _write_provenance(writer, audit)
 
 
-def _write_reviewer_block(
-    writer: _SheetWriter, book: _Book, licences: Sequence[LicenceLine]
-) -> None:
+#: A row above a sheet's table: its cells (kind, value), variant and height (None: a line).
+_Row = tuple[list[tuple[str, object]], str | None, float | None]
+
+
+def _reviewer_block(book: _Book, licences: Sequence[LicenceLine]) -> list[_Row]:
     """The rows above the table: the period, the operator and its licences, the as-of date,
-    what the reviewer attests and the boxes to fill in: ``7 + len(licences) +
-    len(REVIEWER_FIELDS)`` rows, the table's header (where the panes freeze) on the next."""
-    writer.append([("title", f"Sign-off: {book.operator}")], height=21)
-    writer.append([("label", "Period"), (TEXT, book.period)])
-    writer.append([("label", "Operator"), (TEXT, book.operator)])
+    what the reviewer attests and the boxes to fill in (the table's header, where the panes
+    freeze, comes next)."""
+    rows: list[_Row] = [
+        ([("title", f"Sign-off: {book.operator}")], "free", 21),
+        ([("label", "Period"), (TEXT, book.period)], "free", None),
+        ([("label", "Operator"), (TEXT, book.operator)], "free", None),
+    ]
     for licence in licences:
         # a number the configuration lacks stands out, as a count that is not zero does
         variant = "free" if licence.given else "free alert"
-        writer.append([("label", licence.label), (TEXT, licence.text)], variant)
-    writer.append([("label", "As of"), (DATE, book.as_of)])
-    writer.append([])
-    writer.append([("label", "Reviewer")])
-    writer.append([("note", ATTESTATION)])
-    for label, height in REVIEWER_FIELDS:
-        # empty ruled boxes to fill in, by hand or in the file
-        writer.append([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
+        rows.append(([("label", licence.label), (TEXT, licence.text)], variant, None))
+    rows += [
+        ([("label", "As of"), (DATE, book.as_of)], "free", None),
+        ([], "free", None),
+        ([("label", "Reviewer")], "free", None),
+        ([("note", ATTESTATION)], "free", None),
+    ]
+    # empty ruled boxes to fill in, by hand or in the file
+    rows += [
+        ([("label", label), (TEXT, None), (TEXT, None), (TEXT, None)], None, height)
+        for label, height in REVIEWER_FIELDS
+    ]
+    return rows
 
 
 def _write_other_matters(
