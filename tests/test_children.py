@@ -46,6 +46,48 @@ def test_a_warm_child_exits_and_prints_as_a_fresh_interpreter(arguments, tmp_pat
     )
 
 
+def test_a_warm_child_discloses_a_month_as_a_fresh_interpreter(tmp_path):
+    """The child takes the sample games' shoe counts from this process's caches
+    (children.warm_up); a fresh interpreter counts them anew: the same disclosure, its
+    statistical bound (how the month's stakes vary together) included."""
+    from helpers import bet_record, round_record, store_records
+
+    from reporting.store.schema import connect
+
+    rounds = [
+        round_record(
+            f"R-{n}",
+            bet_record(f"R-{n}", f"B-{n}-1", stake_cents=2500 * n),
+            bet_record(f"R-{n}", f"B-{n}-2", bet_type="player", payout_cents=5000),
+            bet_record(f"R-{n}", f"B-{n}-3", bet_type="player_pair", stake_cents=500),
+        )
+        for n in range(1, 4)
+    ]
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        store_records(connection, rounds, file_name="round-log.jsonl")
+    finally:
+        connection.close()
+    config = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+    arguments = ["disclose", "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json"]
+    arguments += ["--db", "store.sqlite", "--config", str(config)]
+    fresh = subprocess.run(
+        [sys.executable, "-m", "reporting", *arguments],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=tmp_path,
+        timeout=120,
+    )
+    warm = run_warm(*arguments, cwd=tmp_path)
+    assert '"within_statistical_bound": true' in fresh.stdout, fresh.stderr
+    assert (warm.returncode, warm.stdout, warm.stderr) == (
+        fresh.returncode,
+        fresh.stdout,
+        fresh.stderr,
+    )
+
+
 @contextlib.contextmanager
 def waiting_monthly(tmp_path: Path):
     """A monthly run waiting for the lock of its output folder, which this process holds
