@@ -281,7 +281,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
     (
         "What the pages show",
         (
-            ("reporting.presentation.workbook_base", ("TEXT_LIMIT", "HEADER_LIMIT")),
+            ("reporting.presentation.workbook_base", ("TEXT_LIMIT", "HEADER_LIMIT", "SHEET_ROWS")),
             ("reporting.verify.bearing", ("REJECTS_SHOWN", "FILES_NAMED")),
             (
                 "reporting.presentation.audit_report",

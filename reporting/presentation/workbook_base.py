@@ -41,6 +41,7 @@ __all__ = [
     "save_workbook",
     "HEADER_LIMIT",
     "LINE_HEIGHT",
+    "SHEET_ROWS",
     "TEXT_LIMIT",
     "Margins",
     "cell_text",
@@ -60,6 +61,10 @@ FONT: dict = {"name": "Calibri", "family": 2, "size": 11}
 TEXT_LIMIT = 32_000
 #: Most characters of one part of a print header or footer (Excel allows 255 in all).
 HEADER_LIMIT = 200
+#: Rows a sheet holds (Excel's and LibreOffice's limit): past it LibreOffice drops the rows
+#: without a word and Excel repairs the file. A table longer than its sheet lists what fits,
+#: then says how many rows it leaves out and where they are.
+SHEET_ROWS = 1_048_576
 #: Points per line of 11-point text.
 LINE_HEIGHT = 15.0
 

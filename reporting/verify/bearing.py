@@ -62,7 +62,8 @@ __all__ = [
 ]
 
 #: The rejected records a month's alerts carry line by line (the first, by file and line):
-#: the audit report shows them, the workbook's Rejected records sheet lists every one.
+#: the audit report shows them, the workbook's Rejected records sheet lists every one (up to
+#: the rows a sheet holds, and counts the rest), and the store keeps them all.
 REJECTS_SHOWN = 20
 #: The files with rejected lines, and the inbox files not read, that the alerts' lines name
 #: one by one (the summary a terminal or a cron mail shows), each; the rest are counted, and

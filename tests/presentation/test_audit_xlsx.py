@@ -544,6 +544,51 @@ def test_a_declared_rtp_the_theory_does_not_bear_out_is_emphasised(audit):
     assert greece.value is None
 
 
+def test_a_table_longer_than_its_sheet_lists_what_fits_and_says_what_it_leaves_out(
+    audit, monkeypatch
+):
+    """A sheet holds SHEET_ROWS rows; past them a spreadsheet drops rows without a word (a
+    month of a systematic payout error, millions of findings). A sheet as short as four rows
+    of findings lists the four heaviest, then says how many it left out and where they are."""
+    from reporting.presentation.audit_xlsx import cells
+
+    fits = 4
+    monkeypatch.setattr(cells, "SHEET_ROWS", cells._ROOM_UNDER_TABLE + 1 + fits)
+    short = audit.write(audit.folder / "short.xlsx")
+    stored = findings_rows(audit.connection)
+    shown = sheet_rows(short, "Findings")
+    assert [(row[1], row[3], row[4]) for row in shown] == [
+        (kind, round_id, bet_id) for kind, _, _, round_id, bet_id, *_ in stored[:fits]
+    ]
+    rejects = sheet_rows(audit.workbook, "Rejected records")
+    assert sheet_rows(short, "Rejected records") == rejects[:fits]
+    sheets = load_workbook(short)
+    for name, where in (
+        ("Findings", "The heaviest are listed. Every finding of the period is in the store's"),
+        ("Rejected records", "Every rejected line is in the store's rejected_records table."),
+    ):
+        sheet = sheets[name]
+        assert sheet.max_row <= cells.SHEET_ROWS
+        note = sheet.cell(row=1 + fits + 2, column=1)
+        left_out = (len(stored) if name == "Findings" else len(rejects)) - fits
+        assert note.value.startswith(
+            f"{left_out:,} more rows are not listed here: a sheet holds at most"
+            f" {cells.SHEET_ROWS:,} rows. {where}"
+        )
+        assert note.font.bold and note.font.color.rgb == "FF9C0006"
+
+
+def test_a_sheet_holds_the_rows_the_spreadsheets_hold():
+    from openpyxl import Workbook
+
+    from reporting.presentation.workbook_base import SHEET_ROWS
+
+    sheet = Workbook().active
+    sheet.cell(row=SHEET_ROWS, column=1, value="last")
+    with pytest.raises(ValueError, match=f"between 1 and {SHEET_ROWS}"):
+        sheet.cell(row=SHEET_ROWS + 1, column=1)
+
+
 def test_rejected_records_of_a_month_come_from_its_files_and_files_without_rounds(audit):
     rows = sheet_rows(audit.workbook, "Rejected records")
     by_file: dict[str, list[tuple]] = {}

@@ -3,6 +3,7 @@ once, and the writer of one table into a write-only sheet (widths, panes, wrappe
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from reporting.presentation.i18n import PERCENT_PLACES
 from reporting.presentation.workbook_base import (
     FONT,
     LINE_HEIGHT,
+    SHEET_ROWS,
     Margins,
     cell_text,
     put_value,
@@ -34,6 +36,9 @@ MONEY_FORMAT = "#,##0.00"
 #: of more is written as its exact text, where a number cell would round it (a hostile log's
 #: totals; no real month's).
 SHEET_DIGITS = 15
+#: Rows kept free under a table that fills its sheet, for the notes written under it (the
+#: line that says how many rows are left out, a sheet's own notes: a few lines each).
+_ROOM_UNDER_TABLE = 100
 
 
 COUNT_FORMAT = "#,##0"
@@ -268,6 +273,8 @@ class _SheetWriter:
         self.columns = columns
         self.header_row = header_row
         self.rows_written = 0
+        self.rows_left_out = 0  # past what the sheet holds (SHEET_ROWS): counted, not written
+        self.left_out_where: list[str] = []  # where the rows left out are, each said once
         self.next_row = 1
         self.sheet = sheet = book.workbook.create_sheet(title)
         book.sheets[title] = sheet
@@ -349,10 +356,18 @@ class _SheetWriter:
         rows: Iterable[Sequence[object]],
         flagged_column: int | None = None,
         variant_of: Callable[[Sequence[object]], str | None] | None = None,
+        *,
+        left_out_where: str = "",
     ) -> None:
         """Table rows; with ``flagged_column``, rows whose value there is "yes" are emphasised;
-        with ``variant_of``, each row takes the variant it gives (``"flagged"``, ``"total"``)."""
-        for row in rows:
+        with ``variant_of``, each row takes the variant it gives (``"flagged"``, ``"total"``).
+
+        The rows past what the sheet holds (:data:`SHEET_ROWS`, less the room kept for the
+        notes under the table) are counted, not written: :meth:`finish_table` says how many,
+        and ``left_out_where`` where every row is."""
+        rows = iter(rows)
+        room = SHEET_ROWS - _ROOM_UNDER_TABLE - self.next_row + 1
+        for row in itertools.islice(rows, max(room, 0)):
             if variant_of is not None:
                 variant = variant_of(row)
             elif flagged_column is not None and row[flagged_column] == "yes":
@@ -361,6 +376,11 @@ class _SheetWriter:
                 variant = None
             self.row(row, variant)
             self.rows_written += 1
+        left_out = sum(1 for _ in rows)
+        if left_out:
+            self.rows_left_out += left_out
+            if left_out_where and left_out_where not in self.left_out_where:
+                self.left_out_where.append(left_out_where)
 
     def row(self, row: Sequence[object], variant: str | None) -> None:
         """One table row; on its own (not through :meth:`rows`) it lies outside the filter."""
@@ -389,6 +409,18 @@ class _SheetWriter:
         if not self.rows_written:  # below a blank line, as every note under a table
             self.append([])
             self.append([("note", "None this period.")])
+        if self.rows_left_out:  # emphasised, as a count that is not zero
+            self.append([])
+            self.append(
+                [
+                    (
+                        TEXT,
+                        f"{self.rows_left_out:,} more rows are not listed here: a sheet holds"
+                        f" at most {SHEET_ROWS:,} rows. {' '.join(self.left_out_where)}".rstrip(),
+                    )
+                ],
+                "free alert",
+            )
 
 
 def _content_widths(columns: Sequence[_Column], rows: Sequence[Sequence[object]]) -> list[int]:

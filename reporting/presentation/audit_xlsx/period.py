@@ -332,7 +332,7 @@ def _write_findings(book: _Book, ledger: PeriodLedger, currencies: set[str]) -> 
     extents = (severity_width, *ledger.findings.extents, _REMARKS_WIDTH)
     writer = _SheetWriter(book, "Findings", columns, _extent_widths(columns, extents))
     writer.header()
-    writer.rows(
+    findings = (
         (
             *(_severity(line.kind), line.kind, line.game_id, line.round_id, line.bet_id),
             *(line.account, _money(line.stake), _money(line.expected_payout)),
@@ -340,6 +340,11 @@ def _write_findings(book: _Book, ledger: PeriodLedger, currencies: set[str]) -> 
             *(str(SourceLocation(line.source_file, line.source_line)), line.message, None),
         )
         for line in ledger.findings
+    )
+    writer.rows(
+        findings,
+        left_out_where="The heaviest are listed. Every finding of the period is in the store's"
+        " findings table, and in the file verify --findings-file writes.",
     )
     writer.finish_table()
 
@@ -413,11 +418,17 @@ def _write_rejects(book: _Book, ledger: PeriodLedger, unread: Sequence[str]) -> 
     writer = _SheetWriter(book, "Rejected records", columns, _extent_widths(columns, extents))
     writer.header()
     writer.rows(
-        (line.file_name, line.line, str(SourceLocation(line.file_name, line.line)))
-        + (line.reason, line.round_id, line.message, line.raw_text)
-        for line in ledger.rejects
+        (
+            (line.file_name, line.line, str(SourceLocation(line.file_name, line.line)))
+            + (line.reason, line.round_id, line.message, line.raw_text)
+            for line in ledger.rejects
+        ),
+        left_out_where="Every rejected line is in the store's rejected_records table.",
     )
-    writer.rows((name, None, None, NOT_READ, None, _NOT_READ_MESSAGE, None) for name in unread)
+    writer.rows(
+        ((name, None, None, NOT_READ, None, _NOT_READ_MESSAGE, None) for name in unread),
+        left_out_where="Every file not read is in the run's manifest.json.",
+    )
     writer.finish_table()
 
 
