@@ -548,11 +548,12 @@ def test_a_table_longer_than_its_sheet_lists_what_fits_and_says_what_it_leaves_o
     audit, monkeypatch
 ):
     """A sheet holds SHEET_ROWS rows; past them a spreadsheet drops rows without a word (a
-    month of a systematic payout error, millions of findings). A sheet as short as four rows
-    of findings lists the four heaviest, then says how many it left out and where they are."""
+    month of a systematic payout error, millions of findings). A sheet as short as two rows
+    of a table lists the two heaviest findings, the first two rejected lines, the first two
+    files loaded, then says how many it left out and where they are."""
     from reporting.presentation.audit_xlsx import cells
 
-    fits = 4
+    fits = 2
     monkeypatch.setattr(cells, "SHEET_ROWS", cells._ROOM_UNDER_TABLE + 1 + fits)
     short = audit.write(audit.folder / "short.xlsx")
     stored = findings_rows(audit.connection)
@@ -560,19 +561,20 @@ def test_a_table_longer_than_its_sheet_lists_what_fits_and_says_what_it_leaves_o
     assert [(row[1], row[3], row[4]) for row in shown] == [
         (kind, round_id, bet_id) for kind, _, _, round_id, bet_id, *_ in stored[:fits]
     ]
-    rejects = sheet_rows(audit.workbook, "Rejected records")
-    assert sheet_rows(short, "Rejected records") == rejects[:fits]
+    whole = {name: sheet_rows(audit.workbook, name) for name in ("Rejected records", "Ingest log")}
     sheets = load_workbook(short)
-    for name, where in (
-        ("Findings", "The heaviest are listed. Every finding of the period is in the store's"),
-        ("Rejected records", "Every rejected line is in the store's rejected_records table."),
+    for name, listed, where in (
+        ("Findings", len(stored), "The heaviest are listed. Every finding of the period"),
+        ("Rejected records", len(whole["Rejected records"]), "Every rejected line is in the"),
+        ("Ingest log", len(whole["Ingest log"]), "Every file is in the store's ingest_log table."),
     ):
+        if name in whole:
+            assert sheet_rows(short, name) == whole[name][:fits]
         sheet = sheets[name]
         assert sheet.max_row <= cells.SHEET_ROWS
         note = sheet.cell(row=1 + fits + 2, column=1)
-        left_out = (len(stored) if name == "Findings" else len(rejects)) - fits
         assert note.value.startswith(
-            f"{left_out:,} more rows are not listed here: a sheet holds at most"
+            f"{listed - fits:,} more rows are not listed here: a sheet holds at most"
             f" {cells.SHEET_ROWS:,} rows. {where}"
         )
         assert note.font.bold and note.font.color.rgb == "FF9C0006"
