@@ -401,26 +401,28 @@ class _SheetWriter:
 
     def finish_table(self) -> None:
         """The autofilter over the header and the rows written so far; under a header with no
-        row, a line that says so (a printed sheet of headers alone reads as a failed export)."""
+        row, a line that says so (a printed sheet of headers alone reads as a failed export);
+        under a table longer than its sheet, how many rows it left out and where they are."""
         last = get_column_letter(len(self.columns))
         self.sheet.auto_filter.ref = (
             f"A{self.header_row}:{last}{self.header_row + self.rows_written}"
         )
-        if not self.rows_written:  # below a blank line, as every note under a table
-            self.append([])
-            self.append([("note", "None this period.")])
-        if self.rows_left_out:  # emphasised, as a count that is not zero
+        if self.rows_left_out:  # below a blank line, as every note under a table; emphasised
+            where = " ".join(self.left_out_where)
             self.append([])
             self.append(
                 [
                     (
                         TEXT,
                         f"{self.rows_left_out:,} more rows are not listed here: a sheet holds"
-                        f" at most {SHEET_ROWS:,} rows. {' '.join(self.left_out_where)}".rstrip(),
+                        f" at most {SHEET_ROWS:,} rows. {where}".rstrip(),
                     )
                 ],
                 "free alert",
             )
+        elif not self.rows_written:
+            self.append([])
+            self.append([("note", "None this period.")])
 
 
 def _content_widths(columns: Sequence[_Column], rows: Sequence[Sequence[object]]) -> list[int]:
