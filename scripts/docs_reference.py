@@ -232,7 +232,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                 "reporting.ingest.validation",
                 ("MAX_HAND_NO", "MAX_CENTS", "MAX_OFFSET_HOURS", "CACHE_LIMIT"),
             ),
-            ("reporting.config.table_patterns", ("TABLE_CACHE_LIMIT",)),
+            ("reporting.config.table_patterns", ("TABLE_CACHE_LIMIT", "MAX_SEARCH_STEPS")),
             ("reporting.ingest.profiles.paths", ("MAX_PATH_STEPS",)),
             ("reporting.ingest.profiles.cards", ("MAX_CARDS_SEEN",)),
         ),

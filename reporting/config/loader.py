@@ -43,7 +43,13 @@ from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.config.lines import KeyLines
 from reporting.config.operator import Operator, read_operator
 from reporting.config.pay_tables import pay_table_of, resolve_pay_tables
-from reporting.config.table_patterns import common_table, is_pattern
+from reporting.config.table_patterns import (
+    MAX_SEARCH_STEPS,
+    SearchBudget,
+    SearchTooLong,
+    clashes,
+    is_pattern,
+)
 from reporting.config.values import (
     MISSING,
     Choice,
@@ -317,16 +323,23 @@ def _check_tables(games: Mapping[str, GameSpec], problems: Problems) -> None:
                     f"{table!r} is listed by {first} too: a table is dealt for one game",
                 )
             elif is_pattern(table):
-                for other, other_game in patterns:
-                    shared = common_table(other, table) if other_game != game_id else None
-                    if shared is not None:
-                        problems.add(
-                            ("games", game_id, "tables"),
-                            f"{table!r} and {other_game}'s {other!r} both match a table such as"
-                            f" {shared!r}: a table is dealt for one game; make the patterns"
-                            " tell such tables apart",
-                        )
                 patterns.append((table, game_id))
+    found = clashes(patterns, SearchBudget(MAX_SEARCH_STEPS))
+    try:
+        for clash in found:
+            problems.add(
+                ("games", clash.game, "tables"),
+                f"{clash.pattern!r} and {clash.other_game}'s {clash.other!r} both match a table"
+                f" such as {clash.table!r}: a table is dealt for one game; make the patterns"
+                " tell such tables apart",
+            )
+    except SearchTooLong:
+        problems.add(
+            ("games",),
+            f"the games' {len(patterns):,} table patterns are too many to compare with each"
+            f" other ({MAX_SEARCH_STEPS:,} steps): list fewer, or patterns that begin with"
+            " their tables' own letters (LB-IT-*) rather than a * or ?",
+        )
 
 
 def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:

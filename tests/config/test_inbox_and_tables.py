@@ -47,6 +47,48 @@ def test_two_games_patterns_that_can_match_one_table_are_a_problem_at_the_second
     assert apart.games["live-baccarat-dk"].tables == ("LB-DK-*", "LB-IT")
 
 
+def many_games(patterns_of) -> str:
+    """Six games (the four of the catalogue, and two more built on them), each listing the
+    thousand patterns ``patterns_of(game_number)`` gives (the most a game lists)."""
+    games = ("live-baccarat-it", "live-baccarat-dk", "live-baccarat-gr", "mini-baccarat-it")
+    bases = {"table-4": "live-baccarat-it", "table-5": "live-baccarat-dk"}
+    return "".join(
+        f"[games.{game}]\n"
+        + (f'base = "{bases[game]}"\n' if game in bases else "")
+        + f"tables = [{', '.join(map(repr, patterns_of(number)))}]\n"
+        for number, game in enumerate((*games, *bases))
+    )
+
+
+def test_a_thousand_patterns_a_game_are_compared_by_their_own_letters(tmp_path):
+    """Six games of a thousand patterns each (LB-0-0000-* ...) took minutes to compare, each
+    pattern with every other game's: only patterns whose first and last letters agree are
+    searched now. One that meets another game's is still found."""
+    text = many_games(lambda game: [f"LB-{game}-{n:04d}-*" for n in range(1000)])
+    config = config_of(tmp_path, text)
+    assert len(config.games["table-5"].tables) == 1000
+    problems = problems_of(tmp_path, text.replace("'LB-5-0999-*'", "'LB-?-0007-*'"))
+    assert len(problems) == 5  # LB-0-0007-* of the first game to LB-4-0007-* of the fifth
+    assert problems[0].endswith(
+        "games.table-5.tables: 'LB-?-0007-*' and live-baccarat-it's 'LB-0-0007-*' both"
+        " match a table such as 'LB-0-0007-': a table is dealt for one game; make the patterns"
+        " tell such tables apart"
+    )
+    assert "table-4's 'LB-4-0007-*' both match a table such as 'LB-4-0007-'" in problems[4]
+
+
+def test_patterns_too_many_to_compare_are_refused_in_one_line(tmp_path):
+    """A thousand patterns a game that all begin with a star: 18 million pairs to compare,
+    each a candidate. Past MAX_SEARCH_STEPS the configuration is refused, with what to do."""
+    text = many_games(lambda game: [f"*{game}-{n:04d}" for n in range(1000)])
+    (problem,) = problems_of(tmp_path, text)
+    assert problem.endswith(
+        "games: the games' 6,000 table patterns are too many to compare with each other"
+        " (1,000,000 steps): list fewer, or patterns that begin with their tables' own letters"
+        " (LB-IT-*) rather than a * or ?"
+    )
+
+
 @pytest.mark.parametrize(
     ("tables", "said"),
     [

@@ -61,6 +61,21 @@ def test_patterns_that_name_every_usual_character_are_read_whole():
     )
 
 
+def test_a_class_of_any_width_is_read_whole():
+    """A class was spelt out to its first 4,096 characters: ``T[ -\U0010ffff]*`` and
+    ``T\U00020000*`` both match ``T\U00020000`` but were said not to meet. Classes of
+    thousands of characters each made each step of the search try them all (two minutes
+    for two games of three such patterns)."""
+    assert common_table("T[ -\U0010ffff]*", "T\U00020000*") == "T\U00020000"
+    wide = "".join(
+        f"[{chr(start)}-{chr(start + 4095)}]" for start in range(0x4E00, 0x4E00 + 9 * 4096, 4096)
+    )
+    assert common_table(wide, "?" * 9) == "".join(
+        chr(start) for start in range(0x4E00, 0x4E00 + 9 * 4096, 4096)
+    )
+    assert common_table(wide, "?" * 8) is None
+
+
 def test_a_table_s_owners_are_the_game_listing_it_exactly_else_each_whose_pattern_matches():
     owners = TableOwners(
         {"a": ["LB-*", "SPECIAL"], "b": ["*-DK-*"], "c": ["LB-DK-07"], "d": [], "e": ["SPECIAL"]}
