@@ -35,7 +35,7 @@ from reporting.cli.common import (
 )
 from reporting.cli.disclose import parse_as_of
 from reporting.engine.money import format_cents, format_money, round_fraction
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 
 if TYPE_CHECKING:
     # Imported where they run, not here: --help of every command imports this module.
@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 #: cut short drops ``unverified_bet`` findings before any other); every finding is counted by
 #: kind in both, stored in the findings table and written whole by ``--findings-file``.
 SHOWN_FINDINGS = 200
+#: The tables the terminal's outcome tests show (those outside their 99.9% region first): a
+#: month of 75,000 table ids, each its own, printed a table of 75,000 rows and held it in
+#: memory first. ``--json`` and the audit workbook list every one.
+SHOWN_TABLES = 50
 FINDINGS_LISTED = 10_000
 
 
@@ -466,11 +470,16 @@ def print_report(
     console.print(summary)
 
     console.print(_outcome_table(outcomes))
+    if len(outcomes) > SHOWN_TABLES:
+        typer.echo(
+            f"... {len(outcomes) - SHOWN_TABLES:,} more tables: all are in the audit workbook's"
+            " Outcome tests sheet and in --json"
+        )
     for table in _rtp_tables(rtp, currencies):
         console.print(table)
 
-    for finding in result.findings[:SHOWN_FINDINGS]:
-        typer.echo(f"{finding.source}: {finding.kind}: {finding.message}")
+    for finding in result.findings[:SHOWN_FINDINGS]:  # ids from the logs: escaped
+        typer.echo(printable(f"{finding.source}: {finding.kind}: {finding.message}"))
     if result.finding_count > SHOWN_FINDINGS:
         typer.echo(
             f"... {result.finding_count - SHOWN_FINDINGS:,} more findings: all are in the"
@@ -506,10 +515,12 @@ def _outcome_table(outcomes: list[OutcomeTest]):
     for header in ("Rounds", "Banker", "Player", "Tie", "Chi-square", "p"):
         table.add_column(header, justify="right")
     table.add_column("")  # "outside 99.9%" where a table's counts are (drawn only then)
-    for test in outcomes:
+    # those outside their region first, then as they come (by game and table)
+    shown = sorted(outcomes, key=lambda test: not test.flagged)[:SHOWN_TABLES]
+    for test in shown:
         table.add_row(
-            test.game_id,
-            test.table_id,
+            printable(test.game_id),
+            printable(test.table_id),
             f"{test.rounds:,}",
             f"{test.banker:,} ({test.expected_banker:,.0f})",
             f"{test.player:,} ({test.expected_player:,.0f})",
@@ -543,7 +554,7 @@ def _rtp_tables(rtp: list[RtpCheck], currencies: Mapping[str, str]) -> list:
         table.add_column("")  # "outside" where the actual RTP is (drawn only then)
         for check in checks:
             table.add_row(
-                check.bet_type,
+                printable(check.bet_type),
                 f"{check.bets:,}",
                 format_money(check.stakes),
                 format_money(check.payouts),
