@@ -336,12 +336,26 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
 
 def _past_the_result(placed_at: str, settled_at: str) -> str:
     """What a late bet placed no earlier than its round's settlement is: one on a known result
-    (both times in the stored form, which sorts as time)."""
+    (both times in the stored form, ``YYYY-MM-DDTHH:MM:SS.mmmZ``, which sorts as time). Where
+    the log's times cannot tell the two apart (the same millisecond, or a settlement at a
+    whole second with the bet within it, a log that may cut its times), it says so."""
     if placed_at < settled_at:
         return ""
-    return (
-        f", and not before the round was settled at {settled_at} (its result known: past-posting)"
-    )
+    said = f", and not before the round was settled at {settled_at}"
+    second, _, millis = settled_at.removesuffix("Z").partition(".")
+    if millis == "000" and placed_at.startswith(second):
+        clock = second.partition("T")[2]
+        return (
+            f"{said} (a whole second: if the log cuts its times to the second, the round may"
+            f" have been settled as late as {clock}.999, after the bet; if not, it was"
+            " past-posting)"
+        )
+    if placed_at == settled_at:
+        return (
+            f"{said} (the same millisecond: if the log cuts finer times, the bet may have come"
+            " just before; if not, it was past-posting)"
+        )
+    return f"{said} (its result known: past-posting)"
 
 
 def _within_the_second(placed_at: str, closed_at: str) -> str:

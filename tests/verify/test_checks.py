@@ -340,22 +340,32 @@ def test_a_late_bet_placed_once_the_round_was_settled_is_said_to_be_on_a_known_r
 ):
     """A bet placed after betting closed but before the deal's end is a control the platform
     should have enforced; one placed at or after the round's settlement was on a result already
-    known (past-posting). Both are late_bet, and the message tells them apart."""
+    known (past-posting). Both are late_bet, and the message tells them apart. Where the log's
+    times cannot order the bet and the settlement (the same millisecond; a settlement at a
+    whole second, the bet within it), the message says so instead of accusing."""
     settled = "2026-10-03T18:40:41.870Z"
+    after = f", and not before the round was settled at {settled}"
+    whole = "2026-10-03T18:40:41.000Z"
     cases = {
-        "2026-10-03T18:40:41.869Z": "",
-        settled: f", and not before the round was settled at {settled}",
-        "2026-10-03T18:41:00.000Z": f", and not before the round was settled at {settled}",
+        (settled, "2026-10-03T18:40:41.869Z"): "",
+        (settled, "2026-10-03T18:41:00.000Z"): f"{after} (its result known: past-posting)",
+        (settled, "2026-10-03T18:40:41.871Z"): f"{after} (its result known: past-posting)",
+        (settled, settled): f"{after} (the same millisecond: if the log cuts finer times, the"
+        " bet may have come just before; if not, it was past-posting)",
+        (whole, "2026-10-03T18:40:41.500Z"): f", and not before the round was settled at"
+        f" {whole} (a whole second: if the log cuts its times to the second, the round may"
+        " have been settled as late as 18:40:41.999, after the bet; if not, it was"
+        " past-posting)",
+        (whole, "2026-10-03T18:40:42.000Z"): f", and not before the round was settled at"
+        f" {whole} (its result known: past-posting)",
     }
-    for placed, said in cases.items():
-        round = make_round(make_bet("B-1", placed_at=placed), settled_at=settled)
+    for (settled_at, placed), said in cases.items():
+        round = make_round(make_bet("B-1", placed_at=placed), settled_at=settled_at)
         (finding,) = run_check(check_late_bets, round, operator_config)
         expected = (
             f"bet B-1 was placed at {placed}, after betting closed at 2026-10-03T18:40:17.000Z"
         )
-        if said:
-            expected += said + " (its result known: past-posting)"
-        assert (finding.kind, finding.message) == ("late_bet", expected)
+        assert (finding.kind, finding.message) == ("late_bet", expected + said)
 
 
 def test_a_round_without_a_closing_time_has_no_late_bet(operator_config):
