@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -56,9 +57,20 @@ MAX_ODDS = 10_000
 MAX_ODDS_DENOMINATOR = 10_000
 
 
+#: Characters of one key a message quotes (a real key is a few dozen).
+_LONGEST_KEY = 60
+
+
 def dotted(path: tuple[str, ...]) -> str:
-    """A key path as TOML writes it: ``games.live-baccarat-it.limits``, quoting odd parts."""
-    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in path)
+    """A key path as TOML writes it: ``games.live-baccarat-it.limits``, quoting odd parts; a
+    part longer than a message holds (a key of 100,000 characters) cut, as values are."""
+    return ".".join(
+        part
+        if _BARE_KEY.fullmatch(part) and len(part) <= _LONGEST_KEY
+        else json.dumps(part[:_LONGEST_KEY])
+        + (f"... ({len(part):,} characters)" if len(part) > _LONGEST_KEY else "")
+        for part in path
+    )
 
 
 def shown(value: Any) -> str:
@@ -130,6 +142,12 @@ def text_fault(value: str) -> str:
     return f"{shown(value)} holds a control character, a line break or a direction override"
 
 
+def _shows(char: str) -> bool:
+    """Whether a character shows on a page: not a space, and not one of Unicode's format
+    characters (a zero-width space, a soft hyphen, a direction mark, a byte order mark)."""
+    return not char.isspace() and unicodedata.category(char) != "Cf"
+
+
 def is_one_line(value: str) -> bool:
     """Whether a text holds none of what :data:`_CONTROL` refuses."""
     return _CONTROL.search(value) is None
@@ -149,6 +167,10 @@ class Text(Kind):
             return _wrong_type(value, f'a string such as "{self.example}"', path, problems)
         if not value.strip():
             problems.add(path, f'must not be empty (e.g. "{self.example}")')
+        elif not any(_shows(char) for char in value):
+            problems.add(
+                path, f'{shown(value)} has no character that shows (e.g. "{self.example}")'
+            )
         elif self.pattern is not None and not re.fullmatch(self.pattern, value[:1000]):
             problems.add(path, f'{shown(value)} is not {self.what} such as "{self.example}"')
         elif len(value) > self.max_length:

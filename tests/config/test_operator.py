@@ -124,6 +124,16 @@ def test_an_image_is_told_by_its_bytes_not_its_name(tmp_path):
         ('licences = { it = "ADM-1" }', {}, "operator.licences.it", "ISO 3166 code"),
         ("licences = { IT = 15 }", {}, "operator.licences.IT", "must be a string"),
         ('licences = { IT = "" }', {}, "operator.licences.IT", "must not be empty"),
+        # a number of invisible characters alone counted as given, and was printed as such
+        ('licences = { IT = "\u200b\u00ad" }', {}, "operator.licences.IT", "no character that"),
+        ('templates = "\ufeff\u200e"', {}, "operator.templates", "no character that shows"),
+        # a key of 100,000 characters was repeated whole in the message: cut, as values are
+        (
+            f'licences = {{ {"X" * 100_000} = "1" }}',
+            {},
+            'operator.licences."' + "X" * 60 + '"... (100,000 characters)',
+            "ISO 3166 code",
+        ),
         ('licences = { FR = "ANJ-1" }', {}, "operator.licences.FR", "no configured game is in FR"),
         ('accent_colour = "red"', {}, "operator.accent_colour", "a colour #rrggbb"),
         ('accent_colour = "#ffcc00"', {}, "operator.accent_colour", "contrast of 1.51:1"),
