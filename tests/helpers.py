@@ -240,6 +240,19 @@ def store_records(connection: sqlite3.Connection, rounds: list, *, file_name: st
     return ingest_id
 
 
+def store_file(path: Path, rounds: list, *, file_name: str = "round-log.jsonl") -> Path:
+    """A store at ``path`` holding ``rounds`` as one ingested file (:func:`store_records`),
+    closed again; its path."""
+    from reporting.store.schema import connect
+
+    connection = connect(path)
+    try:
+        store_records(connection, rounds, file_name=file_name)
+    finally:
+        connection.close()
+    return path
+
+
 def bet_record(round_id: str, bet_id: str, **fields):
     """A Bet record (reporting.records) of 25.00 on the banker, lost, with a placement time."""
     from reporting.records import Bet

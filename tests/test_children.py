@@ -28,31 +28,36 @@ COMMAND_LINES = [
 ]
 
 
-@pytest.mark.parametrize("arguments", COMMAND_LINES, ids=" ".join)
-def test_a_warm_child_exits_and_prints_as_a_fresh_interpreter(arguments, tmp_path):
+def as_a_fresh_interpreter(arguments: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """``python -m reporting ARGUMENTS`` in a fresh interpreter and in a warm child, which
+    must exit and print alike; the fresh interpreter's run."""
     fresh = subprocess.run(
         [sys.executable, "-m", "reporting", *arguments],
         capture_output=True,
         text=True,
         encoding="utf-8",
-        cwd=tmp_path,
+        cwd=cwd,
         timeout=120,
     )
-    warm = run_warm(*arguments, cwd=tmp_path)
+    warm = run_warm(*arguments, cwd=cwd)
     assert (warm.returncode, warm.stdout, warm.stderr) == (
         fresh.returncode,
         fresh.stdout,
         fresh.stderr,
     )
+    return fresh
+
+
+@pytest.mark.parametrize("arguments", COMMAND_LINES, ids=" ".join)
+def test_a_warm_child_exits_and_prints_as_a_fresh_interpreter(arguments, tmp_path):
+    as_a_fresh_interpreter(arguments, tmp_path)
 
 
 def test_a_warm_child_discloses_a_month_as_a_fresh_interpreter(tmp_path):
     """The child takes the sample games' shoe counts from this process's caches
     (children.warm_up); a fresh interpreter counts them anew: the same disclosure, its
     statistical bound (how the month's stakes vary together) included."""
-    from helpers import bet_record, round_record, store_records
-
-    from reporting.store.schema import connect
+    from helpers import bet_record, round_record, store_file
 
     rounds = [
         round_record(
@@ -63,29 +68,12 @@ def test_a_warm_child_discloses_a_month_as_a_fresh_interpreter(tmp_path):
         )
         for n in range(1, 4)
     ]
-    connection = connect(tmp_path / "store.sqlite")
-    try:
-        store_records(connection, rounds, file_name="round-log.jsonl")
-    finally:
-        connection.close()
+    store_file(tmp_path / "store.sqlite", rounds)
     config = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
     arguments = ["disclose", "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json"]
     arguments += ["--db", "store.sqlite", "--config", str(config)]
-    fresh = subprocess.run(
-        [sys.executable, "-m", "reporting", *arguments],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        cwd=tmp_path,
-        timeout=120,
-    )
-    warm = run_warm(*arguments, cwd=tmp_path)
+    fresh = as_a_fresh_interpreter(arguments, tmp_path)
     assert '"within_statistical_bound": true' in fresh.stdout, fresh.stderr
-    assert (warm.returncode, warm.stdout, warm.stderr) == (
-        fresh.returncode,
-        fresh.stdout,
-        fresh.stderr,
-    )
 
 
 @contextlib.contextmanager

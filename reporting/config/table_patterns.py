@@ -26,6 +26,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "MAX_SEARCH_STEPS",
@@ -97,9 +98,11 @@ _ANY: _Ranges = ((0, _LAST),)
 _STAR = None  # any run of characters, none included
 
 
-def _parsed(pattern: str) -> list[_Ranges | None]:
+@lru_cache(maxsize=4096)
+def _parsed(pattern: str) -> tuple[_Ranges | None, ...]:
     """The pattern as the characters each place takes (ranges of code points) and stars, as
-    :mod:`fnmatch` reads it (a ``[`` without its ``]`` is a ``[``)."""
+    :mod:`fnmatch` reads it (a ``[`` without its ``]`` is a ``[``). Cached: :func:`clashes`
+    reads each pattern's ends, then searches it against each candidate."""
     parts: list[_Ranges | None] = []
     index = 0
     while index < len(pattern):
@@ -117,7 +120,7 @@ def _parsed(pattern: str) -> list[_Ranges | None]:
             parts.append(_complement(members) if negated else members)
         else:
             parts.append(((ord(char), ord(char)),))
-    return parts
+    return tuple(parts)
 
 
 def _closing(pattern: str, index: int) -> int | None:
@@ -192,7 +195,12 @@ def common_table(first: str, second: str, budget: SearchBudget | None = None) ->
 
 
 def _moves(
-    a: list[_Ranges | None], b: list[_Ranges | None], i: int, j: int, taken: bool, chooser: _Chooser
+    a: tuple[_Ranges | None, ...],
+    b: tuple[_Ranges | None, ...],
+    i: int,
+    j: int,
+    taken: bool,
+    chooser: _Chooser,
 ) -> Iterator[tuple[tuple[int, int, bool], str]]:
     """The moves from where the patterns stand: a star left behind (no character), or one
     character both places take (a star stays on it, a class moves on), with that character."""

@@ -335,16 +335,13 @@ def check_late_bets(round: Round, game: GameSpec, context: CheckContext) -> list
 
 
 def _past_the_result(placed_at: str, settled_at: str) -> str:
-    """What a late bet placed no earlier than its round's settlement is: one on a known result
-    (both times in the stored form, ``YYYY-MM-DDTHH:MM:SS.mmmZ``, which sorts as time). Where
-    the log's times cannot tell the two apart (the same millisecond, or a settlement at a
-    whole second with the bet within it, a log that may cut its times), it says so."""
+    """What a late bet placed no earlier than its round's settlement is: one on a known result,
+    unless the log's times cannot order the two (the same millisecond, or the same second)."""
     if placed_at < settled_at:
         return ""
     said = f", and not before the round was settled at {settled_at}"
-    second, _, millis = settled_at.removesuffix("Z").partition(".")
-    if millis == "000" and placed_at.startswith(second):
-        clock = second.partition("T")[2]
+    clock = _in_its_whole_second(placed_at, settled_at)
+    if clock is not None:
         return (
             f"{said} (a whole second: if the log cuts its times to the second, the round may"
             f" have been settled as late as {clock}.999, after the bet; if not, it was"
@@ -369,14 +366,19 @@ def _within_the_second(placed_at: str, closed_at: str) -> str:
     >>> _within_the_second("2026-10-03T18:40:18.000Z", "2026-10-03T18:40:17.000Z")
     ''
     """
-    second, _, millis = closed_at.removesuffix("Z").partition(".")
-    if millis != "000" or not placed_at.startswith(second):
+    if (clock := _in_its_whole_second(placed_at, closed_at)) is None:
         return ""
-    clock = second.partition("T")[2]
     return (
         " (a whole second: if the log cuts its times to the second, betting may have closed as"
         f" late as {clock}.999 and the bet may have been in time)"
     )
+
+
+def _in_its_whole_second(placed_at: str, stamp: str) -> str | None:
+    """``stamp``'s clock (``HH:MM:SS``) when it is at a whole second and ``placed_at`` within
+    it (a log that cuts its times to the second cannot order the two), else None."""
+    second, _, millis = stamp.removesuffix("Z").partition(".")
+    return second.partition("T")[2] if millis == "000" and placed_at.startswith(second) else None
 
 
 def check_time_order(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:

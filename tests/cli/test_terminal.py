@@ -509,23 +509,10 @@ def test_quiet_drops_the_monthly_job_s_lines_of_what_it_did(tmp_path):
     assert quiet.stdout.replace("out2", "out") == plain.stdout
 
 
-def _store_of(path: Path, rounds: list) -> Path:
-    from helpers import store_records
-
-    from reporting.store.schema import connect
-
-    connection = connect(path)
-    try:
-        store_records(connection, rounds, file_name="round-log.jsonl")
-    finally:
-        connection.close()
-    return path
-
-
 def test_ids_from_the_logs_reach_the_terminal_escaped(tmp_path):
     """A table, round or bet id holding an escape sequence (a clear screen, a window title)
     or a bidi override was printed as it came, and drove the terminal: it is shown escaped."""
-    from helpers import bet_record, round_record
+    from helpers import bet_record, round_record, store_file
 
     round_id, table = "R\x1b]0;owned\x07-1", "LB\x1b[2J\u202e01"
     rounds = [
@@ -533,7 +520,7 @@ def test_ids_from_the_logs_reach_the_terminal_escaped(tmp_path):
             round_id, bet_record(round_id, "B\x1b[31m-1", bet_type="player"), table_id=table
         )
     ]  # the Player wins and its bet was paid nothing: a payout_mismatch naming the round
-    _store_of(tmp_path / "s.sqlite", rounds)
+    store_file(tmp_path / "s.sqlite", rounds)
     shown = run_main("verify", "--db", "s.sqlite", "--month", "2026-10", cwd=tmp_path)
     assert shown.returncode == 1, shown.stderr
     assert "\x1b" not in shown.stdout and "\u202e" not in shown.stdout
@@ -545,7 +532,7 @@ def test_the_terminal_shows_fifty_tables_outside_their_region_first(tmp_path):
     """A month of 75,000 table ids printed 75,000 rows of outcome tests (and held them in
     memory first): the terminal shows the tables outside their 99.9% region first, fifty in
     all, and says how many more --json and the workbook list."""
-    from helpers import bet_record, round_record
+    from helpers import bet_record, round_record, store_file
 
     from reporting.cli.verify import SHOWN_TABLES
 
@@ -555,7 +542,7 @@ def test_the_terminal_shows_fifty_tables_outside_their_region_first(tmp_path):
     ]
     # the last table's Player won 40 rounds of 40: outside its region, shown
     rounds += [round_record(f"X-{n}", table_id="T999", shoe_id=f"S{n}") for n in range(1, 41)]
-    _store_of(tmp_path / "s.sqlite", rounds)
+    store_file(tmp_path / "s.sqlite", rounds)
     arguments = ("verify", "--db", "s.sqlite", "--month", "2026-10")
     shown = run_main(*arguments, cwd=tmp_path).stdout
     tables = re.findall(r"\bT\d{3}\b", shown)
