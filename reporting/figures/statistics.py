@@ -103,12 +103,16 @@ def outcome_tests(
 ) -> list[OutcomeTest]:
     """Chi-square test of each table's Banker / Player / Tie counts."""
     tests = []
+    shares: dict[int, tuple[float, ...]] = {}  # by deck count: a month may log many tables
     for (game_id, table_id), counts in sorted(tables.items()):
-        probabilities = main_probabilities(games[game_id].decks)
+        decks = games[game_id].decks
+        if decks not in shares:
+            probabilities = main_probabilities(decks)
+            shares[decks] = tuple(
+                float(probabilities[name]) for name in ("banker", "player", "tie")
+            )
         observed = (counts.banker, counts.player, counts.tie)
-        expected = tuple(
-            float(probabilities[name]) * counts.rounds for name in ("banker", "player", "tie")
-        )
+        expected = tuple(share * counts.rounds for share in shares[decks])
         chi_square = (
             sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
             if counts.rounds

@@ -129,11 +129,12 @@ def _with_bets(
 
 
 #: Some tables' rounds of a period (the games' ids as a JSON array, then the scope's
-#: parameters), found by ``rounds_by_game_month`` and sorted by round id. Left to choose,
-#: SQLite walks every round of the month in round-id order (``rounds_by_month``, no sort) and
-#: drops the other tables' rounds: each partition read the whole month (forty-eight of them,
-#: a month's tables, took 2.3 times as long to read as by this query). The sort holds no more
-#: than SQLite's cache in memory: past it, its sorter spills to a temporary file.
+#: parameters), found table by table by ``rounds_by_game_month`` (game, month, table) and
+#: sorted by round id. Left to choose, SQLite walks every round of the month in round-id order
+#: (``rounds_by_month``, no sort) and drops the other tables' rounds: each partition read the
+#: whole month (forty-eight of them, a month's tables, took 2.3 times as long to read as by
+#: this query). The sort holds no more than SQLite's cache in memory: past it, its sorter
+#: spills to a temporary file.
 _TABLES_ROUNDS = (
     f"SELECT {_ROUND_COLUMNS} FROM rounds AS r INDEXED BY rounds_by_game_month"
     " WHERE r.game_id IN (SELECT value FROM json_each(?)) AND {where} ORDER BY r.round_id"

@@ -27,6 +27,7 @@ __all__ = [
     "BET_CONTENT_FIELDS",
     "DEFAULT_WAIT",
     "FINDINGS_SCHEMA",
+    "GAME_MONTH_INDEX",
     "MONTH_INDEXES",
     "ROUND_CONTENT_FIELDS",
     "SCHEMA",
@@ -47,8 +48,9 @@ __all__ = [
 #: points to its round and bet by foreign keys (Datasette links them), and the views a
 #: compliance officer browses (:data:`VIEWS`); 5: the indexes by which a month's verification
 #: reads that month only (:data:`MONTH_INDEXES`); 6: a rejected line keeps its reporting
-#: month where its game and settlement time could be read (``rejected_records.report_month``).
-SCHEMA_VERSION = 6
+#: month where its game and settlement time could be read (``rejected_records.report_month``);
+#: 7: the rounds' index by game and month holds the table too (:data:`GAME_MONTH_INDEX`).
+SCHEMA_VERSION = 7
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -102,6 +104,13 @@ CREATE INDEX IF NOT EXISTS findings_by_month ON findings (report_month, kind);
 MONTH_INDEXES = """
 CREATE INDEX IF NOT EXISTS rounds_by_month ON rounds (report_month, round_id);
 CREATE INDEX IF NOT EXISTS bets_by_bet_id ON bets (bet_id);
+"""
+
+#: The index by which a partition of a month's verification reads its own tables' rounds and
+#: no other's (schema version 7; by game and month alone before, each partition walked every
+#: round of its game's month: a month of twenty tables of one game, twenty times).
+GAME_MONTH_INDEX = """
+CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month, table_id);
 """
 
 #: The index by which a month finds the rejected lines that name it (schema version 6).
@@ -197,10 +206,10 @@ CREATE TABLE IF NOT EXISTS rejected_records (
                                     -- zone, where both could be read; NULL: see its file
 ) STRICT;
 
-CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month);
 CREATE INDEX IF NOT EXISTS rounds_by_shoe ON rounds (shoe_id, hand_no) WHERE shoe_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, line);
 """
+    + GAME_MONTH_INDEX
     + REJECTS_BY_MONTH
     + MONTH_INDEXES
     + FINDINGS_SCHEMA
@@ -283,6 +292,8 @@ def _upgrade(connection: sqlite3.Connection) -> None:
                 _upgrade_4_to_5(connection)
             if _version(connection) == 5:
                 _upgrade_5_to_6(connection)
+            if _version(connection) == 6:
+                _upgrade_6_to_7(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -384,6 +395,14 @@ def _upgrade_5_to_6(connection: sqlite3.Connection) -> None:
     connection.execute("ALTER TABLE rejected_records ADD COLUMN report_month TEXT")
     connection.execute(REJECTS_BY_MONTH)
     connection.execute("PRAGMA user_version = 6")
+
+
+def _upgrade_6_to_7(connection: sqlite3.Connection) -> None:
+    """The steps of version 6 to 7, inside the caller's transaction: the rounds' index by game
+    and month made again with the table (once, over every round the store holds)."""
+    connection.execute("DROP INDEX IF EXISTS rounds_by_game_month")
+    connection.execute(GAME_MONTH_INDEX)
+    connection.execute("PRAGMA user_version = 7")
 
 
 #: What :func:`_inspect` finds at a database path before anything is written.

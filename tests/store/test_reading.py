@@ -112,7 +112,7 @@ def test_a_shoe_comes_whole_in_hand_order_across_months(
     assert every == [["A-1", "A-2", "A-3"], ["B-1"]]
 
 
-def test_a_partition_finds_its_tables_rounds_by_game_and_month_not_by_walking_the_month(
+def test_a_partition_finds_its_tables_rounds_by_game_month_and_table_not_by_walking_the_month(
     tmp_path, operator_config
 ):
     log = tmp_path / "month.jsonl"
@@ -134,4 +134,19 @@ def test_a_partition_finds_its_tables_rounds_by_game_and_month_not_by_walking_th
     # in round-id order, the other tables' rounds dropped): a month of many tables, many times.
     (rounds_query,) = [sql for sql in statements if "FROM rounds AS r" in sql and "bets" not in sql]
     plan = [step for *_, step in connection.execute(f"EXPLAIN QUERY PLAN {rounds_query}")]
-    assert any("rounds_by_game_month (game_id=? AND report_month=?)" in step for step in plan), plan
+    seek = "rounds_by_game_month (game_id=? AND report_month=? AND table_id=?)"
+    assert any(seek in step for step in plan), plan
+    # Its shoes too: found by their tables' rounds of the month, not among the game's month.
+    statements.clear()
+    connection.set_trace_callback(statements.append)
+    shoes = list(read_shoes(connection, "2026-10", mine))
+    connection.set_trace_callback(None)
+    assert shoes == [
+        shoe
+        for shoe in read_shoes(connection, "2026-10")
+        if (shoe[0][0].game_id, shoe[0][0].table_id) in mine
+    ]
+    assert shoes
+    (shoes_query,) = [sql for sql in statements if "FROM rounds AS r" in sql]
+    plan = [step for *_, step in connection.execute(f"EXPLAIN QUERY PLAN {shoes_query}")]
+    assert any(seek in step for step in plan), plan

@@ -380,10 +380,13 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
             " VALUES ('vendor.xml', 'h3', 1, 'vendor-xml', '2026-11-06T00:00:00Z')"
         )
         foreign_keys = connection.execute("PRAGMA foreign_key_check").fetchall()
+        by_game_month = [
+            row[2] for row in connection.execute("PRAGMA index_info(rounds_by_game_month)")
+        ]
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 6
+    assert version == SCHEMA_VERSION == 7
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
@@ -406,6 +409,8 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
         "bets_by_bet_id",
     }
     assert foreign_keys == []
+    # version 7 makes the index by game and month again, with the table (a partition's seek)
+    assert by_game_month == ["game_id", "report_month", "table_id"]
 
 
 def test_an_upgraded_store_is_upgraded_once(tmp_path):
