@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import re
 import reprlib
+import unicodedata
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -548,6 +549,8 @@ class RoundValidator:
                     or not bet.bet_id.strip()
                     or len(bet.bet_id) > MAX_ID_CHARS
                     or len(bet.account) > MAX_ID_CHARS
+                    or not bet.bet_id.isprintable()
+                    or not bet.account.isprintable()
                 ):
                     stake, payout, placed_at = self._check_bet(bet, index, raw.game, currency)
                 elif placed_at is not None and (
@@ -591,6 +594,8 @@ class RoundValidator:
             )
         for name, value in (("bet_id", bet.bet_id), ("account", bet.account), ("type", bet.type)):
             _check_length(f"bets[{index}].{name}", value, MAX_ID_CHARS, "an id")
+        for name, value in (("bet_id", bet.bet_id), ("account", bet.account)):
+            _check_prints(f"bets[{index}].{name}", value)
         offered = self._offered[game_id]
         if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):
             raise RecordError(
@@ -630,11 +635,30 @@ def _check_table(raw: RawRound, owners: tuple[str, ...]) -> None:
 
 
 def _check_lengths(raw: RawRound) -> None:
-    """A round's ids within :data:`MAX_ID_CHARS` and its void reason within
-    :data:`MAX_TEXT_CHARS` (the report prints each whole)."""
+    """A round's ids within :data:`MAX_ID_CHARS`, each of characters that print, and its void
+    reason within :data:`MAX_TEXT_CHARS` (the report prints each whole)."""
     for name in ("round_id", "table_id", "shoe_id"):
-        _check_length(name, getattr(raw, name), MAX_ID_CHARS, "an id")
+        value = getattr(raw, name)
+        _check_length(name, value, MAX_ID_CHARS, "an id")
+        _check_prints(name, value)
     _check_length("void_reason", raw.void_reason, MAX_TEXT_CHARS, "a void reason")
+
+
+def _check_prints(name: str, value: object) -> None:
+    """The reject of an id holding a character that does not print (``str.isprintable``: a
+    control character, a format character such as a zero-width space or a bidirectional
+    override, a separator other than the space): an id is shown as it is in the audit, the
+    findings and the pages, where such a character hides or turns the text around it, and an
+    id that looks like another's is not the same id."""
+    if isinstance(value, str) and not value.isprintable():
+        index, char = next((i, c) for i, c in enumerate(value) if not c.isprintable())
+        what = unicodedata.name(char, f"of category {unicodedata.category(char)}")
+        raise RecordError(
+            RejectReason.BAD_VALUE,
+            f"{name} {shown(value)} holds U+{ord(char):04X} {what} (character {index + 1}),"
+            " which does not print: an id is shown as it is in the audit and the pages, where"
+            " it would hide or reorder the text; fix it in the export",
+        )
 
 
 def _check_length(name: str, value: object, most: int, what: str) -> None:

@@ -262,6 +262,50 @@ def test_an_id_or_a_void_reason_past_its_bound_is_that_round_s_reject(
     assert [reject.reason for reject in rejects] == ["bad_value"]
 
 
+@pytest.mark.parametrize(
+    ("char", "named"),
+    [
+        ("\x1b", "U+001B of category Cc"),  # ESC: a terminal's control sequence
+        ("\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"),  # shows "01-TI-BL" for "LB-IT-10"
+        ("\u200b", "U+200B ZERO WIDTH SPACE"),  # "LB-IT-01" and another id that looks alike
+        ("\xa0", "U+00A0 NO-BREAK SPACE"),
+        ("\n", "U+000A of category Cc"),
+    ],
+)
+def test_an_id_holding_a_character_that_does_not_print_is_that_round_s_reject(
+    tmp_path, operator_config, make_round, make_bet, char, named
+):
+    """An id is shown as it is in the audit, the findings and the pages: a control character,
+    a zero-width space or a bidirectional override in it hid there or turned the text around
+    it (an account "acc-\u202e1144" reads "acc-4411"). The round is one bad_value reject that
+    names the field, the character and where it is; letters of any script and the space load."""
+    odd = f"LB-IT-{char}01"
+    cases = {
+        "round_id": make_round(odd),
+        "table_id": make_round("R-T", table_id=odd),
+        "shoe_id": make_round("R-S", shoe_id=odd),
+        "bets[0].bet_id": make_round("R-B", bets=[make_bet(odd)]),
+        "bets[0].account": make_round("R-A", bets=[make_bet("B-A", account=odd)]),
+    }
+    # the round that loads comes first: each later bet takes ingest's quick path, which has
+    # seen its amounts and time before
+    fine = "LB-IT 01 Ωμέγα 桌"
+    path = tmp_path / "odd.jsonl"
+    records = [make_round(fine, shoe_id=fine, bets=[make_bet(fine, account=fine)]), *cases.values()]
+    path.write_bytes(b"".join(line(record) for record in records))
+    loaded, rejects = read(Source(path, "jsonl"), operator_config)
+    assert [record.round_id for record in loaded] == [fine]
+    assert [reject.reason for reject in rejects] == ["bad_value"] * len(cases)
+    for field, reject in zip(cases, rejects, strict=True):
+        assert reject.message.startswith(f"{field} {odd!r} holds {named} (character 7)")
+        assert reject.message.isprintable(), reject.message
+    # the CSV pair's rows meet the same check
+    rounds, bets = write_csv_pair(tmp_path, [make_round(odd), make_round("R-OK")])
+    loaded, rejects = read(Source(rounds, "csv", companion=bets), operator_config)
+    assert [record.round_id for record in loaded] == ["R-OK"]
+    assert [reject.reason for reject in rejects] == ["bad_value"]
+
+
 def test_a_line_at_the_depth_bound_loads(tmp_path, operator_config, make_round):
     data = line(make_round("R-1"))[:-2] + b',"extra":' + nested(MAX_DEPTH - 1).encode() + b"}\n"
     path = tmp_path / "deep.jsonl"
