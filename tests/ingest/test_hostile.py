@@ -266,7 +266,7 @@ def test_an_id_or_a_void_reason_past_its_bound_is_that_round_s_reject(
     ("char", "named"),
     [
         ("\x1b", "U+001B of category Cc"),  # ESC: a terminal's control sequence
-        ("\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"),  # shows "01-TI-BL" for "LB-IT-10"
+        ("\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"),  # "LB-IT-\u202e01" shows as "LB-IT-10"
         ("\u200b", "U+200B ZERO WIDTH SPACE"),  # "LB-IT-01" and another id that looks alike
         ("\xa0", "U+00A0 NO-BREAK SPACE"),
         ("\n", "U+000A of category Cc"),
