@@ -118,15 +118,22 @@ def verify_command(
     operator = load_operator_config(config)
     day = parse_as_of(as_of, "UTC")
     workers = verification_workers(jobs, scheduler, logs, worker_wait)  # before the store
+    # The month's audit figures hold its availability gaps: counted once, for both.
+    audited = month is not None and (workbook is not None or report is not None)
     connection = connect(db, create=False, wait=db_wait)
     try:
         # With workers, this process waits for them: it reads the rest meanwhile.
         parallel = workers.jobs != 1 or workers.runner is not None
-        ahead = _ReadAhead(db, operator, month) if parallel else None
+        ahead = _ReadAhead(db, operator, month, not audited) if parallel else None
         result = _verify_watched(connection, operator, month, workers, quiet=as_json)
         scope, availability = (
-            _summary_reads(connection, operator, month) if ahead is None else ahead.result()
+            _summary_reads(connection, operator, month, not audited)
+            if ahead is None
+            else ahead.result()
         )
+        audit = _month_audit(connection, operator, month) if audited else None
+        if audit is not None:
+            availability = _availability_of(audit.gaps, operator, month)
         outcomes = outcome_tests(result.tables, operator.games)
         rtp = rtp_checks(result.bet_totals, operator.games)
         # What bears on the period, by the rule monthly and the workbook follow too.
@@ -140,7 +147,7 @@ def verify_command(
             scope=scope,
         )
         written = _write_audit(
-            connection, operator, result, (outcomes, rtp, alerts), month, (workbook, report), day
+            connection, operator, result, (outcomes, rtp, alerts, audit), (workbook, report), day
         )
         if findings_file is not None:
             _write_findings(findings_file, connection, operator, month)
@@ -239,9 +246,9 @@ class _ReadAhead(threading.Thread):
     their workers: SQLite and the odds' counting fill the cores the coordinator leaves idle as
     it waits. The store is the same: verify writes only findings."""
 
-    def __init__(self, db: Path, operator, month: str | None):
+    def __init__(self, db: Path, operator, month: str | None, gaps: bool):
         super().__init__(name="read ahead", daemon=True)
-        self.db, self.operator, self.month = db, operator, month
+        self.db, self.operator, self.month, self.gaps = db, operator, month, gaps
         self.read: tuple = ()
         self.error: BaseException | None = None
         self.start()
@@ -255,7 +262,7 @@ class _ReadAhead(threading.Thread):
             connection = read_only(str(self.db))
             try:
                 with database_faults(connection):
-                    self.read = _summary_reads(connection, self.operator, self.month)
+                    self.read = _summary_reads(connection, self.operator, self.month, self.gaps)
             finally:
                 connection.close()
             for decks in sorted({game.decks for game in self.operator.games.values()}):
@@ -271,37 +278,40 @@ class _ReadAhead(threading.Thread):
         return self.read
 
 
-def _summary_reads(connection, operator, month: str | None) -> tuple:
+def _summary_reads(connection, operator, month: str | None, gaps: bool = True) -> tuple:
     """The files behind the period (:func:`~reporting.verify.bearing.reject_scope`) and the
-    month's availability problems (None for every month)."""
+    month's availability problems (None for every month, or when not ``gaps``: the month's
+    audit figures count them)."""
+    from reporting.figures.audit import availability_gaps
+    from reporting.records import Month
     from reporting.verify.bearing import reject_scope
 
-    availability = None if month is None else _availability(connection, operator, month)
+    availability = None
+    if month is not None and gaps:
+        parsed = Month.parse(month)
+        found = [
+            gap
+            for game in operator.games.values()
+            for gap in availability_gaps(connection, game, parsed)
+        ]
+        availability = _availability_of(found, operator, month)
     return reject_scope(connection, month), availability
 
 
-def _availability(connection, operator, month: str) -> dict[str, tuple[str, ...]]:
-    """The month's availability problems: games open 24h whose tables were idle."""
-    from reporting.figures.audit import availability_gaps, availability_problems
+def _availability_of(gaps, operator, month: str) -> dict[str, tuple[str, ...]]:
+    """The month's availability problems, of its gaps: games open 24h whose tables were idle."""
+    from reporting.figures.audit import availability_problems
     from reporting.records import Month
 
-    parsed = Month.parse(month)
-    gaps = [
-        gap
-        for game in operator.games.values()
-        for gap in availability_gaps(connection, game, parsed)
-    ]
-    return availability_problems(gaps, operator.games, parsed)
+    return availability_problems(gaps, operator.games, Month.parse(month))
 
 
-def _write_audit(connection, operator, result, figures, month, targets, day) -> list[Path]:
+def _write_audit(connection, operator, result, figures, targets, day) -> list[Path]:
     """``--workbook`` (with the month's sheets for a month) and ``--report``; the report's
-    files. ``figures``: the outcome tests, the RTP checks and the month's alerts."""
+    files. ``figures``: the outcome tests, the RTP checks, the month's alerts and its audit
+    figures (None but for a month)."""
     workbook, report = targets
-    *figures, alerts = figures
-    audit = None
-    if month is not None and (workbook is not None or report is not None):
-        audit = _month_audit(connection, operator, month)
+    *figures, alerts, audit = figures
     if report is not None:
         make_folder(report, "--report")
     if workbook is not None:

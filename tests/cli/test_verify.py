@@ -187,3 +187,11 @@ def test_a_table_idle_against_its_published_hours_is_named_when_verify_exits_1(t
     # Read while the workers run (the default), or after the one process's pass: the same.
     alone = CliRunner().invoke(app, [*arguments, "--json", "--jobs", "1"]).stdout
     assert json.loads(alone) == document
+    # With the month's audit written, the gaps are counted once, by its figures: the same.
+    for extra in (
+        ["--workbook", str(tmp_path / "a.xlsx")],
+        ["--jobs", "1", "--report", str(tmp_path / "report")],
+    ):
+        audited = CliRunner().invoke(app, [*arguments, "--json", *extra])
+        assert audited.exit_code == 1, audited.output
+        assert json.loads(audited.stdout)["alerts"] == document["alerts"], extra
