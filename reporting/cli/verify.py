@@ -124,10 +124,10 @@ def verify_command(
     try:
         # With workers, this process waits for them: it reads the rest meanwhile.
         parallel = workers.jobs != 1 or workers.runner is not None
-        ahead = _ReadAhead(db, operator, month, not audited) if parallel else None
+        ahead = _ReadAhead(db, operator, month, gaps=not audited) if parallel else None
         result = _verify_watched(connection, operator, month, workers, quiet=as_json)
         scope, availability = (
-            _summary_reads(connection, operator, month, not audited)
+            _summary_reads(connection, operator, month, gaps=not audited)
             if ahead is None
             else ahead.result()
         )
@@ -246,7 +246,7 @@ class _ReadAhead(threading.Thread):
     their workers: SQLite and the odds' counting fill the cores the coordinator leaves idle as
     it waits. The store is the same: verify writes only findings."""
 
-    def __init__(self, db: Path, operator, month: str | None, gaps: bool):
+    def __init__(self, db: Path, operator, month: str | None, *, gaps: bool):
         super().__init__(name="read ahead", daemon=True)
         self.db, self.operator, self.month, self.gaps = db, operator, month, gaps
         self.read: tuple = ()
@@ -262,7 +262,9 @@ class _ReadAhead(threading.Thread):
             connection = read_only(str(self.db))
             try:
                 with database_faults(connection):
-                    self.read = _summary_reads(connection, self.operator, self.month, self.gaps)
+                    self.read = _summary_reads(
+                        connection, self.operator, self.month, gaps=self.gaps
+                    )
             finally:
                 connection.close()
             for decks in sorted({game.decks for game in self.operator.games.values()}):
@@ -278,7 +280,7 @@ class _ReadAhead(threading.Thread):
         return self.read
 
 
-def _summary_reads(connection, operator, month: str | None, gaps: bool = True) -> tuple:
+def _summary_reads(connection, operator, month: str | None, *, gaps: bool = True) -> tuple:
     """The files behind the period (:func:`~reporting.verify.bearing.reject_scope`) and the
     month's availability problems (None for every month, or when not ``gaps``: the month's
     audit figures count them)."""
