@@ -475,7 +475,7 @@ class RoundValidator:
             )
         if not raw.round_id.strip() or not raw.table_id.strip():
             raise RecordError(RejectReason.MISSING_FIELD, "round_id and table_id must not be empty")
-        _check_lengths(raw)
+        _check_texts(raw)
         if self._owners:
             _check_table(raw, self._owners.of(raw.table_id))
         canon = self._canon
@@ -634,7 +634,7 @@ def _check_table(raw: RawRound, owners: tuple[str, ...]) -> None:
         )
 
 
-def _check_lengths(raw: RawRound) -> None:
+def _check_texts(raw: RawRound) -> None:
     """A round's ids within :data:`MAX_ID_CHARS`, each of characters that print, and its void
     reason within :data:`MAX_TEXT_CHARS` (the report prints each whole)."""
     for name in ("round_id", "table_id", "shoe_id"):
@@ -649,7 +649,9 @@ def _check_prints(name: str, value: object) -> None:
     control character, a format character such as a zero-width space or a bidirectional
     override, a separator other than the space): an id is shown as it is in the audit, the
     findings and the pages, where such a character hides or turns the text around it, and an
-    id that looks like another's is not the same id."""
+    id that looks like another's is not the same id. Stricter than the texts' rule
+    (:data:`reporting.errors.NOT_ONE_LINE`, every character of which it refuses too): a name
+    may hold a no-break space or a soft hyphen, an id none."""
     if isinstance(value, str) and not value.isprintable():
         index, char = next((i, c) for i, c in enumerate(value) if not c.isprintable())
         what = unicodedata.name(char, f"of category {unicodedata.category(char)}")

@@ -222,6 +222,18 @@ def test_a_reject_says_what_is_wrong(tmp_path, operator_config, make_round, frag
     assert words in reject.message
 
 
+def in_each_id(value: str, make_round, make_bet) -> dict[str, dict]:
+    """A round for each id of a round and its bets, that id ``value``, by the field a reject
+    names."""
+    return {
+        "round_id": make_round(value),
+        "table_id": make_round("R-T", table_id=value),
+        "shoe_id": make_round("R-S", shoe_id=value),
+        "bets[0].bet_id": make_round("R-B", bets=[make_bet(value)]),
+        "bets[0].account": make_round("R-A", bets=[make_bet("B-A", account=value)]),
+    }
+
+
 def test_an_id_or_a_void_reason_past_its_bound_is_that_round_s_reject(
     tmp_path, operator_config, make_round, make_bet
 ):
@@ -231,11 +243,7 @@ def test_an_id_or_a_void_reason_past_its_bound_is_that_round_s_reject(
     past them the round is one bad_value reject that names the field. At the bound it loads."""
     long, at = "R" * (MAX_ID_CHARS + 1), "A" * MAX_ID_CHARS
     cases = {
-        "round_id": make_round(long),
-        "table_id": make_round("R-T", table_id=long),
-        "shoe_id": make_round("R-S", shoe_id=long),
-        "bets[0].bet_id": make_round("R-B", bets=[make_bet(long)]),
-        "bets[0].account": make_round("R-A", bets=[make_bet("B-A", account=long)]),
+        **in_each_id(long, make_round, make_bet),
         "void_reason": make_round(
             "R-V",
             status="void",
@@ -280,13 +288,7 @@ def test_an_id_holding_a_character_that_does_not_print_is_that_round_s_reject(
     it (an account "acc-\u202e1144" reads "acc-4411"). The round is one bad_value reject that
     names the field, the character and where it is; letters of any script and the space load."""
     odd = f"LB-IT-{char}01"
-    cases = {
-        "round_id": make_round(odd),
-        "table_id": make_round("R-T", table_id=odd),
-        "shoe_id": make_round("R-S", shoe_id=odd),
-        "bets[0].bet_id": make_round("R-B", bets=[make_bet(odd)]),
-        "bets[0].account": make_round("R-A", bets=[make_bet("B-A", account=odd)]),
-    }
+    cases = in_each_id(odd, make_round, make_bet)
     # the round that loads comes first: each later bet takes ingest's quick path, which has
     # seen its amounts and time before
     fine = "LB-IT 01 Ωμέγα 桌"
