@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import typer
+from helpers import run_main
 from typer.testing import CliRunner
 
 import reporting.sample.exports
@@ -38,6 +39,7 @@ from reporting.sample.exports import (
     numeric_feed_codes,
 )
 from reporting.sample.faults import CARRIED_KINDS, FORMATS
+from reporting.sample.generator import _SUFFIXES
 
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 MONTH = "2026-10"
@@ -565,6 +567,34 @@ def test_the_same_arguments_give_the_same_bytes_and_gzip_holds_the_plain_file(
     assert packed.log.read_bytes() == again.log.read_bytes()
     assert gzip.decompress(packed.log.read_bytes()) == plain.log.read_bytes()
     assert not list(tmp_path.rglob("*.part"))
+
+
+#: How ingest is told each format: the spec's log by its name, a shape by its built-in profile.
+PROFILE_OF = {"jsonl": (), "replay-api": ("--profile", "replay-api"),
+              "replay-api-jsonl": ("--profile", "replay-api"),
+              "numeric-feed": ("--profile", "numeric-feed"), "flat-csv": ("--profile", "flat-csv")}  # fmt: skip
+#: Every name the sample writes a one-file log under, by format (its table of names).
+WRITTEN_NAMES = [(fmt, suffix) for fmt, suffixes in _SUFFIXES.items() for suffix in suffixes]
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), WRITTEN_NAMES, ids=lambda value: value)
+def test_every_name_the_sample_writes_a_log_under_is_one_ingest_reads(
+    tmp_path, config, fmt, suffix
+):
+    """The sample's names for a log and the readers' agree: ``sample --format flat-csv --out
+    bets.csv.gz`` once wrote a file that ``ingest --profile flat-csv`` refused as not one of
+    its files (*.csv)."""
+    summary = generate_month(
+        config, MONTH, tmp_path / f"log{suffix}", seed=3, rounds_per_day=2, fmt=fmt,
+        games=["live-baccarat-gr"],
+    )  # fmt: skip
+    run = run_main(
+        "ingest", str(summary.log), *PROFILE_OF[fmt], "--db", str(tmp_path / "store.sqlite"),
+        "--config", str(SAMPLE_CONFIG), "--json",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    loaded = json.loads(run.stdout)
+    assert (loaded["rounds_loaded"], loaded["bets_loaded"]) == (summary.loaded_rounds, summary.bets)
 
 
 def test_a_clean_month_keeps_its_spec_bytes_whatever_shapes_exist(tmp_path, config):

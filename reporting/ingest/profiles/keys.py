@@ -18,6 +18,7 @@ from reporting.config.values import (
     TextList,
 )
 from reporting.ingest.profiles.cards import DIALECTS
+from reporting.ingest.profiles.model import LAYOUT_SUFFIXES
 
 __all__ = [
     "BET_KEYS",
@@ -30,10 +31,18 @@ __all__ = [
 ]
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "data" / "profile.schema.json"
-#: How the records of a file are laid out: a JSON document holding an array of rounds
-#: (``.json``, ``.json.gz``), one JSON round a line (``.jsonl``, ``.jsonl.gz``), or a CSV file of
-#: one row per bet (``.csv``).
-LAYOUTS = ("json", "jsonl", "csv")
+#: How the records of a file are laid out, and the file names each layout reads
+#: (:data:`~reporting.ingest.profiles.model.LAYOUT_SUFFIXES`).
+LAYOUTS = tuple(LAYOUT_SUFFIXES)
+_LAYOUT_MEANINGS = {
+    "json": "a document holding an array of rounds",
+    "jsonl": "a round a line",
+    "csv": "a row a bet",
+}
+_LAYOUTS_SAID = ", ".join(
+    f"{layout} ({_LAYOUT_MEANINGS[layout]}: {', '.join(LAYOUT_SUFFIXES[layout])})"
+    for layout in LAYOUTS
+)
 
 _PATH = Text('gameplay.".BaccaratGameplay".betEndDate', 300)
 
@@ -61,9 +70,11 @@ PROFILE_KEYS: dict[str, Key] = {
     "name": Key(Text("replay-api", 64, r"[a-z0-9]+(?:-[a-z0-9]+)*", "a profile name"), "its name"),
     "description": Key(Text("A provider's replay export", 500), "what export it reads"),
     "layouts": Key(
-        TextList(Text("json", 8, "json|jsonl|csv", "json, jsonl or csv"), min_items=1),
-        "how its files are laid out: json (a document holding an array of rounds: .json,"
-        " .json.gz), jsonl (a round a line: .jsonl, .jsonl.gz), csv (a row a bet: .csv)",
+        TextList(
+            Text("json", 8, "|".join(LAYOUTS), f"{', '.join(LAYOUTS[:-1])} or {LAYOUTS[-1]}"),
+            min_items=1,
+        ),
+        f"how its files are laid out: {_LAYOUTS_SAID}",
     ),
     "rounds": Key(
         Text("data", 300),

@@ -13,11 +13,11 @@ from reporting.ingest.profiles.paths import FieldPath
 
 __all__ = ["LAYOUT_SUFFIXES", "Profile", "layout_of_name"]
 
-#: The file names each layout reads, by their ending (lower case).
+#: The file names each layout reads, by their ending (lower case): each plain, or gzipped.
 LAYOUT_SUFFIXES: dict[str, tuple[str, ...]] = {
     "json": (".json", ".json.gz"),
     "jsonl": (".jsonl", ".jsonl.gz"),
-    "csv": (".csv",),
+    "csv": (".csv", ".csv.gz"),
 }
 
 
