@@ -162,7 +162,9 @@ def _indexed(value: dict[str, Any]) -> list[Any]:
     if count > MAX_CARDS_SEEN:
         raise CardProblem(f"a hand of {len(value)} cards")
     try:
-        numbered = sorted((int(key), card) for key, card in value.items() if key.isdigit())
+        numbered = sorted(
+            (int(key), card) for key, card in value.items() if key.isascii() and key.isdigit()
+        )
     except TypeError:  # two cards at one index (never from an object) or not comparable
         numbered = []
     if len(numbered) != len(value):

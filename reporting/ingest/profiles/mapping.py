@@ -279,10 +279,17 @@ class RecordMapper:
                 if value is ABSENT or value is None:
                     return None
                 return hand_codes(value, self.profile.cards)
-            cards = []
-            for get in self._hand_getters[name]:
+            cards, empty = [], None
+            for index, get in enumerate(self._hand_getters[name]):
                 value = get(record)
-                if value is not ABSENT and value is not None and value != "":
+                if value is ABSENT or value is None or value == "":
+                    empty = paths[index] if empty is None else empty
+                elif empty is not None:  # read on, this card would take the empty one's place
+                    raise CardProblem(
+                        f"{empty} is empty, yet {paths[index]} after it holds a card: a hand's"
+                        " cards fill its fields in the order dealt"
+                    )
+                else:
                     cards.append(self.profile.cards.card(value))
             return cards or None
         except CardProblem as problem:

@@ -60,6 +60,8 @@ def test_a_hand_is_a_list_an_indexed_object_or_a_text_of_codes():
     [
         ({"0": "S_K", "2": "H_8"}, "leave a gap"),
         ({"a": "S_K"}, "are not indexes"),
+        ({"0": "S_K", "\u00b2": "H_8"}, "are not indexes"),  # a digit int() cannot read
+        ({"\u0660": "S_K", "1": "H_8"}, "are not indexes"),  # an Arabic-Indic zero
         ({str(i): "S_K" for i in range(20)}, "a hand of 20 cards"),
         (7, "is not a list of cards"),
     ],

@@ -399,6 +399,19 @@ def test_a_flat_csv_export_groups_a_round_s_rows_and_reads_net_wins(tmp_path, co
     assert (second.round_id, second.bets, second.source_line) == ("F-2", [], 5)
 
 
+def test_an_empty_card_column_before_a_filled_one_rejects_the_round(tmp_path, config):
+    """P1 9H, P2 empty, P3 KS: read on past the empty column, KS took P2's place and the round
+    loaded as 9H KS, a hand the table never dealt, settled by verify as if it had been."""
+    gap = ROUND_CELLS.replace(",9H,KS,,", ",9H,,KS,")
+    path = flat(tmp_path / "bets.csv", f"{gap},F-1-B1,a,Banker,25.00,-25.00,EUR,")
+    records, (reject,) = read(path, config, "flat-csv")
+    assert records == [] and (reject.reason, reject.round_id) == ("bad_card", "F-1")
+    assert reject.message == (
+        "player_cards (P1, P2, P3): P2 is empty, yet P3 after it holds a card: a hand's cards"
+        " fill its fields in the order dealt"
+    )
+
+
 def test_rows_of_one_round_that_disagree_reject_the_round(tmp_path, config):
     path = flat(
         tmp_path / "bets.csv",
