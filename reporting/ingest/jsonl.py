@@ -65,6 +65,7 @@ from reporting.records import RejectedLine, RejectReason, Round
 __all__ = [
     "check_depth",
     "check_keys",
+    "check_repeated_keys",
     "gunzipped",
     "read_jsonl",
     "read_jsonl_gz",
@@ -416,6 +417,14 @@ def _ignored(text: str) -> None:
 def check_keys(data: bytes) -> None:
     """Parse the line again, every key in view: raise the reject of a repeated key, of a
     key that is a misspelling of a field, or of nesting deeper than :data:`MAX_DEPTH`."""
+    _check_spelling_of(check_repeated_keys(data))
+
+
+def check_repeated_keys(data: bytes) -> Any:
+    """Parse a record again, every key in view: raise the reject of a repeated key or of
+    nesting deeper than :data:`MAX_DEPTH`; else the record as parsed (its numbers left out).
+    A provider's export (a log profile) is held to this, its keys being the provider's own
+    (the round log's spellings are :func:`check_keys`')."""
     try:
         document = json.loads(
             data,
@@ -430,7 +439,7 @@ def check_keys(data: bytes) -> None:
             f"key {duplicate.key!r} appears twice in one object; which one is meant is unknown",
         ) from None
     check_depth(data)
-    _check_spelling_of(document)
+    return document
 
 
 def _check_spelling_of(document: Any) -> None:

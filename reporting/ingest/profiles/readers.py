@@ -28,7 +28,7 @@ from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
 from reporting.ingest.csv_pair import BoundedLines, csv_problem
 from reporting.ingest.jsonl import (
-    check_keys,
+    check_repeated_keys,
     gunzipped,
     refuse_if_cut,
     skip_blank_run,
@@ -100,7 +100,7 @@ class _Records:
             document = _DECODE(data)
             _ENCODE_INTO(document, self._encoded)
             if not _same_but_whitespace(data, self._encoded):
-                check_keys(data)  # raises the reject of a repeated key
+                check_repeated_keys(data)  # raises the reject of a repeated key
             return self.validate(self.mapper.round_of(document), number)
         except msgspec.DecodeError as error:
             problem = RecordError(RejectReason.BAD_JSON, f"not valid JSON: {error}")

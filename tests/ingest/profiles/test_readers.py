@@ -328,6 +328,57 @@ def test_a_key_given_twice_in_a_game_is_bad_json(tmp_path, config):
     assert records == [] and reject.reason == "bad_json" and "appears twice" in reject.message
 
 
+#: A provider whose keys look like the round log's own (roundId, bankerCards, betId).
+CAMEL_PROFILE = """\
+[profile]
+name = "camel"
+layouts = ["jsonl"]
+[round]
+round_id = "roundId"
+table_id = "tableId"
+settled_at = "settledAt"
+player_cards = "playerCards"
+banker_cards = "bankerCards"
+[bet]
+each = "bets[]"
+bet_id = "bets[].betId"
+account = "bets[].account"
+type = "bets[].type"
+stake = "bets[].stake"
+payout = "bets[].payout"
+[times]
+unit = "iso"
+[money]
+unit = "major"
+"""
+CAMEL_LINE = '{"roundId": "K-N", "tableId": "LB-IT-01", "settledAt": "2026-10-10T12:00:00Z", "playerCards": ["7C", "10H"], "bankerCards": ["8C", "4S", "KD"], "bets": [{"betId": "KB-N", "account": "ACCOUNT", "type": "player", "stake": 6, "payout": 12}]}'  # fmt: skip
+
+
+def test_a_provider_s_keys_are_its_own_whether_its_record_holds_an_escape_or_not(tmp_path, config):
+    """A record with a JSON escape (``\\u00e9``, ``\\/``) is parsed again for a repeated key;
+    it was held there to the round log's spellings too, and rejected: "unknown field
+    'bankerCards': did you mean banker_cards?", while the same record written without the
+    escape loaded."""
+    profile = tmp_path / "camel.toml"
+    profile.write_text(CAMEL_PROFILE, encoding="utf-8")
+    accounts = ("acc-Jos\u00e9", "acc-Jos\\u00e9", "acc-J\\/os")
+    lines = [
+        CAMEL_LINE.replace("-N", f"-{number}").replace("ACCOUNT", account)
+        for number, account in enumerate(accounts, 1)
+    ]
+    path = tmp_path / "hands.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records, rejects = read(path, config, str(profile))
+    assert rejects == []
+    assert [bet.account for record in records for bet in record.bets] == [
+        "acc-Jos\u00e9", "acc-Jos\u00e9", "acc-J/os",
+    ]  # fmt: skip
+    repeated = lines[1].replace('"tableId"', '"tableId": "LB-IT-01", "tableId"')
+    path.write_text(repeated + "\n", encoding="utf-8")
+    _, (reject,) = read(path, config, str(profile))
+    assert reject.reason == "bad_json" and "'tableId' appears twice" in reject.message
+
+
 def test_players_on_different_tables_in_one_game_are_refused(tmp_path, config):
     split = game()
     split["playersBets"][1]["tileId"] = "LB-IT-02"
