@@ -592,9 +592,9 @@ class RoundValidator:
                 f"bets[{index}]: bet_id and account must not be empty (an account is what the"
                 " house rules of one player are judged on)",
             )
+        # A type as a provider gives it (a profile keeps one it does not map) is shown as an id.
         for name, value in (("bet_id", bet.bet_id), ("account", bet.account), ("type", bet.type)):
             _check_length(f"bets[{index}].{name}", value, MAX_ID_CHARS, "an id")
-        for name, value in (("bet_id", bet.bet_id), ("account", bet.account)):
             _check_prints(f"bets[{index}].{name}", value)
         offered = self._offered[game_id]
         if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):

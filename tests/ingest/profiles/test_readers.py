@@ -181,6 +181,11 @@ def test_a_bet_type_the_tool_does_not_settle_is_kept_as_given_and_its_round_load
     (record,), rejects = read(document(tmp_path / "games.json", tiger), config)
     assert rejects == []
     assert [bet.bet_type for bet in record.bets] == ["banker", "BC_PLAYER_TIGER", "player"]
+    # Kept as given, it is shown as given (the audit, the findings): it prints, as an id does.
+    tiger["playersBets"][0]["bets"][-1]["betType"] = "BC_X\nall payouts verified\u202e"
+    _, (reject,) = read(document(tmp_path / "games.json", tiger), config)
+    assert (reject.reason, reject.round_id) == ("bad_value", "G-1")
+    assert reject.message.startswith("bets[1].type 'BC_X\\nall payouts verified\\u202e' holds")
 
 
 VARIANTS_CONFIG = """\
