@@ -72,7 +72,7 @@ def ingest_command(
     # The files named first, before any line could be logged into one of them.
     keep_apart({}, {f"the round log {path}": path for path in paths if not path.is_dir()})
     operator = load_operator_config(config)
-    sources = discover_sources(paths, load_profile(profile))
+    sources = discover_sources(paths, load_profile(profile, configured=list(operator.games)))
     logs = [file for source in sources for file in (source.path, source.companion) if file]
     keep_apart({}, {f"the round log {file}": file for file in logs})
     unreadable = _unreadable_in_folders(paths, spec_and_none=profile == "spec" and not sources)

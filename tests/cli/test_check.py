@@ -230,6 +230,27 @@ def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_
     result = check("--config", str(path), "--profile", str(profile), "--json")
     assert result.exit_code == 2
     assert json.loads(result.stdout)["problems"] == [expected]
+    # ingest said nothing of it: every round of the game was rejected as of an unknown game,
+    # and the file, known by its hash, could not be loaded again once the profile was mended.
+    export = tmp_path / "export.jsonl"
+    export.write_text('{"id": "R-1"}\n', encoding="utf-8")
+    db = tmp_path / "store.sqlite"
+    argv = (
+        "ingest",
+        str(export),
+        "--profile",
+        str(profile),
+        "--config",
+        str(path),
+        "--db",
+        str(db),
+    )
+    loading = run_main(*argv)
+    assert (loading.returncode, loading.stderr) == (
+        2,
+        f"baccarat-report: log profile: {expected}\n",
+    )
+    assert not db.exists()
     ruled = write(
         tmp_path,
         '[operator]\nname = "X"\n[games.live-baccarat-gr]\n'
