@@ -54,7 +54,14 @@ from reporting.ingest.validation import (
 )
 from reporting.records import CSV_BET_FIELDS, CSV_ROUND_FIELDS, RejectedLine, RejectReason, Round
 
-__all__ = ["CSV_BET_FIELDS", "CSV_ROUND_FIELDS", "BoundedLines", "csv_problem", "read_csv_pair"]
+__all__ = [
+    "CSV_BET_FIELDS",
+    "CSV_ROUND_FIELDS",
+    "BoundedLines",
+    "csv_problem",
+    "leading_cells",
+    "read_csv_pair",
+]
 
 
 _CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
@@ -63,11 +70,16 @@ _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout",
 
 class BoundedLines:
     """The physical lines of a text file, each cut at :data:`MAX_CSV_LINE_CHARS` (the rest of
-    a longer one streamed past, a chunk at a time), numbered from 1."""
+    a longer one streamed past, a chunk at a time), numbered from 1.
+
+    The reader sets :attr:`row_start` to the number of the line its next row starts on; that
+    line is kept as :attr:`first`: of a row the csv module refuses (a quote left open swallows
+    the lines after it), the line that names its round."""
 
     def __init__(self, handle: IO[str]):
         self.number = 0  # of the last line given
-        self.last = ""  # the last line given (the text of a row the csv module refused)
+        self.row_start = 1
+        self.first = ""  # the line numbered row_start, once given
         self.cut = 0  # the number of the last line cut short, 0 if none was
         self._handle = handle
 
@@ -78,7 +90,8 @@ class BoundedLines:
             if len(line) == MAX_CSV_LINE_CHARS and line[-1] not in "\r\n" and self._skip_rest():
                 self.cut = self.number
                 line += "\n"
-            self.last = line
+            if self.number == self.row_start:
+                self.first = line
             yield line
 
     def _skip_rest(self) -> bool:
@@ -165,23 +178,31 @@ def _field_limit() -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
-def _leading_cells(text: str) -> list[str]:
-    """The whole cells at the start of a line the csv module refused (its first thousand
-    characters, the last cell dropped as maybe cut), so that the row's reject still names
-    its round."""
+def leading_cells(text: str, delimiter: str = ",") -> list[str]:
+    """The whole cells at the start of the first line of a row the csv module refused (its
+    first thousand characters, the last cell dropped as maybe cut), so that the row's reject
+    still names its round."""
     try:
         with _field_limit():
-            cells = next(csv.reader([text[:1000]]), [])
+            cells = next(csv.reader([text[:1000]], delimiter=delimiter), [])
     except csv.Error:
         return []
     return cells[:-1]
 
 
-def csv_problem(error: csv.Error) -> str:
-    """What a reject says of a row the csv module refused."""
+def csv_problem(error: csv.Error, first: int, last: int) -> str:
+    """What a reject says of a row the csv module refused, read from line ``first`` to
+    ``last`` (a row spans lines only from a quote left open on its first line)."""
     if "field larger than field limit" in str(error):
-        return f"a cell is longer than {MAX_CSV_FIELD_CHARS:,} characters"
-    return f"the row cannot be read as CSV ({error})"
+        problem = f"a cell is longer than {MAX_CSV_FIELD_CHARS:,} characters"
+    else:
+        problem = f"the row cannot be read as CSV ({error})"
+    if last > first:
+        return (
+            f"lines {first}-{last} read as one row (a quoted cell opened on line {first} runs"
+            f" to line {last}): {problem}"
+        )
+    return problem
 
 
 def _readable(value: str) -> tuple[str, bool]:
@@ -218,24 +239,20 @@ def _stage(
     indexes = [csv_file.columns[field] for field in present]
     cells_of = itemgetter(*indexes)  # at least the required columns: always a tuple
     width, reader, lines = csv_file.width, csv_file.reader, csv_file.lines
-    refused = (None,) * len(indexes)
 
     def rows() -> Iterator[tuple]:
         while True:
-            first = reader.line_num + 1  # the row's first line
+            first = lines.row_start = reader.line_num + 1  # the row's first line
             try:
                 row = next(reader)
             except StopIteration:
                 return
             except csv.Error as error:
-                text = _readable(lines.last.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
-                cells = refused
-                if reader.line_num == first:  # one line: its first cells name the round
-                    leading = _leading_cells(text)
-                    cells = tuple(
-                        leading[index] if index < len(leading) else None for index in indexes
-                    )
-                yield (first, *cells, text, False, False, csv_problem(error))
+                text = _readable(lines.first.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
+                leading = leading_cells(text)  # its first line's first cells name the round
+                cells = tuple(leading[index] if index < len(leading) else None for index in indexes)
+                problem = csv_problem(error, first, reader.line_num)
+                yield (first, *cells, text, False, False, problem)
                 continue
             problem = None
             if lines.cut >= first:

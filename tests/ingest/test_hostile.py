@@ -457,6 +457,31 @@ def test_csv_hostile_rows_are_each_that_rows_reject(tmp_path, operator_config, m
     assert all(len(reject.message) <= MAX_MESSAGE_CHARS for reject in rejects)
 
 
+def test_a_csv_quote_never_closed_past_a_cell_s_bound_names_its_round_and_lines(
+    tmp_path, operator_config, make_round
+):
+    """rounds.csv: an open quote on line 3 reads the rows after it into one cell until the
+    cell's bound; the reject named no round and kept the text of the line the bound was met
+    on, another round's row."""
+    rounds = [make_round(f"C-{n}") for n in range(1, 601)]
+    for record in rounds:
+        record["bets"][0]["bet_id"] = record["round_id"] + "-B"
+    rounds_path, bets_path = write_csv_pair(tmp_path, rounds)
+    lines = rounds_path.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2].replace(",", ',"', 1)  # C-2's second cell opens a quote never closed
+    rounds_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records, rejects = read(Source(rounds_path, "csv", bets_path), operator_config)
+    reject = rejects[0]
+    assert (reject.source_line, reject.round_id, reject.raw_text) == (3, "C-2", lines[2])
+    last = int(reject.message.split(" ")[1].split("-")[1])
+    assert reject.message == (
+        f"lines 3-{last} read as one row (a quoted cell opened on line 3 runs to line"
+        f" {last}): a cell is longer than {MAX_CSV_FIELD_CHARS:,} characters"
+    )
+    loaded = [record.round_id for record in records]
+    assert loaded == ["C-1", *(f"C-{n}" for n in range(last, 601))]
+
+
 @pytest.mark.parametrize(
     ("header", "words"),
     [

@@ -26,7 +26,7 @@ import msgspec
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
-from reporting.ingest.csv_pair import BoundedLines, csv_problem
+from reporting.ingest.csv_pair import BoundedLines, csv_problem, leading_cells
 from reporting.ingest.jsonl import (
     check_repeated_keys,
     gunzipped,
@@ -202,16 +202,19 @@ def _csv_records(
             raise InputError(f"{name}:1: the CSV header is not UTF-8 text")
         rounds = _Rounds(records, profile)
         while True:
-            line = reader.line_num + 1
+            line = lines.row_start = reader.line_num + 1
             try:
                 row = next(reader)
             except StopIteration:
                 break
-            except csv.Error as error:
-                yield from rounds.flush()
-                problem = RecordError(RejectReason.BAD_VALUE, csv_problem(error))
-                last = lines.last.rstrip("\r\n").encode("utf-8", "surrogateescape")
-                yield records.rejected(line, problem, last, None)
+            except csv.Error as error:  # the row's first line names its round, as a row would
+                first = lines.first.rstrip("\r\n")
+                leading = leading_cells(first, profile.delimiter)
+                cells = {
+                    column: cell for column, cell in zip(header, leading, strict=False) if cell
+                }
+                problem = csv_problem(error, line, reader.line_num)
+                yield from rounds.add(_Row(line, cells, first, problem))
                 continue
             if not row or row == [""]:
                 continue

@@ -8,6 +8,7 @@ import copy
 import csv
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -512,6 +513,28 @@ def test_a_quote_never_closed_is_named_with_the_lines_it_swallowed(tmp_path, con
         "lines 3-5 read as one row (a quoted cell opened on line 3 runs to line 5): 17 cells"
         " under a header of 22"
     )
+
+
+def test_a_quote_never_closed_past_a_cell_s_bound_names_its_round_and_its_lines(tmp_path, config):
+    """An open quote on line 3 reads the rows after it into one cell until the cell's bound:
+    the reject named neither its round nor the lines it swallowed, and kept the text of the
+    line the bound was met on, another round's row, as if that one were bad."""
+    rows = [
+        f"{ROUND_CELLS.replace('F-1', f'F-{n}')},F-{n}-B1,a,Banker,25.00,-25.00,EUR,"
+        for n in range(1, 601)
+    ]
+    rows[1] = rows[1].replace(",F-2-B1,a,", ',F-2-B1,"a,')
+    records, (reject,) = read(flat(tmp_path / "bets.csv", *rows), config, "flat-csv")
+    assert (reject.source_line, reject.round_id, reject.report_month) == (3, "F-2", "2026-10")
+    assert reject.raw_text == rows[1]
+    last = int(re.search(r"^lines 3-(\d+) ", reject.message)[1])
+    assert reject.message == (
+        f"lines 3-{last} read as one row (a quoted cell opened on line 3 runs to line"
+        f" {last}): a cell is longer than 65,536 characters"
+    )
+    assert 300 < last < 600  # the bound met partway
+    # The rows after the swallowed lines load; line L holds round F-(L-1).
+    assert [record.round_id for record in records] == ["F-1", *(f"F-{n}" for n in range(last, 601))]
 
 
 def test_a_rejected_flat_csv_round_keeps_its_month_in_its_game_s_time_zone(tmp_path, config):
