@@ -176,6 +176,9 @@ def _profile(
     }
     if each is not None:
         _check_each(each, bet_fields, problems)
+    hands = {("round", name): round_fields.get(name) for name in ("player_cards", "banker_cards")}
+    _check_own_places(hands, csv, problems)
+    _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
     rounds = None
     if "rounds" in about:
         rounds = _path(about["rounds"], ("profile", "rounds"), False, problems)
@@ -264,6 +267,22 @@ def _paths(
         paths = tuple(_path(text, key, csv, problems) for text in value)
         return None if None in paths else paths  # type: ignore[return-value]
     return _path(value, key, csv, problems)
+
+
+def _check_own_places(fields: dict[tuple[str, str], Any], csv: bool, problems: Problems) -> None:
+    """Fields that are never one value (a bet's stake and payout, its id and account, the two
+    hands) each read a place of their own: a payout read at the stake's path loads every bet
+    as paid its stake, and nothing else would say so."""
+    read_for: dict[tuple[Any, ...], str] = {}
+    for key, value in fields.items():
+        for path in value if isinstance(value, tuple) else (value,):
+            if path is None:
+                continue
+            other = read_for.setdefault(path.steps, ".".join(key))
+            if other != ".".join(key):  # (one field's list names a place once: its check)
+                place = f"column {path.text!r}" if csv else f"path {path.text!r}"
+                problems.add(key, f"the {place} is read for {other} too: each reads its own")
+                break
 
 
 def _check_each(each: FieldPath, fields: dict[str, FieldPath | None], problems: Problems) -> None:

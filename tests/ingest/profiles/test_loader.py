@@ -163,6 +163,21 @@ def test_a_bet_field_off_the_bets_path_is_refused(tmp_path):
     )
 
 
+def test_two_fields_never_one_value_read_at_one_place_are_refused(tmp_path):
+    """A payout read at the stake's path loaded every bet as paid its stake, with no word of
+    the profile (check --profile passed it)."""
+    text = MINIMAL.replace('payout = "bets[].paid"', 'payout = "bets[].stake"')
+    (problem,) = problems_of(tmp_path, text)
+    assert problem.endswith(
+        "bet.payout: the path 'bets[].stake' is read for bet.stake too: each reads its own"
+    )
+    hands = MINIMAL.replace('banker_cards = "b"', 'banker_cards = ["b", "p"]')
+    (problem,) = problems_of(tmp_path, hands)
+    assert problem.endswith(
+        "round.banker_cards: the path 'p' is read for round.player_cards too: each reads its own"
+    )
+
+
 def test_a_missing_required_field_and_a_missing_section_are_both_said(tmp_path):
     text = MINIMAL.replace('table_id = "table"\n', "").split("[bet]")[0]
     problems = problems_of(tmp_path, text)
