@@ -115,12 +115,14 @@ def disclose_command(
         print_json(disclosure.to_document())
     else:
         print_disclosure(disclosure)
+    for warning in disclosure.warnings:  # each names its game, as rules' and monthly's do
+        command_logger().warning("%s: %s", disclosure.game.id, warning)
     # A figure in doubt or missing is not to be published as it is: exit 1 with the warnings.
     raise typer.Exit(EXIT_FINDINGS if disclosure.warnings else EXIT_OK)
 
 
 def print_disclosure(disclosure: Disclosure) -> None:
-    """The figures as a two-column table, then the warnings, each with the game's id."""
+    """The figures as a two-column table (the command logs the warnings after it)."""
     from reporting.cli.tables import FoldingTable
 
     game = disclosure.game
@@ -159,5 +161,3 @@ def print_disclosure(disclosure: Disclosure) -> None:
     for item, figure in rows:
         table.add_row(item, figure)
     stdout_console().print(table)
-    for warning in disclosure.warnings:  # each names its game, as rules' and monthly's do
-        command_logger().warning("%s: %s", game.id, warning)

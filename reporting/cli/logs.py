@@ -231,6 +231,15 @@ def configure_logging(log_file: Path | None = None, level: int = logging.INFO) -
         logger.addHandler(handler)
 
 
+def document_on_stdout() -> None:
+    """``--json``: stdout is the command's document, and a scheduled job's steps (info
+    records) stay off stderr; its warnings and errors still go there, and ``--log-file``
+    still gets every record, as without ``--json``."""
+    for handler in logging.getLogger(LOGGER).handlers:
+        if isinstance(handler, _StderrHandler):
+            handler.setLevel(max(handler.level, logging.WARNING))
+
+
 def log_file_path() -> Path | None:
     """The file ``--log-file`` appends to in this run, or None."""
     for handler in logging.getLogger(LOGGER).handlers:

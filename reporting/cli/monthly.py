@@ -31,7 +31,13 @@ from reporting.cli.common import (
     verification_workers,
 )
 from reporting.cli.disclose import parse_as_of
-from reporting.cli.logs import JOB_LINE, command_logger, drop_log_file, log_file_path
+from reporting.cli.logs import (
+    JOB_LINE,
+    command_logger,
+    document_on_stdout,
+    drop_log_file,
+    log_file_path,
+)
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
@@ -125,6 +131,8 @@ def monthly_command(
 
     # Before anything else, so that no line of a refused run lands in the inbox.
     _refuse_log_inside(*(Path(os.path.realpath(folder)) for folder in (inbox, out)))
+    if as_json:
+        document_on_stdout()
     operator = load_publishing_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
@@ -233,7 +241,7 @@ def _run_locked(
                 dates,
                 functools.partial(render_game, operator=operator.operator),
                 locked=True,
-                log=_quiet if as_json else _log,
+                log=_log,
                 progress=bars.task if bars.watched else no_progress,
                 jobs=workers.jobs,
                 runner=workers.runner,
@@ -241,10 +249,6 @@ def _run_locked(
             )
         finally:
             connection.close()
-
-
-def _quiet(line: str) -> None:
-    """With --json, stdout carries the document and nothing else is printed."""
 
 
 def _log(line: str) -> None:

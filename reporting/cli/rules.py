@@ -214,11 +214,11 @@ def _choices(text: str, known: tuple[str, ...], option: str) -> tuple[str, ...]:
 
 def _report(written: list[dict], warnings: list[str], out: Path, as_json: bool) -> None:
     """The files written and the warnings (each page with one is marked as a draft)."""
+    for warning in warnings:  # in the document with --json, and logged either way
+        command_logger().warning("%s", warning)
     if as_json:
         print_json({"files": written, "warnings": warnings, "draft": bool(warnings)})
         return
-    for warning in warnings:
-        command_logger().warning("%s", warning)
     typer.echo(f"{len(written)} file(s) written to {out}")
     if warnings:
         typer.echo("marked as drafts, not for publication, until the warnings above are settled")

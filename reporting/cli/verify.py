@@ -34,6 +34,7 @@ from reporting.cli.common import (
     verification_workers,
 )
 from reporting.cli.disclose import parse_as_of
+from reporting.cli.logs import command_logger
 from reporting.engine.money import format_cents, format_money, round_fraction
 from reporting.errors import InputError, printable
 
@@ -155,6 +156,12 @@ def verify_command(
         connection.close()
     files = (workbook, written, findings_file)
     _print_outcome(result, (outcomes, rtp), alerts, files, operator.games, as_json=as_json)
+    for game_id, rounds in sorted(result.unconfigured_rounds.items()):  # in --json's too
+        command_logger().warning(
+            "%s rounds of %s were not checked: the configuration does not list that game",
+            f"{rounds:,}",
+            game_id,
+        )
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 
@@ -497,11 +504,6 @@ def print_report(
             f"... {result.finding_count - SHOWN_FINDINGS:,} more findings: all are in the"
             " findings table, the audit workbook and --findings-file (--json lists the"
             f" {FINDINGS_LISTED:,} heaviest)"
-        )
-    for game_id, rounds in sorted(result.unconfigured_rounds.items()):
-        typer.echo(
-            f"warning: {rounds:,} rounds of {game_id} were not checked: the configuration"
-            " does not list that game"
         )
     for line in not_checked:
         typer.echo(line)

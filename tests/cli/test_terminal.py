@@ -400,9 +400,12 @@ def test_the_log_file_gets_the_warnings_with_a_timestamp_and_stdout_stays_the_re
         assert (logged.stdout, logged.stderr) == (plain.stdout, plain.stderr)
     plain_json = run_main(*args, "--json", cwd=tmp_path)
     logged_json = run_main("--log-file", "logs/run.log", *args, "--json", cwd=tmp_path)
-    assert (logged_json.stdout, logged_json.stderr) == (plain_json.stdout, "")
+    # --json: the warning is in the document, and logged as without it (the log file of a run
+    # with --json stayed empty)
+    assert (logged_json.stdout, logged_json.stderr) == (plain_json.stdout, plain.stderr)
+    assert json.loads(plain_json.stdout)["warnings"] == ["no play in 2026-11: the page shows 0.00%"]
     lines = (tmp_path / "logs" / "run.log").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     for line in lines:
         assert re.fullmatch(
             r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} WARNING baccarat-report: live-baccarat-gr: no play in"

@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from helpers import bet_record, round_record, store_records
+from helpers import bet_record, round_record, run_main, store_records
 from typer.testing import CliRunner
 
 from reporting.cli import app
@@ -89,6 +89,26 @@ def test_the_text_says_per_game_what_was_not_checked_and_lists_the_unverified_be
     ) in lines
     assert not any(line.startswith("live-baccarat-gr") for line in lines)  # all checks ran
     assert re.search(r"│ unverified_bet +│ +1 │", result.stdout)  # the kinds' table
+
+
+def test_rounds_of_a_game_the_configuration_lacks_are_a_warning_on_stderr(export_db, tmp_path):
+    """ "warning: 1 rounds of live-baccarat-gr were not checked ..." was a line of stdout (the
+    command's result), without the program's name, and never in --log-file."""
+    config = tmp_path / "italy.toml"
+    config.write_text('[operator]\nname = "X"\n[games.live-baccarat-it]\n', encoding="utf-8")
+    said = (
+        "baccarat-report: warning: 1 rounds of live-baccarat-gr were not checked: the"
+        " configuration does not list that game"
+    )
+    for extra in ((), ("--json",)):
+        run = run_main(
+            "--log-file", str(tmp_path / "run.log"), "verify", "--db", str(export_db),
+            "--config", str(config), *extra,
+        )  # fmt: skip
+        assert run.returncode == 1 and said in run.stderr.splitlines(), run.stderr
+        assert "were not checked" not in run.stdout
+    logged = (tmp_path / "run.log").read_text(encoding="utf-8")
+    assert logged.count(said.removeprefix("baccarat-report: warning: ")) == 2
 
 
 def test_json_lists_the_checks_not_run_and_counts_the_new_kind(export_db, sample_config_path):

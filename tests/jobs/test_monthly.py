@@ -1017,6 +1017,30 @@ def test_json_document_has_the_contract_keys(greek, make_round, make_bet, write_
     assert set(month["files"]) == {str(folder / name) for name in files_under(folder)}
 
 
+def test_with_json_the_log_file_still_gets_every_step_and_stderr_every_warning(greek):
+    """``--log-file ... monthly --json`` kept an empty log, and stderr said nothing, not even
+    the warnings: --json silenced every line where it is meant to keep stdout the document.
+    A month without play (September, as of 4 November) is a warning."""
+    argv = greek_argv(greek, "--json", as_of="2026-11-04")
+    log = greek.root / "logs" / "monthly.log"
+    argv[argv.index("monthly") : argv.index("monthly")] = ["--log-file", str(log)]
+    process = run_command(argv, greek.root)
+    assert process.returncode == 1, process.stderr
+    assert json.loads(process.stdout)["months"][0]["month"] == "2026-09"
+    logged = log.read_text(encoding="utf-8").splitlines()
+    steps = [line for line in logged if " INFO baccarat-report monthly: " in line]
+    warnings = [line for line in logged if " WARNING baccarat-report monthly: " in line]
+    assert len(steps) + len(warnings) == len(logged)
+    assert any(": reports for 2026-09: " in line for line in steps), logged
+    assert [line.split(" WARNING ")[1] for line in warnings] == [
+        "baccarat-report monthly: disclose live-baccarat-gr: warning: no play in 2026-09: the"
+        " page shows 0.00%"
+    ]
+    # stderr: the warnings, not the steps
+    said = process.stderr.splitlines()
+    assert len(said) == 1 and said[0].endswith(warnings[0].split(" baccarat-report ")[1]), said
+
+
 # --- the library: failures, manifest inputs, the demo --------------------------------------------
 
 
