@@ -201,7 +201,8 @@ def database_lock(database: Path, wait: float = DEFAULT_WAIT) -> Iterator[Path]:
         return DatabaseBusy(
             f"{database}: another run on this database ({holder}) held its lock {path.name}"
             f" for more than {wait:g} s; nothing was changed; run again when it ends, or"
-            " allow a longer wait"
+            " pass --wait SECONDS (the wait for another run's lock; --db-wait is for another"
+            " process's write)"
         )
 
     with hold_lock(path, wait, held_by_other=held):

@@ -126,8 +126,8 @@ def test_a_second_run_waits_for_the_database_lock_then_says_who_holds_it(tmp_pat
     assert 0.45 <= waited < 5
     assert str(caught.value) == (
         f"{db}: another run on this database (pid {holder.pid}) held its lock store.sqlite.lock"
-        " for more than 0.5 s; nothing was changed; run again when it ends, or allow a longer"
-        " wait"
+        " for more than 0.5 s; nothing was changed; run again when it ends, or pass --wait"
+        " SECONDS (the wait for another run's lock; --db-wait is for another process's write)"
     )
     # The holder is gone: the lock is free again (the kernel released it with the process).
     with database_lock(db, wait=0) as path:
