@@ -216,6 +216,19 @@ PROFILE_WITH_GAMES = (
 )
 
 
+def test_a_clean_profile_is_said_to_be_checked(tmp_path):
+    """``check --profile mine.toml`` of a profile without a problem said nothing of it: only
+    the configuration's line, as if the profile had not been read."""
+    profile = tmp_path / "mine.toml"
+    profile.write_text(MINIMAL_PROFILE, encoding="utf-8")
+    path = write(tmp_path, '[operator]\nname = "X"\n[games.live-baccarat-gr]\n')
+    result = check("--config", str(path), "--profile", str(profile))
+    assert result.exit_code == 0, result.output
+    assert f"log profile {profile}: read and checked against the configuration" in (
+        result.stdout.splitlines()
+    )
+
+
 def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_path):
     """Named by --profile and by an [[inbox.profiles]] rule: the game it names is at its line
     of the profile (every round of that game would be rejected as of an unknown game)."""
