@@ -389,14 +389,16 @@ def _raw_of(group: list[_Row]) -> bytes:
 def _group_problem(group: list[_Row], round_columns: tuple[str, ...]) -> tuple[int, str] | None:
     """The first line of a round's rows that keeps the round from loading, and why."""
     first = group[0]
+    expected = list(map(first.cells.get, round_columns))  # the common case: all alike
     for row in group:
         if row.problem is not None:
             return row.line, row.problem
-        differs = [
-            column for column in round_columns if row.cells.get(column) != first.cells.get(column)
-        ]
-        if differs:
-            column = differs[0]
+        if row is not first and list(map(row.cells.get, round_columns)) != expected:
+            column = next(
+                column
+                for column in round_columns
+                if row.cells.get(column) != first.cells.get(column)
+            )
             return first.line, (
                 f"line {row.line}: column {column} {shown(row.cells.get(column, ''))} differs"
                 f" from the round's first row (line {first.line}: {shown(first.cells.get(column, ''))})"
