@@ -252,7 +252,7 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
     print(f"configuration {where}: {loaded}{counts}", file=out)
     for note in document["notes"]:
         print(f"  {note}", file=out)
-    for reference in document["profiles"]:  # each named problem above names its file
+    for reference in document["profiles"]:  # its problems, if any, are above, naming its file
         print(f"log profile {reference}: read and checked against the configuration", file=out)
     listing = document["inbox"]
     if listing is not None:
