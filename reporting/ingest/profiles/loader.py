@@ -279,7 +279,7 @@ def _check_own_places(fields: dict[tuple[str, str], Any], csv: bool, problems: P
             if path is None:
                 continue
             other = read_for.setdefault(path.steps, ".".join(key))
-            if other != ".".join(key):  # (one field's list names a place once: its check)
+            if other != ".".join(key):  # (a place listed twice in one field: its list's check)
                 place = f"column {path.text!r}" if csv else f"path {path.text!r}"
                 problems.add(key, f"the {place} is read for {other} too: each reads its own")
                 break
