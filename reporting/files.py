@@ -54,6 +54,7 @@ __all__ = [
     "make_staging",
     "mount_table",
     "open_regular",
+    "refuse_unless_replaceable",
     "remove_staging",
     "sha256_of",
     "write_all_atomically",
@@ -227,15 +228,35 @@ def sha256_of(*paths: Path) -> str:
     return digest.hexdigest()
 
 
+def refuse_unless_replaceable(path: Path | str, option: str | None = None) -> None:
+    """Refuse what a file written at ``path`` would take away: it is renamed over ``path``, so
+    a FIFO, socket or device there, or a link to one (``/dev/stdout``, ``/dev/null``), would be
+    gone, a device node included when run as root. Nothing there, a regular file, a link to
+    one or to nothing (the link is replaced, never followed), and a folder (which the write
+    refuses in its own words) pass. ``option``: how the command line names the path."""
+    try:
+        mode = os.stat(path).st_mode  # through a link: what it points to
+    except OSError:
+        return  # nothing there (or a link to nothing): the write says what else is wrong
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        named = f"{option} {path}" if option else str(path)
+        raise InputError(
+            f"{named}: {kind_of_file(mode)}, not a file, which writing here would replace: it"
+            " is left as it is; name a file to write"
+        )
+
+
 def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:
     """Write ``data`` (bytes, or a function writing to a binary file) to ``path`` atomically.
 
     The content goes to a temporary file beside ``path``, flushed to disk, then renamed over
     ``path``; on any error the temporary file is removed and ``path`` is left as it was. A
-    fault of the machine (no space, a read-only or forbidden folder) raises the
+    FIFO, socket or device at ``path`` is refused (:func:`refuse_unless_replaceable`); a fault
+    of the machine (no space, a read-only or forbidden folder) raises the
     :func:`environment_fault` naming ``path``.
     """
     path = Path(path)
+    refuse_unless_replaceable(path)
     temporary = _staged(path, data)
     try:
         os.replace(temporary, path)
@@ -258,6 +279,8 @@ def write_all_atomically(files: Sequence[tuple[Path, bytes]]) -> None:
     reader at that instant may see both), and one fails only on a fault of the machine; the
     error then says how many files were already in place.
     """
+    for path, _ in files:
+        refuse_unless_replaceable(path)
     staged: list[tuple[Path, Path]] = []
     try:
         for path, data in files:

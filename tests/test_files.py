@@ -14,6 +14,8 @@ from __future__ import annotations
 import doctest
 import errno
 import os
+import socket
+import stat
 import subprocess
 import sys
 import time
@@ -29,7 +31,14 @@ from reporting.errors import (
     NotARegularFile,
     PermissionDenied,
 )
-from reporting.files import environment_fault, open_regular, sha256_of, write_atomically
+from reporting.files import (
+    environment_fault,
+    open_regular,
+    refuse_unless_replaceable,
+    sha256_of,
+    write_all_atomically,
+    write_atomically,
+)
 
 
 def test_the_examples_in_the_docstrings_hold():
@@ -174,3 +183,43 @@ def test_a_file_of_the_longest_name_is_written_atomically_too(tmp_path):
     write_atomically(path, b"data")
     assert path.read_bytes() == b"data"
     assert [item.name for item in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_fifo_socket_or_link_to_one_where_a_file_is_written_is_refused_and_left(tmp_path):
+    """A file is written by renaming over its path: `verify --findings-file` given a FIFO, or
+    /dev/full (run as root), replaced it with a regular file, the device node gone. What is
+    not a file (or a link to a file, or to nothing) is refused and left as it is, and
+    nothing of the set is written."""
+    fifo = tmp_path / "findings.jsonl"
+    os.mkfifo(fifo)
+    link = tmp_path / "workbook.xlsx"
+    link.symlink_to(fifo)
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(tmp_path / "sock.html"))
+    try:
+        for path, kind in (
+            (fifo, "a FIFO"),
+            (link, "a FIFO"),
+            (tmp_path / "sock.html", "a socket"),
+        ):
+            with pytest.raises(InputError, match=f"{kind}.*, not a file, .* left as it is"):
+                write_atomically(path, b"data")
+        with pytest.raises(InputError, match=r"a FIFO \(named pipe\), not a file"):
+            write_all_atomically([(tmp_path / "first.html", b"x"), (fifo, b"y")])
+        with pytest.raises(InputError, match=r"^--findings-file /dev/zero: a character device"):
+            refuse_unless_replaceable("/dev/zero", "--findings-file")
+    finally:
+        listening.close()
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.readlink(link) == str(fifo)
+    assert sorted(item.name for item in tmp_path.iterdir()) == [
+        "findings.jsonl", "sock.html", "workbook.xlsx",
+    ]  # fmt: skip
+    # A link to a file, or to nothing, is replaced, never followed (a link planted in a shared
+    # folder cannot send the write elsewhere).
+    target = tmp_path / "target.txt"
+    target.write_bytes(b"keep")
+    for name, points_to in (("to-file.txt", target), ("to-nothing.txt", tmp_path / "gone")):
+        (tmp_path / name).symlink_to(points_to)
+        write_atomically(tmp_path / name, b"new")
+        assert not (tmp_path / name).is_symlink() and (tmp_path / name).read_bytes() == b"new"
+    assert target.read_bytes() == b"keep"

@@ -97,7 +97,7 @@ def keep_apart(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) 
     Each would be replaced, or appended to, without a word: ``--workbook store.sqlite``
     turned the store into a workbook."""
     from reporting.cli.logs import drop_log_file, log_file_path
-    from reporting.files import same_file
+    from reporting.files import refuse_unless_replaceable, same_file
 
     named = [(option, path) for option, path in inputs.items() if path is not None]
     for option, path in list(named):
@@ -106,6 +106,8 @@ def keep_apart(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) 
                 named += [(f"--db's {s.strip('-.')} file", Path(f"{at}{s}")) for s in _BESIDE_DB]
     log = log_file_path()
     written = [(option, path) for option, path in outputs.items() if path is not None]
+    for option, path in written:  # a FIFO or device there would be taken away
+        refuse_unless_replaceable(path, option)
     for index, (option, path) in enumerate(written):
         for other, taken in [*named, *written[:index], *([("--log-file", log)] if log else [])]:
             if same_file(path, taken):

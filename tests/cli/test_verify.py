@@ -11,7 +11,9 @@ types.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 
 import pytest
 from helpers import bet_record, round_record, run_main, store_records
@@ -109,6 +111,22 @@ def test_rounds_of_a_game_the_configuration_lacks_are_a_warning_on_stderr(export
         assert "were not checked" not in run.stdout
     logged = (tmp_path / "run.log").read_text(encoding="utf-8")
     assert logged.count(said.removeprefix("baccarat-report: warning: ")) == 2
+
+
+def test_an_output_file_that_is_a_fifo_is_refused_first_and_left(export_db, tmp_path):
+    """``--findings-file`` given a FIFO (or, run as root, ``/dev/full``) was replaced by a
+    regular file once the month was verified: refused before any work, in one line."""
+    fifo = tmp_path / "findings.jsonl"
+    os.mkfifo(fifo)
+    run = run_main(
+        "verify", "--db", str(export_db), "--month", "2026-10", "--findings-file", str(fifo)
+    )
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == (
+        f"baccarat-report: --findings-file {fifo}: a FIFO (named pipe), not a file, which writing"
+        " here would replace: it is left as it is; name a file to write\n"
+    )
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 def test_json_lists_the_checks_not_run_and_counts_the_new_kind(export_db, sample_config_path):
