@@ -75,9 +75,17 @@ def odds_command(
     title: str
     if game is not None:
         spec = load_operator_config(config).game(game)
+        offered = [bet.id for bet in spec.bets]
+        if perfect_pair is not None and "perfect_pair" not in offered:
+            raise InputError(
+                f"--perfect-pair {perfect_pair}: {spec.id} offers no perfect pair bet (its"
+                f" bets: {', '.join(offered)})"
+            )
         table = apply_pay_overrides(spec.pay_table, overrides)
         result = game_odds(spec, decks=decks, table=table)
-        title = f"{spec.name} ({spec.id}), {result.decks} decks, perfect pair {table.perfect_pair_variant}"
+        title = f"{spec.name} ({spec.id}), {result.decks} decks"
+        if "perfect_pair" in offered:
+            title += f", perfect pair {table.perfect_pair_variant}"
     else:
         assert decks is not None
         bets = catalogue_bets().values()

@@ -20,6 +20,7 @@ from reporting.config.loader import load_catalogue
 from reporting.engine.bets import PayTable
 from reporting.engine.money import round_fraction
 from reporting.engine.odds import bet_odds, main_probabilities
+from reporting.errors import InputError
 
 runner = CliRunner()
 
@@ -166,6 +167,13 @@ def test_perfect_pair_variant_option():
         "perfect pair B"
         in invoke("odds", "--game", "live-baccarat-it", "--perfect-pair", "B").stdout
     )
+    # A game without the bet: the option was taken and ignored, and the title said "perfect
+    # pair A" of a game that offers none.
+    refused = runner.invoke(app, ["odds", "--game", "no-commission-dk", "--perfect-pair", "B"])
+    assert isinstance(refused.exception, InputError)  # the boundary's exit 2
+    assert "--perfect-pair B: no-commission-dk offers no perfect pair bet" in str(refused.exception)
+    title = invoke("odds", "--game", "no-commission-dk").stdout.splitlines()[0]
+    assert title.rstrip() == "No Commission Baccarat (no-commission-dk), 8 decks"
 
 
 VARIANTS = """\
