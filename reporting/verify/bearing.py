@@ -46,6 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
+from reporting.errors import printable
 from reporting.records import SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 
@@ -138,18 +139,26 @@ class RejectedFile:
     rounds_loaded: int  # over every month; 0: nothing of the file could be used
     by_reason: Mapping[str, int]
     rejected_in_file: int | None = None  # over every month; None: as many as bear here
+    duplicates: int = 0  # its rounds already stored from another file (over every month)
 
     def describe(self) -> str:
-        """One line for the summary: the file, how many lines, why."""
+        """One line for the summary: the file (its name escaped: a provider's line break or
+        escape sequence would forge a line of the summary), how many lines, why."""
+        name = printable(self.name)
         reasons = ", ".join(
             f"{reason} {count:,}" for reason, count in sorted(self.by_reason.items())
         )
         if self.rounds_loaded:
-            return f"{self.name}: {self.rejected:,} rejected ({reasons})"
+            return f"{name}: {self.rejected:,} rejected ({reasons})"
+        if self.duplicates:
+            return (
+                f"{name}: {self.rejected:,} rejected ({reasons}), no round loaded: its other"
+                f" {self.duplicates:,} rounds were stored already"
+            )
         if self.rejected_in_file in (None, self.rejected):
-            return f"{self.name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
+            return f"{name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
         return (
-            f"{self.name}: {self.rejected:,} of its {self.rejected_in_file:,} records, all"
+            f"{name}: {self.rejected:,} of its {self.rejected_in_file:,} records, all"
             f" rejected, bear on this period, no round loaded ({reasons})"
         )
 
@@ -308,10 +317,12 @@ def month_alerts(
     ):
         per_file.setdefault(ingest_id, {})[reason] = count
     files = []
-    for ingest_id, (name, rounds_loaded, in_file) in _files(connection, per_file).items():
+    for ingest_id, (name, rounds_loaded, in_file, duplicates) in _files(
+        connection, per_file
+    ).items():
         reasons = per_file[ingest_id]
         rejected = sum(reasons.values())
-        files.append(RejectedFile(name, rejected, rounds_loaded, reasons, in_file))
+        files.append(RejectedFile(name, rejected, rounds_loaded, reasons, in_file, duplicates))
     return MonthAlerts(
         month=month,
         findings_by_kind={kind: n for kind, n in sorted(findings_by_kind.items()) if n},
@@ -337,12 +348,16 @@ def month_alerts(
     )
 
 
-def _files(connection: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, int, int]]:
-    """Name, rounds loaded and lines rejected (over every month) of each ingest id."""
+def _files(
+    connection: sqlite3.Connection, ids: Iterable[int]
+) -> dict[int, tuple[str, int, int, int]]:
+    """Name, rounds loaded, lines rejected and rounds already stored (over every month) of
+    each ingest id."""
     return {
-        ingest_id: (name, rounds, rejected)
-        for ingest_id, name, rounds, rejected in connection.execute(
-            "SELECT ingest_id, file_name, rounds_loaded, rejected FROM ingest_log"
+        ingest_id: (name, rounds, rejected, duplicates)
+        for ingest_id, name, rounds, rejected, duplicates in connection.execute(
+            "SELECT ingest_id, file_name, rounds_loaded, rejected, rounds_skipped_duplicate"
+            " FROM ingest_log"
             " WHERE ingest_id IN (SELECT value FROM json_each(?)) ORDER BY ingest_id",
             (json.dumps(sorted(ids)),),
         )

@@ -160,6 +160,24 @@ def test_a_file_of_no_round_whose_rejects_span_months_says_how_many_bear_here():
     assert (
         whole.describe() == "f.jsonl: all 5 of its records rejected, no round loaded (bad_money 5)"
     )
+    # A re-export with one round corrected: 92 rounds stored already, one conflict. "All 1 of
+    # its records rejected" said nothing of the 92.
+    again = RejectedFile("oct-v2.jsonl", 1, 0, {"conflict": 1}, duplicates=92)
+    assert again.describe() == (
+        "oct-v2.jsonl: 1 rejected (conflict 1), no round loaded: its other 92 rounds were"
+        " stored already"
+    )
+
+
+def test_a_file_s_name_is_shown_escaped_in_its_line():
+    """A provider's file named with a line break (or an escape sequence) forged a line of the
+    summary, the cron mail and monthly.last.txt: the name is escaped, as in the log."""
+    from reporting.verify.bearing import RejectedFile
+
+    named = RejectedFile("replay/a\nb\x1b[31m.json", 2, 0, {"conflict": 2})
+    assert named.describe() == (
+        "replay/a\\nb\\x1b[31m.json: all 2 of its records rejected, no round loaded (conflict 2)"
+    )
 
 
 def test_nothing_bearing_on_a_month_gives_exit_0_and_no_alert(tmp_path):
