@@ -487,8 +487,9 @@ INBOX_RULE_KEYS: dict[str, Key] = {
             _INBOX_RELATIVE,
             "a file-name pattern inside the inbox (names between /, none of them . or ..)",
         ),
-        "a file-name pattern relative to the inbox (* any characters, ? one): files matching it"
-        " are read with the profile",
+        "a pattern of a file's path from the inbox (* any characters, / included; ? one):"
+        " files matching it are read with the profile (backoffice-*.csv takes the inbox's own"
+        " files, acme/backoffice-*.csv those of its folder acme, */backoffice-*.csv any folder's)",
     ),
     "profile": Key(
         Text("replay-api", 500),
