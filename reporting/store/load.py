@@ -214,6 +214,15 @@ class _Names:
         )
 
 
+#: A round log of no byte (a CSV pair: both files empty), of any format: an upload that has not
+#: begun more likely than a log of no round (a month published without it would say nothing
+#: of it), refused as a gzip cut short is, and never recorded as read.
+_EMPTY = (
+    "{}: an empty file: it is still being written, or was cut; nothing of it was loaded (it"
+    " loads at the next run once whole; remove it if it is meant to be empty)"
+)
+
+
 def _ingest_source(
     connection: sqlite3.Connection,
     source: Source,
@@ -234,6 +243,8 @@ def _ingest_source(
         return FileResult(
             names.file, "", "failed", error=f"{source.path}: cannot be read ({error})"
         )
+    if total_bytes == 0:  # an upload not begun: never a file read (its hash is every such one's)
+        return FileResult(names.file, sha256, "failed", error=_EMPTY.format(source.path))
     if _known(connection, sha256):  # without the write lock: a re-run waits for nobody
         return FileResult(names.file, sha256, "already_ingested")
     begin_immediate(connection)

@@ -345,6 +345,6 @@ def test_a_folder_with_no_round_log_names_the_files_of_other_names_it_holds(tmp_
         str(folder / "Rounds-2026-10.CSV"),
         str(folder / "a.ndjson"),
     ]
-    (folder / "log.jsonl").write_text("", encoding="utf-8")
+    (folder / "log.jsonl").write_text("\n", encoding="utf-8")  # a log of no round (not empty)
     beside_a_log = run_main("ingest", str(folder), "--db", db)
     assert (beside_a_log.returncode, beside_a_log.stderr) == (0, "")

@@ -190,14 +190,33 @@ def test_the_same_content_under_another_name_is_already_ingested(
     assert dump(db) == before
 
 
-def test_an_empty_log_loads_nothing_and_is_clean(tmp_path, sample_config_path):
-    empty = tmp_path / "empty.jsonl"
-    empty.write_bytes(b"")
+def test_an_empty_log_is_an_upload_not_begun_refused_and_never_recorded(
+    tmp_path, sample_config_path
+):
+    """A log of no byte loaded as a clean log of no round: in the monthly job's inbox, a
+    table's upload not yet begun at 06:00 let its month be published without it, exit 0. And
+    once recorded, its hash (every empty file's) made the next empty upload, a gzip whose
+    emptiness is refused, "already ingested". Any empty log is refused as a gzip cut short
+    is, and recorded nowhere; a log of no round (a blank line) still loads clean."""
     db = tmp_path / "store.sqlite"
-    code, document = cli_json(sample_config_path, str(empty), "--db", str(db))
-    assert code == 0
-    assert (document["rounds_loaded"], document["rejected"]) == (0, [])
-    assert counts(db) == {"ingest_log": 1, "rounds": 0, "bets": 0, "rejected_records": 0}
+    for name in ("empty.jsonl", "late.jsonl.gz", "empty.jsonl"):
+        empty = tmp_path / name
+        empty.write_bytes(b"")
+        code, document = cli_json(sample_config_path, str(empty), "--db", str(db))
+        assert code == 2
+        assert [(item["status"], item["error"]) for item in document["files"]] == [
+            (
+                "failed",
+                f"{empty}: an empty file: it is still being written, or was cut; nothing of it"
+                " was loaded (it loads at the next run once whole; remove it if it is meant to"
+                " be empty)",
+            )
+        ]
+    assert counts(db) == {"ingest_log": 0, "rounds": 0, "bets": 0, "rejected_records": 0}
+    blank = tmp_path / "blank.jsonl"
+    blank.write_bytes(b"\n")
+    code, document = cli_json(sample_config_path, str(blank), "--db", str(db))
+    assert (code, document["rounds_loaded"], document["rejected"]) == (0, 0, [])
 
 
 def test_a_file_with_rejects_loaded_twice_stores_its_rejects_once(
