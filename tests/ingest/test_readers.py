@@ -438,11 +438,12 @@ def test_a_last_line_without_its_newline_loads_when_whole_and_refuses_the_file_w
         read(path, operator_config)
 
 
-def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_is_an_empty_log(
+def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_reads_as_no_round(
     tmp_path, operator_config
 ):
     """A .jsonl.gz upload that had just begun (0 bytes) loaded as a good empty log, "Nothing
-    new", where its first two bytes alone are refused as a gzip cut short."""
+    new", where its first two bytes alone are refused as a gzip cut short. (The reader's view:
+    ingest refuses any empty file before reading it, tests/store/test_load.py.)"""
     empty = tmp_path / "upload.jsonl.gz"
     empty.write_bytes(b"")
     with pytest.raises(InputError, match=r"upload\.jsonl\.gz: an empty file, no gzip yet"):
