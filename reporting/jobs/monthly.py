@@ -36,7 +36,7 @@ from pathlib import Path
 from reporting import __version__
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose, reference_month, updated_on
 from reporting.figures.regulators import update_day
@@ -57,7 +57,7 @@ from reporting.jobs.audit import write_month_workbook
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import MONTHS_HANDLED, Month
-from reporting.store.load import IngestResult, ingest
+from reporting.store.load import IngestResult, ingest, read_with
 from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
 from reporting.verify.partitions import Runner
 from reporting.verify.run import VerifyResult, verify
@@ -368,16 +368,27 @@ def _ingest_inbox(
         )
     if ingested.failed:
         raise InputError("; ".join(str(item.error) for item in ingested.failed))
-    inputs = [
-        {
-            "file": _relative_name(path, inbox),
-            "sha256": sha256_of(path),
-            "size": path.stat().st_size,
-        }
-        | ({} if source.profile is None else {"profile": source.profile.label})
-        for source in sources
-        for path in source.files
-    ]
+    recorded = read_with(connection, [item.sha256 for item in ingested.files])  # not the rule
+    inputs = []
+    for source, item in zip(sources, ingested.files, strict=True):
+        profile = recorded.get(item.sha256)
+        now = None if source.profile is None else source.profile.label
+        if profile != now:
+            said = [f"log profile {p}" if p else "the spec's round log" for p in (profile, now)]
+            log(
+                f"inbox: warning: {printable(item.file)} was read before as {said[0]}, not"
+                f" {said[1]} as its rule now says: a file is read once per store, and its"
+                " rounds stay as first read"
+            )
+        inputs += [
+            {
+                "file": _relative_name(path, inbox),
+                "sha256": sha256_of(path),
+                "size": path.stat().st_size,
+            }
+            | ({} if profile is None else {"profile": profile})
+            for path in source.files
+        ]
     return ingested, inputs
 
 

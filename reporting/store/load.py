@@ -21,7 +21,7 @@ import json
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -50,7 +50,7 @@ _bet_content = attrgetter(*BET_CONTENT_FIELDS)
 #: The same, named as in the round log, for the raw text of a conflict reject.
 _LOG_NAMES = (*("game" if name == "game_id" else name for name in ROUND_CONTENT_FIELDS), "bets")
 
-__all__ = ["FileResult", "IngestResult", "ingest", "stored_name"]
+__all__ = ["FileResult", "IngestResult", "ingest", "read_with", "stored_name"]
 
 BATCH_ROUNDS = 2_000
 
@@ -159,6 +159,18 @@ def ingest(
             raise fault from None
         results.append(result)
     return IngestResult(results)
+
+
+def read_with(connection: sqlite3.Connection, hashes: Sequence[str]) -> dict[str, str | None]:
+    """The log profile each file of these sha256 was read with when it was loaded (None: the
+    spec's round log): a file is read once per store, whatever profile names it later."""
+    return dict(
+        connection.execute(
+            "SELECT file_sha256, profile FROM ingest_log"
+            " WHERE file_sha256 IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(hashes)),),
+        )
+    )
 
 
 def _stopped_at(source: Source, results: list[FileResult]) -> str:

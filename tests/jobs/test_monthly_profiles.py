@@ -106,3 +106,42 @@ def test_the_inbox_rules_read_each_export_with_its_profile(tmp_path):
         "replay/readme.txt (not a file the log profile replay-api reads (*.json, *.json.gz,"
         " *.jsonl, *.jsonl.gz))",
     )
+
+
+def test_a_file_read_before_a_rule_named_it_stays_as_first_read_and_is_said(tmp_path):
+    """A provider's JSON Lines dropped before its rule was written is read as the spec's log
+    (every line rejected). Once the rule names its folder, the file is known by its hash and
+    not read again; the manifest said the rule's profile had read it, and nothing said the
+    rule had changed nothing. The manifest names how it was read, and the log says why."""
+    config_path = tmp_path / "operator.toml"
+    config_path.write_text(CONFIG.split("[[inbox.profiles]]")[0], encoding="utf-8")
+    inbox = tmp_path / "inbox"
+    (inbox / "replay").mkdir(parents=True)
+    (inbox / "replay" / "games.jsonl").write_text(
+        json.dumps(replay_game("LB-GR-01-1")) + "\n", encoding="utf-8"
+    )
+    lines: list[str] = []
+    for text in (config_path.read_text("utf-8"), CONFIG):  # without the rule, then with it
+        config_path.write_text(text, encoding="utf-8")
+        connection = connect(tmp_path / "store.sqlite")
+        try:
+            run_monthly(
+                connection,
+                load_config(config_path),
+                inbox,
+                tmp_path / "reports",
+                {"live-baccarat-gr": date(2026, 11, 5)},
+                write_stub_pages,
+                log=lines.append,
+            )
+        finally:
+            connection.close()
+    manifest = json.loads((tmp_path / "reports" / "2026-10" / "manifest.json").read_text("utf-8"))
+    assert [(item["file"], item.get("profile")) for item in manifest["inputs"]] == [
+        ("replay/games.jsonl", None)
+    ]
+    assert [line for line in lines if "read before" in line] == [
+        "inbox: warning: replay/games.jsonl was read before as the spec's round log, not log"
+        " profile replay-api as its rule now says: a file is read once per store, and its"
+        " rounds stay as first read"
+    ]
