@@ -227,6 +227,8 @@ def discover_inbox(
     unread: list[UnreadFile] = []
     for path in _entries(inbox):
         relative = path.relative_to(inbox).as_posix()
+        if _hidden(path, inbox):
+            continue
         rule = next((rule for rule in rules if rule.covers(relative)), None)
         if rule is None or rule.profile is None:
             continue
@@ -243,7 +245,7 @@ def discover_inbox(
             unread.append(UnreadFile(path, reason))
             continue
         profiled.append(Source(path, layout, profile=rule.profile))
-    spec = _sources_in_folder(inbox, claimed, unread)
+    spec = [s for s in _sources_in_folder(inbox, claimed, unread) if not _hidden(s.path, inbox)]
     unread.extend(item for item in unread_files(inbox) if item.path not in claimed)
     # A link to a file outside the inbox is not followed: whoever may drop files in the inbox
     # (a provider's upload account) could otherwise have any file the job may read loaded,
@@ -349,9 +351,9 @@ def _entry_problem(path: Path) -> str | None:
 
 def unread_inbox_files(inbox: Path, rules: Sequence[InboxProfile] = ()) -> tuple[str, ...]:
     """The inbox's files that are not read as round logs (:func:`discover_inbox`), each as
-    ``name (why)``, named relative to the inbox with ``/``. Hidden files (``.name``, or in a
-    hidden folder: a transfer in progress, an editor's backup) are not listed; every other
-    file is, so that nothing in the inbox is left out of a month without a word."""
+    ``name (why)``, named relative to the inbox with ``/``. Hidden files (:func:`_hidden`) are
+    neither read nor listed; every other file is one or the other, so that nothing in the
+    inbox is left out of a month without a word."""
     return unread_names(inbox, discover_inbox(inbox, rules)[1])
 
 
@@ -361,8 +363,16 @@ def unread_names(inbox: Path, unread: Sequence[UnreadFile]) -> tuple[str, ...]:
     return tuple(  # printable: the names go into the audit's pages and workbook
         f"{printable(item.path.relative_to(inbox).as_posix())} ({item.reason})"
         for item in unread
-        if not any(part.startswith(".") for part in item.path.relative_to(inbox).parts)
+        if not _hidden(item.path, inbox)
     )
+
+
+def _hidden(path: Path, inbox: Path) -> bool:
+    """A hidden file of the inbox (``.name``, or in a hidden folder): a transfer in progress
+    (rsync writes ``.name.XXXXXX`` and renames it when whole), an editor's backup. Neither
+    read nor named (one was read where its name fitted: a cut upload in ``.upload/`` stopped
+    the month, while an editor's ``.x.swp`` beside a read ``.x.jsonl`` was said nowhere)."""
+    return any(part.startswith(".") for part in path.relative_to(inbox).parts)
 
 
 def _entries(folder: Path) -> list[Path]:

@@ -1785,6 +1785,11 @@ def test_inbox_files_that_are_not_read_alert_on_every_run_and_hidden_files_do_no
     (greek.inbox / "Rounds-2026-10.csv").write_text("round_id\n", encoding="utf-8")
     os.mkfifo(greek.inbox / "pipe.jsonl")
     (greek.inbox / ".upload.jsonl.part").write_text("{}\n", encoding="utf-8")
+    # Hidden files are neither read nor named, whatever their names: a gzip cut short in a
+    # hidden folder (a transfer in progress) stopped the month (exit 2).
+    (greek.inbox / ".rsync").mkdir()
+    (greek.inbox / ".rsync" / "round-log-2026-10.jsonl.gz").write_bytes(b"\x1f\x8b")
+    (greek.inbox / ".round-log.jsonl").write_text("{not json\n", encoding="utf-8")
     for _ in range(2):  # a re-run never clears the alert
         process = run_command(greek_argv(greek, "--json"), greek.root)
         assert process.returncode == 1, process.stdout + process.stderr
@@ -1801,7 +1806,8 @@ def test_inbox_files_that_are_not_read_alert_on_every_run_and_hidden_files_do_no
     plain = run_command(greek_argv(greek), greek.root)
     assert plain.returncode == 1
     assert "in the inbox but not read: more.ndjson (" in plain.stdout
-    assert ".upload" not in plain.stdout + plain.stderr
+    said = plain.stdout + plain.stderr
+    assert not any(name in said for name in (".upload", ".rsync", ".round-log"))
     assert "warning: not read: pipe.jsonl" in plain.stderr
 
 
