@@ -222,12 +222,13 @@ def discover_inbox(
             f"{printable(str(inbox))}: the inbox's path is not UTF-8 text (a folder's name on"
             " it), and the store and the reports name its files as text; rename that folder"
         )
-    claimed: set[Path] = set()
+    claimed: set[Path] = set()  # read by a rule's profile, or hidden: not the spec's to read
     profiled: list[Source] = []
     unread: list[UnreadFile] = []
     for path in _entries(inbox):
         relative = path.relative_to(inbox).as_posix()
         if _hidden(path, inbox):
+            claimed.add(path)
             continue
         rule = next((rule for rule in rules if rule.covers(relative)), None)
         if rule is None or rule.profile is None:
@@ -245,7 +246,7 @@ def discover_inbox(
             unread.append(UnreadFile(path, reason))
             continue
         profiled.append(Source(path, layout, profile=rule.profile))
-    spec = [s for s in _sources_in_folder(inbox, claimed, unread) if not _hidden(s.path, inbox)]
+    spec = _sources_in_folder(inbox, claimed, unread)
     unread.extend(item for item in unread_files(inbox) if item.path not in claimed)
     # A link to a file outside the inbox is not followed: whoever may drop files in the inbox
     # (a provider's upload account) could otherwise have any file the job may read loaded,

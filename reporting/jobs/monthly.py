@@ -381,9 +381,9 @@ def _ingest_inbox(
                 " rounds stay as first read"
             )
         inputs += [
-            {
+            {  # a one-file log's hash is the one ingest took: not read again
                 "file": _relative_name(path, inbox),
-                "sha256": sha256_of(path),
+                "sha256": item.sha256 if source.companion is None else sha256_of(path),
                 "size": path.stat().st_size,
             }
             | ({} if profile is None else {"profile": profile})
