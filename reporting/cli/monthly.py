@@ -267,7 +267,8 @@ def monthly_document(result: MonthlyResult) -> dict:
         "bets_loaded": result.ingest.bets_loaded,
         "rejected_count": result.ingest.rejected_count,
         "rejected_elsewhere": result.rejected_elsewhere,
-        "rounds_elsewhere": dict(sorted(result.rounds_elsewhere.items())),
+        "rounds_elsewhere": result.rounds_elsewhere,
+        "rejects_elsewhere": {item.month: item.rejected for item in result.late if item.rejected},
         "exit_code": result.exit_code,
         "months": [
             {
@@ -321,9 +322,9 @@ def _summary(result: MonthlyResult) -> None:
             f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other"
             " months: see `verify --month` of their rounds' month"
         )
-    for month, count in sorted(result.rounds_elsewhere.items()):
+    for item in result.late:
         typer.echo(
-            f"this run read {count:,} {'round' if count == 1 else 'rounds'} of {month}, whose"
-            f" reports it does not write: check them with `verify --month {month}`, then"
-            f" publish {month} again"
+            f"{item.counted} of {item.month}, loaded since any run wrote that month, {item.are} in"
+            f" no report: check them with `verify --month {item.month}`, then publish"
+            f" {item.month} again"
         )

@@ -15,7 +15,10 @@ Safe to run unattended and to re-run:
 * what bears on the month (findings, rejected lines, unread inbox files, unverified rounds,
   publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
   the exit code, the summary and the workbook all follow; what could not be checked (a field
-  the export lacks) is said beside it as a warning, which does not change the exit code.
+  the export lacks) is said beside it as a warning, which does not change the exit code;
+* rounds of a month before the one written, loaded after that month's run (a late log), are
+  named by every run until one finishes (:mod:`reporting.store.announced`): a re-run after
+  a run that stopped says what the stopped run would have said.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import os
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -38,8 +41,7 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError, printable
 from reporting.figures.audit import audit_month, availability_problems
-from reporting.figures.disclosure import Disclosure, disclose, reference_month, updated_on
-from reporting.figures.regulators import update_day
+from reporting.figures.disclosure import Disclosure, disclose
 from reporting.files import (
     check_replaceable,
     clear_staging,
@@ -54,9 +56,11 @@ from reporting.files import (
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
+from reporting.jobs.months import games_by_month
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
-from reporting.records import MONTHS_HANDLED, Month
+from reporting.records import Month
+from reporting.store.announced import Unannounced, mark_announced, unannounced_before
 from reporting.store.load import IngestResult, ingest, read_with
 from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
 from reporting.verify.partitions import Runner
@@ -134,10 +138,15 @@ class MonthlyResult:
     #: here: named once in the log and the summary (exit 1); their own month's report shows
     #: them.
     rejected_elsewhere: int = 0
-    #: Rounds this run loaded of months before those it writes, by month: named in the log
-    #: and the summary (exit 1); nothing checked them, and those months' published reports do
-    #: not count them.
-    rounds_elsewhere: dict[str, int] = field(default_factory=dict)
+    #: Rounds, and rejected lines of a month of their own, of months before the one written
+    #: that no finished run has written or named (:mod:`reporting.store.announced`), by month:
+    #: named in the log and the summary (exit 1); no published report counts them.
+    late: list[Unannounced] = field(default_factory=list)
+
+    @property
+    def rounds_elsewhere(self) -> dict[str, int]:
+        """The late rounds (:attr:`late`) by month."""
+        return {item.month: item.rounds for item in self.late if item.rounds}
 
     @property
     def findings(self) -> int:
@@ -158,7 +167,7 @@ class MonthlyResult:
     def exit_code(self) -> int:
         """1 when anything bears on a month written, or this run read rejected lines or
         rounds of another month; 0 otherwise."""
-        if self.rejected_elsewhere or self.rounds_elsewhere:
+        if self.rejected_elsewhere or self.late:
             return 1
         if any(month.alerts.exit_code for month in self.months):
             return 1
@@ -229,7 +238,7 @@ def run_monthly(
     """
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox is not a folder")
-    months = _games_by_month(config, as_of)
+    months = games_by_month(config, as_of)
     workers = (jobs, runner, render_jobs)  # where the month is verified and rendered
     with contextlib.nullcontext() if locked else output_lock(out, wait):
         _prepare_out(out, months, log)
@@ -248,75 +257,40 @@ def run_monthly(
                     )
                 )
         remove_staging(out / STAGING)
-        shown = {item.name for report in reports for item in report.alerts.rejected_files}
-        elsewhere = sum(
-            item.rejected_count
-            for item in ingested.files
-            if item.status == "loaded" and item.file not in shown
-        )
-        if elsewhere:
-            log(
-                f"{elsewhere:,} rejected lines read by this run bear on other months than"
-                f" {', '.join(sorted(months))}: see verify --month of their rounds' month"
-            )
-        rounds_elsewhere = _rounds_elsewhere(ingested, months, log)
-        return MonthlyResult(as_of, ingested, reports, elsewhere, rounds_elsewhere)
+        return _finish(connection, MonthlyResult(as_of, ingested, reports), log)
 
 
-def _rounds_elsewhere(ingested: IngestResult, written: Collection[str], log: Log) -> dict[str, int]:
-    """The rounds this run loaded of months before those it writes (a log of October arriving
-    after October was published), by month, each said once: nothing checked them, and the
-    month's published reports do not count them. (Rounds of a later month, the first days
-    of the next one, wait for its own run.)"""
-    found: dict[str, int] = {}
-    first = min(written)
-    for item in ingested.files:
-        for month, count in item.months.items():
-            if month < first:
-                found[month] = found.get(month, 0) + count
-    for month, count in sorted(found.items()):
+def _finish(connection: sqlite3.Connection, result: MonthlyResult, log: Log) -> MonthlyResult:
+    """The run's reports are written: name what this run read of other months, and the late
+    rounds of months before the one written (:func:`_say_late`), which are then announced."""
+    months = [report.month for report in result.months]
+    shown = {item.name for report in result.months for item in report.alerts.rejected_files}
+    result.rejected_elsewhere = sum(
+        item.rejected_count
+        for item in result.ingest.files
+        if item.status == "loaded" and item.file not in shown
+    )
+    if result.rejected_elsewhere:
         log(
-            f"this run read {count:,} {'round' if count == 1 else 'rounds'} of {month}, whose"
-            f" reports it does not write: check them with verify --month {month}, and"
-            " publish that month again with monthly --as-of a date of its own run"
+            f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other months"
+            f" than {', '.join(sorted(months))}: see verify --month of their rounds' month"
         )
-    return found
+    result.late = unannounced_before(connection, min(months))
+    _say_late(result.late, log)
+    mark_announced(connection, max(months))  # the run has written all it writes
+    return result
 
 
-def _games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str, list[GameSpec]]:
-    """The games by the reference month of their page date: one month, or an input error."""
-    months: dict[str, list[GameSpec]] = {}
-    for game in config.games.values():
-        month = reference_month(as_of[game.id], update_day(game))
-        if month < MONTHS_HANDLED[0]:
-            first = updated_on(MONTHS_HANDLED[0], update_day(game))
-            raise InputError(
-                f"--as-of {as_of[game.id].isoformat()}: the month it writes, {month}, is before"
-                f" {MONTHS_HANDLED[0]}, the first month this tool handles; pass"
-                f" --as-of {first.isoformat()} or later"
-            )
-        months.setdefault(str(month), []).append(game)
-    if len(months) > 1:
-        # A month's folder is rebuilt whole: a run that wrote only some of its games would
-        # drop the others' reports. This happens only near midnight in some game's zone.
-        dates = ", ".join(f"{game.id} {month}" for month, games in months.items() for game in games)
-        raise InputError(
-            f"the games' dates fall in different reference months ({dates}): the run is near"
-            f" midnight in one of their time zones; {_as_of_choices(config, as_of)}"
+def _say_late(late: list[Unannounced], log: Log) -> None:
+    """Name the rounds of months before the one written that no report counts, each month
+    once a run until a run finishes (:mod:`reporting.store.announced`)."""
+    for item in late:
+        log(
+            f"{item.counted} of {item.month}, loaded since any run wrote that month (by this"
+            f" run, a run that stopped before its end, or ingest), {item.are} in no report:"
+            f" check them with verify --month {item.month}, and publish that month again with"
+            " monthly --as-of a date of its own run"
         )
-    return months
-
-
-def _as_of_choices(config: OperatorConfig, as_of: dict[str, date]) -> str:
-    """What to pass when the games' dates fall in two months: each of their dates that gives
-    every game one reference month, with that month (``pass --as-of 2026-11-05 to write
-    2026-10, or --as-of 2026-11-04 to write 2026-09``)."""
-    choices = []
-    for day in sorted(set(as_of.values()), reverse=True):
-        given = {str(reference_month(day, update_day(game))) for game in config.games.values()}
-        if len(given) == 1:
-            choices.append(f"--as-of {day.isoformat()} to write {given.pop()}")
-    return f"pass {', or '.join(choices)}" if choices else "pass --as-of YYYY-MM-DD"
 
 
 def _read_inbox(

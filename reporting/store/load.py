@@ -41,6 +41,7 @@ from reporting.ingest.sources import RowBatch, Source, cyclic_gc_paused
 from reporting.ingest.validation import shown
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
 from reporting.records import Bet, RejectedLine, RejectReason, Round
+from reporting.store.announced import record_months
 from reporting.store.faults import begin_immediate, connection_fault
 from reporting.store.schema import BET_CONTENT_FIELDS, ROUND_CONTENT_FIELDS, stored_round_content
 
@@ -318,6 +319,7 @@ def _load(
                 if report is not None:
                     report(batch.position, total_bytes)
     _log_totals(connection, ingest_id, writer.lines, result)
+    record_months(connection, ingest_id, result.months)
 
 
 def _roll_back(connection: sqlite3.Connection) -> None:

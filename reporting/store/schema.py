@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_WAIT",
     "FINDINGS_SCHEMA",
     "GAME_MONTH_INDEX",
+    "INGEST_MONTHS",
     "MONTH_INDEXES",
     "ROUND_CONTENT_FIELDS",
     "SCHEMA",
@@ -49,8 +50,10 @@ __all__ = [
 #: compliance officer browses (:data:`VIEWS`); 5: the indexes by which a month's verification
 #: reads that month only (:data:`MONTH_INDEXES`); 6: a rejected line keeps its reporting
 #: month where its game and settlement time could be read (``rejected_records.report_month``);
-#: 7: the rounds' index by game and month holds the table too (:data:`GAME_MONTH_INDEX`).
-SCHEMA_VERSION = 7
+#: 7: the rounds' index by game and month holds the table too (:data:`GAME_MONTH_INDEX`);
+#: 8: each file's rounds and rejected lines by reporting month, and whether a monthly run
+#: has written or named them (:data:`INGEST_MONTHS`).
+SCHEMA_VERSION = 8
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -117,6 +120,23 @@ CREATE INDEX IF NOT EXISTS rounds_by_game_month ON rounds (game_id, report_month
 REJECTS_BY_MONTH = """
 CREATE INDEX IF NOT EXISTS rejected_by_month ON rejected_records (report_month)
     WHERE report_month IS NOT NULL;
+"""
+
+#: Each loaded file's rounds, and rejected lines of a month of their own, by reporting month,
+#: counted when it is loaded (schema version 8). ``announced``: 1 once a monthly run that
+#: wrote this month or a later one has finished, having counted them in the month's reports
+#: or named them as rounds its published reports do not count
+#: (:mod:`reporting.store.announced`); 0 until then, whoever loaded them (``ingest``, or a
+#: monthly run that stopped before its end).
+INGEST_MONTHS = """
+CREATE TABLE IF NOT EXISTS ingest_months (
+    ingest_id    INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
+    report_month TEXT NOT NULL,
+    rounds       INTEGER NOT NULL DEFAULT 0,
+    rejected     INTEGER NOT NULL DEFAULT 0,
+    announced    INTEGER NOT NULL DEFAULT 0 CHECK (announced IN (0, 1)),
+    PRIMARY KEY (ingest_id, report_month)
+) STRICT, WITHOUT ROWID;
 """
 
 #: Views over the tables for a person browsing the store (``baccarat-report serve``, the
@@ -213,13 +233,15 @@ CREATE INDEX IF NOT EXISTS rejected_by_ingest ON rejected_records (ingest_id, li
     + REJECTS_BY_MONTH
     + MONTH_INDEXES
     + FINDINGS_SCHEMA
+    + INGEST_MONTHS
     + VIEWS
 )
 
 #: Every table of the schema.
-TABLES = ("ingest_log", "rounds", "bets", "rejected_records", "findings")
+TABLES = ("ingest_log", "rounds", "bets", "rejected_records", "findings", "ingest_months")
 #: The tables a version 1 store always has (verify made the findings table when it ran).
 _TABLES_OF_VERSION_1 = ("ingest_log", "rounds", "bets", "rejected_records")
+_TABLES_OF_VERSION_2 = (*_TABLES_OF_VERSION_1, "findings")
 _INGEST_LOG_COLUMNS = (
     "ingest_id, file_name, companion_name, file_sha256, file_size, format, ingested_at,"
     " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate, rejected"
@@ -294,6 +316,8 @@ def _upgrade(connection: sqlite3.Connection) -> None:
                 _upgrade_5_to_6(connection)
             if _version(connection) == 6:
                 _upgrade_6_to_7(connection)
+            if _version(connection) == 7:
+                _upgrade_7_to_8(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -403,6 +427,24 @@ def _upgrade_6_to_7(connection: sqlite3.Connection) -> None:
     connection.execute("DROP INDEX IF EXISTS rounds_by_game_month")
     connection.execute(GAME_MONTH_INDEX)
     connection.execute("PRAGMA user_version = 7")
+
+
+def _upgrade_7_to_8(connection: sqlite3.Connection) -> None:
+    """The steps of version 7 to 8, inside the caller's transaction: each file's rounds and
+    rejected lines counted by month (once, over every row the store holds), all of them
+    announced: which an earlier release's runs named cannot be known, and naming every round
+    of every month before the next one written would bury the late ones."""
+    connection.execute(INGEST_MONTHS)
+    connection.execute(
+        "INSERT INTO ingest_months (ingest_id, report_month, rounds, rejected, announced)"
+        " SELECT ingest_id, report_month, sum(rounds), sum(rejected), 1 FROM ("
+        "  SELECT ingest_id, report_month, count(*) AS rounds, 0 AS rejected FROM rounds"
+        "  GROUP BY ingest_id, report_month"
+        "  UNION ALL SELECT ingest_id, report_month, 0, count(*) FROM rejected_records"
+        "  WHERE report_month IS NOT NULL GROUP BY ingest_id, report_month"
+        ") GROUP BY ingest_id, report_month"
+    )
+    connection.execute("PRAGMA user_version = 8")
 
 
 #: What :func:`_inspect` finds at a database path before anything is written.
@@ -590,7 +632,7 @@ def _made_by_an_earlier_release(version: int, tables: set[str]) -> bool:
     """A store this tool made before it marked its files: version 1 (findings made by
     verify when it first ran) or 2, with every table of its version (version 3 stores were
     always marked)."""
-    required = {1: _TABLES_OF_VERSION_1, 2: TABLES}.get(version)
+    required = {1: _TABLES_OF_VERSION_1, 2: _TABLES_OF_VERSION_2}.get(version)
     return required is not None and set(required) <= tables
 
 

@@ -1282,9 +1282,9 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
         connection.close()
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
     assert (
-        "this run read 1 round of 2026-10, whose reports it does not write: check them with"
-        " verify --month 2026-10, and publish that month again with monthly --as-of a date of"
-        " its own run"
+        "1 round of 2026-10, loaded since any run wrote that month (by this run, a run that"
+        " stopped before its end, or ingest), is in no report: check them with verify --month"
+        " 2026-10, and publish that month again with monthly --as-of a date of its own run"
     ) in lines
     assert manifest_of(out / "2026-10") == published
 
@@ -1420,7 +1420,7 @@ def test_games_whose_pages_refresh_on_different_days_get_no_date_they_cannot_sha
 ):
     """No single date gives every game one month (a regulator refreshing on the 6th beside
     the others' 5th, run on the 5th): the refusal offers none, and asks for a date."""
-    import reporting.jobs.monthly as job
+    import reporting.jobs.months as job
     from reporting.figures.regulators import update_day
 
     config = load_config(Path("sample_data/operator.toml"))

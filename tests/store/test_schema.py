@@ -12,6 +12,7 @@ from children import warm_run
 from helpers import run_main
 
 from reporting.errors import InputError, NotOurDatabase
+from reporting.store.announced import unannounced_before
 from reporting.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -348,6 +349,21 @@ def version_1_store(path, *, with_findings: bool) -> dict[str, list]:
     return rows
 
 
+def months_made(rows: dict[str, list]) -> dict[str, list]:
+    """``rows`` (of :func:`table_rows`, after an upgrade to version 8) without
+    ``ingest_months``, having checked that it counts each file's rounds and rejected lines of
+    a month by month, all announced (which runs of the release before named is not known)."""
+    made = rows.pop("ingest_months")
+    counts: dict[tuple, list[int]] = {}
+    for row in rows["rounds"]:
+        counts.setdefault((row[13], row[8]), [0, 0])[0] += 1
+    for row in rows["rejected_records"]:
+        if row[-1] is not None:
+            counts.setdefault((row[1], row[-1]), [0, 0])[1] += 1
+    assert made == sorted((*key, *n, 1) for key, n in counts.items())
+    return rows
+
+
 def table_rows(connection: sqlite3.Connection) -> dict[str, list]:
     names = [
         name
@@ -386,7 +402,8 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 7
+    assert version == SCHEMA_VERSION == 8
+    months_made(after)
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
@@ -613,7 +630,7 @@ def test_a_version_2_store_made_before_the_mark_is_accepted_marked_and_upgraded(
     try:
         assert connection.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        after = table_rows(connection)
+        after = months_made(table_rows(connection))
     finally:
         connection.close()
     # Version 3's columns name the log profile that read a file: the spec's (NULL) for
@@ -698,7 +715,7 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        assert table_rows(connection) == before
+        assert months_made(table_rows(connection)) == before
         keys = connection.execute("PRAGMA foreign_key_list(findings)").fetchall()
         assert {(row[2], row[3], row[4]) for row in keys} == {
             ("rounds", "round_id", "round_id"),
@@ -719,8 +736,17 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
         connection.close()
 
 
+def as_version_7(path) -> None:
+    """Make a store look as version 7 made it: no count of its files' rounds by month."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("DROP TABLE ingest_months")
+    connection.execute("PRAGMA user_version = 7")
+    connection.close()
+
+
 def as_version_5(path) -> None:
     """Make a store look as version 5 made it: rejected lines without their month."""
+    as_version_7(path)
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP INDEX rejected_by_month")
     connection.execute("ALTER TABLE rejected_records DROP COLUMN report_month")
@@ -744,7 +770,7 @@ def test_a_version_5_store_keeps_its_rejected_lines_of_no_month_and_gets_the_col
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        after = table_rows(connection)
+        after = months_made(table_rows(connection))
         index = connection.execute("PRAGMA index_info(rejected_by_month)").fetchall()
     finally:
         connection.close()
@@ -778,7 +804,7 @@ def test_a_version_4_store_gets_the_indexes_a_month_is_read_by(tmp_path):
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        assert table_rows(connection) == before
+        assert months_made(table_rows(connection)) == before
         columns = {
             index: [row[2] for row in connection.execute(f"PRAGMA index_info({index})")]
             for index in ("rounds_by_month", "bets_by_bet_id")
@@ -817,3 +843,32 @@ def test_a_store_with_a_second_name_is_refused_before_anything_is_written(tmp_pa
     assert sorted(path.name for path in tmp_path.iterdir()) == ["link.sqlite", "report.sqlite"]
     os.unlink(tmp_path / "link.sqlite")
     connect(store).close()  # one name again: opened as before
+
+
+def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_path):
+    """Version 8: each file's rounds and rejected lines of a month of their own, by month,
+    with whether a monthly run has written or named them. The upgrade counts what the store
+    holds, and calls all of it announced: a run after the upgrade names no round loaded
+    before it (the release before named them, or had no way to)."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    add_round(connection, "R-2")
+    connection.execute("UPDATE rounds SET report_month = '2026-09' WHERE round_id = 'R-2'")
+    connection.execute(
+        "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, raw_text,"
+        " report_month) SELECT 1, 'f.jsonl', line, 'bad_amount', 'm', 'x', month FROM"
+        " (SELECT 7 AS line, '2026-10' AS month UNION ALL SELECT 8, '2026-08'"
+        " UNION ALL SELECT 9, NULL)"
+    )
+    connection.close()
+    as_version_7(path)
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        made = connection.execute("SELECT * FROM ingest_months ORDER BY 2").fetchall()
+        late = unannounced_before(connection, "2026-12")
+    finally:
+        connection.close()
+    assert made == [(1, "2026-08", 0, 1, 1), (1, "2026-09", 1, 0, 1), (1, "2026-10", 1, 1, 1)]
+    assert late == []

@@ -1,0 +1,158 @@
+"""Rounds of a month already written, loaded later: named by every run until one finishes.
+
+A log of October that arrives after October's run is loaded by November's, which writes
+November: nothing checks those rounds and October's published reports do not count them, so
+the run names them and exits 1. It named only what it had read itself: a run that loaded the
+late log and then stopped (another file of the inbox unreadable) left the next run to find
+the log loaded already, and that run exited 0 without a word. The store now remembers which
+months' rounds a finished run has written or named (:mod:`reporting.store.announced`).
+"""
+
+from __future__ import annotations
+
+import gzip
+from datetime import date
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from reporting.config.loader import load_config
+from reporting.errors import InputError
+from reporting.ingest.sources import Source
+from reporting.jobs.monthly import run_monthly
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+
+CONFIG = """\
+[games.live-baccarat-gr]
+languages = []
+"""
+
+NOVEMBER_RUN = date(2026, 12, 5)  # writes 2026-11
+OCTOBER_RUN = date(2026, 11, 5)  # writes 2026-10
+
+
+def _round(make_round, make_bet, round_id: str, settled_at: str) -> dict:
+    return make_round(
+        round_id,
+        game="live-baccarat-gr",
+        table_id="GR-1",
+        shoe_id=f"{round_id}-S1",
+        hand_no=1,
+        started_at=None,
+        betting_closed_at=None,
+        settled_at=settled_at,
+        bets=[make_bet(f"{round_id}-B1", placed_at=None)],
+    )
+
+
+def no_pages(game, disclosure, as_of: date, folder: Path) -> list[Path]:
+    return []
+
+
+@pytest.fixture
+def store(tmp_path, make_round, make_bet, write_jsonl):
+    config_path = tmp_path / "operator.toml"
+    config_path.write_text(CONFIG, encoding="utf-8")
+    inbox = tmp_path / "inbox"
+    write_jsonl(
+        inbox / "october.jsonl",
+        _round(make_round, make_bet, "OCT-1", "2026-10-10T12:00:00Z"),
+        _round(
+            make_round, make_bet, "NOV-1", "2026-11-02T12:00:00Z"
+        ),  # the next month's first days
+    )
+    return SimpleNamespace(
+        config=load_config(config_path),
+        inbox=inbox,
+        out=tmp_path / "out",
+        db=tmp_path / "report.sqlite",
+        late=lambda path, *ids: write_jsonl(
+            path, *(_round(make_round, make_bet, i, "2026-10-20T12:00:00Z") for i in ids)
+        ),
+    )
+
+
+def monthly(store, day: date, lines: list[str] | None = None):
+    connection = connect(store.db)
+    try:
+        return run_monthly(
+            connection, store.config, store.inbox, store.out,
+            {game: day for game in store.config.games}, no_pages,
+            log=(lines if lines is not None else []).append,
+        )  # fmt: skip
+    finally:
+        connection.close()
+
+
+def late_lines(lines: list[str]) -> list[str]:
+    return [line for line in lines if "are in no report" in line or "is in no report" in line]
+
+
+def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store):
+    """November's first run loads October's late log, then stops on a cut gzip; the re-run
+    (the gzip mended) names October's late rounds and exits 1; the run after it, nothing."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    store.late(store.inbox / "october-late.jsonl", "LATE-1", "LATE-2")
+    cut = store.inbox / "november.jsonl.gz"
+    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
+    with pytest.raises(InputError):
+        monthly(store, NOVEMBER_RUN)
+    cut.unlink()
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.rounds_elsewhere == {"2026-10": 2} and result.exit_code == 1
+    assert late_lines(lines) == [
+        "2 rounds of 2026-10, loaded since any run wrote that month (by this run, a run that"
+        " stopped before its end, or ingest), are in no report: check them with verify --month"
+        " 2026-10, and publish that month again with monthly --as-of a date of its own run"
+    ]
+    again: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, again)
+    assert result.exit_code == 0 and not result.late and not late_lines(again)
+
+
+def test_late_rounds_loaded_by_ingest_are_named_by_the_next_run(store):
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    late = store.late(store.inbox.parent / "by-hand" / "october-late.jsonl", "LATE-1")
+    connection = connect(store.db)
+    try:
+        ingest(connection, [Source(late, "jsonl")], store.config)
+    finally:
+        connection.close()
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
+    assert late_lines(lines)[0].startswith("1 round of 2026-10, loaded since any run wrote")
+    assert ", is in no report:" in late_lines(lines)[0]
+
+
+def test_the_next_months_first_days_loaded_early_are_not_late(store):
+    """October's run loads the first days of November too; November's run counts them in
+    November's reports and names nothing."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.exit_code == 0 and not result.late and not late_lines(lines)
+
+
+def test_late_rejected_lines_of_a_month_written_are_named_after_a_run_that_stopped(
+    store, make_round, make_bet, write_jsonl
+):
+    """A late file of October whose every line is rejected (a stake of 0) loads no round: its
+    lines bear on October alone, and the re-run after a stopped run names them."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    bad = _round(make_round, make_bet, "LATE-BAD", "2026-10-20T12:00:00Z")
+    bad["bets"][0]["stake"] = "0.00"
+    write_jsonl(store.inbox / "october-bad.jsonl", bad)
+    cut = store.inbox / "november.jsonl.gz"
+    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
+    with pytest.raises(InputError):
+        monthly(store, NOVEMBER_RUN)
+    cut.unlink()
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.exit_code == 1 and result.rejected_elsewhere == 0  # not read by this run
+    assert [(i.month, i.rounds, i.rejected) for i in result.late] == [("2026-10", 0, 1)]
+    assert late_lines(lines)[0].startswith("1 rejected line of 2026-10, loaded since")
