@@ -58,6 +58,12 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
         "Every file loaded, once (by its sha256), with what it contributed.",
         {"ingested_at": _UTC, "file_sha256": "sha256 of the file's bytes"},
     ),
+    "ingest_months": (
+        "Each file's rounds, and its rejected lines of a month of their own, by reporting"
+        " month; announced is 1 once a monthly run that wrote that month or a later one"
+        " finished, 0 while runs still name them as rounds no report counts.",
+        {"report_month": _MONTH, "rejected": "rejected lines whose own month this is"},
+    ),
     "finding_evidence": (
         "Each finding with its evidence: the round's cards and the bet (account, type,"
         " stake, payout).",

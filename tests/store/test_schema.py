@@ -16,6 +16,7 @@ from reporting.store.announced import unannounced_before
 from reporting.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
+    VIEW_NAMES,
     connect,
     stored_round_content,
 )
@@ -872,3 +873,9 @@ def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_pa
         connection.close()
     assert made == [(1, "2026-08", 0, 1, 1), (1, "2026-09", 1, 0, 1), (1, "2026-10", 1, 1, 1)]
     assert late == []
+
+
+def test_every_table_and_view_is_described_to_a_person_browsing_the_store():
+    from reporting.store.browse import DESCRIPTIONS
+
+    assert set(DESCRIPTIONS) == {*SCHEMA_TABLES, *VIEW_NAMES}
