@@ -1,7 +1,7 @@
 """Where each key of a TOML file is written: a light scan of the text, for line numbers.
 
 ``tomllib`` keeps no positions, so the loader's messages find a key's line here: table
-headers (``[games.live-baccarat-it]``, ``[[x]]``) and ``key = value`` lines, dotted and quoted
+headers (``[games.live-baccarat-it]``, ``[[x]]``, whose elements are numbered) and ``key = value`` lines, dotted and quoted
 keys included. A key inside an inline table (``limits = { min = "5.00" }``) or a multi-line
 array is found at the line of the key that opens it, which is the line an editor should show;
 but an inline table that opens a line of a multi-line array (a bet's pay rows, one a line) is
@@ -19,6 +19,13 @@ True
 >>> rows = KeyLines.scan('[bets.x]\\nrows = [\\n  { pays = "1" },\\n  { pays = "2" },\\n]\\n')
 >>> rows.line_of(("bets", "x", "rows", "2", "pays")), rows.line_of(("bets", "x", "rows"))
 (4, 2)
+
+An element of an array of tables is numbered from 1 too, its keys found under it (and under
+the array, at their first element's line):
+
+>>> rules = KeyLines.scan('[[r]]\\nfolder = "a"\\n\\n[[r]]\\nfolder = "b"\\n')
+>>> rules.line_of(("r", "2")), rules.line_of(("r", "2", "folder")), rules.line_of(("r", "folder"))
+(4, 5, 2)
 """
 
 from __future__ import annotations
@@ -120,6 +127,28 @@ def _array_line(
     return array
 
 
+def _header(
+    found: dict[tuple[str, ...], int],
+    elements: dict[tuple[str, ...], int],
+    line: str,
+    header: re.Match,
+    number: int,
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The table a header line opens, and the element of an array of tables it opens
+    (``[[x]]``: numbered from 1 in ``elements``; the table itself for ``[x]``), each noted
+    at this line; None when the line is not a header after all."""
+    parsed = _key_path(line, header.end())
+    if parsed is None or not line[parsed[1] :].lstrip().startswith("]"):
+        return None
+    table = element = parsed[0][:DEPTH]
+    _note(found, table, number)
+    if header.group().count("[") == 2:
+        elements[table] = elements.get(table, 0) + 1
+        element = (*table, str(elements[table]))[:DEPTH]
+        _note(found, element, number)
+    return table, element
+
+
 @dataclass(frozen=True)
 class KeyLines:
     """The first line (1-based) each key path of a TOML text is written on."""
@@ -134,6 +163,10 @@ class KeyLines:
         """Scan a TOML text; lines inside multi-line strings are skipped."""
         found: dict[tuple[str, ...], int] = {}
         table: tuple[str, ...] = ()
+        # An element of an array of tables ([[x]]) is also noted as the array's element
+        # numbered from 1 (x.2), its keys under both paths; any other table is its own.
+        element: tuple[str, ...] = ()
+        elements: dict[tuple[str, ...], int] = {}
         in_string: str | None = None
         array: list | None = None  # a multi-line array being read: [its key, elements seen]
         too_deep: tuple[int, int] | None = None  # the first key over the depth noted
@@ -154,15 +187,15 @@ class KeyLines:
                 continue
             header = _HEADER.match(line)
             if header is not None:
-                parsed = _key_path(line, header.end())
-                if parsed is not None and line[parsed[1] :].lstrip().startswith("]"):
-                    table = parsed[0][:DEPTH]
-                    _note(found, table, number)
+                opened = _header(found, elements, line, header, number)
+                if opened is not None:
+                    table, element = opened
                 continue
             parsed = _key_path(line, 0)
             if parsed is None or not line[parsed[1] :].startswith("="):
                 continue
-            key = (table + parsed[0])[:DEPTH]
+            _note(found, (table + parsed[0])[:DEPTH], number)
+            key = (element + parsed[0])[:DEPTH]  # the same path but in an array of tables
             _note(found, key, number)
             value = line[parsed[1] + 1 :].lstrip()
             if value.startswith("["):

@@ -349,11 +349,11 @@ def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:
         return ()
     rules = []
     for index, rule in enumerate(checked.get("profiles", ())):
-        path = ("inbox", "profiles")
+        path = ("inbox", "profiles", str(index + 1))  # the rule's own lines
         if ("folder" in rule) == ("pattern" in rule) or "profile" not in rule:
             problems.add(
                 path,
-                f"rule {index + 1}: give a profile and one of folder or pattern, e.g."
+                "give a profile and one of folder or pattern, e.g."
                 ' { folder = "provider-x", profile = "replay-api" }',
             )
             continue
@@ -362,7 +362,7 @@ def _inbox_rules(section: Any, problems: Problems) -> tuple[InboxRule, ...]:
                 profile=rule["profile"],
                 folder=rule.get("folder"),
                 pattern=rule.get("pattern"),
-                line=problems.lines.line_of(path),
+                line=problems.lines.line_of((*path, "profile")),
             )
         )
     return tuple(rules)

@@ -492,7 +492,10 @@ class TableList(Kind):
         if len(value) > self.max_items:
             problems.add(path, f"lists {len(value):,} tables; at most {self.max_items:,}")
             return MISSING
-        items = [self.table.check(item, path, problems) for item in value]
+        items = [
+            self.table.check(item, (*path, str(number)), problems)  # its own lines
+            for number, item in enumerate(value, start=1)
+        ]
         return MISSING if MISSING in items else items
 
     def schema(self) -> dict[str, Any]:

@@ -117,6 +117,28 @@ def test_inbox_rules_are_kept_in_file_order(tmp_path):
     assert all(isinstance(rule, InboxRule) for rule in config.inbox_rules)
 
 
+def test_each_inbox_rule_is_found_at_its_own_lines_not_the_first_rules(tmp_path):
+    """A problem of the second rule named the first rule's line, and so did a missing
+    profile of it at run time: the two rules are told apart by their number."""
+    text = (
+        GAMES
+        + '\n[[inbox.profiles]]\nfolder = "a"\nprofile = "replay-api"\n'
+        + '\n[[inbox.profiles]]\nfolder = "b"\nprofile = "gone.toml"\n'
+        + "\n[[inbox.profiles]]\nfolder = 5\nprofile = 1\n"
+    )
+    lines = text.splitlines()
+    problems = problems_of(tmp_path, text)
+    assert [problem.split("/")[-1] for problem in problems] == [
+        f"operator.toml:{lines.index('folder = 5') + 1}: inbox.profiles.3.folder: must be a"
+        ' string such as "provider-x", not 5',
+        f"operator.toml:{lines.index('profile = 1') + 1}: inbox.profiles.3.profile: must be a"
+        ' string such as "replay-api", not 1',
+    ]
+    config = config_of(tmp_path, text.rsplit("\n[[inbox.profiles]]", 1)[0] + "\n")
+    second = config.inbox_rules[1]
+    assert second.line == lines.index('profile = "gone.toml"') + 1
+
+
 @pytest.mark.parametrize(
     ("rule", "said"),
     [
