@@ -1,11 +1,12 @@
 """Where each key of a TOML file is written: a light scan of the text, for line numbers.
 
 ``tomllib`` keeps no positions, so the loader's messages find a key's line here: table
-headers (``[games.live-baccarat-it]``, ``[[x]]``, whose elements are numbered) and ``key = value`` lines, dotted and quoted
-keys included. A key inside an inline table (``limits = { min = "5.00" }``) or a multi-line
-array is found at the line of the key that opens it, which is the line an editor should show;
-but an inline table that opens a line of a multi-line array (a bet's pay rows, one a line) is
-found at its own line, as the array's element numbered from 1 (``rows.2``).
+headers (``[games.live-baccarat-it]``, ``[[x]]``, whose elements are numbered) and
+``key = value`` lines, dotted and quoted keys included. A key inside an inline table
+(``limits = { min = "5.00" }``) or a multi-line array is found at the line of the key that
+opens it, which is the line an editor should show; but an inline table that opens a line of a
+multi-line array (a bet's pay rows, one a line) is found at its own line, as the array's
+element numbered from 1 (``rows.2``).
 
 >>> lines = KeyLines.scan('[games.live-baccarat-it]\\nlanguages = ["it"]\\nlimits = { min = "1" }\\n')
 >>> lines.line_of(("games", "live-baccarat-it", "languages"))
