@@ -324,7 +324,7 @@ def _summary(result: MonthlyResult) -> None:
         )
     for item in result.late:
         typer.echo(
-            f"{item.counted} of {item.month}, loaded since any run wrote that month, {item.are} in"
-            f" no report: check them with `verify --month {item.month}`, then publish"
-            f" {item.month} again"
+            f"{item.counted} of {item.month} {item.are} in no report (no run has written"
+            f" {item.month} since they were loaded): check them with"
+            f" `verify --month {item.month}`, then publish {item.month} again"
         )

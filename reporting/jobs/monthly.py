@@ -286,10 +286,10 @@ def _say_late(late: list[Unannounced], log: Log) -> None:
     once a run until a run finishes (:mod:`reporting.store.announced`)."""
     for item in late:
         log(
-            f"{item.counted} of {item.month}, loaded since any run wrote that month (by this"
-            f" run, a run that stopped before its end, or ingest), {item.are} in no report:"
-            f" check them with verify --month {item.month}, and publish that month again with"
-            " monthly --as-of a date of its own run"
+            f"{item.counted} of {item.month} {item.are} in no report (loaded by this run, a run"
+            f" that stopped before its end, or ingest, and no run has written {item.month}"
+            f" since): check them with verify --month {item.month}, and publish that month"
+            " again with monthly --as-of a date of its own run"
         )
 
 

@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from reporting.cli.monthly import _summary, monthly_document
 from reporting.config.loader import load_config
 from reporting.errors import InputError
 from reporting.ingest.sources import Source
@@ -87,10 +88,10 @@ def monthly(store, day: date, lines: list[str] | None = None):
 
 
 def late_lines(lines: list[str]) -> list[str]:
-    return [line for line in lines if "are in no report" in line or "is in no report" in line]
+    return [line for line in lines if " in no report (" in line]
 
 
-def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store):
+def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, capsys):
     """November's first run loads October's late log, then stops on a cut gzip; the re-run
     (the gzip mended) names October's late rounds and exits 1; the run after it, nothing."""
     assert monthly(store, OCTOBER_RUN).exit_code == 0
@@ -104,10 +105,17 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store):
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 2} and result.exit_code == 1
     assert late_lines(lines) == [
-        "2 rounds of 2026-10, loaded since any run wrote that month (by this run, a run that"
-        " stopped before its end, or ingest), are in no report: check them with verify --month"
-        " 2026-10, and publish that month again with monthly --as-of a date of its own run"
+        "2 rounds of 2026-10 are in no report (loaded by this run, a run that stopped before"
+        " its end, or ingest, and no run has written 2026-10 since): check them with verify"
+        " --month 2026-10, and publish that month again with monthly --as-of a date of its own"
+        " run"
     ]
+    _summary(result)
+    assert (
+        "2 rounds of 2026-10 are in no report (no run has written 2026-10 since they were"
+        " loaded): check them with `verify --month 2026-10`, then publish 2026-10 again"
+    ) in capsys.readouterr().out.splitlines()
+    assert monthly_document(result)["rounds_elsewhere"] == {"2026-10": 2}
     again: list[str] = []
     result = monthly(store, NOVEMBER_RUN, again)
     assert result.exit_code == 0 and not result.late and not late_lines(again)
@@ -124,8 +132,7 @@ def test_late_rounds_loaded_by_ingest_are_named_by_the_next_run(store):
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
-    assert late_lines(lines)[0].startswith("1 round of 2026-10, loaded since any run wrote")
-    assert ", is in no report:" in late_lines(lines)[0]
+    assert late_lines(lines)[0].startswith("1 round of 2026-10 is in no report (loaded by")
 
 
 def test_the_next_months_first_days_loaded_early_are_not_late(store):
@@ -155,4 +162,6 @@ def test_late_rejected_lines_of_a_month_written_are_named_after_a_run_that_stopp
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.exit_code == 1 and result.rejected_elsewhere == 0  # not read by this run
     assert [(i.month, i.rounds, i.rejected) for i in result.late] == [("2026-10", 0, 1)]
-    assert late_lines(lines)[0].startswith("1 rejected line of 2026-10, loaded since")
+    assert late_lines(lines)[0].startswith("1 rejected line of 2026-10 is in no report (")
+    document = monthly_document(result)
+    assert document["rejects_elsewhere"] == {"2026-10": 1} and document["rounds_elsewhere"] == {}

@@ -1282,9 +1282,10 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
         connection.close()
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
     assert (
-        "1 round of 2026-10, loaded since any run wrote that month (by this run, a run that"
-        " stopped before its end, or ingest), is in no report: check them with verify --month"
-        " 2026-10, and publish that month again with monthly --as-of a date of its own run"
+        "1 round of 2026-10 is in no report (loaded by this run, a run that stopped before its"
+        " end, or ingest, and no run has written 2026-10 since): check them with verify"
+        " --month 2026-10, and publish that month again with monthly --as-of a date of its own"
+        " run"
     ) in lines
     assert manifest_of(out / "2026-10") == published
 
