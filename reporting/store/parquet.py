@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -80,7 +82,8 @@ _BETS = (
         ("b.payout_cents", "payout_cents", pa.int64()),
         ("b.currency", "currency", pa.string()),
         ("b.placed_at", "placed_at", _TIME),
-        ("i.file_name", "source_file", pa.string()),
+        # A bet's line is in bets.csv for a CSV pair (its companion), in the log otherwise.
+        ("coalesce(i.companion_name, i.file_name)", "source_file", pa.string()),
         ("b.source_line", "source_line", pa.int64()),
     ],
     "bets AS b JOIN rounds AS r ON r.round_id = b.round_id"
@@ -168,32 +171,53 @@ def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | No
     published a copy of some of the files, or stopped on a traceback."""
     repair_folder_swap(folder, MARKER)
     _check_target(folder)
-    _check_rounds(connection, folder, month)
     staging = folder.with_name(f".{folder.name}.staging")
     clear_staging(staging, "the export stages its copy")
     try:
-        rows, files, renamed = {}, {}, {}
-        try:
-            make_staging(staging)
-            for name, table in TABLES.items():
-                rows[name], files[name] = _write_table(
-                    connection, staging / name, table, month, renamed
-                )
-            marker = {"month": month, "rows": rows, "files": files, "renamed_values": renamed}
-            (staging / MARKER).write_text(
-                json.dumps(marker, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
-                encoding="utf-8",
-            )
-        except OSError as error:
-            kept = "the copy as it was is kept" if folder.exists() else "no copy was written"
-            raise environment_fault(
-                error, folder, f"write the Parquet copy there ({kept})"
-            ) from None
+        with _snapshot(connection):
+            _check_rounds(connection, folder, month)
+            rows, files = _write_copy(connection, folder, staging, month)
+        _refuse_foreign(folder)  # again: a file may have been put there while it was written
         left = swap_in_folder(staging, folder, MARKER, "an export of ours")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return ExportResult(folder, rows, files, None if left is None else str(left))
+
+
+@contextmanager
+def _snapshot(connection: sqlite3.Connection) -> Iterator[None]:
+    """One read transaction around the whole copy: every table of it is the store as it was
+    at the first read, whatever an ingest commits meanwhile (a copy taken during an ingest
+    held bets whose rounds it did not)."""
+    connection.execute("BEGIN")
+    try:
+        yield
+    finally:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")  # it only read
+
+
+def _write_copy(
+    connection: sqlite3.Connection, folder: Path, staging: Path, month: str | None
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Write every table of the copy and its marker into ``staging``; rows and files by table."""
+    rows, files, renamed = {}, {}, {}
+    try:
+        make_staging(staging)
+        for name, table in TABLES.items():
+            rows[name], files[name] = _write_table(
+                connection, staging / name, table, month, renamed
+            )
+        marker = {"month": month, "rows": rows, "files": files, "renamed_values": renamed}
+        (staging / MARKER).write_text(
+            json.dumps(marker, indent=2, ensure_ascii=False, sort_keys=True) + "\n",
+            encoding="utf-8",
+        )
+    except OSError as error:
+        kept = "the copy as it was is kept" if folder.exists() else "no copy was written"
+        raise environment_fault(error, folder, f"write the Parquet copy there ({kept})") from None
+    return rows, files
 
 
 def _check_rounds(connection: sqlite3.Connection, folder: Path, month: str | None) -> None:
@@ -218,6 +242,37 @@ def _check_target(folder: Path) -> None:
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         raise InputError(f"{folder}: not a folder; name a folder for the copy")
     check_replaceable(folder, MARKER, "an export of ours")
+    _refuse_foreign(folder)
+
+
+#: The files of a copy (:func:`_write_table`'s paths), and the folders on their way.
+_COPY_FILE = re.compile(
+    rf"(?:{'|'.join(TABLES)})/report_month=[^/]+/game_id=[^/]+/table_id=[^/]+/part-0\.parquet"
+)
+_COPY_FOLDER = re.compile(
+    rf"(?:{'|'.join(TABLES)})(?:/report_month=[^/]+(?:/game_id=[^/]+(?:/table_id=[^/]+)?)?)?"
+)
+
+
+def _refuse_foreign(folder: Path) -> None:
+    """Refuse, in one line, to replace an earlier copy that holds what no export writes (an
+    analyst's notes, a folder of their own): the swap would delete it with the copy."""
+    if not (folder / MARKER).is_file():
+        return  # absent or empty: check_replaceable said what it is
+    foreign = sorted(
+        relative
+        for path in folder.rglob("*")
+        if (relative := path.relative_to(folder).as_posix()) != MARKER
+        if not (_COPY_FOLDER if path.is_dir() and not path.is_symlink() else _COPY_FILE).fullmatch(
+            relative
+        )
+    )
+    if foreign:
+        more = f", and {len(foreign) - 1:,} more" if len(foreign) > 1 else ""
+        raise InputError(
+            f"{folder}: holds files no export wrote ({foreign[0]}{more}), and would be replaced"
+            " whole: move them out of the copy and run again"
+        )
 
 
 def _partitions(

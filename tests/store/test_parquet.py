@@ -20,6 +20,7 @@ from helpers import round_record, run_main, store_records
 
 from reporting.cli import main
 from reporting.cli.common import DEFAULT_DB
+from reporting.config.loader import load_config
 from reporting.errors import InputError
 from reporting.store.parquet import MARKER, NothingToExport, export_parquet
 from reporting.store.schema import connect
@@ -104,6 +105,69 @@ def test_a_folder_of_other_files_is_not_overwritten(store, tmp_path):
     with pytest.raises(InputError, match="not an export of ours"):
         export_parquet(store, folder)
     assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+
+
+def test_files_put_in_an_earlier_copy_are_not_deleted_with_it(store, tmp_path):
+    """An analyst's notes in the copy, and a folder of their own in it, went with the copy
+    when the next export replaced it (exit 0); the export is refused and the copy kept."""
+    folder = tmp_path / "copy"
+    export_parquet(store, folder)
+    (folder / "notes.md").write_text("mine", encoding="utf-8")
+    (folder / "rounds" / "mine").mkdir()
+    before = copy_of(folder)
+    with pytest.raises(InputError, match=r"holds files no export wrote \(notes\.md, and 1 more\)"):
+        export_parquet(store, folder)
+    assert copy_of(folder) == before and (folder / "rounds" / "mine").is_dir()
+    (folder / "notes.md").unlink()
+    (folder / "rounds" / "mine").rmdir()
+    assert export_parquet(store, folder).rows["rounds"] == 3  # a copy of its own files only
+
+
+def test_the_copy_is_one_state_of_the_store_while_an_ingest_commits(store, tmp_path, monkeypatch):
+    """Each table was read when its turn came: rounds and bets committed between the rounds
+    and the bets gave a copy holding bets whose rounds it did not (exit 0)."""
+    import reporting.store.parquet as parquet
+
+    write_table = parquet._write_table
+    other = connect(tmp_path / "store.sqlite")
+
+    def then_an_ingest_commits(connection, folder, table, month, renamed):
+        written = write_table(connection, folder, table, month, renamed)
+        if folder.name == "rounds":
+            store_records(other, [round_record("R-9", bet("R-9", "B-9"))], file_name="late.jsonl")
+        return written
+
+    monkeypatch.setattr(parquet, "_write_table", then_an_ingest_commits)
+    try:
+        result = export_parquet(store, tmp_path / "copy")
+    finally:
+        other.close()
+    assert result.rows == {"rounds": 3, "bets": 4, "findings": 1}
+    rounds = {row["round_id"] for row in read(tmp_path / "copy", "rounds")}
+    assert {row["round_id"] for row in read(tmp_path / "copy", "bets")} <= rounds
+
+
+def test_a_bet_of_a_csv_pair_names_the_bets_file_its_line_is_in(tmp_path, make_round):
+    from helpers import write_csv_pair
+
+    from reporting.ingest.sources import Source
+    from reporting.store.load import ingest
+
+    write_csv_pair(tmp_path / "pair", [make_round("LB01-20261003-0417")])
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        pair = Source(tmp_path / "pair" / "rounds.csv", "csv", tmp_path / "pair" / "bets.csv")
+        ingest(connection, [pair], load_config_of_sample())
+        export_parquet(connection, tmp_path / "copy")
+    finally:
+        connection.close()
+    ((bet_row,),) = [read(tmp_path / "copy", "bets")]
+    (round_row,) = read(tmp_path / "copy", "rounds")
+    assert (round_row["source_file"], round_row["source_line"]) == (
+        f"{tmp_path}/pair/rounds.csv",
+        2,
+    )
+    assert (bet_row["source_file"], bet_row["source_line"]) == (f"{tmp_path}/pair/bets.csv", 2)
 
 
 def test_hostile_table_ids_make_no_folder_of_their_own(tmp_path):
@@ -338,3 +402,7 @@ def test_a_second_export_into_the_same_folder_waits_then_stops_and_the_copy_stay
     finally:
         os.close(descriptor)
     assert copy_of(folder) == before
+
+
+def load_config_of_sample():
+    return load_config(Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml")
