@@ -125,10 +125,11 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
 
 def _profiles_checked(
     config: OperatorConfig | None, references: list[str], problems: list[str]
-) -> list[InboxProfile]:
+) -> tuple[list[InboxProfile], list[str]]:
     """Load the configuration's inbox profiles and the profiles named by ``--profile``,
     noting their problems (a game of a profile's ``[games]`` the configuration does not list
-    among them); the inbox rules (none if a profile could not be loaded)."""
+    among them); the inbox rules (none if a profile could not be loaded), and the references
+    of ``--profile`` that could not be."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
     from reporting.ingest.profiles.loader import load_profile
@@ -141,14 +142,17 @@ def _profiles_checked(
     except InputError as error:
         problems.append(str(error))
     configured = None if config is None else list(config.games)
+    refused = []
     for reference in references:
         try:
             load_profile(reference, configured=configured)
         except ConfigError as error:
             problems.extend(error.problems)
+            refused.append(reference)
         except InputError as error:
             problems.append(str(error))
-    return rules
+            refused.append(reference)
+    return rules, refused
 
 
 ProfilesOption = Annotated[
@@ -205,7 +209,7 @@ def check_command(
         notes = publishing_notes(loaded) + availability_notes(loaded)
     except ConfigError as error:
         problems = error.problems
-    rules = _profiles_checked(loaded, profiles or [], problems)
+    rules, refused = _profiles_checked(loaded, profiles or [], problems)
     listing = None
     if inbox is not None:
         try:
@@ -216,6 +220,7 @@ def check_command(
         "config": None if path is None else str(path),
         "games": [] if loaded is None else list(loaded.games),
         "profiles": list(profiles or ()),
+        "profiles_refused": refused,  # of "profiles": their problems are among "problems"
         "problems": problems,
         "warnings": warnings,
         "hints": hints,
@@ -253,7 +258,12 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
     for note in document["notes"]:
         print(f"  {note}", file=out)
     for reference in document["profiles"]:  # its problems, if any, are above, naming its file
-        print(f"log profile {reference}: read and checked against the configuration", file=out)
+        said = (
+            "not read: see its problems above"
+            if reference in document["profiles_refused"]
+            else "read and checked against the configuration"
+        )
+        print(f"log profile {reference}: {said}", file=out)
     listing = document["inbox"]
     if listing is not None:
         print(

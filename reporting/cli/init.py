@@ -23,6 +23,8 @@ def init_command(
     from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 
     text = STARTER_PATH.read_bytes()
+    if path.is_dir() and not path.is_symlink():  # "x" would call a folder a file that exists
+        raise InputError(f"{path}: is a folder; name a file such as {path / 'operator.toml'}")
     try:
         # "x": created here or refused; an existing file, or a link (even a dangling one),
         # is never written through.
@@ -35,10 +37,6 @@ def init_command(
     except FileExistsError:
         raise InputError(
             f"{path}: already exists; not overwritten (remove it or name another file)"
-        ) from None
-    except IsADirectoryError:
-        raise InputError(
-            f"{path}: is a folder; name a file such as {path / 'operator.toml'}"
         ) from None
     except OSError as error:
         raise InputError(f"{path}: cannot be written: {error.strerror or error}") from None

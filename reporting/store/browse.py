@@ -52,7 +52,11 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "rejected_records": (
         "Lines ingest could not read, with the reason; kept and counted, never dropped.",
-        {"line": "the line in file_name", "raw_text": "the line as read (cut if very long)"},
+        {
+            "line": "the line in file_name",
+            "raw_text": "the line as read (cut if very long)",
+            "report_month": _MONTH + " (empty where the line's game or time could not be read)",
+        },
     ),
     "ingest_log": (
         "Every file loaded, once (by its sha256), with what it contributed.",
@@ -73,6 +77,7 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
             "expected_payout_cents": _CENTS,
             "logged_payout_cents": _CENTS,
             "settled_at": _UTC,
+            "report_month": _MONTH,
             "source": _SOURCE,
         },
     ),
@@ -90,6 +95,7 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
         "Money of settled rounds per game, table, UTC day and currency (the audit workbook"
         " gives the game's local days).",
         {
+            "report_month": _MONTH,
             "utc_day": "the UTC date of settled_at",
             "stakes_cents": _CENTS,
             "payouts_cents": _CENTS,

@@ -229,6 +229,17 @@ def test_a_clean_profile_is_said_to_be_checked(tmp_path):
     )
 
 
+def test_a_profile_that_cannot_be_read_is_not_said_to_be_checked(tmp_path):
+    """``check --profile nonesuch`` printed its problem, then "read and checked"."""
+    path = write(tmp_path, '[operator]\nname = "X"\n[games.live-baccarat-gr]\n')
+    result = check("--config", str(path), "--profile", "nonesuch", "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["profiles_refused"] == ["nonesuch"]
+    result = check("--config", str(path), "--profile", "nonesuch")
+    assert "log profile nonesuch: not read: see its problems above" in result.output
+    assert "read and checked" not in result.output
+
+
 def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_path):
     """Named by --profile and by an [[inbox.profiles]] rule: the game it names is at its line
     of the profile (every round of that game would be rejected as of an unknown game)."""

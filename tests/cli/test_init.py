@@ -38,6 +38,16 @@ def test_init_never_writes_over_a_file_or_through_a_link(tmp_path):
     assert not target.exists()
 
 
+def test_init_given_a_folder_says_it_is_a_folder_and_names_a_file_in_it(tmp_path):
+    """It said "already exists; not overwritten", as if a file were there."""
+    result = runner.invoke(app, ["init", str(tmp_path)])
+    assert result.exit_code != 0
+    assert str(result.exception) == (
+        f"{tmp_path}: is a folder; name a file such as {tmp_path / 'operator.toml'}"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_init_into_a_missing_folder_is_one_clear_error(tmp_path):
     result = runner.invoke(app, ["init", str(tmp_path / "no" / "such" / "operator.toml")])
     assert result.exit_code != 0
