@@ -56,7 +56,7 @@ def datasette_app(path: Path) -> Any:
 
     from reporting.cli import serve_plugin
     from reporting.store.browse import browse_metadata
-    from reporting.store.query_bounds import TIME_LIMIT_MS
+    from reporting.store.query_bounds import MAX_CSV_MB, TIME_LIMIT_MS
     from reporting.store.schema import connect
 
     connect(path, create=False).close()
@@ -65,7 +65,7 @@ def datasette_app(path: Path) -> Any:
     return Datasette(
         files=[str(path)],
         metadata=browse_metadata(path.stem),
-        settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS},
+        settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS, "max_csv_mb": MAX_CSV_MB},
     )
 
 

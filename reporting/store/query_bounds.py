@@ -27,6 +27,7 @@ from typing import Any
 from reporting.ingest.limits import MAX_LINE_BYTES
 
 __all__ = [
+    "MAX_CSV_MB",
     "MAX_REQUESTS",
     "MAX_RESULT_BYTES",
     "MAX_VALUE_BYTES",
@@ -68,6 +69,12 @@ MAX_RESULT_BYTES = 8 * 1024 * 1024
 #: to 1.4 GB four at a time (1.0 GB for 40 clients, 0.7 GB for 10). A person browsing (a
 #: page and its few queries) waits only behind other clients' answers being sent.
 MAX_REQUESTS = 4
+
+#: Megabytes of one CSV download (Datasette's ``max_csv_mb``, its default): a table streamed
+#: whole (``?_stream=on``) ends past it with Datasette's last line "CSV contains more than
+#: ... bytes", not the rows after. A month of a busy operator's bets is several times that:
+#: ``baccarat-report export --parquet`` is the copy for analysis, with no such bound.
+MAX_CSV_MB = 100
 
 #: SQL functions no query may call. ``fts3_tokenizer()`` hands out (and, with two arguments,
 #: takes) the address of a tokenizer's C functions: code execution where SQLite is built with

@@ -108,6 +108,18 @@ def test_the_metadata_says_what_cents_utc_and_report_month_mean(app_of, tmp_path
     assert get(app, "/store.db").status_code in (403, 404)  # the file is not offered
 
 
+def test_the_csv_bound_the_bounds_page_states_is_the_one_datasette_holds(app_of, tmp_path):
+    from reporting.store.query_bounds import MAX_CSV_MB, TIME_LIMIT_MS
+
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+    assert (app.setting("max_csv_mb"), app.setting("sql_time_limit_ms")) == (
+        MAX_CSV_MB,
+        TIME_LIMIT_MS,
+    )
+
+
 def test_nothing_can_be_written_through_it(app_of, tmp_path):
     path = tmp_path / "store.sqlite"
     make_store(path)
