@@ -319,8 +319,8 @@ def _summary(result: MonthlyResult) -> None:
             )
     if result.rejected_elsewhere:
         typer.echo(
-            f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other"
-            " months: see `verify --month` of their rounds' month"
+            f"{result.rejected_elsewhere:,} rejected lines bear on other months: see"
+            " `verify --month` of their rounds' month"
         )
     for item in result.late:
         typer.echo(

@@ -16,9 +16,9 @@ Safe to run unattended and to re-run:
   publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
   the exit code, the summary and the workbook all follow; what could not be checked (a field
   the export lacks) is said beside it as a warning, which does not change the exit code;
-* rounds of a month before the one written, loaded after that month's run (a late log), are
-  named by every run until one finishes (:mod:`reporting.store.announced`): a re-run after
-  a run that stopped says what the stopped run would have said.
+* late rounds of a month already written, and rejected lines of other months, are told of by
+  every run until one finishes after their file was loaded (:mod:`reporting.store.announced`):
+  a re-run after a run that stopped says what the stopped run would have said.
 """
 
 from __future__ import annotations
@@ -60,7 +60,13 @@ from reporting.jobs.months import games_by_month
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
-from reporting.store.announced import Unannounced, mark_announced, unannounced_before
+from reporting.store.announced import (
+    Unannounced,
+    loaded_through,
+    mark_announced,
+    unannounced_files,
+    unannounced_months,
+)
 from reporting.store.load import IngestResult, ingest, read_with
 from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
 from reporting.verify.partitions import Runner
@@ -134,9 +140,9 @@ class MonthlyResult:
     as_of: dict[str, date]
     ingest: IngestResult
     months: list[MonthReport]
-    #: Rejected lines of files this run read whose rounds all fall in months not written
-    #: here: named once in the log and the summary (exit 1); their own month's report shows
-    #: them.
+    #: Rejected lines of the files no finished run has told of (this run's, a stopped run's,
+    #: ``ingest``'s: :mod:`reporting.store.announced`) that no report written here shows:
+    #: named once in the log and the summary (exit 1); their own month's report shows them.
     rejected_elsewhere: int = 0
     #: Rounds, and rejected lines of a month of their own, of months before the one written
     #: that no finished run has written or named (:mod:`reporting.store.announced`), by month:
@@ -243,6 +249,7 @@ def run_monthly(
     with contextlib.nullcontext() if locked else output_lock(out, wait):
         _prepare_out(out, months, log)
         ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
+        through = loaded_through(connection)  # the files the month is read with
         reports = []
         for month, games in sorted(months.items()):
             with _staging_folder(out, month) as staging:
@@ -257,27 +264,36 @@ def run_monthly(
                     )
                 )
         remove_staging(out / STAGING)
-        return _finish(connection, MonthlyResult(as_of, ingested, reports), log)
+        result = MonthlyResult(as_of, ingested, reports)
+        return _finish(connection, result, (out, through), log)
 
 
-def _finish(connection: sqlite3.Connection, result: MonthlyResult, log: Log) -> MonthlyResult:
-    """The run's reports are written: name what this run read of other months, and the late
-    rounds of months before the one written (:func:`_say_late`), which are then announced."""
+def _finish(
+    connection: sqlite3.Connection, result: MonthlyResult, at: tuple[Path, int], log: Log
+) -> MonthlyResult:
+    """The run's reports are written: name what the files no run has told of yet (loaded up
+    to ``at``'s ingest id, :mod:`reporting.store.announced`) hold of other months: rejected
+    lines no report written shows, and late rounds (:func:`_say_late`): of a month before the
+    one written, or after it and published (in ``at``'s folder). They are then announced."""
+    out, through = at
     months = [report.month for report in result.months]
     shown = {item.name for report in result.months for item in report.alerts.rejected_files}
     result.rejected_elsewhere = sum(
-        item.rejected_count
-        for item in result.ingest.files
-        if item.status == "loaded" and item.file not in shown
+        rejected for name, rejected in unannounced_files(connection, through) if name not in shown
     )
     if result.rejected_elsewhere:
         log(
-            f"{result.rejected_elsewhere:,} rejected lines read by this run bear on other months"
-            f" than {', '.join(sorted(months))}: see verify --month of their rounds' month"
+            f"{result.rejected_elsewhere:,} rejected lines bear on other months than"
+            f" {', '.join(sorted(months))}: see verify --month of their rounds' month"
         )
-    result.late = unannounced_before(connection, min(months))
+    result.late = [
+        item
+        for item in unannounced_months(connection, through)
+        if item.month < min(months)
+        or (item.month not in months and (out / item.month / MANIFEST).is_file())
+    ]
     _say_late(result.late, log)
-    mark_announced(connection, max(months))  # the run has written all it writes
+    mark_announced(connection, through)
     return result
 
 

@@ -1,17 +1,23 @@
-"""Rounds loaded after their month was written: what the monthly job names, until a run ends.
+"""Files loaded since a monthly run last finished: what the job tells of them, until one does.
 
 A log of October that arrives after October's reports were written is loaded by a later run,
 but that run writes November: nothing checks October's late rounds, and October's published
-reports do not count them. The run names them (and exits 1). It used to name only the rounds
-it had read itself: when it stopped before its end (another file of the inbox unreadable, a
-full disk), the next run found the late file loaded already and exited 0 without a word.
+reports do not count them. The run names them (and exits 1), as it names the rejected lines
+it read that bear on another month than the one written. It used to name only what it had
+read itself: when it stopped before its end (another file of the inbox unreadable, a full
+disk), the next run found the files loaded already and exited 0 without a word.
 
 So the store remembers. Each file's rounds, and its rejected lines of a month of their own,
-are counted by reporting month as it is loaded (``ingest_months``, in the file's transaction).
-A month's count is *announced* once a monthly run that wrote that month, or a later one, has
-finished: its reports counted them, or its summary named them. Until then every run that
-writes a later month names them, whoever loaded them (``ingest`` by hand, or a monthly run
-that stopped), so a re-run after a failure says what the failed run would have said.
+are counted by reporting month as it is loaded (``ingest_months``, in the file's
+transaction). A file is *announced* once a monthly run has finished after loading it: that
+run counted its rounds in the month it wrote, named them, or left them to their own month's
+run. Until then every run tells of it, whoever loaded it (``ingest`` by hand, or a monthly
+run that stopped), so a re-run after a failure says what the stopped run would have said.
+
+A run marks only the files loaded before it read its month (:func:`loaded_through`, taken
+then): a file an ``ingest`` commits while the run renders is told of by the next run. Marked
+with the others, late rounds of the very month being written were called counted while the
+published reports did not hold them.
 """
 
 from __future__ import annotations
@@ -21,7 +27,14 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["Unannounced", "mark_announced", "record_months", "unannounced_before"]
+__all__ = [
+    "Unannounced",
+    "loaded_through",
+    "mark_announced",
+    "record_months",
+    "unannounced_files",
+    "unannounced_months",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,24 +73,39 @@ def record_months(
     )
 
 
-def unannounced_before(connection: sqlite3.Connection, month: str) -> list[Unannounced]:
-    """The rounds and rejected lines of months before ``month`` that no finished monthly run
-    has written or named, by month (a table of a row per file and month: read whole)."""
+def loaded_through(connection: sqlite3.Connection) -> int:
+    """The newest file loaded (its ingest id; 0 for none): a run marks those up to it."""
+    return connection.execute("SELECT coalesce(max(ingest_id), 0) FROM ingest_log").fetchone()[0]
+
+
+def unannounced_months(connection: sqlite3.Connection, through: int) -> list[Unannounced]:
+    """The rounds and rejected lines of the files not yet announced (loaded up to ``through``),
+    by month (a table of a row per file and month: read whole)."""
     return [
         Unannounced(*row)
         for row in connection.execute(
             "SELECT report_month, sum(rounds), sum(rejected) FROM ingest_months"
-            " WHERE announced = 0 AND report_month < ? GROUP BY report_month"
-            " ORDER BY report_month",
-            (month,),
+            " WHERE announced = 0 AND ingest_id <= ? GROUP BY report_month ORDER BY report_month",
+            (through,),
         )
     ]
 
 
-def mark_announced(connection: sqlite3.Connection, through: str) -> None:
-    """A monthly run that wrote ``through`` has finished: the rounds of that month and of
-    every month before it are announced (counted or named). Later months wait for theirs."""
+def unannounced_files(connection: sqlite3.Connection, through: int) -> list[tuple[str, int]]:
+    """The files not yet announced (loaded up to ``through``), each with its rejected lines:
+    (name, lines). A file of no round and no rejected line of a month of its own has no row
+    of ``ingest_months``: its lines bear on every month, each month's report shows them."""
+    return connection.execute(
+        "SELECT file_name, rejected FROM ingest_log WHERE ingest_id IN (SELECT DISTINCT"
+        " ingest_id FROM ingest_months WHERE announced = 0 AND ingest_id <= ?)"
+        " ORDER BY ingest_id",
+        (through,),
+    ).fetchall()
+
+
+def mark_announced(connection: sqlite3.Connection, through: int) -> None:
+    """A monthly run has finished: the files loaded up to ``through`` are announced."""
     connection.execute(
-        "UPDATE ingest_months SET announced = 1 WHERE announced = 0 AND report_month <= ?",
+        "UPDATE ingest_months SET announced = 1 WHERE announced = 0 AND ingest_id <= ?",
         (through,),
     )

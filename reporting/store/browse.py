@@ -64,8 +64,8 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "ingest_months": (
         "Each file's rounds, and its rejected lines of a month of their own, by reporting"
-        " month; announced is 1 once a monthly run that wrote that month or a later one"
-        " finished, 0 while runs still name them as rounds no report counts.",
+        " month; announced is 1 once a monthly run finished after the file was loaded, 0"
+        " while the next run is still to tell of it (late rounds of a month published).",
         {"report_month": _MONTH, "rejected": "rejected lines whose own month this is"},
     ),
     "finding_evidence": (

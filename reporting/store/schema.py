@@ -52,7 +52,7 @@ __all__ = [
 #: month where its game and settlement time could be read (``rejected_records.report_month``);
 #: 7: the rounds' index by game and month holds the table too (:data:`GAME_MONTH_INDEX`);
 #: 8: each file's rounds and rejected lines by reporting month, and whether a monthly run
-#: has written or named them (:data:`INGEST_MONTHS`).
+#: has told of them (:data:`INGEST_MONTHS`).
 SCHEMA_VERSION = 8
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
@@ -123,11 +123,10 @@ CREATE INDEX IF NOT EXISTS rejected_by_month ON rejected_records (report_month)
 """
 
 #: Each loaded file's rounds, and rejected lines of a month of their own, by reporting month,
-#: counted when it is loaded (schema version 8). ``announced``: 1 once a monthly run that
-#: wrote this month or a later one has finished, having counted them in the month's reports
-#: or named them as rounds its published reports do not count
-#: (:mod:`reporting.store.announced`); 0 until then, whoever loaded them (``ingest``, or a
-#: monthly run that stopped before its end).
+#: counted when it is loaded (schema version 8). ``announced`` (the same on every row of a
+#: file): 1 once a monthly run has finished after loading the file, having counted, named or
+#: left to their own month's run what it holds (:mod:`reporting.store.announced`); 0 until
+#: then, whoever loaded it (``ingest``, or a monthly run that stopped before its end).
 INGEST_MONTHS = """
 CREATE TABLE IF NOT EXISTS ingest_months (
     ingest_id    INTEGER NOT NULL REFERENCES ingest_log (ingest_id),

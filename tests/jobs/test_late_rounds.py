@@ -160,8 +160,76 @@ def test_late_rejected_lines_of_a_month_written_are_named_after_a_run_that_stopp
     cut.unlink()
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
-    assert result.exit_code == 1 and result.rejected_elsewhere == 0  # not read by this run
+    assert result.exit_code == 1 and result.rejected_elsewhere == 1  # read by the stopped run
     assert [(i.month, i.rounds, i.rejected) for i in result.late] == [("2026-10", 0, 1)]
     assert late_lines(lines)[0].startswith("1 rejected line of 2026-10 is in no report (")
     document = monthly_document(result)
     assert document["rejects_elsewhere"] == {"2026-10": 1} and document["rounds_elsewhere"] == {}
+
+
+def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run(
+    store, make_round, make_bet, write_jsonl
+):
+    """October's run read a November file with a rejected line (shown by November's report,
+    said by October's run, exit 1); stopped by another file, its re-run said nothing, exit 0."""
+    bad = _round(make_round, make_bet, "NOV-BAD", "2026-11-03T12:00:00Z")
+    bad["bets"][0]["stake"] = "0.00"
+    write_jsonl(store.inbox / "november.jsonl", bad)
+    cut = store.inbox / "zz-upload.jsonl.gz"
+    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
+    with pytest.raises(InputError):
+        monthly(store, OCTOBER_RUN)
+    cut.unlink()
+    lines: list[str] = []
+    result = monthly(store, OCTOBER_RUN, lines)
+    assert (result.rejected_elsewhere, result.exit_code) == (1, 1)
+    assert (
+        "1 rejected lines bear on other months than 2026-10: see verify --month of their"
+        " rounds' month" in lines
+    )
+    assert monthly(store, OCTOBER_RUN).exit_code == 0  # said once
+
+
+def test_a_run_publishing_an_earlier_month_again_names_late_rounds_of_a_later_one(store):
+    """October and November published, a late log of October arrives, and the next run
+    publishes September again: October's late rounds, a month already published, were
+    loaded without a word (exit 0), and the next run had them as told of."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    assert monthly(store, NOVEMBER_RUN).exit_code == 0
+    store.late(store.inbox / "october-late.jsonl", "LATE-1")
+    lines: list[str] = []
+    result = monthly(store, date(2026, 10, 5), lines)  # writes 2026-09 again
+    assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
+    assert late_lines(lines)[0].startswith("1 round of 2026-10 is in no report (")
+
+
+def test_a_file_an_ingest_loads_while_the_run_renders_is_told_of_by_the_next_run(
+    store, make_round, make_bet, write_jsonl
+):
+    """Late rounds of October loaded by ``ingest`` while October's run rendered its pages were
+    marked told of with the files the run had read: October's reports did not count them, and
+    no run ever named them."""
+    late = store.late(store.inbox.parent / "by-hand.jsonl", "LATE-1")
+    loaded = []
+
+    def pages_then_an_ingest(game, disclosure, as_of, folder):
+        if not loaded:
+            connection = connect(store.db)
+            try:
+                loaded.append(ingest(connection, [Source(late, "jsonl")], store.config))
+            finally:
+                connection.close()
+        return []
+
+    connection = connect(store.db)
+    try:
+        result = run_monthly(
+            connection, store.config, store.inbox, store.out,
+            {game: OCTOBER_RUN for game in store.config.games}, pages_then_an_ingest,
+        )  # fmt: skip
+    finally:
+        connection.close()
+    assert loaded[0].rounds_loaded == 1 and result.exit_code == 0
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.rounds_elsewhere == {"2026-10": 1}
