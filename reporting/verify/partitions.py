@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import forkserver, get_context
+from multiprocessing import active_children, forkserver, get_context
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -477,6 +477,7 @@ def worker_pool(
     _working_folder_that_exists()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
+    before = set(active_children())
     # A failed removal is not the run's error (out of file descriptors, say, it would hide
     # the one that stopped the run): the folder is left, the first error said.
     with tempfile.TemporaryDirectory(
@@ -491,12 +492,16 @@ def worker_pool(
             yield pool
         except BaseException:
             starting.join()
-            # Python 3.14 has pool.kill_workers(); until then the pool's table of its processes.
+            # Python 3.14 has pool.kill_workers(); until then the pool's table of its processes,
+            # and any child started since the pool was made that the table missed: a stop
+            # between a worker's start and its entry in the table (a task the run submits)
+            # left it waiting for a task, and the interpreter's exit waiting on it for good.
             processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
+            processes += [child for child in active_children() if child not in before]
+            for process in set(processes):
                 process.kill()
-            for process in processes:
+            for process in set(processes):
                 process.join()
             raise
         starting.join()

@@ -309,3 +309,35 @@ def test_a_fork_server_gone_while_a_partition_is_sent_is_the_line_of_a_worker_st
         task = types.SimpleNamespace(partition=types.SimpleNamespace(rounds=1))
         with pytest.raises(EnvironmentFault, match="a verify worker process stopped"):
             list(runner([task]))
+
+
+def test_a_stop_between_a_worker_s_start_and_its_entry_in_the_pool_leaves_no_worker(
+    monkeypatch,
+):
+    """A stop (SIGTERM) landing in a task's submit, after the worker it starts was forked but
+    before the pool listed it, left that worker waiting for a task: the interpreter's exit
+    joined it, and the run hung, holding its lock, after printing that it stopped."""
+    import multiprocessing
+
+    spawn = ProcessPoolExecutor._spawn_process
+
+    def stopped_once_started(pool):
+        process = pool._mp_context.Process(target=time.sleep, args=(300,))
+        process.start()  # forked: the pool's table never gets it
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(reporting.verify.partitions, "_start", lambda pool, jobs: None)
+    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", stopped_once_started)
+    try:
+        with (
+            pytest.raises(KeyboardInterrupt),
+            reporting.verify.partitions.worker_pool(1, (), _nothing, "test-workers") as pool,
+        ):
+            pool.submit(os.getpid)
+        left = multiprocessing.active_children()
+    finally:
+        monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", spawn)
+        for child in multiprocessing.active_children():  # never left to hang this worker
+            child.kill()
+            child.join()
+    assert left == []
