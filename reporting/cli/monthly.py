@@ -268,7 +268,6 @@ def monthly_document(result: MonthlyResult) -> dict:
         "rejected_count": result.ingest.rejected_count,
         "rejected_elsewhere": result.rejected_elsewhere,
         "rounds_elsewhere": result.rounds_elsewhere,
-        "rejects_elsewhere": {item.month: item.rejected for item in result.late if item.rejected},
         "exit_code": result.exit_code,
         "months": [
             {

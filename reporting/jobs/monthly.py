@@ -56,17 +56,12 @@ from reporting.files import (
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
+from reporting.jobs.late import LateRounds, late_rounds, manifest_entries
 from reporting.jobs.months import games_by_month
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
-from reporting.store.announced import (
-    Unannounced,
-    loaded_through,
-    mark_announced,
-    unannounced_files,
-    unannounced_months,
-)
+from reporting.store.announced import loaded_through, mark_announced, unannounced_files
 from reporting.store.load import IngestResult, ingest, read_with
 from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
 from reporting.verify.partitions import Runner
@@ -147,7 +142,7 @@ class MonthlyResult:
     #: Rounds, and rejected lines of a month of their own, of months before the one written
     #: that no finished run has written or named (:mod:`reporting.store.announced`), by month:
     #: named in the log and the summary (exit 1); no published report counts them.
-    late: list[Unannounced] = field(default_factory=list)
+    late: list[LateRounds] = field(default_factory=list)
 
     @property
     def rounds_elsewhere(self) -> dict[str, int]:
@@ -286,18 +281,13 @@ def _finish(
             f"{result.rejected_elsewhere:,} rejected lines bear on other months than"
             f" {', '.join(sorted(months))}: see verify --month of their rounds' month"
         )
-    result.late = [
-        item
-        for item in unannounced_months(connection, through)
-        if item.month < min(months)
-        or (item.month not in months and (out / item.month / MANIFEST).is_file())
-    ]
+    result.late = late_rounds(connection, months, through, lambda month: out / month / MANIFEST)
     _say_late(result.late, log)
     mark_announced(connection, through)
     return result
 
 
-def _say_late(late: list[Unannounced], log: Log) -> None:
+def _say_late(late: list[LateRounds], log: Log) -> None:
     """Name the rounds of months before the one written that no report counts, each month
     once a run until a run finishes (:mod:`reporting.store.announced`)."""
     for item in late:
@@ -410,10 +400,6 @@ def _prepare_out(out: Path, months: Iterable[str], log: Log) -> None:
         _refuse_unlisted(out / month)
 
 
-#: The largest manifest read back (a month of a thousand games' pages is under 1 MiB).
-_MANIFEST_BYTES = 16 * 1024 * 1024
-
-
 def _refuse_unlisted(final: Path) -> None:
     """Refuse, in one line, to replace a month's folder holding files its manifest does not
     list: files somebody put among the reports (the signed audit, notes), which the swap
@@ -422,10 +408,7 @@ def _refuse_unlisted(final: Path) -> None:
     if not manifest.is_file():
         return  # absent or empty: check_replaceable said what it is
     try:
-        with manifest.open("rb") as handle:
-            listed = {
-                entry["file"] for entry in json.loads(handle.read(_MANIFEST_BYTES))["outputs"]
-            }
+        listed = {entry["file"] for entry in manifest_entries(manifest, "outputs")}
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         raise InputError(
             f"{manifest}: not the manifest of a month's reports (it cannot be read as one), and"

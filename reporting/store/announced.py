@@ -28,33 +28,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
-    "Unannounced",
+    "UnannouncedRounds",
     "loaded_through",
     "mark_announced",
     "record_months",
     "unannounced_files",
-    "unannounced_months",
+    "unannounced_rounds",
 ]
 
 
 @dataclass(frozen=True, slots=True)
-class Unannounced:
-    """Rounds and rejected lines of one month loaded since a run last wrote or named it."""
+class UnannouncedRounds:
+    """A file's rounds of one month, the file not yet announced."""
 
     month: str
     rounds: int
-    rejected: int
-
-    @property
-    def counted(self) -> str:
-        """``3 rounds and 1 rejected line``: what of the month no report counts."""
-        parts = [(self.rounds, "round"), (self.rejected, "rejected line")]
-        return " and ".join(f"{n:,} {what}{'' if n == 1 else 's'}" for n, what in parts if n)
-
-    @property
-    def are(self) -> str:
-        """The verb that agrees with :attr:`counted`."""
-        return "is" if self.rounds + self.rejected == 1 else "are"
+    file: str  # as stored (relative to the inbox for the monthly job's files)
+    companion: str | None  # bets.csv of a CSV pair
+    sha256: str  # of the file (of both files of a pair)
 
 
 def record_months(
@@ -78,14 +69,16 @@ def loaded_through(connection: sqlite3.Connection) -> int:
     return connection.execute("SELECT coalesce(max(ingest_id), 0) FROM ingest_log").fetchone()[0]
 
 
-def unannounced_months(connection: sqlite3.Connection, through: int) -> list[Unannounced]:
-    """The rounds and rejected lines of the files not yet announced (loaded up to ``through``),
-    by month (a table of a row per file and month: read whole)."""
+def unannounced_rounds(connection: sqlite3.Connection, through: int) -> list[UnannouncedRounds]:
+    """The rounds of the files not yet announced (loaded up to ``through``), by file and
+    month, in month and load order (a table of a row per file and month: read whole)."""
     return [
-        Unannounced(*row)
+        UnannouncedRounds(*row)
         for row in connection.execute(
-            "SELECT report_month, sum(rounds), sum(rejected) FROM ingest_months"
-            " WHERE announced = 0 AND ingest_id <= ? GROUP BY report_month ORDER BY report_month",
+            "SELECT m.report_month, m.rounds, l.file_name, l.companion_name, l.file_sha256"
+            " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
+            " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds > 0"
+            " ORDER BY m.report_month, m.ingest_id",
             (through,),
         )
     ]

@@ -144,11 +144,12 @@ def test_the_next_months_first_days_loaded_early_are_not_late(store):
     assert result.exit_code == 0 and not result.late and not late_lines(lines)
 
 
-def test_late_rejected_lines_of_a_month_written_are_named_after_a_run_that_stopped(
+def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stopped(
     store, make_round, make_bet, write_jsonl
 ):
     """A late file of October whose every line is rejected (a stake of 0) loads no round: its
-    lines bear on October alone, and the re-run after a stopped run names them."""
+    lines bear on October alone, and the re-run after a stopped run says them, once (as
+    rejected lines of another month: no round of it is late)."""
     assert monthly(store, OCTOBER_RUN).exit_code == 0
     bad = _round(make_round, make_bet, "LATE-BAD", "2026-10-20T12:00:00Z")
     bad["bets"][0]["stake"] = "0.00"
@@ -161,10 +162,12 @@ def test_late_rejected_lines_of_a_month_written_are_named_after_a_run_that_stopp
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.exit_code == 1 and result.rejected_elsewhere == 1  # read by the stopped run
-    assert [(i.month, i.rounds, i.rejected) for i in result.late] == [("2026-10", 0, 1)]
-    assert late_lines(lines)[0].startswith("1 rejected line of 2026-10 is in no report (")
-    document = monthly_document(result)
-    assert document["rejects_elsewhere"] == {"2026-10": 1} and document["rounds_elsewhere"] == {}
+    assert result.late == [] and late_lines(lines) == []
+    assert (
+        "1 rejected lines bear on other months than 2026-11: see verify --month of their"
+        " rounds' month" in lines
+    )
+    assert monthly_document(result)["rounds_elsewhere"] == {}
 
 
 def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run(
@@ -233,3 +236,34 @@ def test_a_file_an_ingest_loads_while_the_run_renders_is_told_of_by_the_next_run
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 1}
+
+
+def test_rounds_whose_file_the_published_manifest_lists_are_not_late(store, tmp_path):
+    """A store made again from the same logs (the old one lost), or a run that published its
+    month and stopped before its end: the next run called every round of the month
+    published "in no report", which its manifest contradicts."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    store.db.unlink()  # made again: the logs are read anew by the next run
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.late == [] and late_lines(lines) == [] and result.exit_code == 0
+
+
+def test_a_run_that_published_and_stopped_before_its_end_calls_nothing_late_next_time(
+    store, monkeypatch
+):
+    import reporting.jobs.monthly as job
+
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    store.late(store.inbox / "october-late.jsonl", "LATE-1")
+
+    def stopped(connection, through):
+        raise InputError("the database is locked")
+
+    monkeypatch.setattr(job, "mark_announced", stopped)
+    with pytest.raises(InputError):
+        monthly(store, OCTOBER_RUN)  # October published again, with the late log
+    monkeypatch.undo()
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert result.late == [] and late_lines(lines) == []

@@ -12,7 +12,7 @@ from children import warm_run
 from helpers import run_main
 
 from reporting.errors import InputError, NotOurDatabase
-from reporting.store.announced import loaded_through, unannounced_months
+from reporting.store.announced import loaded_through, unannounced_rounds
 from reporting.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -868,7 +868,7 @@ def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_pa
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         made = connection.execute("SELECT * FROM ingest_months ORDER BY 2").fetchall()
-        late = unannounced_months(connection, loaded_through(connection))
+        late = unannounced_rounds(connection, loaded_through(connection))
     finally:
         connection.close()
     assert made == [(1, "2026-08", 0, 1, 1), (1, "2026-09", 1, 0, 1), (1, "2026-10", 1, 1, 1)]

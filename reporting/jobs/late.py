@@ -1,0 +1,98 @@
+"""Late rounds: rounds of a month already written that its published reports do not count.
+
+The files no finished monthly run has told of (:mod:`reporting.store.announced`) may hold
+rounds of months other than the one a run writes. Rounds of a month before it, or of a later
+month already published (a run publishing an earlier month again), are late unless the
+month's published manifest lists their file among its inputs: then its reports counted them
+(a run that published its month and stopped before its end; a store made again from the same
+logs). Rounds of a later month not yet published wait for its own run.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from reporting.store.announced import UnannouncedRounds, unannounced_rounds
+
+__all__ = ["MANIFEST_BYTES", "LateRounds", "late_rounds", "manifest_entries"]
+
+#: The largest manifest read back (a month of a thousand games' pages is under 1 MiB).
+MANIFEST_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class LateRounds:
+    """The late rounds of one month."""
+
+    month: str
+    rounds: int
+
+    @property
+    def counted(self) -> str:
+        """``1 round``, ``3 rounds``."""
+        return f"{self.rounds:,} round{'' if self.rounds == 1 else 's'}"
+
+    @property
+    def are(self) -> str:
+        """The verb that agrees with :attr:`counted`."""
+        return "is" if self.rounds == 1 else "are"
+
+
+def manifest_entries(path: Path, key: str) -> list[dict]:
+    """The entries of a month's ``manifest.json`` under ``key`` (``inputs``, ``outputs``):
+    ValueError (or OSError) when it cannot be read as one."""
+    with path.open("rb") as handle:
+        entries = json.loads(handle.read(MANIFEST_BYTES))[key]
+    if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
+        raise ValueError(f"{path}: {key} is not a list of entries")
+    return entries
+
+
+def late_rounds(
+    connection: sqlite3.Connection,
+    written: Collection[str],
+    through: int,
+    manifest_of: Callable[[str], Path],
+) -> list[LateRounds]:
+    """The late rounds of the files not yet told of (loaded up to ``through``), by month: of
+    months other than ``written``, each month's manifest at ``manifest_of(month)``."""
+    first = min(written)
+    inputs: dict[str, set[tuple[str, str]] | None] = {}
+    late: dict[str, int] = {}
+    for item in unannounced_rounds(connection, through):
+        if item.month in written:
+            continue
+        if item.month not in inputs:
+            inputs[item.month] = _published_inputs(manifest_of(item.month))
+        listed = inputs[item.month]
+        if (listed is None and item.month > first) or (listed and _listed(item, listed)):
+            continue  # a later month's own run counts it, or its published reports did
+        late[item.month] = late.get(item.month, 0) + item.rounds
+    return [LateRounds(month, rounds) for month, rounds in sorted(late.items())]
+
+
+def _published_inputs(manifest: Path) -> set[tuple[str, str]] | None:
+    """The (file, sha256) inputs of a published month (none for a manifest that cannot be
+    read), or None when the month was not published (no manifest)."""
+    if not manifest.is_file():
+        return None
+    try:
+        return {
+            (str(entry["file"]), str(entry["sha256"]))
+            for entry in manifest_entries(manifest, "inputs")
+        }
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return set()
+
+
+def _listed(item: UnannouncedRounds, inputs: set[tuple[str, str]]) -> bool:
+    """Whether the month's inputs hold the file: by name and hash, or for a CSV pair (whose
+    stored hash is of both files) by its two names."""
+    if item.companion is None:
+        return (item.file, item.sha256) in inputs
+    names = {name for name, _ in inputs}
+    return item.file in names and item.companion in names
