@@ -342,9 +342,11 @@ _LOCK_POLL = 0.1
 
 @contextmanager
 def hold_lock(
-    path: Path, wait: float, *, held_by_other: Callable[[str], InputError]
+    path: Path, wait: float, *, held_by_other: Callable[[str], InputError], shared: bool = False
 ) -> Iterator[None]:
-    """Hold an exclusive ``flock`` on the lock file ``path``, waiting up to ``wait`` seconds.
+    """Hold an exclusive ``flock`` on the lock file ``path`` (a shared one when ``shared``:
+    held by any number of such holders at once, by none while an exclusive one is held),
+    waiting up to ``wait`` seconds.
 
     The file is created if missing (mode 0644 less the umask) and opened with ``O_NOFOLLOW``:
     a symbolic link, a FIFO, a folder or a file with a second hard link at ``path`` is
@@ -361,7 +363,7 @@ def hold_lock(
         raise environment_fault(error, path, "open it as a lock file") from None
     try:
         _check_lock_file(descriptor, path)
-        _take(descriptor, path, wait, held_by_other)
+        _take(descriptor, path, wait, held_by_other, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         os.ftruncate(descriptor, 0)
         os.pwrite(descriptor, f"pid {os.getpid()}\n".encode(), 0)
         yield
@@ -384,12 +386,16 @@ def _check_lock_file(descriptor: int, path: Path) -> None:
 
 
 def _take(
-    descriptor: int, path: Path, wait: float, held_by_other: Callable[[str], InputError]
+    descriptor: int,
+    path: Path,
+    wait: float,
+    held_by_other: Callable[[str], InputError],
+    mode: int = fcntl.LOCK_EX,
 ) -> None:
     deadline = time.monotonic() + wait
     while True:
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(descriptor, mode | fcntl.LOCK_NB)
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:

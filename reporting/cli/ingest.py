@@ -66,6 +66,7 @@ def ingest_command(
     profile) into SQLite; bad lines are rejected and kept."""
     from reporting.ingest.discovery import discover_sources
     from reporting.ingest.profiles.loader import load_profile
+    from reporting.store.faults import database_lock
     from reporting.store.load import ingest
     from reporting.store.schema import connect
 
@@ -79,7 +80,10 @@ def ingest_command(
     with database_errors(db):
         connection = connect(db, wait=db_wait)
         try:
-            with progress_bars(quiet=as_json, unit="bytes") as bars:
+            with (
+                database_lock(db, db_wait, shared=True),  # not inside a monthly run
+                progress_bars(quiet=as_json, unit="bytes") as bars,
+            ):
                 result = ingest(
                     connection,
                     sources,

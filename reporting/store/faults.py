@@ -184,10 +184,13 @@ def lock_path(database: Path) -> Path:
 
 
 @contextmanager
-def database_lock(database: Path, wait: float = DEFAULT_WAIT) -> Iterator[Path]:
+def database_lock(
+    database: Path, wait: float = DEFAULT_WAIT, *, shared: bool = False
+) -> Iterator[Path]:
     """Hold the database's own lock (:func:`lock_path`) for a run that must not interleave
     with another one on the same database, waiting up to ``wait`` seconds; yields the lock
-    file's path.
+    file's path. ``shared``: a load (``ingest``), which may run beside other loads but not
+    inside a monthly run, whose month's documents must all be read from the same files.
 
     The lock file is opened without following links and never truncates another file
     (:func:`reporting.files.hold_lock`); it stays beside the database afterwards, holding the
@@ -197,13 +200,20 @@ def database_lock(database: Path, wait: float = DEFAULT_WAIT) -> Iterator[Path]:
     """
     path = lock_path(database)
 
+    # A load's one wait (--db-wait) is for both; a monthly run has --wait for this lock.
+    option = (
+        "--db-wait SECONDS"
+        if shared
+        else "--wait SECONDS (the wait for another run's lock; --db-wait is for another"
+        " process's write)"
+    )
+
     def held(holder: str) -> InputError:
         return DatabaseBusy(
             f"{database}: another run on this database ({holder}) held its lock {path.name}"
             f" for more than {wait:g} s; nothing was changed; run again when it ends, or"
-            " pass --wait SECONDS (the wait for another run's lock; --db-wait is for another"
-            " process's write)"
+            f" pass {option}"
         )
 
-    with hold_lock(path, wait, held_by_other=held):
+    with hold_lock(path, wait, held_by_other=held, shared=shared):
         yield path

@@ -242,3 +242,26 @@ def test_the_look_before_writing_reads_the_store_at_one_instant(tmp_path, monkey
     holder.close()
     assert created
     assert rows(path, "PRAGMA application_id") == [(schema.APPLICATION_ID,)]
+
+
+def test_an_ingest_waits_for_a_monthly_run_on_its_database_and_loads_beside_others(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """An ingest committed while a monthly run read its month: the run's disclosure and its
+    audit counted different rounds, and the late ones were said to be in no report. A load
+    now waits for the monthly run's lock (``--db-wait``), then stops with nothing loaded;
+    loads beside each other still run at once."""
+    from reporting.store.faults import database_lock
+
+    db, log = tmp_path / "store.sqlite", write_jsonl(tmp_path / "r.jsonl", make_round("R-1"))
+    command = ["ingest", str(log), "--db", str(db), "--config", str(sample_config_path)]
+    connect(db).close()
+    with database_lock(db, 0):  # as a monthly run holds it
+        stopped = run_main(*command, "--db-wait", "0.3")
+    assert stopped.returncode == 2, stopped.stderr
+    assert "another run on this database (pid " in stopped.stderr
+    assert stopped.stderr.rstrip().endswith("run again when it ends, or pass --db-wait SECONDS")
+    assert counts(db)["rounds"] == 0
+    with database_lock(db, 0, shared=True):  # another load
+        assert run_main(*command, "--db-wait", "0.3").returncode == 0
+    assert counts(db)["rounds"] == 1
