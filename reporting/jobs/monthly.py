@@ -139,15 +139,14 @@ class MonthlyResult:
     #: ``ingest``'s: :mod:`reporting.store.announced`) that no report written here shows:
     #: named once in the log and the summary (exit 1); their own month's report shows them.
     rejected_elsewhere: int = 0
-    #: Rounds, and rejected lines of a month of their own, of months before the one written
-    #: that no finished run has written or named (:mod:`reporting.store.announced`), by month:
-    #: named in the log and the summary (exit 1); no published report counts them.
+    #: Late rounds (:mod:`reporting.jobs.late`) of files no finished run has told of, by
+    #: month: named in the log and the summary (exit 1); no published report counts them.
     late: list[LateRounds] = field(default_factory=list)
 
     @property
     def rounds_elsewhere(self) -> dict[str, int]:
         """The late rounds (:attr:`late`) by month."""
-        return {item.month: item.rounds for item in self.late if item.rounds}
+        return {item.month: item.rounds for item in self.late}
 
     @property
     def findings(self) -> int:
@@ -166,8 +165,8 @@ class MonthlyResult:
 
     @property
     def exit_code(self) -> int:
-        """1 when anything bears on a month written, or this run read rejected lines or
-        rounds of another month; 0 otherwise."""
+        """1 when anything bears on a month written, or the run tells of rejected lines of
+        another month or of late rounds; 0 otherwise."""
         if self.rejected_elsewhere or self.late:
             return 1
         if any(month.alerts.exit_code for month in self.months):
@@ -288,8 +287,8 @@ def _finish(
 
 
 def _say_late(late: list[LateRounds], log: Log) -> None:
-    """Name the rounds of months before the one written that no report counts, each month
-    once a run until a run finishes (:mod:`reporting.store.announced`)."""
+    """Name the late rounds (:mod:`reporting.jobs.late`), each month once a run, until a run
+    finishes after their files were loaded (:mod:`reporting.store.announced`)."""
     for item in late:
         log(
             f"{item.counted} of {item.month} {item.are} in no report (loaded by this run, a run"
