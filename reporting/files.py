@@ -400,10 +400,26 @@ def _take(
         except BlockingIOError:
             if time.monotonic() >= deadline:
                 holder = os.pread(descriptor, 100, 0).decode("utf-8", "replace").strip()
-                raise held_by_other(holder or "another process") from None
+                raise held_by_other(_live(holder)) from None
             time.sleep(min(_LOCK_POLL, max(0.0, deadline - time.monotonic())))
         except OSError as error:
             raise environment_fault(error, path, "lock it") from None
+
+
+def _live(holder: str) -> str:
+    """What a lock file says of its holder (``pid 4242``), if that process still runs: the
+    last of several holders of a shared lock, or a holder since gone, wrote it; otherwise
+    ``another process``."""
+    match = re.fullmatch(r"pid (\d{1,9})", holder)
+    if match is None:
+        return "another process"
+    try:
+        os.kill(int(match.group(1)), 0)
+    except ProcessLookupError:
+        return "another process"
+    except OSError:  # another user's process: it runs
+        pass
+    return holder
 
 
 #: The file that marks a staging folder as this tool's (:func:`make_staging`): a folder of a

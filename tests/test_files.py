@@ -223,3 +223,15 @@ def test_a_fifo_socket_or_link_to_one_where_a_file_is_written_is_refused_and_lef
         write_atomically(tmp_path / name, b"new")
         assert not (tmp_path / name).is_symlink() and (tmp_path / name).read_bytes() == b"new"
     assert target.read_bytes() == b"keep"
+
+
+def test_a_lock_held_past_the_wait_names_its_holder_only_while_it_runs():
+    """Shared holders each write their pid: the last one may be gone while another holds the
+    lock, and a refused monthly run named a process ps could not find."""
+    from reporting.files import _live
+
+    assert _live(f"pid {os.getpid()}") == f"pid {os.getpid()}"
+    gone = subprocess.Popen(["true"])  # a pid that has ended
+    gone.wait()
+    assert _live(f"pid {gone.pid}") == "another process"
+    assert _live("") == _live("not a pid") == "another process"

@@ -259,7 +259,7 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
         print(f"  {note}", file=out)
     for reference in document["profiles"]:  # its problems, if any, are above, naming its file
         said = (
-            "not read: see its problems above"
+            "refused: see its problems above"
             if reference in document["profiles_refused"]
             else "read and checked against the configuration"
         )

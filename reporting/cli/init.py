@@ -23,7 +23,7 @@ def init_command(
     from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 
     text = STARTER_PATH.read_bytes()
-    if path.is_dir() and not path.is_symlink():  # "x" would call a folder a file that exists
+    if path.is_dir():  # or a link to one: "x" would call it a file that exists
         raise InputError(f"{path}: is a folder; name a file such as {path / 'operator.toml'}")
     try:
         # "x": created here or refused; an existing file, or a link (even a dangling one),

@@ -38,7 +38,7 @@ from reporting.ingest.formats import (
     expected_formats,
     format_of_file,
 )
-from reporting.ingest.profiles.loader import load_profile
+from reporting.ingest.profiles.loader import ProfileError, load_profile
 from reporting.ingest.profiles.model import LAYOUT_SUFFIXES, Profile
 from reporting.ingest.sources import Source
 
@@ -199,14 +199,22 @@ def inbox_profiles(config: OperatorConfig, *, check_games: bool = False) -> list
     ``[games]`` is held to the configuration's games too (``check``)."""
     configured = list(config.games) if check_games else None
     base = None if config.source is None else config.source.parent
-    rules = []
-    for rule in config.inbox_rules:
+    rules, unusable, problems = [], [], []  # every rule's problems at once, not the first's
+    for number, rule in enumerate(config.inbox_rules, start=1):
         where = f"{config.source}:{rule.line}" if rule.line else str(config.source)
         try:
             profile = load_profile(rule.profile, base, configured=configured)
+        except ProfileError as error:
+            problems += error.problems
+            continue
         except InputError as error:
-            raise InputError(f"{where}: inbox.profiles: {error}") from None
+            unusable.append(f"{where}: inbox.profiles.{number}: {error}")
+            continue
         rules.append(InboxProfile(profile, rule.folder, rule.pattern))
+    if problems:
+        raise ProfileError(problems + unusable)
+    if unusable:
+        raise InputError("; ".join(unusable))
     return rules
 
 

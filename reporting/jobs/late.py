@@ -3,9 +3,11 @@
 The files no finished monthly run has told of (:mod:`reporting.store.announced`) may hold
 rounds of months other than the one a run writes. Rounds of a month before it, or of a later
 month already published (a run publishing an earlier month again), are late unless the
-month's published manifest lists their file among its inputs: then its reports counted them
-(a run that published its month and stopped before its end; a store made again from the same
-logs). Rounds of a later month not yet published wait for its own run.
+month's published manifest lists their file among its inputs, by its sha256: then its
+reports counted them (a run that published its month and stopped before its end; a store
+made again from the same logs). A CSV pair is never taken as listed: its stored hash is of
+both files, the manifest's of each, and a pair is often sent again under the same names.
+Rounds of a later month not yet published wait for its own run.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from reporting.store.announced import UnannouncedRounds, unannounced_rounds
+from reporting.store.announced import unannounced_rounds
 
 __all__ = ["MANIFEST_BYTES", "LateRounds", "late_rounds", "manifest_entries"]
 
@@ -61,7 +63,7 @@ def late_rounds(
     """The late rounds of the files not yet told of (loaded up to ``through``), by month: of
     months other than ``written``, each month's manifest at ``manifest_of(month)``."""
     first = min(written)
-    inputs: dict[str, set[tuple[str, str]] | None] = {}
+    inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
     for item in unannounced_rounds(connection, through):
         if item.month in written:
@@ -69,30 +71,22 @@ def late_rounds(
         if item.month not in inputs:
             inputs[item.month] = _published_inputs(manifest_of(item.month))
         listed = inputs[item.month]
-        if (listed is None and item.month > first) or (listed and _listed(item, listed)):
+        if (listed is None and item.month > first) or (
+            listed and item.companion is None and item.sha256 in listed
+        ):
             continue  # a later month's own run counts it, or its published reports did
         late[item.month] = late.get(item.month, 0) + item.rounds
     return [LateRounds(month, rounds) for month, rounds in sorted(late.items())]
 
 
-def _published_inputs(manifest: Path) -> set[tuple[str, str]] | None:
-    """The (file, sha256) inputs of a published month (none for a manifest that cannot be
-    read), or None when the month was not published (no manifest)."""
+def _published_inputs(manifest: Path) -> set[str] | None:
+    """The sha256 of each input of a published month (none for a manifest that cannot be
+    read), or None when the month was not published (no manifest). By hash, not name: a file
+    loaded by ``ingest`` is stored by the name it was given, the manifest's relative to the
+    inbox."""
     if not manifest.is_file():
         return None
     try:
-        return {
-            (str(entry["file"]), str(entry["sha256"]))
-            for entry in manifest_entries(manifest, "inputs")
-        }
+        return {str(entry["sha256"]) for entry in manifest_entries(manifest, "inputs")}
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return set()
-
-
-def _listed(item: UnannouncedRounds, inputs: set[tuple[str, str]]) -> bool:
-    """Whether the month's inputs hold the file: by name and hash, or for a CSV pair (whose
-    stored hash is of both files) by its two names."""
-    if item.companion is None:
-        return (item.file, item.sha256) in inputs
-    names = {name for name, _ in inputs}
-    return item.file in names and item.companion in names

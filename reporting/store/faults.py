@@ -211,8 +211,8 @@ def database_lock(
     def held(holder: str) -> InputError:
         return DatabaseBusy(
             f"{database}: another run on this database ({holder}) held its lock {path.name}"
-            f" for more than {wait:g} s; nothing was changed; run again when it ends, or"
-            f" pass {option}"
+            f" for more than {wait:g} s; nothing was {'loaded' if shared else 'changed'}; run"
+            f" again when it ends, or pass {option}"
         )
 
     with hold_lock(path, wait, held_by_other=held, shared=shared):

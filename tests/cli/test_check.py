@@ -236,7 +236,7 @@ def test_a_profile_that_cannot_be_read_is_not_said_to_be_checked(tmp_path):
     assert result.exit_code == 2
     assert json.loads(result.stdout)["profiles_refused"] == ["nonesuch"]
     result = check("--config", str(path), "--profile", "nonesuch")
-    assert "log profile nonesuch: not read: see its problems above" in result.output
+    assert "log profile nonesuch: refused: see its problems above" in result.output
     assert "read and checked" not in result.output
 
 

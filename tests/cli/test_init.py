@@ -46,6 +46,10 @@ def test_init_given_a_folder_says_it_is_a_folder_and_names_a_file_in_it(tmp_path
         f"{tmp_path}: is a folder; name a file such as {tmp_path / 'operator.toml'}"
     )
     assert list(tmp_path.iterdir()) == []
+    (tmp_path / "d").mkdir()
+    (tmp_path / "link").symlink_to("d")
+    result = runner.invoke(app, ["init", str(tmp_path / "link")])
+    assert str(result.exception).startswith(f"{tmp_path / 'link'}: is a folder; name a file")
 
 
 def test_init_into_a_missing_folder_is_one_clear_error(tmp_path):

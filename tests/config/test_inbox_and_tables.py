@@ -159,3 +159,23 @@ def test_each_inbox_rule_is_found_at_its_own_lines_not_the_first_rules(tmp_path)
 def test_an_inbox_rule_that_cannot_be_used_is_refused(tmp_path, rule, said):
     problems = problems_of(tmp_path, GAMES + f"\n[[inbox.profiles]]\n{rule}\n")
     assert any(said in problem for problem in problems), problems
+
+
+def test_every_inbox_rule_whose_profile_cannot_be_used_is_named_at_once(tmp_path):
+    """Two rules naming profiles that do not exist: the first alone was said, without its
+    number; the second only once the first was mended."""
+    from reporting.errors import InputError
+    from reporting.ingest.discovery import inbox_profiles
+
+    text = (
+        GAMES
+        + '\n[[inbox.profiles]]\nfolder = "a"\nprofile = "nonesuch"\n'
+        + '\n[[inbox.profiles]]\nfolder = "b"\nprofile = "nonesuch2"\n'
+    )
+    lines = text.splitlines()
+    with pytest.raises(InputError) as refused:
+        inbox_profiles(config_of(tmp_path, text))
+    said = str(refused.value)
+    first, second = (lines.index(f'profile = "{name}"') + 1 for name in ("nonesuch", "nonesuch2"))
+    assert f"operator.toml:{first}: inbox.profiles.1:" in said
+    assert f"operator.toml:{second}: inbox.profiles.2:" in said

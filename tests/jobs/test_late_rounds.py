@@ -267,3 +267,33 @@ def test_a_run_that_published_and_stopped_before_its_end_calls_nothing_late_next
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.late == [] and late_lines(lines) == []
+
+
+def test_a_store_made_again_by_ingest_of_the_same_logs_calls_nothing_late(store):
+    """The manifest names a file relative to the inbox, ``ingest`` by the path it was given:
+    the file is known by its hash."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    store.db.unlink()
+    connection = connect(store.db)
+    try:
+        ingest(connection, [Source(store.inbox / "october.jsonl", "jsonl")], store.config)
+    finally:
+        connection.close()
+    result = monthly(store, NOVEMBER_RUN)
+    assert result.late == [] and result.exit_code == 0
+
+
+def test_a_csv_pair_sent_again_under_its_names_with_late_rounds_is_named(
+    store, make_round, make_bet
+):
+    """A provider's pair keeps its names: the published manifest lists rounds.csv and
+    bets.csv, and the pair sent again with October's late rounds was taken as listed there
+    (exit 0, not a word)."""
+    from helpers import write_csv_pair
+
+    pair = store.inbox / "acme"
+    write_csv_pair(pair, [_round(make_round, make_bet, "PAIR-1", "2026-10-11T12:00:00Z")])
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    write_csv_pair(pair, [_round(make_round, make_bet, "PAIR-2", "2026-10-21T12:00:00Z")])
+    result = monthly(store, NOVEMBER_RUN)
+    assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1

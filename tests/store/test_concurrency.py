@@ -260,6 +260,7 @@ def test_an_ingest_waits_for_a_monthly_run_on_its_database_and_loads_beside_othe
         stopped = run_main(*command, "--db-wait", "0.3")
     assert stopped.returncode == 2, stopped.stderr
     assert "another run on this database (pid " in stopped.stderr
+    assert "nothing was loaded; run again when it ends" in stopped.stderr
     assert stopped.stderr.rstrip().endswith("run again when it ends, or pass --db-wait SECONDS")
     assert counts(db)["rounds"] == 0
     with database_lock(db, 0, shared=True):  # another load
