@@ -15,7 +15,8 @@ run. Until then every run tells of it, whoever loaded it (``ingest`` by hand, or
 run that stopped), so a re-run after a failure says what the stopped run would have said.
 
 A run marks only the files loaded before it read its month (:func:`loaded_through`, taken
-then): a file an ``ingest`` commits while the run renders is told of by the next run. Marked
+then). The ``ingest`` command waits for a monthly run's database lock; a file loaded beside a
+run all the same (through the library, which takes no lock) is told of by the next run: marked
 with the others, late rounds of the very month being written were called counted while the
 published reports did not hold them.
 """
