@@ -81,7 +81,7 @@ def ingest_command(
         connection = connect(db, wait=db_wait)
         try:
             with (
-                database_lock(db, db_wait, shared=True),  # not inside a monthly run
+                database_lock(db, db_wait, shared=True, done="loaded"),  # not in a monthly run
                 progress_bars(quiet=as_json, unit="bytes") as bars,
             ):
                 result = ingest(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Mapping, Sequence
@@ -105,6 +106,7 @@ def verify_command(
 ) -> None:
     """Recompute every payout from the logged cards and check every round; exit 1 on findings."""
     from reporting.figures.statistics import outcome_tests, rtp_checks
+    from reporting.store.faults import database_lock
     from reporting.store.schema import connect
     from reporting.verify.bearing import month_alerts
 
@@ -122,7 +124,10 @@ def verify_command(
     # The month's audit figures hold its availability gaps: counted once, for both.
     audited = month is not None and (workbook is not None or report is not None)
     connection = connect(db, create=False, wait=db_wait)
+    held = contextlib.ExitStack()
     try:
+        # Not inside a monthly run on the store, which reads its month's findings.
+        held.enter_context(database_lock(db, db_wait, shared=True, done="checked"))
         # With workers, this process waits for them: it reads the rest meanwhile.
         parallel = workers.jobs != 1 or workers.runner is not None
         ahead = _ReadAhead(db, operator, month, gaps=not audited) if parallel else None
@@ -153,6 +158,7 @@ def verify_command(
         if findings_file is not None:
             _write_findings(findings_file, connection, operator, month)
     finally:
+        held.close()
         connection.close()
     files = (workbook, written, findings_file)
     _print_outcome(result, (outcomes, rtp), alerts, files, operator.games, as_json=as_json)

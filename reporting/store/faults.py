@@ -185,12 +185,13 @@ def lock_path(database: Path) -> Path:
 
 @contextmanager
 def database_lock(
-    database: Path, wait: float = DEFAULT_WAIT, *, shared: bool = False
+    database: Path, wait: float = DEFAULT_WAIT, *, shared: bool = False, done: str = "changed"
 ) -> Iterator[Path]:
     """Hold the database's own lock (:func:`lock_path`) for a run that must not interleave
     with another one on the same database, waiting up to ``wait`` seconds; yields the lock
-    file's path. ``shared``: a load (``ingest``), which may run beside other loads but not
-    inside a monthly run, whose month's documents must all be read from the same files.
+    file's path. ``shared``: a load or a check (``ingest``, ``verify``), which may run beside
+    others but not inside a monthly run, whose month's documents must all be read from the
+    same rows. ``done``: what was not done when the wait runs out (``nothing was changed``).
 
     The lock file is opened without following links and never truncates another file
     (:func:`reporting.files.hold_lock`); it stays beside the database afterwards, holding the
@@ -211,8 +212,8 @@ def database_lock(
     def held(holder: str) -> InputError:
         return DatabaseBusy(
             f"{database}: another run on this database ({holder}) held its lock {path.name}"
-            f" for more than {wait:g} s; nothing was {'loaded' if shared else 'changed'}; run"
-            f" again when it ends, or pass {option}"
+            f" for more than {wait:g} s; nothing was {done}; run again when it ends, or pass"
+            f" {option}"
         )
 
     with hold_lock(path, wait, held_by_other=held, shared=shared):

@@ -266,3 +266,23 @@ def test_an_ingest_waits_for_a_monthly_run_on_its_database_and_loads_beside_othe
     with database_lock(db, 0, shared=True):  # another load
         assert run_main(*command, "--db-wait", "0.3").returncode == 0
     assert counts(db)["rounds"] == 1
+
+
+def test_a_verify_waits_for_a_monthly_run_on_its_database(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """verify replaces a month's findings, which a monthly run on the store reads for its
+    audit: it waits for the run's lock, then stops with nothing checked."""
+    from reporting.store.faults import database_lock
+
+    db, log = tmp_path / "store.sqlite", write_jsonl(tmp_path / "r.jsonl", make_round("R-1"))
+    loaded = run_main("ingest", str(log), "--db", str(db), "--config", str(sample_config_path))
+    assert loaded.returncode == 0, loaded.stderr
+    command = ["verify", "--db", str(db), "--config", str(sample_config_path)]
+    with database_lock(db, 0):
+        stopped = run_main(*command, "--db-wait", "0.3")
+    assert stopped.returncode == 2, stopped.stderr
+    assert "nothing was checked; run again when it ends, or pass --db-wait SECONDS" in (
+        stopped.stderr
+    )
+    assert run_main(*command).returncode == 0
