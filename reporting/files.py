@@ -54,6 +54,7 @@ __all__ = [
     "make_staging",
     "mount_table",
     "open_regular",
+    "refuse_foreign",
     "refuse_unless_replaceable",
     "remove_staging",
     "sha256_of",
@@ -499,6 +500,28 @@ def check_replaceable(final: Path, mark: str, what: str) -> None:
         raise InputError(
             f"{retired}: not a folder of ours, where a swap keeps the previous copy; move it"
             " away and run again"
+        )
+
+
+def refuse_foreign(
+    folder: Path, ours: Callable[[str, bool], bool], *, wrote: str, within: str
+) -> None:
+    """Refuse, in one line, to replace ``folder`` whole while it holds what ``ours`` (given a
+    path relative to it and whether that is a folder) does not call ours: files somebody put
+    there (the signed audit, an analyst's notes), which the swap would delete with it.
+    ``wrote``: what did not write them; ``within``: the folder as the message names it."""
+    foreign = sorted(
+        relative
+        for path in folder.rglob("*")
+        if not ours(
+            relative := path.relative_to(folder).as_posix(), path.is_dir() and not path.is_symlink()
+        )
+    )
+    if foreign:
+        more = f", and {len(foreign) - 1:,} more" if len(foreign) > 1 else ""
+        raise InputError(
+            f"{folder}: holds files {wrote} ({foreign[0]}{more}), and would be replaced whole:"
+            f" move them out of {within} and run again"
         )
 
 

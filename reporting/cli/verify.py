@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import threading
 from collections.abc import Mapping, Sequence
@@ -124,41 +123,44 @@ def verify_command(
     # The month's audit figures hold its availability gaps: counted once, for both.
     audited = month is not None and (workbook is not None or report is not None)
     connection = connect(db, create=False, wait=db_wait)
-    held = contextlib.ExitStack()
     try:
         # Not inside a monthly run on the store, which reads its month's findings.
-        held.enter_context(database_lock(db, db_wait, shared=True, done="checked"))
-        # With workers, this process waits for them: it reads the rest meanwhile.
-        parallel = workers.jobs != 1 or workers.runner is not None
-        ahead = _ReadAhead(db, operator, month, gaps=not audited) if parallel else None
-        result = _verify_watched(connection, operator, month, workers, quiet=as_json)
-        scope, availability = (
-            _summary_reads(connection, operator, month, gaps=not audited)
-            if ahead is None
-            else ahead.result()
-        )
-        audit = _month_audit(connection, operator, month) if audited else None
-        if audit is not None:
-            availability = _availability_of(audit.gaps, operator, month)
-        outcomes = outcome_tests(result.tables, operator.games)
-        rtp = rtp_checks(result.bet_totals, operator.games)
-        # What bears on the period, by the rule monthly and the workbook follow too.
-        alerts = month_alerts(
-            connection,
-            month,
-            findings_by_kind=result.findings_by_kind,
-            unverified_rounds=result.unconfigured_rounds,
-            checks_not_run=result.checks_not_run,
-            availability=availability,
-            scope=scope,
-        )
-        written = _write_audit(
-            connection, operator, result, (outcomes, rtp, alerts, audit), (workbook, report), day
-        )
-        if findings_file is not None:
-            _write_findings(findings_file, connection, operator, month)
+        with database_lock(db, db_wait, shared=True, done="checked"):
+            # With workers, this process waits for them: it reads the rest meanwhile.
+            parallel = workers.jobs != 1 or workers.runner is not None
+            ahead = _ReadAhead(db, operator, month, gaps=not audited) if parallel else None
+            result = _verify_watched(connection, operator, month, workers, quiet=as_json)
+            scope, availability = (
+                _summary_reads(connection, operator, month, gaps=not audited)
+                if ahead is None
+                else ahead.result()
+            )
+            audit = _month_audit(connection, operator, month) if audited else None
+            if audit is not None:
+                availability = _availability_of(audit.gaps, operator, month)
+            outcomes = outcome_tests(result.tables, operator.games)
+            rtp = rtp_checks(result.bet_totals, operator.games)
+            # What bears on the period, by the rule monthly and the workbook follow too.
+            alerts = month_alerts(
+                connection,
+                month,
+                findings_by_kind=result.findings_by_kind,
+                unverified_rounds=result.unconfigured_rounds,
+                checks_not_run=result.checks_not_run,
+                availability=availability,
+                scope=scope,
+            )
+            written = _write_audit(
+                connection,
+                operator,
+                result,
+                (outcomes, rtp, alerts, audit),
+                (workbook, report),
+                day,
+            )
+            if findings_file is not None:
+                _write_findings(findings_file, connection, operator, month)
     finally:
-        held.close()
         connection.close()
     files = (workbook, written, findings_file)
     _print_outcome(result, (outcomes, rtp), alerts, files, operator.games, as_json=as_json)

@@ -48,6 +48,7 @@ from reporting.files import (
     hold_lock,
     make_staging,
     name_that_fits,
+    refuse_foreign,
     remove_staging,
     repair_folder_swap,
     sha256_of,
@@ -259,17 +260,16 @@ def run_monthly(
                 )
         remove_staging(out / STAGING)
         result = MonthlyResult(as_of, ingested, reports)
-        return _finish(connection, result, (out, through), log)
+        return _finish(connection, result, out, through, log)
 
 
 def _finish(
-    connection: sqlite3.Connection, result: MonthlyResult, at: tuple[Path, int], log: Log
+    connection: sqlite3.Connection, result: MonthlyResult, out: Path, through: int, log: Log
 ) -> MonthlyResult:
     """The run's reports are written: name what the files no run has told of yet (loaded up
-    to ``at``'s ingest id, :mod:`reporting.store.announced`) hold of other months: rejected
+    to ingest id ``through``, :mod:`reporting.store.announced`) hold of other months: rejected
     lines no report written shows, and late rounds (:func:`_say_late`): of a month before the
-    one written, or after it and published (in ``at``'s folder). They are then announced."""
-    out, through = at
+    one written, or after it and published (in ``out``). They are then announced."""
     months = [report.month for report in result.months]
     shown = {item.name for report in result.months for item in report.alerts.rejected_files}
     result.rejected_elsewhere = sum(
@@ -413,18 +413,13 @@ def _refuse_unlisted(final: Path) -> None:
             f"{manifest}: not the manifest of a month's reports (it cannot be read as one), and"
             " its folder would be replaced whole; move the folder away and run again"
         ) from None
-    unlisted = sorted(
-        path.relative_to(final).as_posix()
-        for path in final.rglob("*")
-        if not path.is_dir() or path.is_symlink()
-        if path.relative_to(final).as_posix() not in listed | {MANIFEST}
+    listed.add(MANIFEST)
+    refuse_foreign(
+        final,
+        lambda relative, folder: folder or relative in listed,  # its folders hold the files
+        wrote="this tool did not write",
+        within="the month's folder",
     )
-    if unlisted:
-        more = f", and {len(unlisted) - 1:,} more" if len(unlisted) > 1 else ""
-        raise InputError(
-            f"{final}: holds files this tool did not write ({unlisted[0]}{more}), and would be"
-            " replaced whole: move them out of the month's folder and run again"
-        )
 
 
 @contextmanager

@@ -36,6 +36,7 @@ from reporting.files import (
     environment_fault,
     hold_lock,
     make_staging,
+    refuse_foreign,
     repair_folder_swap,
     swap_in_folder,
 )
@@ -259,20 +260,15 @@ def _refuse_foreign(folder: Path) -> None:
     analyst's notes, a folder of their own): the swap would delete it with the copy."""
     if not (folder / MARKER).is_file():
         return  # absent or empty: check_replaceable said what it is
-    foreign = sorted(
-        relative
-        for path in folder.rglob("*")
-        if (relative := path.relative_to(folder).as_posix()) != MARKER
-        if not (_COPY_FOLDER if path.is_dir() and not path.is_symlink() else _COPY_FILE).fullmatch(
-            relative
-        )
+    refuse_foreign(
+        folder,
+        lambda relative, is_folder: (
+            relative == MARKER
+            or bool((_COPY_FOLDER if is_folder else _COPY_FILE).fullmatch(relative))
+        ),
+        wrote="no export wrote",
+        within="the copy",
     )
-    if foreign:
-        more = f", and {len(foreign) - 1:,} more" if len(foreign) > 1 else ""
-        raise InputError(
-            f"{folder}: holds files no export wrote ({foreign[0]}{more}), and would be replaced"
-            " whole: move them out of the copy and run again"
-        )
 
 
 def _partitions(

@@ -498,10 +498,10 @@ def worker_pool(
             # left it waiting for a task, and the interpreter's exit waiting on it for good.
             processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
-            processes += [child for child in active_children() if child not in before]
-            for process in set(processes):
+            processes = {*processes, *(set(active_children()) - before)}
+            for process in processes:
                 process.kill()
-            for process in set(processes):
+            for process in processes:
                 process.join()
             raise
         starting.join()

@@ -48,6 +48,13 @@ def _round(make_round, make_bet, round_id: str, settled_at: str) -> dict:
     )
 
 
+def _rejected_round(make_round, make_bet, round_id: str, settled_at: str) -> dict:
+    """A round whose one bet stakes 0.00: its line is rejected, with the round's month."""
+    record = _round(make_round, make_bet, round_id, settled_at)
+    record["bets"][0]["stake"] = "0.00"
+    return record
+
+
 def no_pages(game, disclosure, as_of: date, folder: Path) -> list[Path]:
     return []
 
@@ -87,6 +94,16 @@ def monthly(store, day: date, lines: list[str] | None = None):
         connection.close()
 
 
+def stopped(store, day: date) -> None:
+    """A run of ``day`` that loads the inbox's files, then stops on one more, a gzip cut
+    short (an upload in progress), which is then taken away."""
+    cut = store.inbox / "zz-upload.jsonl.gz"
+    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
+    with pytest.raises(InputError):
+        monthly(store, day)
+    cut.unlink()
+
+
 def late_lines(lines: list[str]) -> list[str]:
     return [line for line in lines if " in no report (" in line]
 
@@ -96,11 +113,7 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, cap
     (the gzip mended) names October's late rounds and exits 1; the run after it, nothing."""
     assert monthly(store, OCTOBER_RUN).exit_code == 0
     store.late(store.inbox / "october-late.jsonl", "LATE-1", "LATE-2")
-    cut = store.inbox / "november.jsonl.gz"
-    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
-    with pytest.raises(InputError):
-        monthly(store, NOVEMBER_RUN)
-    cut.unlink()
+    stopped(store, NOVEMBER_RUN)
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 2} and result.exit_code == 1
@@ -151,14 +164,9 @@ def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stoppe
     lines bear on October alone, and the re-run after a stopped run says them, once (as
     rejected lines of another month: no round of it is late)."""
     assert monthly(store, OCTOBER_RUN).exit_code == 0
-    bad = _round(make_round, make_bet, "LATE-BAD", "2026-10-20T12:00:00Z")
-    bad["bets"][0]["stake"] = "0.00"
+    bad = _rejected_round(make_round, make_bet, "LATE-BAD", "2026-10-20T12:00:00Z")
     write_jsonl(store.inbox / "october-bad.jsonl", bad)
-    cut = store.inbox / "november.jsonl.gz"
-    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
-    with pytest.raises(InputError):
-        monthly(store, NOVEMBER_RUN)
-    cut.unlink()
+    stopped(store, NOVEMBER_RUN)
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.exit_code == 1 and result.rejected_elsewhere == 1  # read by the stopped run
@@ -175,14 +183,9 @@ def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run
 ):
     """October's run read a November file with a rejected line (shown by November's report,
     said by October's run, exit 1); stopped by another file, its re-run said nothing, exit 0."""
-    bad = _round(make_round, make_bet, "NOV-BAD", "2026-11-03T12:00:00Z")
-    bad["bets"][0]["stake"] = "0.00"
+    bad = _rejected_round(make_round, make_bet, "NOV-BAD", "2026-11-03T12:00:00Z")
     write_jsonl(store.inbox / "november.jsonl", bad)
-    cut = store.inbox / "zz-upload.jsonl.gz"
-    cut.write_bytes(gzip.compress(b'{"round_id": "x"}\n')[:20])
-    with pytest.raises(InputError):
-        monthly(store, OCTOBER_RUN)
-    cut.unlink()
+    stopped(store, OCTOBER_RUN)
     lines: list[str] = []
     result = monthly(store, OCTOBER_RUN, lines)
     assert (result.rejected_elsewhere, result.exit_code) == (1, 1)
