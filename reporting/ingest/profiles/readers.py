@@ -18,7 +18,8 @@ import csv
 import io
 import zlib
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from operator import itemgetter
 from typing import IO, Any, NamedTuple
 
 import msgspec
@@ -200,7 +201,8 @@ def _csv_records(
         header = _csv_header(reader, name, profile)
         if _not_utf8(",".join(header)):
             raise InputError(f"{name}:1: the CSV header is not UTF-8 text")
-        rounds = _Rounds(records, profile)
+        rounds, join = _Rounds(records, profile, header), profile.delimiter.join
+        width = len(header)
         while True:
             line = lines.row_start = reader.line_num + 1
             try:
@@ -209,19 +211,21 @@ def _csv_records(
                 break
             except csv.Error as error:  # the row's first line names its round, as a row would
                 first = lines.first.rstrip("\r\n")
-                leading = leading_cells(first, profile.delimiter)
-                cells = {
-                    column: cell for column, cell in zip(header, leading, strict=False) if cell
-                }
                 problem = csv_problem(error, line, reader.line_num)
-                yield from rounds.add(_Row(line, cells, first, problem))
+                row = leading_cells(first, profile.delimiter)
+                yield from rounds.add(_Row(line, row, first, problem))
                 continue
             if not row or row == [""]:
                 continue
-            cells = {column: cell for column, cell in zip(header, row, strict=False) if cell}
-            raw = profile.delimiter.join(row)
-            problem = _row_problem(row, header, lines.cut >= line, raw, (line, reader.line_num))
-            yield from rounds.add(_Row(line, cells, raw, problem))
+            raw = join(row)
+            problem = (
+                None  # the common case: a whole row of ASCII text
+                if len(row) == width and raw.isascii() and lines.cut < line
+                else _row_problem(row, header, lines.cut >= line, raw, (line, reader.line_num))
+            )
+            finished = rounds.add(_Row(line, row, raw, problem))
+            if finished:
+                yield from finished
         yield from rounds.flush()
     except UnicodeDecodeError as error:
         raise InputError(
@@ -292,118 +296,152 @@ def _csv_header(reader: Any, name: str, profile: Profile) -> list[str]:
 
 
 class _Row(NamedTuple):
-    """A row of a CSV export: its first line, its non-empty cells by column, its text, and
-    why it cannot be read (None: it can)."""
+    """A row of a CSV export: its first line, its cells as read (of a row the csv module
+    refused, the whole cells at the start of its first line), its text, and why it cannot be
+    read (None: it can). A row without a problem has a cell under every column."""
 
     line: int
-    cells: dict[str, str]
+    cells: list[str]
     raw: str
     problem: str | None
+
+
+def _cells_getter(indexes: tuple[int, ...]) -> Callable[[list[str]], tuple[str, ...]]:
+    """The cells at ``indexes`` of a whole row, as a tuple (one subscript each, in C)."""
+    if len(indexes) == 1:
+        index = indexes[0]
+        return lambda cells: (cells[index],)
+    return itemgetter(*indexes)
 
 
 class _Rounds:
     """The rows of the round being read: the consecutive rows of one round id. A round whose
     rows pass :data:`MAX_LINE_BYTES` characters (a JSON Lines round's bound) is kept no
-    further: the rest of its rows are counted and streamed past, and it is one reject."""
+    further: the rest of its rows are counted and streamed past, and it is one reject.
 
-    def __init__(self, records: _Records, profile: Profile):
+    A row is kept as the list of its cells; the profile's columns are read off it by their
+    place in the header, and only for a round that loads: its first row's round columns, and
+    the bet columns of each row that holds a bet (the non-empty ones, by column)."""
+
+    def __init__(self, records: _Records, profile: Profile, header: list[str]):
         self.records = records
-        self.id_column = profile.round_fields["round_id"].text  # type: ignore[union-attr]
-        self.round_columns = _columns(profile.round_fields.values())
-        self.bet_columns = _columns(profile.bet_fields.values())
+        self.header = header
+        place = {column: index for index, column in enumerate(header)}
+        self.id_index = place[profile.round_fields["round_id"].text]  # type: ignore[union-attr]
+        self.round_columns = tuple(dict.fromkeys(_columns(profile.round_fields.values())))
+        self.bet_columns = tuple(dict.fromkeys(_columns(profile.bet_fields.values())))
+        self.round_cells = _cells_getter(tuple(place[column] for column in self.round_columns))
+        self.bet_cells = _cells_getter(tuple(place[column] for column in self.bet_columns))
         self.group: list[_Row] = []
+        self.round_id: str | None = None  # of the rows in the group
         self.chars = 0
         self.passed: list[int] = []  # past the bound: the rows' count and the last line
 
-    def add(self, row: _Row) -> Iterator[Round | RejectedLine]:
+    def cells(self, row: _Row) -> dict[str, str]:
+        """A row's non-empty cells by column (what a reject reads its round id and month of)."""
+        return {column: cell for column, cell in zip(self.header, row.cells, strict=False) if cell}
+
+    def add(self, row: _Row) -> list[Round | RejectedLine]:
         """Take the next row; the round before it, once it is of another round id."""
-        if self.group and self.group[0].cells.get(self.id_column) != row.cells.get(self.id_column):
-            yield from self.flush()
+        index = self.id_index
+        round_id = (row.cells[index] or None) if index < len(row.cells) else None
+        finished = []
+        if self.group and self.round_id != round_id:
+            finished = self.flush()
         if self.passed:
             self.passed = [self.passed[0] + 1, row.line]
-            return
+            return finished
+        if not self.group:
+            self.round_id = round_id
         self.group.append(row)
         self.chars += len(row.raw)
         if self.chars > MAX_LINE_BYTES:
             self.passed = [len(self.group), row.line]
             del self.group[1:]  # its first row stays: the round id, and the reject's text
+        return finished
 
-    def flush(self) -> Iterator[Round | RejectedLine]:
+    def flush(self) -> list[Round | RejectedLine]:
         """The round of the rows taken (or its reject), and a fresh start."""
+        group = self.group
+        if not group:
+            return []
         if self.passed:
-            first = self.group[0]
+            first = group[0]
             rows, last = self.passed
             lines = f"lines {first.line}-{last}"
             problem = RecordError(
                 RejectReason.BAD_VALUE, round_past_bound(f"{rows:,} rows", lines, MAX_LINE_BYTES)
             )
-            yield self.records.rejected(first.line, problem, _raw_of(self.group), first.cells)
+            finished = self.records.rejected(first.line, problem, _raw_of(group), self.cells(first))
         else:
-            yield from _flush(self.records, self.group, self.round_columns, self.bet_columns)
+            finished = self._round(group)
         self.group, self.chars, self.passed = [], 0, []
+        return [finished]
 
+    def _round(self, group: list[_Row]) -> Round | RejectedLine:
+        """The round of one group of rows, or its reject: a round loads whole or not at all (a
+        row that cannot be read, or that disagrees with the first on a round column, rejects
+        its round at that row, with every row of the round in its text)."""
+        records, first = self.records, group[0]
+        problem = self._problem(group)
+        if problem is not None:
+            line, message = problem
+            if len(group) > 1:
+                message += f" (its round's {len(group)} rows, lines {first.line}-{group[-1].line}, are not loaded)"
+            error = RecordError(RejectReason.BAD_VALUE, message)
+            return records.rejected(line, error, _raw_of(group), self.cells(first))
+        columns, bet_cells = self.bet_columns, self.bet_cells
+        bets, bet_lines = [], []
+        for row in group:
+            cells = bet_cells(row.cells)
+            if any(cells):
+                bets.append(
+                    {column: cell for column, cell in zip(columns, cells, strict=True) if cell}
+                )
+                bet_lines.append(row.line)
+        document: dict[str, Any] = {
+            column: cell
+            for column, cell in zip(self.round_columns, self.round_cells(first.cells), strict=True)
+            if cell
+        }
+        document[CSV_ROWS] = bets
+        try:
+            return records.validate(records.mapper.round_of(document), first.line, bet_lines)
+        except RecordError as error:
+            return records.rejected(first.line, error, _raw_of(group), self.cells(first))
+        except Exception as error:  # whatever else a hostile row makes a parser raise
+            error_problem = RecordError(
+                RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__})"
+            )
+            return records.rejected(first.line, error_problem, _raw_of(group), self.cells(first))
 
-def _flush(
-    records: _Records,
-    group: list[_Row],
-    round_columns: tuple[str, ...],
-    bet_columns: tuple[str, ...],
-) -> Iterator[Round | RejectedLine]:
-    """The round of one group of rows, or its reject: a round loads whole or not at all (a
-    row that cannot be read, or that disagrees with the first on a round column, rejects its
-    round at that row, with every row of the round in its text)."""
-    if not group:
-        return
-    first = group[0]
-    problem = _group_problem(group, round_columns)
-    if problem is not None:
-        line, message = problem
-        raw_bytes = _raw_of(group)
-        if len(group) > 1:
-            message += f" (its round's {len(group)} rows, lines {first.line}-{group[-1].line}, are not loaded)"
-        yield records.rejected(
-            line, RecordError(RejectReason.BAD_VALUE, message), raw_bytes, first.cells
-        )
-        return
-    with_bets = [row for row in group if any(column in row.cells for column in bet_columns)]
-    document: dict[str, Any] = dict(first.cells)
-    document[CSV_ROWS] = [row.cells for row in with_bets]
-    try:
-        yield records.validate(
-            records.mapper.round_of(document), first.line, [row.line for row in with_bets]
-        )
-    except RecordError as error:
-        yield records.rejected(first.line, error, _raw_of(group), first.cells)
-    except Exception as error:  # whatever else a hostile row makes a parser raise
-        error_problem = RecordError(
-            RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__})"
-        )
-        yield records.rejected(first.line, error_problem, _raw_of(group), first.cells)
+    def _problem(self, group: list[_Row]) -> tuple[int, str] | None:
+        """The first line of a round's rows that keeps the round from loading, and why."""
+        first = group[0]
+        if first.problem is not None:
+            return first.line, first.problem
+        round_cells = self.round_cells
+        expected = round_cells(first.cells)  # the common case: all alike
+        for row in group[1:]:
+            if row.problem is not None:
+                return row.line, row.problem
+            if round_cells(row.cells) != expected:
+                cells, first_cells = self.cells(row), self.cells(first)
+                column = next(
+                    column
+                    for column in self.round_columns
+                    if cells.get(column) != first_cells.get(column)
+                )
+                return first.line, (
+                    f"line {row.line}: column {column} {shown(cells.get(column, ''))} differs"
+                    f" from the round's first row (line {first.line}: {shown(first_cells.get(column, ''))})"
+                )
+        return None
 
 
 def _raw_of(group: list[_Row]) -> bytes:
     """A rejected round's text: its rows, as read (only made for a reject)."""
     return "\n".join(row.raw for row in group).encode("utf-8", "surrogateescape")
-
-
-def _group_problem(group: list[_Row], round_columns: tuple[str, ...]) -> tuple[int, str] | None:
-    """The first line of a round's rows that keeps the round from loading, and why."""
-    first = group[0]
-    expected = list(map(first.cells.get, round_columns))  # the common case: all alike
-    for row in group:
-        if row.problem is not None:
-            return row.line, row.problem
-        if row is not first and list(map(row.cells.get, round_columns)) != expected:
-            column = next(
-                column
-                for column in round_columns
-                if row.cells.get(column) != first.cells.get(column)
-            )
-            return first.line, (
-                f"line {row.line}: column {column} {shown(row.cells.get(column, ''))} differs"
-                f" from the round's first row (line {first.line}: {shown(first.cells.get(column, ''))})"
-            )
-    return None
 
 
 _RECORDS = {"json": _document_records, "jsonl": _line_records, "csv": _csv_records}
