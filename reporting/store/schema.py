@@ -20,7 +20,7 @@ from urllib.parse import quote
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase
 from reporting.files import environment_fault, kind_of_file, open_regular
 from reporting.records import Bet, Round
-from reporting.store.faults import DEFAULT_WAIT, begin_immediate, connection_fault, database_fault
+from reporting.store.faults import DEFAULT_WAIT, database_fault
 
 __all__ = [
     "APPLICATION_ID",
@@ -28,6 +28,8 @@ __all__ = [
     "DEFAULT_WAIT",
     "FINDINGS_SCHEMA",
     "GAME_MONTH_INDEX",
+    "INGEST_LOG",
+    "INGEST_LOG_COLUMNS",
     "INGEST_MONTHS",
     "MONTH_INDEXES",
     "ROUND_CONTENT_FIELDS",
@@ -60,7 +62,7 @@ SCHEMA_VERSION = 8
 #: made before the mark existed are recognised by their version and tables, and marked.
 APPLICATION_ID = int.from_bytes(b"BacR", "big")
 
-_INGEST_LOG = """
+INGEST_LOG = """
 CREATE TABLE IF NOT EXISTS ingest_log (
     ingest_id        INTEGER PRIMARY KEY,
     file_name        TEXT NOT NULL,     -- the round log as given (rounds.csv for a CSV pair)
@@ -178,7 +180,7 @@ VIEW_NAMES = ("finding_evidence", "void_rounds", "money_by_table_and_utc_day")
 
 #: The whole schema of a new store.
 SCHEMA = (
-    _INGEST_LOG
+    INGEST_LOG
     + """
 CREATE TABLE IF NOT EXISTS rounds (
     round_id          TEXT PRIMARY KEY,
@@ -241,7 +243,7 @@ TABLES = ("ingest_log", "rounds", "bets", "rejected_records", "findings", "inges
 #: The tables a version 1 store always has (verify made the findings table when it ran).
 _TABLES_OF_VERSION_1 = ("ingest_log", "rounds", "bets", "rejected_records")
 _TABLES_OF_VERSION_2 = (*_TABLES_OF_VERSION_1, "findings")
-_INGEST_LOG_COLUMNS = (
+INGEST_LOG_COLUMNS = (
     "ingest_id, file_name, companion_name, file_sha256, file_size, format, ingested_at,"
     " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate, rejected"
 )
@@ -268,7 +270,9 @@ def create_schema(connection: sqlite3.Connection) -> None:
             f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
         )
     elif version < SCHEMA_VERSION or _application_id(connection) != APPLICATION_ID:
-        _upgrade(connection)
+        from reporting.store.upgrade import upgrade  # only an earlier release's store needs it
+
+        upgrade(connection)
 
 
 def _version(connection: sqlite3.Connection) -> int:
@@ -284,166 +288,6 @@ def _tables(connection: sqlite3.Connection) -> set[str]:
         name
         for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
     }
-
-
-def _upgrade(connection: sqlite3.Connection) -> None:
-    """Bring a store of an earlier version (or one of this version made before stores
-    carried :data:`APPLICATION_ID`) to this version, marked, in one transaction: all of it
-    or nothing.
-
-    ``ingest_log`` loses its CHECK on the format by SQLite's twelve steps for a change
-    ALTER TABLE cannot make (https://sqlite.org/lang_altertable.html#otheralter): foreign
-    keys off, a new table, the rows copied, the old table dropped, the new one renamed, the
-    foreign keys checked. Another process upgrading at the same time waits for the write
-    lock and then finds the work done.
-    """
-    version = _version(connection)
-    foreign_keys = connection.execute("PRAGMA foreign_keys").fetchone()[0]
-    connection.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
-    try:
-        begin_immediate(connection)
-        try:
-            if _version(connection) == 1:
-                _upgrade_1_to_2(connection)  # ingest_log rebuilt as version 3 has it
-            elif _version(connection) == 2:
-                _upgrade_2_to_3(connection)
-            if _version(connection) == 3:
-                _upgrade_3_to_4(connection)
-            if _version(connection) == 4:
-                _upgrade_4_to_5(connection)
-            if _version(connection) == 5:
-                _upgrade_5_to_6(connection)
-            if _version(connection) == 6:
-                _upgrade_6_to_7(connection)
-            if _version(connection) == 7:
-                _upgrade_7_to_8(connection)
-            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            raise
-    except sqlite3.Error as error:  # e.g. a file this user may only read
-        raise connection_fault(
-            connection,
-            error,
-            context=f" (upgrading it from schema version {version} to {SCHEMA_VERSION}:"
-            " nothing was changed)",
-        ) or InputError(
-            f"the database is of schema version {version} and could not be upgraded to"
-            f" {SCHEMA_VERSION} ({error}); nothing was changed"
-        ) from None
-    finally:
-        if foreign_keys:
-            connection.execute("PRAGMA foreign_keys = ON")
-
-
-def _upgrade_1_to_2(connection: sqlite3.Connection) -> None:
-    """The steps of version 1 to 2, inside the caller's transaction."""
-    new_table = _INGEST_LOG.replace("IF NOT EXISTS ingest_log", "ingest_log_v2")
-    connection.execute(new_table)
-    connection.execute(
-        f"INSERT INTO ingest_log_v2 ({_INGEST_LOG_COLUMNS})"
-        f" SELECT {_INGEST_LOG_COLUMNS} FROM ingest_log"
-    )
-    connection.execute("DROP TABLE ingest_log")
-    connection.execute("ALTER TABLE ingest_log_v2 RENAME TO ingest_log")
-    for statement in FINDINGS_SCHEMA.split(";"):
-        if statement.strip():
-            connection.execute(statement)
-    problems = [  # the rows that point to the rebuilt table
-        problem
-        for table in ("rounds", "rejected_records")
-        for problem in connection.execute(f"PRAGMA foreign_key_check({table})").fetchall()
-    ]
-    if problems:
-        raise InputError(
-            f"the database cannot be upgraded to schema version {SCHEMA_VERSION}: rows"
-            f" {problems[:5]} point to no row; nothing was changed"
-        )
-    connection.execute("PRAGMA user_version = 3")
-
-
-def _upgrade_2_to_3(connection: sqlite3.Connection) -> None:
-    """The steps of version 2 to 3 (two columns added, NULL for the files already read:
-    the spec's round log), inside the caller's transaction."""
-    connection.execute("ALTER TABLE ingest_log ADD COLUMN profile TEXT")
-    connection.execute("ALTER TABLE ingest_log ADD COLUMN profile_sha256 TEXT")
-    connection.execute("PRAGMA user_version = 3")
-
-
-_FINDINGS_COLUMNS = (
-    "finding_id, kind, game_id, report_month, round_id, bet_id, expected_payout_cents,"
-    " logged_payout_cents, rule, source_file, source_line, message"
-)
-
-
-def _upgrade_3_to_4(connection: sqlite3.Connection) -> None:
-    """The steps of version 3 to 4, inside the caller's transaction: the findings table
-    rebuilt with its foreign keys (SQLite's twelve steps, as for version 2), the views made."""
-    for view in VIEW_NAMES:  # made again below, on the new table
-        connection.execute(f"DROP VIEW IF EXISTS {view}")
-    new_table = FINDINGS_SCHEMA.split(";")[0].replace("IF NOT EXISTS findings", "findings_v4")
-    connection.execute(new_table)
-    connection.execute(
-        f"INSERT INTO findings_v4 ({_FINDINGS_COLUMNS}) SELECT {_FINDINGS_COLUMNS} FROM findings"
-    )
-    connection.execute("DROP TABLE findings")
-    connection.execute("ALTER TABLE findings_v4 RENAME TO findings")
-    for statement in (FINDINGS_SCHEMA.split(";")[1], *VIEWS.split(";")):
-        if statement.strip():
-            connection.execute(statement)
-    problems = connection.execute("PRAGMA foreign_key_check(findings)").fetchall()
-    if problems:  # a finding of a round or bet the store no longer holds
-        raise InputError(
-            f"the database cannot be upgraded to schema version {SCHEMA_VERSION}: findings"
-            f" {problems[:5]} point to no round or bet; nothing was changed"
-        )
-    connection.execute("PRAGMA user_version = 4")
-
-
-def _upgrade_4_to_5(connection: sqlite3.Connection) -> None:
-    """The steps of version 4 to 5, inside the caller's transaction: the indexes of
-    :data:`MONTH_INDEXES` made (once, over every round and bet the store holds)."""
-    for statement in MONTH_INDEXES.split(";"):
-        if statement.strip():
-            connection.execute(statement)
-    connection.execute("PRAGMA user_version = 5")
-
-
-def _upgrade_5_to_6(connection: sqlite3.Connection) -> None:
-    """The steps of version 5 to 6, inside the caller's transaction: the rejected lines'
-    reporting month, unknown (NULL) for those read before (they bear on a month through their
-    file, as they did), and its index."""
-    connection.execute("ALTER TABLE rejected_records ADD COLUMN report_month TEXT")
-    connection.execute(REJECTS_BY_MONTH)
-    connection.execute("PRAGMA user_version = 6")
-
-
-def _upgrade_6_to_7(connection: sqlite3.Connection) -> None:
-    """The steps of version 6 to 7, inside the caller's transaction: the rounds' index by game
-    and month made again with the table (once, over every round the store holds)."""
-    connection.execute("DROP INDEX IF EXISTS rounds_by_game_month")
-    connection.execute(GAME_MONTH_INDEX)
-    connection.execute("PRAGMA user_version = 7")
-
-
-def _upgrade_7_to_8(connection: sqlite3.Connection) -> None:
-    """The steps of version 7 to 8, inside the caller's transaction: each file's rounds and
-    rejected lines counted by month (once, over every row the store holds), all of them
-    announced: which an earlier release's runs named cannot be known, and naming every round
-    of every month before the next one written would bury the late ones."""
-    connection.execute(INGEST_MONTHS)
-    connection.execute(
-        "INSERT INTO ingest_months (ingest_id, report_month, rounds, rejected, announced)"
-        " SELECT ingest_id, report_month, sum(rounds), sum(rejected), 1 FROM ("
-        "  SELECT ingest_id, report_month, count(*) AS rounds, 0 AS rejected FROM rounds"
-        "  GROUP BY ingest_id, report_month"
-        "  UNION ALL SELECT ingest_id, report_month, 0, count(*) FROM rejected_records"
-        "  WHERE report_month IS NOT NULL GROUP BY ingest_id, report_month"
-        ") GROUP BY ingest_id, report_month"
-    )
-    connection.execute("PRAGMA user_version = 8")
 
 
 #: What :func:`_inspect` finds at a database path before anything is written.
