@@ -106,7 +106,7 @@ def disclose_command(
     spec = load_operator_config(config).game(game)
     day = parse_as_of(as_of, spec.timezone)
     with database_errors(db):
-        connection = connect(db, create=False, wait=db_wait)
+        connection = connect(db, create=False, wait=db_wait, read_only=True)
         try:
             disclosure = disclose(connection, spec, day)
         finally:

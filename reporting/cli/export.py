@@ -51,7 +51,7 @@ def export_command(
                 f"{option} {path} is inside --parquet {parquet}, which the export replaces"
                 " whole: keep it outside"
             )
-    connection = connect(db, create=False)
+    connection = connect(db, create=False, read_only=True)
     try:
         with database_errors(db):
             result = export_parquet(connection, parquet, month=month)

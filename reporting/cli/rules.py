@@ -183,7 +183,7 @@ def _connect(db: Path | None) -> sqlite3.Connection | None:
         return None
     from reporting.store.schema import connect
 
-    return connect(db, create=False)
+    return connect(db, create=False, read_only=True)
 
 
 def _file_entry(document: WrittenDocument, day: date) -> dict:

@@ -49,21 +49,24 @@ _CANNOT_LISTEN = {
 
 def datasette_app(path: Path) -> Any:
     """The Datasette instance over the store at ``path`` (checked, and brought to this schema
-    version, first: the views and foreign keys are the newest schema's), with the hooks of
-    :mod:`reporting.cli.serve_plugin`."""
+    version, first: the views and foreign keys are the newest schema's; one on a read-only
+    file system is read where it is), with the hooks of :mod:`reporting.cli.serve_plugin`."""
     from datasette.app import Datasette  # imported here: only this command needs it
     from datasette.plugins import pm
 
     from reporting.cli import serve_plugin
     from reporting.store.browse import browse_metadata
     from reporting.store.query_bounds import MAX_CSV_MB, TIME_LIMIT_MS
-    from reporting.store.schema import connect
+    from reporting.store.schema import connect, read_only_query
 
-    connect(path, create=False).close()
+    connect(path, create=False, read_only=True).close()
     if not pm.is_registered(serve_plugin):
         pm.register(serve_plugin, name="baccarat-report")
+    # On a read-only file system, read as SQLite would read it there (connect's choice).
+    immutable = [str(path)] if read_only_query(path) == "immutable=1" else []
     return Datasette(
-        files=[str(path)],
+        files=[] if immutable else [str(path)],
+        immutables=immutable,
         metadata=browse_metadata(path.stem),
         settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS, "max_csv_mb": MAX_CSV_MB},
     )
@@ -108,10 +111,12 @@ def _let_go(app: Any, path: Path) -> None:
     and ``-shm`` files the read-only browsing made (a writer still at work keeps them)."""
     import sqlite3
 
-    from reporting.store.schema import connect
+    from reporting.store.schema import connect, read_only_query
 
     for database in app.databases.values():
         database.close()
+    if read_only_query(path) is not None:
+        return  # nothing was made beside a store on a read-only file system
     with suppress(InputError, sqlite3.Error):  # the store gone or busy: the files stay
         connect(path, create=False, wait=0).close()  # Ctrl-C waits for no writer
 

@@ -43,6 +43,7 @@ __all__ = [
     "database_file",
     "database_lock",
     "lock_path",
+    "on_read_only_media",
 ]
 
 #: Seconds a command waits for another process's lock on the database before giving up.
@@ -79,6 +80,28 @@ _ADVICE_ACCESS = (
     "make the file and its folder writable by this user (SQLite writes -wal and -shm files"
     " beside it), or use another --db"
 )
+
+_ADVICE_READ_ONLY = (
+    "this command writes to it (SQLite's -wal and -shm files at least): copy it to writable"
+    " storage and give the copy as --db (export, serve, disclose and rules --db read a store"
+    " where it is)"
+)
+#: The result codes of a write or an open refused (SQLITE_PERM, SQLITE_READONLY,
+#: SQLITE_CANTOPEN): on a read-only file system, said as such.
+_WRITE_REFUSED = frozenset({3, 8, 14})
+
+
+def on_read_only_media(path: Path | str) -> bool:
+    """Whether ``path`` (or, when it does not exist, the folder it would be in) is on a file
+    system mounted read-only: a write-once archive, a read-only mount or snapshot."""
+    place = Path(path)
+    if not place.exists():
+        place = place.absolute().parent
+    try:
+        return bool(os.statvfs(place).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
 
 #: SQLite's primary result codes (https://sqlite.org/rescode.html) that are faults of the
 #: machine or of the file: the error class, what happened, what to do.
@@ -118,13 +141,20 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
 
 
 def database_fault(
-    error: sqlite3.Error, path: Path | str, *, wait: float | None = None, context: str = ""
+    error: sqlite3.Error,
+    path: Path | str,
+    *,
+    wait: float | None = None,
+    context: str = "",
+    media: bool = True,
 ) -> InputError | None:
     """The one-line error the user sees for ``error`` on the database at ``path``, or None
     when ``error`` is not a fault of the machine or the file (then it is a bug to show).
 
     ``wait`` is the lock wait in seconds (for a busy database); ``context`` follows the
     description of what happened (``" while loading x.jsonl: nothing of it was kept"``).
+    A file that cannot be opened or written because it sits on a read-only file system is
+    said to (``media``: ``path`` names the file, whose file system can be looked at).
 
     >>> error = sqlite3.OperationalError("database or disk is full")
     >>> error.sqlite_errorcode = 13
@@ -134,6 +164,10 @@ def database_fault(
     code = getattr(error, "sqlite_errorcode", None)
     if not isinstance(code, int) or code < 0 or (code & 0xFF) not in _FAULTS:
         return None
+    if media and code & 0xFF in _WRITE_REFUSED and on_read_only_media(path):
+        return PermissionDenied(
+            f"{path}: the database is on a read-only file system{context}; {_ADVICE_READ_ONLY}"
+        )
     kind, what, advice = _FAULTS[code & 0xFF]
     waited = "the allowed" if wait is None else f"{wait:g}"
     what = what.format(wait=waited, error=error)
@@ -161,7 +195,9 @@ def connection_fault(
         wait = connection.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
     except sqlite3.Error:  # the connection is beyond asking: the fault still has to be told
         path, wait = "", None
-    return database_fault(error, path or "the database", wait=wait, context=context)
+    if not path:
+        return database_fault(error, "the database", wait=wait, context=context, media=False)
+    return database_fault(error, path, wait=wait, context=context)
 
 
 @contextmanager

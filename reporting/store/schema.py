@@ -14,13 +14,18 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase
 from reporting.files import environment_fault, kind_of_file, open_regular
 from reporting.records import Bet, Round
-from reporting.store.faults import DEFAULT_WAIT, database_fault
+from reporting.store.faults import (
+    DEFAULT_WAIT,
+    database_fault,
+    on_read_only_media,
+)
 
 __all__ = [
     "APPLICATION_ID",
@@ -40,6 +45,7 @@ __all__ = [
     "VIEW_NAMES",
     "connect",
     "create_schema",
+    "read_only_query",
     "stored_round_content",
 ]
 
@@ -259,9 +265,7 @@ def create_schema(connection: sqlite3.Connection) -> None:
     """
     version = _version(connection)
     if version > SCHEMA_VERSION:
-        raise InputError(
-            f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
-        )
+        raise _of_a_later_release(version)
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
         # One transaction (executescript runs the script as it is): a kill leaves the file
         # empty or whole. IF NOT EXISTS: another process creating it too finds it made.
@@ -273,6 +277,12 @@ def create_schema(connection: sqlite3.Connection) -> None:
         from reporting.store.upgrade import upgrade  # only an earlier release's store needs it
 
         upgrade(connection)
+
+
+def _of_a_later_release(version: int) -> InputError:
+    return InputError(
+        f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
+    )
 
 
 def _version(connection: sqlite3.Connection) -> int:
@@ -299,7 +309,9 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 _SQLITE_BUSY = 5
 
 
-def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> sqlite3.Connection:
+def connect(
+    path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT, read_only: bool = False
+) -> sqlite3.Connection:
     """Open the store (creating it and its schema when ``create``), tuned for bulk loads.
 
     Before anything is written, the file is looked at: a new path or an empty file may
@@ -314,12 +326,17 @@ def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> s
 
     The connection is in autocommit mode: callers open explicit transactions
     (``BEGIN IMMEDIATE`` ... ``COMMIT``) so that one file loads all or nothing.
+
+    ``read_only``: the caller only reads (a store that must exist): one on a read-only file
+    system is opened where it is (:func:`_open_where_it_is`), not refused.
     """
     path = Path(path)
+    query = read_only_query(path) if read_only else None
+    if query is not None:
+        return _open_where_it_is(path, query, wait)
     found = _inspect(path, wait)
     if found != _OURS and not create:
-        what = "no such database" if found == _NEW else "an empty file, not yet a database"
-        raise InputError(f"{path}: {what} (run `baccarat-report ingest` first)")
+        _refuse_missing(path, found)
     try:
         connection = sqlite3.connect(path, isolation_level=None, timeout=wait)
     except sqlite3.Error as error:
@@ -330,6 +347,67 @@ def connect(path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT) -> s
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
         create_schema(connection)
         _check_schema(connection, path)
+    except sqlite3.Error as error:
+        connection.close()
+        raise _fault(error, path, wait) from None
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _refuse_missing(path: Path, found: str) -> None:
+    what = "no such database" if found == _NEW else "an empty file, not yet a database"
+    raise InputError(f"{path}: {what} (run `baccarat-report ingest` first)")
+
+
+def read_only_query(path: Path) -> str | None:
+    """How a reader opens the store at ``path`` on a read-only file system, as the query of its
+    SQLite URI: ``immutable=1`` when no transaction waits in a ``-wal`` file beside it
+    (nothing can change the file, and SQLite cannot make its ``-shm`` there), ``mode=ro`` when
+    one does (read through the ``-shm`` file beside it); None on a writable file system."""
+    if not on_read_only_media(path):
+        return None
+    try:
+        waiting = Path(f"{path}-wal").stat().st_size > 0
+    except OSError:
+        waiting = False
+    return "mode=ro" if waiting else "immutable=1"
+
+
+def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection:
+    """A store on a read-only file system (a write-once archive, a read-only mount, a
+    snapshot) opened to be read where it is, by the URI query of :func:`read_only_query`.
+
+    Refused, with what to do: a ``-wal`` file of transactions not yet in the store without its
+    ``-shm`` (read as immutable, the store would lack them), and a store of another schema
+    version or not yet marked as ours (bringing it to this version writes)."""
+    if query == "mode=ro" and not Path(f"{path}-shm").exists():
+        raise InputError(
+            f"{path}: on a read-only file system, with transactions not yet written into it"
+            " in its -wal file and no -shm file to read them by; copy the store and its -wal"
+            " file to writable storage and give the copy as --db"
+        )
+    uri = f"file:{quote(os.fsencode(path.absolute()))}?{query}"
+    found = _inspect(path, wait, lambda _path, wait: _read_marks(uri, wait))
+    if found != _OURS:
+        _refuse_missing(path, found)
+    try:
+        connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=wait)
+    except sqlite3.Error as error:
+        raise _fault(error, path, wait) from None
+    try:
+        version = _version(connection)
+        if version > SCHEMA_VERSION:
+            raise _of_a_later_release(version)
+        if version < SCHEMA_VERSION or _application_id(connection) != APPLICATION_ID:
+            raise InputError(
+                f"{path}: a store of schema version {version}, on a read-only file system:"
+                f" this release reads version {SCHEMA_VERSION}, and bringing a store to it"
+                " writes the file; copy it to writable storage and give the copy as --db"
+            )
+        _check_schema(connection, path)
+        connection.execute("PRAGMA query_only = 1")
     except sqlite3.Error as error:
         connection.close()
         raise _fault(error, path, wait) from None
@@ -362,7 +440,9 @@ def _fault(error: sqlite3.Error, path: Path, wait: float) -> InputError:
     )
 
 
-def _inspect(path: Path, wait: float) -> str:
+def _inspect(
+    path: Path, wait: float, marks: Callable[[Path, float], tuple[int, int, set[str]]] | None = None
+) -> str:
     """What ``path`` holds (:data:`_NEW`, :data:`_EMPTY` or :data:`_OURS`), read without
     writing a byte; a path that is not a regular file, a file with a second name (a hard
     link: SQLite's journal sits beside each name), or not our database is refused."""
@@ -399,7 +479,7 @@ def _inspect(path: Path, wait: float) -> str:
         raise NotOurDatabase(
             f"{path}: not a baccarat-report database (not a SQLite file); nothing was changed"
         )
-    return _classify(path, *_marks(path, wait))
+    return _classify(path, *(marks or _marks)(path, wait))
 
 
 def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:

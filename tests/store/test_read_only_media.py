@@ -1,0 +1,233 @@
+"""A store on a read-only file system (a write-once archive, a read-only mount, a snapshot): the
+commands that only read it (``export``, ``serve``, ``disclose``, ``rules --db``) read it where
+it is; the commands that write say that its file system is read-only, and what to do.
+
+The file system is real: each command runs in a mount namespace of its own (``unshare -rm``,
+util-linux: a user namespace in which this user is root, so no privilege is needed) in which
+a folder holding the store is bound read-only; nothing outside the command sees the mount.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import rows, run_main
+
+from reporting.store.schema import SCHEMA_VERSION
+
+#: Bind $1 read-only at $2 in a mount namespace of the command's own, then run the rest.
+READ_ONLY_BIND = 'mount --bind "$1" "$2" && mount -o remount,ro,bind "$2" && shift 2 && exec "$@"'
+CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+
+
+def on_read_only_media(folder: Path, mount: Path, *args: str, python: str | None = None):
+    """``baccarat-report ARGS`` (or ``python -c PYTHON``) with ``folder`` bound read-only at
+    ``mount``; the completed process."""
+    mount.mkdir(exist_ok=True)
+    command = [sys.executable, "-c", python] if python else [sys.executable, "-m", "reporting"]
+    return subprocess.run(
+        ["unshare", "-rm", "sh", "-c", READ_ONLY_BIND, "sh", str(folder), str(mount)]
+        + command
+        + list(args),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory, make_round, make_bet, write_jsonl):
+    """A folder holding a store of two October rounds (one of them void), checked by verify;
+    and where it is bound read-only."""
+    root = tmp_path_factory.mktemp("archive")
+    folder = root / "store"
+    log = write_jsonl(
+        root / "october.jsonl",
+        make_round("LB01-20261003-0001", hand_no=1),
+        make_round(
+            "LB01-20261003-0002",
+            hand_no=2,
+            status="void",
+            void_reason="dealer error",
+            bets=[make_bet("B-2", payout="25.00")],
+        ),
+    )
+    db = folder / "store.sqlite"
+    folder.mkdir()
+    assert run_main("ingest", str(log), "--db", str(db), "--config", str(CONFIG)).returncode == 0
+    verified = run_main("verify", "--db", str(db), "--config", str(CONFIG), "--month", "2026-10")
+    assert verified.returncode == 0, verified.stderr
+    assert sorted(path.name for path in folder.iterdir()) == ["store.sqlite", "store.sqlite.lock"]
+    return folder, root / "mount"
+
+
+def test_the_store_is_on_a_read_only_file_system(archive):
+    folder, mount = archive
+    touched = on_read_only_media(folder, mount, python=f"open('{mount / 'new'}', 'w')")
+    assert touched.returncode != 0 and "Read-only file system" in touched.stderr
+
+
+def test_export_disclose_and_rules_read_the_store_where_it_is(archive, tmp_path):
+    folder, mount = archive
+    db = mount / "store.sqlite"
+    exported = on_read_only_media(
+        folder, mount, "export", "--db", str(db), "--parquet", str(tmp_path / "copy")
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert "rounds: 2 rows" in exported.stdout and "bets: 2 rows" in exported.stdout
+    assert sorted((tmp_path / "copy").iterdir())
+
+    here = run_main(
+        "disclose", "--db", str(folder / "store.sqlite"), "--config", str(CONFIG),
+        "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json",
+    )  # fmt: skip
+    there = on_read_only_media(
+        folder, mount, "disclose", "--db", str(db), "--config", str(CONFIG),
+        "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json",
+    )  # fmt: skip
+    assert there.returncode == here.returncode, there.stderr
+    assert json.loads(there.stdout) == json.loads(here.stdout)
+
+    sheets = on_read_only_media(
+        folder, mount, "rules", "--db", str(db), "--config", str(CONFIG),
+        "--game", "live-baccarat-it", "--format", "html", "--out", str(tmp_path / "sheets"),
+    )  # fmt: skip
+    assert sheets.returncode in (0, 1), sheets.stderr
+    assert "read-only" not in sheets.stderr
+    assert list((tmp_path / "sheets").rglob("*.html"))
+    assert sorted(path.name for path in folder.iterdir()) == ["store.sqlite", "store.sqlite.lock"]
+
+
+SERVE = """
+import asyncio, sys
+from pathlib import Path
+from reporting.cli.serve import datasette_app
+
+async def main():
+    app = datasette_app(Path(sys.argv[1]))
+    await app.invoke_startup()
+    rounds = await app.client.get("/store/rounds.json?_shape=array")
+    void = await app.client.get("/store/void_rounds.json?_shape=array")
+    print(rounds.status_code, len(rounds.json()), void.status_code, len(void.json()))
+
+asyncio.run(main())
+"""
+
+
+def test_serve_browses_the_store_where_it_is(archive):
+    folder, mount = archive
+    served = on_read_only_media(folder, mount, str(mount / "store.sqlite"), python=SERVE)
+    assert served.returncode == 0, served.stderr
+    assert served.stdout.split() == ["200", "2", "200", "1"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("verify", "--month", "2026-10"),
+        ("ingest", str(CONFIG.parent / "inbox" / "round-log-2026-10.jsonl.gz")),
+    ],
+    ids=["verify", "ingest"],
+)
+def test_a_command_that_writes_says_the_file_system_is_read_only(archive, command):
+    folder, mount = archive
+    db = mount / "store.sqlite"
+    refused = on_read_only_media(folder, mount, *command, "--db", str(db), "--config", str(CONFIG))
+    assert refused.returncode == 2
+    assert f"{db}: the database is on a read-only file system" in refused.stderr
+    assert "copy it to writable storage and give the copy as --db" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+def snapshot_with_a_transaction_in_its_wal(archive, tmp_path: Path) -> Path:
+    """A copy of the store taken while a connection held a committed transaction in the -wal
+    file (one round deleted, with its bet), not yet in the store: a snapshot of a store in
+    use. The store itself is left as it was."""
+    folder, _ = archive
+    copy = tmp_path / "snapshot"
+    copy.mkdir()
+    shutil.copy(folder / "store.sqlite", copy / "store.sqlite")
+    writer = sqlite3.connect(copy / "store.sqlite", isolation_level=None)
+    try:
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("BEGIN")
+        writer.execute("DELETE FROM findings")
+        writer.execute("DELETE FROM bets WHERE round_id = 'LB01-20261003-0001'")
+        writer.execute("DELETE FROM rounds WHERE round_id = 'LB01-20261003-0001'")
+        writer.execute("COMMIT")
+        taken = tmp_path / "taken"
+        taken.mkdir()
+        for suffix in ("", "-wal", "-shm"):
+            shutil.copy(f"{copy / 'store.sqlite'}{suffix}", taken / f"store.sqlite{suffix}")
+    finally:
+        writer.close()
+    assert (taken / "store.sqlite-wal").stat().st_size > 0
+    return taken
+
+
+def test_a_snapshot_is_read_with_the_transactions_in_its_wal(archive, tmp_path):
+    taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
+    mount = tmp_path / "mount"
+    exported = on_read_only_media(
+        taken,
+        mount,
+        "export",
+        "--db",
+        str(mount / "store.sqlite"),
+        "--parquet",
+        str(tmp_path / "copy"),
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert "rounds: 1 rows" in exported.stdout  # not the 2 rounds of the file without its -wal
+
+
+def test_a_wal_without_its_shm_is_refused_not_read_without_its_transactions(archive, tmp_path):
+    taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
+    (taken / "store.sqlite-shm").unlink()
+    mount = tmp_path / "mount"
+    refused = on_read_only_media(
+        taken,
+        mount,
+        "export",
+        "--db",
+        str(mount / "store.sqlite"),
+        "--parquet",
+        str(tmp_path / "copy"),
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.strip().endswith(
+        "on a read-only file system, with transactions not yet written into it in its -wal file"
+        " and no -shm file to read them by; copy the store and its -wal file to writable storage"
+        " and give the copy as --db"
+    )
+    assert not (tmp_path / "copy").exists()
+
+
+def test_a_store_of_an_earlier_release_is_refused_it_cannot_be_upgraded_there(archive, tmp_path):
+    folder, _ = archive
+    older = tmp_path / "older"
+    older.mkdir()
+    shutil.copy(folder / "store.sqlite", older / "store.sqlite")
+    marked = sqlite3.connect(older / "store.sqlite")
+    marked.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    marked.commit()
+    marked.close()
+    mount = tmp_path / "mount"
+    db = mount / "store.sqlite"
+    refused = on_read_only_media(
+        older, mount, "export", "--db", str(db), "--parquet", str(tmp_path / "copy")
+    )
+    assert refused.returncode == 2
+    assert (
+        f"{db}: a store of schema version {SCHEMA_VERSION - 1}, on a read-only file system: this"
+        f" release reads version {SCHEMA_VERSION}, and bringing a store to it writes the file;"
+        " copy it to writable storage and give the copy as --db"
+    ) in refused.stderr
+    assert rows(older / "store.sqlite", "PRAGMA user_version") == [(SCHEMA_VERSION - 1,)]
