@@ -209,6 +209,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                 "reporting.ingest.limits",
                 (
                     "MAX_LINE_BYTES",
+                    "MAX_ROUND_ROWS",
                     "MAX_CSV_LINE_CHARS",
                     "MAX_CSV_FIELD_CHARS",
                     "MAX_CSV_COLUMNS",

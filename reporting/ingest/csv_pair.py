@@ -39,6 +39,7 @@ from reporting.ingest.limits import (
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
     MAX_LINE_BYTES,
+    MAX_ROUND_ROWS,
     RAW_TEXT_LIMIT,
     SKIP_CHUNK_BYTES,
     round_past_bound,
@@ -61,6 +62,7 @@ __all__ = [
     "csv_problem",
     "leading_cells",
     "read_csv_pair",
+    "readable",
 ]
 
 
@@ -123,7 +125,7 @@ def _open_csv(path: Path, required: tuple[str, ...], known: tuple[str, ...]) -> 
         reason = error.strerror
         raise InputError(f"{path}: cannot be read ({reason})") from None
     # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
-    # here and reject the row (see _readable). utf-8-sig: a byte order mark is skipped.
+    # here and reject the row (see readable). utf-8-sig: a byte order mark is skipped.
     handle = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="surrogateescape", newline="")
     lines = BoundedLines(handle)
     reader = csv.reader(iter(lines))
@@ -205,7 +207,7 @@ def csv_problem(error: csv.Error, first: int, last: int) -> str:
     return problem
 
 
-def _readable(value: str) -> tuple[str, bool]:
+def readable(value: str) -> tuple[str, bool]:
     """``value`` with undecodable bytes shown as U+FFFD, and whether it had any."""
     if value.isascii():
         return value, False
@@ -248,7 +250,7 @@ def _stage(
             except StopIteration:
                 return
             except csv.Error as error:
-                text = _readable(lines.first.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
+                text = readable(lines.first.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
                 leading = leading_cells(text)  # its first line's first cells name the round
                 cells = tuple(leading[index] if index < len(leading) else None for index in indexes)
                 problem = csv_problem(error, first, reader.line_num)
@@ -264,10 +266,10 @@ def _stage(
                     continue
             elif not row:
                 continue  # a blank line is not a record
-            raw_text, bad = _readable(",".join(row[:width])[:RAW_TEXT_LIMIT])
+            raw_text, bad = readable(",".join(row[:width])[:RAW_TEXT_LIMIT])
             cells = [row[index] if index < len(row) else None for index in indexes]
             if bad:
-                cells = [cell if cell is None else _readable(cell)[0] for cell in cells]
+                cells = [cell if cell is None else readable(cell)[0] for cell in cells]
             yield (first, *cells, raw_text, bad, len(row) > width, problem)
 
     names = ", ".join(("line", *present, "raw_text", "bad_utf8", "extra_cells", "problem"))
@@ -373,18 +375,21 @@ def _csv_records(
 
 def _bets_of(rows: Iterator[tuple], bets_name: str) -> tuple[list[_StagedBet], str | None]:
     """A round's staged bets; past :data:`MAX_LINE_BYTES` characters of their rows (a JSON
-    Lines round's bound) none, and why: the rest of them are counted, not held."""
+    Lines round's bound) or :data:`MAX_ROUND_ROWS` rows none, and why: the rest of them are
+    counted, not held."""
     bets: list[_StagedBet] = []
     chars = 0
     for row in rows:
         bets.append(bet := _StagedBet._make(row[1:]))
         chars += len(bet.raw_text)
-        if chars > MAX_LINE_BYTES:
+        if chars > MAX_LINE_BYTES or len(bets) > MAX_ROUND_ROWS:
             first, count, last = bets[0].source_line, len(bets), bet.source_line
             for rest in rows:
                 count, last = count + 1, rest[1]
             lines = f"{bets_name} lines {first}-{last}"
-            return [], round_past_bound(f"{count:,} bets", lines, MAX_LINE_BYTES)
+            if chars > MAX_LINE_BYTES:
+                return [], round_past_bound(f"{count:,} bets", lines, MAX_LINE_BYTES)
+            return [], round_past_bound(f"{count:,} bets", lines, MAX_ROUND_ROWS, "rows")
     return bets, None
 
 

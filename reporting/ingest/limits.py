@@ -23,6 +23,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_NUMBER_EXPONENT",
     "MAX_REJECTED_LINES",
+    "MAX_ROUND_ROWS",
     "MAX_SHOWN_VALUE_CHARS",
     "MAX_TEXT_CHARS",
     "RAW_TEXT_LIMIT",
@@ -39,10 +40,18 @@ __all__ = [
 MAX_LINE_BYTES = 4 * 1024 * 1024
 
 
-def round_past_bound(count: str, lines: str, bound: int) -> str:
-    """The reject of a round of a CSV export whose rows passed ``bound`` characters: its
-    ``count`` (``"600,000 rows"``) and the ``lines`` they were on."""
-    return f"a round of {count} ({lines}) and over {bound:,} characters: not read"
+#: Rows of one round in a CSV export (a row a bet, or the bets.csv rows of a pair), besides
+#: their characters (:data:`MAX_LINE_BYTES`): five times the bets of a JSON Lines round at
+#: its bound. A row is held as some 400 bytes of objects however short it is, so a round of
+#: millions of one-character rows, within the characters' bound, took over a gigabyte; past
+#: this many rows the round is one reject, and its rows held cost some 40 MB.
+MAX_ROUND_ROWS = 100_000
+
+
+def round_past_bound(count: str, lines: str, bound: int, unit: str = "characters") -> str:
+    """The reject of a round of a CSV export whose rows passed ``bound`` characters (or
+    ``unit``: ``"rows"``): its ``count`` (``"600,000 rows"``) and the ``lines`` they were on."""
+    return f"a round of {count} ({lines}) and over {bound:,} {unit}: not read"
 
 
 #: Characters of one physical line of a CSV file. A rounds row is about 300 characters and a

@@ -824,6 +824,27 @@ def test_a_round_of_bets_past_a_json_round_s_bound_is_one_reject_and_is_not_held
     assert [record.round_id for record in records] == ["R-2"]
 
 
+def test_a_round_of_more_bets_rows_than_any_round_holds_is_one_reject(
+    tmp_path, operator_config, make_round, make_bet, monkeypatch
+):
+    """Short rows stay within a round's characters long after its memory is gone; past
+    MAX_ROUND_ROWS bets.csv rows (100,000; 30 here) the round is one reject too."""
+    monkeypatch.setattr("reporting.ingest.csv_pair.MAX_ROUND_ROWS", 30)
+    rounds_csv, bets_csv = write_csv_pair(
+        tmp_path,
+        [
+            make_round("R-1", bets=[make_bet(f"B-{n}") for n in range(50)]),
+            make_round("R-2"),
+        ],
+    )
+    records, (reject,) = read(rounds_csv, operator_config, bets_csv)
+    assert (reject.source_file, reject.source_line, reject.round_id) == (str(rounds_csv), 2, "R-1")
+    assert (
+        reject.message == f"a round of 50 bets ({bets_csv} lines 2-51) and over 30 rows: not read"
+    )
+    assert [record.round_id for record in records] == ["R-2"]
+
+
 def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_round):
     round_row, bet_rows = csv_rows(make_round("R-1"))
     rounds_csv = write_csv(tmp_path / "rounds.csv", ROUND_COLUMNS, [round_row])

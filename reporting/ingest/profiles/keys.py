@@ -4,6 +4,7 @@ editors' schema, ``data/profile.schema.json``, held equal by a test)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -157,8 +158,21 @@ _GAME_MAP = Table(
     description="the export's game ids and the configured game each is; without it, a game"
     " id is the configured one",
 )
+
+
+@dataclass(frozen=True)
+class Delimiter(Text):
+    """The character between a CSV file's cells: one of its pattern, a tab among them (which
+    a :class:`Text` refuses as blank)."""
+
+    def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if value == "\t":
+            return value
+        return super().check(value, path, problems)
+
+
 _CSV_KEYS: dict[str, Key] = {
-    "delimiter": Key(Text(",", 1, "[,;\t|]", "one of , ; | or a tab"), "the column delimiter"),
+    "delimiter": Key(Delimiter(",", 1, "[,;\t|]", "one of , ; | or a tab"), "the column delimiter"),
 }
 #: The sections of a profile and their tables.
 PROFILE_SECTIONS: dict[str, Table] = {

@@ -19,6 +19,7 @@ import io
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import suppress
 from operator import itemgetter
 from typing import IO, Any, NamedTuple
 
@@ -27,7 +28,7 @@ import msgspec
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
-from reporting.ingest.csv_pair import BoundedLines, csv_problem, leading_cells
+from reporting.ingest.csv_pair import BoundedLines, csv_problem, leading_cells, readable
 from reporting.ingest.jsonl import (
     check_repeated_keys,
     gunzipped,
@@ -40,6 +41,7 @@ from reporting.ingest.limits import (
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
     MAX_LINE_BYTES,
+    MAX_ROUND_ROWS,
     round_past_bound,
 )
 from reporting.ingest.profiles.json_stream import Element, array_elements
@@ -128,9 +130,15 @@ class _Records:
             reason=problem.reason,
             message=problem.message,
             raw_text=raw_text(data),
-            round_id=self.mapper.round_id_of(document),
+            round_id=_readable_id(self.mapper.round_id_of(document)),
             report_month=self.validator.month_of(*self.mapper.month_facts_of(document)),
         )
+
+
+def _readable_id(round_id: str | None) -> str | None:
+    """A reject's round id as stored: a byte of a CSV cell that is not UTF-8 (kept as a
+    surrogate escape, and the reason of the reject) shown as U+FFFD."""
+    return None if round_id is None else readable(round_id)[0]
 
 
 def _same_but_whitespace(data: bytes, encoded: bytearray) -> bool:
@@ -233,7 +241,8 @@ def _csv_records(
         ) from None
     finally:
         csv.field_size_limit(previous_limit)
-        text.detach()
+        with suppress(ValueError):  # the file closed already (its reading stopped)
+            text.detach()
 
 
 def _row_problem(
@@ -355,7 +364,7 @@ class _Rounds:
             self.round_id = round_id
         self.group.append(row)
         self.chars += len(row.raw)
-        if self.chars > MAX_LINE_BYTES:
+        if self.chars > MAX_LINE_BYTES or len(self.group) > MAX_ROUND_ROWS:
             self.passed = [len(self.group), row.line]
             del self.group[1:]  # its first row stays: the round id, and the reject's text
         return finished
@@ -369,9 +378,12 @@ class _Rounds:
             first = group[0]
             rows, last = self.passed
             lines = f"lines {first.line}-{last}"
-            problem = RecordError(
-                RejectReason.BAD_VALUE, round_past_bound(f"{rows:,} rows", lines, MAX_LINE_BYTES)
+            bound = (
+                round_past_bound(f"{rows:,} rows", lines, MAX_LINE_BYTES)
+                if self.chars > MAX_LINE_BYTES
+                else round_past_bound(f"{rows:,} rows", lines, MAX_ROUND_ROWS, "rows")
             )
+            problem = RecordError(RejectReason.BAD_VALUE, bound)
             finished = self.records.rejected(first.line, problem, _raw_of(group), self.cells(first))
         else:
             finished = self._round(group)

@@ -9,6 +9,7 @@ import csv
 import gzip
 import json
 import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from helpers import rows, run_main
 from reporting.config.loader import load_config
 from reporting.errors import InputError
 from reporting.ingest.formats import read_source
+from reporting.ingest.profiles.builtin import DATA_FOLDER
 from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.sources import Source, cyclic_gc_paused
 from reporting.records import SourceLocation
@@ -494,6 +496,71 @@ def test_a_round_of_rows_past_a_json_round_s_bound_is_one_reject_and_is_not_held
     assert reject.message == "a round of 40 rows (lines 2-41) and over 3,000 characters: not read"
     assert reject.raw_text == bets[0]  # its first row only
     assert (second.round_id, second.source_line) == ("F-2", 42)
+
+
+def test_a_round_of_more_rows_than_any_round_holds_is_one_reject_at_a_bounded_cost(
+    tmp_path, config, monkeypatch
+):
+    """Short rows stay within a round's characters long after its memory is gone: 4 million
+    rows of one character (an 8 MB file) were one round of some 1.5 GB held. Past
+    MAX_ROUND_ROWS rows (100,000; 1,000 here) the rest are counted and streamed past: one
+    reject, the next round loads, and only the rows up to the bound are held."""
+    monkeypatch.setattr("reporting.ingest.profiles.readers.MAX_ROUND_ROWS", 1_000)
+    first = f"{ROUND_CELLS},F-1-B1,a,Banker,5.00,-5.00,EUR,"
+    short = f"{ROUND_CELLS[:3]}" + "," * 21  # the round id, and every other cell empty
+    path = tmp_path / "bets.csv"
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f"{FLAT_HEADER}\n{first}\n")
+        out.write(f"{short}\n" * 40_000)  # some 18 MB held, were they all kept
+        out.write(f"{ROUND_CELLS.replace('F-1', 'F-2')},,,,,,,\n")
+    tracemalloc.start()
+    try:
+        (second,), (reject,) = read(path, config, "flat-csv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (reject.source_line, reject.round_id, reject.reason) == (2, "F-1", "bad_value")
+    assert reject.message == "a round of 40,001 rows (lines 2-40002) and over 1,000 rows: not read"
+    assert (second.round_id, second.source_line) == ("F-2", 40_003)
+    assert peak < 6 * 2**20, f"{peak / 2**20:.1f} MiB"
+
+
+def test_a_byte_that_is_not_utf8_in_a_round_id_rejects_its_row_readably(tmp_path, config):
+    """The reject kept the round id's byte as a surrogate escape, which SQLite cannot store:
+    the ingest stopped with an internal error."""
+    path = tmp_path / "bets.csv"
+    bad = f"{ROUND_CELLS.replace('F-1', 'F-?')},F-2-B1,a,Banker,5.00,-5.00,EUR,"
+    flat(path, f"{ROUND_CELLS},F-1-B1,a,Banker,5.00,-5.00,EUR,", bad)
+    path.write_bytes(path.read_bytes().replace(b"F-?", b"F-\xff"))
+    (loaded,), (reject,) = read(path, config, "flat-csv")
+    assert loaded.round_id == "F-1"
+    assert (reject.source_line, reject.round_id) == (3, "F-\ufffd")
+    assert reject.message == "not UTF-8 text (a byte that is not UTF-8)"
+    db = tmp_path / "store.sqlite"
+    done = run_main("ingest", str(path), "--profile", "flat-csv", "--db", str(db), "--config", str(tmp_path / "operator.toml"))  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert rows(db, "SELECT line, round_id FROM rejected_records") == [(3, "F-\ufffd")]
+
+
+def test_a_profile_reads_a_tab_separated_export(tmp_path, config):
+    """``delimiter = "\\t"``, which the key offers, was refused as an empty text."""
+    profile = tmp_path / "tabbed.toml"
+    text = (
+        (DATA_FOLDER / "flat-csv.toml")
+        .read_text(encoding="utf-8")
+        .replace('name = "flat-csv"', 'name = "tabbed"')
+    )
+    profile.write_text(text + '\n[csv]\ndelimiter = "\\t"\n', encoding="utf-8")
+    path = tmp_path / "bets.tsv.csv"
+    cells = f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,".split(",")
+    path.write_text(
+        FLAT_HEADER.replace(",", "\t") + "\n" + "\t".join(cells) + "\n", encoding="utf-8"
+    )
+    loaded = load_profile(str(profile))
+    assert loaded.delimiter == "\t"
+    records = list(read_source(Source(path, "csv", profile=loaded), config.games, 1000))
+    (only,) = [record for batch in records for record in batch.records]
+    assert (only.round_id, [bet.stake_cents for bet in only.bets]) == ("F-1", [2500])
 
 
 def test_a_quote_never_closed_is_named_with_the_lines_it_swallowed(tmp_path, config):
