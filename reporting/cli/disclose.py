@@ -101,7 +101,7 @@ def disclose_command(
 ) -> None:
     """Declared RTP, operator share, limits and the previous month's win percentage."""
     from reporting.figures.disclosure import disclose
-    from reporting.store.schema import connect
+    from reporting.store.schema import check_unchanged, connect
 
     spec = load_operator_config(config).game(game)
     day = parse_as_of(as_of, spec.timezone)
@@ -109,6 +109,7 @@ def disclose_command(
         connection = connect(db, create=False, wait=db_wait, read_only=True)
         try:
             disclosure = disclose(connection, spec, day)
+            check_unchanged(connection)
         finally:
             connection.close()
     if as_json:

@@ -139,6 +139,7 @@ def _write_sheets(
     from reporting.figures.disclosure import disclose
     from reporting.figures.regulators import publishes_disclosure
     from reporting.presentation.documents import render_game_documents, write_documents
+    from reporting.store.schema import check_unchanged
 
     connection = _connect(db)
     pages: list[RenderedPage] = []
@@ -166,6 +167,8 @@ def _write_sheets(
             for warning in rendered.warnings:
                 if warning not in warnings:
                     warnings.append(warning)
+        if connection is not None:
+            check_unchanged(connection)  # a store read where it is, written meanwhile elsewhere
     finally:
         if connection is not None:
             connection.close()

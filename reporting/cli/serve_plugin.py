@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Generator
+from pathlib import Path
 from typing import Any
 
 from datasette import hookimpl
@@ -29,7 +30,7 @@ from markupsafe import Markup
 from reporting.config.languages import language
 from reporting.presentation.i18n import Formatter
 from reporting.store.query_bounds import MAX_REQUESTS, SQLITE_HEAP_BYTES, bound_connection
-from reporting.store.schema import VIEW_NAMES
+from reporting.store.schema import VIEW_NAMES, changed_beneath, file_stamp
 
 #: The HTTP methods answered: those that only read.
 READ_METHODS = frozenset({"GET", "HEAD"})
@@ -52,14 +53,25 @@ def prepare_connection(conn: Any, database: str, datasette: Any) -> None:
 @hookimpl
 def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
     """Refuse every method but GET and HEAD, before Datasette routes the request; answer at
-    most :data:`~reporting.store.query_bounds.MAX_REQUESTS` at once."""
+    most :data:`~reporting.store.query_bounds.MAX_REQUESTS` at once; refuse every request
+    once a store read as immutable (on a read-only file system) changed beneath it."""
 
     def wrap(app: Any) -> Any:
         turns = asyncio.Semaphore(MAX_REQUESTS)
+        immutable = {
+            Path(db.path): file_stamp(Path(db.path))
+            for db in getattr(datasette, "databases", {}).values()
+            if not db.is_mutable and db.path
+        }
 
         async def read_only(scope: dict, receive: Any, send: Any) -> None:
+            changed = [path for path, stamp in immutable.items() if file_stamp(path) != stamp]
             if scope["type"] != "http":
                 await app(scope, receive, send)
+            elif changed:  # another process wrote a store read where it is, as immutable
+                await asgi_send(
+                    send, f"503 Service Unavailable: {changed_beneath(changed[0])}\n", 503
+                )
             elif scope["method"] not in READ_METHODS:
                 await asgi_send(
                     send,

@@ -131,6 +131,12 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
         " write the file or its folder)",
         "check the path and its permissions",
     ),
+    15: (  # SQLITE_PROTOCOL: a damaged or foreign -wal or -shm file, on read-only media
+        EnvironmentFault,
+        "SQLite's locking protocol failed on the database ({error})",
+        "check the -wal and -shm files beside it (damaged, or another database's), or restore"
+        " it from a backup",
+    ),
     23: (PermissionDenied, "access refused by SQLite ({error})", _ADVICE_ACCESS),  # SQLITE_AUTH
     26: (  # SQLITE_NOTADB
         NotOurDatabase,
@@ -165,6 +171,11 @@ def database_fault(
     if not isinstance(code, int) or code < 0 or (code & 0xFF) not in _FAULTS:
         return None
     if media and code & 0xFF in _WRITE_REFUSED and on_read_only_media(path):
+        if not Path(path).exists():
+            return PermissionDenied(
+                f"{path}: its folder is on a read-only file system{context}; give --db a path"
+                " on writable storage"
+            )
         return PermissionDenied(
             f"{path}: the database is on a read-only file system{context}; {_ADVICE_READ_ONLY}"
         )

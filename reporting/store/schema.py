@@ -14,7 +14,6 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -45,6 +44,10 @@ __all__ = [
     "VIEW_NAMES",
     "connect",
     "create_schema",
+    "WhereItIs",
+    "changed_beneath",
+    "check_unchanged",
+    "file_stamp",
     "read_only_query",
     "stored_round_content",
 ]
@@ -279,9 +282,10 @@ def create_schema(connection: sqlite3.Connection) -> None:
         upgrade(connection)
 
 
-def _of_a_later_release(version: int) -> InputError:
+def _of_a_later_release(version: int, path: Path | None = None) -> InputError:
+    where = "database" if path is None else f"{path}: database"
     return InputError(
-        f"database schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
+        f"{where} schema version {version} is not {SCHEMA_VERSION}: use a newer baccarat-report"
     )
 
 
@@ -366,10 +370,11 @@ def read_only_query(path: Path) -> str | None:
     SQLite URI: ``immutable=1`` when no transaction waits in a ``-wal`` file beside it
     (nothing can change the file, and SQLite cannot make its ``-shm`` there), ``mode=ro`` when
     one does (read through the ``-shm`` file beside it); None on a writable file system."""
-    if not on_read_only_media(path):
+    real = os.path.realpath(path)  # SQLite keeps -wal and -shm beside the file a link names
+    if not on_read_only_media(real):
         return None
     try:
-        waiting = Path(f"{path}-wal").stat().st_size > 0
+        waiting = Path(f"{real}-wal").stat().st_size > 0
     except OSError:
         waiting = False
     return "mode=ro" if waiting else "immutable=1"
@@ -381,25 +386,31 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
 
     Refused, with what to do: a ``-wal`` file of transactions not yet in the store without its
     ``-shm`` (read as immutable, the store would lack them), and a store of another schema
-    version or not yet marked as ours (bringing it to this version writes)."""
-    if query == "mode=ro" and not Path(f"{path}-shm").exists():
+    version or not yet marked as ours (bringing it to this version writes). A store read as
+    immutable is a :class:`WhereItIs`: :func:`check_unchanged` tells whether another process
+    wrote it meanwhile."""
+    real = Path(os.path.realpath(path))
+    if query == "mode=ro" and not Path(f"{real}-shm").exists():
         raise InputError(
             f"{path}: on a read-only file system, with transactions not yet written into it"
             " in its -wal file and no -shm file to read them by; copy the store and its -wal"
             " file to writable storage and give the copy as --db"
         )
-    uri = f"file:{quote(os.fsencode(path.absolute()))}?{query}"
-    found = _inspect(path, wait, lambda _path, wait: _read_marks(uri, wait))
+    stamp = file_stamp(real)
+    found = _inspect(path, wait, query)
     if found != _OURS:
         _refuse_missing(path, found)
     try:
-        connection = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=wait)
+        connection = sqlite3.connect(
+            f"{_uri(real)}?{query}", uri=True, isolation_level=None, timeout=wait, factory=WhereItIs
+        )
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
+    connection.path, connection.stamp = path, stamp if query == "immutable=1" else None
     try:
         version = _version(connection)
         if version > SCHEMA_VERSION:
-            raise _of_a_later_release(version)
+            raise _of_a_later_release(version, path)
         if version < SCHEMA_VERSION or _application_id(connection) != APPLICATION_ID:
             raise InputError(
                 f"{path}: a store of schema version {version}, on a read-only file system:"
@@ -415,6 +426,38 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
         connection.close()
         raise
     return connection
+
+
+class WhereItIs(sqlite3.Connection):
+    """A connection to a store read where it is (:func:`_open_where_it_is`): its real file,
+    and the file's stamp when it was opened as immutable (None: read under SQLite's locks)."""
+
+    path: Path
+    stamp: tuple[int, int, int] | None
+
+
+def check_unchanged(connection: sqlite3.Connection) -> None:
+    """Raise :class:`~reporting.errors.InputError` if the store ``connection`` reads as
+    immutable was written since it was opened: a read-only view (a bind mount, a container's
+    volume) of a store another process writes, where what was read may mix two states. A
+    caller checks before it uses what it read; any other connection passes."""
+    stamp = connection.stamp if isinstance(connection, WhereItIs) else None
+    if stamp is not None and file_stamp(connection.path) != stamp:
+        raise InputError(changed_beneath(connection.path))
+
+
+def changed_beneath(path: Path) -> str:
+    """The line of a store read as immutable that another process wrote meanwhile."""
+    return (
+        f"{path}: the store changed while it was read (another process writes it; to this"
+        " command its file system is read-only): what was read may mix two states and was not"
+        " used; run again, or read the store where it is written"
+    )
+
+
+def _uri(path: Path) -> str:
+    """A SQLite URI of ``path`` (a name that is not UTF-8 too), without its query."""
+    return f"file:{quote(os.fsencode(path.absolute()))}"
 
 
 def _use_wal(connection: sqlite3.Connection, wait: float) -> None:
@@ -440,12 +483,12 @@ def _fault(error: sqlite3.Error, path: Path, wait: float) -> InputError:
     )
 
 
-def _inspect(
-    path: Path, wait: float, marks: Callable[[Path, float], tuple[int, int, set[str]]] | None = None
-) -> str:
+def _inspect(path: Path, wait: float, where_it_is: str | None = None) -> str:
     """What ``path`` holds (:data:`_NEW`, :data:`_EMPTY` or :data:`_OURS`), read without
     writing a byte; a path that is not a regular file, a file with a second name (a hard
-    link: SQLite's journal sits beside each name), or not our database is refused."""
+    link: SQLite's journal sits beside each name, so only where it may be written), or not
+    our database is refused. ``where_it_is``: the URI query a store on a read-only file
+    system is read by (:func:`read_only_query`)."""
     try:
         status = path.stat()
     except FileNotFoundError:
@@ -460,7 +503,7 @@ def _inspect(
         raise NotARegularFile(
             f"{path}: {kind_of_file(status.st_mode)}, not a database file; name a file"
         )
-    if status.st_nlink > 1:
+    if status.st_nlink > 1 and where_it_is is None:
         raise InputError(
             f"{path}: the database file has {status.st_nlink} names (hard links), and SQLite"
             " keeps a store's journal beside each name: a second name loses or corrupts what is"
@@ -479,7 +522,12 @@ def _inspect(
         raise NotOurDatabase(
             f"{path}: not a baccarat-report database (not a SQLite file); nothing was changed"
         )
-    return _classify(path, *(marks or _marks)(path, wait))
+    if where_it_is is None:
+        return _classify(path, *_marks(path, wait))
+    try:
+        return _classify(path, *_read_marks(f"{_uri(path)}?{where_it_is}", wait))
+    except sqlite3.Error as error:
+        raise _fault(error, path, wait) from None
 
 
 def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
@@ -494,12 +542,12 @@ def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
     Otherwise, or with a ``-wal``, a read-only connection reads under SQLite's locks, the WAL
     too (and never checkpoints).
     """
-    uri = f"file:{quote(os.fsencode(path.absolute()))}?"  # a name that is not UTF-8 too
+    uri = f"{_uri(path)}?"
     if not _in_use(path):
-        before = _stamp(path)
+        before = file_stamp(path)
         with contextlib.suppress(sqlite3.Error):
             marks = _read_marks(uri + "immutable=1", wait)
-            if not _in_use(path) and _stamp(path) == before:
+            if not _in_use(path) and file_stamp(path) == before:
                 return marks
     try:
         return _read_marks(uri + "mode=ro", wait)
@@ -512,7 +560,7 @@ def _in_use(path: Path) -> bool:
     return Path(f"{path}-wal").exists()
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
+def file_stamp(path: Path) -> tuple[int, int, int] | None:
     """What a write to the file changes: its inode, size and modification time."""
     try:
         status = path.stat()

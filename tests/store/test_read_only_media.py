@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 from helpers import rows, run_main
 
-from reporting.store.schema import SCHEMA_VERSION
+from reporting.errors import InputError
+from reporting.store import schema
+from reporting.store.schema import SCHEMA_VERSION, check_unchanged, connect
 
 #: Bind $1 read-only at $2 in a mount namespace of the command's own, then run the rest.
 READ_ONLY_BIND = 'mount --bind "$1" "$2" && mount -o remount,ro,bind "$2" && shift 2 && exec "$@"'
@@ -231,3 +233,121 @@ def test_a_store_of_an_earlier_release_is_refused_it_cannot_be_upgraded_there(ar
         " copy it to writable storage and give the copy as --db"
     ) in refused.stderr
     assert rows(older / "store.sqlite", "PRAGMA user_version") == [(SCHEMA_VERSION - 1,)]
+
+
+def test_a_link_to_a_snapshot_is_read_with_the_transactions_of_its_wal(archive, tmp_path):
+    """SQLite keeps the -wal beside the file a link names: looked for beside the link, none was
+    found, and the store was read as immutable without its last transactions (exit 0)."""
+    taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
+    (taken / "current.sqlite").symlink_to("store.sqlite")
+    mount = tmp_path / "mount"
+    exported = on_read_only_media(
+        taken,
+        mount,
+        "export",
+        "--db",
+        str(mount / "current.sqlite"),
+        "--parquet",
+        str(tmp_path / "copy"),
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert "rounds: 1 rows" in exported.stdout
+
+
+def test_a_hard_linked_snapshot_is_read_where_it_is(archive, tmp_path):
+    """A second name only matters where SQLite writes a journal beside each: a snapshot of hard
+    links (cp -al, rsnapshot) was refused with advice it could not follow there."""
+    folder, _ = archive
+    linked = tmp_path / "linked"
+    linked.mkdir()
+    shutil.copy(folder / "store.sqlite", linked / "store.sqlite")
+    (linked / "other.sqlite").hardlink_to(linked / "store.sqlite")
+    mount = tmp_path / "mount"
+    exported = on_read_only_media(
+        linked,
+        mount,
+        "export",
+        "--db",
+        str(mount / "store.sqlite"),
+        "--parquet",
+        str(tmp_path / "copy"),
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert "rounds: 2 rows" in exported.stdout
+
+
+def test_a_damaged_wal_is_one_line_naming_the_store(archive, tmp_path):
+    """A -wal of garbage beside a store read where it is: SQLite's locking protocol fails
+    reading the store's marks, which ended on a traceback."""
+    taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
+    (taken / "store.sqlite-wal").write_bytes(bytes(range(256)) * 400)
+    mount = tmp_path / "mount"
+    db = mount / "store.sqlite"
+    refused = on_read_only_media(
+        taken, mount, "export", "--db", str(db), "--parquet", str(tmp_path / "copy")
+    )
+    assert refused.returncode == 2
+    assert "Traceback" not in refused.stderr
+    (line,) = refused.stderr.strip().splitlines()
+    assert line.startswith(f"baccarat-report: {db}: ")
+
+
+def test_a_store_written_beneath_its_read_only_view_is_not_used(archive, tmp_path, monkeypatch):
+    """A read-only bind mount, or a container's read-only volume, of a store another process
+    writes: read as immutable, the store can change beneath the read, which may then mix two
+    states (or find the file malformed). What was read is not used, and serve answers 503."""
+    folder, _ = archive
+    db = tmp_path / "store.sqlite"
+    shutil.copy(folder / "store.sqlite", db)
+    monkeypatch.setattr(schema, "on_read_only_media", lambda path: True)
+    reader = connect(db, create=False, read_only=True)
+    try:
+        check_unchanged(reader)  # not written yet
+        writer = sqlite3.connect(db)
+        writer.execute("DELETE FROM findings")
+        writer.commit()
+        writer.close()
+        with pytest.raises(InputError) as refused:
+            check_unchanged(reader)
+    finally:
+        reader.close()
+    assert str(refused.value) == (
+        f"{db}: the store changed while it was read (another process writes it; to this command"
+        " its file system is read-only): what was read may mix two states and was not used;"
+        " run again, or read the store where it is written"
+    )
+
+
+SERVE_CHANGED = """
+import asyncio, sqlite3, sys
+from pathlib import Path
+from reporting.cli.serve import datasette_app
+
+async def main():
+    app = datasette_app(Path(sys.argv[1]))
+    await app.invoke_startup()
+    before = await app.client.get("/store/rounds.json?_shape=array")
+    writer = sqlite3.connect(sys.argv[2])
+    writer.execute("DELETE FROM findings")
+    writer.commit()
+    writer.close()
+    after = await app.client.get("/store/rounds.json?_shape=array")
+    print(before.status_code, after.status_code, after.text.strip())
+
+asyncio.run(main())
+"""
+
+
+def test_serve_refuses_every_page_once_the_store_changed_beneath_it(archive, tmp_path):
+    folder, _ = archive
+    live = tmp_path / "live"
+    live.mkdir()
+    shutil.copy(folder / "store.sqlite", live / "store.sqlite")
+    mount = tmp_path / "mount"
+    served = on_read_only_media(
+        live, mount, str(mount / "store.sqlite"), str(live / "store.sqlite"), python=SERVE_CHANGED
+    )
+    assert served.returncode == 0, served.stderr
+    before, after, text = served.stdout.split(" ", 2)
+    assert (before, after) == ("200", "503")
+    assert text.startswith(f"503 Service Unavailable: {mount / 'store.sqlite'}: the store changed")
