@@ -14,6 +14,7 @@ by SIGINT or by SIGHUP), exit 0.
 from __future__ import annotations
 
 import errno
+import os
 import signal
 import socket
 from collections.abc import Iterator
@@ -62,14 +63,36 @@ def datasette_app(path: Path) -> Any:
     connect(path, create=False, read_only=True).close()
     if not pm.is_registered(serve_plugin):
         pm.register(serve_plugin, name="baccarat-report")
-    # On a read-only file system, read as SQLite would read it there (connect's choice).
-    immutable = [str(path)] if read_only_query(path) == "immutable=1" else []
-    return Datasette(
-        files=[] if immutable else [str(path)],
-        immutables=immutable,
+    datasette = Datasette(
+        files=[],
         metadata=browse_metadata(path.stem),
         settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS, "max_csv_mb": MAX_CSV_MB},
     )
+    # On a read-only file system, read as SQLite would read it there (connect's choice).
+    immutable = read_only_query(path) == "immutable=1"
+    datasette.add_database(_store_database(datasette, path, immutable))
+    return datasette
+
+
+def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
+    """Datasette's database of the store, whose connections name its file as a SQLite URI
+    must: Datasette writes the path into the URI as it is, so a name holding ``?``, ``#`` or
+    ``%`` opened another file (an empty one made beside the store) and every page failed."""
+    import sqlite3
+    from urllib.parse import quote
+
+    from datasette.database import Database
+
+    class StoreDatabase(Database):
+        def connect(self, write: bool = False) -> sqlite3.Connection:
+            uri = f"file:{quote(os.fsencode(Path(self.path).absolute()))}"
+            if not write:
+                uri += "?mode=ro" if self.is_mutable else "?immutable=1"
+            connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            self._all_file_connections.append(connection)
+            return connection
+
+    return StoreDatabase(datasette, str(path), is_mutable=not immutable)
 
 
 def serve_command(

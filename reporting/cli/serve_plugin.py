@@ -58,13 +58,12 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
 
     def wrap(app: Any) -> Any:
         turns = asyncio.Semaphore(MAX_REQUESTS)
-        immutable = {
-            Path(db.path): file_stamp(Path(db.path))
-            for db in getattr(datasette, "databases", {}).values()
-            if not db.is_mutable and db.path
-        }
+        immutable: dict[Path, Any] = {}  # each store read as immutable, as first served
 
         async def read_only(scope: dict, receive: Any, send: Any) -> None:
+            for db in getattr(datasette, "databases", {}).values():
+                if not db.is_mutable and db.path and Path(db.path) not in immutable:
+                    immutable[Path(db.path)] = file_stamp(Path(db.path))
             changed = [path for path, stamp in immutable.items() if file_stamp(path) != stamp]
             if scope["type"] != "http":
                 await app(scope, receive, send)

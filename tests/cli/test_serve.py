@@ -132,6 +132,26 @@ def test_nothing_can_be_written_through_it(app_of, tmp_path):
     connection.close()
 
 
+def test_a_store_whose_name_holds_what_a_uri_reserves_is_browsed_and_nothing_made_beside(
+    app_of, tmp_path
+):
+    """Datasette wrote the store's path into its SQLite URI as it was: a name holding ``?``
+    opened the file named up to it (an empty ``q`` made beside the store) and every page
+    failed."""
+    path = tmp_path / "q?x#y%z.sqlite"
+    make_store(path)
+    app = app_of(path)
+    route = "q~3Fx~23y~25z"
+    assert get(app, "/").status_code == 200
+    rounds = get(app, f"/{route}/rounds.json?_shape=array")
+    assert rounds.status_code == 200, rounds.text
+    assert [row["round_id"] for row in rounds.json()] == ["R-1", "R-2"]
+    for database in app.databases.values():
+        database.close()
+    beside = {entry.name for entry in tmp_path.iterdir()} - {f"{path.name}-wal", f"{path.name}-shm"}
+    assert beside == {path.name}
+
+
 def test_the_command_listens_on_this_machine_unless_told(tmp_path, monkeypatch, capsys):
     path = tmp_path / "store.sqlite"
     make_store(path)
