@@ -42,11 +42,11 @@ __all__ = [
     "TABLES",
     "VIEWS",
     "VIEW_NAMES",
-    "connect",
-    "create_schema",
     "WhereItIs",
     "changed_beneath",
     "check_unchanged",
+    "connect",
+    "create_schema",
     "file_stamp",
     "read_only_query",
     "stored_round_content",
@@ -429,8 +429,8 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
 
 
 class WhereItIs(sqlite3.Connection):
-    """A connection to a store read where it is (:func:`_open_where_it_is`): its real file,
-    and the file's stamp when it was opened as immutable (None: read under SQLite's locks)."""
+    """A connection to a store read where it is (:func:`_open_where_it_is`): the store's path,
+    and its file's stamp when it was opened as immutable (None: read under SQLite's locks)."""
 
     path: Path
     stamp: tuple[int, int, int] | None
