@@ -28,6 +28,7 @@ __all__ = [
     "NOT_ONE_LINE",
     "PermissionDenied",
     "printable",
+    "visible",
 ]
 
 
@@ -79,6 +80,28 @@ def printable(text: str) -> str:
     'r\\\\xff.jsonl: x\\\\nbaccarat-report: all good'
     """
     return _UNPRINTABLE.sub(_escape, text)
+
+
+#: What a page or a workbook escapes of the input it shows (:func:`visible`): the characters
+#: that reorder or hide what a reader sees (the bidirectional marks, embeddings, overrides and
+#: isolates; the zero-width spaces, joiners and byte order mark; the line separators), the
+#: controls but line breaks and tabs (which a page shows as space), and lone surrogates.
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029"
+    "\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]"
+)
+
+
+def visible(text: str) -> str:
+    """``text`` from the input (an id, a void reason, a file's name, a rejected line) as a
+    page or a workbook shows it: what would reorder or hide its characters as its escape (an
+    account ``acc\\u202e1234`` shown as written, not printed backwards), line breaks and tabs
+    kept.
+
+    >>> visible("evil\\u202e cba\\u200b and\\na tab\\t")
+    'evil\\\\u202e cba\\\\u200b and\\na tab\\t'
+    """
+    return _HIDDEN.sub(_escape, text)
 
 
 def _escape(match: re.Match[str]) -> str:

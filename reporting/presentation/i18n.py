@@ -25,6 +25,7 @@ from fractions import Fraction
 from functools import cache, partial
 from pathlib import Path
 from types import CodeType
+from typing import Any
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton, format_time
@@ -43,6 +44,7 @@ from reporting.config.languages import LANGUAGES, Language
 from reporting.config.languages import language as language_of
 from reporting.engine.cards import SUIT_SYMBOLS
 from reporting.engine.money import cents_to_decimal, exact_decimal, round_fraction
+from reporting.errors import visible
 from reporting.presentation.bet_words import catalogue_bet, own_words
 from reporting.presentation.page_words import PageTranslations
 from reporting.presentation.roads import (
@@ -382,7 +384,7 @@ def ids_whole(text: str) -> Markup:
     >>> str(ids_whole("line 4 of /srv/inbox-2026/round-log-2026-10.jsonl:4"))
     'line 4 of /srv/inbox-2026/round-log-2026-10.jsonl:4'
     """
-    escaped = str(escape(text))
+    escaped = str(escape(visible(text)))
 
     def marked(match: re.Match[str]) -> str:
         in_path = match.start() > 0 and escaped[match.start() - 1] == "/"
@@ -431,7 +433,7 @@ def path_breaks(path: str) -> Markup:
     >>> str(path_breaks("a<b>.csv"))
     '<span class="part">a&lt;b&gt;.csv</span>'
     """
-    parts = re.findall(r"[^/]*/|[^/]+$", str(path))
+    parts = re.findall(r"[^/]*/|[^/]+$", visible(str(path)))
     return Markup("<wbr>").join(
         Markup('<span class="part">{}</span>').format(part) for part in parts
     )
@@ -503,6 +505,13 @@ class CompiledTemplates(BytecodeCache):
 _COMPILED = CompiledTemplates()
 
 
+def _as_input_shows(value: Any) -> Any:
+    """Every plain text a template prints, as :func:`~reporting.errors.visible` shows input:
+    a void reason or an id that would print backwards or hide a character shows its escape
+    (the markup of the filters escapes its own text)."""
+    return visible(value) if type(value) is str else value
+
+
 @cache
 def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()) -> Environment:
     """The jinja2 environment of one language (with the operator's names of the hands in it,
@@ -524,6 +533,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
         lstrip_blocks=True,
         keep_trailing_newline=True,
         bytecode_cache=_COMPILED,
+        finalize=_as_input_shows,
     )
     environment.install_gettext_translations(page_translations(language, hand_words), newstyle=True)
     formatter = Formatter(LOCALES[language])

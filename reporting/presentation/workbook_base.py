@@ -36,6 +36,8 @@ from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 from openpyxl.writer.excel import ExcelWriter
 
+from reporting.errors import visible
+
 __all__ = [
     "FONT",
     "save_workbook",
@@ -68,13 +70,15 @@ SHEET_ROWS = 1_048_576
 #: Points per line of 11-point text.
 LINE_HEIGHT = 15.0
 
-# Characters XML 1.0 cannot hold (C0 controls but tab and line breaks, lone surrogates, the two
-# non-characters): shown as escapes rather than refused.
-_UNSAFE_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# What XML 1.0 cannot hold of what :func:`reporting.errors.visible` leaves (lone surrogates,
+# the two non-characters): shown as their escapes (the controls are visible's).
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
 
 
 def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
-    """Untrusted text as a cell can hold it: characters XML refuses are escaped, long text cut.
+    """Untrusted text as a cell can hold it and a reader sees it: characters XML refuses, and
+    those that would reorder or hide what is read (bidirectional overrides, zero-width
+    spaces: :func:`reporting.errors.visible`), are escaped; long text cut.
 
     >>> cell_text("bell\\x07 ok")
     'bell\\\\x07 ok'
@@ -82,11 +86,7 @@ def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
     'xxxxxxxxxxx… [cut: 50 characters in all]'
     """
 
-    def escape(match: re.Match[str]) -> str:
-        code = ord(match[0])
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-    text = _UNSAFE_CHARACTERS.sub(escape, str(value))
+    text = visible(_NOT_XML.sub(lambda match: f"\\u{ord(match[0]):04x}", str(value)))
     if len(text) > limit:
         marker = f"… [cut: {len(text):,} characters in all]"
         text = text[: limit - len(marker)] + marker
