@@ -50,7 +50,7 @@ import msgspec
 from reporting.errors import InputError
 from reporting.ingest.limits import MAX_DEPTH, MAX_LINE_BYTES, RAW_TEXT_LIMIT
 
-__all__ = ["Element", "Unreadable", "array_elements"]
+__all__ = ["TOO_DEEP", "Element", "Unreadable", "array_elements", "too_deep"]
 
 
 class Element(NamedTuple):
@@ -83,6 +83,12 @@ _EXACT_RUN, _MAX_EXACT_RUN = 16, 4096
 #: deep, in one step); deeper parts are followed a bracket at a time. A pattern of 64
 #: levels would take 10 ms to compile, and one per depth 150 ms.
 _JUMP_LEVELS = 8
+
+#: Brackets a value's scan takes a Python step at a time before the rest of it is counted
+#: over (a real round takes a few; one of brackets nested 63 deep and back, millions).
+_SCANNED_STEPS = 10_000
+#: Bytes whose brackets' depths are counted at once (a list of as many, in C).
+_COUNTED_BYTES = 1 << 16
 
 _BOM = b"\xef\xbb\xbf"
 _QUOTE = ord('"')
@@ -286,7 +292,7 @@ class _Reader:
         if whole is not None:  # the common case: in one step, in C
             self.pos = whole.end()
             return False
-        depth = 0
+        depth = deepest = steps = 0
         while True:
             buf = self.buf
             if depth:  # what it holds, in C, up to its end, a buffer's end or a deeper part
@@ -301,52 +307,51 @@ class _Reader:
             if byte == _QUOTE:  # a string the buffer ends inside
                 self.string(self.offset())
             elif byte in _OPENERS:
-                depth += 1
+                depth, steps = depth + 1, steps + 1
+                deepest = max(deepest, depth)
                 self.pos = pos + 1
-                if depth > MAX_DEPTH:
-                    self.count_over(depth, start)
-                    return True
+                if depth > MAX_DEPTH or steps > _SCANNED_STEPS:
+                    return self.count_over(depth, deepest, start)
             else:
                 depth -= 1
                 self.pos = pos + 1
                 if depth == 0:
                     return False
 
-    def count_over(self, depth: int, start: int) -> None:
-        """Step to the end of a value nested too deep to scan, from ``depth``: brackets are
-        counted a stretch up to the next string at a time, strings and the text between them
-        are stepped over a run at a time (never a Python step per byte)."""
+    def count_over(self, depth: int, deepest: int, start: int) -> bool:
+        """Step to the end of a value from ``depth`` (its deepest so far ``deepest``): nested
+        too deep to scan, or whose scan took a bracket at a time too often (brackets nested 63
+        deep and back, a second a megabyte); whether it nests deeper than :data:`MAX_DEPTH`.
+        Brackets are counted a window up to the next string at a time, strings and the text
+        between them are stepped over a run at a time (never a Python step per byte)."""
         while True:
             buf, pos = self.buf, self.pos
             quote = buf.find(b'"', pos)
             end = len(buf) if quote < 0 else quote
-            closes = buf.count(b"]", pos, end) + buf.count(b"}", pos, end)
-            if closes < depth:  # cannot get back to 0 in this stretch
-                depth += buf.count(b"[", pos, end) + buf.count(b"{", pos, end) - closes
-            else:
-                brackets = buf[pos:end].translate(None, _NOT_BRACKETS)
-                levels = accumulate(map(_DEPTH_STEP.__getitem__, brackets), initial=depth)
-                next(levels)
-                before = sum(map(bool, _while_open(levels)))
-                if before < len(brackets):  # back to 0 at the bracket after those
-                    closing = next(islice(_BRACKET.finditer(buf, pos, end), before, None))
-                    self.pos = closing.end()
-                    return
-                depth += sum(map(_DEPTH_STEP.__getitem__, brackets))
+            for first in range(pos, end, _COUNTED_BYTES):
+                last = min(first + _COUNTED_BYTES, end)
+                if deepest > MAX_DEPTH:  # too deep already: only where it ends matters
+                    closes = buf.count(b"]", first, last) + buf.count(b"}", first, last)
+                    if closes < depth:  # cannot get back to 0 in this window
+                        depth += buf.count(b"[", first, last) + buf.count(b"{", first, last)
+                        depth -= closes
+                        continue
+                brackets = buf[first:last].translate(None, _NOT_BRACKETS)
+                levels = list(accumulate(map(_DEPTH_STEP.__getitem__, brackets), initial=depth))
+                try:
+                    closing = levels.index(0, 1)  # back to 0 at that bracket of the window
+                except ValueError:
+                    deepest, depth = max(deepest, max(levels)), levels[-1]
+                    continue
+                found = _BRACKET.finditer(buf, first, last)
+                self.pos = next(islice(found, closing - 1, None)).end()
+                return max(deepest, max(levels[:closing])) > MAX_DEPTH
             self.pos = end
             if end < len(buf):  # a string, and the strings and text after it, in C
                 self.string(self.offset())
                 self.pos = _content(0).match(self.buf, self.pos).end()  # type: ignore[union-attr]
             elif not self.more():
                 raise self.truncated(start, "an array or object")
-
-
-def _while_open(levels: Iterator[int]) -> Iterator[int]:
-    """The depths of a walk up to (not including) the first that is 0."""
-    for level in levels:
-        if not level:
-            return
-        yield level
 
 
 def _at_path(
@@ -521,9 +526,15 @@ def _checked(index: int, data: bytes) -> Element | Unreadable:
     it could)."""
     if len(data) > MAX_LINE_BYTES:
         return Unreadable(index, data[:_HEAD_BYTES], _too_long(len(data)))
-    if data.count(b"[") + data.count(b"{") > MAX_DEPTH and _depth(data) > MAX_DEPTH:
-        return Unreadable(index, data[:_HEAD_BYTES], _TOO_DEEP)
+    if too_deep(data):
+        return Unreadable(index, data[:_HEAD_BYTES], TOO_DEEP)
     return Element(index, data)
+
+
+def too_deep(data: bytes) -> bool:
+    """Whether a record's bytes nest deeper than :data:`MAX_DEPTH` (brackets in strings
+    aside; counted only when there are enough brackets to)."""
+    return data.count(b"[") + data.count(b"{") > MAX_DEPTH and _depth(data) > MAX_DEPTH
 
 
 def _depth(data: bytes) -> int:
@@ -532,7 +543,7 @@ def _depth(data: bytes) -> int:
     return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
 
 
-_TOO_DEEP = (
+TOO_DEEP = (
     f"arrays and objects nested more than {MAX_DEPTH} deep (a round is 5 deep at most);"
     " it was not read"
 )
@@ -564,7 +575,7 @@ def _elements(reader: _Reader) -> Iterator[Element | Unreadable]:
                 raise reader.problem(reader.offset(), f"{what} where element #{index} is expected")
             size, data, deep = reader.value(keep=True)
             if data is None or deep:
-                yield Unreadable(index, reader.head, _TOO_DEEP if deep else _too_long(size))
+                yield Unreadable(index, reader.head, TOO_DEEP if deep else _too_long(size))
                 data = b""
             else:
                 yield Element(index, data)

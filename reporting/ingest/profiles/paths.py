@@ -100,7 +100,8 @@ def parse_path(text: str) -> FieldPath:
         if quoted is not None:
             try:
                 key = json.loads(quoted)
-            except ValueError:
+                key.encode("utf-8")  # a lone surrogate escape (\ud800) names no key of a JSON text
+            except ValueError:  # UnicodeEncodeError among them
                 raise PathError(f"bad quoted key {quoted} in {text!r}") from None
         else:
             key = bare

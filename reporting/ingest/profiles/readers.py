@@ -44,7 +44,7 @@ from reporting.ingest.limits import (
     MAX_ROUND_ROWS,
     round_past_bound,
 )
-from reporting.ingest.profiles.json_stream import Element, array_elements
+from reporting.ingest.profiles.json_stream import TOO_DEEP, Element, array_elements, too_deep
 from reporting.ingest.profiles.mapping import CSV_ROWS, RecordMapper
 from reporting.ingest.profiles.model import Profile
 from reporting.ingest.sources import BatchReader, Source, batched, raw_text
@@ -101,6 +101,8 @@ class _Records:
             # Nesting needs no count here: the decoder stops at its own depth (RecursionError,
             # this record's reject), and only the profile's paths are read of what it holds.
             document = _DECODE(data)
+            if too_deep(data):  # as a JSON document's element is held to (JSON Lines too)
+                raise RecordError(RejectReason.BAD_VALUE, TOO_DEEP)
             _ENCODE_INTO(document, self._encoded)
             if not _same_but_whitespace(data, self._encoded):
                 check_repeated_keys(data)  # raises the reject of a repeated key

@@ -374,6 +374,36 @@ def test_a_deep_element_is_counted_over_in_flat_memory(tmp_path: Path):
     assert peak < 3 * MAX_LINE_BYTES
 
 
+def test_brackets_nested_63_deep_and_back_are_counted_not_stepped_one_at_a_time(
+    tmp_path: Path, monkeypatch
+):
+    """Nesting within the bound, deeper than one step of the scan takes in, was followed a
+    bracket at a time: an element of brackets 63 deep and back, over and over, took a second a
+    megabyte (a 340 KB gzip, 100 MB of it, 79 s before its reject). Past _SCANNED_STEPS such
+    steps the rest of the value is counted over, as a value nested too deep is: the same
+    elements, as fast as counting."""
+    counted = []
+    count_over = json_stream._Reader.count_over
+
+    def spy(reader, depth, deepest, start):
+        counted.append((depth, deepest))
+        return count_over(reader, depth, deepest, start)
+
+    monkeypatch.setattr(json_stream._Reader, "count_over", spy)
+    wave = b"[" * 63 + b"]" * 63
+    path = write(tmp_path / "w.json", b"[[", (wave, 20_000), b"], [", wave * 3, b"], [", b"[" * 65, b"]" * 65, b"]]")  # fmt: skip
+    with path.open("rb") as handle:
+        items = list(array_elements(handle, (), "f"))
+    assert [type(item).__name__ for item in items] == ["Element", "Element", "Unreadable"]
+    assert items[0].data == b"[" + wave * 20_000 + b"]"  # within the bounds: read whole
+    assert items[1].data == b"[" + wave * 3 + b"]"
+    assert "nested more than 64 deep" in items[2].message
+    # The first element counted over once its scan took too many steps, within the bound; the
+    # third once too deep; the second (three waves) scanned whole.
+    (many, deep) = counted
+    assert many[1] <= MAX_DEPTH and deep == (MAX_DEPTH + 1, MAX_DEPTH + 1)
+
+
 def test_a_ten_megabyte_value_before_the_array_is_skipped_in_flat_memory(tmp_path: Path):
     path = write(
         tmp_path / "k.json",

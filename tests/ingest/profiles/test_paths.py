@@ -36,6 +36,8 @@ def test_a_path_of_keys_quoted_keys_and_each_steps_is_parsed():
         ("a b", "unexpected ' ' at character 2"),
         ('"unclosed', "expected a key at character 1"),
         (".".join("k" * 1 for _ in range(40)), "more than 32 steps"),
+        # a lone surrogate escape names no key of a JSON text (it stopped a read on a traceback)
+        ('data."\\ud800"', 'bad quoted key "\\\\ud800"'),
     ],
 )
 def test_a_path_that_cannot_be_parsed_says_where(text, message):

@@ -141,6 +141,20 @@ def test_the_same_games_as_json_lines_and_gzipped_read_the_same(tmp_path, config
     assert [r.bets for r in from_gzip] == [r.bets for r in from_lines]
 
 
+def test_a_game_nested_too_deep_is_rejected_as_json_lines_as_in_a_document(tmp_path, config):
+    """70 levels in a field no path reads: the document's element was rejected, the same game
+    as a line of JSON Lines loaded (its depth was counted only when a key might repeat)."""
+    deep = game("G-1")
+    deep["gameplay"][".BaccaratGameplay"]["burnCards"] = json.loads("[" * 70 + "]" * 70)
+    as_lines = tmp_path / "games.jsonl"
+    as_lines.write_text(json.dumps(deep) + "\n" + json.dumps(game("G-2")) + "\n", encoding="utf-8")
+    for path in (as_lines, document(tmp_path / "games.json", deep, game("G-2"))):
+        records, (reject,) = read(path, config)
+        assert [record.round_id for record in records] == ["G-2"]
+        assert reject.reason == "bad_value"
+        assert reject.message.startswith("arrays and objects nested more than 64 deep"), path
+
+
 def test_a_profile_s_json_lines_cut_in_its_last_line_is_refused_whole(tmp_path, config):
     """As the spec's JSON Lines: a provider's log met midway through its upload loads
     nothing (its cut line's reject would stay after the whole file loads); a whole last
