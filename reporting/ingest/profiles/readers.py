@@ -98,10 +98,11 @@ class _Records:
         """The round (or reject) of one JSON record's bytes, at line (or index) ``number``."""
         document: Any = None
         try:
-            # Nesting needs no count here: the decoder stops at its own depth (RecursionError,
-            # this record's reject), and only the profile's paths are read of what it holds.
+            # Nesting is held to MAX_DEPTH, as a JSON document's element is (a line of JSON
+            # Lines loaded what the same element was rejected for); deeper still, the decoder
+            # stops at its own depth (RecursionError, this record's reject).
             document = _DECODE(data)
-            if too_deep(data):  # as a JSON document's element is held to (JSON Lines too)
+            if too_deep(data):
                 raise RecordError(RejectReason.BAD_VALUE, TOO_DEEP)
             _ENCODE_INTO(document, self._encoded)
             if not _same_but_whitespace(data, self._encoded):
@@ -327,8 +328,9 @@ def _cells_getter(indexes: tuple[int, ...]) -> Callable[[list[str]], tuple[str, 
 
 class _Rounds:
     """The rows of the round being read: the consecutive rows of one round id. A round whose
-    rows pass :data:`MAX_LINE_BYTES` characters (a JSON Lines round's bound) is kept no
-    further: the rest of its rows are counted and streamed past, and it is one reject.
+    rows pass :data:`MAX_LINE_BYTES` characters (a JSON Lines round's bound), or
+    :data:`MAX_ROUND_ROWS` rows, is kept no further: the rest of its rows are counted and
+    streamed past, and it is one reject.
 
     A row is kept as the list of its cells; the profile's columns are read off it by their
     place in the header, and only for a round that loads: its first row's round columns, and
