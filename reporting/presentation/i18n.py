@@ -505,6 +505,31 @@ class CompiledTemplates(BytecodeCache):
 _COMPILED = CompiledTemplates()
 
 
+#: Characters a page keeps together without a space: a sha256's 64, the longest run a page
+#: prints of its own. A longer run of the input (an id of a hostile export, up to 256
+#: characters; a void reason) may break anywhere (:func:`breakable`): kept whole, it pushed a
+#: table's figures past the paper's edge.
+LONGEST_WHOLE = 64
+_LONG_RUN = re.compile(rf"\S{{{LONGEST_WHOLE + 1},}}")
+_BREAKS_ANYWHERE = Markup('<span style="white-space: normal; overflow-wrap: anywhere">{}</span>')
+
+
+def breakable(text: str) -> Markup:
+    """An id or a text of the input as a page prints it (:func:`_as_input_shows`), a run of
+    more than :data:`LONGEST_WHOLE` characters without a space free to break anywhere.
+
+    >>> str(breakable("LB-IT-01 <b>"))
+    'LB-IT-01 &lt;b&gt;'
+    >>> str(breakable("x" * 65))[:62]
+    '<span style="white-space: normal; overflow-wrap: anywhere">xxx'
+    """
+    shown, parts, last = visible(str(text)), [], 0
+    for run in _LONG_RUN.finditer(shown):
+        parts += [escape(shown[last : run.start()]), _BREAKS_ANYWHERE.format(run[0])]
+        last = run.end()
+    return Markup("").join([*parts, escape(shown[last:])])
+
+
 def _as_input_shows(value: Any) -> Any:
     """Every plain text a template prints, as :func:`~reporting.errors.visible` shows input:
     a void reason or an id that would print backwards or hide a character shows its escape
@@ -544,6 +569,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     environment.filters["ids_whole"] = ids_whole
     environment.filters["before_its_figure"] = before_its_figure
     environment.filters["path_breaks"] = path_breaks
+    environment.filters["breakable"] = breakable
     environment.filters["figure_breaks"] = partial(
         figure_breaks, group=get_group_symbol(LOCALES[language])
     )

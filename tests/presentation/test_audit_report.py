@@ -885,6 +885,28 @@ def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_co
     assert not _text_past_the_paper(laid_out(html))
 
 
+def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(store, operator_config):
+    """A hostile export's ids of 256 characters (the most an id may have) and a void reason
+    of 300, each without a space: kept whole in their cells, they pushed the money table's
+    and the void register's figures past the paper's edge of the signed PDF. A run of
+    characters longer than a sha256 may break anywhere."""
+    from reporting.presentation.pdf import laid_out
+
+    table, round_id, shoe_id = "T" * 256, "R" * 256, "S" * 256
+    audit = month_audit()
+    audit = replace(
+        audit,
+        money=tuple(replace(row, table_id=table) if row.table_id else row for row in audit.money),
+        void_rounds=tuple(
+            replace(void, round_id=round_id, table_id=table, shoe_id=shoe_id, void_reason="W" * 300)
+            for void in audit.void_rounds
+        ),
+    )
+    html = render_audit_html(report_of(store, operator_config, audit=audit))
+    assert table in plain(html) and "W" * 300 in plain(html)
+    assert not _text_past_the_paper(laid_out(html))
+
+
 def test_a_month_s_amounts_print_whole_in_the_disclosure_cross_check(store, operator_config):
     """The printed cross-check broke a month's ordinary amounts at their group separators
     ("DKK 1, / 209, / 706.90" on three lines, "€60, / 642.75") beside columns of white: its
