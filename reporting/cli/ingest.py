@@ -220,4 +220,12 @@ def print_summary(result: IngestResult, db: Path) -> None:
     if not result.files:
         console.print("No round logs found in the given paths.")
     elif not result.rounds_loaded and not result.rejected_count and not result.failed:
-        console.print("Nothing new: every file or round was already loaded.")
+        empty = not any(
+            item.status == "already_ingested" or item.rounds_skipped_duplicate
+            for item in result.files
+        )
+        console.print(
+            "Nothing loaded: the files read hold no round."
+            if empty
+            else "Nothing new: every file or round was already loaded."
+        )

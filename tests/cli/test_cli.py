@@ -348,3 +348,27 @@ def test_a_folder_with_no_round_log_names_the_files_of_other_names_it_holds(tmp_
     (folder / "log.jsonl").write_text("\n", encoding="utf-8")  # a log of no round (not empty)
     beside_a_log = run_main("ingest", str(folder), "--db", db)
     assert (beside_a_log.returncode, beside_a_log.stderr) == (0, "")
+
+
+def test_ingest_says_whether_nothing_was_new_or_there_was_nothing_to_load(tmp_path):
+    """A provider's export of no round (an empty array) was answered "Nothing new: every file
+    or round was already loaded", of a file never seen before."""
+    export = tmp_path / "empty.json"
+    export.write_text("[]\n", encoding="utf-8")
+    db, config = (
+        tmp_path / "store.sqlite",
+        Path(__file__).parents[2] / "sample_data" / "operator.toml",
+    )
+    command = (
+        "ingest",
+        str(export),
+        "--profile",
+        "replay-api",
+        "--db",
+        str(db),
+        "--config",
+        str(config),
+    )
+    first, again = run_main(*command), run_main(*command)
+    assert first.stdout.strip().endswith("Nothing loaded: the files read hold no round.")
+    assert again.stdout.strip().endswith("Nothing new: every file or round was already loaded.")
