@@ -14,6 +14,7 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -345,19 +346,27 @@ def connect(
         connection = sqlite3.connect(path, isolation_level=None, timeout=wait)
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
-    try:
+    with _closed_on_failure(connection, path, wait):
         _use_wal(connection, wait)
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
         create_schema(connection)
         _check_schema(connection, path)
+    return connection
+
+
+@contextlib.contextmanager
+def _closed_on_failure(connection: sqlite3.Connection, path: Path, wait: float) -> Iterator[None]:
+    """Within the block, a failure closes the connection just opened; a SQLite error is
+    raised as its fault (:func:`_fault`)."""
+    try:
+        yield
     except sqlite3.Error as error:
         connection.close()
         raise _fault(error, path, wait) from None
     except BaseException:
         connection.close()
         raise
-    return connection
 
 
 def _refuse_missing(path: Path, found: str) -> None:
@@ -407,7 +416,7 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
     connection.path, connection.stamp = path, stamp if query == "immutable=1" else None
-    try:
+    with _closed_on_failure(connection, path, wait):
         version = _version(connection)
         if version > SCHEMA_VERSION:
             raise _of_a_later_release(version, path)
@@ -419,12 +428,6 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
             )
         _check_schema(connection, path)
         connection.execute("PRAGMA query_only = 1")
-    except sqlite3.Error as error:
-        connection.close()
-        raise _fault(error, path, wait) from None
-    except BaseException:
-        connection.close()
-        raise
     return connection
 
 

@@ -43,6 +43,15 @@ def on_read_only_media(folder: Path, mount: Path, *args: str, python: str | None
     )
 
 
+def export_from(folder: Path, tmp_path: Path, name: str = "store.sqlite"):
+    """``export`` of the store ``name`` of ``folder``, bound read-only at ``tmp_path/mount``,
+    into ``tmp_path/copy``; the completed process."""
+    mount = tmp_path / "mount"
+    return on_read_only_media(
+        folder, mount, "export", "--db", str(mount / name), "--parquet", str(tmp_path / "copy")
+    )
+
+
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory, make_round, make_bet, write_jsonl):
     """A folder holding a store of two October rounds (one of them void), checked by verify;
@@ -78,9 +87,7 @@ def test_the_store_is_on_a_read_only_file_system(archive):
 def test_export_disclose_and_rules_read_the_store_where_it_is(archive, tmp_path):
     folder, mount = archive
     db = mount / "store.sqlite"
-    exported = on_read_only_media(
-        folder, mount, "export", "--db", str(db), "--parquet", str(tmp_path / "copy")
-    )
+    exported = export_from(folder, tmp_path)
     assert exported.returncode == 0, exported.stderr
     assert "rounds: 2 rows" in exported.stdout and "bets: 2 rows" in exported.stdout
     assert sorted((tmp_path / "copy").iterdir())
@@ -176,16 +183,7 @@ def snapshot_with_a_transaction_in_its_wal(archive, tmp_path: Path) -> Path:
 
 def test_a_snapshot_is_read_with_the_transactions_in_its_wal(archive, tmp_path):
     taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
-    mount = tmp_path / "mount"
-    exported = on_read_only_media(
-        taken,
-        mount,
-        "export",
-        "--db",
-        str(mount / "store.sqlite"),
-        "--parquet",
-        str(tmp_path / "copy"),
-    )
+    exported = export_from(taken, tmp_path, "store.sqlite")
     assert exported.returncode == 0, exported.stderr
     assert "rounds: 1 rows" in exported.stdout  # not the 2 rounds of the file without its -wal
 
@@ -193,16 +191,7 @@ def test_a_snapshot_is_read_with_the_transactions_in_its_wal(archive, tmp_path):
 def test_a_wal_without_its_shm_is_refused_not_read_without_its_transactions(archive, tmp_path):
     taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
     (taken / "store.sqlite-shm").unlink()
-    mount = tmp_path / "mount"
-    refused = on_read_only_media(
-        taken,
-        mount,
-        "export",
-        "--db",
-        str(mount / "store.sqlite"),
-        "--parquet",
-        str(tmp_path / "copy"),
-    )
+    refused = export_from(taken, tmp_path, "store.sqlite")
     assert refused.returncode == 2
     assert refused.stderr.strip().endswith(
         "on a read-only file system, with transactions not yet written into it in its -wal file"
@@ -223,9 +212,7 @@ def test_a_store_of_an_earlier_release_is_refused_it_cannot_be_upgraded_there(ar
     marked.close()
     mount = tmp_path / "mount"
     db = mount / "store.sqlite"
-    refused = on_read_only_media(
-        older, mount, "export", "--db", str(db), "--parquet", str(tmp_path / "copy")
-    )
+    refused = export_from(older, tmp_path)
     assert refused.returncode == 2
     assert (
         f"{db}: a store of schema version {SCHEMA_VERSION - 1}, on a read-only file system: this"
@@ -240,16 +227,7 @@ def test_a_link_to_a_snapshot_is_read_with_the_transactions_of_its_wal(archive, 
     found, and the store was read as immutable without its last transactions (exit 0)."""
     taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
     (taken / "current.sqlite").symlink_to("store.sqlite")
-    mount = tmp_path / "mount"
-    exported = on_read_only_media(
-        taken,
-        mount,
-        "export",
-        "--db",
-        str(mount / "current.sqlite"),
-        "--parquet",
-        str(tmp_path / "copy"),
-    )
+    exported = export_from(taken, tmp_path, "current.sqlite")
     assert exported.returncode == 0, exported.stderr
     assert "rounds: 1 rows" in exported.stdout
 
@@ -262,16 +240,7 @@ def test_a_hard_linked_snapshot_is_read_where_it_is(archive, tmp_path):
     linked.mkdir()
     shutil.copy(folder / "store.sqlite", linked / "store.sqlite")
     (linked / "other.sqlite").hardlink_to(linked / "store.sqlite")
-    mount = tmp_path / "mount"
-    exported = on_read_only_media(
-        linked,
-        mount,
-        "export",
-        "--db",
-        str(mount / "store.sqlite"),
-        "--parquet",
-        str(tmp_path / "copy"),
-    )
+    exported = export_from(linked, tmp_path, "store.sqlite")
     assert exported.returncode == 0, exported.stderr
     assert "rounds: 2 rows" in exported.stdout
 
@@ -283,9 +252,7 @@ def test_a_damaged_wal_is_one_line_naming_the_store(archive, tmp_path):
     (taken / "store.sqlite-wal").write_bytes(bytes(range(256)) * 400)
     mount = tmp_path / "mount"
     db = mount / "store.sqlite"
-    refused = on_read_only_media(
-        taken, mount, "export", "--db", str(db), "--parquet", str(tmp_path / "copy")
-    )
+    refused = export_from(taken, tmp_path)
     assert refused.returncode == 2
     assert "Traceback" not in refused.stderr
     (line,) = refused.stderr.strip().splitlines()
