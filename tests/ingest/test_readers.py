@@ -802,13 +802,12 @@ def test_a_bad_bets_csv_row_is_rejected_with_the_bets_file_and_line(
     assert [record.round_id for record in records] == ["R-1", "R-3"]
 
 
-def test_a_round_of_bets_past_a_json_round_s_bound_is_one_reject_and_is_not_held(
-    tmp_path, operator_config, make_round, make_bet, monkeypatch
+def fifty_bets_past(
+    bound: str, value: int, tmp_path, operator_config, make_round, make_bet, monkeypatch
 ):
-    """600,000 bets.csv rows of one round were held in memory (700 MB). Past the bound of a
-    JSON Lines round (4 MiB; 2,000 characters here) the rest of its bets are counted, not
-    held, the round is one reject at its rounds.csv line, and the next round loads."""
-    monkeypatch.setattr("reporting.ingest.csv_pair.MAX_LINE_BYTES", 2_000)
+    """A round of 50 bets and one of none, read with csv_pair's ``bound`` set to ``value``:
+    the first's reject (which must be at its rounds.csv line) and what loaded."""
+    monkeypatch.setattr(f"reporting.ingest.csv_pair.{bound}", value)
     rounds_csv, bets_csv = write_csv_pair(
         tmp_path,
         [
@@ -818,10 +817,22 @@ def test_a_round_of_bets_past_a_json_round_s_bound_is_one_reject_and_is_not_held
     )
     records, (reject,) = read(rounds_csv, operator_config, bets_csv)
     assert (reject.source_file, reject.source_line, reject.round_id) == (str(rounds_csv), 2, "R-1")
-    assert reject.message == (
+    assert [record.round_id for record in records] == ["R-2"]
+    return reject.message, bets_csv
+
+
+def test_a_round_of_bets_past_a_json_round_s_bound_is_one_reject_and_is_not_held(
+    tmp_path, operator_config, make_round, make_bet, monkeypatch
+):
+    """600,000 bets.csv rows of one round were held in memory (700 MB). Past the bound of a
+    JSON Lines round (4 MiB; 2,000 characters here) the rest of its bets are counted, not
+    held, the round is one reject at its rounds.csv line, and the next round loads."""
+    message, bets_csv = fifty_bets_past(
+        "MAX_LINE_BYTES", 2_000, tmp_path, operator_config, make_round, make_bet, monkeypatch
+    )
+    assert message == (
         f"a round of 50 bets ({bets_csv} lines 2-51) and over 2,000 characters: not read"
     )
-    assert [record.round_id for record in records] == ["R-2"]
 
 
 def test_a_round_of_more_bets_rows_than_any_round_holds_is_one_reject(
@@ -829,20 +840,10 @@ def test_a_round_of_more_bets_rows_than_any_round_holds_is_one_reject(
 ):
     """Short rows stay within a round's characters long after its memory is gone; past
     MAX_ROUND_ROWS bets.csv rows (100,000; 30 here) the round is one reject too."""
-    monkeypatch.setattr("reporting.ingest.csv_pair.MAX_ROUND_ROWS", 30)
-    rounds_csv, bets_csv = write_csv_pair(
-        tmp_path,
-        [
-            make_round("R-1", bets=[make_bet(f"B-{n}") for n in range(50)]),
-            make_round("R-2"),
-        ],
+    message, bets_csv = fifty_bets_past(
+        "MAX_ROUND_ROWS", 30, tmp_path, operator_config, make_round, make_bet, monkeypatch
     )
-    records, (reject,) = read(rounds_csv, operator_config, bets_csv)
-    assert (reject.source_file, reject.source_line, reject.round_id) == (str(rounds_csv), 2, "R-1")
-    assert (
-        reject.message == f"a round of 50 bets ({bets_csv} lines 2-51) and over 30 rows: not read"
-    )
-    assert [record.round_id for record in records] == ["R-2"]
+    assert message == f"a round of 50 bets ({bets_csv} lines 2-51) and over 30 rows: not read"
 
 
 def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_round):
