@@ -26,6 +26,7 @@ from reporting.store.faults import (
     database_fault,
     on_read_only_media,
 )
+from reporting.store.wal import is_write_ahead_log
 
 __all__ = [
     "APPLICATION_ID",
@@ -404,6 +405,12 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
             f"{path}: on a read-only file system, with transactions not yet written into it"
             " in its -wal file and no -shm file to read them by; copy the store and its -wal"
             " file to writable storage and give the copy as --db"
+        )
+    if query == "mode=ro" and not is_write_ahead_log(f"{real}-wal"):
+        raise InputError(
+            f"{path}: on a read-only file system, beside a -wal file that is not a SQLite"
+            " write-ahead log (damaged, or another file's); restore the store from a backup,"
+            " or copy it alone to writable storage and give the copy as --db"
         )
     stamp = file_stamp(real)
     found = _inspect(path, wait, query)

@@ -246,8 +246,10 @@ def test_a_hard_linked_snapshot_is_read_where_it_is(archive, tmp_path):
 
 
 def test_a_damaged_wal_is_one_line_naming_the_store(archive, tmp_path):
-    """A -wal of garbage beside a store read where it is: SQLite's locking protocol fails
-    reading the store's marks, which ended on a traceback."""
+    """A -wal of garbage beside a store read where it is, with a -shm that says it holds
+    transactions: SQLite's locking protocol failed reading the store's marks, which ended on a
+    traceback, then, as a fault, after SQLite had tried again for ten seconds. Its header is
+    read first: the store is refused at once."""
     taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
     (taken / "store.sqlite-wal").write_bytes(bytes(range(256)) * 400)
     mount = tmp_path / "mount"
@@ -255,8 +257,11 @@ def test_a_damaged_wal_is_one_line_naming_the_store(archive, tmp_path):
     refused = export_from(taken, tmp_path)
     assert refused.returncode == 2
     assert "Traceback" not in refused.stderr
-    (line,) = refused.stderr.strip().splitlines()
-    assert line.startswith(f"baccarat-report: {db}: ")
+    assert refused.stderr == (
+        f"baccarat-report: {db}: on a read-only file system, beside a -wal file that is not a"
+        " SQLite write-ahead log (damaged, or another file's); restore the store from a backup,"
+        " or copy it alone to writable storage and give the copy as --db\n"
+    )
 
 
 def test_a_store_written_beneath_its_read_only_view_is_not_used(archive, tmp_path, monkeypatch):
