@@ -376,12 +376,13 @@ def _refuse_missing(path: Path, found: str) -> None:
 
 
 def read_only_query(path: Path) -> str | None:
-    """How a reader opens the store at ``path`` on a read-only file system, as the query of its
+    """How a reader opens the store at ``path`` where nothing can be written beside it (a
+    read-only file system, or a file and folder this user may not write), as the query of its
     SQLite URI: ``immutable=1`` when no transaction waits in a ``-wal`` file beside it
-    (nothing can change the file, and SQLite cannot make its ``-shm`` there), ``mode=ro`` when
-    one does (read through the ``-shm`` file beside it); None on a writable file system."""
+    (SQLite cannot make its ``-shm`` there), ``mode=ro`` when one does (read through the
+    ``-shm`` file beside it); None where the store can be opened as usual."""
     real = os.path.realpath(path)  # SQLite keeps -wal and -shm beside the file a link names
-    if not on_read_only_media(real):
+    if _why_read_only(real) is None:
         return None
     try:
         waiting = Path(f"{real}-wal").stat().st_size > 0
@@ -390,9 +391,21 @@ def read_only_query(path: Path) -> str | None:
     return "mode=ro" if waiting else "immutable=1"
 
 
+def _why_read_only(real: str) -> str | None:
+    """Why nothing can be written at or beside the store at ``real``, in the words of a
+    refusal; None when the store can be written (or this user may not even read it, which
+    opening it as usual says)."""
+    if on_read_only_media(real):
+        return "on a read-only file system"
+    folder = os.path.dirname(real) or "."
+    writable = os.access(real, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+    return "read-only for this user" if os.access(real, os.R_OK) and not writable else None
+
+
 def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection:
     """A store on a read-only file system (a write-once archive, a read-only mount, a
-    snapshot) opened to be read where it is, by the URI query of :func:`read_only_query`.
+    snapshot), or that this user may only read (an auditor's account), opened to be read where
+    it is, by the URI query of :func:`read_only_query`.
 
     Refused, with what to do: a ``-wal`` file of transactions not yet in the store without its
     ``-shm`` (read as immutable, the store would lack them), and a store of another schema
@@ -400,15 +413,16 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
     immutable is a :class:`WhereItIs`: :func:`check_unchanged` tells whether another process
     wrote it meanwhile."""
     real = Path(os.path.realpath(path))
+    where = _why_read_only(str(real)) or "read-only"
     if query == "mode=ro" and not Path(f"{real}-shm").exists():
         raise InputError(
-            f"{path}: on a read-only file system, with transactions not yet written into it"
+            f"{path}: {where}, with transactions not yet written into it"
             " in its -wal file and no -shm file to read them by; copy the store and its -wal"
             " file to writable storage and give the copy as --db"
         )
     if query == "mode=ro" and not is_write_ahead_log(f"{real}-wal"):
         raise InputError(
-            f"{path}: on a read-only file system, beside a -wal file that is not a SQLite"
+            f"{path}: {where}, beside a -wal file that is not a SQLite"
             " write-ahead log (damaged, or another file's); restore the store from a backup,"
             " or copy it alone to writable storage and give the copy as --db"
         )
@@ -429,7 +443,7 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
             raise _of_a_later_release(version, path)
         if version < SCHEMA_VERSION or _application_id(connection) != APPLICATION_ID:
             raise InputError(
-                f"{path}: a store of schema version {version}, on a read-only file system:"
+                f"{path}: a store of schema version {version}, {where}:"
                 f" this release reads version {SCHEMA_VERSION}, and bringing a store to it"
                 " writes the file; copy it to writable storage and give the copy as --db"
             )
@@ -459,8 +473,8 @@ def check_unchanged(connection: sqlite3.Connection) -> None:
 def changed_beneath(path: Path) -> str:
     """The line of a store read as immutable that another process wrote meanwhile."""
     return (
-        f"{path}: the store changed while it was read (another process writes it; to this"
-        " command its file system is read-only): what was read may mix two states and was not"
+        f"{path}: the store changed while it was read (another process writes it, and this"
+        " command may only read it): what was read may mix two states and was not"
         " used; run again, or read the store where it is written"
     )
 

@@ -1,6 +1,7 @@
 """A store on a read-only file system (a write-once archive, a read-only mount, a snapshot): the
 commands that only read it (``export``, ``serve``, ``disclose``, ``rules --db``) read it where
-it is; the commands that write say that its file system is read-only, and what to do.
+it is; the commands that write say that its file system is read-only, and what to do. So is a
+store this user may read but not write.
 
 The file system is real: each command runs in a mount namespace of its own (``unshare -rm``,
 util-linux: a user namespace in which this user is root, so no privilege is needed) in which
@@ -10,6 +11,7 @@ a folder holding the store is bound read-only; nothing outside the command sees 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -284,8 +286,8 @@ def test_a_store_written_beneath_its_read_only_view_is_not_used(archive, tmp_pat
     finally:
         reader.close()
     assert str(refused.value) == (
-        f"{db}: the store changed while it was read (another process writes it; to this command"
-        " its file system is read-only): what was read may mix two states and was not used;"
+        f"{db}: the store changed while it was read (another process writes it, and this command"
+        " may only read it): what was read may mix two states and was not used;"
         " run again, or read the store where it is written"
     )
 
@@ -323,3 +325,66 @@ def test_serve_refuses_every_page_once_the_store_changed_beneath_it(archive, tmp
     before, after, text = served.stdout.split(" ", 2)
     assert (before, after) == ("200", "503")
     assert text.startswith(f"503 Service Unavailable: {mount / 'store.sqlite'}: the store changed")
+
+
+#: A command as a user who may read the store but not write it: as root, without the
+#: capabilities that pass over a file's permissions (util-linux's setpriv).
+AS_THE_FILES_SAY = [
+    "setpriv",
+    "--bounding-set=-dac_override,-dac_read_search,-fowner",
+    "--inh-caps=-dac_override,-dac_read_search,-fowner",
+]
+
+
+@pytest.fixture
+def readable_only(archive, tmp_path):
+    """A copy of the archive's store in a folder this user may read but not write (an
+    auditor's account on the operator's archive); the folder."""
+    folder = tmp_path / "readable"
+    shutil.copytree(archive[0], folder)
+    (folder / "store.sqlite").chmod(0o444)
+    folder.chmod(0o555)
+    yield folder
+    folder.chmod(0o755)
+
+
+def as_a_reader(*args: str) -> subprocess.CompletedProcess:
+    """``baccarat-report ARGS`` as a user who may only read what the files' modes let read."""
+    command = [sys.executable, "-m", "reporting", *args]
+    as_root = os.geteuid() == 0
+    return subprocess.run(
+        (AS_THE_FILES_SAY if as_root else []) + command,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_store_this_user_may_only_read_is_read_where_it_is(archive, readable_only, tmp_path):
+    """The store of an account that may read it but not write it, nor make its -wal and -shm
+    files beside it, was refused by the commands that only read ("read-only for this user;
+    make the file and its folder writable"): it is read where it is, as on read-only media,
+    and the commands that write still say what to do."""
+    db = readable_only / "store.sqlite"
+    exported = as_a_reader("export", "--db", str(db), "--parquet", str(tmp_path / "copy"))
+    assert exported.returncode == 0, exported.stderr
+    assert "rounds: 2 rows" in exported.stdout and "bets: 2 rows" in exported.stdout
+
+    here = run_main(
+        "disclose", "--db", str(archive[0] / "store.sqlite"), "--config", str(CONFIG),
+        "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json",
+    )  # fmt: skip
+    there = as_a_reader(
+        "disclose", "--db", str(db), "--config", str(CONFIG),
+        "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json",
+    )  # fmt: skip
+    assert there.returncode == here.returncode, there.stderr
+    assert json.loads(there.stdout) == json.loads(here.stdout)
+
+    refused = as_a_reader("verify", "--db", str(db), "--config", str(CONFIG), "--month", "2026-10")
+    assert refused.returncode == 2
+    assert f"{db}: the database is read-only for this user" in refused.stderr
+    assert sorted(path.name for path in readable_only.iterdir()) == [
+        "store.sqlite",
+        "store.sqlite.lock",
+    ]
