@@ -13,7 +13,7 @@ from pathlib import Path
 
 from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
-from reporting.ingest.jsonl import read_jsonl, read_jsonl_gz
+from reporting.ingest.jsonl import WIDE_TEXT, read_jsonl, read_jsonl_gz, wide_text
 from reporting.ingest.profiles.readers import read_profiled
 from reporting.ingest.sources import BatchReader, Source
 from reporting.records import CSV_PAIR
@@ -94,10 +94,8 @@ def format_of_file(path: Path) -> InputFormat | None:
     return max(matches, key=lambda entry: len(entry.suffix), default=None)
 
 
-#: How a file's first bytes say it is not plain UTF-8 text: gzip's magic number, and the byte
-#: order marks of UTF-16 (UTF-32's little-endian mark begins as UTF-16's).
+#: How a file's first bytes say it is gzip data, not plain text.
 _GZIP_MAGIC = b"\x1f\x8b"
-_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def content_problem(path: Path) -> str | None:
@@ -117,8 +115,8 @@ def content_problem(path: Path) -> str | None:
         if found.pairing is None:
             return f"gzip data under a plain-text name: name it {path.name}.gz to have it read"
         return f"gzip data: a {found.label} file is read as plain text; decompress it"
-    if head[:2] in _WIDE_MARKS:
-        return "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"
+    if wide_text(head):
+        return WIDE_TEXT
     return None
 
 

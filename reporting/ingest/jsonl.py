@@ -70,12 +70,20 @@ __all__ = [
     "read_jsonl",
     "read_jsonl_gz",
     "refuse_if_cut",
+    "refuse_unreadable_text",
     "skip_blank_run",
     "skip_over_long",
+    "wide_text",
 ]
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
+
+#: The byte order marks of UTF-16 (UTF-32's little-endian mark begins as UTF-16's).
+_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff")
+WIDE_TEXT = "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"
+#: A record begun after a carriage return alone: lines ended as classic Mac OS ended them.
+_AFTER_A_LONE_CR = re.compile(rb"\r[ \t]*[{\[]")
 
 
 def read_jsonl(
@@ -172,6 +180,7 @@ def _records(
     data = readline(MAX_LINE_BYTES)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    refuse_unreadable_text(name, data)
     while data:
         number += 1
         try:
@@ -340,6 +349,29 @@ def skip_blank_run(handle: Any) -> int:
         handle.read(end)
         if end < len(ahead):
             return skipped
+
+
+def wide_text(head: bytes) -> bool:
+    """Whether a file's first four bytes are UTF-16 (or UTF-32) text: its byte order mark, or
+    a NUL in every other byte without one (UTF-8 text holds none; a file of NULs, one being
+    written, is not said to be)."""
+    if head[:2] in _WIDE_MARKS:
+        return True
+    return len(head) >= 4 and (head[1] == head[3] == 0) != (head[0] == head[2] == 0)
+
+
+def refuse_unreadable_text(name: str, first: bytes) -> None:
+    """Refuse a file whose first line read says it is no UTF-8 text of lines: UTF-16 text (a
+    gzip's, or a plain file's without its mark), or lines ended by a carriage return alone,
+    which read as one line: taken for a file still being written, or one line too long."""
+    if wide_text(first[:4]):
+        raise InputError(f"{name}: {WIDE_TEXT}")
+    if first[-1:] != b"\n" and _AFTER_A_LONE_CR.search(first):
+        raise InputError(
+            f"{name}: its lines end in a carriage return alone (as classic Mac OS ended them),"
+            " where a round log's end in a line feed (LF, or CR LF): convert it (for example"
+            " with tr '\\r' '\\n')"
+        )
 
 
 def refuse_if_cut(name: str, number: int, data: bytes) -> None:

@@ -265,11 +265,19 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
     (inbox / "late.jsonl").write_bytes(gzip.compress(b"{}\n"))
     (inbox / "wide.jsonl").write_bytes("{}\n".encode("utf-16"))
     (inbox / "wide-be.jsonl").write_bytes(b"\xfe\xff" + "{}\n".encode("utf-16-be"))
+    (inbox / "unmarked-le.jsonl").write_bytes("{}\n".encode("utf-16-le"))
+    (inbox / "unmarked-be.jsonl").write_bytes("{}\n".encode("utf-16-be"))
+    (inbox / "zeros.jsonl").write_bytes(bytes(8))  # preallocated, being written: not said
     (inbox / "rounds.csv").write_bytes(gzip.compress(b"round_id\n"))
     (inbox / "bets.csv").write_text("round_id\n", encoding="utf-8")
     (inbox / "fine.jsonl.gz").write_bytes(gzip.compress(b"{}\n"))
     sources, unread = discover_inbox(inbox, [])
-    assert sorted(source.path.name for source in sources) == ["fine.jsonl.gz", "good.jsonl"]
+    assert sorted(source.path.name for source in sources) == [
+        "fine.jsonl.gz",
+        "good.jsonl",
+        "zeros.jsonl",
+    ]
+    wide = "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"
     assert [(item.path.name, item.reason) for item in unread] == [
         (
             "bets.csv",
@@ -278,8 +286,10 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
         ),
         ("late.jsonl", "gzip data under a plain-text name: name it late.jsonl.gz to have it read"),
         ("rounds.csv", "gzip data: a CSV file is read as plain text; decompress it"),
-        ("wide-be.jsonl", "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"),
-        ("wide.jsonl", "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"),
+        ("unmarked-be.jsonl", wide),
+        ("unmarked-le.jsonl", wide),
+        ("wide-be.jsonl", wide),
+        ("wide.jsonl", wide),
     ]
     with pytest.raises(InputError, match=r"late\.jsonl: gzip data under a plain-text name"):
         discover_sources([inbox / "late.jsonl"])

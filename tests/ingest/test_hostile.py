@@ -325,6 +325,26 @@ def test_a_byte_order_mark_is_skipped_and_the_first_record_loads(
     assert [record.round_id for record in records] == ["R-1", "R-2"] and rejects == []
 
 
+@pytest.mark.parametrize("gzipped", [False, True], ids=["plain", "gzip"])
+def test_lines_ended_by_a_carriage_return_alone_are_said_and_nothing_loads(
+    tmp_path, operator_config, make_round, gzipped
+):
+    """A log whose lines end in CR alone (as classic Mac OS wrote text) read as one line: a
+    small one was refused as a file still being written (every run would wait for it), a
+    large one loaded as one reject of a line too long. Both are said at once; a log of CR LF
+    lines loads."""
+    data = line(make_round("R-1")) + line(make_round("R-2"))
+    path = tmp_path / ("mac.jsonl.gz" if gzipped else "mac.jsonl")
+    big = data.replace(b"\n", b"\r") * (MAX_LINE_BYTES // len(data) + 1)
+    for content in (data.replace(b"\n", b"\r"), big):
+        path.write_bytes(gzip.compress(content) if gzipped else content)
+        with pytest.raises(InputError, match=rf"{path.name}: its lines end in a carriage return"):
+            read(Source(path, "jsonl.gz" if gzipped else "jsonl"), operator_config)
+    path.write_bytes((gzip.compress if gzipped else bytes)(data.replace(b"\n", b"\r\n")))
+    records, rejects = read(Source(path, "jsonl.gz" if gzipped else "jsonl"), operator_config)
+    assert [record.round_id for record in records] == ["R-1", "R-2"] and rejects == []
+
+
 def test_reject_messages_of_a_huge_value_stay_short(
     tmp_path, operator_config, make_round, make_bet
 ):

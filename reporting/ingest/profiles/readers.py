@@ -33,6 +33,7 @@ from reporting.ingest.jsonl import (
     check_repeated_keys,
     gunzipped,
     refuse_if_cut,
+    refuse_unreadable_text,
     skip_blank_run,
     skip_over_long,
 )
@@ -178,6 +179,7 @@ def _line_records(
     data = readline(MAX_LINE_BYTES)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
+    refuse_unreadable_text(name, data)
     while data:
         number += 1
         if not data.strip(_WHITESPACE):

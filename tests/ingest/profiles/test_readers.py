@@ -169,6 +169,21 @@ def test_a_profile_s_json_lines_cut_in_its_last_line_is_refused_whole(tmp_path, 
         read(path, config)
 
 
+def test_a_profile_s_json_lines_ended_by_carriage_returns_or_in_utf_16_are_refused_whole(
+    tmp_path, config
+):
+    """A file whose lines end in CR alone read as one line, taken for a file still being
+    written; UTF-16 in a gzip has no plain name to be told by. Each is said at once."""
+    lines = [json.dumps(game("G-1")), json.dumps(game("G-2"))]
+    (tmp_path / "games.jsonl").write_text("\r".join(lines) + "\r", encoding="utf-8")
+    with pytest.raises(InputError, match=r"games\.jsonl: its lines end in a carriage return"):
+        read(tmp_path / "games.jsonl", config)
+    with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding="utf-16-le") as handle:
+        handle.write("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=r"games\.jsonl\.gz: UTF-16 text: a round log is UTF-8"):
+        read(tmp_path / "games.jsonl.gz", config)
+
+
 def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
     tmp_path, config
 ):
