@@ -34,7 +34,6 @@ import os
 import re
 import zlib
 from collections.abc import Iterator, Mapping
-from itertools import accumulate
 from typing import IO, Any
 
 import msgspec
@@ -51,6 +50,7 @@ from reporting.ingest.limits import (
     MAX_LINE_BYTES,
     SKIP_CHUNK_BYTES,
 )
+from reporting.ingest.profiles.json_stream import too_deep
 from reporting.ingest.sources import BatchReader, Source, batched, raw_text
 from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
@@ -408,20 +408,10 @@ def _too_deep() -> RecordError:
     )
 
 
-#: +1 for an opening bracket, -1 for a closing one, 0 for any other byte.
-_DEPTH_STEP = tuple((byte in b"[{") - (byte in b"]}") for byte in range(256))
-#: Every byte but brackets, deleted before the depth is counted.
-_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
-#: A JSON string, escapes included (its brackets are text, not structure).
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-
-
 def check_depth(data: bytes) -> None:
     """Raise the depth reject if ``data`` nests deeper than :data:`MAX_DEPTH` (brackets
     inside strings not counted). Called only for the rare line with many brackets."""
-    structure = _JSON_STRING.sub(b"", data) if b'"' in data else data
-    brackets = structure.translate(None, _NOT_BRACKETS)
-    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
+    if too_deep(data):
         raise _too_deep()
 
 

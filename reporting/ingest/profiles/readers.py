@@ -115,10 +115,8 @@ class _Records:
             # Without its traceback: kept, it holds this frame, which holds it (a cycle per
             # reject, freed only by the collector, which a read keeps paused).
             problem = error.with_traceback(None)
-        except RecursionError:
-            problem = RecordError(
-                RejectReason.BAD_VALUE, "arrays and objects nested too deep to be a round"
-            )
+        except RecursionError:  # deeper than the decoder goes: said as a depth past the bound
+            problem = RecordError(RejectReason.BAD_VALUE, TOO_DEEP)
         except Exception as error:  # whatever else a hostile record makes a parser raise
             problem = RecordError(
                 RejectReason.BAD_VALUE, f"cannot be read ({type(error).__name__}: {error})"

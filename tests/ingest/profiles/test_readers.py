@@ -141,13 +141,19 @@ def test_the_same_games_as_json_lines_and_gzipped_read_the_same(tmp_path, config
     assert [r.bets for r in from_gzip] == [r.bets for r in from_lines]
 
 
-def test_a_game_nested_too_deep_is_rejected_as_json_lines_as_in_a_document(tmp_path, config):
+@pytest.mark.parametrize("levels", [70, 5_000])
+def test_a_game_nested_too_deep_is_rejected_as_json_lines_as_in_a_document(
+    tmp_path, config, levels
+):
     """70 levels in a field no path reads: the document's element was rejected, the same game
-    as a line of JSON Lines loaded (its depth was counted only when a key might repeat)."""
-    deep = game("G-1")
-    deep["gameplay"][".BaccaratGameplay"]["burnCards"] = json.loads("[" * 70 + "]" * 70)
+    as a line of JSON Lines loaded (its depth was counted only when a key might repeat).
+    5,000 levels, deeper than the decoder goes, were said in other words as JSON Lines."""
+    deep = json.dumps(game("G-1")).replace(
+        '"burnCards": {"0": "S_4"}', '"burnCards": ' + "[" * levels + "]" * levels
+    )
+    assert deep.count("[") > levels
     as_lines = tmp_path / "games.jsonl"
-    as_lines.write_text(json.dumps(deep) + "\n" + json.dumps(game("G-2")) + "\n", encoding="utf-8")
+    as_lines.write_text(deep + "\n" + json.dumps(game("G-2")) + "\n", encoding="utf-8")
     for path in (as_lines, document(tmp_path / "games.json", deep, game("G-2"))):
         records, (reject,) = read(path, config)
         assert [record.round_id for record in records] == ["G-2"]
