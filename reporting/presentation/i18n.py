@@ -379,7 +379,9 @@ def ids_whole(text: str) -> Markup:
     >>> str(ids_whole("round R-4 of live-baccarat-it at 2026-10-03T18:40:02Z <b>"))
     'round <span class="id">R-4</span> of <span class="id">live-baccarat-it</span> at <span class="id">2026-10-03T18:40:02Z</span> &lt;b&gt;'
 
-    The parts of a file's path are no ids: a long file name may wrap on a phone.
+    The parts of a file's path are no ids: a long file name may wrap on a phone. Nor is a
+    run longer than :data:`LONGEST_WHOLE` kept whole (a hostile log's id): it may break
+    anywhere, as :func:`breakable` prints it.
 
     >>> str(ids_whole("line 4 of /srv/inbox-2026/round-log-2026-10.jsonl:4"))
     'line 4 of /srv/inbox-2026/round-log-2026-10.jsonl:4'
@@ -387,8 +389,11 @@ def ids_whole(text: str) -> Markup:
     escaped = str(escape(visible(text)))
 
     def marked(match: re.Match[str]) -> str:
-        in_path = match.start() > 0 and escaped[match.start() - 1] == "/"
-        return match[0] if in_path else f'<span class="id">{match[0]}</span>'
+        if match.start() > 0 and escaped[match.start() - 1] == "/":
+            return match[0]  # in a path
+        if len(match[0]) > LONGEST_WHOLE:
+            return _BREAKS_ANYWHERE.format(Markup(match[0]))
+        return f'<span class="id">{match[0]}</span>'
 
     return Markup(_ID_TOKEN.sub(marked, escaped))
 

@@ -164,6 +164,7 @@ def report_of(
     tables=1,
     tests=None,
     audit=None,
+    evidence=None,
 ):
     result = verify(store, config, MONTH)
     return build_audit_report(
@@ -175,7 +176,7 @@ def report_of(
         outcome_tests=tests or outcome_tests(result.tables, config.games),
         rtp_checks=rtp_checks(result.bet_totals, config.games),
         audit=audit or month_audit(voids, inputs, tables),
-        evidence=findings_with_evidence(store, MONTH, per_kind),
+        evidence=evidence or findings_with_evidence(store, MONTH, per_kind),
         alerts=alerts_of(store, result, **(alerts or {})),
         shoes=shoes,
     )
@@ -888,8 +889,9 @@ def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_co
 def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(store, operator_config):
     """A hostile export's ids of 256 characters (the most an id may have) and a void reason
     of 300, each without a space: kept whole in their cells, they pushed the money table's
-    and the void register's figures past the paper's edge of the signed PDF. A run of
-    characters longer than a sha256 may break anywhere."""
+    and the void register's figures past the paper's edge of the signed PDF, and a finding's
+    message naming such an id ran past it too. A run of characters longer than a sha256 may
+    break anywhere."""
     from reporting.presentation.pdf import laid_out
 
     table, round_id, shoe_id = "T" * 256, "R" * 256, "S" * 256
@@ -902,8 +904,20 @@ def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(stor
             for void in audit.void_rounds
         ),
     )
-    html = render_audit_html(report_of(store, operator_config, audit=audit))
+    marked_id = "R-7-" + "7" * 252  # an id a message's words keep whole, at its longest
+    verify(store, operator_config, MONTH)  # its findings stored
+    evidence = findings_with_evidence(store, MONTH)
+    evidence = replace(
+        evidence,
+        findings=tuple(
+            finding._replace(message=f"round {marked_id} of {table}: {finding.message}")
+            for finding in evidence.findings
+        ),
+    )
+    assert evidence.findings
+    html = render_audit_html(report_of(store, operator_config, audit=audit, evidence=evidence))
     assert table in plain(html) and "W" * 300 in plain(html)
+    assert f"round {marked_id} of {table}: " in plain(html)
     assert not _text_past_the_paper(laid_out(html))
 
 
