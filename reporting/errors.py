@@ -65,10 +65,13 @@ class DatabaseBusy(EnvironmentFault):
 #: drives the terminal), C1 controls, line separators, and the bidirectional embeddings,
 #: overrides and isolates (which print a name backwards). The configuration refuses them in
 #: its texts (:mod:`reporting.config.values`); a message escapes them (:func:`printable`).
-NOT_ONE_LINE = r"\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-#: ... and in a message, the bytes of a file name that are not UTF-8 (Python's lone
-#: surrogates) too.
-_UNPRINTABLE = re.compile(f"[{NOT_ONE_LINE}\udc80-\udcff]")
+NOT_ONE_LINE = r"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+#: What reorders or hides what a reader sees without breaking a line: the bidirectional
+#: marks, the zero-width spaces and joiners, the word joiner and the byte order mark; and
+#: lone surrogates (a byte of a file name that is not UTF-8), which print as nothing or fail.
+_UNSEEN = r"\u061c\u200b-\u200f\u2060\ufeff\ud800-\udfff"
+#: What a message escapes (:func:`printable`): all of the two.
+_UNPRINTABLE = re.compile(f"[{NOT_ONE_LINE}{_UNSEEN}]")
 
 
 def printable(text: str) -> str:
@@ -76,20 +79,16 @@ def printable(text: str) -> str:
     its escape (``\\n``, ``\\x1b``, ``\\u202e``; a byte of a name that is not UTF-8 as
     ``\\xff``).
 
-    >>> printable("r\\udcff.jsonl: x\\nbaccarat-report: all good")
-    'r\\\\xff.jsonl: x\\\\nbaccarat-report: all good'
+    >>> printable("r\\udcff.jsonl: x\\nbaccarat-report: all good\\u200b")
+    'r\\\\xff.jsonl: x\\\\nbaccarat-report: all good\\\\u200b'
     """
     return _UNPRINTABLE.sub(_escape, text)
 
 
-#: What a page or a workbook escapes of the input it shows (:func:`visible`): the characters
-#: that reorder or hide what a reader sees (the bidirectional marks, embeddings, overrides and
-#: isolates; the zero-width spaces, joiners and byte order mark; the line separators), the
-#: controls but line breaks and tabs (which a page shows as space), and lone surrogates.
-_HIDDEN = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029"
-    "\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]"
-)
+_SPACING = r"\t\n\r"
+#: What a page or a workbook escapes of the input it shows (:func:`visible`): what a message
+#: escapes, but line breaks and tabs (which a page shows as space).
+_HIDDEN = re.compile(f"[{NOT_ONE_LINE.removeprefix(_SPACING)}{_UNSEEN}]")
 
 
 def visible(text: str) -> str:

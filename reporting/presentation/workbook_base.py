@@ -70,9 +70,10 @@ SHEET_ROWS = 1_048_576
 #: Points per line of 11-point text.
 LINE_HEIGHT = 15.0
 
-# What XML 1.0 cannot hold of what :func:`reporting.errors.visible` leaves (lone surrogates,
-# the two non-characters): shown as their escapes (the controls are visible's).
-_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+# What XML 1.0 cannot hold of what :func:`reporting.errors.visible` leaves (the two
+# non-characters): shown as their escapes (controls and lone surrogates are visible's, a byte
+# of a name that is not UTF-8 shown as a page shows it).
+_NOT_XML = re.compile("[\ufffe\uffff]")
 
 
 def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
@@ -82,11 +83,13 @@ def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
 
     >>> cell_text("bell\\x07 ok")
     'bell\\\\x07 ok'
+    >>> cell_text("r\\udcff") == visible("r\\udcff") == "r\\\\xff"  # as a page shows it
+    True
     >>> cell_text("x" * 50, limit=40)
     'xxxxxxxxxxx… [cut: 50 characters in all]'
     """
 
-    text = visible(_NOT_XML.sub(lambda match: f"\\u{ord(match[0]):04x}", str(value)))
+    text = _NOT_XML.sub(lambda match: f"\\u{ord(match[0]):04x}", visible(str(value)))
     if len(text) > limit:
         marker = f"… [cut: {len(text):,} characters in all]"
         text = text[: limit - len(marker)] + marker

@@ -9,6 +9,7 @@ One monthly run of a Greek game without rule sheets, through the real command.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -57,6 +58,7 @@ def month(tmp_path_factory, make_round, make_bet) -> Path:
     lines = [json.dumps(record) for record in rounds]
     lines.append('{"round_id": "GR-\u202e3\u200b", "bets": "x"}')  # rejected, kept as read
     (inbox / FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (inbox / os.fsdecode(b"b\xff.jsonl")).write_text('{"bets": "x"}\n')  # not UTF-8, its name
     config = root / "operator.toml"
     config.write_text(CONFIG, encoding="utf-8")
     out = root / "out"
@@ -64,7 +66,7 @@ def month(tmp_path_factory, make_round, make_bet) -> Path:
         "monthly", "--config", str(config), "--inbox", str(inbox), "--db", str(root / "db.sqlite"),
         "--out", str(out), "--as-of", "2026-11-05",
     )  # fmt: skip
-    assert ran.returncode == 1, ran.stderr  # the rejected line
+    assert ran.returncode == 1, ran.stderr  # the rejected lines
     return out / "2026-10"
 
 
@@ -73,6 +75,7 @@ def test_the_audit_report_shows_input_escaped(month):
     assert not HIDDEN.search(html), HIDDEN.search(html)
     assert "\\u202eevil\\u202c \\x07 scanner" in html  # the void reason, as written
     assert "a\\u202egnp.jsonl" in html  # the file's name
+    assert "b\\xff.jsonl" in html  # a byte not UTF-8, as the workbook and the console show it
 
 
 def test_the_audit_pdf_prints_input_escaped(month):
@@ -102,3 +105,4 @@ def test_the_audit_workbook_holds_input_escaped(month):
     assert any("\\u202eevil\\u202c \\x07 scanner" in cell for cell in cells)  # Void rounds
     assert any("a\\u202egnp.jsonl" in cell for cell in cells)  # Ingest log, Rejected records
     assert any('"GR-\\u202e3\\u200b"' in cell for cell in cells)  # the rejected line's text
+    assert any("b\\xff.jsonl" in cell for cell in cells)  # a file not read, by its name
