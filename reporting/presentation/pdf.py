@@ -38,6 +38,7 @@ __all__ = [
     "FONT_FILES",
     "FONTS_CSS",
     "PDF_VARIANT",
+    "PRINT_CSS",
     "html_to_pdf",
     "laid_out",
     "load_fonts",
@@ -52,6 +53,9 @@ FONT_FILES: tuple[Path, ...] = (
 )
 #: The @font-face rules of the PDF.
 FONTS_CSS = TEMPLATE_DIR / "rules" / "fonts.css"
+#: What only the PDF's pages need (a long name's breaks in the running header and footer),
+#: after each page's own style: outside the HTML page, so that its bytes stay the same.
+PRINT_CSS = TEMPLATE_DIR / "rules" / "print.css"
 
 
 @contextmanager
@@ -114,19 +118,21 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
 
 @cache
 def _fonts():
-    """The font configuration, the @font-face style sheet and the fetcher, made once per
-    process: each page of a run loads the same two faces (a new configuration per page cost
-    about an eighth of its time), and the bytes of a page do not depend on it."""
+    """The font configuration, the PDF's style sheets (the @font-face rules and
+    :data:`PRINT_CSS`) and the fetcher, made once per process: each page of a run loads the
+    same two faces (a new configuration per page cost about an eighth of its time), and the
+    bytes of a page do not depend on it."""
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
 
     font_config = FontConfiguration()
     fetcher = _url_fetcher()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
+    printed = weasyprint.CSS(filename=str(PRINT_CSS), url_fetcher=fetcher)
     # Let go of them before the interpreter's teardown: the configuration then removes the
     # temporary folder it loaded the faces into (at teardown its clean-up could not run).
     atexit.register(_release_fonts)
-    return font_config, fonts, fetcher
+    return font_config, (fonts, printed), fetcher
 
 
 def load_fonts() -> None:
@@ -153,7 +159,7 @@ def laid_out(html: str):
         )
     import weasyprint  # lazily: the import takes about a second
 
-    font_config, fonts, fetcher = _fonts()
+    font_config, stylesheets, fetcher = _fonts()
     # The soft hyphens a phone's narrow columns break at (i18n.hyphenate) are left out: an A4
     # column holds its words whole, and the PDF's text (its search, a copy, a screen reader)
     # must hold them whole too.
@@ -162,4 +168,4 @@ def laid_out(html: str):
         base_url=str(TEMPLATE_DIR / "rules"),
         url_fetcher=fetcher,
     )
-    return page.render(stylesheets=[fonts], font_config=font_config)
+    return page.render(stylesheets=list(stylesheets), font_config=font_config)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 
 from reporting.config.loader import OperatorConfig
+from reporting.presentation.i18n import breakable
 from reporting.presentation.publisher import licence_words
 
 __all__ = ["ATTESTATION", "REVIEWER_FIELDS", "LicenceLine", "ReviewerField", "licence_lines"]
@@ -74,7 +75,7 @@ class LicenceLine(NamedTuple):
     def html(self) -> Markup:
         """:attr:`text` of a given number for a page, the number kept whole on a narrow
         screen (a missing one is said by :attr:`text` alone)."""
-        number = Markup('<span class="id">{}</span>').format(self.number)
+        number = Markup('<span class="id">{}</span>').format(breakable(self.number))
         return Markup(escape(self.words)) % {"number": number}
 
 

@@ -55,6 +55,7 @@ from reporting.presentation.audit_report import (
 from reporting.presentation.i18n import TEMPLATE_DIR
 from reporting.store.schema import connect
 from reporting.verify.run import verify
+from tests.presentation.printed import text_past
 
 MONTH = "2026-10"
 ITALY = "live-baccarat-it"
@@ -813,22 +814,6 @@ def test_the_report_s_sign_off_names_the_licences_and_what_the_reviewer_attests(
     assert 'class="facts licences"' not in html and ATTESTATION in html
 
 
-def _text_past_the_paper(document) -> list[str]:
-    """The texts of a laid-out document whose boxes end past their page's right margin."""
-    past = []
-
-    def walk(box, right):
-        if getattr(box, "text", None) and box.position_x + box.width > right + 0.5:
-            past.append(box.text)
-        for child in getattr(box, "children", ()):
-            walk(child, right)
-
-    for page in document.pages:
-        page_box = page._page_box
-        walk(page_box, page.width - page_box.margin_right)
-    return past
-
-
 @pytest.mark.parametrize(
     ("staked", "won"), [(50_000_000_000, 1_500_000_000), (500_000_000_000, 15_000_000_000)]
 )
@@ -861,7 +846,7 @@ def test_a_big_operator_s_month_prints_every_figure_within_the_page(
         Formatter("en_GB").money(cents, "DKK").replace("\xa0", " ") for cents in (staked, won)
     ]
     assert all(figure in shown for figure in figures), figures
-    assert not _text_past_the_paper(laid_out(html))
+    assert not text_past(laid_out(html), margin=True)
 
 
 def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_config):
@@ -883,7 +868,7 @@ def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_co
     report = report_of(store, operator_config, audit=audit)
     html = render_audit_html(report)
     assert "€120,000,000,000,060,522.75" in plain(html)
-    assert not _text_past_the_paper(laid_out(html))
+    assert not text_past(laid_out(html), margin=True)
 
 
 def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(store, operator_config):
@@ -918,7 +903,7 @@ def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(stor
     html = render_audit_html(report_of(store, operator_config, audit=audit, evidence=evidence))
     assert table in plain(html) and "W" * 300 in plain(html)
     assert f"round {marked_id} of {table}: " in plain(html)
-    assert not _text_past_the_paper(laid_out(html))
+    assert not text_past(laid_out(html), margin=True)
 
 
 def test_a_month_s_amounts_print_whole_in_the_disclosure_cross_check(store, operator_config):

@@ -7,14 +7,16 @@ import os
 import subprocess
 import sys
 from datetime import date
+from decimal import Decimal
 
 import helpers
 import pytest
 
 from reporting.presentation.html import render_disclosure_html, render_html
 from reporting.presentation.pdf import html_to_pdf, laid_out, render_disclosure_pdf, render_pdf
+from reporting.presentation.publisher import Publisher, licence_words
 from reporting.presentation.rulesheet import build_rule_sheet
-from tests.presentation.printed import break_problems, page_breaks_read
+from tests.presentation.printed import break_problems, page_breaks_read, text_past
 
 # A name with every character HTML escapes: ' & < > "
 HOSTILE_NAME = 'O\'Brien & Sons <Live> "Baccarat"'
@@ -59,6 +61,36 @@ def test_the_css_footer_string_holds_the_plain_name_hex_escaped(operator_config,
     bottom_left = html.split("@bottom-left {", 2)[2].split("}", 1)[0]
     assert "O\\000027 Brien \\000026  Sons \\00003c Live\\00003e " in bottom_left
     assert "amp;" not in bottom_left and "#39;" not in bottom_left
+
+
+# --- a text of the configuration at its longest, without a space -----------------------------
+
+
+def long_named_sheet(operator_config, language: str):
+    """An ADM sheet whose texts of the configuration are each as long as its key takes
+    (config/keys.py), without a space: W, the widest letter."""
+    game = dataclasses.replace(
+        operator_config.game("live-baccarat-it"),
+        name="G" + "W" * 99,
+        opening_hours="H" + "W" * 199,
+        declared_rtp=Decimal("98.50"),
+        declared_rtp_reference="R" + "W" * 299,
+    )
+    sheet = build_rule_sheet(
+        game, language, disclosure=None, as_of=date(2026, 11, 30), tool_version="1"
+    )
+    publisher = Publisher("O" + "W" * 199, "IT", "L" + "W" * 99, licence_words("IT"), None, None)
+    return dataclasses.replace(sheet, operator=publisher.name, publisher=publisher)
+
+
+@pytest.mark.parametrize("render", [render_html, render_disclosure_html])
+@pytest.mark.parametrize("language", ["it", "el"])
+def test_a_name_without_a_space_breaks_within_the_paper(operator_config, render, language):
+    """The game's name (the heading, the footer), the operator's name and licence (the
+    masthead, the running header), the opening hours and the certificate (the ADM block),
+    each a run without a space: every line stays within the paper; it ran past its edge."""
+    document = laid_out(render(long_named_sheet(operator_config, language)))
+    assert text_past(document, margin=False) == []
 
 
 # --- page breaks ----------------------------------------------------------------------------
