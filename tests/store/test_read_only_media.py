@@ -30,7 +30,7 @@ READ_ONLY_BIND = 'mount --bind "$1" "$2" && mount -o remount,ro,bind "$2" && shi
 CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
 
 
-def on_read_only_media(folder: Path, mount: Path, *args: str, python: str | None = None):
+def run_read_only(folder: Path, mount: Path, *args: str, python: str | None = None):
     """``baccarat-report ARGS`` (or ``python -c PYTHON``) with ``folder`` bound read-only at
     ``mount``; the completed process."""
     mount.mkdir(exist_ok=True)
@@ -49,7 +49,7 @@ def export_from(folder: Path, tmp_path: Path, name: str = "store.sqlite"):
     """``export`` of the store ``name`` of ``folder``, bound read-only at ``tmp_path/mount``,
     into ``tmp_path/copy``; the completed process."""
     mount = tmp_path / "mount"
-    return on_read_only_media(
+    return run_read_only(
         folder, mount, "export", "--db", str(mount / name), "--parquet", str(tmp_path / "copy")
     )
 
@@ -82,7 +82,7 @@ def archive(tmp_path_factory, make_round, make_bet, write_jsonl):
 
 def test_the_store_is_on_a_read_only_file_system(archive):
     folder, mount = archive
-    touched = on_read_only_media(folder, mount, python=f"open('{mount / 'new'}', 'w')")
+    touched = run_read_only(folder, mount, python=f"open('{mount / 'new'}', 'w')")
     assert touched.returncode != 0 and "Read-only file system" in touched.stderr
 
 
@@ -98,14 +98,14 @@ def test_export_disclose_and_rules_read_the_store_where_it_is(archive, tmp_path)
         "disclose", "--db", str(folder / "store.sqlite"), "--config", str(CONFIG),
         "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json",
     )  # fmt: skip
-    there = on_read_only_media(
+    there = run_read_only(
         folder, mount, "disclose", "--db", str(db), "--config", str(CONFIG),
         "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json",
     )  # fmt: skip
     assert there.returncode == here.returncode, there.stderr
     assert json.loads(there.stdout) == json.loads(here.stdout)
 
-    sheets = on_read_only_media(
+    sheets = run_read_only(
         folder, mount, "rules", "--db", str(db), "--config", str(CONFIG),
         "--game", "live-baccarat-it", "--format", "html", "--out", str(tmp_path / "sheets"),
     )  # fmt: skip
@@ -133,7 +133,7 @@ asyncio.run(main())
 
 def test_serve_browses_the_store_where_it_is(archive):
     folder, mount = archive
-    served = on_read_only_media(folder, mount, str(mount / "store.sqlite"), python=SERVE)
+    served = run_read_only(folder, mount, str(mount / "store.sqlite"), python=SERVE)
     assert served.returncode == 0, served.stderr
     assert served.stdout.split() == ["200", "2", "200", "1"]
 
@@ -149,7 +149,7 @@ def test_serve_browses_the_store_where_it_is(archive):
 def test_a_command_that_writes_says_the_file_system_is_read_only(archive, command):
     folder, mount = archive
     db = mount / "store.sqlite"
-    refused = on_read_only_media(folder, mount, *command, "--db", str(db), "--config", str(CONFIG))
+    refused = run_read_only(folder, mount, *command, "--db", str(db), "--config", str(CONFIG))
     assert refused.returncode == 2
     assert f"{db}: the database is on a read-only file system" in refused.stderr
     assert "copy it to writable storage and give the copy as --db" in refused.stderr
@@ -318,7 +318,7 @@ def test_serve_refuses_every_page_once_the_store_changed_beneath_it(archive, tmp
     live.mkdir()
     shutil.copy(folder / "store.sqlite", live / "store.sqlite")
     mount = tmp_path / "mount"
-    served = on_read_only_media(
+    served = run_read_only(
         live, mount, str(mount / "store.sqlite"), str(live / "store.sqlite"), python=SERVE_CHANGED
     )
     assert served.returncode == 0, served.stderr
@@ -388,3 +388,48 @@ def test_a_store_this_user_may_only_read_is_read_where_it_is(archive, readable_o
         "store.sqlite",
         "store.sqlite.lock",
     ]
+
+
+def _written_first(original, db: Path):
+    """``original``, called after another process's write to the store at ``db``."""
+
+    def writes_then_reads(*args, **kwargs):
+        writer = sqlite3.connect(db)
+        writer.execute("DELETE FROM findings")
+        writer.commit()
+        writer.close()
+        return original(*args, **kwargs)
+
+    return writes_then_reads
+
+
+@pytest.mark.parametrize("command", ["export", "disclose", "rules"])
+def test_a_command_whose_store_changed_while_it_read_it_uses_nothing_of_it(
+    archive, tmp_path, monkeypatch, capsys, command
+):
+    """The command's own reading is what another process's write meets (a read-only view
+    of a store written elsewhere): the command stops, exit 2, and writes nothing."""
+    from reporting import cli
+    from reporting.figures import disclosure
+    from reporting.store import parquet
+
+    db = tmp_path / "store.sqlite"
+    shutil.copy(archive[0] / "store.sqlite", db)
+    monkeypatch.setattr(schema, "on_read_only_media", lambda path: True)
+    if command == "export":
+        monkeypatch.setattr(parquet, "_write_copy", _written_first(parquet._write_copy, db))
+    else:
+        monkeypatch.setattr(disclosure, "disclose", _written_first(disclosure.disclose, db))
+    out = tmp_path / "out"
+    arguments = {
+        "export": ["--parquet", str(out)],
+        "disclose": ["--config", str(CONFIG), "--game", "live-baccarat-it", "--as-of", "2026-11-05"],
+        "rules": ["--config", str(CONFIG), "--game", "live-baccarat-it", "--out", str(out),
+                  "--format", "html", "--as-of", "2026-11-05"],
+    }[command]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", ["baccarat-report", command, "--db", str(db), *arguments])
+    with pytest.raises(SystemExit) as stopped:
+        cli.main()
+    assert stopped.value.code == 2
+    assert f"{db}: the store changed while it was read" in capsys.readouterr().err
+    assert not out.exists() or not any(out.rglob("*.*"))
