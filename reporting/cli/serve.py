@@ -14,7 +14,6 @@ by SIGINT or by SIGHUP), exit 0.
 from __future__ import annotations
 
 import errno
-import os
 import signal
 import socket
 from collections.abc import Iterator
@@ -79,13 +78,14 @@ def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
     must: Datasette writes the path into the URI as it is, so a name holding ``?``, ``#`` or
     ``%`` opened another file (an empty one made beside the store) and every page failed."""
     import sqlite3
-    from urllib.parse import quote
 
     from datasette.database import Database
 
+    from reporting.store.schema import sqlite_uri
+
     class StoreDatabase(Database):
         def connect(self, write: bool = False) -> sqlite3.Connection:
-            uri = f"file:{quote(os.fsencode(Path(self.path).absolute()))}"
+            uri = sqlite_uri(Path(self.path))
             if not write:
                 uri += "?mode=ro" if self.is_mutable else "?immutable=1"
             connection = sqlite3.connect(uri, uri=True, check_same_thread=False)

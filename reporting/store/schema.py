@@ -51,6 +51,8 @@ __all__ = [
     "create_schema",
     "file_stamp",
     "read_only_query",
+    "schema_version",
+    "sqlite_uri",
     "stored_round_content",
 ]
 
@@ -268,7 +270,7 @@ def create_schema(connection: sqlite3.Connection) -> None:
     The caller has made sure the file is ours or empty (:func:`connect` does, before any
     write): this function writes.
     """
-    version = _version(connection)
+    version = schema_version(connection)
     if version > SCHEMA_VERSION:
         raise _of_a_later_release(version)
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
@@ -291,7 +293,8 @@ def _of_a_later_release(version: int, path: Path | None = None) -> InputError:
     )
 
 
-def _version(connection: sqlite3.Connection) -> int:
+def schema_version(connection: sqlite3.Connection) -> int:
+    """The store's schema version (its ``user_version``)."""
     return connection.execute("PRAGMA user_version").fetchone()[0]
 
 
@@ -432,13 +435,17 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
         _refuse_missing(path, found)
     try:
         connection = sqlite3.connect(
-            f"{_uri(real)}?{query}", uri=True, isolation_level=None, timeout=wait, factory=WhereItIs
+            f"{sqlite_uri(real)}?{query}",
+            uri=True,
+            isolation_level=None,
+            timeout=wait,
+            factory=WhereItIs,
         )
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
     connection.path, connection.stamp = path, stamp if query == "immutable=1" else None
     with _closed_on_failure(connection, path, wait):
-        version = _version(connection)
+        version = schema_version(connection)
         if version > SCHEMA_VERSION:
             raise _of_a_later_release(version, path)
         if version < SCHEMA_VERSION or _application_id(connection) != APPLICATION_ID:
@@ -479,8 +486,9 @@ def changed_beneath(path: Path) -> str:
     )
 
 
-def _uri(path: Path) -> str:
-    """A SQLite URI of ``path`` (a name that is not UTF-8 too), without its query."""
+def sqlite_uri(path: Path) -> str:
+    """A SQLite URI of ``path`` (a name that is not UTF-8 too, or holding ``?``, ``#`` or
+    ``%``), without its query."""
     return f"file:{quote(os.fsencode(path.absolute()))}"
 
 
@@ -549,7 +557,7 @@ def _inspect(path: Path, wait: float, where_it_is: str | None = None) -> str:
     if where_it_is is None:
         return _classify(path, *_marks(path, wait))
     try:
-        return _classify(path, *_read_marks(f"{_uri(path)}?{where_it_is}", wait))
+        return _classify(path, *_read_marks(f"{sqlite_uri(path)}?{where_it_is}", wait))
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
 
@@ -566,7 +574,7 @@ def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
     Otherwise, or with a ``-wal``, a read-only connection reads under SQLite's locks, the WAL
     too (and never checkpoints).
     """
-    uri = f"{_uri(path)}?"
+    uri = f"{sqlite_uri(path)}?"
     if not _in_use(path):
         before = file_stamp(path)
         with contextlib.suppress(sqlite3.Error):
@@ -600,7 +608,7 @@ def _read_marks(uri: str, wait: float) -> tuple[int, int, set[str]]:
     reader = sqlite3.connect(uri, uri=True, timeout=wait, isolation_level=None)
     try:
         reader.execute("BEGIN")
-        return _application_id(reader), _version(reader), _tables(reader)
+        return _application_id(reader), schema_version(reader), _tables(reader)
     finally:
         reader.close()
 
@@ -633,7 +641,7 @@ def _made_by_an_earlier_release(version: int, tables: set[str]) -> bool:
 
 def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
     """Refuse a store whose tables are not all there (after creation or upgrade)."""
-    version = _version(connection)
+    version = schema_version(connection)
     missing = set(TABLES) - _tables(connection)
     if version != SCHEMA_VERSION or missing:
         raise InputError(

@@ -22,13 +22,10 @@ from reporting.store.schema import (
     SCHEMA_VERSION,
     VIEW_NAMES,
     VIEWS,
+    schema_version,
 )
 
 __all__ = ["upgrade"]
-
-
-def _version(connection: sqlite3.Connection) -> int:
-    return connection.execute("PRAGMA user_version").fetchone()[0]
 
 
 def upgrade(connection: sqlite3.Connection) -> None:
@@ -42,25 +39,25 @@ def upgrade(connection: sqlite3.Connection) -> None:
     foreign keys checked. Another process upgrading at the same time waits for the write
     lock and then finds the work done.
     """
-    version = _version(connection)
+    version = schema_version(connection)
     foreign_keys = connection.execute("PRAGMA foreign_keys").fetchone()[0]
     connection.execute("PRAGMA foreign_keys = OFF")  # no effect inside a transaction
     try:
         begin_immediate(connection)
         try:
-            if _version(connection) == 1:
+            if schema_version(connection) == 1:
                 _upgrade_1_to_2(connection)  # ingest_log rebuilt as version 3 has it
-            elif _version(connection) == 2:
+            elif schema_version(connection) == 2:
                 _upgrade_2_to_3(connection)
-            if _version(connection) == 3:
+            if schema_version(connection) == 3:
                 _upgrade_3_to_4(connection)
-            if _version(connection) == 4:
+            if schema_version(connection) == 4:
                 _upgrade_4_to_5(connection)
-            if _version(connection) == 5:
+            if schema_version(connection) == 5:
                 _upgrade_5_to_6(connection)
-            if _version(connection) == 6:
+            if schema_version(connection) == 6:
                 _upgrade_6_to_7(connection)
-            if _version(connection) == 7:
+            if schema_version(connection) == 7:
                 _upgrade_7_to_8(connection)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")

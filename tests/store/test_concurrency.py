@@ -225,7 +225,7 @@ def test_the_look_before_writing_reads_the_store_at_one_instant(tmp_path, monkey
     holder.execute("PRAGMA journal_mode = WAL")
     holder.execute("SELECT * FROM sqlite_schema").fetchall()
     assert Path(f"{path}-wal").exists()
-    version_of = schema._version
+    version_of = schema.schema_version
     created = []
 
     def version_then_created(connection):
@@ -237,7 +237,7 @@ def test_the_look_before_writing_reads_the_store_at_one_instant(tmp_path, monkey
             writer.close()
         return version
 
-    monkeypatch.setattr(schema, "_version", version_then_created)
+    monkeypatch.setattr(schema, "schema_version", version_then_created)
     connect(path).close()
     holder.close()
     assert created
