@@ -87,7 +87,7 @@ def _value(schema: Mapping[str, Any]) -> str:
 def _row(name: str, schema: Mapping[str, Any], meaning: str) -> str:
     """One key's row of a table: its name, its value in words and its meaning (its braces
     escaped: attr_list would take a cell's closing ``{ ... }`` for attributes and drop it)."""
-    meaning = " ".join(meaning.split()).replace("|", "\\|")
+    meaning = _plain_outside_code(" ".join(meaning.split()))
     meaning = meaning.replace("{", "\\{").replace("}", "\\}")
     value = _value(schema).replace("|", "\\|")
     return f"| {name} | {value} | {meaning} |"
@@ -308,7 +308,12 @@ _LITERAL = re.compile(r"``([^`]+)``")
 
 def _markdown(comment: str) -> str:
     """A comment of the code as Markdown: its literals as code, ``*`` outside them as itself."""
-    text = _LITERAL.sub(r"`\1`", _ROLE.sub(r"`\1`", comment))
+    return _plain_outside_code(_LITERAL.sub(r"`\1`", _ROLE.sub(r"`\1`", comment)))
+
+
+def _plain_outside_code(text: str) -> str:
+    """Markdown's ``*`` (emphasis) and ``|`` (a table's cell) shown as themselves outside the
+    text's code spans: a path pattern's ``*`` printed as emphasis, its stars lost."""
     pieces = text.split("`")
     pieces[::2] = [piece.replace("*", "\\*").replace("|", "\\|") for piece in pieces[::2]]
     return "`".join(pieces)

@@ -214,6 +214,14 @@ def test_the_bounds_page_lists_every_bound_of_the_code_with_its_reason():
     assert "10\\*\\*20 is already past" in page  # Markdown's stars escaped, not bold
 
 
+def test_a_key_s_meaning_shows_its_pattern_s_stars():
+    """The configuration keys page printed the examples of an inbox profile's pattern
+    (``backoffice-*.csv``, ``*/backoffice-*.csv``) with Markdown taking their stars for
+    emphasis: "backoffice-.csv" in italics."""
+    page = docs_reference_module().configuration_keys()
+    assert "acme/backoffice-\\*.csv those of its folder acme, \\*/backoffice-\\*.csv" in page
+
+
 def test_a_bound_without_its_reason_fails_the_page(monkeypatch):
     """A bound whose ``#:`` comment is missing fails the site's build; a bound right under
     another shares the comment above both."""

@@ -80,8 +80,8 @@ def _root(
             "--log-file",
             metavar="PATH",
             dir_okay=False,
-            help="Also append every warning and error, timestamped, to PATH (its folder is"
-            " made if missing). Default: stderr only.",
+            help="Also append every warning and error (and monthly's steps), timestamped, to"
+            " PATH (its folder is made if missing). Default: stderr only.",
         ),
     ] = None,
     quiet: Annotated[

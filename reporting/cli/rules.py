@@ -25,6 +25,7 @@ from reporting.cli.completion import complete_formats, complete_game_or_all, com
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
+from reporting.config.languages import SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 
 #: The formats of :data:`reporting.presentation.documents.FORMATS`, spelled here so that
@@ -44,9 +45,10 @@ LanguagesOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        metavar="it,da,el,en|all",
+        metavar="CODE,...|all",
         autocompletion=complete_languages,
-        help="Languages, comma-separated, or all. Default: each game's configured languages.",
+        help=f"Languages, comma-separated ({', '.join(SUPPORTED_LANGUAGES)}), or all. Default:"
+        " each game's configured languages.",
     ),
 ]
 FormatsOption = Annotated[

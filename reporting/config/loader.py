@@ -79,7 +79,7 @@ __all__ = [
     "read_toml",
 ]
 
-#: A configuration larger than this is not one (the sample is about 1 KiB).
+#: A configuration larger than this is not one (the sample's is a few KiB).
 MAX_CONFIG_BYTES = 1 << 20
 #: Game keys a game may leave unset.
 OPTIONAL_GAME_KEYS = (

@@ -119,9 +119,9 @@ GZIP_ALLOWANCE_BYTES = 1 << 30
 #: cost little per byte, small enough to hold in memory any number of times.
 SKIP_CHUNK_BYTES = 1024 * 1024
 
-#: Bets a batch of rounds may hold before it is handed on early. A batch is normally 10,000
-#: rounds of about 6 bets; rounds of thousands of bets each would otherwise make a batch of
-#: millions of records.
+#: Bets a batch of rounds may hold before it is handed on early. A batch normally holds a
+#: fixed number of rounds (the store's ``BATCH_ROUNDS``) of about 6 bets each; rounds of
+#: thousands of bets each would otherwise make a batch of millions of records.
 MAX_BATCH_BETS = 200_000
 
 #: Rejected lines after which a file that holds fewer rounds than rejects is refused whole: a

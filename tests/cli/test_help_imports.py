@@ -55,9 +55,17 @@ HEAVY = (
 )
 
 #: Light modules inside the packages above, needed by a help text: ``ingest --help`` lists the
-#: built-in log profiles' names (their packages' ``__init__`` modules hold only docstrings).
+#: built-in log profiles' names, ``rules --help`` the languages' codes (their packages'
+#: ``__init__`` modules hold only docstrings; the table of languages imports the standard
+#: library alone).
 NEEDED = frozenset(
-    {"reporting.ingest", "reporting.ingest.profiles", "reporting.ingest.profiles.builtin"}
+    {
+        "reporting.ingest",
+        "reporting.ingest.profiles",
+        "reporting.ingest.profiles.builtin",
+        "reporting.config",
+        "reporting.config.languages",
+    }
 )
 
 

@@ -73,8 +73,24 @@ __all__ = [
     "log_tasks",
 ]
 
-#: How the command line says what to install when the extra is missing.
-INSTALL_HINT = "pip install 'baccarat-report[dask]'"
+
+def install_hint() -> str:
+    """What to install when the ``[dask]`` extra is missing, for pip: its requirements as
+    this installation's metadata lists them (``pyproject.toml``'s ``dask`` extra). The
+    project is installed from its own wheel or checkout, so its name with the extra would
+    send pip to a package index."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        listed = requires("baccarat-report") or []
+    except PackageNotFoundError:
+        listed = []
+    needed = [item.split(";")[0].strip() for item in listed if 'extra == "dask"' in item]
+    if not needed:
+        return "install the project's dask extra"
+    return "pip install " + " ".join(f"'{requirement}'" for requirement in needed)
+
+
 #: Seconds a run waits while the scheduler has no worker before it stops (``--worker-wait``).
 DEFAULT_WORKER_WAIT = 60.0
 #: Seconds between two looks at the scheduler's workers while partitions are running.
@@ -233,7 +249,10 @@ def _failure(task: LogTask, error: BaseException) -> ClusterError:
     elif name == "KilledWorker":
         said = "the Dask workers that ran it stopped (killed, or out of memory)"
     elif isinstance(error, ImportError):
-        said = f"a Dask worker cannot import this project ({one_line(error)}): {INSTALL_HINT} there"
+        said = (
+            f"a Dask worker cannot import this project ({one_line(error)}): install this"
+            f" release there, with its dask extra ({install_hint()})"
+        )
     else:
         said = f"failed on a Dask worker ({name}: {one_line(error)})"
     return ClusterError(f"{where}: {said}; nothing was stored")
@@ -262,7 +281,7 @@ def dask_runner(
         import distributed  # noqa: F401
         import fsspec.core
     except ImportError:
-        raise InputError(f"--scheduler needs Dask: {INSTALL_HINT}") from None
+        raise InputError(f"--scheduler needs Dask: {install_hint()}") from None
     if isinstance(address_or_cluster, str) and not _ADDRESS.fullmatch(address_or_cluster):
         raise ClusterError(
             f"--scheduler {printable(address_or_cluster)[:200]}: not a Dask scheduler's"
