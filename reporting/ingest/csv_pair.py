@@ -38,10 +38,9 @@ from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
-    MAX_LINE_BYTES,
-    MAX_ROUND_ROWS,
     RAW_TEXT_LIMIT,
     SKIP_CHUNK_BYTES,
+    past_round_bounds,
     round_past_bound,
 )
 from reporting.ingest.sources import BatchReader, Source, batched
@@ -382,14 +381,12 @@ def _bets_of(rows: Iterator[tuple], bets_name: str) -> tuple[list[_StagedBet], s
     for row in rows:
         bets.append(bet := _StagedBet._make(row[1:]))
         chars += len(bet.raw_text)
-        if chars > MAX_LINE_BYTES or len(bets) > MAX_ROUND_ROWS:
+        if past_round_bounds(chars, len(bets)):
             first, count, last = bets[0].source_line, len(bets), bet.source_line
             for rest in rows:
                 count, last = count + 1, rest[1]
             lines = f"{bets_name} lines {first}-{last}"
-            if chars > MAX_LINE_BYTES:
-                return [], round_past_bound(f"{count:,} bets", lines, MAX_LINE_BYTES)
-            return [], round_past_bound(f"{count:,} bets", lines, MAX_ROUND_ROWS, "rows")
+            return [], round_past_bound(f"{count:,} bets", lines, chars)
     return bets, None
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "MAX_TEXT_CHARS",
     "RAW_TEXT_LIMIT",
     "SKIP_CHUNK_BYTES",
+    "past_round_bounds",
     "round_past_bound",
 ]
 
@@ -48,9 +49,19 @@ MAX_LINE_BYTES = 4 * 1024 * 1024
 MAX_ROUND_ROWS = 100_000
 
 
-def round_past_bound(count: str, lines: str, bound: int, unit: str = "characters") -> str:
-    """The reject of a round of a CSV export whose rows passed ``bound`` characters (or
-    ``unit``: ``"rows"``): its ``count`` (``"600,000 rows"``) and the ``lines`` they were on."""
+def past_round_bounds(chars: int, rows: int) -> bool:
+    """Whether a round of a CSV export held so far in ``rows`` rows of ``chars`` characters
+    passed a bound: :data:`MAX_LINE_BYTES` characters or :data:`MAX_ROUND_ROWS` rows."""
+    return chars > MAX_LINE_BYTES or rows > MAX_ROUND_ROWS
+
+
+def round_past_bound(count: str, lines: str, chars: int) -> str:
+    """The reject of a round of a CSV export past a bound (:func:`past_round_bounds`), the
+    characters' when its ``chars`` passed it, else the rows': its ``count`` (``"600,000
+    rows"``) and the ``lines`` they were on."""
+    bound, unit = (
+        (MAX_LINE_BYTES, "characters") if chars > MAX_LINE_BYTES else (MAX_ROUND_ROWS, "rows")
+    )
     return f"a round of {count} ({lines}) and over {bound:,} {unit}: not read"
 
 

@@ -807,7 +807,7 @@ def fifty_bets_past(
 ):
     """A round of 50 bets and one of none, read with csv_pair's ``bound`` set to ``value``:
     the first's reject (which must be at its rounds.csv line) and what loaded."""
-    monkeypatch.setattr(f"reporting.ingest.csv_pair.{bound}", value)
+    monkeypatch.setattr(f"reporting.ingest.limits.{bound}", value)
     rounds_csv, bets_csv = write_csv_pair(
         tmp_path,
         [

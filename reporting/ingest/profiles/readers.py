@@ -42,7 +42,7 @@ from reporting.ingest.limits import (
     MAX_CSV_FIELD_CHARS,
     MAX_CSV_LINE_CHARS,
     MAX_LINE_BYTES,
-    MAX_ROUND_ROWS,
+    past_round_bounds,
     round_past_bound,
 )
 from reporting.ingest.profiles.json_stream import TOO_DEEP, Element, array_elements, too_deep
@@ -138,8 +138,9 @@ class _Records:
 
 
 def _readable_id(round_id: str | None) -> str | None:
-    """A reject's round id as stored: a byte of a CSV cell that is not UTF-8 (kept as a
-    surrogate escape, and the reason of the reject) shown as U+FFFD."""
+    """A reject's round id as stored: a byte that is not UTF-8 (a CSV cell's, kept as a
+    surrogate escape and the reason of the reject; a JSON record's is decoded as U+FFFD
+    already) shown as U+FFFD."""
     return None if round_id is None else readable(round_id)[0]
 
 
@@ -368,7 +369,7 @@ class _Rounds:
             self.round_id = round_id
         self.group.append(row)
         self.chars += len(row.raw)
-        if self.chars > MAX_LINE_BYTES or len(self.group) > MAX_ROUND_ROWS:
+        if past_round_bounds(self.chars, len(self.group)):
             self.passed = [len(self.group), row.line]
             del self.group[1:]  # its first row stays: the round id, and the reject's text
         return finished
@@ -382,11 +383,7 @@ class _Rounds:
             first = group[0]
             rows, last = self.passed
             lines = f"lines {first.line}-{last}"
-            bound = (
-                round_past_bound(f"{rows:,} rows", lines, MAX_LINE_BYTES)
-                if self.chars > MAX_LINE_BYTES
-                else round_past_bound(f"{rows:,} rows", lines, MAX_ROUND_ROWS, "rows")
-            )
+            bound = round_past_bound(f"{rows:,} rows", lines, self.chars)
             problem = RecordError(RejectReason.BAD_VALUE, bound)
             finished = self.records.rejected(first.line, problem, _raw_of(group), self.cells(first))
         else:

@@ -523,7 +523,7 @@ def test_a_round_of_rows_past_a_json_round_s_bound_is_one_reject_and_is_not_held
     """600,000 rows of one round id were held in memory (1.6 GB). Past the bound of a JSON
     Lines round (4 MiB; 3,000 characters here) the rest of its rows are counted and streamed
     past, the round is one reject, and the next round loads."""
-    monkeypatch.setattr("reporting.ingest.profiles.readers.MAX_LINE_BYTES", 3_000)
+    monkeypatch.setattr("reporting.ingest.limits.MAX_LINE_BYTES", 3_000)
     bets = [f"{ROUND_CELLS},F-1-B{n},a,Banker,5.00,-5.00,EUR," for n in range(40)]
     path = flat(tmp_path / "bets.csv", *bets, f"{ROUND_CELLS.replace('F-1', 'F-2')},,,,,,,")
     (second,), (reject,) = read(path, config, "flat-csv")
@@ -540,7 +540,7 @@ def test_a_round_of_more_rows_than_any_round_holds_is_one_reject_at_a_bounded_co
     rows of one character (an 8 MB file) were one round of some 1.5 GB held. Past
     MAX_ROUND_ROWS rows (100,000; 1,000 here) the rest are counted and streamed past: one
     reject, the next round loads, and only the rows up to the bound are held."""
-    monkeypatch.setattr("reporting.ingest.profiles.readers.MAX_ROUND_ROWS", 1_000)
+    monkeypatch.setattr("reporting.ingest.limits.MAX_ROUND_ROWS", 1_000)
     first = f"{ROUND_CELLS},F-1-B1,a,Banker,5.00,-5.00,EUR,"
     short = f"{ROUND_CELLS[:3]}" + "," * 21  # the round id, and every other cell empty
     path = tmp_path / "bets.csv"
