@@ -169,8 +169,15 @@ LIMIT_KEYS: dict[str, Key] = _MIN_MAX | {
 }
 
 #: A hand's name of the operator's own: a word or a few, with nothing a page's sentence could
-#: read as markup or as a placeholder (no < > & " % { }), no space at either end.
-_HAND_WORD = Text("Player", 40, r"[^\s<>&\"%{}]+(?: [^\s<>&\"%{}]+)*", "a word or a few")
+#: read as markup or as a placeholder (no < > & " % { }), no space at either end. A word of
+#: more than 20 characters does not fit the columns of a printed page's tables (the drawing
+#: matrix's, with the widest letters); real names are shorter ("Bankholderen": 12).
+_HAND_WORD = Text(
+    "Player",
+    40,
+    r"[^\s<>&\"%{}]{1,20}(?: [^\s<>&\"%{}]{1,20})*",
+    "a word or a few, each of at most 20 characters",
+)
 #: ``words = { it = { ... } }`` of a game: the hands whose names an operator may choose.
 HAND_WORD_KEYS: dict[str, Key] = {
     "player": Key(_HAND_WORD, "the Player's name, in place of the catalogue's (Giocatore)"),

@@ -38,9 +38,11 @@ __all__ = [
     "FONT_FILES",
     "FONTS_CSS",
     "PDF_VARIANT",
+    "FALLBACK_CSS",
     "PRINT_CSS",
     "html_to_pdf",
     "laid_out",
+    "lines_past",
     "load_fonts",
     "render_disclosure_pdf",
     "render_pdf",
@@ -56,6 +58,9 @@ FONTS_CSS = TEMPLATE_DIR / "rules" / "fonts.css"
 #: What only the PDF's pages need (a long name's breaks in the running header and footer),
 #: after each page's own style: outside the HTML page, so that its bytes stay the same.
 PRINT_CSS = TEMPLATE_DIR / "rules" / "print.css"
+#: What a page whose tables ran past the right margin is laid out again with, in turn: its
+#: tables a little tighter, then their headings' words free to break where a column ends.
+FALLBACK_CSS = (TEMPLATE_DIR / "rules" / "tighter.css", TEMPLATE_DIR / "rules" / "narrow.css")
 
 
 @contextmanager
@@ -129,10 +134,13 @@ def _fonts():
     fetcher = _url_fetcher()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
     printed = weasyprint.CSS(filename=str(PRINT_CSS), url_fetcher=fetcher)
+    fallbacks = tuple(
+        weasyprint.CSS(filename=str(path), url_fetcher=fetcher) for path in FALLBACK_CSS
+    )
     # Let go of them before the interpreter's teardown: the configuration then removes the
     # temporary folder it loaded the faces into (at teardown its clean-up could not run).
     atexit.register(_release_fonts)
-    return font_config, (fonts, printed), fetcher
+    return font_config, (fonts, printed), fallbacks, fetcher
 
 
 def load_fonts() -> None:
@@ -150,7 +158,13 @@ def _release_fonts() -> None:
 
 def laid_out(html: str):
     """A page of ``reporting/templates/rules`` laid out on A4 by WeasyPrint: its ``Document``,
-    whose pages a test can read box by box (what sits on which page)."""
+    whose pages a test can read box by box (what sits on which page).
+
+    A page that prints a line past its right margin (a table whose words are wider than its
+    columns: a hand's name an operator chose, a translation's long words) is laid out again
+    with :data:`FALLBACK_CSS`, a style at a time, until it fits: its tables a little tighter,
+    then their headings' words broken where a column ends. A page that fits is laid out once,
+    as its own style says."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(
@@ -159,7 +173,7 @@ def laid_out(html: str):
         )
     import weasyprint  # lazily: the import takes about a second
 
-    font_config, stylesheets, fetcher = _fonts()
+    font_config, stylesheets, fallbacks, fetcher = _fonts()
     # The soft hyphens a phone's narrow columns break at (i18n.hyphenate) are left out: an A4
     # column holds its words whole, and the PDF's text (its search, a copy, a screen reader)
     # must hold them whole too.
@@ -168,4 +182,30 @@ def laid_out(html: str):
         base_url=str(TEMPLATE_DIR / "rules"),
         url_fetcher=fetcher,
     )
-    return page.render(stylesheets=list(stylesheets), font_config=font_config)
+    document = page.render(stylesheets=list(stylesheets), font_config=font_config)
+    for taken in range(1, len(fallbacks) + 1):  # a table wider than the paper: tighter, then
+        if not lines_past(document, margin=True):  # its headings' words broken
+            break
+        more = [*stylesheets, *fallbacks[:taken]]
+        document = page.render(stylesheets=more, font_config=font_config)
+    return document
+
+
+def lines_past(document, *, margin: bool) -> list[str]:
+    """Each line of text of a laid-out ``document`` printed past a side of its page: with
+    ``margin``, past the right margin (a page's body); without, past the paper's edges (the
+    running header and footer, in the margins, too), each with its page and place."""
+    found: list[str] = []
+
+    def walk(box, right: float, number: int) -> None:
+        if getattr(box, "text", None) and not (
+            box.position_x >= -0.5 and box.position_x + box.width <= right + 0.5
+        ):
+            found.append(f"page {number}: {box.text[:40]}... at {box.position_x:.0f}")
+        for child in getattr(box, "children", None) or ():
+            walk(child, right, number)
+
+    for number, page in enumerate(document.pages, start=1):
+        page_box = page._page_box
+        walk(page_box, page.width - page_box.margin_right if margin else page.width, number)
+    return found

@@ -51,6 +51,10 @@ def test_check_show_writes_the_words_back_and_they_read_back_the_same(tmp_path):
         ('words = { it = { player = "<b>P</b>" } }', "is not a word or a few"),
         ('words = { it = { player = " Player" } }', "is not a word or a few"),
         ('words = { it = { player = "" } }', "must not be empty"),
+        (  # a word wider than a printed table's column
+            f'words = {{ it = {{ player = "{"W" * 21}" }} }}',
+            "is not a word or a few, each of at most 20 characters",
+        ),
         ('words = { it = "Player" }', "must be a table"),
         ('words = { da = { player = "Spiller" } }', "the game publishes no da pages"),
     ],

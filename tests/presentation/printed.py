@@ -53,27 +53,6 @@ def blocks_by_page(document) -> list[list]:
     return pages
 
 
-def text_past(document, *, margin: bool) -> list[str]:
-    """Each line of text of a laid-out document printed past a side of its page: with
-    ``margin``, past the right margin (a page's body); without, past the paper's edges (the
-    running header and footer, in the margins, too), each with its page and place."""
-    found: list[str] = []
-
-    def walk(box, left: float, right: float, number: int) -> None:
-        if getattr(box, "text", None) and not (
-            box.position_x >= left - 0.5 and box.position_x + box.width <= right + 0.5
-        ):
-            found.append(f"page {number}: {box.text[:40]}... at {box.position_x:.0f}")
-        for child in getattr(box, "children", None) or ():
-            walk(child, left, right, number)
-
-    for number, page in enumerate(document.pages, start=1):
-        page_box = page._page_box
-        right = page.width - page_box.margin_right if margin else page.width
-        walk(page_box, 0, right, number)
-    return found
-
-
 def break_problems(document) -> list[str]:
     """What a printed page must not do: split a table row, end on a heading or caption (parted
     from what it heads), start with a table whose heading or introduction stayed behind, or

@@ -53,9 +53,9 @@ from reporting.presentation.audit_report import (
     write_audit_report,
 )
 from reporting.presentation.i18n import TEMPLATE_DIR
+from reporting.presentation.pdf import lines_past
 from reporting.store.schema import connect
 from reporting.verify.run import verify
-from tests.presentation.printed import text_past
 
 MONTH = "2026-10"
 ITALY = "live-baccarat-it"
@@ -846,7 +846,7 @@ def test_a_big_operator_s_month_prints_every_figure_within_the_page(
         Formatter("en_GB").money(cents, "DKK").replace("\xa0", " ") for cents in (staked, won)
     ]
     assert all(figure in shown for figure in figures), figures
-    assert not text_past(laid_out(html), margin=True)
+    assert not lines_past(laid_out(html), margin=True)
 
 
 def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_config):
@@ -868,7 +868,7 @@ def test_a_hostile_month_s_totals_print_whole_within_the_page(store, operator_co
     report = report_of(store, operator_config, audit=audit)
     html = render_audit_html(report)
     assert "€120,000,000,000,060,522.75" in plain(html)
-    assert not text_past(laid_out(html), margin=True)
+    assert not lines_past(laid_out(html), margin=True)
 
 
 def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(store, operator_config):
@@ -903,7 +903,7 @@ def test_ids_and_a_reason_as_long_as_the_input_allows_print_within_the_page(stor
     html = render_audit_html(report_of(store, operator_config, audit=audit, evidence=evidence))
     assert table in plain(html) and "W" * 300 in plain(html)
     assert f"round {marked_id} of {table}: " in plain(html)
-    assert not text_past(laid_out(html), margin=True)
+    assert not lines_past(laid_out(html), margin=True)
 
 
 def test_a_month_s_amounts_print_whole_in_the_disclosure_cross_check(store, operator_config):

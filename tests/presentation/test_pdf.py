@@ -13,10 +13,16 @@ import helpers
 import pytest
 
 from reporting.presentation.html import render_disclosure_html, render_html
-from reporting.presentation.pdf import html_to_pdf, laid_out, render_disclosure_pdf, render_pdf
+from reporting.presentation.pdf import (
+    html_to_pdf,
+    laid_out,
+    lines_past,
+    render_disclosure_pdf,
+    render_pdf,
+)
 from reporting.presentation.publisher import Publisher, licence_words
 from reporting.presentation.rulesheet import build_rule_sheet
-from tests.presentation.printed import break_problems, page_breaks_read, text_past
+from tests.presentation.printed import break_problems, page_breaks_read
 
 # A name with every character HTML escapes: ' & < > "
 HOSTILE_NAME = 'O\'Brien & Sons <Live> "Baccarat"'
@@ -90,7 +96,32 @@ def test_a_name_without_a_space_breaks_within_the_paper(operator_config, render,
     masthead, the running header), the opening hours and the certificate (the ADM block),
     each a run without a space: every line stays within the paper; it ran past its edge."""
     document = laid_out(render(long_named_sheet(operator_config, language)))
-    assert text_past(document, margin=False) == []
+    assert lines_past(document, margin=False) == []
+
+
+@pytest.mark.parametrize(
+    ("game_id", "language", "player", "banker"),
+    [
+        ("live-baccarat-dk", "da", "Spilleren", "Bankholderen"),  # a real Danish name
+        ("no-commission-dk", "da", "P" + "W" * 19, "B" + "W" * 19),  # at their longest
+        ("no-commission-dk", "it", "P" + "W" * 19, "B" + "W" * 19),
+        ("no-commission-dk", "es", None, None),  # the catalogue's own words ran past it
+    ],
+)
+def test_a_hand_s_name_of_the_operator_s_prints_its_tables_within_the_margin(
+    operator_config, game_id, language, player, banker
+):
+    """The drawing matrix of a Danish page with "Bankholderen" for the Banker ran past the
+    right margin (and the Spanish one with the catalogue's words, by a few points): its
+    headers' words and the matrix's cells held the table wider than the paper. A page that
+    prints past its margin is laid out again with its tables a little tighter, then with
+    their headings free to break where a column ends (a page that fits prints as it did)."""
+    words = ((language, (("banker", banker), ("player", player))),) if player else ()
+    game = dataclasses.replace(operator_config.game(game_id), words=words)
+    sheet = build_rule_sheet(
+        game, language, disclosure=None, as_of=date(2026, 11, 30), tool_version="1"
+    )
+    assert lines_past(laid_out(render_html(sheet)), margin=True) == []
 
 
 # --- page breaks ----------------------------------------------------------------------------
