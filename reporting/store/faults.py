@@ -152,7 +152,7 @@ def database_fault(
     *,
     wait: float | None = None,
     context: str = "",
-    media: bool = True,
+    real_path: bool = True,
 ) -> InputError | None:
     """The one-line error the user sees for ``error`` on the database at ``path``, or None
     when ``error`` is not a fault of the machine or the file (then it is a bug to show).
@@ -160,7 +160,8 @@ def database_fault(
     ``wait`` is the lock wait in seconds (for a busy database); ``context`` follows the
     description of what happened (``" while loading x.jsonl: nothing of it was kept"``).
     A file that cannot be opened or written because it sits on a read-only file system is
-    said to (``media``: ``path`` names the file, whose file system can be looked at).
+    said to (``real_path``: ``path`` names the file, whose file system can be looked at;
+    not a stand-in such as "the database").
 
     >>> error = sqlite3.OperationalError("database or disk is full")
     >>> error.sqlite_errorcode = 13
@@ -170,7 +171,7 @@ def database_fault(
     code = getattr(error, "sqlite_errorcode", None)
     if not isinstance(code, int) or code < 0 or (code & 0xFF) not in _FAULTS:
         return None
-    if media and code & 0xFF in _WRITE_REFUSED and on_read_only_media(path):
+    if real_path and code & 0xFF in _WRITE_REFUSED and on_read_only_media(path):
         if not Path(path).exists():
             return PermissionDenied(
                 f"{path}: its folder is on a read-only file system{context}; give --db a path"
@@ -207,7 +208,7 @@ def connection_fault(
     except sqlite3.Error:  # the connection is beyond asking: the fault still has to be told
         path, wait = "", None
     if not path:
-        return database_fault(error, "the database", wait=wait, context=context, media=False)
+        return database_fault(error, "the database", wait=wait, context=context, real_path=False)
     return database_fault(error, path, wait=wait, context=context)
 
 
