@@ -57,7 +57,7 @@ def datasette_app(path: Path) -> Any:
     from reporting.cli import serve_plugin
     from reporting.store.browse import browse_metadata
     from reporting.store.query_bounds import MAX_CSV_MB, TIME_LIMIT_MS
-    from reporting.store.schema import connect, read_only_query
+    from reporting.store.schema import IMMUTABLE, connect, read_only_query
 
     connect(path, create=False, read_only=True).close()
     if not pm.is_registered(serve_plugin):
@@ -68,7 +68,7 @@ def datasette_app(path: Path) -> Any:
         settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS, "max_csv_mb": MAX_CSV_MB},
     )
     # On a read-only file system, read as SQLite would read it there (connect's choice).
-    immutable = read_only_query(path) == "immutable=1"
+    immutable = read_only_query(path) == IMMUTABLE
     datasette.add_database(_store_database(datasette, path, immutable))
     return datasette
 
@@ -81,13 +81,13 @@ def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
 
     from datasette.database import Database
 
-    from reporting.store.schema import sqlite_uri
+    from reporting.store.schema import IMMUTABLE, READ_ONLY, sqlite_uri
 
     class StoreDatabase(Database):
         def connect(self, write: bool = False) -> sqlite3.Connection:
             uri = sqlite_uri(Path(self.path))
             if not write:
-                uri += "?mode=ro" if self.is_mutable else "?immutable=1"
+                uri += f"?{READ_ONLY if self.is_mutable else IMMUTABLE}"
             connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
             self._all_file_connections.append(connection)
             return connection

@@ -50,6 +50,8 @@ __all__ = [
     "connect",
     "create_schema",
     "file_stamp",
+    "IMMUTABLE",
+    "READ_ONLY",
     "read_only_query",
     "schema_version",
     "sqlite_uri",
@@ -378,6 +380,12 @@ def _refuse_missing(path: Path, found: str) -> None:
     raise InputError(f"{path}: {what} (run `baccarat-report ingest` first)")
 
 
+#: The queries of a SQLite URI that open a store to read it without writing anything beside
+#: it: as a file nothing changes (no lock, no ``-shm``), and read-only under SQLite's locks.
+IMMUTABLE = "immutable=1"
+READ_ONLY = "mode=ro"
+
+
 def read_only_query(path: Path) -> str | None:
     """How a reader opens the store at ``path`` where nothing can be written beside it (a
     read-only file system, or a file and folder this user may not write), as the query of its
@@ -391,7 +399,7 @@ def read_only_query(path: Path) -> str | None:
         waiting = Path(f"{real}-wal").stat().st_size > 0
     except OSError:
         waiting = False
-    return "mode=ro" if waiting else "immutable=1"
+    return READ_ONLY if waiting else IMMUTABLE
 
 
 def _why_read_only(real: str) -> str | None:
@@ -417,13 +425,13 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
     wrote it meanwhile."""
     real = Path(os.path.realpath(path))
     where = _why_read_only(str(real)) or "read-only"
-    if query == "mode=ro" and not Path(f"{real}-shm").exists():
+    if query == READ_ONLY and not Path(f"{real}-shm").exists():
         raise InputError(
             f"{path}: {where}, with transactions not yet written into it"
             " in its -wal file and no -shm file to read them by; copy the store and its -wal"
             " file to writable storage and give the copy as --db"
         )
-    if query == "mode=ro" and not is_write_ahead_log(f"{real}-wal"):
+    if query == READ_ONLY and not is_write_ahead_log(f"{real}-wal"):
         raise InputError(
             f"{path}: {where}, beside a -wal file that is not a SQLite"
             " write-ahead log (damaged, or another file's); restore the store from a backup,"
@@ -443,7 +451,7 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
         )
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
-    connection.path, connection.stamp = path, stamp if query == "immutable=1" else None
+    connection.path, connection.stamp = path, stamp if query == IMMUTABLE else None
     with _closed_on_failure(connection, path, wait):
         version = schema_version(connection)
         if version > SCHEMA_VERSION:
@@ -578,11 +586,11 @@ def _marks(path: Path, wait: float) -> tuple[int, int, set[str]]:
     if not _in_use(path):
         before = file_stamp(path)
         with contextlib.suppress(sqlite3.Error):
-            marks = _read_marks(uri + "immutable=1", wait)
+            marks = _read_marks(uri + IMMUTABLE, wait)
             if not _in_use(path) and file_stamp(path) == before:
                 return marks
     try:
-        return _read_marks(uri + "mode=ro", wait)
+        return _read_marks(uri + READ_ONLY, wait)
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
 

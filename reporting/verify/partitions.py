@@ -40,7 +40,6 @@ from multiprocessing import active_children, forkserver, get_context
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote
 
 import msgspec
 
@@ -50,6 +49,7 @@ from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding
 from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes
+from reporting.store.schema import READ_ONLY, sqlite_uri
 from reporting.verify.passes import FirstSeen, RoundPass, shoe_pass
 from reporting.verify.shoes import ShoeSummary
 from reporting.verify.totals import Totals
@@ -254,7 +254,7 @@ def _findings_of(result: PartitionResult) -> Iterator[Finding]:
 
 def read_only(database: str) -> sqlite3.Connection:
     """A connection of a worker to the store: read only, in autocommit."""
-    uri = f"file:{quote(os.fsencode(database))}?mode=ro"
+    uri = f"{sqlite_uri(Path(database))}?{READ_ONLY}"
     return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
 
 
