@@ -101,15 +101,15 @@ def disclose_command(
 ) -> None:
     """Declared RTP, operator share, limits and the previous month's win percentage."""
     from reporting.figures.disclosure import disclose
-    from reporting.store.schema import check_unchanged, connect
+    from reporting.store.schema import connect, read_unchanged
 
     spec = load_operator_config(config).game(game)
     day = parse_as_of(as_of, spec.timezone)
     with database_errors(db):
         connection = connect(db, create=False, wait=db_wait, read_only=True)
         try:
-            disclosure = disclose(connection, spec, day)
-            check_unchanged(connection)
+            with read_unchanged(connection):  # a store read where it is, written elsewhere
+                disclosure = disclose(connection, spec, day)
         finally:
             connection.close()
     if as_json:

@@ -141,7 +141,7 @@ def _write_sheets(
     from reporting.figures.disclosure import disclose
     from reporting.figures.regulators import publishes_disclosure
     from reporting.presentation.documents import render_game_documents, write_documents
-    from reporting.store.schema import check_unchanged
+    from reporting.store.schema import read_unchanged
 
     connection = _connect(db)
     pages: list[RenderedPage] = []
@@ -150,11 +150,10 @@ def _write_sheets(
     try:
         for spec in games:
             day = days[spec.id] = parse_as_of(as_of, spec.timezone)
-            disclosure = (
-                disclose(connection, spec, day)
-                if connection is not None and publishes_disclosure(spec)
-                else None
-            )
+            disclosure = None
+            if connection is not None and publishes_disclosure(spec):
+                with read_unchanged(connection):  # a store read where it is, written elsewhere
+                    disclosure = disclose(connection, spec, day)
             rendered = render_game_documents(
                 spec,
                 languages or spec.languages,
@@ -169,8 +168,6 @@ def _write_sheets(
             for warning in rendered.warnings:
                 if warning not in warnings:
                     warnings.append(warning)
-        if connection is not None:
-            check_unchanged(connection)  # a store read where it is, written meanwhile elsewhere
     finally:
         if connection is not None:
             connection.close()

@@ -40,7 +40,7 @@ from reporting.files import (
     repair_folder_swap,
     swap_in_folder,
 )
-from reporting.store.schema import check_unchanged
+from reporting.store.schema import read_unchanged
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
 
@@ -176,10 +176,9 @@ def _export_locked(connection: sqlite3.Connection, folder: Path, month: str | No
     staging = folder.with_name(f".{folder.name}.staging")
     clear_staging(staging, "the export stages its copy")
     try:
-        with _snapshot(connection):
+        with read_unchanged(connection), _snapshot(connection):  # written elsewhere meanwhile
             _check_rounds(connection, folder, month)
             rows, files = _write_copy(connection, folder, staging, month)
-        check_unchanged(connection)  # a store read where it is, written meanwhile elsewhere
         _refuse_foreign(folder)  # again: a file may have been put there while it was written
         left = swap_in_folder(staging, folder, MARKER, "an export of ours")
     except BaseException:

@@ -26,7 +26,7 @@ from reporting.store.faults import (
     database_fault,
     on_read_only_media,
 )
-from reporting.store.wal import is_write_ahead_log
+from reporting.store.wal import Log, log_at
 
 __all__ = [
     "APPLICATION_ID",
@@ -53,6 +53,7 @@ __all__ = [
     "IMMUTABLE",
     "READ_ONLY",
     "read_only_query",
+    "read_unchanged",
     "schema_version",
     "sqlite_uri",
     "stored_round_content",
@@ -369,6 +370,7 @@ def _closed_on_failure(connection: sqlite3.Connection, path: Path, wait: float) 
         yield
     except sqlite3.Error as error:
         connection.close()
+        _refuse_if_changed(path, getattr(connection, "stamp", None))
         raise _fault(error, path, wait) from None
     except BaseException:
         connection.close()
@@ -395,11 +397,7 @@ def read_only_query(path: Path) -> str | None:
     real = os.path.realpath(path)  # SQLite keeps -wal and -shm beside the file a link names
     if _why_read_only(real) is None:
         return None
-    try:
-        waiting = Path(f"{real}-wal").stat().st_size > 0
-    except OSError:
-        waiting = False
-    return READ_ONLY if waiting else IMMUTABLE
+    return IMMUTABLE if log_at(f"{real}-wal") is Log.NONE else READ_ONLY
 
 
 def _why_read_only(real: str) -> str | None:
@@ -431,14 +429,25 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
             " in its -wal file and no -shm file to read them by; copy the store and its -wal"
             " file to writable storage and give the copy as --db"
         )
-    if query == READ_ONLY and not is_write_ahead_log(f"{real}-wal"):
+    log = log_at(f"{real}-wal")
+    if query == READ_ONLY and log is Log.UNREADABLE:
+        raise InputError(
+            f"{path}: {where}, beside a -wal file this user may not read (its transactions"
+            " not yet in the store); ask for read access to the -wal and -shm files too, or"
+            " copy the three files to writable storage and give the copy as --db"
+        )
+    if query == READ_ONLY and log is Log.NOT_A_LOG:
         raise InputError(
             f"{path}: {where}, beside a -wal file that is not a SQLite"
             " write-ahead log (damaged, or another file's); restore the store from a backup,"
             " or copy it alone to writable storage and give the copy as --db"
         )
     stamp = file_stamp(real)
-    found = _inspect(path, wait, query)
+    try:
+        found = _inspect(path, wait, query)
+    except InputError:
+        _refuse_if_changed(path, stamp if query == IMMUTABLE else None)
+        raise
     if found != _OURS:
         _refuse_missing(path, found)
     try:
@@ -475,14 +484,33 @@ class WhereItIs(sqlite3.Connection):
     stamp: tuple[int, int, int] | None
 
 
+@contextlib.contextmanager
+def read_unchanged(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A block that reads the store ``connection`` reads where it is: at its end, and at a
+    SQLite error within it (pages read while another process rewrote them look damaged), the
+    store is checked unchanged (:func:`check_unchanged`), or what was read is not used."""
+    try:
+        yield connection
+    except sqlite3.Error:
+        check_unchanged(connection)
+        raise
+    check_unchanged(connection)
+
+
+def _refuse_if_changed(path: Path, stamp: tuple[int, int, int] | None) -> None:
+    """Raise the refusal of a store changed beneath its read (:func:`changed_beneath`) if the
+    file at ``path``, read as immutable when it had ``stamp``, has changed since."""
+    if stamp is not None and file_stamp(Path(os.path.realpath(path))) != stamp:
+        raise InputError(changed_beneath(path)) from None
+
+
 def check_unchanged(connection: sqlite3.Connection) -> None:
     """Raise :class:`~reporting.errors.InputError` if the store ``connection`` reads as
     immutable was written since it was opened: a read-only view (a bind mount, a container's
     volume) of a store another process writes, where what was read may mix two states. A
     caller checks before it uses what it read; any other connection passes."""
-    stamp = connection.stamp if isinstance(connection, WhereItIs) else None
-    if stamp is not None and file_stamp(connection.path) != stamp:
-        raise InputError(changed_beneath(connection.path))
+    if isinstance(connection, WhereItIs):
+        _refuse_if_changed(connection.path, connection.stamp)
 
 
 def changed_beneath(path: Path) -> str:

@@ -11,7 +11,6 @@ a folder holding the store is bound read-only; nothing outside the command sees 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -19,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import rows, run_main
+from helpers import as_the_files_say, rows, run_main
 
 from reporting.errors import InputError
 from reporting.store import schema
@@ -327,15 +326,6 @@ def test_serve_refuses_every_page_once_the_store_changed_beneath_it(archive, tmp
     assert text.startswith(f"503 Service Unavailable: {mount / 'store.sqlite'}: the store changed")
 
 
-#: A command as a user who may read the store but not write it: as root, without the
-#: capabilities that pass over a file's permissions (util-linux's setpriv).
-AS_THE_FILES_SAY = [
-    "setpriv",
-    "--bounding-set=-dac_override,-dac_read_search,-fowner",
-    "--inh-caps=-dac_override,-dac_read_search,-fowner",
-]
-
-
 @pytest.fixture
 def readable_only(archive, tmp_path):
     """A copy of the archive's store in a folder this user may read but not write (an
@@ -350,14 +340,8 @@ def readable_only(archive, tmp_path):
 
 def as_a_reader(*args: str) -> subprocess.CompletedProcess:
     """``baccarat-report ARGS`` as a user who may only read what the files' modes let read."""
-    command = [sys.executable, "-m", "reporting", *args]
-    as_root = os.geteuid() == 0
-    return subprocess.run(
-        (AS_THE_FILES_SAY if as_root else []) + command,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    command = as_the_files_say([sys.executable, "-m", "reporting", *args])
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
 def test_a_store_this_user_may_only_read_is_read_where_it_is(archive, readable_only, tmp_path):
@@ -390,25 +374,33 @@ def test_a_store_this_user_may_only_read_is_read_where_it_is(archive, readable_o
     ]
 
 
-def _written_first(original, db: Path):
-    """``original``, called after another process's write to the store at ``db``."""
+def _written_first(original, db: Path, damaged: bool):
+    """``original``, called after another process's write to the store at ``db``; with
+    ``damaged``, the read then meets pages the write was rewriting (SQLite: malformed)."""
 
     def writes_then_reads(*args, **kwargs):
         writer = sqlite3.connect(db)
         writer.execute("DELETE FROM findings")
         writer.commit()
         writer.close()
+        if damaged:
+            error = sqlite3.DatabaseError("database disk image is malformed")
+            error.sqlite_errorcode = 11
+            raise error
         return original(*args, **kwargs)
 
     return writes_then_reads
 
 
+@pytest.mark.parametrize("damaged", [False, True], ids=["read", "read-as-damaged"])
 @pytest.mark.parametrize("command", ["export", "disclose", "rules"])
 def test_a_command_whose_store_changed_while_it_read_it_uses_nothing_of_it(
-    archive, tmp_path, monkeypatch, capsys, command
+    archive, tmp_path, monkeypatch, capsys, command, damaged
 ):
     """The command's own reading is what another process's write meets (a read-only view
-    of a store written elsewhere): the command stops, exit 2, and writes nothing."""
+    of a store written elsewhere): the command stops, exit 2, and writes nothing. A read of
+    pages the writer was rewriting looked damaged: it said to restore a healthy store from a
+    backup."""
     from reporting import cli
     from reporting.figures import disclosure
     from reporting.store import parquet
@@ -417,9 +409,13 @@ def test_a_command_whose_store_changed_while_it_read_it_uses_nothing_of_it(
     shutil.copy(archive[0] / "store.sqlite", db)
     monkeypatch.setattr(schema, "on_read_only_media", lambda path: True)
     if command == "export":
-        monkeypatch.setattr(parquet, "_write_copy", _written_first(parquet._write_copy, db))
+        monkeypatch.setattr(
+            parquet, "_write_copy", _written_first(parquet._write_copy, db, damaged)
+        )
     else:
-        monkeypatch.setattr(disclosure, "disclose", _written_first(disclosure.disclose, db))
+        monkeypatch.setattr(
+            disclosure, "disclose", _written_first(disclosure.disclose, db, damaged)
+        )
     out = tmp_path / "out"
     arguments = {
         "export": ["--parquet", str(out)],
@@ -433,3 +429,37 @@ def test_a_command_whose_store_changed_while_it_read_it_uses_nothing_of_it(
     assert stopped.value.code == 2
     assert f"{db}: the store changed while it was read" in capsys.readouterr().err
     assert not out.exists() or not any(out.rglob("*.*"))
+
+
+def test_a_wal_this_user_may_not_read_is_said_to_be_so(archive, tmp_path):
+    """A store readable by this user beside a -wal of transactions it may not read (made
+    readable, its -wal forgotten) was said to lie beside a -wal that is no log, to restore
+    from a backup."""
+    taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
+    db = taken / "store.sqlite"
+    db.chmod(0o444)
+    Path(f"{db}-wal").chmod(0o000)
+    taken.chmod(0o555)
+    try:
+        refused = as_a_reader("export", "--db", str(db), "--parquet", str(tmp_path / "copy"))
+    finally:
+        taken.chmod(0o755)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"baccarat-report: {db}: read-only for this user, beside a -wal file this user may"
+        " not read (its transactions not yet in the store); ask for read access to the -wal"
+        " and -shm files too, or copy the three files to writable storage and give the copy"
+        " as --db\n"
+    )
+
+
+def test_a_wal_of_its_header_alone_is_read_without_it_at_once(archive, tmp_path):
+    """A -wal of its header alone (no transaction in it) beside a -shm that says it holds
+    some: SQLite tried again for ten seconds, then failed. No transaction waits in it: the
+    store is read as it is."""
+    taken = snapshot_with_a_transaction_in_its_wal(archive, tmp_path)
+    wal = taken / "store.sqlite-wal"
+    wal.write_bytes(wal.read_bytes()[:32])
+    exported = export_from(taken, tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    assert "rounds: 2 rows" in exported.stdout  # the round deleted in the -wal's frames
