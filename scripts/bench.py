@@ -11,7 +11,7 @@ Phases, each in its own process so peak memory (RSS) is its own:
 * floor: the raw insert of the very same round and bet rows (read back from the ingested
   database into lists before the clock starts, in the order ingest wrote them) into tables
   with their primary keys alone (the target's floor), then into the project's whole schema
-  (:data:`reporting.store.schema.SCHEMA`, its indexes made first), each in a fresh database:
+  (:data:`reporting.store.sql.SCHEMA`, its indexes made first), each in a fresh database:
   one ``executemany`` for each table, one transaction, the pragmas of the store's
   ``connect()`` (WAL, synchronous NORMAL, its cache size). What ingest adds to the first is
   its own work (reading, checking, deciding duplicates and conflicts) and the indexes a

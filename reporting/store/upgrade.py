@@ -10,7 +10,8 @@ import sqlite3
 
 from reporting.errors import InputError
 from reporting.store.faults import begin_immediate, connection_fault
-from reporting.store.schema import (
+from reporting.store.schema import schema_version
+from reporting.store.sql import (
     APPLICATION_ID,
     FINDINGS_SCHEMA,
     GAME_MONTH_INDEX,
@@ -22,7 +23,6 @@ from reporting.store.schema import (
     SCHEMA_VERSION,
     VIEW_NAMES,
     VIEWS,
-    schema_version,
 )
 
 __all__ = ["upgrade"]

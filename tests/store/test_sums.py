@@ -66,7 +66,7 @@ def test_every_money_sum_of_the_reports_goes_through_the_split():
     found = [
         f"{path.relative_to(ROOT)}:{number}"
         for path in sorted((ROOT / "reporting").rglob("*.py"))
-        if path.name != "schema.py"
+        if path.name != "sql.py"  # the browsing views
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if PLAIN_MONEY_SUM.search(line.replace(SPREAD, ""))
     ]
