@@ -79,9 +79,10 @@ __all__ = [
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
 
-#: The byte order marks of UTF-16 (UTF-32's little-endian mark begins as UTF-16's).
-_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff")
-WIDE_TEXT = "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"
+#: The byte order marks of UTF-16 and UTF-32 (UTF-32's little-endian mark begins as
+#: UTF-16's).
+_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+WIDE_TEXT = "UTF-16 or UTF-32 text: a round log is UTF-8 text; export or save it as UTF-8"
 #: A record begun after a carriage return alone: lines ended as classic Mac OS ended them.
 _AFTER_A_LONE_CR = re.compile(rb"\r[ \t]*[{\[]")
 
@@ -180,7 +181,7 @@ def _records(
     data = readline(MAX_LINE_BYTES)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
-    refuse_unreadable_text(name, data)
+    refuse_unreadable_text(name, data, handle)
     while data:
         number += 1
         try:
@@ -355,23 +356,35 @@ def wide_text(head: bytes) -> bool:
     """Whether a file's first four bytes are UTF-16 (or UTF-32) text: its byte order mark, or
     a NUL in every other byte without one (UTF-8 text holds none; a file of NULs, one being
     written, is not said to be)."""
-    if head[:2] in _WIDE_MARKS:
+    if head.startswith(_WIDE_MARKS):
         return True
     return len(head) >= 4 and (head[1] == head[3] == 0) != (head[0] == head[2] == 0)
 
 
-def refuse_unreadable_text(name: str, first: bytes) -> None:
-    """Refuse a file whose first line read says it is no UTF-8 text of lines: UTF-16 text (a
-    gzip's, or a plain file's without its mark), or lines ended by a carriage return alone,
-    which read as one line: taken for a file still being written, or one line too long."""
-    if wide_text(first[:4]):
+def refuse_unreadable_text(name: str, first: bytes, handle: IO[bytes]) -> None:
+    """Refuse a file whose first line read (from ``handle``, which the bytes after it are
+    peeked from) says it is no UTF-8 text of lines: UTF-16 text (a gzip's, or a plain file's
+    without its mark), or lines ended by a carriage return alone, which read as one line:
+    taken for a file still being written, or one line too long."""
+    head = first[:4]
+    if len(head) < 4 and hasattr(handle, "peek"):  # a blank first line: b"\n" of UTF-16
+        head = (head + handle.peek(4))[:4]
+    if wide_text(head):
         raise InputError(f"{name}: {WIDE_TEXT}")
-    if first[-1:] != b"\n" and _AFTER_A_LONE_CR.search(first):
+    if first[-1:] != b"\n" and _ends_a_record_at_a_lone_cr(first):
         raise InputError(
             f"{name}: its lines end in a carriage return alone (as classic Mac OS ended them),"
             " where a round log's end in a line feed (LF, or CR LF): convert it (for example"
             " with tr '\\r' '\\n')"
         )
+
+
+def _ends_a_record_at_a_lone_cr(first: bytes) -> bool:
+    """Whether a first line without a line feed holds a whole record ended by a carriage
+    return and another begun after it (a CR alone is JSON's whitespace too: a record may hold
+    one, ``"bets":\\r[``)."""
+    found = _AFTER_A_LONE_CR.search(first)
+    return found is not None and _whole_json(first[: found.start()])
 
 
 def refuse_if_cut(name: str, number: int, data: bytes) -> None:

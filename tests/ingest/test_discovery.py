@@ -267,6 +267,7 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
     (inbox / "wide-be.jsonl").write_bytes(b"\xfe\xff" + "{}\n".encode("utf-16-be"))
     (inbox / "unmarked-le.jsonl").write_bytes("{}\n".encode("utf-16-le"))
     (inbox / "unmarked-be.jsonl").write_bytes("{}\n".encode("utf-16-be"))
+    (inbox / "wide-32-be.jsonl").write_bytes(b"\x00\x00\xfe\xff" + "{}\n".encode("utf-32-be"))
     (inbox / "zeros.jsonl").write_bytes(bytes(8))  # preallocated, being written: not said
     (inbox / "rounds.csv").write_bytes(gzip.compress(b"round_id\n"))
     (inbox / "bets.csv").write_text("round_id\n", encoding="utf-8")
@@ -277,7 +278,7 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
         "good.jsonl",
         "zeros.jsonl",
     ]
-    wide = "UTF-16 text: a round log is UTF-8 text; export or save it as UTF-8"
+    wide = "UTF-16 or UTF-32 text: a round log is UTF-8 text; export or save it as UTF-8"
     assert [(item.path.name, item.reason) for item in unread] == [
         (
             "bets.csv",
@@ -288,6 +289,7 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
         ("rounds.csv", "gzip data: a CSV file is read as plain text; decompress it"),
         ("unmarked-be.jsonl", wide),
         ("unmarked-le.jsonl", wide),
+        ("wide-32-be.jsonl", wide),
         ("wide-be.jsonl", wide),
         ("wide.jsonl", wide),
     ]

@@ -343,6 +343,12 @@ def test_lines_ended_by_a_carriage_return_alone_are_said_and_nothing_loads(
     path.write_bytes((gzip.compress if gzipped else bytes)(data.replace(b"\n", b"\r\n")))
     records, rejects = read(Source(path, "jsonl.gz" if gzipped else "jsonl"), operator_config)
     assert [record.round_id for record in records] == ["R-1", "R-2"] and rejects == []
+    # a CR as JSON's whitespace inside a record, the one line without its line feed, loads
+    one = line(make_round("R-3")).rstrip(b"\n").replace(b'"bets":', b'"bets":\r', 1)
+    assert b'"bets":\r[' in one
+    path.write_bytes(gzip.compress(one) if gzipped else one)
+    records, rejects = read(Source(path, "jsonl.gz" if gzipped else "jsonl"), operator_config)
+    assert [record.round_id for record in records] == ["R-3"] and rejects == []
 
 
 def test_reject_messages_of_a_huge_value_stay_short(

@@ -178,7 +178,7 @@ def _line_records(
     data = readline(MAX_LINE_BYTES)
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
-    refuse_unreadable_text(name, data)
+    refuse_unreadable_text(name, data, handle)
     while data:
         number += 1
         if not data.strip(_WHITESPACE):

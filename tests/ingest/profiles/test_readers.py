@@ -184,10 +184,11 @@ def test_a_profile_s_json_lines_ended_by_carriage_returns_or_in_utf_16_are_refus
     (tmp_path / "games.jsonl").write_text("\r".join(lines) + "\r", encoding="utf-8")
     with pytest.raises(InputError, match=r"games\.jsonl: its lines end in a carriage return"):
         read(tmp_path / "games.jsonl", config)
-    with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding="utf-16-le") as handle:
-        handle.write("\n".join(lines) + "\n")
-    with pytest.raises(InputError, match=r"games\.jsonl\.gz: UTF-16 text: a round log is UTF-8"):
-        read(tmp_path / "games.jsonl.gz", config)
+    for encoding, first in [("utf-16-le", ""), ("utf-16-le", "\n"), ("utf-16-be", "\r\n")]:
+        with gzip.open(tmp_path / "games.jsonl.gz", "wt", encoding=encoding) as handle:
+            handle.write(first + "\n".join(lines) + "\n")  # a blank first line read alone
+        with pytest.raises(InputError, match=r"games\.jsonl\.gz: UTF-16 or UTF-32 text: a"):
+            read(tmp_path / "games.jsonl.gz", config)
 
 
 def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
