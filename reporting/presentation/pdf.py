@@ -59,8 +59,11 @@ FONTS_CSS = TEMPLATE_DIR / "rules" / "fonts.css"
 #: after each page's own style: outside the HTML page, so that its bytes stay the same.
 PRINT_CSS = TEMPLATE_DIR / "rules" / "print.css"
 #: What a page whose tables ran past the right margin is laid out again with, in turn: its
-#: tables a little tighter, then their headings' words free to break where a column ends.
-FALLBACK_CSS = (TEMPLATE_DIR / "rules" / "tighter.css", TEMPLATE_DIR / "rules" / "narrow.css")
+#: tables a little tighter, then the Banker matrix's headings free to break where a column
+#: ends, then every table's headings (and a bet's table's words).
+FALLBACK_CSS = tuple(
+    TEMPLATE_DIR / "rules" / name for name in ("tighter.css", "matrix.css", "narrow.css")
+)
 
 
 @contextmanager
@@ -162,9 +165,9 @@ def laid_out(html: str):
 
     A page that prints a line past its right margin (a table whose words are wider than its
     columns: a hand's name an operator chose, a translation's long words) is laid out again
-    with :data:`FALLBACK_CSS`, a style at a time, until it fits: its tables a little tighter,
-    then their headings' words broken where a column ends. A page that fits is laid out once,
-    as its own style says."""
+    with :data:`FALLBACK_CSS`, a style more at a time, until it fits: its tables a little
+    tighter, then the Banker matrix's headings broken where a column ends, then every table's.
+    A page that fits is laid out once, as its own style says."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(
@@ -184,7 +187,7 @@ def laid_out(html: str):
     )
     document = page.render(stylesheets=list(stylesheets), font_config=font_config)
     for taken in range(1, len(fallbacks) + 1):  # a table wider than the paper: tighter, then
-        if not lines_past(document, margin=True):  # its headings' words broken
+        if not lines_past(document, margin=True):  # the matrix's headings broken, then all
             break
         more = [*stylesheets, *fallbacks[:taken]]
         document = page.render(stylesheets=more, font_config=font_config)

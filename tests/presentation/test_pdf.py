@@ -124,6 +124,21 @@ def test_a_hand_s_name_of_the_operator_s_prints_its_tables_within_the_margin(
     assert lines_past(laid_out(render_html(sheet)), margin=True) == []
 
 
+def test_only_the_table_past_the_margin_has_its_words_broken(operator_config):
+    """A Danish page whose Banker matrix alone ran past the margin had every table's words
+    broken in the fallback ("Spillerposition-en Pair" in a bets table that fitted): the
+    matrix's headings break first, and the other tables keep their words whole."""
+    words = (("da", (("banker", "Bankørpositionen"), ("player", "Spillerpositionen"))),)
+    game = dataclasses.replace(operator_config.game("live-baccarat-dk"), words=words)
+    sheet = build_rule_sheet(
+        game, "da", disclosure=None, as_of=date(2026, 11, 30), tool_version="1"
+    )
+    document = laid_out(render_html(sheet))
+    assert lines_past(document, margin=True) == []
+    text = helpers.pdf_text(document.write_pdf(), layout=False)
+    assert text.count("Spillerpositionen Pair") >= 2  # the bets tables' names, whole
+
+
 # --- page breaks ----------------------------------------------------------------------------
 
 
