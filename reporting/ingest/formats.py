@@ -100,9 +100,9 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 def content_problem(path: Path) -> str | None:
     """Why a file whose name says plain text cannot be read as such, from its first bytes, or
-    None: gzip data (named ``.jsonl`` instead of ``.jsonl.gz``), or UTF-16 text. Each would be
-    read line by line into rejects, and its last line taken for one still being written: said
-    at once instead, for a file that loads only once renamed or saved again."""
+    None: gzip data (named ``.jsonl`` instead of ``.jsonl.gz``), or UTF-16 or UTF-32 text.
+    Each would be read line by line into rejects, and its last line taken for one still being
+    written: said at once instead, for a file that loads only once renamed or saved again."""
     found = format_of_file(path)
     if found is None or found.gzip:
         return None

@@ -363,9 +363,9 @@ def wide_text(head: bytes) -> bool:
 
 def refuse_unreadable_text(name: str, first: bytes, handle: IO[bytes]) -> None:
     """Refuse a file whose first line read (from ``handle``, which the bytes after it are
-    peeked from) says it is no UTF-8 text of lines: UTF-16 text (a gzip's, or a plain file's
-    without its mark), or lines ended by a carriage return alone, which read as one line:
-    taken for a file still being written, or one line too long."""
+    peeked from) says it is no UTF-8 text of lines: UTF-16 or UTF-32 text (a gzip's, or a plain
+    file's without its mark), or lines ended by a carriage return alone, which read as one
+    line: taken for a file still being written, or one line too long."""
     head = first[:4]
     if len(head) < 4 and hasattr(handle, "peek"):  # a blank first line: b"\n" of UTF-16
         head = (head + handle.peek(4))[:4]

@@ -35,10 +35,10 @@ from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR
 from reporting.presentation.rulesheet_model import RuleSheet
 
 __all__ = [
+    "FALLBACK_CSS",
     "FONT_FILES",
     "FONTS_CSS",
     "PDF_VARIANT",
-    "FALLBACK_CSS",
     "PRINT_CSS",
     "html_to_pdf",
     "laid_out",
