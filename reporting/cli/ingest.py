@@ -220,12 +220,8 @@ def print_summary(result: IngestResult, db: Path) -> None:
     if not result.files:
         console.print("No round logs found in the given paths.")
     elif not result.rounds_loaded and not result.rejected_count and not result.failed:
-        empty = not any(
-            item.status == "already_ingested" or item.rounds_skipped_duplicate
-            for item in result.files
-        )
         console.print(
             "Nothing loaded: the files read hold no round."
-            if empty
+            if result.held_no_round
             else "Nothing new: every file or round was already loaded."
         )

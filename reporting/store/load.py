@@ -112,6 +112,18 @@ class IngestResult:
         """Sources that could not be read to the end (nothing of them was loaded)."""
         return [f for f in self.files if f.status == "failed"]
 
+    @property
+    def held_no_round(self) -> bool:
+        """Whether the files read held no round at all: none loaded, none rejected, none
+        already stored (a provider's empty export), as against files loaded before."""
+        return (
+            not self.rounds_loaded
+            and not self.rejected_count
+            and not any(
+                f.status == "already_ingested" or f.rounds_skipped_duplicate for f in self.files
+            )
+        )
+
 
 def ingest(
     connection: sqlite3.Connection,
