@@ -122,6 +122,15 @@ MEASURE = r"""
         `${Math.round(text.right)} px, visible ${Math.round(left)}..${Math.round(right)} px`);
     }
   }
+  // A figure that fits its column is read whole ("€128,549.40"): its break opportunities
+  // (<wbr>) are the printed page's, never a screen's ("€128," over "549.40", two figures).
+  for (const figure of document.querySelectorAll('.figure')) {
+    const tops = [...figure.getClientRects()].filter((box) => box.width > 0)
+      .map((box) => Math.round(box.top));
+    if (new Set(tops).size > 1) {
+      problems.push(`the figure "${figure.textContent}" is split across lines in ${where(figure)}`);
+    }
+  }
   // A cell whose content is wider than its column spills over its neighbour.
   for (const cell of document.querySelectorAll('th, td')) {
     if (cell.scrollWidth > cell.clientWidth + 1 && !cell.closest('table.matrix')) {
