@@ -172,7 +172,7 @@ HEADERS = {
     "Disclosure check": [
         "Game",
         "Regulator",
-        "Previous month's win",
+        "Previous month's win percentage",
         "On its pages",
         "Reference month",
         "Updated on",

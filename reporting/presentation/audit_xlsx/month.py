@@ -224,7 +224,7 @@ def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
     columns = [
         _Column("Game", TEXT),
         _Column("Regulator", TEXT),
-        _Column("Previous month's win", PERCENT),
+        _Column("Previous month's win percentage", PERCENT),
         _Column("On its pages", TEXT),
         _Column("Reference month", TEXT),
         _Column("Updated on", DATE),
