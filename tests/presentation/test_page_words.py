@@ -238,6 +238,21 @@ def test_the_italian_adm_row_of_the_month_says_updated_once(operator_config):
     assert macros.win_percentage_value(adm) == "97,25% (pubblicato in data 5 novembre 2026)"
 
 
+@pytest.mark.parametrize("language", ["it", "en", "da", "fr"])
+def test_a_draft_page_says_its_win_percentage_is_not_yet_published(operator_config, language):
+    """A page marked "DRAFT, not for publication" said its figure was "published on 5
+    November 2026", while the audit said it was on draft pages, not published."""
+    game = operator_config.games["live-baccarat-it"]
+    sheet = build_rule_sheet(game, language, disclosure=None, as_of=AS_OF, tool_version="t")
+    adm = dataclasses.replace(sheet.adm, win_percentage=Decimal("97.25"))
+    macros = make_environment(language).get_template("rules/macros.html.j2").module
+    final, draft = macros.win_percentage_value(adm), macros.win_percentage_value(adm, True)
+    assert draft != final
+    words = {"it": "non ancora pubblicato", "en": "not yet published", "da": "endnu ikke",
+             "fr": "pas encore publié"}[language]  # fmt: skip
+    assert words in draft and words not in final
+
+
 def test_the_adm_block_names_the_tables_hours_and_the_strategy_as_adm_does(operator_config):
     html = page_of(operator_config.games["live-baccarat-it"], "it")
     assert "Orari di apertura del tavolo" in html

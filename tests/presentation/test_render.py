@@ -481,7 +481,7 @@ def test_rules_command_reads_the_monthly_figure_from_the_database(
     assert result.exit_code == 1, result.output  # no play, a declared RTP in doubt: a draft
     assert f"wrote {tmp_path / 'live-baccarat-it.en.html'}" in result.stdout
     html = (tmp_path / "live-baccarat-it.en.html").read_text(encoding="utf-8")
-    assert "0.00% (published on 5 November 2026)" in html
+    assert "0.00% (computed on 5 November 2026; not yet published)" in html  # a draft
     assert "no play in 2026-10" in result.stderr
 
 
