@@ -510,6 +510,10 @@ def test_the_charts_are_native_and_read_the_workbook_s_cells(month):
             for bound in chart.findall("c:chart/c:plotArea/c:lineChart/c:ser", CHART_NS):
                 assert bound.find("c:smooth", CHART_NS).get("val") == "0"
                 assert bound.find("c:spPr/a:ln/a:noFill", CHART_NS) is not None
+                # its dash drawn in black, fill and edge: LibreOffice drew it white on white
+                marker = bound.find("c:marker/c:spPr", CHART_NS)
+                assert marker.find("a:solidFill/a:srgbClr", CHART_NS).get("val") == "000000"
+                assert marker.find("a:ln/a:solidFill/a:srgbClr", CHART_NS).get("val") == "000000"
         else:
             (line,) = series_of(chart, "lineChart")
             assert cells(workbook, line["tx"]) == ["Cumulative RTP"]

@@ -12,6 +12,7 @@ from typing import Any
 from openpyxl.chart import BarChart, LineChart, Reference, Series
 from openpyxl.chart.data_source import StrRef
 from openpyxl.chart.series import SeriesLabel
+from openpyxl.chart.shapes import GraphicalProperties
 from openpyxl.chart.text import RichText, Text
 from openpyxl.chart.title import Title
 from openpyxl.drawing.text import (
@@ -179,6 +180,9 @@ def _rtp_chart(
     for header in ("Lower bound", "Upper bound"):
         bound = _series(sheet, 1 + headers.index(header), rows)
         bound.marker.symbol, bound.marker.size = "dash", 14  # visible for a single bet type
+        # drawn in black: left to the application, LibreOffice drew the dashes white on white
+        bound.marker.graphicalProperties = GraphicalProperties(solidFill="000000")
+        bound.marker.graphicalProperties.line.solidFill = "000000"
         # a bound is a mark per bet type, not a line from one bet type to the next (a
         # smoothed one, as LibreOffice draws a series with no word on it, dives below 0%)
         bound.smooth = False
