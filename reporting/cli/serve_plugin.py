@@ -30,7 +30,8 @@ from markupsafe import Markup
 from reporting.config.languages import language
 from reporting.presentation.i18n import Formatter
 from reporting.store.query_bounds import MAX_REQUESTS, SQLITE_HEAP_BYTES, bound_connection
-from reporting.store.schema import VIEW_NAMES, changed_beneath, file_stamp
+from reporting.store.schema import changed_beneath, file_stamp
+from reporting.store.sql import VIEW_NAMES
 
 #: The HTTP methods answered: those that only read.
 READ_METHODS = frozenset({"GET", "HEAD"})

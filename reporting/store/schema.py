@@ -16,6 +16,7 @@ import stat
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase
@@ -28,19 +29,11 @@ from reporting.store.faults import (
 )
 from reporting.store.sql import (
     APPLICATION_ID,
-    FINDINGS_SCHEMA,
-    GAME_MONTH_INDEX,
-    INGEST_LOG,
-    INGEST_LOG_COLUMNS,
-    INGEST_MONTHS,
-    MONTH_INDEXES,
     SCHEMA,
     SCHEMA_VERSION,
     TABLES,
     TABLES_OF_VERSION_1,
     TABLES_OF_VERSION_2,
-    VIEW_NAMES,
-    VIEWS,
 )
 from reporting.store.wal import Log, log_at
 
@@ -48,18 +41,10 @@ __all__ = [
     "APPLICATION_ID",
     "BET_CONTENT_FIELDS",
     "DEFAULT_WAIT",
-    "FINDINGS_SCHEMA",
-    "GAME_MONTH_INDEX",
-    "INGEST_LOG",
-    "INGEST_LOG_COLUMNS",
-    "INGEST_MONTHS",
-    "MONTH_INDEXES",
     "ROUND_CONTENT_FIELDS",
     "SCHEMA",
     "SCHEMA_VERSION",
     "TABLES",
-    "VIEWS",
-    "VIEW_NAMES",
     "WhereItIs",
     "changed_beneath",
     "check_unchanged",
@@ -154,9 +139,10 @@ def connect(
     system is opened where it is (:func:`_open_where_it_is`), not refused.
     """
     path = Path(path)
-    query = read_only_query(path) if read_only else None
-    if query is not None:
-        return _open_where_it_is(path, query, wait)
+    if read_only:
+        where_it_is = _where_it_is(os.path.realpath(path))
+        if where_it_is is not None:
+            return _open_where_it_is(path, where_it_is, wait)
     found = _inspect(path, wait)
     if found != _OURS and not create:
         _refuse_missing(path, found)
@@ -205,10 +191,28 @@ def read_only_query(path: Path) -> str | None:
     SQLite URI: ``immutable=1`` when no transaction waits in a ``-wal`` file beside it
     (SQLite cannot make its ``-shm`` there), ``mode=ro`` when one does (read through the
     ``-shm`` file beside it); None where the store can be opened as usual."""
-    real = os.path.realpath(path)  # SQLite keeps -wal and -shm beside the file a link names
-    if _why_read_only(real) is None:
+    where_it_is = _where_it_is(os.path.realpath(path))
+    return None if where_it_is is None else where_it_is.query
+
+
+class _WhereItIs(NamedTuple):
+    """How a store is read where nothing can be written beside it: the URI query, the words
+    of why (:func:`_why_read_only`), and what its ``-wal`` file holds."""
+
+    query: str
+    where: str
+    log: Log
+
+
+def _where_it_is(real: str) -> _WhereItIs | None:
+    """How the store at ``real`` (a link resolved: SQLite keeps -wal and -shm beside the file
+    a link names) is read where it is (:func:`read_only_query`); None where it can be opened
+    as usual. Its file system and its -wal file are looked at once."""
+    where = _why_read_only(real)
+    if where is None:
         return None
-    return IMMUTABLE if log_at(f"{real}-wal") is Log.NONE else READ_ONLY
+    log = log_at(f"{real}-wal")
+    return _WhereItIs(IMMUTABLE if log is Log.NONE else READ_ONLY, where, log)
 
 
 def _why_read_only(real: str) -> str | None:
@@ -222,7 +226,7 @@ def _why_read_only(real: str) -> str | None:
     return "read-only for this user" if os.access(real, os.R_OK) and not writable else None
 
 
-def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection:
+def _open_where_it_is(path: Path, where_it_is: _WhereItIs, wait: float) -> sqlite3.Connection:
     """A store on a read-only file system (a write-once archive, a read-only mount, a
     snapshot), or that this user may only read (an auditor's account), opened to be read where
     it is, by the URI query of :func:`read_only_query`.
@@ -233,9 +237,9 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
     immutable is a :class:`WhereItIs`: :func:`check_unchanged` tells whether another process
     wrote it meanwhile."""
     real = Path(os.path.realpath(path))
-    where = _why_read_only(str(real)) or "read-only"
+    query, where, log = where_it_is
     if query == READ_ONLY:
-        _refuse_an_unreadable_log(path, real, where)
+        _refuse_an_unreadable_log(path, real, where, log)
     stamp = file_stamp(real)
     try:
         found = _inspect(path, wait, query)
@@ -270,7 +274,7 @@ def _open_where_it_is(path: Path, query: str, wait: float) -> sqlite3.Connection
     return connection
 
 
-def _refuse_an_unreadable_log(path: Path, real: Path, where: str) -> None:
+def _refuse_an_unreadable_log(path: Path, real: Path, where: str, log: Log) -> None:
     """Refuse, saying what to do, a store ``where`` it cannot be written (its words) whose
     ``-wal`` file, of transactions not yet in it, cannot be read: no ``-shm`` file to read it
     by, a ``-wal`` this user may not read, or one that is no write-ahead log."""
@@ -280,7 +284,6 @@ def _refuse_an_unreadable_log(path: Path, real: Path, where: str) -> None:
             " in its -wal file and no -shm file to read them by; copy the store and its -wal"
             " file to writable storage and give the copy as --db"
         )
-    log = log_at(f"{real}-wal")
     if log is Log.UNREADABLE:
         raise InputError(
             f"{path}: {where}, beside a -wal file this user may not read (its transactions"

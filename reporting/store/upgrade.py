@@ -7,6 +7,7 @@ release; the versions are listed at :data:`reporting.store.schema.SCHEMA_VERSION
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from reporting.errors import InputError
 from reporting.store.faults import begin_immediate, connection_fault
@@ -45,20 +46,8 @@ def upgrade(connection: sqlite3.Connection) -> None:
     try:
         begin_immediate(connection)
         try:
-            if schema_version(connection) == 1:
-                _upgrade_1_to_2(connection)  # ingest_log rebuilt as version 3 has it
-            elif schema_version(connection) == 2:
-                _upgrade_2_to_3(connection)
-            if schema_version(connection) == 3:
-                _upgrade_3_to_4(connection)
-            if schema_version(connection) == 4:
-                _upgrade_4_to_5(connection)
-            if schema_version(connection) == 5:
-                _upgrade_5_to_6(connection)
-            if schema_version(connection) == 6:
-                _upgrade_6_to_7(connection)
-            if schema_version(connection) == 7:
-                _upgrade_7_to_8(connection)
+            while step := _STEPS.get(schema_version(connection)):
+                step(connection)  # each sets the version it brings the store to
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute("COMMIT")
         except BaseException:
@@ -186,3 +175,16 @@ def _upgrade_7_to_8(connection: sqlite3.Connection) -> None:
         ") GROUP BY ingest_id, report_month"
     )
     connection.execute("PRAGMA user_version = 8")
+
+
+#: The step that brings a store of each earlier version further: version 1's rebuilds
+#: ``ingest_log`` as version 3 has it, so it goes straight to 3.
+_STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _upgrade_1_to_2,
+    2: _upgrade_2_to_3,
+    3: _upgrade_3_to_4,
+    4: _upgrade_4_to_5,
+    5: _upgrade_5_to_6,
+    6: _upgrade_6_to_7,
+    7: _upgrade_7_to_8,
+}

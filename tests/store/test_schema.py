@@ -16,11 +16,11 @@ from reporting.store.announced import loaded_through, unannounced_rounds
 from reporting.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
-    VIEW_NAMES,
     connect,
     stored_round_content,
 )
 from reporting.store.schema import TABLES as SCHEMA_TABLES
+from reporting.store.sql import VIEW_NAMES
 
 TABLES = {"rounds", "bets", "ingest_log", "rejected_records"}
 
