@@ -34,6 +34,7 @@ from helpers import (
     store_records,
 )
 from openpyxl import load_workbook
+from openpyxl.utils.cell import coordinate_from_string
 from openpyxl.worksheet._writer import ALL_TEMP_FILES as openpyxl_temporary_files
 
 import reporting.presentation.audit_xlsx
@@ -414,6 +415,18 @@ def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
     assert sheet["B3"].number_format == "yyyy-mm-dd"
 
 
+#: The grid a laptop's spreadsheet shows (1366 x 768 pixels, less the window's title, ribbon,
+#: formula bar, sheet tabs and status bar: about 490 pixels), in points.
+LAPTOP_GRID = 490 * 0.75
+
+
+def frozen_height(sheet) -> float:
+    """The height of the rows a sheet's panes hold in view, in points (a row of no height of
+    its own: the spreadsheets' 15)."""
+    _column, row = coordinate_from_string(sheet.freeze_panes or "A1")
+    return sum(sheet.row_dimensions[number].height or 15 for number in range(1, row))
+
+
 def test_headers_are_frozen_filtered_and_repeated_on_printed_pages(audit):
     workbook = load_workbook(audit.workbook)
     for name in SHEETS:
@@ -421,7 +434,10 @@ def test_headers_are_frozen_filtered_and_repeated_on_printed_pages(audit):
         top = header_row(name)
         last_column = sheet.cell(top, len(HEADERS[name])).column_letter
         rows = len(sheet_rows(audit.workbook, name))
-        assert sheet.freeze_panes == f"A{top + 1}", name
+        # a table's header stays in view where it heads its sheet; under a block of rows
+        # (Summary, Sign-off) the panes keep the first column, the games and labels, instead
+        assert sheet.freeze_panes == (f"A{top + 1}" if top == 1 else "B1"), name
+        assert frozen_height(sheet) <= LAPTOP_GRID / 3, name
         assert sheet.auto_filter.ref == f"A{top}:{last_column}{top + rows}", name
         assert sheet.print_title_rows == f"${top}:${top}", name
         assert sheet.page_setup.orientation == "landscape", name

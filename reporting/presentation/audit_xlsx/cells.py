@@ -299,7 +299,12 @@ class _SheetWriter:
         set_column_widths(sheet, [width + 2 for width in self.widths])
         self.header_height = max(header_height, LINE_HEIGHT * header_lines)
         self.wrapped = [index for index, column in enumerate(columns) if column.kind == WRAP]
-        sheet.freeze_panes = f"A{header_row + 1}"
+        # A table at the top of its sheet keeps its header in view as it scrolls. Under a
+        # block of rows (Summary's figures, Sign-off's reviewer) the panes would hold the whole
+        # block: on Summary, 16 rows and a header of rotated kinds, about 490 pixels, which is
+        # all the grid a laptop's spreadsheet shows. There only the first column (the games,
+        # the labels) stays in view, as the table scrolls sideways.
+        sheet.freeze_panes = f"A{header_row + 1}" if header_row == 1 else "B1"
         set_up_printing(
             sheet,
             orientation="landscape",
@@ -339,7 +344,9 @@ class _SheetWriter:
 
     def header(self) -> None:
         """The table's header row, at ``header_row``."""
-        assert self.next_row == self.header_row, "the header lands where the panes froze"
+        assert self.next_row == self.header_row, (
+            "the header lands on the row its panes and filter were set for"
+        )
         styles = self.book.styles
         self._put(
             [

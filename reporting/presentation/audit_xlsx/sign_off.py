@@ -92,8 +92,7 @@ _Row = tuple[list[tuple[str, object]], str | None, float | None]
 
 def _reviewer_block(book: _Book, licences: Sequence[LicenceLine]) -> list[_Row]:
     """The rows above the table: the period, the operator and its licences, the as-of date,
-    what the reviewer attests and the boxes to fill in (the table's header, where the panes
-    freeze, comes next)."""
+    what the reviewer attests and the boxes to fill in (the table's header comes next)."""
     rows: list[_Row] = [
         ([("title", f"Sign-off: {book.operator}")], "free", 21),
         ([("label", "Period"), (TEXT, book.period)], "free", None),
