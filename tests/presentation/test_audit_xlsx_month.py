@@ -288,7 +288,7 @@ def test_limits_and_disclosure_check(month):
         assert Decimal(str(row["Previous month's win percentage"])) == record.win_percentage / 100
         assert row["On its pages"] == record.on_the_pages
         assert (row["Regulator"], row["Reference month"], row["Rounds"]) == (
-            record.regulator,
+            record.regulator or "none configured",
             record.reference_month,
             record.rounds,
         )

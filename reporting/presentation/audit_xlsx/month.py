@@ -218,6 +218,11 @@ def _percent_share(percent: Decimal | Fraction | None) -> Decimal | None:
     return percent.scaleb(-2)
 
 
+#: The Regulator cell of a game whose configuration names none (its pages carry no regulator's
+#: block); a blank cell read as a figure missing.
+NO_REGULATOR = "none configured"
+
+
 def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
     """Each game's figure of the previous month, what it is on the game's pages, and what it
     rests on; a row with warnings emphasised (its pages are drafts)."""
@@ -239,7 +244,7 @@ def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
     ]
     rows = [
         (
-            *(check.game_id, check.regulator, _percent_share(check.win_percentage)),
+            *(check.game_id, check.regulator or NO_REGULATOR, _percent_share(check.win_percentage)),
             check.on_the_pages,
             *(check.reference_month, check.updated_on, check.rounds, check.currency),
             *(_money(check.stakes), _money(check.payouts), _percent_share(check.declared_rtp)),
