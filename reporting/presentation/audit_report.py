@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.cards import SUIT_SYMBOLS
-from reporting.figures.audit import hours_dealt, month_hours
+from reporting.figures.audit import hours_dealt, month_hours, month_minutes
 from reporting.figures.audit_records import (
     FINDING_SEVERITY,
     AvailabilityGap,
@@ -214,11 +214,14 @@ DRAFT_ADVICE: dict[str, str] = {
 class UncheckedAvailability(NamedTuple):
     """A live game whose pages say "open 24 hours" with no ``availability_gap_minutes``, and
     the local hours of the month in which its tables dealt a round (of ``hours``), for the
-    reader to weigh what was not looked for."""
+    reader to weigh what was not looked for. ``clock_went_back``: the month passed through
+    more time than its clock hours (the hour the clocks went through twice counts once: 744
+    clock hours in October in Rome, beside its 44,700 minutes elsewhere in the report)."""
 
     game_id: str
     hours_dealt: int
     hours: int
+    clock_went_back: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -613,7 +616,10 @@ def build_audit_report(
         outcome_flags=tuple(test for test in outcome_tests if test.flagged),
         availability_unchecked=tuple(
             UncheckedAvailability(
-                game.id, hours_dealt(audit.activity, game.id), month_hours(parsed, game.timezone)
+                game.id,
+                hours_dealt(audit.activity, game.id),
+                month_hours(parsed, game.timezone),
+                month_minutes(parsed, game.timezone) > 60 * month_hours(parsed, game.timezone),
             )
             for game in sorted(config.games.values(), key=attrgetter("id"))
             if game.availability_unchecked

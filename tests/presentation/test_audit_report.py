@@ -24,6 +24,7 @@ from helpers import alerts_of, faulted_october, pdf_text, store_records
 from pypdf import PdfReader
 
 from reporting.engine.games import ALWAYS_OPEN
+from reporting.figures.audit import month_minutes
 from reporting.figures.audit_records import (
     ActivityHour,
     AvailabilityGap,
@@ -54,6 +55,7 @@ from reporting.presentation.audit_report import (
 )
 from reporting.presentation.i18n import TEMPLATE_DIR
 from reporting.presentation.pdf import lines_past
+from reporting.records import Month
 from reporting.store.schema import connect
 from reporting.verify.run import verify
 
@@ -215,10 +217,13 @@ def test_the_summary_says_what_was_checked_found_and_not_checked(store, operator
     assert "Payout mismatch high 3" in text and "Every kind 4" in text
     # The sample's EZ table is live and open 24 hours with no availability_gap_minutes.
     # No round of it in this store: it was dealt in none of October's 744 local hours.
-    assert report.availability_unchecked == (UncheckedAvailability("ez-baccarat-it", 0, 744),)
+    assert report.availability_unchecked == (
+        UncheckedAvailability("ez-baccarat-it", 0, 744, clock_went_back=True),
+    )
     assert (
         "The availability of ez-baccarat-it : its pages say it is open 24 hours a day, and a"
-        " round was dealt at its tables in 0 of the month's 744 local clock hours, but its"
+        " round was dealt at its tables in 0 of the month's 744 local clock hours, the hour the"
+        " clocks went through twice when they went back counted once, but its"
         " configuration sets no availability_gap_minutes , so their idle stretches were not"
         " looked for (set it to look for them)." in text
     )
@@ -321,9 +326,19 @@ def test_a_game_of_availability_not_looked_for_is_named_with_the_hours_it_was_de
     ]
     audit = replace(month_audit(), activity=(*month_audit().activity, *hours))
     report = report_of(store, operator_config, audit=audit)
-    assert report.availability_unchecked == (UncheckedAvailability(ez, 3, 744),)
+    assert report.availability_unchecked == (UncheckedAvailability(ez, 3, 744, True),)
     text = plain(render_audit_html(report))
-    assert "a round was dealt at its tables in 3 of the month's 744 local clock hours" in text
+    # 744 clock hours beside the 44,700 minutes the gaps are counted against: the hour the
+    # clocks went back through twice is said, in a month where they went back only
+    assert (
+        "a round was dealt at its tables in 3 of the month's 744 local clock hours, the hour"
+        " the clocks went through twice when they went back counted once, but" in text
+    )
+    assert month_minutes(Month(2026, 10), "Europe/Rome") == 744 * 60 + 60
+    without = (UncheckedAvailability(ez, 3, 720, clock_went_back=False),)
+    text = plain(render_audit_html(replace(report, availability_unchecked=without)))
+    assert "in 3 of the month's 720 local clock hours, but" in text
+    assert "went back" not in text
 
 
 def test_the_availability_section_names_the_games_it_checked_and_those_it_did_not(
@@ -341,7 +356,8 @@ def test_the_availability_section_names_the_games_it_checked_and_those_it_did_no
     )
     assert (
         "Not looked for: the idle stretches of ez-baccarat-it (a round was dealt at its tables"
-        " in 0 of the month's 744 local clock hours), whose pages say it is open 24 hours a day"
+        " in 0 of the month's 744 local clock hours, the hour the clocks went through twice"
+        " when they went back counted once), whose pages say it is open 24 hours a day"
         " and whose configuration sets no availability_gap_minutes ." in section
     )
     assert "every table announced as always open" not in text
