@@ -88,7 +88,7 @@ HEADERS = {
         "Stakes",  # no currency in the header: the sample games play in EUR and in DKK
         "Payouts",
         "Actual RTP",
-        "Theoretical RTP",
+        "Theoretical RTP of the play",
         "Declared RTP",
         *FINDING_KINDS,
         "Findings",

@@ -198,7 +198,7 @@ def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column
         _Column(_money_header("Stakes", currencies), MONEY),
         _Column(_money_header("Payouts", currencies), MONEY),
         _Column("Actual RTP", PERCENT),
-        _Column("Theoretical RTP", PERCENT),
+        _Column("Theoretical RTP of the play", PERCENT),
         _Column("Declared RTP", PERCENT),
         *(_Column(kind, COUNT, rotate=True) for kind in kinds),
         _Column("Findings", COUNT),
@@ -290,7 +290,8 @@ def _summary_notes(*, one_currency: bool, unsettled: bool) -> list[str]:
     notes = [
         "Bets, stakes and payouts are those of settled rounds (a void round refunds its bets),"
         " as in the RTP checks sheet.",
-        "Theoretical RTP of a game: the exact RTP of each bet type weighted by its stakes.",
+        "Theoretical RTP of the play: the exact RTP of each bet type weighted by its stakes"
+        " (the Disclosure check's best theoretical RTP is that of the best bet offered).",
     ]
     if unsettled:
         notes.append(
