@@ -215,6 +215,30 @@ def page_key(html: str, as_of, author: str | None) -> str:
     return hashlib.sha256(repr((html, as_of.isoformat(), author)).encode("utf-8")).hexdigest()
 
 
+#: The pages printed by runs in the test process itself, by their whole input.
+_PRINTED_HERE: dict[str, bytes] = {}
+
+
+def print_once_in_this_process(monkeypatch) -> None:
+    """For the rest of a test: a page whose whole input a run in this process printed before
+    is taken from that print (the printer gives the same bytes for the same input:
+    tests/test_children.py). A child forked from this process prints as its test asks
+    (``print_once``), never from here."""
+    from reporting.presentation import pdf
+
+    print_page, here = pdf.html_to_pdf, os.getpid()
+
+    def html_to_pdf(html: str, as_of, *, author: str | None = None) -> bytes:
+        if os.getpid() != here:
+            return print_page(html, as_of, author=author)
+        key = page_key(html, as_of, author)
+        if key not in _PRINTED_HERE:
+            _PRINTED_HERE[key] = print_page(html, as_of, author=author)
+        return _PRINTED_HERE[key]
+
+    monkeypatch.setattr(pdf, "html_to_pdf", html_to_pdf)
+
+
 def _print_once(folder: Path) -> None:
     """In the child: the PDF printer takes a page printed before from ``folder``, by its
     input, and keeps there each page it prints anew."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from children import print_once_in_this_process
 
 from reporting.cli.monthly import _summary, monthly_document
 from reporting.config.loader import load_config
@@ -57,6 +58,13 @@ def _rejected_round(make_round, make_bet, round_id: str, settled_at: str) -> dic
 
 def no_pages(game, disclosure, as_of: date, folder: Path) -> list[Path]:
     return []
+
+
+@pytest.fixture(autouse=True)
+def print_once_here(monkeypatch):
+    """The runs' audit report, the same pages again and again, printed once
+    (:func:`children.print_once_in_this_process`): pages are not this module's subject."""
+    print_once_in_this_process(monkeypatch)
 
 
 @pytest.fixture

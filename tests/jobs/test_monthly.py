@@ -40,7 +40,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 import pytest
-from children import WarmChild, page_key
+from children import WarmChild, print_once_in_this_process
 from helpers import (
     bet_record,
     pdf_text,
@@ -59,7 +59,6 @@ from reporting.errors import InputError
 from reporting.files import make_staging
 from reporting.jobs import rendering
 from reporting.jobs.monthly import STAGING, LockHeld, lock_path, output_lock, run_monthly
-from reporting.presentation import pdf
 from reporting.records import FINDING_KINDS
 from reporting.sample import CARRIED_KINDS
 from reporting.sample.generator import generate_month
@@ -189,26 +188,11 @@ def monthly_argv(
     return [*argv, *extra]
 
 
-#: The pages printed by runs in this process, by their whole input (HTML, as-of date, author).
-_PRINTED_HERE: dict[str, bytes] = {}
-
-
 @pytest.fixture(autouse=True)
 def print_once_here(monkeypatch):
-    """A page whose whole input a run in this process printed before is taken from that print
-    (the printer gives the same bytes for the same input: tests/test_children.py). A child
-    forked from this process prints as its test asks (``print_once``), never from here."""
-    print_page, here = pdf.html_to_pdf, os.getpid()
-
-    def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
-        if os.getpid() != here:
-            return print_page(html, as_of, author=author)
-        key = page_key(html, as_of, author)
-        if key not in _PRINTED_HERE:
-            _PRINTED_HERE[key] = print_page(html, as_of, author=author)
-        return _PRINTED_HERE[key]
-
-    monkeypatch.setattr(pdf, "html_to_pdf", html_to_pdf)
+    """A page a run in this process printed before is taken from that print
+    (:func:`children.print_once_in_this_process`)."""
+    print_once_in_this_process(monkeypatch)
 
 
 def run_command(argv: list[str], cwd: Path, **options) -> subprocess.CompletedProcess:
