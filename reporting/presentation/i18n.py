@@ -515,21 +515,34 @@ _COMPILED = CompiledTemplates()
 #: characters; a void reason) may break anywhere (:func:`breakable`): kept whole, it pushed a
 #: table's figures past the paper's edge.
 LONGEST_WHOLE = 64
-_LONG_RUN = re.compile(rf"\S{{{LONGEST_WHOLE + 1},}}")
+#: Characters a text of the configuration (a game's or an operator's name, a licence, opening
+#: hours, a certificate) keeps together in a table's cell: 20 "W"s, the widest letter, fit the
+#: narrowest column such a text sits in, on a screen or on paper. A longer run may break
+#: anywhere: kept whole, it widened its table past the screen (30 "W"s of opening hours in
+#: the ADM block, in Greek, on a screen 641 pixels wide). Out of a table, a word that does not
+#: fit its line breaks where the line ends (the stylesheet's ``overflow-wrap``).
+LONGEST_GIVEN = 20
+_LONG_RUNS = {
+    longest: re.compile(rf"\S{{{longest + 1},}}") for longest in (LONGEST_WHOLE, LONGEST_GIVEN)
+}
 _BREAKS_ANYWHERE = Markup('<span style="white-space: normal; overflow-wrap: anywhere">{}</span>')
 
 
-def breakable(text: str) -> Markup:
+def breakable(text: str, longest: int = LONGEST_WHOLE) -> Markup:
     """An id or a text of the input as a page prints it (:func:`_as_input_shows`), a run of
-    more than :data:`LONGEST_WHOLE` characters without a space free to break anywhere.
+    more than ``longest`` characters without a space free to break anywhere
+    (:data:`LONGEST_WHOLE`; a text of the configuration: :data:`LONGEST_GIVEN`, the filter
+    ``given``).
 
     >>> str(breakable("LB-IT-01 <b>"))
     'LB-IT-01 &lt;b&gt;'
     >>> str(breakable("x" * 65))[:62]
     '<span style="white-space: normal; overflow-wrap: anywhere">xxx'
+    >>> str(breakable("x" * 21, LONGEST_GIVEN))[-28:], str(breakable("x" * 20, LONGEST_GIVEN))
+    ('xxxxxxxxxxxxxxxxxxxxx</span>', 'xxxxxxxxxxxxxxxxxxxx')
     """
     shown, parts, last = visible(str(text)), [], 0
-    for run in _LONG_RUN.finditer(shown):
+    for run in _LONG_RUNS[longest].finditer(shown):
         parts += [escape(shown[last : run.start()]), _BREAKS_ANYWHERE.format(run[0])]
         last = run.end()
     return Markup("").join([*parts, escape(shown[last:])])
@@ -575,6 +588,7 @@ def make_environment(language: str, hand_words: tuple[tuple[str, str], ...] = ()
     environment.filters["before_its_figure"] = before_its_figure
     environment.filters["path_breaks"] = path_breaks
     environment.filters["breakable"] = breakable
+    environment.filters["given"] = partial(breakable, longest=LONGEST_GIVEN)
     environment.filters["figure_breaks"] = partial(
         figure_breaks, group=get_group_symbol(LOCALES[language])
     )

@@ -15,6 +15,7 @@ printed sheet are read from the very layout its PDF was written from, with no se
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -91,6 +92,54 @@ def break_problems(document) -> list[str]:
     problems += [
         f"a table row is split over pages {sorted(p)}" for p in rows.values() if len(p) > 1
     ]
+    return problems + split_words(document)
+
+
+def _lines(box, found: list[str]) -> list[str]:
+    """The text of each line box under ``box``, in order."""
+    if type(box).__name__ == "LineBox":
+        found.append("".join(_texts(box)))
+        return found
+    for child in getattr(box, "children", None) or ():
+        _lines(child, found)
+    return found
+
+
+def _texts(box) -> Iterator[str]:
+    if getattr(box, "text", None):
+        yield box.text
+    for child in getattr(box, "children", None) or ():
+        yield from _texts(child)
+
+
+def split_words(document, *, apart: str | None = None) -> list[str]:
+    """Each word of a table's cell that a printed page breaks across two lines where the
+    page's text has no space, hyphen or slash: a heading printed "Roun" over "ds". With
+    ``apart``, the tables of that class are let be."""
+    problems = []
+
+    def walk(box, number: int) -> None:
+        if (
+            apart
+            and getattr(box, "element_tag", None) == "table"
+            and apart in (box.element.get("class") or "").split()
+        ):
+            return
+        if getattr(box, "element_tag", None) in ("th", "td"):
+            words = " ".join(box.element.itertext()).split()
+            lines = [line.split() for line in _lines(box, []) if line.split()]
+            for first, second in itertools.pairwise(lines):
+                end, start = first[-1], second[0]
+                if end[-1] in "-/\u00ad" or end in words:
+                    continue
+                if any(end + start in word for word in words):
+                    problems.append(f"page {number}: {end!r} and {start!r} are one word split")
+            return
+        for child in getattr(box, "children", None) or ():
+            walk(child, number)
+
+    for number, page in enumerate(document.pages, start=1):
+        walk(page._page_box, number)
     return problems
 
 

@@ -13,7 +13,10 @@ from decimal import Decimal
 import helpers
 import pytest
 
+from reporting.config.keys import GAME_KEYS, OPERATOR_KEYS, Licences
+from reporting.config.values import Key
 from reporting.presentation.html import render_disclosure_html, render_html
+from reporting.presentation.i18n import LONGEST_GIVEN
 from reporting.presentation.pdf import (
     html_to_pdf,
     laid_out,
@@ -23,7 +26,7 @@ from reporting.presentation.pdf import (
 )
 from reporting.presentation.publisher import Publisher, licence_words
 from reporting.presentation.rulesheet import build_rule_sheet
-from tests.presentation.printed import break_problems, page_breaks_read
+from tests.presentation.printed import break_problems, page_breaks_read, split_words
 
 # A name with every character HTML escapes: ' & < > "
 HOSTILE_NAME = 'O\'Brien & Sons <Live> "Baccarat"'
@@ -73,30 +76,63 @@ def test_the_css_footer_string_holds_the_plain_name_hex_escaped(operator_config,
 # --- a text of the configuration at its longest, without a space -----------------------------
 
 
-def long_named_sheet(operator_config, language: str):
-    """An ADM sheet whose texts of the configuration are each as long as its key takes
-    (config/keys.py), without a space: W, the widest letter."""
+def _longest(key: Key) -> int:
+    return key.kind.max_length
+
+
+#: The texts of the configuration a page prints, each with the longest value its key takes.
+LONGEST_TEXTS = {
+    "name": _longest(GAME_KEYS["name"]),
+    "opening_hours": _longest(GAME_KEYS["opening_hours"]),
+    "declared_rtp_reference": _longest(GAME_KEYS["declared_rtp_reference"]),
+    "regulator_code": _longest(GAME_KEYS["regulator_code"]),
+    "version": _longest(GAME_KEYS["version"]),
+    "operator": _longest(OPERATOR_KEYS["name"]),
+    "licence": Licences().number.max_length,
+}
+#: Runs without a space a page is held to: each text at its longest; each of 40 characters
+#: (past what a table's cell keeps whole, LONGEST_GIVEN, and short of LONGEST_WHOLE: it ran
+#: past the paper in the heading and the masthead, and past a phone's screen); each of 21.
+RUNS = (None, 40, LONGEST_GIVEN + 1)
+
+
+def long_named_sheet(operator_config, language: str, run: int | None = None):
+    """An ADM sheet whose texts of the configuration are each a run without a space of W, the
+    widest letter: as long as its key takes (config/keys.py), or ``run`` characters long (at
+    most that)."""
+
+    def text(initial: str, key: str) -> str:
+        length = LONGEST_TEXTS[key] if run is None else min(run, LONGEST_TEXTS[key])
+        return initial + "W" * (length - 1)
+
     game = dataclasses.replace(
         operator_config.game("live-baccarat-it"),
-        name="G" + "W" * 99,
-        opening_hours="H" + "W" * 199,
+        name=text("G", "name"),
+        opening_hours=text("H", "opening_hours"),
         declared_rtp=Decimal("98.50"),
-        declared_rtp_reference="R" + "W" * 299,
+        declared_rtp_reference=text("R", "declared_rtp_reference"),
+        regulator_code=text("C", "regulator_code"),
+        version=text("V", "version"),
     )
     sheet = build_rule_sheet(
         game, language, disclosure=None, as_of=date(2026, 11, 30), tool_version="1"
     )
-    publisher = Publisher("O" + "W" * 199, "IT", "L" + "W" * 99, licence_words("IT"), None, None)
+    publisher = Publisher(
+        text("O", "operator"), "IT", text("L", "licence"), licence_words("IT"), None, None
+    )
     return dataclasses.replace(sheet, operator=publisher.name, publisher=publisher)
 
 
+@pytest.mark.parametrize("run", RUNS)
 @pytest.mark.parametrize("render", [render_html, render_disclosure_html])
 @pytest.mark.parametrize("language", ["it", "el"])
-def test_a_name_without_a_space_breaks_within_the_paper(operator_config, render, language):
+def test_a_name_without_a_space_breaks_within_the_paper(operator_config, render, language, run):
     """The game's name (the heading, the footer), the operator's name and licence (the
-    masthead, the running header), the opening hours and the certificate (the ADM block),
-    each a run without a space: every line stays within the paper; it ran past its edge."""
-    document = laid_out(render(long_named_sheet(operator_config, language)))
+    masthead, the running header), the opening hours and the certificate (the ADM block), the
+    game's code and version (the subtitle), each a run without a space: every line stays
+    within the paper. Those of the longest ran past its edge, and so did those of 40
+    characters, which the page kept whole."""
+    document = laid_out(render(long_named_sheet(operator_config, language, run)))
     assert lines_past(document, margin=False) == []
 
 
@@ -122,7 +158,12 @@ def test_a_hand_s_name_of_the_operator_s_prints_its_tables_within_the_margin(
     sheet = build_rule_sheet(
         game, language, disclosure=None, as_of=date(2026, 11, 30), tool_version="1"
     )
-    assert lines_past(laid_out(render_html(sheet)), margin=True) == []
+    document = laid_out(render_html(sheet))
+    assert lines_past(document, margin=True) == []
+    # the matrix's headings may break where a column ends; no other table's words do (a
+    # table that took the page's overflow-wrap split its words instead of being laid out
+    # again)
+    assert split_words(document, apart="matrix") == []
 
 
 def test_only_the_table_past_the_margin_has_its_words_broken(operator_config):
