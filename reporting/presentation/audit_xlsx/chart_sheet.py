@@ -20,6 +20,7 @@ from openpyxl.drawing.text import (
     Paragraph,
     ParagraphProperties,
     RegularTextRun,
+    RichTextProperties,
 )
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.pagebreak import Break
@@ -210,6 +211,17 @@ def _cumulative_chart(book: _Book, game_id: str, currency: str, rows: tuple[int,
     # The day of the month alone: 31 labels of "10-01" overlapped, stacked a character a line
     # in LibreOffice (the month is in the title's sheet and the table beside it).
     chart.x_axis.number_format = "d"
+    # and on their side: LibreOffice prints every label (it ignores Excel's label skip),
+    # and from the 10th the days ran together ("1011121314")
+    chart.x_axis.txPr = RichText(
+        bodyPr=RichTextProperties(rot=-5_400_000, vert="horz"),
+        p=[
+            Paragraph(
+                pPr=ParagraphProperties(defRPr=CharacterProperties()),
+                endParaRPr=CharacterProperties(),
+            )
+        ],
+    )
     chart.y_axis.number_format = "0.0%"
     chart.legend = None
     return chart
