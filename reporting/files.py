@@ -365,8 +365,11 @@ def hold_lock(
     try:
         _check_lock_file(descriptor, path)
         _take(descriptor, path, wait, held_by_other, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
-        os.ftruncate(descriptor, 0)
-        os.pwrite(descriptor, f"pid {os.getpid()}\n".encode(), 0)
+        try:  # who holds it, for the next taker to name; the flock alone is the lock
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, f"pid {os.getpid()}\n".encode(), 0)
+        except OSError as error:
+            raise environment_fault(error, path, "write the lock file") from None
         yield
     finally:
         os.close(descriptor)  # releases the lock

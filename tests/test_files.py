@@ -33,6 +33,7 @@ from reporting.errors import (
 )
 from reporting.files import (
     environment_fault,
+    hold_lock,
     open_regular,
     refuse_unless_replaceable,
     sha256_of,
@@ -83,6 +84,23 @@ def test_a_full_disk_reported_by_fsync_is_a_full_disk_too(tmp_path, monkeypatch)
     with pytest.raises(DiskFull, match="no space left on the device"):
         write_atomically(tmp_path / "a.pdf", b"%PDF")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_while_writing_the_lock_file_names_the_lock_file(tmp_path, monkeypatch):
+    """The holder's pid written into the lock file met a full disk: the line said "no space
+    left on the device" and no path, so a system administrator could not tell which disk."""
+    error = real_disk_full()
+
+    def full(*arguments):
+        raise error
+
+    monkeypatch.setattr(reporting.files.os, "pwrite", full)
+    lock = tmp_path / ".reports.lock"
+    with pytest.raises(DiskFull) as caught, hold_lock(lock, 0, held_by_other=InputError):
+        pass
+    assert str(caught.value) == (
+        f"{lock}: cannot write the lock file: no space left on the device; free space and run again"
+    )
 
 
 WRITE = """

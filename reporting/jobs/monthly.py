@@ -46,6 +46,7 @@ from reporting.files import (
     check_replaceable,
     clear_staging,
     hold_lock,
+    kind_of_file,
     make_staging,
     name_that_fits,
     refuse_foreign,
@@ -179,7 +180,12 @@ def lock_path(out: Path) -> Path:
     """The lock file of an output folder: ``.<name>.lock`` beside it, outside the tree that
     is published. The folder's real path names it, so two spellings of one folder (a
     relative path, a link) share one lock."""
-    folder = out.resolve()
+    try:
+        folder = out.resolve()
+    except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError for a loop of links
+        raise InputError(
+            f"{out}: the output folder's path is a loop of symbolic links; name a folder"
+        ) from None
     if not folder.name:
         raise InputError(f"{out}: the output folder cannot be the root of the file system")
     digest = hashlib.sha256(os.fsencode(folder.name)).hexdigest()[:32]  # the same every run
@@ -191,7 +197,7 @@ def output_lock(out: Path, wait: float) -> Iterator[None]:
     """Hold the output folder's lock (:func:`lock_path`; a link, a FIFO, a folder or a hard
     link at its path is refused untouched), waiting up to ``wait`` seconds for another run."""
     path = lock_path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    _make_output_folder(out)
 
     def held(holder: str) -> LockHeld:
         return LockHeld(
@@ -202,6 +208,21 @@ def output_lock(out: Path, wait: float) -> Iterator[None]:
     with hold_lock(path, wait, held_by_other=held):
         _remove_legacy_lock(out)
         yield
+
+
+def _make_output_folder(out: Path) -> None:
+    """Make the output folder (and its parents) if missing; something at its path that is
+    not a folder (a link to nothing, a FIFO, a device) refused in one line."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        try:
+            what = kind_of_file(out.stat().st_mode)
+        except OSError:
+            what = "a symbolic link to nothing (its target does not exist)"
+        raise InputError(
+            f"{out}: the output folder is {what}, not a folder; name a folder"
+        ) from None
 
 
 def _remove_legacy_lock(out: Path) -> None:

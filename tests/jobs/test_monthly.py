@@ -2066,6 +2066,45 @@ def test_an_inbox_or_database_inside_the_output_folder_is_refused_before_anythin
     assert sorted(path.relative_to(tmp_path) for path in tmp_path.rglob("*")) == before
 
 
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (
+            lambda out: (out.symlink_to("loop"), (out.parent / "loop").symlink_to(out.name)),
+            "the output folder's path is a loop of symbolic links; name a folder",
+        ),
+        (
+            lambda out: out.symlink_to("gone"),
+            "the output folder is a symbolic link to nothing (its target does not exist), not a"
+            " folder; name a folder",
+        ),
+        (
+            lambda out: os.mkfifo(out),
+            "the output folder is a FIFO (named pipe), not a folder; name a folder",
+        ),
+    ],
+    ids=["loop", "link-to-nothing", "fifo"],
+)
+def test_an_output_folder_that_is_no_folder_is_refused_in_one_line(
+    tmp_path, sample_config_path, make, said
+):
+    """A loop of symbolic links, a link whose target was removed (reports -> a NAS folder
+    gone), a FIFO: each was a traceback (RuntimeError, FileExistsError). Now one line,
+    exit 2, and nothing made."""
+    out = tmp_path / "reports"
+    make(out)
+    (tmp_path / "inbox").mkdir()
+    before = sorted(os.listdir(tmp_path))
+    result = run_main(
+        "monthly", "--inbox", str(tmp_path / "inbox"), "--out", str(out),
+        "--db", str(tmp_path / "x.db"),
+        "--config", str(sample_config_path), "--as-of", "2026-11-05",
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert result.stderr == f"baccarat-report: {out}: {said}\n"
+    assert sorted(os.listdir(tmp_path)) == before
+
+
 def test_an_output_folder_of_the_longest_name_gets_a_lock_of_a_name_it_can_have(tmp_path):
     """`--out` named with 250 characters: the run made the folder, then stopped on its lock
     file's name (``.NAME.lock``, 256 characters: too long), leaving an empty folder."""
