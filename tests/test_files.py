@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import doctest
 import errno
+import gc
 import os
 import socket
 import stat
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
+from openpyxl import Workbook
 
 import reporting.files
 from reporting.errors import (
@@ -40,6 +43,7 @@ from reporting.files import (
     write_all_atomically,
     write_atomically,
 )
+from reporting.presentation.workbook_base import save_workbook
 
 
 def test_the_examples_in_the_docstrings_hold():
@@ -101,6 +105,22 @@ def test_a_full_disk_while_writing_the_lock_file_names_the_lock_file(tmp_path, m
     assert str(caught.value) == (
         f"{lock}: cannot write the lock file: no space left on the device; free space and run again"
     )
+
+
+def test_a_workbook_cut_short_by_a_full_disk_leaves_no_error_behind(monkeypatch):
+    """An audit workbook cut short by a full disk: the run's one line was followed by
+    "Exception ignored in: <function ZipFile.__del__ ...> ValueError: seek of closed file",
+    a traceback printed when the unfinished archive was collected after its file closed."""
+    left_behind = []
+    monkeypatch.setattr(sys, "unraisablehook", left_behind.append)
+    workbook = Workbook(write_only=True)
+    workbook.create_sheet("Summary").append(["Rounds", 5586])
+    with open("/dev/full", "wb", buffering=0) as full, pytest.raises(OSError) as caught:
+        save_workbook(workbook, full, date(2026, 11, 5))
+    assert caught.value.errno == errno.ENOSPC
+    del caught
+    gc.collect()
+    assert left_behind == []
 
 
 WRITE = """

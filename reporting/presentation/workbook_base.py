@@ -229,4 +229,12 @@ def save_workbook(workbook: Workbook, handle: BinaryIO, day: date) -> None:
     ``ExcelWriter`` directly keeps the properties the caller pinned.
     """
     pinned = (day.year, day.month, day.day, 0, 0, 0)
-    ExcelWriter(workbook, _PinnedZipFile(handle, pinned)).save()
+    archive = _PinnedZipFile(handle, pinned)
+    try:
+        ExcelWriter(workbook, archive).save()
+    except BaseException:
+        # An archive left unfinished (a full disk) forgets its file: collected later, it
+        # wrote its directory into the handle its caller had closed, and Python printed
+        # the error ("Exception ignored in ZipFile.__del__") under the run's own line.
+        archive.fp = None
+        raise
