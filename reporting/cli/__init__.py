@@ -8,6 +8,7 @@ and shows a traceback (see :mod:`reporting.cli.failures`).
 
 from __future__ import annotations
 
+import atexit
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
@@ -35,7 +36,14 @@ from reporting.cli.failures import (
     install_signal_handlers,
     loaded_class,
 )
-from reporting.cli.logs import command_logger, configure_logging, console_level, ensure_logging
+from reporting.cli.logs import (
+    command_logger,
+    configure_logging,
+    console_level,
+    ensure_logging,
+    let_go_at_exit,
+    writable,
+)
 from reporting.cli.parsing import PlainValuesCommand, PlainValuesGroup
 
 if TYPE_CHECKING:
@@ -125,6 +133,7 @@ app.command(name="export", cls=PlainValuesCommand)(export.export_command)
 def main() -> None:
     """Run the CLI; expected failures become one line on stderr and exit code 2."""
     install_signal_handlers()
+    atexit.register(let_go_at_exit)
     if sys.stdout is None:  # started with its standard output closed (>&-): Python's None
         ensure_logging()
         command_logger().error(
@@ -141,8 +150,33 @@ def main() -> None:
         sys.exit(EXIT_UNUSABLE)
     except Exception as error:
         ensure_logging()
-        _report_failure(error)
+        if isinstance(error, OSError) and error.filename is None and _writing_stdout(error):
+            command_logger().error(
+                "the standard output cannot be written (%s): the command's result is lost;"
+                " what it did besides (a month's reports, a store) is kept",
+                (error.strerror or str(error)).lower(),
+            )
+        else:
+            _report_failure(error)
         sys.exit(EXIT_UNUSABLE)
+
+
+def _writing_stdout(error: OSError) -> bool:
+    """Whether ``error`` was met writing the standard output (a full disk, a device that
+    takes nothing): the innermost frames it went through hold stdout, or the console or
+    stream that writes to it; or stdout still holds bytes it cannot write."""
+    stdout = sys.stdout
+    targets = {id(stdout), id(getattr(stdout, "buffer", None))}
+    frames = []
+    trace = error.__traceback__
+    while trace is not None:
+        frames.append(trace.tb_frame)
+        trace = trace.tb_next
+    for frame in frames[-3:]:
+        for value in frame.f_locals.values():
+            if id(value) in targets or id(getattr(value, "file", None)) in targets:
+                return True
+    return not writable(stdout)
 
 
 def show_command_help(arguments: list[str]) -> None:

@@ -133,8 +133,47 @@ class _LogFileHandler(logging.FileHandler):
         self.failed = True
         error = sys.exc_info()[1]
         reason = getattr(error, "strerror", None) or error
-        print(f"{PROGRAM}: warning: cannot write the log file {self.baseFilename}: {reason}",
-              file=sys.stderr)  # fmt: skip
+        if sys.stderr is None:  # started with stderr closed: print would write to stdout
+            return
+        try:
+            print(f"{PROGRAM}: warning: cannot write the log file {self.baseFilename}: {reason}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+        except (OSError, ValueError):  # stderr on the same full disk
+            let_go(sys.stderr)
+
+
+def let_go_at_exit() -> None:
+    """At the interpreter's exit, the last unwritten bytes of stdout and stderr are let go
+    if they cannot be written (a full disk, a pipe gone): Python's own final flush would
+    fail and turn the command's exit code into 120, which says nothing of how it went."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not writable(stream):
+            let_go(stream)
+
+
+def let_go(stream: TextIO | None) -> None:
+    """A standard stream that cannot be written (a full disk, a closed pipe) writes to
+    /dev/null from now on, what it held unwritten with it: kept, those bytes failed again at
+    every flush, and the next worker process started failed the run (multiprocessing flushes
+    stderr before it starts one)."""
+    if stream is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+        stream.flush()
+
+
+def writable(stream: TextIO) -> bool:
+    """Whether what ``stream`` holds unwritten could be written (flushing it)."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -153,7 +192,7 @@ class _StderrHandler(logging.StreamHandler):
         """Always the current stderr: nothing to set."""
 
     def handleError(self, record: logging.LogRecord) -> None:
-        pass
+        let_go(sys.stderr)
 
 
 def writes_to_journal(stream: TextIO) -> bool:

@@ -367,7 +367,8 @@ def _ingest_inbox(
             f" {item.bets_loaded} bets, {item.rejected_count} rejected"
         )
     if ingested.failed:
-        raise InputError("; ".join(str(item.error) for item in ingested.failed))
+        failures = [str(item.error) for item in ingested.failed]  # one line, of bounded length
+        raise InputError("; ".join(first_named(failures, "and {more:,} more files not read")))
     recorded = read_with(connection, [item.sha256 for item in ingested.files])  # not the rule
     inputs = []
     for source, item in zip(sources, ingested.files, strict=True):

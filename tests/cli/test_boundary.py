@@ -707,6 +707,50 @@ def test_a_closed_standard_output_is_one_line_and_exit_2():
         ]
 
 
+def test_a_full_standard_output_says_so_and_exits_2_not_120():
+    """``>/dev/full``: the line said "no space left on the device" with no path, as if the
+    disk of the reports were full, and Python's last flush of the same output printed
+    "Exception ignored" and made the exit code 120, which the contract does not know."""
+    with open(os.devnull, "rb") as nothing, open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "reporting", "odds", "--decks", "8", "--json"],
+            stdin=nothing, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60,
+            check=False,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "baccarat-report: the standard output cannot be written (no space left on device):"
+        " the command's result is lost; what it did besides (a month's reports, a store) is"
+        " kept"
+    ]
+
+
+WARN_THEN_START_A_WORKER = """
+import multiprocessing
+from reporting.cli.logs import command_logger
+command_logger("monthly").warning("a warning stderr cannot take")
+worker = multiprocessing.get_context("fork").Process(target=int)
+worker.start()
+worker.join()
+print("the worker ran", worker.exitcode)
+"""
+
+
+def test_a_line_stderr_could_not_take_does_not_stop_the_next_worker():
+    """``2>/dev/full`` under cron: a warning stderr could not take stayed in its buffer and
+    failed again at every flush; multiprocessing flushes stderr before it starts a process,
+    so a monthly run with render or verify workers stopped there ("no space left on the
+    device"), publishing nothing. The stream now writes to /dev/null from its first failure."""
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-c", WARN_THEN_START_A_WORKER],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=full, text=True,
+            env={"PATH": os.environ["PATH"], "PYTHONPATH": str(Path.cwd())}, timeout=60,
+            check=False,
+        )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "the worker ran 0\n")
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [

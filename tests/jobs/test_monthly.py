@@ -2105,6 +2105,26 @@ def test_an_output_folder_that_is_no_folder_is_refused_in_one_line(
     assert sorted(os.listdir(tmp_path)) == before
 
 
+def test_many_files_that_cannot_be_read_yet_are_one_line_of_bounded_length(
+    tmp_path, sample_config_path
+):
+    """An inbox of 10,000 empty files (uploads begun) was one line of 2 MB in the cron mail
+    and the journal: each file's reason joined. The first 20 are named, the rest counted."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for number in range(25):
+        (inbox / f"upload-{number:02}.jsonl").touch()
+    result = run_main(
+        "monthly", "--inbox", str(inbox), "--out", str(tmp_path / "out"),
+        "--db", str(tmp_path / "x.db"), "--config", str(sample_config_path),
+        "--as-of", "2026-11-05",
+    )  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    line = result.stderr.splitlines()[-1]  # after a step's line for each file
+    assert line.endswith("; and 5 more files not read"), line[-200:]
+    assert [f"upload-{n:02}.jsonl" in line for n in range(25)] == [True] * 20 + [False] * 5
+
+
 def test_an_output_folder_of_the_longest_name_gets_a_lock_of_a_name_it_can_have(tmp_path):
     """`--out` named with 250 characters: the run made the folder, then stopped on its lock
     file's name (``.NAME.lock``, 256 characters: too long), leaving an empty folder."""
