@@ -146,6 +146,18 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
 }
 
 
+#: SQLITE_IOERR, SQLITE_FULL, and SQLITE_IOERR_SHMSIZE (the -shm file could not grow).
+_IOERR, _FULL, _IOERR_SHMSIZE = 10, 13, 10 | 19 << 8
+
+
+def _no_space(path: Path | str) -> bool:
+    """Whether the file system of the database at ``path`` has no space left for it."""
+    try:
+        return os.statvfs(Path(path).absolute().parent).f_bavail == 0
+    except OSError:
+        return False
+
+
 def database_fault(
     error: sqlite3.Error,
     path: Path | str,
@@ -180,6 +192,8 @@ def database_fault(
         return PermissionDenied(
             f"{path}: the database is on a read-only file system{context}; {_ADVICE_READ_ONLY}"
         )
+    if code & 0xFF == _IOERR and real_path and (code == _IOERR_SHMSIZE or _no_space(path)):
+        code = _FULL  # the -shm file could not grow: the disk is full, not failing
     kind, what, advice = _FAULTS[code & 0xFF]
     waited = "the allowed" if wait is None else f"{wait:g}"
     what = what.format(wait=waited, error=error)

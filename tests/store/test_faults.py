@@ -7,9 +7,11 @@ import sqlite3
 import subprocess
 import sys
 import time
+from types import SimpleNamespace
 
 import pytest
 
+import reporting.store.faults
 from reporting.errors import (
     DatabaseBusy,
     DiskFull,
@@ -45,6 +47,7 @@ def sqlite_error(code: int, message: str = "boom") -> sqlite3.OperationalError:
         (3, PermissionDenied, "permission denied"),
         (5, DatabaseBusy, "locked for more than 2.5 s"),
         (10 | (3 << 8), EnvironmentFault, "input/output error"),  # SQLITE_IOERR_WRITE
+        (10 | (19 << 8), DiskFull, "the disk is full"),  # SQLITE_IOERR_SHMSIZE: no room
         (11, EnvironmentFault, "damaged"),
         (26, NotOurDatabase, "not a SQLite file"),
     ],
@@ -55,6 +58,20 @@ def test_each_fault_of_the_machine_is_one_line_naming_the_database(code, kind, w
     assert str(fault).startswith("db/store.sqlite: ")
     assert words in str(fault)
     assert "\n" not in str(fault)
+
+
+def test_an_input_output_error_on_a_disk_without_space_is_a_full_disk(monkeypatch):
+    """A store on a disk that filled while it was written: SQLite's "disk I/O error" (the
+    -shm file, or a page, could not grow) told the administrator to check the hardware."""
+    monkeypatch.setattr(
+        reporting.store.faults.os, "statvfs", lambda path: SimpleNamespace(f_bavail=0)
+    )
+    fault = database_fault(sqlite_error(10 | (3 << 8)), "db/store.sqlite")
+    assert type(fault) is DiskFull
+    assert str(fault) == (
+        "db/store.sqlite: the disk is full (or the database reached its size limit); free"
+        " space on the database's disk and run again"
+    )
 
 
 def test_an_error_that_is_not_a_fault_of_the_machine_stays_a_bug(tmp_path):
