@@ -127,6 +127,20 @@ def same_file(one: Path | str, other: Path | str) -> bool:
         return False
 
 
+def dangling(path: Path | str) -> str | None:
+    """What stands at ``path`` when it does not exist once links are followed: ``"is a loop
+    of symbolic links"``, ``"is a symbolic link to nothing (its target does not exist)"``,
+    or None when nothing stands there at all."""
+    if not os.path.lexists(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "is a loop of symbolic links"
+    return "is a symbolic link to nothing (its target does not exist)"
+
+
 def kind_of_file(mode: int) -> str:
     """What a ``st_mode`` names, in words (``"a folder"``, ``"a FIFO"``...)."""
     for test, name in (

@@ -127,6 +127,7 @@ def monthly_command(
     as_json: JsonOption = False,
 ) -> None:
     """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
+    from reporting.jobs.monthly import inbox_is_not
     from reporting.verify.partitions import available_cores
 
     # Before anything else, so that no line of a refused run lands in the inbox.
@@ -136,7 +137,7 @@ def monthly_command(
     operator = load_publishing_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
     if not inbox.is_dir():
-        raise InputError(f"{inbox}: the inbox is not a folder")
+        raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")
     _refuse_nested(inbox, out, db)
     # The monthly job names the logs in the store relative to the inbox (stored_name).
     default_logs = os.path.realpath(inbox) if scheduler is not None else None

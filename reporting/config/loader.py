@@ -63,6 +63,7 @@ from reporting.config.values import (
 from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy
+from reporting.files import dangling
 
 __all__ = [
     "CATALOGUE_PATH",
@@ -178,7 +179,7 @@ def _read_text(path: Path) -> str:
     """A configuration file's text: a regular file, at most 1 MiB, UTF-8 (a BOM is dropped)."""
     try:
         if not path.exists():
-            raise ConfigError([f"{path}: file not found"])
+            raise ConfigError([f"{path}: {dangling(path) or 'file not found'}"])
         if not path.is_file():
             raise ConfigError([f"{path}: not a regular file (a folder, pipe or device)"])
         with path.open("rb") as handle:

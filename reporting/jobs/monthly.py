@@ -45,6 +45,7 @@ from reporting.figures.disclosure import Disclosure, disclose
 from reporting.files import (
     check_replaceable,
     clear_staging,
+    dangling,
     hold_lock,
     kind_of_file,
     make_staging,
@@ -176,6 +177,14 @@ class MonthlyResult:
         return 0
 
 
+def inbox_is_not(inbox: Path) -> str:
+    """Why ``inbox`` is no folder to read, in the words that follow "the inbox"."""
+    try:
+        return f"is {kind_of_file(inbox.stat().st_mode)}, not a folder"
+    except OSError:
+        return dangling(inbox) or "does not exist"
+
+
 def lock_path(out: Path) -> Path:
     """The lock file of an output folder: ``.<name>.lock`` beside it, outside the tree that
     is published. The folder's real path names it, so two spellings of one folder (a
@@ -259,7 +268,7 @@ def run_monthly(
     verified (:func:`reporting.verify.run.verify`); ``render_jobs``: :mod:`.rendering`.
     """
     if not inbox.is_dir():
-        raise InputError(f"{inbox}: the inbox is not a folder")
+        raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")
     months = games_by_month(config, as_of)
     workers = (jobs, runner, render_jobs)  # where the month is verified and rendered
     with contextlib.nullcontext() if locked else output_lock(out, wait):

@@ -689,6 +689,17 @@ def test_missing_and_unparsable_files(tmp_path):
     missing = tmp_path / "nope.toml"
     (problem,) = problems_of(missing)
     assert problem == f"{missing}: file not found"
+    # a link to nothing and a loop of links were "file not found" too, beside a name in the
+    # folder: what stands there is said
+    (tmp_path / "gone.toml").symlink_to("removed.toml")
+    (tmp_path / "a.toml").symlink_to("b.toml")
+    (tmp_path / "b.toml").symlink_to("a.toml")
+    assert problems_of(tmp_path / "gone.toml") == [
+        f"{tmp_path / 'gone.toml'}: is a symbolic link to nothing (its target does not exist)"
+    ]
+    assert problems_of(tmp_path / "a.toml") == [
+        f"{tmp_path / 'a.toml'}: is a loop of symbolic links"
+    ]
     broken = write(tmp_path, "[games.live-baccarat-it\n")
     (problem,) = problems_of(broken)
     assert problem.startswith(f"{broken}:1: not valid TOML")

@@ -2105,6 +2105,30 @@ def test_an_output_folder_that_is_no_folder_is_refused_in_one_line(
     assert sorted(os.listdir(tmp_path)) == before
 
 
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda inbox: None, "the inbox does not exist"),
+        (
+            lambda inbox: inbox.symlink_to("gone"),
+            "the inbox is a symbolic link to nothing (its target does not exist)",
+        ),
+        (lambda inbox: os.mkfifo(inbox), "the inbox is a FIFO (named pipe), not a folder"),
+    ],
+    ids=["missing", "link-to-nothing", "fifo"],
+)
+def test_an_inbox_that_is_no_folder_says_what_is_there(tmp_path, sample_config_path, make, said):
+    """Each was "the inbox is not a folder", a missing inbox (a share not mounted) too."""
+    inbox = tmp_path / "inbox"
+    make(inbox)
+    result = run_main(
+        "monthly", "--inbox", str(inbox), "--out", str(tmp_path / "out"),
+        "--db", str(tmp_path / "x.db"), "--config", str(sample_config_path),
+        "--as-of", "2026-11-05",
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (2, f"baccarat-report: {inbox}: {said}\n")
+
+
 def test_many_files_that_cannot_be_read_yet_are_one_line_of_bounded_length(
     tmp_path, sample_config_path
 ):
