@@ -127,7 +127,6 @@ def monthly_command(
     as_json: JsonOption = False,
 ) -> None:
     """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
-    from reporting.jobs.monthly import inbox_is_not
     from reporting.verify.partitions import available_cores
 
     # Before anything else, so that no line of a refused run lands in the inbox.
@@ -136,8 +135,7 @@ def monthly_command(
         document_on_stdout()
     operator = load_publishing_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
-    if not inbox.is_dir():
-        raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")
+    _refuse_unless_folder(inbox)
     _refuse_nested(inbox, out, db)
     # The monthly job names the logs in the store relative to the inbox (stored_name).
     default_logs = os.path.realpath(inbox) if scheduler is not None else None
@@ -153,6 +151,14 @@ def monthly_command(
     # 1 tells the scheduler to look: whatever bears on the month (reporting.verify.bearing:
     # findings, rejected lines, unread inbox files, unverified rounds, publishing problems).
     raise typer.Exit(result.exit_code)
+
+
+def _refuse_unless_folder(inbox: Path) -> None:
+    """The inbox is a folder, or the run stops on one line saying what stands there."""
+    from reporting.jobs.monthly import inbox_is_not
+
+    if not inbox.is_dir():
+        raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")
 
 
 def _refuse_nested(inbox: Path, out: Path, db: Path) -> None:
