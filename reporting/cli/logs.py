@@ -192,7 +192,8 @@ class _StderrHandler(logging.StreamHandler):
         """Always the current stderr: nothing to set."""
 
     def handleError(self, record: logging.LogRecord) -> None:
-        let_go(sys.stderr)
+        if isinstance(sys.exc_info()[1], OSError):  # not a record that could not be formatted
+            let_go(sys.stderr)
 
 
 def writes_to_journal(stream: TextIO) -> bool:

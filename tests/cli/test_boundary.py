@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import signal
 import socket
@@ -749,6 +750,20 @@ def test_a_line_stderr_could_not_take_does_not_stop_the_next_worker():
             check=False,
         )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "the worker ran 0\n")
+
+
+def test_a_record_that_cannot_be_formatted_leaves_stderr_as_it_is(tmp_path, monkeypatch):
+    """Only a stream that cannot be written is let go: a record of a bad format (a bug of
+    its own) must not send every later line to /dev/null."""
+    from reporting.cli.logs import StderrFormatter, _StderrHandler
+
+    handler = _StderrHandler()
+    handler.setFormatter(StderrFormatter(journal=False))
+    with open(tmp_path / "stderr.txt", "w", encoding="utf-8") as stderr:
+        monkeypatch.setattr(sys, "stderr", stderr)
+        for fields in ({"msg": "%d rounds", "args": ("many",)}, {"msg": "the next line"}):
+            handler.emit(logging.makeLogRecord({"name": "reporting", **fields}))
+    assert (tmp_path / "stderr.txt").read_text(encoding="utf-8").endswith("the next line\n")
 
 
 @pytest.mark.parametrize(
