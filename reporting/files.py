@@ -127,18 +127,18 @@ def same_file(one: Path | str, other: Path | str) -> bool:
         return False
 
 
-def dangling(path: Path | str) -> str | None:
-    """What stands at ``path`` when it does not exist once links are followed: ``"is a loop
-    of symbolic links"``, ``"is a symbolic link to nothing (its target does not exist)"``,
-    or None when nothing stands there at all."""
-    if not os.path.lexists(path):
-        return None
+def standing_at(path: Path | str) -> str | None:
+    """What stands at ``path``, in words: what it names once links are followed
+    (:func:`kind_of_file`), ``"a loop of symbolic links"``, ``"a symbolic link to nothing (its
+    target does not exist)"``, or None when nothing stands there at all."""
     try:
-        os.stat(path)
+        return kind_of_file(os.stat(path).st_mode)
     except OSError as error:
+        if not os.path.lexists(path):
+            return None
         if error.errno == errno.ELOOP:
-            return "is a loop of symbolic links"
-    return "is a symbolic link to nothing (its target does not exist)"
+            return "a loop of symbolic links"
+        return "a symbolic link to nothing (its target does not exist)"
 
 
 def kind_of_file(mode: int) -> str:

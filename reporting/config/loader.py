@@ -63,7 +63,7 @@ from reporting.config.values import (
 from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy
-from reporting.files import dangling
+from reporting.files import standing_at
 
 __all__ = [
     "CATALOGUE_PATH",
@@ -179,7 +179,8 @@ def _read_text(path: Path) -> str:
     """A configuration file's text: a regular file, at most 1 MiB, UTF-8 (a BOM is dropped)."""
     try:
         if not path.exists():
-            raise ConfigError([f"{path}: {dangling(path) or 'file not found'}"])
+            what = standing_at(path)  # a link to nothing or a loop, if anything
+            raise ConfigError([f"{path}: is {what}" if what else f"{path}: file not found"])
         if not path.is_file():
             raise ConfigError([f"{path}: not a regular file (a folder, pipe or device)"])
         with path.open("rb") as handle:

@@ -45,7 +45,6 @@ from reporting.figures.disclosure import Disclosure, disclose
 from reporting.files import (
     check_replaceable,
     clear_staging,
-    dangling,
     hold_lock,
     kind_of_file,
     make_staging,
@@ -54,6 +53,7 @@ from reporting.files import (
     remove_staging,
     repair_folder_swap,
     sha256_of,
+    standing_at,
     swap_in_folder,
 )
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
@@ -182,7 +182,8 @@ def inbox_is_not(inbox: Path) -> str:
     try:
         return f"is {kind_of_file(inbox.stat().st_mode)}, not a folder"
     except OSError:
-        return dangling(inbox) or "does not exist"
+        what = standing_at(inbox)  # a link to nothing or a loop, if anything
+        return f"is {what}" if what else "does not exist"
 
 
 def lock_path(out: Path) -> Path:
@@ -225,10 +226,7 @@ def _make_output_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        try:
-            what = kind_of_file(out.stat().st_mode)
-        except OSError:
-            what = "a symbolic link to nothing (its target does not exist)"
+        what = standing_at(out)
         raise InputError(
             f"{out}: the output folder is {what}, not a folder; name a folder"
         ) from None

@@ -522,9 +522,14 @@ LONGEST_WHOLE = 64
 #: the ADM block, in Greek, on a screen 641 pixels wide). Out of a table, a word that does not
 #: fit its line breaks where the line ends (the stylesheet's ``overflow-wrap``).
 LONGEST_GIVEN = 20
-_LONG_RUNS = {
-    longest: re.compile(rf"\S{{{longest + 1},}}") for longest in (LONGEST_WHOLE, LONGEST_GIVEN)
-}
+
+
+@cache
+def _long_run(longest: int) -> re.Pattern[str]:
+    """A run of more than ``longest`` characters without a space."""
+    return re.compile(rf"\S{{{longest + 1},}}")
+
+
 _BREAKS_ANYWHERE = Markup('<span style="white-space: normal; overflow-wrap: anywhere">{}</span>')
 
 
@@ -542,7 +547,7 @@ def breakable(text: str, longest: int = LONGEST_WHOLE) -> Markup:
     ('xxxxxxxxxxxxxxxxxxxxx</span>', 'xxxxxxxxxxxxxxxxxxxx')
     """
     shown, parts, last = visible(str(text)), [], 0
-    for run in _LONG_RUNS[longest].finditer(shown):
+    for run in _long_run(longest).finditer(shown):
         parts += [escape(shown[last : run.start()]), _BREAKS_ANYWHERE.format(run[0])]
         last = run.end()
     return Markup("").join([*parts, escape(shown[last:])])
