@@ -122,6 +122,8 @@ class WarmChild(subprocess.Popen):
             raise ValueError("WarmChild runs python -m reporting only, without a shell")
         arguments = _command(args)
         if open_databases():
+            gc.collect()  # a connection only a reference cycle, not yet collected, still holds
+        if open_databases():
             # SQLite keeps its locks' bookkeeping per process: a child forked while this
             # process has a database open would believe it holds this process's locks.
             super()._execute_child(*popen_arguments)
