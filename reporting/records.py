@@ -45,6 +45,7 @@ __all__ = [
     "Severity",
     "SourceLocation",
     "finding_order",
+    "finding_title",
     "severity_rank",
 ]
 
@@ -117,6 +118,16 @@ FINDING_TITLES = MappingProxyType(
         FindingKind.UNVERIFIED_BET: "Bet not verified",
     }
 )
+
+
+def finding_title(kind: str) -> str:
+    """A finding kind as a person reads it (:data:`FINDING_TITLES`); a kind of a later
+    version of the tool, stored in an older one's store: its code.
+
+    >>> finding_title("late_bet"), finding_title("new_kind")
+    ('Bet placed after betting closed', 'new_kind')
+    """
+    return FINDING_TITLES.get(kind, kind)
 
 
 def severity_rank(kind: str) -> int:

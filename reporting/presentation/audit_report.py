@@ -52,7 +52,7 @@ from reporting.presentation.audit_shoes import (
 )
 from reporting.presentation.i18n import make_environment
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
-from reporting.records import FINDING_TITLES, Month
+from reporting.records import Month, finding_title
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
@@ -277,7 +277,7 @@ class AuditReport:
 
     def kind_title(self, kind: str) -> str:
         """A finding kind as a person reads it (a kind of a later version: its code)."""
-        return FINDING_TITLES.get(kind, kind)
+        return finding_title(kind)
 
     def bet_title(self, bet_type: str) -> str:
         """A bet type by its name (a provider's type the tool does not know: as logged)."""

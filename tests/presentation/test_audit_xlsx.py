@@ -47,7 +47,7 @@ from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
 from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES
 from reporting.presentation.workbook_base import TEXT_LIMIT, cell_text
-from reporting.records import FINDING_KINDS, severity_rank
+from reporting.records import FINDING_KINDS, FINDING_TITLES, finding_title, severity_rank
 from reporting.sample import CARRIED_KINDS
 from reporting.sample.generator import generate_month
 from reporting.store.load import ingest
@@ -90,7 +90,7 @@ HEADERS = {
         "Actual RTP",
         "Theoretical RTP of the play",
         "Declared RTP",
-        *FINDING_KINDS,
+        *map(finding_title, FINDING_KINDS),  # as the audit report names them
         "Findings",
     ],
     "Findings": [
@@ -413,6 +413,34 @@ def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
         "Checks not run": len(audit.result.checks_not_run),
     }
     assert sheet["B3"].number_format == "yyyy-mm-dd"
+    # the date on the left, as the period above it and the version below it
+    assert [sheet[f"B{row}"].alignment.horizontal for row in (2, 3, 4)] == [None, "left", None]
+
+
+#: A character of the workbook's 10-point bold font, at most, in points; a line of it.
+CHARACTER, LINE = 6.5, 13.5
+
+
+def test_each_finding_kind_heads_its_column_by_its_title_in_two_lines_at_most(audit):
+    """The Summary names each kind as the audit report does, written upwards: its row is as
+    tall as the longer of the title's two lines (at a space), and its column holds two."""
+    sheet = load_workbook(audit.workbook)["Summary"]
+    headers = {cell.value: cell for cell in sheet[SUMMARY_HEADER_ROW] if cell.value}
+    height = sheet.row_dimensions[SUMMARY_HEADER_ROW].height
+    for kind in FINDING_KINDS:
+        title = FINDING_TITLES[kind]
+        cell = headers.pop(title)
+        assert cell.alignment.text_rotation == 90 and cell.alignment.wrap_text, title
+        words = title.split()
+        longer = min(
+            max(len(" ".join(words[:cut])), len(" ".join(words[cut:])))
+            for cut in range(1, len(words))
+        )
+        assert CHARACTER * longer <= height, title
+        width = sheet.column_dimensions[cell.column_letter].width  # in characters of 7 pixels
+        assert width * 7 * 0.75 >= 2 * LINE, title
+    assert set(headers) & set(FINDING_KINDS) == set()  # no code left as a header
+    assert height < CHARACTER * max(map(len, FINDING_TITLES.values()))  # not one line each
 
 
 #: The grid a laptop's spreadsheet shows (1366 x 768 pixels, less the window's title, ribbon,
@@ -510,7 +538,7 @@ def test_summary_agrees_with_verify_statistics_and_findings(audit):
         " GROUP BY game_id, kind",
         (MONTH,),
     ).fetchall()
-    kind_column = HEADERS["Summary"].index(FINDING_KINDS[0])
+    kind_column = HEADERS["Summary"].index("Payout mismatch")
     for game_id, game in audit.config.games.items():
         row = rows[game_id]
         tables = [c for (g, _), c in audit.result.tables.items() if g == game_id]
@@ -914,7 +942,7 @@ def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export
     theory = load_workbook(path)["RTP checks"]
     weights = {row[1]: row for row in theory.iter_rows(min_row=2, values_only=True)}
     assert set(weights) == {"banker", "player"}  # the tiger bet has no RTP check
-    assert (italy["unverified_bet"], italy["Findings"]) == (1, 1)
+    assert (italy["Bet not verified"], italy["Findings"]) == (1, 1)
     notes = [row[0] for row in sheet.iter_rows(values_only=True) if row[0]]
     assert any(str(note).startswith("Bets of a type this tool does not settle") for note in notes)
 

@@ -357,6 +357,8 @@ def test_sign_off_has_the_period_a_reviewer_block_remarks_per_kind_and_provenanc
     header = next(row for row in range(1, 30) if sheet.cell(row, 1).value == "Finding kind")
     reviewer = {sheet.cell(row, 1).value: row for row in range(1, header)}
     assert sheet.cell(reviewer["Reviewer"] + 1, 1).value == ATTESTATION
+    as_of = sheet.cell(reviewer["As of"], 2)  # a date, on the left as the period above it
+    assert as_of.number_format == "yyyy-mm-dd" and as_of.alignment.horizontal == "left"
     assert reviewer["Name"] == reviewer["Reviewer"] + 2
     for label in ("Name", "Role", "Date", "Signature"):
         boxes = [sheet.cell(reviewer[label], column) for column in (2, 3, 4)]
@@ -370,7 +372,7 @@ def test_sign_off_has_the_period_a_reviewer_block_remarks_per_kind_and_provenanc
         "Remarks",
     ]
     assert sheet.freeze_panes == "B1"  # under the reviewer's block: the labels in view
-    assert [cell.value for cell in sheet[header + 1]][:4] == ["payout_mismatch", "high", 1, None]
+    assert [cell.value for cell in sheet[header + 1]][:4] == ["Payout mismatch", "high", 1, None]
     assert sheet.auto_filter.ref == f"A{header}:D{header + 1}"
     provenance = month.audit.provenance
     assert values["Tool version"] == f"baccarat-report {provenance.tool_version}"

@@ -147,6 +147,19 @@ def _shown_width(kind: str, value: object) -> int:
     return 10  # dates
 
 
+def rotated_lines(header: str) -> tuple[str, ...]:
+    """A header written upwards, in the one or two lines whose longer is shortest (split at a
+    space): its row is made as tall as that line, so that a spreadsheet wrapping the header at
+    the row's height wraps it in two lines at most (its column is made wide enough for two).
+
+    >>> rotated_lines("Exclusive side bets held together"), rotated_lines("late_bet")
+    (('Exclusive side', 'bets held together'), ('late_bet',))
+    """
+    words = header.split()
+    splits = [(" ".join(words[:cut]), " ".join(words[cut:])) for cut in range(1, len(words))]
+    return min(splits, key=lambda lines: max(map(len, lines)), default=(header,))
+
+
 def _wrapped_lines(text: str, width: int) -> int:
     """Lines a text takes when wrapped at spaces into ``width`` characters (long words split)."""
     lines = 0
@@ -163,6 +176,16 @@ def _wrapped_lines(text: str, width: int) -> int:
             lines += extra
             used = rest + 1
     return lines
+
+
+def _horizontal(kind: str, variant: str | None) -> str | None:
+    """A cell's alignment across, where it is not its type's: a flag centred, and a date of a
+    block of labels and values (the period, as of) on the left, as the text beside it."""
+    if kind == FLAG:
+        return "center"
+    if kind == DATE and variant in ("free", "free alert"):
+        return "left"
+    return None
 
 
 class _Styles:
@@ -194,7 +217,9 @@ class _Styles:
             font=bold,
             fill=_HEADER_FILL,
             border=_GRID,
-            alignment=Alignment(horizontal="center", vertical="bottom", text_rotation=90),
+            alignment=Alignment(
+                horizontal="center", vertical="bottom", text_rotation=90, wrap_text=True
+            ),
         )
         top = Alignment(vertical="top")
         self._arrays[("title", None)] = self._build(
@@ -218,7 +243,7 @@ class _Styles:
             "alignment": Alignment(
                 vertical="top",
                 wrap_text=kind == WRAP or None,
-                horizontal="center" if kind == FLAG else None,
+                horizontal=_horizontal(kind, variant),
             ),
         }
         if variant not in ("free", "free alert"):
@@ -283,9 +308,10 @@ class _SheetWriter:
         header_lines = 1
         header_height = LINE_HEIGHT
         for column, content in zip(columns, content_widths, strict=True):
-            if column.rotate:
-                width = max(content, 3)
-                header_height = max(header_height, 6.5 * len(column.header) + 10)
+            if column.rotate:  # upwards, in one line or two (rotated_lines)
+                lines = rotated_lines(column.header)
+                width = max(content, 2 + 2 * len(lines))
+                header_height = max(header_height, 6.5 * max(map(len, lines)) + 10)
             else:
                 longest_word = max(len(word) for word in column.header.split())
                 header_need = (

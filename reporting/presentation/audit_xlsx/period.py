@@ -36,7 +36,7 @@ from reporting.presentation.audit_xlsx.cells import (
     _severity,
     _SheetWriter,
 )
-from reporting.records import FINDING_KINDS, REJECT_REASONS, SourceLocation
+from reporting.records import FINDING_KINDS, REJECT_REASONS, SourceLocation, finding_title
 from reporting.verify.checks import settled_bets
 from reporting.verify.run import VerifyResult
 from reporting.verify.totals import BetTotals
@@ -187,7 +187,8 @@ def _write_summary_rejects(
 
 
 def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column]:
-    """The per-game table's columns: one count per finding kind, upright headers."""
+    """The per-game table's columns: one count per finding kind, its title written upwards
+    (as the audit report names it)."""
     return [
         _Column("Game", TEXT),
         _Column("Jurisdiction", TEXT),
@@ -200,7 +201,7 @@ def _summary_columns(kinds: Sequence[str], currencies: set[str]) -> list[_Column
         _Column("Actual RTP", PERCENT),
         _Column("Theoretical RTP of the play", PERCENT),
         _Column("Declared RTP", PERCENT),
-        *(_Column(kind, COUNT, rotate=True) for kind in kinds),
+        *(_Column(finding_title(kind), COUNT, rotate=True) for kind in kinds),
         _Column("Findings", COUNT),
     ]
 

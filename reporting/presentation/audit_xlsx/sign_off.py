@@ -24,7 +24,7 @@ from reporting.presentation.audit_xlsx.cells import (
 )
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine
 from reporting.presentation.workbook_base import LINE_HEIGHT, set_column_widths
-from reporting.records import FINDING_KINDS
+from reporting.records import FINDING_KINDS, finding_title
 
 _SIGN_OFF_COLUMNS = (
     _Column("Finding kind", TEXT),
@@ -58,7 +58,7 @@ def _write_sign_off(
         counts.update(by_kind)
     kinds = [kind for kind in FINDING_KINDS if counts[kind]]
     kinds += sorted(set(counts) - set(FINDING_KINDS))
-    rows = [(kind, _severity(kind), counts[kind], None) for kind in kinds]
+    rows = [(finding_title(kind), _severity(kind), counts[kind], None) for kind in kinds]
     provenance = audit.provenance
     labels = ("Configuration SHA-256", "Store digest (SHA-256)")
     widths = _content_widths(_SIGN_OFF_COLUMNS, rows)
