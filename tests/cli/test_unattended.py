@@ -71,6 +71,35 @@ def test_a_failing_run_raises_an_alert_and_keeps_its_exit_code(tmp_path, status)
     assert process.stderr.startswith(f"baccarat-report monthly exited {status} on ")
 
 
+def test_relative_paths_are_read_from_the_folder_the_wrapper_starts_in(tmp_path):
+    """Started by hand as ``sh packaging/baccarat-report-monthly`` with relative settings,
+    from a folder other than its home: each path is the starting folder's, not the home's it
+    enters, and the default alert command beside the wrapper is found (it was looked for
+    under the home, "not found", and the alert was lost)."""
+    started_in = tmp_path / "here"
+    (started_in / "srv").mkdir(parents=True)
+    executable(started_in / "fake-report", '#!/bin/sh\necho "given: $*"\nexit 1\n')
+    hook = executable(tmp_path / "hook", '#!/bin/sh\n{ echo "subject: $1"; cat; } >> "$ALERTS"\n')
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "BACCARAT_REPORT_HOME": "srv",
+        "BACCARAT_REPORT": "./fake-report",
+        "BACCARAT_REPORT_ALERT_HOOK": str(hook),
+        "ALERTS": str(tmp_path / "alerts.txt"),
+    }
+    process = subprocess.run(
+        ["sh", os.path.relpath(WRAPPER, started_in)],
+        capture_output=True, text=True, env=env, cwd=started_in, timeout=60,
+    )  # fmt: skip
+    assert process.returncode == 1, process.stderr
+    assert "failed" not in process.stderr and "not found" not in process.stderr
+    output = (started_in / "srv" / "logs" / "monthly.last.txt").read_text(encoding="utf-8")
+    assert output.startswith(f"given: --log-file {started_in}/srv/logs/monthly.log monthly")
+    alert = (tmp_path / "alerts.txt").read_text(encoding="utf-8")
+    assert alert.startswith("subject: baccarat-report monthly exited 1 on ")
+    assert f"in {started_in}/srv." in alert
+
+
 def test_a_clean_run_is_silent_and_raises_no_alert(tmp_path):
     home = tmp_path / "srv"
     home.mkdir()
