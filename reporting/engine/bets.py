@@ -32,6 +32,7 @@ __all__ = [
     "BetRule",
     "PayRow",
     "PayTable",
+    "RESULT_FACTS",
     "Resolution",
     "Settlement",
     "Wording",
@@ -54,8 +55,13 @@ class BetGroup(enum.StrEnum):
     """How the pages group a bet."""
 
     MAIN = "main"  # Player, Banker, Tie and their variants
-    SIDE = "side"  # settled on the cards whatever the main result
+    SIDE = "side"  # settled on the cards (whatever the main result, or with the one it names)
     BONUS = "bonus"  # pays by the bonus table
+
+
+#: The facts of the main result: which hand won (or a tie), and by how many points (0 on a
+#: tie). A bet whose rows read none of them is settled on the cards whatever the result.
+RESULT_FACTS = frozenset({"winner", "margin"})
 
 
 #: What a pay row pays: odds "to 1" (a win), or a push or a loss whatever the odds.
@@ -133,6 +139,13 @@ class BetRule:
     def facts(self) -> frozenset[str]:
         """The names of every fact the bet reads."""
         return frozenset().union(*(row.facts for row in self.rows))
+
+    @property
+    def reads_the_result(self) -> bool:
+        """Whether the bet wins only with a main result: a row names the hand that wins (or
+        a tie) or the points between the hands; a side bet that does not is settled on the
+        cards whatever the main result (its pages say which)."""
+        return bool(self.facts & RESULT_FACTS)
 
     @property
     def fact_groups(self) -> frozenset[FactGroup]:

@@ -241,6 +241,7 @@ def _offered_bet(
         odds=odds,
         both_hands_odds=both_hands_odds,
         tie_returns_stake=any(_returns_stake_on_a_tie(row, table) for row in bet.rows),
+        reads_the_result=bet.reads_the_result,
         cards_dealt=cards_dealt,
         rtp_percent=rtp * 100,
         limits=game.limits_for(bet),

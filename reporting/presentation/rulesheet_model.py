@@ -134,6 +134,7 @@ class OfferedBet:
     odds: Fraction | None
     both_hands_odds: Fraction | None
     tie_returns_stake: bool
+    reads_the_result: bool  # wins only with a main result (BetRule.reads_the_result)
     cards_dealt: tuple[int, ...]
     rtp_percent: Fraction
     limits: StakeLimits
@@ -328,9 +329,16 @@ class RuleSheet:
 
     @property
     def side_bets(self) -> tuple[OfferedBet, ...]:
-        """The side bets settled on the cards whatever the main result (pairs, Small, Big,
-        Super 6, Dragon 7...)."""
+        """The side bets: settled on the cards, whatever the main result (pairs, Small, Big)
+        or with the result their rows name (Super 6, Dragon 7, the Tiger bets)."""
         return tuple(bet for bet in self.bets if bet.group is BetGroup.SIDE)
+
+    @property
+    def side_bets_read_the_result(self) -> bool:
+        """Whether a side bet offered wins only with a main result (Super 6, Dragon 7, the
+        Tiger bets): the sheet then says that such a bet wins only with its result, where it
+        says of pairs, Small and Big that they are settled whatever the main result."""
+        return any(bet.reads_the_result for bet in self.side_bets)
 
     @property
     def bonus_bets(self) -> tuple[OfferedBet, ...]:

@@ -874,3 +874,16 @@ def test_a_bet_whose_rows_read_no_fact_decides_every_round_alike():
     read = facts_read(always)
     assert read(PLAYER_NATURAL_WIN.facts) == read(TIE_7_7.facts) == ()
     assert settle(always, 100, TIE_7_7.facts, PayTable.of([always])).payout == 300
+
+
+def test_a_side_bet_reads_the_main_result_exactly_when_its_words_name_one():
+    """A sheet says its side bets are settled whatever the main result unless one of them
+    wins only with a result (rulesheet_model.side_bets_read_the_result): the facts a side
+    bet's rows read (``reads_the_result``) and the sentence it is declared with agree, for
+    every side bet of the catalogue ("The Banker wins with a three-card 7": Dragon 7 loses on
+    a tie; "The Player's first two cards are...": a pair wins whatever the result)."""
+    side = [bet for bet in catalogue_bets().values() if bet.group is BetGroup.SIDE]
+    for bet in side:
+        words = bet.wins.msgid
+        assert bet.reads_the_result == (" wins " in words or " a tie " in words), bet.id
+    assert {bet.reads_the_result for bet in side} == {True, False}

@@ -174,6 +174,34 @@ def test_the_variants_are_grouped_with_the_main_or_the_side_bets(sheets):
     assert all(sheets[game_id, "en"].bonus_bets == () for game_id in VARIANT_GAMES)
 
 
+#: What a sheet says above its side bets: of pairs, Small and Big, that they are settled
+#: whatever the main result; where a side bet wins only with a result (Super 6, Dragon 7,
+#: the Tiger bets), that such a bet wins only with its result: never that Dragon 7 is
+#: settled whatever the main result, a tie included (it loses on a tie).
+WHATEVER_THE_RESULT = (
+    "Side bets are settled on the cards, whatever the main result, a tie included."
+)
+ONLY_WITH_ITS_RESULT = (
+    "Side bets are settled on the cards. A side bet whose winning condition names the main"
+    " result (a hand winning, or a tie) wins only with that result; the others are settled"
+    " whatever the main result, a tie included."
+)
+
+
+def test_the_side_bets_sentence_is_true_of_the_side_bets_offered(rendered, sheets, operator_config):
+    for game_id in VARIANT_GAMES:  # each offers a side bet that wins only with a result
+        assert any(bet.reads_the_result for bet in sheets[game_id, "en"].side_bets), game_id
+        html = (rendered / f"{game_id}.en.html").read_text(encoding="utf-8")
+        assert ONLY_WITH_ITS_RESULT in html and WHATEVER_THE_RESULT not in html, game_id
+    classic = operator_config.game("live-baccarat-it")  # pairs only
+    sheet = build_rule_sheet(classic, "en", disclosure=None, as_of=AS_OF, tool_version="test")
+    assert sheet.side_bets and not sheet.side_bets_read_the_result
+    html = render_html(sheet)
+    assert WHATEVER_THE_RESULT in html and ONLY_WITH_ITS_RESULT not in html
+    italian = (rendered / "ez-baccarat.it.html").read_text(encoding="utf-8")
+    assert "vince solo con quel risultato" in italian and "pareggio compreso." in italian
+
+
 def test_forms_read_from_the_rows(sheets):
     forms = {
         offered.bet: offered.form

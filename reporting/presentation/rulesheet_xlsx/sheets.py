@@ -117,7 +117,7 @@ def pay_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, formats: dic
     if sheet.side_bets or not sheet.bonus_bets:
         page.heading(text.side_bets_title(), level=3)
         if sheet.side_bets:
-            page.paragraph(text.side_bets_text())
+            page.paragraph(text.side_bets_text(sheet))
             page.caption(text.side_bets_caption())
             _bet_table(page, headers, sheet.side_bets, sheet, text, formats)
         else:
