@@ -13,7 +13,8 @@ Two rules apply to every translated text of a rule sheet (:class:`PageTranslatio
   a page keeps in English, because its text there is the English page's (Danish "Player Pair",
   Italian "Super 6", Greek "Either Pair", an operator's "Player" on an Italian page), is marked
   ``<span lang="en">`` wherever the page's words hold it, so that a reader's software says it
-  in English. Derived, never listed: a name is English when its text is the English page's.
+  in English (with the punctuation that follows it at once: see
+  :data:`_PUNCTUATION_AFTER_A_MARK`). Derived, never listed: a name is English when its text is the English page's.
 
 The marks are HTML, as the catalogue's texts are on a page (the i18n extension takes them as
 markup); the workbook, the PDF's running headers and the roads' drawings take the text without
@@ -38,6 +39,11 @@ HAND_NAMES = {"player": "Player", "banker": "Banker"}
 #: reporting/templates/rules/macros.html.j2).
 TERMS = ("Bead Road", "Big Road")
 _ENGLISH = '<span lang="en">{}</span>'
+#: A mark followed at once by punctuation: the punctuation goes inside it ("Banker." marked
+#: whole). WeasyPrint ends a line early after an inline element whose text goes on with
+#: punctuation and then more words than the line holds: a Danish paragraph broke after
+#: "Banker." and left three quarters of its line empty.
+_PUNCTUATION_AFTER_A_MARK = re.compile(r'(<span lang="en">[^<]*)</span>([.,;:!?]+)')
 
 
 @cache
@@ -99,7 +105,8 @@ class PageTranslations(gettext.NullTranslations):
         text = self._renamed(text)
         if self._english is None:
             return text
-        return self._english.sub(lambda match: _ENGLISH.format(match.group(0)), text)
+        marked = self._english.sub(lambda match: _ENGLISH.format(match.group(0)), text)
+        return _PUNCTUATION_AFTER_A_MARK.sub(r"\1\2</span>", marked)
 
     def gettext(self, message: str) -> str:
         """The page's text of a message."""
