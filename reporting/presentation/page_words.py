@@ -13,8 +13,8 @@ Two rules apply to every translated text of a rule sheet (:class:`PageTranslatio
   a page keeps in English, because its text there is the English page's (Danish "Player Pair",
   Italian "Super 6", Greek "Either Pair", an operator's "Player" on an Italian page), is marked
   ``<span lang="en">`` wherever the page's words hold it, so that a reader's software says it
-  in English (with the punctuation that follows it at once: see
-  :data:`_PUNCTUATION_AFTER_A_MARK`). Derived, never listed: a name is English when its text is the English page's.
+  in English (with the punctuation that follows it at once: ``_PUNCTUATION_AFTER_A_MARK``).
+  Derived, never listed: a name is English when its text is the English page's.
 
 The marks are HTML, as the catalogue's texts are on a page (the i18n extension takes them as
 markup); the workbook, the PDF's running headers and the roads' drawings take the text without
