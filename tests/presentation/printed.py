@@ -149,8 +149,9 @@ FILLED = 0.5
 
 def short_lines(document) -> list[str]:
     """Each line of a paragraph that a printed page ends before half its column when the
-    paragraph goes on, but where the page breaks it (``<br>``): WeasyPrint broke a Danish paragraph after "Banker." (an English name
-    marked as such, then a full stop) and left three quarters of its line empty."""
+    paragraph goes on, but where the page breaks it (``<br>``): WeasyPrint broke a Danish
+    paragraph after "Banker." (an English name marked as such, then a full stop) and left
+    three quarters of its line empty."""
     problems = []
 
     def walk(box):
