@@ -92,7 +92,7 @@ def break_problems(document) -> list[str]:
     problems += [
         f"a table row is split over pages {sorted(p)}" for p in rows.values() if len(p) > 1
     ]
-    return problems + split_words(document) + short_lines(document)
+    return problems + split_words(document) + short_lines(document) + narrow_tables(document)
 
 
 def _lines(box, found: list[str]) -> list[str]:
@@ -173,6 +173,40 @@ def short_lines(document) -> list[str]:
                 if right - line.position_x < FILLED * box.width:
                     text = " ".join("".join(part.text for part in texts).split())
                     problems.append(f"page {number}: a line ends short: {text[-60:]!r}")
+    return problems
+
+
+def narrow_tables(document) -> list[str]:
+    """Each narrow table (``table.narrow``: the card values, the drawing rules, the RTPs)
+    printed at less than the 60% of its column that the style gives it on screen, or whose
+    caption takes more than a line: WeasyPrint printed the RTPs' table at a quarter of the
+    column, its caption wrapped ("Ritorno teorico di ciascuna" over "puntata")."""
+    problems = []
+
+    def walk(box):
+        yield box
+        for child in getattr(box, "children", None) or ():
+            yield from walk(child)
+
+    for number, page in enumerate(document.pages, start=1):
+        column = page._page_box.children[0].width  # the body's box: the page's column
+        for wrapper in walk(page._page_box):  # a table's box holds its caption and its grid
+            tables = [
+                part
+                for part in getattr(wrapper, "children", ())
+                if type(part).__name__ == "TableBox"
+            ]
+            if not tables or "narrow" not in (wrapper.element.get("class") or "").split():
+                continue
+            caption = " ".join("".join(wrapper.element.find("caption").itertext()).split())[:60]
+            table = tables[0]
+            if table.border_width() < 0.6 * column - 1:
+                share = table.border_width() / column
+                problems.append(f"page {number}: {caption!r} at {share:.0%} of the column")
+            for part in wrapper.children:
+                lines = [line for line in walk(part) if type(line).__name__ == "LineBox"]
+                if getattr(part, "element_tag", None) == "caption" and len(lines) > 1:
+                    problems.append(f"page {number}: {caption!r} in {len(lines)} lines")
     return problems
 
 
