@@ -13,7 +13,7 @@ Two rules apply to every translated text of a rule sheet (:class:`PageTranslatio
   a page keeps in English, because its text there is the English page's (Danish "Player Pair",
   Italian "Super 6", Greek "Either Pair", an operator's "Player" on an Italian page), is marked
   ``<span lang="en">`` wherever the page's words hold it, so that a reader's software says it
-  in English (with the punctuation that follows it at once: ``_PUNCTUATION_AFTER_A_MARK``).
+  in English (with the punctuation that follows it at once: ``_PUNCTUATION``).
   Derived, never listed: a name is English when its text is the English page's.
 
 The marks are HTML, as the catalogue's texts are on a page (the i18n extension takes them as
@@ -39,11 +39,11 @@ HAND_NAMES = {"player": "Player", "banker": "Banker"}
 #: reporting/templates/rules/macros.html.j2).
 TERMS = ("Bead Road", "Big Road")
 _ENGLISH = '<span lang="en">{}</span>'
-#: A mark followed at once by punctuation: the punctuation goes inside it ("Banker." marked
+#: The punctuation that follows an English name at once, marked with it ("Banker." marked
 #: whole). WeasyPrint ends a line early after an inline element whose text goes on with
 #: punctuation and then more words than the line holds: a Danish paragraph broke after
 #: "Banker." and left three quarters of its line empty.
-_PUNCTUATION_AFTER_A_MARK = re.compile(r'(<span lang="en">[^<]*)</span>([.,;:!?]+)')
+_PUNCTUATION = r"[.,;:!?]*"
 
 
 @cache
@@ -54,15 +54,17 @@ def name_msgids() -> tuple[str, ...]:
     return tuple(dict.fromkeys([*names, *TERMS]))
 
 
-def _words_pattern(words: Iterable[str], genitive: bool = False) -> re.Pattern[str] | None:
+def _words_pattern(
+    words: Iterable[str], genitive: bool = False, then: str = ""
+) -> re.Pattern[str] | None:
     """A pattern of whole words (the longest first, so "Big Road" before "Big"); with
     ``genitive``, a word followed by a genitive "s" too (Danish "Players": its name is
-    "Player")."""
+    "Player"); ``then``, a pattern the match takes on after the word."""
     ordered = sorted(set(words), key=lambda word: (-len(word), word))
     if not ordered:
         return None
     ending = r"(?=s?(?!\w))" if genitive else r"(?!\w)"
-    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, ordered)) + ")" + ending)
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, ordered)) + ")" + ending + then)
 
 
 class PageTranslations(gettext.NullTranslations):
@@ -94,7 +96,7 @@ class PageTranslations(gettext.NullTranslations):
                 for msgid in name_msgids()
                 if (text := self._renamed(translations.gettext(msgid))) == english.gettext(msgid)
             )
-        self._english = _words_pattern(english_names, genitive=True)
+        self._english = _words_pattern(english_names, genitive=True, then=_PUNCTUATION)
 
     def _renamed(self, text: str) -> str:
         if self._rename is None:
@@ -105,8 +107,7 @@ class PageTranslations(gettext.NullTranslations):
         text = self._renamed(text)
         if self._english is None:
             return text
-        marked = self._english.sub(lambda match: _ENGLISH.format(match.group(0)), text)
-        return _PUNCTUATION_AFTER_A_MARK.sub(r"\1\2</span>", marked)
+        return self._english.sub(lambda match: _ENGLISH.format(match.group(0)), text)
 
     def gettext(self, message: str) -> str:
         """The page's text of a message."""

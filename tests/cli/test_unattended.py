@@ -24,8 +24,11 @@ def executable(path: Path, text: str) -> Path:
     return path
 
 
-def run_wrapper(home: Path, command: Path, *args: str, **environment: str):
-    """The wrapper under POSIX sh, as cron runs it: a bare environment."""
+def run_wrapper(
+    home: Path, command: Path, *args: str, wrapper: str = str(WRAPPER), cwd=None, **environment
+):
+    """The wrapper under POSIX sh, as cron runs it: a bare environment (``wrapper``: the path
+    it is started by, from ``cwd``)."""
     hook = executable(
         home.parent / "hook",
         '#!/bin/sh\n{ echo "subject: $1"; cat; } >> "$ALERTS"\n',
@@ -39,7 +42,7 @@ def run_wrapper(home: Path, command: Path, *args: str, **environment: str):
         **environment,
     }
     return subprocess.run(
-        ["sh", str(WRAPPER), *args], capture_output=True, text=True, env=env, timeout=60
+        ["sh", wrapper, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=60
     )
 
 
@@ -79,23 +82,19 @@ def test_relative_paths_are_read_from_the_folder_the_wrapper_starts_in(tmp_path)
     started_in = tmp_path / "here"
     (started_in / "srv").mkdir(parents=True)
     executable(started_in / "fake-report", '#!/bin/sh\necho "given: $*"\nexit 1\n')
-    hook = executable(tmp_path / "hook", '#!/bin/sh\n{ echo "subject: $1"; cat; } >> "$ALERTS"\n')
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "BACCARAT_REPORT_HOME": "srv",
-        "BACCARAT_REPORT": "./fake-report",
-        "BACCARAT_REPORT_ALERT_HOOK": str(hook),
-        "ALERTS": str(tmp_path / "alerts.txt"),
-    }
-    process = subprocess.run(
-        ["sh", os.path.relpath(WRAPPER, started_in)],
-        capture_output=True, text=True, env=env, cwd=started_in, timeout=60,
-    )  # fmt: skip
+    process = run_wrapper(
+        started_in / "srv",
+        started_in / "fake-report",
+        wrapper=os.path.relpath(WRAPPER, started_in),
+        cwd=started_in,
+        BACCARAT_REPORT_HOME="srv",
+        BACCARAT_REPORT="./fake-report",
+    )
     assert process.returncode == 1, process.stderr
     assert "failed" not in process.stderr and "not found" not in process.stderr
     output = (started_in / "srv" / "logs" / "monthly.last.txt").read_text(encoding="utf-8")
     assert output.startswith(f"given: --log-file {started_in}/srv/logs/monthly.log monthly")
-    alert = (tmp_path / "alerts.txt").read_text(encoding="utf-8")
+    alert = alerts(started_in / "srv")
     assert alert.startswith("subject: baccarat-report monthly exited 1 on ")
     assert f"in {started_in}/srv." in alert
 

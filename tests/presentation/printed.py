@@ -143,6 +143,13 @@ def split_words(document, *, apart: str | None = None) -> list[str]:
     return problems
 
 
+def _boxes(box):
+    """A laid-out box and every box within it, in order."""
+    yield box
+    for child in getattr(box, "children", None) or ():
+        yield from _boxes(child)
+
+
 #: The least of its column a paragraph's line fills when another line follows it.
 FILLED = 0.5
 
@@ -154,18 +161,13 @@ def short_lines(document) -> list[str]:
     three quarters of its line empty."""
     problems = []
 
-    def walk(box):
-        yield box
-        for child in getattr(box, "children", None) or ():
-            yield from walk(child)
-
     for number, page in enumerate(document.pages, start=1):
-        for box in walk(page._page_box):
+        for box in _boxes(page._page_box):
             if getattr(box, "element_tag", None) != "p" or not box.width:
                 continue
             lines = [child for child in box.children if type(child).__name__ == "LineBox"]
             for line in lines[:-1]:
-                parts = list(walk(line))
+                parts = list(_boxes(line))
                 texts = [part for part in parts if type(part).__name__ == "TextBox"]
                 if not texts or any(getattr(part, "element_tag", None) == "br" for part in parts):
                     continue  # a line the page ends on purpose (the masthead's name, then <br>)
@@ -183,14 +185,9 @@ def narrow_tables(document) -> list[str]:
     column, its caption wrapped ("Ritorno teorico di ciascuna" over "puntata")."""
     problems = []
 
-    def walk(box):
-        yield box
-        for child in getattr(box, "children", None) or ():
-            yield from walk(child)
-
     for number, page in enumerate(document.pages, start=1):
         column = page._page_box.children[0].width  # the body's box: the page's column
-        for wrapper in walk(page._page_box):  # a table's box holds its caption and its grid
+        for wrapper in _boxes(page._page_box):  # a table's box holds its caption and its grid
             tables = [
                 part
                 for part in getattr(wrapper, "children", ())
@@ -204,8 +201,10 @@ def narrow_tables(document) -> list[str]:
                 share = table.border_width() / column
                 problems.append(f"page {number}: {caption!r} at {share:.0%} of the column")
             for part in wrapper.children:
-                lines = [line for line in walk(part) if type(line).__name__ == "LineBox"]
-                if getattr(part, "element_tag", None) == "caption" and len(lines) > 1:
+                if getattr(part, "element_tag", None) != "caption":
+                    continue
+                lines = [line for line in _boxes(part) if type(line).__name__ == "LineBox"]
+                if len(lines) > 1:
                     problems.append(f"page {number}: {caption!r} in {len(lines)} lines")
     return problems
 
