@@ -479,7 +479,7 @@ def check_void_refunds(round: Round, game: GameSpec, context: CheckContext) -> l
                     bet,
                     expected_payout=stake,
                     logged_payout=payout,
-                    message=f"round {round.round_id} is void but bet {bet.bet_id} paid"
+                    message=f"round {round.round_id} is void but bet {bet.bet_id} ({bet.bet_type}) paid"
                     f" {format_cents(payout)} instead of refunding its stake"
                     f" {format_cents(stake)}",
                 )

@@ -994,10 +994,12 @@ def test_a_round_finding_carries_its_game_month_and_line(operator_config):
 
 
 def test_a_void_round_s_unrefunded_bet_says_what_it_paid_and_what_it_staked(operator_config):
+    """The message names the bet's type, as every bet finding's does: one reading the line
+    alone (the terminal, the log) knows which bet was not refunded."""
     round = make_round(make_bet("B-1", payout_cents=1200), status="void")
     (finding,) = run_check(check_void_refunds, round, operator_config)
     assert finding.message == (
-        "round R-1 is void but bet B-1 paid 12.00 instead of refunding its stake 25.00"
+        "round R-1 is void but bet B-1 (banker) paid 12.00 instead of refunding its stake 25.00"
     )
     assert (finding.expected_payout, finding.logged_payout) == (2500, 1200)
 
