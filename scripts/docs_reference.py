@@ -226,6 +226,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                     "SKIP_CHUNK_BYTES",
                     "MAX_BATCH_BETS",
                     "MAX_REJECTED_LINES",
+                    "MAX_ROUNDS_APART",
                     "MAX_LEARNT_FIELDS",
                 ),
             ),

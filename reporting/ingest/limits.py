@@ -23,6 +23,7 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "MAX_NUMBER_EXPONENT",
     "MAX_REJECTED_LINES",
+    "MAX_ROUNDS_APART",
     "MAX_ROUND_ROWS",
     "MAX_SHOWN_VALUE_CHARS",
     "MAX_TEXT_CHARS",
@@ -140,6 +141,12 @@ MAX_BATCH_BETS = 200_000
 #: database. A real log with a broken exporter shows its problem in its first thousand lines;
 #: a million leaves room for a real month with many bad lines, as long as most lines load.
 MAX_REJECTED_LINES = 1_000_000
+
+#: Rounds of a CSV export with their rows apart (a round's rows, then another round's, then
+#: the first's again: neither part loads) past which the file is refused whole, as not grouped
+#: by round: its rejects would be most of its rounds, each in parts. A provider's glitch
+#: splits a few; an export sorted by another column splits nearly all.
+MAX_ROUNDS_APART = 1_000
 
 #: Round fields of an exporter's own (``"dealer"``, ``"provider"``) a JSON Lines reader learns
 #: per file, so that lines holding them stay on the fast check for repeated keys; a real

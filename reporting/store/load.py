@@ -3,6 +3,9 @@
 * A file whose content hash is already in the ingest log is skipped whole.
 * A round already stored with the same content is skipped (counted as a duplicate); with
   other content it is rejected as a ``conflict``, never overwritten.
+* A round of a CSV export (its consecutive rows) whose id comes back later in the file with
+  other rows is apart: neither part loads, each is a ``conflict`` naming the other
+  (:mod:`reporting.store.writer`).
 * Bad lines are rejected with their reason and kept in ``rejected_records``; good lines load.
 * A file loads all or nothing: a crash or an unreadable file mid-way leaves the database as it
   was before that file.
@@ -20,36 +23,25 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from itertools import accumulate
-from operator import attrgetter, itemgetter
 from pathlib import Path
 
-from msgspec.structs import astuple, replace
+from msgspec.structs import replace
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
-from reporting.engine.money import format_cents
 from reporting.errors import InputError
 from reporting.files import environment_fault
 from reporting.ingest.formats import check_source
-from reporting.ingest.sources import RowBatch, Source, cyclic_gc_paused
-from reporting.ingest.validation import shown
+from reporting.ingest.sources import Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
-from reporting.records import Bet, RejectedLine, RejectReason, Round
+from reporting.records import RejectedLine
 from reporting.store.announced import record_months
 from reporting.store.faults import begin_immediate, connection_fault
-from reporting.store.schema import BET_CONTENT_FIELDS, ROUND_CONTENT_FIELDS, stored_round_content
-
-#: A record's content in the order :func:`stored_round_content` gives it, and a bet's.
-_round_content = attrgetter(*ROUND_CONTENT_FIELDS)
-_bet_content = attrgetter(*BET_CONTENT_FIELDS)
-#: The same, named as in the round log, for the raw text of a conflict reject.
-_LOG_NAMES = (*("game" if name == "game_id" else name for name in ROUND_CONTENT_FIELDS), "bets")
+from reporting.store.writer import BatchWriter
 
 __all__ = ["FileResult", "IngestResult", "ingest", "read_with", "stored_name"]
 
@@ -215,7 +207,7 @@ def stored_name(path: Path, base: Path | None) -> str:
     return str(path)
 
 
-class _Names:
+class StoredNames:
     """A source's names in the store, and the renaming of its readers' rejected lines (which
     name the files as they were opened) to them."""
 
@@ -257,7 +249,7 @@ def _ingest_source(
     in_worker: bool,
     base: Path | None,
 ) -> FileResult:
-    names = _Names(source, base)
+    names = StoredNames(source, base)
     check_source(source)  # an unknown format is a bug: fail before anything is written
     try:
         sha256 = source.sha256()
@@ -308,7 +300,7 @@ def _known(connection: sqlite3.Connection, sha256: str) -> bool:
 def _load(
     connection: sqlite3.Connection,
     source: Source,
-    names: _Names,
+    names: StoredNames,
     games: Mapping[str, GameSpec],
     report: ProgressCallback | None,
     keep_rejects: int,
@@ -318,7 +310,8 @@ def _load(
     """Read the source and write it into the open transaction, filling ``result``."""
     total_bytes = source.size
     ingest_id = _log_file(connection, source, names, result.sha256, total_bytes)
-    writer = _BatchWriter(connection, ingest_id, result, keep_rejects, names)
+    rows_together = source.profile is not None and source.format == "csv"
+    writer = BatchWriter(connection, ingest_id, result, keep_rejects, names, rows_together)
     with cyclic_gc_paused():
         batches = (
             read_in_worker(source, games, BATCH_ROUNDS)
@@ -343,7 +336,7 @@ def _roll_back(connection: sqlite3.Connection) -> None:
 
 
 def _log_file(
-    connection: sqlite3.Connection, source: Source, names: _Names, sha256: str, size: int
+    connection: sqlite3.Connection, source: Source, names: StoredNames, sha256: str, size: int
 ) -> int:
     """Enter the file in the ingest log (inside the open transaction); its ingest_id."""
     return connection.execute(
@@ -378,231 +371,3 @@ def _log_totals(
             ingest_id,
         ),
     )
-
-
-# A batch comes as rows (reporting.ingest.sources.RowBatch): a round's row is its record's
-# fields but its bets, a bet's its record's fields, the statements' parameters in that order.
-_ROUND_COLUMNS = Round.__struct_fields__[:-1]
-assert Round.__struct_fields__[-1] == "bets"
-_ROUND_ID = _ROUND_COLUMNS.index("round_id")
-_SOURCE_LINE = _ROUND_COLUMNS.index("source_line")
-_month_of = itemgetter(_ROUND_COLUMNS.index("report_month"))
-_BET_ROUND_ID = Bet.__struct_fields__.index("round_id")
-#: The file's ingest id is a number of the store's own (never text of the log), written into
-#: the statement once per file: a round's row is then its record's fields alone. A round
-#: already stored is left as it is (ON CONFLICT applies to the primary key only: a row that
-#: breaks a CHECK still fails), and the writer then tells a duplicate from a conflict.
-_INSERT_ROUND = (
-    f"INSERT INTO rounds ({', '.join(_ROUND_COLUMNS)}, ingest_id)"
-    f" VALUES ({', '.join('?' * len(_ROUND_COLUMNS))}, {{ingest_id:d}})"
-    " ON CONFLICT (round_id) DO NOTHING"
-)
-_INSERT_BET = (
-    f"INSERT INTO bets ({', '.join(Bet.__struct_fields__)})"
-    f" VALUES ({', '.join('?' * len(Bet.__struct_fields__))})"
-)
-# The table keeps its v1 column names: file_name is a RejectedLine's source_file, line its
-# source_line.
-_INSERT_REJECT = (
-    "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, round_id,"
-    " raw_text, report_month) VALUES (?,?,?,?,?,?,?,?)"
-)
-
-
-#: The fields of a bet in a round's content after its id, the money ones in cents.
-_BET_CONTENT = BET_CONTENT_FIELDS[1:]
-
-
-def _difference(kept: tuple, given: tuple) -> str:
-    """The first field in which a round given differs from the one kept, in the round log's
-    words and units (``the payout of bet 'B-1': 20.00 stored, 0.00 on this line``): what the conflict is
-    about, for whoever asks the provider."""
-    for name, old, new in zip(_LOG_NAMES[:-1], kept, given, strict=False):
-        if old != new:
-            return f"{name}: {_shown(old)} stored, {_shown(new)} on this line"
-    old_bets = {bet[0]: bet for bet in (kept[-1] if kept else ())}
-    new_bets = {bet[0]: bet for bet in (given[-1] if given else ())}
-    for bet_id in sorted(old_bets.keys() | new_bets.keys()):
-        old, new = old_bets.get(bet_id), new_bets.get(bet_id)
-        if old is None or new is None:
-            return f"bet {shown(bet_id)} {'on this line' if old is None else 'in the stored round'} only"
-        for index, name in enumerate(_BET_CONTENT, start=1):
-            if old[index] != new[index]:
-                money = name.endswith("_cents")
-                was, now = (
-                    format_cents(v) if money else _shown(v) for v in (old[index], new[index])
-                )
-                named = "type" if name == "bet_type" else name.removesuffix("_cents")
-                return f"the {named} of bet {shown(bet_id)}: {was} stored, {now} on this line"
-    return "the same fields, in another form"
-
-
-def _shown(value: object) -> str:
-    return "none" if value is None else shown(value) if isinstance(value, str) else str(value)
-
-
-def _records_of(batch: RowBatch) -> list[Round]:
-    """The batch's rounds as records again (for the rare batch whose rounds must be told
-    apart: a round twice, or one already stored)."""
-    ends = list(accumulate(batch.bet_counts))
-    return [
-        Round(*row, [Bet(*bet) for bet in batch.bets[end - count : end]])
-        for row, count, end in zip(batch.rounds, batch.bet_counts, ends, strict=True)
-    ]
-
-
-class _BatchWriter:
-    """Writes batches into the open transaction, resolving duplicates and conflicts."""
-
-    def __init__(
-        self,
-        connection: sqlite3.Connection,
-        ingest_id: int,
-        result: FileResult,
-        keep_rejects: int,
-        names: _Names,
-    ):
-        self.connection = connection
-        self.names = names
-        self.ingest_id = ingest_id
-        self.result = result
-        self.keep_rejects = keep_rejects
-        self.lines = 0
-        self._file_names: dict[int, str] = {}
-        self._insert_round = _INSERT_ROUND.format(ingest_id=ingest_id)
-
-    def write(self, batch: RowBatch) -> None:
-        """Store a batch: its new rounds with their bets, and its rejected lines together
-        with the rounds that conflict with one stored (or earlier in the batch).
-
-        The common batch, of rounds new to the store and each once, costs two
-        ``executemany`` of its rows as they came; the rest is told apart only when the
-        batch holds a round twice, or when fewer rounds than given were inserted."""
-        rejects = list(batch.rejects)
-        rounds, bets = batch.rounds, batch.bets
-        if rounds:
-            if len({row[_ROUND_ID] for row in rounds}) != len(rounds):
-                rounds, bets = self._first_of_each(_records_of(batch), rejects)
-            inserted = self.connection.executemany(self._insert_round, rounds).rowcount
-            months = Counter(map(_month_of, rounds))
-            if inserted != len(rounds):
-                bets, kept_out = self._drop_stored(rounds, bets, rejects)
-                months -= Counter(_month_of(row) for row in rounds if row[_ROUND_ID] in kept_out)
-            self.connection.executemany(_INSERT_BET, bets)
-            for month, count in months.items():
-                self.result.months[month] = self.result.months.get(month, 0) + count
-            self.result.rounds_loaded += inserted
-            self.result.bets_loaded += len(bets)
-        self.lines += len(batch.rounds) + len(batch.rejects)
-        if rejects:
-            self._store_rejects(rejects)
-
-    def _first_of_each(
-        self, records: list[Round], rejects: list[RejectedLine]
-    ) -> tuple[list[tuple], list[tuple]]:
-        """The rows of the batch's first round of each id, and of their bets; a repeat is a
-        duplicate when its content is the same, a conflict (added to ``rejects``) when not."""
-        fresh: dict[str, Round] = {}
-        for record in records:
-            earlier = fresh.get(record.round_id)
-            if earlier is None:
-                fresh[record.round_id] = record
-            elif self._content(earlier) == self._content(record):
-                self.result.rounds_skipped_duplicate += 1
-            else:
-                where = f"line {earlier.source_line} of this file"
-                rejects.append(self._conflict(record, where, self._content(earlier)))
-        kept = list(fresh.values())
-        return (
-            [astuple(record)[: len(_ROUND_COLUMNS)] for record in kept],
-            [astuple(bet) for record in kept for bet in record.bets],
-        )
-
-    def _drop_stored(
-        self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine]
-    ) -> tuple[list[tuple], set[str]]:
-        """The bets of the rounds just inserted; the rounds that were not (stored before this
-        batch, by an earlier file or earlier in this one) are duplicates, or conflicts."""
-        connection = self.connection
-        given = {row[_ROUND_ID]: row for row in rounds}
-        stored = connection.execute(
-            "SELECT round_id, ingest_id, source_line FROM rounds"
-            " WHERE round_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(given)),),
-        ).fetchall()
-        earlier = [
-            (round_id, ingest_id, source_line)
-            for round_id, ingest_id, source_line in stored
-            if (ingest_id, source_line) != (self.ingest_id, given[round_id][_SOURCE_LINE])
-        ]  # the rest: this very row, inserted now
-        kept_out = {round_id for round_id, _, _ in earlier}
-        bets_of: dict[str, list[Bet]] = {round_id: [] for round_id in kept_out}
-        for bet in bets:
-            if bet[_BET_ROUND_ID] in kept_out:
-                bets_of[bet[_BET_ROUND_ID]].append(Bet(*bet))
-        for round_id, ingest_id, source_line in earlier:
-            record = Round(*given[round_id], bets_of[round_id])
-            kept = stored_round_content(connection, round_id)
-            if kept == self._content(record):
-                self.result.rounds_skipped_duplicate += 1
-            elif ingest_id == self.ingest_id:
-                where = f"line {source_line} of this file"
-                rejects.append(self._conflict(record, where, kept or ()))
-            else:
-                where = f"{self._source_name(ingest_id)}:{source_line}"
-                rejects.append(self._conflict(record, where, kept or ()))
-        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out
-
-    def _store_rejects(self, rejects: list[RejectedLine]) -> None:
-        """Store the rejected lines in file order, and keep the first ones for the report."""
-        if self.names.renames:
-            rejects = [self.names.renamed(reject) for reject in rejects]
-        rejects.sort(key=lambda reject: (reject.source_file, reject.source_line))
-        ingest_id = self.ingest_id
-        self.connection.executemany(
-            _INSERT_REJECT,
-            [
-                (
-                    ingest_id,
-                    r.source_file,
-                    r.source_line,
-                    r.reason,
-                    r.message,
-                    r.round_id,
-                    r.raw_text,
-                    r.report_month,
-                )
-                for r in rejects
-            ],
-        )
-        self.result.rejected_count += len(rejects)
-        room = self.keep_rejects - len(self.result.rejected)
-        if room > 0:
-            self.result.rejected.extend(rejects[:room])
-
-    @staticmethod
-    def _content(record: Round) -> tuple:
-        """The record as the store holds it (see :func:`stored_round_content`)."""
-        bets = tuple(sorted(_bet_content(bet) for bet in record.bets))
-        return (*_round_content(record), bets)
-
-    def _conflict(self, record: Round, where: str, kept: tuple) -> RejectedLine:
-        content = self._content(record)
-        return RejectedLine(
-            source_file=self.result.file,
-            source_line=record.source_line,
-            reason=RejectReason.CONFLICT.value,
-            message=f"round {record.round_id!r} was already loaded from {where} with other"
-            f" content ({_difference(kept, content)}); the stored round is kept",
-            raw_text=json.dumps(dict(zip(_LOG_NAMES, content, strict=True)), ensure_ascii=False),
-            round_id=record.round_id,
-            report_month=record.report_month,
-        )
-
-    def _source_name(self, ingest_id: int) -> str:
-        if ingest_id not in self._file_names:
-            row = self.connection.execute(
-                "SELECT file_name FROM ingest_log WHERE ingest_id = ?", (ingest_id,)
-            ).fetchone()
-            self._file_names[ingest_id] = row[0] if row else "an earlier file"
-        return self._file_names[ingest_id]

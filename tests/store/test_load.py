@@ -1174,7 +1174,8 @@ def test_a_row_that_breaks_a_check_fails_the_write_it_is_never_skipped(tmp_path)
     import sqlite3
 
     from reporting.ingest.sources import RowBatch, Source
-    from reporting.store.load import FileResult, _BatchWriter, _Names
+    from reporting.store.load import FileResult, StoredNames
+    from reporting.store.writer import BatchWriter
 
     connection = connect(tmp_path / "store.sqlite")
     row = ("R-1", "live-baccarat-it", "LB01", None, None, None, None)
@@ -1191,8 +1192,8 @@ def test_a_row_that_breaks_a_check_fails_the_write_it_is_never_skipped(tmp_path)
                 " ingested_at) VALUES ('log.jsonl', 'x', 0, 'jsonl', 'now')"
             ).lastrowid
             result = FileResult("log.jsonl", "x", "loaded")
-            names = _Names(Source(Path("log.jsonl"), "jsonl"), None)
-            writer = _BatchWriter(connection, ingest_id, result, 10, names)
+            names = StoredNames(Source(Path("log.jsonl"), "jsonl"), None)
+            writer = BatchWriter(connection, ingest_id, result, 10, names)
             with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
                 writer.write(RowBatch(rounds, bets, [1], [], 0))
             connection.execute("ROLLBACK")

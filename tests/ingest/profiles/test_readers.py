@@ -4,6 +4,7 @@ spec's reader (idempotent, one transaction per file)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import csv
 import gzip
@@ -17,11 +18,15 @@ from helpers import rows, run_main
 
 from reporting.config.loader import load_config
 from reporting.errors import InputError
+from reporting.ingest.discovery import discover_sources
 from reporting.ingest.formats import read_source
 from reporting.ingest.profiles.builtin import DATA_FOLDER
 from reporting.ingest.profiles.loader import load_profile
 from reporting.ingest.sources import Source, cyclic_gc_paused
 from reporting.records import SourceLocation
+from reporting.store import load, writer
+from reporting.store.load import ingest
+from reporting.store.schema import connect
 
 CONFIG = """\
 [games.live-baccarat-it]
@@ -761,6 +766,71 @@ def test_a_bad_row_rejects_its_whole_round_never_a_part_of_it(tmp_path, config):
         "row of 23 cells under a header of 22 (its round's 3 rows, lines 2-4, are not loaded)"
     )
     assert reject.raw_text.count("\n") == 2  # every row of the round
+
+
+def load_flat(path: Path, config, tmp_path: Path) -> tuple[object, Path]:
+    """``path`` ingested with the flat-csv profile into a new store: its result and store."""
+    db = tmp_path / "store.sqlite"
+    sources = discover_sources([path], load_profile("flat-csv"))
+    with contextlib.closing(connect(db)) as connection:
+        return ingest(connection, sources, config).files[0], db
+
+
+def bets_of(round_id: str, *bets: str) -> list[str]:
+    cells = ROUND_CELLS.replace("F-1", round_id)
+    return [f"{cells},{round_id}-{bet},a,Banker,25.00,-25.00,EUR," for bet in bets]
+
+
+@pytest.mark.parametrize("batch", [1, 2_000])  # apart in one batch, or the first part stored
+def test_a_round_whose_rows_are_apart_loads_no_part(tmp_path, config, monkeypatch, batch):
+    """F-1's rows at lines 2-3, then F-2's, then F-1's again: the first part loaded as a round
+    of two bets (verify checked it as whole, its money counted in the month) and the second was
+    a conflict with it. A round loads whole or not at all: neither part loads, both are named."""
+    monkeypatch.setattr(load, "BATCH_ROUNDS", batch)
+    path = flat(
+        tmp_path / "bets.csv",
+        *bets_of("F-1", "B1", "B2"),
+        *bets_of("F-2", "B1"),
+        *bets_of("F-1", "B3"),
+        *bets_of("F-3", "B1"),
+        *bets_of("F-1", "B4"),
+    )
+    result, db = load_flat(path, config, tmp_path)
+    assert rows(db, "SELECT round_id FROM rounds ORDER BY round_id") == [("F-2",), ("F-3",)]
+    assert rows(db, "SELECT round_id, count(*) FROM bets GROUP BY round_id") == [("F-2", 1), ("F-3", 1)]  # fmt: skip
+    assert (result.rounds_loaded, result.bets_loaded, result.rejected_count) == (2, 2, 3)
+    apart = "with another round's rows between: a round's rows must be together; neither part is loaded"  # fmt: skip
+    assert rows(db, "SELECT line, reason, round_id, message FROM rejected_records ORDER BY line") == [
+        (2, "conflict", "F-1", f"round 'F-1' has rows here and again at line 5, {apart}"),
+        (5, "conflict", "F-1", f"round 'F-1' has rows at line 2 and again here, {apart}"),
+        (7, "conflict", "F-1", "round 'F-1' has rows apart in this file (its first at line 2, not"
+         " loaded): a round's rows must be together; this part is not loaded either"),
+    ]  # fmt: skip
+    assert rows(db, "SELECT rounds_loaded, bets_loaded, rejected FROM ingest_log") == [(2, 2, 3)]
+    assert rows(db, "SELECT report_month, rounds, rejected FROM ingest_months") == [("2026-10", 2, 3)]  # fmt: skip
+
+
+def test_a_round_given_again_whole_in_the_same_export_is_a_duplicate(tmp_path, config):
+    path = flat(tmp_path / "bets.csv", *bets_of("F-1", "B1"), *bets_of("F-2", "B1"), *bets_of("F-1", "B1"))  # fmt: skip
+    result, db = load_flat(path, config, tmp_path)
+    assert (result.rounds_loaded, result.rounds_skipped_duplicate, result.rejected_count) == (
+        2,
+        1,
+        0,
+    )
+
+
+def test_an_export_not_grouped_by_round_is_refused_whole(tmp_path, config, monkeypatch):
+    monkeypatch.setattr(writer, "MAX_ROUNDS_APART", 2)
+    parts = [bets_of(round_id, bet) for bet in ("B1", "B2") for round_id in ("F-1", "F-2", "F-3")]
+    path = flat(tmp_path / "bets.csv", *(row for part in parts for row in part))
+    result, db = load_flat(path, config, tmp_path)
+    assert result.status == "failed" and rows(db, "SELECT count(*) FROM rounds") == [(0,)]
+    assert result.error == (
+        f"{path}: its rows are not grouped by round: more than 2 rounds have rows apart (the"
+        " first, 'F-1', at line 2 and later): a round's rows must be together; sort the export"
+        " by round, or ask its provider; nothing of it was loaded"
+    )
 
 
 def test_a_reject_leaves_nothing_for_the_collector(tmp_path, config):
