@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import active_children, forkserver, get_context
+from multiprocessing import active_children, forkserver, get_context, queues
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -497,15 +497,30 @@ def worker_pool(
             # between a worker's start and its entry in the table (a task the run submits)
             # left it waiting for a task, and the interpreter's exit waiting on it for good.
             processes = list((pool._processes or {}).values())
+            call_queue = pool._call_queue  # the pool lets go of it at its shutdown
             pool.shutdown(wait=False, cancel_futures=True)
             processes = {*processes, *(set(active_children()) - before)}
             for process in processes:
                 process.kill()
             for process in processes:
                 process.join()
+            _unblock_feeder(call_queue)
             raise
         starting.join()
         pool.shutdown(wait=True)
+
+
+def _unblock_feeder(call_queue: queues.Queue | None) -> None:
+    """Let the pool's thread that writes tasks to the workers end, its workers killed. It may
+    be blocked writing a task bigger than the pipe holds (a month's pages) into the pipe no
+    worker reads any more: while this process holds the pipe's reading end too, the write
+    waits for good, and so does the interpreter's exit, which joins that thread. The run
+    stopped by SIGTERM logged its line and never exited: cron's wrapper waited, and sent no
+    alert (Python 3.11.2, Debian 12's; CPython gh-94777, mended in 3.11.5 the same way:
+    closing the reading end makes the write fail, and the thread end)."""
+    if call_queue is not None:
+        with contextlib.suppress(OSError):
+            call_queue._reader.close()
 
 
 def _working_folder_that_exists() -> None:
