@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -24,16 +25,14 @@ def executable(path: Path, text: str) -> Path:
     return path
 
 
-def run_wrapper(
-    home: Path, command: Path, *args: str, wrapper: str = str(WRAPPER), cwd=None, **environment
-):
-    """The wrapper under POSIX sh, as cron runs it: a bare environment (``wrapper``: the path
-    it is started by, from ``cwd``)."""
+def cron_environment(home: Path, command: Path, **environment) -> dict[str, str]:
+    """Cron's bare environment, with the wrapper's settings and an alert hook that appends
+    each alert to ``alerts.txt`` beside ``home``."""
     hook = executable(
         home.parent / "hook",
         '#!/bin/sh\n{ echo "subject: $1"; cat; } >> "$ALERTS"\n',
     )
-    env = {
+    return {
         "PATH": "/usr/bin:/bin",
         "BACCARAT_REPORT_HOME": str(home),
         "BACCARAT_REPORT": str(command),
@@ -41,6 +40,14 @@ def run_wrapper(
         "ALERTS": str(home.parent / "alerts.txt"),
         **environment,
     }
+
+
+def run_wrapper(
+    home: Path, command: Path, *args: str, wrapper: str = str(WRAPPER), cwd=None, **environment
+):
+    """The wrapper under POSIX sh, as cron runs it: a bare environment (``wrapper``: the path
+    it is started by, from ``cwd``)."""
+    env = cron_environment(home, command, **environment)
     return subprocess.run(
         ["sh", wrapper, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=60
     )
@@ -97,6 +104,52 @@ def test_relative_paths_are_read_from_the_folder_the_wrapper_starts_in(tmp_path)
     alert = alerts(started_in / "srv")
     assert alert.startswith("subject: baccarat-report monthly exited 1 on ")
     assert f"in {started_in}/srv." in alert
+
+
+def test_two_runs_at_once_each_keep_their_output_and_alert_with_it(tmp_path):
+    """A second run started while one runs (refused by its lock, exit 2) emptied
+    ``monthly.last.txt`` under the first, which went on writing at its offset: the file was
+    the second's line, NUL bytes, then the first's end, and an alert quoted the other run's
+    output. Each run's output is its own until it ends; the file is then one run's, whole."""
+    home = tmp_path / "srv"
+    home.mkdir()
+    report = executable(
+        tmp_path / "fake-report",
+        '#!/bin/sh\necho "run $RUN began"\nsleep "$SLEEP"\necho "run $RUN ended"\nexit "$STATUS"\n',
+    )
+    first = subprocess.Popen(
+        ["sh", str(WRAPPER)],
+        env=cron_environment(home, report, RUN="A", SLEEP="3", STATUS="1"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not any(  # the first run is under way
+        "run A began" in path.read_text() for path in (home / "logs").glob("monthly.*")
+    ):
+        time.sleep(0.05)
+    second = run_wrapper(home, report, RUN="B", SLEEP="0", STATUS="2")
+    first.communicate(timeout=60)
+    assert (first.returncode, second.returncode) == (1, 2)
+    assert (home / "logs" / "monthly.last.txt").read_text() == "run A began\nrun A ended\n"
+    assert sorted(path.name for path in (home / "logs").iterdir()) == ["monthly.last.txt"]
+    b_alert, a_alert = alerts(home).split("subject: ")[1:]
+    assert "run B began\nrun B ended" in b_alert and "run A" not in b_alert
+    assert "run A began\nrun A ended" in a_alert and "run B" not in a_alert
+
+
+@pytest.mark.parametrize("signal_number", [9, 15])
+def test_a_run_killed_says_by_which_signal_and_that_it_may_run_again(tmp_path, signal_number):
+    home = tmp_path / "srv"
+    home.mkdir()
+    killed = executable(
+        tmp_path / "fake-report", f"#!/bin/sh\necho working\nkill -{signal_number} $$\n"
+    )
+    process = run_wrapper(home, killed)
+    assert process.returncode == 128 + signal_number
+    alert = alerts(home)
+    assert f"exited {128 + signal_number} (killed by signal {signal_number}: stopped from outside, or out of memory; what it had published is whole" in alert  # fmt: skip
+    assert "run it again" in alert and "\nworking\n" in alert
 
 
 def test_a_clean_run_is_silent_and_raises_no_alert(tmp_path):
