@@ -11,10 +11,13 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import struct
 import subprocess
+import sys
+import sysconfig
 import zipfile
 import zlib
 from pathlib import Path
@@ -24,6 +27,35 @@ from children import run_warm
 
 #: The tables a round log fills.
 TABLES = ("ingest_log", "rounds", "bets", "rejected_records")
+
+
+def interpreters() -> list[str]:
+    """This suite's Python, and the system's ``python3`` where it is another release of the
+    same minor version, which can import this virtualenv's packages: Debian 12's 3.11.2, the
+    one a fresh Debian machine's ``make`` and the operations docs install the tool with, has
+    bugs of its own that later releases mended (a test of one runs under both)."""
+    found = [sys.executable]
+    system = shutil.which("python3", path="/usr/bin:/bin")
+    if system is not None:
+        asked = "import sys; print(*sys.version_info[:3])"
+        version = subprocess.run([system, "-c", asked], capture_output=True, text=True).stdout
+        mine = [str(part) for part in sys.version_info[:3]]
+        if version.split()[:2] == mine[:2] and version.split() != mine:
+            found.append(system)
+    return found
+
+
+def run_under(python: str, script: Path, timeout: float) -> subprocess.CompletedProcess:
+    """``script`` run by ``python`` with this checkout's package and this virtualenv's
+    packages on its path."""
+    packages = [str(Path(__file__).resolve().parents[1]), sysconfig.get_paths()["purelib"]]
+    return subprocess.run(
+        [python, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(packages)},
+    )
 
 
 def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

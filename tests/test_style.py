@@ -5,6 +5,7 @@ function longer than 60 lines without a comment above it saying why, and no modu
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,23 @@ def test_the_module_length_check_sees_a_long_module(tmp_path):
     (tmp_path / "short.py").write_text("x = 1\n" * MAX_MODULE_LINES)
     (tmp_path / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
     assert long_modules(tmp_path) == [f"long.py ({MAX_MODULE_LINES + 1} lines)"]
+
+
+#: A possessive quantifier on a group (``(?:ab)*+``, ``)++``, ``)?+``, ``){1,3}+``).
+_POSSESSIVE_GROUP = re.compile(r"\)(?:[*+?]|\{\d*,?\d*\})\+")
+
+
+def test_no_regular_expression_repeats_a_group_possessively():
+    """Python 3.11 before 3.11.5 (Debian 12 has 3.11.2) matches a group repeated possessively
+    wrongly when the group can backtrack (CPython gh-106052, gh-100061): the JSON document
+    reader's pattern ``(?:...)*+`` stepped one bracket too far into a value nested past eight
+    levels, and a provider's export was refused whole. The same repeat in an atomic group,
+    ``(?>(?:...)*)``, is what later releases compile it to, and is right in every 3.11."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            value = getattr(node, "value", None) if isinstance(node, ast.Constant) else None
+            text = value.decode("latin-1") if isinstance(value, bytes) else value
+            if isinstance(text, str) and _POSSESSIVE_GROUP.search(text):
+                found.append(f"{path.relative_to(REPOSITORY)}:{node.lineno}: {text[:60]!r}")
+    assert found == []

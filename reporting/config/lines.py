@@ -73,7 +73,7 @@ def _note(found: dict[tuple[str, ...], int], path: tuple[str, ...], number: int)
 
 #: A run of dotted key parts in a line's text outside its strings (a quoted part is gone
 #: there, leaving its dot): a key of a header, of a line, or inside an inline table.
-_DOTTED = re.compile(r"(?<![A-Za-z0-9_.-])(?:[A-Za-z0-9_-]*+[ \t]*+\.[ \t]*+)++")
+_DOTTED = re.compile(r"(?<![A-Za-z0-9_.-])(?>(?:[A-Za-z0-9_-]*+[ \t]*+\.[ \t]*+)+)")
 
 
 def _deepest_key(line: str) -> int:

@@ -22,8 +22,10 @@ import pytest
 from children import WarmChild
 from helpers import (
     bet_record,
+    interpreters,
     round_record,
     rows,
+    run_under,
     store_records,
     stored_findings,
     verify_outcome,
@@ -343,8 +345,6 @@ def test_a_stop_between_a_worker_s_start_and_its_entry_in_the_pool_leaves_no_wor
     assert left == []
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
 #: A stop with tasks bigger than a pipe holds waiting for busy workers: the pool's thread that
 #: writes them to the workers is then blocked in the middle of one (as a month's pages are).
 STOPPED_WITH_BIG_TASKS_WAITING = """\
@@ -375,39 +375,15 @@ if __name__ == "__main__":
 """
 
 
-def interpreters() -> list[str]:
-    """This suite's Python, and the system's ``python3`` where it is another release of the
-    same minor version, which can import this virtualenv's packages (Debian 12's 3.11.2, the
-    one the operations docs install the tool with, has the deadlock the test is about)."""
-    found = [sys.executable]
-    system = shutil.which("python3", path="/usr/bin:/bin")
-    if system is not None:
-        asked = "import sys; print(*sys.version_info[:3])"
-        version = subprocess.run([system, "-c", asked], capture_output=True, text=True).stdout
-        major_minor, mine = version.split()[:2], [str(part) for part in sys.version_info[:3]]
-        if major_minor == mine[:2] and version.split() != mine:
-            found.append(system)
-    return found
-
-
 @pytest.mark.parametrize("python", interpreters())
 def test_a_stop_with_big_tasks_waiting_exits_at_once(python, tmp_path):
     """The run stopped by SIGTERM while rendering logged its line and never exited (2 tries in
     5, with Debian's Python 3.11.2): the pool's thread writing a task of the month's pages to
     the workers was blocked on the pipe that only the killed workers read, and the
     interpreter's exit joined it for good. Cron's wrapper waited, and sent no alert."""
-    import sysconfig
-
     script = tmp_path / "stopped.py"
     script.write_text(STOPPED_WITH_BIG_TASKS_WAITING, encoding="utf-8")
-    packages = [str(ROOT), sysconfig.get_paths()["purelib"]]
     started = time.monotonic()
-    run = subprocess.run(
-        [python, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(packages)},
-    )
+    run = run_under(python, script, timeout=60)
     assert (run.returncode, run.stdout) == (2, "stopped\n"), run.stderr
     assert time.monotonic() - started < 20

@@ -95,11 +95,11 @@ _QUOTE = ord('"')
 _OPENERS = frozenset(b"[{")
 
 _WHITESPACE = re.compile(rb"[ \t\r\n]*+")
-_STRING = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_STRING = rb'"[^"\\]*+(?>(?:\\.[^"\\]*+)*)"'
 _WHOLE_STRING = re.compile(_STRING, re.DOTALL)
 #: The rest of a string from inside it: stops at its closing quote, at the end of the buffer,
 #: or before a backslash that is the buffer's last byte.
-_STRING_REST = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
+_STRING_REST = re.compile(rb'[^"\\]*+(?>(?:\\.[^"\\]*+)*)', re.DOTALL)
 #: A number, true, false, null (or a misspelling of one: the decoder's concern).
 _SCALAR = re.compile(rb'[^ \t\r\n,:\[\]{}"]*+')
 _BRACKET = re.compile(rb"[\[\]{}]")
@@ -119,9 +119,9 @@ def _content(levels: int) -> re.Pattern[bytes]:
     Brackets are matched by count, not kind: ``[1}`` is whole to the splitter, and the
     decoder's reject.
     """
-    content = rb'(?:[^"\[\]{}]++|' + _STRING + rb")*+"
+    content = rb'(?>(?:[^"\[\]{}]++|' + _STRING + rb")*)"
     for _ in range(levels):
-        content = rb'(?:[^"\[\]{}]++|' + _STRING + rb"|[\[{]" + content + rb"[\]}])*+"
+        content = rb'(?>(?:[^"\[\]{}]++|' + _STRING + rb"|[\[{]" + content + rb"[\]}])*)"
     return re.compile(content, re.DOTALL)
 
 

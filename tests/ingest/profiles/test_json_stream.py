@@ -10,6 +10,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from helpers import interpreters, run_under
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,36 @@ def test_the_array_under_a_path_other_keys_skipped_before_and_after():
 def test_a_value_nested_ten_thousand_deep_before_the_array_is_skipped():
     junk = b"[" * 10_000 + b'"]"' + b"]" * 10_000
     assert datas(b'{"junk": ' + junk + b', "data": [1]}', ("data",)) == [b"1"]
+
+
+#: Documents whose values nest past the scan's one-step depth, split: what a test below asks
+#: of every interpreter the tool may run under.
+NESTED_SPLIT = """\
+import io
+import sys
+
+from reporting.ingest.profiles.json_stream import array_elements
+
+for depth in (9, 20, 100, 10_000):
+    junk = b"[" * depth + b'"]"' + b"]" * depth
+    document = b'{"junk": ' + junk + b', "data": [1, {"a": [[[[[[[[[[2]]]]]]]]]]}]}'
+    elements = array_elements(io.BytesIO(document), ("data",), "games.json")
+    print(depth, *(element.data.decode() for element in elements))
+"""
+
+
+@pytest.mark.parametrize("python", interpreters())
+def test_values_nested_past_the_scan_s_step_split_alike_under_every_python(python, tmp_path):
+    """Python 3.11.2 (Debian 12's) repeated a group possessively wrongly (CPython gh-106052):
+    the scan stepped a bracket too far into a value nested past eight levels, and refused a
+    provider's document ("']]]]' where ',' or '}' is expected") that later releases read."""
+    script = tmp_path / "nested.py"
+    script.write_text(NESTED_SPLIT, encoding="utf-8")
+    run = run_under(python, script, timeout=60)
+    elements = '1 {"a": [[[[[[[[[[2]]]]]]]]]]}'
+    assert run.stdout.splitlines() == [f"{depth} {elements}" for depth in (9, 20, 100, 10000)], (
+        run.stderr
+    )
 
 
 def test_a_path_of_two_keys():
