@@ -68,9 +68,26 @@ class Unreadable(NamedTuple):
     message: str
 
 
+#: The example of CPython gh-106052: "a" is not a repeat of the group, possessive or not.
+POSSESSIVE_PROBE = r"(?:ab?c)*+"
+#: Whether this Python repeats a group possessively right: 3.11 before 3.11.5 (Debian 12's
+#: 3.11.2) lets an iteration that fails partway keep what it took, and the scan stepped a
+#: bracket too far into a value nested past :data:`_JUMP_LEVELS` (CPython gh-106052).
+POSSESSIVE_GROUPS_RIGHT = re.fullmatch(POSSESSIVE_PROBE, "a") is None
+
+
+def _repeated(group: bytes) -> bytes:
+    """``group`` repeated as often as it matches, never given back: possessively where this
+    Python does it right; else in an atomic group, right in every 3.11, which holds each
+    repeat's backtracking state until the group ends (memory that grows with the text one
+    match spans: the buffer is then read a smaller piece at a time)."""
+    return group + b"*+" if POSSESSIVE_GROUPS_RIGHT else b"(?>" + group + b"*)"
+
+
 #: Bytes read from the handle at a time: large enough that a read and a split cost little
-#: per element, small enough to hold a few times over.
-_READ_BYTES = 1024 * 1024
+#: per element, small enough to hold a few times over (an eighth of it where a repeat holds
+#: its state: :func:`_repeated`).
+_READ_BYTES = 1024 * 1024 if POSSESSIVE_GROUPS_RIGHT else 128 * 1024
 #: Bytes kept of an element that is not read (a UTF-8 character is at most 4 bytes).
 _HEAD_BYTES = 4 * RAW_TEXT_LIMIT
 #: Bytes between two elements the splitter learns from (a separator of more whitespace
@@ -95,11 +112,11 @@ _QUOTE = ord('"')
 _OPENERS = frozenset(b"[{")
 
 _WHITESPACE = re.compile(rb"[ \t\r\n]*+")
-_STRING = rb'"[^"\\]*+(?>(?:\\.[^"\\]*+)*)"'
+_STRING = rb'"[^"\\]*+' + _repeated(rb'(?:\\.[^"\\]*+)') + rb'"'
 _WHOLE_STRING = re.compile(_STRING, re.DOTALL)
 #: The rest of a string from inside it: stops at its closing quote, at the end of the buffer,
 #: or before a backslash that is the buffer's last byte.
-_STRING_REST = re.compile(rb'[^"\\]*+(?>(?:\\.[^"\\]*+)*)', re.DOTALL)
+_STRING_REST = re.compile(rb'[^"\\]*+' + _repeated(rb'(?:\\.[^"\\]*+)'), re.DOTALL)
 #: A number, true, false, null (or a misspelling of one: the decoder's concern).
 _SCALAR = re.compile(rb'[^ \t\r\n,:\[\]{}"]*+')
 _BRACKET = re.compile(rb"[\[\]{}]")
@@ -119,9 +136,9 @@ def _content(levels: int) -> re.Pattern[bytes]:
     Brackets are matched by count, not kind: ``[1}`` is whole to the splitter, and the
     decoder's reject.
     """
-    content = rb'(?>(?:[^"\[\]{}]++|' + _STRING + rb")*)"
+    content = _repeated(rb'(?:[^"\[\]{}]++|' + _STRING + rb")")
     for _ in range(levels):
-        content = rb'(?>(?:[^"\[\]{}]++|' + _STRING + rb"|[\[{]" + content + rb"[\]}])*)"
+        content = _repeated(rb'(?:[^"\[\]{}]++|' + _STRING + rb"|[\[{]" + content + rb"[\]}])")
     return re.compile(content, re.DOTALL)
 
 

@@ -82,13 +82,17 @@ NESTED_SPLIT = """\
 import io
 import sys
 
-from reporting.ingest.profiles.json_stream import array_elements
+from reporting.ingest.profiles.json_stream import _READ_BYTES, array_elements
 
 for depth in (9, 20, 100, 10_000):
     junk = b"[" * depth + b'"]"' + b"]" * depth
     document = b'{"junk": ' + junk + b', "data": [1, {"a": [[[[[[[[[[2]]]]]]]]]]}]}'
     elements = array_elements(io.BytesIO(document), ("data",), "games.json")
     print(depth, *(element.data.decode() for element in elements))
+for shift in range(-3, 4):  # an escaped quote at the end of a read, or about it
+    document = b'[{"a": "' + b"x" * (_READ_BYTES - 10 + shift) + b'\\\\"y"}, {"b": 1}]'
+    elements = array_elements(io.BytesIO(document), (), "games.json")
+    print(shift, *(element.data[-8:].decode() for element in elements))
 """
 
 
@@ -96,14 +100,15 @@ for depth in (9, 20, 100, 10_000):
 def test_values_nested_past_the_scan_s_step_split_alike_under_every_python(python, tmp_path):
     """Python 3.11.2 (Debian 12's) repeated a group possessively wrongly (CPython gh-106052):
     the scan stepped a bracket too far into a value nested past eight levels, and refused a
-    provider's document ("']]]]' where ',' or '}' is expected") that later releases read."""
+    provider's document ("']]]]' where ',' or '}' is expected") that later releases read; a
+    string's escaped quote read as its end where the backslash ended a read (3 in 7 places)."""
     script = tmp_path / "nested.py"
     script.write_text(NESTED_SPLIT, encoding="utf-8")
     run = run_under(python, script, timeout=60)
     elements = '1 {"a": [[[[[[[[[[2]]]]]]]]]]}'
-    assert run.stdout.splitlines() == [f"{depth} {elements}" for depth in (9, 20, 100, 10000)], (
-        run.stderr
-    )
+    nested = [f"{depth} {elements}" for depth in (9, 20, 100, 10000)]
+    escaped = [f'{shift} xxx\\"y"}} {{"b": 1}}' for shift in range(-3, 4)]
+    assert run.stdout.splitlines() == nested + escaped, run.stderr
 
 
 def test_a_path_of_two_keys():
