@@ -19,7 +19,7 @@ from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.bets import BetRule
 from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
 
-__all__ = ["GAME_CHECKS", "bets_can_win"]
+__all__ = ["GAME_CHECKS", "bets_can_win", "pays_of_bets_offered"]
 
 
 def _check_shoe(
@@ -273,6 +273,39 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
             " leave the bet out",
         )
     return not never
+
+
+def pays_of_bets_offered(
+    game: GameSpec, values: dict[str, Any], path: tuple[str, ...], problems: Problems
+) -> None:
+    """Each pay the game's own ``pay`` (and each pay flag it sets) changes is a pay of a bet
+    the game offers: one no bet of it reads was taken and dropped without a word (``super_6
+    = "15"`` on an EZ table, which pays Super 6 nowhere), and the operator believed it set.
+    A named pay table may hold other games' pays; the game's own changes may not."""
+    from reporting.config.keys import PAY_FLAGS
+
+    read = {key for bet in game.bets for key in bet.pay_keys}
+    own = values["pay"] if isinstance(values["pay"], dict) else {}
+    given = [
+        (key, f"bonus_margin_{margin}")
+        for key, value in own.items()
+        if key == "bonus_margins" and isinstance(value, dict)
+        for margin in value
+    ]
+    given += [(key, key) for key in own if key not in ("base", "bonus_margins")]
+    given += [
+        (name, flag.leader) for name, flag in PAY_FLAGS.items() if values.get(name) is not None
+    ]
+    for key, pay_key in given:
+        if pay_key in read:
+            continue
+        flag = key in PAY_FLAGS
+        problems.add(
+            (*path, key) if flag else (*path, "pay", key),
+            f"{f'{key} chooses how {pay_key} pays' if flag else pay_key}: the pay of no bet this"
+            f" game offers (its bets' pays: {', '.join(sorted(read))})"
+            f"{'' if flag else suggestion(pay_key, read)}: remove it, or offer the bet it pays",
+        )
 
 
 #: Every check that joins several keys of a game, in the order their problems are listed.

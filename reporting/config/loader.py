@@ -27,7 +27,7 @@ from reporting.config.bets import (
     check_rows_decide,
     declare_bets,
 )
-from reporting.config.game_checks import GAME_CHECKS, bets_can_win
+from reporting.config.game_checks import GAME_CHECKS, bets_can_win, pays_of_bets_offered
 from reporting.config.keys import (
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
@@ -546,6 +546,8 @@ def _game(
     spec = None
     if base is not None and len(problems) == before:
         spec = _game_spec(game_id, values, pay_tables, bets)
+        if spec is not None:
+            pays_of_bets_offered(spec, values, path, problems)
         if spec is not None and not bets_can_win(spec, path, problems):
             spec = None
     if spec is None:

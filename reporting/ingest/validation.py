@@ -578,7 +578,7 @@ class RoundValidator:
                 )
             )
         if len(bets) > 1 and len({bet.bet_id for bet in bets}) != len(bets):
-            raise RecordError(RejectReason.BAD_VALUE, "a bet_id appears twice in the round")
+            raise RecordError(RejectReason.BAD_VALUE, _bet_id_twice(bets))
         return bets
 
     def _check_bet(
@@ -697,3 +697,21 @@ def _check_hands(raw: RawRound) -> None:
             raise RecordError(RejectReason.MISSING_FIELD, "a void round needs a void_reason")
         if len(player_codes or ()) > 3 or len(banker_codes or ()) > 3:
             raise RecordError(RejectReason.BAD_VALUE, "a hand holds at most 3 cards")
+
+
+def _bet_id_twice(bets: list[Bet]) -> str:
+    """The reject message of a round whose bets repeat a bet id: the first id repeated, and
+    where: the places in its ``bets`` (from 0), or the lines of a CSV file's rows."""
+    first: dict[str, Bet] = {}
+    for index, bet in enumerate(bets):
+        earlier = first.get(bet.bet_id)
+        if earlier is None:
+            first[bet.bet_id] = bet
+            continue
+        where = (
+            f"lines {earlier.source_line} and {bet.source_line}"
+            if earlier.source_line != bet.source_line
+            else f"bets[{bets.index(earlier)}] and bets[{index}]"
+        )
+        return f"bet_id {shown(bet.bet_id)} appears twice in the round ({where})"
+    raise AssertionError("no bet id is repeated")

@@ -371,7 +371,8 @@ def _ingest_inbox(
     for item in ingested.files:
         log(
             f"ingest {inbox / item.file}: {item.status}, {item.rounds_loaded} rounds,"
-            f" {item.bets_loaded} bets, {item.rejected_count} rejected"
+            f" {item.bets_loaded} bets, {item.rounds_skipped_duplicate} duplicates,"
+            f" {item.rejected_count} rejected"
         )
     if ingested.failed:
         failures = [str(item.error) for item in ingested.failed]  # one line, of bounded length

@@ -573,6 +573,26 @@ def test_a_bet_the_game_s_pays_leave_no_win_is_refused_at_the_pay_key(tmp_path):
     assert "decks" not in problem
 
 
+def test_a_pay_of_no_bet_the_game_offers_is_a_problem_at_its_key(tmp_path, sample_config_path):
+    """``pay = { super_6 = "15" }`` and ``perfect_pair = "B"`` on the EZ game (Player, EZ
+    Banker, Tie, Dragon 7, Panda 8) were taken and dropped without a word: the operator
+    believed Super 6 paid 15:1 there. Each is a problem at its key; Dragon 7's pay is read."""
+    text = sample_config_path.read_text(encoding="utf-8").replace(
+        'bets = ["player", "banker_ez", "tie", "dragon_7", "panda_8"]\npay_table = "standard"\n',
+        'bets = ["player", "banker_ez", "tie", "dragon_7", "panda_8"]\npay_table = "standard"\n'
+        'pay = { super_6 = "15", dragon_7 = "40" }\nperfect_pair = "B"\n',
+    )
+    path = write(tmp_path, text)
+    (tmp_path / "logo.svg").write_bytes((sample_config_path.parent / "logo.svg").read_bytes())
+    problems = problems_of(path)
+    offered = "the pay of no bet this game offers (its bets' pays: banker_ez, dragon_7, panda_8, player, tie): remove it, or offer the bet it pays"  # fmt: skip
+    assert problems == [
+        f"{path}:82: games.ez-baccarat-it.pay.super_6: super_6: {offered}",
+        f"{path}:83: games.ez-baccarat-it.perfect_pair: perfect_pair chooses how"
+        f" perfect_pair_one pays: {offered}",
+    ]
+
+
 def test_loading_counts_no_deal_for_a_game_of_eight_decks(monkeypatch, sample_config_path):
     """Every row of a bet decides on eight decks (each declaration is held to it), so whether
     a bet of an eight-deck game can win needs no count: counting every bet of every game took

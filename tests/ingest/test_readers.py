@@ -302,6 +302,29 @@ def test_a_bad_line_is_rejected_with_its_line_and_reason(
     assert [(record.round_id, record.source_line) for record in records] == [("R-1", 1), ("R-3", 3)]
 
 
+def test_a_bet_id_given_twice_in_a_round_is_named_with_where_it_is(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """The reject said "a bet_id appears twice in the round", naming neither the id nor its
+    places: the provider's support was asked to find it in a round of forty bets."""
+    bets = [make_bet("B-1"), make_bet("B-2", type="tie"), make_bet("B-1", type="player")]
+    path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1", bets=bets))
+    _, [reject] = read(path, operator_config)
+    assert (reject.reason, reject.message) == (
+        "bad_value",
+        "bet_id 'B-1' appears twice in the round (bets[0] and bets[2])",
+    )
+
+
+def test_a_bet_id_given_twice_in_a_csv_pair_is_named_with_its_lines(
+    tmp_path, operator_config, make_round, make_bet
+):
+    bets = [make_bet("B-1"), make_bet("B-2", type="tie"), make_bet("B-1", type="player")]
+    rounds, bets_csv = write_csv_pair(tmp_path, [make_round("R-1", bets=bets)])
+    _, [reject] = read(rounds, operator_config, bets_csv)
+    assert reject.message == "bet_id 'B-1' appears twice in the round (lines 2 and 4)"
+
+
 def test_rejected_json_remembers_its_round_id(tmp_path, operator_config, make_round, write_jsonl):
     path = write_jsonl(tmp_path / "log.jsonl", make_round("R-7", game="no-such-game"))
     _, [reject] = read(path, operator_config)

@@ -532,7 +532,7 @@ def test_log_lines_on_stderr_are_plain_when_not_on_a_terminal(october):
         october.fresh_db, "SELECT rounds_loaded, bets_loaded FROM ingest_log"
     )
     assert rounds > 1000 and bets > rounds
-    ingest_line = f"ingest {october.log}: loaded, {rounds} rounds, {bets} bets, 9 rejected"
+    ingest_line = f"ingest {october.log}: loaded, {rounds} rounds, {bets} bets, 0 duplicates, 9 rejected"
     assert any(line.endswith(ingest_line) for line in lines), lines
     assert lines[-1].endswith(f"reports for 2026-10: {october.fresh_out / '2026-10'}")
 
@@ -823,7 +823,7 @@ def test_a_new_file_in_the_inbox_is_ingested_next_time_and_changes_the_figures(g
     assert process.returncode == 0, process.stderr
     log = "\n".join(assert_plain_log(process.stderr))
     assert f"ingest {greek.inbox / 'late-2026-10.jsonl'}: already_ingested, 0 rounds" in log
-    assert f"ingest {rounds}: loaded, 1 rounds, 1 bets, 0 rejected" in log
+    assert f"ingest {rounds}: loaded, 1 rounds, 1 bets, 0 duplicates, 0 rejected" in log
 
     document = disclosure_of(october, "live-baccarat-gr")
     assert document["rounds"] == 3
