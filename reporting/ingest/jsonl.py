@@ -393,8 +393,17 @@ def refuse_if_cut(name: str, number: int, data: bytes) -> None:
     short is: its lines loaded now and the cut one rejected would keep that reject after the
     whole file arrives (another file by its content), and the month would bear on it for
     good. A last line that is whole JSON but no good record (an exporter that ends its file
-    without a newline) is a reject like any other line."""
+    without a newline) is a reject like any other line. A last line holding a NUL byte but at
+    its end is no text at all: said so, not as a file still being written (a binary file in
+    the inbox was waited for at every run)."""
     if data[-1:] != b"\n" and len(data) < MAX_LINE_BYTES and not _whole_json(data):
+        if b"\0" in data.rstrip(b"\0"):  # an upload's room made ahead is zeros at its end
+            raise InputError(
+                f"{name}:{number}: the last line holds a NUL byte before its end, and no"
+                " newline: the file is not text (a program or an archive named as a round"
+                " log?), and it will not load at a later run; nothing of it was loaded: take"
+                " it out of the inbox"
+            )
         raise InputError(
             f"{name}:{number}: the last line has no newline and is not whole JSON: the file"
             " is still being written, or was cut; nothing of it was loaded (it loads at the"

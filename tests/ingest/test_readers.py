@@ -461,6 +461,28 @@ def test_a_last_line_without_its_newline_loads_when_whole_and_refuses_the_file_w
         read(path, operator_config)
 
 
+def test_a_binary_file_named_as_a_round_log_is_not_taken_for_one_being_written(
+    tmp_path, operator_config, make_round
+):
+    """A program copied into the inbox as ``extra.jsonl`` was refused at every 06:00 run as a
+    file "still being written, or cut ... it loads at the next run once whole": it never
+    would. A last line with a NUL byte inside is no text; trailing zeros (room an upload made
+    ahead) are still a file being written."""
+    whole = json.dumps(make_round("R-1"))
+    path = tmp_path / "extra.jsonl"
+    path.write_bytes(whole.encode() + b"\n\x7fELF\x02\x01\x01\x00\x00\x00\x00\x03\x00>")
+    with pytest.raises(InputError) as refused:
+        read(path, operator_config)
+    assert str(refused.value) == (
+        f"{path}:2: the last line holds a NUL byte before its end, and no newline: the file is"
+        " not text (a program or an archive named as a round log?), and it will not load at a"
+        " later run; nothing of it was loaded: take it out of the inbox"
+    )
+    path.write_bytes(whole.encode() + b"\n" + whole[:40].encode() + b"\x00" * 64)
+    with pytest.raises(InputError, match=r"extra\.jsonl:2: the last line has no newline and"):
+        read(path, operator_config)
+
+
 def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_reads_as_no_round(
     tmp_path, operator_config
 ):
