@@ -1,8 +1,8 @@
 """The languages rule sheets are written in: one table, one row per language.
 
 Adding a language is one row here and one gettext catalogue,
-``reporting/locale/<code>/LC_MESSAGES/messages.po`` (``make i18n`` creates it from the
-template); ``tests/presentation/test_i18n.py`` fails while the catalogue is missing or incomplete, and an
+``reporting/locale/<code>/LC_MESSAGES/messages.po`` (``pybabel init`` makes it from the
+template: docs/developers/extending.md); ``tests/presentation/test_i18n.py`` fails while the catalogue is missing or incomplete, and an
 unknown code fails loudly wherever it is used, never falling back to another language.
 
 =====  ======  =====  ========  ========  =========================================

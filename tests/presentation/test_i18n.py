@@ -678,7 +678,7 @@ def test_every_catalogue_opens_with_its_glossary_and_keeps_to_it(language):
     bets = catalogue_bets()
     names = {bet.name.msgid for bet in bets.values()}
     assert set(GLOSSARY_TERMS) | names <= set(words), sorted(
-        set(GLOSSARY_TERMS) | names - set(words)
+        (set(GLOSSARY_TERMS) | names) - set(words)
     )
     for name in names:
         assert words[name] == translations.gettext(name), (language, name)
