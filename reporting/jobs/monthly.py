@@ -274,19 +274,22 @@ def run_monthly(
         ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
         through = loaded_through(connection)  # the files the month is read with
         reports = []
-        for month, games in sorted(months.items()):
-            with _staging_folder(out, month) as staging:
-                reports.append(
-                    _write_month(
-                        connection,
-                        config,
-                        _MonthRun(month, games, as_of, out, inputs, unread, *workers),
-                        render,
-                        (log, progress),
-                        staging,
+        try:
+            for month, games in sorted(months.items()):
+                with _staging_folder(out, month) as staging:
+                    reports.append(
+                        _write_month(
+                            connection,
+                            config,
+                            _MonthRun(month, games, as_of, out, inputs, unread, *workers),
+                            render,
+                            (log, progress),
+                            staging,
+                        )
                     )
-                )
-        remove_staging(out / STAGING)
+        finally:  # a run that stops leaves nothing in the output folder (the next clears it)
+            with contextlib.suppress(OSError):
+                remove_staging(out / STAGING)
         result = MonthlyResult(as_of, ingested, reports)
         return _finish(connection, result, out, through, log)
 
