@@ -81,12 +81,20 @@ def _text(value: Any, name: str, path: FieldPath) -> str | None:
     raise RecordError(_BAD, f"{name} ({path}) is {shown(value)}, not a text or a number")
 
 
+class _Offered(frozenset):
+    """The ids of the bets a game offers, and the game's id (the reject of one it does not
+    offer names it)."""
+
+    game_id: str = ""
+
+
 class RecordMapper:
     """Reads one profile's records for the configured games (see the module's text)."""
 
     def __init__(self, profile: Profile, games: Mapping[str, GameSpec]):
         self.profile = profile
         self._games = games
+        self._offered_by: dict[str, _Offered] = {}
         self._tables = TableGames(games)
         fields = profile.round_fields
         self._round = {
@@ -212,7 +220,7 @@ class RecordMapper:
             game=game_id,
             settled_at=settled_at,
             status=status,  # type: ignore[arg-type]
-            bets=self._bets(record, None if game is None else game.currency),
+            bets=self._bets(record, game),
             shoe_id=_text(self._value(record, "shoe_id"), "shoe_id", self._path("shoe_id")),
             hand_no=self._hand_no(record),
             started_at=self._time_of(record, "started_at"),
@@ -296,16 +304,32 @@ class RecordMapper:
             where = paths if isinstance(paths, FieldPath) else ", ".join(map(str, paths))
             raise RecordError(RejectReason.BAD_CARD, f"{name} ({where}): {problem}") from None
 
-    def _bets(self, record: Any, currency: str | None) -> list[RawBet]:
+    def _bets(self, record: Any, game: GameSpec | None) -> list[RawBet]:
+        currency = None if game is None else game.currency
+        offered = None if game is None else self._offered(game)
         bets = []
         for context in _contexts(record, self._levels):
-            bets.append(self._bet_of(context, currency, len(bets)))
+            bets.append(self._bet_of(context, currency, len(bets), offered))
         return bets
+
+    def _offered(self, game: GameSpec) -> _Offered:
+        """The ids of the bets ``game`` offers (kept: a game's every round asks)."""
+        offered = self._offered_by.get(game.id)
+        if offered is None:
+            offered = self._offered_by[game.id] = _Offered(bet.id for bet in game.bets)
+            offered.game_id = game.id
+        return offered
 
     # The loop every bet of a profiled export goes through: its common case (texts, amounts
     # seen before) inline, every other case in a function that raises.
     # Long on purpose: one frame per bet (a call per field costs a tenth of the reading).
-    def _bet_of(self, context: tuple[Any, ...], currency: str | None, index: int) -> RawBet:
+    def _bet_of(
+        self,
+        context: tuple[Any, ...],
+        currency: str | None,
+        index: int,
+        offered: _Offered | None,
+    ) -> RawBet:
         (
             (id_level, id_get),
             (account_level, account_get),
@@ -335,6 +359,8 @@ class RecordMapper:
         if type(given) is not str or not given:
             given = self._bet_text(given, "type", index, required=True)
         bet_type = self._bet_types.get(given, given)  # type: ignore[arg-type]
+        if offered is not None and bet_type is not given and bet_type not in offered:
+            self._not_offered(given, bet_type, index, offered)
         stake = self._money(stake_value, "stake", index)
         if stake <= 0:
             raise RecordError(
@@ -369,6 +395,15 @@ class RecordMapper:
             payout=payout_text,
             currency=bet_currency or currency or "",
             placed_at=placed_at,
+        )
+
+    def _not_offered(self, given: str, bet_type: str, index: int, offered: _Offered) -> None:
+        """Refuse a bet the profile maps to one its round's game does not offer, in the
+        export's words (its code and field) and the tool's (the bet it reads as)."""
+        raise RecordError(
+            RejectReason.BAD_VALUE,
+            f"bets[{index}].type {shown(given)} ({self._bet['type'][0]}) is {bet_type}, not"
+            f" offered by {offered.game_id} (offered: {' '.join(sorted(offered))})",
         )
 
     def _cents_text(self, cents: int) -> str:

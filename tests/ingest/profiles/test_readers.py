@@ -284,7 +284,10 @@ def test_a_providers_variant_bet_its_game_does_not_offer_is_refused(tmp_path, va
     bad = with_bets("G-1", "EZ-IT-01", "BC_BANKER_EZ", "BC_SUPER_6")
     records, (reject,) = read(document(tmp_path / "games.json", bad), variants_config)
     assert records == [] and reject.reason == "bad_value"
-    assert reject.message.startswith("bets[1].type 'super_6' is not offered by ez-baccarat-it")
+    assert reject.message == (  # in the export's words: its code and field, then the tool's
+        "bets[1].type 'BC_SUPER_6' (playersBets[].bets[].betType) is super_6, not offered by"
+        " ez-baccarat-it (offered: banker_ez dragon_7 panda_8 player tie)"
+    )
 
 
 def test_a_numeric_feed_code_of_a_variant_reads_as_its_bet(tmp_path, variants_config):
