@@ -365,12 +365,20 @@ def refuse_unreadable_text(name: str, first: bytes, handle: IO[bytes]) -> None:
     """Refuse a file whose first line read (from ``handle``, which the bytes after it are
     peeked from) says it is no UTF-8 text of lines: UTF-16 or UTF-32 text (a gzip's, or a plain
     file's without its mark), or lines ended by a carriage return alone, which read as one
-    line: taken for a file still being written, or one line too long."""
+    line: taken for a file still being written, or one line too long. A first line of ``[``
+    alone opens a JSON array over many lines (a document saved as ``.jsonl``): each of its
+    lines was a reject, and the file loaded with none of its rounds."""
     head = first[:4]
     if len(head) < 4 and hasattr(handle, "peek"):  # a blank first line: b"\n" of UTF-16
         head = (head + handle.peek(4))[:4]
     if wide_text(head):
         raise InputError(f"{name}: {WIDE_TEXT}")
+    if first.strip(b" \t\r\n").removeprefix(b"\xef\xbb\xbf") == b"[":
+        raise InputError(
+            f"{name}:1: a JSON array written over many lines, not JSON Lines (one round, a"
+            " whole JSON object, a line): nothing of it was loaded; a provider's export of an"
+            " array of rounds is read through its log profile (--profile, the file named .json)"
+        )
     if first[-1:] != b"\n" and _ends_a_record_at_a_lone_cr(first):
         raise InputError(
             f"{name}: its lines end in a carriage return alone (as classic Mac OS ended them),"

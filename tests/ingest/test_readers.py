@@ -483,6 +483,21 @@ def test_a_binary_file_named_as_a_round_log_is_not_taken_for_one_being_written(
         read(path, operator_config)
 
 
+def test_a_json_array_saved_as_json_lines_is_refused_whole(tmp_path, operator_config, make_round):
+    """A pretty-printed array of rounds named ``.jsonl`` loaded as a file of rejects (each
+    of its 1,224 lines, "[" and "]," among them), none of its rounds, exit 1: it is no JSON
+    Lines, said once, exit 2."""
+    path = tmp_path / "export.jsonl"
+    path.write_text(json.dumps([make_round("R-1"), make_round("R-2")], indent=2), encoding="utf-8")
+    with pytest.raises(
+        InputError, match=r"export\.jsonl:1: a JSON array written over many lines, not JSON Lines"
+    ):
+        read(path, operator_config)
+    path.write_text("\ufeff[\r\n" + json.dumps(make_round("R-1")) + "\r\n]", encoding="utf-8")
+    with pytest.raises(InputError, match=r"export\.jsonl:1: a JSON array"):
+        read(path, operator_config)
+
+
 def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_reads_as_no_round(
     tmp_path, operator_config
 ):
