@@ -210,9 +210,11 @@ def output_lock(out: Path, wait: float) -> Iterator[None]:
     _make_output_folder(out)
 
     def held(holder: str) -> LockHeld:
+        waited = f", past the {wait:g} s this run waited" if wait > 0 else ""
         return LockHeld(
-            f"{out}: another monthly run is writing here ({holder}); it was not disturbed."
-            " Try again when it ends, or pass --wait SECONDS"
+            f"{out}: another monthly run is writing here ({holder}){waited}; it was not"
+            " disturbed. Try again when it ends, or pass --wait SECONDS"
+            + (" (a longer wait)" if wait > 0 else "")
         )
 
     with hold_lock(path, wait, held_by_other=held):

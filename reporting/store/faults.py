@@ -110,7 +110,7 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
     5: (  # SQLITE_BUSY
         DatabaseBusy,
         "another process held the database locked for more than {wait} s",
-        "run again when it ends, or allow a longer wait",
+        "run again when it ends, or allow a longer wait (--db-wait SECONDS)",
     ),
     6: (  # SQLITE_LOCKED
         DatabaseBusy,

@@ -1306,14 +1306,24 @@ def test_a_run_with_workers_from_a_working_folder_since_removed_runs_as_with_one
 
 
 def test_lock_helper_refuses_a_second_holder_at_once(tmp_path):
-    with output_lock(tmp_path / "out", 0):
+    out = tmp_path / "out"
+    with output_lock(out, 0):
         started = time.monotonic()
-        with (
-            pytest.raises(LockHeld, match="another monthly run"),
-            output_lock(tmp_path / "out", 0.3),
-        ):
+        with pytest.raises(LockHeld) as waited, output_lock(out, 0.3):
             pass
         assert time.monotonic() - started >= 0.3
+        with pytest.raises(LockHeld) as at_once, output_lock(out, 0):
+            pass
+    # a run that waited is told so, not only to wait (it had: the alert at 06:00 said both)
+    assert str(waited.value) == (
+        f"{out}: another monthly run is writing here (pid {os.getpid()}), past the 0.3 s this"
+        " run waited; it was not disturbed. Try again when it ends, or pass --wait SECONDS (a"
+        " longer wait)"
+    )
+    assert str(at_once.value) == (
+        f"{out}: another monthly run is writing here (pid {os.getpid()}); it was not"
+        " disturbed. Try again when it ends, or pass --wait SECONDS"
+    )
     with output_lock(tmp_path / "out", 0):  # released: free again
         pass
 

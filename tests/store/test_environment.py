@@ -321,6 +321,7 @@ def test_an_ingest_waits_for_a_held_lock_up_to_its_wait_then_says_so(
         f"{db}: another process held the database locked for more than 0.3 s while loading"
         f" {first}: nothing of it was kept; the ingest stopped there"
     )
+    assert str(caught.value).endswith("or allow a longer wait (--db-wait SECONDS)")  # which
     assert counts(db)["ingest_log"] == 0
 
 
