@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import functools
 import re
-import reprlib
-import unicodedata
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -32,12 +30,15 @@ from reporting.config.table_patterns import TableOwners
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
-from reporting.ingest.limits import (
-    MAX_AMOUNT_CHARS,
-    MAX_ID_CHARS,
-    MAX_MESSAGE_CHARS,
-    MAX_SHOWN_VALUE_CHARS,
-    MAX_TEXT_CHARS,
+from reporting.ingest.limits import MAX_AMOUNT_CHARS, MAX_ID_CHARS
+from reporting.ingest.rejects import (
+    RecordError,
+    bet_id_twice,
+    check_length,
+    check_prints,
+    check_texts,
+    clipped,
+    shown,
 )
 from reporting.records import Bet, Month, RejectReason, Round
 
@@ -57,53 +58,6 @@ __all__ = [
     "round_decoder",
     "shown",
 ]
-
-
-class RecordError(Exception):
-    """A record that cannot be loaded, with its reject reason code."""
-
-    def __init__(self, reason: RejectReason, message: str, source_line: int | None = None):
-        message = clipped(message)
-        super().__init__(message)
-        self.reason: str = reason.value
-        self.message = message
-        self.source_line = source_line  # set when the bad part sits on another line (CSV bets file)
-
-
-def clipped(message: str) -> str:
-    """A reject message, at most :data:`~reporting.ingest.limits.MAX_MESSAGE_CHARS` long.
-
-    >>> clipped("x" * 600)[-30:]
-    'xxxxxxxxxx... (600 characters)'
-    """
-    if len(message) <= MAX_MESSAGE_CHARS:
-        return message
-    return f"{message[: MAX_MESSAGE_CHARS - 30]}... ({len(message):,} characters)"
-
-
-def shown(value: object) -> str:
-    """A value of the line as a message quotes it: its repr, cut short for a long string or
-    a large or deep array (so that a 20 MB field never makes a 20 MB message).
-
-    >>> shown("25.00"), shown("9" * 100)
-    ("'25.00'", "'999999999999999999999999999999999999999999999999999999999999'... (100 characters)")
-    """
-    if isinstance(value, str):
-        if len(value) > MAX_SHOWN_VALUE_CHARS:
-            return f"{value[:MAX_SHOWN_VALUE_CHARS]!r}... ({len(value):,} characters)"
-        return repr(value)
-    return _SHORT_REPR.repr(value)
-
-
-class _ShortRepr(reprlib.Repr):
-    def repr_Raw(self, value: msgspec.Raw, level: int) -> str:  # noqa: N802 (reprlib's name)
-        """A number kept as written (see the JSON Lines reader's learnt fields)."""
-        return bytes(value)[: self.maxother].decode("utf-8", "replace")
-
-
-_SHORT_REPR = _ShortRepr()
-_SHORT_REPR.maxlevel = 3
-_SHORT_REPR.maxstring = _SHORT_REPR.maxother = MAX_SHOWN_VALUE_CHARS
 
 
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
@@ -475,7 +429,7 @@ class RoundValidator:
             )
         if not raw.round_id.strip() or not raw.table_id.strip():
             raise RecordError(RejectReason.MISSING_FIELD, "round_id and table_id must not be empty")
-        _check_texts(raw)
+        check_texts(raw)
         if self._owners:
             _check_table(raw, self._owners.of(raw.table_id))
         canon = self._canon
@@ -578,7 +532,7 @@ class RoundValidator:
                 )
             )
         if len(bets) > 1 and len({bet.bet_id for bet in bets}) != len(bets):
-            raise RecordError(RejectReason.BAD_VALUE, _bet_id_twice(bets))
+            raise RecordError(RejectReason.BAD_VALUE, bet_id_twice(bets))
         return bets
 
     def _check_bet(
@@ -594,8 +548,8 @@ class RoundValidator:
             )
         # A type as a provider gives it (a profile keeps one it does not map) is shown as an id.
         for name, value in (("bet_id", bet.bet_id), ("account", bet.account), ("type", bet.type)):
-            _check_length(f"bets[{index}].{name}", value, MAX_ID_CHARS, "an id")
-            _check_prints(f"bets[{index}].{name}", value)
+            check_length(f"bets[{index}].{name}", value, MAX_ID_CHARS, "an id")
+            check_prints(f"bets[{index}].{name}", value)
         offered = self._offered[game_id]
         if bet.type not in offered and not (self._keep_unknown and bet.type not in self._known):
             raise RecordError(
@@ -634,45 +588,6 @@ def _check_table(raw: RawRound, owners: tuple[str, ...]) -> None:
         )
 
 
-def _check_texts(raw: RawRound) -> None:
-    """A round's ids within :data:`MAX_ID_CHARS`, each of characters that print, and its void
-    reason within :data:`MAX_TEXT_CHARS` (the report prints each whole)."""
-    for name in ("round_id", "table_id", "shoe_id"):
-        value = getattr(raw, name)
-        _check_length(name, value, MAX_ID_CHARS, "an id")
-        _check_prints(name, value)
-    _check_length("void_reason", raw.void_reason, MAX_TEXT_CHARS, "a void reason")
-
-
-def _check_prints(name: str, value: object) -> None:
-    """The reject of an id holding a character that does not print (``str.isprintable``: a
-    control character, a format character such as a zero-width space or a bidirectional
-    override, a separator other than the space): an id is shown as it is in the audit, the
-    findings and the pages, where such a character hides or turns the text around it, and an
-    id that looks like another's is not the same id. Stricter than the texts' rule
-    (:data:`reporting.errors.NOT_ONE_LINE`, every character of which it refuses too): a name
-    may hold a no-break space or a soft hyphen, an id none."""
-    if isinstance(value, str) and not value.isprintable():
-        index, char = next((i, c) for i, c in enumerate(value) if not c.isprintable())
-        what = unicodedata.name(char, f"of category {unicodedata.category(char)}")
-        raise RecordError(
-            RejectReason.BAD_VALUE,
-            f"{name} {shown(value)} holds U+{ord(char):04X} {what} (character {index + 1}),"
-            " which does not print: an id is shown as it is in the audit and the pages, where"
-            " it would hide or reorder the text; fix it in the export",
-        )
-
-
-def _check_length(name: str, value: object, most: int, what: str) -> None:
-    """The reject of a text of more than ``most`` characters."""
-    if isinstance(value, str) and len(value) > most:
-        raise RecordError(
-            RejectReason.BAD_VALUE,
-            f"{name} has {len(value):,} characters: {what} has at most {most:,}; shorten it"
-            " in the export",
-        )
-
-
 def _check_hands(raw: RawRound) -> None:
     """The cards a round of its status must hold: two or three a hand when settled (both
     hands present), at most three when void (which needs its reason)."""
@@ -697,21 +612,3 @@ def _check_hands(raw: RawRound) -> None:
             raise RecordError(RejectReason.MISSING_FIELD, "a void round needs a void_reason")
         if len(player_codes or ()) > 3 or len(banker_codes or ()) > 3:
             raise RecordError(RejectReason.BAD_VALUE, "a hand holds at most 3 cards")
-
-
-def _bet_id_twice(bets: list[Bet]) -> str:
-    """The reject message of a round whose bets repeat a bet id: the first id repeated, and
-    where: the places in its ``bets`` (from 0), or the lines of a CSV file's rows."""
-    first: dict[str, Bet] = {}
-    for index, bet in enumerate(bets):
-        earlier = first.get(bet.bet_id)
-        if earlier is None:
-            first[bet.bet_id] = bet
-            continue
-        where = (
-            f"lines {earlier.source_line} and {bet.source_line}"
-            if earlier.source_line != bet.source_line
-            else f"bets[{bets.index(earlier)}] and bets[{index}]"
-        )
-        return f"bet_id {shown(bet.bet_id)} appears twice in the round ({where})"
-    raise AssertionError("no bet id is repeated")

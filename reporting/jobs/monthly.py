@@ -436,8 +436,7 @@ def _prepare_out(out: Path, months: Iterable[str], log: Log) -> None:
 
 def _refuse_unlisted(final: Path) -> None:
     """Refuse, in one line, to replace a month's folder holding files its manifest does not
-    list: files somebody put among the reports (the signed audit, notes), which the swap
-    would delete with the folder."""
+    list: somebody's among the reports (the signed audit, notes), the swap would delete them."""
     manifest = final / MANIFEST
     if not manifest.is_file():
         return  # absent or empty: check_replaceable said what it is
@@ -459,8 +458,7 @@ def _refuse_unlisted(final: Path) -> None:
 
 @contextmanager
 def _staging_folder(out: Path, month: str) -> Iterator[Path]:
-    """A new staging folder for a month's reports, removed again unless all are written
-    (and swapped in)."""
+    """A new staging folder for a month's reports, removed unless all are written (swapped in)."""
     if not (out / STAGING).is_dir():
         make_staging(out / STAGING)
     staging = out / STAGING / month

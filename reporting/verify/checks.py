@@ -223,6 +223,7 @@ class CheckContext(msgspec.Struct, frozen=True, gc=False):
 
 
 _LOST = BetResult.LOSE
+_UNMAPPED = "if the catalogue has the bet, map the provider's code in its log profile's [bet_types]"
 
 #: A round check: the round, its game and its context in, the findings of one kind out.
 RoundCheck = Callable[[Round, GameSpec, CheckContext], list[Finding]]
@@ -541,16 +542,15 @@ def check_payouts(round: Round, game: GameSpec, context: CheckContext) -> list[F
 
 def check_unverified_bets(round: Round, game: GameSpec, context: CheckContext) -> list[Finding]:
     """Every bet is of a type verify settles (:func:`settled_bets`): each other bet (a
-    provider's type as given) is one finding, with its logged payout, so that "not checked" is
-    never read as "correct". On a void round its refund was checked (``void_not_refunded``);
-    its limits never are."""
+    provider's type as given) is one finding, with its logged payout: "not checked" is never
+    read as "correct". A void round's refund was checked (``void_not_refunded``)."""
     settled = context.cache.settled
     findings = []
     for bet in round.bets:
         if bet.bet_type in settled:
             continue
         if round.status == "void":
-            unchecked = f"round {round.round_id} is void, so only its refund was checked"
+            unchecked = f"round {round.round_id} is void: only its refund was checked"
         else:
             unchecked = "its payout was not checked"
         findings.append(
@@ -562,7 +562,7 @@ def check_unverified_bets(round: Round, game: GameSpec, context: CheckContext) -
                 bet,
                 logged_payout=bet.payout_cents,
                 message=f"bet {bet.bet_id} ({bet.bet_type}, stake {format_cents(bet.stake_cents)})"
-                f" is not a bet this tool settles: {unchecked}",
+                f" is of no bet of the catalogue ({_UNMAPPED}); {unchecked}",
             )
         )
     return findings

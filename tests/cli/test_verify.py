@@ -86,8 +86,9 @@ def test_the_text_says_per_game_what_was_not_checked_and_lists_the_unverified_be
     lines = result.stdout.splitlines()
     assert NOT_CHECKED in lines
     assert (
-        "export.json:#3: unverified_bet: bet B-7 (BC_PLAYER_TIGER, stake 5.00) is not a bet this"
-        " tool settles: its payout was not checked"
+        "export.json:#3: unverified_bet: bet B-7 (BC_PLAYER_TIGER, stake 5.00) is of no bet of"
+        " the catalogue (if the catalogue has the bet, map the provider's code in its log"
+        " profile's [bet_types]); its payout was not checked"
     ) in lines
     assert not any(line.startswith("live-baccarat-gr") for line in lines)  # all checks ran
     assert re.search(r"│ unverified_bet +│ +1 │", result.stdout)  # the kinds' table

@@ -863,9 +863,10 @@ def test_a_bet_the_tool_does_not_settle_is_one_unverified_bet_with_its_logged_pa
     assert (finding.round_id, finding.bet_id) == ("R-1", "B-7")
     assert (finding.expected_payout, finding.logged_payout) == (None, 6000)
     assert finding.source == "inbox/2026-10/bets.csv:5"
-    assert finding.message == (
-        "bet B-7 (BC_PLAYER_TIGER, stake 5.00) is not a bet this tool settles: its payout was"
-        " not checked"
+    assert finding.message == (  # says what to do: it said the tool did not settle the bet
+        "bet B-7 (BC_PLAYER_TIGER, stake 5.00) is of no bet of the catalogue (if the catalogue"
+        " has the bet, map the provider's code in its log profile's [bet_types]); its payout"
+        " was not checked"
     )
 
 
@@ -916,7 +917,8 @@ def test_checks_that_do_not_need_the_type_still_judge_such_a_bet(operator_config
     assert [f.bet_id for f in run_check(check_void_refunds, void, operator_config)] == ["B-7"]
     (unverified,) = run_check(check_unverified_bets, void, operator_config)
     assert unverified.message == (
-        "bet B-7 (Dragon 7, stake 25.00) is not a bet this tool settles: round R-1 is void, so"
+        "bet B-7 (Dragon 7, stake 25.00) is of no bet of the catalogue (if the catalogue has the"
+        " bet, map the provider's code in its log profile's [bet_types]); round R-1 is void:"
         " only its refund was checked"
     )
 

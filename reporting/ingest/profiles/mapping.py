@@ -6,7 +6,7 @@ store's form, money as exact amounts, bet types as this tool's, statuses as ``se
 ``void``) and returns a :class:`~reporting.ingest.validation.RawRound`: from there the
 checks of the spec's own reader apply unchanged (cards per hand, money, timestamps, the
 game's bets and currency, the reporting month). A field that cannot be used raises the
-line's :class:`~reporting.ingest.validation.RecordError`, naming the field and its path.
+line's :class:`~reporting.ingest.rejects.RecordError`, naming the field and its path.
 
 A bet of a type the profile does not map is kept with its type as given: the validator
 lets it through (``keep_unknown_bet_types``), verify reports it as ``unverified_bet``.

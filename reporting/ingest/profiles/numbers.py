@@ -106,15 +106,15 @@ def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
     >>> minor_units(raw(b"5.0005"), major=True, digits=2, field="stake")
     Traceback (most recent call last):
     ...
-    reporting.ingest.validation.RecordError: stake 5.0005 has more decimals than a minor unit of 2 digits holds (it is not rounded)
+    reporting.ingest.rejects.RecordError: stake 5.0005 has more decimals than a minor unit of 2 digits holds (it is not rounded)
     >>> minor_units(raw(b"500.5"), major=False, digits=2, field="amount")
     Traceback (most recent call last):
     ...
-    reporting.ingest.validation.RecordError: amount 500.5 is not a whole number of minor units
+    reporting.ingest.rejects.RecordError: amount 500.5 is not a whole number of minor units
     >>> minor_units(True, major=True, digits=2, field="stake")
     Traceback (most recent call last):
     ...
-    reporting.ingest.validation.RecordError: stake True is not a number
+    reporting.ingest.rejects.RecordError: stake True is not a number
     >>> for value in (None, "NaN", raw(b"1e21"), "1" * 40, 10**13, raw(b"5.5")):
     ...     try:
     ...         minor_units(value, major=True, digits=2, field="stake")
@@ -191,11 +191,11 @@ def epoch_time(value: object, *, milliseconds: bool, field: str) -> str:
     >>> epoch_time(99999999999999999, milliseconds=True, field="endDate")
     Traceback (most recent call last):
     ...
-    reporting.ingest.validation.RecordError: endDate 99999999999999999 is outside the years 1900-9998
+    reporting.ingest.rejects.RecordError: endDate 99999999999999999 is outside the years 1900-9998
     >>> epoch_time(False, milliseconds=True, field="endDate")
     Traceback (most recent call last):
     ...
-    reporting.ingest.validation.RecordError: endDate False is not a number of epoch milliseconds
+    reporting.ingest.rejects.RecordError: endDate False is not a number of epoch milliseconds
     """
     kind = type(value)
     if kind is int:
