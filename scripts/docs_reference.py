@@ -273,6 +273,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                 (
                     "TIME_LIMIT_MS",
                     "MAX_VALUE_BYTES",
+                    "MAX_LIKE_PATTERN_BYTES",
                     "SQLITE_HEAP_BYTES",
                     "MAX_RESULT_BYTES",
                     "MAX_REQUESTS",

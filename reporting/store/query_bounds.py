@@ -24,10 +24,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from reporting.ingest.limits import MAX_LINE_BYTES
+from reporting.ingest.limits import RAW_TEXT_LIMIT
 
 __all__ = [
     "MAX_CSV_MB",
+    "MAX_LIKE_PATTERN_BYTES",
     "MAX_REQUESTS",
     "MAX_RESULT_BYTES",
     "MAX_VALUE_BYTES",
@@ -44,15 +45,25 @@ __all__ = [
 TIME_LIMIT_MS = 5_000
 
 #: Bytes of one string, blob or row (SQLite's ``SQLITE_LIMIT_LENGTH``, 1,000,000,000 by
-#: default). A stored row comes from one line of a round log, at most
-#: :data:`~reporting.ingest.limits.MAX_LINE_BYTES`; twice that reads every row ingest can
-#: write, and refuses ``randomblob(1000000000)`` before it is allocated.
-MAX_VALUE_BYTES = 2 * MAX_LINE_BYTES
+#: default). The longest value the store holds is a rejected line's raw text
+#: (:data:`~reporting.ingest.limits.RAW_TEXT_LIMIT` characters, 4 bytes each at most) and a
+#: row of the store a few of its values: twelve times that reads every row ingest writes, and
+#: refuses ``randomblob(1000000000)`` before it is allocated. It also bounds the one SQLite
+#: instruction the time limit cannot stop: ``instr`` and ``replace`` cost the product of
+#: their arguments' lengths, 1.5 s for the longest values here, 6 minutes at 8 MiB.
+MAX_VALUE_BYTES = 12 * 4 * RAW_TEXT_LIMIT
+
+#: Bytes of a LIKE or GLOB pattern (SQLite's ``SQLITE_LIMIT_LIKE_PATTERN_LENGTH``, 50,000 by
+#: default): matching costs the text's length times the pattern's, in one instruction the
+#: time limit cannot stop (a 10,000-byte pattern over 2 MB of text took 26 s). A browsing
+#: pattern (``'%LB-IT-01%'``) is a few dozen; a thousand bytes over the longest value take
+#: well under a second.
+MAX_LIKE_PATTERN_BYTES = 1_000
 
 #: Bytes of SQLite's heap in the serving process (``PRAGMA hard_heap_limit``): past it a
 #: query fails with "out of memory" and the server carries on. Each connection's page cache
 #: is 2 MiB and a sort spills to temporary files past that, so the store's own queries use a
-#: few megabytes; 128 MiB holds a dozen values of :data:`MAX_VALUE_BYTES` at once.
+#: few megabytes; 128 MiB holds some 250 values of :data:`MAX_VALUE_BYTES` at once.
 SQLITE_HEAP_BYTES = 128 * 1024 * 1024
 
 #: Bytes of Python objects (each row, and each of its values, as ``sys.getsizeof`` counts
@@ -90,10 +101,11 @@ class ResultTooLarge(sqlite3.OperationalError):
 
 def bound_connection(connection: sqlite3.Connection) -> None:
     """Bound what a query on ``connection`` may make: values of at most
-    :data:`MAX_VALUE_BYTES`, rows of at most :data:`MAX_RESULT_BYTES` in all (counted by the
+    :data:`MAX_VALUE_BYTES`, patterns of at most :data:`MAX_LIKE_PATTERN_BYTES`, rows of at most :data:`MAX_RESULT_BYTES` in all (counted by the
     connection's row factory, which keeps making the rows it made), no call of
     :data:`REFUSED_FUNCTIONS`."""
     connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    connection.setlimit(sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, MAX_LIKE_PATTERN_BYTES)
     connection.set_authorizer(_refuse_functions)
     connection.row_factory = _ResultBudget(connection.row_factory)
 

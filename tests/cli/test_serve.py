@@ -344,7 +344,12 @@ GIB = 1024**3
 def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_gib(tmp_path):
     from urllib.parse import quote
 
-    from reporting.store.query_bounds import MAX_RESULT_BYTES, MAX_VALUE_BYTES, TIME_LIMIT_MS
+    from reporting.store.query_bounds import (
+        MAX_LIKE_PATTERN_BYTES,
+        MAX_RESULT_BYTES,
+        MAX_VALUE_BYTES,
+        TIME_LIMIT_MS,
+    )
 
     max_rows = serve.SETTINGS["max_returned_rows"]
 
@@ -353,6 +358,9 @@ def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_
             f"with recursive r(i) as (select 1 union all select i + 1 from r limit {count})"
             f" select {value} as v from r"
         )
+
+    def a_times(half: int) -> str:  # 2 * half letters a, made by the query
+        return f"replace(hex(zeroblob({half})), '0', 'a')"
 
     # JSON writes a control character in 6 bytes: rows of them as large as a query may
     # return are the most memory a result takes to send, and still far below the bound
@@ -376,6 +384,25 @@ def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_
         "rows of escaped characters, larger": (
             rows_of(max_rows, f"replace(zeroblob({2 * escaped}), x'00', char(1))"),
             400,
+        ),
+        # one instruction the time limit cannot stop, its cost the product of two lengths:
+        # a LIKE took 26 s, an instr would have taken hours, holding a thread of the server
+        "a LIKE of a long pattern over a long text": (
+            f"select {a_times(1_000_000)} like '%' || {a_times(5_000)} || 'b' as m",
+            400,
+        ),
+        "a LIKE pattern past the bound": (
+            f"select 'a' like '%' || {a_times(MAX_LIKE_PATTERN_BYTES // 2 + 1)} as m",
+            400,
+        ),
+        "an instr of two long texts": (
+            f"select instr({a_times(1_000_000)}, {a_times(500_000)} || 'b') as i",
+            400,
+        ),
+        "the costliest instr the bounds allow": (
+            f"select instr({a_times(MAX_VALUE_BYTES // 2 - 8)},"
+            f" {a_times(MAX_VALUE_BYTES // 4 - 8)} || 'b') as i",
+            200,
         ),
         "a query that never ends": (
             "with recursive r(i) as (select 1 union all select i + 1 from r)"
