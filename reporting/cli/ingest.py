@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -30,9 +31,11 @@ from reporting.errors import printable
 from reporting.ingest.profiles.builtin import built_in_profiles
 
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Sequence
 
     from reporting.ingest.discovery import UnreadFile
+    from reporting.ingest.sources import Source
     from reporting.store.load import IngestResult
 
 SHOWN_REJECTS = 50
@@ -90,6 +93,7 @@ def ingest_command(
                     operator,
                     progress=lambda source: bars.task(source.path.name, source.size),
                 )
+            _warn_read_otherwise(connection, sources, result)
         finally:
             connection.close()
     if as_json:
@@ -97,6 +101,44 @@ def ingest_command(
     else:
         print_summary(result, db)
     raise typer.Exit(max(exit_code(result), EXIT_FINDINGS if unreadable else EXIT_OK))
+
+
+def _warn_read_otherwise(
+    connection: sqlite3.Connection, sources: Sequence[Source], result: IngestResult
+) -> None:
+    """Warn of each file skipped as known that the store read with another log profile than
+    ``--profile`` names now, or with the same one as it was then (its file changed since), or
+    as the spec's log: it said "already ingested, skipped" and nothing of the profile, and the
+    operator who mended a profile took the store as read anew."""
+    known = [item.sha256 for item in result.files if item.status == "already_ingested"]
+    recorded = dict(
+        (sha256, (profile, profile_sha256))
+        for sha256, profile, profile_sha256 in connection.execute(
+            "SELECT file_sha256, profile, profile_sha256 FROM ingest_log"
+            " WHERE file_sha256 IN (SELECT value FROM json_each(?))",
+            (json.dumps(known),),
+        )
+    )
+    for source, item in zip(sources, result.files, strict=True):
+        now = (
+            (None, None)
+            if source.profile is None
+            else (source.profile.label, source.profile.sha256)
+        )
+        then = recorded.get(item.sha256, now)
+        if then == now:
+            continue
+        said = [
+            f"log profile {label}" if label else "the spec's round log" for label, _ in (then, now)
+        ]
+        if then[0] == now[0]:
+            said[0] += " as its file was then (it has changed since)"
+        command_logger().warning(
+            "%s was read before as %s, not as %s now: a file is read once per store, known by"
+            " its content, and its rounds stay as first read (a new store reads it as given now)",
+            printable(item.file),
+            *said,
+        )
 
 
 def exit_code(result: IngestResult) -> int:

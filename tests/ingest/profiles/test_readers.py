@@ -718,6 +718,35 @@ def test_ingest_with_a_profile_stores_it_rejects_at_index_and_is_idempotent(
     assert rows(Path(db), "SELECT count(*) FROM rounds") == [(1,)]
 
 
+def test_a_known_file_given_with_another_profile_is_said_to_stay_as_first_read(
+    tmp_path, sample_config_path
+):
+    """A file loaded again after its profile was mended said "already ingested, skipped" and
+    nothing more: the operator took the store as read with the mended profile. The store
+    reads a file once; ingest now says with what, as the monthly job does."""
+    path = document(tmp_path / "games.json", game("LB-IT-01-1"))
+    mine = tmp_path / "mine.toml"
+    mine.write_text((DATA_FOLDER / "replay-api.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    db = str(tmp_path / "store.sqlite")
+
+    def load(profile: str):
+        run = run_main("ingest", str(path), "--profile", profile, "--db", db, "--config", str(sample_config_path))  # fmt: skip
+        assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+        return run.stderr
+
+    stays = "a file is read once per store, known by its content, and its rounds stay as first read (a new store reads it as given now)"  # fmt: skip
+    assert "warning" not in load(str(mine))
+    assert "warning" not in load(str(mine))  # the same profile, the same file: nothing to say
+    with mine.open("a", encoding="utf-8") as edited:
+        edited.write("# mended\n")
+    assert load(str(mine)) == (
+        f"baccarat-report: warning: {path} was read before as log profile replay-api ({mine})"
+        f" as its file was then (it has changed since), not as log profile replay-api ({mine})"
+        f" now: {stays}\n"
+    )
+    assert f"was read before as log profile replay-api ({mine})" in load("replay-api")
+
+
 def test_a_file_the_profile_does_not_read_is_refused_by_name(tmp_path):
     (tmp_path / "games.xml").write_text("<games/>", encoding="utf-8")
     run = run_main("ingest", str(tmp_path / "games.xml"), "--profile", "replay-api", "--db", str(tmp_path / "s.sqlite"))  # fmt: skip
