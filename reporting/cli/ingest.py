@@ -220,6 +220,7 @@ def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> 
                 "status": item.status,
                 "rounds_loaded": item.rounds_loaded,
                 "bets_loaded": item.bets_loaded,
+                "rounds_by_month": dict(sorted(item.months.items())),
                 "rounds_skipped_duplicate": item.rounds_skipped_duplicate,
                 "rejected": item.rejected_count,
                 "error": item.error,
@@ -228,6 +229,20 @@ def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> 
         ],
         "unread": [{"file": printable(str(item.path)), "reason": item.reason} for item in unread],
     }
+
+
+def loaded_months(result: IngestResult, most: int = 6) -> str:
+    """The months the run's rounds were loaded into, with their counts, in order (the first
+    and last few of many): a profile's times read in the wrong unit load every round into
+    1970-01 without a reject, which this line shows at once."""
+    counts: dict[str, int] = {}
+    for item in result.files:
+        for month, count in item.months.items():
+            counts[month] = counts.get(month, 0) + count
+    shown = [f"{month} ({count:,})" for month, count in sorted(counts.items())]
+    if len(shown) > most:
+        shown = [*shown[: most // 2], f"... {len(shown) - most:,} more ...", *shown[-most // 2 :]]
+    return ", ".join(shown)
 
 
 def print_summary(result: IngestResult, db: Path) -> None:
@@ -249,6 +264,9 @@ def print_summary(result: IngestResult, db: Path) -> None:
             f"{item.rejected_count:,}",
         )
     console.print(table)
+    months = loaded_months(result)
+    if months:
+        console.print(f"Rounds loaded by month (in each game's time zone): {months}")
     for item in result.failed:
         command_logger().error("not loaded: %s", item.error)
     rejects = result.rejected

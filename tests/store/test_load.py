@@ -567,6 +567,32 @@ def test_an_unreadable_gz_file_exits_2_and_loads_nothing_of_it(
 # --- what the store holds -------------------------------------------------------------------
 
 
+def test_the_summary_says_the_months_the_rounds_were_loaded_into(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """A profile's times read in the wrong unit (epoch milliseconds for seconds) loaded every
+    round into 1970-01 without a reject, exit 0: the summary now names the months loaded."""
+    from reporting.cli.ingest import loaded_months
+    from reporting.store.load import FileResult, IngestResult
+
+    september = make_round("R-3", settled_at="2026-09-30T20:00:00Z")
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"), make_round("R-2"), september)
+    db = str(tmp_path / "store.sqlite")
+    result = cli(sample_config_path, str(log), "--db", db)
+    assert result.exit_code == 0, result.output
+    assert "Rounds loaded by month (in each game's time zone): 2026-09 (1), 2026-10 (2)" in (
+        result.stdout.splitlines()
+    )
+    again = write_jsonl(tmp_path / "again.jsonl", make_round("R-4"))
+    code, document = cli_json(sample_config_path, str(again), "--db", db)
+    assert (code, document["files"][0]["rounds_by_month"]) == (0, {"2026-10": 1})
+    many = IngestResult([FileResult("a", "x", "loaded", months={f"2026-{m:02}": m for m in range(1, 13)})])  # fmt: skip
+    assert loaded_months(many) == (
+        "2026-01 (1), 2026-02 (2), 2026-03 (3), ... 6 more ..., 2026-10 (10), 2026-11 (11),"
+        " 2026-12 (12)"
+    )
+
+
 def test_the_ingest_log_row_holds_hash_size_and_counts(
     tmp_path, sample_config_path, every_reason_log
 ):
