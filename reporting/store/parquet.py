@@ -283,11 +283,17 @@ def _partitions(
     ).fetchall()
 
 
+#: The partition value by which Hive's layout writes a null: pyarrow, DuckDB, pandas and Spark
+#: read a folder of it as a missing value, so a table id of these letters is hashed too.
+_HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+
+
 def _segment(key: str, value: str, renamed: dict[str, str]) -> str:
     """A partition folder's name, ``key=value``: the value percent-encoded (a ``/`` in a
-    table id never makes a folder), or hashed when too long for a file name."""
+    table id never makes a folder), or hashed when too long for a file name, or when readers
+    would take it for a null (:data:`_HIVE_NULL`)."""
     encoded = quote(value, safe="")
-    if len(encoded) > MAX_SEGMENT:
+    if len(encoded) > MAX_SEGMENT or value == _HIVE_NULL:
         encoded = "~" + hashlib.sha256(value.encode("utf-8")).hexdigest()[:32]
         renamed[encoded] = value
     return f"{key}={encoded}"

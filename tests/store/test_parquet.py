@@ -180,6 +180,8 @@ def test_hostile_table_ids_make_no_folder_of_their_own(tmp_path):
         [
             round_record("R-1", bet("R-1", "B-1"), table_id="../../escape/LB"),
             round_record("R-2", bet("R-2", "B-2"), table_id=long_id),
+            # what Hive's layout writes for a null: read back as one by every reader
+            round_record("R-3", bet("R-3", "B-3"), table_id="__HIVE_DEFAULT_PARTITION__"),
         ],
         file_name="hostile.jsonl",
     )
@@ -191,10 +193,11 @@ def test_hostile_table_ids_make_no_folder_of_their_own(tmp_path):
     assert "table_id=..%2F..%2Fescape%2FLB" in names
     assert not (tmp_path / "escape").exists()
     renamed = json.loads((folder / MARKER).read_text())["renamed_values"]
-    assert list(renamed.values()) == [long_id]
-    assert f"table_id={next(iter(renamed))}" in names
+    assert sorted(renamed.values()) == sorted([long_id, "__HIVE_DEFAULT_PARTITION__"])
+    assert all(f"table_id={name}" in names for name in renamed)
     ids = {row["table_id"] for row in read(folder, "rounds")}
     assert "../../escape/LB" in ids  # percent-decoded by the reader
+    assert None not in ids  # no table id read back as a null
 
 
 def test_the_command_writes_the_copy_and_refuses_a_bad_month(store, tmp_path):
