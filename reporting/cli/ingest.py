@@ -221,6 +221,7 @@ def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> 
                 "rounds_loaded": item.rounds_loaded,
                 "bets_loaded": item.bets_loaded,
                 "rounds_by_month": dict(sorted(item.months.items())),
+                "empty_fields": item.empty_fields,
                 "rounds_skipped_duplicate": item.rounds_skipped_duplicate,
                 "rejected": item.rejected_count,
                 "error": item.error,
@@ -267,6 +268,14 @@ def print_summary(result: IngestResult, db: Path) -> None:
     months = loaded_months(result)
     if months:
         console.print(f"Rounds loaded by month (in each game's time zone): {months}")
+    for item in result.files:
+        for empty in item.empty_fields:  # a path of the profile that matched nothing?
+            command_logger().warning(
+                "%s: %s: stored empty; a path of the log profile that matches nothing in the"
+                " export stores every value so, without a reject",
+                printable(item.file),
+                printable(empty),
+            )
     for item in result.failed:
         command_logger().error("not loaded: %s", item.error)
     rejects = result.rejected

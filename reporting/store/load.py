@@ -66,6 +66,10 @@ class FileResult:
     error: str | None = None
     #: The rounds loaded, by reporting month (a run that writes one month names the others).
     months: dict[str, int] = field(default_factory=dict)
+    #: The optional fields its log profile reads that were empty in every round (or bet) of
+    #: the file's first batch, each with its path: a path that matches nothing in the export
+    #: stores every value empty without a reject.
+    empty_fields: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -312,6 +316,8 @@ def _load(
     ingest_id = _log_file(connection, source, names, result.sha256, total_bytes)
     rows_together = source.profile is not None and source.format == "csv"
     writer = BatchWriter(connection, ingest_id, result, keep_rejects, names, rows_together)
+    if source.profile is not None:
+        writer.watch_fields(source.profile.round_fields, source.profile.bet_fields)
     with cyclic_gc_paused():
         batches = (
             read_in_worker(source, games, BATCH_ROUNDS)

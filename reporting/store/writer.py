@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
+from collections.abc import Mapping
 from itertools import accumulate
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
@@ -68,6 +69,11 @@ _INSERT_REJECT = (
     " raw_text, report_month) VALUES (?,?,?,?,?,?,?,?)"
 )
 
+
+#: The optional fields of a round, and of a bet, a log profile may read and an export may
+#: leave out of some rounds, never of all (a void reason only a void round has is not one).
+_WATCHED_ROUND_FIELDS = ("shoe_id", "hand_no", "started_at", "betting_closed_at")
+_WATCHED_BET_FIELDS = ("placed_at",)
 
 #: The fields of a bet in a round's content after its id, the money ones in cents.
 _BET_CONTENT = BET_CONTENT_FIELDS[1:]
@@ -135,6 +141,37 @@ class BatchWriter:
         self.rows_together = rows_together
         #: and the ids of its rounds found apart, with the line of their first part.
         self.apart: dict[str, int] = {}
+        #: The optional fields a log profile reads, by their place in a round's row or a
+        #: bet's, with their paths: looked at in the first batch (:meth:`watch_fields`).
+        self._watched: list[tuple[bool, int, str]] = []
+
+    def watch_fields(
+        self, round_paths: Mapping[str, object], bet_paths: Mapping[str, object]
+    ) -> None:
+        """Look, in the first batch of rounds, for the optional fields a log profile reads
+        (paths of its ``[round]`` and ``[bet]``) that hold no value in any of them: a path
+        that matches nothing in the export stores each empty, without a reject (a misspelt
+        ``shoe.handNo`` left every hand number empty). Each is named in
+        ``result.empty_fields``."""
+        self._watched = [
+            (False, _ROUND_COLUMNS.index(name), f"{name} ({round_paths[name]})")
+            for name in _WATCHED_ROUND_FIELDS
+            if name in round_paths
+        ] + [
+            (True, Bet.__struct_fields__.index(name), f"{name} ({bet_paths[name]})")
+            for name in _WATCHED_BET_FIELDS
+            if name in bet_paths
+        ]
+
+    def _look_at_fields(self, rounds: list[tuple], bets: list[tuple]) -> None:
+        """Name the watched fields empty in every round (or bet) of this first batch."""
+        for of_bets, place, named in self._watched:
+            rows = bets if of_bets else rounds
+            if rows and all(row[place] is None for row in rows):
+                kind = "bet" if of_bets else "round"
+                first = f"its {kind}" if len(rows) == 1 else f"its first {len(rows):,} {kind}s"
+                self.result.empty_fields.append(f"{named} is empty in {first}")
+        self._watched = []
 
     def write(self, batch: RowBatch) -> None:
         """Store a batch: its new rounds with their bets, and its rejected lines together
@@ -161,6 +198,8 @@ class BatchWriter:
                 self.result.months[month] = self.result.months.get(month, 0) + count
             self.result.rounds_loaded += inserted
             self.result.bets_loaded += len(bets)
+        if self._watched and rounds:
+            self._look_at_fields(rounds, bets)
         self.lines += len(batch.rounds) + len(batch.rejects)
         if rejects:
             self._store_rejects(rejects)

@@ -747,6 +747,27 @@ def test_a_known_file_given_with_another_profile_is_said_to_stay_as_first_read(
     assert f"was read before as log profile replay-api ({mine})" in load("replay-api")
 
 
+def test_a_path_of_the_profile_that_matches_nothing_is_said_at_ingest(tmp_path, sample_config_path):
+    """A misspelt path of an optional field (``startdate``) stored every round's start
+    empty, without a reject and exit 0; only verify's checks not run told of it later, and of
+    a hand number nothing did. Ingest names each field empty in every round of the file's
+    first batch; a right profile's file gets no such line."""
+    path = document(tmp_path / "games.json", game("LB-IT-01-1"), game("LB-IT-01-2"))
+    misspelt = tmp_path / "mine.toml"
+    text = (DATA_FOLDER / "replay-api.toml").read_text(encoding="utf-8")
+    misspelt.write_text(text.replace('started_at = "startDate"', 'started_at = "startdate"'), encoding="utf-8")  # fmt: skip
+    config = str(sample_config_path)
+    run = run_main("ingest", str(path), "--profile", str(misspelt), "--db", str(tmp_path / "a.sqlite"), "--config", config)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == (
+        f"baccarat-report: warning: {path}: started_at (startdate) is empty in its first 2"
+        " rounds: stored empty; a path of the log profile that matches nothing in the export"
+        " stores every value so, without a reject\n"
+    )
+    right = run_main("ingest", str(path), "--profile", "replay-api", "--db", str(tmp_path / "b.sqlite"), "--config", config)  # fmt: skip
+    assert (right.returncode, right.stderr) == (0, "")
+
+
 def test_a_file_the_profile_does_not_read_is_refused_by_name(tmp_path):
     (tmp_path / "games.xml").write_text("<games/>", encoding="utf-8")
     run = run_main("ingest", str(tmp_path / "games.xml"), "--profile", "replay-api", "--db", str(tmp_path / "s.sqlite"))  # fmt: skip
