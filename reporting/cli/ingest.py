@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -110,15 +109,10 @@ def _warn_read_otherwise(
     ``--profile`` names now, or with the same one as it was then (its file changed since), or
     as the spec's log: it said "already ingested, skipped" and nothing of the profile, and the
     operator who mended a profile took the store as read anew."""
+    from reporting.store.load import read_with
+
     known = [item.sha256 for item in result.files if item.status == "already_ingested"]
-    recorded = dict(
-        (sha256, (profile, profile_sha256))
-        for sha256, profile, profile_sha256 in connection.execute(
-            "SELECT file_sha256, profile, profile_sha256 FROM ingest_log"
-            " WHERE file_sha256 IN (SELECT value FROM json_each(?))",
-            (json.dumps(known),),
-        )
-    )
+    recorded = read_with(connection, known) if known else {}
     for source, item in zip(sources, result.files, strict=True):
         now = (
             (None, None)

@@ -284,7 +284,7 @@ def pays_of_bets_offered(
     A named pay table may hold other games' pays; the game's own changes may not."""
     from reporting.config.keys import PAY_FLAGS
 
-    read = {key for bet in game.bets for key in bet.pay_keys}
+    read = set(game.pay_table.keys())  # every pay key of the bets offered (PayTable.of)
     own = values["pay"] if isinstance(values["pay"], dict) else {}
     given = [
         (key, f"bonus_margin_{margin}")

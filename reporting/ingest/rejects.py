@@ -122,16 +122,15 @@ def check_length(name: str, value: object, most: int, what: str) -> None:
 def bet_id_twice(bets: list[Bet]) -> str:
     """The reject message of a round whose bets repeat a bet id: the first id repeated, and
     where: the places in its ``bets`` (from 0), or the lines of a CSV file's rows."""
-    first: dict[str, Bet] = {}
+    first: dict[str, int] = {}
     for index, bet in enumerate(bets):
-        earlier = first.get(bet.bet_id)
-        if earlier is None:
-            first[bet.bet_id] = bet
+        earlier = first.setdefault(bet.bet_id, index)
+        if earlier == index:
             continue
         where = (
-            f"lines {earlier.source_line} and {bet.source_line}"
-            if earlier.source_line != bet.source_line
-            else f"bets[{bets.index(earlier)}] and bets[{index}]"
+            f"lines {bets[earlier].source_line} and {bet.source_line}"
+            if bets[earlier].source_line != bet.source_line
+            else f"bets[{earlier}] and bets[{index}]"
         )
         return f"bet_id {shown(bet.bet_id)} appears twice in the round ({where})"
     raise AssertionError("no bet id is repeated")

@@ -385,7 +385,7 @@ def _ingest_inbox(
     recorded = read_with(connection, [item.sha256 for item in ingested.files])  # not the rule
     inputs = []
     for source, item in zip(sources, ingested.files, strict=True):
-        profile = recorded.get(item.sha256)
+        profile = recorded.get(item.sha256, (None, None))[0]
         now = None if source.profile is None else source.profile.label
         if profile != now:
             said = [f"log profile {p}" if p else "the spec's round log" for p in (profile, now)]

@@ -170,16 +170,20 @@ def ingest(
     return IngestResult(results)
 
 
-def read_with(connection: sqlite3.Connection, hashes: Sequence[str]) -> dict[str, str | None]:
-    """The log profile each file of these sha256 was read with when it was loaded (None: the
-    spec's round log): a file is read once per store, whatever profile names it later."""
-    return dict(
-        connection.execute(
-            "SELECT file_sha256, profile FROM ingest_log"
+def read_with(
+    connection: sqlite3.Connection, hashes: Sequence[str]
+) -> dict[str, tuple[str | None, str | None]]:
+    """The log profile each file of these sha256 was read with when it was loaded, and the
+    profile file's sha256 then (None, None: the spec's round log): a file is read once per
+    store, whatever profile names it later."""
+    return {
+        sha256: (profile, profile_sha256)
+        for sha256, profile, profile_sha256 in connection.execute(
+            "SELECT file_sha256, profile, profile_sha256 FROM ingest_log"
             " WHERE file_sha256 IN (SELECT value FROM json_each(?))",
             (json.dumps(list(hashes)),),
         )
-    )
+    }
 
 
 def _stopped_at(source: Source, results: list[FileResult]) -> str:

@@ -183,10 +183,8 @@ class BatchWriter:
         rejects = list(batch.rejects)
         rounds, bets = batch.rounds, batch.bets
         if rounds:
-            ids = [row[_ROUND_ID] for row in rounds]
-            if len(set(ids)) != len(rounds) or (
-                self.apart and not self.apart.keys().isdisjoint(ids)
-            ):
+            ids = {row[_ROUND_ID] for row in rounds}
+            if len(ids) != len(rounds) or (self.apart and not self.apart.keys().isdisjoint(ids)):
                 rounds, bets = self._first_of_each(_records_of(batch), rejects)
             inserted = self.connection.executemany(self._insert_round, rounds).rowcount
             months = Counter(map(_month_of, rounds))

@@ -81,20 +81,13 @@ def _text(value: Any, name: str, path: FieldPath) -> str | None:
     raise RecordError(_BAD, f"{name} ({path}) is {shown(value)}, not a text or a number")
 
 
-class _Offered(frozenset):
-    """The ids of the bets a game offers, and the game's id (the reject of one it does not
-    offer names it)."""
-
-    game_id: str = ""
-
-
 class RecordMapper:
     """Reads one profile's records for the configured games (see the module's text)."""
 
     def __init__(self, profile: Profile, games: Mapping[str, GameSpec]):
         self.profile = profile
         self._games = games
-        self._offered_by: dict[str, _Offered] = {}
+        self._offered = {game_id: frozenset(game.bet_ids) for game_id, game in games.items()}
         self._tables = TableGames(games)
         fields = profile.round_fields
         self._round = {
@@ -306,19 +299,11 @@ class RecordMapper:
 
     def _bets(self, record: Any, game: GameSpec | None) -> list[RawBet]:
         currency = None if game is None else game.currency
-        offered = None if game is None else self._offered(game)
+        offered = None if game is None else self._offered[game.id]
         bets = []
         for context in _contexts(record, self._levels):
             bets.append(self._bet_of(context, currency, len(bets), offered))
         return bets
-
-    def _offered(self, game: GameSpec) -> _Offered:
-        """The ids of the bets ``game`` offers (kept: a game's every round asks)."""
-        offered = self._offered_by.get(game.id)
-        if offered is None:
-            offered = self._offered_by[game.id] = _Offered(bet.id for bet in game.bets)
-            offered.game_id = game.id
-        return offered
 
     # The loop every bet of a profiled export goes through: its common case (texts, amounts
     # seen before) inline, every other case in a function that raises.
@@ -328,7 +313,7 @@ class RecordMapper:
         context: tuple[Any, ...],
         currency: str | None,
         index: int,
-        offered: _Offered | None,
+        offered: frozenset[str] | None,
     ) -> RawBet:
         (
             (id_level, id_get),
@@ -397,13 +382,16 @@ class RecordMapper:
             placed_at=placed_at,
         )
 
-    def _not_offered(self, given: str, bet_type: str, index: int, offered: _Offered) -> None:
+    def _not_offered(self, given: str, bet_type: str, index: int, offered: frozenset[str]) -> None:
         """Refuse a bet the profile maps to one its round's game does not offer, in the
         export's words (its code and field) and the tool's (the bet it reads as)."""
+        game_id = next(
+            game for game, bets in self._offered.items() if bets is offered
+        )  # its own set
         raise RecordError(
             RejectReason.BAD_VALUE,
             f"bets[{index}].type {shown(given)} ({self._bet['type'][0]}) is {bet_type}, not"
-            f" offered by {offered.game_id} (offered: {' '.join(sorted(offered))})",
+            f" offered by {game_id} (offered: {' '.join(sorted(offered))})",
         )
 
     def _cents_text(self, cents: int) -> str:
