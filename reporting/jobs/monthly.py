@@ -4,7 +4,7 @@ Safe to run unattended and to re-run:
 
 * one run at a time: a lock file beside the output folder (``.<name>.lock``, outside the tree
   that gets published), opened without following links; a second run waits (``wait``
-  seconds) or stops with :class:`LockHeld`;
+  seconds) or stops with :class:`LockHeld` (:mod:`reporting.jobs.out_folder`);
 * every report of a month is written into a hidden staging folder, then the month's folder is
   swapped in by renames: a failure or a kill leaves the previous reports as they were and no
   half-written file in the month's folder (stale staging folders are cleared next time, and a
@@ -24,14 +24,9 @@ Safe to run unattended and to re-run:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
-import re
-import shutil
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -43,15 +38,8 @@ from reporting.errors import InputError, printable
 from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose
 from reporting.files import (
-    check_replaceable,
-    clear_staging,
-    hold_lock,
     kind_of_file,
-    make_staging,
-    name_that_fits,
-    refuse_foreign,
     remove_staging,
-    repair_folder_swap,
     sha256_of,
     standing_at,
     swap_in_folder,
@@ -59,8 +47,19 @@ from reporting.files import (
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
-from reporting.jobs.late import LateRounds, late_rounds, manifest_entries
+from reporting.jobs.late import LateRounds, late_rounds
 from reporting.jobs.months import games_by_month
+from reporting.jobs.out_folder import (
+    MANIFEST,
+    REPORTS,
+    STAGING,
+    LockHeld,
+    lock_path,
+    output_lock,
+    prepare_out,
+    refuse_unlisted,
+    staging_folder,
+)
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
@@ -71,17 +70,6 @@ from reporting.verify.partitions import Runner
 from reporting.verify.run import VerifyResult, verify
 
 __all__ = ["LockHeld", "MonthReport", "MonthlyResult", "lock_path", "output_lock", "run_monthly"]
-
-#: The lock file earlier versions kept inside the output folder (removed when found).
-LEGACY_LOCK_NAME = ".baccarat-report.lock"
-STAGING = ".staging"
-#: The file every month's folder of reports holds: the mark that it is ours to replace.
-MANIFEST = "manifest.json"
-#: What a month's folder holds, in the line that refuses another folder of its name.
-REPORTS = "a month's reports of baccarat-report"
-#: What a month's folder is called while the swap replaces it (see
-#: :func:`reporting.files.swap_in_folder`).
-_RETIRED = re.compile(r"\.(\d{4}-\d{2})\.old")
 
 #: Writes one game's rendered documents into a folder; returns the files written.
 #: (rule sheets and disclosure pages; supplied by the renderer so that this module needs no
@@ -97,10 +85,6 @@ Progress = Callable[[str, "int | None"], Callable[..., None]]
 def no_progress(label: str, total: int | None) -> Callable[..., None]:
     """No bar: the job run by a scheduler, or with ``--json``."""
     return lambda *done: None
-
-
-class LockHeld(InputError):
-    """Another monthly run holds the lock on the output folder."""
 
 
 @dataclass
@@ -186,61 +170,6 @@ def inbox_is_not(inbox: Path) -> str:
         return f"is {what}" if what else "does not exist"
 
 
-def lock_path(out: Path) -> Path:
-    """The lock file of an output folder: ``.<name>.lock`` beside it, outside the tree that
-    is published. The folder's real path names it, so two spellings of one folder (a
-    relative path, a link) share one lock."""
-    try:
-        folder = out.resolve()
-    except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError for a loop of links
-        raise InputError(
-            f"{out}: the output folder's path is a loop of symbolic links; name a folder"
-        ) from None
-    if not folder.name:
-        raise InputError(f"{out}: the output folder cannot be the root of the file system")
-    digest = hashlib.sha256(os.fsencode(folder.name)).hexdigest()[:32]  # the same every run
-    return folder.parent / name_that_fits(f".{folder.name}.lock", f".{digest}.lock")
-
-
-@contextmanager
-def output_lock(out: Path, wait: float) -> Iterator[None]:
-    """Hold the output folder's lock (:func:`lock_path`; a link, a FIFO, a folder or a hard
-    link at its path is refused untouched), waiting up to ``wait`` seconds for another run."""
-    path = lock_path(out)
-    _make_output_folder(out)
-
-    def held(holder: str) -> LockHeld:
-        waited = f", past the {wait:g} s this run waited" if wait > 0 else ""
-        return LockHeld(
-            f"{out}: another monthly run is writing here ({holder}){waited}; it was not"
-            " disturbed. Try again when it ends, or pass --wait SECONDS"
-            + (" (a longer wait)" if wait > 0 else "")
-        )
-
-    with hold_lock(path, wait, held_by_other=held):
-        _remove_legacy_lock(out)
-        yield
-
-
-def _make_output_folder(out: Path) -> None:
-    """Make the output folder (and its parents) if missing; something at its path that is
-    not a folder (a link to nothing, a FIFO, a device) refused in one line."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        what = standing_at(out)
-        raise InputError(
-            f"{out}: the output folder is {what}, not a folder; name a folder"
-        ) from None
-
-
-def _remove_legacy_lock(out: Path) -> None:
-    """Earlier versions kept their lock file in the output folder: remove it (never through
-    a link: unlink removes the link itself)."""
-    with contextlib.suppress(FileNotFoundError):
-        (out / LEGACY_LOCK_NAME).unlink()
-
-
 def run_monthly(
     connection: sqlite3.Connection,
     config: OperatorConfig,
@@ -272,13 +201,13 @@ def run_monthly(
     months = games_by_month(config, as_of)
     workers = (jobs, runner, render_jobs)  # where the month is verified and rendered
     with contextlib.nullcontext() if locked else output_lock(out, wait):
-        _prepare_out(out, months, log)
+        prepare_out(out, months, log)
         ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
         through = loaded_through(connection)  # the files the month is read with
         reports = []
         try:
             for month, games in sorted(months.items()):
-                with _staging_folder(out, month) as staging:
+                with staging_folder(out, month) as staging:
                     reports.append(
                         _write_month(
                             connection,
@@ -411,65 +340,6 @@ def _relative_name(path: Path, inbox: Path) -> str:
     return path.relative_to(inbox).as_posix()
 
 
-def _repair_swap(out: Path, log: Log) -> None:
-    """Finish what a run killed while swapping a month's folder in left (we hold the lock):
-    :func:`reporting.files.repair_folder_swap` for each retired month folder."""
-    if not out.is_dir():
-        return
-    for retired in sorted(out.iterdir()):
-        match = _RETIRED.fullmatch(retired.name)
-        if match is not None and repair_folder_swap(out / match.group(1), MANIFEST):
-            final = out / match.group(1)
-            log(f"restored {final} from {retired.name}, left by a run stopped while swapping")
-
-
-def _prepare_out(out: Path, months: Iterable[str], log: Log) -> None:
-    """Before anything is read (we hold the lock: no run is live): finish a swap a stopped
-    run left, clear its staging area, and refuse, in one line, a folder of somebody else's
-    files where a month's folder, replaced whole, is written."""
-    _repair_swap(out, log)
-    clear_staging(out / STAGING, "the run stages its reports")
-    for month in sorted(months):
-        check_replaceable(out / month, MANIFEST, REPORTS)
-        _refuse_unlisted(out / month)
-
-
-def _refuse_unlisted(final: Path) -> None:
-    """Refuse, in one line, to replace a month's folder holding files its manifest does not
-    list: somebody's among the reports (the signed audit, notes), the swap would delete them."""
-    manifest = final / MANIFEST
-    if not manifest.is_file():
-        return  # absent or empty: check_replaceable said what it is
-    try:
-        listed = {entry["file"] for entry in manifest_entries(manifest, "outputs")}
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
-        raise InputError(
-            f"{manifest}: not the manifest of a month's reports (it cannot be read as one), and"
-            " its folder would be replaced whole; move the folder away and run again"
-        ) from None
-    listed.add(MANIFEST)
-    refuse_foreign(
-        final,
-        lambda relative, folder: folder or relative in listed,  # its folders hold the files
-        wrote="this tool did not write",
-        within="the month's folder",
-    )
-
-
-@contextmanager
-def _staging_folder(out: Path, month: str) -> Iterator[Path]:
-    """A new staging folder for a month's reports, removed unless all are written (swapped in)."""
-    if not (out / STAGING).is_dir():
-        make_staging(out / STAGING)
-    staging = out / STAGING / month
-    staging.mkdir()
-    try:
-        yield staging
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 @dataclass(frozen=True)
 class _MonthRun:
     """What one month's reports are written from."""
@@ -519,7 +389,7 @@ def _write_month(
     without_play = [game.id for game in ordered if not disclosures[game.id].stakes]
     manifest = _write_manifest(run, staging, files)
     final = run.out / month
-    _refuse_unlisted(final)  # again: a file may have been put there while the run ran
+    refuse_unlisted(final)  # again: a file may have been put there while the run ran
     left = swap_in_folder(staging, final, MANIFEST, REPORTS)
     if left is not None:
         log(f"warning: {left}")
