@@ -87,13 +87,13 @@ MAX_CSV_COLUMNS = 1_000
 MAX_DEPTH = 64
 
 #: Characters of a money amount before it is converted. The largest amount accepted (see
-#: ``reporting.ingest.validation.MAX_CENTS``) has 13 digits, a point and 2 decimals; 32 leaves
+#: ``reporting.ingest.validation.MAX_CENTS``) has 12 digits, a point and 2 decimals; 32 leaves
 #: room for leading zeros and keeps ``int()`` far from its 4,300-digit refusal.
 MAX_AMOUNT_CHARS = 32
 
 #: Exponent of a JSON number read as money or as an epoch time (``1e3``, ``1.79e12``). Real
 #: exports write none, or a small one; 10**20 is already past any amount (``MAX_CENTS`` is
-#: 10**15 cents) and any epoch millisecond of the years handled (about 2.5 * 10**14), and the
+#: 10**14 cents) and any epoch millisecond of the years handled (about 2.5 * 10**14), and the
 #: bound keeps ``10**exponent`` from being computed for ``1e999999999``.
 MAX_NUMBER_EXPONENT = 20
 

@@ -27,6 +27,7 @@ from msgspec import UNSET, UnsetType
 
 from reporting.config.bets import catalogue_bets
 from reporting.config.table_patterns import TableOwners
+from reporting.config.values import MAX_ODDS
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
@@ -72,10 +73,15 @@ _TIMESTAMP = re.compile(
 _STORED_FORM = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
 )
-#: Largest hand number and amount (cents) accepted: far beyond any real shoe or stake, well
-#: within SQLite's 64-bit integers.
+#: Largest hand number accepted: far beyond any real shoe.
 MAX_HAND_NO = 1_000_000
-MAX_CENTS = 10**15
+#: The largest integer SQLite stores.
+SQLITE_MAX_INTEGER = 2**63 - 1
+#: Amounts (cents) accepted are below this: the largest power of ten whose payout at the
+#: highest odds a pay table may give (``MAX_ODDS`` to 1, the stake returned) is an integer
+#: SQLite stores, as a finding keeps a bet's expected payout: 10**14, a trillion of a
+#: currency's units, far beyond any real stake.
+MAX_CENTS = 10 ** (len(str(SQLITE_MAX_INTEGER // (1 + MAX_ODDS))) - 1)
 #: UTC offsets in use run from -12:00 to +14:00; no time zone has ever been beyond +-14:00.
 MAX_OFFSET_HOURS = 14
 #: Years accepted in a timestamp: any real log, with room for every time zone's month to be

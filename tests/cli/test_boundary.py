@@ -459,51 +459,93 @@ def test_a_signal_while_waiting_for_a_busy_database_stops_at_once(
     assert rows(db, "SELECT count(*) FROM ingest_log") == [(1,)]
 
 
-@pytest.mark.parametrize("command", ["disclose", "verify"])
-def test_totals_past_what_sqlite_can_add_are_reported_exactly(tmp_path, command):
-    """Each amount is taken up to MAX_CENTS; 10,000 stakes at that bound add past 2**63 - 1
-    cents, where SQLite's sum() raised "integer overflow": `disclose` and the audit's
-    workbook ended in a traceback, then in one line, and the month could never be reported
-    again (no command takes a file back out of the store). Its totals are now exact."""
+def test_totals_past_what_sqlite_can_add_are_reported_exactly(tmp_path):
+    """Each amount is taken up to MAX_CENTS; enough stakes at that bound (some 92,000) add
+    past 2**63 - 1 cents, where SQLite's sum() raised "integer overflow": `disclose` and the
+    audit's workbook ended in a traceback, then in one line, and the month could never be
+    reported again (no command takes a file back out of the store). Its totals are now exact:
+    `disclose`'s, and the money figures the workbook and the report render (the workbook
+    writes a number past a spreadsheet's 15 digits as its exact text:
+    tests/presentation/test_audit_xlsx.py). Each bet is above the table's maximum, a finding
+    the workbook lists, one row each: a minute of writing, so the workbook is not written."""
     from helpers import bet_record, round_record, store_records
-    from openpyxl import load_workbook
 
+    from reporting.config.loader import load_config
+    from reporting.figures.audit import money_and_activity
     from reporting.ingest.validation import MAX_CENTS
+    from reporting.records import Month
     from reporting.store.schema import connect
 
     db = tmp_path / "store.sqlite"
+    per_round = 1000  # bets
+    past = -(-(2**63) // (MAX_CENTS - 1))  # the fewest stakes whose sum passes 2**63 - 1
     rounds = [
         round_record(
             f"R-{n}",
-            *(bet_record(f"R-{n}", f"B-{n}-{k}", stake_cents=MAX_CENTS - 1) for k in range(1000)),
+            *(
+                bet_record(f"R-{n}", f"B-{n}-{k}", stake_cents=MAX_CENTS - 1)
+                for k in range(per_round)
+            ),
             shoe_id=f"S-{n}",
         )
-        for n in range(1, 11)
+        for n in range(1, -(-past // per_round) + 1)
     ]
     connection = connect(db)
     try:
         store_records(connection, rounds, file_name="huge.jsonl")
     finally:
         connection.close()
-    stakes = 10_000 * (MAX_CENTS - 1)
+    stakes = len(rounds) * per_round * (MAX_CENTS - 1)
     assert stakes > 2**63 - 1
-    config = str(Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml")
-    workbook = tmp_path / "a.xlsx"
-    argv = {
-        "disclose": ("disclose", "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json"),
-        "verify": ("verify", "--month", "2026-10", "--workbook", str(workbook)),
-    }[command]
-    process = run_main(*argv, "--db", str(db), "--config", config, cwd=tmp_path)
+    config = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+    argv = ("disclose", "--game", "live-baccarat-it", "--as-of", "2026-11-05", "--json")
+    process = run_main(*argv, "--db", str(db), "--config", str(config), cwd=tmp_path)
     assert process.returncode in (0, 1), process.stderr
     assert "Traceback" not in process.stderr
-    if command == "disclose":
-        assert f"{stakes // 100}.{stakes % 100:02d}" in process.stdout
-    else:
-        # past the 15 digits a spreadsheet keeps of a number: the exact amount, as text
-        exact = f"{stakes // 100:,}.{stakes % 100:02d}"
-        sheet = load_workbook(workbook)["Money"]
-        cells = [cell for row in sheet.iter_rows() for cell in row if cell.value == exact]
-        assert cells and {cell.alignment.horizontal for cell in cells} == {"right"}
+    assert f"{stakes // 100}.{stakes % 100:02d}" in process.stdout
+    connection = connect(db, create=False)
+    try:
+        game = load_config(config).games["live-baccarat-it"]
+        money, _ = money_and_activity(connection, game, Month.parse("2026-10"))
+    finally:
+        connection.close()
+    assert (money[0].table_id, money[0].day, money[0].stakes) == (None, None, stakes)  # the month
+
+
+def test_the_largest_stake_at_the_highest_odds_is_a_finding_sqlite_stores(tmp_path):
+    """An amount just below MAX_CENTS on a bet paying the highest odds a pay table may give
+    (MAX_ODDS to 1): its expected payout, which a payout_mismatch finding stores, is an integer
+    SQLite holds. With amounts up to 10**15 cents, a tie at 10,000 to 1 of 9,999,999,999,999.99
+    stopped verify (and every monthly run of its month) with an OverflowError traceback."""
+    from helpers import bet_record, round_record, store_records
+
+    from reporting.config.values import MAX_ODDS
+    from reporting.ingest.validation import MAX_CENTS
+    from reporting.store.schema import connect
+
+    sample = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+    text = sample.read_text(encoding="utf-8").replace('logo = "logo.svg"', "")
+    config = tmp_path / "operator.toml"
+    game = "[games.live-baccarat-it]\n"
+    config.write_text(text.replace(game, f'{game}pay = {{ tie = "{MAX_ODDS}" }}\n'), "utf-8")
+    db = tmp_path / "store.sqlite"
+    stake = MAX_CENTS - 1
+    tie = bet_record("R-1", "B-1", bet_type="tie", stake_cents=stake, payout_cents=stake)
+    connection = connect(db)
+    try:
+        store_records(
+            connection,
+            [round_record("R-1", tie, player_cards="9H KS", banker_cards="9D KC")],
+            file_name="largest.jsonl",
+        )
+    finally:
+        connection.close()
+    process = run_main("verify", "--db", str(db), "--config", str(config), cwd=tmp_path)
+    assert process.returncode == 1, process.stderr
+    assert "Traceback" not in process.stderr
+    assert rows(
+        db, "SELECT expected_payout_cents FROM findings WHERE kind = 'payout_mismatch'"
+    ) == [(stake * (1 + MAX_ODDS),)]
 
 
 @pytest.mark.parametrize(
