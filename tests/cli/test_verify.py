@@ -114,6 +114,27 @@ def test_rounds_of_a_game_the_configuration_lacks_are_a_warning_on_stderr(export
     assert logged.count(said.removeprefix("baccarat-report: warning: ")) == 2
 
 
+def test_rounds_of_a_game_the_configuration_lacks_are_counted_in_the_signed_workbook(
+    export_db, tmp_path
+):
+    """The report and the command named them; the workbook the officer signs did not: its
+    Summary said "Bets not verified 0" and its Sign-off (of monthly's workbook, a row for each
+    of the Summary's counts not zero) had no row to remark on them."""
+    from openpyxl import load_workbook
+
+    config = tmp_path / "italy.toml"
+    config.write_text('[operator]\nname = "X"\n[games.live-baccarat-it]\n', encoding="utf-8")
+    workbook = tmp_path / "audit.xlsx"
+    run = run_main(
+        "verify", "--db", str(export_db), "--config", str(config), "--workbook", str(workbook)
+    )
+    assert run.returncode == 1, run.stderr
+    label = "Rounds not verified (game not configured)"
+    summary = load_workbook(workbook)["Summary"]
+    rows = {row[0]: row[1:] for row in summary.iter_rows(values_only=True) if row}
+    assert rows[label][0] == 1
+
+
 def test_an_output_file_that_is_a_fifo_is_refused_first_and_left(export_db, tmp_path):
     """``--findings-file`` given a FIFO (or, run as root, ``/dev/full``) was replaced by a
     regular file once the month was verified: refused before any work, in one line."""

@@ -64,12 +64,12 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-#: The Summary's table header: under its title, its eleven lines (period, as of, version,
-#: rounds, bets, bets not verified, checks not run, availability gaps, live games not checked
-#: for availability, RTP checks and outcome tests outside their bounds: the module's workbooks
-#: have the month's records and no Pages) and a blank row.
+#: The Summary's table header: under its title, its twelve lines (period, as of, version,
+#: rounds, bets, bets not verified, rounds not verified, checks not run, availability gaps,
+#: live games not checked for availability, RTP checks and outcome tests outside their
+#: bounds: the module's workbooks have the month's records and no Pages) and a blank row.
 #: test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
-SUMMARY_HEADER_ROW = 1 + 11 + 2
+SUMMARY_HEADER_ROW = 1 + 12 + 2
 #: The Sign-off's table header: under its title, period, operator, a licence for each of the
 #: sample's three jurisdictions (IT, DK, GR), as of, a blank row, the reviewer's heading, what
 #: the reviewer attests and the four boxes to fill in.
@@ -402,7 +402,7 @@ def test_every_sheet_exists_in_order_with_its_header(audit):
 def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
     sheet = load_workbook(audit.workbook)["Summary"]
     assert sheet["A1"].value == "Audit workbook: Casinò Esempio S.p.A."
-    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 9)}
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 10)}
     assert labels == {
         "Period": MONTH,
         "As of": datetime(2026, 11, 30),
@@ -410,6 +410,7 @@ def test_summary_title_rows_name_operator_period_as_of_and_version(audit):
         "Rounds checked": audit.result.rounds_checked,
         "Bets checked": audit.result.bets_checked,
         "Bets not verified": audit.result.bets_unverified,
+        "Rounds not verified (game not configured)": 0,
         "Checks not run": len(audit.result.checks_not_run),
     }
     assert sheet["B3"].number_format == "yyyy-mm-dd"
@@ -913,11 +914,11 @@ def test_the_checks_not_run_sheet_names_each_check_with_counts_as_numbers(export
 def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export_audit):
     path, _result = export_audit
     sheet = load_workbook(path)["Summary"]
-    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 9)}
+    labels = {sheet.cell(row, 1).value: sheet.cell(row, 2).value for row in range(2, 10)}
     assert labels["Checks not run"] == 2
     # A count above the table is emphasised when it is not zero, as docs/compliance says, and
     # stays unruled like the lines around it.
-    cells = {sheet.cell(row, 1).value: sheet.cell(row, 2) for row in range(2, 12)}
+    cells = {sheet.cell(row, 1).value: sheet.cell(row, 2) for row in range(2, 13)}
     emphasised = cells["Checks not run"]
     assert emphasised.font.bold and emphasised.font.color.rgb == "FF9C0006"
     assert emphasised.border.left.style is None

@@ -138,6 +138,11 @@ def summary_meta(
         ("Rounds checked", COUNT, result.rounds_checked),
         ("Bets checked", COUNT, result.bets_checked),
         ("Bets not verified", COUNT, result.bets_unverified),
+        (
+            "Rounds not verified (game not configured)",
+            COUNT,
+            _Alert(sum(result.unconfigured_rounds.values())),
+        ),
         ("Checks not run", COUNT, _Alert(len(result.checks_not_run))),
     ]
     if unread is not None:  # the monthly job's inbox: its files not read
