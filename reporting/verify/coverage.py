@@ -57,6 +57,16 @@ class CheckNotRun:
             if count
         )
 
+    @property
+    def wanting(self) -> str:
+        """The fields absent, in the report's words (``placed_at``; ``placed_at on 29,
+        betting_closed_at on 92``): a field absent from only some of them says on how many."""
+        return ", ".join(
+            name if count == self.records else f"{name} on {count:,}"
+            for name, count in self.missing_counts
+            if count
+        )
+
     def describe(self) -> str:
         """``shoe_card_count on 3,661 of 3,661 rounds (no shoe_id)``."""
         return f"{self.check} on {self.records:,} of {self.of:,} {self.unit} ({self.why})"

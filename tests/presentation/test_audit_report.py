@@ -259,12 +259,20 @@ def test_the_report_names_what_was_not_read_and_not_checked(store, operator_conf
 
     a_wholly_rejected_file(store, 25)
     not_run = CheckNotRun(ITALY, "late_bet", "bets", 3, 4, (("placed_at", 3),))
+    # named by the fields absent, not every field the check needs; some on how many
+    fields = ("placed_at", "betting_closed_at")
+    one_of_two = CheckNotRun(
+        "live-baccarat-dk", "late_bet", "bets", 5, 5, tuple(zip(fields, (5, 0), strict=True))
+    )
+    mixed = CheckNotRun(
+        "live-baccarat-gr", "late_bet", "bets", 121, 163, tuple(zip(fields, (29, 92), strict=True))
+    )
     report = report_of(store, operator_config, alerts={"unread_files": ["inbox/notes.txt"]})
     report = dataclasses.replace(
         report,
         bets_unverified=2,
         unverified_rounds=(("blackjack", 7),),
-        checks_not_run=(not_run,),
+        checks_not_run=(not_run, one_of_two, mixed),
     )
     text = plain(render_audit_html(report))
     assert (
@@ -282,6 +290,11 @@ def test_the_report_names_what_was_not_read_and_not_checked(store, operator_conf
     assert (
         "Bet placed after betting closed, at live-baccarat-it : 3 of 4 bets not judged, for want"
         " of placed_at" in text
+    )
+    assert "at live-baccarat-dk : 5 of 5 bets not judged, for want of placed_at." in text
+    assert (
+        "at live-baccarat-gr : 121 of 163 bets not judged, for want of placed_at on 29,"
+        " betting_closed_at on 92." in text
     )
     assert "every check ran" not in text.lower()
 
