@@ -111,6 +111,14 @@ def _check_pay_table(
         )
 
 
+#: Files of the time zone database that are no civil zone: a name of the operator's machine's
+#: own zone (which differs between machines), a placeholder, a POSIX default; and the copies
+#: kept for other uses (``right/``: clocks that count leap seconds, 27 seconds off civil time
+#: and ignoring daylight saving in Python's reading; ``posix/``: the same zones again).
+_NOT_CIVIL_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+_NOT_CIVIL_PREFIXES = ("right/", "posix/")
+
+
 def _check_timezone(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
@@ -121,6 +129,13 @@ def _check_timezone(
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
         problems.add((*path, "timezone"), f"{name!r} is not an IANA time zone such as Europe/Rome")
+        return
+    if name in _NOT_CIVIL_ZONES or name.startswith(_NOT_CIVIL_PREFIXES):
+        problems.add(
+            (*path, "timezone"),
+            f"{name!r} is a file of the time zone database, not a civil time zone: name the"
+            " zone its months are counted in, such as Europe/Rome",
+        )
 
 
 def _check_currency(
@@ -135,13 +150,15 @@ def _check_currency(
 def _check_regulator_market(
     values: dict[str, Any], _tables: Any, path: tuple[str, ...], problems: Problems
 ) -> None:
-    """A game carries the disclosure of its own market's regulator, in that market's currency:
-    an ADM block on a Danish game named the Danish licence above "published under the rules
-    of the ADM" and priced its limits in kroner."""
-    regulator_id, country, currency = (
+    """A game carries the disclosure of its own market's regulator, in that market's currency
+    and time zone: an ADM block on a Danish game named the Danish licence above "published
+    under the rules of the ADM" and priced its limits in kroner; one in New York's time counted
+    a round settled at 00:30 in Rome on 1 November in October."""
+    regulator_id, country, currency, timezone = (
         values["regulator"],
         values["jurisdiction"],
         values["currency"],
+        values["timezone"],
     )
     if regulator_id in (None, MISSING):
         return
@@ -155,11 +172,18 @@ def _check_regulator_market(
             + (f"its regulator is {own.id}" if own else "remove the regulator")
             + f', or set jurisdiction = "{regulator.country}"',
         )
-    elif currency not in (MISSING, regulator.currency) and not currency_problem(currency):
+        return  # the regulator is the problem, not the currency or the time zone
+    if currency not in (MISSING, regulator.currency) and not currency_problem(currency):
         problems.add(
             (*path, "currency"),
             f"{currency}: a game of {regulator_id} ({regulator.country}) is played in"
             f" {regulator.currency}",
+        )
+    if timezone not in (MISSING, regulator.timezone):
+        problems.add(
+            (*path, "timezone"),
+            f"{timezone}: a game of {regulator_id} ({regulator.country}) counts its months and"
+            f" dates its pages in {regulator.timezone}",
         )
 
 

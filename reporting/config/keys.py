@@ -354,7 +354,8 @@ GAME_KEYS: dict[str, Key] = {
     ),
     "timezone": Key(
         Text("Europe/Rome", 64, r"[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*", "an IANA time zone"),
-        "IANA time zone the game's months and dates are counted in",
+        "IANA time zone the game's months and dates are counted in (a regulator's game: its"
+        " regulator's, Europe/Rome for the ADM)",
     ),
     "opening_hours": Key(
         Text("24h", 200), '"24h" or a text shown as written (pages state it only when set)'

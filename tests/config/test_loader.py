@@ -325,6 +325,21 @@ def problems_of(path: Path) -> list[str]:
             "games.live-baccarat-it.timezone",
             id="bad-timezone",
         ),
+        # files of the time zone database that are no civil zone: they loaded, and counted
+        # rounds of 31 October 22:30 UTC in November (right/: Rome's summer time all year)
+        *(
+            pytest.param(
+                f"[games.live-baccarat-gr]\ntimezone = '{zone}'\n",
+                "games.live-baccarat-gr.timezone",
+                id=f"timezone-{zone}",
+            )
+            for zone in ("right/Europe/Athens", "posix/Europe/Athens", "localtime", "Factory")
+        ),
+        pytest.param(  # the ADM's months are Rome's: New York's counted 00:30 of 1 November
+            "[games.live-baccarat-it]\ntimezone = 'America/New_York'\n",  # in October
+            "games.live-baccarat-it.timezone",
+            id="a-timezone-not-the-regulator-s",
+        ),
         pytest.param(
             "[games.live-baccarat-it]\ncurrency = 'euro'\n",
             "games.live-baccarat-it.currency",
@@ -483,11 +498,18 @@ def test_a_catalogue_bet_s_winning_row_pays_odds_not_a_push_or_a_loss(tmp_path):
             "games.live-baccarat-it.currency",
             "DKK: a game of ADM (IT) is played in EUR",
         ),
+        (
+            "[games.live-baccarat-it]\ntimezone = 'Europe/London'\n",
+            "games.live-baccarat-it.timezone",
+            "Europe/London: a game of ADM (IT) counts its months and dates its pages in"
+            " Europe/Rome",
+        ),
     ],
 )
 def test_a_game_carries_its_own_market_s_regulator_in_its_currency(tmp_path, toml, key, message):
     """An ADM block on a Danish game named the Danish licence above "published under the rules
-    of the ADM", its limits in kroner."""
+    of the ADM", its limits in kroner; an ADM game in London's time was counted an hour off
+    Rome's."""
     path = write(tmp_path, toml)
     (problem,) = problems_of(path)
     assert names(problem, path, key), problem

@@ -469,7 +469,8 @@ def test_json_output_has_every_key_of_the_contract(
 def test_as_of_defaults_to_today_in_the_games_time_zone(tmp_path, write_jsonl, zone):
     """UTC+14 and UTC-11 are 25 hours apart: their dates always differ, so only the game's own
     zone gives the right day."""
-    path = config_file(tmp_path, f'[games.live-baccarat-it]\ntimezone = "{zone}"\n')
+    # a game of no regulator (the ADM's count in Rome's time)
+    path = config_file(tmp_path, f'[games.live-baccarat-gr]\ntimezone = "{zone}"\n')
     store(tmp_path, load_config(path), write_jsonl).close()
     before = datetime.now(ZoneInfo(zone)).date()
     result = runner.invoke(
@@ -477,7 +478,7 @@ def test_as_of_defaults_to_today_in_the_games_time_zone(tmp_path, write_jsonl, z
         [
             "disclose",
             "--game",
-            ITALY,
+            "live-baccarat-gr",
             "--db",
             str(tmp_path / "store.sqlite"),
             "--config",
