@@ -41,7 +41,7 @@ from reporting.ingest.rejects import (
     clipped,
     shown,
 )
-from reporting.records import Bet, Month, RejectReason, Round
+from reporting.records import MONTHS_HANDLED, Bet, Month, RejectReason, Round
 
 __all__ = [
     "BET_FIELDS",
@@ -363,14 +363,24 @@ class _Canon:
         """Reporting month (``YYYY-MM``) of a stored UTC time in a time zone.
 
         The UTC span of the last month found is kept per zone: within it, a month costs two
-        text comparisons (stored times sort as text).
+        text comparisons (stored times sort as text). A month outside
+        :data:`~reporting.records.MONTHS_HANDLED` is a :class:`RecordError`: no report, and
+        no command, could take it.
         """
         span = self._months.get(timezone)
         if span is not None and span[0] <= stored < span[1]:
             return span[2]
         zone = self._zones.get(timezone) or self._zones.setdefault(timezone, ZoneInfo(timezone))
         local = datetime.fromisoformat(stored[:-1] + "+00:00").astimezone(zone)
-        month = str(Month(local.year, local.month))
+        reporting = Month(local.year, local.month)
+        month = str(reporting)
+        if not MONTHS_HANDLED[0] <= reporting <= MONTHS_HANDLED[1]:  # no report could count it
+            first, last = MONTHS_HANDLED
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"settled_at {stored} falls in {month} ({timezone}), outside the months this"
+                f" tool reports ({first} to {last}): is the export's clock or date right?",
+            )
         try:
             first = datetime(local.year, local.month, 1, tzinfo=zone)
             after = datetime(local.year + local.month // 12, local.month % 12 + 1, 1, tzinfo=zone)

@@ -7,7 +7,10 @@ month's published manifest lists their file among its inputs, by its sha256: the
 reports counted them (a run that published its month and stopped before its end; a store
 made again from the same logs). A CSV pair is never taken as listed: its stored hash is of
 both files, the manifest's of each, and a pair is often sent again under the same names.
-Rounds of a later month not yet published wait for its own run.
+Rounds of the month after the last one written (its first days, in the inbox of the run on
+the 5th) wait for its own run. Rounds of a later month not yet published are *ahead*: dated
+past any month a run now writes (a provider's clock, or a year typed wrong), they are named
+the same way, as no report counts them.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
+from reporting.records import Month
 from reporting.store.announced import unannounced_rounds
 
 __all__ = ["MANIFEST_BYTES", "LateRounds", "late_rounds", "manifest_entries"]
@@ -32,6 +36,8 @@ class LateRounds:
 
     month: str
     rounds: int
+    #: A month after the one after the run's last, not published: dated ahead, not late.
+    ahead: bool = False
 
     @property
     def counted(self) -> str:
@@ -62,7 +68,7 @@ def late_rounds(
 ) -> list[LateRounds]:
     """The late rounds of the files not yet told of (loaded up to ``through``), by month: of
     months other than ``written``, each month's manifest at ``manifest_of(month)``."""
-    first = min(written)
+    first, following = min(written), str(Month.parse(max(written)).next())
     inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
     for item in unannounced_rounds(connection, through):
@@ -71,12 +77,15 @@ def late_rounds(
         if item.month not in inputs:
             inputs[item.month] = _published_inputs(manifest_of(item.month))
         listed = inputs[item.month]
-        if (listed is None and item.month > first) or (
+        if (listed is None and first < item.month <= following) or (
             listed and item.companion is None and item.sha256 in listed
         ):
             continue  # a later month's own run counts it, or its published reports did
         late[item.month] = late.get(item.month, 0) + item.rounds
-    return [LateRounds(month, rounds) for month, rounds in sorted(late.items())]
+    return [
+        LateRounds(month, rounds, ahead=month > following and inputs[month] is None)
+        for month, rounds in sorted(late.items())
+    ]
 
 
 def _published_inputs(manifest: Path) -> set[str] | None:

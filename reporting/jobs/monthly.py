@@ -252,6 +252,14 @@ def _say_late(late: list[LateRounds], log: Log) -> None:
     """Name the late rounds (:mod:`reporting.jobs.late`), each month once a run, until a run
     finishes after their files were loaded (:mod:`reporting.store.announced`)."""
     for item in late:
+        if item.ahead:
+            log(
+                f"{item.counted} of {item.month} {item.are} dated past the month after this"
+                " run's and in no report (a provider's clock, or a date typed wrong?): check"
+                f" them with verify --month {item.month}; no run counts them before one writes"
+                f" {item.month}"
+            )
+            continue
         log(
             f"{item.counted} of {item.month} {item.are} in no report (loaded by this run, a run"
             f" that stopped before its end, or ingest, and no run has written {item.month}"

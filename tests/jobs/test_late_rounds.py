@@ -165,6 +165,29 @@ def test_the_next_months_first_days_loaded_early_are_not_late(store):
     assert result.exit_code == 0 and not result.late and not late_lines(lines)
 
 
+def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
+    store, make_round, make_bet, write_jsonl, capsys
+):
+    """A year typed wrong in an export (2027-10 for 2026-10): its rounds loaded, no report
+    counted them, and October's run said every record was read and exited 0 (a month after
+    the next waited for a run of its own, as the next month's first days do)."""
+    write_jsonl(
+        store.inbox / "typo.jsonl",
+        *(_round(make_round, make_bet, f"TYPO-{n}", "2027-10-10T12:00:00Z") for n in (1, 2)),
+    )
+    lines: list[str] = []
+    result = monthly(store, OCTOBER_RUN, lines)
+    assert result.exit_code == 1
+    assert [(item.month, item.rounds, item.ahead) for item in result.late] == [("2027-10", 2, True)]
+    assert monthly_document(result)["rounds_elsewhere"] == {"2027-10": 2}
+    said = "2 rounds of 2027-10 are dated past the month after this run's and in no report"
+    assert [line for line in lines if line.startswith(said)], lines
+    _summary(result)
+    assert said in capsys.readouterr().out
+    # November, the month after October's: its first days wait for its run, without a word
+    assert "2026-11" not in result.rounds_elsewhere
+
+
 def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stopped(
     store, make_round, make_bet, write_jsonl
 ):

@@ -593,6 +593,34 @@ def test_the_summary_says_the_months_the_rounds_were_loaded_into(
     )
 
 
+def test_a_round_of_a_month_no_report_can_take_is_rejected_with_its_month(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """A round of 1926 (or of 2126) loaded: no command could verify or publish its month
+    (1980-01 to 2099-12), and the run that named it late advised `verify --month 1926-10`,
+    which refuses that month. It is rejected now, as the month its game's time zone gives."""
+    log = write_jsonl(
+        tmp_path / "log.jsonl",
+        make_round("R-1", settled_at="1926-10-10T12:00:00Z"),
+        make_round("R-2", settled_at="1979-12-31T23:30:00Z"),  # 1980-01 in Rome
+        make_round("R-3", settled_at="2099-12-31T23:30:00Z"),  # 2100-01 in Rome
+        make_round("R-4"),
+    )
+    db = tmp_path / "store.sqlite"
+    code, document = cli_json(sample_config_path, str(log), "--db", str(db))
+    assert (code, document["files"][0]["rounds_by_month"]) == (1, {"1980-01": 1, "2026-10": 1})
+    said = "outside the months this tool reports (1980-01 to 2099-12)"
+    assert rows(db, "SELECT line, reason, report_month FROM rejected_records ORDER BY line") == [
+        (1, "bad_value", None),
+        (3, "bad_value", None),
+    ]
+    messages = [
+        message for (message,) in rows(db, "SELECT message FROM rejected_records ORDER BY line")
+    ]
+    assert all(said in message for message in messages), messages
+    assert "falls in 2100-01 (Europe/Rome)" in messages[1]
+
+
 def test_the_ingest_log_row_holds_hash_size_and_counts(
     tmp_path, sample_config_path, every_reason_log
 ):
