@@ -38,7 +38,14 @@ def parse_as_of(text: str | None, timezone: str) -> date:
 
     if text is None:
         return datetime.now(ZoneInfo(timezone)).date()
-    try:
+    try:  # YYYY-MM-DD alone: Python takes 20261105 and 2026-W45-4 too
+        if not (
+            len(text) == 10
+            and text[4] == text[7] == "-"
+            and text.replace("-", "").isdecimal()
+            and text.isascii()
+        ):
+            raise ValueError(text)
         day = date.fromisoformat(text)
     except ValueError:
         raise InputError(f"--as-of {_not_a_date(text)}") from None

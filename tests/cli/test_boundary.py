@@ -628,6 +628,11 @@ def test_a_store_whose_name_is_not_utf8_opens_again_and_verifies_with_workers(tm
         ("2026-13-01", "2026-13-01 is not a date: months go from 01 to 12"),
         ("2026-11-00", "2026-11-00 is not a date: days go from 01"),
         ("5/11/2026", "'5/11/2026': expected a date YYYY-MM-DD, e.g. 2026-11-05"),
+        # other forms of ISO 8601 that Python reads, which the line said were refused
+        *(
+            (other, f"{other!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05")
+            for other in ("20261105", "2026-W45-4", "2026-1105-1", "２０２６-11-05")
+        ),
     ],
 )
 def test_an_as_of_that_is_no_date_says_why_in_one_line(tmp_path, given, reason):
