@@ -324,7 +324,7 @@ def _plain_outside_code(text: str) -> str:
 def bound_reasons(module_name: str) -> dict[str, str]:
     """The ``#:`` comment above each module-level assignment of a module, as one line of
     Markdown. An assignment right under another without a comment of its own shares the
-    comment of the one above (``MAX_CENTS`` under ``MAX_HAND_NO``)."""
+    comment of the one above (``MAX_ODDS_DENOMINATOR`` under ``MAX_ODDS``)."""
     import ast
     import importlib.util
 

@@ -226,8 +226,8 @@ def test_a_bound_without_its_reason_fails_the_page(monkeypatch):
     """A bound whose ``#:`` comment is missing fails the site's build; a bound right under
     another shares the comment above both."""
     docs_reference = docs_reference_module()
-    reasons = docs_reference.bound_reasons("reporting.ingest.validation")
-    assert reasons["MAX_CENTS"] == reasons["MAX_HAND_NO"] != ""
+    reasons = docs_reference.bound_reasons("reporting.config.values")
+    assert reasons["MAX_ODDS"] == reasons["MAX_ODDS_DENOMINATOR"] != ""
     unexplained = (("Reading", (("reporting.ingest.profiles.paths", ("_KEY",)),)),)
     monkeypatch.setattr(docs_reference, "BOUNDS", unexplained)
     with pytest.raises(LookupError, match="_KEY has no #: comment"):

@@ -524,6 +524,7 @@ def _write_audit(
         publishing=publishing,
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
+        timezones={game.id: game.timezone for game in config.games.values()},
     )
     workbook, report = write_month_workbook(
         staging,

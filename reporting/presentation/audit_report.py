@@ -259,6 +259,8 @@ class AuditReport:
     unread_files: tuple[str, ...]
     unverified_rounds: tuple[tuple[str, int], ...]  # game id, rounds of an unlisted game
     availability: tuple[tuple[str, int, str], ...]  # game id, gaps, what they contradict
+    # game id, rounds stored in the month that settled outside it in the game's zone, the zone
+    misplaced_rounds: tuple[tuple[str, int, str], ...]
 
     bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
     # Outside their 99.9% bounds (unlikely by chance; no rule broken): every bet type's RTP,
@@ -345,6 +347,7 @@ class AuditReport:
             self.rejected_files
             or self.unread_files
             or self.unverified_rounds
+            or self.misplaced_rounds
             or self.bets_unverified
             or self.checks_not_run
             or self.availability_unchecked
@@ -606,6 +609,10 @@ def build_audit_report(
         first_rejects=alerts.first_rejects,
         unread_files=alerts.unread_files,
         unverified_rounds=tuple(sorted(alerts.unverified_rounds.items())),
+        misplaced_rounds=tuple(
+            (game_id, rounds, timezone)
+            for game_id, (rounds, timezone) in sorted(alerts.misplaced_rounds.items())
+        ),
         availability=tuple(
             (game_id, sum(gap.game_id == game_id for gap in audit.gaps), problem)
             for game_id, problems in sorted(alerts.availability.items())

@@ -44,10 +44,12 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from itertools import groupby
+from zoneinfo import ZoneInfo
 
 from reporting.errors import printable
-from reporting.records import SourceLocation
+from reporting.records import Month, SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 
 __all__ = [
@@ -194,6 +196,9 @@ class MonthAlerts:
     #: line order.
     first_rejects: tuple[RejectedRecord, ...] = ()
     availability: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # game -> lines
+    #: Rounds stored in the month that settled outside it in their game's time zone now,
+    #: by game: (rounds, time zone). The zone was changed since they were loaded.
+    misplaced_rounds: Mapping[str, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def findings(self) -> int:
@@ -233,6 +238,13 @@ class MonthAlerts:
             lines.append(
                 f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"
                 " does not list that game"
+            )
+        for game, (rounds, timezone) in sorted(self.misplaced_rounds.items()):
+            lines.append(
+                f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
+                f" {timezone}, the game's time zone now: they were loaded under another, and"
+                " every report counts them in the month they were stored in; set the zone back,"
+                " or build the store again from the logs"
             )
         for game, problems in sorted(self.publishing.items()):
             lines += [f"{game}: {problem}" for problem in problems]
@@ -283,6 +295,9 @@ class MonthAlerts:
             "unverified_bets": self.unverified_bets,
             "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
             "availability": {game: list(p) for game, p in sorted(self.availability.items())},
+            "misplaced_rounds": {
+                game: rounds for game, (rounds, _) in sorted(self.misplaced_rounds.items())
+            },
             "alerts": self.alerts,
             "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
             "warnings": self.warnings,
@@ -300,13 +315,15 @@ def month_alerts(
     checks_not_run: Iterable[CheckNotRun] = (),
     availability: Mapping[str, Sequence[str]] | None = None,
     scope: RejectScope | None = None,
+    timezones: Mapping[str, str] | None = None,
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
     rejected lines of the files behind the month (read from the store; the first
     :data:`REJECTS_SHOWN` line by line), the inbox files not read, each game's publishing and
     availability problems (only games with some), and the checks verify could not run (its
     ``checks_not_run``, in its order: by game). ``scope``: the period's
-    :func:`reject_scope`, if read already."""
+    :func:`reject_scope`, if read already. ``timezones``: each configured game's time zone,
+    to find the month's rounds that settled outside it there (:func:`misplaced_rounds`)."""
     scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
     per_file: dict[int, dict[str, int]] = {}
@@ -345,6 +362,7 @@ def month_alerts(
         availability={
             game: tuple(problems) for game, problems in (availability or {}).items() if problems
         },
+        misplaced_rounds=misplaced_rounds(connection, month, timezones or {}),
     )
 
 
@@ -378,3 +396,39 @@ def _unverified_bets(
     if month is None:
         return connection.execute(sql, (games,)).fetchone()[0]
     return connection.execute(sql + " AND rounds.report_month = ?", (games, month)).fetchone()[0]
+
+
+def misplaced_rounds(
+    connection: sqlite3.Connection, month: str | None, timezones: Mapping[str, str]
+) -> dict[str, tuple[int, str]]:
+    """The rounds of each game stored in ``month`` (its ``report_month``, computed when
+    loaded) that settled outside the month in the game's time zone now, with the zone: a time
+    zone changed in the configuration since (the store keeps the month, not the zone). Read
+    through the month's index, the month's rounds alone."""
+    if month is None:
+        return {}
+    found = {}
+    for game_id, timezone in sorted(timezones.items()):
+        start, end = utc_span(Month.parse(month), timezone)
+        (rounds,) = connection.execute(
+            "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
+            " AND (settled_at < ? OR settled_at >= ?)",
+            (game_id, month, start, end),
+        ).fetchone()
+        if rounds:
+            found[game_id] = (rounds, timezone)
+    return found
+
+
+def utc_span(month: Month, timezone: str) -> tuple[str, str]:
+    """The month's first instant and the next month's, in ``timezone``, as the store writes
+    times (UTC, to the millisecond): a round of the month settled in ``[start, end)``."""
+    zone = ZoneInfo(timezone)
+    start, end = (
+        datetime(first.year, first.month, 1, tzinfo=zone)
+        .astimezone(UTC)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+        for first in (month, month.next())
+    )
+    return start, end

@@ -255,3 +255,48 @@ def test_a_table_idle_against_its_published_hours_is_named_when_verify_exits_1(t
         audited = CliRunner().invoke(app, [*arguments, "--json", *extra])
         assert audited.exit_code == 1, audited.output
         assert json.loads(audited.stdout)["alerts"] == document["alerts"], extra
+
+
+def test_rounds_a_time_zone_changed_since_they_were_loaded_puts_elsewhere_are_an_alert(
+    tmp_path, make_round, make_bet, write_jsonl
+):
+    """A round's month is reckoned when it is loaded, in its game's time zone. The Greek game
+    moved to Lisbon's time afterwards: a round of 31 October 22:30 UTC stayed in November
+    (Athens), though October's in Lisbon, and November's audit had a day of October in it,
+    without a word. The month's alerts now count the rounds stored there that its game's zone
+    now puts elsewhere (exit 1), in the report as well."""
+    athens = tmp_path / "athens.toml"
+    athens.write_text('[operator]\nname = "X"\n[games.live-baccarat-gr]\n', encoding="utf-8")
+    lisbon = tmp_path / "lisbon.toml"
+    lisbon.write_text(
+        '[operator]\nname = "X"\n[games.live-baccarat-gr]\ntimezone = "Europe/Lisbon"\n',
+        encoding="utf-8",
+    )
+    rounds = [
+        make_round(
+            f"GR-{n}",
+            game="live-baccarat-gr",
+            table_id="LB-GR-01",
+            settled_at=settled_at,
+            bets=[make_bet(f"GR-{n}-B")],
+        )
+        for n, settled_at in enumerate(["2026-10-31T22:30:00Z", "2026-11-15T12:00:00Z"])
+    ]
+    log = write_jsonl(tmp_path / "log.jsonl", *rounds)
+    db = tmp_path / "store.sqlite"
+    loaded = run_main("ingest", str(log), "--db", str(db), "--config", str(athens))
+    assert loaded.returncode == 0, loaded.stderr
+    argv = ("verify", "--db", str(db), "--month", "2026-11", "--json")
+    same = run_main(*argv, "--config", str(athens))
+    assert json.loads(same.stdout)["alerts"]["misplaced_rounds"] == {}, same.stderr
+    moved = run_main(*argv, "--config", str(lisbon), "--report", str(tmp_path / "report"))
+    alerts = json.loads(moved.stdout)["alerts"]
+    assert moved.returncode == 1, moved.stderr
+    assert alerts["misplaced_rounds"] == {"live-baccarat-gr": 1}
+    said = (
+        "1 rounds of live-baccarat-gr stored in 2026-11 settled outside it in Europe/Lisbon,"
+        " the game's time zone now"
+    )
+    assert any(line.startswith(said) for line in alerts["alerts"]), alerts["alerts"]
+    report = (tmp_path / "report" / "audit-2026-11.html").read_text(encoding="utf-8")
+    assert "stored in this month settled outside it in Europe/Lisbon" in report
