@@ -355,9 +355,13 @@ WITH month AS MATERIALIZED (
     UNION ALL  -- ... and after its last
     SELECT table_id, round_id, NULL, settled_at, (SELECT last_at FROM span)
     FROM ordered WHERE from_last = 1
+), silent AS (  -- a table the configuration names exactly, with no round while the game dealt
+    SELECT value, NULL, NULL, first_at, last_at
+    FROM json_each(?), span WHERE first_at IS NOT NULL AND value NOT IN (SELECT table_id FROM month)
 ), every AS (
     SELECT * FROM gaps WHERE gap_start IS NOT NULL
     UNION ALL SELECT * FROM edges
+    UNION ALL SELECT * FROM silent
 )
 SELECT table_id, after_round, before_round, gap_start, gap_end, span_ms FROM (
     SELECT table_id, after_round, before_round, gap_start, gap_end,
@@ -377,14 +381,17 @@ def availability_gaps(
     round's start, or its settlement when it logs no start), in the month; and at a table's
     edges, while the game dealt elsewhere: from the game's first round of the month to the
     table's first (``after_round`` None), from the table's last to the game's last
-    (``before_round`` None). None for a game not open 24h or without the key."""
+    (``before_round`` None); a table the configuration names exactly (no ``*``) that dealt no
+    round, from the game's first to its last (both None). None for a game not open 24h or
+    without the key."""
     if not game.availability_checked:
         return []
     threshold = game.availability_gap_minutes
+    named = json.dumps([table for table in game.tables if "*" not in table])
     return [
         AvailabilityGap(game.id, table_id, after, before, start, end, span_ms // 60_000)
         for table_id, after, before, start, end, span_ms in connection.execute(
-            _GAPS, (game.id, str(month), threshold * 60_000)
+            _GAPS, (game.id, str(month), named, threshold * 60_000)
         )
     ]
 

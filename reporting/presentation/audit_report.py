@@ -271,8 +271,10 @@ class AuditReport:
     # tables' idle stretches were not looked for (each with the hours it was dealt in).
     availability_unchecked: tuple[UncheckedAvailability, ...] = ()
     # Games whose tables' idle stretches were looked for (GameSpec.availability_checked, as
-    # the audit's gaps): game id, threshold in minutes.
+    # the audit's gaps) and that dealt in the month: game id, threshold in minutes.
     availability_checked: tuple[tuple[str, int], ...] = ()
+    # Games looked for so that dealt no round at all in the month: no table was dealing.
+    availability_idle: tuple[str, ...] = ()
     # Every void round of the month and its bets (refunded), counted among those checked.
     void_rounds: int = 0
     void_bets: int = 0
@@ -635,7 +637,14 @@ def build_audit_report(
             sorted(
                 (game.id, game.availability_gap_minutes)
                 for game in config.games.values()
-                if game.availability_checked
+                if game.availability_checked and hours_dealt(audit.activity, game.id)
+            )
+        ),
+        availability_idle=tuple(
+            sorted(
+                game.id
+                for game in config.games.values()
+                if game.availability_checked and not hours_dealt(audit.activity, game.id)
             )
         ),
         void_rounds=len(audit.void_rounds),

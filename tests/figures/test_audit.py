@@ -347,6 +347,26 @@ def test_a_table_silent_at_the_month_s_edges_while_the_game_dealt_elsewhere(stor
     ]
 
 
+def test_a_table_the_configuration_names_that_dealt_nothing_is_silent_all_along(
+    store, operator_config
+):
+    """A table named exactly in the configuration (``tables = ["LB01", "LB02", "LB03"]``)
+    that dealt no round all month while the game dealt at others: the report said "No gap:
+    every table ... was dealing". It is one gap, from the game's first round to its last. A
+    pattern (``LB-SPARE-*``) names no table that must deal."""
+    gap_store(store, 10)  # LB01 and LB02, within the threshold
+    italy = operator_config.games[ITALY]
+    named = dataclasses.replace(italy, tables=("LB01", "LB02", "LB03", "LB-SPARE-*"))
+    (gap,) = availability_gaps(store, named, OCTOBER)
+    assert (gap.table_id, gap.after_round, gap.before_round) == ("LB03", None, None)
+    (first,), (last,) = store.execute(
+        "SELECT min(coalesce(started_at, settled_at)) FROM rounds UNION ALL"
+        " SELECT max(settled_at) FROM rounds"
+    ).fetchall()
+    assert (gap.start, gap.end) == (first, last)
+    assert availability_gaps(store, italy, OCTOBER) == []  # the sample's tables: a pattern
+
+
 def test_a_round_without_a_start_ends_a_gap_at_its_settlement(store, operator_config):
     gap_store(store, 15.5, started=False)
     (gap,) = audit(store, operator_config).gaps

@@ -327,6 +327,27 @@ def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availabi
     assert ("mini-baccarat-it", 9) in report.availability_checked
 
 
+def test_a_game_looked_at_for_gaps_that_dealt_no_round_is_not_said_to_be_dealing(
+    store, operator_config
+):
+    """A game whose pages say it is open around the clock, with a gap threshold, and no round
+    in the month at any table: the report said "No gap: every table of it was dealing within
+    its game's threshold"."""
+    live = "live-baccarat-it"
+    assert operator_config.games[live].availability_checked
+    audit = month_audit()
+    audit = replace(
+        audit, gaps=(), activity=tuple(hour for hour in audit.activity if hour.game_id != live)
+    )
+    report = report_of(store, operator_config, audit=audit)
+    assert report.availability_idle == (live,)
+    assert live not in dict(report.availability_checked)
+    text = plain(render_audit_html(report))
+    assert f"No round at all: {live} , whose pages say it is open 24 hours a day" in text
+    no_gap = re.search(r"No gap: every table of (.*?) was dealing", text)
+    assert no_gap is None or live not in no_gap.group(1), text
+
+
 def test_a_game_of_availability_not_looked_for_is_named_with_the_hours_it_was_dealt_in(
     store, operator_config
 ):
