@@ -321,9 +321,14 @@ def test_only_a_live_game_open_24_hours_without_a_gap_threshold_has_its_availabi
     report = report_of(store, with_threshold)
     assert report.availability_unchecked == ()
     assert report.everything_read_and_checked
-    # An RNG game given a threshold has its idle stretches looked for, and is named so.
+    # An RNG game given a threshold has its idle stretches looked for, and is named so (with
+    # its threshold when it dealt; this month's activity has no round of it).
     rng = replace(games["mini-baccarat-it"], opening_hours=ALWAYS_OPEN, availability_gap_minutes=9)
     report = report_of(store, replace(with_threshold, games={**games, rng.id: rng}))
+    assert "mini-baccarat-it" in report.availability_idle
+    dealt = ActivityHour(rng.id, "MB-1", date(2026, 10, 2), 9, 1, 1, 500)
+    audit = replace(month_audit(), activity=(*month_audit().activity, dealt))
+    report = report_of(store, replace(with_threshold, games={**games, rng.id: rng}), audit=audit)
     assert ("mini-baccarat-it", 9) in report.availability_checked
 
 
@@ -381,7 +386,8 @@ def test_the_availability_section_names_the_games_it_checked_and_those_it_did_no
     """With no gap, the report said "every table announced as always open was dealing within
     its threshold" beside a summary saying the EZ game's idle stretches were not looked for:
     it now names the games looked at, with their thresholds, and those not."""
-    audit = replace(month_audit(), gaps=())
+    dealt = ActivityHour(ITALY, "LB-IT-01", date(2026, 10, 1), 0, 3, 5, 500)  # the only
+    audit = replace(month_audit(), gaps=(), activity=(dealt,))  # game of the month that dealt
     text = plain(render_audit_html(report_of(store, operator_config, audit=audit)))
     section = text[text.index(" Availability No gap") :]
     assert (
