@@ -85,7 +85,7 @@ def log_where_from(ctx: typer.Context, param: typer.CallbackParam, value: Any) -
     if value is None and param.name == "config":
         from reporting.config.loader import default_config_path
 
-        shown = default_config_path() or "none, the built-in catalogue's games"
+        shown = default_config_path()
     logger.debug("%s %s (%s)", param.opts[0], shown or "none", origin)
     return value
 
@@ -141,8 +141,8 @@ ConfigOption = Annotated[
         metavar="FILE",
         envvar=CONFIG_ENVVAR,
         callback=log_where_from,
-        help="Operator configuration (TOML). Default: sample_data/operator.toml in a source"
-        " checkout, else the built-in catalogue's games.",
+        help="Operator configuration (TOML). Default: the shipped sample configuration"
+        " (sample_data/operator.toml in a source checkout, its copy in the package otherwise).",
         dir_okay=False,
     ),
 ]

@@ -37,6 +37,7 @@ from reporting.config.keys import (
     OPERATOR_GAME_KEYS,
     PAY_FLAGS,
     PAY_KEYS,
+    STARTER_PATH,
     TOP_LEVEL_KEYS,
 )
 from reporting.config.languages import SUPPORTED_LANGUAGES
@@ -74,6 +75,7 @@ __all__ = [
     "InboxRule",
     "Operator",
     "OperatorConfig",
+    "CHECKOUT_SAMPLE",
     "default_config_path",
     "load_catalogue",
     "load_config",
@@ -169,10 +171,15 @@ class OperatorConfig:
         return Problems(str(self.source or CATALOGUE_PATH), self.lines)
 
 
-def default_config_path() -> Path | None:
-    """The shipped sample configuration when running from a source checkout, else None."""
-    candidate = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
-    return candidate if candidate.is_file() else None
+#: The sample configuration of a source checkout.
+CHECKOUT_SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+
+
+def default_config_path() -> Path:
+    """The shipped sample configuration, used without ``--config`` (cli.md):
+    ``sample_data/operator.toml`` in a source checkout, else its copy in the package (the
+    starter ``init`` writes: the same games)."""
+    return CHECKOUT_SAMPLE if CHECKOUT_SAMPLE.is_file() else STARTER_PATH
 
 
 def _read_text(path: Path) -> str:

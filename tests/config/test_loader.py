@@ -167,6 +167,20 @@ def test_default_config_path_is_the_sample_in_a_checkout():
     assert default_config_path() == SAMPLE_CONFIG
 
 
+def test_default_config_path_installed_is_the_package_s_copy_of_the_sample(monkeypatch, tmp_path):
+    """cli.md: without --config, "the shipped sample configuration is used". Installed (no
+    sample_data/ beside the package), the catalogue's games were used instead, whose Mini
+    Baccarat has no ADM code and no opening hours: `check` warned, and its pages were drafts.
+    The package's copy of the sample (the starter ``init`` writes) is used now."""
+    from reporting.config import loader
+    from reporting.config.keys import STARTER_PATH
+
+    monkeypatch.setattr(loader, "CHECKOUT_SAMPLE", tmp_path / "sample_data" / "operator.toml")
+    assert default_config_path() == STARTER_PATH
+    installed, checkout = load_config(STARTER_PATH), load_config(SAMPLE_CONFIG)
+    assert installed.games == checkout.games and installed.operator.name == checkout.operator.name
+
+
 def test_no_config_is_the_catalogue():
     assert load_config(None).games == load_catalogue().games
 
