@@ -22,7 +22,7 @@ help:
 	@echo "make generate  every generated file: i18n, schemas, sample-inbox and currencies"
 
 syslibs:
-	@scripts/ensure-system-libs.sh
+	@PYTHON=$(PYTHON) scripts/ensure-system-libs.sh
 
 # The virtualenv: pip puts uv in it (the release the times were measured with), and uv
 # installs the project and its dependencies, the same releases pip resolves, in a fraction of
