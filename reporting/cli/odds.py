@@ -32,7 +32,8 @@ PerfectPairOption = Annotated[
         "--perfect-pair",
         metavar="|".join(PERFECT_PAIR_VARIANTS),
         autocompletion=complete_perfect_pair,
-        help="Perfect pair pay table variant.",
+        help="Perfect pair pay table variant, with --game (--decks lists both: perfect_pair"
+        " is A, perfect_pair_b is B).",
     ),
 ]
 
@@ -88,6 +89,12 @@ def odds_command(
             title += f", perfect pair {table.perfect_pair_variant}"
     else:
         assert decks is not None
+        if perfect_pair is not None:  # taken, and the same A and B printed whatever it said
+            raise InputError(
+                f"--perfect-pair {perfect_pair}: applies to a game (--game ID); --decks lists"
+                " every bet of the catalogue, the perfect pair under both tables (perfect_pair"
+                " is A, perfect_pair_b is B)"
+            )
         bets = catalogue_bets().values()
         table = apply_pay_overrides(PayTable.of(bets), overrides)
         result = shoe_odds(decks, bets, table)

@@ -174,6 +174,11 @@ def test_perfect_pair_variant_option():
     assert "--perfect-pair B: no-commission-dk offers no perfect pair bet" in str(refused.exception)
     title = invoke("odds", "--game", "no-commission-dk").stdout.splitlines()[0]
     assert title.rstrip() == "No Commission Baccarat (no-commission-dk), 8 decks"
+    # Every bet of a shoe (--decks): both tables are listed; the option was taken and changed
+    # nothing (A printed as perfect_pair whatever it said).
+    refused = runner.invoke(app, ["odds", "--decks", "8", "--perfect-pair", "B"])
+    assert isinstance(refused.exception, InputError)
+    assert "--perfect-pair B: applies to a game (--game ID)" in str(refused.exception)
 
 
 VARIANTS = """\
