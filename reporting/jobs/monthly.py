@@ -239,8 +239,8 @@ def _finish(
     )
     if result.rejected_elsewhere:
         log(
-            f"{result.rejected_elsewhere:,} rejected lines bear on other months than"
-            f" {', '.join(sorted(months))}: see verify --month of their rounds' month"
+            f"other months: warning: {result.rejected_elsewhere:,} rejected lines bear on other"
+            f" months than {', '.join(sorted(months))}: see verify --month of their rounds' month"
         )
     result.late = late_rounds(connection, months, through, lambda month: out / month / MANIFEST)
     _say_late(result.late, log)
@@ -254,17 +254,17 @@ def _say_late(late: list[LateRounds], log: Log) -> None:
     for item in late:
         if item.ahead:
             log(
-                f"{item.counted} of {item.month} {item.are} dated past the month after this"
-                " run's and in no report (a provider's clock, or a date typed wrong?): check"
-                f" them with verify --month {item.month}; no run counts them before one writes"
-                f" {item.month}"
+                f"late rounds: warning: {item.counted} of {item.month} {item.are} dated past"
+                " the month after this run's and in no report (a provider's clock, or a date"
+                f" typed wrong?): check them with verify --month {item.month}; no run counts"
+                f" them before one writes {item.month}"
             )
             continue
         log(
-            f"{item.counted} of {item.month} {item.are} in no report (loaded by this run, a run"
-            f" that stopped before its end, or ingest, and no run has written {item.month}"
-            f" since): check them with verify --month {item.month}, and publish that month"
-            " again with monthly --as-of a date of its own run"
+            f"late rounds: warning: {item.counted} of {item.month} {item.are} in no report"
+            " (loaded by this run, a run that stopped before its end, or ingest, and no run"
+            f" has written {item.month} since): check them with verify --month {item.month},"
+            " and publish that month again with monthly --as-of a date of its own run"
         )
 
 
@@ -526,6 +526,12 @@ def _write_audit(
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
         timezones={game.id: game.timezone for game in config.games.values()},
     )
+    # The exit code's reasons, each a warning of the log (which the journal's priority filter
+    # finds); the inbox's unread files and the pages' problems were warnings of their steps.
+    for name, lines in alerts.alert_sections():
+        if name not in ("unread", "publishing"):
+            for line in lines:
+                log(f"month {month}: warning: {line.strip()}")
     workbook, report = write_month_workbook(
         staging,
         connection,

@@ -222,35 +222,58 @@ class MonthAlerts:
     @property
     def alerts(self) -> list[str]:
         """Why the period needs a look, one line each (empty: nothing wrong found)."""
+        return [line for _, lines in self.alert_sections() for line in lines]
+
+    def alert_sections(self) -> list[tuple[str, list[str]]]:
+        """:attr:`alerts` by what they tell of: ``findings``, ``rejected``, ``unread``,
+        ``unverified``, ``misplaced``, ``publishing``, ``availability`` (in that order; only
+        those with lines)."""
         period = self.month or "all months"
-        lines = []
+        sections: list[tuple[str, list[str]]] = []
         if self.findings:
             kinds = ", ".join(f"{k} {n:,}" for k, n in sorted(self.findings_by_kind.items()) if n)
-            lines.append(f"{self.findings:,} findings in {period} ({kinds})")
+            sections.append(("findings", [f"{self.findings:,} findings in {period} ({kinds})"]))
         if self.rejected:
-            lines.append(f"{self.rejected:,} rejected lines bear on {period}")
-            lines += self.rejected_file_lines
-        lines += first_named(
+            rejected = [f"{self.rejected:,} rejected lines bear on {period}"]
+            sections.append(("rejected", rejected + self.rejected_file_lines))
+        unread = first_named(
             [f"in the inbox but not read: {name}" for name in self.unread_files],
             "and {more:,} more inbox files not read: manifest.json names them all",
         )
-        for game, rounds in sorted(self.unverified_rounds.items()):
-            lines.append(
-                f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"
-                " does not list that game"
+        unverified = [
+            f"{rounds:,} rounds of {game} in {period} were not verified: the configuration"
+            " does not list that game"
+            for game, rounds in sorted(self.unverified_rounds.items())
+        ]
+        misplaced = [
+            f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
+            f" {timezone}, the game's time zone now: they were loaded under another, and"
+            " every report counts them in the month they were stored in; set the zone back,"
+            " or build the store again from the logs"
+            for game, (rounds, timezone) in sorted(self.misplaced_rounds.items())
+        ]
+        publishing = [
+            f"{game}: {problem}"
+            for game, problems in sorted(self.publishing.items())
+            for problem in problems
+        ]
+        availability = [
+            f"{game}: {problem}"
+            for game, problems in sorted(self.availability.items())
+            for problem in problems
+        ]
+        sections += [
+            (name, lines)
+            for name, lines in (
+                ("unread", unread),
+                ("unverified", unverified),
+                ("misplaced", misplaced),
+                ("publishing", publishing),
+                ("availability", availability),
             )
-        for game, (rounds, timezone) in sorted(self.misplaced_rounds.items()):
-            lines.append(
-                f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
-                f" {timezone}, the game's time zone now: they were loaded under another, and"
-                " every report counts them in the month they were stored in; set the zone back,"
-                " or build the store again from the logs"
-            )
-        for game, problems in sorted(self.publishing.items()):
-            lines += [f"{game}: {problem}" for problem in problems]
-        for game, problems in sorted(self.availability.items()):
-            lines += [f"{game}: {problem}" for problem in problems]
-        return lines
+            if lines
+        ]
+        return sections
 
     @property
     def rejected_file_lines(self) -> list[str]:

@@ -113,7 +113,9 @@ def stopped(store, day: date) -> None:
 
 
 def late_lines(lines: list[str]) -> list[str]:
-    return [line for line in lines if " in no report (" in line]
+    return [
+        line.removeprefix("late rounds: warning: ") for line in lines if " in no report (" in line
+    ]
 
 
 def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, capsys):
@@ -181,7 +183,7 @@ def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
     assert [(item.month, item.rounds, item.ahead) for item in result.late] == [("2027-10", 2, True)]
     assert monthly_document(result)["rounds_elsewhere"] == {"2027-10": 2}
     said = "2 rounds of 2027-10 are dated past the month after this run's and in no report"
-    assert [line for line in lines if line.startswith(said)], lines
+    assert [line for line in lines if line.startswith(f"late rounds: warning: {said}")], lines
     _summary(result)
     assert said in capsys.readouterr().out
     # November, the month after October's: its first days wait for its run, without a word
@@ -203,7 +205,7 @@ def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stoppe
     assert result.exit_code == 1 and result.rejected_elsewhere == 1  # read by the stopped run
     assert result.late == [] and late_lines(lines) == []
     assert (
-        "1 rejected lines bear on other months than 2026-11: see verify --month of their"
+        "other months: warning: 1 rejected lines bear on other months than 2026-11: see verify --month of their"
         " rounds' month" in lines
     )
     assert monthly_document(result)["rounds_elsewhere"] == {}
@@ -221,7 +223,7 @@ def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run
     result = monthly(store, OCTOBER_RUN, lines)
     assert (result.rejected_elsewhere, result.exit_code) == (1, 1)
     assert (
-        "1 rejected lines bear on other months than 2026-10: see verify --month of their"
+        "other months: warning: 1 rejected lines bear on other months than 2026-10: see verify --month of their"
         " rounds' month" in lines
     )
     assert monthly(store, OCTOBER_RUN).exit_code == 0  # said once

@@ -1028,6 +1028,27 @@ def test_with_json_the_log_file_still_gets_every_step_and_stderr_every_warning(g
     assert len(said) == 1 and said[0].endswith(warnings[0].split(" baccarat-report ")[1]), said
 
 
+def test_each_reason_for_exit_1_is_a_warning_of_the_log(greek, make_round, make_bet, write_jsonl):
+    """A month whose reasons for exit 1 were findings, rejected lines or idle tables was told
+    of in the summary on stdout alone: the log file and the journal's warnings (``-p
+    warning``) said nothing of why the unit failed. Each is now a warning record too."""
+    write_two_greek_rounds(
+        greek.inbox / "late-2026-10.jsonl", make_round, make_bet, write_jsonl, "{not json"
+    )
+    argv = greek_argv(greek)
+    log = greek.root / "logs" / "monthly.log"
+    argv[argv.index("monthly") : argv.index("monthly")] = ["--log-file", str(log)]
+    process = run_command(argv, greek.root)
+    assert process.returncode == 1, process.stderr  # the rejected line
+    warnings = [
+        line.split(" WARNING baccarat-report monthly: ")[1]
+        for line in log.read_text(encoding="utf-8").splitlines()
+        if " WARNING " in line
+    ]
+    assert "month 2026-10: warning: 1 rejected lines bear on 2026-10" in warnings, warnings
+    assert "1 rejected lines bear on 2026-10" in process.stdout  # the summary, as before
+
+
 # --- the library: failures, manifest inputs, the demo --------------------------------------------
 
 
@@ -1271,8 +1292,9 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
         connection.close()
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
     assert (
-        "1 round of 2026-10 is in no report (loaded by this run, a run that stopped before its"
-        " end, or ingest, and no run has written 2026-10 since): check them with verify"
+        "late rounds: warning: 1 round of 2026-10 is in no report (loaded by this run, a run"
+        " that stopped before its end, or ingest, and no run has written 2026-10 since): check"
+        " them with verify"
         " --month 2026-10, and publish that month again with monthly --as-of a date of its own"
         " run"
     ) in lines
