@@ -328,16 +328,3 @@ def _summary(result: MonthlyResult) -> None:
             f"{result.rejected_elsewhere:,} rejected lines bear on other months: see"
             " `verify --month` of their rounds' month"
         )
-    for item in result.late:
-        if item.ahead:
-            typer.echo(
-                f"{item.counted} of {item.month} {item.are} dated past the month after this"
-                " run's and in no report (a provider's clock, or a date typed wrong?): check"
-                f" them with `verify --month {item.month}`"
-            )
-            continue
-        typer.echo(
-            f"{item.counted} of {item.month} {item.are} in no report (no run has written"
-            f" {item.month} since they were loaded): check them with"
-            f" `verify --month {item.month}`, then publish {item.month} again"
-        )

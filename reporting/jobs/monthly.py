@@ -12,8 +12,8 @@ Safe to run unattended and to re-run:
 * the same inputs and as-of date give byte-identical files, listed with their sha256 in
   ``manifest.json`` (which holds no clock time, so it is byte-identical too), however the
   paths were typed: files are named relative to the inbox;
-* what bears on the month (findings, rejected lines, unread inbox files, unverified rounds,
-  publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
+* what bears on the month (findings, rejected lines, late rounds of other months, unread
+  inbox files, unverified rounds, publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
   the exit code, the summary and the workbook all follow; what could not be checked (a field
   the export lacks) is said beside it as a warning, which does not change the exit code;
 * late rounds of a month already written, and rejected lines of other months, are told of by
@@ -127,7 +127,8 @@ class MonthlyResult:
     #: named once in the log and the summary (exit 1); their own month's report shows them.
     rejected_elsewhere: int = 0
     #: Late rounds (:mod:`reporting.jobs.late`) of files no finished run has told of, by
-    #: month: named in the log and the summary (exit 1); no published report counts them.
+    #: month: named in each month's alerts (the log, the summary, the audit; exit 1); no
+    #: published report counts them.
     late: list[LateRounds] = field(default_factory=list)
 
     @property
@@ -204,6 +205,8 @@ def run_monthly(
         prepare_out(out, months, log)
         ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
         through = loaded_through(connection)  # the files the month is read with
+        # Rounds of other months no report counts: each month's alerts (and audit) name them.
+        late = late_rounds(connection, months, through, lambda month: out / month / MANIFEST)
         reports = []
         try:
             for month, games in sorted(months.items()):
@@ -212,7 +215,7 @@ def run_monthly(
                         _write_month(
                             connection,
                             config,
-                            _MonthRun(month, games, as_of, out, inputs, unread, *workers),
+                            _MonthRun(month, games, as_of, out, inputs, unread, late, *workers),
                             render,
                             (log, progress),
                             staging,
@@ -221,17 +224,17 @@ def run_monthly(
         finally:  # a run that stops leaves nothing in the output folder (the next clears it)
             with contextlib.suppress(OSError):
                 remove_staging(out / STAGING)
-        result = MonthlyResult(as_of, ingested, reports)
-        return _finish(connection, result, out, through, log)
+        result = MonthlyResult(as_of, ingested, reports, late=late)
+        return _finish(connection, result, through, log)
 
 
 def _finish(
-    connection: sqlite3.Connection, result: MonthlyResult, out: Path, through: int, log: Log
+    connection: sqlite3.Connection, result: MonthlyResult, through: int, log: Log
 ) -> MonthlyResult:
-    """The run's reports are written: name what the files no run has told of yet (loaded up
-    to ingest id ``through``, :mod:`reporting.store.announced`) hold of other months: rejected
-    lines no report written shows, and late rounds (:func:`_say_late`): of a month before the
-    one written, or after it and published (in ``out``). They are then announced."""
+    """The run's reports are written: name the rejected lines of other months that the files
+    no run has told of yet (loaded up to ingest id ``through``,
+    :mod:`reporting.store.announced`) hold and no report written shows (their late rounds
+    each month's alerts named). They are then announced."""
     months = [report.month for report in result.months]
     shown = {item.name for report in result.months for item in report.alerts.rejected_files}
     result.rejected_elsewhere = sum(
@@ -242,30 +245,8 @@ def _finish(
             f"other months: warning: {result.rejected_elsewhere:,} rejected lines bear on other"
             f" months than {', '.join(sorted(months))}: see verify --month of their rounds' month"
         )
-    result.late = late_rounds(connection, months, through, lambda month: out / month / MANIFEST)
-    _say_late(result.late, log)
     mark_announced(connection, through)
     return result
-
-
-def _say_late(late: list[LateRounds], log: Log) -> None:
-    """Name the late rounds (:mod:`reporting.jobs.late`), each month once a run, until a run
-    finishes after their files were loaded (:mod:`reporting.store.announced`)."""
-    for item in late:
-        if item.ahead:
-            log(
-                f"late rounds: warning: {item.counted} of {item.month} {item.are} dated past"
-                " the month after this run's and in no report (a provider's clock, or a date"
-                f" typed wrong?): check them with verify --month {item.month}; no run counts"
-                f" them before one writes {item.month}"
-            )
-            continue
-        log(
-            f"late rounds: warning: {item.counted} of {item.month} {item.are} in no report"
-            " (loaded by this run, a run that stopped before its end, or ingest, and no run"
-            f" has written {item.month} since): check them with verify --month {item.month},"
-            " and publish that month again with monthly --as-of a date of its own run"
-        )
 
 
 def _read_inbox(
@@ -358,6 +339,7 @@ class _MonthRun:
     out: Path
     inputs: list[dict]
     unread: Sequence[str]
+    late: Sequence[LateRounds]  # rounds of other months in no report: every month names them
     jobs: int | None = 1  # the verification's worker processes (None: as many as worth it)
     runner: Runner | None = None  # or where else its partitions run
     render_jobs: int = 1  # the worker processes that render the documents (1: this one)
@@ -525,6 +507,7 @@ def _write_audit(
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
         timezones={game.id: game.timezone for game in config.games.values()},
+        late_rounds=[(item.month, item.rounds, item.ahead) for item in run.late],
     )
     # The exit code's reasons, each a warning of the log (which the journal's priority filter
     # finds); the inbox's unread files and the pages' problems were warnings of their steps.

@@ -261,6 +261,8 @@ class AuditReport:
     availability: tuple[tuple[str, int, str], ...]  # game id, gaps, what they contradict
     # game id, rounds stored in the month that settled outside it in the game's zone, the zone
     misplaced_rounds: tuple[tuple[str, int, str], ...]
+    # month, rounds, ahead: rounds of other months this run loaded that no report counts
+    late_rounds: tuple[tuple[str, int, bool], ...]
 
     bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
     # Outside their 99.9% bounds (unlikely by chance; no rule broken): every bet type's RTP,
@@ -350,6 +352,7 @@ class AuditReport:
             or self.unread_files
             or self.unverified_rounds
             or self.misplaced_rounds
+            or self.late_rounds
             or self.bets_unverified
             or self.checks_not_run
             or self.availability_unchecked
@@ -611,6 +614,7 @@ def build_audit_report(
         first_rejects=alerts.first_rejects,
         unread_files=alerts.unread_files,
         unverified_rounds=tuple(sorted(alerts.unverified_rounds.items())),
+        late_rounds=alerts.late_rounds,
         misplaced_rounds=tuple(
             (game_id, rounds, timezone)
             for game_id, (rounds, timezone) in sorted(alerts.misplaced_rounds.items())

@@ -199,6 +199,10 @@ class MonthAlerts:
     #: Rounds stored in the month that settled outside it in their game's time zone now,
     #: by game: (rounds, time zone). The zone was changed since they were loaded.
     misplaced_rounds: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    #: Rounds of other months, loaded since the last finished monthly run, that no report
+    #: counts (:mod:`reporting.jobs.late`): (month, rounds, ahead), ``ahead`` for a month
+    #: after the next not yet published. Told of by the run that writes this month.
+    late_rounds: tuple[tuple[str, int, bool], ...] = ()
 
     @property
     def findings(self) -> int:
@@ -225,9 +229,9 @@ class MonthAlerts:
         return [line for _, lines in self.alert_sections() for line in lines]
 
     def alert_sections(self) -> list[tuple[str, list[str]]]:
-        """:attr:`alerts` by what they tell of: ``findings``, ``rejected``, ``unread``,
-        ``unverified``, ``misplaced``, ``publishing``, ``availability`` (in that order; only
-        those with lines)."""
+        """:attr:`alerts` by what they tell of: ``findings``, ``rejected``, ``late``,
+        ``unread``, ``unverified``, ``misplaced``, ``publishing``, ``availability`` (in that
+        order; only those with lines)."""
         period = self.month or "all months"
         sections: list[tuple[str, list[str]]] = []
         if self.findings:
@@ -262,9 +266,19 @@ class MonthAlerts:
             for game, problems in sorted(self.availability.items())
             for problem in problems
         ]
+        late = [
+            f"{_rounds_of(rounds, month)} dated past the month after this one and in no"
+            f" report (a provider's clock, or a date typed wrong?): check them with verify"
+            f" --month {month}"
+            if ahead
+            else f"{_rounds_of(rounds, month)} in no report (loaded since {month} was"
+            f" written): check them with verify --month {month}, then publish {month} again"
+            for month, rounds, ahead in self.late_rounds
+        ]
         sections += [
             (name, lines)
             for name, lines in (
+                ("late", late),
                 ("unread", unread),
                 ("unverified", unverified),
                 ("misplaced", misplaced),
@@ -318,6 +332,7 @@ class MonthAlerts:
             "unverified_bets": self.unverified_bets,
             "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
             "availability": {game: list(p) for game, p in sorted(self.availability.items())},
+            "late_rounds": {month: rounds for month, rounds, _ in self.late_rounds},
             "misplaced_rounds": {
                 game: rounds for game, (rounds, _) in sorted(self.misplaced_rounds.items())
             },
@@ -339,6 +354,7 @@ def month_alerts(
     availability: Mapping[str, Sequence[str]] | None = None,
     scope: RejectScope | None = None,
     timezones: Mapping[str, str] | None = None,
+    late_rounds: Iterable[tuple[str, int, bool]] = (),
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
     rejected lines of the files behind the month (read from the store; the first
@@ -346,7 +362,8 @@ def month_alerts(
     availability problems (only games with some), and the checks verify could not run (its
     ``checks_not_run``, in its order: by game). ``scope``: the period's
     :func:`reject_scope`, if read already. ``timezones``: each configured game's time zone,
-    to find the month's rounds that settled outside it there (:func:`misplaced_rounds`)."""
+    to find the month's rounds that settled outside it there (:func:`misplaced_rounds`);
+    ``late_rounds``: the monthly run's rounds of other months in no report."""
     scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
     per_file: dict[int, dict[str, int]] = {}
@@ -386,6 +403,7 @@ def month_alerts(
             game: tuple(problems) for game, problems in (availability or {}).items() if problems
         },
         misplaced_rounds=misplaced_rounds(connection, month, timezones or {}),
+        late_rounds=tuple(late_rounds),
     )
 
 
@@ -455,3 +473,8 @@ def utc_span(month: Month, timezone: str) -> tuple[str, str]:
         for first in (month, month.next())
     )
     return start, end
+
+
+def _rounds_of(count: int, month: str) -> str:
+    """``1 round of 2026-10 is``, ``3 rounds of 2026-10 are``."""
+    return f"{count:,} round of {month} is" if count == 1 else f"{count:,} rounds of {month} are"

@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 from children import print_once_in_this_process
+from openpyxl import load_workbook
 
 from reporting.cli.monthly import _summary, monthly_document
 from reporting.config.loader import load_config
@@ -113,9 +114,8 @@ def stopped(store, day: date) -> None:
 
 
 def late_lines(lines: list[str]) -> list[str]:
-    return [
-        line.removeprefix("late rounds: warning: ") for line in lines if " in no report (" in line
-    ]
+    """The log's lines of late rounds, as a month's alerts word them (after its warning)."""
+    return [line.split(": warning: ", 1)[1] for line in lines if " in no report (" in line]
 
 
 def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, capsys):
@@ -127,17 +127,22 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, cap
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 2} and result.exit_code == 1
-    assert late_lines(lines) == [
-        "2 rounds of 2026-10 are in no report (loaded by this run, a run that stopped before"
-        " its end, or ingest, and no run has written 2026-10 since): check them with verify"
-        " --month 2026-10, and publish that month again with monthly --as-of a date of its own"
-        " run"
-    ]
+    said = (
+        "2 rounds of 2026-10 are in no report (loaded since 2026-10 was written): check them"
+        " with verify --month 2026-10, then publish 2026-10 again"
+    )
+    assert late_lines(lines) == [said]
+    assert f"month 2026-11: warning: {said}" in lines  # a warning of the month written
     _summary(result)
-    assert (
-        "2 rounds of 2026-10 are in no report (no run has written 2026-10 since they were"
-        " loaded): check them with `verify --month 2026-10`, then publish 2026-10 again"
-    ) in capsys.readouterr().out.splitlines()
+    assert f"  {said}" in capsys.readouterr().out.splitlines()
+    # The audit November's run wrote names them too: they were in no audit at all.
+    assert result.months[0].alerts.late_rounds == (("2026-10", 2, False),)
+    folder = store.out / "2026-11"
+    summary = load_workbook(folder / "audit-2026-11.xlsx")["Summary"]
+    counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
+    assert counts["Rounds of other months in no report"] == 2
+    report = (folder / "audit-2026-11.html").read_text(encoding="utf-8")
+    assert "2 rounds of 2026-10, loaded since the last monthly run that finished, are in" in report
     assert monthly_document(result)["rounds_elsewhere"] == {"2026-10": 2}
     again: list[str] = []
     result = monthly(store, NOVEMBER_RUN, again)
@@ -155,7 +160,7 @@ def test_late_rounds_loaded_by_ingest_are_named_by_the_next_run(store):
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
-    assert late_lines(lines)[0].startswith("1 round of 2026-10 is in no report (loaded by")
+    assert late_lines(lines)[0].startswith("1 round of 2026-10 is in no report (loaded since")
 
 
 def test_the_next_months_first_days_loaded_early_are_not_late(store):
@@ -182,8 +187,8 @@ def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
     assert result.exit_code == 1
     assert [(item.month, item.rounds, item.ahead) for item in result.late] == [("2027-10", 2, True)]
     assert monthly_document(result)["rounds_elsewhere"] == {"2027-10": 2}
-    said = "2 rounds of 2027-10 are dated past the month after this run's and in no report"
-    assert [line for line in lines if line.startswith(f"late rounds: warning: {said}")], lines
+    said = "2 rounds of 2027-10 are dated past the month after this one and in no report"
+    assert [line for line in lines if line.startswith(f"month 2026-10: warning: {said}")], lines
     _summary(result)
     assert said in capsys.readouterr().out
     # November, the month after October's: its first days wait for its run, without a word

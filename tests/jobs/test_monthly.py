@@ -1292,11 +1292,8 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
         connection.close()
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
     assert (
-        "late rounds: warning: 1 round of 2026-10 is in no report (loaded by this run, a run"
-        " that stopped before its end, or ingest, and no run has written 2026-10 since): check"
-        " them with verify"
-        " --month 2026-10, and publish that month again with monthly --as-of a date of its own"
-        " run"
+        "month 2026-11: warning: 1 round of 2026-10 is in no report (loaded since 2026-10 was"
+        " written): check them with verify --month 2026-10, then publish 2026-10 again"
     ) in lines
     assert manifest_of(out / "2026-10") == published
 

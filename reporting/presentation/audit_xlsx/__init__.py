@@ -136,13 +136,15 @@ def write_audit_workbook(
     audit: MonthAudit | None = None,
     shoes: Sequence[ShoeSummary] | None = None,
     unread: Sequence[str] | None = None,
+    late: int | None = None,
 ) -> None:
     """Write the audit workbook of ``result.month`` (or of all months) to ``path``, atomically.
 
     ``publishing`` (the monthly job's) gives each game's problems that make its pages drafts,
     not for publication; without it (``verify``), the Pages sheet says no page was written.
     ``unread`` (the monthly job's too): the inbox's files the run did not read, each
-    ``name (why)``, counted on the Summary and named on the Rejected records sheet.
+    ``name (why)``, counted on the Summary and named on the Rejected records sheet; ``late``
+    (the monthly job's too): the rounds of other months it loaded that no report counts.
 
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
     :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`
@@ -166,7 +168,7 @@ def write_audit_workbook(
     workbook.remove(scratch)
     currencies = {game.currency for game in config.games.values()}
     # What bears on the period: the Summary's counts, and the Sign-off's rows for remarks.
-    meta = summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread)
+    meta = summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread, late)
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(
             book, ledger, config, result, currencies, rtp=rtp, meta=meta

@@ -127,6 +127,7 @@ def summary_meta(
     publishing: Mapping[str, Sequence[str]] | None,
     audit: MonthAudit | None,
     unread: Sequence[str] | None = None,
+    late: int | None = None,
 ) -> list[tuple[str, str, object]]:
     """The Summary's lines above its table: the period, what was checked, and each count of
     what bears on it (an :class:`_Alert`, emphasised when not zero; the Sign-off sheet gives
@@ -147,6 +148,8 @@ def summary_meta(
     ]
     if unread is not None:  # the monthly job's inbox: its files not read
         meta.append(("Inbox files not read", COUNT, _Alert(len(unread))))
+    if late is not None:  # the monthly job's: rounds of other months loaded, in no report
+        meta.append(("Rounds of other months in no report", COUNT, _Alert(late)))
     if publishing is not None:  # the pages of the month: games whose pages are drafts
         drafts = sum(1 for game in config.games if publishing.get(game))
         meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
