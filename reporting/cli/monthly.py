@@ -274,6 +274,7 @@ def monthly_document(result: MonthlyResult) -> dict:
         "bets_loaded": result.ingest.bets_loaded,
         "rejected_count": result.ingest.rejected_count,
         "rejected_elsewhere": result.rejected_elsewhere,
+        "rejected_elsewhere_months": result.rejected_months,
         "rounds_elsewhere": result.rounds_elsewhere,
         "exit_code": result.exit_code,
         "months": [
@@ -325,6 +326,6 @@ def _summary(result: MonthlyResult) -> None:
             )
     if result.rejected_elsewhere:
         typer.echo(
-            f"{result.rejected_elsewhere:,} rejected lines bear on other months: see"
-            " `verify --month` of their rounds' month"
+            f"{result.rejected_elsewhere:,} rejected lines bear on other months"
+            f" ({', '.join(result.rejected_months)}): see `verify --month` of each"
         )

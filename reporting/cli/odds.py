@@ -59,10 +59,8 @@ def odds_command(
     as_json: JsonOption = False,
 ) -> None:
     """Exact probabilities and theoretical RTP of every bet, by combinatorial counting."""
-    from reporting.config.bets import catalogue_bets
     from reporting.config.pay_overrides import apply_pay_overrides
-    from reporting.engine.bets import PayTable
-    from reporting.engine.theory import game_odds, shoe_odds
+    from reporting.engine.theory import game_odds
 
     if game is None and decks is None:
         raise InputError("odds needs --game ID or --decks N (see --help)")
@@ -89,20 +87,30 @@ def odds_command(
             title += f", perfect pair {table.perfect_pair_variant}"
     else:
         assert decks is not None
-        if perfect_pair is not None:  # taken, and the same A and B printed whatever it said
-            raise InputError(
-                f"--perfect-pair {perfect_pair}: applies to a game (--game ID); --decks lists"
-                " every bet of the catalogue, the perfect pair under both tables (perfect_pair"
-                " is A, perfect_pair_b is B)"
-            )
-        bets = catalogue_bets().values()
-        table = apply_pay_overrides(PayTable.of(bets), overrides)
-        result = shoe_odds(decks, bets, table)
-        title = f"{decks} decks, every bet of the catalogue"
+        result, title = _every_bet(decks, overrides, perfect_pair)
     if as_json:
         print_json(odds_document(result, game))
     else:
         print_odds_table(result, title)
+
+
+def _every_bet(decks: int, overrides: list[str], perfect_pair: str | None) -> tuple[ShoeOdds, str]:
+    """``odds --decks N``: every bet of the catalogue, the perfect pair under both tables;
+    and the table's title."""
+    from reporting.config.bets import catalogue_bets
+    from reporting.config.pay_overrides import apply_pay_overrides
+    from reporting.engine.bets import PayTable
+    from reporting.engine.theory import shoe_odds
+
+    if perfect_pair is not None:  # taken, and the same A and B printed whatever it said
+        raise InputError(
+            f"--perfect-pair {perfect_pair}: applies to a game (--game ID); --decks lists"
+            " every bet of the catalogue, the perfect pair under both tables (perfect_pair"
+            " is A, perfect_pair_b is B)"
+        )
+    bets = catalogue_bets().values()
+    table = apply_pay_overrides(PayTable.of(bets), overrides)
+    return shoe_odds(decks, bets, table), f"{decks} decks, every bet of the catalogue"
 
 
 def odds_document(result: ShoeOdds, game: str | None) -> dict:

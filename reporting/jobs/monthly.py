@@ -63,7 +63,12 @@ from reporting.jobs.out_folder import (
 from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
-from reporting.store.announced import loaded_through, mark_announced, unannounced_files
+from reporting.store.announced import (
+    loaded_through,
+    mark_announced,
+    unannounced_files,
+    unannounced_months,
+)
 from reporting.store.load import IngestResult, ingest, read_with
 from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
 from reporting.verify.partitions import Runner
@@ -126,6 +131,8 @@ class MonthlyResult:
     #: ``ingest``'s: :mod:`reporting.store.announced`) that no report written here shows:
     #: named once in the log and the summary (exit 1); their own month's report shows them.
     rejected_elsewhere: int = 0
+    #: The months they bear on (those of their files' rounds and rejected lines).
+    rejected_months: list[str] = field(default_factory=list)
     #: Late rounds (:mod:`reporting.jobs.late`) of files no finished run has told of, by
     #: month: named in each month's alerts (the log, the summary, the audit; exit 1); no
     #: published report counts them.
@@ -237,13 +244,18 @@ def _finish(
     each month's alerts named). They are then announced."""
     months = [report.month for report in result.months]
     shown = {item.name for report in result.months for item in report.alerts.rejected_files}
-    result.rejected_elsewhere = sum(
-        rejected for name, rejected in unannounced_files(connection, through) if name not in shown
-    )
+    files = unannounced_files(connection, through)
+    result.rejected_elsewhere = sum(rejected for name, rejected in files if name not in shown)
     if result.rejected_elsewhere:
+        of_files = {name for name, rejected in files if rejected and name not in shown}
+        result.rejected_months = sorted(
+            {month for name, month in unannounced_months(connection, through) if name in of_files}
+            - set(months)
+        )
         log(
             f"other months: warning: {result.rejected_elsewhere:,} rejected lines bear on other"
-            f" months than {', '.join(sorted(months))}: see verify --month of their rounds' month"
+            f" months than {', '.join(sorted(months))} ({', '.join(result.rejected_months)}):"
+            " see verify --month of each"
         )
     mark_announced(connection, through)
     return result

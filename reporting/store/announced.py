@@ -34,6 +34,7 @@ __all__ = [
     "mark_announced",
     "record_months",
     "unannounced_files",
+    "unannounced_months",
     "unannounced_rounds",
 ]
 
@@ -93,6 +94,19 @@ def unannounced_files(connection: sqlite3.Connection, through: int) -> list[tupl
         "SELECT file_name, rejected FROM ingest_log WHERE ingest_id IN (SELECT DISTINCT"
         " ingest_id FROM ingest_months WHERE announced = 0 AND ingest_id <= ?)"
         " ORDER BY ingest_id",
+        (through,),
+    ).fetchall()
+
+
+def unannounced_months(connection: sqlite3.Connection, through: int) -> list[tuple[str, str]]:
+    """The months of the rounds and rejected lines of each file not yet announced (loaded up
+    to ``through``): (name, month), in load and month order. A rejected line of no month of
+    its own bears on its file's months (:mod:`reporting.verify.bearing`)."""
+    return connection.execute(
+        "SELECT log.file_name, months.report_month FROM ingest_months AS months"
+        " JOIN ingest_log AS log ON log.ingest_id = months.ingest_id"
+        " WHERE months.announced = 0 AND months.ingest_id <= ?"
+        " ORDER BY months.ingest_id, months.report_month",
         (through,),
     ).fetchall()
 

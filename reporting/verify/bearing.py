@@ -249,13 +249,6 @@ class MonthAlerts:
             " does not list that game"
             for game, rounds in sorted(self.unverified_rounds.items())
         ]
-        misplaced = [
-            f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
-            f" {timezone}, the game's time zone now: they were loaded under another, and"
-            " every report counts them in the month they were stored in; set the zone back,"
-            " or build the store again from the logs"
-            for game, (rounds, timezone) in sorted(self.misplaced_rounds.items())
-        ]
         publishing = [
             f"{game}: {problem}"
             for game, problems in sorted(self.publishing.items())
@@ -266,7 +259,23 @@ class MonthAlerts:
             for game, problems in sorted(self.availability.items())
             for problem in problems
         ]
-        late = [
+        sections += [
+            (name, lines)
+            for name, lines in (
+                ("late", self._late_lines()),
+                ("unread", unread),
+                ("unverified", unverified),
+                ("misplaced", self._misplaced_lines(period)),
+                ("publishing", publishing),
+                ("availability", availability),
+            )
+            if lines
+        ]
+        return sections
+
+    def _late_lines(self) -> list[str]:
+        """The alerts of :attr:`late_rounds`, one line a month."""
+        return [
             f"{_rounds_of(rounds, month)} dated past the month after this one and in no"
             f" report (a provider's clock, or a date typed wrong?): check them with verify"
             f" --month {month}"
@@ -275,19 +284,16 @@ class MonthAlerts:
             f" written): check them with verify --month {month}, then publish {month} again"
             for month, rounds, ahead in self.late_rounds
         ]
-        sections += [
-            (name, lines)
-            for name, lines in (
-                ("late", late),
-                ("unread", unread),
-                ("unverified", unverified),
-                ("misplaced", misplaced),
-                ("publishing", publishing),
-                ("availability", availability),
-            )
-            if lines
+
+    def _misplaced_lines(self, period: str) -> list[str]:
+        """The alerts of :attr:`misplaced_rounds`, one line a game."""
+        return [
+            f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
+            f" {timezone}, the game's time zone now: they were loaded under another, and"
+            " every report counts them in the month they were stored in; set the zone back,"
+            " or build the store again from the logs"
+            for game, (rounds, timezone) in sorted(self.misplaced_rounds.items())
         ]
-        return sections
 
     @property
     def rejected_file_lines(self) -> list[str]:
@@ -366,24 +372,10 @@ def month_alerts(
     ``late_rounds``: the monthly run's rounds of other months in no report."""
     scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
-    per_file: dict[int, dict[str, int]] = {}
-    for ingest_id, reason, count in connection.execute(
-        f"SELECT ingest_id, reason, count(*) FROM rejected_records WHERE {where}"
-        " GROUP BY ingest_id, reason",
-        params,
-    ):
-        per_file.setdefault(ingest_id, {})[reason] = count
-    files = []
-    for ingest_id, (name, rounds_loaded, in_file, duplicates) in _files(
-        connection, per_file
-    ).items():
-        reasons = per_file[ingest_id]
-        rejected = sum(reasons.values())
-        files.append(RejectedFile(name, rejected, rounds_loaded, reasons, in_file, duplicates))
     return MonthAlerts(
         month=month,
         findings_by_kind={kind: n for kind, n in sorted(findings_by_kind.items()) if n},
-        rejected_files=tuple(sorted(files, key=lambda item: item.name)),
+        rejected_files=_rejected_files(connection, where, params),
         unread_files=tuple(sorted(unread_files)),
         unverified_rounds=dict(unverified_rounds),
         unverified_bets=_unverified_bets(connection, month, unverified_rounds),
@@ -405,6 +397,28 @@ def month_alerts(
         misplaced_rounds=misplaced_rounds(connection, month, timezones or {}),
         late_rounds=tuple(late_rounds),
     )
+
+
+def _rejected_files(
+    connection: sqlite3.Connection, where: str, params: Sequence[object]
+) -> tuple[RejectedFile, ...]:
+    """The files with rejected lines that ``where`` takes (a :class:`RejectScope`'s), each
+    with its lines by reason, by name."""
+    per_file: dict[int, dict[str, int]] = {}
+    for ingest_id, reason, count in connection.execute(
+        f"SELECT ingest_id, reason, count(*) FROM rejected_records WHERE {where}"
+        " GROUP BY ingest_id, reason",
+        params,
+    ):
+        per_file.setdefault(ingest_id, {})[reason] = count
+    files = []
+    for ingest_id, (name, rounds_loaded, in_file, duplicates) in _files(
+        connection, per_file
+    ).items():
+        reasons = per_file[ingest_id]
+        rejected = sum(reasons.values())
+        files.append(RejectedFile(name, rejected, rounds_loaded, reasons, in_file, duplicates))
+    return tuple(sorted(files, key=lambda item: item.name))
 
 
 def _files(

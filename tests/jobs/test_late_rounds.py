@@ -210,10 +210,11 @@ def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stoppe
     assert result.exit_code == 1 and result.rejected_elsewhere == 1  # read by the stopped run
     assert result.late == [] and late_lines(lines) == []
     assert (
-        "other months: warning: 1 rejected lines bear on other months than 2026-11: see verify --month of their"
-        " rounds' month" in lines
+        "other months: warning: 1 rejected lines bear on other months than 2026-11 (2026-10):"
+        " see verify --month of each" in lines
     )
     assert monthly_document(result)["rounds_elsewhere"] == {}
+    assert monthly_document(result)["rejected_elsewhere_months"] == ["2026-10"]
 
 
 def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run(
@@ -228,8 +229,8 @@ def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run
     result = monthly(store, OCTOBER_RUN, lines)
     assert (result.rejected_elsewhere, result.exit_code) == (1, 1)
     assert (
-        "other months: warning: 1 rejected lines bear on other months than 2026-10: see verify --month of their"
-        " rounds' month" in lines
+        "other months: warning: 1 rejected lines bear on other months than 2026-10 (2026-11):"
+        " see verify --month of each" in lines
     )
     assert monthly(store, OCTOBER_RUN).exit_code == 0  # said once
 

@@ -1699,7 +1699,7 @@ def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_mo
     write_jsonl(greek.inbox / "september.jsonl", september, "{not json")
     first = run_command(greek_argv(greek), greek.root)
     assert first.returncode == 1, first.stdout + first.stderr
-    assert "1 rejected lines bear on other months: see" in first.stdout
+    assert "1 rejected lines bear on other months (2026-09): see" in first.stdout  # named
     second = run_command(greek_argv(greek), greek.root)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "rejected" not in second.stdout
