@@ -13,9 +13,10 @@ Safe to run unattended and to re-run:
   ``manifest.json`` (which holds no clock time, so it is byte-identical too), however the
   paths were typed: files are named relative to the inbox;
 * what bears on the month (findings, rejected lines, late rounds of other months, unread
-  inbox files, unverified rounds, publishing problems) is one record, :class:`reporting.verify.bearing.MonthAlerts`, which
-  the exit code, the summary and the workbook all follow; what could not be checked (a field
-  the export lacks) is said beside it as a warning, which does not change the exit code;
+  inbox files, unverified rounds, publishing problems) is one record,
+  :class:`reporting.verify.bearing.MonthAlerts`, which the exit code, the summary, the log's
+  warnings and the audit all follow; what could not be checked (a field the export lacks)
+  is said beside it as a warning, which does not change the exit code;
 * late rounds of a month already written, and rejected lines of other months, are told of by
   every run until one finishes after their file was loaded (:mod:`reporting.store.announced`):
   a re-run after a run that stopped says what the stopped run would have said.
