@@ -58,7 +58,11 @@ def odds_command(
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Exact probabilities and theoretical RTP of every bet, by combinatorial counting."""
+    """Exact probabilities and theoretical RTP of every bet, by combinatorial counting.
+
+    Of a game (--game ID: its decks and pay table) or of every bet of the catalogue (--decks
+    N); one of the two is needed.
+    """
     from reporting.config.pay_overrides import apply_pay_overrides
     from reporting.engine.theory import game_odds
 
