@@ -149,7 +149,7 @@ def verify_command(
                 checks_not_run=result.checks_not_run,
                 availability=availability,
                 scope=scope,
-                timezones={game.id: game.timezone for game in operator.games.values()},
+                misplaced_rounds=result.misplaced_rounds,
             )
             written = _write_audit(
                 connection,

@@ -519,7 +519,7 @@ def _write_audit(
         publishing=publishing,
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
-        timezones={game.id: game.timezone for game in config.games.values()},
+        misplaced_rounds=verified.misplaced_rounds,
         late_rounds=[(item.month, item.rounds, item.ahead) for item in run.late],
     )
     # The exit code's reasons, each a warning of the log (which the journal's priority filter

@@ -44,12 +44,10 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from itertools import groupby
-from zoneinfo import ZoneInfo
 
 from reporting.errors import printable
-from reporting.records import Month, SourceLocation
+from reporting.records import SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 
 __all__ = [
@@ -359,7 +357,7 @@ def month_alerts(
     checks_not_run: Iterable[CheckNotRun] = (),
     availability: Mapping[str, Sequence[str]] | None = None,
     scope: RejectScope | None = None,
-    timezones: Mapping[str, str] | None = None,
+    misplaced_rounds: Mapping[str, tuple[int, str]] | None = None,
     late_rounds: Iterable[tuple[str, int, bool]] = (),
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
@@ -367,9 +365,10 @@ def month_alerts(
     :data:`REJECTS_SHOWN` line by line), the inbox files not read, each game's publishing and
     availability problems (only games with some), and the checks verify could not run (its
     ``checks_not_run``, in its order: by game). ``scope``: the period's
-    :func:`reject_scope`, if read already. ``timezones``: each configured game's time zone,
-    to find the month's rounds that settled outside it there (:func:`misplaced_rounds`);
-    ``late_rounds``: the monthly run's rounds of other months in no report."""
+    :func:`reject_scope`, if read already. ``misplaced_rounds``: verify's count of the
+    month's rounds that settled outside it in their game's zone now
+    (:func:`reporting.verify.coverage.misplaced_rounds`); ``late_rounds``: the monthly run's
+    rounds of other months in no report."""
     scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
     return MonthAlerts(
@@ -394,7 +393,7 @@ def month_alerts(
         availability={
             game: tuple(problems) for game, problems in (availability or {}).items() if problems
         },
-        misplaced_rounds=misplaced_rounds(connection, month, timezones or {}),
+        misplaced_rounds=dict(misplaced_rounds or {}),
         late_rounds=tuple(late_rounds),
     )
 
@@ -451,42 +450,6 @@ def _unverified_bets(
     if month is None:
         return connection.execute(sql, (games,)).fetchone()[0]
     return connection.execute(sql + " AND rounds.report_month = ?", (games, month)).fetchone()[0]
-
-
-def misplaced_rounds(
-    connection: sqlite3.Connection, month: str | None, timezones: Mapping[str, str]
-) -> dict[str, tuple[int, str]]:
-    """The rounds of each game stored in ``month`` (its ``report_month``, computed when
-    loaded) that settled outside the month in the game's time zone now, with the zone: a time
-    zone changed in the configuration since (the store keeps the month, not the zone). Read
-    through the month's index, the month's rounds alone."""
-    if month is None:
-        return {}
-    found = {}
-    for game_id, timezone in sorted(timezones.items()):
-        start, end = utc_span(Month.parse(month), timezone)
-        (rounds,) = connection.execute(
-            "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
-            " AND (settled_at < ? OR settled_at >= ?)",
-            (game_id, month, start, end),
-        ).fetchone()
-        if rounds:
-            found[game_id] = (rounds, timezone)
-    return found
-
-
-def utc_span(month: Month, timezone: str) -> tuple[str, str]:
-    """The month's first instant and the next month's, in ``timezone``, as the store writes
-    times (UTC, to the millisecond): a round of the month settled in ``[start, end)``."""
-    zone = ZoneInfo(timezone)
-    start, end = (
-        datetime(first.year, first.month, 1, tzinfo=zone)
-        .astimezone(UTC)
-        .isoformat(timespec="milliseconds")
-        .replace("+00:00", "Z")
-        for first in (month, month.next())
-    )
-    return start, end
 
 
 def _rounds_of(count: int, month: str) -> str:

@@ -15,9 +15,11 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from reporting.engine.games import GameSpec
-from reporting.records import FINDING_KINDS, Bet, FindingKind, Round
+from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round
 from reporting.verify.checks import FIELDS_NEEDED, SHOE_CHECKS, FieldsNeeded
 
 __all__ = ["UNITS", "CheckNotRun", "checks_not_run", "coverage_counts", "describe_game"]
@@ -181,3 +183,40 @@ def _count(
                 continue  # no shoe to check: the check does not apply, it is not "not run"
             found.append(CheckNotRun(game_id, kind.value, unit, records, of, missing))
     return found
+
+
+def misplaced_rounds(
+    connection: sqlite3.Connection, games: Mapping[str, GameSpec], month: str | None
+) -> dict[str, tuple[int, str]]:
+    """The rounds of each game stored in ``month`` (its ``report_month``, reckoned when they
+    were loaded) that settled outside the month in the game's time zone now, with the zone:
+    the zone was changed in the configuration since (the store keeps the month, not the zone;
+    every report counts them in the month they were stored in). Read through the month's
+    index, the month's rounds alone; nothing for every month (``month`` None)."""
+    if month is None:
+        return {}
+    found = {}
+    for game_id, game in sorted(games.items()):
+        start, end = utc_span(Month.parse(month), game.timezone)
+        (rounds,) = connection.execute(
+            "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
+            " AND (settled_at < ? OR settled_at >= ?)",
+            (game_id, month, start, end),
+        ).fetchone()
+        if rounds:
+            found[game_id] = (rounds, game.timezone)
+    return found
+
+
+def utc_span(month: Month, timezone: str) -> tuple[str, str]:
+    """The month's first instant and the next month's, in ``timezone``, as the store writes
+    times (UTC, to the millisecond): a round of the month settled in ``[start, end)``."""
+    zone = ZoneInfo(timezone)
+    start, end = (
+        datetime(first.year, first.month, 1, tzinfo=zone)
+        .astimezone(UTC)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+        for first in (month, month.next())
+    )
+    return start, end

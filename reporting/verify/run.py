@@ -36,7 +36,7 @@ from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding, FindingKind, Severity, finding_order, severity_rank
 from reporting.store.faults import begin_immediate, database_faults, database_file
 from reporting.store.reading import read_rounds, read_shoes, source_files
-from reporting.verify.coverage import CheckNotRun, checks_not_run
+from reporting.verify.coverage import CheckNotRun, checks_not_run, misplaced_rounds
 from reporting.verify.partitions import (
     FindingSpool,
     LocalRunner,
@@ -91,6 +91,9 @@ class VerifyResult:
     unconfigured_rounds: dict[str, int] = field(default_factory=dict)  # game id -> rounds
     #: Per game, each check that could not judge some records for want of a field.
     checks_not_run: list[CheckNotRun] = field(default_factory=list)
+    #: Per game, the month's rounds stored in it that settled outside it in the game's time
+    #: zone now, and the zone (:func:`~reporting.verify.coverage.misplaced_rounds`).
+    misplaced_rounds: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: One summary per game, table and shoe holding a round of the month (of a configured
     #: game), ordered by game, table and first settlement (:mod:`reporting.verify.shoes`).
     shoes: list[ShoeSummary] = field(default_factory=list)
@@ -262,6 +265,7 @@ def _replace_findings(
     result.findings = sink.kept_findings()
     result.shoes = with_findings(summaries, shoe_findings(connection, games, month))
     result.checks_not_run = checks_not_run(connection, games, month)
+    result.misplaced_rounds = misplaced_rounds(connection, games, month)
 
 
 def _shoe_sink(sink: _FindingSink) -> Callable[[str, list[Finding]], None]:
@@ -312,6 +316,7 @@ def _partitioned(
     result.bets_checked = sum(r.bets_checked for r in results)
     result.bets_unverified = sum(r.bets_unverified for r in results)
     result.checks_not_run = store_checks.not_run
+    result.misplaced_rounds = store_checks.misplaced
     summaries = [summary for r in results for summary in r.summaries]
     return with_findings(summaries, shoe_findings(connection, games, month))
 
@@ -326,6 +331,7 @@ class _StoreChecks(threading.Thread):
         self.database, self.games, self.month, self.path = database, games, month, path
         self.error: BaseException | None = None
         self.not_run: list[CheckNotRun] = []
+        self.misplaced: dict[str, tuple[int, str]] = {}
 
     def run(self) -> None:
         try:
@@ -338,6 +344,7 @@ class _StoreChecks(threading.Thread):
                             spool.emit([finding])
                     spool.flush()
                 self.not_run = checks_not_run(connection, self.games, self.month)
+                self.misplaced = misplaced_rounds(connection, self.games, self.month)
             finally:
                 connection.close()
         except BaseException as error:  # handed to the coordinator's thread

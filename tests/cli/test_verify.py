@@ -272,11 +272,12 @@ def test_rounds_a_time_zone_changed_since_they_were_loaded_puts_elsewhere_are_an
         '[operator]\nname = "X"\n[games.live-baccarat-gr]\ntimezone = "Europe/Lisbon"\n',
         encoding="utf-8",
     )
-    rounds = [
+    rounds = [  # two tables: two partitions, verified apart with --jobs 2
         make_round(
             f"GR-{n}",
             game="live-baccarat-gr",
-            table_id="LB-GR-01",
+            table_id=f"LB-GR-0{n % 2 + 1}",
+            shoe_id=f"GR-{n}-S1",
             settled_at=settled_at,
             bets=[make_bet(f"GR-{n}-B")],
         )
@@ -300,3 +301,5 @@ def test_rounds_a_time_zone_changed_since_they_were_loaded_puts_elsewhere_are_an
     assert any(line.startswith(said) for line in alerts["alerts"]), alerts["alerts"]
     report = (tmp_path / "report" / "audit-2026-11.html").read_text(encoding="utf-8")
     assert "stored in this month settled outside it in Europe/Lisbon" in report
+    apart = run_main(*argv, "--config", str(lisbon), "--jobs", "2")  # counted beside them
+    assert json.loads(apart.stdout)["alerts"]["misplaced_rounds"] == alerts["misplaced_rounds"]
