@@ -327,6 +327,12 @@ class _Canon:
                 RejectReason.NAIVE_TIMESTAMP,
                 f"{field} {shown(text)} has no UTC offset; write it as ...Z or ...+01:00",
             )
+        if written_offset in ("-00:00", "-0000"):  # RFC 3339: a local time, its offset unknown
+            raise RecordError(
+                RejectReason.NAIVE_TIMESTAMP,
+                f"{field} {shown(text)} has the offset -00:00, which says its local offset is"
+                " unknown (RFC 3339): write the time in UTC as ...Z, or with its own offset",
+            )
         offset = written_offset
         if offset in ("Z", "z"):
             offset = "+00:00"
