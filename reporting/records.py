@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import enum
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 from types import MappingProxyType
 from typing import NamedTuple
+from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -233,6 +234,15 @@ class Month(NamedTuple):
     def first_day(self) -> date:
         """The first day of the month."""
         return date(self.year, self.month, 1)
+
+    def utc_bounds(self, timezone: str) -> tuple[datetime, datetime]:
+        """The month's first instant in ``timezone`` and the next month's, in UTC: an instant
+        of the month, there, is in ``[start, end)``."""
+        zone = ZoneInfo(timezone)
+        following = self.next()
+        start = datetime(self.year, self.month, 1, tzinfo=zone)
+        end = datetime(following.year, following.month, 1, tzinfo=zone)
+        return start.astimezone(UTC), end.astimezone(UTC)
 
     def __str__(self) -> str:
         return f"{self.year:04d}-{self.month:02d}"

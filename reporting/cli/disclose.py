@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from reporting.figures.disclosure import Disclosure
 
 
+#: A date as --as-of takes it, in ASCII digits (``re``'s [0-9], not Python's \d).
+_YYYY_MM_DD = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
+
+
 def parse_as_of(text: str | None, timezone: str) -> date:
     """``--as-of YYYY-MM-DD``, or today's date in the game's time zone."""
     from zoneinfo import ZoneInfo
@@ -38,13 +42,10 @@ def parse_as_of(text: str | None, timezone: str) -> date:
 
     if text is None:
         return datetime.now(ZoneInfo(timezone)).date()
+    import re
+
     try:  # YYYY-MM-DD alone: Python takes 20261105 and 2026-W45-4 too
-        if not (
-            len(text) == 10
-            and text[4] == text[7] == "-"
-            and text.replace("-", "").isdecimal()
-            and text.isascii()
-        ):
+        if re.fullmatch(_YYYY_MM_DD, text) is None:
             raise ValueError(text)
         day = date.fromisoformat(text)
     except ValueError:
@@ -69,7 +70,7 @@ def _not_a_date(text: str) -> str:
     import calendar
     import re
 
-    parts = re.fullmatch(r"([0-9]{4})-([0-9]{2})-([0-9]{2})", text)
+    parts = re.fullmatch(_YYYY_MM_DD, text)
     if parts is None:
         return f"{text!r}: expected a date YYYY-MM-DD, e.g. 2026-11-05"
     year, month, day = (int(part) for part in parts.groups())

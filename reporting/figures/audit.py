@@ -132,9 +132,7 @@ def utc_offsets(timezone: str, month: Month) -> list[tuple[str | None, int]]:
     [(None, 0)]
     """
     zone = ZoneInfo(timezone)
-    start = datetime(month.year, month.month, 1, tzinfo=zone).astimezone(UTC)
-    next_month = month.next()
-    end = datetime(next_month.year, next_month.month, 1, tzinfo=zone).astimezone(UTC)
+    start, end = month.utc_bounds(timezone)
 
     def offset(moment: datetime) -> int:
         return int(moment.astimezone(zone).utcoffset().total_seconds())
@@ -403,11 +401,8 @@ def month_minutes(month: Month, timezone: str) -> int:
     >>> month_minutes(Month(2026, 10), "Europe/Rome"), month_minutes(Month(2026, 10), "UTC")
     (44700, 44640)
     """
-    zone = ZoneInfo(timezone)
-    start = datetime(month.year, month.month, 1, tzinfo=zone)
-    following = month.next()
-    end = datetime(following.year, following.month, 1, tzinfo=zone)
-    return int((end.astimezone(UTC) - start.astimezone(UTC)).total_seconds()) // 60
+    start, end = month.utc_bounds(timezone)
+    return int((end - start).total_seconds()) // 60
 
 
 def month_hours(month: Month, timezone: str) -> int:
@@ -419,7 +414,7 @@ def month_hours(month: Month, timezone: str) -> int:
     (744, 743)
     """
     zone = ZoneInfo(timezone)
-    start = datetime(month.year, month.month, 1, tzinfo=zone).astimezone(UTC)
+    start, _ = month.utc_bounds(timezone)
     # Every zone's offset is a whole number of quarter hours (+05:45, +10:30): a local hour
     # is passed through in some quarter hour of the month.
     quarters = month_minutes(month, timezone) // 15

@@ -39,16 +39,6 @@ class LateRounds:
     #: A month after the one after the run's last, not published: dated ahead, not late.
     ahead: bool = False
 
-    @property
-    def counted(self) -> str:
-        """``1 round``, ``3 rounds``."""
-        return f"{self.rounds:,} round{'' if self.rounds == 1 else 's'}"
-
-    @property
-    def are(self) -> str:
-        """The verb that agrees with :attr:`counted`."""
-        return "is" if self.rounds == 1 else "are"
-
 
 def manifest_entries(path: Path, key: str) -> list[dict]:
     """The entries of a month's ``manifest.json`` under ``key`` (``inputs``, ``outputs``):

@@ -583,6 +583,7 @@ def build_audit_report(
     kinds = _kind_lines(result, evidence)
     panels, shoes_left_out, shoes_with_findings = shoe_panels(shoes, MAX_SHOES)
     voids = tuple(audit.void_rounds[:MAX_VOIDS])
+    dealt = {hour.game_id for hour in audit.activity}  # the games with a round in the month
     return AuditReport(
         operator=config.name,
         licences=licence_lines(config),
@@ -641,14 +642,14 @@ def build_audit_report(
             sorted(
                 (game.id, game.availability_gap_minutes)
                 for game in config.games.values()
-                if game.availability_checked and hours_dealt(audit.activity, game.id)
+                if game.availability_checked and game.id in dealt
             )
         ),
         availability_idle=tuple(
             sorted(
                 game.id
                 for game in config.games.values()
-                if game.availability_checked and not hours_dealt(audit.activity, game.id)
+                if game.availability_checked and game.id not in dealt
             )
         ),
         void_rounds=len(audit.void_rounds),

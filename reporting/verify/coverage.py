@@ -15,8 +15,6 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
 from reporting.engine.games import GameSpec
 from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round
@@ -197,7 +195,10 @@ def misplaced_rounds(
         return {}
     found = {}
     for game_id, game in sorted(games.items()):
-        start, end = utc_span(Month.parse(month), game.timezone)
+        start, end = (  # as the store writes times: UTC, to the millisecond
+            bound.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            for bound in Month.parse(month).utc_bounds(game.timezone)
+        )
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
             " AND (settled_at < ? OR settled_at >= ?)",
@@ -206,17 +207,3 @@ def misplaced_rounds(
         if rounds:
             found[game_id] = (rounds, game.timezone)
     return found
-
-
-def utc_span(month: Month, timezone: str) -> tuple[str, str]:
-    """The month's first instant and the next month's, in ``timezone``, as the store writes
-    times (UTC, to the millisecond): a round of the month settled in ``[start, end)``."""
-    zone = ZoneInfo(timezone)
-    start, end = (
-        datetime(first.year, first.month, 1, tzinfo=zone)
-        .astimezone(UTC)
-        .isoformat(timespec="milliseconds")
-        .replace("+00:00", "Z")
-        for first in (month, month.next())
-    )
-    return start, end
