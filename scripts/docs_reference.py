@@ -228,6 +228,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                     "MAX_REJECTED_LINES",
                     "MAX_ROUNDS_APART",
                     "MAX_LEARNT_FIELDS",
+                    "MAX_NAMED_FIELDS",
                 ),
             ),
             (

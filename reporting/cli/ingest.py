@@ -216,6 +216,7 @@ def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> 
                 "bets_loaded": item.bets_loaded,
                 "rounds_by_month": dict(sorted(item.months.items())),
                 "empty_fields": item.empty_fields,
+                "fields_not_read": list(item.fields_not_read),
                 "rounds_skipped_duplicate": item.rounds_skipped_duplicate,
                 "rejected": item.rejected_count,
                 "error": item.error,
@@ -269,6 +270,13 @@ def print_summary(result: IngestResult, db: Path) -> None:
                 " export stores every value so, without a reject",
                 printable(item.file),
                 printable(empty),
+            )
+        if item.fields_not_read:  # an exporter's own: what they hold is in no check
+            command_logger().warning(
+                "%s: fields not read, so in no figure and no check: %s (the tool reads the"
+                " round log's fields; the audit names these)",
+                printable(item.file),
+                ", ".join(item.fields_not_read),
             )
     for item in result.failed:
         command_logger().error("not loaded: %s", item.error)

@@ -26,7 +26,8 @@ class FoldingTable(Table):
     then numbers (``191,882 (191,881)`` on two lines), then the padding narrows; only when
     even the longest words do not fit side by side do they fold, still losing no character:
     text first (a long file name), then numbers, and the columns of ids (``identifier=True``:
-    games, tables, bets) last. A column with nothing in it, header included, is not drawn.
+    games, tables, bets) last. A column with nothing in it, header included, is not drawn. Its
+    title is a line of its own above it, wrapped at the terminal's width, not the table's.
     """
 
     def __init__(self, *headers, **options) -> None:
@@ -49,7 +50,17 @@ class FoldingTable(Table):
         for index, column in enumerate(self.columns):
             column._index = index
         self._fit(options.max_width)
-        yield from super().__rich_console__(console, options)
+        # The title on a line of its own, as wide as the terminal: rich's would wrap at the
+        # table's width ("Verify, month 2026-10: 2" over "rounds, 2 bets" above a narrow one).
+        title, self.title = self.title, None
+        try:
+            if title:
+                heading = console.render_str(title, style="table.title", highlight=False)
+                heading.justify = "default" if self.title_justify == "left" else self.title_justify
+                yield heading
+            yield from super().__rich_console__(console, options)
+        finally:
+            self.title = title
 
     def _fit(self, max_width: int) -> None:
         """Give each column a fixed width so that the table fits ``max_width`` (rich's own

@@ -10,6 +10,7 @@ Which rejected lines bear on a month is the one rule of :mod:`reporting.verify.b
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping
@@ -109,6 +110,9 @@ class IngestFile:
     bets_loaded: int
     duplicates_skipped: int
     rejected: int
+    #: Its fields the tool does not read (an exporter's own), by name; () for none, or for a
+    #: file read by a release that did not name them.
+    fields_not_read: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +214,7 @@ def _ingest_files(connection: sqlite3.Connection, scope: RejectScope) -> tuple[I
             bets_loaded=bets_loaded,
             duplicates_skipped=duplicates,
             rejected=rejected,
+            fields_not_read=tuple(json.loads(named)) if named else (),
         )
         for (
             ingest_id,
@@ -223,10 +228,11 @@ def _ingest_files(connection: sqlite3.Connection, scope: RejectScope) -> tuple[I
             bets_loaded,
             duplicates,
             rejected,
+            named,
         ) in connection.execute(
             "SELECT ingest_id, file_name, companion_name, file_sha256, file_size, format,"
             " lines_read, rounds_loaded, bets_loaded, rounds_skipped_duplicate,"
-            " rejected FROM ingest_log ORDER BY ingest_id"
+            " rejected, fields_not_read FROM ingest_log ORDER BY ingest_id"
         )
     )
 

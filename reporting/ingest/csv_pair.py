@@ -43,7 +43,7 @@ from reporting.ingest.limits import (
     past_round_bounds,
     round_past_bound,
 )
-from reporting.ingest.sources import BatchReader, Source, batched
+from reporting.ingest.sources import BatchReader, Source, UnreadFields, batched
 from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
     RawRound,
@@ -310,11 +310,15 @@ def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> B
         last_line = staging.execute("SELECT max(line) FROM rounds").fetchone()[0] or 1
         total = source.size
         reached = [0]  # the rounds-file line reached, for the progress position
+        unread = UnreadFields()  # the columns of the exporter's own, which nothing reads
+        unread.add([name for name in rounds_file.columns if name not in CSV_ROUND_FIELDS])
+        unread.add([name for name in bets_file.columns if name not in CSV_BET_FIELDS], of_bets=True)
         yield from batched(
             _csv_records(source, RoundValidator(games), staging, reached),
             lambda: total * reached[0] // last_line,
             size,
             str(source.path),
+            unread,
         )
     finally:
         staging.close()

@@ -51,7 +51,7 @@ from reporting.ingest.limits import (
     SKIP_CHUNK_BYTES,
 )
 from reporting.ingest.profiles.json_stream import too_deep
-from reporting.ingest.sources import BatchReader, Source, batched, raw_text
+from reporting.ingest.sources import BatchReader, Source, UnreadFields, batched, raw_text
 from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
     BET_FIELDS,
@@ -102,7 +102,9 @@ def read_jsonl(
     with raw_handle:
         handle: IO[bytes] = gunzipped(raw_handle, name) if gzipped else raw_handle
         try:
-            yield from batched(_records(handle, name, games), raw_handle.tell, size, name)
+            unread = UnreadFields()
+            records = _records(handle, name, games, unread)
+            yield from batched(records, raw_handle.tell, size, name, unread)
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
@@ -168,12 +170,13 @@ def read_jsonl_gz(source: Source, games: Mapping[str, GameSpec], size: int) -> B
 # Long on purpose: the loop every line of every JSON Lines file goes through, kept in one
 # frame (a call per line costs a tenth of the reading) with its rare cases in functions.
 def _records(
-    handle: IO[bytes], name: str, games: Mapping[str, GameSpec]
+    handle: IO[bytes], name: str, games: Mapping[str, GameSpec], unread: UnreadFields
 ) -> Iterator[Round | RejectedLine]:
-    """Each line of the file as a round or a rejected line; blank lines are not records."""
+    """Each line of the file as a round or a rejected line; blank lines are not records.
+    The fields of the spec's that the lines do not hold go to ``unread``."""
     validator = RoundValidator(games)
     validate, bet_types = validator.validate, validator.bet_types
-    shape = _Shape(validator)
+    shape = _Shape(validator, unread)
     decode = shape.decode
     encode_into, encoded = msgspec.json.Encoder().encode_into, bytearray()
     readline = handle.readline
@@ -218,7 +221,8 @@ def _records(
 def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | None:
     """Rule out, for a line longer than its decoded round re-encoded, a repeated key (and
     check its unknown keys and its depth). Raises the line's RecordError; returns the line
-    decoded whole when that was needed and it holds a round (None otherwise).
+    decoded whole when that was needed and it holds a round (None otherwise; a line parsed by
+    json has its numbers left out, which naming its fields does not need).
 
     Whitespace alone (``": "``, CR LF) is the common reason, and costs a count of spaces.
     Then the line decoded whole (unknown fields too, floats as 0 so that no value re-encodes
@@ -238,8 +242,8 @@ def _check_line(data: bytes, bets: int, encoded: bytearray) -> dict[str, Any] | 
             if data.count(b"[") + data.count(b"{") > MAX_DEPTH + bets + 1:
                 check_depth(data)
             return document if isinstance(document, dict) else None
-    check_keys(data)
-    return None
+    document = check_keys(data)
+    return document if isinstance(document, dict) else None
 
 
 class _Shape:
@@ -249,14 +253,17 @@ class _Shape:
     was seen to hold, learnt from the first line that holds each, once it passed every check.
 
     A line with a field its shape lacks is longer than its re-encoding and takes the slower
-    check (:func:`_check_line`); once the field is learnt (decoded as any value, its floats
+    check (:func:`_check_line`), which names it in ``unread`` (the tool reads the spec's
+    fields only: what the others hold is in no check, and the audit says so); once the field
+    is learnt (decoded as any value, its floats
     kept as written so that they re-encode to the same bytes) the file's later lines pass
     the first test again. At most :data:`~reporting.ingest.limits.MAX_LEARNT_FIELDS` are
     learnt, each of a name of at most 64 characters: past that, lines keep the slower check.
     """
 
-    def __init__(self, validator: RoundValidator) -> None:
+    def __init__(self, validator: RoundValidator, unread: UnreadFields) -> None:
         self.round_base, self.bet_base = validator.shape, validator.bet_shape
+        self.unread = unread
         self.extras: tuple[str, ...] = ()  # of the round
         self.bet_extras: tuple[str, ...] = ()
         self.learnt = False  # whether any field was
@@ -268,6 +275,8 @@ class _Shape:
         bet_keys: set[str] = set()
         if isinstance(bets, list):
             bet_keys.update(*(bet for bet in bets if isinstance(bet, dict)))
+        self.unread.add(sorted(document.keys() - _ROUND_KEYS))
+        self.unread.add(sorted(bet_keys - _BET_KEYS), of_bets=True)
         round_unknown = _new_names(document.keys() - _ROUND_KEYS, self.extras)
         bet_unknown = _new_names(bet_keys - _BET_KEYS, self.bet_extras)
         learnt = len(self.extras) + len(self.bet_extras) + len(round_unknown) + len(bet_unknown)
@@ -466,10 +475,13 @@ def _ignored(text: str) -> None:
     """Numbers are not looked at by the key check (their size is the decoder's concern)."""
 
 
-def check_keys(data: bytes) -> None:
+def check_keys(data: bytes) -> Any:
     """Parse the line again, every key in view: raise the reject of a repeated key, of a
-    key that is a misspelling of a field, or of nesting deeper than :data:`MAX_DEPTH`."""
-    _check_spelling_of(check_repeated_keys(data))
+    key that is a misspelling of a field, or of nesting deeper than :data:`MAX_DEPTH`; else
+    the line as parsed (its numbers left out)."""
+    document = check_repeated_keys(data)
+    _check_spelling_of(document)
+    return document
 
 
 def check_repeated_keys(data: bytes) -> Any:

@@ -21,6 +21,7 @@ __all__ = [
     "MAX_LEARNT_FIELDS",
     "MAX_LINE_BYTES",
     "MAX_MESSAGE_CHARS",
+    "MAX_NAMED_FIELDS",
     "MAX_NUMBER_EXPONENT",
     "MAX_REJECTED_LINES",
     "MAX_ROUNDS_APART",
@@ -152,3 +153,9 @@ MAX_ROUNDS_APART = 1_000
 #: per file, so that lines holding them stay on the fast check for repeated keys; a real
 #: exporter adds a handful. Past the bound, lines with further fields take the slower check.
 MAX_LEARNT_FIELDS = 16
+
+#: Fields of a file the tool does not read (an exporter's own), named per file in the ingest
+#: log and the audit; past these, how many more (a real exporter adds a handful; a hostile
+#: file's thousand names would fill the audit's page). A name is kept to its first 64
+#: characters.
+MAX_NAMED_FIELDS = 20

@@ -15,9 +15,14 @@ from typing import NamedTuple
 
 from msgspec.structs import astuple
 
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.files import sha256_of
-from reporting.ingest.limits import MAX_BATCH_BETS, MAX_REJECTED_LINES, RAW_TEXT_LIMIT
+from reporting.ingest.limits import (
+    MAX_BATCH_BETS,
+    MAX_NAMED_FIELDS,
+    MAX_REJECTED_LINES,
+    RAW_TEXT_LIMIT,
+)
 from reporting.ingest.profiles.model import Profile
 from reporting.records import RejectedLine, Round
 
@@ -30,6 +35,7 @@ __all__ = [
     "RowBatch",
     "RowReader",
     "Source",
+    "UnreadFields",
     "batched",
     "cyclic_gc_paused",
     "raw_text",
@@ -67,12 +73,45 @@ class Source:
         return sha256_of(*self.files)
 
 
+class UnreadFields:
+    """The fields of a file the tool does not read, as its reader meets them: a round's
+    field by its name (``dealer``), a bet's as ``bets[].name`` (``bets[].bonus_payout``), in
+    the order first met. What they hold is in no figure and no check, so the ingest log and
+    the audit name them (:data:`~reporting.ingest.limits.MAX_NAMED_FIELDS` of them, then how
+    many more)."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, None] = {}
+        self._more: set[str] = set()
+
+    def add(self, names: Iterator[str] | set[str] | list[str], *, of_bets: bool = False) -> None:
+        """Take the ``names`` of a round's fields (or, ``of_bets``, of a bet's)."""
+        for name in names:
+            named = f"bets[].{name}" if of_bets else name
+            if named in self._names or named in self._more:
+                continue
+            if len(self._names) < MAX_NAMED_FIELDS:
+                self._names[named] = None
+            elif len(self._more) < 100_000:  # counted up to a bound: memory stays flat
+                self._more.add(named)
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """The names, each one line of at most 64 characters, and how many more."""
+        shown = [printable(name)[:64] for name in self._names]
+        if self._more:
+            shown.append(f"{len(self._more):,} more")
+        return tuple(shown)
+
+
 class Batch(NamedTuple):
-    """A slice of a source: its valid rounds, its rejected lines, and how far reading got."""
+    """A slice of a source: its valid rounds, its rejected lines, how far reading got, and
+    the fields of the file not read so far (:class:`UnreadFields`)."""
 
     records: list[Round]
     rejects: list[RejectedLine]
     position: int  # bytes of the source file read so far (compressed bytes for .gz)
+    unread: tuple[str, ...] = ()
 
 
 #: What the readers return: batches, one at a time; ``close()`` stops reading.
@@ -100,6 +139,7 @@ class RowBatch(NamedTuple):
     bet_counts: list[int]
     rejects: list[RejectedLine]
     position: int
+    unread: tuple[str, ...] = ()  # the fields of the file not read so far
 
 
 #: Batches of rows, one at a time; ``close()`` stops reading.
@@ -126,15 +166,21 @@ def rows_of(batch: Batch, *, bet_rows: bool = True) -> RowBatch:
         list(map(len, bets_of)),
         batch.rejects,
         batch.position,
+        batch.unread,
     )
 
 
 def batched(
-    items: Iterator[Round | RejectedLine], position: Callable[[], int], size: int, name: str
+    items: Iterator[Round | RejectedLine],
+    position: Callable[[], int],
+    size: int,
+    name: str,
+    unread: UnreadFields | None = None,
 ) -> Iterator[Batch]:
     """Rounds and rejected lines, in file order, gathered into batches of up to ``size`` of
     either kind (or of :data:`~reporting.ingest.limits.MAX_BATCH_BETS` bets, whichever comes
-    first); ``position`` tells how far reading got when a batch is full.
+    first); ``position`` tells how far reading got when a batch is full, and ``unread``
+    (None: a reader that reads only what it names, a log profile's) the fields not read.
 
     A file (``name``) with more than :data:`~reporting.ingest.limits.MAX_REJECTED_LINES`
     rejected lines, and more of them than rounds, is not a round log: InputError.
@@ -155,9 +201,9 @@ def batched(
             _check_rejects(name, rejects_before + len(rejects), rounds_before + len(records))
         rounds_before += len(records)
         rejects_before += len(rejects)
-        yield Batch(records, rejects, position())
+        yield Batch(records, rejects, position(), () if unread is None else unread.named)
         records, rejects, bets = [], [], 0
-    yield Batch(records, rejects, position())
+    yield Batch(records, rejects, position(), () if unread is None else unread.named)
 
 
 def _check_rejects(name: str, rejected: int, rounds: int) -> None:

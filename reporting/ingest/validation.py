@@ -67,7 +67,7 @@ __all__ = [
 # that a timestamp without one is told apart as naive).
 _TIMESTAMP = re.compile(
     r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
-    r"([Zz]|[+-][0-9]{2}:?[0-9]{2})?"
+    r"([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
 )
 # The form the store keeps (UTC, to the millisecond, fixed width), clock fields in range.
 _STORED_FORM = re.compile(
@@ -298,6 +298,8 @@ class _Canon:
         '2026-10-03T18:40:17.500Z'
         >>> _Canon().timestamp("2026-10-01t01:40:17,5678+0200", "t")
         '2026-09-30T23:40:17.567Z'
+        >>> _Canon().timestamp("2026-10-01T01:40:17-03", "t")
+        '2026-10-01T04:40:17.000Z'
         """
         if _STORED_FORM.fullmatch(text) is not None and text[:10] in self.dates:
             return text
@@ -314,7 +316,9 @@ class _Canon:
         match = _TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
         if match is None:
             raise RecordError(
-                RejectReason.BAD_VALUE, f"{field} {shown(text)} is not an ISO 8601 timestamp"
+                RejectReason.BAD_VALUE,
+                f"{field} {shown(text)} is not a timestamp of the round log's form"
+                " (YYYY-MM-DDThh:mm:ss, a fraction of a second if any, and Z or +hh:mm)",
             )
         date, hour, minutes, fraction, written_offset = match.groups()
         if int(date[:4]) not in YEARS:
@@ -327,7 +331,7 @@ class _Canon:
                 RejectReason.NAIVE_TIMESTAMP,
                 f"{field} {shown(text)} has no UTC offset; write it as ...Z or ...+01:00",
             )
-        if written_offset in ("-00:00", "-0000"):  # RFC 3339: a local time, its offset unknown
+        if written_offset in ("-00:00", "-0000", "-00"):  # RFC 3339: a local time, offset unknown
             raise RecordError(
                 RejectReason.NAIVE_TIMESTAMP,
                 f"{field} {shown(text)} has the offset -00:00, which says its local offset is"
@@ -336,8 +340,8 @@ class _Canon:
         offset = written_offset
         if offset in ("Z", "z"):
             offset = "+00:00"
-        elif ":" not in offset:
-            offset = f"{offset[:3]}:{offset[3:]}"
+        elif ":" not in offset:  # +0100, or ISO 8601's hours alone: +01
+            offset = f"{offset[:3]}:{offset[3:] or '00'}"
         if (
             int(offset[1:3]) > MAX_OFFSET_HOURS
             or int(offset[4:6]) > 59

@@ -22,7 +22,7 @@ if the child stops, the parent finds the pipe closed, rolls the file back and sa
 
 A frame is 8 bytes of length (little-endian) and one of the :data:`Frame` records as a
 MessagePack array whose first item names it: ``["ready"]`` once the child has started, then
-``["batch", rounds, bets, bet_counts, rejects, position]`` for each batch and ``["done"]``,
+``["batch", rounds, bets, bet_counts, rejects, position, unread]`` for each batch and ``["done"]``,
 or ``["input_error", message]`` or ``["crash", traceback]``.
 """
 
@@ -94,6 +94,7 @@ class BatchFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
     bet_counts: list[int]
     rejects: list[RejectedLine]
     position: int
+    unread: tuple[str, ...]  # the fields of the file not read so far
 
 
 def batch_frame(batch: Batch) -> BatchFrame:
@@ -243,8 +244,8 @@ def _batches_of(child: subprocess.Popen, source: Source, frames: _FramesAhead) -
                 f"the process reading {source.path} sent a frame that is not one of ours: {error}"
             ) from None
         match frame:
-            case BatchFrame(rounds, bets, bet_counts, rejects, position):
-                yield RowBatch(rounds, bets, bet_counts, rejects, position)
+            case BatchFrame(rounds, bets, bet_counts, rejects, position, unread):
+                yield RowBatch(rounds, bets, bet_counts, rejects, position, unread)
             case Done():
                 return
             case InputErrorFrame(message):

@@ -479,6 +479,19 @@ def _verify_month(
     return verified
 
 
+def _log_alerts(alerts: MonthAlerts, month: str, log: Log) -> None:
+    """The exit code's reasons, each a warning of the log (which the journal's priority filter
+    finds; the inbox's unread files and the pages' problems were warnings of their steps);
+    then the files' fields not read, warnings too, of no alert (as the checks not run, which
+    verify logged)."""
+    for name, lines in alerts.alert_sections():
+        if name not in ("unread", "publishing"):
+            for line in lines:
+                log(f"month {month}: warning: {line.strip()}")
+    for line in alerts.fields_not_read_lines:
+        log(f"month {month}: warning: {line}")
+
+
 def _write_audit(
     connection: sqlite3.Connection,
     config: OperatorConfig,
@@ -522,12 +535,7 @@ def _write_audit(
         misplaced_rounds=verified.misplaced_rounds,
         late_rounds=[(item.month, item.rounds, item.ahead) for item in run.late],
     )
-    # The exit code's reasons, each a warning of the log (which the journal's priority filter
-    # finds); the inbox's unread files and the pages' problems were warnings of their steps.
-    for name, lines in alerts.alert_sections():
-        if name not in ("unread", "publishing"):
-            for line in lines:
-                log(f"month {month}: warning: {line.strip()}")
+    _log_alerts(alerts, month, log)
     workbook, report = write_month_workbook(
         staging,
         connection,

@@ -15,14 +15,14 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple
 
 from markupsafe import Markup
 
@@ -51,6 +51,7 @@ from reporting.presentation.audit_shoes import (
     svg_markup,
 )
 from reporting.presentation.i18n import make_environment
+from reporting.presentation.listing import Shown, first_of
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
 from reporting.records import Month, finding_title
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
@@ -85,7 +86,6 @@ __all__ = [
     "write_audit_report",
 ]
 
-_Item = TypeVar("_Item")
 
 #: The report's template, relative to ``reporting/templates/``.
 TEMPLATE = "audit/report.html.j2"
@@ -127,6 +127,7 @@ WORKBOOK_SHEETS = MappingProxyType(
         "outcomes": "Outcome tests",
         "rtp": "RTP checks",
         "gaps": "Availability gaps",
+        "ingest": "Ingest log",
     }
 )
 
@@ -263,6 +264,8 @@ class AuditReport:
     misplaced_rounds: tuple[tuple[str, int, str], ...]
     # month, rounds, ahead: rounds of other months this run loaded that no report counts
     late_rounds: tuple[tuple[str, int, bool], ...]
+    # file, the names of its fields the tool does not read (of the files behind the month)
+    fields_not_read: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
     # Outside their 99.9% bounds (unlikely by chance; no rule broken): every bet type's RTP,
@@ -329,6 +332,12 @@ class AuditReport:
         return Shown.of(self.unread_files, MAX_LISTED_FILES)
 
     @property
+    def fields_not_read_shown(self) -> Shown:
+        """The first :data:`MAX_LISTED_FILES` files with fields not read (the workbook's
+        Ingest log sheet names every file's)."""
+        return Shown.of(self.fields_not_read, MAX_LISTED_FILES)
+
+    @property
     def gaps_shown(self) -> Shown:
         """The longest :data:`MAX_GAPS` availability gaps, in their order (the workbook lists
         all)."""
@@ -356,6 +365,7 @@ class AuditReport:
             or self.bets_unverified
             or self.checks_not_run
             or self.availability_unchecked
+            or self.fields_not_read
         )
 
     @property
@@ -474,37 +484,12 @@ def _outside_note(checks: Sequence[RtpCheck]) -> str:
     return f"; {outside} {which} outside its band all the same, named in the summary"
 
 
-def _first(
-    items: Sequence[_Item], bound: int, key: Callable[[_Item], Any] | None = None
-) -> tuple[_Item, ...]:
-    """The first ``bound`` of ``items`` (by ``key`` when given, the first of equals first), in
-    the order of ``items``: what a list of the report shows, the rest counted."""
-    if key is None or len(items) <= bound:
-        return tuple(items[:bound])
-    chosen = sorted(range(len(items)), key=lambda index: key(items[index]))[:bound]
-    return tuple(items[index] for index in sorted(chosen))
-
-
-class Shown(NamedTuple):
-    """What a list of the report shows (:func:`_first` of it) and how many it leaves out."""
-
-    items: tuple
-    left_out: int
-
-    @classmethod
-    def of(
-        cls, items: Sequence[_Item], bound: int, key: Callable[[_Item], Any] | None = None
-    ) -> Shown:
-        shown = _first(items, bound, key)
-        return cls(shown, len(items) - len(shown))
-
-
 def _outcome_charts(game_id: str, tests: Sequence[OutcomeTest]) -> list[Chart]:
     """A game's tables' outcomes: at most :data:`MAX_TABLES` of them drawn, those outside
     their 99.9% region first, then by table id, in their order; in charts of at most
     :data:`TABLES_PER_CHART` tables, one after another."""
     flagged = sum(test.flagged for test in tests)
-    drawn = _first(tests, MAX_TABLES, key=lambda test: (not test.flagged, test.table_id))
+    drawn = first_of(tests, MAX_TABLES, key=lambda test: (not test.flagged, test.table_id))
     some = "" if len(drawn) == len(tests) else f"{len(drawn)} of the "
     tables = "table" if len(tests) == 1 else "tables"
     heading = "Outcomes against expectation, per table"
@@ -616,6 +601,7 @@ def build_audit_report(
         unread_files=alerts.unread_files,
         unverified_rounds=tuple(sorted(alerts.unverified_rounds.items())),
         late_rounds=alerts.late_rounds,
+        fields_not_read=alerts.fields_not_read,
         misplaced_rounds=tuple(
             (game_id, rounds, timezone)
             for game_id, (rounds, timezone) in sorted(alerts.misplaced_rounds.items())

@@ -70,6 +70,10 @@ class FileResult:
     #: the file's first batch, each with its path: a path that matches nothing in the export
     #: stores every value empty without a reject.
     empty_fields: list[str] = field(default_factory=list)
+    #: The fields of the file the tool does not read (an exporter's own: a round's by name, a
+    #: bet's as ``bets[].name``): what they hold is in no check
+    #: (:class:`~reporting.ingest.sources.UnreadFields`).
+    fields_not_read: tuple[str, ...] = ()
 
 
 @dataclass
@@ -331,6 +335,7 @@ def _load(
         with closing(batches):  # stops a reading process at once if writing fails
             for batch in batches:
                 writer.write(batch)
+                result.fields_not_read = batch.unread
                 if report is not None:
                     report(batch.position, total_bytes)
     _log_totals(connection, ingest_id, writer.lines, result)
@@ -371,13 +376,16 @@ def _log_totals(
     """Record in the ingest log what the file contributed."""
     connection.execute(
         "UPDATE ingest_log SET lines_read = ?, rounds_loaded = ?, bets_loaded = ?,"
-        " rounds_skipped_duplicate = ?, rejected = ? WHERE ingest_id = ?",
+        " rounds_skipped_duplicate = ?, rejected = ?, fields_not_read = ? WHERE ingest_id = ?",
         (
             lines,
             result.rounds_loaded,
             result.bets_loaded,
             result.rounds_skipped_duplicate,
             result.rejected_count,
+            json.dumps(result.fields_not_read, ensure_ascii=False)
+            if result.fields_not_read
+            else None,
             ingest_id,
         ),
     )

@@ -32,8 +32,9 @@ __all__ = [
 #: month where its game and settlement time could be read (``rejected_records.report_month``);
 #: 7: the rounds' index by game and month holds the table too (:data:`GAME_MONTH_INDEX`);
 #: 8: each file's rounds and rejected lines by reporting month, and whether a monthly run
-#: has told of them (:data:`INGEST_MONTHS`).
-SCHEMA_VERSION = 8
+#: has told of them (:data:`INGEST_MONTHS`); 9: the fields of each file the tool does not
+#: read (``ingest_log.fields_not_read``).
+SCHEMA_VERSION = 9
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS ingest_log (
     rounds_skipped_duplicate INTEGER NOT NULL DEFAULT 0,
     rejected         INTEGER NOT NULL DEFAULT 0,
     profile          TEXT,              -- the log profile that read it; NULL: the spec's log
-    profile_sha256   TEXT               -- the profile file's sha256 (NULL: the spec's log)
+    profile_sha256   TEXT,              -- the profile file's sha256 (NULL: the spec's log)
+    fields_not_read  TEXT               -- JSON list of the file's fields no check reads; NULL: none
 ) STRICT;
 """
 

@@ -177,6 +177,16 @@ def _upgrade_7_to_8(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA user_version = 8")
 
 
+def _upgrade_8_to_9(connection: sqlite3.Connection) -> None:
+    """The steps of version 8 to 9, inside the caller's transaction: the fields of each file
+    the tool does not read, unknown (NULL) for the files read before (releases before named
+    none). A store of version 1 has it already: its step made the table as it is now."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(ingest_log)")}
+    if "fields_not_read" not in columns:
+        connection.execute("ALTER TABLE ingest_log ADD COLUMN fields_not_read TEXT")
+    connection.execute("PRAGMA user_version = 9")
+
+
 #: The step that brings a store of each earlier version further: version 1's rebuilds
 #: ``ingest_log`` as version 3 has it, so it goes straight to 3.
 _STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {
@@ -187,4 +197,5 @@ _STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {
     5: _upgrade_5_to_6,
     6: _upgrade_6_to_7,
     7: _upgrade_7_to_8,
+    8: _upgrade_8_to_9,
 }

@@ -19,8 +19,11 @@ A month's alerts:
 
 Beside the alerts, a month's **warnings** say what could not be checked: per game, the
 checks that could not judge some records for want of a field (no shoe id, no bet placement
-time: :mod:`reporting.verify.coverage`). They are shown wherever the alerts are, but do not
-change the exit code by themselves: an export that lacks a field is not an irregularity.
+time: :mod:`reporting.verify.coverage`), and per file behind the month, the fields it holds
+that the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``),
+whose content is in no figure and no check. They are shown wherever the alerts are, but do
+not change the exit code by themselves: an export that lacks a field, or adds one, is not an
+irregularity.
 
 How a rejected line bears on a month. A rejected line whose game (one configured) and
 settlement time could be read has a reporting month, as a round has: it bears on that month,
@@ -201,6 +204,9 @@ class MonthAlerts:
     #: counts (:mod:`reporting.jobs.late`): (month, rounds, ahead), ``ahead`` for a month
     #: after the next not yet published. Told of by the run that writes this month.
     late_rounds: tuple[tuple[str, int, bool], ...] = ()
+    #: The files behind the period with fields the tool does not read, by name: (file,
+    #: names) (:class:`reporting.ingest.sources.UnreadFields`).
+    fields_not_read: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def findings(self) -> int:
@@ -304,11 +310,25 @@ class MonthAlerts:
 
     @property
     def warnings(self) -> list[str]:
-        """What could not be checked, one line per game (not an alert: see the module)."""
+        """What could not be checked, one line per game, then what was not read, one line
+        per file (not an alert: see the module)."""
         return [
             describe_game(game, entries)
             for game, entries in groupby(self.checks_not_run, key=lambda entry: entry.game_id)
-        ]
+        ] + self.fields_not_read_lines
+
+    @property
+    def fields_not_read_lines(self) -> list[str]:
+        """The warnings of :attr:`fields_not_read`, one line a file up to
+        :data:`FILES_NAMED`; then how many more."""
+        return first_named(
+            [
+                f"{printable(name)}: fields not read, so in no figure and no check:"
+                f" {', '.join(fields)}"
+                for name, fields in self.fields_not_read
+            ],
+            "and {more:,} more files with fields not read: see the ingest_log table",
+        )
 
     @property
     def exit_code(self) -> int:
@@ -342,6 +362,7 @@ class MonthAlerts:
             },
             "alerts": self.alerts,
             "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
+            "fields_not_read": {name: list(fields) for name, fields in self.fields_not_read},
             "warnings": self.warnings,
         }
 
@@ -395,7 +416,23 @@ def month_alerts(
         },
         misplaced_rounds=dict(misplaced_rounds or {}),
         late_rounds=tuple(late_rounds),
+        fields_not_read=_fields_not_read(connection, scope),
     )
+
+
+def _fields_not_read(
+    connection: sqlite3.Connection, scope: RejectScope
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The files with rounds in the period that hold fields the tool does not read (every
+    such file, for all months), by name, each with the names."""
+    files: dict[str, list[str]] = {}
+    for ingest_id, name, named in connection.execute(
+        "SELECT ingest_id, file_name, fields_not_read FROM ingest_log"
+        " WHERE fields_not_read IS NOT NULL"
+    ):
+        if scope.files is None or scope.rounds_by_file.get(ingest_id):
+            files.setdefault(name, []).extend(json.loads(named))
+    return tuple((name, tuple(dict.fromkeys(names))) for name, names in sorted(files.items()))
 
 
 def _rejected_files(

@@ -155,6 +155,22 @@ def test_ids_stay_whole_and_other_words_too_while_they_fit(width):
         assert {"Banker", "Chi-square", "Rounds", "outside", "99.9%"} <= words
 
 
+def test_a_title_wider_than_its_table_is_one_line_as_wide_as_the_terminal():
+    """verify's headline over its two-column table of finding counts was wrapped at the
+    table's width: "Verify, month 2026-10: 2" over "rounds, 2 bets". A title is now a line of
+    its own, wrapped only at the terminal's width, with no padding after it."""
+    title = "Verify, month 2026-10: 191,882 rounds, 1,193,004 bets"
+    table = FoldingTable(title=title, title_justify="left")
+    table.add_column("Finding", identifier=True)
+    table.add_column("Count", justify="right")
+    table.add_row("payout_mismatch", "0")
+    lines = render(table, 80).splitlines()
+    assert lines[0] == title
+    assert lines[1].startswith("┏") and len(lines[1]) < len(title)
+    narrow = render(table, 30).splitlines()
+    assert " ".join(narrow[:2]) == title and max(map(len, narrow)) <= 30
+
+
 def test_a_column_with_nothing_in_it_is_not_drawn():
     """The flag column of a table where nothing is flagged: no empty last column."""
     table = FoldingTable()

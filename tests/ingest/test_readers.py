@@ -230,6 +230,17 @@ REJECT_CASES = {
         lambda r, b: r("R-2", settled_at="2026-10-03T18:40:41.870-00:00"),
         "-00:00, which says its local offset is unknown",
     ),
+    "naive_timestamp: -00": (
+        "naive_timestamp",
+        lambda r, b: r("R-2", settled_at="2026-10-03T18:40:41.870-00"),
+        "-00:00, which says its local offset is unknown",
+    ),
+    # ISO 8601's basic form is not the round log's: the message says what the form is
+    "bad_value: basic form": (
+        "bad_value",
+        lambda r, b: r("R-2", settled_at="20261003T184041Z"),
+        "is not a timestamp of the round log's form (YYYY-MM-DDThh:mm:ss",
+    ),
     "unknown_bet_type": (
         "unknown_bet_type",
         lambda r, b: with_bet(r, b, type="dragon_bonus"),
@@ -976,7 +987,8 @@ def test_a_sub_millisecond_instant_stays_in_the_month_it_is_stored_in(
 @st.composite
 def timestamps_of_one_hour(draw) -> list[str]:
     """Timestamps in every spelling the reader accepts (separators, fractions of 1-9 digits,
-    offsets of -14:00..+14:00 with or without a colon, but -00:00), several in the same hour
+    offsets of -14:00..+14:00 with or without a colon or in hours alone, but -00:00), several in
+    the same hour
     so that the reader's caches are used as well as filled."""
     hour = draw(
         st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(2100, 12, 30))  # noqa: DTZ001
@@ -998,6 +1010,8 @@ def timestamps_of_one_hour(draw) -> list[str]:
                     "z",
                     f"{sign}{abs(hours):02d}:{minutes:02d}",
                     f"{sign}{abs(hours):02d}{minutes:02d}",
+                    # ISO 8601's hours alone (+01): told "not ISO 8601" before
+                    f"{sign}{abs(hours):02d}" + ("" if minutes == 0 else f"{minutes:02d}"),
                 ]
             )
         )
@@ -1015,6 +1029,7 @@ def test_a_timestamp_is_stored_as_sqlite_reads_it_first_time_and_from_the_caches
         # SQLite reads "," fractions and "+0200" offsets differently: give it the ISO spelling
         # of the same instant, truncated to the millisecond as the store keeps it.
         iso = re.sub(r"([+-]\d\d)(\d\d)$", r"\1:\2", text.replace(",", ".").upper())
+        iso = re.sub(r"([+-]\d\d)$", r"\1:00", iso)
         iso = re.sub(r"(\.\d{3})\d+", r"\1", iso)
         expected = stored_utc(iso)
         assert canon.timestamp(text, "t") == expected

@@ -319,12 +319,12 @@ def test_a_batch_crosses_the_pipe_as_the_rows_the_store_binds():
         raw_text="{",
     )
     first = [bet("B-1", None), bet("B-2", "2026-10-03T18:40:01.000Z")]
-    batch = Batch([round_("R-1", first), round_("R-2", [])], [reject], 123)
+    batch = Batch([round_("R-1", first), round_("R-2", [])], [reject], 123, ("dealer",))
     pipe = io.BytesIO()
     write_frame(pipe, batch_frame(batch))
     pipe.seek(0)
     data = _read_frame(pipe)
-    assert data is not None and data.startswith(b"\x96\xa5batch")  # ["batch", ...]: an array
+    assert data is not None and data.startswith(b"\x97\xa5batch")  # ["batch", ...]: an array
     frame = _FRAME_DECODER.decode(data)
     assert frame == BatchFrame(*rows_of(batch))  # as rows_of makes them in one process
     assert frame.rounds == [
@@ -338,6 +338,7 @@ def test_a_batch_crosses_the_pipe_as_the_rows_the_store_binds():
         ("R-1", "B-2", "acc", "banker", 2500, 4875, "EUR", "2026-10-03T18:40:01.000Z", 1),
     ]
     assert (frame.bet_counts, frame.rejects, frame.position) == ([2, 0], [reject], 123)
+    assert frame.unread == ("dealer",)
 
 
 def test_a_frame_whose_rows_are_not_of_the_records_types_is_refused(tmp_path):

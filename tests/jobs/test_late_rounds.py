@@ -88,6 +88,9 @@ def store(tmp_path, make_round, make_bet, write_jsonl):
         late=lambda path, *ids: write_jsonl(
             path, *(_round(make_round, make_bet, i, "2026-10-20T12:00:00Z") for i in ids)
         ),
+        make_round=make_round,
+        make_bet=make_bet,
+        write_jsonl=write_jsonl,
     )
 
 
@@ -339,3 +342,25 @@ def test_a_csv_pair_sent_again_under_its_names_with_late_rounds_is_named(
     write_csv_pair(pair, [_round(make_round, make_bet, "PAIR-2", "2026-10-21T12:00:00Z")])
     result = monthly(store, NOVEMBER_RUN)
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
+
+
+def test_a_month_s_run_warns_of_its_files_fields_not_read_and_exits_as_without(store, capsys):
+    """A file behind the month with fields the tool does not read (a provider's list of side
+    bets): each run of the month warns of it in its log and its summary (a warning of the
+    month, as a check not run is), the workbook counts it, and the exit code is unchanged."""
+    record = _round(store.make_round, store.make_bet, "OCT-9", "2026-10-12T12:00:00Z")
+    record["side_bets"] = [{"bet_id": "S-1", "stake": "5.00", "payout": "0.00"}]
+    store.write_jsonl(store.inbox / "october-side.jsonl", record)
+    lines: list[str] = []
+    result = monthly(store, OCTOBER_RUN, lines)
+    said = "october-side.jsonl: fields not read, so in no figure and no check: side_bets"
+    assert result.exit_code == 0
+    assert f"month 2026-10: warning: {said}" in lines
+    _summary(result)
+    assert f"  warning: {said}" in capsys.readouterr().out.splitlines()
+    assert monthly_document(result)["months"][0]["alerts"]["fields_not_read"] == {
+        "october-side.jsonl": ["side_bets"]
+    }
+    summary = load_workbook(store.out / "2026-10" / "audit-2026-10.xlsx")["Summary"]
+    counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
+    assert counts["Input files with fields not read"] == 1

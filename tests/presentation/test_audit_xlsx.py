@@ -64,12 +64,13 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-#: The Summary's table header: under its title, its twelve lines (period, as of, version,
-#: rounds, bets, bets not verified, rounds not verified, checks not run, availability gaps,
-#: live games not checked for availability, RTP checks and outcome tests outside their
-#: bounds: the module's workbooks have the month's records and no Pages) and a blank row.
-#: test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
-SUMMARY_HEADER_ROW = 1 + 12 + 2
+#: The Summary's table header: under its title, its thirteen lines (period, as of, version,
+#: rounds, bets, bets not verified, rounds not verified, checks not run, input files with
+#: fields not read, availability gaps, live games not checked for availability, RTP checks
+#: and outcome tests outside their bounds: the module's workbooks have the month's records
+#: and no Pages) and a blank row. test_the_summary_counts_the_checks_not_run... finds it in
+#: a workbook without.
+SUMMARY_HEADER_ROW = 1 + 13 + 2
 #: The Sign-off's table header: under its title, period, operator, a licence for each of the
 #: sample's three jurisdictions (IT, DK, GR), as of, a blank row, the reviewer's heading, what
 #: the reviewer attests and the four boxes to fill in.
@@ -200,6 +201,7 @@ HEADERS = {
         "Bets loaded",
         "Duplicates skipped",
         "Rejected",
+        "Fields not read",
     ],
     "Outcome tests": [
         "Game",

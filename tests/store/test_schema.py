@@ -365,6 +365,14 @@ def months_made(rows: dict[str, list]) -> dict[str, list]:
     return rows
 
 
+def fields_not_read_made(rows: dict[str, list]) -> dict[str, list]:
+    """``rows`` (of :func:`table_rows`, after an upgrade to version 9) without the ingest
+    log's last column, having checked that it names no field for the files read before."""
+    assert [row[-1] for row in rows["ingest_log"]] == [None] * len(rows["ingest_log"])
+    rows["ingest_log"] = [row[:-1] for row in rows["ingest_log"]]
+    return rows
+
+
 def table_rows(connection: sqlite3.Connection) -> dict[str, list]:
     names = [
         name
@@ -403,14 +411,15 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 8
+    assert version == SCHEMA_VERSION == 9
     months_made(after)
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
     }
-    width = len(before["ingest_log"][0])  # version 3 adds the profile columns, empty here
-    assert [row[width:] for row in after["ingest_log"]] == [(None, None)] * len(
+    # version 3 adds the profile columns, version 9 the fields not read: empty here
+    width = len(before["ingest_log"][0])
+    assert [row[width:] for row in after["ingest_log"]] == [(None, None, None)] * len(
         before["ingest_log"]
     )
     after["ingest_log"] = [row[:width] for row in after["ingest_log"]]
@@ -635,9 +644,11 @@ def test_a_version_2_store_made_before_the_mark_is_accepted_marked_and_upgraded(
     finally:
         connection.close()
     # Version 3's columns name the log profile that read a file: the spec's (NULL) for
-    # every file read before.
-    assert [row[-2:] for row in after["ingest_log"]] == [(None, None)] * len(before["ingest_log"])
-    after["ingest_log"] = [row[:-2] for row in after["ingest_log"]]
+    # every file read before; version 9's fields not read are unknown (NULL) for them.
+    assert [row[-3:] for row in after["ingest_log"]] == [(None, None, None)] * len(
+        before["ingest_log"]
+    )
+    after["ingest_log"] = [row[:-3] for row in after["ingest_log"]]
     assert after == before
 
 
@@ -716,7 +727,7 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        assert months_made(table_rows(connection)) == before
+        assert fields_not_read_made(months_made(table_rows(connection))) == before
         keys = connection.execute("PRAGMA foreign_key_list(findings)").fetchall()
         assert {(row[2], row[3], row[4]) for row in keys} == {
             ("rounds", "round_id", "round_id"),
@@ -737,8 +748,46 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
         connection.close()
 
 
+def as_version_8(path) -> None:
+    """Make a store look as version 8 made it: no fields not read in its ingest log."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("ALTER TABLE ingest_log DROP COLUMN fields_not_read")
+    connection.execute("PRAGMA user_version = 8")
+    connection.close()
+
+
+def test_a_version_8_store_gets_the_fields_not_read_unknown_for_the_files_read_before(tmp_path):
+    """Version 9: each file's fields the tool does not read; releases before named none, so
+    the files they read have none named (NULL), and the next file's are kept."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    connection.close()
+    as_version_8(path)
+    before = table_rows(sqlite3.connect(path))
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        after = table_rows(connection)
+        connection.execute(
+            "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
+            " fields_not_read) VALUES ('b.jsonl', 'h9', 1, 'jsonl', '2026-11-06T00:00:00Z',"
+            " '[\"dealer\"]')"
+        )
+        named = connection.execute(
+            "SELECT file_name, fields_not_read FROM ingest_log ORDER BY ingest_id"
+        ).fetchall()
+    finally:
+        connection.close()
+    assert [row[-1] for row in after["ingest_log"]] == [None] * len(before["ingest_log"])
+    after["ingest_log"] = [row[:-1] for row in after["ingest_log"]]
+    assert after == before
+    assert named[-1] == ("b.jsonl", '["dealer"]')
+
+
 def as_version_7(path) -> None:
     """Make a store look as version 7 made it: no count of its files' rounds by month."""
+    as_version_8(path)
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE ingest_months")
     connection.execute("PRAGMA user_version = 7")
@@ -771,7 +820,7 @@ def test_a_version_5_store_keeps_its_rejected_lines_of_no_month_and_gets_the_col
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        after = months_made(table_rows(connection))
+        after = fields_not_read_made(months_made(table_rows(connection)))
         index = connection.execute("PRAGMA index_info(rejected_by_month)").fetchall()
     finally:
         connection.close()
@@ -805,7 +854,7 @@ def test_a_version_4_store_gets_the_indexes_a_month_is_read_by(tmp_path):
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        assert months_made(table_rows(connection)) == before
+        assert fields_not_read_made(months_made(table_rows(connection))) == before
         columns = {
             index: [row[2] for row in connection.execute(f"PRAGMA index_info({index})")]
             for index in ("rounds_by_month", "bets_by_bet_id")

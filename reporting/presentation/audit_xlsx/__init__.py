@@ -66,10 +66,10 @@ from reporting.presentation.audit_xlsx.period import (
     _write_pages,
     _write_rejects,
     _write_summary,
-    summary_meta,
 )
 from reporting.presentation.audit_xlsx.sign_off import _write_sign_off
 from reporting.presentation.audit_xlsx.statistics import _write_outcome_tests, _write_rtp_checks
+from reporting.presentation.audit_xlsx.summary_lines import summary_meta
 from reporting.presentation.sign_off import licence_lines
 from reporting.presentation.workbook_base import (
     HEADER_LIMIT,
@@ -168,7 +168,9 @@ def write_audit_workbook(
     workbook.remove(scratch)
     currencies = {game.currency for game in config.games.values()}
     # What bears on the period: the Summary's counts, and the Sign-off's rows for remarks.
-    meta = summary_meta(book, config, result, outcomes, rtp, publishing, audit, unread, late)
+    meta = summary_meta(
+        book, config, result, outcomes, rtp, publishing, audit, unread, late, ledger=ledger
+    )
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(
             book, ledger, config, result, currencies, rtp=rtp, meta=meta

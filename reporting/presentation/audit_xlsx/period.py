@@ -12,13 +12,12 @@ from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.engine.money import cents_to_decimal
 from reporting.engine.theory import game_odds
-from reporting.figures.audit_records import MonthAudit, Severity
+from reporting.figures.audit_records import Severity
 from reporting.figures.ledger import PeriodLedger
 from reporting.figures.regulators import declared_rtp_unsupported
-from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck, played_rtp
+from reporting.figures.statistics import RtpCheck, played_rtp
 from reporting.presentation.audit_xlsx.cells import (
     COUNT,
-    DATE,
     FLAG,
     LINE,
     MONEY,
@@ -82,7 +81,7 @@ def _write_summary(
     meta: Sequence[tuple[str, str, object]],
 ) -> None:
     """The Summary sheet: what was checked and what bears on the period (``meta``, the lines
-    of :func:`summary_meta`: each count an alert when not zero, the sheet an officer opens
+    of :func:`~reporting.presentation.audit_xlsx.summary_lines.summary_meta`: each count an alert when not zero, the sheet an officer opens
     first names all of them), and the findings and money by game."""
     findings = ledger.findings_by_game
     extra_kinds = sorted(
@@ -116,60 +115,6 @@ def _write_summary(
         writer.append([("note", note)])
     writer.append([])
     _write_summary_rejects(writer, rejects, reasons, by_month=ledger.month is not None)
-
-
-def summary_meta(
-    book: _Book,
-    config: OperatorConfig,
-    result: VerifyResult,
-    outcomes: Sequence[OutcomeTest],
-    rtp: Sequence[RtpCheck],
-    publishing: Mapping[str, Sequence[str]] | None,
-    audit: MonthAudit | None,
-    unread: Sequence[str] | None = None,
-    late: int | None = None,
-) -> list[tuple[str, str, object]]:
-    """The Summary's lines above its table: the period, what was checked, and each count of
-    what bears on it (an :class:`_Alert`, emphasised when not zero; the Sign-off sheet gives
-    each one that is not zero a row for the reviewer's remarks)."""
-    meta: list[tuple[str, str, object]] = [
-        ("Period", TEXT, book.period),
-        ("As of", DATE, book.as_of),
-        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
-        ("Rounds checked", COUNT, result.rounds_checked),
-        ("Bets checked", COUNT, result.bets_checked),
-        ("Bets not verified", COUNT, result.bets_unverified),
-        (
-            "Rounds not verified (game not configured)",
-            COUNT,
-            _Alert(sum(result.unconfigured_rounds.values())),
-        ),
-        ("Checks not run", COUNT, _Alert(len(result.checks_not_run))),
-    ]
-    if unread is not None:  # the monthly job's inbox: its files not read
-        meta.append(("Inbox files not read", COUNT, _Alert(len(unread))))
-    if late is not None:  # the monthly job's: rounds of other months loaded, in no report
-        meta.append(("Rounds of other months in no report", COUNT, _Alert(late)))
-    if publishing is not None:  # the pages of the month: games whose pages are drafts
-        drafts = sum(1 for game in config.games if publishing.get(game))
-        meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
-    if audit is not None:  # the month's registers: its tables' idle stretches
-        meta.append(("Availability gaps", COUNT, _Alert(len(audit.gaps))))
-        unchecked = sum(game.availability_unchecked for game in config.games.values())
-        meta.append(("Live games not checked for availability", COUNT, _Alert(unchecked)))
-    meta += [
-        (
-            f"RTP checks outside {CONFIDENCE_LABEL}",
-            COUNT,
-            _Alert(sum(check.flagged for check in rtp)),
-        ),
-        (
-            f"Outcome tests outside {CONFIDENCE_LABEL}",
-            COUNT,
-            _Alert(sum(test.flagged for test in outcomes)),
-        ),
-    ]
-    return meta
 
 
 def _write_summary_rejects(
@@ -457,12 +402,13 @@ def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
         _Column("Bets loaded", COUNT),
         _Column("Duplicates skipped", COUNT),
         _Column("Rejected", COUNT),
+        _Column("Fields not read", WRAP, cap=30),
     ]
     rows = [
         (
             *(item.file_name, item.companion_name, item.sha256, item.size, item.format),
             *(item.lines_read, item.rounds_loaded, item.rounds_in_period, item.bets_loaded),
-            *(item.duplicates_skipped, item.rejected),
+            *(item.duplicates_skipped, item.rejected, ", ".join(item.fields_not_read) or None),
         )
         for item in ledger.ingest
     ]

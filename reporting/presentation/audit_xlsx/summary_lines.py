@@ -1,0 +1,94 @@
+"""The audit workbook's Summary lines above its table: the period, what was checked, and a
+count of each thing that bears on it (the Sign-off sheet gives each count that is not zero a
+row for the reviewer's remarks)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from reporting.config.loader import OperatorConfig
+from reporting.figures.audit_records import MonthAudit
+from reporting.figures.ledger import PeriodLedger
+from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
+from reporting.presentation.audit_xlsx.cells import COUNT, DATE, TEXT, _Alert, _Book
+from reporting.verify.run import VerifyResult
+
+__all__ = ["summary_meta"]
+
+#: A Summary line: its label, its cell kind and its value (an :class:`_Alert` for a count of
+#: what bears on the period).
+Line = tuple[str, str, object]
+
+
+def summary_meta(
+    book: _Book,
+    config: OperatorConfig,
+    result: VerifyResult,
+    outcomes: Sequence[OutcomeTest],
+    rtp: Sequence[RtpCheck],
+    publishing: Mapping[str, Sequence[str]] | None,
+    audit: MonthAudit | None,
+    unread: Sequence[str] | None = None,
+    late: int | None = None,
+    *,
+    ledger: PeriodLedger,
+) -> list[Line]:
+    """The Summary's lines above its table: the period, what was checked, and each count of
+    what bears on it (an :class:`_Alert`, emphasised when not zero; the Sign-off sheet gives
+    each one that is not zero a row for the reviewer's remarks). ``unread``, ``late`` and
+    ``publishing`` are the monthly job's (None: a line not shown), ``audit`` the month's
+    registers."""
+    # the files behind the period with fields of their own (the Ingest log names them)
+    unnamed = sum(1 for item in ledger.ingest if item.fields_not_read and item.rounds_in_period)
+    meta: list[Line] = [
+        ("Period", TEXT, book.period),
+        ("As of", DATE, book.as_of),
+        ("Tool version", TEXT, f"baccarat-report {book.tool_version}"),
+        ("Rounds checked", COUNT, result.rounds_checked),
+        ("Bets checked", COUNT, result.bets_checked),
+        ("Bets not verified", COUNT, result.bets_unverified),
+        (
+            "Rounds not verified (game not configured)",
+            COUNT,
+            _Alert(sum(result.unconfigured_rounds.values())),
+        ),
+        ("Checks not run", COUNT, _Alert(len(result.checks_not_run))),
+        ("Input files with fields not read", COUNT, _Alert(unnamed)),
+    ]
+    meta += _month_lines(config, publishing, audit, unread, late)
+    meta += [
+        (
+            f"RTP checks outside {CONFIDENCE_LABEL}",
+            COUNT,
+            _Alert(sum(check.flagged for check in rtp)),
+        ),
+        (
+            f"Outcome tests outside {CONFIDENCE_LABEL}",
+            COUNT,
+            _Alert(sum(test.flagged for test in outcomes)),
+        ),
+    ]
+    return meta
+
+
+def _month_lines(
+    config: OperatorConfig,
+    publishing: Mapping[str, Sequence[str]] | None,
+    audit: MonthAudit | None,
+    unread: Sequence[str] | None,
+    late: int | None,
+) -> list[Line]:
+    """The lines of what only a month's run knows, each where it is given."""
+    meta: list[Line] = []
+    if unread is not None:  # the monthly job's inbox: its files not read
+        meta.append(("Inbox files not read", COUNT, _Alert(len(unread))))
+    if late is not None:  # the monthly job's: rounds of other months loaded, in no report
+        meta.append(("Rounds of other months in no report", COUNT, _Alert(late)))
+    if publishing is not None:  # the pages of the month: games whose pages are drafts
+        drafts = sum(1 for game in config.games if publishing.get(game))
+        meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
+    if audit is not None:  # the month's registers: its tables' idle stretches
+        meta.append(("Availability gaps", COUNT, _Alert(len(audit.gaps))))
+        unchecked = sum(game.availability_unchecked for game in config.games.values())
+        meta.append(("Live games not checked for availability", COUNT, _Alert(unchecked)))
+    return meta

@@ -1,0 +1,197 @@
+"""Fields of a round log the tool does not read (an exporter's own: a list of side bets, a
+bonus paid on a bet, a dealer's name): every round still loads, and each file's are named in
+the ingest log, by ``ingest``, and by the month's warnings, so that the signed audit never says
+that everything was read while a field that may hold money was not."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from helpers import rows, run_main, write_csv_pair
+
+import reporting.ingest.worker
+from reporting.ingest.discovery import discover_sources
+from reporting.ingest.limits import MAX_NAMED_FIELDS
+from reporting.store.load import ingest
+from reporting.store.schema import connect
+from reporting.verify.bearing import month_alerts, reject_scope
+
+SIDE_BETS = [{"bet_id": "S-1", "type": "dragon_7", "stake": "5.00", "payout": "205.00"}]
+
+
+def load(db, paths, config, **options):
+    connection = connect(db)
+    try:
+        return ingest(connection, discover_sources(paths), config, base=db.parent, **options)
+    finally:
+        connection.close()
+
+
+def rounds_with_fields(make_round, make_bet) -> list[dict]:
+    """Two rounds: the first with a list of side bets and a bonus paid on its bet, the second
+    with a dealer's name written with an escape (a line json parses, not the fast check)."""
+    first = make_round("R-1", side_bets=SIDE_BETS, bets=[make_bet("R-1-B1", bonus_payout="10.00")])
+    second = make_round("R-2", hand_no=24, bets=[make_bet("R-2-B1")])
+    return [first, second]
+
+
+@pytest.mark.parametrize("where", ["in process", "worker"])
+def test_a_json_lines_files_fields_not_read_are_named_in_its_ingest_log(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl, monkeypatch, where
+):
+    monkeypatch.setattr(reporting.ingest.worker, "_usable_cpus", lambda: 2)
+    first, second = rounds_with_fields(make_round, make_bet)
+    dealer = json.dumps(second)[:-1] + ', "dealer": "Ren\\u00e9e"}'
+    log = write_jsonl(tmp_path / "log.jsonl", first, dealer, make_round("R-3", hand_no=25))
+    db = tmp_path / "store.sqlite"
+
+    result = load(db, [log], operator_config, worker_min_bytes=0 if where == "worker" else 10**9)
+
+    assert [item.rounds_loaded for item in result.files] == [3]  # every round loads
+    named = ("side_bets", "bets[].bonus_payout", "dealer")  # as met: a round's, its bets'
+    assert result.files[0].fields_not_read == named
+    assert rows(db, "SELECT fields_not_read FROM ingest_log") == [(json.dumps(list(named)),)]
+
+
+def test_a_file_of_the_spec_s_fields_alone_names_none(tmp_path, operator_config, make_round):
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    result = load(tmp_path / "store.sqlite", [log], operator_config)
+    assert result.files[0].fields_not_read == ()
+    assert rows(tmp_path / "store.sqlite", "SELECT fields_not_read FROM ingest_log") == [(None,)]
+
+
+def test_a_csv_pairs_columns_of_its_own_are_named_of_the_round_and_of_the_bet(
+    tmp_path, operator_config, make_round
+):
+    rounds_path, bets_path = write_csv_pair(tmp_path / "pair", [make_round("R-1")])
+    for path, column in ((rounds_path, "dealer"), (bets_path, "bonus_payout")):
+        table = list(csv.reader(path.open(encoding="utf-8", newline="")))
+        table = [[*table[0], column], *([*row, "x"] for row in table[1:])]
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows(table)
+
+    result = load(tmp_path / "store.sqlite", [tmp_path / "pair"], operator_config)
+
+    assert result.files[0].rounds_loaded == 1
+    assert result.files[0].fields_not_read == ("dealer", "bets[].bonus_payout")
+
+
+def test_a_file_of_a_thousand_fields_names_the_first_and_counts_the_rest(
+    tmp_path, operator_config, make_round
+):
+    record = make_round("R-1") | {f"extra_{n:04d}\n": n for n in range(1_000)}
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
+
+    result = load(tmp_path / "store.sqlite", [log], operator_config)
+
+    named = result.files[0].fields_not_read
+    assert len(named) == MAX_NAMED_FIELDS + 1
+    assert named[0] == "extra_0000\\n"  # one line: a name's line break is shown escaped
+    assert named[-1] == f"{1_000 - MAX_NAMED_FIELDS:,} more"
+
+
+def test_the_month_s_warnings_name_the_files_behind_it_and_no_other(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """A file's fields bear on the months it loaded rounds of: a warning, not an alert (an
+    export that adds a field is not an irregularity); ``verify --json`` and the summary say
+    it."""
+    first, second = rounds_with_fields(make_round, make_bet)
+    october = write_jsonl(tmp_path / "october.jsonl", first, second)
+    november = write_jsonl(
+        tmp_path / "november.jsonl",
+        make_round("N-1", settled_at="2026-11-03T18:40:41Z", dealer="Ann"),
+    )
+    db = tmp_path / "store.sqlite"
+    load(db, [october, november], operator_config)
+    connection = connect(db, create=False)
+    try:
+        alerts = {
+            month: month_alerts(
+                connection,
+                month,
+                findings_by_kind={},
+                unverified_rounds={},
+                scope=reject_scope(connection, month),
+            )
+            for month in ("2026-10", "2026-11", None)
+        }
+    finally:
+        connection.close()
+
+    assert alerts["2026-10"].fields_not_read == (
+        ("october.jsonl", ("side_bets", "bets[].bonus_payout")),
+    )
+    assert alerts["2026-11"].fields_not_read == (("november.jsonl", ("dealer",)),)
+    assert [name for name, _ in alerts[None].fields_not_read] == ["november.jsonl", "october.jsonl"]
+    assert alerts["2026-10"].exit_code == 0  # a warning: nothing else bears on the month
+    assert alerts["2026-10"].warnings == [
+        "october.jsonl: fields not read, so in no figure and no check: side_bets,"
+        " bets[].bonus_payout"
+    ]
+    assert alerts["2026-10"].to_document()["fields_not_read"] == {
+        "october.jsonl": ["side_bets", "bets[].bonus_payout"]
+    }
+
+
+def test_ingest_warns_of_them_and_its_json_names_them(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1", side_bets=SIDE_BETS))
+    db = str(tmp_path / "store.sqlite")
+    config = str(sample_config_path)
+
+    run = run_main("ingest", "--db", db, "--config", config, str(log))
+    second = tmp_path / "again.jsonl"
+    write_jsonl(second, make_round("R-2", hand_no=24, side_bets=SIDE_BETS))
+    as_json = run_main("ingest", "--db", db, "--config", config, "--json", str(second))
+
+    assert run.returncode == 0, run.stderr
+    assert (
+        "log.jsonl: fields not read, so in no figure and no check: side_bets (the tool reads"
+        " the round log's fields; the audit names these)"
+    ) in run.stderr
+    assert json.loads(as_json.stdout)["files"][0]["fields_not_read"] == ["side_bets"]
+
+
+def test_the_signed_audit_names_them_and_no_longer_says_everything_was_read(
+    tmp_path, sample_config_path, make_round, make_bet, write_jsonl
+):
+    """The audit sweep's case: a provider's export carried its side bets under a list of its
+    own and a bonus paid on a bet; both loaded without a word, and the report said "Every
+    record of the month's files was read, every round and bet verified". The report, the
+    workbook's Summary and Ingest log, and verify's own lines now name them."""
+    from openpyxl import load_workbook
+
+    log = write_jsonl(tmp_path / "log.jsonl", *rounds_with_fields(make_round, make_bet))
+    db, config = str(tmp_path / "store.sqlite"), str(sample_config_path)
+    assert run_main("ingest", "--db", db, "--config", config, str(log)).returncode == 0
+    workbook, report = tmp_path / "audit.xlsx", tmp_path / "report"
+    run = run_main(
+        *("verify", "--db", db, "--config", config, "--month", "2026-10"),
+        *("--workbook", str(workbook), "--report", str(report), "--as-of", "2026-11-05"),
+    )
+
+    said = (
+        "log.jsonl: fields not read, so in no figure and no check: side_bets, bets[].bonus_payout"
+    )
+    assert said in run.stdout, run.stdout + run.stderr
+    page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
+    assert "Every record of the month" not in page
+    assert (
+        "the tool does not read: <code>side_bets</code>, <code>bets[].bonus_payout</code>. What"
+        " they hold (a side bet, a bonus paid) is in no figure of this report and no check"
+        " judged it"
+    ) in page
+    book = load_workbook(workbook)
+    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row}
+    assert summary["Input files with fields not read"] == 1
+    ingest_log = list(book["Ingest log"].iter_rows(values_only=True))
+    column = ingest_log[0].index("Fields not read")
+    assert [row[column] for row in ingest_log[1:] if str(row[0]).endswith("log.jsonl")] == [
+        "side_bets, bets[].bonus_payout"
+    ]
