@@ -60,7 +60,11 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "ingest_log": (
         "Every file loaded, once (by its sha256), with what it contributed.",
-        {"ingested_at": _UTC, "file_sha256": "sha256 of the file's bytes"},
+        {
+            "ingested_at": _UTC,
+            "file_sha256": "sha256 of the file's bytes",
+            "fields_not_read": "its fields no check reads (JSON list), or empty",
+        },
     ),
     "ingest_months": (
         "Each file's rounds, and its rejected lines of a month of their own, by reporting"
