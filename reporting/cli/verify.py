@@ -150,6 +150,7 @@ def verify_command(
                 availability=availability,
                 scope=scope,
                 misplaced_rounds=result.misplaced_rounds,
+                shoes=result.shoes,
             )
             written = _write_audit(
                 connection,

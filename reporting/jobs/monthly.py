@@ -482,13 +482,13 @@ def _verify_month(
 def _log_alerts(alerts: MonthAlerts, month: str, log: Log) -> None:
     """The exit code's reasons, each a warning of the log (which the journal's priority filter
     finds; the inbox's unread files and the pages' problems were warnings of their steps);
-    then the files' fields not read, warnings too, of no alert (as the checks not run, which
-    verify logged)."""
+    then the files' fields not read and the shoes' hands missing, warnings too, of no alert
+    (as the checks not run, which verify logged)."""
     for name, lines in alerts.alert_sections():
         if name not in ("unread", "publishing"):
             for line in lines:
                 log(f"month {month}: warning: {line.strip()}")
-    for line in alerts.fields_not_read_lines:
+    for line in alerts.fields_not_read_lines + alerts.hands_missing_lines:
         log(f"month {month}: warning: {line}")
 
 
@@ -534,6 +534,7 @@ def _write_audit(
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
         misplaced_rounds=verified.misplaced_rounds,
         late_rounds=[(item.month, item.rounds, item.ahead) for item in run.late],
+        shoes=verified.shoes,
     )
     _log_alerts(alerts, month, log)
     workbook, report = write_month_workbook(

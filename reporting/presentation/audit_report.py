@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
+from itertools import groupby
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -54,7 +55,12 @@ from reporting.presentation.i18n import make_environment
 from reporting.presentation.listing import Shown, first_of
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
 from reporting.records import Month, finding_title
-from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
+from reporting.verify.bearing import (
+    MonthAlerts,
+    RejectedFile,
+    RejectedRecord,
+    describe_missing,
+)
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
 
@@ -266,6 +272,8 @@ class AuditReport:
     late_rounds: tuple[tuple[str, int, bool], ...]
     # file, the names of its fields the tool does not read (of the files behind the month)
     fields_not_read: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # game id, its shoes whose hand numbers skip some, in a line (bearing.describe_missing)
+    hands_missing: tuple[tuple[str, str], ...] = ()
 
     bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
     # Outside their 99.9% bounds (unlikely by chance; no rule broken): every bet type's RTP,
@@ -366,6 +374,7 @@ class AuditReport:
             or self.checks_not_run
             or self.availability_unchecked
             or self.fields_not_read
+            or self.hands_missing
         )
 
     @property
@@ -602,6 +611,10 @@ def build_audit_report(
         unverified_rounds=tuple(sorted(alerts.unverified_rounds.items())),
         late_rounds=alerts.late_rounds,
         fields_not_read=alerts.fields_not_read,
+        hands_missing=tuple(
+            (game_id, describe_missing(list(shoes)))
+            for game_id, shoes in groupby(alerts.hands_missing, key=attrgetter("game_id"))
+        ),
         misplaced_rounds=tuple(
             (game_id, rounds, timezone)
             for game_id, (rounds, timezone) in sorted(alerts.misplaced_rounds.items())

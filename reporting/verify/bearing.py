@@ -19,11 +19,12 @@ A month's alerts:
 
 Beside the alerts, a month's **warnings** say what could not be checked: per game, the
 checks that could not judge some records for want of a field (no shoe id, no bet placement
-time: :mod:`reporting.verify.coverage`), and per file behind the month, the fields it holds
-that the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``),
-whose content is in no figure and no check. They are shown wherever the alerts are, but do
-not change the exit code by themselves: an export that lacks a field, or adds one, is not an
-irregularity.
+time: :mod:`reporting.verify.coverage`); per file behind the month, the fields it holds that
+the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``), whose
+content is in no figure and no check; and per game, the shoes whose hand numbers skip some
+(hands 1, 2, 4: hand 3 is in no log loaded, nor its bets). They are shown wherever the alerts
+are, but do not change the exit code by themselves: an export that lacks a field, or adds
+one, is not an irregularity, and a hand missing may be in a log still to come.
 
 How a rejected line bears on a month. A rejected line whose game (one configured) and
 settlement time could be read has a reporting month, as a round has: it bears on that month,
@@ -48,16 +49,20 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import NamedTuple
 
 from reporting.errors import printable
 from reporting.records import SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
+from reporting.verify.shoes import ShoeSummary
 
 __all__ = [
     "FILES_NAMED",
     "first_named",
     "REJECTS_SHOWN",
+    "MissingHands",
     "MonthAlerts",
+    "describe_missing",
     "RejectedFile",
     "RejectedRecord",
     "RejectScope",
@@ -207,6 +212,8 @@ class MonthAlerts:
     #: The files behind the period with fields the tool does not read, by name: (file,
     #: names) (:class:`reporting.ingest.sources.UnreadFields`).
     fields_not_read: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The shoes of the period whose hand numbers skip some, by game, table and shoe.
+    hands_missing: tuple[MissingHands, ...] = ()
 
     @property
     def findings(self) -> int:
@@ -312,10 +319,22 @@ class MonthAlerts:
     def warnings(self) -> list[str]:
         """What could not be checked, one line per game, then what was not read, one line
         per file (not an alert: see the module)."""
+        return (
+            [
+                describe_game(game, entries)
+                for game, entries in groupby(self.checks_not_run, key=lambda entry: entry.game_id)
+            ]
+            + self.fields_not_read_lines
+            + self.hands_missing_lines
+        )
+
+    @property
+    def hands_missing_lines(self) -> list[str]:
+        """The warnings of :attr:`hands_missing`, one line a game."""
         return [
-            describe_game(game, entries)
-            for game, entries in groupby(self.checks_not_run, key=lambda entry: entry.game_id)
-        ] + self.fields_not_read_lines
+            f"{game}: {describe_missing(list(shoes))}"
+            for game, shoes in groupby(self.hands_missing, key=lambda shoe: shoe.game_id)
+        ]
 
     @property
     def fields_not_read_lines(self) -> list[str]:
@@ -363,6 +382,7 @@ class MonthAlerts:
             "alerts": self.alerts,
             "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
             "fields_not_read": {name: list(fields) for name, fields in self.fields_not_read},
+            "hands_missing": [shoe._asdict() for shoe in self.hands_missing],
             "warnings": self.warnings,
         }
 
@@ -380,6 +400,7 @@ def month_alerts(
     scope: RejectScope | None = None,
     misplaced_rounds: Mapping[str, tuple[int, str]] | None = None,
     late_rounds: Iterable[tuple[str, int, bool]] = (),
+    shoes: Iterable[ShoeSummary] = (),
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
     rejected lines of the files behind the month (read from the store; the first
@@ -389,7 +410,8 @@ def month_alerts(
     :func:`reject_scope`, if read already. ``misplaced_rounds``: verify's count of the
     month's rounds that settled outside it in their game's zone now
     (:func:`reporting.verify.coverage.misplaced_rounds`); ``late_rounds``: the monthly run's
-    rounds of other months in no report."""
+    rounds of other months in no report; ``shoes``: verify's shoe summaries, whose hands
+    missing are named."""
     scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
     return MonthAlerts(
@@ -417,6 +439,60 @@ def month_alerts(
         misplaced_rounds=dict(misplaced_rounds or {}),
         late_rounds=tuple(late_rounds),
         fields_not_read=_fields_not_read(connection, scope),
+        hands_missing=_hands_missing(shoes),
+    )
+
+
+def _hands_missing(shoes: Iterable[ShoeSummary]) -> tuple[MissingHands, ...]:
+    """The shoes whose hand numbers skip some, by game, table and shoe."""
+    found = (
+        MissingHands(
+            shoe.game_id, shoe.table_id, shoe.shoe_id, shoe.hands_missing, shoe.first_missing
+        )
+        for shoe in shoes
+        if shoe.hands_missing
+    )
+    return tuple(sorted(found))
+
+
+class MissingHands(NamedTuple):
+    """A shoe whose hand numbers skip some: how many, and the first of them."""
+
+    game_id: str
+    table_id: str
+    shoe_id: str
+    missing: int
+    first: tuple[int, ...]
+
+
+#: The shoes with hands missing a warning names (the rest are counted).
+SHOES_NAMED = 3
+
+
+def describe_missing(shoes: Sequence[MissingHands]) -> str:
+    """One game's shoes with hands missing, in a line: how many shoes and hands, the first
+    :data:`SHOES_NAMED` shoes with their first missing hands.
+
+    >>> describe_missing([MissingHands("g", "T1", "S1", 2, (3, 4)), MissingHands("g", "T1", "S2", 1, (7,))])
+    '2 shoes with hands missing (3 hand numbers no round holds: rounds dealt and in no log loaded, nor their bets): shoe S1 at T1, hands 3, 4; shoe S2 at T1, hand 7'
+    """
+    hands = sum(shoe.missing for shoe in shoes)
+    named = []
+    for shoe in shoes[:SHOES_NAMED]:
+        numbers = ", ".join(map(str, shoe.first))
+        more = shoe.missing - len(shoe.first)
+        numbers += f" and {more:,} more" if more > 0 else ""
+        which = "hand" if shoe.missing == 1 else "hands"
+        named.append(
+            f"shoe {printable(shoe.shoe_id)} at {printable(shoe.table_id)}, {which} {numbers}"
+        )
+    if len(shoes) > SHOES_NAMED:
+        named.append(f"and {len(shoes) - SHOES_NAMED:,} more shoes: see the Shoes sheet")
+    what = "shoe" if len(shoes) == 1 else "shoes"
+    numbers = "hand number" if hands == 1 else "hand numbers"
+    return (
+        f"{len(shoes):,} {what} with hands missing ({hands:,} {numbers} no round holds: rounds"
+        f" dealt and in no log loaded, nor their bets): {'; '.join(named)}"
     )
 
 

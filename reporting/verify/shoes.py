@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # the roads import this module: a rule sheet loads no store, 
     from reporting.store.reading import SourceFiles
 
 __all__ = [
+    "MISSING_NAMED",
     "WINNER_CODES",
     "ShoeFindings",
     "ShoeHand",
@@ -122,7 +123,9 @@ class ShoeSummary:
     Times are the store's UTC text; ``rounds`` counts the settled hands (``len(hands)``),
     ``void_rounds`` the rounds declared void, ``cards_dealt`` the cards of every round as
     logged (a void round's partial deal included). Banker, Player and tie wins sum to
-    ``rounds``. ``findings`` counts the findings of the month in scope on the shoe's rounds;
+    ``rounds``. ``hands_missing`` counts the hand numbers (void rounds' included) below the
+    highest that no round holds. ``findings`` counts the findings of the month in scope on the
+    shoe's rounds;
     ``finding_hands`` the hands holding them, numbered from 1 in dealing order as the roads
     number them (a finding on a void round has no hand: it is counted, not numbered).
     """
@@ -143,12 +146,17 @@ class ShoeSummary:
     hands: bytes
     findings: int = 0
     finding_hands: tuple[int, ...] = ()
+    #: Hand numbers below the shoe's highest that no round of the store holds (its rounds
+    #: numbered 1, 2, 4: hand 3 was dealt and is in no log loaded), and the first
+    #: :data:`MISSING_NAMED` of them; 0 where a round of the shoe has no hand number.
+    hands_missing: int = 0
+    first_missing: tuple[int, ...] = ()
 
 
 class _Tally:
     """A shoe's summary while its rounds come."""
 
-    __slots__ = ("cards", "first", "hands", "in_scope", "last", "round", "voids")
+    __slots__ = ("cards", "first", "hands", "in_scope", "last", "numbers", "round", "voids")
 
     def __init__(self, round: Round):
         self.round = round  # the first: its game, table and shoe
@@ -156,6 +164,7 @@ class _Tally:
         self.hands = bytearray()
         self.voids = self.cards = 0
         self.in_scope = False
+        self.numbers: set[int] | None = set()  # the hand numbers; None: a round has none
 
     def summary(self) -> ShoeSummary:
         hands = bytes(self.hands)
@@ -178,7 +187,30 @@ class _Tally:
             banker_pairs=pairs[0b01] + pairs[0b11],
             player_pairs=pairs[0b10] + pairs[0b11],
             hands=hands,
+            **_missing(self.numbers),
         )
+
+
+#: The missing hand numbers a shoe's summary names (the rest are counted).
+MISSING_NAMED = 10
+
+
+def _missing(numbers: set[int] | None) -> dict[str, object]:
+    """The hand numbers below the highest of ``numbers`` that it lacks: how many, and the
+    first :data:`MISSING_NAMED` (from the gaps between the numbers held, never a range of
+    every number: a hostile hand number of a million costs no more than a real one)."""
+    if not numbers:
+        return {}
+    held = sorted(numbers)
+    count = held[-1] - len(held)
+    first: list[int] = []
+    below = 0
+    for number in held:
+        first.extend(range(below + 1, min(number, below + 1 + MISSING_NAMED - len(first))))
+        if len(first) >= MISSING_NAMED:
+            break
+        below = number
+    return {"hands_missing": count, "first_missing": tuple(first)}
 
 
 def summarize_shoe(
@@ -211,6 +243,11 @@ def summarize_shoe(
             tally.last = settled_at
         if month is None or round.report_month == month:
             tally.in_scope = True
+        if tally.numbers is not None:
+            if round.hand_no is None:
+                tally.numbers = None  # which hands are missing cannot be told
+            else:
+                tally.numbers.add(round.hand_no)
         player, banker = round.player_cards, round.banker_cards
         tally.cards += len(player.split()) + len(banker.split())
         if round.status == "void":

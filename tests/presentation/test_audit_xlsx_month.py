@@ -264,7 +264,7 @@ def test_shoes_sheet_shows_each_shoe_and_emphasises_a_shoe_with_findings(month):
         (
             *(s.game_id, s.table_id, s.shoe_id, s.first_settled_at, s.last_settled_at),
             *(s.rounds, s.banker_wins, s.player_wins, s.ties, s.banker_pairs, s.player_pairs),
-            *(s.cards_dealt, s.void_rounds, s.findings),
+            *(s.cards_dealt, s.void_rounds, s.hands_missing, s.findings),
         )
         for s in ordered
     ]

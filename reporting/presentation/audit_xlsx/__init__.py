@@ -169,7 +169,10 @@ def write_audit_workbook(
     currencies = {game.currency for game in config.games.values()}
     # What bears on the period: the Summary's counts, and the Sign-off's rows for remarks.
     meta = summary_meta(
-        book, config, result, outcomes, rtp, publishing, audit, unread, late, ledger=ledger
+        book,
+        *(config, result, outcomes, rtp, publishing, audit, unread, late),
+        ledger=ledger,
+        shoes=shoes,
     )
     writers: dict[str, Callable[[], None]] = {
         "Summary": lambda: _write_summary(

@@ -157,7 +157,8 @@ def _write_gaps(book: _Book, audit: MonthAudit) -> None:
 
 
 def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
-    """Per shoe: its hands and outcomes, pairs, cards dealt; a shoe with findings emphasised."""
+    """Per shoe: its hands and outcomes, pairs, cards dealt, the hand numbers it skips; a shoe
+    with findings or hands missing emphasised."""
     columns = [
         _Column("Game", TEXT),
         _Column("Table", TEXT),
@@ -172,6 +173,7 @@ def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
         _Column("Player pairs", COUNT),
         _Column("Cards dealt", COUNT),
         _Column("Void rounds", COUNT),
+        _Column("Hands missing", COUNT),
         _Column("Findings", COUNT),
     ]
     ordered = sorted(
@@ -183,11 +185,12 @@ def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
             *(shoe.first_settled_at, shoe.last_settled_at, shoe.rounds),
             *(shoe.banker_wins, shoe.player_wins, shoe.ties),
             *(shoe.banker_pairs, shoe.player_pairs, shoe.cards_dealt, shoe.void_rounds),
-            shoe.findings,
+            *(shoe.hands_missing, shoe.findings),
         )
         for shoe in ordered
     ]
-    _write_table(book, "Shoes", columns, rows, lambda row: "flagged" if row[-1] else None)
+    flagged = lambda row: "flagged" if row[-1] or row[-2] else None  # noqa: E731
+    _write_table(book, "Shoes", columns, rows, flagged)
 
 
 def _write_limits(book: _Book, audit: MonthAudit) -> None:

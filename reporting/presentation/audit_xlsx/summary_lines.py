@@ -12,6 +12,7 @@ from reporting.figures.ledger import PeriodLedger
 from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
 from reporting.presentation.audit_xlsx.cells import COUNT, DATE, TEXT, _Alert, _Book
 from reporting.verify.run import VerifyResult
+from reporting.verify.shoes import ShoeSummary
 
 __all__ = ["summary_meta"]
 
@@ -32,12 +33,13 @@ def summary_meta(
     late: int | None = None,
     *,
     ledger: PeriodLedger,
+    shoes: Sequence[ShoeSummary] | None = None,
 ) -> list[Line]:
     """The Summary's lines above its table: the period, what was checked, and each count of
     what bears on it (an :class:`_Alert`, emphasised when not zero; the Sign-off sheet gives
     each one that is not zero a row for the reviewer's remarks). ``unread``, ``late`` and
     ``publishing`` are the monthly job's (None: a line not shown), ``audit`` the month's
-    registers."""
+    registers, ``shoes`` verify's shoe summaries (the Shoes sheet's)."""
     # the files behind the period with fields of their own (the Ingest log names them)
     unnamed = sum(1 for item in ledger.ingest if item.fields_not_read and item.rounds_in_period)
     meta: list[Line] = [
@@ -56,6 +58,9 @@ def summary_meta(
         ("Input files with fields not read", COUNT, _Alert(unnamed)),
     ]
     meta += _month_lines(config, publishing, audit, unread, late)
+    if shoes is not None:  # rounds dealt from a shoe that no log loaded holds
+        skipping = sum(1 for shoe in shoes if shoe.hands_missing)
+        meta.append(("Shoes with hands missing", COUNT, _Alert(skipping)))
     meta += [
         (
             f"RTP checks outside {CONFIDENCE_LABEL}",
