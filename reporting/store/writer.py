@@ -226,7 +226,9 @@ class BatchWriter:
                 )
             else:
                 where = f"line {earlier.source_line} of this file"
-                rejects.append(self._conflict(record, where, self._content(earlier)))
+                rejects.append(
+                    self._conflict(record, where, self._content(earlier), earlier.report_month)
+                )
         kept = list(fresh.values())
         return (
             [astuple(record)[: len(_ROUND_COLUMNS)] for record in kept],
@@ -241,21 +243,21 @@ class BatchWriter:
         connection = self.connection
         given = {row[_ROUND_ID]: row for row in rounds}
         stored = connection.execute(
-            "SELECT round_id, ingest_id, source_line FROM rounds"
+            "SELECT round_id, ingest_id, source_line, report_month FROM rounds"
             " WHERE round_id IN (SELECT value FROM json_each(?))",
             (json.dumps(list(given)),),
         ).fetchall()
         earlier = [
-            (round_id, ingest_id, source_line)
-            for round_id, ingest_id, source_line in stored
+            (round_id, ingest_id, source_line, month)
+            for round_id, ingest_id, source_line, month in stored
             if (ingest_id, source_line) != (self.ingest_id, given[round_id][_SOURCE_LINE])
         ]  # the rest: this very row, inserted now
-        kept_out = {round_id for round_id, _, _ in earlier}
+        kept_out = {round_id for round_id, *_ in earlier}
         bets_of: dict[str, list[Bet]] = {round_id: [] for round_id in kept_out}
         for bet in bets:
             if bet[_BET_ROUND_ID] in kept_out:
                 bets_of[bet[_BET_ROUND_ID]].append(Bet(*bet))
-        for round_id, ingest_id, source_line in earlier:
+        for round_id, ingest_id, source_line, month in earlier:
             record = Round(*given[round_id], bets_of[round_id])
             kept = stored_round_content(connection, round_id)
             if kept == self._content(record):
@@ -265,10 +267,10 @@ class BatchWriter:
                 rejects += self._apart_parts(record, source_line, kept or (), month)
             elif ingest_id == self.ingest_id:
                 where = f"line {source_line} of this file"
-                rejects.append(self._conflict(record, where, kept or ()))
+                rejects.append(self._conflict(record, where, kept or (), month))
             else:
                 where = f"{self._source_name(ingest_id)}:{source_line}"
-                rejects.append(self._conflict(record, where, kept or ()))
+                rejects.append(self._conflict(record, where, kept or (), month))
         return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
@@ -304,7 +306,12 @@ class BatchWriter:
         bets = tuple(sorted(_bet_content(bet) for bet in record.bets))
         return (*_round_content(record), bets)
 
-    def _conflict(self, record: Round, where: str, kept: tuple) -> RejectedLine:
+    def _conflict(self, record: Round, where: str, kept: tuple, month: str) -> RejectedLine:
+        """The reject of ``record``, a round loaded before (at ``where``, of content ``kept``,
+        in reporting ``month``) with other content. It bears on the stored round's month,
+        whose figures hold the round it casts doubt on: a re-send that moves a round of 31
+        October past midnight was told of in November's audit alone, and October's, which
+        counts the round, said nothing of it."""
         content = self._content(record)
         return RejectedLine(
             source_file=self.result.file,
@@ -314,7 +321,7 @@ class BatchWriter:
             f" content ({_difference(kept, content)}); the stored round is kept",
             raw_text=json.dumps(dict(zip(_LOG_NAMES, content, strict=True)), ensure_ascii=False),
             round_id=record.round_id,
-            report_month=record.report_month,
+            report_month=month,
         )
 
     def _apart_parts(
@@ -346,7 +353,9 @@ class BatchWriter:
                 report_month=first_month,
             ),
             replace(
-                self._conflict(record, f"line {first_line} of this file", first),
+                self._conflict(
+                    record, f"line {first_line} of this file", first, record.report_month
+                ),
                 message=f"round {round_id!r} has rows at line {first_line} and again here,"
                 f" {between} part is loaded",
             ),
@@ -355,7 +364,7 @@ class BatchWriter:
     def _apart_again(self, record: Round, first_line: int) -> RejectedLine:
         """The reject of a later part of a round found apart before: not loaded either."""
         return replace(
-            self._conflict(record, f"line {first_line} of this file", ()),
+            self._conflict(record, f"line {first_line} of this file", (), record.report_month),
             message=f"round {record.round_id!r} has rows apart in this file (its first at line"
             f" {first_line}, not loaded): a round's rows must be together; this part is not"
             " loaded either",

@@ -27,7 +27,8 @@ are, but do not change the exit code by themselves: an export that lacks a field
 one, is not an irregularity, and a hand missing may be in a log still to come.
 
 How a rejected line bears on a month. A rejected line whose game (one configured) and
-settlement time could be read has a reporting month, as a round has: it bears on that month,
+settlement time could be read has a reporting month, as a round has (a conflict, the stored
+round's, whose figures count the round it casts doubt on): it bears on that month,
 and on no other (an October round rejected for its stake is October's, whatever else its file
 holds). Any other rejected line has no month of its own; it bears on a month through its file:
 

@@ -292,6 +292,37 @@ def test_a_known_round_with_other_content_is_a_conflict_and_is_not_overwritten(
     assert raw_text
 
 
+@pytest.mark.parametrize("same_file", [False, True], ids=["a later file", "the same file"])
+def test_a_conflict_that_moves_a_round_into_the_next_month_bears_on_the_stored_round_s_month(
+    tmp_path, sample_config_path, make_round, write_jsonl, same_file
+):
+    """A provider re-sent a round of 31 October 23:59:50 Rome time as settled after midnight:
+    the conflict was given the line's month, November, and October's audit, which counts the
+    stored round, said nothing of it. It bears on the stored round's month now."""
+    db = tmp_path / "store.sqlite"
+    stored = make_round("R-1", settled_at="2026-10-31T22:59:50Z")  # 23:59:50 in Rome
+    resent = make_round("R-1", settled_at="2026-10-31T23:00:10Z")  # 00:00:10 on 1 November
+    if same_file:
+        cli_json(
+            sample_config_path,
+            str(write_jsonl(tmp_path / "a.jsonl", stored, resent)),
+            "--db",
+            str(db),
+        )
+    else:
+        cli_json(
+            sample_config_path, str(write_jsonl(tmp_path / "a.jsonl", stored)), "--db", str(db)
+        )
+        cli_json(
+            sample_config_path, str(write_jsonl(tmp_path / "b.jsonl", resent)), "--db", str(db)
+        )
+
+    assert rows(db, "SELECT report_month FROM rounds") == [("2026-10",)]
+    assert rows(db, "SELECT reason, report_month FROM rejected_records") == [
+        ("conflict", "2026-10")
+    ]
+
+
 @pytest.mark.parametrize(
     "change",
     [
