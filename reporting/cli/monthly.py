@@ -296,36 +296,46 @@ def monthly_document(result: MonthlyResult) -> dict:
 
 
 def _sheets_to_read(alerts: MonthAlerts) -> list[str]:
-    """The audit workbook's sheets that hold what the alerts are about."""
-    sheets = ["Summary"]
-    if alerts.findings:
-        sheets.append("Findings")
-    if alerts.rejected:
-        sheets.append("Rejected records")
-    if alerts.publishing:
-        sheets.append("Pages")
-    return sheets
+    """The audit workbook's sheets that hold what the alerts and warnings are about, in the
+    workbook's order (tests/cli/test_monthly_summary.py holds them to its sheets)."""
+    held = (
+        ("Findings", alerts.findings),
+        ("Availability gaps", alerts.availability),
+        ("Shoes", alerts.hands_missing),
+        ("Checks not run", alerts.checks_not_run),
+        ("Rejected records", alerts.rejected or alerts.unread_files),
+        ("Ingest log", alerts.fields_not_read),
+        ("Pages", alerts.publishing),
+    )
+    return ["Summary", *(sheet for sheet, present in held if present)]
 
 
 def _summary(result: MonthlyResult) -> None:
     """Where the reports are, then every alert that bears on each month: the exit code's
     reasons, worded once by :class:`reporting.verify.bearing.MonthAlerts`."""
+    from reporting.verify.bearing import rejected_lines_bear
+
     for month in result.months:
         typer.echo(f"Reports for {month.month} ({', '.join(month.games)}): {month.folder}")
         typer.echo(f"  {len(month.files)} files, manifest: {month.folder / 'manifest.json'}")
-        if not month.findings:
+        alerts, warnings = month.alerts.alerts, month.alerts.warnings
+        if not month.findings and not month.alerts.all_read_and_checked:
+            typer.echo(
+                "  no findings in the checks that ran: every payout they recomputed matches and"
+                " every rule they judged holds (see what was not read or not checked below)"
+            )
+        elif not month.findings:
             typer.echo("  no findings: every payout matches and every round follows the rules")
-        alerts = month.alerts.alerts
         for line in alerts:
             typer.echo(f"  {line}")
-        for line in month.alerts.warnings:  # what could not be checked: no alert by itself
+        for line in warnings:  # what could not be checked: no alert by itself
             typer.echo(f"  warning: {line}")
-        if alerts:
+        if alerts or warnings:
             typer.echo(
                 f"  see audit-{month.month}.xlsx ({', '.join(_sheets_to_read(month.alerts))})"
             )
     if result.rejected_elsewhere:
         typer.echo(
-            f"{result.rejected_elsewhere:,} rejected lines bear on other months"
+            f"{rejected_lines_bear(result.rejected_elsewhere)} on other months"
             f" ({', '.join(result.rejected_months)}): see `verify --month` of each"
         )

@@ -204,7 +204,7 @@ def _records(
                 number += skip_blank_run(handle)
             else:
                 refuse_if_cut(name, number, data)
-                problem = error_of_decoding(error, bet_types)
+                problem = error_of_decoding(error, bet_types, data)
                 yield _rejected(name, number, problem, data, _facts_of(data, validator))
         except RecordError as problem:
             yield _rejected(name, number, problem, data, _facts_of(data, validator))

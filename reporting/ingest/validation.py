@@ -61,6 +61,27 @@ __all__ = [
 ]
 
 
+#: Where msgspec says a JSON text went wrong ("invalid character (byte 9)").
+_AT_BYTE = re.compile(r"\(byte ([0-9]+)\)")
+
+
+def _cut_short(text: str, data: bytes) -> bool:
+    """Whether msgspec's ``text`` puts the fault at the end of the line ``data`` (its last
+    byte but whitespace, or past it): its JSON was cut short, not spoilt in the middle.
+
+    >>> _cut_short("Input data was truncated", b'{"a": 1,')
+    True
+    >>> _cut_short("JSON is malformed: invalid character (byte 9)", b'{"a": "xy\\n')
+    True
+    >>> _cut_short("JSON is malformed: invalid character (byte 6)", b'{"a": x}\\n')
+    False
+    """
+    if "truncated" in text:
+        return True
+    at = _AT_BYTE.search(text)
+    return at is not None and int(at.group(1)) >= len(data.rstrip(b" \t\r\n"))
+
+
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
 
 # An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
@@ -175,12 +196,19 @@ def round_decoder(bet_types: tuple[str, ...]) -> msgspec.json.Decoder:
 
 
 def error_of_decoding(
-    error: msgspec.MsgspecError, bet_types: tuple[str, ...] = BET_TYPES
+    error: msgspec.MsgspecError, bet_types: tuple[str, ...] = BET_TYPES, data: bytes = b""
 ) -> RecordError:
     """Map msgspec's message to a reject reason of the CLI contract and a readable message
-    (an unknown bet type's lists ``bet_types``, those the reader knows)."""
+    (an unknown bet type's lists ``bet_types``, those the reader knows). ``data``, the line:
+    one whose JSON is cut short (it ends, or its text ends in a line break, before the JSON
+    does) is said to be so, where msgspec names a byte or input "truncated"."""
     text = str(error)
     if not isinstance(error, msgspec.ValidationError):
+        if data and _cut_short(text, data):
+            return RecordError(
+                RejectReason.BAD_JSON,
+                "not valid JSON: the line ends before its JSON does (cut short?)",
+            )
         return RecordError(RejectReason.BAD_JSON, f"not valid JSON: {text}")
     problem, _, path = text.partition(" - at `$")
     path = path.rstrip("`").lstrip(".")

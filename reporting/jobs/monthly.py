@@ -71,7 +71,12 @@ from reporting.store.announced import (
     unannounced_months,
 )
 from reporting.store.load import IngestResult, ingest, read_with
-from reporting.verify.bearing import MonthAlerts, first_named, month_alerts
+from reporting.verify.bearing import (
+    MonthAlerts,
+    first_named,
+    month_alerts,
+    rejected_lines_bear,
+)
 from reporting.verify.partitions import Runner
 from reporting.verify.run import VerifyResult, verify
 
@@ -254,7 +259,7 @@ def _finish(
             - set(months)
         )
         log(
-            f"other months: warning: {result.rejected_elsewhere:,} rejected lines bear on other"
+            f"other months: warning: {rejected_lines_bear(result.rejected_elsewhere)} on other"
             f" months than {', '.join(sorted(months))} ({', '.join(result.rejected_months)}):"
             " see verify --month of each"
         )

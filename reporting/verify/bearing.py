@@ -22,7 +22,7 @@ checks that could not judge some records for want of a field (no shoe id, no bet
 time: :mod:`reporting.verify.coverage`); per file behind the month, the fields it holds that
 the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``), whose
 content is in no figure and no check; and per game, the shoes whose hand numbers skip some
-(hands 1, 2, 4: hand 3 is in no log loaded, nor its bets). They are shown wherever the alerts
+(hands 1, 2, 4: no round loaded is hand 3: it is in no log, or its line was rejected). They are shown wherever the alerts
 are, but do not change the exit code by themselves: an export that lacks a field, or adds
 one, is not an irregularity, and a hand missing may be in a log still to come.
 
@@ -69,6 +69,7 @@ __all__ = [
     "RejectScope",
     "month_alerts",
     "reject_scope",
+    "rejected_lines_bear",
 ]
 
 #: The rejected records a month's alerts carry line by line (the first, by file and line):
@@ -236,6 +237,20 @@ class MonthAlerts:
         return dict(sorted(totals.items()))
 
     @property
+    def all_read_and_checked(self) -> bool:
+        """Whether every record of the period was read and checked: no rejected line, inbox
+        file not read, round not verified, late or misplaced, and no warning (a check not
+        run, a field not read, a hand missing)."""
+        return not (
+            self.rejected_files
+            or self.unread_files
+            or self.unverified_rounds
+            or self.late_rounds
+            or self.misplaced_rounds
+            or self.warnings
+        )
+
+    @property
     def alerts(self) -> list[str]:
         """Why the period needs a look, one line each (empty: nothing wrong found)."""
         return [line for _, lines in self.alert_sections() for line in lines]
@@ -248,9 +263,10 @@ class MonthAlerts:
         sections: list[tuple[str, list[str]]] = []
         if self.findings:
             kinds = ", ".join(f"{k} {n:,}" for k, n in sorted(self.findings_by_kind.items()) if n)
-            sections.append(("findings", [f"{self.findings:,} findings in {period} ({kinds})"]))
+            found = "1 finding" if self.findings == 1 else f"{self.findings:,} findings"
+            sections.append(("findings", [f"{found} in {period} ({kinds})"]))
         if self.rejected:
-            rejected = [f"{self.rejected:,} rejected lines bear on {period}"]
+            rejected = [f"{rejected_lines_bear(self.rejected)} on {period}"]
             sections.append(("rejected", rejected + self.rejected_file_lines))
         unread = first_named(
             [f"in the inbox but not read: {name}" for name in self.unread_files],
@@ -383,7 +399,10 @@ class MonthAlerts:
             "alerts": self.alerts,
             "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
             "fields_not_read": {name: list(fields) for name, fields in self.fields_not_read},
-            "hands_missing": [shoe._asdict() for shoe in self.hands_missing],
+            "hands_missing": [
+                {"game": game, "table": table, "shoe": shoe, "missing": missing, "first": first}
+                for game, table, shoe, missing, first in self.hands_missing
+            ],
             "warnings": self.warnings,
         }
 
@@ -475,7 +494,7 @@ def describe_missing(shoes: Sequence[MissingHands]) -> str:
     :data:`SHOES_NAMED` shoes with their first missing hands.
 
     >>> describe_missing([MissingHands("g", "T1", "S1", 2, (3, 4)), MissingHands("g", "T1", "S2", 1, (7,))])
-    '2 shoes with hands missing (3 hand numbers no round holds: rounds dealt and in no log loaded, nor their bets): shoe S1 at T1, hands 3, 4; shoe S2 at T1, hand 7'
+    '2 shoes with hands missing (3 hand numbers no round loaded holds: their rounds, and their bets, are in no log read, or among the rejected lines): shoe S1 at T1, hands 3, 4; shoe S2 at T1, hand 7'
     """
     hands = sum(shoe.missing for shoe in shoes)
     named = []
@@ -492,8 +511,9 @@ def describe_missing(shoes: Sequence[MissingHands]) -> str:
     what = "shoe" if len(shoes) == 1 else "shoes"
     numbers = "hand number" if hands == 1 else "hand numbers"
     return (
-        f"{len(shoes):,} {what} with hands missing ({hands:,} {numbers} no round holds: rounds"
-        f" dealt and in no log loaded, nor their bets): {'; '.join(named)}"
+        f"{len(shoes):,} {what} with hands missing ({hands:,} {numbers} no round loaded holds:"
+        f" their rounds, and their bets, are in no log read, or among the rejected lines):"
+        f" {'; '.join(named)}"
     )
 
 
@@ -564,6 +584,11 @@ def _unverified_bets(
     if month is None:
         return connection.execute(sql, (games,)).fetchone()[0]
     return connection.execute(sql + " AND rounds.report_month = ?", (games, month)).fetchone()[0]
+
+
+def rejected_lines_bear(count: int) -> str:
+    """``1 rejected line bears``, ``3 rejected lines bear``."""
+    return "1 rejected line bears" if count == 1 else f"{count:,} rejected lines bear"
 
 
 def _rounds_of(count: int, month: str) -> str:

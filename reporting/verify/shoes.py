@@ -147,8 +147,9 @@ class ShoeSummary:
     findings: int = 0
     finding_hands: tuple[int, ...] = ()
     #: Hand numbers below the shoe's highest that no round of the store holds (its rounds
-    #: numbered 1, 2, 4: hand 3 was dealt and is in no log loaded), and the first
-    #: :data:`MISSING_NAMED` of them; 0 where a round of the shoe has no hand number.
+    #: numbered 1, 2, 4: hand 3 was dealt, and is in no log read or its line was rejected),
+    #: and the first :data:`MISSING_NAMED` of them; 0 where a round of the shoe has no hand
+    #: number.
     hands_missing: int = 0
     first_missing: tuple[int, ...] = ()
 

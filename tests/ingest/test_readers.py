@@ -84,10 +84,21 @@ def without_bet_field(make_round, make_bet, field):
 
 # (reason, builder of the bad line, text the message must mention)
 REJECT_CASES = {
+    # a line cut short is said to be so ("invalid character (byte 2925)" was the line's end)
     "bad_json: truncated line": (
         "bad_json",
         lambda r, b: '{"round_id": "R-2", "table_id": "LB01", "game": ',
-        "JSON",
+        "the line ends before its JSON does (cut short?)",
+    ),
+    "bad_json: cut inside a string": (
+        "bad_json",
+        lambda r, b: json.dumps(r("R-2"))[:60],
+        "the line ends before its JSON does (cut short?)",
+    ),
+    "bad_json: a bad character mid-line": (
+        "bad_json",
+        lambda r, b: json.dumps(r("R-2")).replace('"LB01"', "LB01", 1),
+        "invalid character (byte",
     ),
     "bad_json: trailing comma": (
         "bad_json",

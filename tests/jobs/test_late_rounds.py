@@ -213,7 +213,7 @@ def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stoppe
     assert result.exit_code == 1 and result.rejected_elsewhere == 1  # read by the stopped run
     assert result.late == [] and late_lines(lines) == []
     assert (
-        "other months: warning: 1 rejected lines bear on other months than 2026-11 (2026-10):"
+        "other months: warning: 1 rejected line bears on other months than 2026-11 (2026-10):"
         " see verify --month of each" in lines
     )
     assert monthly_document(result)["rounds_elsewhere"] == {}
@@ -232,7 +232,7 @@ def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run
     result = monthly(store, OCTOBER_RUN, lines)
     assert (result.rejected_elsewhere, result.exit_code) == (1, 1)
     assert (
-        "other months: warning: 1 rejected lines bear on other months than 2026-10 (2026-11):"
+        "other months: warning: 1 rejected line bears on other months than 2026-10 (2026-11):"
         " see verify --month of each" in lines
     )
     assert monthly(store, OCTOBER_RUN).exit_code == 0  # said once
@@ -364,3 +364,47 @@ def test_a_month_s_run_warns_of_its_files_fields_not_read_and_exits_as_without(s
     summary = load_workbook(store.out / "2026-10" / "audit-2026-10.xlsx")["Summary"]
     counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
     assert counts["Input files with fields not read"] == 1
+
+
+def test_a_month_with_a_line_not_read_says_no_finding_only_of_what_was_checked(store, capsys):
+    """The officer's review: a month without findings but with a rejected line, fields not
+    read and hands missing printed "no findings: every payout matches and every round follows
+    the rules", and pointed to the workbook's Summary, Rejected records and Pages alone. It now
+    says what verify says, and names the sheets that hold each matter."""
+    rejected = _rejected_round(store.make_round, store.make_bet, "OCT-7", "2026-10-12T12:00:00Z")
+    extra = _round(store.make_round, store.make_bet, "OCT-8", "2026-10-12T13:00:00Z")
+    extra["side_bets"] = []
+    extra["hand_no"] = 3  # hands 1 and 2 of its shoe are in no log
+    store.write_jsonl(store.inbox / "october-more.jsonl", rejected, extra)
+    result = monthly(store, OCTOBER_RUN)
+    _summary(result)
+    out = capsys.readouterr().out
+    assert "every payout matches and every round follows the rules" not in out
+    assert "  no findings in the checks that ran: every payout they recomputed matches" in out
+    assert (
+        "  see audit-2026-10.xlsx (Summary, Shoes, Checks not run, Rejected records, Ingest log)"
+        in out
+    )
+
+
+def test_the_sheets_a_summary_points_to_are_the_workbook_s_in_its_order():
+    from reporting.cli.monthly import _sheets_to_read
+    from reporting.presentation.audit_xlsx import SHEETS
+    from reporting.verify.bearing import MissingHands, MonthAlerts, RejectedFile
+
+    everything = MonthAlerts(
+        "2026-10",
+        findings_by_kind={"payout_mismatch": 1},
+        rejected_files=(RejectedFile("f", 1, 1, {"bad_json": 1}),),
+        publishing={"g": ("draft",)},
+        availability={"g": ("idle",)},
+        fields_not_read=(("f", ("dealer",)),),
+        hands_missing=(MissingHands("g", "T", "S", 1, (2,)),),
+        checks_not_run=(),
+    )
+    sheets = _sheets_to_read(everything)
+    assert sheets == [sheet for sheet in SHEETS if sheet in sheets]
+    assert set(sheets) == {
+        "Summary", "Findings", "Availability gaps", "Shoes", "Rejected records", "Ingest log",
+        "Pages",
+    }  # fmt: skip

@@ -262,7 +262,7 @@ def test_checks_not_run_are_warnings_that_leave_the_exit_code_alone():
     ]
     with_a_finding = MonthAlerts("2026-10", findings_by_kind={"unverified_bet": 1})
     assert with_a_finding.exit_code == 1
-    assert with_a_finding.alerts == ["1 findings in 2026-10 (unverified_bet 1)"]
+    assert with_a_finding.alerts == ["1 finding in 2026-10 (unverified_bet 1)"]
 
 
 def test_the_alerts_name_the_first_files_and_count_the_rest_with_every_other_alert_after():

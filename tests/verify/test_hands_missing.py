@@ -57,7 +57,7 @@ def test_a_hostile_hand_number_costs_no_more_than_a_real_one():
 def test_a_game_s_line_names_its_first_shoes_and_counts_the_rest():
     shoes = [MissingHands("g", "T1", f"S{n}", 2, (3, 4)) for n in range(5)]
     line = describe_missing(shoes)
-    assert line.startswith("5 shoes with hands missing (10 hand numbers no round holds")
+    assert line.startswith("5 shoes with hands missing (10 hand numbers no round loaded holds")
     assert "shoe S0 at T1, hands 3, 4; shoe S1 at T1" in line
     assert line.endswith("and 2 more shoes: see the Shoes sheet")
     one = describe_missing([MissingHands("g", "T1", "S9", 12, tuple(range(1, 11)))])
@@ -78,14 +78,15 @@ def test_verify_names_them_in_its_json_its_report_and_its_workbook(tmp_path, sam
     as_json = [json.loads(run_main(*argv, "--json", "--jobs", jobs).stdout) for jobs in "12"]
 
     said = (
-        "live-baccarat-it: 1 shoe with hands missing (1 hand number no round holds: rounds"
-        " dealt and in no log loaded, nor their bets): shoe S-1 at LB01, hand 3"
+        "live-baccarat-it: 1 shoe with hands missing (1 hand number no round loaded holds:"
+        " their rounds, and their bets, are in no log read, or among the rejected lines):"
+        " shoe S-1 at LB01, hand 3"
     )
     assert said in run.stdout, run.stdout + run.stderr
     assert run.returncode == 0, run.stdout  # a warning: a hand missing may be in a log to come
     for document in as_json:
         assert document["alerts"]["hands_missing"] == [
-            {"game_id": "live-baccarat-it", "table_id": "LB01", "shoe_id": "S-1", "missing": 1,
+            {"game": "live-baccarat-it", "table": "LB01", "shoe": "S-1", "missing": 1,
              "first": [3]}
         ]  # fmt: skip
     page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
