@@ -258,8 +258,8 @@ def store_records(connection: sqlite3.Connection, rounds: list, *, file_name: st
     bet_count = sum(len(record.bets) for record in rounds)
     ingest_id = connection.execute(
         "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
-        " lines_read, rounds_loaded, bets_loaded) VALUES (?, ?, 0, 'jsonl',"
-        " '2026-12-01T00:00:00Z', ?, ?, ?)",
+        " lines_read, rounds_loaded, bets_loaded, fields_not_read) VALUES (?, ?, 0, 'jsonl',"
+        " '2026-12-01T00:00:00Z', ?, ?, ?, '[]')",
         (
             file_name,
             hashlib.sha256(file_name.encode()).hexdigest(),

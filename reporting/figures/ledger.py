@@ -110,9 +110,9 @@ class IngestFile:
     bets_loaded: int
     duplicates_skipped: int
     rejected: int
-    #: Its fields the tool does not read (an exporter's own), by name; () for none, or for a
-    #: file read by a release that did not name them.
-    fields_not_read: tuple[str, ...] = ()
+    #: Its fields the tool does not read (an exporter's own), by name; () for none; None: not
+    #: looked for (a file loaded by a release that did not name them).
+    fields_not_read: tuple[str, ...] | None = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +214,7 @@ def _ingest_files(connection: sqlite3.Connection, scope: RejectScope) -> tuple[I
             bets_loaded=bets_loaded,
             duplicates_skipped=duplicates,
             rejected=rejected,
-            fields_not_read=tuple(json.loads(named)) if named else (),
+            fields_not_read=None if named is None else tuple(json.loads(named)),
         )
         for (
             ingest_id,

@@ -282,17 +282,33 @@ class _Shape:
         learnt = len(self.extras) + len(self.bet_extras) + len(round_unknown) + len(bet_unknown)
         if not (round_unknown or bet_unknown) or learnt > MAX_LEARNT_FIELDS:
             return False
-        self.extras += round_unknown
-        self.bet_extras += bet_unknown
-        bet_shape = _extended(self.bet_base, self.bet_extras, [])
-        shape = _extended(self.round_base, self.extras, [("bets", list[bet_shape])])  # type: ignore[valid-type]
+        extras, bet_extras = self.extras + round_unknown, self.bet_extras + bet_unknown
+        try:
+            bet_shape = _extended(self.bet_base, bet_extras, [])
+            shape = _extended(self.round_base, extras, [("bets", list[bet_shape])])  # type: ignore[valid-type]
+        except (ValueError, TypeError):  # a name msgspec will not take: the slower check stays
+            return False
+        self.extras, self.bet_extras = extras, bet_extras
         self.decode = msgspec.json.Decoder(shape, float_hook=msgspec.Raw).decode
         self.learnt = True
         return True
 
 
 def _new_names(keys: set[str], known: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(key for key in keys if key not in known and len(key) <= 64))
+    """The names of ``keys`` to learn: new ones of at most 64 characters that a decoder's
+    field can be renamed to (msgspec refuses a name with a quote, a backslash or a control
+    character: such a field is named all the same, and its lines keep the slower check)."""
+    return tuple(
+        sorted(
+            key
+            for key in keys
+            if key not in known and len(key) <= 64 and not _UNRENAMABLE.search(key)
+        )
+    )
+
+
+#: What msgspec refuses in a renamed field's name.
+_UNRENAMABLE = re.compile(r'["\\\x00-\x1f]')
 
 
 def _extended(base: type, extras: tuple[str, ...], fields: list[tuple[str, Any]]) -> type:

@@ -5,7 +5,9 @@ store writes them (:class:`RowBatch`: the very rows its INSERT statements bind).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Generator, Iterator
+import json
+import re
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain
@@ -38,6 +40,7 @@ __all__ = [
     "UnreadFields",
     "batched",
     "cyclic_gc_paused",
+    "shown_field",
     "raw_text",
     "rows_of",
 ]
@@ -77,31 +80,58 @@ class UnreadFields:
     """The fields of a file the tool does not read, as its reader meets them: a round's
     field by its name (``dealer``), a bet's as ``bets[].name`` (``bets[].bonus_payout``), in
     the order first met. What they hold is in no figure and no check, so the ingest log and
-    the audit name them (:data:`~reporting.ingest.limits.MAX_NAMED_FIELDS` of them, then how
-    many more)."""
+    the audit name them: :data:`~reporting.ingest.limits.MAX_NAMED_FIELDS` of the round's and
+    as many of the bets' (a thousand names of the round's bury no bet's), then how many more.
+    """
 
     def __init__(self) -> None:
-        self._names: dict[str, None] = {}
-        self._more: set[str] = set()
+        self._names: tuple[dict[str, None], dict[str, None]] = ({}, {})  # the round's, the bets'
+        self._more: tuple[set[str], set[str]] = (set(), set())
 
-    def add(self, names: Iterator[str] | set[str] | list[str], *, of_bets: bool = False) -> None:
+    def add(self, names: Iterable[str], *, of_bets: bool = False) -> None:
         """Take the ``names`` of a round's fields (or, ``of_bets``, of a bet's)."""
+        named, more = self._names[of_bets], self._more[of_bets]
         for name in names:
-            named = f"bets[].{name}" if of_bets else name
-            if named in self._names or named in self._more:
+            if name in named or name in more:
                 continue
-            if len(self._names) < MAX_NAMED_FIELDS:
-                self._names[named] = None
-            elif len(self._more) < 100_000:  # counted up to a bound: memory stays flat
-                self._more.add(named)
+            if len(named) < MAX_NAMED_FIELDS:
+                named[name] = None
+            elif len(more) < _MORE_COUNTED:  # counted up to a bound: memory stays flat
+                more.add(name)
 
     @property
     def named(self) -> tuple[str, ...]:
-        """The names, each one line of at most 64 characters, and how many more."""
-        shown = [printable(name)[:64] for name in self._names]
-        if self._more:
-            shown.append(f"{len(self._more):,} more")
+        """The names as they are shown (:func:`shown_field`), the round's then the bets', each
+        followed by how many more of its kind."""
+        shown: list[str] = []
+        for of_bets, (named, more) in enumerate(zip(self._names, self._more, strict=True)):
+            prefix = "bets[]." if of_bets else ""
+            shown += [prefix + shown_field(name) for name in named]
+            if more:
+                least = "at least " if len(more) >= _MORE_COUNTED else ""
+                kind = " of the bets" if of_bets else ""
+                shown.append(f"and {least}{len(more):,} more fields{kind}")
         return tuple(shown)
+
+
+#: Names of fields not read counted past those named, at most (then "at least").
+_MORE_COUNTED = 100_000
+#: A name that would read as something else in a list of names: blank, edged with spaces,
+#: holding a comma or a quote, read as a count ("and 3 more fields") or as a bet's field.
+_AMBIGUOUS = re.compile(r'^\s|\s$|^$|[,"]|^and |^bets\[\]\.')
+
+
+def shown_field(name: str) -> str:
+    """A field's name as a list of names shows it: one line (:func:`printable`), cut to 64
+    characters (ended by "…"), and quoted where bare it would be read as something else.
+
+    >>> shown_field("dealer"), shown_field(""), shown_field("side,bet"), shown_field("x" * 70)[-3:]
+    ('dealer', '""', '"side,bet"', 'xx…')
+    """
+    text = printable(name)
+    if len(text) > 64:
+        text = text[:63] + "…"
+    return json.dumps(text, ensure_ascii=False) if _AMBIGUOUS.search(text) else text
 
 
 class Batch(NamedTuple):

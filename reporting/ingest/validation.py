@@ -362,18 +362,22 @@ class _Canon:
         if written_offset in ("-00:00", "-0000", "-00"):  # RFC 3339: a local time, offset unknown
             raise RecordError(
                 RejectReason.NAIVE_TIMESTAMP,
-                f"{field} {shown(text)} has the offset -00:00, which says its local offset is"
-                " unknown (RFC 3339): write the time in UTC as ...Z, or with its own offset",
+                f"{field} {shown(text)} has the offset {written_offset}, which says its local"
+                " offset is unknown (RFC 3339): write the time in UTC as ...Z, or with its own"
+                " offset",
             )
         offset = written_offset
         if offset in ("Z", "z"):
             offset = "+00:00"
         elif ":" not in offset:  # +0100, or ISO 8601's hours alone: +01
             offset = f"{offset[:3]}:{offset[3:] or '00'}"
-        if (
-            int(offset[1:3]) > MAX_OFFSET_HOURS
-            or int(offset[4:6]) > 59
-            or (int(offset[1:3]) == MAX_OFFSET_HOURS and offset[4:6] != "00")
+        if int(offset[4:6]) > 59:
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"{field} {shown(text)}: the minutes of its UTC offset {offset} are past 59",
+            )
+        if int(offset[1:3]) > MAX_OFFSET_HOURS or (
+            int(offset[1:3]) == MAX_OFFSET_HOURS and offset[4:6] != "00"
         ):
             raise RecordError(
                 RejectReason.BAD_VALUE,

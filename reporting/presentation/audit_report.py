@@ -271,7 +271,8 @@ class AuditReport:
     # month, rounds, ahead: rounds of other months this run loaded that no report counts
     late_rounds: tuple[tuple[str, int, bool], ...]
     # file, the names of its fields the tool does not read (of the files behind the month)
-    fields_not_read: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (None: its fields were not looked for, a file loaded before the store kept them)
+    fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
     # game id, its shoes whose hand numbers skip some, in a line (bearing.describe_missing)
     hands_missing: tuple[tuple[str, str], ...] = ()
 

@@ -383,9 +383,7 @@ def _log_totals(
             result.bets_loaded,
             result.rounds_skipped_duplicate,
             result.rejected_count,
-            json.dumps(result.fields_not_read, ensure_ascii=False)
-            if result.fields_not_read
-            else None,
+            json.dumps(result.fields_not_read, ensure_ascii=False),  # NULL: not looked for
             ingest_id,
         ),
     )

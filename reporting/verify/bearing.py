@@ -212,8 +212,9 @@ class MonthAlerts:
     #: after the next not yet published. Told of by the run that writes this month.
     late_rounds: tuple[tuple[str, int, bool], ...] = ()
     #: The files behind the period with fields the tool does not read, by name: (file,
-    #: names) (:class:`reporting.ingest.sources.UnreadFields`).
-    fields_not_read: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: names) (:class:`reporting.ingest.sources.UnreadFields`); names None: the file's fields
+    #: were not looked for (it was loaded before the store kept them).
+    fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
     #: The shoes of the period whose hand numbers skip some, by game, table and shoe.
     hands_missing: tuple[MissingHands, ...] = ()
 
@@ -361,6 +362,10 @@ class MonthAlerts:
             [
                 f"{printable(name)}: fields not read, so in no figure and no check:"
                 f" {', '.join(fields)}"
+                if fields is not None
+                else f"{printable(name)}: its fields were not looked for (it was loaded by a"
+                " release that did not name them): any field of its own is in no figure and"
+                " no check"
                 for name, fields in self.fields_not_read
             ],
             "and {more:,} more files with fields not read: see the ingest_log table",
@@ -398,7 +403,10 @@ class MonthAlerts:
             },
             "alerts": self.alerts,
             "checks_not_run": [entry.to_document() for entry in self.checks_not_run],
-            "fields_not_read": {name: list(fields) for name, fields in self.fields_not_read},
+            "fields_not_read": [
+                {"file": name, "fields": None if fields is None else list(fields)}
+                for name, fields in self.fields_not_read
+            ],
             "hands_missing": [
                 {"game": game, "table": table, "shoe": shoe, "missing": missing, "first": first}
                 for game, table, shoe, missing, first in self.hands_missing
@@ -519,17 +527,20 @@ def describe_missing(shoes: Sequence[MissingHands]) -> str:
 
 def _fields_not_read(
     connection: sqlite3.Connection, scope: RejectScope
-) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The files with rounds in the period that hold fields the tool does not read (every
-    such file, for all months), by name, each with the names."""
-    files: dict[str, list[str]] = {}
-    for ingest_id, name, named in connection.execute(
-        "SELECT ingest_id, file_name, fields_not_read FROM ingest_log"
-        " WHERE fields_not_read IS NOT NULL"
-    ):
-        if scope.files is None or scope.rounds_by_file.get(ingest_id):
-            files.setdefault(name, []).extend(json.loads(named))
-    return tuple((name, tuple(dict.fromkeys(names))) for name, names in sorted(files.items()))
+) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+    """The files with rounds in the period (every file, for all months) that hold fields the
+    tool does not read, each with their names, or whose fields were not looked for (None: a
+    file loaded before the store kept them, schema version 9); by name, then load order (a
+    file sent again under its name, with other content, is a file of its own)."""
+    return tuple(
+        (name, None if named is None else tuple(json.loads(named)))
+        for ingest_id, name, named in connection.execute(
+            "SELECT ingest_id, file_name, fields_not_read FROM ingest_log"
+            " WHERE fields_not_read IS NULL OR fields_not_read != '[]'"
+            " ORDER BY file_name, ingest_id"
+        )
+        if scope.files is None or scope.rounds_by_file.get(ingest_id)
+    )
 
 
 def _rejected_files(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sqlite3
 
 import pytest
 from helpers import rows, run_main, write_csv_pair
@@ -50,7 +51,7 @@ def test_a_json_lines_files_fields_not_read_are_named_in_its_ingest_log(
     result = load(db, [log], operator_config, worker_min_bytes=0 if where == "worker" else 10**9)
 
     assert [item.rounds_loaded for item in result.files] == [3]  # every round loads
-    named = ("side_bets", "bets[].bonus_payout", "dealer")  # as met: a round's, its bets'
+    named = ("side_bets", "dealer", "bets[].bonus_payout")  # the round's as met, the bets'
     assert result.files[0].fields_not_read == named
     assert rows(db, "SELECT fields_not_read FROM ingest_log") == [(json.dumps(list(named)),)]
 
@@ -60,7 +61,8 @@ def test_a_file_of_the_spec_s_fields_alone_names_none(tmp_path, operator_config,
     log.write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
     result = load(tmp_path / "store.sqlite", [log], operator_config)
     assert result.files[0].fields_not_read == ()
-    assert rows(tmp_path / "store.sqlite", "SELECT fields_not_read FROM ingest_log") == [(None,)]
+    # an empty list: looked for, none found (NULL is a file loaded before they were named)
+    assert rows(tmp_path / "store.sqlite", "SELECT fields_not_read FROM ingest_log") == [("[]",)]
 
 
 def test_a_csv_pairs_columns_of_its_own_are_named_of_the_round_and_of_the_bet(
@@ -80,18 +82,51 @@ def test_a_csv_pairs_columns_of_its_own_are_named_of_the_round_and_of_the_bet(
 
 
 def test_a_file_of_a_thousand_fields_names_the_first_and_counts_the_rest(
-    tmp_path, operator_config, make_round
+    tmp_path, operator_config, make_round, make_bet
 ):
-    record = make_round("R-1") | {f"extra_{n:04d}\n": n for n in range(1_000)}
+    """The round's names and the bets' are bounded apart: a thousand of the round's bury no
+    bet's (a helper's file hid a bet's field under "2,982 more")."""
+    bet = make_bet("R-1-B1", late_bet_field="x")
+    record = make_round("R-1", bets=[bet]) | {f"extra_{n:04d}\n": n for n in range(1_000)}
     log = tmp_path / "log.jsonl"
     log.write_text(json.dumps(record) + "\n", encoding="utf-8")
 
     result = load(tmp_path / "store.sqlite", [log], operator_config)
 
     named = result.files[0].fields_not_read
-    assert len(named) == MAX_NAMED_FIELDS + 1
+    assert len(named) == MAX_NAMED_FIELDS + 2
     assert named[0] == "extra_0000\\n"  # one line: a name's line break is shown escaped
-    assert named[-1] == f"{1_000 - MAX_NAMED_FIELDS:,} more"
+    assert named[-2:] == (f"and {1_000 - MAX_NAMED_FIELDS:,} more fields", "bets[].late_bet_field")
+
+
+def test_names_that_would_read_as_something_else_are_quoted_and_long_ones_marked_cut(
+    tmp_path, operator_config, make_round
+):
+    record = make_round("R-1") | {"": 1, "side,bet": 2, "and 3 more fields": 3, "A" * 70: 4}
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    result = load(tmp_path / "store.sqlite", [log], operator_config)
+    assert result.files[0].fields_not_read == (
+        '""',
+        "A" * 63 + "…",
+        '"and 3 more fields"',
+        '"side,bet"',
+    )
+
+
+@pytest.mark.parametrize("name", ['note "x"', "C:\\path", "a\u0001b"])
+def test_a_field_whose_name_a_decoder_cannot_take_is_named_and_its_round_loads(
+    tmp_path, operator_config, make_round, name
+):
+    """A name with a quote, a backslash or a control character was learnt into a decoder
+    that refuses it: the round was rejected ("cannot be read (ValueError: Renamed field
+    names must not contain ...)"), though the field was named."""
+    log = tmp_path / "log.jsonl"
+    lines = [make_round("R-1") | {name: 1}, make_round("R-2", hand_no=24) | {name: 2}]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = load(tmp_path / "store.sqlite", [log], operator_config)
+    assert (result.files[0].rounds_loaded, result.files[0].rejected_count) == (2, 0)
+    assert len(result.files[0].fields_not_read) == 1
 
 
 def test_the_month_s_warnings_name_the_files_behind_it_and_no_other(
@@ -133,9 +168,9 @@ def test_the_month_s_warnings_name_the_files_behind_it_and_no_other(
         "october.jsonl: fields not read, so in no figure and no check: side_bets,"
         " bets[].bonus_payout"
     ]
-    assert alerts["2026-10"].to_document()["fields_not_read"] == {
-        "october.jsonl": ["side_bets", "bets[].bonus_payout"]
-    }
+    assert alerts["2026-10"].to_document()["fields_not_read"] == [
+        {"file": "october.jsonl", "fields": ["side_bets", "bets[].bonus_payout"]}
+    ]
 
 
 def test_ingest_warns_of_them_and_its_json_names_them(
@@ -195,3 +230,57 @@ def test_the_signed_audit_names_them_and_no_longer_says_everything_was_read(
     assert [row[column] for row in ingest_log[1:] if str(row[0]).endswith("log.jsonl")] == [
         "side_bets, bets[].bonus_payout"
     ]
+
+
+def test_a_file_sent_again_under_its_name_is_named_as_a_file_of_its_own(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """A provider's corrected file under the same name: the two files' names were merged
+    into one entry (and a count of more dropped), while the workbook counted two files."""
+    log = tmp_path / "y.jsonl"
+    db = tmp_path / "store.sqlite"
+    write_jsonl(log, make_round("R-1") | {"a": 1})
+    load(db, [log], operator_config)
+    write_jsonl(log, make_round("R-2", hand_no=24) | {"b": 1})
+    load(db, [log], operator_config)
+    connection = connect(db, create=False)
+    try:
+        alerts = month_alerts(connection, "2026-10", findings_by_kind={}, unverified_rounds={})
+    finally:
+        connection.close()
+    assert alerts.fields_not_read == (("y.jsonl", ("a",)), ("y.jsonl", ("b",)))
+
+
+def test_a_file_loaded_before_fields_were_named_is_said_not_looked_for(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """A store upgraded from schema version 8 keeps no names for the files it loaded, and
+    such a file is not loaded again: its month's audit said that every record was read. It
+    says now that the file's fields were not looked for."""
+    from openpyxl import load_workbook
+
+    log = write_jsonl(tmp_path / "old.jsonl", make_round("R-1") | {"side_bets": []})
+    db, config = tmp_path / "store.sqlite", str(sample_config_path)
+    assert run_main("ingest", "--db", str(db), "--config", config, str(log)).returncode == 0
+    connection = sqlite3.connect(db)
+    with connection:  # as the upgrade leaves the files it did not read
+        connection.execute("UPDATE ingest_log SET fields_not_read = NULL")
+    connection.close()
+    report, workbook = tmp_path / "report", tmp_path / "audit.xlsx"
+    run = run_main(
+        *("verify", "--db", str(db), "--config", config, "--month", "2026-10", "--json"),
+        *("--workbook", str(workbook), "--report", str(report), "--as-of", "2026-11-05"),
+    )
+
+    alerts = json.loads(run.stdout)["alerts"]
+    assert alerts["fields_not_read"] == [{"file": str(log), "fields": None}]
+    assert any("old.jsonl: its fields were not looked for" in line for line in alerts["warnings"])
+    page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
+    assert "Every record of the month" not in page
+    assert "were not looked for: it was loaded by a release that did not name" in page
+    book = load_workbook(workbook)
+    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row}
+    assert summary["Input files with fields not read"] == 1
+    ingest_log = list(book["Ingest log"].iter_rows(values_only=True))
+    column = ingest_log[0].index("Fields not read")
+    assert ingest_log[1][column] == "not looked for (loaded before they were named)"

@@ -244,7 +244,13 @@ REJECT_CASES = {
     "naive_timestamp: -00": (
         "naive_timestamp",
         lambda r, b: r("R-2", settled_at="2026-10-03T18:40:41.870-00"),
-        "-00:00, which says its local offset is unknown",
+        "the offset -00, which says its local offset is unknown",
+    ),
+    # minutes of an offset past 59 were told "outside -14:00..+14:00"
+    "bad_value: offset minutes": (
+        "bad_value",
+        lambda r, b: r("R-2", settled_at="2026-10-03T18:40:41.870+0160"),
+        "the minutes of its UTC offset +01:60 are past 59",
     ),
     # ISO 8601's basic form is not the round log's: the message says what the form is
     "bad_value: basic form": (

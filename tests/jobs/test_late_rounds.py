@@ -358,9 +358,9 @@ def test_a_month_s_run_warns_of_its_files_fields_not_read_and_exits_as_without(s
     assert f"month 2026-10: warning: {said}" in lines
     _summary(result)
     assert f"  warning: {said}" in capsys.readouterr().out.splitlines()
-    assert monthly_document(result)["months"][0]["alerts"]["fields_not_read"] == {
-        "october-side.jsonl": ["side_bets"]
-    }
+    assert monthly_document(result)["months"][0]["alerts"]["fields_not_read"] == [
+        {"file": "october-side.jsonl", "fields": ["side_bets"]}
+    ]
     summary = load_workbook(store.out / "2026-10" / "audit-2026-10.xlsx")["Summary"]
     counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
     assert counts["Input files with fields not read"] == 1

@@ -238,8 +238,8 @@ def a_wholly_rejected_file(connection, lines: int, message="not JSON: expecting 
     """``garbage.jsonl`` read with every one of its ``lines`` rejected (no round loaded)."""
     ingest_id = connection.execute(
         "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
-        " lines_read, rounds_loaded, bets_loaded) VALUES ('garbage.jsonl', ?, 9, 'jsonl',"
-        " '2026-11-05T06:00:00Z', ?, 0, 0)",
+        " lines_read, rounds_loaded, bets_loaded, fields_not_read) VALUES ('garbage.jsonl', ?,"
+        " 9, 'jsonl', '2026-11-05T06:00:00Z', ?, 0, 0, '[]')",
         ("9" * 64, lines),
     ).lastrowid
     connection.executemany(

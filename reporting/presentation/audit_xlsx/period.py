@@ -387,6 +387,14 @@ def _write_rejects(book: _Book, ledger: PeriodLedger, unread: Sequence[str]) -> 
     writer.finish_table()
 
 
+def _fields_cell(fields: tuple[str, ...] | None) -> str | None:
+    """The Ingest log's cell of a file's fields not read: their names, nothing, or that they
+    were not looked for (a file loaded by a release that did not name them)."""
+    if fields is None:
+        return "not looked for (loaded before they were named)"
+    return ", ".join(fields) or None
+
+
 def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
     columns = [
         _Column("File", WRAP, cap=36),
@@ -408,7 +416,7 @@ def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
         (
             *(item.file_name, item.companion_name, item.sha256, item.size, item.format),
             *(item.lines_read, item.rounds_loaded, item.rounds_in_period, item.bets_loaded),
-            *(item.duplicates_skipped, item.rejected, ", ".join(item.fields_not_read) or None),
+            *(item.duplicates_skipped, item.rejected, _fields_cell(item.fields_not_read)),
         )
         for item in ledger.ingest
     ]

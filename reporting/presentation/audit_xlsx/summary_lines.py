@@ -41,7 +41,11 @@ def summary_meta(
     ``publishing`` are the monthly job's (None: a line not shown), ``audit`` the month's
     registers, ``shoes`` verify's shoe summaries (the Shoes sheet's)."""
     # the files behind the period with fields of their own (the Ingest log names them)
-    unnamed = sum(1 for item in ledger.ingest if item.fields_not_read and item.rounds_in_period)
+    unnamed = sum(
+        1
+        for item in ledger.ingest
+        if item.rounds_in_period and (item.fields_not_read is None or item.fields_not_read)
+    )
     meta: list[Line] = [
         ("Period", TEXT, book.period),
         ("As of", DATE, book.as_of),
