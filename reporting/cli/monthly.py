@@ -297,7 +297,7 @@ def monthly_document(result: MonthlyResult) -> dict:
 
 def _sheets_to_read(alerts: MonthAlerts) -> list[str]:
     """The audit workbook's sheets that hold what the alerts and warnings are about, in the
-    workbook's order (tests/cli/test_monthly_summary.py holds them to its sheets)."""
+    workbook's order (tests/jobs/test_late_rounds.py holds them to its sheets)."""
     held = (
         ("Findings", alerts.findings),
         ("Availability gaps", alerts.availability),

@@ -173,7 +173,7 @@ def _records(
     handle: IO[bytes], name: str, games: Mapping[str, GameSpec], unread: UnreadFields
 ) -> Iterator[Round | RejectedLine]:
     """Each line of the file as a round or a rejected line; blank lines are not records.
-    The fields of the spec's that the lines do not hold go to ``unread``."""
+    The fields the lines hold beyond the spec's go to ``unread``."""
     validator = RoundValidator(games)
     validate, bet_types = validator.validate, validator.bet_types
     shape = _Shape(validator, unread)

@@ -22,9 +22,10 @@ checks that could not judge some records for want of a field (no shoe id, no bet
 time: :mod:`reporting.verify.coverage`); per file behind the month, the fields it holds that
 the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``), whose
 content is in no figure and no check; and per game, the shoes whose hand numbers skip some
-(hands 1, 2, 4: no round loaded is hand 3: it is in no log, or its line was rejected). They are shown wherever the alerts
-are, but do not change the exit code by themselves: an export that lacks a field, or adds
-one, is not an irregularity, and a hand missing may be in a log still to come.
+(hands 1, 2, 4: no round loaded is hand 3, which is in no log read, or its line was
+rejected). They are shown wherever the alerts are, but do not change the exit code by
+themselves: an export that lacks a field, or adds one, is not an irregularity, and a hand
+missing may be in a log still to come.
 
 How a rejected line bears on a month. A rejected line whose game (one configured) and
 settlement time could be read has a reporting month, as a round has (a conflict, the stored
