@@ -727,3 +727,18 @@ def glossary(language: str) -> dict[str, str]:
         elif inside and (found := _GLOSSARY_LINE.match(line)):
             words[found["term"]] = found["word"]
     return words
+
+
+def workbook_sheets(path: Path) -> tuple[dict, dict[str, list[dict]]]:
+    """An audit workbook read back: its Summary's lines above the table (label -> value),
+    and each sheet whose table starts on row 1 as rows of header -> value."""
+    from openpyxl import load_workbook
+
+    book = load_workbook(path)
+    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row}
+    tables = {}
+    for name in ("Ingest log", "Shoes"):
+        if name in book.sheetnames:
+            header, *rows = book[name].iter_rows(values_only=True)
+            tables[name] = [dict(zip(header, row, strict=True)) for row in rows]
+    return summary, tables

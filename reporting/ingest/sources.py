@@ -135,8 +135,8 @@ def shown_field(name: str) -> str:
 
 
 class Batch(NamedTuple):
-    """A slice of a source: its valid rounds, its rejected lines, how far reading got, and
-    the fields of the file not read so far (:class:`UnreadFields`)."""
+    """A slice of a source: its valid rounds, its rejected lines, how far reading got, and,
+    on the file's last batch, the fields of the file not read (:class:`UnreadFields`)."""
 
     records: list[Round]
     rejects: list[RejectedLine]
@@ -169,7 +169,7 @@ class RowBatch(NamedTuple):
     bet_counts: list[int]
     rejects: list[RejectedLine]
     position: int
-    unread: tuple[str, ...] = ()  # the fields of the file not read so far
+    unread: tuple[str, ...] = ()  # on the file's last batch: the fields of the file not read
 
 
 #: Batches of rows, one at a time; ``close()`` stops reading.
@@ -231,7 +231,7 @@ def batched(
             _check_rejects(name, rejects_before + len(rejects), rounds_before + len(records))
         rounds_before += len(records)
         rejects_before += len(rejects)
-        yield Batch(records, rejects, position(), () if unread is None else unread.named)
+        yield Batch(records, rejects, position())
         records, rejects, bets = [], [], 0
     yield Batch(records, rejects, position(), () if unread is None else unread.named)
 

@@ -94,7 +94,7 @@ class BatchFrame(msgspec.Struct, array_like=True, tag="batch", gc=False):
     bet_counts: list[int]
     rejects: list[RejectedLine]
     position: int
-    unread: tuple[str, ...]  # the fields of the file not read so far
+    unread: tuple[str, ...]  # on the file's last batch: the fields of the file not read
 
 
 def batch_frame(batch: Batch) -> BatchFrame:

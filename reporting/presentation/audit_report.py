@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
-from itertools import groupby
 from operator import attrgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -55,12 +54,7 @@ from reporting.presentation.i18n import make_environment
 from reporting.presentation.listing import Shown, first_of
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
 from reporting.records import Month, finding_title
-from reporting.verify.bearing import (
-    MonthAlerts,
-    RejectedFile,
-    RejectedRecord,
-    describe_missing,
-)
+from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
 
@@ -275,6 +269,8 @@ class AuditReport:
     fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
     # game id, its shoes whose hand numbers skip some, in a line (bearing.describe_missing)
     hands_missing: tuple[tuple[str, str], ...] = ()
+    # the month's alerts' word: every record read and checked (MonthAlerts.all_read_and_checked)
+    all_read_and_checked: bool = False
 
     bet_names: tuple[tuple[str, str], ...] = ()  # bet type, its English name
     # Outside their 99.9% bounds (unlikely by chance; no rule broken): every bet type's RTP,
@@ -364,18 +360,11 @@ class AuditReport:
 
     @property
     def everything_read_and_checked(self) -> bool:
-        """Every record of the inbox read, every round and bet verified, every check run."""
-        return not (
-            self.rejected_files
-            or self.unread_files
-            or self.unverified_rounds
-            or self.misplaced_rounds
-            or self.late_rounds
-            or self.bets_unverified
-            or self.checks_not_run
-            or self.availability_unchecked
-            or self.fields_not_read
-            or self.hands_missing
+        """Every record of the inbox read, every round and bet verified, every check run: the
+        month's alerts' word, and no bet of a type the tool does not settle, no live game's
+        availability unchecked."""
+        return self.all_read_and_checked and not (
+            self.bets_unverified or self.availability_unchecked
         )
 
     @property
@@ -612,10 +601,8 @@ def build_audit_report(
         unverified_rounds=tuple(sorted(alerts.unverified_rounds.items())),
         late_rounds=alerts.late_rounds,
         fields_not_read=alerts.fields_not_read,
-        hands_missing=tuple(
-            (game_id, describe_missing(list(shoes)))
-            for game_id, shoes in groupby(alerts.hands_missing, key=attrgetter("game_id"))
-        ),
+        hands_missing=tuple(alerts.hands_missing_by_game),
+        all_read_and_checked=alerts.all_read_and_checked,
         misplaced_rounds=tuple(
             (game_id, rounds, timezone)
             for game_id, (rounds, timezone) in sorted(alerts.misplaced_rounds.items())

@@ -335,7 +335,7 @@ def _load(
         with closing(batches):  # stops a reading process at once if writing fails
             for batch in batches:
                 writer.write(batch)
-                result.fields_not_read = batch.unread
+                result.fields_not_read = batch.unread  # the last batch's: the file's
                 if report is not None:
                     report(batch.position, total_bytes)
     _log_totals(connection, ingest_id, writer.lines, result)

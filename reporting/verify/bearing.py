@@ -249,7 +249,9 @@ class MonthAlerts:
             or self.unverified_rounds
             or self.late_rounds
             or self.misplaced_rounds
-            or self.warnings
+            or self.checks_not_run
+            or self.fields_not_read
+            or self.hands_missing
         )
 
     @property
@@ -350,8 +352,14 @@ class MonthAlerts:
     @property
     def hands_missing_lines(self) -> list[str]:
         """The warnings of :attr:`hands_missing`, one line a game."""
+        return [f"{game}: {line}" for game, line in self.hands_missing_by_game]
+
+    @property
+    def hands_missing_by_game(self) -> list[tuple[str, str]]:
+        """Each game with shoes whose hand numbers skip some, and its line
+        (:func:`describe_missing`)."""
         return [
-            f"{game}: {describe_missing(list(shoes))}"
+            (game, describe_missing(list(shoes)))
             for game, shoes in groupby(self.hands_missing, key=lambda shoe: shoe.game_id)
         ]
 

@@ -10,7 +10,7 @@ import json
 import sqlite3
 
 import pytest
-from helpers import rows, run_main, write_csv_pair
+from helpers import rows, run_main, workbook_sheets, write_csv_pair
 
 import reporting.ingest.worker
 from reporting.ingest.discovery import discover_sources
@@ -200,8 +200,6 @@ def test_the_signed_audit_names_them_and_no_longer_says_everything_was_read(
     own and a bonus paid on a bet; both loaded without a word, and the report said "Every
     record of the month's files was read, every round and bet verified". The report, the
     workbook's Summary and Ingest log, and verify's own lines now name them."""
-    from openpyxl import load_workbook
-
     log = write_jsonl(tmp_path / "log.jsonl", *rounds_with_fields(make_round, make_bet))
     db, config = str(tmp_path / "store.sqlite"), str(sample_config_path)
     assert run_main("ingest", "--db", db, "--config", config, str(log)).returncode == 0
@@ -222,14 +220,11 @@ def test_the_signed_audit_names_them_and_no_longer_says_everything_was_read(
         " they hold (a side bet, a bonus paid) is in no figure of this report and no check"
         " judged it"
     ) in page
-    book = load_workbook(workbook)
-    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row}
+    summary, tables = workbook_sheets(workbook)
     assert summary["Input files with fields not read"] == 1
-    ingest_log = list(book["Ingest log"].iter_rows(values_only=True))
-    column = ingest_log[0].index("Fields not read")
-    assert [row[column] for row in ingest_log[1:] if str(row[0]).endswith("log.jsonl")] == [
-        "side_bets, bets[].bonus_payout"
-    ]
+    assert [
+        row["Fields not read"] for row in tables["Ingest log"] if row["File"].endswith("log.jsonl")
+    ] == ["side_bets, bets[].bonus_payout"]
 
 
 def test_a_file_sent_again_under_its_name_is_named_as_a_file_of_its_own(
@@ -257,8 +252,6 @@ def test_a_file_loaded_before_fields_were_named_is_said_not_looked_for(
     """A store upgraded from schema version 8 keeps no names for the files it loaded, and
     such a file is not loaded again: its month's audit said that every record was read. It
     says now that the file's fields were not looked for."""
-    from openpyxl import load_workbook
-
     log = write_jsonl(tmp_path / "old.jsonl", make_round("R-1") | {"side_bets": []})
     db, config = tmp_path / "store.sqlite", str(sample_config_path)
     assert run_main("ingest", "--db", str(db), "--config", config, str(log)).returncode == 0
@@ -278,9 +271,9 @@ def test_a_file_loaded_before_fields_were_named_is_said_not_looked_for(
     page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
     assert "Every record of the month" not in page
     assert "were not looked for: it was loaded by a release that did not name" in page
-    book = load_workbook(workbook)
-    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row}
+    summary, tables = workbook_sheets(workbook)
     assert summary["Input files with fields not read"] == 1
-    ingest_log = list(book["Ingest log"].iter_rows(values_only=True))
-    column = ingest_log[0].index("Fields not read")
-    assert ingest_log[1][column] == "not looked for (loaded before they were named)"
+    assert (
+        tables["Ingest log"][0]["Fields not read"]
+        == "not looked for (loaded before they were named)"
+    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import bet_record, round_record, run_main, store_file
+from helpers import bet_record, round_record, run_main, store_file, workbook_sheets
 
 from reporting.config.loader import load_config
 from reporting.verify.bearing import MissingHands, describe_missing
@@ -65,8 +65,6 @@ def test_a_game_s_line_names_its_first_shoes_and_counts_the_rest():
 
 
 def test_verify_names_them_in_its_json_its_report_and_its_workbook(tmp_path, sample_config_path):
-    from openpyxl import load_workbook
-
     # two tables, so that --jobs 2 verifies them in two partitions
     rounds = shoe(1, 2, 4) + shoe(1, 2, prefix="Q", table_id="LB02", shoe_id="S-2")
     db = store_file(tmp_path / "store.sqlite", rounds)
@@ -91,9 +89,9 @@ def test_verify_names_them_in_its_json_its_report_and_its_workbook(tmp_path, sam
         ]  # fmt: skip
     page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
     assert "Hand numbers skipped at <code>live-baccarat-it</code>: 1 shoe with hands" in page
-    book = load_workbook(workbook)
-    lines = {row[0]: row[1] for row in book["Summary"].iter_rows(values_only=True) if row}
+    lines, tables = workbook_sheets(workbook)
     assert lines["Shoes with hands missing"] == 1
-    table = list(book["Shoes"].iter_rows(values_only=True))
-    column = table[0].index("Hands missing")
-    assert sorted((row[2], row[column]) for row in table[1:]) == [("S-1", 1), ("S-2", 0)]
+    assert sorted((row["Shoe"], row["Hands missing"]) for row in tables["Shoes"]) == [
+        ("S-1", 1),
+        ("S-2", 0),
+    ]
