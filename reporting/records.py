@@ -30,6 +30,7 @@ __all__ = [
     "CSV_ROUND_FIELDS",
     "DOCUMENT_SUFFIXES",
     "Doubt",
+    "FINDING_ADVICE",
     "FINDING_KINDS",
     "FINDING_SEVERITY",
     "FINDING_TITLES",
@@ -45,6 +46,7 @@ __all__ = [
     "Round",
     "Severity",
     "SourceLocation",
+    "finding_advice",
     "finding_order",
     "finding_title",
     "severity_rank",
@@ -119,6 +121,79 @@ FINDING_TITLES = MappingProxyType(
         FindingKind.UNVERIFIED_BET: "Bet not verified",
     }
 )
+
+
+#: What a compliance officer does next about each finding kind: the audit report prints it
+#: under the kind's heading, and the site's Findings page is generated from it (a test holds
+#: it complete). Plain sentences that begin with what to do (the report follows "What to do:"
+#: with them): no markup, no link.
+FINDING_ADVICE = MappingProxyType(
+    {
+        FindingKind.PAYOUT_MISMATCH: (
+            "Ask the provider for the round's settlement record; if the logged payout stands,"
+            " the player was paid wrongly: correct the balance (credit or recovery, by your"
+            " house procedure) and report it with the month's sign-off."
+        ),
+        FindingKind.VOID_NOT_REFUNDED: (
+            "Check the account's ledger for the refund; if it is missing, refund the stake and"
+            " ask the provider why the void did not refund it."
+        ),
+        FindingKind.STAKE_OUT_OF_LIMITS: (
+            "Check whether the table's limits were changed without the configuration being"
+            " updated; if not, ask the platform why it accepted the stake, and review the"
+            " account."
+        ),
+        FindingKind.LATE_BET: (
+            "Ask the provider how a bet was accepted after betting closed (a clock or a timing"
+            " fault); review the account's winnings on such bets. Where the message says the"
+            " close is at a whole second and the bet within it, ask whether the log cuts its"
+            " times to the second before you judge the bet. Where it says the same millisecond"
+            " or a whole second, ask the provider for the bet's and the settlement's times to"
+            " the finest its platform keeps before you judge it. Where it says its result"
+            " known, the bet was taken on a result already known (past-posting): treat it as"
+            " you would a payout paid wrongly (recover or void it by your house procedure),"
+            " whatever the kind's medium severity, and report the account."
+        ),
+        FindingKind.THIRD_CARD_RULE: (
+            "Ask the studio for the round's video and the dealer's report (a misdeal); the"
+            " bets were still judged on the cards as logged, so any payout finding of the round"
+            " is listed too."
+        ),
+        FindingKind.SHOE_CARD_COUNT: (
+            "Ask the studio for the shoe's preparation record (a shoe with a card too many),"
+            " and void or review the shoe's rounds by your house procedure. Where the message"
+            " says a hand is logged twice, the provider has most likely given one shoe id to"
+            " two shoes (S05 each day): ask for ids that tell the shoes apart before you judge"
+            " the cards."
+        ),
+        FindingKind.EXCLUSIVE_SIDE_BETS: (
+            "Ask for the house rule to be enforced (the platform let one account hold two bets"
+            " it allows one of) and review the account's pair bets."
+        ),
+        FindingKind.TIME_ORDER: (
+            "Ask the provider for the round's server times (a clock fault on its side), and"
+            " check the late bet findings of the same table and period."
+        ),
+        FindingKind.DUPLICATE_BET_ID: (
+            "Ask the provider whether the same bet was logged twice (a replayed export) or its"
+            " bet ids are not unique: nothing else can tell the two bets apart."
+        ),
+        FindingKind.UNVERIFIED_BET: (
+            "Map the bet type in the provider's log profile if the catalogue has the bet, or"
+            " have its pays verified another way for the month: this tool does not settle it."
+        ),
+    }
+)
+
+
+def finding_advice(kind: str) -> str | None:
+    """What to do about a finding kind (:data:`FINDING_ADVICE`); a kind of a later version of
+    the tool, stored in an older one's store: None.
+
+    >>> finding_advice("time_order").split(" (")[0], finding_advice("new_kind")
+    ("Ask the provider for the round's server times", None)
+    """
+    return FINDING_ADVICE.get(kind)
 
 
 def finding_title(kind: str) -> str:

@@ -9,6 +9,8 @@ MkDocs loads this file as a hook (``hooks:`` in ``mkdocs.yml``): a page holding 
   a bet and of a pay row, ``BET_KEYS`` and ``ROW_KEYS`` of ``reporting/config/bets.py``);
 - ``finding-kinds``: every finding kind in contract order, with its severity and title
   (``FINDING_KINDS``, ``FINDING_SEVERITY`` and ``FINDING_TITLES`` of ``reporting/records.py``);
+- ``finding-advice``: what to do about each finding kind, in contract order (``FINDING_ADVICE``
+  of ``reporting/records.py``, the words the audit report prints under each kind);
 - ``bounds``: every bound the tool holds input and its own work to (:data:`BOUNDS`), its value
   as the code computes it and its reason as the ``#:`` comment above it says.
 
@@ -195,6 +197,15 @@ def finding_kinds() -> str:
     rows = ["| kind | severity | title in the audit |", "|---|---|---|"]
     for kind in FINDING_KINDS:
         rows.append(f"| `{kind}` | {FINDING_SEVERITY[kind]} | {FINDING_TITLES[kind]} |")
+    return "\n".join(rows) + "\n"
+
+
+def finding_advice() -> str:
+    """What to do about each finding kind, in contract order: the audit report's words."""
+    from reporting.records import FINDING_ADVICE, FINDING_KINDS
+
+    rows = ["| finding | what to do |", "|---|---|"]
+    rows += [f"| `{kind}` | {FINDING_ADVICE[kind]} |" for kind in FINDING_KINDS]
     return "\n".join(rows) + "\n"
 
 
@@ -387,6 +398,7 @@ GENERATORS: Mapping[str, Callable[[], str]] = {
     "cli": cli_reference,
     "configuration-keys": configuration_keys,
     "finding-kinds": finding_kinds,
+    "finding-advice": finding_advice,
     "bounds": bounds,
 }
 

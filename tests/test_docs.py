@@ -88,17 +88,21 @@ def test_the_issue_pattern_finds_what_it_must():
 
 
 def test_the_findings_page_says_what_to_do_about_every_kind():
-    """A compliance officer reads, for each finding kind, what to do next: every kind has a row
-    of the page's "What to do about each" table, and no row names a kind that does not exist."""
+    """A compliance officer reads, for each finding kind, what to do next: the page's "What to
+    do about each" section is generated from the words the audit report prints, a row for
+    every kind in contract order, each a sentence or more that begins with what to do."""
     import re
 
-    from reporting.records import FINDING_KINDS
+    from reporting.records import FINDING_ADVICE, FINDING_KINDS
 
     page = (ROOT / "docs" / "compliance" / "findings.md").read_text(encoding="utf-8")
     section = page.split("## What to do about each", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", section, re.M)
+    assert "<!-- generated: finding-advice -->" in section
+    generated = docs_reference_module().on_page_markdown(section)
+    rows = re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", generated, re.M)
     assert [kind for kind, _ in rows] == list(FINDING_KINDS)
-    assert all(len(action) > 40 for _, action in rows)
+    assert [action for _, action in rows] == [FINDING_ADVICE[kind] for kind in FINDING_KINDS]
+    assert all(len(action) > 40 and action[0].isupper() for _, action in rows)
 
 
 # --- the bounds: one page generated from the code, and the values other pages quote ---------

@@ -53,7 +53,7 @@ from reporting.presentation.audit_shoes import (
 from reporting.presentation.i18n import make_environment
 from reporting.presentation.listing import Shown, first_of
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
-from reporting.records import Month, finding_title
+from reporting.records import Month, finding_advice, finding_title
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
@@ -292,6 +292,13 @@ class AuditReport:
     def kind_title(self, kind: str) -> str:
         """A finding kind as a person reads it (a kind of a later version: its code)."""
         return finding_title(kind)
+
+    @staticmethod
+    def kind_advice(kind: str) -> str | None:
+        """What to do about a finding kind, to follow "What to do:" (a kind of a later
+        version: None, and the report says nothing)."""
+        advice = finding_advice(kind)
+        return advice and advice[0].lower() + advice[1:]
 
     def bet_title(self, bet_type: str) -> str:
         """A bet type by its name (a provider's type the tool does not know: as logged)."""

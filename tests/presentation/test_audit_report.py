@@ -796,6 +796,29 @@ def test_finding_kinds_and_bet_types_are_shown_by_their_names(store, operator_co
     assert report.bet_title("BC_PLAYER_TIGER") == "BC_PLAYER_TIGER"
 
 
+def test_each_kind_of_finding_says_what_to_do_about_it(store, operator_config):
+    """The officer who signs reads, under each kind's heading, what to do next: the words of
+    FINDING_ADVICE (the site's Findings page is generated from them), once a kind, before its
+    findings; a kind of a later version of the tool, stored in an older one's store, gets no
+    advice and no empty line."""
+    import html as html_module
+
+    from reporting.records import FINDING_ADVICE
+
+    report = report_of(store, operator_config)
+    html = render_audit_html(report)
+    kinds = re.findall(r'<section class="kind" id="kind-([a-z_]+)"', html)
+    assert kinds == ["payout_mismatch", "third_card_rule"]
+    for kind in kinds:
+        section = html.split(f'id="kind-{kind}"', 1)[1].split('<section class="kind"', 1)[0]
+        advice = FINDING_ADVICE[kind]
+        todo = html_module.unescape(plain(section)).split(" What to do: ", 1)[1]
+        assert todo.startswith(advice[0].lower() + advice[1:]), kind
+        assert section.count('class="todo"') == 1
+        assert section.index('class="todo"') < section.index('class="finding ')
+    assert report.kind_advice("new_kind") is None
+
+
 def test_ids_in_a_findings_message_are_kept_whole(store, operator_config):
     """Issue 23: on a phone, ids broke inside ("live-|bacca|rat-|it"). In a finding's message
     every id, time and figure is one unbreakable piece; the sentence's words still wrap."""
