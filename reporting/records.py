@@ -35,6 +35,7 @@ __all__ = [
     "FINDING_SEVERITY",
     "FINDING_TITLES",
     "REJECT_REASONS",
+    "REJECT_TITLES",
     "Bet",
     "Finding",
     "FindingKind",
@@ -49,6 +50,7 @@ __all__ = [
     "finding_advice",
     "finding_order",
     "finding_title",
+    "reject_title",
     "severity_rank",
 ]
 
@@ -228,6 +230,32 @@ class RejectReason(enum.StrEnum):
     UNKNOWN_GAME = "unknown_game"
     CONFLICT = "conflict"
     BAD_VALUE = "bad_value"
+
+
+#: Each reject reason as a person reads it (the audit report's words; a test holds it complete).
+REJECT_TITLES = MappingProxyType(
+    {
+        RejectReason.BAD_JSON: "Line not readable",
+        RejectReason.MISSING_FIELD: "Field missing",
+        RejectReason.BAD_CARD: "Card not valid",
+        RejectReason.BAD_MONEY: "Amount not valid",
+        RejectReason.NAIVE_TIMESTAMP: "Time without its offset",
+        RejectReason.UNKNOWN_BET_TYPE: "Bet type not known",
+        RejectReason.UNKNOWN_GAME: "Game not configured",
+        RejectReason.CONFLICT: "Conflicts with a stored round",
+        RejectReason.BAD_VALUE: "Value not valid",
+    }
+)
+
+
+def reject_title(reason: str) -> str:
+    """A reject reason as a person reads it (:data:`REJECT_TITLES`); a reason of a later
+    version of the tool, stored in an older one's store: its code.
+
+    >>> reject_title("bad_money"), reject_title("new_reason")
+    ('Amount not valid', 'new_reason')
+    """
+    return REJECT_TITLES.get(reason, reason)
 
 
 #: The kinds' and reasons' codes in contract order, as the plain strings the store, the JSON

@@ -15,7 +15,7 @@ the same bytes for the same report (the PDF's dates are the as-of date, as the r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -53,7 +53,13 @@ from reporting.presentation.audit_shoes import (
 from reporting.presentation.i18n import make_environment
 from reporting.presentation.listing import Shown, first_of
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
-from reporting.records import Month, finding_advice, finding_title
+from reporting.records import (
+    REJECT_REASONS,
+    Month,
+    finding_advice,
+    finding_title,
+    reject_title,
+)
 from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
@@ -299,6 +305,19 @@ class AuditReport:
         version: None, and the report says nothing)."""
         advice = finding_advice(kind)
         return advice and advice[0].lower() + advice[1:]
+
+    @staticmethod
+    def reject_title(reason: str) -> str:
+        """A reject reason as a person reads it (a reason of a later version: its code)."""
+        return reject_title(reason)
+
+    @staticmethod
+    def reasons_in_order(by_reason: Mapping[str, int]) -> list[tuple[str, int]]:
+        """A file's rejected lines by reason, as a person reads each, in the contract's order
+        (a reason of a later version last, by its code)."""
+        rank = {reason: place for place, reason in enumerate(REJECT_REASONS)}
+        ordered = sorted(by_reason, key=lambda reason: (rank.get(reason, len(rank)), reason))
+        return [(reject_title(reason), by_reason[reason]) for reason in ordered]
 
     def bet_title(self, bet_type: str) -> str:
         """A bet type by its name (a provider's type the tool does not know: as logged)."""

@@ -1656,7 +1656,8 @@ def test_the_signed_audit_report_names_the_rejected_and_the_unread_files(
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", report.read_text(encoding="utf-8")))
     assert "5 records were rejected: what they hold" in text and "is in no figure" in text
     assert "m-garbage.jsonl : all 3 of its records rejected, no round loaded" in text
-    assert "m-garbage.jsonl:1 bad_json" in text and "z-conflicts.jsonl:1 conflict" in text
+    assert "m-garbage.jsonl:1 Line not readable bad_json" in text
+    assert "z-conflicts.jsonl:1 Conflicts with a stored round conflict" in text
     assert "In the inbox but not read: more.ndjson" in text
     assert "every check ran" not in text.lower() and "No finding:" not in text
     pdf = pdf_text(report.with_suffix(".pdf"))

@@ -46,6 +46,7 @@ from reporting.presentation.audit_report import (
     MAX_SHOES,
     MAX_TABLES,
     TABLES_PER_CHART,
+    AuditReport,
     ShoeView,
     UncheckedAvailability,
     build_audit_report,
@@ -280,8 +281,11 @@ def test_the_report_names_what_was_not_read_and_not_checked(store, operator_conf
         " with one stored) is in no figure of this report (its money, RTP and win percentages)"
         " and no check judged it." in text
     )
-    assert "garbage.jsonl : all 25 of its records rejected, no round loaded ( bad_json 25)" in text
-    assert "garbage.jsonl:1 bad_json not JSON: expecting value" in text
+    assert (
+        "garbage.jsonl : all 25 of its records rejected, no round loaded (Line not readable 25)"
+        in text
+    )
+    assert "garbage.jsonl:1 Line not readable bad_json not JSON: expecting value" in text
     assert "garbage.jsonl:20 " in text and "garbage.jsonl:21 " not in text
     assert "and 5 more rejected records: see the audit workbook's Rejected records sheet" in text
     assert "In the inbox but not read: inbox/notes.txt ." in text
@@ -817,6 +821,23 @@ def test_each_kind_of_finding_says_what_to_do_about_it(store, operator_config):
         assert section.count('class="todo"') == 1
         assert section.index('class="todo"') < section.index('class="finding ')
     assert report.kind_advice("new_kind") is None
+
+
+def test_reject_reasons_are_named_in_words_in_the_contracts_order():
+    """A file's rejected lines are told by reason in words ("Amount not valid"), in the CLI
+    contract's order of reasons, a reason of a later version of the tool last by its code;
+    every reason has its words."""
+    from reporting.records import REJECT_REASONS, REJECT_TITLES
+
+    assert list(REJECT_TITLES) == list(REJECT_REASONS)
+    assert len(set(REJECT_TITLES.values())) == len(REJECT_REASONS)
+    given = {"new_reason": 1, "conflict": 2, "bad_json": 3, "bad_money": 4}
+    assert AuditReport.reasons_in_order(given) == [
+        ("Line not readable", 3),
+        ("Amount not valid", 4),
+        ("Conflicts with a stored round", 2),
+        ("new_reason", 1),
+    ]
 
 
 def test_ids_in_a_findings_message_are_kept_whole(store, operator_config):
