@@ -215,8 +215,12 @@ def ingest_document(result: IngestResult, unread: Sequence[UnreadFile] = ()) -> 
                 "rounds_loaded": item.rounds_loaded,
                 "bets_loaded": item.bets_loaded,
                 "rounds_by_month": dict(sorted(item.months.items())),
-                "empty_fields": item.empty_fields,
-                "fields_not_read": list(item.fields_not_read),
+                # A file this run did not read (ingested before, or failed): null, not
+                # the empty list that says "looked for, none found".
+                "empty_fields": item.empty_fields if item.status == "loaded" else None,
+                "fields_not_read": (
+                    list(item.fields_not_read) if item.status == "loaded" else None
+                ),
                 "rounds_skipped_duplicate": item.rounds_skipped_duplicate,
                 "rejected": item.rejected_count,
                 "error": item.error,

@@ -193,6 +193,30 @@ def test_ingest_warns_of_them_and_its_json_names_them(
     assert json.loads(as_json.stdout)["files"][0]["fields_not_read"] == ["side_bets"]
 
 
+def test_a_file_this_run_did_not_read_has_its_fields_said_not_looked_for(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """A file ingested before (skipped by its sha256) or one that failed was not read by this
+    run: its ``fields_not_read`` and ``empty_fields`` are null, not the empty list that says
+    "looked for, none found"."""
+    log = write_jsonl(tmp_path / "log.jsonl", make_round("R-1", side_bets=SIDE_BETS))
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(b"not gzip at all")
+    db = str(tmp_path / "store.sqlite")
+    config = str(sample_config_path)
+
+    first = run_main("ingest", "--db", db, "--config", config, "--json", str(log))
+    again = run_main("ingest", "--db", db, "--config", config, "--json", str(log), str(broken))
+
+    (loaded,) = json.loads(first.stdout)["files"]
+    assert (loaded["status"], loaded["fields_not_read"]) == ("loaded", ["side_bets"])
+    assert loaded["empty_fields"] == []
+    skipped, failed = json.loads(again.stdout)["files"]
+    assert (skipped["status"], failed["status"]) == ("already_ingested", "failed")
+    for item in (skipped, failed):
+        assert (item["fields_not_read"], item["empty_fields"]) == (None, None), item
+
+
 def test_the_signed_audit_names_them_and_no_longer_says_everything_was_read(
     tmp_path, sample_config_path, make_round, make_bet, write_jsonl
 ):
