@@ -63,7 +63,10 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
         {
             "ingested_at": _UTC,
             "file_sha256": "sha256 of the file's bytes",
-            "fields_not_read": "its fields no check reads (JSON list), or empty",
+            "fields_not_read": (
+                "its fields no check reads (JSON list; [] none), or empty: not looked for"
+                " (a file loaded before schema version 9)"
+            ),
         },
     ),
     "ingest_months": (
