@@ -304,12 +304,12 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                 (
                     "MAX_INPUTS",
                     "MAX_LISTED_FILES",
-                    "MAX_TABLES",
                     "MAX_GAPS",
                     "MAX_SHOES",
                     "MAX_VOIDS",
                 ),
             ),
+            ("reporting.presentation.audit_charts", ("MAX_TABLES",)),
         ),
     ),
 )
