@@ -113,6 +113,13 @@ class IngestFile:
     #: Its fields the tool does not read (an exporter's own), by name; () for none; None: not
     #: looked for (a file loaded by a release that did not name them).
     fields_not_read: tuple[str, ...] | None = ()
+    #: Its rounds of the period already stored with the same content (a re-export's).
+    duplicates_in_period: int = 0
+
+    @property
+    def behind_period(self) -> bool:
+        """Rounds of it in the period, loaded or repeated (:meth:`RejectScope.behind`)."""
+        return bool(self.rounds_in_period or self.duplicates_in_period)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +222,7 @@ def _ingest_files(connection: sqlite3.Connection, scope: RejectScope) -> tuple[I
             duplicates_skipped=duplicates,
             rejected=rejected,
             fields_not_read=None if named is None else tuple(json.loads(named)),
+            duplicates_in_period=scope.duplicates_by_file.get(ingest_id, 0),
         )
         for (
             ingest_id,

@@ -67,6 +67,9 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
                 "its fields no check reads (JSON list; [] none), or empty: not looked for"
                 " (a file loaded before schema version 9)"
             ),
+            "duplicate_months": (
+                "its rounds already stored with the same content, by month (JSON object)"
+            ),
         },
     ),
     "ingest_months": (

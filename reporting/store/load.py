@@ -74,6 +74,9 @@ class FileResult:
     #: bet's as ``bets[].name``): what they hold is in no check
     #: (:class:`~reporting.ingest.sources.UnreadFields`).
     fields_not_read: tuple[str, ...] = ()
+    #: Its rounds already stored with the same content (``rounds_skipped_duplicate``), by the
+    #: stored round's reporting month: a re-export is behind the months it repeats.
+    duplicate_months: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -376,7 +379,8 @@ def _log_totals(
     """Record in the ingest log what the file contributed."""
     connection.execute(
         "UPDATE ingest_log SET lines_read = ?, rounds_loaded = ?, bets_loaded = ?,"
-        " rounds_skipped_duplicate = ?, rejected = ?, fields_not_read = ? WHERE ingest_id = ?",
+        " rounds_skipped_duplicate = ?, rejected = ?, fields_not_read = ?, duplicate_months = ?"
+        " WHERE ingest_id = ?",
         (
             lines,
             result.rounds_loaded,
@@ -384,6 +388,7 @@ def _log_totals(
             result.rounds_skipped_duplicate,
             result.rejected_count,
             json.dumps(result.fields_not_read, ensure_ascii=False),  # NULL: not looked for
+            json.dumps(dict(sorted(result.duplicate_months.items()))),  # NULL: not kept
             ingest_id,
         ),
     )

@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS ingest_log (
     rejected         INTEGER NOT NULL DEFAULT 0,
     profile          TEXT,              -- the log profile that read it; NULL: the spec's log
     profile_sha256   TEXT,              -- the profile file's sha256 (NULL: the spec's log)
-    fields_not_read  TEXT               -- JSON list of the fields no check reads; NULL: not looked for
+    fields_not_read  TEXT,              -- JSON list of the fields no check reads; NULL: not looked for
+    duplicate_months TEXT               -- JSON {month: its rounds already stored}; NULL: not kept
 ) STRICT;
 """
 

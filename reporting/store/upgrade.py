@@ -179,11 +179,13 @@ def _upgrade_7_to_8(connection: sqlite3.Connection) -> None:
 
 def _upgrade_8_to_9(connection: sqlite3.Connection) -> None:
     """The steps of version 8 to 9, inside the caller's transaction: the fields of each file
-    the tool does not read, unknown (NULL) for the files read before (releases before named
-    none). A store of version 1 has it already: its step made the table as it is now."""
+    the tool does not read, and the months of its rounds already stored, unknown (NULL) for
+    the files read before (releases before kept neither). A store of version 1 has them
+    already: its step made the table as it is now."""
     columns = {row[1] for row in connection.execute("PRAGMA table_info(ingest_log)")}
-    if "fields_not_read" not in columns:
-        connection.execute("ALTER TABLE ingest_log ADD COLUMN fields_not_read TEXT")
+    for column in ("fields_not_read", "duplicate_months"):
+        if column not in columns:
+            connection.execute(f"ALTER TABLE ingest_log ADD COLUMN {column} TEXT")
     connection.execute("PRAGMA user_version = 9")
 
 

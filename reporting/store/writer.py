@@ -217,7 +217,7 @@ class BatchWriter:
             elif earlier is None:
                 fresh[record.round_id] = record
             elif self._content(earlier) == self._content(record):
-                self.result.rounds_skipped_duplicate += 1
+                self._duplicate(earlier.report_month)
             elif self.rows_together:
                 del fresh[record.round_id]
                 content = self._content(earlier)
@@ -261,7 +261,7 @@ class BatchWriter:
             record = Round(*given[round_id], bets_of[round_id])
             kept = stored_round_content(connection, round_id)
             if kept == self._content(record):
-                self.result.rounds_skipped_duplicate += 1
+                self._duplicate(month)
             elif ingest_id == self.ingest_id and self.rows_together:
                 month = self._unload(round_id, len(kept[-1]) if kept else 0)
                 rejects += self._apart_parts(record, source_line, kept or (), month)
@@ -305,6 +305,13 @@ class BatchWriter:
         """The record as the store holds it (see :func:`stored_round_content`)."""
         bets = tuple(sorted(_bet_content(bet) for bet in record.bets))
         return (*_round_content(record), bets)
+
+    def _duplicate(self, month: str) -> None:
+        """A round already stored with the same content: counted and skipped, in the stored
+        round's ``month``."""
+        result = self.result
+        result.rounds_skipped_duplicate += 1
+        result.duplicate_months[month] = result.duplicate_months.get(month, 0) + 1
 
     def _conflict(self, record: Round, where: str, kept: tuple, month: str) -> RejectedLine:
         """The reject of ``record``, a round loaded before (at ``where``, of content ``kept``,

@@ -19,8 +19,9 @@ A month's alerts:
 
 Beside the alerts, a month's **warnings** say what could not be checked: per game, the
 checks that could not judge some records for want of a field (no shoe id, no bet placement
-time: :mod:`reporting.verify.coverage`); per file behind the month, the fields it holds that
-the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``), whose
+time: :mod:`reporting.verify.coverage`); per file behind the month (rounds of it loaded in
+the month, or repeated there: a re-export whose rounds were all stored before), the fields it
+holds that the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``), whose
 content is in no figure and no check; and per game, the shoes whose hand numbers skip some
 (hands 1, 2, 4: no round loaded is hand 3, which is in no log read, or its line was
 rejected). They are shown wherever the alerts are, but do not change the exit code by
@@ -106,6 +107,13 @@ class RejectScope:
     month: str | None
     files: tuple[int, ...] | None
     rounds_by_file: Mapping[int, int]
+    #: Each file's rounds of the period already stored with the same content (a re-export):
+    #: what it repeats is the period's, though none of its rounds was loaded.
+    duplicates_by_file: Mapping[int, int] = field(default_factory=dict)
+
+    def behind(self, ingest_id: int) -> bool:
+        """Whether the file is behind the period: rounds of it loaded there, or repeated."""
+        return bool(self.rounds_by_file.get(ingest_id) or self.duplicates_by_file.get(ingest_id))
 
     def rejects_where(self) -> tuple[str, tuple]:
         """A WHERE clause (and its parameters) on ``rejected_records`` for the period: the
@@ -122,8 +130,14 @@ class RejectScope:
 def reject_scope(connection: sqlite3.Connection, month: str | None) -> RejectScope:
     """The files behind ``month`` (see the module's rule), or every file for all months."""
     if month is None:
+        counts = connection.execute(
+            "SELECT ingest_id, rounds_loaded, rounds_skipped_duplicate FROM ingest_log"
+        ).fetchall()
         return RejectScope(
-            None, None, dict(connection.execute("SELECT ingest_id, rounds_loaded FROM ingest_log"))
+            None,
+            None,
+            {ingest_id: rounds for ingest_id, rounds, _ in counts},
+            {ingest_id: repeated for ingest_id, _, repeated in counts},
         )
     # By the rounds_by_month index: the month's rounds only, whatever the store holds.
     rounds_by_file = dict(
@@ -138,7 +152,15 @@ def reject_scope(connection: sqlite3.Connection, month: str | None) -> RejectSco
             "SELECT ingest_id FROM ingest_log WHERE rounds_loaded = 0"
         )
     }
-    return RejectScope(month, tuple(sorted(set(rounds_by_file) | without_rounds)), rounds_by_file)
+    duplicates_by_file = dict(
+        connection.execute(
+            "SELECT log.ingest_id, months.value FROM ingest_log AS log,"
+            " json_each(log.duplicate_months) AS months WHERE months.key = ?",
+            (month,),
+        )
+    )
+    files = tuple(sorted(set(rounds_by_file) | without_rounds))
+    return RejectScope(month, files, rounds_by_file, duplicates_by_file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,8 +559,8 @@ def describe_missing(shoes: Sequence[MissingHands]) -> str:
 def _fields_not_read(
     connection: sqlite3.Connection, scope: RejectScope
 ) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
-    """The files with rounds in the period (every file, for all months) that hold fields the
-    tool does not read, each with their names, or whose fields were not looked for (None: a
+    """The files behind the period (rounds of theirs in it, loaded or repeated; every file,
+    for all months) that hold fields the tool does not read, each with their names, or whose fields were not looked for (None: a
     file loaded before the store kept them, schema version 9); by name, then load order (a
     file sent again under its name, with other content, is a file of its own)."""
     return tuple(
@@ -548,7 +570,7 @@ def _fields_not_read(
             " WHERE fields_not_read IS NULL OR fields_not_read != '[]'"
             " ORDER BY file_name, ingest_id"
         )
-        if scope.files is None or scope.rounds_by_file.get(ingest_id)
+        if scope.files is None or scope.behind(ingest_id)
     )
 
 

@@ -251,6 +251,48 @@ def test_the_signed_audit_names_them_and_no_longer_says_everything_was_read(
     ] == ["side_bets, bets[].bonus_payout"]
 
 
+def test_a_re_export_whose_rounds_were_all_stored_before_is_behind_the_months_it_repeats(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """A provider's re-export adds its side bets to rounds already loaded: every round is a
+    duplicate, none loads, and its side bets were in no figure. Its month's audit said that
+    every record was read, and named it nowhere. It is behind the months whose rounds it
+    repeats (the stored rounds'), in the warnings, the report and the workbook, and no other."""
+    october = [make_round("R-1"), make_round("R-2", hand_no=24)]
+    november = make_round("N-1", settled_at="2026-11-03T18:40:41Z")
+    first = write_jsonl(tmp_path / "first.jsonl", *october, november)
+    again = write_jsonl(
+        tmp_path / "again.jsonl", *(record | {"side_bets": SIDE_BETS} for record in october)
+    )
+    db, config = str(tmp_path / "store.sqlite"), str(sample_config_path)
+    for log in (first, again):
+        assert run_main("ingest", "--db", db, "--config", config, str(log)).returncode == 0
+    connection = sqlite3.connect(db)
+    stored = connection.execute(
+        "SELECT file_name, rounds_loaded, duplicate_months FROM ingest_log ORDER BY ingest_id"
+    ).fetchall()
+    connection.close()
+    assert stored == [(str(first), 3, "{}"), (str(again), 0, '{"2026-10": 2}')]
+
+    workbook, report = tmp_path / "audit.xlsx", tmp_path / "report"
+    run = run_main(
+        *("verify", "--db", db, "--config", config, "--month", "2026-10", "--json"),
+        *("--workbook", str(workbook), "--report", str(report), "--as-of", "2026-11-05"),
+    )
+    assert json.loads(run.stdout)["alerts"]["fields_not_read"] == [
+        {"file": str(again), "fields": ["side_bets"]}
+    ]
+    page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
+    assert "Every record of the month" not in page and "again.jsonl" in page
+    summary, _ = workbook_sheets(workbook)
+    assert summary["Input files with fields not read"] == 1
+    for month in ("2026-11", "2026-09"):
+        other = run_main(
+            *("verify", "--db", db, "--config", config, "--month", month, "--json"),
+        )
+        assert json.loads(other.stdout)["alerts"]["fields_not_read"] == [], month
+
+
 def test_a_file_sent_again_under_its_name_is_named_as_a_file_of_its_own(
     tmp_path, operator_config, make_round, write_jsonl
 ):

@@ -367,9 +367,10 @@ def months_made(rows: dict[str, list]) -> dict[str, list]:
 
 def fields_not_read_made(rows: dict[str, list]) -> dict[str, list]:
     """``rows`` (of :func:`table_rows`, after an upgrade to version 9) without the ingest
-    log's last column, having checked that it names no field for the files read before."""
-    assert [row[-1] for row in rows["ingest_log"]] == [None] * len(rows["ingest_log"])
-    rows["ingest_log"] = [row[:-1] for row in rows["ingest_log"]]
+    log's last two columns, having checked that they name no field and no month repeated for
+    the files read before."""
+    assert [row[-2:] for row in rows["ingest_log"]] == [(None, None)] * len(rows["ingest_log"])
+    rows["ingest_log"] = [row[:-2] for row in rows["ingest_log"]]
     return rows
 
 
@@ -417,9 +418,10 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
     }
-    # version 3 adds the profile columns, version 9 the fields not read: empty here
+    # version 3 adds the profile columns, version 9 the fields not read and the months
+    # repeated: empty here
     width = len(before["ingest_log"][0])
-    assert [row[width:] for row in after["ingest_log"]] == [(None, None, None)] * len(
+    assert [row[width:] for row in after["ingest_log"]] == [(None, None, None, None)] * len(
         before["ingest_log"]
     )
     after["ingest_log"] = [row[:width] for row in after["ingest_log"]]
@@ -644,11 +646,12 @@ def test_a_version_2_store_made_before_the_mark_is_accepted_marked_and_upgraded(
     finally:
         connection.close()
     # Version 3's columns name the log profile that read a file: the spec's (NULL) for
-    # every file read before; version 9's fields not read are unknown (NULL) for them.
-    assert [row[-3:] for row in after["ingest_log"]] == [(None, None, None)] * len(
+    # every file read before; version 9's fields not read and months repeated are unknown
+    # (NULL) for them.
+    assert [row[-4:] for row in after["ingest_log"]] == [(None, None, None, None)] * len(
         before["ingest_log"]
     )
-    after["ingest_log"] = [row[:-3] for row in after["ingest_log"]]
+    after["ingest_log"] = [row[:-4] for row in after["ingest_log"]]
     assert after == before
 
 
@@ -749,16 +752,19 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
 
 
 def as_version_8(path) -> None:
-    """Make a store look as version 8 made it: no fields not read in its ingest log."""
+    """Make a store look as version 8 made it: no fields not read and no months repeated in
+    its ingest log."""
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("ALTER TABLE ingest_log DROP COLUMN fields_not_read")
+    connection.execute("ALTER TABLE ingest_log DROP COLUMN duplicate_months")
     connection.execute("PRAGMA user_version = 8")
     connection.close()
 
 
 def test_a_version_8_store_gets_the_fields_not_read_unknown_for_the_files_read_before(tmp_path):
-    """Version 9: each file's fields the tool does not read; releases before named none, so
-    the files they read have none named (NULL), and the next file's are kept."""
+    """Version 9: each file's fields the tool does not read, and its duplicate rounds by
+    month; releases before kept neither, so the files they read have none (NULL), and the
+    next file's are kept."""
     path = tmp_path / "store.sqlite"
     connection = connect(path)
     add_round(connection)
@@ -771,18 +777,18 @@ def test_a_version_8_store_gets_the_fields_not_read_unknown_for_the_files_read_b
         after = table_rows(connection)
         connection.execute(
             "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
-            " fields_not_read) VALUES ('b.jsonl', 'h9', 1, 'jsonl', '2026-11-06T00:00:00Z',"
-            " '[\"dealer\"]')"
+            " fields_not_read, duplicate_months) VALUES ('b.jsonl', 'h9', 1, 'jsonl',"
+            " '2026-11-06T00:00:00Z', '[\"dealer\"]', '{\"2026-10\": 1}')"
         )
         named = connection.execute(
-            "SELECT file_name, fields_not_read FROM ingest_log ORDER BY ingest_id"
+            "SELECT file_name, fields_not_read, duplicate_months FROM ingest_log ORDER BY ingest_id"
         ).fetchall()
     finally:
         connection.close()
-    assert [row[-1] for row in after["ingest_log"]] == [None] * len(before["ingest_log"])
-    after["ingest_log"] = [row[:-1] for row in after["ingest_log"]]
+    assert [row[-2:] for row in after["ingest_log"]] == [(None, None)] * len(before["ingest_log"])
+    after["ingest_log"] = [row[:-2] for row in after["ingest_log"]]
     assert after == before
-    assert named[-1] == ("b.jsonl", '["dealer"]')
+    assert named[-1] == ("b.jsonl", '["dealer"]', '{"2026-10": 1}')
 
 
 def as_version_7(path) -> None:

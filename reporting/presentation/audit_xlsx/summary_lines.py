@@ -44,7 +44,7 @@ def summary_meta(
     unnamed = sum(
         1
         for item in ledger.ingest
-        if item.rounds_in_period and (item.fields_not_read is None or item.fields_not_read)
+        if item.behind_period and (item.fields_not_read is None or item.fields_not_read)
     )
     meta: list[Line] = [
         ("Period", TEXT, book.period),
