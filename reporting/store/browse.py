@@ -68,7 +68,8 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
                 " (a file loaded before schema version 9)"
             ),
             "duplicate_months": (
-                "its rounds already stored with the same content, by month (JSON object)"
+                "its rounds already stored with the same content, by month (JSON object), or"
+                " empty: not kept (a file loaded before schema version 10)"
             ),
         },
     ),

@@ -33,8 +33,9 @@ __all__ = [
 #: 7: the rounds' index by game and month holds the table too (:data:`GAME_MONTH_INDEX`);
 #: 8: each file's rounds and rejected lines by reporting month, and whether a monthly run
 #: has told of them (:data:`INGEST_MONTHS`); 9: the fields of each file the tool does not
-#: read (``ingest_log.fields_not_read``).
-SCHEMA_VERSION = 9
+#: read (``ingest_log.fields_not_read``); 10: each file's rounds already stored, by month
+#: (``ingest_log.duplicate_months``: a re-export is behind the months it repeats).
+SCHEMA_VERSION = 10
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores

@@ -179,14 +179,26 @@ def _upgrade_7_to_8(connection: sqlite3.Connection) -> None:
 
 def _upgrade_8_to_9(connection: sqlite3.Connection) -> None:
     """The steps of version 8 to 9, inside the caller's transaction: the fields of each file
-    the tool does not read, and the months of its rounds already stored, unknown (NULL) for
-    the files read before (releases before kept neither). A store of version 1 has them
-    already: its step made the table as it is now."""
-    columns = {row[1] for row in connection.execute("PRAGMA table_info(ingest_log)")}
-    for column in ("fields_not_read", "duplicate_months"):
-        if column not in columns:
-            connection.execute(f"ALTER TABLE ingest_log ADD COLUMN {column} TEXT")
+    the tool does not read, unknown (NULL) for the files read before (releases before named
+    none). A store of version 1 has it already: its step made the table as it is now."""
+    _add_text_column(connection, "fields_not_read")
     connection.execute("PRAGMA user_version = 9")
+
+
+def _upgrade_9_to_10(connection: sqlite3.Connection) -> None:
+    """The steps of version 9 to 10, inside the caller's transaction: each file's rounds
+    already stored, by month, unknown (NULL) for the files read before (releases before kept
+    only their count). A store of version 1 has it already, as :func:`_upgrade_8_to_9`."""
+    _add_text_column(connection, "duplicate_months")
+    connection.execute("PRAGMA user_version = 10")
+
+
+def _add_text_column(connection: sqlite3.Connection, column: str) -> None:
+    """Add a TEXT column to ``ingest_log`` unless it has it (a store upgraded from version 1
+    got the table as this version makes it)."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(ingest_log)")}
+    if column not in columns:
+        connection.execute(f"ALTER TABLE ingest_log ADD COLUMN {column} TEXT")
 
 
 #: The step that brings a store of each earlier version further: version 1's rebuilds
@@ -200,4 +212,5 @@ _STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {
     6: _upgrade_6_to_7,
     7: _upgrade_7_to_8,
     8: _upgrade_8_to_9,
+    9: _upgrade_9_to_10,
 }

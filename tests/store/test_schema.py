@@ -366,7 +366,7 @@ def months_made(rows: dict[str, list]) -> dict[str, list]:
 
 
 def fields_not_read_made(rows: dict[str, list]) -> dict[str, list]:
-    """``rows`` (of :func:`table_rows`, after an upgrade to version 9) without the ingest
+    """``rows`` (of :func:`table_rows`, after an upgrade to version 10) without the ingest
     log's last two columns, having checked that they name no field and no month repeated for
     the files read before."""
     assert [row[-2:] for row in rows["ingest_log"]] == [(None, None)] * len(rows["ingest_log"])
@@ -412,14 +412,14 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 9
+    assert version == SCHEMA_VERSION == 10
     months_made(after)
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
         "findings": 1 if with_findings else 0,
     }
-    # version 3 adds the profile columns, version 9 the fields not read and the months
-    # repeated: empty here
+    # version 3 adds the profile columns, version 9 the fields not read, version 10 the
+    # months repeated: empty here
     width = len(before["ingest_log"][0])
     assert [row[width:] for row in after["ingest_log"]] == [(None, None, None, None)] * len(
         before["ingest_log"]
@@ -646,8 +646,8 @@ def test_a_version_2_store_made_before_the_mark_is_accepted_marked_and_upgraded(
     finally:
         connection.close()
     # Version 3's columns name the log profile that read a file: the spec's (NULL) for
-    # every file read before; version 9's fields not read and months repeated are unknown
-    # (NULL) for them.
+    # every file read before; version 9's fields not read and version 10's months repeated
+    # are unknown (NULL) for them.
     assert [row[-4:] for row in after["ingest_log"]] == [(None, None, None, None)] * len(
         before["ingest_log"]
     )
@@ -751,20 +751,56 @@ def test_a_version_3_store_gets_the_findings_foreign_keys_and_the_views(tmp_path
         connection.close()
 
 
+def as_version_9(path) -> None:
+    """Make a store look as version 9 made it: no months repeated in its ingest log."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("ALTER TABLE ingest_log DROP COLUMN duplicate_months")
+    connection.execute("PRAGMA user_version = 9")
+    connection.close()
+
+
+def test_a_version_9_store_gets_the_months_repeated_unknown_for_the_files_read_before(tmp_path):
+    """Version 10: each file's rounds already stored, by month; version 9 kept their count
+    alone, so the files it read have none placed (NULL), and the next file's are kept."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    connection.close()
+    as_version_9(path)
+    before = table_rows(sqlite3.connect(path))
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        after = table_rows(connection)
+        connection.execute(
+            "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
+            " duplicate_months) VALUES ('b.jsonl', 'h10', 1, 'jsonl', '2026-11-06T00:00:00Z',"
+            " '{\"2026-10\": 1}')"
+        )
+        kept = connection.execute(
+            "SELECT file_name, duplicate_months FROM ingest_log ORDER BY ingest_id"
+        ).fetchall()
+    finally:
+        connection.close()
+    assert [row[-1] for row in after["ingest_log"]] == [None] * len(before["ingest_log"])
+    after["ingest_log"] = [row[:-1] for row in after["ingest_log"]]
+    assert after == before
+    assert kept[-1] == ("b.jsonl", '{"2026-10": 1}')
+
+
 def as_version_8(path) -> None:
-    """Make a store look as version 8 made it: no fields not read and no months repeated in
-    its ingest log."""
+    """Make a store look as version 8 made it: no fields not read either."""
+    as_version_9(path)
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("ALTER TABLE ingest_log DROP COLUMN fields_not_read")
-    connection.execute("ALTER TABLE ingest_log DROP COLUMN duplicate_months")
     connection.execute("PRAGMA user_version = 8")
     connection.close()
 
 
 def test_a_version_8_store_gets_the_fields_not_read_unknown_for_the_files_read_before(tmp_path):
-    """Version 9: each file's fields the tool does not read, and its duplicate rounds by
-    month; releases before kept neither, so the files they read have none (NULL), and the
-    next file's are kept."""
+    """Version 9: each file's fields the tool does not read (and version 10 its rounds
+    already stored, by month); releases before kept neither, so the files they read have
+    none (NULL), and the next file's are kept."""
     path = tmp_path / "store.sqlite"
     connection = connect(path)
     add_round(connection)
