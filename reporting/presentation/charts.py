@@ -206,7 +206,11 @@ def outcome_chart_svg(tests: Sequence[OutcomeTest], labels: ChartLabels) -> str:
     ticks = []
     for tenth in range(0, scale.numerator * 10 // scale.denominator + 1):
         x = _PLOT_LEFT + Fraction(tenth, 10) / scale * _PLOT
-        ticks.append(f"M{px(x)} 0v{len(tests) * group}")
+        # below each table's line of words, never through it
+        ticks += (
+            f"M{px(x)} {index * group + _GROUP_HEAD}v{group - _GROUP_HEAD}"
+            for index in range(len(tests))
+        )
         parts.append(_text(x, height - 6, f"{tenth * 10}%", anchor="middle", font_size="9"))
     parts.append(f'<path class="grid" d="{"".join(ticks)}" stroke="{_FAINT}" fill="none"/>')
     for index, test in enumerate(tests):

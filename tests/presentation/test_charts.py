@@ -81,6 +81,30 @@ def test_the_expected_mark_sits_at_the_probability_share():
     assert len(marks) == 3
 
 
+def test_the_grid_runs_beside_the_bars_and_never_through_a_tables_words():
+    """A table's line of words ("EZ-IT-01 · 929 rounds") sits above its bars; the grid's
+    lines at 10%, 20%, ... ran through it. Each line now runs from below the words of each
+    table to the next table's words, and on to the axis below the last."""
+    svg = outcome_chart_svg([outcome("T1"), outcome("T2"), outcome("T3")], LABELS)
+    root = parse(svg)
+    (grid,) = [path for path in root.iter(f"{SVG}path") if path.get("class") == "grid"]
+    segments = [
+        (Fraction(top), Fraction(top) + Fraction(length))
+        for top, length in re.findall(r"M[\d.]+ ([\d.]+)v([\d.]+)", grid.get("d"))
+    ]
+    assert len(segments) == 7 * 3  # 0% to 60%, for each of three tables
+    words = [
+        Fraction(text.get("y"))
+        for text in root.iter(f"{SVG}text")
+        if text.text and " rounds" in text.text
+    ]
+    assert len(words) == 3
+    for baseline in words:  # the words' box: a font of 11 above the baseline, 3 below
+        assert all(end <= baseline - 11 or start >= baseline + 3 for start, end in segments)
+    axis = max(Fraction(text.get("y")) for text in root.iter(f"{SVG}text") if "%" in text.text)
+    assert max(end for _, end in segments) > axis - 20  # the lines still reach the axis
+
+
 def test_a_share_beyond_sixty_percent_widens_the_axis():
     svg = outcome_chart_svg([outcome(banker=75, player=20, tie=5)], LABELS)
     banker = next(bar for bar in parse(svg).iter(f"{SVG}rect") if bar.get("class") == "bar banker")
