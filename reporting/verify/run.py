@@ -194,9 +194,14 @@ def verify(
         try:
             jobs = _jobs_for(connection, month) if jobs is None else jobs
             with contextlib.ExitStack() as workers:
-                if runner is None and jobs > 1 and _file_of(connection):
-                    runner = workers.enter_context(LocalRunner(jobs))
-                _replace_findings(connection, games, month, result, keep, progress, runner)
+                spool = None
+                if runner is not None or (jobs > 1 and _file_of(connection)):
+                    # entered first, so removed last: after the workers are gone, which a
+                    # stopped run's still running ones would write into while it is removed
+                    spool = workers.enter_context(spool_folder())
+                    if runner is None:
+                        runner = workers.enter_context(LocalRunner(jobs))
+                _replace_findings(connection, games, month, result, keep, progress, runner, spool)
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:  # SQLite may have rolled back already (disk full)
@@ -229,9 +234,10 @@ def _replace_findings(
     keep: int,
     progress: Callable[[int], None] | None,
     runner: Runner | None,
+    spool: str | None,
 ) -> None:
     """Inside the open transaction: the scope's findings deleted, every round checked, the
-    new findings written."""
+    new findings written (the partitions' spool files in ``spool``, with a runner)."""
     if month is None:
         where, params = "1", ()
     else:
@@ -246,7 +252,7 @@ def _replace_findings(
         partitions = [] if runner is None else plan_partitions(connection, month)
         if len(partitions) > 1:
             result.shoes = _partitioned(
-                connection, games, month, partitions, sink, progress, runner
+                connection, games, month, partitions, sink, progress, runner, spool
             )
             result.findings = sink.kept_findings()
             return
@@ -282,6 +288,7 @@ def _partitioned(
     sink: _FindingSink,
     progress: Callable[[int], None] | None,
     runner: Runner,
+    spool: str,
 ) -> list[ShoeSummary]:
     """The partitions checked by ``runner`` while the store checks and the count of what no
     check could judge run here (on a connection of their own, in a thread: SQLite works
@@ -289,25 +296,24 @@ def _partitioned(
     found them, their totals added. The shoes returned."""
     result = sink.result
     database = _file_of(connection)
-    with spool_folder() as spool:
-        tasks = [PartitionTask(database, month, dict(games), part, spool) for part in partitions]
-        store_checks = _StoreChecks(database, games, month, Path(spool) / "store.findings")
-        store_checks.start()
-        results: list[PartitionResult] = []
-        try:
-            for done in runner(tasks):
-                results.append(done)
-                if progress is not None:
-                    progress(sum(r.rounds_seen for r in results))
-        finally:
-            store_checks.join()
-        results.sort(key=attrgetter("number"))
-        for finding in merged_round_findings(results):
-            sink.extend([finding])
-        for findings in merged_shoe_findings(results):
-            sink.extend(findings)
-        for finding in store_checks.findings():
-            sink.extend([finding])
+    tasks = [PartitionTask(database, month, dict(games), part, spool) for part in partitions]
+    store_checks = _StoreChecks(database, games, month, Path(spool) / "store.findings")
+    store_checks.start()
+    results: list[PartitionResult] = []
+    try:
+        for done in runner(tasks):
+            results.append(done)
+            if progress is not None:
+                progress(sum(r.rounds_seen for r in results))
+    finally:
+        store_checks.join()
+    results.sort(key=attrgetter("number"))
+    for finding in merged_round_findings(results):
+        sink.extend([finding])
+    for findings in merged_shoe_findings(results):
+        sink.extend(findings)
+    for finding in store_checks.findings():
+        sink.extend([finding])
     sink.flush()
     totals, unconfigured = merged_totals(results)
     result.tables, result.bet_totals = totals.tables, totals.bets
