@@ -125,17 +125,24 @@ def _check_timezone(
     name = values["timezone"]
     if name is MISSING:
         return
+    problem = timezone_problem(name, "its months are counted in")
+    if problem is not None:
+        problems.add((*path, "timezone"), problem)
+
+
+def timezone_problem(name: str, what: str = "its times are written in") -> str | None:
+    """Why ``name`` is not a civil IANA time zone (None: it is one); ``what`` ends the hint
+    to a file of the database: "name the zone {what}"."""
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
-        problems.add((*path, "timezone"), f"{name!r} is not an IANA time zone such as Europe/Rome")
-        return
+        return f"{name!r} is not an IANA time zone such as Europe/Rome"
     if name in _NOT_CIVIL_ZONES or name.startswith(_NOT_CIVIL_PREFIXES):
-        problems.add(
-            (*path, "timezone"),
+        return (
             f"{name!r} is a file of the time zone database, not a civil time zone: name the"
-            " zone its months are counted in, such as Europe/Rome",
+            f" zone {what}, such as Europe/Rome"
         )
+    return None
 
 
 def _check_currency(

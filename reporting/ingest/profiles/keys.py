@@ -140,6 +140,12 @@ _TIME_KEYS: dict[str, Key] = {
         Choice(("iso", "epoch_ms", "epoch_s")),
         "iso (ISO 8601 text with its UTC offset), epoch_ms or epoch_s (numbers)",
     ),
+    "zone": Key(
+        Text("Europe/Rome", 64, r"[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*", "an IANA time zone"),
+        "with unit iso: the IANA time zone whose clock times the export writes without their"
+        " UTC offset (2026-10-03 18:40:41 in Rome); each is read with the offset it had"
+        " there, and one the clocks showed twice or skipped is rejected",
+    ),
 }
 _MONEY_KEYS: dict[str, Key] = {
     "unit": Key(Choice(("major", "minor")), "major (5 = 5.00 EUR) or minor (500 = 5.00 EUR) units"),

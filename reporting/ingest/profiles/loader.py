@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from reporting.config.game_checks import timezone_problem
 from reporting.config.loader import ConfigError, read_toml
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.errors import InputError
@@ -185,6 +186,7 @@ def _profile(
         if rounds is not None and rounds.each_steps:
             problems.add(("profile", "rounds"), "the path of the array of rounds has no []")
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
+    _check_zone(sections.get("times", {}), problems)
     if problems or (each is None and not csv):
         return None
     money, times = sections.get("money", {}), sections.get("times", {})
@@ -202,16 +204,13 @@ def _profile(
         settled_statuses=settled,
         cards=CardDialect(**sections.get("cards", {})),
         times=times.get("unit", "iso"),
+        zone=times.get("zone"),
         money_major=money.get("unit", "major") == "major",
         payout_net=money.get("payout", "gross") == "net",
         bet_types=dict(sections.get("bet_types", {})),
         games=sections.get("games"),
         delimiter=sections.get("csv", {}).get("delimiter", ","),
-        lacks=tuple(
-            name
-            for name, section in _OPTIONAL_FIELDS
-            if name not in (round_section if section == "round" else bet_section)
-        ),
+        lacks=_lacks(round_section, bet_section),
     )
 
 
@@ -234,6 +233,31 @@ def _check_layout(about: dict[str, Any], bet_section: dict[str, Any], problems: 
         problems.add(("bet",), 'each is missing: the path of each bet, e.g. "bets[]"')
     if csv and "each" in bet_section:
         problems.add(("bet", "each"), "a csv file holds one bet a row: leave each out")
+
+
+def _lacks(round_section: dict[str, Any], bet_section: dict[str, Any]) -> tuple[str, ...]:
+    """The optional fields the profile does not read: the export does not hold them."""
+    return tuple(
+        name
+        for name, section in _OPTIONAL_FIELDS
+        if name not in (round_section if section == "round" else bet_section)
+    )
+
+
+def _check_zone(times: dict[str, Any], problems: Problems) -> None:
+    """A zone names a civil time zone, and serves times written as text (an epoch number
+    is an instant already)."""
+    if "zone" not in times:
+        return
+    problem = timezone_problem(times["zone"])
+    if problem is not None:
+        problems.add(("times", "zone"), problem)
+    elif times.get("unit", "iso") != "iso":
+        problems.add(
+            ("times", "zone"),
+            f'a zone reads times written as text (unit = "iso"), not {times["unit"]}, whose'
+            " numbers are instants already",
+        )
 
 
 def _statuses(

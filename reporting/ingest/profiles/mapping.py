@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -24,7 +25,7 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents
 from reporting.ingest.profiles.cards import CardProblem, hand_codes
 from reporting.ingest.profiles.model import Profile
-from reporting.ingest.profiles.numbers import epoch_time, minor_units
+from reporting.ingest.profiles.numbers import epoch_time, local_time, minor_units
 from reporting.ingest.profiles.paths import ABSENT, EACH, FieldPath, getter, values_at
 from reporting.ingest.validation import RawBet, RawRound, RecordError, shown
 from reporting.records import RejectReason
@@ -128,7 +129,7 @@ class RecordMapper:
         self._cents_texts: dict[int, str] = {}
         self._cents: dict[Any, int] = {}  # an amount as written (int, text, float text) -> cents
         self._round_id = getter(fields["round_id"].steps)  # type: ignore[union-attr]
-        self._time = self._time_reader(profile.times)
+        self._time = self._time_reader(profile.times, profile.zone)
         self._void = profile.void_statuses
         self._settled = profile.settled_statuses
         self._bet_types = profile.bet_types
@@ -158,13 +159,14 @@ class RecordMapper:
             return None, None
 
     @staticmethod
-    def _time_reader(unit: str) -> Callable[[Any, str], str]:
+    def _time_reader(unit: str, zone: str | None) -> Callable[[Any, str], str]:
         if unit == "iso":
+            local = None if zone is None else ZoneInfo(zone)
 
             def iso(value: Any, field: str) -> str:
                 if type(value) is not str:
                     raise RecordError(_BAD, f"{field} {shown(value)} is not an ISO 8601 text")
-                return value
+                return value if local is None else local_time(value, local, field)
 
             return iso
         milliseconds = unit == "epoch_ms"

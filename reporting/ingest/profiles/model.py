@@ -55,6 +55,9 @@ class Profile:
     games: dict[str, str] | None  # the export's game id -> configured game id
     delimiter: str = ","
     lacks: tuple[str, ...] = field(default=())  # optional fields the export does not hold
+    #: The IANA time zone of iso times written without their UTC offset (None: such a time
+    #: is a naive_timestamp reject, as in the round log).
+    zone: str | None = None
 
     def reads(self, name: str) -> str | None:
         """The layout a file of this name is read as, or None if the profile reads no such file."""

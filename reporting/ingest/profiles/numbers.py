@@ -9,7 +9,9 @@ A number is read as an integer mantissa and a power of ten, so that ``5.0000`` i
 * :func:`minor_units`: money in minor units (cents), from major or minor units;
 * :func:`epoch_time`: an instant of epoch seconds or milliseconds, in the form the store
   keeps (``2026-09-21T14:13:24.532Z``), digits past the millisecond truncated as the round
-  log's validator truncates them.
+  log's validator truncates them;
+* :func:`local_time`: a time written without its UTC offset, in the profile's time zone,
+  given the offset it had there (the round log's checks then read it as any other).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import functools
 import re
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -24,7 +27,7 @@ from reporting.ingest.limits import MAX_AMOUNT_CHARS, MAX_NUMBER_EXPONENT
 from reporting.ingest.validation import CACHE_LIMIT, MAX_CENTS, YEARS, RecordError, shown
 from reporting.records import RejectReason
 
-__all__ = ["epoch_time", "minor_units"]
+__all__ = ["epoch_time", "local_time", "minor_units"]
 
 #: A number as JSON writes it (leading zeros allowed in a text of the log: ``007.50``).
 _NUMBER = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
@@ -254,3 +257,57 @@ def _minute_prefix(minute: int) -> str:
         _MINUTES.clear()
     _MINUTES[minute] = prefix
     return prefix
+
+
+#: A date and clock time with no UTC offset after it (the round log's forms otherwise).
+_WALL_CLOCK = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,][0-9]{1,9})?"
+)
+
+
+def local_time(text: str, zone: ZoneInfo, field: str) -> str:
+    """A time written without its UTC offset, read as the clock time of ``zone``: the text
+    with the offset it had there written after it. A text with an offset, or that is no
+    timestamp, is returned as it is (the round log's checks judge it). A clock time the
+    zone's clocks showed twice (the hour they went back) cannot be placed: a
+    ``naive_timestamp`` reject; one they skipped (the hour they went forward) never was: a
+    ``bad_value``.
+
+    >>> rome = ZoneInfo("Europe/Rome")
+    >>> local_time("2026-10-03 18:40:41.5", rome, "t"), local_time("2026-12-01T08:00:00", rome, "t")
+    ('2026-10-03 18:40:41.5+02:00', '2026-12-01T08:00:00+01:00')
+    >>> local_time("2026-10-03T18:40:41Z", rome, "t")
+    '2026-10-03T18:40:41Z'
+    >>> local_time("2026-10-25T02:30:00", rome, "settledAt")
+    Traceback (most recent call last):
+    ...
+    reporting.ingest.rejects.RecordError: settledAt '2026-10-25T02:30:00' is a clock time of Europe/Rome that came twice (its clocks went back that night): write it with its UTC offset
+    """
+    match = _WALL_CLOCK.fullmatch(text)
+    if match is None:
+        return text
+    try:
+        wall = datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}")
+        first, second = wall.replace(tzinfo=zone), wall.replace(tzinfo=zone, fold=1)
+        offset = first.utcoffset()
+        if offset != second.utcoffset():
+            kept = first.astimezone(UTC).astimezone(zone).replace(tzinfo=None) == wall
+            raise RecordError(
+                RejectReason.NAIVE_TIMESTAMP if kept else RejectReason.BAD_VALUE,
+                f"{field} {shown(text)} is a clock time of {zone.key} that "
+                + (
+                    "came twice (its clocks went back that night): write it with its UTC offset"
+                    if kept
+                    else "never was (its clocks went forward past it)"
+                ),
+            )
+    except (ValueError, OverflowError):
+        return text  # not a valid date and time: the round log's checks say so
+    if offset is None or offset.seconds % 60 or offset.microseconds:
+        raise RecordError(
+            RejectReason.BAD_VALUE,
+            f"{field} {shown(text)}: {zone.key}'s offset then ({offset}) is not whole minutes",
+        )
+    minutes = offset // timedelta(minutes=1)
+    sign = "-" if minutes < 0 else "+"
+    return f"{text}{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"

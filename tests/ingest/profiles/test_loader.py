@@ -185,6 +185,30 @@ def test_a_missing_required_field_and_a_missing_section_are_both_said(tmp_path):
     assert any("round: table_id is missing" in problem for problem in problems)
 
 
+@pytest.mark.parametrize(
+    ("times", "said"),
+    [
+        ('zone = "Europe/Roma"', "times.zone: 'Europe/Roma' is not an IANA time zone"),
+        ('zone = "posixrules"', "times.zone: 'posixrules' is a file of the time zone database"),
+        (
+            'unit = "epoch_ms"\nzone = "Europe/Rome"',
+            'times.zone: a zone reads times written as text (unit = "iso"), not epoch_ms',
+        ),
+    ],
+)
+def test_a_zone_that_is_none_or_serves_no_text_is_refused(tmp_path, times, said):
+    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[times]\n{times}\n")
+    assert said in problem
+
+
+def test_a_zone_is_kept_and_none_is_the_default(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(MINIMAL + '\n[times]\nzone = "Europe/Copenhagen"\n', encoding="utf-8")
+    assert load_profile(str(path)).zone == "Europe/Copenhagen"
+    path.write_text(MINIMAL, encoding="utf-8")
+    assert load_profile(str(path)).zone is None
+
+
 def test_a_status_both_void_and_settled_is_refused(tmp_path):
     text = MINIMAL.replace('banker_cards = "b"', 'banker_cards = "b"\nstatus = "s"')
     text += '\n[status]\nvoid = ["X"]\nsettled = ["X", "OK"]\n'

@@ -431,6 +431,58 @@ def test_a_provider_s_keys_are_its_own_whether_its_record_holds_an_escape_or_not
     assert reject.reason == "bad_json" and "'tableId' appears twice" in reject.message
 
 
+def test_times_written_without_their_offset_are_read_in_the_profile_s_zone(tmp_path, config):
+    """An export that writes Rome's clock times with no offset (a common back office): with
+    ``[times] zone``, each is read with the offset it had in Rome, summer or winter, and its
+    round falls in the month Rome's clock says; a time written with an offset is read as
+    written. The clock time that came twice the night the clocks went back cannot be placed
+    (``naive_timestamp``), and one they skipped never was (``bad_value``); without a zone,
+    a time without its offset is a ``naive_timestamp`` reject, as in the round log."""
+    zoned = tmp_path / "zoned.toml"
+    zoned.write_text(
+        CAMEL_PROFILE.replace(
+            '[times]\nunit = "iso"', '[times]\nunit = "iso"\nzone = "Europe/Rome"'
+        ),
+        encoding="utf-8",
+    )
+    written = {
+        "K-1": "2026-10-03 18:40:41.5",  # summer time: +02:00
+        "K-2": "2026-11-30T23:59:59",  # winter time, the month's last second in Rome
+        "K-3": "2026-10-31T23:30:00Z",  # an offset of its own: as written
+        "K-4": "2026-10-25T02:30:00",  # twice in Rome that night
+        "K-5": "2026-03-29T02:30:00",  # never in Rome: the clocks went from 02:00 to 03:00
+    }
+    lines = [
+        CAMEL_LINE.replace("-N", f"-{number[2:]}").replace("2026-10-10T12:00:00Z", at)
+        for number, at in written.items()
+    ]
+    path = tmp_path / "local.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    records, rejects = read(path, config, str(zoned))
+
+    assert [(r.round_id, r.settled_at, r.report_month) for r in records] == [
+        ("K-1", "2026-10-03T16:40:41.500Z", "2026-10"),
+        ("K-2", "2026-11-30T22:59:59.000Z", "2026-11"),
+        ("K-3", "2026-10-31T23:30:00.000Z", "2026-11"),
+    ]
+    assert [(r.round_id, r.reason) for r in rejects] == [
+        ("K-4", "naive_timestamp"),
+        ("K-5", "bad_value"),
+    ]
+    assert "settled_at (settledAt) '2026-10-25T02:30:00' is a clock time of Europe/Rome" in (
+        rejects[0].message
+    )
+    assert "came twice" in rejects[0].message and "never was" in rejects[1].message
+    assert [r.report_month for r in rejects] == [None, None]
+    plain = tmp_path / "camel.toml"
+    plain.write_text(CAMEL_PROFILE, encoding="utf-8")
+    _, rejects = read(path, config, str(plain))
+    assert [(r.round_id, r.reason) for r in rejects] == [
+        (number, "naive_timestamp") for number in ("K-1", "K-2", "K-4", "K-5")
+    ]
+
+
 def test_players_on_different_tables_in_one_game_are_refused(tmp_path, config):
     split = game()
     split["playersBets"][1]["tileId"] = "LB-IT-02"
