@@ -11,7 +11,10 @@ one dictionary look-up:
   stated ``order`` (suits in that order, each from ace to king) from ``base`` (0 or 1).
 
 A hand is a list of cards, an object indexed ``"0"``, ``"1"``, ... (``{"0": "S_K"}``), or
-one text of codes separated by spaces or commas.
+one text of codes separated by spaces or commas. A card written as an object of its own
+(``{"rank": "Q", "suit": "hearts"}``) is read by the keys ``rank_key`` and ``suit_key`` name,
+whatever the dialect: its rank as ``ranks`` says (or a word: ACE, JACK, QUEEN, KING), its
+suit as a letter, a word or a symbol.
 
 >>> dialect = CardDialect("suit_rank", separator="_")
 >>> [dialect.table[code] for code in ("S_K", "c_10", "SPADE_A")]
@@ -20,6 +23,8 @@ one text of codes separated by spaces or commas.
 'JH'
 >>> CardDialect("index", order="SHDC", base=1).table["14"]
 'AH'
+>>> CardDialect(rank_key="rank", suit_key="suit").card({"rank": "queen", "suit": "Hearts"})
+'QH'
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ __all__ = ["DIALECTS", "CardDialect", "CardProblem", "hand_codes"]
 
 DIALECTS = ("rank_suit", "suit_rank", "index")
 _SUIT_WORDS = {"S": "SPADE", "H": "HEART", "D": "DIAMOND", "C": "CLUB"}
+_RANK_WORDS = {"A": "ACE", "J": "JACK", "Q": "QUEEN", "K": "KING"}
 #: A hand holds at most 3 cards; an indexed object or a text of more than this is refused
 #: before it is read.
 MAX_CARDS_SEEN = 16
@@ -63,10 +69,26 @@ class CardDialect:
     order: str = "SHDC"  # index: the suits in counting order
     base: int = 0  # index: the number of the first card
     radix: int = 10  # index: the base the numbers are written in, when written as text
+    rank_key: str = ""  # a card written as an object: the key of its rank ("" : none is)
+    suit_key: str = ""  # and the key of its suit
     table: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    #: A card object's "RANK|SUIT", upper case -> its code (empty without the keys).
+    objects: Mapping[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "table", self._spellings())
+        object.__setattr__(self, "objects", self._object_spellings() if self.rank_key else {})
+
+    def _object_spellings(self) -> dict[str, str]:
+        objects = {}
+        for suit in SUITS:
+            suit_spellings = (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", SUIT_SYMBOLS[suit])
+            for rank in RANKS:
+                rank_spellings = (*_rank_spellings(rank, self.ranks), _RANK_WORDS.get(rank))
+                for rank_text in filter(None, rank_spellings):
+                    for suit_text in suit_spellings:
+                        objects[f"{rank_text}|{suit_text}"] = Card(rank, suit).code
+        return objects
 
     def _spellings(self) -> dict[str, str]:
         table: dict[str, str] = {}
@@ -97,11 +119,28 @@ class CardDialect:
         if type(value) is int and self.dialect == "index":
             value = _in_radix(value, self.radix)
         code = None
+        if type(value) is dict and self.rank_key:
+            return self._card_object(value)
         if type(value) is str:
             stripped = value.strip()
             code = self.table.get(stripped.upper()) or self.table.get(stripped.lower())
         if code is None:
             raise CardProblem(f"card {_shown(value)} is not a card in the {self._named} dialect")
+        return code
+
+    def _card_object(self, value: dict[str, Any]) -> str:
+        rank, suit = value.get(self.rank_key), value.get(self.suit_key)
+        if type(rank) is int:
+            rank = str(rank)
+        code = None
+        if type(rank) is str and type(suit) is str:
+            code = self.objects.get(f"{rank.strip()}|{suit.strip()}".upper())
+        if code is None:
+            raise CardProblem(
+                f"card {_shown(value)} is not a card of a rank at {self.rank_key!r}"
+                f" ({'1-13' if self.ranks == 'numbers' else 'A 2-10 J Q K'}) and a suit at"
+                f" {self.suit_key!r}"
+            )
         return code
 
     @property

@@ -134,6 +134,11 @@ _CARD_KEYS: dict[str, Key] = {
     ),
     "base": Key(Integer(0, 1), "index: the number of the first card"),
     "radix": Key(Integer(2, 36), "index: the base numbers written as text are in (16: hex)"),
+    "rank_key": Key(
+        Text("rank", 100),
+        'a card written as an object ({"rank": "Q", "suit": "hearts"}): the key of its rank',
+    ),
+    "suit_key": Key(Text("suit", 100), "a card written as an object: the key of its suit"),
 }
 _TIME_KEYS: dict[str, Key] = {
     "unit": Key(

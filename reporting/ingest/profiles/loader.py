@@ -187,6 +187,7 @@ def _profile(
             problems.add(("profile", "rounds"), "the path of the array of rounds has no []")
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
     _check_zone(sections.get("times", {}), problems)
+    _check_card_keys(sections.get("cards", {}), problems)
     if problems or (each is None and not csv):
         return None
     money, times = sections.get("money", {}), sections.get("times", {})
@@ -242,6 +243,16 @@ def _lacks(round_section: dict[str, Any], bet_section: dict[str, Any]) -> tuple[
         for name, section in _OPTIONAL_FIELDS
         if name not in (round_section if section == "round" else bet_section)
     )
+
+
+def _check_card_keys(cards: dict[str, Any], problems: Problems) -> None:
+    """A card written as an object needs the key of its rank and of its suit, apart."""
+    keys = [cards.get(name) for name in ("rank_key", "suit_key")]
+    if keys.count(None) == 1:
+        given, wanted = ("rank_key", "suit_key") if keys[0] else ("suit_key", "rank_key")
+        problems.add(("cards", wanted), f"missing: a card object is read by {given} and {wanted}")
+    elif keys[0] is not None and keys[0] == keys[1]:
+        problems.add(("cards", "suit_key"), f"{keys[1]!r} is the rank_key too: name each its own")
 
 
 def _check_zone(times: dict[str, Any], problems: Problems) -> None:

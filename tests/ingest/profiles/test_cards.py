@@ -69,3 +69,47 @@ def test_a_hand_is_a_list_an_indexed_object_or_a_text_of_codes():
 def test_a_hand_that_cannot_be_read_says_why(hand, message):
     with pytest.raises(CardProblem, match=message):
         hand_codes(hand, CardDialect("suit_rank", separator="_"))
+
+
+OBJECTS = CardDialect(rank_key="rank", suit_key="suit")
+
+
+def test_a_card_written_as_an_object_is_read_by_its_rank_and_suit_keys():
+    """A provider writing ``[{"rank": "Q", "suit": "hearts"}, ...]``: each card of the deck
+    reads as its code, its rank a letter or a word, its suit a letter, a word or a symbol, in
+    any case; with ``ranks = "numbers"`` the rank is 1-13, as a number or a text."""
+    assert hand_codes(
+        [
+            {"rank": "Q", "suit": "hearts"},
+            {"rank": "10", "suit": "S"},
+            {"suit": "♦", "rank": "ace"},
+        ],
+        OBJECTS,
+    ) == ["QH", "10S", "AD"]
+    for suit in SUITS:
+        for rank in RANKS:
+            assert OBJECTS.card({"rank": rank, "suit": suit.lower()}) == Card(rank, suit).code
+    numbers = CardDialect(ranks="numbers", rank_key="r", suit_key="s")
+    assert [numbers.card({"r": 12, "s": "CLUBS"}), numbers.card({"r": "1", "s": "d"})] == [
+        "QC",
+        "AD",
+    ]
+
+
+@pytest.mark.parametrize(
+    "card",
+    [
+        {"rank": "Q"},
+        {"rank": "Q", "suit": "stars"},
+        {"rank": 14, "suit": "H"},
+        {"rank": None, "suit": "H"},
+    ],
+)
+def test_a_card_object_that_is_no_card_is_refused_naming_its_keys(card):
+    with pytest.raises(CardProblem, match="is not a card of a rank at 'rank'.* a suit at 'suit'"):
+        OBJECTS.card(card)
+
+
+def test_without_the_keys_a_card_object_is_no_card():
+    with pytest.raises(CardProblem, match="is not a card in the rank_suit"):
+        CardDialect().card({"rank": "Q", "suit": "H"})

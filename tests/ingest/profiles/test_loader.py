@@ -201,6 +201,19 @@ def test_a_zone_that_is_none_or_serves_no_text_is_refused(tmp_path, times, said)
     assert said in problem
 
 
+@pytest.mark.parametrize(
+    ("cards", "said"),
+    [
+        ('rank_key = "rank"', "cards.suit_key: missing: a card object is read by rank_key and"),
+        ('suit_key = "suit"', "cards.rank_key: missing: a card object is read by suit_key and"),
+        ('rank_key = "c"\nsuit_key = "c"', "cards.suit_key: 'c' is the rank_key too"),
+    ],
+)
+def test_a_card_object_needs_the_key_of_its_rank_and_of_its_suit(tmp_path, cards, said):
+    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[cards]\n{cards}\n")
+    assert said in problem
+
+
 def test_a_zone_is_kept_and_none_is_the_default(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(MINIMAL + '\n[times]\nzone = "Europe/Copenhagen"\n', encoding="utf-8")

@@ -483,6 +483,43 @@ def test_times_written_without_their_offset_are_read_in_the_profile_s_zone(tmp_p
     ]
 
 
+def test_hands_of_card_objects_are_read_and_a_card_that_is_none_is_the_round_s_reject(
+    tmp_path, config
+):
+    """An export writing each card as an object (``{"rank": "Q", "suit": "hearts"}``) loads
+    with ``[cards] rank_key`` and ``suit_key``; a card object that is no card is its round's
+    ``bad_card`` reject, naming the keys, and the other rounds load."""
+    profile = tmp_path / "objects.toml"
+    profile.write_text(
+        CAMEL_PROFILE + '[cards]\nrank_key = "rank"\nsuit_key = "suit"\n', encoding="utf-8"
+    )
+    player = [{"rank": "7", "suit": "clubs"}, {"rank": "10", "suit": "hearts"}]
+    banker = [
+        {"rank": "8", "suit": "C"},
+        {"rank": "4", "suit": "spades"},
+        {"rank": "king", "suit": "♦"},
+    ]
+    good = json.loads(CAMEL_LINE.replace("-N", "-1")) | {
+        "playerCards": player,
+        "bankerCards": banker,
+    }
+    bad = json.loads(CAMEL_LINE.replace("-N", "-2")) | {
+        "playerCards": player[:1] + [{"rank": "Q", "suit": "stars"}],
+        "bankerCards": banker,
+    }
+    path = tmp_path / "objects.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+
+    records, rejects = read(path, config, str(profile))
+
+    assert [(r.round_id, r.player_cards, r.banker_cards) for r in records] == [
+        ("K-1", "7C 10H", "8C 4S KD")
+    ]
+    (reject,) = rejects
+    assert (reject.round_id, reject.reason) == ("K-2", "bad_card")
+    assert "is not a card of a rank at 'rank'" in reject.message
+
+
 def test_players_on_different_tables_in_one_game_are_refused(tmp_path, config):
     split = game()
     split["playersBets"][1]["tileId"] = "LB-IT-02"
