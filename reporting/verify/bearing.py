@@ -20,9 +20,9 @@ A month's alerts:
 Beside the alerts, a month's **warnings** say what could not be checked: per game, the
 checks that could not judge some records for want of a field (no shoe id, no bet placement
 time: :mod:`reporting.verify.coverage`); per file behind the month (rounds of it loaded in
-the month, or repeated there: a re-export whose rounds were all stored before), the fields it
-holds that the tool does not read (an exporter's own: ``dealer``, a bet's ``bets[].bonus_payout``), whose
-content is in no figure and no check; and per game, the shoes whose hand numbers skip some
+the month, or repeated there: a re-export whose rounds were all stored before), the fields
+it holds that the tool does not read (an exporter's own: ``dealer``, a bet's
+``bets[].bonus_payout``), whose content is in no figure and no check; and per game, the shoes whose hand numbers skip some
 (hands 1, 2, 4: no round loaded is hand 3, which is in no log read, or its line was
 rejected). They are shown wherever the alerts are, but do not change the exit code by
 themselves: an export that lacks a field, or adds one, is not an irregularity, and a hand
@@ -560,9 +560,10 @@ def _fields_not_read(
     connection: sqlite3.Connection, scope: RejectScope
 ) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
     """The files behind the period (rounds of theirs in it, loaded or repeated; every file,
-    for all months) that hold fields the tool does not read, each with their names, or whose fields were not looked for (None: a
-    file loaded before the store kept them, schema version 9); by name, then load order (a
-    file sent again under its name, with other content, is a file of its own)."""
+    for all months) that hold fields the tool does not read, each with their names, or whose
+    fields were not looked for (None: a file loaded before the store kept them, schema
+    version 9); by name, then load order (a file sent again under its name, with other
+    content, is a file of its own)."""
     return tuple(
         (name, None if named is None else tuple(json.loads(named)))
         for ingest_id, name, named in connection.execute(
