@@ -175,7 +175,7 @@ HEADERS = {
     "Disclosure check": [
         "Game",
         "Regulator",
-        "Previous month's win percentage",
+        "Win percentage",
         "On its pages",
         "Reference month",
         "Updated on",

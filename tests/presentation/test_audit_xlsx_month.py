@@ -285,7 +285,7 @@ def test_limits_and_disclosure_check(month):
     checks = {row["Game"]: row for row in table(month.path, "Disclosure check")}
     for record in month.audit.disclosures:
         row = checks[record.game_id]
-        assert Decimal(str(row["Previous month's win percentage"])) == record.win_percentage / 100
+        assert Decimal(str(row["Win percentage"])) == record.win_percentage / 100
         assert row["On its pages"] == record.on_the_pages
         assert (row["Regulator"], row["Reference month"], row["Rounds"]) == (
             record.regulator or "none configured",

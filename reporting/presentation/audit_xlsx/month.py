@@ -232,7 +232,7 @@ def _write_disclosures(book: _Book, audit: MonthAudit) -> None:
     columns = [
         _Column("Game", TEXT),
         _Column("Regulator", TEXT),
-        _Column("Previous month's win percentage", PERCENT),
+        _Column("Win percentage", PERCENT),
         _Column("On its pages", TEXT),
         _Column("Reference month", TEXT),
         _Column("Updated on", DATE),
