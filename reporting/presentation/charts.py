@@ -267,12 +267,20 @@ def _rtp_row(check: RtpCheck, top: int, name: str) -> tuple[list[str], int]:
     )
     if actual is not None:
         distance = (actual - check.theoretical_rtp) * 100
-        off_scale = abs(distance) > BAND_CLIP_POINTS
-        parts.append(
-            f'<circle class="actual{" off-scale" if off_scale else ""}"'
-            f' cx="{px(_points_x(distance))}" cy="{y + _RTP_BAND // 2}" r="5"'
-            f' fill="{BANKER_COLOUR if check.flagged else PLAYER_COLOUR}" stroke="#fff"/>'
-        )
+        x, middle = _points_x(distance), y + _RTP_BAND // 2
+        colour = BANKER_COLOUR if check.flagged else PLAYER_COLOUR
+        if abs(distance) > BAND_CLIP_POINTS:  # a triangle at the axis's end, pointing beyond
+            way = 1 if distance > 0 else -1
+            parts.append(
+                f'<path class="actual off-scale" d="M{px(x - 7 * way)} {middle - 6}'
+                f'L{px(x + 3 * way)} {middle}L{px(x - 7 * way)} {middle + 6}Z"'
+                f' fill="{colour}" stroke="#fff"/>'
+            )
+        else:
+            parts.append(
+                f'<circle class="actual" cx="{px(x)}" cy="{middle}" r="5"'
+                f' fill="{colour}" stroke="#fff"/>'
+            )
     height = _RTP_HEAD + _RTP_BAND
     if clipped:
         parts.append(
@@ -295,7 +303,8 @@ def rtp_chart_svg(
     """Each bet type's actual RTP (a dot) against its theoretical RTP (the black line) and
     the 99.9% band around it (pale blue), on one axis of percentage points from the
     theoretical RTP, ±:data:`BAND_CLIP_POINTS`. A wider band is drawn to the axis's ends with
-    a "small volume" note; a dot beyond the axis sits on its end (class off-scale).
+    a "small volume" note; an actual RTP beyond the axis is a triangle at its end, pointing
+    the way it lies (class off-scale), its figure written beside the row.
     The checks are of one game; ``names`` gives a bet type's name (else its id is shown)."""
     _one_game(checks)
     rows, top = [], 0

@@ -133,9 +133,22 @@ def test_a_band_wider_than_the_threshold_is_clipped_with_a_small_volume_note():
     assert (band.get("x"), band.get("width")) == ("62", "230")  # the whole axis, no further
     note = next(text for text in parse(svg).iter(f"{SVG}text") if text.get("class") == "note")
     assert note.text == "small volume: the band is ±485.0 points, clipped"
-    dot = next(parse(svg).iter(f"{SVG}circle"))
-    assert dot.get("class") == "actual off-scale"  # 0% is 98.94 points below: on the left end
-    assert dot.get("cx") == "62"
+    # 0% is 98.94 points below: no dot, which would read as -10 points, but a triangle at the
+    # left end of the axis (x = 62), pointing left, beyond it
+    assert not list(parse(svg).iter(f"{SVG}circle"))
+    (mark,) = [path for path in parse(svg).iter(f"{SVG}path") if "actual" in path.get("class")]
+    assert mark.get("class") == "actual off-scale"
+    (back, top), (tip, _), (back_again, bottom) = (
+        tuple(map(Fraction, point.split())) for point in mark.get("d")[1:-1].split("L")
+    )
+    assert tip == 62 - 3 and back == back_again == 62 + 7 and bottom - top == 12
+    above = rtp("tie", 230, 230 * 1000, 230 * 3000, 4.85)  # 300% against 98.94%: right end
+    (mark,) = [
+        path
+        for path in parse(rtp_chart_svg([above], LABELS)).iter(f"{SVG}path")
+        if "actual" in path.get("class")
+    ]
+    assert mark.get("d").startswith(f"M{62 + 230 - 7} ") and f"L{62 + 230 + 3} " in mark.get("d")
     assert BAND_CLIP_POINTS == 10
 
 
