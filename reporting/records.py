@@ -147,30 +147,31 @@ FINDING_ADVICE = MappingProxyType(
         ),
         FindingKind.LATE_BET: (
             "Ask the provider how a bet was accepted after betting closed (a clock or a timing"
-            " fault); review the account's winnings on such bets. Where the message says the"
-            " close is at a whole second and the bet within it, ask whether the log cuts its"
-            " times to the second before you judge the bet. Where it says the same millisecond"
-            " or a whole second, ask the provider for the bet's and the settlement's times to"
-            " the finest its platform keeps before you judge it. Where it says its result"
-            " known, the bet was taken on a result already known (past-posting): treat it as"
-            " you would a payout paid wrongly (recover or void it by your house procedure),"
-            " whatever the kind's medium severity, and report the account."
+            " fault), and review the account's winnings on such bets. Where the message says"
+            ' "a whole second" or "the same millisecond", the log\'s times cannot order the'
+            " two: ask the provider whether its log cuts its times, and for them to the finest"
+            " its platform keeps, before you judge the bet. Where it says \"its result known:"
+            ' past-posting", the bet was taken on a known result: treat it as a payout paid'
+            " wrongly (recover or void it by your house procedure), whatever the kind's medium"
+            " severity, and report the account."
         ),
         FindingKind.THIRD_CARD_RULE: (
-            "Ask the studio for the round's video and the dealer's report (a misdeal); the"
-            " bets were still judged on the cards as logged, so any payout finding of the round"
-            " is listed too."
+            "Ask the provider for the round's record: at a live table, the studio's video and"
+            " the dealer's report (a misdeal); in an RNG game, its game server's log and the"
+            " game's certification. The bets were still judged on the cards as logged, so any"
+            " payout finding of the round is listed too."
         ),
         FindingKind.SHOE_CARD_COUNT: (
-            "Ask the studio for the shoe's preparation record (a shoe with a card too many),"
-            " and void or review the shoe's rounds by your house procedure. Where the message"
-            " says a hand is logged twice, the provider has most likely given one shoe id to"
-            " two shoes (S05 each day): ask for ids that tell the shoes apart before you judge"
-            " the cards."
+            "Ask the provider for the shoe's record (a shoe with a card too many: at a live"
+            " table, the studio's preparation record; in an RNG game, its shuffle record), and"
+            " void or review the shoe's rounds by your house procedure. Where the message says"
+            " a hand is logged twice, the provider has most likely given one shoe id to two"
+            " shoes (S05 each day): ask for ids that tell the shoes apart before you judge the"
+            " cards."
         ),
         FindingKind.EXCLUSIVE_SIDE_BETS: (
             "Ask for the house rule to be enforced (the platform let one account hold two bets"
-            " it allows one of) and review the account's pair bets."
+            " it allows one of) and review the account's bets of that group."
         ),
         FindingKind.TIME_ORDER: (
             "Ask the provider for the round's server times (a clock fault on its side), and"

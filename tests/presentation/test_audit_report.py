@@ -239,9 +239,9 @@ def a_wholly_rejected_file(connection, lines: int, message="not JSON: expecting 
     """``garbage.jsonl`` read with every one of its ``lines`` rejected (no round loaded)."""
     ingest_id = connection.execute(
         "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
-        " lines_read, rounds_loaded, bets_loaded, fields_not_read) VALUES ('garbage.jsonl', ?,"
-        " 9, 'jsonl', '2026-11-05T06:00:00Z', ?, 0, 0, '[]')",
-        ("9" * 64, lines),
+        " lines_read, rounds_loaded, bets_loaded, rejected, fields_not_read) VALUES"
+        " ('garbage.jsonl', ?, 9, 'jsonl', '2026-11-05T06:00:00Z', ?, 0, 0, ?, '[]')",
+        ("9" * 64, lines, lines),
     ).lastrowid
     connection.executemany(
         "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message, raw_text)"
@@ -282,7 +282,7 @@ def test_the_report_names_what_was_not_read_and_not_checked(store, operator_conf
         " and no check judged it." in text
     )
     assert (
-        "garbage.jsonl : all 25 of its records rejected, no round loaded (Line not readable 25)"
+        "garbage.jsonl : all 25 of its records rejected, no round loaded (Line not readable: 25)"
         in text
     )
     assert "garbage.jsonl:1 Line not readable bad_json not JSON: expecting value" in text
@@ -838,6 +838,50 @@ def test_reject_reasons_are_named_in_words_in_the_contracts_order():
         ("Conflicts with a stored round", 2),
         ("new_reason", 1),
     ]
+
+
+def test_a_file_s_rejected_lines_are_told_as_the_summary_tells_them(store, operator_config):
+    """A file whose other rounds were all stored already is not one "all of whose records"
+    were rejected (the report said so of a re-export with one bad line, where verify's line
+    said its other rounds were stored already); each case as ``RejectedFile.describe``."""
+    from reporting.verify.bearing import RejectedFile
+
+    files = (
+        RejectedFile("a.jsonl", 2, 5, {"bad_money": 2}),
+        RejectedFile("b.jsonl", 1, 0, {"naive_timestamp": 1}, 1, 3),
+        RejectedFile("c.jsonl", 4, 0, {"bad_json": 4}),
+        RejectedFile("d.jsonl", 2, 0, {"conflict": 2}, 7),
+    )
+    report = dataclasses.replace(report_of(store, operator_config), rejected_files=files)
+    text = plain(render_audit_html(report))
+    assert "a.jsonl : 2 rejected (Amount not valid: 2)." in text
+    assert (
+        "b.jsonl : 1 rejected (Time without its offset: 1), no round loaded: its other 3 rounds"
+        " were stored already." in text
+    )
+    assert (
+        "c.jsonl : all 4 of its records rejected, no round loaded (Line not readable: 4)." in text
+    )
+    assert (
+        "d.jsonl : 2 of its 7 records, all rejected, bear on this period, no round loaded"
+        " (Conflicts with a stored round: 2)." in text
+    )
+
+
+def test_a_field_name_of_wide_characters_may_break_anywhere(store, operator_config):
+    """A field name is cut at 64 characters, but 63 emoji are twice as wide as 63 letters:
+    without a place to break, the name ran past the PDF page's edge. A name of more than 20
+    characters without a space may break anywhere, as a configuration's texts may."""
+    wide = "\U0001f600" * 63 + "…"
+    report = dataclasses.replace(
+        report_of(store, operator_config), fields_not_read=(("x.jsonl", (wide, "dealer")),)
+    )
+    html = render_audit_html(report)
+    assert (
+        f'<code><span style="white-space: normal; overflow-wrap: anywhere">{wide}</span></code>'
+        in html
+    )
+    assert "<code>dealer</code>" in html
 
 
 def test_ids_in_a_findings_message_are_kept_whole(store, operator_config):
