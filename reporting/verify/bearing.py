@@ -152,10 +152,15 @@ def reject_scope(connection: sqlite3.Connection, month: str | None) -> RejectSco
             "SELECT ingest_id FROM ingest_log WHERE rounds_loaded = 0"
         )
     }
+    # A re-export loaded before the store kept the months (schema version 10): nothing
+    # places it, so it is behind every month, as a file of rejected lines alone is.
     duplicates_by_file = dict(
         connection.execute(
             "SELECT log.ingest_id, months.value FROM ingest_log AS log,"
-            " json_each(log.duplicate_months) AS months WHERE months.key = ?",
+            " json_each(log.duplicate_months) AS months WHERE months.key = ?"
+            " UNION ALL SELECT ingest_id, rounds_skipped_duplicate FROM ingest_log"
+            " WHERE duplicate_months IS NULL AND rounds_loaded = 0"
+            " AND rounds_skipped_duplicate > 0",
             (month,),
         )
     )

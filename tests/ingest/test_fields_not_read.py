@@ -293,6 +293,35 @@ def test_a_re_export_whose_rounds_were_all_stored_before_is_behind_the_months_it
         assert json.loads(other.stdout)["alerts"]["fields_not_read"] == [], month
 
 
+def test_a_re_export_loaded_before_its_months_were_kept_is_behind_every_month(
+    tmp_path, sample_config_path, make_round, write_jsonl
+):
+    """A store upgraded from schema version 9 has no months for the re-exports it loaded:
+    such a file was named in no month (though verify of all months named it). Nothing
+    places it, so it is behind every month, as a file of rejected lines alone is; a file
+    that loaded rounds stays behind its rounds' months only."""
+    first = write_jsonl(tmp_path / "first.jsonl", make_round("R-1"))
+    again = write_jsonl(tmp_path / "again.jsonl", make_round("R-1") | {"side_bets": SIDE_BETS})
+    other = write_jsonl(
+        tmp_path / "other.jsonl",
+        make_round("N-1", settled_at="2026-11-03T18:40:41Z", dealer="Ann"),
+        make_round("R-1"),
+    )
+    db, config = str(tmp_path / "store.sqlite"), str(sample_config_path)
+    for log in (first, again, other):
+        assert run_main("ingest", "--db", db, "--config", config, str(log)).returncode == 0
+    connection = sqlite3.connect(db)
+    with connection:  # as the upgrade to version 10 leaves the files loaded before it
+        connection.execute("UPDATE ingest_log SET duplicate_months = NULL")
+    connection.close()
+    for month in ("2026-09", "2026-10", "2026-11"):
+        run = run_main("verify", "--db", db, "--config", config, "--month", month, "--json")
+        named = json.loads(run.stdout)["alerts"]["fields_not_read"]
+        assert {item["file"] for item in named} == {str(again)} | (
+            {str(other)} if month == "2026-11" else set()
+        ), month
+
+
 def test_a_file_sent_again_under_its_name_is_named_as_a_file_of_its_own(
     tmp_path, operator_config, make_round, write_jsonl
 ):
