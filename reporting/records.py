@@ -150,7 +150,7 @@ FINDING_ADVICE = MappingProxyType(
             " fault), and review the account's winnings on such bets. Where the message says"
             ' "a whole second" or "the same millisecond", the log\'s times cannot order the'
             " two: ask the provider whether its log cuts its times, and for them to the finest"
-            " its platform keeps, before you judge the bet. Where it says \"its result known:"
+            ' its platform keeps, before you judge the bet. Where it says "its result known:'
             ' past-posting", the bet was taken on a known result: treat it as a payout paid'
             " wrongly (recover or void it by your house procedure), whatever the kind's medium"
             " severity, and report the account."

@@ -276,6 +276,10 @@ def monthly_document(result: MonthlyResult) -> dict:
         "rejected_elsewhere": result.rejected_elsewhere,
         "rejected_elsewhere_months": result.rejected_months,
         "rounds_elsewhere": result.rounds_elsewhere,
+        "repeated_elsewhere": [
+            {"month": item.month, "file": item.file, "fields_not_read": list(item.fields)}
+            for item in result.repeats
+        ],
         "exit_code": result.exit_code,
         "months": [
             {
@@ -313,6 +317,7 @@ def _sheets_to_read(alerts: MonthAlerts) -> list[str]:
 def _summary(result: MonthlyResult) -> None:
     """Where the reports are, then every alert that bears on each month: the exit code's
     reasons, worded once by :class:`reporting.verify.bearing.MonthAlerts`."""
+    from reporting.jobs.monthly import repeats_line
     from reporting.verify.bearing import rejected_lines_bear
 
     for month in result.months:
@@ -334,6 +339,8 @@ def _summary(result: MonthlyResult) -> None:
             typer.echo(
                 f"  see audit-{month.month}.xlsx ({', '.join(_sheets_to_read(month.alerts))})"
             )
+    for item in result.repeats:
+        typer.echo(f"warning: {repeats_line(item)}")
     if result.rejected_elsewhere:
         typer.echo(
             f"{rejected_lines_bear(result.rejected_elsewhere)} on other months"

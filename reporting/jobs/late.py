@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reporting.records import Month
-from reporting.store.announced import unannounced_rounds
+from reporting.store.announced import UnannouncedRepeats, unannounced_repeats, unannounced_rounds
 
-__all__ = ["MANIFEST_BYTES", "LateRounds", "late_rounds", "manifest_entries"]
+__all__ = ["MANIFEST_BYTES", "LateRounds", "late_repeats", "late_rounds", "manifest_entries"]
 
 #: The largest manifest read back (a month of a thousand games' pages is under 1 MiB).
 MANIFEST_BYTES = 16 * 1024 * 1024
@@ -75,6 +75,23 @@ def late_rounds(
     return [
         LateRounds(month, rounds, ahead=month > following and inputs[month] is None)
         for month, rounds in sorted(late.items())
+    ]
+
+
+def late_repeats(
+    connection: sqlite3.Connection,
+    written: Collection[str],
+    through: int,
+    manifest_of: Callable[[str], Path],
+) -> list[UnannouncedRepeats]:
+    """The re-exports not yet told of (loaded up to ``through``) that repeat rounds of a month
+    published before, other than ``written``, with fields no check reads: that month's
+    published audit names neither the file nor its fields (a month not published yet names
+    them when its run writes it)."""
+    return [
+        item
+        for item in unannounced_repeats(connection, through)
+        if item.month not in written and manifest_of(item.month).is_file()
     ]
 
 

@@ -48,7 +48,7 @@ from reporting.files import (
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
-from reporting.jobs.late import LateRounds, late_rounds
+from reporting.jobs.late import LateRounds, late_repeats, late_rounds
 from reporting.jobs.months import games_by_month
 from reporting.jobs.out_folder import (
     MANIFEST,
@@ -65,6 +65,7 @@ from reporting.jobs.rendering import Renders, render_workers
 from reporting.presentation.audit_report import AuditReport, write_audit_report
 from reporting.records import Month
 from reporting.store.announced import (
+    UnannouncedRepeats,
     loaded_through,
     mark_announced,
     unannounced_files,
@@ -143,6 +144,11 @@ class MonthlyResult:
     #: month: named in each month's alerts (the log, the summary, the audit; exit 1); no
     #: published report counts them.
     late: list[LateRounds] = field(default_factory=list)
+    #: Re-exports of files no finished run has told of that repeat rounds of a month
+    #: published before with fields no check reads (:func:`reporting.jobs.late.late_repeats`):
+    #: named once in the log and the summary, a warning (the exit code unchanged), as such
+    #: fields are in a month's own audit.
+    repeats: list[UnannouncedRepeats] = field(default_factory=list)
 
     @property
     def rounds_elsewhere(self) -> dict[str, int]:
@@ -220,6 +226,7 @@ def run_monthly(
         through = loaded_through(connection)  # the files the month is read with
         # Rounds of other months no report counts: each month's alerts (and audit) name them.
         late = late_rounds(connection, months, through, lambda month: out / month / MANIFEST)
+        repeats = late_repeats(connection, months, through, lambda month: out / month / MANIFEST)
         reports = []
         try:
             for month, games in sorted(months.items()):
@@ -237,7 +244,7 @@ def run_monthly(
         finally:  # a run that stops leaves nothing in the output folder (the next clears it)
             with contextlib.suppress(OSError):
                 remove_staging(out / STAGING)
-        result = MonthlyResult(as_of, ingested, reports, late=late)
+        result = MonthlyResult(as_of, ingested, reports, late=late, repeats=repeats)
         return _finish(connection, result, through, log)
 
 
@@ -263,8 +270,20 @@ def _finish(
             f" months than {', '.join(sorted(months))} ({', '.join(result.rejected_months)}):"
             " see verify --month of each"
         )
+    for item in result.repeats:
+        log(f"{item.month}: warning: {repeats_line(item)}")
     mark_announced(connection, through)
     return result
+
+
+def repeats_line(item: UnannouncedRepeats) -> str:
+    """What a re-export of a month published before is, in one line (the log's and the
+    summary's)."""
+    return (
+        f"{printable(item.file)} repeats rounds of {item.month}, published before, with fields"
+        f" no check reads ({', '.join(item.fields) or 'not looked for'}), which its audit does"
+        f" not name: see verify --month {item.month}, then publish {item.month} again"
+    )
 
 
 def _read_inbox(

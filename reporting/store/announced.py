@@ -27,14 +27,17 @@ import json
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 __all__ = [
+    "UnannouncedRepeats",
     "UnannouncedRounds",
     "loaded_through",
     "mark_announced",
     "record_months",
     "unannounced_files",
     "unannounced_months",
+    "unannounced_repeats",
     "unannounced_rounds",
 ]
 
@@ -51,18 +54,25 @@ class UnannouncedRounds:
 
 
 def record_months(
-    connection: sqlite3.Connection, ingest_id: int, rounds: Mapping[str, int]
+    connection: sqlite3.Connection,
+    ingest_id: int,
+    rounds: Mapping[str, int],
+    repeated: Mapping[str, int] = MappingProxyType({}),
 ) -> None:
     """Count a file's ``rounds`` (by month, as loaded) and its stored rejected lines of a month
-    of their own, inside the file's open transaction (by ``rejected_by_ingest``: its rows only)."""
+    of their own, inside the file's open transaction (by ``rejected_by_ingest``: its rows only).
+    The months of its ``repeated`` rounds (a re-export's, stored before, given when it holds
+    fields no check reads) get a row too, of no round and no rejected line if nothing else:
+    :func:`unannounced_repeats`."""
     connection.execute(
         "INSERT INTO ingest_months (ingest_id, report_month, rounds, rejected)"
         " SELECT ?1, month, sum(rounds), sum(rejected) FROM ("
         "  SELECT key AS month, value AS rounds, 0 AS rejected FROM json_each(?2)"
+        "  UNION ALL SELECT key, 0, 0 FROM json_each(?3)"
         "  UNION ALL SELECT report_month, 0, count(*) FROM rejected_records"
         "  WHERE ingest_id = ?1 AND report_month IS NOT NULL GROUP BY report_month"
         ") GROUP BY month",
-        (ingest_id, json.dumps(dict(rounds))),
+        (ingest_id, json.dumps(dict(rounds)), json.dumps(dict(repeated))),
     )
 
 
@@ -81,6 +91,31 @@ def unannounced_rounds(connection: sqlite3.Connection, through: int) -> list[Una
             " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
             " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds > 0"
             " ORDER BY m.report_month, m.ingest_id",
+            (through,),
+        )
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class UnannouncedRepeats:
+    """A re-export's month: rounds of it stored before, repeated with fields no check reads,
+    and nothing else of the file in that month; the file not yet announced."""
+
+    month: str
+    file: str
+    fields: tuple[str, ...]
+
+
+def unannounced_repeats(connection: sqlite3.Connection, through: int) -> list[UnannouncedRepeats]:
+    """The months of the files not yet announced (loaded up to ``through``) that they only
+    repeat, with fields no check reads (:func:`record_months`), in month and load order."""
+    return [
+        UnannouncedRepeats(month, file, tuple(json.loads(fields)))
+        for month, file, fields in connection.execute(
+            "SELECT m.report_month, l.file_name, l.fields_not_read"
+            " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
+            " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds = 0 AND m.rejected = 0"
+            " AND l.fields_not_read IS NOT NULL ORDER BY m.report_month, m.ingest_id",
             (through,),
         )
     ]

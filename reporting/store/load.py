@@ -342,7 +342,10 @@ def _load(
                 if report is not None:
                     report(batch.position, total_bytes)
     _log_totals(connection, ingest_id, writer.lines, result)
-    record_months(connection, ingest_id, result.months)
+    # a re-export's months count too when it holds fields no check reads (its rows of no
+    # round: the monthly job tells of them for a month already published)
+    repeated = result.duplicate_months if result.fields_not_read else {}
+    record_months(connection, ingest_id, result.months, repeated)
 
 
 def _roll_back(connection: sqlite3.Connection) -> None:

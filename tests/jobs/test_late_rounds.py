@@ -408,3 +408,34 @@ def test_the_sheets_a_summary_points_to_are_the_workbook_s_in_its_order():
         "Summary", "Findings", "Availability gaps", "Shoes", "Rejected records", "Ingest log",
         "Pages",
     }  # fmt: skip
+
+
+def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_once(store, capsys):
+    """November's run loads a re-export of October's round with a list of side bets: every
+    round a duplicate, none loads, and October's published audit names neither the file nor
+    its fields (the review's case: the run said "20 duplicates" and nothing else). The run
+    names it, a warning (the exit code as for fields not read in a month's own audit), once;
+    a plain re-send of the same rounds, with no field of its own, is not named."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    october = _round(store.make_round, store.make_bet, "OCT-1", "2026-10-10T12:00:00Z")
+    store.write_jsonl(store.inbox / "re-export.jsonl", october | {"side_bets": [{"x": 1}]})
+    store.write_jsonl(store.inbox / "re-send.jsonl", october)
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+
+    said = (
+        "re-export.jsonl repeats rounds of 2026-10, published before, with fields no check"
+        " reads (side_bets), which its audit does not name: see verify --month 2026-10, then"
+        " publish 2026-10 again"
+    )
+    assert f"2026-10: warning: {said}" in lines
+    assert not [line for line in lines if "re-send.jsonl repeats" in line]
+    assert result.exit_code == 0 and not result.late
+    _summary(result)
+    assert f"warning: {said}" in capsys.readouterr().out.splitlines()
+    assert monthly_document(result)["repeated_elsewhere"] == [
+        {"month": "2026-10", "file": "re-export.jsonl", "fields_not_read": ["side_bets"]}
+    ]
+    again: list[str] = []
+    assert not monthly(store, NOVEMBER_RUN, again).repeats
+    assert not [line for line in again if " repeats rounds of " in line]
