@@ -284,8 +284,13 @@ def test_a_re_export_whose_rounds_were_all_stored_before_is_behind_the_months_it
     ]
     page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
     assert "Every record of the month" not in page and "again.jsonl" in page
-    summary, _ = workbook_sheets(workbook)
+    summary, tables = workbook_sheets(workbook)
     assert summary["Input files with fields not read"] == 1
+    # the Ingest log backs the count: the file's rounds of the month, repeated
+    assert [
+        (row["File"], row["Rounds in period"], row["Duplicates in period"], row["Fields not read"])
+        for row in tables["Ingest log"]
+    ] == [(str(first), 2, 0, None), (str(again), 0, 2, "side_bets")]
     for month in ("2026-11", "2026-09"):
         other = run_main(
             *("verify", "--db", db, "--config", config, "--month", month, "--json"),

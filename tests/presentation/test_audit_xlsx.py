@@ -201,6 +201,7 @@ HEADERS = {
         "Rounds in period",
         "Bets loaded",
         "Duplicates skipped",
+        "Duplicates in period",
         "Rejected",
         "Fields not read",
     ],
@@ -663,7 +664,7 @@ def test_rejected_records_of_a_month_come_from_its_files_and_files_without_round
 def test_ingest_log_lists_every_file_with_its_rounds_in_the_period(audit):
     rows = sheet_rows(audit.workbook, "Ingest log")
     assert [row[0] for row in rows] == [audit.logs[n] for n in ("m", "hostile", "september")]
-    in_period = {row[0]: (row[6], row[7], row[10]) for row in rows}  # loaded, in period, rejected
+    in_period = {row[0]: (row[6], row[7], row[11]) for row in rows}  # loaded, in period, rejected
     assert in_period[audit.logs["hostile"]] == (0, 0, 4)
     assert in_period[audit.logs["september"]] == (1, 0, 1)
     assert in_period[audit.logs["m"]][0] == in_period[audit.logs["m"]][1] > 2000

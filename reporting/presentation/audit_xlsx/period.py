@@ -409,6 +409,8 @@ def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
         _Column("Rounds in period", COUNT),
         _Column("Bets loaded", COUNT),
         _Column("Duplicates skipped", COUNT),
+        # a re-export's rounds of the period stored before: it is behind the period too
+        _Column("Duplicates in period", COUNT),
         _Column("Rejected", COUNT),
         _Column("Fields not read", WRAP, cap=30),
     ]
@@ -416,7 +418,8 @@ def _write_ingest_log(book: _Book, ledger: PeriodLedger) -> None:
         (
             *(item.file_name, item.companion_name, item.sha256, item.size, item.format),
             *(item.lines_read, item.rounds_loaded, item.rounds_in_period, item.bets_loaded),
-            *(item.duplicates_skipped, item.rejected, _fields_cell(item.fields_not_read)),
+            *(item.duplicates_skipped, item.duplicates_in_period, item.rejected),
+            _fields_cell(item.fields_not_read),
         )
         for item in ledger.ingest
     ]
