@@ -1,5 +1,5 @@
 """``python -m reporting`` runs the command-line tool."""
 
-from reporting.cli import main
+from reporting.launch import main
 
 main()

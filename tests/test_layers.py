@@ -197,7 +197,8 @@ LADDER = {
     "presentation": 7,
     "jobs": 8,
     "cli": 9,
-    "__main__": 10,
+    "launch": 10,  # the entry point: imports the command-line tool as it starts it
+    "__main__": 11,
 }
 #: Third-party libraries of the command line and of rendering, and the parts allowed them.
 RENDERING = {"jinja2", "weasyprint", "openpyxl", "babel", "markupsafe", "pyphen", "PIL"}
