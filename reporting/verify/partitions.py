@@ -477,7 +477,6 @@ def worker_pool(
     _working_folder_that_exists()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
-    _fork_server_running()
     before = set(active_children())
     # A failed removal is not the run's error (out of file descriptors, say, it would hide
     # the one that stopped the run): the folder is left, the first error said.
@@ -546,24 +545,6 @@ def _in_folder(folder: str, initializer: Callable[[], None]) -> None:
 #: (``/pymp-XXXXXXXX/listener-XXXXXXXX``).
 _SOCKET_PATH_MAX = 107
 _SOCKET_SUFFIX = 32
-
-
-def _fork_server_running() -> None:
-    """Start the fork server (if this process has none) with Ctrl-C blocked, a mask it keeps
-    across its exec, as CPython starts its resource tracker: Ctrl-C, sent to the whole
-    process group, is the coordinator's to handle. The fork server ignores it once it has
-    imported its preload; one while it imported multiprocessing, the checks or WeasyPrint
-    printed a KeyboardInterrupt traceback of its own beside the command's one line. Here a
-    Ctrl-C is held for the few milliseconds of the start, then delivered."""
-    from multiprocessing import forkserver, resource_tracker
-
-    # first, apart: its start unblocks Ctrl-C, after blocking it for its own child
-    resource_tracker.ensure_running()
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _fork_server_folder() -> None:

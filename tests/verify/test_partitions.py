@@ -387,38 +387,3 @@ def test_a_stop_with_big_tasks_waiting_exits_at_once(python, tmp_path):
     run = run_under(python, script, timeout=60)
     assert (run.returncode, run.stdout) == (2, "stopped\n"), run.stderr
     assert time.monotonic() - started < 20
-
-
-FORK_SERVER_MASKS = """\
-import os
-from multiprocessing import forkserver
-
-from reporting.verify.partitions import worker_pool
-
-
-def started():
-    pass
-
-
-def blocked(pid):
-    with open(f"/proc/{pid}/status") as status:
-        line = next(line for line in status if line.startswith("SigBlk:"))
-    return bool(int(line.split()[1], 16) & (1 << 1))  # SIGINT is signal 2
-
-
-if __name__ == "__main__":
-    with worker_pool(1, (), started, "test-workers") as pool:
-        pool.submit(os.getpid).result()
-        print(blocked(forkserver._forkserver._forkserver_pid), blocked("self"))
-"""
-
-
-def test_the_fork_server_starts_with_ctrl_c_held_and_the_command_does_not(tmp_path):
-    """Ctrl-C, sent to the whole process group, reached the fork server while it imported
-    multiprocessing and its preload, before it ignores it: its own KeyboardInterrupt
-    traceback beside the command's line (6 runs in 10 stopped 0.45 s in). It starts with
-    Ctrl-C blocked, as CPython's resource tracker does; the command's own mask is as it was."""
-    script = tmp_path / "masks.py"
-    script.write_text(FORK_SERVER_MASKS, encoding="utf-8")
-    run = run_under(sys.executable, script, timeout=60)
-    assert run.stdout.split() == ["True", "False"], run.stderr
