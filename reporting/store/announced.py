@@ -99,7 +99,8 @@ def unannounced_rounds(connection: sqlite3.Connection, through: int) -> list[Una
 @dataclass(frozen=True, slots=True)
 class UnannouncedRepeats:
     """A re-export's month: rounds of it stored before, repeated with fields no check reads,
-    and nothing else of the file in that month; the file not yet announced."""
+    and no round of the file loaded in that month (its rejected lines there, if any, are told
+    of apart); the file not yet announced."""
 
     month: str
     file: str
@@ -107,15 +108,18 @@ class UnannouncedRepeats:
 
 
 def unannounced_repeats(connection: sqlite3.Connection, through: int) -> list[UnannouncedRepeats]:
-    """The months of the files not yet announced (loaded up to ``through``) that they only
-    repeat, with fields no check reads (:func:`record_months`), in month and load order."""
+    """The months of the files not yet announced (loaded up to ``through``) whose rounds they
+    repeat and load none of, with fields no check reads (:func:`record_months`), in month and
+    load order."""
     return [
         UnannouncedRepeats(month, file, tuple(json.loads(fields)))
         for month, file, fields in connection.execute(
             "SELECT m.report_month, l.file_name, l.fields_not_read"
             " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
-            " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds = 0 AND m.rejected = 0"
-            " AND l.fields_not_read IS NOT NULL ORDER BY m.report_month, m.ingest_id",
+            " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds = 0"
+            " AND l.fields_not_read IS NOT NULL AND EXISTS (SELECT 1 FROM"
+            " json_each(l.duplicate_months) WHERE key = m.report_month)"
+            " ORDER BY m.report_month, m.ingest_id",
             (through,),
         )
     ]

@@ -439,3 +439,20 @@ def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_once(sto
     again: list[str] = []
     assert not monthly(store, NOVEMBER_RUN, again).repeats
     assert not [line for line in again if " repeats rounds of " in line]
+
+
+def test_a_re_export_with_a_rejected_line_of_its_month_is_named_too(store):
+    """The review's case: a re-export of published October with one rejected October line was
+    told of only as "1 rejected line bears on other months"; its side bets were named nowhere.
+    Both are said."""
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    october = _round(store.make_round, store.make_bet, "OCT-1", "2026-10-10T12:00:00Z")
+    store.write_jsonl(
+        store.inbox / "re-export.jsonl",
+        october | {"side_bets": [{"x": 1}]},
+        _rejected_round(store.make_round, store.make_bet, "OCT-9", "2026-10-11T12:00:00Z"),
+    )
+    lines: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, lines)
+    assert [(item.month, item.file) for item in result.repeats] == [("2026-10", "re-export.jsonl")]
+    assert result.rejected_elsewhere == 1 and result.rejected_months == ["2026-10"]

@@ -33,6 +33,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from reporting.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card
 
 __all__ = ["DIALECTS", "CardDialect", "CardProblem", "hand_codes"]
@@ -134,7 +136,10 @@ class CardDialect:
             rank = str(rank)
         code = None
         if type(rank) is str and type(suit) is str:
-            code = self.objects.get(f"{rank.strip()}|{suit.strip()}".upper())
+            # ASCII letters in either case; no other character folded ("ſ" is no S), and a
+            # symbol's emoji presentation (U+FE0F) dropped, as the round log's codes read
+            written = f"{rank.strip()}|{suit.strip()}".replace("\ufe0f", "")
+            code = self.objects.get("".join(c.upper() if c.isascii() else c for c in written))
         if code is None:
             raise CardProblem(
                 f"card {_shown(value)} is not a card of a rank at {self.rank_key!r}"
@@ -214,6 +219,18 @@ def _indexed(value: dict[str, Any]) -> list[Any]:
     return [card for _, card in numbered]
 
 
+def _plain(value: Any, depth: int = 0) -> Any:
+    """``value`` with a number decoded exactly (:class:`msgspec.Raw`) as its text, so that a
+    message shows ``10.0``, not an object's address."""
+    if isinstance(value, msgspec.Raw):
+        return bytes(value).decode("utf-8", "replace")
+    if depth < 3 and type(value) is dict:
+        return {key: _plain(item, depth + 1) for key, item in list(value.items())[:8]}
+    if depth < 3 and type(value) is list:
+        return [_plain(item, depth + 1) for item in value[:8]]
+    return value
+
+
 def _shown(value: Any) -> str:
-    text = repr(value)
+    text = repr(_plain(value))
     return text if len(text) <= 40 else text[:40] + "..."

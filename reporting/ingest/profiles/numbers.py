@@ -283,9 +283,14 @@ def local_time(text: str, zone: ZoneInfo, field: str) -> str:
     ...
     reporting.ingest.rejects.RecordError: settledAt '2026-10-25T02:30:00' is a clock time of Europe/Rome that came twice (its clocks went back that night): write it with its UTC offset
     """
-    match = _WALL_CLOCK.fullmatch(text)
+    match = _WALL_CLOCK.fullmatch(text.strip())
     if match is None:
         return text
+    if int(match.group(1)[:4]) not in YEARS:
+        raise RecordError(
+            RejectReason.BAD_VALUE,
+            f"{field} {shown(text)}: year outside {YEARS.start}-{YEARS.stop - 1}",
+        )
     try:
         wall = datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}")
         first, second = wall.replace(tzinfo=zone), wall.replace(tzinfo=zone, fold=1)
@@ -302,7 +307,9 @@ def local_time(text: str, zone: ZoneInfo, field: str) -> str:
                 ),
             )
     except (ValueError, OverflowError):
-        return text  # not a valid date and time: the round log's checks say so
+        raise RecordError(
+            RejectReason.BAD_VALUE, f"{field} {shown(text)} is not a valid date and time"
+        ) from None
     if offset is None or offset.seconds % 60 or offset.microseconds:
         raise RecordError(
             RejectReason.BAD_VALUE,
@@ -310,4 +317,4 @@ def local_time(text: str, zone: ZoneInfo, field: str) -> str:
         )
     minutes = offset // timedelta(minutes=1)
     sign = "-" if minutes < 0 else "+"
-    return f"{text}{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    return f"{text.strip()}{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"

@@ -113,3 +113,23 @@ def test_a_card_object_that_is_no_card_is_refused_naming_its_keys(card):
 def test_without_the_keys_a_card_object_is_no_card():
     with pytest.raises(CardProblem, match="is not a card in the rank_suit"):
         CardDialect().card({"rank": "Q", "suit": "H"})
+
+
+def test_a_card_object_reads_ascii_letters_in_either_case_and_folds_nothing_else():
+    """The long s ("ſ") upper-cases to S: "ſpadeſ" loaded as spades, where the round log
+    refuses 9ſ; a heart written with its emoji presentation (U+FE0F), which the round log
+    reads, was refused."""
+    assert OBJECTS.card({"rank": "q", "suit": "♥\ufe0f"}) == "QH"
+    for suit in ("ſ", "ſpadeſ"):
+        with pytest.raises(CardProblem):
+            OBJECTS.card({"rank": "Q", "suit": suit})
+
+
+def test_a_card_object_of_a_fraction_shows_the_number_as_written():
+    """A JSON fraction reaches a card as its text (msgspec.Raw): the message showed
+    "<msgspec.Raw object at 0x7ff3...>", an address that changes from run to run."""
+    import msgspec
+
+    with pytest.raises(CardProblem) as raised:
+        OBJECTS.card({"rank": msgspec.Raw(b"10.0"), "suit": "H"})
+    assert "'rank': '10.0'" in str(raised.value) and "object at" not in str(raised.value)

@@ -451,6 +451,9 @@ def test_times_written_without_their_offset_are_read_in_the_profile_s_zone(tmp_p
         "K-3": "2026-10-31T23:30:00Z",  # an offset of its own: as written
         "K-4": "2026-10-25T02:30:00",  # twice in Rome that night
         "K-5": "2026-03-29T02:30:00",  # never in Rome: the clocks went from 02:00 to 03:00
+        "K-6": " 2026-10-03T18:40:42 ",  # spaces around: read as without them
+        "K-7": "2026-02-29T12:00:00",  # no such day
+        "K-8": "9999-12-31T23:59:59",  # outside the years a log may hold
     }
     lines = [
         CAMEL_LINE.replace("-N", f"-{number[2:]}").replace("2026-10-10T12:00:00Z", at)
@@ -465,22 +468,32 @@ def test_times_written_without_their_offset_are_read_in_the_profile_s_zone(tmp_p
         ("K-1", "2026-10-03T16:40:41.500Z", "2026-10"),
         ("K-2", "2026-11-30T22:59:59.000Z", "2026-11"),
         ("K-3", "2026-10-31T23:30:00.000Z", "2026-11"),
+        ("K-6", "2026-10-03T16:40:42.000Z", "2026-10"),
     ]
     assert [(r.round_id, r.reason) for r in rejects] == [
         ("K-4", "naive_timestamp"),
         ("K-5", "bad_value"),
+        ("K-7", "bad_value"),
+        ("K-8", "bad_value"),
     ]
+    # each said of the text as the export wrote it, at its key
+    assert "settled_at (settledAt) '2026-02-29T12:00:00' is not a valid date and time" in (
+        rejects[2].message
+    )
+    assert "settled_at (settledAt) '9999-12-31T23:59:59': year outside 1900-9998" in (
+        rejects[3].message
+    )
     assert "settled_at (settledAt) '2026-10-25T02:30:00' is a clock time of Europe/Rome" in (
         rejects[0].message
     )
     assert "came twice" in rejects[0].message and "never was" in rejects[1].message
-    assert [r.report_month for r in rejects] == [None, None]
+    assert [r.report_month for r in rejects] == [None] * 4
     plain = tmp_path / "camel.toml"
     plain.write_text(CAMEL_PROFILE, encoding="utf-8")
     _, rejects = read(path, config, str(plain))
     assert [(r.round_id, r.reason) for r in rejects] == [
-        (number, "naive_timestamp") for number in ("K-1", "K-2", "K-4", "K-5")
-    ]
+        (number, "naive_timestamp") for number in ("K-1", "K-2", "K-4", "K-5", "K-6", "K-7")
+    ] + [("K-8", "bad_value")]
 
 
 def test_hands_of_card_objects_are_read_and_a_card_that_is_none_is_the_round_s_reject(
