@@ -281,7 +281,7 @@ def repeats_line(item: UnannouncedRepeats) -> str:
     summary's)."""
     return (
         f"{printable(item.file)} repeats rounds of {item.month}, published before, with fields"
-        f" no check reads ({', '.join(item.fields) or 'not looked for'}), which its audit does"
+        f" no check reads ({', '.join(item.fields)}), which its audit does"
         f" not name: see verify --month {item.month}, then publish {item.month} again"
     )
 

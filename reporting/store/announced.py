@@ -117,7 +117,7 @@ def unannounced_repeats(connection: sqlite3.Connection, through: int) -> list[Un
             "SELECT m.report_month, l.file_name, l.fields_not_read"
             " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
             " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds = 0"
-            " AND l.fields_not_read IS NOT NULL AND EXISTS (SELECT 1 FROM"
+            " AND l.fields_not_read != '[]' AND EXISTS (SELECT 1 FROM"
             " json_each(l.duplicate_months) WHERE key = m.report_month)"
             " ORDER BY m.report_month, m.ingest_id",
             (through,),

@@ -452,7 +452,13 @@ def test_a_re_export_with_a_rejected_line_of_its_month_is_named_too(store):
         october | {"side_bets": [{"x": 1}]},
         _rejected_round(store.make_round, store.make_bet, "OCT-9", "2026-10-11T12:00:00Z"),
     )
+    # a plain re-send with a rejected line of its month: no field of its own, nothing to name
+    store.write_jsonl(
+        store.inbox / "re-send.jsonl",
+        october,
+        _rejected_round(store.make_round, store.make_bet, "OCT-8", "2026-10-11T12:00:00Z"),
+    )
     lines: list[str] = []
     result = monthly(store, NOVEMBER_RUN, lines)
     assert [(item.month, item.file) for item in result.repeats] == [("2026-10", "re-export.jsonl")]
-    assert result.rejected_elsewhere == 1 and result.rejected_months == ["2026-10"]
+    assert result.rejected_elsewhere == 2 and result.rejected_months == ["2026-10"]
