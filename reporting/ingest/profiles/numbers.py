@@ -267,11 +267,12 @@ _WALL_CLOCK = re.compile(
 
 def local_time(text: str, zone: ZoneInfo, field: str) -> str:
     """A time written without its UTC offset, read as the clock time of ``zone``: the text
-    with the offset it had there written after it. A text with an offset, or that is no
-    timestamp, is returned as it is (the round log's checks judge it). A clock time the
-    zone's clocks showed twice (the hour they went back) cannot be placed: a
-    ``naive_timestamp`` reject; one they skipped (the hour they went forward) never was: a
-    ``bad_value``.
+    with the offset it had there written after it (spaces around it dropped). A text with an
+    offset, or not of a timestamp's form, is returned as it is (the round log's checks judge
+    it). A clock time the zone's clocks showed twice (the hour they went back) cannot be
+    placed: a ``naive_timestamp`` reject; one they skipped (the hour they went forward) never
+    was, nor a date that is none or of a year outside :data:`YEARS`: a ``bad_value``, said of
+    the text as written.
 
     >>> rome = ZoneInfo("Europe/Rome")
     >>> local_time("2026-10-03 18:40:41.5", rome, "t"), local_time("2026-12-01T08:00:00", rome, "t")
