@@ -189,9 +189,10 @@ class RejectedFile:
         if self.rounds_loaded:
             return f"{name}: {self.rejected:,} rejected ({reasons})"
         if self.duplicates:
+            other = "round was" if self.duplicates == 1 else f"{self.duplicates:,} rounds were"
             return (
                 f"{name}: {self.rejected:,} rejected ({reasons}), no round loaded: its other"
-                f" {self.duplicates:,} rounds were stored already"
+                f" {other} stored already"
             )
         if self.rejected_in_file in (None, self.rejected):
             return f"{name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"

@@ -167,6 +167,8 @@ def test_a_file_of_no_round_whose_rejects_span_months_says_how_many_bear_here():
         "oct-v2.jsonl: 1 rejected (conflict 1), no round loaded: its other 92 rounds were"
         " stored already"
     )
+    one = RejectedFile("oct-v3.jsonl", 1, 0, {"conflict": 1}, duplicates=1)
+    assert one.describe().endswith("its other round was stored already")  # not "1 rounds were"
 
 
 def test_a_file_s_name_is_shown_escaped_in_its_line():
