@@ -52,6 +52,7 @@ __all__ = [
     "RawRound",
     "RecordError",
     "RoundValidator",
+    "TIMESTAMP",
     "clipped",
     "error_of_decoding",
     "known_bet_types",
@@ -84,9 +85,9 @@ def _cut_short(text: str, data: bytes) -> bool:
 
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
 
-# An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
-# that a timestamp without one is told apart as naive).
-_TIMESTAMP = re.compile(
+#: An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
+#: that a timestamp without one is told apart as naive; a profile's zone places it).
+TIMESTAMP = re.compile(
     r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
     r"([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
 )
@@ -331,7 +332,7 @@ class _Canon:
         """
         if _STORED_FORM.fullmatch(text) is not None and text[:10] in self.dates:
             return text
-        match = _TIMESTAMP.fullmatch(text)
+        match = TIMESTAMP.fullmatch(text)
         if match is not None:
             date, hour, minutes, fraction, offset = match.groups()
             utc_hour = self._hours.get((date, hour, offset))
@@ -341,7 +342,7 @@ class _Canon:
         return self._timestamp_in_full(text, field)
 
     def _timestamp_in_full(self, text: str, field: str) -> str:
-        match = _TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
+        match = TIMESTAMP.fullmatch(text.strip()) if isinstance(text, str) else None
         if match is None:
             raise RecordError(
                 RejectReason.BAD_VALUE,

@@ -224,9 +224,13 @@ def run_monthly(
         prepare_out(out, months, log)
         ingested, inputs, unread = _read_inbox(connection, config, inbox, log, progress)
         through = loaded_through(connection)  # the files the month is read with
+
+        def manifest_of(month: str) -> Path:
+            return out / month / MANIFEST
+
         # Rounds of other months no report counts: each month's alerts (and audit) name them.
-        late = late_rounds(connection, months, through, lambda month: out / month / MANIFEST)
-        repeats = late_repeats(connection, months, through, lambda month: out / month / MANIFEST)
+        late = late_rounds(connection, months, through, manifest_of)
+        repeats = late_repeats(connection, months, through, manifest_of)
         reports = []
         try:
             for month, games in sorted(months.items()):

@@ -295,6 +295,12 @@ class AuditReport:
         ordered = sorted(by_reason, key=lambda reason: (rank.get(reason, len(rank)), reason))
         return [(reject_title(reason), by_reason[reason]) for reason in ordered]
 
+    def told(self, item: RejectedFile) -> str:
+        """What became of a file's rejected lines, as the summary says it
+        (:meth:`RejectedFile.told`), its reasons in words: "Amount not valid: 2"."""
+        titled = self.reasons_in_order(item.by_reason)
+        return item.told(", ".join(f"{title}: {number:,}" for title, number in titled))
+
     def bet_title(self, bet_type: str) -> str:
         """A bet type by its name (a provider's type the tool does not know: as logged)."""
         return dict(self.bet_names).get(bet_type, bet_type)

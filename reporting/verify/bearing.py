@@ -182,23 +182,27 @@ class RejectedFile:
     def describe(self) -> str:
         """One line for the summary: the file (its name escaped: a provider's line break or
         escape sequence would forge a line of the summary), how many lines, why."""
-        name = printable(self.name)
         reasons = ", ".join(
             f"{reason} {count:,}" for reason, count in sorted(self.by_reason.items())
         )
+        return f"{printable(self.name)}: {self.told(reasons)}"
+
+    def told(self, reasons: str) -> str:
+        """What became of the file's lines, after its name, with ``reasons`` as the reader's
+        words list them: the summary's (codes) and the audit report's (titles) alike."""
         if self.rounds_loaded:
-            return f"{name}: {self.rejected:,} rejected ({reasons})"
+            return f"{self.rejected:,} rejected ({reasons})"
         if self.duplicates:
             other = "round was" if self.duplicates == 1 else f"{self.duplicates:,} rounds were"
             return (
-                f"{name}: {self.rejected:,} rejected ({reasons}), no round loaded: its other"
-                f" {other} stored already"
+                f"{self.rejected:,} rejected ({reasons}), no round loaded: its other {other}"
+                " stored already"
             )
         if self.rejected_in_file in (None, self.rejected):
-            return f"{name}: all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
+            return f"all {self.rejected:,} of its records rejected, no round loaded ({reasons})"
         return (
-            f"{name}: {self.rejected:,} of its {self.rejected_in_file:,} records, all"
-            f" rejected, bear on this period, no round loaded ({reasons})"
+            f"{self.rejected:,} of its {self.rejected_in_file:,} records, all rejected, bear on"
+            f" this period, no round loaded ({reasons})"
         )
 
 

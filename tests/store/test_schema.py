@@ -759,35 +759,6 @@ def as_version_9(path) -> None:
     connection.close()
 
 
-def test_a_version_9_store_gets_the_months_repeated_unknown_for_the_files_read_before(tmp_path):
-    """Version 10: each file's rounds already stored, by month; version 9 kept their count
-    alone, so the files it read have none placed (NULL), and the next file's are kept."""
-    path = tmp_path / "store.sqlite"
-    connection = connect(path)
-    add_round(connection)
-    connection.close()
-    as_version_9(path)
-    before = table_rows(sqlite3.connect(path))
-    connection = connect(path, create=False)
-    try:
-        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        after = table_rows(connection)
-        connection.execute(
-            "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
-            " duplicate_months) VALUES ('b.jsonl', 'h10', 1, 'jsonl', '2026-11-06T00:00:00Z',"
-            " '{\"2026-10\": 1}')"
-        )
-        kept = connection.execute(
-            "SELECT file_name, duplicate_months FROM ingest_log ORDER BY ingest_id"
-        ).fetchall()
-    finally:
-        connection.close()
-    assert [row[-1] for row in after["ingest_log"]] == [None] * len(before["ingest_log"])
-    after["ingest_log"] = [row[:-1] for row in after["ingest_log"]]
-    assert after == before
-    assert kept[-1] == ("b.jsonl", '{"2026-10": 1}')
-
-
 def as_version_8(path) -> None:
     """Make a store look as version 8 made it: no fields not read either."""
     as_version_9(path)
@@ -797,15 +768,25 @@ def as_version_8(path) -> None:
     connection.close()
 
 
-def test_a_version_8_store_gets_the_fields_not_read_unknown_for_the_files_read_before(tmp_path):
-    """Version 9: each file's fields the tool does not read (and version 10 its rounds
-    already stored, by month); releases before kept neither, so the files they read have
-    none (NULL), and the next file's are kept."""
+@pytest.mark.parametrize(
+    ("as_version", "added"),
+    [
+        (as_version_9, {"duplicate_months": '{"2026-10": 1}'}),
+        (as_version_8, {"fields_not_read": '["dealer"]', "duplicate_months": '{"2026-10": 1}'}),
+    ],
+    ids=["version 9", "version 8"],
+)
+def test_the_ingest_log_s_new_columns_are_unknown_for_the_files_read_before(
+    tmp_path, as_version, added
+):
+    """Version 9: each file's fields the tool does not read; version 10: its rounds already
+    stored, by month. Releases before kept neither, so the files they read have none (NULL),
+    and the next file's are kept."""
     path = tmp_path / "store.sqlite"
     connection = connect(path)
     add_round(connection)
     connection.close()
-    as_version_8(path)
+    as_version(path)
     before = table_rows(sqlite3.connect(path))
     connection = connect(path, create=False)
     try:
@@ -813,18 +794,22 @@ def test_a_version_8_store_gets_the_fields_not_read_unknown_for_the_files_read_b
         after = table_rows(connection)
         connection.execute(
             "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at,"
-            " fields_not_read, duplicate_months) VALUES ('b.jsonl', 'h9', 1, 'jsonl',"
-            " '2026-11-06T00:00:00Z', '[\"dealer\"]', '{\"2026-10\": 1}')"
+            f" {', '.join(added)}) VALUES ('b.jsonl', 'h', 1, 'jsonl', '2026-11-06T00:00:00Z',"
+            f" {', '.join('?' * len(added))})",
+            tuple(added.values()),
         )
-        named = connection.execute(
-            "SELECT file_name, fields_not_read, duplicate_months FROM ingest_log ORDER BY ingest_id"
+        kept = connection.execute(
+            f"SELECT file_name, {', '.join(added)} FROM ingest_log ORDER BY ingest_id"
         ).fetchall()
     finally:
         connection.close()
-    assert [row[-2:] for row in after["ingest_log"]] == [(None, None)] * len(before["ingest_log"])
-    after["ingest_log"] = [row[:-2] for row in after["ingest_log"]]
+    width = len(added)
+    assert [row[-width:] for row in after["ingest_log"]] == [(None,) * width] * len(
+        before["ingest_log"]
+    )
+    after["ingest_log"] = [row[:-width] for row in after["ingest_log"]]
     assert after == before
-    assert named[-1] == ("b.jsonl", '["dealer"]', '{"2026-10": 1}')
+    assert kept[-1] == ("b.jsonl", *added.values())
 
 
 def as_version_7(path) -> None:

@@ -51,6 +51,11 @@ class CardProblem(ValueError):
     """A hand or card the dialect cannot read, with the message of its reject."""
 
 
+def _suit_spellings(suit: str) -> tuple[str, ...]:
+    """A suit's letter, its word (SPADE or SPADES) and its symbol."""
+    return (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", SUIT_SYMBOLS[suit])
+
+
 def _rank_spellings(rank: str, ranks: str) -> tuple[str, ...]:
     number = RANKS.index(rank) + 1  # RANKS runs A 2 ... 10 J Q K
     if ranks == "numbers":
@@ -84,11 +89,10 @@ class CardDialect:
     def _object_spellings(self) -> dict[str, str]:
         objects = {}
         for suit in SUITS:
-            suit_spellings = (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", SUIT_SYMBOLS[suit])
             for rank in RANKS:
                 rank_spellings = (*_rank_spellings(rank, self.ranks), _RANK_WORDS.get(rank))
                 for rank_text in filter(None, rank_spellings):
-                    for suit_text in suit_spellings:
+                    for suit_text in _suit_spellings(suit):
                         objects[f"{rank_text}|{suit_text}"] = Card(rank, suit).code
         return objects
 
@@ -102,11 +106,10 @@ class CardDialect:
                     table[_in_radix(number, self.radix)] = code
             return table
         for suit in SUITS:
-            suit_spellings = (suit, _SUIT_WORDS[suit], _SUIT_WORDS[suit] + "S", SUIT_SYMBOLS[suit])
             for rank in RANKS:
                 code = Card(rank, suit).code
                 for rank_text in _rank_spellings(rank, self.ranks):
-                    for suit_text in suit_spellings:
+                    for suit_text in _suit_spellings(suit):
                         if self.dialect == "rank_suit":
                             spelt = f"{rank_text}{self.separator}{suit_text}"
                         else:

@@ -24,7 +24,14 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from reporting.ingest.limits import MAX_AMOUNT_CHARS, MAX_NUMBER_EXPONENT
-from reporting.ingest.validation import CACHE_LIMIT, MAX_CENTS, YEARS, RecordError, shown
+from reporting.ingest.validation import (
+    CACHE_LIMIT,
+    MAX_CENTS,
+    TIMESTAMP,
+    YEARS,
+    RecordError,
+    shown,
+)
 from reporting.records import RejectReason
 
 __all__ = ["epoch_time", "local_time", "minor_units"]
@@ -259,12 +266,6 @@ def _minute_prefix(minute: int) -> str:
     return prefix
 
 
-#: A date and clock time with no UTC offset after it (the round log's forms otherwise).
-_WALL_CLOCK = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([0-9]{2}:[0-9]{2}:[0-9]{2})(?:[.,][0-9]{1,9})?"
-)
-
-
 def local_time(text: str, zone: ZoneInfo, field: str) -> str:
     """A time written without its UTC offset, read as the clock time of ``zone``: the text
     with the offset it had there written after it (spaces around it dropped). A text with an
@@ -284,16 +285,17 @@ def local_time(text: str, zone: ZoneInfo, field: str) -> str:
     ...
     reporting.ingest.rejects.RecordError: settledAt '2026-10-25T02:30:00' is a clock time of Europe/Rome that came twice (its clocks went back that night): write it with its UTC offset
     """
-    match = _WALL_CLOCK.fullmatch(text.strip())
-    if match is None:
+    match = TIMESTAMP.fullmatch(text.strip())
+    if match is None or match.group(5) is not None:
         return text
-    if int(match.group(1)[:4]) not in YEARS:
+    date, hour, minutes = match.group(1, 2, 3)
+    if int(date[:4]) not in YEARS:
         raise RecordError(
             RejectReason.BAD_VALUE,
             f"{field} {shown(text)}: year outside {YEARS.start}-{YEARS.stop - 1}",
         )
     try:
-        wall = datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}")
+        wall = datetime.fromisoformat(f"{date}T{hour}{minutes}")
         first, second = wall.replace(tzinfo=zone), wall.replace(tzinfo=zone, fold=1)
         offset = first.utcoffset()
         if offset != second.utcoffset():
