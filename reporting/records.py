@@ -39,6 +39,7 @@ __all__ = [
     "Bet",
     "Finding",
     "FindingKind",
+    "LateStanding",
     "MONTHS_HANDLED",
     "Month",
     "MonthOutOfRange",
@@ -217,6 +218,19 @@ def severity_rank(kind: str) -> int:
     (0, 1, 2)
     """
     return FINDING_SEVERITY.get(kind, Severity.LOW).rank
+
+
+class LateStanding(enum.StrEnum):
+    """Why rounds of a month other than those a monthly run writes, loaded since the last run
+    that finished, are in no report (:mod:`reporting.jobs.late`)."""
+
+    #: Their month was published before they were loaded: publish it again.
+    PUBLISHED = "published"
+    #: A month before the run's, whose reports are not in the output folder: publish it.
+    UNPUBLISHED = "unpublished"
+    #: Dated past the month after the run's last, not published: a provider's clock, or a
+    #: year typed wrong.
+    AHEAD = "ahead"
 
 
 class RejectReason(enum.StrEnum):

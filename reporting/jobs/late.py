@@ -7,6 +7,8 @@ month's published manifest lists their file among its inputs, by its sha256: the
 reports counted them (a run that published its month and stopped before its end; a store
 made again from the same logs). A CSV pair is never taken as listed: its stored hash is of
 both files, the manifest's of each, and a pair is often sent again under the same names.
+Rounds of a month before the run's whose reports are not in the output folder (a backlog of
+logs the first run finds, a month published elsewhere) are named as not published.
 Rounds of the month after the last one written (its first days, in the inbox of the run on
 the 5th) wait for its own run. Rounds of a later month not yet published are *ahead*: dated
 past any month a run now writes (a provider's clock, or a year typed wrong), they are named
@@ -21,7 +23,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from reporting.records import Month
+from reporting.records import LateStanding, Month
 from reporting.store.announced import UnannouncedRepeats, unannounced_repeats, unannounced_rounds
 
 __all__ = ["MANIFEST_BYTES", "LateRounds", "late_repeats", "late_rounds", "manifest_entries"]
@@ -36,8 +38,9 @@ class LateRounds:
 
     month: str
     rounds: int
-    #: A month after the one after the run's last, not published: dated ahead, not late.
-    ahead: bool = False
+    #: Published before they were loaded; before the run's months and not published; or
+    #: after the month after the run's last and not published (dated ahead).
+    standing: LateStanding = LateStanding.PUBLISHED
 
 
 def manifest_entries(path: Path, key: str) -> list[dict]:
@@ -73,9 +76,17 @@ def late_rounds(
             continue  # a later month's own run counts it, or its published reports did
         late[item.month] = late.get(item.month, 0) + item.rounds
     return [
-        LateRounds(month, rounds, ahead=month > following and inputs[month] is None)
+        LateRounds(month, rounds, _standing(month, following, inputs[month]))
         for month, rounds in sorted(late.items())
     ]
+
+
+def _standing(month: str, following: str, listed: set[str] | None) -> LateStanding:
+    """Why the late rounds of ``month`` are in no report, by whether it was published
+    (``listed``: its manifest's inputs, None without one)."""
+    if listed is not None:
+        return LateStanding.PUBLISHED
+    return LateStanding.AHEAD if month > following else LateStanding.UNPUBLISHED
 
 
 def late_repeats(

@@ -561,7 +561,7 @@ def _write_audit(
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
         misplaced_rounds=verified.misplaced_rounds,
-        late_rounds=[(item.month, item.rounds, item.ahead) for item in run.late],
+        late_rounds=[(item.month, item.rounds, item.standing) for item in run.late],
         shoes=verified.shoes,
     )
     _log_alerts(alerts, month, log)

@@ -59,6 +59,7 @@ from reporting.presentation.listing import Shown
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
 from reporting.records import (
     REJECT_REASONS,
+    LateStanding,
     Month,
     finding_advice,
     finding_title,
@@ -244,8 +245,8 @@ class AuditReport:
     availability: tuple[tuple[str, int, str], ...]  # game id, gaps, what they contradict
     # game id, rounds stored in the month that settled outside it in the game's zone, the zone
     misplaced_rounds: tuple[tuple[str, int, str], ...]
-    # month, rounds, ahead: rounds of other months this run loaded that no report counts
-    late_rounds: tuple[tuple[str, int, bool], ...]
+    # month, rounds, why: rounds of other months this run loaded that no report counts
+    late_rounds: tuple[tuple[str, int, LateStanding], ...]
     # file, the names of its fields the tool does not read (of the files behind the month)
     # (None: its fields were not looked for, a file loaded before the store kept them)
     fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()

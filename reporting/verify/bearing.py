@@ -55,7 +55,7 @@ from itertools import groupby
 from typing import NamedTuple
 
 from reporting.errors import printable
-from reporting.records import SourceLocation
+from reporting.records import LateStanding, SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 from reporting.verify.shoes import ShoeSummary
 
@@ -241,9 +241,9 @@ class MonthAlerts:
     #: by game: (rounds, time zone). The zone was changed since they were loaded.
     misplaced_rounds: Mapping[str, tuple[int, str]] = field(default_factory=dict)
     #: Rounds of other months, loaded since the last finished monthly run, that no report
-    #: counts (:mod:`reporting.jobs.late`): (month, rounds, ahead), ``ahead`` for a month
-    #: after the next not yet published. Told of by the run that writes this month.
-    late_rounds: tuple[tuple[str, int, bool], ...] = ()
+    #: counts (:mod:`reporting.jobs.late`): (month, rounds, why they are in no report). Told
+    #: of by the run that writes this month.
+    late_rounds: tuple[tuple[str, int, LateStanding], ...] = ()
     #: The files behind the period with fields the tool does not read, by name: (file,
     #: names) (:class:`reporting.ingest.sources.UnreadFields`); names None: the file's fields
     #: were not looked for (it was loaded before the store kept them).
@@ -339,15 +339,7 @@ class MonthAlerts:
 
     def _late_lines(self) -> list[str]:
         """The alerts of :attr:`late_rounds`, one line a month."""
-        return [
-            f"{_rounds_of(rounds, month)} dated past the month after this one and in no"
-            f" report (a provider's clock, or a date typed wrong?): check them with verify"
-            f" --month {month}"
-            if ahead
-            else f"{_rounds_of(rounds, month)} in no report (loaded since {month} was"
-            f" written): check them with verify --month {month}, then publish {month} again"
-            for month, rounds, ahead in self.late_rounds
-        ]
+        return [_late_line(month, rounds, standing) for month, rounds, standing in self.late_rounds]
 
     def _misplaced_lines(self, period: str) -> list[str]:
         """The alerts of :attr:`misplaced_rounds`, one line a game."""
@@ -468,7 +460,7 @@ def month_alerts(
     availability: Mapping[str, Sequence[str]] | None = None,
     scope: RejectScope | None = None,
     misplaced_rounds: Mapping[str, tuple[int, str]] | None = None,
-    late_rounds: Iterable[tuple[str, int, bool]] = (),
+    late_rounds: Iterable[tuple[str, int, LateStanding]] = (),
     shoes: Iterable[ShoeSummary] = (),
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
@@ -647,3 +639,22 @@ def rejected_lines_bear(count: int) -> str:
 def _rounds_of(count: int, month: str) -> str:
     """``1 round of 2026-10 is``, ``3 rounds of 2026-10 are``."""
     return f"{count:,} round of {month} is" if count == 1 else f"{count:,} rounds of {month} are"
+
+
+def _late_line(month: str, rounds: int, standing: LateStanding) -> str:
+    """The alert of a month's rounds in no report, by why (:class:`LateStanding`)."""
+    check = f"check them with verify --month {month}"
+    if standing is LateStanding.AHEAD:
+        return (
+            f"{_rounds_of(rounds, month)} dated past the month after this one and in no"
+            f" report (a provider's clock, or a date typed wrong?): {check}"
+        )
+    if standing is LateStanding.UNPUBLISHED:
+        return (
+            f"{_rounds_of(rounds, month)} in no report ({month} has no reports in the output"
+            f" folder): {check}, then publish {month}"
+        )
+    return (
+        f"{_rounds_of(rounds, month)} in no report (loaded since {month} was written): {check},"
+        f" then publish {month} again"
+    )

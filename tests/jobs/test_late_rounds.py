@@ -139,7 +139,7 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, cap
     _summary(result)
     assert f"  {said}" in capsys.readouterr().out.splitlines()
     # The audit November's run wrote names them too: they were in no audit at all.
-    assert result.months[0].alerts.late_rounds == (("2026-10", 2, False),)
+    assert result.months[0].alerts.late_rounds == (("2026-10", 2, "published"),)
     folder = store.out / "2026-11"
     summary = load_workbook(folder / "audit-2026-11.xlsx")["Summary"]
     counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
@@ -175,6 +175,27 @@ def test_the_next_months_first_days_loaded_early_are_not_late(store):
     assert result.exit_code == 0 and not result.late and not late_lines(lines)
 
 
+def test_rounds_of_an_earlier_month_never_published_are_named_as_not_published(store):
+    """The first run finds a backlog of August in the inbox: its rounds are in no report, and
+    no report of August was ever written (the run said "loaded since 2026-08 was written")."""
+    store.write_jsonl(
+        store.inbox / "august.jsonl",
+        _round(store.make_round, store.make_bet, "AUG-1", "2026-08-20T12:00:00Z"),
+    )
+    lines: list[str] = []
+    result = monthly(store, OCTOBER_RUN, lines)
+    assert result.exit_code == 1 and result.rounds_elsewhere == {"2026-08": 1}
+    assert late_lines(lines) == [
+        "1 round of 2026-08 is in no report (2026-08 has no reports in the output folder):"
+        " check them with verify --month 2026-08, then publish 2026-08"
+    ]
+    report = (store.out / "2026-10" / "audit-2026-10.html").read_text(encoding="utf-8")
+    assert "2026-08 has no reports in the output folder; publish it once they are checked" in (
+        " ".join(report.split())
+    )
+    assert "was written before" not in report
+
+
 def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
     store, make_round, make_bet, write_jsonl, capsys
 ):
@@ -188,7 +209,9 @@ def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
     lines: list[str] = []
     result = monthly(store, OCTOBER_RUN, lines)
     assert result.exit_code == 1
-    assert [(item.month, item.rounds, item.ahead) for item in result.late] == [("2027-10", 2, True)]
+    assert [(item.month, item.rounds, item.standing) for item in result.late] == [
+        ("2027-10", 2, "ahead")
+    ]
     assert monthly_document(result)["rounds_elsewhere"] == {"2027-10": 2}
     said = "2 rounds of 2027-10 are dated past the month after this one and in no report"
     assert [line for line in lines if line.startswith(f"month 2026-10: warning: {said}")], lines
