@@ -128,29 +128,33 @@ def _profiles_checked(
 ) -> tuple[list[InboxProfile], list[str]]:
     """Load the configuration's inbox profiles and the profiles named by ``--profile``,
     noting their problems (a game of a profile's ``[games]`` the configuration does not list
-    among them); the inbox rules (none if a profile could not be loaded), and the references
-    of ``--profile`` that could not be."""
+    among them), each once (a profile of two rules, or of a rule and ``--profile``, is read
+    again each time); the inbox rules (none if a profile could not be loaded), and the
+    references of ``--profile`` that could not be."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
     from reporting.ingest.profiles.loader import load_profile
+
+    def note(*found: str) -> None:
+        problems.extend(problem for problem in dict.fromkeys(found) if problem not in problems)
 
     rules: list[InboxProfile] = []
     try:
         rules = [] if config is None else inbox_profiles(config, check_games=True)
     except ConfigError as error:  # a log profile's problems
-        problems.extend(error.problems)
+        note(*error.problems)
     except InputError as error:
-        problems.append(str(error))
+        note(str(error))
     configured = None if config is None else list(config.games)
     refused = []
     for reference in references:
         try:
             load_profile(reference, configured=configured)
         except ConfigError as error:
-            problems.extend(error.problems)
+            note(*error.problems)
             refused.append(reference)
         except InputError as error:
-            problems.append(str(error))
+            note(str(error))
             refused.append(reference)
     return rules, refused
 

@@ -285,6 +285,26 @@ def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_
     assert json.loads(result.stdout)["problems"] == [expected]
 
 
+def test_a_profile_of_two_rules_and_of_profile_has_each_problem_once(tmp_path):
+    """A profile two inbox rules name, checked with ``--profile`` too, printed its problem
+    three times, and the summary counted three."""
+    profile = tmp_path / "mapped.toml"
+    profile.write_text(PROFILE_WITH_GAMES, encoding="utf-8")
+    ruled = write(
+        tmp_path,
+        '[operator]\nname = "X"\n[games.live-baccarat-gr]\n'
+        '[[inbox.profiles]]\nfolder = "feed"\nprofile = "mapped.toml"\n'
+        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "mapped.toml"\n',
+    )
+    result = check("--config", str(ruled), "--profile", str(profile), "--json")
+    assert result.exit_code == 2
+    problems = json.loads(result.stdout)["problems"]
+    assert len(problems) == 1 and "games.BAC_IT" in problems[0]
+    result = check("--config", str(ruled), "--profile", str(profile))
+    assert result.stderr.count("games.BAC_IT") == 1
+    assert "1 problem, 0 warnings" in result.stdout
+
+
 def test_a_game_on_an_unknown_base_still_shows_its_other_problems(tmp_path):
     """Without a base to stand on, the keys the game sets are checked all the same, those
     joined by a check (time zone, pay table, limits) too; nothing it leaves to the base is
