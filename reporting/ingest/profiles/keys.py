@@ -20,6 +20,7 @@ from reporting.config.values import (
 )
 from reporting.ingest.profiles.cards import DIALECTS
 from reporting.ingest.profiles.model import LAYOUT_SUFFIXES
+from reporting.ingest.profiles.numbers import DECIMAL_MARKS, GROUPINGS
 
 __all__ = [
     "BET_KEYS",
@@ -157,6 +158,16 @@ _MONEY_KEYS: dict[str, Key] = {
     "payout": Key(
         Choice(("gross", "net")),
         "gross (what was paid back, stake included: 0 when lost) or net (payout minus stake)",
+    ),
+    "decimal": Key(
+        Choice(DECIMAL_MARKS),
+        'the decimal mark of an amount written as text ("12,50"): a point (the default) or a'
+        " comma; a JSON number is read as JSON writes it",
+    ),
+    "grouping": Key(
+        Choice(GROUPINGS),
+        'what an amount written as text puts between its thousands ("1.234,50"): a point, a'
+        " comma, an apostrophe, a space or a no-break space; without it, nothing",
     ),
 }
 _BET_TYPE_KEYS = Table(

@@ -20,7 +20,7 @@ from typing import Any
 
 from reporting.config.game_checks import timezone_problem
 from reporting.config.loader import ConfigError, read_toml
-from reporting.config.values import MISSING, Problems, suggestion
+from reporting.config.values import MISSING, Problems, shown, suggestion
 from reporting.errors import InputError
 from reporting.files import kind_of_file
 from reporting.ingest.profiles.builtin import DATA_FOLDER, SPEC, built_in_profiles
@@ -180,13 +180,10 @@ def _profile(
     hands = {("round", name): round_fields.get(name) for name in ("player_cards", "banker_cards")}
     _check_own_places(hands, csv, problems)
     _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
-    rounds = None
-    if "rounds" in about:
-        rounds = _path(about["rounds"], ("profile", "rounds"), False, problems)
-        if rounds is not None and rounds.each_steps:
-            problems.add(("profile", "rounds"), "the path of the array of rounds has no []")
+    rounds = _rounds_path(about, problems)
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
     _check_zone(sections.get("times", {}), problems)
+    _check_marks(sections.get("money", {}), problems)
     _check_card_keys(sections.get("cards", {}), problems)
     if problems or (each is None and not csv):
         return None
@@ -208,11 +205,23 @@ def _profile(
         zone=times.get("zone"),
         money_major=money.get("unit", "major") == "major",
         payout_net=money.get("payout", "gross") == "net",
+        decimal=money.get("decimal", "."),
+        grouping=money.get("grouping"),
         bet_types=dict(sections.get("bet_types", {})),
         games=sections.get("games"),
         delimiter=sections.get("csv", {}).get("delimiter", ","),
         lacks=_lacks(round_section, bet_section),
     )
+
+
+def _rounds_path(about: dict[str, Any], problems: Problems) -> FieldPath | None:
+    """The path of a JSON document's array of rounds (None: the document is the array)."""
+    if "rounds" not in about:
+        return None
+    rounds = _path(about["rounds"], ("profile", "rounds"), False, problems)
+    if rounds is not None and rounds.each_steps:
+        problems.add(("profile", "rounds"), "the path of the array of rounds has no []")
+    return rounds
 
 
 def _check_layout(about: dict[str, Any], bet_section: dict[str, Any], problems: Problems) -> None:
@@ -268,6 +277,17 @@ def _check_zone(times: dict[str, Any], problems: Problems) -> None:
             ("times", "zone"),
             f'a zone reads times written as text (unit = "iso"), not {times["unit"]}, whose'
             " numbers are instants already",
+        )
+
+
+def _check_marks(money: dict[str, Any], problems: Problems) -> None:
+    """An amount's thousands are not grouped with its decimal mark (``"1.234"`` would be
+    read either way)."""
+    if money.get("grouping", "") == money.get("decimal", "."):
+        problems.add(
+            ("money", "grouping"),
+            f"{shown(money['grouping'])} is the decimal mark ([money] decimal): an amount's"
+            " thousands are grouped with another character, or none (leave grouping out)",
         )
 
 

@@ -134,6 +134,7 @@ class RecordMapper:
         self._settled = profile.settled_statuses
         self._bet_types = profile.bet_types
         self._major = profile.money_major
+        self._marks = {"decimal": profile.decimal, "grouping": profile.grouping}
         self._net = profile.payout_net
 
     def round_id_of(self, record: Any) -> str | None:
@@ -421,8 +422,9 @@ class RecordMapper:
         path = self._bet[name][0]
         if value is ABSENT or value is None or value == "":
             raise RecordError(_MISSING, f"required field bets[{index}].{name} ({path}) is missing")
+        field = f"bets[{index}].{name} ({path})"
         cents = minor_units(
-            value, major=self._major, digits=_CENT_DIGITS, field=f"bets[{index}].{name} ({path})"
+            value, major=self._major, digits=_CENT_DIGITS, field=field, **self._marks
         )
         if key is not None and type(key) is not bool:
             if len(self._cents) > 100_000:

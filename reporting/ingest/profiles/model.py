@@ -58,6 +58,10 @@ class Profile:
     #: The IANA time zone of iso times written without their UTC offset (None: such a time
     #: is a naive_timestamp reject, as in the round log).
     zone: str | None = None
+    #: How an amount written as text marks its decimals, and what (if anything) it puts
+    #: between its thousands (``"1.234,50"``: ``","`` and ``"."``).
+    decimal: str = "."
+    grouping: str | None = None
 
     def reads(self, name: str) -> str | None:
         """The layout a file of this name is read as, or None if the profile reads no such file."""

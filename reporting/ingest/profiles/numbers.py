@@ -6,7 +6,9 @@ its text exactly as written (``12.35``, ``-5.0005``, ``1790000004.532``), an int
 A number is read as an integer mantissa and a power of ten, so that ``5.0000`` is exactly
 ``500`` cents and ``5.0005`` is refused, never rounded.
 
-* :func:`minor_units`: money in minor units (cents), from major or minor units;
+* :func:`minor_units`: money in minor units (cents), from major or minor units, a text of
+  the export written with the profile's decimal mark and thousands separator
+  (``"1.234,50"``);
 * :func:`epoch_time`: an instant of epoch seconds or milliseconds, in the form the store
   keeps (``2026-09-21T14:13:24.532Z``), digits past the millisecond truncated as the round
   log's validator truncates them;
@@ -34,7 +36,7 @@ from reporting.ingest.validation import (
 )
 from reporting.records import RejectReason
 
-__all__ = ["epoch_time", "local_time", "minor_units"]
+__all__ = ["DECIMAL_MARKS", "GROUPINGS", "epoch_time", "local_time", "minor_units"]
 
 #: A number as JSON writes it (leading zeros allowed in a text of the log: ``007.50``).
 _NUMBER = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
@@ -43,6 +45,16 @@ _NUMBER = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
 #: Minor units of a major unit by the currency's digits (ISO 4217 uses 0 to 4); a digits
 #: value outside is a KeyError of the caller's, never a float scale.
 _SCALES = {digits: 10**digits for digits in range(7)}
+
+
+#: The decimal marks of an export's amounts written as text (``[money] decimal``): a JSON
+#: number is always written with a point.
+DECIMAL_MARKS = (".", ",")
+#: The characters an export may write between an amount's thousands (``[money] grouping``):
+#: a point, a comma, an apostrophe, a space, a no-break space and a narrow no-break space
+#: (what the markets' languages group thousands with: CLDR's it, da and el a point, fr the
+#: narrow no-break space, de-CH the apostrophe).
+GROUPINGS = (".", ",", "'", " ", "\u00a0", "\u202f")
 
 
 class _NotANumber(ValueError):
@@ -97,12 +109,47 @@ def _text_of(value: object) -> str | bytes:
     raise _NotANumber(f"is {type(value).__name__}, not a number")
 
 
-def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
+@functools.lru_cache(maxsize=len(DECIMAL_MARKS) * (len(GROUPINGS) + 1))
+def _written_form(decimal: str, grouping: str | None) -> re.Pattern[str]:
+    """An amount's text with ``decimal`` for its decimal mark and ``grouping`` (if any)
+    between its thousands: a sign, whole units and a fraction."""
+    grouped = rf"[0-9]{{1,3}}(?:{re.escape(grouping)}[0-9]{{3}})+|" if grouping else ""
+    return re.compile(rf"(-?)({grouped}[0-9]+)(?:{re.escape(decimal)}([0-9]+))?")
+
+
+def _as_written(text: str, decimal: str, grouping: str | None) -> str:
+    """An amount's text written with the profile's marks, as a number of the round log.
+
+    >>> _as_written("1.234,50", ",", "."), _as_written("-5,25", ",", None), _as_written("1 000", ".", " ")
+    ('1234.50', '-5.25', '1000')
+    """
+    if len(text) > MAX_AMOUNT_CHARS:
+        raise _NotANumber(f"is longer than any number read ({MAX_AMOUNT_CHARS} characters at most)")
+    match = _written_form(decimal, grouping).fullmatch(text)
+    if match is None:
+        between = f" and {shown(grouping)} between thousands" if grouping else ""
+        raise _NotANumber(f"is not an amount written with {shown(decimal)} for decimals{between}")
+    sign, units, fraction = match.groups()
+    units = units.replace(grouping, "") if grouping else units
+    return f"{sign}{units}.{fraction}" if fraction is not None else f"{sign}{units}"
+
+
+def minor_units(
+    value: object,
+    *,
+    major: bool,
+    digits: int,
+    field: str,
+    decimal: str = ".",
+    grouping: str | None = None,
+) -> int:
     """Money in minor units (cents for ``digits=2``) from a JSON int, a :class:`msgspec.Raw`
     (a JSON float's text) or a text of the log (``"12.50"``, ``"-5.0005"``, ``"1e3"``).
 
     ``major``: the value is in major units (``5`` is 5.00 EUR); otherwise it is already in
-    minor units (``500`` is 5.00 EUR) and must be whole. Anything that is not an exact
+    minor units (``500`` is 5.00 EUR) and must be whole. A text is written with ``decimal``
+    for its decimal mark and, if given, ``grouping`` between its thousands (``"1.234,50"``
+    with ``","`` and ``"."``); with neither, as a JSON number. Anything that is not an exact
     number of minor units is a ``bad_money`` reject, never rounded. Negative values are
     returned as they are (a net payout of a lost bet): the caller decides.
 
@@ -121,16 +168,13 @@ def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
     Traceback (most recent call last):
     ...
     reporting.ingest.rejects.RecordError: amount 500.5 is not a whole number of minor units
-    >>> minor_units(True, major=True, digits=2, field="stake")
-    Traceback (most recent call last):
-    ...
-    reporting.ingest.rejects.RecordError: stake True is not a number
-    >>> for value in (None, "NaN", raw(b"1e21"), "1" * 40, 10**13, raw(b"5.5")):
+    >>> for value in (None, True, "NaN", raw(b"1e21"), "1" * 40, 10**13, raw(b"5.5")):
     ...     try:
     ...         minor_units(value, major=True, digits=2, field="stake")
     ...     except RecordError as error:
     ...         print(error.reason, error.message)
     bad_money stake None is not a number
+    bad_money stake True is not a number
     bad_money stake 'NaN' is not a number
     bad_money stake 1e21 has an exponent beyond 20
     bad_money stake '1111111111111111111111111111111111111111' is longer than any number read (32 characters at most)
@@ -143,7 +187,10 @@ def minor_units(value: object, *, major: bool, digits: int, field: str) -> int:
             if -MAX_CENTS < cents < MAX_CENTS:
                 return cents
             raise _NotANumber("is beyond any stake or payout this tool accepts")
-        return _minor_units_of_text(_text_of(value), major, digits)
+        text = _text_of(value)
+        if type(text) is str and (decimal != "." or grouping):
+            text = _as_written(text, decimal, grouping)
+        return _minor_units_of_text(text, major, digits)
     except _NotANumber as problem:
         raise RecordError(RejectReason.BAD_MONEY, f"{field} {_quoted(value)} {problem}") from None
 

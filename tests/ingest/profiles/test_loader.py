@@ -214,6 +214,28 @@ def test_a_card_object_needs_the_key_of_its_rank_and_of_its_suit(tmp_path, cards
     assert said in problem
 
 
+@pytest.mark.parametrize(
+    ("money", "said"),
+    [
+        ('grouping = "."', "money.grouping: '.' is the decimal mark ([money] decimal)"),
+        ('decimal = ","\ngrouping = ","', "money.grouping: ',' is the decimal mark"),
+        ('decimal = ";"', "money.decimal: ';' is not one of ., ,"),
+        ('grouping = "_"', "money.grouping: '_' is not one of"),
+    ],
+)
+def test_an_amount_s_marks_are_two_known_characters_apart(tmp_path, money, said):
+    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[money]\n{money}\n")
+    assert said in problem
+
+
+def test_the_marks_are_kept_and_a_point_alone_is_the_default(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(MINIMAL + '\n[money]\ndecimal = ","\ngrouping = "."\n', encoding="utf-8")
+    assert (load_profile(str(path)).decimal, load_profile(str(path)).grouping) == (",", ".")
+    path.write_text(MINIMAL, encoding="utf-8")
+    assert (load_profile(str(path)).decimal, load_profile(str(path)).grouping) == (".", None)
+
+
 def test_a_zone_is_kept_and_none_is_the_default(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(MINIMAL + '\n[times]\nzone = "Europe/Copenhagen"\n', encoding="utf-8")

@@ -5,6 +5,7 @@ validator."""
 from __future__ import annotations
 
 import doctest
+import functools
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -257,3 +258,69 @@ def test_an_integer_too_long_to_write_out_is_still_one_reject():
     than 4,300: the reject says its size instead."""
     assert "an integer of some 5,001 digits is beyond any stake" in money_reject(10**5000)
     assert "an integer of some 5,001 digits is outside the years" in time_reject(-(10**5000))
+
+
+# --- amounts written with a market's marks ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "decimal", "grouping", "cents"),
+    [
+        ("1.234,50", ",", ".", 123450),
+        ("-1.234.567,5", ",", ".", -123456750),
+        ("12,50", ",", ".", 1250),  # no thousand to group
+        ("12,50", ",", None, 1250),
+        ("1234,50", ",", None, 123450),
+        ("1234,50", ",", ".", 123450),  # grouping is not required
+        ("1,234.50", ".", ",", 123450),
+        ("1'234.50", ".", "'", 123450),
+        ("1\u202f234,50", ",", "\u202f", 123450),
+        ("5", ",", ".", 500),
+    ],
+)
+def test_a_text_amount_is_read_with_the_profile_s_marks(text, decimal, grouping, cents):
+    assert minor_units(text, major=True, digits=2, field="stake", decimal=decimal, grouping=grouping) == cents  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "decimal", "grouping"),
+    [
+        ("12.50", ",", "."),  # a point for the decimals: twelve thousand fifty?
+        ("12.50", ",", None),
+        ("1.23,50", ",", "."),  # a group of two digits
+        ("1.2345,50", ",", "."),  # of four
+        (".234,50", ",", "."),
+        ("1.234,", ",", "."),
+        (",50", ",", "."),
+        ("1 234,50", ",", "."),  # another grouping than the profile's
+        ("1,5e3", ",", None),  # no exponent in a text of the market's form
+        ("EUR 12,50", ",", "."),
+        ("12,505", ",", None),  # more decimals than a cent, not rounded
+    ],
+)
+def test_a_text_amount_written_otherwise_is_a_bad_money_reject(text, decimal, grouping):
+    with pytest.raises(RecordError) as raised:
+        minor_units(text, major=True, digits=2, field="stake", decimal=decimal, grouping=grouping)
+    assert raised.value.reason == RejectReason.BAD_MONEY
+
+
+def test_a_json_number_is_read_as_json_writes_it_whatever_the_marks():
+    """The marks are of text: a JSON number's point is its decimal mark, always."""
+    read = functools.partial(minor_units, major=True, digits=2, field="stake", decimal=",")
+    assert read(json_number("12.5"), grouping=".") == 1250
+    assert read(12, grouping=".") == 1200
+
+
+@given(
+    cents=st.integers(-(10**12), 10**12),
+    marks=st.sampled_from([(",", "."), (",", None), (".", ","), (",", "\u00a0"), (".", "'")]),
+)
+def test_any_amount_a_market_writes_reads_back_as_its_cents(cents, marks):
+    """Written as the market writes it (Python's own grouping, its marks swapped in), every
+    amount reads back exactly."""
+    decimal, grouping = marks
+    written = (
+        f"{Decimal(cents).scaleb(-2):,.2f}" if grouping else f"{Decimal(cents).scaleb(-2):.2f}"
+    )
+    written = written.translate({ord(","): grouping or "", ord("."): decimal})
+    assert minor_units(written, major=True, digits=2, field="stake", decimal=decimal, grouping=grouping) == cents  # fmt: skip

@@ -1002,3 +1002,56 @@ def test_a_reject_leaves_nothing_for_the_collector(tmp_path, config):
         records, rejects = read(path, config)
         assert records == [] and len(rejects) == 5_000
         assert gc.collect() < 100  # a few of the reader's own, not a cycle per reject
+
+
+def test_amounts_written_with_a_decimal_comma_read_as_the_same_money(tmp_path, sample_config_path):
+    """An Italian back office writes "1.234,50" (and a semicolon between cells): the flat-csv
+    sample so written, read with ``[money] decimal = ","`` and ``grouping = "."``, gives the
+    very rounds the sample gives; an amount written the other way is that bet's round's
+    ``bad_money`` reject, never a hundredfold amount. Each was a reject before."""
+    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/flat-csv/bets-2026-10.csv"
+    with sample.open(encoding="utf-8", newline="") as handle:
+        table = list(csv.reader(handle))
+    stake, net = table[0].index("Stake"), table[0].index("Net win")
+    table[1][stake] = "1234.50"  # a stake past a thousand, grouped once written
+    table[1][net] = "-1234.50"
+    plain = tmp_path / "plain.csv"
+    with plain.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(table)
+
+    def italian(amount: str) -> str:
+        if not amount:  # a round without bets: its bet cells empty
+            return amount
+        whole, _, cents = amount.partition(".")
+        sign, digits = ("-", whole[1:]) if whole.startswith("-") else ("", whole)
+        return f"{sign}{int(digits):,}".replace(",", ".") + f",{cents}"
+
+    for row in table[1:]:
+        row[stake], row[net] = italian(row[stake]), italian(row[net])
+    assert table[1][stake] == "1.234,50" and table[2][stake] == "2,00"
+    written = tmp_path / "italiano.csv"
+    with written.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, delimiter=";").writerows(table)
+    profile = tmp_path / "italiano.toml"
+    profile.write_text(
+        (DATA_FOLDER / "flat-csv.toml")
+        .read_text(encoding="utf-8")
+        .replace('name = "flat-csv"', 'name = "italiano"')
+        .replace('payout = "net"', 'payout = "net"\ndecimal = ","\ngrouping = "."')
+        + '\n[csv]\ndelimiter = ";"\n',
+        encoding="utf-8",
+    )
+    config = load_config(sample_config_path)
+    expected, none = read(plain, config, "flat-csv")
+    assert none == [] and expected[0].bets[0].stake_cents == 123450
+    assert read(written, config, str(profile)) == (expected, [])
+    # the other way round: a point for the decimals is no amount of this profile
+    table[2][stake] = "2.00"
+    with written.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle, delimiter=";").writerows(table)
+    records, (reject,) = read(written, config, str(profile))
+    assert len(records) == len(expected) - 1 and reject.reason == "bad_money"
+    assert reject.message.endswith(
+        "bets[1].stake (Stake) '2.00' is not an amount written with ',' for decimals and '.'"
+        " between thousands"
+    )
