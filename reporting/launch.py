@@ -6,6 +6,7 @@ nothing was begun."""
 
 from __future__ import annotations
 
+import signal
 import sys
 
 #: The exit code of a command stopped (``reporting.cli.common.EXIT_UNUSABLE``, not imported
@@ -14,10 +15,19 @@ _STOPPED = 2
 
 
 def main() -> None:
-    """Import the command-line tool, then run it."""
+    """Import the command-line tool, then run it. A Ctrl-C meanwhile is noted, not raised:
+    raised during the import of a compiled extension's module, it could be dropped there."""
+    stops: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    noted = previous is not signal.SIG_IGN  # started ignoring it (nohup, a shell's & job)
+    if noted:
+        signal.signal(signal.SIGINT, lambda number, frame: stops.append(number))
     try:
         from reporting.cli import main as command
-    except KeyboardInterrupt:
+    finally:
+        if noted:
+            signal.signal(signal.SIGINT, previous)
+    if stops:
         sys.stderr.write("baccarat-report: stopped by SIGINT as it started: nothing was done\n")
         sys.exit(_STOPPED)
     command()

@@ -13,6 +13,7 @@ import errno
 import io
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,12 +90,45 @@ class Stopped(BaseException):
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
+#: The modules whose frames mean a module is being imported, and the seconds a stop that
+#: came then waits before it is tried again.
+_IMPORTING = frozenset({"importlib._bootstrap", "importlib._bootstrap_external"})
+_AGAIN_SECONDS = 0.02
+
+
 def _stop(signal_number: int, frame: FrameType | None) -> None:
+    if _would_be_lost(frame):
+        _try_again(signal_number)
+        return
     # One stop is enough: a second Ctrl-C must not break off the rollback the first started.
     for number in STOP_SIGNALS:
         if signal.getsignal(number) is _stop:
             signal.signal(number, signal.SIG_IGN)
     raise Stopped(signal_number)
+
+
+def _would_be_lost(frame: FrameType | None) -> bool:
+    """Whether :class:`Stopped` raised in ``frame`` could be swallowed instead of stopping the
+    command: while a module is imported (a compiled extension's start-up, lxml's among them,
+    runs Python code, its registration of types with ``collections.abc``, and drops what it
+    raises: a Ctrl-C 0.6 s into ``monthly``, as openpyxl imported lxml, was lost, the
+    handlers already set to ignore a second, and the run went on to publish the month), or in
+    a finaliser (``__del__``: Python drops what it raises)."""
+    while frame is not None:
+        if frame.f_globals.get("__name__") in _IMPORTING or frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _try_again(signal_number: int) -> None:
+    """The stop, sent to the main thread again in a moment (nothing is done meanwhile but
+    the import or the finaliser under way): a signal, which breaks off a wait as the first
+    did (a sleep, a read, a child waited for)."""
+    main = threading.main_thread().ident
+    again = threading.Timer(_AGAIN_SECONDS, signal.pthread_kill, (main, signal_number))
+    again.daemon = True
+    again.start()
 
 
 def install_signal_handlers() -> None:
