@@ -133,7 +133,7 @@ def _profiles_checked(
     references of ``--profile`` that could not be."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
-    from reporting.ingest.profiles.loader import load_profile
+    from reporting.ingest.profiles.loader import load_profile, profile_file
 
     def note(*found: str) -> None:
         problems.extend(problem for problem in dict.fromkeys(found) if problem not in problems)
@@ -146,17 +146,31 @@ def _profiles_checked(
     except InputError as error:
         note(str(error))
     configured = None if config is None else list(config.games)
+    said = _rule_files(config)  # the files whose problems the rules' loading noted
     refused = []
     for reference in references:
+        file = profile_file(reference)
         try:
             load_profile(reference, configured=configured)
         except ConfigError as error:
-            note(*error.problems)
+            if file is None or file not in said:
+                note(*error.problems)
             refused.append(reference)
         except InputError as error:
             note(str(error))
             refused.append(reference)
+        said.add(file)
     return rules, refused
+
+
+def _rule_files(config: OperatorConfig | None) -> set[Path | None]:
+    """The profile files the configuration's inbox rules name, resolved."""
+    from reporting.ingest.profiles.loader import profile_file
+
+    if config is None:
+        return set()
+    base = None if config.source is None else config.source.parent
+    return {profile_file(rule.profile, base) for rule in config.inbox_rules} - {None}
 
 
 ProfilesOption = Annotated[

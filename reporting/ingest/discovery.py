@@ -38,7 +38,7 @@ from reporting.ingest.formats import (
     expected_formats,
     format_of_file,
 )
-from reporting.ingest.profiles.loader import ProfileError, load_profile
+from reporting.ingest.profiles.loader import ProfileError, load_profile, profile_file
 from reporting.ingest.profiles.model import LAYOUT_SUFFIXES, Profile
 from reporting.ingest.sources import Source
 
@@ -200,12 +200,16 @@ def inbox_profiles(config: OperatorConfig, *, check_games: bool = False) -> list
     configured = list(config.games) if check_games else None
     base = None if config.source is None else config.source.parent
     rules, unusable, problems = [], [], []  # every rule's problems at once, not the first's
+    refused: set[Path | None] = set()  # each file's problems once, however it is named
     for number, rule in enumerate(config.inbox_rules, start=1):
         where = f"{config.source}:{rule.line}" if rule.line else str(config.source)
         try:
             profile = load_profile(rule.profile, base, configured=configured)
         except ProfileError as error:
-            problems += error.problems
+            file = profile_file(rule.profile, base)
+            if file is None or file not in refused:
+                problems += error.problems
+            refused.add(file)
             continue
         except InputError as error:
             unusable.append(f"{where}: inbox.profiles.{number}: {error}")

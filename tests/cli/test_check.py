@@ -287,19 +287,25 @@ def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_
 
 def test_a_profile_of_two_rules_and_of_profile_has_each_problem_once(tmp_path):
     """A profile two inbox rules name, checked with ``--profile`` too, printed its problem
-    three times, and the summary counted three."""
+    three times, and the summary counted three; so did one file named in two ways
+    (``mapped.toml``, ``sub/../mapped.toml``, an absolute path)."""
     profile = tmp_path / "mapped.toml"
     profile.write_text(PROFILE_WITH_GAMES, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
     ruled = write(
         tmp_path,
         '[operator]\nname = "X"\n[games.live-baccarat-gr]\n'
         '[[inbox.profiles]]\nfolder = "feed"\nprofile = "mapped.toml"\n'
-        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "mapped.toml"\n',
+        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "mapped.toml"\n'
+        '[[inbox.profiles]]\nfolder = "api"\nprofile = "sub/../mapped.toml"\n',
     )
-    result = check("--config", str(ruled), "--profile", str(profile), "--json")
-    assert result.exit_code == 2
-    problems = json.loads(result.stdout)["problems"]
-    assert len(problems) == 1 and "games.BAC_IT" in problems[0]
+    # named by the rules as written, and by --profile as the folder it is run from names it
+    for named in (str(profile), str(tmp_path / "sub" / ".." / "mapped.toml")):
+        result = check("--config", str(ruled), "--profile", named, "--profile", named, "--json")
+        assert result.exit_code == 2
+        problems = json.loads(result.stdout)["problems"]
+        assert len(problems) == 1 and "games.BAC_IT" in problems[0], problems
+        assert json.loads(result.stdout)["profiles_refused"] == [named, named]
     result = check("--config", str(ruled), "--profile", str(profile))
     assert result.stderr.count("games.BAC_IT") == 1
     assert "1 problem, 0 warnings" in result.stdout
