@@ -204,7 +204,9 @@ class Choice(Kind):
         if not isinstance(value, str):
             return _wrong_type(value, f"one of {', '.join(map(repr, known))}", path, problems)
         if value not in known:
-            listed = ", ".join(known)
+            # marks (".", ",", a space) quoted: bare, a list of them reads as nothing
+            marks = any(not any(char.isalnum() for char in word) for word in known)
+            listed = ", ".join(map(shown, known) if marks else known)
             refusal = f"a known {self.what} (known: {listed})" if self.what else f"one of {listed}"
             problems.add(path, f"{shown(value)} is not {refusal}{suggestion(value, known)}")
             return MISSING

@@ -99,6 +99,23 @@ def load_profile(
     )
 
 
+def profile_file(reference: str, base: Path | None = None) -> Path | None:
+    """The file a reference names, resolved (a built-in profile's own), by which two
+    references to one file are known as one (``bad.toml`` and ``./bad.toml``); None for the
+    spec's round log or a reference that names no file."""
+    if reference == SPEC:
+        return None
+    if reference in built_in_profiles():
+        return DATA_FOLDER / f"{reference}.toml"
+    path = Path(reference)
+    if base is not None and not path.is_absolute():
+        path = base / path
+    try:
+        return path.resolve() if path.is_file() else None
+    except (OSError, RuntimeError):  # a loop of links
+        return None
+
+
 @cache
 def _built_in(name: str) -> Profile:
     return load_profile_file(DATA_FOLDER / f"{name}.toml", origin="built-in")
@@ -284,10 +301,11 @@ def _check_marks(money: dict[str, Any], problems: Problems) -> None:
     """An amount's thousands are not grouped with its decimal mark (``"1.234"`` would be
     read either way)."""
     if money.get("grouping", "") == money.get("decimal", "."):
+        mark = "the decimal mark" if "decimal" in money else "the decimal mark by default"
         problems.add(
             ("money", "grouping"),
-            f"{shown(money['grouping'])} is the decimal mark ([money] decimal): an amount's"
-            " thousands are grouped with another character, or none (leave grouping out)",
+            f"{shown(money['grouping'])} is {mark} ([money] decimal): an amount's thousands"
+            " are grouped with another character, or none (leave grouping out)",
         )
 
 

@@ -113,7 +113,8 @@ def _text_of(value: object) -> str | bytes:
 def _written_form(decimal: str, grouping: str | None) -> re.Pattern[str]:
     """An amount's text with ``decimal`` for its decimal mark and ``grouping`` (if any)
     between its thousands: a sign, whole units and a fraction."""
-    grouped = rf"[0-9]{{1,3}}(?:{re.escape(grouping)}[0-9]{{3}})+|" if grouping else ""
+    # a first group of a zero is no thousands' ("0.500" is a point and three decimals)
+    grouped = rf"[1-9][0-9]{{0,2}}(?:{re.escape(grouping)}[0-9]{{3}})+|" if grouping else ""
     return re.compile(rf"(-?)({grouped}[0-9]+)(?:{re.escape(decimal)}([0-9]+))?")
 
 

@@ -217,10 +217,10 @@ def test_a_card_object_needs_the_key_of_its_rank_and_of_its_suit(tmp_path, cards
 @pytest.mark.parametrize(
     ("money", "said"),
     [
-        ('grouping = "."', "money.grouping: '.' is the decimal mark ([money] decimal)"),
+        ('grouping = "."', "money.grouping: '.' is the decimal mark by default ([money]"),
         ('decimal = ","\ngrouping = ","', "money.grouping: ',' is the decimal mark"),
-        ('decimal = ";"', "money.decimal: ';' is not one of ., ,"),
-        ('grouping = "_"', "money.grouping: '_' is not one of"),
+        ('decimal = ";"', "money.decimal: ';' is not one of '.', ','"),
+        ('grouping = "_"', """money.grouping: '_' is not one of '.', ',', "'", ' ', '\\xa0',"""),
     ],
 )
 def test_an_amount_s_marks_are_two_known_characters_apart(tmp_path, money, said):

@@ -295,6 +295,9 @@ def test_a_text_amount_is_read_with_the_profile_s_marks(text, decimal, grouping,
         ("1 234,50", ",", "."),  # another grouping than the profile's
         ("1,5e3", ",", None),  # no exponent in a text of the market's form
         ("EUR 12,50", ",", "."),
+        ("0.500", ",", "."),  # a first group of a zero: a point and three decimals
+        ("0.001,00", ",", "."),
+        ("0,500", ".", ","),
         ("12,505", ",", None),  # more decimals than a cent, not rounded
     ],
 )
