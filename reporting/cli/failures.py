@@ -9,6 +9,7 @@ to which path and what to do, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import signal
@@ -128,7 +129,8 @@ def _try_again(signal_number: int) -> None:
     main = threading.main_thread().ident
     again = threading.Timer(_AGAIN_SECONDS, signal.pthread_kill, (main, signal_number))
     again.daemon = True
-    again.start()
+    with contextlib.suppress(RuntimeError):  # the interpreter's end: the command ends anyway
+        again.start()
 
 
 def install_signal_handlers() -> None:
