@@ -91,9 +91,17 @@ class Stopped(BaseException):
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-#: The modules whose frames mean a module is being imported, and the seconds a stop that
-#: came then waits before it is tried again.
-_IMPORTING = frozenset({"importlib._bootstrap", "importlib._bootstrap_external"})
+#: The modules whose frames mean a module is being imported (named so once ``importlib`` is
+#: imported, by their frozen names before), and the seconds a stop that came then waits
+#: before it is tried again.
+_IMPORTING = frozenset(
+    {
+        "importlib._bootstrap",
+        "importlib._bootstrap_external",
+        "_frozen_importlib",
+        "_frozen_importlib_external",
+    }
+)
 _AGAIN_SECONDS = 0.02
 
 
