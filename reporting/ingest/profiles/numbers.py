@@ -52,8 +52,8 @@ _SCALES = {digits: 10**digits for digits in range(7)}
 DECIMAL_MARKS = (".", ",")
 #: The characters an export may write between an amount's thousands (``[money] grouping``):
 #: a point, a comma, an apostrophe, a space, a no-break space and a narrow no-break space
-#: (what the markets' languages group thousands with: CLDR's it, da and el a point, fr the
-#: narrow no-break space, de-CH the apostrophe).
+#: (CLDR's it, da and el group with a point, en with a comma, fr with the narrow no-break
+#: space; Swiss exports write an apostrophe).
 GROUPINGS = (".", ",", "'", " ", "\u00a0", "\u202f")
 
 
