@@ -340,7 +340,7 @@ def _summary(result: MonthlyResult) -> None:
                 f"  see audit-{month.month}.xlsx ({', '.join(_sheets_to_read(month.alerts))})"
             )
     for item in result.repeats:
-        typer.echo(f"warning: {repeats_line(item)}")
+        typer.echo(f"warning: {repeats_line(item, result.publish_as_of[item.month])}")
     if result.rejected_elsewhere:
         typer.echo(
             f"{rejected_lines_bear(result.rejected_elsewhere)} on other months"

@@ -100,7 +100,7 @@ def write_month_workbook(
         audit=audit,
         shoes=verified.shoes,
         unread=alerts.unread_files,
-        late=sum(rounds for _, rounds, _ in alerts.late_rounds),
+        late=sum(late.rounds for late in alerts.late_rounds),
     )
     report = month_report(
         connection, config, verified, audit, as_of=as_of, alerts=alerts, figures=figures

@@ -49,7 +49,7 @@ from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_na
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
 from reporting.jobs.late import LateRounds, late_repeats, late_rounds
-from reporting.jobs.months import games_by_month
+from reporting.jobs.months import as_of_writing, games_by_month
 from reporting.jobs.out_folder import (
     MANIFEST,
     REPORTS,
@@ -73,6 +73,7 @@ from reporting.store.announced import (
 )
 from reporting.store.load import IngestResult, ingest, read_with
 from reporting.verify.bearing import (
+    LateMonth,
     MonthAlerts,
     first_named,
     month_alerts,
@@ -149,6 +150,8 @@ class MonthlyResult:
     #: named once in the log and the summary, a warning (the exit code unchanged), as such
     #: fields are in a month's own audit.
     repeats: list[UnannouncedRepeats] = field(default_factory=list)
+    #: The ``--as-of`` date of the run that publishes each month of :attr:`repeats` again.
+    publish_as_of: dict[str, str] = field(default_factory=dict)
 
     @property
     def rounds_elsewhere(self) -> dict[str, int]:
@@ -249,16 +252,21 @@ def run_monthly(
             with contextlib.suppress(OSError):
                 remove_staging(out / STAGING)
         result = MonthlyResult(as_of, ingested, reports, late=late, repeats=repeats)
-        return _finish(connection, result, through, log)
+        return _finish(connection, config, result, through, log)
 
 
 def _finish(
-    connection: sqlite3.Connection, result: MonthlyResult, through: int, log: Log
+    connection: sqlite3.Connection,
+    config: OperatorConfig,
+    result: MonthlyResult,
+    through: int,
+    log: Log,
 ) -> MonthlyResult:
     """The run's reports are written: name the rejected lines of other months that the files
     no run has told of yet (loaded up to ingest id ``through``,
     :mod:`reporting.store.announced`) hold and no report written shows (their late rounds
-    each month's alerts named). They are then announced."""
+    each month's alerts named), and the re-exports of months published before, with the
+    run that publishes each again (``config``'s update days). They are then announced."""
     months = [report.month for report in result.months]
     shown = {item.name for report in result.months for item in report.alerts.rejected_files}
     files = unannounced_files(connection, through)
@@ -275,18 +283,20 @@ def _finish(
             " see verify --month of each"
         )
     for item in result.repeats:
-        log(f"{item.month}: warning: {repeats_line(item)}")
+        result.publish_as_of[item.month] = as_of_writing(config, item.month)
+        log(f"{item.month}: warning: {repeats_line(item, result.publish_as_of[item.month])}")
     mark_announced(connection, through)
     return result
 
 
-def repeats_line(item: UnannouncedRepeats) -> str:
+def repeats_line(item: UnannouncedRepeats, as_of: str) -> str:
     """What a re-export of a month published before is, in one line (the log's and the
-    summary's)."""
+    summary's), with the ``--as-of`` date of the run that publishes the month again."""
     return (
         f"{printable(item.file)} repeats rounds of {item.month}, published before, with fields"
-        f" no check reads ({', '.join(item.fields)}), which its audit does"
-        f" not name: see verify --month {item.month}, then publish {item.month} again"
+        f" no check reads ({', '.join(item.fields)}), which its audit does not name: see"
+        f" verify --month {item.month}, then publish {item.month} again (monthly --as-of"
+        f" {as_of})"
     )
 
 
@@ -561,7 +571,10 @@ def _write_audit(
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
         misplaced_rounds=verified.misplaced_rounds,
-        late_rounds=[(item.month, item.rounds, item.standing) for item in run.late],
+        late_rounds=[
+            LateMonth(item.month, item.rounds, item.standing, as_of_writing(config, item.month))
+            for item in run.late
+        ],
         shoes=verified.shoes,
     )
     _log_alerts(alerts, month, log)

@@ -8,11 +8,11 @@ from datetime import date
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError
-from reporting.figures.disclosure import reference_month, updated_on
+from reporting.figures.disclosure import DEFAULT_UPDATE_DAY, reference_month, updated_on
 from reporting.figures.regulators import update_day
-from reporting.records import MONTHS_HANDLED
+from reporting.records import MONTHS_HANDLED, Month
 
-__all__ = ["as_of_choices", "games_by_month"]
+__all__ = ["as_of_choices", "as_of_writing", "games_by_month"]
 
 
 def games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str, list[GameSpec]]:
@@ -49,3 +49,10 @@ def as_of_choices(config: OperatorConfig, as_of: dict[str, date]) -> str:
         if len(given) == 1:
             choices.append(f"--as-of {day.isoformat()} to write {given.pop()}")
     return f"pass {', or '.join(choices)}" if choices else "pass --as-of YYYY-MM-DD"
+
+
+def as_of_writing(config: OperatorConfig, month: str) -> str:
+    """The first ``--as-of`` date whose run writes ``month`` for every game: the latest of
+    their figures' update days in the month after (the 5th)."""
+    day = max((update_day(game) for game in config.games.values()), default=DEFAULT_UPDATE_DAY)
+    return updated_on(Month.parse(month), day).isoformat()

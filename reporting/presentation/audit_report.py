@@ -59,13 +59,12 @@ from reporting.presentation.listing import Shown
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
 from reporting.records import (
     REJECT_REASONS,
-    LateStanding,
     Month,
     finding_advice,
     finding_title,
     reject_title,
 )
-from reporting.verify.bearing import MonthAlerts, RejectedFile, RejectedRecord
+from reporting.verify.bearing import LateMonth, MonthAlerts, RejectedFile, RejectedRecord
 from reporting.verify.coverage import CheckNotRun
 from reporting.verify.run import VerifyResult
 
@@ -246,7 +245,7 @@ class AuditReport:
     # game id, rounds stored in the month that settled outside it in the game's zone, the zone
     misplaced_rounds: tuple[tuple[str, int, str], ...]
     # month, rounds, why: rounds of other months this run loaded that no report counts
-    late_rounds: tuple[tuple[str, int, LateStanding], ...]
+    late_rounds: tuple[LateMonth, ...]
     # file, the names of its fields the tool does not read (of the files behind the month)
     # (None: its fields were not looked for, a file loaded before the store kept them)
     fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()

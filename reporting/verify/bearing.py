@@ -63,6 +63,7 @@ __all__ = [
     "FILES_NAMED",
     "first_named",
     "REJECTS_SHOWN",
+    "LateMonth",
     "MissingHands",
     "MonthAlerts",
     "describe_missing",
@@ -243,7 +244,7 @@ class MonthAlerts:
     #: Rounds of other months, loaded since the last finished monthly run, that no report
     #: counts (:mod:`reporting.jobs.late`): (month, rounds, why they are in no report). Told
     #: of by the run that writes this month.
-    late_rounds: tuple[tuple[str, int, LateStanding], ...] = ()
+    late_rounds: tuple[LateMonth, ...] = ()
     #: The files behind the period with fields the tool does not read, by name: (file,
     #: names) (:class:`reporting.ingest.sources.UnreadFields`); names None: the file's fields
     #: were not looked for (it was loaded before the store kept them).
@@ -339,7 +340,7 @@ class MonthAlerts:
 
     def _late_lines(self) -> list[str]:
         """The alerts of :attr:`late_rounds`, one line a month."""
-        return [_late_line(month, rounds, standing) for month, rounds, standing in self.late_rounds]
+        return [_late_line(*late) for late in self.late_rounds]
 
     def _misplaced_lines(self, period: str) -> list[str]:
         """The alerts of :attr:`misplaced_rounds`, one line a game."""
@@ -430,7 +431,8 @@ class MonthAlerts:
             "unverified_bets": self.unverified_bets,
             "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
             "availability": {game: list(p) for game, p in sorted(self.availability.items())},
-            "late_rounds": {month: rounds for month, rounds, _ in self.late_rounds},
+            "late_rounds": {late.month: late.rounds for late in self.late_rounds},
+            "late_standing": {late.month: str(late.standing) for late in self.late_rounds},
             "misplaced_rounds": {
                 game: rounds for game, (rounds, _) in sorted(self.misplaced_rounds.items())
             },
@@ -460,7 +462,7 @@ def month_alerts(
     availability: Mapping[str, Sequence[str]] | None = None,
     scope: RejectScope | None = None,
     misplaced_rounds: Mapping[str, tuple[int, str]] | None = None,
-    late_rounds: Iterable[tuple[str, int, LateStanding]] = (),
+    late_rounds: Iterable[LateMonth] = (),
     shoes: Iterable[ShoeSummary] = (),
 ) -> MonthAlerts:
     """Gather what bears on ``month``: the findings and unverified rounds verify counted, the
@@ -514,6 +516,16 @@ def _hands_missing(shoes: Iterable[ShoeSummary]) -> tuple[MissingHands, ...]:
         if shoe.hands_missing
     )
     return tuple(sorted(found))
+
+
+class LateMonth(NamedTuple):
+    """Rounds of another month that no report counts (:mod:`reporting.jobs.late`): how many,
+    why, and the first ``--as-of`` date whose monthly run writes their month."""
+
+    month: str
+    rounds: int
+    standing: LateStanding
+    as_of: str  # YYYY-MM-DD
 
 
 class MissingHands(NamedTuple):
@@ -641,20 +653,21 @@ def _rounds_of(count: int, month: str) -> str:
     return f"{count:,} round of {month} is" if count == 1 else f"{count:,} rounds of {month} are"
 
 
-def _late_line(month: str, rounds: int, standing: LateStanding) -> str:
-    """The alert of a month's rounds in no report, by why (:class:`LateStanding`)."""
+def _late_line(month: str, rounds: int, standing: LateStanding, as_of: str) -> str:
+    """The alert of a month's rounds in no report, by why (:class:`LateStanding`), with the
+    run that publishes the month."""
     check = f"check them with verify --month {month}"
-    if standing is LateStanding.AHEAD:
+    if standing == LateStanding.AHEAD:
         return (
             f"{_rounds_of(rounds, month)} dated past the month after this one and in no"
             f" report (a provider's clock, or a date typed wrong?): {check}"
         )
-    if standing is LateStanding.UNPUBLISHED:
+    if standing == LateStanding.UNPUBLISHED:
         return (
             f"{_rounds_of(rounds, month)} in no report ({month} has no reports in the output"
-            f" folder): {check}, then publish {month}"
+            f" folder): {check}, then publish {month} (monthly --as-of {as_of})"
         )
     return (
         f"{_rounds_of(rounds, month)} in no report (loaded since {month} was written): {check},"
-        f" then publish {month} again"
+        f" then publish {month} again (monthly --as-of {as_of})"
     )

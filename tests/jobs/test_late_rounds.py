@@ -132,14 +132,14 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, cap
     assert result.rounds_elsewhere == {"2026-10": 2} and result.exit_code == 1
     said = (
         "2 rounds of 2026-10 are in no report (loaded since 2026-10 was written): check them"
-        " with verify --month 2026-10, then publish 2026-10 again"
+        " with verify --month 2026-10, then publish 2026-10 again (monthly --as-of 2026-11-05)"
     )
     assert late_lines(lines) == [said]
     assert f"month 2026-11: warning: {said}" in lines  # a warning of the month written
     _summary(result)
     assert f"  {said}" in capsys.readouterr().out.splitlines()
     # The audit November's run wrote names them too: they were in no audit at all.
-    assert result.months[0].alerts.late_rounds == (("2026-10", 2, "published"),)
+    assert result.months[0].alerts.late_rounds == (("2026-10", 2, "published", "2026-11-05"),)
     folder = store.out / "2026-11"
     summary = load_workbook(folder / "audit-2026-11.xlsx")["Summary"]
     counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
@@ -187,13 +187,18 @@ def test_rounds_of_an_earlier_month_never_published_are_named_as_not_published(s
     assert result.exit_code == 1 and result.rounds_elsewhere == {"2026-08": 1}
     assert late_lines(lines) == [
         "1 round of 2026-08 is in no report (2026-08 has no reports in the output folder):"
-        " check them with verify --month 2026-08, then publish 2026-08"
+        " check them with verify --month 2026-08, then publish 2026-08 (monthly --as-of"
+        " 2026-09-05)"
     ]
     report = (store.out / "2026-10" / "audit-2026-10.html").read_text(encoding="utf-8")
     assert "2026-08 has no reports in the output folder; publish it once they are checked" in (
         " ".join(report.split())
     )
+    assert "<code>monthly --as-of 2026-09-05</code>" in report
     assert "was written before" not in report
+    assert monthly_document(result)["months"][0]["alerts"]["late_standing"] == {
+        "2026-08": "unpublished"
+    }
 
 
 def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
@@ -449,7 +454,7 @@ def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_once(sto
     said = (
         "re-export.jsonl repeats rounds of 2026-10, published before, with fields no check"
         " reads (side_bets), which its audit does not name: see verify --month 2026-10, then"
-        " publish 2026-10 again"
+        " publish 2026-10 again (monthly --as-of 2026-11-05)"
     )
     assert f"2026-10: warning: {said}" in lines
     assert not [line for line in lines if "re-send.jsonl repeats" in line]
@@ -485,3 +490,17 @@ def test_a_re_export_with_a_rejected_line_of_its_month_is_named_too(store):
     result = monthly(store, NOVEMBER_RUN, lines)
     assert [(item.month, item.file) for item in result.repeats] == [("2026-10", "re-export.jsonl")]
     assert result.rejected_elsewhere == 2 and result.rejected_months == ["2026-10"]
+
+
+def test_the_run_that_publishes_a_month_is_dated_by_the_games_latest_update_day(store, monkeypatch):
+    """The ``--as-of`` a line names writes the month for every game: the day after the
+    month's end that the latest of their figures' update days falls on, the year turned."""
+    from reporting.jobs import months
+
+    assert months.as_of_writing(store.config, "2026-12") == "2027-01-05"
+    monkeypatch.setattr(months, "update_day", lambda game: 12)
+    assert months.as_of_writing(store.config, "2026-10") == "2026-11-12"
+    month = months.games_by_month(
+        store.config, {game: date(2026, 11, 12) for game in store.config.games}
+    )
+    assert list(month) == ["2026-10"]

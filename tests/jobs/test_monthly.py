@@ -1295,6 +1295,7 @@ def test_a_log_of_a_month_already_published_is_said_and_exits_1(
     assert (
         "month 2026-11: warning: 1 round of 2026-10 is in no report (loaded since 2026-10 was"
         " written): check them with verify --month 2026-10, then publish 2026-10 again"
+        " (monthly --as-of 2026-11-05)"
     ) in lines
     assert manifest_of(out / "2026-10") == published
 
