@@ -233,7 +233,9 @@ def _csv_records(
             problem = (
                 None  # the common case: a whole row of ASCII text
                 if len(row) == width and raw.isascii() and lines.cut < line
-                else _row_problem(row, header, lines.cut >= line, raw, (line, reader.line_num))
+                else _row_problem(
+                    row, header, lines.cut >= line, raw, (line, reader.line_num), profile
+                )
             )
             finished = rounds.add(_Row(line, row, raw, problem))
             if finished:
@@ -250,9 +252,16 @@ def _csv_records(
 
 
 def _row_problem(
-    row: list[str], header: list[str], cut: bool, raw: str, lines: tuple[int, int]
+    row: list[str],
+    header: list[str],
+    cut: bool,
+    raw: str,
+    lines: tuple[int, int],
+    profile: Profile,
 ) -> str | None:
-    """Why a CSV row (of physical ``lines`` first to last) cannot be read as one, or None."""
+    """Why a CSV row (of physical ``lines`` first to last) cannot be read as one, or None;
+    with why a row has more cells than the header, when the profile's amounts and its cells
+    are both parted by commas."""
     if cut:
         return f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
     if len(row) != len(header):
@@ -262,7 +271,14 @@ def _row_problem(
                 f"lines {first}-{last} read as one row (a quoted cell opened on line {first}"
                 f" runs to line {last}): {len(row)} cells under a header of {len(header)}"
             )
-        return f"row of {len(row)} cells under a header of {len(header)}"
+        told = f"row of {len(row)} cells under a header of {len(header)}"
+        if len(row) > len(header) and profile.decimal == profile.delimiter:
+            told += (
+                f" ({profile.delimiter!r} parts the cells and marks the amounts' decimals: an"
+                " amount written without quotes (5,00) is two cells; quote the amounts, or"
+                " set [csv] delimiter)"
+            )
+        return told
     if _not_utf8(raw):
         return "not UTF-8 text (a byte that is not UTF-8)"
     return None

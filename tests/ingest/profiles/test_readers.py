@@ -1055,3 +1055,35 @@ def test_amounts_written_with_a_decimal_comma_read_as_the_same_money(tmp_path, s
         "bets[1].stake (Stake) '2.00' is not an amount written with ',' for decimals and '.'"
         " between thousands"
     )
+
+
+def test_a_decimal_comma_without_quotes_in_a_comma_separated_export_is_told_why(
+    tmp_path, sample_config_path
+):
+    """Amounts with a decimal comma in cells parted by commas: a quoted amount is one cell
+    and loads; one without quotes is two, and its row's reject says so (it said only "row of
+    24 cells under a header of 22")."""
+    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/flat-csv/bets-2026-10.csv"
+    header, first, second = sample.read_text(encoding="utf-8").splitlines()[:3]
+    quoted = first.replace(",2.00,-2.00,", ',"2,00","-2,00",')
+    bare = second.replace(",2.00,2.00,", ",2,00,2,00,")
+    assert quoted != first and bare != second
+    path = tmp_path / "export.csv"
+    path.write_text("\n".join([header, quoted, bare]) + "\n", encoding="utf-8")
+    profile = tmp_path / "commas.toml"
+    profile.write_text(
+        (DATA_FOLDER / "flat-csv.toml")
+        .read_text(encoding="utf-8")
+        .replace('name = "flat-csv"', 'name = "commas"')
+        .replace('payout = "net"', 'payout = "net"\ndecimal = ","'),
+        encoding="utf-8",
+    )
+    records, (reject,) = read(path, load_config(sample_config_path), str(profile))
+    assert records == [] and reject.reason == "bad_value"  # the round's rows load whole or not
+    assert "row of 24 cells under a header of 22 (',' parts the cells and marks the amounts'" in (
+        reject.message
+    )
+    assert "quote the amounts, or set [csv] delimiter" in reject.message
+    path.write_text("\n".join([header, quoted]) + "\n", encoding="utf-8")
+    (loaded,), none = read(path, load_config(sample_config_path), str(profile))
+    assert none == [] and [bet.stake_cents for bet in loaded.bets] == [200]
