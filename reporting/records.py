@@ -34,6 +34,7 @@ __all__ = [
     "FINDING_KINDS",
     "FINDING_SEVERITY",
     "FINDING_TITLES",
+    "REJECT_ADVICE",
     "REJECT_REASONS",
     "REJECT_TITLES",
     "Bet",
@@ -51,6 +52,7 @@ __all__ = [
     "finding_advice",
     "finding_order",
     "finding_title",
+    "reject_advice",
     "reject_title",
     "severity_rank",
 ]
@@ -261,6 +263,81 @@ REJECT_TITLES = MappingProxyType(
         RejectReason.BAD_VALUE: "Value not valid",
     }
 )
+
+
+#: What to do about the lines of each reject reason (the audit report's words, under its
+#: rejected lines, and the site's table; a test holds it complete). A file is read once per
+#: store, known by its content: a line stays rejected until an export with other bytes holds
+#: its round again (the rounds stored already are then left as they are), or a new store
+#: reads the file.
+_SENT_AGAIN = (
+    " A corrected export, loaded, adds the rounds these lines held; publish their month again."
+)
+_PROFILE_MENDED = (
+    " A profile mended reads the same file only into a new store (a file is read once per"
+    " store, known by its content)."
+)
+REJECT_ADVICE = MappingProxyType(
+    {
+        RejectReason.BAD_JSON: (
+            "Ask the provider for the file again: the line is no record of the log (cut"
+            " short, two records run together, text that is not JSON)." + _SENT_AGAIN
+        ),
+        RejectReason.MISSING_FIELD: (
+            "Ask the provider for the field the message names; for an export read through a"
+            " log profile, check the profile's path of that field (check --profile)."
+            + _SENT_AGAIN
+            + _PROFILE_MENDED
+        ),
+        RejectReason.BAD_CARD: (
+            "Ask the provider for the round's cards as dealt; for an export read through a log"
+            " profile, check how it writes cards ([cards] dialect)." + _SENT_AGAIN + _PROFILE_MENDED
+        ),
+        RejectReason.BAD_MONEY: (
+            "Ask the provider for the amounts as staked and paid; for an export read through a"
+            " log profile, check how it writes them ([money] unit, decimal and grouping)."
+            + _SENT_AGAIN
+            + _PROFILE_MENDED
+        ),
+        RejectReason.NAIVE_TIMESTAMP: (
+            "Ask the provider for the times with their UTC offset; for an export of local"
+            " times read through a log profile, name their time zone ([times] zone)."
+            + _SENT_AGAIN
+            + _PROFILE_MENDED
+        ),
+        RejectReason.UNKNOWN_BET_TYPE: (
+            "Ask the provider what the bet is: a bet this tool knows under another name is"
+            " theirs to correct; a bet of the operator's own is declared in the configuration"
+            " ([bets.ID]) before its rounds are loaded." + _SENT_AGAIN
+        ),
+        RejectReason.UNKNOWN_GAME: (
+            "If the game is the operator's, add it to the configuration ([games.ID], or map"
+            " the export's id in its profile's [games]): the lines already read stay rejected"
+            " in this store (a file is read once per store, known by its content); an export"
+            " of those rounds sent again, or a new store, loads them; then publish their month"
+            " again. If it is not, the lines are rightly left out: say why at the sign-off."
+        ),
+        RejectReason.CONFLICT: (
+            "Ask the provider which version is the round as settled. The stored round is kept"
+            " and counted; if the later version is the right one, record it at the sign-off"
+            " and build the store again from the corrected logs."
+        ),
+        RejectReason.BAD_VALUE: (
+            "Ask the provider for the value the message names (a date that is none, a status"
+            " or a number outside what the log allows)." + _SENT_AGAIN
+        ),
+    }
+)
+
+
+def reject_advice(reason: str) -> str | None:
+    """What to do about lines rejected for ``reason`` (:data:`REJECT_ADVICE`); a reason of a
+    later version of the tool: None.
+
+    >>> reject_advice("conflict").split(".")[0], reject_advice("new_reason")
+    ('Ask the provider which version is the round as settled', None)
+    """
+    return REJECT_ADVICE.get(reason)
 
 
 def reject_title(reason: str) -> str:

@@ -9,6 +9,7 @@ MkDocs loads this file as a hook (``hooks:`` in ``mkdocs.yml``): a page holding 
   a bet and of a pay row, ``BET_KEYS`` and ``ROW_KEYS`` of ``reporting/config/bets.py``);
 - ``finding-kinds``: every finding kind in contract order, with its severity and title
   (``FINDING_KINDS``, ``FINDING_SEVERITY`` and ``FINDING_TITLES`` of ``reporting/records.py``);
+- ``reject-advice``: what to do about the lines of each reject reason (``REJECT_ADVICE``);
 - ``finding-advice``: what to do about each finding kind, in contract order (``FINDING_ADVICE``
   of ``reporting/records.py``, the words the audit report prints under each kind);
 - ``bounds``: every bound the tool holds input and its own work to (:data:`BOUNDS`), its value
@@ -209,6 +210,19 @@ def finding_advice() -> str:
     return "\n".join(rows) + "\n"
 
 
+def reject_advice() -> str:
+    """What to do about the lines of each reject reason, in contract order: the audit
+    report's words."""
+    from reporting.records import REJECT_ADVICE, REJECT_REASONS, REJECT_TITLES
+
+    rows = ["| reason | | what to do |", "|---|---|---|"]
+    rows += [
+        f"| `{reason}` | {REJECT_TITLES[reason]} | {REJECT_ADVICE[reason]} |"
+        for reason in REJECT_REASONS
+    ]
+    return "\n".join(rows) + "\n"
+
+
 #: The bounds, by what they bound: each a module and the names of its bounds, in page order.
 #: ``tests/test_docs.py`` fails when a bound of ``reporting/`` (a public ``MAX_*``, ``*_LIMIT``,
 #: ``*_WAIT`` or ``DEPTH``) is left out.
@@ -399,6 +413,7 @@ GENERATORS: Mapping[str, Callable[[], str]] = {
     "configuration-keys": configuration_keys,
     "finding-kinds": finding_kinds,
     "finding-advice": finding_advice,
+    "reject-advice": reject_advice,
     "bounds": bounds,
 }
 

@@ -105,6 +105,23 @@ def test_the_findings_page_says_what_to_do_about_every_kind():
     assert all(len(action) > 40 and action[0].isupper() for _, action in rows)
 
 
+def test_the_findings_page_says_what_to_do_about_every_reject_reason():
+    """The rejected lines' advice the audit report prints is the page's table too: a row for
+    every reject reason in contract order, with its words."""
+    import re
+
+    from reporting.records import REJECT_ADVICE, REJECT_REASONS, REJECT_TITLES
+
+    page = (ROOT / "docs" / "compliance" / "findings.md").read_text(encoding="utf-8")
+    section = page.split("## What to do about rejected lines", 1)[1].split("\n## ", 1)[0]
+    assert "<!-- generated: reject-advice -->" in section
+    generated = docs_reference_module().on_page_markdown(section)
+    rows = re.findall(r"^\| `([a-z_]+)` \| ([^|]+) \| (.+) \|$", generated, re.M)
+    assert [reason for reason, _, _ in rows] == list(REJECT_REASONS)
+    assert [title for _, title, _ in rows] == [REJECT_TITLES[r] for r in REJECT_REASONS]
+    assert [advice for _, _, advice in rows] == [REJECT_ADVICE[r] for r in REJECT_REASONS]
+
+
 # --- the bounds: one page generated from the code, and the values other pages quote ---------
 
 #: A bound's name in the code: public, module-level, upper case.

@@ -62,6 +62,7 @@ from reporting.records import (
     Month,
     finding_advice,
     finding_title,
+    reject_advice,
     reject_title,
 )
 from reporting.verify.bearing import LateMonth, MonthAlerts, RejectedFile, RejectedRecord
@@ -323,6 +324,18 @@ class AuditReport:
     def rejected(self) -> int:
         """Rejected records bearing on the month."""
         return sum(item.rejected for item in self.rejected_files)
+
+    @property
+    def rejects_advice(self) -> list[tuple[str, str, str]]:
+        """What to do about the month's rejected lines, for each reason they have (in the
+        contract's order): its words, its code and the advice (:data:`REJECT_ADVICE`; a
+        reason of a later version of the tool: none)."""
+        reasons = {reason for item in self.rejected_files for reason in item.by_reason}
+        return [
+            (reject_title(reason), reason, advice)
+            for reason in REJECT_REASONS
+            if reason in reasons and (advice := reject_advice(reason)) is not None
+        ]
 
     @property
     def outcome_flags_shown(self) -> Shown:

@@ -868,6 +868,34 @@ def test_a_file_s_rejected_lines_are_told_as_the_summary_tells_them(store, opera
     )
 
 
+def test_the_rejected_lines_say_what_to_do_about_each_reason_they_have(store, operator_config):
+    """Under the month's rejected lines, the officer who signs reads what to do about each
+    reason the month has, once, in the contract's order, in the words of REJECT_ADVICE (the
+    site's table is generated from them); a reason of a later version of the tool gets none."""
+    import html as html_module
+
+    from reporting.records import REJECT_ADVICE, REJECT_REASONS
+    from reporting.verify.bearing import RejectedFile
+
+    files = (
+        RejectedFile("a.jsonl", 3, 5, {"unknown_game": 2, "bad_money": 1}),
+        RejectedFile("b.jsonl", 2, 0, {"bad_money": 1, "new_reason": 1}),
+    )
+    report = dataclasses.replace(report_of(store, operator_config), rejected_files=files)
+    text = html_module.unescape(plain(render_audit_html(report)))
+    todo = text.split("What to do about them: ", 1)[1]
+    said = [
+        f"Amount not valid ( bad_money ): {REJECT_ADVICE['bad_money']}",
+        f"Game not configured ( unknown_game ): {REJECT_ADVICE['unknown_game']}",
+    ]
+    assert todo.startswith(" ".join(said)), todo[:400]
+    assert text.count(REJECT_ADVICE["bad_money"]) == 1 and "new_reason )" not in todo
+    assert list(REJECT_ADVICE) == list(REJECT_REASONS)
+    assert all(len(advice) > 60 and advice[0].isupper() for advice in REJECT_ADVICE.values())
+    clean = dataclasses.replace(report, rejected_files=())
+    assert "What to do about them" not in render_audit_html(clean)
+
+
 def test_a_field_name_of_wide_characters_may_break_anywhere(store, operator_config):
     """A field name is cut at 64 characters, but 63 emoji are twice as wide as 63 letters:
     without a place to break, the name ran past the PDF page's edge. A name of more than 20
