@@ -17,6 +17,8 @@ bring into it.
 from __future__ import annotations
 
 import re
+import signal
+import sys
 
 __all__ = [
     "DatabaseBusy",
@@ -27,7 +29,11 @@ __all__ = [
     "NotOurDatabase",
     "NOT_ONE_LINE",
     "PermissionDenied",
+    "Stopped",
+    "checkpoint",
+    "forget_stop",
     "printable",
+    "stop_received",
     "visible",
 ]
 
@@ -108,3 +114,45 @@ def _escape(match: re.Match[str]) -> str:
     if "\udc80" <= character <= "\udcff":
         return f"\\x{ord(character) - 0xDC00:02x}"
     return character.encode("unicode_escape").decode("ascii")
+
+
+class Stopped(BaseException):
+    """SIGTERM, SIGINT or SIGHUP arrived. Raised in the main thread (by the command's handler,
+    :mod:`reporting.cli.failures`), so that it unwinds through every ``except BaseException:
+    ROLLBACK`` (and every staging clean-up) on the way out; not a KeyboardInterrupt, which
+    the command-line library would turn into exit code 130."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_name = signal.Signals(signal_number).name
+
+    def message(self) -> str:
+        """The one line a user or a scheduler reads."""
+        return (
+            f"stopped by {self.signal_name}: the unfinished transaction was rolled back and"
+            " work finished before it is kept; run the command again to finish"
+        )
+
+
+#: The signal of the stop the command received (0: none).
+_received = [0]
+
+
+def stop_received(signal_number: int) -> None:
+    """Note the stop the command received: :func:`checkpoint` raises it again."""
+    _received[0] = signal_number
+
+
+def forget_stop() -> None:
+    """A command begins: no stop received."""
+    _received[0] = 0
+
+
+def checkpoint() -> None:
+    """Before a step that keeps work (a commit, a file put in place, a month published),
+    raise the stop the command received if it has not stopped the command already: raised
+    in code that drops what it raises (WeasyPrint drawing an SVG logo, a compiled
+    extension's start-up), a stop was lost, and the run went on and published a page half
+    drawn. While a stop unwinds (its clean-up, in an ``except`` or ``finally``), nothing."""
+    if _received[0] and not isinstance(sys.exc_info()[1], Stopped):
+        raise Stopped(_received[0])

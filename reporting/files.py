@@ -34,6 +34,7 @@ from reporting.errors import (
     InputError,
     NotARegularFile,
     PermissionDenied,
+    checkpoint,
 )
 
 __all__ = [
@@ -270,6 +271,7 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Pa
     of the machine (no space, a read-only or forbidden folder) raises the
     :func:`environment_fault` naming ``path``.
     """
+    checkpoint()  # a stop dropped while ``data`` was made: the file may be half of what it is
     path = Path(path)
     refuse_unless_replaceable(path)
     temporary = _staged(path, data)
@@ -294,6 +296,7 @@ def write_all_atomically(files: Sequence[tuple[Path, bytes]]) -> None:
     reader at that instant may see both), and one fails only on a fault of the machine; the
     error then says how many files were already in place.
     """
+    checkpoint()  # a stop dropped while the files were made
     for path, _ in files:
         refuse_unless_replaceable(path)
     staged: list[tuple[Path, Path]] = []
@@ -560,6 +563,7 @@ def swap_in_folder(staging: Path, final: Path, mark: str, what: str) -> InputErr
     on Linux only, and not on every file system there (some network and FUSE file systems
     refuse it), so the two-rename fallback, and with it the repair, would be needed anyway.
     """
+    checkpoint()  # a stop dropped while the folder was made: it is not put in place
     check_replaceable(final, mark, what)
     retired = retired_folder(final)
     if retired.exists():

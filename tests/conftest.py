@@ -18,6 +18,7 @@ from children import open_databases
 
 from reporting.cli.failures import STOP_SIGNALS
 from reporting.config.loader import OperatorConfig, load_config
+from reporting.errors import forget_stop
 
 SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
 
@@ -129,6 +130,7 @@ def stop_signals_as_they_were():
     for number, handler in before.items():
         if signal.getsignal(number) is not handler and handler is not None:
             signal.signal(number, handler)
+    forget_stop()  # a stop one test's command received is not the next test's
 
 
 #: The modules that take longest, in the order they are begun. ``make test`` hands whole

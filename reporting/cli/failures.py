@@ -21,7 +21,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from reporting.errors import InputError
+from reporting.errors import InputError, Stopped, forget_stop, stop_received
 
 if TYPE_CHECKING:
     import sqlite3
@@ -69,23 +69,6 @@ DATABASE_FAULTS: dict[str, str] = {
 }
 
 
-class Stopped(BaseException):
-    """SIGTERM, SIGINT or SIGHUP arrived. Raised in the main thread, so that it unwinds through every
-    ``except BaseException: ROLLBACK`` (and every staging clean-up) on the way out; not a
-    KeyboardInterrupt, which the command-line library would turn into exit code 130."""
-
-    def __init__(self, signal_number: int) -> None:
-        super().__init__(signal_number)
-        self.signal_name = signal.Signals(signal_number).name
-
-    def message(self) -> str:
-        """The one line a user or a scheduler reads."""
-        return (
-            f"stopped by {self.signal_name}: the unfinished transaction was rolled back and"
-            " work finished before it is kept; run the command again to finish"
-        )
-
-
 #: The signals that stop a command cleanly: Ctrl-C, a scheduler's stop, and the hang-up of
 #: the terminal a run by hand was started from (an ssh session that dropped).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -106,14 +89,21 @@ _AGAIN_SECONDS = 0.02
 
 
 def _stop(signal_number: int, frame: FrameType | None) -> None:
+    stop_received(signal_number)  # raised again before what keeps work, if it is dropped
     if _would_be_lost(frame):
         _try_again(signal_number)
         return
     # One stop is enough: a second Ctrl-C must not break off the rollback the first started.
+    # Not ignored but let be: a second signal already on its way when the first raised found
+    # the handler ignoring and raised "Signal 15 ignored due to race condition".
     for number in STOP_SIGNALS:
         if signal.getsignal(number) is _stop:
-            signal.signal(number, signal.SIG_IGN)
+            signal.signal(number, _stopping)
     raise Stopped(signal_number)
+
+
+def _stopping(signal_number: int, frame: FrameType | None) -> None:
+    """A stop after the first: the command is stopping already."""
 
 
 def _would_be_lost(frame: FrameType | None) -> bool:
@@ -144,6 +134,7 @@ def _try_again(signal_number: int) -> None:
 def install_signal_handlers() -> None:
     """SIGINT, SIGTERM and SIGHUP raise :class:`Stopped` in the main thread; a signal the
     command was started ignoring stays ignored (``nohup`` ignores SIGHUP for it)."""
+    forget_stop()
     for number in STOP_SIGNALS:
         if signal.getsignal(number) is not signal.SIG_IGN:
             signal.signal(number, _stop)

@@ -33,7 +33,7 @@ from msgspec.structs import replace
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError
+from reporting.errors import InputError, checkpoint
 from reporting.files import environment_fault
 from reporting.ingest.formats import check_source
 from reporting.ingest.sources import Source, cyclic_gc_paused
@@ -288,6 +288,7 @@ def _ingest_source(
             return FileResult(names.file, sha256, "already_ingested")
         result = FileResult(names.file, sha256, "loaded")
         _load(connection, source, names, games, report, keep_rejects, in_worker, result)
+        checkpoint()  # a stop dropped while the file was read: its rounds are not kept
         connection.execute("COMMIT")
     except InputError as error:
         _roll_back(connection)

@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
+from reporting.errors import checkpoint
 from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding, FindingKind, Severity, finding_order, severity_rank
 from reporting.store.faults import begin_immediate, database_faults, database_file
@@ -202,6 +203,7 @@ def verify(
                     if runner is None:
                         runner = workers.enter_context(LocalRunner(jobs))
                 _replace_findings(connection, games, month, result, keep, progress, runner, spool)
+            checkpoint()  # a stop dropped while the month was checked: its findings are not kept
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:  # SQLite may have rolled back already (disk full)
