@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from multiprocessing import active_children, forkserver, get_context, queues
+from multiprocessing import active_children, forkserver, get_context, queues, resource_tracker
 from operator import attrgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -475,6 +475,7 @@ def worker_pool(
     removed once the workers are gone: a killed worker cannot remove its own."""
     _fork_server_folder()
     _working_folder_that_exists()
+    _tracker_deaf_to_hang_ups()
     context = get_context("forkserver")
     context.set_forkserver_preload(list(preload))
     before = set(active_children())
@@ -508,6 +509,19 @@ def worker_pool(
             raise
         starting.join()
         pool.shutdown(wait=True)
+
+
+def _tracker_deaf_to_hang_ups() -> None:
+    """Start multiprocessing's resource tracker (the process that removes the pool's
+    semaphores) with SIGHUP blocked, as it blocks SIGINT and SIGTERM itself: a hang-up sent
+    to the run's process group (the terminal closed) killed it, and it printed tracebacks and
+    left its semaphores in /dev/shm. The block is the calling thread's, for the start alone:
+    a hang-up meanwhile waits, and then stops the run."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _unblock_feeder(call_queue: queues.Queue | None) -> None:
