@@ -20,27 +20,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from pathlib import Path
 
+from reporting.config.loader import OperatorConfig
+from reporting.jobs.months import as_of_writing
 from reporting.records import LateStanding, Month
 from reporting.store.announced import UnannouncedRepeats, unannounced_repeats, unannounced_rounds
+from reporting.verify.bearing import LateMonth
 
-__all__ = ["MANIFEST_BYTES", "LateRounds", "late_repeats", "late_rounds", "manifest_entries"]
+__all__ = ["MANIFEST_BYTES", "late_repeats", "late_rounds", "manifest_entries"]
 
 #: The largest manifest read back (a month of a thousand games' pages is under 1 MiB).
 MANIFEST_BYTES = 16 * 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class LateRounds:
-    """The late rounds of one month."""
-
-    month: str
-    rounds: int
-    #: Published before they were loaded; before the run's months and not published; or
-    #: after the month after the run's last and not published (dated ahead).
-    standing: LateStanding = LateStanding.PUBLISHED
 
 
 def manifest_entries(path: Path, key: str) -> list[dict]:
@@ -55,12 +46,14 @@ def manifest_entries(path: Path, key: str) -> list[dict]:
 
 def late_rounds(
     connection: sqlite3.Connection,
+    config: OperatorConfig,
     written: Collection[str],
     through: int,
     manifest_of: Callable[[str], Path],
-) -> list[LateRounds]:
+) -> list[LateMonth]:
     """The late rounds of the files not yet told of (loaded up to ``through``), by month: of
-    months other than ``written``, each month's manifest at ``manifest_of(month)``."""
+    months other than ``written``, each month's manifest at ``manifest_of(month)``; with why
+    they are in no report and the run that publishes their month (``config``'s games)."""
     first, following = min(written), str(Month.parse(max(written)).next())
     inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
@@ -76,7 +69,9 @@ def late_rounds(
             continue  # a later month's own run counts it, or its published reports did
         late[item.month] = late.get(item.month, 0) + item.rounds
     return [
-        LateRounds(month, rounds, _standing(month, following, inputs[month]))
+        LateMonth(
+            month, rounds, _standing(month, following, inputs[month]), as_of_writing(config, month)
+        )
         for month, rounds in sorted(late.items())
     ]
 

@@ -48,7 +48,7 @@ from reporting.files import (
 from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
-from reporting.jobs.late import LateRounds, late_repeats, late_rounds
+from reporting.jobs.late import late_repeats, late_rounds
 from reporting.jobs.months import as_of_writing, games_by_month
 from reporting.jobs.out_folder import (
     MANIFEST,
@@ -144,7 +144,7 @@ class MonthlyResult:
     #: Late rounds (:mod:`reporting.jobs.late`) of files no finished run has told of, by
     #: month: named in each month's alerts (the log, the summary, the audit; exit 1); no
     #: published report counts them.
-    late: list[LateRounds] = field(default_factory=list)
+    late: list[LateMonth] = field(default_factory=list)
     #: Re-exports of files no finished run has told of that repeat rounds of a month
     #: published before with fields no check reads (:func:`reporting.jobs.late.late_repeats`):
     #: named once in the log and the summary, a warning (the exit code unchanged), as such
@@ -232,7 +232,7 @@ def run_monthly(
             return out / month / MANIFEST
 
         # Rounds of other months no report counts: each month's alerts (and audit) name them.
-        late = late_rounds(connection, months, through, manifest_of)
+        late = late_rounds(connection, config, months, through, manifest_of)
         repeats = late_repeats(connection, months, through, manifest_of)
         reports = []
         try:
@@ -390,7 +390,7 @@ class _MonthRun:
     out: Path
     inputs: list[dict]
     unread: Sequence[str]
-    late: Sequence[LateRounds]  # rounds of other months in no report: every month names them
+    late: Sequence[LateMonth]  # rounds of other months in no report: every month names them
     jobs: int | None = 1  # the verification's worker processes (None: as many as worth it)
     runner: Runner | None = None  # or where else its partitions run
     render_jobs: int = 1  # the worker processes that render the documents (1: this one)
@@ -571,10 +571,7 @@ def _write_audit(
         checks_not_run=verified.checks_not_run,
         availability=availability_problems(audit.gaps, config.games, Month.parse(month)),
         misplaced_rounds=verified.misplaced_rounds,
-        late_rounds=[
-            LateMonth(item.month, item.rounds, item.standing, as_of_writing(config, item.month))
-            for item in run.late
-        ],
+        late_rounds=run.late,
         shoes=verified.shoes,
     )
     _log_alerts(alerts, month, log)

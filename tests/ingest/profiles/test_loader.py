@@ -186,45 +186,45 @@ def test_a_missing_required_field_and_a_missing_section_are_both_said(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("times", "said"),
+    ("section", "keys", "said"),
     [
-        ('zone = "Europe/Roma"', "times.zone: 'Europe/Roma' is not an IANA time zone"),
-        ('zone = "posixrules"', "times.zone: 'posixrules' is a file of the time zone database"),
+        ("times", 'zone = "Europe/Roma"', "times.zone: 'Europe/Roma' is not an IANA time zone"),
         (
+            "times",
+            'zone = "posixrules"',
+            "times.zone: 'posixrules' is a file of the time zone database",
+        ),
+        (
+            "times",
             'unit = "epoch_ms"\nzone = "Europe/Rome"',
             'times.zone: a zone reads times written as text (unit = "iso"), not epoch_ms',
         ),
+        (
+            "cards",
+            'rank_key = "rank"',
+            "cards.suit_key: missing: a card object is read by rank_key and",
+        ),
+        (
+            "cards",
+            'suit_key = "suit"',
+            "cards.rank_key: missing: a card object is read by suit_key and",
+        ),
+        ("cards", 'rank_key = "c"\nsuit_key = "c"', "cards.suit_key: 'c' is the rank_key too"),
+        ("money", 'grouping = "."', "money.grouping: '.' is the decimal mark by default ([money]"),
+        ("money", 'decimal = ","\ngrouping = ","', "money.grouping: ',' is the decimal mark"),
+        ("money", 'decimal = ";"', "money.decimal: ';' is not one of '.', ','"),
+        (
+            "money",
+            'grouping = "_"',
+            """money.grouping: '_' is not one of '.', ',', "'", ' ', '\\xa0',""",
+        ),
     ],
 )
-def test_a_zone_that_is_none_or_serves_no_text_is_refused(tmp_path, times, said):
-    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[times]\n{times}\n")
-    assert said in problem
-
-
-@pytest.mark.parametrize(
-    ("cards", "said"),
-    [
-        ('rank_key = "rank"', "cards.suit_key: missing: a card object is read by rank_key and"),
-        ('suit_key = "suit"', "cards.rank_key: missing: a card object is read by suit_key and"),
-        ('rank_key = "c"\nsuit_key = "c"', "cards.suit_key: 'c' is the rank_key too"),
-    ],
-)
-def test_a_card_object_needs_the_key_of_its_rank_and_of_its_suit(tmp_path, cards, said):
-    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[cards]\n{cards}\n")
-    assert said in problem
-
-
-@pytest.mark.parametrize(
-    ("money", "said"),
-    [
-        ('grouping = "."', "money.grouping: '.' is the decimal mark by default ([money]"),
-        ('decimal = ","\ngrouping = ","', "money.grouping: ',' is the decimal mark"),
-        ('decimal = ";"', "money.decimal: ';' is not one of '.', ','"),
-        ('grouping = "_"', """money.grouping: '_' is not one of '.', ',', "'", ' ', '\\xa0',"""),
-    ],
-)
-def test_an_amount_s_marks_are_two_known_characters_apart(tmp_path, money, said):
-    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[money]\n{money}\n")
+def test_keys_of_a_section_that_do_not_hold_together_are_refused(tmp_path, section, keys, said):
+    """A zone that is none or serves no text; a card object without the key of its rank or
+    of its suit, or with one key for both; an amount's marks that are not two known
+    characters apart."""
+    (problem,) = problems_of(tmp_path, MINIMAL + f"\n[{section}]\n{keys}\n")
     assert said in problem
 
 
