@@ -620,7 +620,8 @@ class RoundValidator:
         stake = canon.amount(bet.stake, f"bets[{index}].stake")
         if stake == 0:
             raise RecordError(
-                RejectReason.BAD_MONEY, f"bets[{index}].stake must be greater than zero"
+                RejectReason.BAD_MONEY,
+                f"bets[{index}].stake {shown(bet.stake)} must be greater than zero",
             )
         payout = canon.amount(bet.payout, f"bets[{index}].payout")
         if bet.currency != currency:

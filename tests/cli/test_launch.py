@@ -65,22 +65,38 @@ def test_the_command_and_python_m_start_through_it():
 
 #: A command's stop handlers, then a module whose import meets a Ctrl-C in code that drops
 #: what it raises (a compiled extension's start-up: lxml's, imported by openpyxl); then a
-#: finaliser that meets one. Each must still stop the command.
+#: finaliser that meets one (``__del__``, or one a weak reference calls: Python's, or
+#: multiprocessing's, which ``verify --jobs 2`` met). Each must still stop the command, and
+#: nothing else is printed.
 SWALLOWED = """\
 import os, signal, sys, time
 from reporting.cli.failures import Stopped, install_signal_handlers
 
 install_signal_handlers()
 sys.path.insert(0, sys.argv[1])
+def stopped():
+    os.kill(os.getpid(), signal.SIGINT)
+    sum(range(100_000))
+
+
+class Finalised:
+    def __del__(self):
+        stopped()
+
+
 try:
     if sys.argv[2] == "import":
         import swallowing
-    else:
-        class Finalised:
-            def __del__(self):
-                os.kill(os.getpid(), signal.SIGINT)
-                sum(range(100_000))
+    elif sys.argv[2] == "finaliser":
         Finalised()
+    elif sys.argv[2] == "weak finaliser":
+        import weakref
+        weakref.finalize(Finalised := type("F", (), {})(), stopped)
+        del Finalised
+    else:
+        from multiprocessing import util
+        util.Finalize(Finalised := type("F", (), {})(), stopped)
+        del Finalised
     time.sleep(5)
     print("went on")
 except Stopped as stop:
@@ -88,7 +104,9 @@ except Stopped as stop:
 """
 
 
-@pytest.mark.parametrize("where", ["import", "finaliser"])
+@pytest.mark.parametrize(
+    "where", ["import", "finaliser", "weak finaliser", "multiprocessing finaliser"]
+)
 def test_a_stop_in_code_that_drops_it_still_stops_the_command(tmp_path, where):
     (tmp_path / "swallowing.py").write_text(
         "import os, signal\n"
@@ -103,7 +121,84 @@ def test_a_stop_in_code_that_drops_it_still_stops_the_command(tmp_path, where):
         [sys.executable, "-c", SWALLOWED, str(tmp_path), where],
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
-    assert (run.returncode, run.stdout) == (0, "SIGINT\n"), run.stderr
+    assert (run.returncode, run.stdout, run.stderr) == (0, "SIGINT\n", "")
+
+
+#: A command's stop handlers, then a thread whose start meets a Ctrl-C (sent to the main
+#: thread, waiting in ``start()`` for the thread to begin).
+IN_A_THREAD_S_START = """\
+import signal, sys, threading, time
+from reporting.cli.failures import Stopped, install_signal_handlers
+
+
+class StoppedAsItStarts(threading.Thread):
+    def _bootstrap_inner(self):
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+        time.sleep(0.2)
+        super()._bootstrap_inner()
+
+
+install_signal_handlers()
+thread = StoppedAsItStarts(target=time.sleep, args=(0,))
+returned = False
+try:
+    thread.start()
+    returned = True
+    time.sleep(5)
+except Stopped as stop:
+    print(stop.signal_name, returned, thread.ident is not None)
+"""
+
+
+def test_a_stop_while_a_thread_starts_waits_until_it_has_started():
+    """Found by stopping ``verify --jobs 2`` in its first second (2 runs in 120): the stop
+    broke off the start of the thread that starts the worker processes, which the run then
+    could not wait for; it went on forking workers after the run had gone, and each printed
+    a traceback. The stop now comes once the start returns."""
+    run = subprocess.run(
+        [sys.executable, "-c", IN_A_THREAD_S_START],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert (run.returncode, run.stdout) == (0, "SIGINT True True\n"), run.stderr
+
+
+#: A command's stop handlers, then a temporary folder whose making meets a Ctrl-C just after
+#: the folder is made (``mkdtemp`` has not yet returned its name).
+IN_A_FOLDER_S_MAKING = """\
+import os, signal, sys, tempfile, threading, time
+
+from reporting.cli.failures import Stopped, install_signal_handlers
+
+made = os.mkdir
+
+
+def mkdir(path, *args, **kwargs):
+    made(path, *args, **kwargs)
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    sum(range(100_000))  # the handler runs here, inside tempfile's making of the folder
+
+
+os.mkdir = mkdir
+tempfile.tempdir = sys.argv[1]
+install_signal_handlers()
+try:
+    with tempfile.TemporaryDirectory():
+        time.sleep(5)
+except Stopped as stop:
+    print(stop.signal_name, os.listdir(sys.argv[1]))
+"""
+
+
+def test_a_stop_while_a_temporary_folder_is_made_comes_once_it_is_known(tmp_path):
+    """Found by stopping ``verify --jobs 2`` in its first second (1 run in 150): the stop came
+    as the workers' temporary folder had been made but its name not yet returned, and the
+    empty folder was left in TMPDIR. The stop now comes once the folder is known, and is
+    removed with it."""
+    run = subprocess.run(
+        [sys.executable, "-c", IN_A_FOLDER_S_MAKING, str(tmp_path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert (run.returncode, run.stdout) == (0, "SIGINT []\n"), run.stderr
 
 
 #: The rules command, a Ctrl-C arriving as WeasyPrint starts to draw the page's SVG logo:

@@ -591,6 +591,18 @@ def test_a_stake_string_becomes_integer_cents(
     assert type(stake) is int and type(payout) is int
 
 
+def test_a_zero_stake_is_bad_money_naming_its_value(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    round_ = make_round("R-1", bets=[make_bet("B-1", stake="0.00", payout="0.00")])
+    records, [reject] = read(write_jsonl(tmp_path / "log.jsonl", round_), operator_config)
+    assert records == []
+    assert (reject.reason, reject.message) == (
+        "bad_money",
+        "bets[0].stake '0.00' must be greater than zero",
+    )
+
+
 def test_zero_payout_is_a_loss_not_an_error(tmp_path, operator_config, make_round, write_jsonl):
     path = write_jsonl(tmp_path / "log.jsonl", make_round("R-1"))
     [record], rejects = read(path, operator_config)

@@ -385,7 +385,9 @@ def october(tmp_path_factory):
     after_first = snapshot(out_a / "2026-10")
     fresh_files = snapshot(out_b / "2026-10")
 
-    # Killed midway: once the staging folder holds a file, SIGKILL the whole process group.
+    # Killed midway: once the staging folder holds a file, SIGKILL the whole process group
+    # (its workers' folder, which no killed run can remove, in a temporary folder of its own).
+    (root / "tmp-killed").mkdir()
     killed = start_command(
         monthly_argv(inbox, out_a, db_a, config_path),
         root,
@@ -393,6 +395,7 @@ def october(tmp_path_factory):
         stderr=subprocess.DEVNULL,
         start_new_session=True,
         print_once=False,
+        env={"TMPDIR": str(root / "tmp-killed")},
     )
     staged_at_kill = _wait_for_staged_file(killed, out_a / STAGING / "2026-10")
     killed_midway = killed.poll() is None and bool(staged_at_kill)

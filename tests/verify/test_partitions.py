@@ -301,7 +301,9 @@ def test_a_fork_server_gone_while_a_partition_is_sent_is_the_line_of_a_worker_st
 ):
     """The fork server gone (killed, or its interpreter could not run) when a partition is
     sent: a connection refused or a pipe broken ended the run on a traceback, or with exit 1
-    and not a word; it is the line of a worker stopped, as when one dies."""
+    and not a word; it is the line of a worker stopped, as when one dies. The workers
+    started, which no task reached, are ended (the interpreter's exit would wait on them)."""
+    import multiprocessing
 
     def broken(*args, **kwargs):
         raise BrokenPipeError(32, "Broken pipe")
@@ -311,6 +313,7 @@ def test_a_fork_server_gone_while_a_partition_is_sent_is_the_line_of_a_worker_st
         task = types.SimpleNamespace(partition=types.SimpleNamespace(rounds=1))
         with pytest.raises(EnvironmentFault, match="a verify worker process stopped"):
             list(runner([task]))
+    assert multiprocessing.active_children() == []
 
 
 def test_a_stop_between_a_worker_s_start_and_its_entry_in_the_pool_leaves_no_worker(
@@ -413,3 +416,22 @@ def test_the_workers_resource_tracker_is_deaf_to_a_hang_up():
     assert run.returncode == 0, run.stderr
     blocked = int(run.stdout.strip(), 16)
     assert blocked & (1 << (signal.SIGHUP - 1)), f"SigBlk {run.stdout.strip()}"
+
+
+def test_a_stop_while_a_private_folder_is_removed_finishes_the_removal(monkeypatch, tmp_path):
+    """Found by stopping ``verify --jobs 2`` as it ended (2 stops in 150): the stop broke off
+    the removal of the workers' spool folder after its files, and the empty folder was left
+    in the temporary folder. The removal is finished, then the stop goes on."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    remove = os.rmdir
+    stops = [KeyboardInterrupt()]
+
+    def stopped_once(path, *args, **kwargs):
+        if stops:
+            raise stops.pop()
+        return remove(path, *args, **kwargs)
+
+    with pytest.raises(KeyboardInterrupt), reporting.verify.partitions.spool_folder() as folder:
+        (Path(folder) / "spool").write_bytes(b"findings")
+        monkeypatch.setattr(os, "rmdir", stopped_once)
+    assert stops == [] and list(tmp_path.iterdir()) == []

@@ -352,7 +352,9 @@ class RecordMapper:
         stake = self._money(stake_value, "stake", index)
         if stake <= 0:
             raise RecordError(
-                RejectReason.BAD_MONEY, f"bets[{index}].stake must be greater than zero"
+                RejectReason.BAD_MONEY,
+                f"bets[{index}].stake ({self._bet['stake'][0]}) {shown(stake_value)} must be"
+                " greater than zero",
             )
         payout = self._money(payout_value, "payout", index)
         if self._net:

@@ -776,6 +776,16 @@ def test_a_net_loss_larger_than_the_stake_is_bad_money(tmp_path, config):
     assert reject.reason == "bad_money" and "loses more than the stake 25.00" in reject.message
 
 
+@pytest.mark.parametrize("stake", ["0.00", "-25.00"])
+def test_a_stake_not_above_zero_is_bad_money_naming_its_column_and_value(tmp_path, config, stake):
+    path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,{stake},-25.00,EUR,")
+    _, (reject,) = read(path, config, "flat-csv")
+    assert (reject.reason, reject.message) == (
+        "bad_money",
+        f"bets[0].stake (Stake) '{stake}' must be greater than zero",
+    )
+
+
 def test_a_csv_header_without_a_column_the_profile_reads_makes_the_file_unusable(
     tmp_path, config, sample_config_path
 ):
