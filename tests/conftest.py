@@ -10,6 +10,7 @@ import copy
 import gc
 import json
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -124,9 +125,11 @@ def stop_signals_as_they_were():
     leaves the command's stop handlers installed, process-wide, as a command does for the
     rest of its short life; one stray signal would then set the stop signals to ignored, and
     every later child of this worker would start ignoring Ctrl-C. Each test ends with the
-    handlers it began with."""
+    handlers it began with, and Python's hook for what it cannot raise."""
     before = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    hook = sys.unraisablehook
     yield
+    sys.unraisablehook = hook
     for number, handler in before.items():
         if signal.getsignal(number) is not handler and handler is not None:
             signal.signal(number, handler)

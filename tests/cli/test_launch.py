@@ -66,8 +66,8 @@ def test_the_command_and_python_m_start_through_it():
 #: A command's stop handlers, then a module whose import meets a Ctrl-C in code that drops
 #: what it raises (a compiled extension's start-up: lxml's, imported by openpyxl); then a
 #: finaliser that meets one (``__del__``, or one a weak reference calls: Python's, or
-#: multiprocessing's, which ``verify --jobs 2`` met). Each must still stop the command, and
-#: nothing else is printed.
+#: multiprocessing's, which ``verify --jobs 2`` met), or any callback of a weak reference.
+#: Each must still stop the command, and nothing else is printed.
 SWALLOWED = """\
 import os, signal, sys, time
 from reporting.cli.failures import Stopped, install_signal_handlers
@@ -93,6 +93,10 @@ try:
         import weakref
         weakref.finalize(Finalised := type("F", (), {})(), stopped)
         del Finalised
+    elif sys.argv[2] == "weak reference's callback":
+        import weakref
+        reference = weakref.ref(Finalised := type("F", (), {})(), lambda gone: stopped())
+        del Finalised
     else:
         from multiprocessing import util
         util.Finalize(Finalised := type("F", (), {})(), stopped)
@@ -105,7 +109,14 @@ except Stopped as stop:
 
 
 @pytest.mark.parametrize(
-    "where", ["import", "finaliser", "weak finaliser", "multiprocessing finaliser"]
+    "where",
+    [
+        "import",
+        "finaliser",
+        "weak finaliser",
+        "multiprocessing finaliser",
+        "weak reference's callback",
+    ],
 )
 def test_a_stop_in_code_that_drops_it_still_stops_the_command(tmp_path, where):
     (tmp_path / "swallowing.py").write_text(

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import types
 from concurrent.futures import ProcessPoolExecutor
@@ -435,3 +436,28 @@ def test_a_stop_while_a_private_folder_is_removed_finishes_the_removal(monkeypat
         (Path(folder) / "spool").write_bytes(b"findings")
         monkeypatch.setattr(os, "rmdir", stopped_once)
     assert stops == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_stopped_pool_s_own_thread_has_ended_when_the_stop_goes_on(monkeypatch):
+    """Found by stopping ``verify --jobs 2`` (1 stop in 200): the pool's own thread, closing
+    its dead workers' pipes as the interpreter ended, raced multiprocessing's last wake-up
+    of it, and "OSError: [Errno 9] Bad file descriptor" was printed with a traceback. The
+    stopped pool's thread (made slow here to close them) has ended before the stop goes on."""
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    closing = _ExecutorManagerThread.terminate_broken
+
+    def slowly(self, *args):
+        time.sleep(0.5)
+        return closing(self, *args)
+
+    monkeypatch.setattr(_ExecutorManagerThread, "terminate_broken", slowly)
+    with (
+        pytest.raises(KeyboardInterrupt),
+        reporting.verify.partitions.worker_pool(2, (), _nothing, "test-workers") as pool,
+    ):
+        for _ in range(4):
+            pool.submit(time.sleep, 30)
+        raise KeyboardInterrupt
+    running = [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread)]
+    assert running == []
