@@ -153,11 +153,11 @@ def quoted_bounds() -> list[tuple[str, str]]:
     )
     from reporting.store.faults import DEFAULT_WAIT, WAIT_STEP
     from reporting.store.query_bounds import MAX_REQUESTS
-    from reporting.verify import partitions
+    from reporting.verify import pool
     from reporting.verify.bearing import FILES_NAMED
 
     side = int(MAX_LOGO_PIXELS**0.5)
-    socket_room = partitions._SOCKET_PATH_MAX - partitions._SOCKET_SUFFIX
+    socket_room = pool._SOCKET_PATH_MAX - pool._SOCKET_SUFFIX
     reliability, profiles = "operations/reliability.md", "providers/profiles.md"
     return [
         (reliability, f"a line of {_mib(limits.MAX_LINE_BYTES)}"),

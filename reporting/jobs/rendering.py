@@ -16,7 +16,7 @@ A failure in a task (a template error, a full disk: the worker's exception, pick
 the one a run in turn would have met (the first in the caller's order) and stops the others: the workers are killed and reaped before the error goes on, so that nothing
 writes into the staging folder once its owner removes it; a stop (SIGTERM, Ctrl-C) does the
 same. A worker killed from outside is an :class:`~reporting.errors.EnvironmentFault`, and each
-worker dies with the run (:func:`reporting.verify.partitions.worker_started`).
+worker dies with the run (:func:`reporting.verify.pool.worker_started`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from reporting.errors import EnvironmentFault
-from reporting.verify.partitions import forked_worker_started, worker_pool
+from reporting.verify.pool import forked_worker_started, worker_pool
 
 __all__ = ["Renders", "render_workers"]
 
@@ -129,7 +129,7 @@ _PRELOAD = ("reporting.jobs.monthly", "reporting.presentation.pdf", "weasyprint"
 
 def _render_worker_started() -> None:
     """In each render worker: tied to the fork server and the fork server to the run alone
-    (:func:`~reporting.verify.partitions.forked_worker_started`), then ready to print (its
+    (:func:`~reporting.verify.pool.forked_worker_started`), then ready to print (its
     faces loaded)."""
     forked_worker_started()
     from reporting.presentation.pdf import load_fonts

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STOPS_AS_IT_STARTS = """\
 import os, signal, sys, time
 from multiprocessing import forkserver
-from reporting.verify.partitions import forked_worker_started, worker_pool
+from reporting.verify.pool import forked_worker_started, worker_pool
 
 os.environ["PYTHONPATH"] = sys.argv[1]
 with worker_pool(1, ("slow_to_import",), forked_worker_started, "probe") as pool:
@@ -51,7 +51,7 @@ def test_a_stop_as_the_fork_server_starts_or_imports_is_left_to_the_run(tmp_path
 TASKS_AT_ONCE = """\
 import os, sys, threading, time
 from concurrent.futures import ProcessPoolExecutor
-from reporting.verify.partitions import forked_worker_started, worker_pool
+from reporting.verify.pool import forked_worker_started, worker_pool
 
 os.environ["PYTHONPATH"] = sys.argv[1]
 spawn = ProcessPoolExecutor._spawn_process
@@ -86,7 +86,7 @@ def test_the_workers_are_started_by_their_own_thread_never_by_the_run_s(tmp_path
 #: A pool of two workers given no task, whose fork server imports slowly.
 NO_TASK = """\
 import os, sys
-from reporting.verify.partitions import forked_worker_started, worker_pool
+from reporting.verify.pool import forked_worker_started, worker_pool
 
 os.environ["PYTHONPATH"] = sys.argv[1]
 with worker_pool(2, ("slow_to_import",), forked_worker_started, "starter"):

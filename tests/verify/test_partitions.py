@@ -34,6 +34,7 @@ from helpers import (
 )
 
 import reporting.verify.partitions
+import reporting.verify.pool
 from reporting.config.loader import load_config
 from reporting.errors import EnvironmentFault
 from reporting.ingest.discovery import discover_sources
@@ -291,7 +292,7 @@ def test_a_failed_removal_of_the_workers_folder_does_not_hide_the_run_s_error(
                 return onexc(os.open, path, error)
             return onerror(os.open, path, sys.exc_info())
 
-    pool = reporting.verify.partitions.worker_pool(1, (), _nothing, "test-workers")
+    pool = reporting.verify.pool.worker_pool(1, (), _nothing, "test-workers")
     with pytest.raises(ValueError, match="the run's own error"), pool:
         monkeypatch.setattr(shutil, "rmtree", cannot_remove)
         raise ValueError("the run's own error")
@@ -332,12 +333,12 @@ def test_a_stop_between_a_worker_s_start_and_its_entry_in_the_pool_leaves_no_wor
         process.start()  # forked: the pool's table never gets it
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(reporting.verify.partitions, "_start", lambda pool, jobs: None)
+    monkeypatch.setattr(reporting.verify.pool, "_start", lambda pool, jobs: None)
     monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", stopped_once_started)
     try:
         with (
             pytest.raises(KeyboardInterrupt),
-            reporting.verify.partitions.worker_pool(1, (), _nothing, "test-workers") as pool,
+            reporting.verify.pool.worker_pool(1, (), _nothing, "test-workers") as pool,
         ):
             pool.submit(os.getpid)
         left = multiprocessing.active_children()
@@ -355,7 +356,7 @@ STOPPED_WITH_BIG_TASKS_WAITING = """\
 import sys
 import time
 
-from reporting.verify.partitions import worker_pool
+from reporting.verify.pool import worker_pool
 
 
 def asleep(data):
@@ -396,7 +397,7 @@ def test_a_stop_with_big_tasks_waiting_exits_at_once(python, tmp_path):
 #: A pool of workers started, then the signals its resource tracker blocks, from /proc.
 TRACKER_MASK = """\
 from multiprocessing import resource_tracker
-from reporting.verify.partitions import forked_worker_started, worker_pool
+from reporting.verify.pool import forked_worker_started, worker_pool
 
 with worker_pool(1, (), forked_worker_started, "probe"):
     pid = resource_tracker._resource_tracker._pid
@@ -454,7 +455,7 @@ def test_a_stopped_pool_s_own_thread_has_ended_when_the_stop_goes_on(monkeypatch
     monkeypatch.setattr(_ExecutorManagerThread, "terminate_broken", slowly)
     with (
         pytest.raises(KeyboardInterrupt),
-        reporting.verify.partitions.worker_pool(2, (), _nothing, "test-workers") as pool,
+        reporting.verify.pool.worker_pool(2, (), _nothing, "test-workers") as pool,
     ):
         for _ in range(4):
             pool.submit(time.sleep, 30)
