@@ -91,16 +91,16 @@ try:
         Finalised()
     elif sys.argv[2] == "weak finaliser":
         import weakref
-        weakref.finalize(Finalised := type("F", (), {})(), stopped)
-        del Finalised
+        weakref.finalize(subject := type("Subject", (), {})(), stopped)
+        del subject
     elif sys.argv[2] == "weak reference's callback":
         import weakref
-        reference = weakref.ref(Finalised := type("F", (), {})(), lambda gone: stopped())
-        del Finalised
+        reference = weakref.ref(subject := type("Subject", (), {})(), lambda gone: stopped())
+        del subject
     else:
         from multiprocessing import util
-        util.Finalize(Finalised := type("F", (), {})(), stopped)
-        del Finalised
+        util.Finalize(subject := type("Subject", (), {})(), stopped)
+        del subject
     time.sleep(5)
     print("went on")
 except Stopped as stop:

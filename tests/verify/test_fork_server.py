@@ -9,6 +9,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
+def _with_a_slow_preload(script: str, folder: Path) -> subprocess.CompletedProcess:
+    """``script`` run by a fresh interpreter, given ``folder``, which holds a module that
+    takes a second to import (``slow_to_import``, the pool's preload)."""
+    (folder / "slow_to_import.py").write_text("import time\ntime.sleep(1)\n", encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-c", script, str(folder)],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )  # fmt: skip
+
+
 #: A pool whose fork server receives Ctrl-C and a hang-up as its interpreter starts (made
 #: slow: ``sitecustomize`` sleeps), then again as it imports its preload (a module that
 #: sleeps), then forks a worker for a task: the same fork server, and a worker that blocks no
@@ -38,11 +49,7 @@ def test_a_stop_as_the_fork_server_starts_or_imports_is_left_to_the_run(tmp_path
     started another, unseen). It starts with both blocked: it forks the run's worker, and
     nothing is printed. Its workers block nothing (the block is the start's alone)."""
     (tmp_path / "sitecustomize.py").write_text("import time\ntime.sleep(1)\n", encoding="utf-8")
-    (tmp_path / "slow_to_import.py").write_text("import time\ntime.sleep(1)\n", encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-c", STOPS_AS_IT_STARTS, str(tmp_path)],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
-    )  # fmt: skip
+    run = _with_a_slow_preload(STOPS_AS_IT_STARTS, tmp_path)
     assert (run.returncode, run.stdout, run.stderr) == (0, "True True []\n", "")
 
 
@@ -75,11 +82,7 @@ def test_the_workers_are_started_by_their_own_thread_never_by_the_run_s(tmp_path
     the start off after the fork; the worker, unknown to the pool, found the workers' folder
     gone, printed a traceback, and lived until the run ended. Every worker is started by the
     pool's starting thread, which no stop breaks off, and a task waits for it."""
-    (tmp_path / "slow_to_import.py").write_text("import time\ntime.sleep(1)\n", encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-c", TASKS_AT_ONCE, str(tmp_path)],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
-    )  # fmt: skip
+    run = _with_a_slow_preload(TASKS_AT_ONCE, tmp_path)
     assert (run.returncode, run.stdout) == (0, f"{['starter'] * 4} True\n"), run.stderr
 
 
@@ -100,9 +103,5 @@ def test_a_pool_given_no_task_ends_its_workers_and_the_run_ends(tmp_path):
     workers, started, must still be told to end, or the interpreter's exit waits on them for
     good (a run hung so, found by the suite when the workers were first all started at
     once)."""
-    (tmp_path / "slow_to_import.py").write_text("import time\ntime.sleep(1)\n", encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-c", NO_TASK, str(tmp_path)],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
-    )  # fmt: skip
+    run = _with_a_slow_preload(NO_TASK, tmp_path)
     assert (run.returncode, run.stdout, run.stderr) == (0, "ended\n", "")
