@@ -38,6 +38,7 @@ __all__ = [
     "FALLBACK_CSS",
     "FONT_FILES",
     "FONTS_CSS",
+    "MARGINS_CSS",
     "PDF_VARIANT",
     "PRINT_CSS",
     "html_to_pdf",
@@ -55,9 +56,12 @@ FONT_FILES: tuple[Path, ...] = (
 )
 #: The @font-face rules of the PDF.
 FONTS_CSS = TEMPLATE_DIR / "rules" / "fonts.css"
-#: What only the PDF's pages need (a long name's breaks in the running header and footer),
-#: after each page's own style: outside the HTML page, so that its bytes stay the same.
+#: What only the PDF's pages need, after each page's own style: outside the HTML page, so that
+#: its bytes stay the same.
 PRINT_CSS = TEMPLATE_DIR / "rules" / "print.css"
+#: What a page whose running header or footer took two lines or ran past its box is laid out
+#: again with: those texts free to break anywhere (a long name that is a run without a space).
+MARGINS_CSS = TEMPLATE_DIR / "rules" / "margins.css"
 #: What a page whose tables ran past the right margin is laid out again with, in turn: its
 #: tables a little tighter, then the Banker matrix's headings free to break where a column
 #: ends, then every table's headings (and a bet's table's words).
@@ -127,9 +131,9 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
 @cache
 def _fonts():
     """The font configuration, the PDF's style sheets (the @font-face rules and
-    :data:`PRINT_CSS`) and the fetcher, made once per process: each page of a run loads the
-    same two faces (a new configuration per page cost about an eighth of its time), and the
-    bytes of a page do not depend on it."""
+    :data:`PRINT_CSS`; :data:`MARGINS_CSS`; :data:`FALLBACK_CSS`) and the fetcher, made once
+    per process: each page of a run loads the same two faces (a new configuration per page
+    cost about an eighth of its time), and the bytes of a page do not depend on it."""
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
 
@@ -137,13 +141,14 @@ def _fonts():
     fetcher = _url_fetcher()
     fonts = weasyprint.CSS(filename=str(FONTS_CSS), font_config=font_config, url_fetcher=fetcher)
     printed = weasyprint.CSS(filename=str(PRINT_CSS), url_fetcher=fetcher)
+    margins = weasyprint.CSS(filename=str(MARGINS_CSS), url_fetcher=fetcher)
     fallbacks = tuple(
         weasyprint.CSS(filename=str(path), url_fetcher=fetcher) for path in FALLBACK_CSS
     )
     # Let go of them before the interpreter's teardown: the configuration then removes the
     # temporary folder it loaded the faces into (at teardown its clean-up could not run).
     atexit.register(_release_fonts)
-    return font_config, (fonts, printed), fallbacks, fetcher
+    return font_config, (fonts, printed), margins, fallbacks, fetcher
 
 
 def load_fonts() -> None:
@@ -163,11 +168,13 @@ def laid_out(html: str):
     """A page of ``reporting/templates/rules`` laid out on A4 by WeasyPrint: its ``Document``,
     whose pages a test can read box by box (what sits on which page).
 
-    A page that prints a line past its right margin (a table whose words are wider than its
-    columns: a hand's name an operator chose, a translation's long words) is laid out again
-    with :data:`FALLBACK_CSS`, a style more at a time, until it fits: its tables a little
-    tighter, then the Banker matrix's headings broken where a column ends, then every table's.
-    A page that fits is laid out once, as its own style says."""
+    A page whose running header or footer took more than one line, or printed past its box,
+    is laid out again with :data:`MARGINS_CSS` (those texts free to break anywhere). A page
+    that prints a line past its right margin (a table whose words are wider than its columns:
+    a hand's name an operator chose, a translation's long words) is laid out again with
+    :data:`FALLBACK_CSS`, a style more at a time, until it fits: its tables a little tighter,
+    then the Banker matrix's headings broken where a column ends, then every table's. A page
+    that fits is laid out once, as its own style says."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(
@@ -176,7 +183,7 @@ def laid_out(html: str):
         )
     import weasyprint  # lazily: the import takes about a second
 
-    font_config, stylesheets, fallbacks, fetcher = _fonts()
+    font_config, stylesheets, margins, fallbacks, fetcher = _fonts()
     # The soft hyphens a phone's narrow columns break at (i18n.hyphenate) are left out: an A4
     # column holds its words whole, and the PDF's text (its search, a copy, a screen reader)
     # must hold them whole too.
@@ -186,12 +193,41 @@ def laid_out(html: str):
         url_fetcher=fetcher,
     )
     document = page.render(stylesheets=list(stylesheets), font_config=font_config)
+    if _running_texts_wrapped(document):
+        stylesheets = (*stylesheets, margins)
+        document = page.render(stylesheets=list(stylesheets), font_config=font_config)
     for taken in range(1, len(fallbacks) + 1):  # a table wider than the paper: tighter, then
         if not lines_past(document, margin=True):  # the matrix's headings broken, then all
             break
         more = [*stylesheets, *fallbacks[:taken]]
         document = page.render(stylesheets=more, font_config=font_config)
     return document
+
+
+def _running_texts_wrapped(document) -> bool:
+    """Whether a running header or footer (a margin box) of ``document`` holds more than one
+    line, or a text past its box's sides."""
+    from weasyprint.formatting_structure.boxes import LineBox, MarginBox
+
+    def lines_and_texts(box) -> Iterator:
+        if isinstance(box, LineBox) or getattr(box, "text", None):
+            yield box
+        for child in getattr(box, "children", None) or ():
+            yield from lines_and_texts(child)
+
+    for page in document.pages:
+        for box in page._page_box.children:
+            if not isinstance(box, MarginBox):
+                continue
+            left, right = box.content_box_x(), box.content_box_x() + box.width
+            found = list(lines_and_texts(box))
+            if sum(isinstance(part, LineBox) for part in found) > 1 or any(
+                part.position_x < left - 0.5 or part.position_x + part.width > right + 0.5
+                for part in found
+                if not isinstance(part, LineBox)
+            ):
+                return True
+    return False
 
 
 def lines_past(document, *, margin: bool) -> list[str]:

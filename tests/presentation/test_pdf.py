@@ -16,7 +16,7 @@ import pytest
 from reporting.config.keys import GAME_KEYS, OPERATOR_KEYS, Licences
 from reporting.config.values import Key
 from reporting.presentation.html import render_disclosure_html, render_html
-from reporting.presentation.i18n import LONGEST_GIVEN
+from reporting.presentation.i18n import LONGEST_GIVEN, SOFT_HYPHEN
 from reporting.presentation.pdf import (
     html_to_pdf,
     laid_out,
@@ -24,7 +24,7 @@ from reporting.presentation.pdf import (
     render_disclosure_pdf,
     render_pdf,
 )
-from reporting.presentation.publisher import Publisher, licence_words
+from reporting.presentation.publisher import Publisher, licence_words, with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
 from tests.presentation.printed import break_problems, page_breaks_read, split_words
 
@@ -134,6 +134,59 @@ def test_a_name_without_a_space_breaks_within_the_paper(operator_config, render,
     characters, which the page kept whole."""
     document = laid_out(render(long_named_sheet(operator_config, language, run)))
     assert lines_past(document, margin=False) == []
+
+
+def _printed(html: str, *more):
+    """``html`` laid out as :func:`laid_out` lays it out first, with the styles ``more`` added
+    (a :func:`reporting.presentation.pdf._fonts` style)."""
+    import weasyprint
+
+    from reporting.presentation import pdf
+
+    font_config, stylesheets, _, _, fetcher = pdf._fonts()
+    page = weasyprint.HTML(
+        string=html.replace(SOFT_HYPHEN, ""),
+        base_url=str(pdf.TEMPLATE_DIR / "rules"),
+        url_fetcher=fetcher,
+    )
+    return page.render(stylesheets=[*stylesheets, *more], font_config=font_config)
+
+
+def test_running_texts_break_anywhere_only_when_one_did_not_fit(operator_config, monkeypatch):
+    """Measuring a running header or footer free to break anywhere (margins.css) takes a
+    line of text per letter: it is taken only where a running text took two lines or ran past
+    its box (a long name), and where every one fits on its line, it changes no byte. The
+    published Italian game, in Greek, heads its pages with its draft mark and its publisher."""
+    import weasyprint
+
+    from reporting.presentation import pdf
+
+    game = operator_config.game("live-baccarat-it")
+    sheet = build_rule_sheet(
+        game, "el", disclosure=None, as_of=date(2026, 11, 30), tool_version="1"
+    )
+    ordinary = render_html(with_publisher(sheet, operator_config.operator, game))
+    long_named = render_html(long_named_sheet(operator_config, "el"))
+    _, _, margins, _, _ = pdf._fonts()
+
+    assert not pdf._running_texts_wrapped(_printed(ordinary))
+    assert pdf._running_texts_wrapped(_printed(long_named))
+    with pdf._source_date_epoch(0):
+        assert _printed(ordinary).write_pdf() == _printed(ordinary, margins).write_pdf()
+
+    styles: list[int] = []  # per layout: whether it took margins.css
+    render = weasyprint.HTML.render
+
+    def counted(page, *, stylesheets, font_config):
+        styles.append(sum(style is margins for style in stylesheets))
+        return render(page, stylesheets=stylesheets, font_config=font_config)
+
+    monkeypatch.setattr("weasyprint.HTML.render", counted)
+    laid_out(ordinary)
+    assert styles == [0]  # laid out once, as its own style says
+    styles.clear()
+    laid_out(long_named)
+    assert styles[:2] == [0, 1]  # then again, its running texts free to break
 
 
 @pytest.mark.parametrize(
