@@ -70,6 +70,15 @@ class Source:
         """Total size in bytes (what each file is, is checked where it is opened)."""
         return sum(path.stat().st_size for path in self.files)
 
+    def state(self) -> tuple[tuple[int, int, int, int], ...]:
+        """What each file is now (device, inode, size, time of change): read before the
+        source's hash and again after it was read, to tell a file that changed meanwhile (cut
+        short or grown by its writer) from the one hashed."""
+        return tuple(
+            (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+            for found in (path.stat() for path in self.files)
+        )
+
     def sha256(self) -> str:
         """Content hash of the source (of both files, in order, for a CSV pair); only regular
         files are read, so a FIFO is refused rather than waited on."""

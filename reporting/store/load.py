@@ -255,6 +255,15 @@ _EMPTY = (
 )
 
 
+#: A file its writer cut short, added to or replaced while it was read: the rounds read are
+#: not those of the content hashed, by which a later run knows the file (a file cut short
+#: kept its rounds up to the cut, and the whole file, sent again, was taken as loaded).
+_CHANGED = (
+    "{}: changed while it was read (its size or time of change is not what it was); nothing"
+    " of it was loaded (it loads at the next run, once its writer has finished it)"
+)
+
+
 def _ingest_source(
     connection: sqlite3.Connection,
     source: Source,
@@ -267,6 +276,7 @@ def _ingest_source(
     names = StoredNames(source, base)
     check_source(source)  # an unknown format is a bug: fail before anything is written
     try:
+        before = source.state()
         sha256 = source.sha256()
         total_bytes = source.size
     except InputError as error:  # not a regular file
@@ -288,6 +298,8 @@ def _ingest_source(
             return FileResult(names.file, sha256, "already_ingested")
         result = FileResult(names.file, sha256, "loaded")
         _load(connection, source, names, games, report, keep_rejects, in_worker, result)
+        if source.state() != before:  # what was read is not what was hashed
+            raise InputError(_CHANGED.format(source.path))
         checkpoint()  # a stop dropped while the file was read: its rounds are not kept
         connection.execute("COMMIT")
     except InputError as error:
