@@ -62,6 +62,7 @@ __all__ = [
     "leading_cells",
     "read_csv_pair",
     "readable",
+    "swallowed_rows",
 ]
 
 
@@ -75,12 +76,15 @@ class BoundedLines:
 
     The reader sets :attr:`row_start` to the number of the line its next row starts on; that
     line is kept as :attr:`first`: of a row the csv module refuses (a quote left open swallows
-    the lines after it), the line that names its round."""
+    the lines after it), the line that names its round. The lines the row read after it are
+    kept as :attr:`rest` (their first :data:`RAW_TEXT_LIMIT` characters; a row holds at most
+    a cell's bound of them), so that each is rejected, naming its own round."""
 
     def __init__(self, handle: IO[str]):
         self.number = 0  # of the last line given
         self.row_start = 1
         self.first = ""  # the line numbered row_start, once given
+        self.rest: list[tuple[int, str]] = []  # the row's lines after its first: (number, text)
         self.cut = 0  # the number of the last line cut short, 0 if none was
         self._handle = handle
 
@@ -93,6 +97,10 @@ class BoundedLines:
                 line += "\n"
             if self.number == self.row_start:
                 self.first = line
+                if self.rest:
+                    self.rest = []
+            else:
+                self.rest.append((self.number, line[:RAW_TEXT_LIMIT]))
             yield line
 
     def _skip_rest(self) -> bool:
@@ -191,6 +199,31 @@ def leading_cells(text: str, delimiter: str = ",") -> list[str]:
     return cells[:-1]
 
 
+def swallowed_rows(
+    lines: BoundedLines, first: int, delimiter: str = ","
+) -> Iterator[tuple[int, list[str], str, str]]:
+    """Each line a row of line ``first`` read after its first line, as a row rejected of its
+    own: its number, its cells (those of its first thousand characters, without quote marks:
+    its round id), its text, and why. A quote left open on line ``first`` took the rows after it into its cell:
+    each of them is a reject naming its round, where its round loaded without them."""
+    last = lines.number
+    for number, line in lines.rest:
+        text = readable(line.rstrip("\r\n"))[0]
+        try:
+            with _field_limit():
+                cells = next(csv.reader([text[:1000]], delimiter=delimiter), [])
+        except csv.Error:
+            cells = []
+        if len(text) > 1000:
+            cells = cells[:-1]  # maybe cut
+        cells = [cell.replace('"', "") for cell in cells]  # the quote closed on the last line
+        problem = (
+            f"read into the row of line {first}: a quoted cell opened on line {first} runs to"
+            f" line {last}; this line is not read as a row"
+        )
+        yield number, cells, text, problem
+
+
 def csv_problem(error: csv.Error, first: int, last: int) -> str:
     """What a reject says of a row the csv module refused, read from line ``first`` to
     ``last`` (a row spans lines only from a quote left open on its first line)."""
@@ -249,15 +282,14 @@ def _stage(
             except StopIteration:
                 return
             except csv.Error as error:
-                text = readable(lines.first.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
-                leading = leading_cells(text)  # its first line's first cells name the round
-                cells = tuple(leading[index] if index < len(leading) else None for index in indexes)
-                problem = csv_problem(error, first, reader.line_num)
-                yield (first, *cells, text, False, False, problem)
+                yield from _refused(lines, indexes, csv_problem(error, first, reader.line_num))
                 continue
             problem = None
             if lines.cut >= first:
                 problem = f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
+            elif reader.line_num > first and len(row) != width:  # a quote left open
+                yield from _refused(lines, indexes, _spanned(first, reader.line_num, row, width))
+                continue
             elif len(row) == width:  # the common case
                 raw_text = ",".join(row)
                 if raw_text.isascii() and len(raw_text) <= RAW_TEXT_LIMIT:
@@ -281,6 +313,34 @@ def _stage(
         raise InputError(f"{name}: cannot be read as CSV ({error})") from None
     finally:
         connection.execute("COMMIT")
+
+
+def _refused(lines: BoundedLines, indexes: list[int], problem: str) -> Iterator[tuple]:
+    """Staged rows, rejected for ``problem``: the row the csv module refused (its first line's
+    first cells name its round), then each line it took after that one."""
+    text = readable(lines.first.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
+    yield (lines.row_start, *_cells_at(leading_cells(text), indexes), text, False, False, problem)
+    yield from _swallowed_staged(lines, indexes)
+
+
+def _swallowed_staged(lines: BoundedLines, indexes: list[int]) -> Iterator[tuple]:
+    """Staged rows, rejected: the lines a refused row took after its first (swallowed_rows)."""
+    for number, leading, text, problem in swallowed_rows(lines, lines.row_start):
+        yield (number, *_cells_at(leading, indexes), text, False, False, problem)
+
+
+def _cells_at(cells: list[str], indexes: list[int]) -> tuple[str | None, ...]:
+    """The cells at ``indexes`` (None past the row's end)."""
+    return tuple(cells[index] if index < len(cells) else None for index in indexes)
+
+
+def _spanned(first: int, last: int, row: list[str], width: int) -> str:
+    """Why a ``row`` read from line ``first`` to ``last`` is refused: its cells are not the
+    header's ``width``."""
+    return (
+        f"lines {first}-{last} read as one row (a quoted cell opened on line {first} runs to"
+        f" line {last}): {len(row)} cells under a header of {width}"
+    )
 
 
 def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> BatchReader:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -506,6 +507,44 @@ def test_a_csv_quote_never_closed_past_a_cell_s_bound_names_its_round_and_lines(
     )
     loaded = [record.round_id for record in records]
     assert loaded == ["C-1", *(f"C-{n}" for n in range(last, 601))]
+
+
+@pytest.mark.parametrize("closed_on", [6, None], ids=["closed three lines on", "never closed"])
+def test_a_quote_left_open_in_bets_csv_loads_no_round_without_the_bets_it_swallowed(
+    tmp_path, operator_config, make_round, closed_on
+):
+    """bets.csv: a quote opened on line 3 took the bets of the rows after it into its cell
+    (to a later quote, or to the cell's bound): the rounds of those bets loaded without them
+    and published short, the one reject naming line 3 alone. Each line taken is now a reject
+    of its round, which does not load; every round loads with all its bets, or not at all."""
+    rounds = [make_round(f"C-{n}") for n in range(1, 1201)]  # bets.csv past a cell's bound
+    for record in rounds:
+        record["bets"][0]["bet_id"] = record["round_id"] + "-B"
+    rounds_path, bets_path = write_csv_pair(tmp_path, rounds)
+    lines = bets_path.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2].replace(",", ',"', 1)  # C-2's bet opens a quote
+    if closed_on is not None:
+        lines[closed_on - 1] = lines[closed_on - 1].replace(",", '",', 1)
+    bets_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    records, rejects = read(Source(rounds_path, "csv", bets_path), operator_config)
+
+    assert all(len(record.bets) == 1 for record in records)  # none loaded short
+    first, *swallowed = rejects
+    assert (first.source_file, first.source_line, first.round_id) == (str(bets_path), 3, "C-2")
+    last = int(re.match(r"lines 3-(\d+) read as one row", first.message)[1])
+    assert last == closed_on or 300 < last < 1200  # the cell's bound met partway
+    assert [(taken.source_file, taken.source_line, taken.round_id) for taken in swallowed] == [
+        (str(bets_path), line, f"C-{line - 1}") for line in range(4, last + 1)
+    ]
+    assert all(
+        taken.message
+        == f"read into the row of line 3: a quoted cell opened on line 3 runs to line {last};"
+        " this line is not read as a row"
+        for taken in swallowed
+    )
+    loaded = [record.round_id for record in records]
+    assert loaded == ["C-1", *(f"C-{n}" for n in range(last, 1201))]
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,13 @@ import msgspec
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError, NotARegularFile
 from reporting.files import open_regular
-from reporting.ingest.csv_pair import BoundedLines, csv_problem, leading_cells, readable
+from reporting.ingest.csv_pair import (
+    BoundedLines,
+    csv_problem,
+    leading_cells,
+    readable,
+    swallowed_rows,
+)
 from reporting.ingest.jsonl import (
     check_repeated_keys,
     gunzipped,
@@ -226,6 +232,7 @@ def _csv_records(
                 problem = csv_problem(error, line, reader.line_num)
                 row = leading_cells(first, profile.delimiter)
                 yield from rounds.add(_Row(line, row, first, problem))
+                yield from _swallowed(rounds, lines, line, profile.delimiter)
                 continue
             if not row or row == [""]:
                 continue
@@ -240,6 +247,8 @@ def _csv_records(
             finished = rounds.add(_Row(line, row, raw, problem))
             if finished:
                 yield from finished
+            if problem is not None and reader.line_num > line:  # a quote left open
+                yield from _swallowed(rounds, lines, line, profile.delimiter)
         yield from rounds.flush()
     except UnicodeDecodeError as error:
         raise InputError(
@@ -249,6 +258,16 @@ def _csv_records(
         csv.field_size_limit(previous_limit)
         with suppress(ValueError):  # the file closed already (its reading stopped)
             text.detach()
+
+
+def _swallowed(
+    rounds: _Rounds, lines: BoundedLines, first: int, delimiter: str
+) -> Iterator[Round | RejectedLine]:
+    """The lines a row refused took after its first (a quote left open on line ``first``),
+    each a row of its round, rejected: a round they held is rejected, never loaded without
+    them."""
+    for number, cells, text, problem in swallowed_rows(lines, first, delimiter):
+        yield from rounds.add(_Row(number, cells, text, problem))
 
 
 def _row_problem(

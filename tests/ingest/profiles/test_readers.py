@@ -711,7 +711,9 @@ def test_a_profile_reads_a_tab_separated_export(tmp_path, config):
 
 def test_a_quote_never_closed_is_named_with_the_lines_it_swallowed(tmp_path, config):
     """One unclosed quote reads the rest of the file as one cell: the reject used to say only
-    "row of 17 cells under a header of 22", with nothing of the quote or the lines lost."""
+    "row of 17 cells under a header of 22", with nothing of the quote or the lines lost. Each
+    line it took is a reject of its own, naming its round: rounds F-3 and F-4 were lost
+    without a word."""
     path = flat(
         tmp_path / "bets.csv",
         f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-25.00,EUR,",
@@ -719,13 +721,23 @@ def test_a_quote_never_closed_is_named_with_the_lines_it_swallowed(tmp_path, con
         f"{ROUND_CELLS.replace('F-1', 'F-3')},F-3-B1,a,Banker,25.00,-25.00,EUR,",
         f"{ROUND_CELLS.replace('F-1', 'F-4')},F-4-B1,a,Banker,25.00,-25.00,EUR,",
     )
-    (first,), (reject,) = read(path, config, "flat-csv")
+    (first,), (reject, *swallowed) = read(path, config, "flat-csv")
     assert first.round_id == "F-1"
     assert (reject.source_line, reject.round_id) == (3, "F-2")
     assert reject.message == (
         "lines 3-5 read as one row (a quoted cell opened on line 3 runs to line 5): 17 cells"
         " under a header of 22"
     )
+    assert [(taken.source_line, taken.round_id, taken.message) for taken in swallowed] == [
+        (
+            line,
+            round_id,
+            "read into the row of line 3: a quoted cell opened on line 3 runs to line 5; this"
+            " line is not read as a row",
+        )
+        for line, round_id in ((4, "F-3"), (5, "F-4"))
+    ]
+    assert [taken.raw_text for taken in swallowed] == path.read_text().splitlines()[3:]
 
 
 def test_a_quote_never_closed_past_a_cell_s_bound_names_its_round_and_its_lines(tmp_path, config):
@@ -737,7 +749,7 @@ def test_a_quote_never_closed_past_a_cell_s_bound_names_its_round_and_its_lines(
         for n in range(1, 601)
     ]
     rows[1] = rows[1].replace(",F-2-B1,a,", ',F-2-B1,"a,')
-    records, (reject,) = read(flat(tmp_path / "bets.csv", *rows), config, "flat-csv")
+    records, (reject, *swallowed) = read(flat(tmp_path / "bets.csv", *rows), config, "flat-csv")
     assert (reject.source_line, reject.round_id, reject.report_month) == (3, "F-2", "2026-10")
     assert reject.raw_text == rows[1]
     last = int(re.search(r"^lines 3-(\d+) ", reject.message)[1])
@@ -746,8 +758,12 @@ def test_a_quote_never_closed_past_a_cell_s_bound_names_its_round_and_its_lines(
         f" {last}): a cell is longer than 65,536 characters"
     )
     assert 300 < last < 600  # the bound met partway
-    # The rows after the swallowed lines load; line L holds round F-(L-1).
+    # The rows after the swallowed lines load; line L holds round F-(L-1). Each swallowed
+    # line is a reject of its round (they were lost without a word).
     assert [record.round_id for record in records] == ["F-1", *(f"F-{n}" for n in range(last, 601))]
+    assert [(taken.source_line, taken.round_id) for taken in swallowed] == [
+        (line, f"F-{line - 1}") for line in range(4, last + 1)
+    ]
 
 
 def test_a_rejected_flat_csv_round_keeps_its_month_in_its_game_s_time_zone(tmp_path, config):
