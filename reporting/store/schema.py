@@ -27,6 +27,7 @@ from reporting.store.faults import (
     database_fault,
     on_read_only_media,
 )
+from reporting.store.shape import check_shape
 from reporting.store.sql import (
     APPLICATION_ID,
     SCHEMA,
@@ -269,7 +270,7 @@ def _open_where_it_is(path: Path, where_it_is: _WhereItIs, wait: float) -> sqlit
                 f" this release reads version {SCHEMA_VERSION}, and bringing a store to it"
                 " writes the file; copy it to writable storage and give the copy as --db"
             )
-        _check_schema(connection, path)
+        _check_schema(connection, path, writable=False)
         connection.execute("PRAGMA query_only = 1")
     return connection
 
@@ -497,8 +498,10 @@ def _made_by_an_earlier_release(version: int, tables: set[str]) -> bool:
     return required is not None and set(required) <= tables
 
 
-def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
-    """Refuse a store whose tables are not all there (after creation or upgrade)."""
+def _check_schema(connection: sqlite3.Connection, path: Path, *, writable: bool = True) -> None:
+    """Refuse a store whose tables are not all there (after creation or upgrade), or whose
+    shape is not the schema's (:func:`reporting.store.shape.check_shape`: an index it lacks
+    is made again when ``writable``)."""
     version = schema_version(connection)
     missing = set(TABLES) - _tables(connection)
     if version != SCHEMA_VERSION or missing:
@@ -507,6 +510,7 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> None:
             f" missing {', '.join(sorted(missing)) or 'nothing'}); run `baccarat-report ingest`"
             " into a new file first"
         )
+    check_shape(connection, path, writable=writable)
 
 
 #: The columns that make a round's content: the same round loaded twice agrees on all of

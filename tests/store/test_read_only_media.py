@@ -223,6 +223,27 @@ def test_a_store_of_an_earlier_release_is_refused_it_cannot_be_upgraded_there(ar
     assert rows(older / "store.sqlite", "PRAGMA user_version") == [(SCHEMA_VERSION - 1,)]
 
 
+def test_a_store_lacking_an_index_is_refused_where_it_cannot_be_made_again(archive, tmp_path):
+    """Writable, a store whose index was dropped gets it made again; read where it is, it
+    cannot, and is refused in one line (a month read without it took without end)."""
+    folder, _ = archive
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    shutil.copy(folder / "store.sqlite", damaged / "store.sqlite")
+    dropped = sqlite3.connect(damaged / "store.sqlite")
+    dropped.execute("DROP INDEX bets_by_bet_id")
+    dropped.commit()
+    dropped.close()
+    refused = export_from(damaged, tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"baccarat-report: {tmp_path / 'mount' / 'store.sqlite'}: index bets_by_bet_id is"
+        " missing (dropped by another program or by hand), and the store is read where it is:"
+        " copy it to writable storage and give the copy as --db (the index is made again"
+        " there)\n"
+    )
+
+
 def test_a_link_to_a_snapshot_is_read_with_the_transactions_of_its_wal(archive, tmp_path):
     """SQLite keeps the -wal beside the file a link names: looked for beside the link, none was
     found, and the store was read as immutable without its last transactions (exit 0)."""

@@ -9,7 +9,7 @@ import sys
 import pytest
 import sqlite_utils
 from children import warm_run
-from helpers import run_main
+from helpers import rows, run_main
 
 from reporting.errors import InputError, NotOurDatabase
 from reporting.store.announced import loaded_through, unannounced_rounds
@@ -978,3 +978,81 @@ def test_every_column_of_cents_utc_time_or_month_says_so_to_a_person_browsing(tm
         if column not in DESCRIPTIONS[name][1]
     ]
     assert unsaid == []
+
+
+def _damaged(tmp_path, *statements: str):
+    """A store of one round, then changed by ``statements`` as another program would."""
+    tmp_path.mkdir(exist_ok=True)
+    db = tmp_path / "store.sqlite"
+    connect(db).close()
+    other = sqlite3.connect(db)
+    other.execute(
+        "INSERT INTO ingest_log (file_name, file_sha256, file_size, format, ingested_at)"
+        " VALUES ('log.jsonl', 'x', 1, 'jsonl', '2026-11-01T00:00:00Z')"
+    )
+    other.execute(
+        "INSERT INTO rounds (round_id, game_id, table_id, settled_at, report_month, status,"
+        " player_cards, banker_cards, ingest_id, source_line) VALUES ('R-1', 'g', 't',"
+        " '2026-10-03T18:40:00Z', '2026-10', 'settled', 'QS QH', '6H 5C', 1, 1)"
+    )
+    for statement in statements:
+        other.execute(statement)
+    other.commit()
+    other.close()
+    return db
+
+
+def _indexes(db) -> dict[str, str]:
+    """The store's indexes of its own (not a primary key's), by name: their statements."""
+    return dict(
+        rows(db, "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql NOT NULL")
+    )
+
+
+def test_every_index_the_schema_makes_is_made_again_when_dropped(tmp_path):
+    """A store whose indexes were dropped by another program: each is made again as the
+    schema makes it when the store is opened (a month read without bets_by_bet_id looked for
+    each of its bets among every bet of the store, and a stop could not end it)."""
+    whole = _indexes(_damaged(tmp_path / "whole"))
+    assert {"bets_by_bet_id", "rounds_by_month", "rounds_by_game_month"} <= whole.keys()
+    db = _damaged(tmp_path, *(f"DROP INDEX {name}" for name in whole))
+    assert _indexes(db) == {}
+    connect(db).close()
+    assert _indexes(db) == whole
+    assert rows(db, "SELECT round_id FROM rounds") == [("R-1",)]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            "ALTER TABLE rounds RENAME COLUMN settled_at TO settled_time",
+            "table rounds has no column settled_at",
+        ),
+        ("ALTER TABLE bets DROP COLUMN placed_at", "table bets has no column placed_at"),
+    ],
+)
+def test_a_store_whose_column_was_renamed_or_dropped_is_refused_naming_it(tmp_path, change, said):
+    db = _damaged(tmp_path, change)
+    with pytest.raises(InputError) as refused:
+        connect(db)
+    assert str(refused.value) == (
+        f"{db}: {said}: the store was changed by another program or by hand; use a copy from"
+        " before the change"
+    )
+
+
+def test_a_store_holding_a_trigger_is_refused_naming_it(tmp_path):
+    """A trigger runs inside the tool's own writes: one that refused every finding stopped
+    verify with a traceback."""
+    db = _damaged(
+        tmp_path,
+        "CREATE TRIGGER no_findings BEFORE INSERT ON findings BEGIN SELECT RAISE(ABORT, 'no'); END",
+    )
+    with pytest.raises(InputError) as refused:
+        connect(db)
+    assert str(refused.value) == (
+        f"{db}: holds trigger no_findings, which baccarat-report never makes: it was added by"
+        " another program or by hand; remove it (DROP TRIGGER no_findings) or use a copy from"
+        " before it"
+    )

@@ -1,0 +1,89 @@
+"""The store's shape held to the schema this release makes (:data:`reporting.store.sql.SCHEMA`),
+each time it is opened: a store changed by hand or by another program fails in one line that
+names what is wrong, before a command reads or writes a row, never with a traceback halfway
+(a column renamed), a wait without end (an index dropped: each bet of a month looked for
+among every bet of the store) or a write refused (a trigger on the findings).
+
+- each table's columns must all be there, by name (a store upgraded from an earlier release
+  may hold more);
+- each index of the schema must be there: one dropped is made again, when the store may be
+  written (it holds nothing but what its table holds); read where it is, the store is refused;
+- no trigger: the tool makes none, and one would run inside the tool's own writes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import cache
+from pathlib import Path
+
+from reporting.errors import InputError
+from reporting.store.sql import SCHEMA, TABLES
+
+__all__ = ["check_shape"]
+
+
+class _Shape:
+    """The tables' columns and the indexes' statements of :data:`SCHEMA`, as SQLite made them."""
+
+    def __init__(self) -> None:
+        made = sqlite3.connect(":memory:")
+        try:
+            made.executescript(SCHEMA)
+            self.columns = {table: _columns(made, table) for table in TABLES}
+            self.indexes = dict(
+                made.execute(
+                    "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL"
+                )
+            )
+        finally:
+            made.close()
+
+
+@cache
+def _shape() -> _Shape:
+    return _Shape()
+
+
+def _columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
+    return tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
+
+
+def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -> None:
+    """Refuse (InputError, naming ``path`` and what is wrong) a store whose tables lack a
+    column of the schema or that holds a trigger; make again an index of the schema it lacks
+    when ``writable``, else refuse it too. The store's tables are all there (the caller has
+    checked)."""
+    shape = _shape()
+    for table, expected in shape.columns.items():
+        missing = [column for column in expected if column not in _columns(connection, table)]
+        if missing:
+            raise InputError(
+                f"{path}: table {table} has no column {', '.join(missing)}: the store was"
+                " changed by another program or by hand; use a copy from before the change"
+            )
+    triggers = [
+        name
+        for (name,) in connection.execute(
+            "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name"
+        )
+    ]
+    if triggers:
+        raise InputError(
+            f"{path}: holds trigger {', '.join(triggers)}, which baccarat-report never makes:"
+            f" it was added by another program or by hand; remove it (DROP TRIGGER"
+            f" {triggers[0]}) or use a copy from before it"
+        )
+    present = {
+        name
+        for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")
+    }
+    lacking = [name for name in shape.indexes if name not in present]
+    if lacking and not writable:
+        raise InputError(
+            f"{path}: index {', '.join(lacking)} is missing (dropped by another program or by"
+            " hand), and the store is read where it is: copy it to writable storage and give"
+            " the copy as --db (the index is made again there)"
+        )
+    for name in lacking:
+        connection.execute(shape.indexes[name])
