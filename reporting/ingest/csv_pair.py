@@ -204,8 +204,9 @@ def swallowed_rows(
 ) -> Iterator[tuple[int, list[str], str, str]]:
     """Each line a row of line ``first`` read after its first line, as a row rejected of its
     own: its number, its cells (those of its first thousand characters, without quote marks:
-    its round id), its text, and why. A quote left open on line ``first`` took the rows after it into its cell:
-    each of them is a reject naming its round, where its round loaded without them."""
+    its round id), its text, and why. A quote left open on line ``first`` took the rows after
+    it into its cell: each of them is a reject naming its round, where its round loaded
+    without them."""
     last = lines.number
     for number, line in lines.rest:
         text = readable(line.rstrip("\r\n"))[0]
