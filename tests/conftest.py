@@ -23,6 +23,14 @@ from reporting.errors import forget_stop
 
 SAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
 
+# A suite started in the background by a shell without job control (`make test &` in a
+# script, a scheduler's sh -c '... &') inherits SIGINT ignored, and so would every command
+# its tests start: a Ctrl-C they send themselves would never come, and the tests of what a
+# stop does would fail (ten of them did). Each worker takes Python's own handler back, which
+# its children start with as a terminal's Ctrl-C finds them.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 @pytest.fixture(scope="session")
 def operator_config() -> OperatorConfig:

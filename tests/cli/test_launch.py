@@ -283,3 +283,22 @@ def test_a_second_stop_on_its_way_with_the_first_is_let_be():
         [sys.executable, "-c", TWO_AT_ONCE], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert (run.returncode, run.stdout, run.stderr) == (0, "SIGHUP\n", "")
+
+
+def test_the_tests_of_a_stop_hold_in_a_suite_started_with_sigint_ignored():
+    """A suite started in the background by a shell without job control inherits SIGINT
+    ignored, and passed it to each command its tests ran: ten tests of what a Ctrl-C does
+    failed, the Ctrl-C never coming (tests/conftest.py takes Python's handler back)."""
+    one = test_a_ctrl_c_while_the_command_is_imported_ends_in_one_line.__name__
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    launcher = (
+        "import signal, subprocess, sys\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        f"sys.exit(subprocess.run({[*command, f'{Path(__file__).relative_to(ROOT)}::{one}']!r})"
+        ".returncode)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", launcher], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert "1 passed" in run.stdout
