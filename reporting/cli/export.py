@@ -13,7 +13,13 @@ from typing import Annotated
 
 import typer
 
-from reporting.cli.common import DEFAULT_DB, EXIT_FINDINGS, DbOption
+from reporting.cli.common import (
+    DEFAULT_DB,
+    DEFAULT_DB_WAIT,
+    EXIT_FINDINGS,
+    DbOption,
+    DbWaitOption,
+)
 from reporting.cli.logs import drop_log_file, log_file_path
 from reporting.errors import InputError
 
@@ -31,6 +37,7 @@ def export_command(
         typer.Option("--month", metavar="YYYY-MM", help="Only this reporting month. Default: all."),
     ] = None,
     db: DbOption = DEFAULT_DB,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
 ) -> None:
     """Write rounds, bets and findings as Parquet (report_month=/game_id=/table_id=
     partitions) for DuckDB, Spark or pandas; exit 1 if the period has no rounds."""
@@ -51,7 +58,7 @@ def export_command(
                 f"{option} {path} is inside --parquet {parquet}, which the export replaces"
                 " whole: keep it outside"
             )
-    connection = connect(db, create=False, read_only=True)
+    connection = connect(db, create=False, wait=db_wait, read_only=True)
     try:
         with database_errors(db):
             result = export_parquet(connection, parquet, month=month)

@@ -12,9 +12,11 @@ import typer
 from reporting import __version__
 from reporting.cli.common import (
     DB_ENVVAR,
+    DEFAULT_DB_WAIT,
     EXIT_FINDINGS,
     EXIT_OK,
     ConfigOption,
+    DbWaitOption,
     JsonOption,
     load_publishing_config,
     log_where_from,
@@ -92,6 +94,7 @@ def rules_command(
         ),
     ] = ...,  # type: ignore[assignment]
     db: FiguresDbOption = None,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     as_of: Annotated[
         str | None,
         typer.Option(
@@ -116,7 +119,14 @@ def rules_command(
         raise InputError(f"--out {out}: not a folder")
     with database_errors(db) if db is not None else nullcontext():
         written, warnings = _write_sheets(
-            games, languages, formats, out, db, as_of, as_json, publisher=operator.operator
+            games,
+            languages,
+            formats,
+            out,
+            (db, db_wait),
+            as_of,
+            as_json,
+            publisher=operator.operator,
         )
     _report(written, warnings, out, as_json)
     # A page that states something missing or in doubt is a finding of the run: exit 1.
@@ -128,7 +138,7 @@ def _write_sheets(
     languages: tuple[str, ...] | None,
     formats: tuple[str, ...],
     out: Path,
-    db: Path | None,
+    store: tuple[Path | None, float],
     as_of: str | None,
     as_json: bool,
     *,
@@ -143,7 +153,7 @@ def _write_sheets(
     from reporting.presentation.documents import render_game_documents, write_documents
     from reporting.store.schema import read_unchanged
 
-    connection = _connect(db)
+    connection = _connect(*store)
     pages: list[RenderedPage] = []
     days: dict[str, date] = {}
     warnings: list[str] = []
@@ -179,13 +189,14 @@ def _write_sheets(
     return [_file_entry(document, days[document.game_id]) for document in documents], warnings
 
 
-def _connect(db: Path | None) -> sqlite3.Connection | None:
-    """The round-log database of ``--db``, if given (it must exist)."""
+def _connect(db: Path | None, wait: float) -> sqlite3.Connection | None:
+    """The round-log database of ``--db``, if given (it must exist), waiting ``wait`` seconds
+    for another process's lock (``--db-wait``)."""
     if db is None:
         return None
     from reporting.store.schema import connect
 
-    return connect(db, create=False, read_only=True)
+    return connect(db, create=False, wait=wait, read_only=True)
 
 
 def _file_entry(document: WrittenDocument, day: date) -> dict:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from reporting.cli.common import DEFAULT_DB, DbOption
+from reporting.cli.common import DEFAULT_DB, DEFAULT_DB_WAIT, DbOption, DbWaitOption
 from reporting.cli.failures import STOP_SIGNALS
 from reporting.cli.logs import command_logger
 from reporting.errors import InputError, printable
@@ -47,10 +47,11 @@ _CANNOT_LISTEN = {
 }
 
 
-def datasette_app(path: Path) -> Any:
+def datasette_app(path: Path, wait: float = DEFAULT_DB_WAIT) -> Any:
     """The Datasette instance over the store at ``path`` (checked, and brought to this schema
-    version, first: the views and foreign keys are the newest schema's; one on a read-only
-    file system is read where it is), with the hooks of :mod:`reporting.cli.serve_plugin`."""
+    version, first, waiting ``wait`` seconds for another process's lock: the views and foreign
+    keys are the newest schema's; one on a read-only file system is read where it is), with
+    the hooks of :mod:`reporting.cli.serve_plugin`."""
     from datasette.app import Datasette  # imported here: only this command needs it
     from datasette.plugins import pm
 
@@ -59,7 +60,7 @@ def datasette_app(path: Path) -> Any:
     from reporting.store.query_bounds import MAX_CSV_MB, TIME_LIMIT_MS
     from reporting.store.schema import IMMUTABLE, connect, read_only_query
 
-    connect(path, create=False, read_only=True).close()
+    connect(path, create=False, wait=wait, read_only=True).close()
     if not pm.is_registered(serve_plugin):
         pm.register(serve_plugin, name="baccarat-report")
     datasette = Datasette(
@@ -104,6 +105,7 @@ def serve_command(
     port: Annotated[
         int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on.")
     ] = 8001,
+    db_wait: DbWaitOption = DEFAULT_DB_WAIT,
 ) -> None:
     """Browse the store in a web browser (Datasette, read only): findings with their round,
     bet and cards, void rounds, money per table and day."""
@@ -111,7 +113,7 @@ def serve_command(
 
     from reporting.store.query_bounds import bound_sqlite_heap
 
-    app = datasette_app(db)  # a signal up to here stops the store's upgrade, if any
+    app = datasette_app(db, db_wait)  # a signal up to here stops the store's upgrade, if any
     server = uvicorn.Server(uvicorn.Config(app.app(), log_level="warning"))
     with _stopped_by_signals(server) as signals:
         sockets = _listen(host, port)

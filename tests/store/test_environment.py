@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import counts, rows
+from helpers import counts, rows, run_main
 
 from reporting.errors import (
     DatabaseBusy,
@@ -323,6 +323,71 @@ def test_an_ingest_waits_for_a_held_lock_up_to_its_wait_then_says_so(
     )
     assert str(caught.value).endswith("or allow a longer wait (--db-wait SECONDS)")  # which
     assert counts(db)["ingest_log"] == 0
+
+
+def test_every_command_that_reads_a_store_takes_the_wait_its_lock_message_names():
+    """A store held locked past the wait says "allow a longer wait (--db-wait SECONDS)":
+    export, rules and serve said so without taking the option."""
+    from typer.main import get_command
+
+    from reporting.cli import app
+
+    commands = get_command(app).commands
+    options = {
+        name: {option for parameter in command.params for option in parameter.opts}
+        for name, command in commands.items()
+    }
+    with_a_store = {name for name, given in options.items() if "--db" in given}
+    assert {"export", "rules", "serve", "verify", "ingest"} <= with_a_store
+    assert [name for name in sorted(with_a_store) if "--db-wait" not in options[name]] == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "--parquet", "{tmp}/copy"],
+        ["rules", "--game", "live-baccarat-it", "--lang", "it", "--format", "html", "--out",
+         "{tmp}/sheets", "--config", "{config}"],
+    ],
+    ids=["export", "rules"],
+)  # fmt: skip
+def test_export_and_rules_wait_for_a_held_lock_as_db_wait_says(
+    tmp_path, sample_config_path, command
+):
+    db = tmp_path / "store.sqlite"
+    connect(db).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_EXCLUSIVELY, str(db)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        started = time.monotonic()
+        result = run_main(
+            *(part.format(tmp=tmp_path, config=sample_config_path) for part in command),
+            *("--db", str(db), "--db-wait", "0.3"),
+        )
+        waited = time.monotonic() - started
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.returncode == 2, result.stderr
+    assert 0.25 <= waited < 10
+    assert result.stderr == (
+        f"baccarat-report: {db}: another process held the database locked for more than 0.3 s;"
+        " run again when it ends, or allow a longer wait (--db-wait SECONDS)\n"
+    )
+
+
+#: Hold the store ``sys.argv[1]`` locked against readers too, until killed.
+HOLD_EXCLUSIVELY = """\
+import sqlite3, sys, time
+holder = sqlite3.connect(sys.argv[1], isolation_level=None)
+holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+holder.execute("BEGIN EXCLUSIVE")
+holder.execute("DELETE FROM ingest_months")
+print("locked", flush=True)
+time.sleep(120)
+"""
 
 
 def test_an_ingest_that_waits_less_than_the_lock_is_held_loads_when_it_is_released(
