@@ -191,12 +191,17 @@ def leading_cells(text: str, delimiter: str = ",") -> list[str]:
     """The whole cells at the start of the first line of a row the csv module refused (its
     first thousand characters, the last cell dropped as maybe cut), so that the row's reject
     still names its round."""
+    return _first_cells(text, delimiter)[:-1]
+
+
+def _first_cells(text: str, delimiter: str) -> list[str]:
+    """The cells of a line's first thousand characters (none if the csv module refuses them):
+    what names the round of a line that could not be read as a row."""
     try:
         with _field_limit():
-            cells = next(csv.reader([text[:1000]], delimiter=delimiter), [])
+            return next(csv.reader([text[:1000]], delimiter=delimiter), [])
     except csv.Error:
         return []
-    return cells[:-1]
 
 
 def swallowed_rows(
@@ -207,21 +212,16 @@ def swallowed_rows(
     its round id), its text, and why. A quote left open on line ``first`` took the rows after
     it into its cell: each of them is a reject naming its round, where its round loaded
     without them."""
-    last = lines.number
+    problem = (
+        f"read into the row of line {first}: a quoted cell opened on line {first} runs to"
+        f" line {lines.number}; this line is not read as a row"
+    )
     for number, line in lines.rest:
         text = readable(line.rstrip("\r\n"))[0]
-        try:
-            with _field_limit():
-                cells = next(csv.reader([text[:1000]], delimiter=delimiter), [])
-        except csv.Error:
-            cells = []
+        cells = _first_cells(text, delimiter)
         if len(text) > 1000:
             cells = cells[:-1]  # maybe cut
         cells = [cell.replace('"', "") for cell in cells]  # the quote closed on the last line
-        problem = (
-            f"read into the row of line {first}: a quoted cell opened on line {first} runs to"
-            f" line {last}; this line is not read as a row"
-        )
         yield number, cells, text, problem
 
 

@@ -56,7 +56,8 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
     checked)."""
     shape = _shape()
     for table, expected in shape.columns.items():
-        missing = [column for column in expected if column not in _columns(connection, table)]
+        present = _columns(connection, table)
+        missing = [column for column in expected if column not in present]
         if missing:
             raise InputError(
                 f"{path}: table {table} has no column {', '.join(missing)}: the store was"
@@ -74,11 +75,11 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
             f" it was added by another program or by hand; remove it (DROP TRIGGER"
             f" {triggers[0]}) or use a copy from before it"
         )
-    present = {
+    indexes = {
         name
         for (name,) in connection.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")
     }
-    lacking = [name for name in shape.indexes if name not in present]
+    lacking = [name for name in shape.indexes if name not in indexes]
     if lacking and not writable:
         raise InputError(
             f"{path}: index {', '.join(lacking)} is missing (dropped by another program or by"
