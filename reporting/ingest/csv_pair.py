@@ -43,6 +43,7 @@ from reporting.ingest.limits import (
     past_round_bounds,
     round_past_bound,
 )
+from reporting.ingest.sniff import refuse_binary
 from reporting.ingest.sources import BatchReader, Source, UnreadFields, batched
 from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
@@ -131,6 +132,11 @@ def _open_csv(path: Path, required: tuple[str, ...], known: tuple[str, ...]) -> 
     except OSError as error:
         reason = error.strerror
         raise InputError(f"{path}: cannot be read ({reason})") from None
+    try:
+        refuse_binary(str(path), binary, gzipped=False)
+    except BaseException:
+        binary.close()
+        raise
     # A byte that is not UTF-8 spoils its row, not the file: keep it as a surrogate escape
     # here and reject the row (see readable). utf-8-sig: a byte order mark is skipped.
     handle = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="surrogateescape", newline="")

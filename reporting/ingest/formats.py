@@ -15,6 +15,7 @@ from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
 from reporting.ingest.jsonl import WIDE_TEXT, read_jsonl, read_jsonl_gz, wide_text
 from reporting.ingest.profiles.readers import read_profiled
+from reporting.ingest.sniff import binary_kind, head_of
 from reporting.ingest.sources import BatchReader, Source
 from reporting.records import CSV_PAIR
 
@@ -99,25 +100,28 @@ _GZIP_MAGIC = b"\x1f\x8b"
 
 
 def content_problem(path: Path) -> str | None:
-    """Why a file whose name says plain text cannot be read as such, from its first bytes, or
-    None: gzip data (named ``.jsonl`` instead of ``.jsonl.gz``), or UTF-16 or UTF-32 text.
+    """Why a round log's file cannot be read as its name promises, from its first bytes, or
+    None: gzip data under a plain-text name (``.jsonl`` instead of ``.jsonl.gz``), UTF-16 or
+    UTF-32 text, or no text at all (an archive, compressed data or a document:
+    :func:`~reporting.ingest.sniff.binary_kind`, of a gzipped file's decompressed bytes).
     Each would be read line by line into rejects, and its last line taken for one still being
-    written: said at once instead, for a file that loads only once renamed or saved again."""
+    written: said at once instead, for a file that loads only once renamed, unpacked or saved
+    again."""
     found = format_of_file(path)
-    if found is None or found.gzip:
+    if found is None:
         return None
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(4)
-    except OSError:
+    head = head_of(path)
+    if head is None:
         return None  # the reader says why
+    if found.gzip:
+        return binary_kind(head, gzipped=True)
     if head.startswith(_GZIP_MAGIC):
         if found.pairing is None:
             return f"gzip data under a plain-text name: name it {path.name}.gz to have it read"
         return f"gzip data: a {found.label} file is read as plain text; decompress it"
-    if wide_text(head):
+    if wide_text(head[:4]):
         return WIDE_TEXT
-    return None
+    return binary_kind(head)
 
 
 def expected_formats() -> str:

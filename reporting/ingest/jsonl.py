@@ -51,6 +51,7 @@ from reporting.ingest.limits import (
     SKIP_CHUNK_BYTES,
 )
 from reporting.ingest.profiles.json_stream import too_deep
+from reporting.ingest.sniff import refuse_binary
 from reporting.ingest.sources import BatchReader, Source, UnreadFields, batched, raw_text
 from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import (
@@ -101,6 +102,7 @@ def read_jsonl(
         raise InputError(f"{name}: cannot be read ({reason})") from None
     with raw_handle:
         handle: IO[bytes] = gunzipped(raw_handle, name) if gzipped else raw_handle
+        refuse_binary(name, handle, gzipped=gzipped)
         try:
             unread = UnreadFields()
             records = _records(handle, name, games, unread)
@@ -428,7 +430,8 @@ def refuse_if_cut(name: str, number: int, data: bytes) -> None:
     good. A last line that is whole JSON but no good record (an exporter that ends its file
     without a newline) is a reject like any other line. A last line holding a NUL byte but at
     its end is no text at all: said so, not as a file still being written (a binary file in
-    the inbox was waited for at every run)."""
+    the inbox was waited for at every run); a last line of NULs alone is said as what it
+    may be, an upload's room made ahead, or damage."""
     if data[-1:] != b"\n" and len(data) < MAX_LINE_BYTES and not _whole_json(data):
         if b"\0" in data.rstrip(b"\0"):  # an upload's room made ahead is zeros at its end
             raise InputError(
@@ -436,6 +439,13 @@ def refuse_if_cut(name: str, number: int, data: bytes) -> None:
                 " newline: the file is not text (a program or an archive named as a round"
                 " log?), and it will not load at a later run; nothing of it was loaded: take"
                 " it out of the inbox"
+            )
+        if not data.strip(b"\0"):
+            raise InputError(
+                f"{name}:{number}: the last line is NUL bytes alone, without a newline: room"
+                " an upload made ahead and has not filled yet, or a damaged file; nothing of"
+                " it was loaded (it loads at a later run once its writer has filled it; take it"
+                " out of the inbox if it stays so)"
             )
         raise InputError(
             f"{name}:{number}: the last line has no newline and is not whole JSON: the file"

@@ -54,6 +54,7 @@ from reporting.ingest.limits import (
 from reporting.ingest.profiles.json_stream import TOO_DEEP, Element, array_elements, too_deep
 from reporting.ingest.profiles.mapping import CSV_ROWS, RecordMapper
 from reporting.ingest.profiles.model import Profile
+from reporting.ingest.sniff import refuse_binary
 from reporting.ingest.sources import BatchReader, Source, batched, raw_text
 from reporting.ingest.validation import RecordError, RoundValidator, shown
 from reporting.records import RejectedLine, RejectReason, Round
@@ -81,6 +82,7 @@ def read_profiled(source: Source, games: Mapping[str, GameSpec], size: int) -> B
     with raw_handle:
         gzipped = source.path.name.lower().endswith(".gz")
         handle: IO[bytes] = gunzipped(raw_handle, name) if gzipped else raw_handle
+        refuse_binary(name, handle, gzipped=gzipped)
         records = _RECORDS[source.format](handle, name, profile, games)
         try:
             yield from batched(records, raw_handle.tell, size, name)

@@ -1,0 +1,126 @@
+"""What a file's first bytes say it holds when it is no text at all: an archive, compressed
+data or a document, given or dropped in an inbox under a round log's name.
+
+Read line by line, such a file was a pile of rejects, and its last line (a tar's padding of
+NULs, or a compressed stream's bytes) was taken for a file still being written, to load at
+the next run: it never would. It is refused at once instead, in one line saying what it is
+and what to do, before a line of it is read.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from reporting.errors import InputError
+
+__all__ = ["HEAD_BYTES", "binary_kind", "head_of", "refuse_binary"]
+
+#: Bytes of a file's start looked at: a tar header's mark ends at byte 265. Every mark below
+#: holds a byte no round log's text begins with (a control character, a NUL, a byte that is
+#: no UTF-8) or is a run no header or record begins with (bzip2's ``BZh91AY&SY``, ``%PDF-``).
+HEAD_BYTES = 512
+
+
+@dataclass(frozen=True)
+class _Signature:
+    """A kind of file, by the bytes at an offset of its start, and what to do with one."""
+
+    offset: int
+    mark: re.Pattern[bytes]
+    what: str
+    remedy: str
+
+
+_TAKE_OUT = "take the round logs out of it ({tool}) and load those"
+_DECOMPRESS = "decompress it ({tool})"
+_EXPORT = "export the round log itself (JSON Lines or CSV)"
+
+_SIGNATURES = (
+    _Signature(0, re.compile(rb"\x1f\x8b"), "gzip data", _DECOMPRESS.format(tool="gunzip")),
+    _Signature(
+        257, re.compile(rb"ustar(\x0000|  \x00)"), "a tar archive", _TAKE_OUT.format(tool="tar -xf")
+    ),
+    _Signature(
+        0,
+        re.compile(rb"PK(\x03\x04|\x05\x06)"),
+        "a zip archive (or an Office document)",
+        _TAKE_OUT.format(tool="unzip"),
+    ),
+    _Signature(
+        0,
+        re.compile(rb"BZh[1-9](1AY&SY|\x17rE8P\x90)"),
+        "bzip2 data",
+        _DECOMPRESS.format(tool="bunzip2"),
+    ),
+    _Signature(0, re.compile(rb"\xfd7zXZ\x00"), "xz data", _DECOMPRESS.format(tool="unxz")),
+    _Signature(0, re.compile(rb"\x28\xb5\x2f\xfd"), "zstd data", _DECOMPRESS.format(tool="unzstd")),
+    _Signature(
+        0, re.compile(rb"7z\xbc\xaf\x27\x1c"), "a 7-Zip archive", _TAKE_OUT.format(tool="7z x")
+    ),
+    _Signature(0, re.compile(rb"Rar!\x1a\x07"), "a RAR archive", _TAKE_OUT.format(tool="unrar x")),
+    _Signature(0, re.compile(rb"%PDF-"), "a PDF document", _EXPORT),
+    _Signature(
+        0,
+        re.compile(rb"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"),
+        "an old Office document (.xls, .doc)",
+        _EXPORT,
+    ),
+    _Signature(0, re.compile(rb"SQLite format 3\x00"), "an SQLite database", _EXPORT),
+    _Signature(0, re.compile(rb"\x7fELF"), "a program (ELF)", "take it out of the inbox"),
+)
+
+
+def binary_kind(head: bytes, *, gzipped: bool = False) -> str | None:
+    """What the first bytes of a file (``head``; of its decompressed text if ``gzipped``) say
+    it is when it is no round log, as a message's words, or None.
+
+    >>> binary_kind(b"PK\\x03\\x04...")
+    'a zip archive (or an Office document), not a round log: ... take the round logs out of it (unzip) and give those'
+    """
+    for signature in _SIGNATURES:
+        if signature.mark.match(head, signature.offset) is None:
+            continue
+        if gzipped and signature.what == "gzip data":
+            return (
+                "gzip data compressed twice (gzip inside gzip), not a round log: nothing of it"
+                " was loaded, and it will not load as it is; decompress it once (gunzip),"
+                " keeping its name's .gz"
+            )
+        what = f"{signature.what} compressed with gzip" if gzipped else signature.what
+        return (
+            f"{what}, not a round log: nothing of it was loaded, and it will not load as it"
+            f" is; {signature.remedy}"
+        )
+    return None
+
+
+def head_of(path: Path) -> bytes | None:
+    """The first :data:`HEAD_BYTES` bytes of the file, decompressed if its name ends in
+    ``.gz``; None where they cannot be read (its reader says why)."""
+    try:
+        with path.open("rb") as handle:
+            if not path.name.lower().endswith(".gz"):
+                return handle.read(HEAD_BYTES)
+            with gzip.GzipFile(fileobj=handle) as text:
+                return text.read(HEAD_BYTES)
+    except (OSError, EOFError, zlib.error):
+        return None
+
+
+def refuse_binary(name: str, handle: IO[bytes], *, gzipped: bool) -> None:
+    """Raise the one-line :class:`~reporting.errors.InputError` of a file whose first bytes
+    (peeked from the buffered ``handle``, read from nowhere else) say it is an archive,
+    compressed data or a document (:func:`binary_kind`). Bytes that cannot be read are left
+    to the reader, which says why."""
+    try:
+        head = handle.peek(HEAD_BYTES)[:HEAD_BYTES]  # type: ignore[attr-defined]
+    except (OSError, EOFError, zlib.error):
+        return
+    kind = binary_kind(head, gzipped=gzipped)
+    if kind is not None:
+        raise InputError(f"{name}: {kind}")
