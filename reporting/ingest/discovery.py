@@ -84,6 +84,13 @@ class UnreadFile:
         return f"{self.path}: {self.reason}"
 
 
+#: Why an entry listed is not read when it is gone by the time it is looked at (taken away or
+#: renamed by its writer): nothing to read and nothing to say of it, so it is left out of the
+#: files said unread (it was listed as "no such file", or as one that "cannot be read (no
+#: permission)", and the month exited 1 for a file that no longer was).
+_GONE = "no such file"
+
+
 def _not_regular(path: Path) -> str | None:
     """Why ``path`` cannot be read as a file (a dangling link, a FIFO, ...), or None."""
     try:
@@ -91,7 +98,7 @@ def _not_regular(path: Path) -> str | None:
     except FileNotFoundError:
         if path.is_symlink():
             return "a symbolic link to nothing (its target does not exist)"
-        return "no such file"
+        return _GONE
     except OSError as error:
         return f"cannot be examined ({error.strerror})"
     if not stat.S_ISREG(status.st_mode):
@@ -162,7 +169,7 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
     sources = []
     for path in paths:
         if path.is_dir():
-            for candidate in sorted(entry for entry in path.rglob("*") if entry.is_file()):
+            for candidate in _files(path):
                 if _entry_problem(candidate) is not None or _outside(candidate, path.resolve()):
                     continue  # listed by unread_files, or by unreadable_entries
                 layout = profile.reads(candidate.name)
@@ -248,7 +255,8 @@ def discover_inbox(
         claimed.add(path)
         problem = _entry_problem(path)
         if problem is not None:
-            unread.append(UnreadFile(path, problem))
+            if problem != _GONE:
+                unread.append(UnreadFile(path, problem))
             continue
         layout = rule.profile.reads(path.name)
         if layout is None:
@@ -305,7 +313,8 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     for path in _entries(folder):
         problem = _entry_problem(path)
         if problem is not None:
-            unread.append(UnreadFile(path, problem))
+            if problem != _GONE:
+                unread.append(UnreadFile(path, problem))
             continue
         found = format_of_file(path)
         if found is None:
@@ -331,7 +340,7 @@ def unreadable_entries(folder: Path) -> list[UnreadFile]:
     names it is not asked to read)."""
     inside = folder.resolve()
     found = ((path, _entry_problem(path) or _link_out(path, inside)) for path in _entries(folder))
-    return [UnreadFile(path, problem) for path, problem in found if problem is not None]
+    return [UnreadFile(path, problem) for path, problem in found if problem not in (None, _GONE)]
 
 
 def _link_out(path: Path, inside: Path) -> str | None:
@@ -356,7 +365,8 @@ def _entry_problem(path: Path) -> str | None:
                 else "a folder that cannot be listed (no permission): its files are not read"
             )
         elif problem is None and not os.access(path, os.R_OK):
-            problem = "a file that cannot be read (no permission)"
+            gone = not os.path.lexists(path)
+            problem = _GONE if gone else "a file that cannot be read (no permission)"
         elif problem is None:
             problem = content_problem(path)
     return problem
@@ -391,15 +401,26 @@ def _hidden(path: Path, inbox: Path) -> bool:
 def _entries(folder: Path) -> list[Path]:
     """Every entry below ``folder`` but the folders, in path order; links not followed into
     folders (a link to a folder is listed as the entry it is), and a folder that cannot be
-    listed (no permission) listed as the entry it is too."""
+    listed (no permission) listed as the entry it is too. A folder taken away while it was
+    walked (an upload client's folder of parts) is not: there is nothing left to read or say
+    (a walk that met it stopped the whole run with a FileNotFoundError)."""
     found = []
     unlisted: list[OSError] = []
     for root, folders, files in os.walk(folder, onerror=unlisted.append):
         base = Path(root)
         found.extend(base / name for name in files)
         found.extend(base / name for name in folders if (base / name).is_symlink())
-    found.extend(Path(error.filename) for error in unlisted if error.filename)
+    found.extend(
+        Path(error.filename)
+        for error in unlisted
+        if error.filename and not isinstance(error, FileNotFoundError)
+    )
     return sorted(found)
+
+
+def _files(folder: Path) -> list[Path]:
+    """The files below ``folder`` (links to files among them), in path order."""
+    return [path for path in _entries(folder) if path.is_file()]
 
 
 def _sources_in_folder(
@@ -412,7 +433,7 @@ def _sources_in_folder(
     with ``Bets.csv`` too) is refused, or added to ``unpaired`` when given (an inbox: its
     other half may be on its way, and the other logs load)."""
     sources: list[Source] = []
-    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    files = _files(folder)
     by_name: dict[tuple[Path, str], list[Path]] = {}  # (folder, name in lower case): files
     for path in files:
         by_name.setdefault((path.parent, path.name.lower()), []).append(path)
@@ -435,9 +456,7 @@ def _sources_in_folder(
         problem = _pair_problem(name, (main, mains), (companion, companions))
         others = companions if name == main else mains
         if problem is None:
-            why = next(filter(None, map(_entry_problem, others)), None)
-            if why is not None:
-                problem = f"its other half, {others[0].name}, cannot be read: {why}"
+            problem = _other_half_problem(others)
         if problem is not None:
             if unpaired is None:
                 raise InputError(f"{candidate}: {problem}")
@@ -445,6 +464,15 @@ def _sources_in_folder(
         elif name == main:
             sources.append(Source(candidate, found.name, companions[0]))
     return sources
+
+
+def _other_half_problem(others: list[Path]) -> str | None:
+    """Why the other half of a pair, found beside a file when its folder was listed, cannot
+    be read now, or None (one taken away since has no pair yet)."""
+    why = next(filter(None, map(_entry_problem, others)), None)
+    if why == _GONE:
+        return f"no {others[0].name} beside it to pair with yet"
+    return None if why is None else f"its other half, {others[0].name}, cannot be read: {why}"
 
 
 def _pair_problem(

@@ -302,3 +302,66 @@ def test_a_log_whose_bytes_are_not_the_plain_text_its_name_says_is_named_at_once
         discover_sources([inbox / "rounds.csv"])
     with pytest.raises(InputError, match=r"rounds\.csv: its other half, bets\.csv, cannot be"):
         discover_sources([inbox])
+
+
+def test_an_entry_taken_away_while_the_inbox_is_listed_is_neither_read_nor_said(
+    tmp_path, monkeypatch
+):
+    """An upload client's folder of parts taken away while the inbox was walked stopped the
+    whole run with a FileNotFoundError; a file taken away (or renamed) between the listing and
+    the look at it was said unread, "no such file" or "cannot be read (no permission)", and
+    the month exited 1 for a file that no longer was. Neither is there to read or to say."""
+    import shutil
+
+    inbox = tmp_path / "inbox"
+    (inbox / "parts").mkdir(parents=True)
+    (inbox / "parts" / "a.jsonl").write_text("{}\n", encoding="utf-8")
+    (inbox / "good.jsonl").write_text("{}\n", encoding="utf-8")
+    (inbox / "renamed.jsonl").write_text("{}\n", encoding="utf-8")
+    (inbox / "pair").mkdir()
+    (inbox / "pair" / "rounds.csv").write_text("round_id\n", encoding="utf-8")
+    (inbox / "pair" / "bets.csv").write_text("round_id\n", encoding="utf-8")
+    real_scandir = os.scandir
+
+    class Listed:  # a folder's entries, read whole, as os.scandir's iterator gives them
+        def __init__(self, entries):
+            self.entries = iter(entries)
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            return next(self.entries)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    def scandir(path="."):  # the writer takes the folder of parts away once the inbox is read
+        with real_scandir(path) as listing:
+            entries = Listed(list(listing))
+        if str(path) == str(inbox):
+            shutil.rmtree(inbox / "parts", ignore_errors=True)
+        return entries
+
+    real_access = os.access
+
+    def access(path, mode, **kwargs):  # the file goes once the folder is listed
+        if str(path).endswith(("renamed.jsonl", "bets.csv")):
+            for gone in (inbox / "renamed.jsonl", inbox / "pair" / "bets.csv"):
+                gone.unlink(missing_ok=True)
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "access", access)
+    sources, unread = discover_inbox(inbox, [])
+    assert [source.path.name for source in sources] == ["good.jsonl"]
+    assert [(item.path.name, item.reason) for item in unread] == [
+        ("rounds.csv", "no bets.csv beside it to pair with yet")
+    ]
+    shutil.rmtree(inbox / "pair")
+    (inbox / "parts").mkdir()
+    (inbox / "parts" / "b.jsonl").write_text("{}\n", encoding="utf-8")
+    assert [source.path.name for source in discover_sources([inbox])] == ["good.jsonl"]
