@@ -15,6 +15,7 @@ lets it through (``keep_unknown_bet_types``), verify reports it as ``unverified_
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -80,6 +81,25 @@ def _text(value: Any, name: str, path: FieldPath) -> str | None:
     if kind is msgspec.Raw:
         return bytes(value).decode()
     raise RecordError(_BAD, f"{name} ({path}) is {shown(value)}, not a text or a number")
+
+
+def _code(value: Any, name: str, path: FieldPath) -> str | None:
+    """A code (a status, a bet type) read as text, as :func:`_text` reads it; but a JSON
+    number written with a fraction or an exponent that is a whole number (``1.0``, ``9e0``)
+    reads as that number (``1``, ``9``), as a profile's codes are written. JSON tells no
+    integer from a float: a feed's ``9.0`` was a code no list held (a void round read as
+    settled where a profile lists its void codes alone), and its ``1.0`` a bet of a type
+    no one knew (an unverified bet, where ``1`` is the Player bet)."""
+    text = _text(value, name, path)
+    if type(value) is not msgspec.Raw or text is None:
+        return text
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return text
+    if number.is_finite() and number.adjusted() < 19 and number == number.to_integral_value():
+        return str(int(number))
+    return text
 
 
 class RecordMapper:
@@ -252,7 +272,7 @@ class RecordMapper:
         if "status" not in self._round:
             return "settled", None
         path = self._path("status")
-        status = _text(self._value(record, "status"), "status", path)  # type: ignore[arg-type]
+        status = _code(self._value(record, "status"), "status", path)  # type: ignore[arg-type]
         if status is None:
             raise RecordError(_MISSING, f"required field status ({path}) is missing")
         if status in self._void:
@@ -345,7 +365,7 @@ class RecordMapper:
         if type(account) is not str or not account:
             account = self._bet_text(account, "account", index, required=True)
         if type(given) is not str or not given:
-            given = self._bet_text(given, "type", index, required=True)
+            given = self._bet_text(given, "type", index, required=True, code=True)
         bet_type = self._bet_types.get(given, given)  # type: ignore[arg-type]
         if offered is not None and bet_type is not given and bet_type not in offered:
             self._not_offered(given, bet_type, index, offered)
@@ -406,9 +426,12 @@ class RecordMapper:
         text = self._cents_texts[cents] = format_cents(cents)
         return text
 
-    def _bet_text(self, value: Any, name: str, index: int, *, required: bool) -> str | None:
+    def _bet_text(
+        self, value: Any, name: str, index: int, *, required: bool, code: bool = False
+    ) -> str | None:
         path = self._bet[name][0] if name in self._bet else None
-        text = _text(value, f"bets[{index}].{name}", path)  # type: ignore[arg-type]
+        read = _code if code else _text
+        text = read(value, f"bets[{index}].{name}", path)  # type: ignore[arg-type]
         if text is None and required:
             raise RecordError(_MISSING, f"required field bets[{index}].{name} ({path}) is missing")
         return text

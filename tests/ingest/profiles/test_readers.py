@@ -573,6 +573,39 @@ def test_a_numeric_feed_page_reads_codes_suit_rank_cards_seconds_and_cents(tmp_p
     assert (second.status, second.void_reason, second.player_cards) == ("void", "dealer error", "")
 
 
+def test_a_feed_s_code_written_as_a_whole_number_with_a_fraction_reads_as_that_number(
+    tmp_path, config
+):
+    """JSON tells no integer from a float: a feed's ``"code": 1.0`` was kept as a bet of type
+    '1.0' (unverified, where 1 is the Player bet), and ``"state": 9.0`` was a status no list
+    held (read as settled by a profile that lists its void codes alone). A whole number reads
+    as its code however written; a fraction, or a number past any code, stays as given."""
+    page = {"page": 1, "pages": 1, "count": 2, "data": [
+        {"id": "N-1", "table": "LB-DK-01", "game": "live-baccarat-dk", "settled": 1791052841,
+         "state": "STATE", "cards": {"player": ["H9", "S13"], "banker": ["D5", "C2"]},
+         "wagers": [{"id": f"N-1-B{n}", "acct": "a", "code": f"CODE{n}", "amount": 5000,
+                     "win": 0, "cur": "DKK"} for n in range(4)]},
+        {"id": "N-2", "table": "LB-DK-01", "game": "live-baccarat-dk", "settled": 1791052841,
+         "state": "VOID", "voidReason": "dealer error", "cards": {"player": [], "banker": []},
+         "wagers": [{"id": "N-2-B1", "acct": "a", "code": 2, "amount": 5000, "win": 5000,
+                     "cur": "DKK"}]},
+    ]}  # fmt: skip
+    text = json.dumps(page).replace('"STATE"', "1.0").replace('"VOID"', "9e0")
+    for n, code in enumerate(("1.0", "20E-1", "1.5", "1e999999999")):
+        text = text.replace(f'"CODE{n}"', code)
+    path = tmp_path / "page.json"
+    path.write_text(text, encoding="utf-8")
+    (first, second), rejects = read(path, config, "numeric-feed")
+    assert rejects == []
+    assert [bet.bet_type for bet in first.bets] == ["player", "banker", "1.5", "1e999999999"]
+    assert (first.status, second.status, second.void_reason) == ("settled", "void", "dealer error")
+    builtin = (DATA_FOLDER / "numeric-feed.toml").read_text(encoding="utf-8")
+    void_only = tmp_path / "void-only.toml"
+    void_only.write_text(builtin.replace('settled = ["1"]\n', ""), encoding="utf-8")
+    (_, second), rejects = read(path, config, str(void_only))
+    assert (rejects, second.status) == ([], "void")
+
+
 FLAT_HEADER = "Round,Table,Shoe,Hand,Opened,Closed,Settled,Outcome,Void reason,P1,P2,P3,B1,B2,B3,Bet,Account,Bet type,Stake,Net win,Currency,Placed"  # fmt: skip
 
 
