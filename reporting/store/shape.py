@@ -5,7 +5,13 @@ names what is wrong, before a command reads or writes a row, never with a traceb
 among every bet of the store) or a write refused (a trigger on the findings).
 
 - each table's columns must all be there, by name (a store upgraded from an earlier release
-  may hold more);
+  may hold more), each as the schema makes it: its type, NOT NULL, its place in the primary
+  key; and each table STRICT. A table made again without them (by a tool that copies tables,
+  or by hand) takes a NULL stake or text in a number's column, and a command met it as a
+  traceback halfway (``int + NoneType``);
+- each JSON text of the files' log (the fields not read, the months already stored) must be
+  JSON: SQLite's JSON functions stop a whole statement at one that is not ("malformed JSON",
+  a traceback). The log holds a row per file loaded: reading it all is cheap;
 - each index of the schema must be there: one dropped is made again, when the store may be
   written (it holds nothing but what its table holds); read where it is, the store is refused;
 - no trigger: the tool makes none, and one would run inside the tool's own writes.
@@ -17,7 +23,7 @@ import sqlite3
 from functools import cache
 from pathlib import Path
 
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.store.sql import SCHEMA, TABLES
 
 __all__ = ["check_shape"]
@@ -31,6 +37,7 @@ class _Shape:
         try:
             made.executescript(SCHEMA)
             self.columns = {table: _columns(made, table) for table in TABLES}
+            self.definitions = {table: _definitions(made, table) for table in TABLES}
             self.indexes = dict(
                 made.execute(
                     "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL"
@@ -49,6 +56,23 @@ def _columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
     return tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
 
 
+def _definitions(connection: sqlite3.Connection, table: str) -> dict[str, tuple[str, int, int]]:
+    """Each column of the table: its declared type, whether NOT NULL, its place in the key."""
+    return {
+        name: (kind.upper(), notnull, key)
+        for _, name, kind, notnull, _, key in connection.execute(f"PRAGMA table_info({table})")
+    }
+
+
+def _said(definition: tuple[str, int, int]) -> str:
+    kind, notnull, key = definition
+    return " ".join(filter(None, (kind, "NOT NULL" if notnull else "", "KEY" if key else "")))
+
+
+#: The JSON texts of the files' log, each NULL or JSON.
+_JSON_COLUMNS = ("fields_not_read", "duplicate_months")
+
+
 def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -> None:
     """Refuse (InputError, naming ``path`` and what is wrong) a store whose tables lack a
     column of the schema or that holds a trigger; make again an index of the schema it lacks
@@ -63,6 +87,8 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
                 f"{path}: table {table} has no column {', '.join(missing)}: the store was"
                 " changed by another program or by hand; use a copy from before the change"
             )
+    _check_definitions(connection, path, shape)
+    _check_json(connection, path)
     triggers = [
         name
         for (name,) in connection.execute(
@@ -88,3 +114,43 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
         )
     for name in lacking:
         connection.execute(shape.indexes[name])
+
+
+def _check_definitions(connection: sqlite3.Connection, path: Path, shape: _Shape) -> None:
+    """Refuse a table made again otherwise than by the schema: a column of another type, one
+    that takes NULL or is out of its key, or a table not STRICT."""
+    strict = {
+        name: flag
+        for _, name, kind, _, _, flag in connection.execute("PRAGMA main.table_list")
+        if kind == "table"
+    }
+    for table, expected in shape.definitions.items():
+        if strict and not strict.get(table):  # (no table_list before SQLite 3.37)
+            raise InputError(
+                f"{path}: table {table} is not STRICT, as baccarat-report makes it (it was made"
+                " again by another program or by hand, and takes any value in any column); use"
+                " a copy from before the change"
+            )
+        present = _definitions(connection, table)
+        for column, definition in expected.items():
+            if present[column] != definition:
+                raise InputError(
+                    f"{path}: column {table}.{column} is {_said(present[column])}, where"
+                    f" baccarat-report makes it {_said(definition)}: the table was made again"
+                    " by another program or by hand; use a copy from before the change"
+                )
+
+
+def _check_json(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a files' log holding a JSON text that is not JSON, naming its file."""
+    for column in _JSON_COLUMNS:
+        found = connection.execute(
+            f"SELECT file_name FROM ingest_log WHERE {column} IS NOT NULL"
+            f" AND NOT json_valid({column}) LIMIT 1"
+        ).fetchone()
+        if found is not None:
+            raise InputError(
+                f"{path}: the files' log holds, for {printable(found[0])}, {column} that is not"
+                " JSON (baccarat-report writes it as JSON): it was changed by another program or"
+                " by hand; use a copy from before the change"
+            )

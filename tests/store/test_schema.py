@@ -1056,3 +1056,67 @@ def test_a_store_holding_a_trigger_is_refused_naming_it(tmp_path):
         " another program or by hand; remove it (DROP TRIGGER no_findings) or use a copy from"
         " before it"
     )
+
+
+def _remade(table: str, definition: str) -> list[str]:
+    """Statements that make ``table`` again as ``definition`` (a copy tool's or a person's
+    rebuild), its rows kept, foreign keys off."""
+    return [
+        "PRAGMA foreign_keys = OFF",
+        f"ALTER TABLE {table} RENAME TO old_{table}",
+        definition,
+        f"INSERT INTO {table} SELECT * FROM old_{table}",
+        f"DROP TABLE old_{table}",
+    ]
+
+
+_BETS_LOOSE = """CREATE TABLE bets (round_id TEXT NOT NULL, bet_id TEXT NOT NULL,
+    account TEXT NOT NULL, bet_type TEXT NOT NULL, stake_cents INTEGER, payout_cents INTEGER
+    NOT NULL, currency TEXT NOT NULL, placed_at TEXT, source_line INTEGER NOT NULL,
+    PRIMARY KEY (round_id, bet_id)) {options}"""
+
+
+@pytest.mark.parametrize(
+    ("definition", "said"),
+    [
+        (
+            _BETS_LOOSE.format(options="WITHOUT ROWID"),
+            "table bets is not STRICT, as baccarat-report makes it (it was made again by another"
+            " program or by hand, and takes any value in any column)",
+        ),
+        (
+            _BETS_LOOSE.format(options="STRICT, WITHOUT ROWID"),
+            "column bets.stake_cents is INTEGER, where baccarat-report makes it INTEGER NOT NULL:"
+            " the table was made again by another program or by hand",
+        ),
+        (
+            _BETS_LOOSE.replace("stake_cents INTEGER,", "stake_cents TEXT NOT NULL,").format(
+                options="STRICT, WITHOUT ROWID"
+            ),
+            "column bets.stake_cents is TEXT NOT NULL, where baccarat-report makes it INTEGER"
+            " NOT NULL: the table was made again by another program or by hand",
+        ),
+    ],
+)
+def test_a_table_made_again_otherwise_than_by_the_schema_is_refused_naming_it(
+    tmp_path, definition, said
+):
+    """A table made again without STRICT or a NOT NULL (by a tool that copies tables, or by
+    hand) took a NULL stake, and verify met it as a traceback halfway (int + NoneType)."""
+    db = _damaged(tmp_path, *_remade("bets", definition))
+    with pytest.raises(InputError) as refused:
+        connect(db)
+    assert str(refused.value) == f"{db}: {said}; use a copy from before the change"
+
+
+def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_file(tmp_path):
+    """SQLite's JSON functions stop a whole statement at one text that is not JSON: verify
+    ended in a traceback ("malformed JSON")."""
+    db = _damaged(tmp_path, "UPDATE ingest_log SET duplicate_months = '[1,2'")
+    with pytest.raises(InputError) as refused:
+        connect(db)
+    assert str(refused.value).startswith(f"{db}: the files' log holds, for ")
+    assert str(refused.value).endswith(
+        ", duplicate_months that is not JSON (baccarat-report writes it as JSON): it was"
+        " changed by another program or by hand; use a copy from before the change"
+    )
