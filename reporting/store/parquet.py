@@ -40,6 +40,7 @@ from reporting.files import (
     repair_folder_swap,
     swap_in_folder,
 )
+from reporting.store.damage import damaged, quoted
 from reporting.store.schema import read_unchanged
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
@@ -335,7 +336,23 @@ def _batches(cursor: sqlite3.Cursor, schema: pa.Schema) -> Iterator[pa.Table]:
         for index, field in enumerate(schema):
             values = [row[index] for row in rows]
             if field.type == _TIME:
-                arrays.append(pa.array(values, pa.string()).cast(_TIME))
+                try:
+                    arrays.append(pa.array(values, pa.string()).cast(_TIME))
+                except pa.ArrowInvalid:  # a time ingest stores in no such form
+                    raise _no_time(schema, rows, index) from None
             else:
                 arrays.append(pa.array(values, field.type))
         yield pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _no_time(schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
+    """The error naming the first of ``rows`` whose value at ``index`` (a time column) Arrow
+    reads as no time, and its round."""
+    name = schema.field(index).name
+    for row in rows:
+        try:
+            pa.array([row[index]], pa.string()).cast(_TIME)
+        except pa.ArrowInvalid:
+            round_id = row[schema.get_field_index("round_id")]
+            return damaged(round_id, f"a {name} that is no time ({quoted(row[index])})")
+    return InputError(f"a {name} of the store is no time")

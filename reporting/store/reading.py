@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from reporting.records import FINDING_SEVERITY, Bet, Finding, Round, Severity, severity_rank
+from reporting.store.damage import damaged
 
 __all__ = ["SourceFiles", "read_findings", "read_rounds", "read_shoes", "source_files"]
 
@@ -125,7 +126,13 @@ def _with_bets(
             bets_round, group = next(groups, (None, None))
         else:
             bets = []
-        yield Round(*row[:_INGEST_ID], bets), files[row[_INGEST_ID]]
+        found = files.get(row[_INGEST_ID])
+        if found is None:  # the file's row deleted from the log, foreign keys off
+            raise damaged(
+                round_id,
+                f"no file it was loaded from (file {row[_INGEST_ID]} of the files' log is gone)",
+            )
+        yield Round(*row[:_INGEST_ID], bets), found
 
 
 #: Some tables' rounds of a period (the games' ids as a JSON array, then the scope's

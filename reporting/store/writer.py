@@ -28,6 +28,7 @@ from reporting.ingest.limits import MAX_ROUNDS_APART
 from reporting.ingest.sources import RowBatch
 from reporting.ingest.validation import shown
 from reporting.records import Bet, RejectedLine, RejectReason, Round
+from reporting.store.damage import damaged
 from reporting.store.schema import BET_CONTENT_FIELDS, ROUND_CONTENT_FIELDS, stored_round_content
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ class BatchWriter:
             inserted = self.connection.executemany(self._insert_round, rounds).rowcount
             months = Counter(map(_month_of, rounds))
             if inserted != len(rounds):
-                bets, kept_out = self._drop_stored(rounds, bets, rejects)
+                bets, kept_out = self._drop_stored(rounds, bets, rejects, inserted)
                 months -= Counter(_month_of(row) for row in rounds if row[_ROUND_ID] in kept_out)
             self.connection.executemany(_INSERT_BET, bets)
             for month, count in months.items():
@@ -236,10 +237,15 @@ class BatchWriter:
         )
 
     def _drop_stored(
-        self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine]
+        self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine], inserted: int
     ) -> tuple[list[tuple], set[str]]:
         """The bets of the rounds just inserted; the rounds that were not (stored before this
-        batch, by an earlier file or earlier in this one) are duplicates, or conflicts."""
+        batch, by an earlier file or earlier in this one) are duplicates, or conflicts.
+
+        A round stored under this file's number and line that was not inserted now is a
+        round whose file's row was deleted from the log (foreign keys off), its number
+        taken again by this file: the store was changed by hand, and said so (its bets
+        failed the bets' primary key, a traceback)."""
         connection = self.connection
         given = {row[_ROUND_ID]: row for row in rounds}
         stored = connection.execute(
@@ -252,6 +258,13 @@ class BatchWriter:
             for round_id, ingest_id, source_line, month in stored
             if (ingest_id, source_line) != (self.ingest_id, given[round_id][_SOURCE_LINE])
         ]  # the rest: this very row, inserted now
+        if len(given) - len(earlier) != inserted:
+            ours = next(row[0] for row in stored if row[1] == self.ingest_id)
+            raise damaged(
+                ours,
+                f"a file number, {self.ingest_id}, that the files' log does not hold (its row"
+                " was deleted, and the file loaded now took its number)",
+            )
         kept_out = {round_id for round_id, *_ in earlier}
         bets_of: dict[str, list[Bet]] = {round_id: [] for round_id in kept_out}
         for bet in bets:

@@ -45,13 +45,13 @@ from reporting.engine.bets import (
     facts_read,
     resolve_bet,
 )
-from reporting.engine.cards import parse_cards
 from reporting.engine.facts import RoundFacts
 from reporting.engine.games import ExclusiveGroups, GameSpec, placed_in_time
 from reporting.engine.money import format_cents
-from reporting.engine.rules import Outcome, resolve_round
+from reporting.engine.rules import Outcome
 from reporting.records import Bet, Finding, FindingKind, Round
 from reporting.store.reading import SourceFiles
+from reporting.verify.stored import stored_outcome
 
 __all__ = [
     "CHECKS",
@@ -217,7 +217,7 @@ class CheckContext(msgspec.Struct, frozen=True, gc=False):
             return cls(files, None, cache)
         return cls(
             files,
-            resolve_round(parse_cards(round.player_cards), parse_cards(round.banker_cards)),
+            stored_outcome(round.round_id, round.player_cards, round.banker_cards),
             cache,
         )
 

@@ -39,8 +39,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
-from reporting.engine.cards import parse_cards
-from reporting.engine.rules import Outcome, Winner, resolve_round
+from reporting.engine.rules import Outcome, Winner
+from reporting.verify.stored import stored_outcome
 
 if TYPE_CHECKING:  # the roads import this module: a rule sheet loads no store, nor sqlite3
     import sqlite3
@@ -256,7 +256,7 @@ def summarize_shoe(
             continue
         hand = known.pop(round.round_id, None)
         if hand is None:
-            hand = encode_outcome(resolve_round(parse_cards(player), parse_cards(banker)))
+            hand = encode_outcome(stored_outcome(round.round_id, player, banker))
         tally.hands.append(hand)
     return [tally.summary() for tally in tallies.values() if tally.in_scope]
 

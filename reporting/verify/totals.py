@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reporting.engine.rules import Outcome, Winner
+from reporting.ingest.validation import MAX_CENTS
 from reporting.records import Round
+from reporting.store.damage import damaged
 
 __all__ = ["BetTotals", "TableCounts", "Totals"]
 
@@ -89,10 +91,12 @@ class Totals:
             totals = by_type.get(bet.bet_type)
             if totals is None:
                 totals = self.bet_type(round.game_id, bet.bet_type)
-            stake = bet.stake_cents
+            stake, payout = bet.stake_cents, bet.payout_cents
+            if stake >= MAX_CENTS or payout >= MAX_CENTS:  # ingest stores none
+                raise _past_bound(round.round_id, stake, payout)
             totals.bets += 1
             totals.stakes += stake
-            totals.payouts += bet.payout_cents
+            totals.payouts += payout
             staked[bet.bet_type] = staked.get(bet.bet_type, 0) + stake
         for bet_type, stake in staked.items():
             by_type[bet_type].round_stake_squares += stake * stake
@@ -112,3 +116,8 @@ class Totals:
             totals.stakes += their_bets.stakes
             totals.payouts += their_bets.payouts
             totals.round_stake_squares += their_bets.round_stake_squares
+
+
+def _past_bound(round_id: str, stake: int, payout: int) -> Exception:
+    amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
+    return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")

@@ -1,0 +1,41 @@
+"""What a command reads of the store that ingest cannot have stored, said in one line as a
+store changed by another program or by hand (the sqlite3 shell, a tool that copies tables),
+naming the round: never a traceback halfway through a month. Each reader checks what it
+relies on where it reads it (a round's cards where its deal is resolved, a bet's amounts where
+they are added up, a round's file where it is looked up), at no cost to a store as ingest
+wrote it; a store whose shape is not the schema's is refused before
+(:mod:`reporting.store.shape`).
+"""
+
+from __future__ import annotations
+
+from reporting.errors import InputError, printable
+
+__all__ = ["damaged", "quoted", "said"]
+
+#: Characters of a stored value or of an error a message quotes (a hand of a million cards).
+_QUOTED = 80
+
+
+def said(text: str) -> str:
+    """``text`` as a message quotes it: on one line, cut short past :data:`_QUOTED`."""
+    if len(text) <= _QUOTED:
+        return printable(text)
+    return f"{printable(text[:_QUOTED])}... ({len(text):,} characters)"
+
+
+def quoted(text: str) -> str:
+    """A stored value as a message quotes it: in quotes, cut short past :data:`_QUOTED`."""
+    if len(text) <= _QUOTED:
+        return printable(repr(text))
+    return f"{printable(repr(text[:_QUOTED]))}... ({len(text):,} characters)"
+
+
+def damaged(round_id: str, what: str) -> InputError:
+    """The one-line error of a stored round holding ``what`` (in words), which ingest does
+    not store."""
+    return InputError(
+        f"the store holds round {said(round_id)} with {what}: ingest stores no such round,"
+        " so the store was changed by another program or by hand; use a copy from before the"
+        " change"
+    )

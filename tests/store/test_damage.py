@@ -1,0 +1,150 @@
+"""A store whose values were changed by another program or by hand, in ways ingest never
+writes: each command that reads such a value stops in one line naming the round and what it
+holds (exit 2), where each met it as a traceback halfway through a month. (A store whose shape
+is not the schema's is refused when opened: tests/store/test_schema.py.)"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from helpers import bet_record as bet
+from helpers import round_record, run_main, store_records
+
+from reporting.config.loader import OperatorConfig
+from reporting.errors import InputError
+from reporting.figures.audit import money_and_activity
+from reporting.records import Month
+from reporting.store.load import ingest
+from reporting.store.parquet import export_parquet
+from reporting.store.schema import connect
+from reporting.verify.run import verify
+
+CHANGED = (
+    ": ingest stores no such round, so the store was changed by another program or by hand;"
+    " use a copy from before the change"
+)
+
+
+@pytest.fixture
+def store(tmp_path):
+    connection = connect(tmp_path / "store.sqlite")
+    store_records(
+        connection,
+        [
+            round_record("R-1", bet("R-1", "B-1")),
+            round_record("R-2", bet("R-2", "B-2"), shoe_id="S-1"),
+        ],
+        file_name="october.jsonl",
+    )
+    yield connection
+    connection.close()
+
+
+def _changed(connection: sqlite3.Connection, statement: str) -> None:
+    connection.execute("PRAGMA foreign_keys = OFF")
+    connection.execute(statement)
+    connection.commit()
+    connection.execute("PRAGMA foreign_keys = ON")
+
+
+@pytest.mark.parametrize(
+    ("statement", "said"),
+    [
+        (
+            "UPDATE rounds SET player_cards = 'ZZ QH' WHERE round_id = 'R-2'",
+            "the store holds round R-2 with cards it cannot deal (player 'ZZ QH', banker"
+            " '5D 2C': bad card code 'ZZ': suit must be one of S H D C or ♠ ♥ ♦ ♣)",
+        ),
+        (
+            "UPDATE rounds SET player_cards = 'QS' WHERE round_id = 'R-2'",
+            "the store holds round R-2 with cards it cannot deal (player 'QS', banker '5D 2C':"
+            " the player hand holds 1 cards; a hand holds 2 or 3)",
+        ),
+        (
+            "UPDATE rounds SET player_cards = '" + "QS " * 200 + "QS' WHERE round_id = 'R-2'",
+            "the store holds round R-2 with cards it cannot deal (player 'QS QS QS QS QS QS QS QS"
+            " QS QS QS QS QS QS QS QS QS QS QS QS QS QS QS QS QS QS QS'... (602 characters),"
+            " banker '5D 2C': the player hand holds 201 cards; a hand holds 2 or 3)",
+        ),
+        (
+            "UPDATE bets SET stake_cents = 9223372036854775807 WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a bet of stake 9,223,372,036,854,775,807 cents and"
+            " payout 0, where ingest takes amounts below 100,000,000,000,000 cents",
+        ),
+        (
+            "DELETE FROM ingest_log",
+            "the store holds round R-1 with no file it was loaded from (file 1 of the files' log"
+            " is gone)",
+        ),
+    ],
+)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_verify_stops_at_a_stored_round_ingest_never_writes_naming_it(
+    store, operator_config: OperatorConfig, statement, said, jobs
+):
+    _changed(store, statement)
+    with pytest.raises(InputError) as refused:
+        verify(store, operator_config, "2026-10", jobs=jobs)
+    assert str(refused.value) == said + CHANGED
+    assert store.execute("SELECT count(*) FROM findings").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("column", ["settled_at", "started_at"])
+def test_export_stops_at_a_stored_time_that_is_no_time_naming_its_round(store, tmp_path, column):
+    _changed(store, f"UPDATE rounds SET {column} = 'yesterday' WHERE round_id = 'R-2'")
+    with pytest.raises(InputError) as refused:
+        export_parquet(store, tmp_path / "copy")
+    assert str(refused.value) == (
+        f"the store holds round R-2 with a {column} that is no time ('yesterday')" + CHANGED
+    )
+    assert not (tmp_path / "copy").exists()
+
+
+def test_the_audit_figures_stop_at_a_settled_time_that_is_no_time(store, operator_config):
+    """The month's money and activity by local day: the local hour of 'yesterday' was NULL,
+    and the figures a traceback (None[:10])."""
+    _changed(store, "UPDATE rounds SET settled_at = '' WHERE round_id = 'R-1'")
+    game = operator_config.games["live-baccarat-it"]
+    with pytest.raises(InputError) as refused:
+        money_and_activity(store, game, Month.parse("2026-10"))
+    assert (
+        str(refused.value)
+        == "the store holds round R-1 with a settled_at that is no time ('')" + CHANGED
+    )
+
+
+def test_a_file_loaded_after_the_files_log_lost_its_rows_is_refused_naming_the_round(
+    tmp_path, operator_config, make_round
+):
+    """The log's rows deleted (foreign keys off), the next file took the first one's number,
+    and its rounds' bets failed the bets' primary key: a traceback. The file is not loaded."""
+    import json
+
+    from reporting.ingest.sources import Source
+
+    log = tmp_path / "october.jsonl"
+    log.write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        assert ingest(connection, [Source(log, "jsonl")], operator_config).failed == []
+        _changed(connection, "DELETE FROM ingest_log")
+        (failed,) = ingest(connection, [Source(log, "jsonl")], operator_config).failed
+        assert failed.error == (
+            "the store holds round R-1 with a file number, 1, that the files' log does not hold"
+            " (its row was deleted, and the file loaded now took its number)" + CHANGED
+        )
+        assert connection.execute("SELECT count(*) FROM ingest_log").fetchone() == (0,)
+    finally:
+        connection.close()
+
+
+def test_the_command_says_it_in_one_line_and_exits_2(tmp_path, store):
+    _changed(store, "UPDATE rounds SET banker_cards = '' WHERE round_id = 'R-1'")
+    process = run_main("verify", "--db", "store.sqlite", "--month", "2026-10", cwd=tmp_path)
+    assert process.returncode == 2
+    assert "Traceback" not in process.stderr
+    assert process.stderr.strip().splitlines()[-1] == (
+        "baccarat-report: the store holds round R-1 with cards it cannot deal (player '9H KS',"
+        " banker '': the banker hand holds 0 cards; a hand holds 2 or 3)" + CHANGED
+    )
