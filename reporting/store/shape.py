@@ -12,6 +12,9 @@ among every bet of the store) or a write refused (a trigger on the findings).
 - each JSON text of the files' log (the fields not read, the months already stored) must be
   JSON: SQLite's JSON functions stop a whole statement at one that is not ("malformed JSON",
   a traceback). The log holds a row per file loaded: reading it all is cheap;
+- each reporting month of the rounds must be a month (``YYYY-MM``, 1980-01 to 2099-12): a
+  round of month ``2026-13`` was in no month's verify, audit or page, and said nowhere. The
+  months are read by ``rounds_by_month``, a step per month, not a row per round;
 - each index of the schema must be there: one dropped is made again, when the store may be
   written (it holds nothing but what its table holds); read where it is, the store is refused;
 - no trigger: the tool makes none, and one would run inside the tool's own writes.
@@ -24,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from reporting.errors import InputError, printable
+from reporting.records import MONTHS_HANDLED, Month
 from reporting.store.sql import SCHEMA, TABLES
 
 __all__ = ["check_shape"]
@@ -114,6 +118,7 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
         )
     for name in lacking:
         connection.execute(shape.indexes[name])
+    _check_months(connection, path)
 
 
 def _check_definitions(connection: sqlite3.Connection, path: Path, shape: _Shape) -> None:
@@ -154,3 +159,34 @@ def _check_json(connection: sqlite3.Connection, path: Path) -> None:
                 " JSON (baccarat-report writes it as JSON): it was changed by another program or"
                 " by hand; use a copy from before the change"
             )
+
+
+#: Each distinct reporting month of the rounds, a step of ``rounds_by_month`` each (SQLite
+#: walks every row for DISTINCT or GROUP BY).
+_MONTHS = """
+WITH RECURSIVE months (month) AS (
+    SELECT min(report_month) FROM rounds
+    UNION ALL
+    SELECT (SELECT min(report_month) FROM rounds WHERE report_month > month)
+    FROM months WHERE month IS NOT NULL
+)
+SELECT month FROM months WHERE month IS NOT NULL
+"""
+
+
+def _check_months(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store holding a round whose reporting month is no month, naming one."""
+    for (month,) in connection.execute(_MONTHS).fetchall():
+        try:
+            Month.parse(month)
+        except ValueError:
+            (round_id,) = connection.execute(
+                "SELECT round_id FROM rounds WHERE report_month = ? LIMIT 1", (month,)
+            ).fetchone()
+            first, last = MONTHS_HANDLED
+            raise InputError(
+                f"{path}: round {printable(round_id)} is stored under reporting month"
+                f" {printable(repr(month))}, no month YYYY-MM from {first} to {last}: ingest"
+                " reckons a round's month from its settling time, so the store was changed by"
+                " another program or by hand; use a copy from before the change"
+            ) from None

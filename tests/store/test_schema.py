@@ -1120,3 +1120,27 @@ def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_
         ", duplicate_months that is not JSON (baccarat-report writes it as JSON): it was"
         " changed by another program or by hand; use a copy from before the change"
     )
+
+
+def test_a_round_stored_under_a_month_that_is_no_month_is_refused_naming_it(tmp_path):
+    """A round whose reporting month was set to 2026-13 was in no month's verify, audit or
+    page, and said nowhere: verify of 2026-10 passed without it."""
+    db = _damaged(tmp_path, "UPDATE rounds SET report_month = '2026-13'")
+    with pytest.raises(InputError) as refused:
+        connect(db)
+    assert str(refused.value) == (
+        f"{db}: round R-1 is stored under reporting month '2026-13', no month YYYY-MM from"
+        " 1980-01 to 2099-12: ingest reckons a round's month from its settling time, so the"
+        " store was changed by another program or by hand; use a copy from before the change"
+    )
+
+
+def test_the_months_of_a_store_are_read_a_step_per_month_by_their_index(tmp_path):
+    """The months are looked at each time a store is opened: by ``rounds_by_month``, a
+    search per month, never a walk over every round."""
+    from reporting.store.shape import _MONTHS
+
+    db = _damaged(tmp_path)
+    plan = " ".join(row[-1] for row in rows(db, f"EXPLAIN QUERY PLAN {_MONTHS}"))
+    assert "SEARCH rounds USING COVERING INDEX rounds_by_month (report_month>?)" in plan
+    assert "SCAN rounds" not in plan
