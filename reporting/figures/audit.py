@@ -47,7 +47,7 @@ from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.files import sha256_of
 from reporting.records import Month
-from reporting.store.damage import damaged, quoted
+from reporting.store.damage import damaged, quoted, within_bound
 from reporting.store.sums import joined, joined_columns, split_sum
 
 __all__ = [
@@ -332,6 +332,8 @@ def void_register(
         cursor = connection.execute(_VOID_ROUNDS, (game.id, str(month)))
         columns = joined_columns(column_names(cursor), cursor, ("stakes", "refunded"))
         lines += from_rows(VoidRound, *columns)
+    for line in lines:
+        within_bound(line)
     return tuple(
         sorted(lines, key=lambda line: (line.settled_at, line.round_id, line.currency or ""))
     )

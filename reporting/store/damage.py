@@ -10,8 +10,9 @@ wrote it; a store whose shape is not the schema's is refused before
 from __future__ import annotations
 
 from reporting.errors import InputError, printable
+from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
 
-__all__ = ["damaged", "quoted", "said"]
+__all__ = ["damaged", "quoted", "said", "within_bound"]
 
 #: Characters of a stored value or of an error a message quotes (a hand of a million cards).
 _QUOTED = 80
@@ -39,3 +40,25 @@ def damaged(round_id: str, what: str) -> InputError:
         " so the store was changed by another program or by hand; use a copy from before the"
         " change"
     )
+
+
+#: The texts of a round a page prints, and the most characters ingest stores of each (a void
+#: reason of 1.4 MB, set by hand, held the audit report's layout for minutes).
+_TEXT_BOUNDS = {
+    "round_id": MAX_ID_CHARS,
+    "table_id": MAX_ID_CHARS,
+    "shoe_id": MAX_ID_CHARS,
+    "void_reason": MAX_TEXT_CHARS,
+}
+
+
+def within_bound(record: object) -> None:
+    """The :func:`damaged` error of a record read from the store (a line of the void register,
+    a finding's evidence) whose round's texts are longer than ingest stores."""
+    for name, bound in _TEXT_BOUNDS.items():
+        value = getattr(record, name, None)
+        if value is not None and len(value) > bound:
+            round_id = getattr(record, "round_id", "")
+            raise damaged(
+                round_id, f"a {name} of {len(value):,} characters (ingest stores {bound:,})"
+            )

@@ -5,6 +5,7 @@ is not the schema's is refused when opened: tests/store/test_schema.py.)"""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
@@ -148,3 +149,29 @@ def test_the_command_says_it_in_one_line_and_exits_2(tmp_path, store):
         "baccarat-report: the store holds round R-1 with cards it cannot deal (player '9H KS',"
         " banker '': the banker hand holds 0 cards; a hand holds 2 or 3)" + CHANGED
     )
+
+
+def test_the_void_register_and_the_evidence_stop_at_a_text_longer_than_ingest_stores(
+    store, operator_config
+):
+    """A void reason of 1.4 MB, set by hand, held the audit report's layout for minutes
+    (ingest stores 1,000 characters of one, and the report prints each whole)."""
+    from reporting.figures.audit import void_register
+    from reporting.figures.evidence import findings_with_evidence
+
+    _changed(
+        store,
+        "UPDATE rounds SET status = 'void', void_reason = hex(zeroblob(700000))"
+        " WHERE round_id = 'R-2'",
+    )
+    game = operator_config.games["live-baccarat-it"]
+    said = "the store holds round R-2 with a void_reason of 1,400,000 characters (ingest stores"
+    with pytest.raises(InputError, match=re.escape(said)):
+        void_register(store, [game], Month.parse("2026-10"))
+    store.execute(
+        "INSERT INTO findings (kind, game_id, report_month, round_id, source_file, source_line,"
+        " message) VALUES ('void_refund_mismatch', 'live-baccarat-it', '2026-10', 'R-2',"
+        " 'october.jsonl', 2, 'x')"
+    )
+    with pytest.raises(InputError, match=re.escape(said)):
+        findings_with_evidence(store, "2026-10")
