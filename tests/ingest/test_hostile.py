@@ -443,6 +443,33 @@ def test_a_file_of_hostile_lines_loads_its_good_lines_through_the_command(
 # --- CSV ---------------------------------------------------------------------------------------
 
 
+def test_csv_rows_rejected_by_the_thousand_are_held_in_flat_memory(tmp_path, operator_config):
+    """Each rows.csv row the decoder refused kept its frame and its error alive in a cycle,
+    freed only by the collector, which a load keeps paused: 150,000 rows of junk held 360 MB
+    until the file's end (a JSON Lines file of the same holds nothing)."""
+    import tracemalloc
+
+    from reporting.ingest.discovery import discover_sources
+    from reporting.store.load import ingest
+    from reporting.store.schema import connect
+
+    folder = tmp_path / "pair"
+    folder.mkdir()
+    header = "round_id,table_id,game,settled_at,status,player_cards,banker_cards\n"
+    (folder / "rounds.csv").write_text(header + "x\n" * 10_000, encoding="utf-8")
+    (folder / "bets.csv").write_text("round_id,bet_id,account,type,stake,payout,currency\n")
+    connection = connect(tmp_path / "store.sqlite")
+    tracemalloc.start()
+    try:
+        result = ingest(connection, discover_sources([folder]), operator_config, keep_rejects=10)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        connection.close()
+    assert result.rejected_count == 10_000
+    assert peak < 8 << 20, f"{peak:,} bytes at the peak"  # 25 MB with the cycle
+
+
 def test_csv_hostile_rows_are_each_that_rows_reject(tmp_path, operator_config, make_round):
     """A BOM on both files (Excel's "CSV UTF-8"), a cell over the csv module's 131,072
     characters, a 3 MB line, and a quoted cell over several lines (numbered by its first
