@@ -62,17 +62,17 @@ __all__ = [
 ]
 
 
-def create_schema(connection: sqlite3.Connection) -> None:
+def create_schema(connection: sqlite3.Connection, path: Path | None = None) -> None:
     """Create the tables and indexes of a new (empty) file, marked as ours, in one
     transaction; or upgrade one of an earlier version in place; refuse a database of a later
-    version.
+    version (naming ``path``, where given).
 
     The caller has made sure the file is ours or empty (:func:`connect` does, before any
     write): this function writes.
     """
     version = schema_version(connection)
     if version > SCHEMA_VERSION:
-        raise _of_a_later_release(version)
+        raise _of_a_later_release(version, path)
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
         # One transaction (executescript runs the script as it is): a kill leaves the file
         # empty or whole. IF NOT EXISTS: another process creating it too finds it made.
@@ -155,7 +155,7 @@ def connect(
         _use_wal(connection, wait)
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
-        create_schema(connection)
+        create_schema(connection, path)
         _check_schema(connection, path)
     return connection
 

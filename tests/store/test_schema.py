@@ -681,14 +681,21 @@ def test_a_store_missing_a_table_of_its_version_is_not_taken_for_ours(tmp_path):
     assert sha256_file(path) == before
 
 
-def test_a_store_of_a_later_version_asks_for_a_newer_release(tmp_path):
+def test_a_store_of_a_later_version_asks_for_a_newer_release_naming_it(tmp_path):
+    """Named: a scheduler's log of a run over several stores said "database schema version
+    11 is not 10" without which."""
     path = tmp_path / "store.sqlite"
     connect(path).close()
     later = sqlite3.connect(path, isolation_level=None)
     later.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     later.close()
-    with pytest.raises(InputError, match="use a newer baccarat-report"):
-        connect(path)
+    for read_only in (False, True):
+        with pytest.raises(InputError) as refused:
+            connect(path, read_only=read_only)
+        assert str(refused.value) == (
+            f"{path}: database schema version {SCHEMA_VERSION + 1} is not {SCHEMA_VERSION}:"
+            " use a newer baccarat-report"
+        )
 
 
 def as_version_3(path) -> None:
