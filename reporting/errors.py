@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import signal
 import sys
+from typing import Any
 
 __all__ = [
     "DatabaseBusy",
@@ -32,7 +33,9 @@ __all__ = [
     "Stopped",
     "checkpoint",
     "forget_stop",
+    "let_stops_in",
     "printable",
+    "stopped_statement",
     "stop_received",
     "visible",
 ]
@@ -156,3 +159,30 @@ def checkpoint() -> None:
     drawn. While a stop unwinds (its clean-up, in an ``except`` or ``finally``), nothing."""
     if _received[0] and not isinstance(sys.exc_info()[1], Stopped):
         raise Stopped(_received[0])
+
+
+#: SQLite's virtual-machine steps between two chances for a stop to come in (a millisecond or
+#: so of work; a Python call each, nothing else).
+STOP_CHANCE_STEPS = 100_000
+
+
+def let_stops_in(connection: Any) -> None:
+    """Have the statements of an SQLite ``connection`` give way to a stop: Python runs a
+    signal's handler only between its own instructions, and a statement that ran for
+    minutes (a month read without its index) took SIGTERM and Ctrl-C only at its end. Every
+    :data:`STOP_CHANCE_STEPS` steps SQLite calls back into Python, where the handler runs and
+    raises :class:`Stopped`: SQLite then breaks the statement off ("interrupted"), which
+    :func:`stopped_statement` tells from a fault."""
+    connection.set_progress_handler(_chance_to_stop, STOP_CHANCE_STEPS)
+
+
+def _chance_to_stop() -> int:
+    return 0  # go on: a stop, if one came, was raised on the way in
+
+
+def stopped_statement(error: BaseException) -> Stopped | None:
+    """The stop that broke off the SQLite statement that raised ``error`` (SQLite's
+    "interrupted", a stop received), or None."""
+    if _received[0] and type(error).__name__ == "OperationalError" and str(error) == "interrupted":
+        return Stopped(_received[0])
+    return None

@@ -45,6 +45,7 @@ from reporting.cli.logs import (
     writable,
 )
 from reporting.cli.parsing import PlainValuesCommand, PlainValuesGroup
+from reporting.errors import stopped_statement
 
 if TYPE_CHECKING:
     from reporting.config.loader import ConfigError
@@ -231,10 +232,14 @@ def _report_failure(error: Exception) -> None:
 
 
 def _stopped_under(error: BaseException) -> Stopped | None:
-    """The signal whose unwinding raised ``error``, if any."""
-    seen: BaseException | None = error.__context__
+    """The signal whose unwinding raised ``error``, or that broke off its SQLite statement,
+    if any."""
+    seen: BaseException | None = error
     while seen is not None:
         if isinstance(seen, Stopped):
             return seen
+        broken_off = stopped_statement(seen)  # said as a fault of the store on its way out
+        if broken_off is not None:
+            return broken_off
         seen = seen.__context__
     return None

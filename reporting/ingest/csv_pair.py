@@ -32,7 +32,7 @@ from typing import IO, Any, NamedTuple
 import msgspec
 
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError, NotARegularFile
+from reporting.errors import InputError, NotARegularFile, let_stops_in
 from reporting.files import open_regular
 from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
@@ -365,6 +365,7 @@ def read_csv_pair(source: Source, games: Mapping[str, GameSpec], size: int) -> B
         rounds_file.handle.close()
         raise
     staging = sqlite3.connect("", isolation_level=None)  # "": a private temporary database
+    let_stops_in(staging)
     try:
         for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -16384"):
             staging.execute(f"PRAGMA {pragma}")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
-from reporting.errors import InputError, NotARegularFile, NotOurDatabase
+from reporting.errors import InputError, NotARegularFile, NotOurDatabase, let_stops_in
 from reporting.files import environment_fault, kind_of_file, open_regular
 from reporting.records import Bet, Round
 from reporting.store.faults import (
@@ -151,6 +151,7 @@ def connect(
         connection = sqlite3.connect(path, isolation_level=None, timeout=wait)
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
+    let_stops_in(connection)
     with _closed_on_failure(connection, path, wait):
         _use_wal(connection, wait)
         connection.execute("PRAGMA synchronous = NORMAL")
@@ -260,6 +261,7 @@ def _open_where_it_is(path: Path, where_it_is: _WhereItIs, wait: float) -> sqlit
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
     connection.path, connection.stamp = path, stamp if query == IMMUTABLE else None
+    let_stops_in(connection)
     with _closed_on_failure(connection, path, wait):
         version = schema_version(connection)
         if version > SCHEMA_VERSION:
