@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,12 @@ from markupsafe import Markup
 
 from reporting.config.languages import language
 from reporting.presentation.i18n import Formatter
-from reporting.store.query_bounds import MAX_REQUESTS, SQLITE_HEAP_BYTES, bound_connection
+from reporting.store.query_bounds import (
+    MAX_REQUESTS,
+    MAX_VALUE_BYTES,
+    SQLITE_HEAP_BYTES,
+    bound_connection,
+)
 from reporting.store.schema import changed_beneath, file_stamp
 from reporting.store.sql import VIEW_NAMES
 
@@ -134,6 +140,11 @@ def _request_error(
         return exception.status, exception.title, message, dict(exception.error_dict)
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
+    store_fault = (
+        _STORE_FAULTS.get(str(exception)) if isinstance(exception, sqlite3.Error) else None
+    )
+    if store_fault is not None:  # the store's, not the request's, nor a bug: said, no traceback
+        return 500, *store_fault, {}
     if (
         parameters
         and isinstance(exception, DatasetteError | ValueError | KeyError)
@@ -142,6 +153,23 @@ def _request_error(
         said = exception.message if isinstance(exception, DatasetteError) else str(exception)
         return 400, "Bad request", f"the address's {parameters} cannot be read: {said}", {}
     return None
+
+
+#: What SQLite says of a store that no query of it can read, as a page says it: a value longer
+#: than serve reads (ingest writes none), and a file damaged (a page of it overwritten).
+_STORE_FAULTS = {
+    "string or blob too big": (
+        "A value too long",
+        f"a value of the store is longer than serve reads ({MAX_VALUE_BYTES:,} bytes), which"
+        " ingest never writes: the store was changed by another program or by hand; use a"
+        " copy from before the change",
+    ),
+    "database disk image is malformed": (
+        "Damaged store",
+        "the store's file is damaged (SQLite: database disk image is malformed): use a copy"
+        " from before the damage (sqlite3 STORE 'PRAGMA integrity_check' says where it is)",
+    ),
+}
 
 
 def _own_parameters(request: Any) -> str:

@@ -605,3 +605,52 @@ def test_an_error_of_this_tool_s_own_code_stays_a_500(app_of, tmp_path, monkeypa
     make_store(path)
     app = app_of(path)
     assert get(app, "/store/bets?_sort=bet_id").status_code == 500
+
+
+def test_a_value_longer_than_serve_reads_is_said_on_its_page_without_a_traceback(
+    app_of, tmp_path, capfd
+):
+    """A hand of 9 MB of cards, set by hand (ingest writes none), stopped every page of the
+    rounds with a 500 and a traceback on the terminal. The page says what is wrong with the
+    store, and nothing but Datasette's own line of the query is printed."""
+    import sqlite3
+
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    other = sqlite3.connect(path)
+    other.execute("UPDATE rounds SET player_cards = hex(zeroblob(300000)) WHERE round_id = 'R-1'")
+    other.commit()
+    other.close()
+    app = app_of(path)
+    answer = get(app, "/store/rounds.json")
+    assert answer.status_code == 500
+    assert answer.json()["title"] == "A value too long"
+    assert answer.json()["error"].startswith("a value of the store is longer than serve reads (")
+    assert get(app, "/store/bets.json").status_code == 200
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
+
+
+def test_a_damaged_page_of_the_store_is_said_on_its_page_without_a_traceback(
+    app_of, tmp_path, capfd
+):
+    """A page of the file overwritten (a disk's fault, a copy cut short) was a 500 with a
+    traceback for each page that read it."""
+    import sqlite3
+
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    other = sqlite3.connect(path)
+    (root,) = other.execute("SELECT rootpage FROM sqlite_schema WHERE name = 'rounds'").fetchone()
+    (size,) = other.execute("PRAGMA page_size").fetchone()
+    other.close()
+    with path.open("r+b") as file:
+        file.seek((root - 1) * size)
+        file.write(b"\xff" * size)
+    app = app_of(path)
+    answer = get(app, "/store/rounds.json")
+    assert answer.status_code == 500
+    assert answer.json()["title"] == "Damaged store"
+    assert answer.json()["error"].startswith("the store's file is damaged (SQLite: database disk")
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
