@@ -41,7 +41,6 @@ class _Shape:
         try:
             made.executescript(SCHEMA)
             self.columns = {table: _columns(made, table) for table in TABLES}
-            self.definitions = {table: _definitions(made, table) for table in TABLES}
             self.indexes = dict(
                 made.execute(
                     "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL"
@@ -56,12 +55,9 @@ def _shape() -> _Shape:
     return _Shape()
 
 
-def _columns(connection: sqlite3.Connection, table: str) -> tuple[str, ...]:
-    return tuple(row[1] for row in connection.execute(f"PRAGMA table_info({table})"))
-
-
-def _definitions(connection: sqlite3.Connection, table: str) -> dict[str, tuple[str, int, int]]:
-    """Each column of the table: its declared type, whether NOT NULL, its place in the key."""
+def _columns(connection: sqlite3.Connection, table: str) -> dict[str, tuple[str, int, int]]:
+    """Each column of the table by name: its declared type, whether NOT NULL, its place in
+    the key."""
     return {
         name: (kind.upper(), notnull, key)
         for _, name, kind, notnull, _, key in connection.execute(f"PRAGMA table_info({table})")
@@ -83,15 +79,7 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
     when ``writable``, else refuse it too. The store's tables are all there (the caller has
     checked)."""
     shape = _shape()
-    for table, expected in shape.columns.items():
-        present = _columns(connection, table)
-        missing = [column for column in expected if column not in present]
-        if missing:
-            raise InputError(
-                f"{path}: table {table} has no column {', '.join(missing)}: the store was"
-                " changed by another program or by hand; use a copy from before the change"
-            )
-    _check_definitions(connection, path, shape)
+    _check_columns(connection, path, shape)
     _check_json(connection, path)
     triggers = [
         name
@@ -121,22 +109,29 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
     _check_months(connection, path)
 
 
-def _check_definitions(connection: sqlite3.Connection, path: Path, shape: _Shape) -> None:
-    """Refuse a table made again otherwise than by the schema: a column of another type, one
-    that takes NULL or is out of its key, or a table not STRICT."""
+def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) -> None:
+    """Refuse a table lacking a column of the schema, or made again otherwise than by the
+    schema: a column of another type, one that takes NULL or is out of its key, or a table
+    not STRICT."""
     strict = {
         name: flag
         for _, name, kind, _, _, flag in connection.execute("PRAGMA main.table_list")
         if kind == "table"
     }
-    for table, expected in shape.definitions.items():
+    for table, expected in shape.columns.items():
+        present = _columns(connection, table)
+        missing = [column for column in expected if column not in present]
+        if missing:
+            raise InputError(
+                f"{path}: table {table} has no column {', '.join(missing)}: the store was"
+                " changed by another program or by hand; use a copy from before the change"
+            )
         if strict and not strict.get(table):  # (no table_list before SQLite 3.37)
             raise InputError(
                 f"{path}: table {table} is not STRICT, as baccarat-report makes it (it was made"
                 " again by another program or by hand, and takes any value in any column); use"
                 " a copy from before the change"
             )
-        present = _definitions(connection, table)
         for column, definition in expected.items():
             if present[column] != definition:
                 raise InputError(
