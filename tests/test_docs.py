@@ -143,6 +143,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
     from the constant (a bound changed in the code and not on the page fails the test)."""
     from reporting.cli.common import MAX_JOBS
     from reporting.config.operator import MAX_LOGO_PIXELS
+    from reporting.errors import STOP_CHANCE_STEPS
     from reporting.ingest import limits
     from reporting.ingest.worker import WORKER_MIN_BYTES
     from reporting.presentation.audit_report import (
@@ -175,6 +176,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
         ),
         (reliability, f"pass {_mib(limits.MAX_LINE_BYTES)}, as"),
         (reliability, f"a path over {socket_room} bytes"),
+        (reliability, f"every {STOP_CHANCE_STEPS:,} of its own"),
         (profiles, f"a game longer than {_mib(limits.MAX_LINE_BYTES)} (`MAX_LINE_BYTES`"),
         (profiles, f"a game nested more than {limits.MAX_DEPTH} deep (`MAX_DEPTH`)"),
         ("operators/configuration.md", f"({side} x {side};"),
