@@ -12,7 +12,17 @@ from __future__ import annotations
 from reporting.errors import InputError, printable
 from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
 
-__all__ = ["damaged", "quoted", "said", "within_bound"]
+__all__ = ["damaged", "quoted", "read_from", "said", "within_bound"]
+
+#: The store this process opened last (:func:`read_from`), which a message names.
+_STORE: list[str | None] = [None]
+
+
+def read_from(path: object) -> None:
+    """Name ``path`` as the store the stored values come from in every message of damage
+    (a command opens one store; a worker forked from it keeps its name)."""
+    _STORE[0] = str(path)
+
 
 #: Characters of a stored value or of an error a message quotes (a hand of a million cards).
 _QUOTED = 80
@@ -35,8 +45,9 @@ def quoted(text: str) -> str:
 def damaged(round_id: str, what: str) -> InputError:
     """The one-line error of a stored round holding ``what`` (in words), which ingest does
     not store."""
+    where = "the store" if _STORE[0] is None else f"{printable(_STORE[0])}: the store"
     return InputError(
-        f"the store holds round {said(round_id)} with {what}: ingest stores no such round,"
+        f"{where} holds round {said(round_id)} with {what}: ingest stores no such round,"
         " so the store was changed by another program or by hand; use a copy from before the"
         " change"
     )

@@ -22,6 +22,7 @@ from urllib.parse import quote
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase, let_stops_in
 from reporting.files import environment_fault, kind_of_file, open_regular
 from reporting.records import Bet, Round
+from reporting.store.damage import read_from
 from reporting.store.faults import (
     DEFAULT_WAIT,
     database_fault,
@@ -158,6 +159,7 @@ def connect(
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
         create_schema(connection, path)
         _check_schema(connection, path)
+    read_from(path)
     return connection
 
 
@@ -274,6 +276,7 @@ def _open_where_it_is(path: Path, where_it_is: _WhereItIs, wait: float) -> sqlit
             )
         _check_schema(connection, path, writable=False)
         connection.execute("PRAGMA query_only = 1")
+    read_from(path)
     return connection
 
 

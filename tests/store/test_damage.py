@@ -82,12 +82,12 @@ def _changed(connection: sqlite3.Connection, statement: str) -> None:
 )
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_verify_stops_at_a_stored_round_ingest_never_writes_naming_it(
-    store, operator_config: OperatorConfig, statement, said, jobs
+    store, tmp_path, operator_config: OperatorConfig, statement, said, jobs
 ):
     _changed(store, statement)
     with pytest.raises(InputError) as refused:
         verify(store, operator_config, "2026-10", jobs=jobs)
-    assert str(refused.value) == said + CHANGED
+    assert str(refused.value) == f"{tmp_path / 'store.sqlite'}: {said}{CHANGED}"
     assert store.execute("SELECT count(*) FROM findings").fetchone() == (0,)
 
 
@@ -97,12 +97,13 @@ def test_export_stops_at_a_stored_time_that_is_no_time_naming_its_round(store, t
     with pytest.raises(InputError) as refused:
         export_parquet(store, tmp_path / "copy")
     assert str(refused.value) == (
-        f"the store holds round R-2 with a {column} that is no time ('yesterday')" + CHANGED
+        f"{tmp_path / 'store.sqlite'}: the store holds round R-2 with a {column} that is no time"
+        f" ('yesterday'){CHANGED}"
     )
     assert not (tmp_path / "copy").exists()
 
 
-def test_the_audit_figures_stop_at_a_settled_time_that_is_no_time(store, operator_config):
+def test_the_audit_figures_stop_at_a_settled_time_that_is_no_time(store, tmp_path, operator_config):
     """The month's money and activity by local day: the local hour of 'yesterday' was NULL,
     and the figures a traceback (None[:10])."""
     _changed(store, "UPDATE rounds SET settled_at = '' WHERE round_id = 'R-1'")
@@ -111,7 +112,8 @@ def test_the_audit_figures_stop_at_a_settled_time_that_is_no_time(store, operato
         money_and_activity(store, game, Month.parse("2026-10"))
     assert (
         str(refused.value)
-        == "the store holds round R-1 with a settled_at that is no time ('')" + CHANGED
+        == f"{tmp_path / 'store.sqlite'}: the store holds round R-1 with a settled_at that is no"
+        f" time (''){CHANGED}"
     )
 
 
@@ -132,8 +134,9 @@ def test_a_file_loaded_after_the_files_log_lost_its_rows_is_refused_naming_the_r
         _changed(connection, "DELETE FROM ingest_log")
         (failed,) = ingest(connection, [Source(log, "jsonl")], operator_config).failed
         assert failed.error == (
-            "the store holds round R-1 with a file number, 1, that the files' log does not hold"
-            " (its row was deleted, and the file loaded now took its number)" + CHANGED
+            f"{tmp_path / 'store.sqlite'}: the store holds round R-1 with a file number, 1, that"
+            " the files' log does not hold (its row was deleted, and the file loaded now took"
+            f" its number){CHANGED}"
         )
         assert connection.execute("SELECT count(*) FROM ingest_log").fetchone() == (0,)
     finally:
@@ -146,7 +149,8 @@ def test_the_command_says_it_in_one_line_and_exits_2(tmp_path, store):
     assert process.returncode == 2
     assert "Traceback" not in process.stderr
     assert process.stderr.strip().splitlines()[-1] == (
-        "baccarat-report: the store holds round R-1 with cards it cannot deal (player '9H KS',"
+        "baccarat-report: store.sqlite: the store holds round R-1 with cards it cannot deal"
+        " (player '9H KS',"
         " banker '': the banker hand holds 0 cards; a hand holds 2 or 3)" + CHANGED
     )
 
