@@ -25,9 +25,12 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.odds import return_covariances
 from reporting.engine.theory import ShoeOdds, game_odds
+from reporting.errors import InputError, printable
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
+from reporting.ingest.validation import MAX_CENTS
 from reporting.records import Doubt, Month
+from reporting.store.damage import damaged
 
 if TYPE_CHECKING:
     import sqlite3
@@ -221,13 +224,15 @@ def _month_bets(
     current, staked = None, {}
     # Each round's bets come together (in the order of the rounds' rowids, which the index of a
     # game's month holds: no sort).
-    for round_id, bet_type, stake, payout in connection.execute(
-        "SELECT b.round_id, b.bet_type, b.stake_cents, b.payout_cents"
+    for round_id, bet_type, stake, payout, currency in connection.execute(
+        "SELECT b.round_id, b.bet_type, b.stake_cents, b.payout_cents, b.currency"
         " FROM rounds AS r JOIN bets AS b ON b.round_id = r.round_id"
         " WHERE r.game_id = ? AND r.report_month = ? AND r.status = 'settled'"
         " ORDER BY r.rowid",
         (game.id, month),
     ):
+        if stake >= MAX_CENTS or payout >= MAX_CENTS or currency != game.currency:
+            raise _not_summed(game, round_id, stake, payout, currency)
         sums = by_type.get(bet_type)
         if sums is None:
             sums = by_type[bet_type] = [0, 0, 0]
@@ -241,6 +246,22 @@ def _month_bets(
             staked[bet_type] = staked.get(bet_type, 0) + stake
     add(staked)
     return by_type, crossed
+
+
+def _not_summed(game: GameSpec, round_id: str, stake: int, payout: int, currency: str) -> Exception:
+    """Why a bet of the month cannot be summed into the game's figures: an amount past those
+    ingest takes (the store changed by hand), or a currency other than the game's (ingest
+    takes none: the game's currency changed in the configuration since, or the store by
+    hand). Summed, either printed a disclosure of absurd or mixed money."""
+    if currency == game.currency:
+        amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
+        return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")
+    return InputError(
+        f"round {printable(round_id)} of {game.id} holds a bet in {printable(currency)}, where"
+        f" the game's currency is {game.currency}: a disclosure sums one currency (the game's"
+        " currency was changed in the configuration since its rounds were loaded, where a game"
+        " of another currency is a game of its own; or the store was changed by hand)"
+    )
 
 
 def _with_warnings(disclosure: Disclosure) -> Disclosure:

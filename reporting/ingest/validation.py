@@ -92,7 +92,7 @@ TIMESTAMP = re.compile(
     r"([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
 )
 # The form the store keeps (UTC, to the millisecond, fixed width), clock fields in range.
-_STORED_FORM = re.compile(
+STORED_TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
 )
 #: Largest hand number accepted: far beyond any real shoe.
@@ -330,7 +330,7 @@ class _Canon:
         >>> _Canon().timestamp("2026-10-01T01:40:17-03", "t")
         '2026-10-01T04:40:17.000Z'
         """
-        if _STORED_FORM.fullmatch(text) is not None and text[:10] in self.dates:
+        if STORED_TIME.fullmatch(text) is not None and text[:10] in self.dates:
             return text
         match = TIMESTAMP.fullmatch(text)
         if match is not None:
@@ -540,7 +540,7 @@ class RoundValidator:
         round_id = raw.round_id
         offered = self._offered[raw.game]
         canon = self._canon
-        amounts, dates, stored_form = canon.amounts, canon.dates, _STORED_FORM.fullmatch
+        amounts, dates, stored_form = canon.amounts, canon.dates, STORED_TIME.fullmatch
         timestamp = canon.timestamp
         bets = []
         for index, bet in enumerate(raw.bets):

@@ -19,6 +19,7 @@ from reporting.engine.games import GameSpec
 from reporting.records import Finding, Round
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext, settled_bets
 from reporting.verify.shoes import ShoeSummary, encode_outcome, summarize_shoe
+from reporting.verify.stored import stored_times
 from reporting.verify.totals import Totals
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ class RoundPass:
             for check in checks:
                 findings = check(round, game, context)
                 if findings:
+                    stored_times(round)  # a finding on a time ingest stores in no such form
                     emit(findings)
         self.rounds_seen = seen
         self.rounds_checked += rounds_checked

@@ -73,6 +73,11 @@ def _changed(connection: sqlite3.Connection, statement: str) -> None:
             "the store holds round R-1 with a bet of stake 9,223,372,036,854,775,807 cents and"
             " payout 0, where ingest takes amounts below 100,000,000,000,000 cents",
         ),
+        (  # read as placed after betting closed: a false past-posting finding
+            "UPDATE bets SET placed_at = 'garbage' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a placed_at of bet B-1 that is no time as ingest"
+            " stores one ('garbage')",
+        ),
         (
             "DELETE FROM ingest_log",
             "the store holds round R-1 with no file it was loaded from (file 1 of the files' log"
@@ -179,3 +184,34 @@ def test_the_void_register_and_the_evidence_stop_at_a_text_longer_than_ingest_st
     )
     with pytest.raises(InputError, match=re.escape(said)):
         findings_with_evidence(store, "2026-10")
+
+
+@pytest.mark.parametrize(
+    ("statement", "said"),
+    [
+        (
+            "UPDATE bets SET payout_cents = 9223372036854775807 WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a bet of stake 2,500 cents and payout"
+            " 9,223,372,036,854,775,807, where ingest takes amounts below 100,000,000,000,000"
+            " cents: ingest stores no such round",
+        ),
+        (
+            "UPDATE bets SET currency = 'USD' WHERE round_id = 'R-2'",
+            "round R-2 of live-baccarat-it holds a bet in USD, where the game's currency is EUR:"
+            " a disclosure sums one currency",
+        ),
+    ],
+)
+def test_the_disclosure_sums_no_amount_past_the_bound_nor_another_currency(
+    store, operator_config, statement, said
+):
+    """Summed, a payout of 2^63 - 1 cents printed a win percentage of 1,073,631,992,569,064%
+    on the regulator's page, and a bet set to USD in a EUR game was counted as euros."""
+    from datetime import date
+
+    from reporting.figures.disclosure import disclose
+
+    _changed(store, statement)
+    game = operator_config.games["live-baccarat-it"]
+    with pytest.raises(InputError, match=re.escape(said)):
+        disclose(store, game, date(2026, 11, 5))
