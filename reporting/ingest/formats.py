@@ -110,6 +110,10 @@ def content_problem(path: Path) -> str | None:
     found = format_of_file(path)
     if found is None:
         return None
+    if found.gzip:
+        raw = head_of(path, decompress=False)
+        if raw is not None and not raw.startswith(_GZIP_MAGIC):  # a zip named .jsonl.gz
+            return binary_kind(raw)
     head = head_of(path)
     if head is None:
         return None  # the reader says why

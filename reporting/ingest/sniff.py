@@ -99,12 +99,12 @@ def binary_kind(head: bytes, *, gzipped: bool = False) -> str | None:
     return None
 
 
-def head_of(path: Path) -> bytes | None:
+def head_of(path: Path, *, decompress: bool = True) -> bytes | None:
     """The first :data:`HEAD_BYTES` bytes of the file, decompressed if its name ends in
-    ``.gz``; None where they cannot be read (its reader says why)."""
+    ``.gz`` (and ``decompress``); None where they cannot be read (its reader says why)."""
     try:
         with path.open("rb") as handle:
-            if not path.name.lower().endswith(".gz"):
+            if not decompress or not path.name.lower().endswith(".gz"):
                 return handle.read(HEAD_BYTES)
             with gzip.GzipFile(fileobj=handle) as text:
                 return text.read(HEAD_BYTES)

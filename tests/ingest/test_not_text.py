@@ -175,3 +175,15 @@ def test_a_last_line_of_nuls_alone_is_said_as_room_made_ahead_or_damage(
         " at a later run once its writer has filled it; take it out of the inbox if it stays"
         " so)"
     )
+
+
+def test_an_archive_under_a_gzip_name_is_named_for_what_it_is(tmp_path, text):
+    """A zip named ``.jsonl.gz`` (not gzip at all) was "cannot be read to the end (Not a
+    gzipped file (b'\\x03\\x04'))", the run exiting 2 at each attempt."""
+    path = tmp_path / "month.jsonl.gz"
+    path.write_bytes(_zip(text))
+    with pytest.raises(InputError) as refused:
+        discover_sources([path])
+    assert str(refused.value).startswith(
+        f"{path}: a zip archive (or an Office document), {NOT_LOADED}; take the round logs out"
+    )
