@@ -55,6 +55,13 @@ MAX_AMOUNT_CENTS = 100_000_000 * 100
 #: Odds above this (to 1), or with a finer denominator, are typing mistakes, not pay tables.
 MAX_ODDS = 10_000
 MAX_ODDS_DENOMINATOR = 10_000
+#: The largest integer SQLite stores.
+SQLITE_MAX_INTEGER = 2**63 - 1
+#: Amounts (cents) accepted are below this: the largest power of ten whose payout at the
+#: highest odds a pay table may give (``MAX_ODDS`` to 1, the stake returned) is an integer
+#: SQLite stores, as a finding keeps a bet's expected payout: 10**14, a trillion of a
+#: currency's units, far beyond any real stake.
+MAX_CENTS = 10 ** (len(str(SQLITE_MAX_INTEGER // (1 + MAX_ODDS))) - 1)
 
 
 #: Characters of one key a message quotes (a real key is a few dozen).

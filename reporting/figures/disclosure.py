@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from reporting.config.regulators import DEFAULT_UPDATE_DAY
+from reporting.config.values import MAX_CENTS
 from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.odds import return_covariances
@@ -28,9 +29,7 @@ from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.errors import InputError, printable
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
-from reporting.ingest.validation import MAX_CENTS
 from reporting.records import Doubt, Month
-from reporting.store.damage import damaged
 
 if TYPE_CHECKING:
     import sqlite3
@@ -253,6 +252,8 @@ def _not_summed(game: GameSpec, round_id: str, stake: int, payout: int, currency
     ingest takes (the store changed by hand), or a currency other than the game's (ingest
     takes none: the game's currency changed in the configuration since, or the store by
     hand). Summed, either printed a disclosure of absurd or mixed money."""
+    from reporting.store.damage import damaged  # here: a rule sheet loads no store
+
     if currency == game.currency:
         amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
         return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")

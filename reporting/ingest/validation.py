@@ -27,7 +27,7 @@ from msgspec import UNSET, UnsetType
 
 from reporting.config.bets import catalogue_bets
 from reporting.config.table_patterns import TableOwners
-from reporting.config.values import MAX_ODDS
+from reporting.config.values import MAX_CENTS
 from reporting.engine.cards import CardError, parse_card
 from reporting.engine.games import GameSpec
 from reporting.engine.money import AmountError, parse_amount
@@ -97,13 +97,6 @@ STORED_TIME = re.compile(
 )
 #: Largest hand number accepted: far beyond any real shoe.
 MAX_HAND_NO = 1_000_000
-#: The largest integer SQLite stores.
-SQLITE_MAX_INTEGER = 2**63 - 1
-#: Amounts (cents) accepted are below this: the largest power of ten whose payout at the
-#: highest odds a pay table may give (``MAX_ODDS`` to 1, the stake returned) is an integer
-#: SQLite stores, as a finding keeps a bet's expected payout: 10**14, a trillion of a
-#: currency's units, far beyond any real stake.
-MAX_CENTS = 10 ** (len(str(SQLITE_MAX_INTEGER // (1 + MAX_ODDS))) - 1)
 #: UTC offsets in use run from -12:00 to +14:00; no time zone has ever been beyond +-14:00.
 MAX_OFFSET_HOURS = 14
 #: Years accepted in a timestamp: any real log, with room for every time zone's month to be

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from reporting.engine.cards import CardError, parse_cards
 from reporting.engine.rules import DealError, Outcome, resolve_round
-from reporting.ingest.validation import STORED_TIME
 from reporting.records import Round
-from reporting.store.damage import damaged, quoted, said
 
 __all__ = ["stored_outcome", "stored_times"]
 
@@ -20,6 +18,9 @@ def stored_outcome(round_id: str, player: str, banker: str) -> Outcome:
     try:
         return resolve_round(parse_cards(player), parse_cards(banker))
     except (CardError, DealError) as error:
+        # Here, not at the top: the roads of a rule sheet resolve deals, and load no store.
+        from reporting.store.damage import damaged, quoted, said
+
         hands = f"player {quoted(player)}, banker {quoted(banker)}"
         raise damaged(round_id, f"cards it cannot deal ({hands}: {said(str(error))})") from None
 
@@ -29,6 +30,9 @@ def stored_times(round: Round) -> None:
     (``2026-10-03T18:40:17.000Z``). Called for a round that has findings, before they are
     kept: its checks compare its times as text, and ``garbage`` for a bet's placement read as
     placed after betting closed, a past-posting finding against a bet that was none."""
+    from reporting.ingest.validation import STORED_TIME
+    from reporting.store.damage import damaged, quoted
+
     times = [
         (name, value)
         for name, value in (

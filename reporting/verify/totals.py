@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from reporting.config.values import MAX_CENTS
 from reporting.engine.rules import Outcome, Winner
-from reporting.ingest.validation import MAX_CENTS
 from reporting.records import Round
-from reporting.store.damage import damaged
 
 __all__ = ["BetTotals", "TableCounts", "Totals"]
 
@@ -119,5 +118,7 @@ class Totals:
 
 
 def _past_bound(round_id: str, stake: int, payout: int) -> Exception:
+    from reporting.store.damage import damaged  # here: the roads of a rule sheet load no store
+
     amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
     return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")
