@@ -258,7 +258,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
             ),
             (
                 "reporting.ingest.validation",
-                ("MAX_HAND_NO", "MAX_CENTS", "MAX_OFFSET_HOURS", "CACHE_LIMIT"),
+                ("MAX_HAND_NO", "MAX_OFFSET_HOURS", "CACHE_LIMIT"),
             ),
             ("reporting.config.table_patterns", ("TABLE_CACHE_LIMIT", "MAX_SEARCH_STEPS")),
             ("reporting.ingest.profiles.paths", ("MAX_PATH_STEPS",)),
@@ -270,7 +270,10 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
         (
             ("reporting.config.loader", ("MAX_CONFIG_BYTES",)),
             ("reporting.config.lines", ("DEPTH",)),
-            ("reporting.config.values", ("MAX_AMOUNT_CENTS", "MAX_ODDS", "MAX_ODDS_DENOMINATOR")),
+            (
+                "reporting.config.values",
+                ("MAX_AMOUNT_CENTS", "MAX_ODDS", "MAX_ODDS_DENOMINATOR", "MAX_CENTS"),
+            ),
             ("reporting.config.rtp", ("MAX_STAKES_TRIED",)),
             (
                 "reporting.config.operator",
