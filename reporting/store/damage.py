@@ -1,10 +1,11 @@
 """What a command reads of the store that ingest cannot have stored, said in one line as a
 store changed by another program or by hand (the sqlite3 shell, a tool that copies tables),
-naming the round: never a traceback halfway through a month. Each reader checks what it
-relies on where it reads it (a round's cards where its deal is resolved, a bet's amounts where
-they are added up, a round's file where it is looked up), at no cost to a store as ingest
-wrote it; a store whose shape is not the schema's is refused before
-(:mod:`reporting.store.shape`).
+naming the round: never a traceback halfway through a month, nor a finding or a figure made
+of it. Each reader checks what it relies on where it reads it, for a comparison's cost (a
+round's cards where its deal is resolved, a bet's amounts and currency where they are added
+up, a round's file where it is looked up, a round's times before a finding on it is kept, a
+round's texts before a page prints them); a store whose shape is not the schema's is refused
+before (:mod:`reporting.store.shape`).
 """
 
 from __future__ import annotations
