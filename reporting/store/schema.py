@@ -74,6 +74,13 @@ def create_schema(connection: sqlite3.Connection, path: Path | None = None) -> N
     version = schema_version(connection)
     if version > SCHEMA_VERSION:
         raise _of_a_later_release(version, path)
+    if version < 0:  # no release writes one: refused before the upgrade marks the file ours
+        where = "database" if path is None else f"{path}: database"
+        raise InputError(
+            f"{where} schema version {version}, which no release of baccarat-report writes:"
+            " its header was changed by another program or by hand; nothing was changed; use"
+            " a copy from before the change"
+        )
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
         # One transaction (executescript runs the script as it is): a kill leaves the file
         # empty or whole. IF NOT EXISTS: another process creating it too finds it made.

@@ -1151,3 +1151,23 @@ def test_the_months_of_a_store_are_read_a_step_per_month_by_their_index(tmp_path
     plan = " ".join(row[-1] for row in rows(db, f"EXPLAIN QUERY PLAN {_MONTHS}"))
     assert "SEARCH rounds USING COVERING INDEX rounds_by_month (report_month>?)" in plan
     assert "SCAN rounds" not in plan
+
+
+def test_a_store_of_a_schema_version_no_release_writes_is_refused_unchanged(tmp_path):
+    """A header whose version was set to -1 by hand was taken for an earlier release's: the
+    upgrade wrote to the file, then the store was refused as "not a baccarat-report database
+    ... missing nothing; run ingest into a new file first"."""
+    path = tmp_path / "store.sqlite"
+    connect(path).close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA user_version = -1")
+    other.close()
+    before = sha256_file(path)
+    with pytest.raises(InputError) as refused:
+        connect(path)
+    assert str(refused.value) == (
+        f"{path}: database schema version -1, which no release of baccarat-report writes: its"
+        " header was changed by another program or by hand; nothing was changed; use a copy"
+        " from before the change"
+    )
+    assert sha256_file(path) == before
