@@ -146,6 +146,26 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
 }
 
 
+#: SQLITE_NOTADB said of a file that begins as a SQLite database does (its first 16 bytes):
+#: its header is damaged, not another kind of file (it was "not a SQLite file").
+_NOTADB = 26
+_DAMAGED_HEADER = (
+    EnvironmentFault,
+    "a SQLite file whose header is damaged (SQLite cannot read it as a database); nothing was"
+    " changed",
+    "restore it from a backup",
+)
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _begins_as_sqlite(path: Path | str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
 #: SQLITE_IOERR, SQLITE_FULL, and SQLITE_IOERR_SHMSIZE (the -shm file could not grow).
 _IOERR, _FULL, _IOERR_SHMSIZE = 10, 13, 10 | 19 << 8
 
@@ -195,6 +215,8 @@ def database_fault(
     if code & 0xFF == _IOERR and real_path and (code == _IOERR_SHMSIZE or _no_space(path)):
         code = _FULL  # the -shm file could not grow: the disk is full, not failing
     kind, what, advice = _FAULTS[code & 0xFF]
+    if code & 0xFF == _NOTADB and real_path and _begins_as_sqlite(path):
+        kind, what, advice = _DAMAGED_HEADER
     waited = "the allowed" if wait is None else f"{wait:g}"
     what = what.format(wait=waited, error=error)
     return kind(f"{path}: {what}{context}; {advice}")

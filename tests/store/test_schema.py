@@ -1171,3 +1171,24 @@ def test_a_store_of_a_schema_version_no_release_writes_is_refused_unchanged(tmp_
         " from before the change"
     )
     assert sha256_file(path) == before
+
+
+def test_a_store_whose_header_is_damaged_is_said_to_be_damaged_not_another_kind_of_file(
+    tmp_path,
+):
+    """The file begins as a SQLite database does, but its page size is no page size: it was
+    "not a baccarat-report database (not a SQLite file) ... name a baccarat-report database
+    or a new file", which sent its owner to start over instead of to the backup."""
+    path = tmp_path / "store.sqlite"
+    connect(path).close()
+    with path.open("r+b") as file:
+        file.seek(16)
+        file.write(b"\xff\x00\x07\x07")
+    before = sha256_file(path)
+    with pytest.raises(InputError) as refused:
+        connect(path)
+    assert str(refused.value) == (
+        f"{path}: a SQLite file whose header is damaged (SQLite cannot read it as a database);"
+        " nothing was changed; restore it from a backup"
+    )
+    assert sha256_file(path) == before
