@@ -252,11 +252,10 @@ def _not_summed(game: GameSpec, round_id: str, stake: int, payout: int, currency
     ingest takes (the store changed by hand), or a currency other than the game's (ingest
     takes none: the game's currency changed in the configuration since, or the store by
     hand). Summed, either printed a disclosure of absurd or mixed money."""
-    from reporting.store.damage import damaged  # here: a rule sheet loads no store
+    from reporting.store.damage import amounts_past_bound  # here: a rule sheet loads no store
 
     if currency == game.currency:
-        amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
-        return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")
+        return amounts_past_bound(round_id, stake, payout)
     return InputError(
         f"round {printable(round_id)} of {game.id} holds a bet in {printable(currency)}, where"
         f" the game's currency is {game.currency}: a disclosure sums one currency (the game's"

@@ -327,13 +327,8 @@ def _refused(lines: BoundedLines, indexes: list[int], problem: str) -> Iterator[
     first cells name its round), then each line it took after that one."""
     text = readable(lines.first.rstrip("\r\n")[:RAW_TEXT_LIMIT])[0]
     yield (lines.row_start, *_cells_at(leading_cells(text), indexes), text, False, False, problem)
-    yield from _swallowed_staged(lines, indexes)
-
-
-def _swallowed_staged(lines: BoundedLines, indexes: list[int]) -> Iterator[tuple]:
-    """Staged rows, rejected: the lines a refused row took after its first (swallowed_rows)."""
-    for number, leading, text, problem in swallowed_rows(lines, lines.row_start):
-        yield (number, *_cells_at(leading, indexes), text, False, False, problem)
+    for number, leading, swallowed, why in swallowed_rows(lines, lines.row_start):
+        yield (number, *_cells_at(leading, indexes), swallowed, False, False, why)
 
 
 def _cells_at(cells: list[str], indexes: list[int]) -> tuple[str | None, ...]:

@@ -15,7 +15,7 @@ from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
 from reporting.ingest.jsonl import WIDE_TEXT, read_jsonl, read_jsonl_gz, wide_text
 from reporting.ingest.profiles.readers import read_profiled
-from reporting.ingest.sniff import binary_kind, head_of
+from reporting.ingest.sniff import GZIP_MAGIC, binary_kind, head_of
 from reporting.ingest.sources import BatchReader, Source
 from reporting.records import CSV_PAIR
 
@@ -95,10 +95,6 @@ def format_of_file(path: Path) -> InputFormat | None:
     return max(matches, key=lambda entry: len(entry.suffix), default=None)
 
 
-#: How a file's first bytes say it is gzip data, not plain text.
-_GZIP_MAGIC = b"\x1f\x8b"
-
-
 def content_problem(path: Path) -> str | None:
     """Why a round log's file cannot be read as its name promises, from its first bytes, or
     None: gzip data under a plain-text name (``.jsonl`` instead of ``.jsonl.gz``), UTF-16 or
@@ -110,22 +106,21 @@ def content_problem(path: Path) -> str | None:
     found = format_of_file(path)
     if found is None:
         return None
-    if found.gzip:
-        raw = head_of(path, decompress=False)
-        if raw is not None and not raw.startswith(_GZIP_MAGIC):  # a zip named .jsonl.gz
-            return binary_kind(raw)
-    head = head_of(path)
-    if head is None:
+    first = head_of(path)
+    if first is None:
         return None  # the reader says why
+    raw, text = first
     if found.gzip:
-        return binary_kind(head, gzipped=True)
-    if head.startswith(_GZIP_MAGIC):
+        if not raw.startswith(GZIP_MAGIC):  # no gzip at all: a zip named .jsonl.gz
+            return binary_kind(raw)
+        return None if text is None else binary_kind(text, gzipped=True)
+    if raw.startswith(GZIP_MAGIC):
         if found.pairing is None:
             return f"gzip data under a plain-text name: name it {path.name}.gz to have it read"
         return f"gzip data: a {found.label} file is read as plain text; decompress it"
-    if wide_text(head[:4]):
+    if wide_text(raw[:4]):
         return WIDE_TEXT
-    return binary_kind(head)
+    return binary_kind(raw)
 
 
 def expected_formats() -> str:

@@ -55,16 +55,17 @@ def clipped(message: str) -> str:
     return f"{message[: MAX_MESSAGE_CHARS - 30]}... ({len(message):,} characters)"
 
 
-def shown(value: object) -> str:
-    """A value of the line as a message quotes it: its repr, cut short for a long string or
-    a large or deep array (so that a 20 MB field never makes a 20 MB message).
+def shown(value: object, *, limit: int = MAX_SHOWN_VALUE_CHARS) -> str:
+    """A value of the line as a message quotes it: its repr, cut short for a string longer
+    than ``limit`` or a large or deep array (so that a 20 MB field never makes a 20 MB
+    message).
 
     >>> shown("25.00"), shown("9" * 100)
     ("'25.00'", "'999999999999999999999999999999999999999999999999999999999999'... (100 characters)")
     """
     if isinstance(value, str):
-        if len(value) > MAX_SHOWN_VALUE_CHARS:
-            return f"{value[:MAX_SHOWN_VALUE_CHARS]!r}... ({len(value):,} characters)"
+        if len(value) > limit:
+            return f"{value[:limit]!r}... ({len(value):,} characters)"
         return repr(value)
     return _SHORT_REPR.repr(value)
 

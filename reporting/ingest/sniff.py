@@ -18,7 +18,7 @@ from typing import IO
 
 from reporting.errors import InputError
 
-__all__ = ["HEAD_BYTES", "binary_kind", "head_of", "refuse_binary"]
+__all__ = ["GZIP_MAGIC", "HEAD_BYTES", "binary_kind", "head_of", "refuse_binary"]
 
 #: Bytes of a file's start looked at: a tar header's mark ends at byte 265. Every mark below
 #: holds a byte no round log's text begins with (a control character, a NUL, a byte that is
@@ -35,6 +35,9 @@ class _Signature:
     what: str
     remedy: str
 
+
+#: How a file's first bytes say it is gzip data.
+GZIP_MAGIC = b"\x1f\x8b"
 
 _TAKE_OUT = "take the round logs out of it ({tool}) and load those"
 _DECOMPRESS = "decompress it ({tool})"
@@ -99,16 +102,22 @@ def binary_kind(head: bytes, *, gzipped: bool = False) -> str | None:
     return None
 
 
-def head_of(path: Path, *, decompress: bool = True) -> bytes | None:
-    """The first :data:`HEAD_BYTES` bytes of the file, decompressed if its name ends in
-    ``.gz`` (and ``decompress``); None where they cannot be read (its reader says why)."""
+def head_of(path: Path) -> tuple[bytes, bytes | None] | None:
+    """The first :data:`HEAD_BYTES` bytes of the file, and of its decompressed text when it is
+    gzip data that decompresses (None otherwise), read in one opening; None where the file
+    cannot be read (its reader says why)."""
     try:
         with path.open("rb") as handle:
-            if not decompress or not path.name.lower().endswith(".gz"):
-                return handle.read(HEAD_BYTES)
-            with gzip.GzipFile(fileobj=handle) as text:
-                return text.read(HEAD_BYTES)
-    except (OSError, EOFError, zlib.error):
+            raw = handle.read(HEAD_BYTES)
+            if not raw.startswith(GZIP_MAGIC):
+                return raw, None
+            handle.seek(0)
+            try:
+                with gzip.GzipFile(fileobj=handle) as text:
+                    return raw, text.read(HEAD_BYTES)
+            except (EOFError, zlib.error, gzip.BadGzipFile):
+                return raw, None
+    except OSError:
         return None
 
 

@@ -10,10 +10,12 @@ before (:mod:`reporting.store.shape`).
 
 from __future__ import annotations
 
+from reporting.config.values import MAX_CENTS
 from reporting.errors import InputError, printable
 from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
+from reporting.ingest.rejects import shown
 
-__all__ = ["damaged", "quoted", "read_from", "said", "within_bound"]
+__all__ = ["amounts_past_bound", "damaged", "quoted", "read_from", "said", "within_bound"]
 
 #: The store this process opened last (:func:`read_from`), which a message names.
 _STORE: list[str | None] = [None]
@@ -37,10 +39,8 @@ def said(text: str) -> str:
 
 
 def quoted(text: str) -> str:
-    """A stored value as a message quotes it: in quotes, cut short past :data:`_QUOTED`."""
-    if len(text) <= _QUOTED:
-        return printable(repr(text))
-    return f"{printable(repr(text[:_QUOTED]))}... ({len(text):,} characters)"
+    """A stored value as a message quotes it: its repr, cut short past :data:`_QUOTED`."""
+    return shown(text, limit=_QUOTED)
 
 
 def damaged(round_id: str, what: str) -> InputError:
@@ -52,6 +52,13 @@ def damaged(round_id: str, what: str) -> InputError:
         " so the store was changed by another program or by hand; use a copy from before the"
         " change"
     )
+
+
+def amounts_past_bound(round_id: str, stake: int, payout: int) -> InputError:
+    """The :func:`damaged` error of a stored bet whose stake or payout is past the amounts
+    ingest takes (:data:`~reporting.config.values.MAX_CENTS`)."""
+    amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
+    return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")
 
 
 #: The texts of a round a page prints, and the most characters ingest stores of each (a void

@@ -118,7 +118,6 @@ class Totals:
 
 
 def _past_bound(round_id: str, stake: int, payout: int) -> Exception:
-    from reporting.store.damage import damaged  # here: the roads of a rule sheet load no store
+    from reporting.store.damage import amounts_past_bound  # here: a rule sheet loads no store
 
-    amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
-    return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")
+    return amounts_past_bound(round_id, stake, payout)

@@ -8,6 +8,7 @@ reader (a log profile's file passes no name check)."""
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import io
 import json
@@ -30,18 +31,9 @@ from tests.helpers import write_csv_pair
 NOT_LOADED = "not a round log: nothing of it was loaded, and it will not load as it is"
 
 
-def _tar(text: bytes) -> bytes:
+def _tar(text: bytes, form: int = tarfile.PAX_FORMAT) -> bytes:
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        member = tarfile.TarInfo("rounds.jsonl")
-        member.size = len(text)
-        archive.addfile(member, io.BytesIO(text))
-    return buffer.getvalue()
-
-
-def _gnu_tar(text: bytes) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
+    with tarfile.open(fileobj=buffer, mode="w", format=form) as archive:
         member = tarfile.TarInfo("rounds.jsonl")
         member.size = len(text)
         archive.addfile(member, io.BytesIO(text))
@@ -66,7 +58,7 @@ def _sqlite(tmp_path: Path) -> bytes:
 #: A kind of file, how it is made from a round log's text, and what it is said to be.
 KINDS = {
     "tar": (_tar, "a tar archive"),
-    "gnu-tar": (_gnu_tar, "a tar archive"),
+    "gnu-tar": (functools.partial(_tar, form=tarfile.GNU_FORMAT), "a tar archive"),
     "zip": (_zip, "a zip archive (or an Office document)"),
     "bzip2": (bz2.compress, "bzip2 data"),
     "xz": (lzma.compress, "xz data"),

@@ -1009,6 +1009,13 @@ def _damaged(tmp_path, *statements: str):
     return db
 
 
+def _refusal(db) -> str:
+    """What opening the store ``db`` is refused with."""
+    with pytest.raises(InputError) as refused:
+        connect(db)
+    return str(refused.value)
+
+
 def _indexes(db) -> dict[str, str]:
     """The store's indexes of its own (not a primary key's), by name: their statements."""
     return dict(
@@ -1041,9 +1048,7 @@ def test_every_index_the_schema_makes_is_made_again_when_dropped(tmp_path):
 )
 def test_a_store_whose_column_was_renamed_or_dropped_is_refused_naming_it(tmp_path, change, said):
     db = _damaged(tmp_path, change)
-    with pytest.raises(InputError) as refused:
-        connect(db)
-    assert str(refused.value) == (
+    assert _refusal(db) == (
         f"{db}: {said}: the store was changed by another program or by hand; use a copy from"
         " before the change"
     )
@@ -1056,9 +1061,7 @@ def test_a_store_holding_a_trigger_is_refused_naming_it(tmp_path):
         tmp_path,
         "CREATE TRIGGER no_findings BEFORE INSERT ON findings BEGIN SELECT RAISE(ABORT, 'no'); END",
     )
-    with pytest.raises(InputError) as refused:
-        connect(db)
-    assert str(refused.value) == (
+    assert _refusal(db) == (
         f"{db}: holds trigger no_findings, which baccarat-report never makes: it was added by"
         " another program or by hand; remove it (DROP TRIGGER no_findings) or use a copy from"
         " before it"
@@ -1111,19 +1114,16 @@ def test_a_table_made_again_otherwise_than_by_the_schema_is_refused_naming_it(
     """A table made again without STRICT or a NOT NULL (by a tool that copies tables, or by
     hand) took a NULL stake, and verify met it as a traceback halfway (int + NoneType)."""
     db = _damaged(tmp_path, *_remade("bets", definition))
-    with pytest.raises(InputError) as refused:
-        connect(db)
-    assert str(refused.value) == f"{db}: {said}; use a copy from before the change"
+    assert _refusal(db) == f"{db}: {said}; use a copy from before the change"
 
 
 def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_file(tmp_path):
     """SQLite's JSON functions stop a whole statement at one text that is not JSON: verify
     ended in a traceback ("malformed JSON")."""
     db = _damaged(tmp_path, "UPDATE ingest_log SET duplicate_months = '[1,2'")
-    with pytest.raises(InputError) as refused:
-        connect(db)
-    assert str(refused.value).startswith(f"{db}: the files' log holds, for ")
-    assert str(refused.value).endswith(
+    said = _refusal(db)
+    assert said.startswith(f"{db}: the files' log holds, for ")
+    assert said.endswith(
         ", duplicate_months that is not JSON (baccarat-report writes it as JSON): it was"
         " changed by another program or by hand; use a copy from before the change"
     )
@@ -1133,9 +1133,7 @@ def test_a_round_stored_under_a_month_that_is_no_month_is_refused_naming_it(tmp_
     """A round whose reporting month was set to 2026-13 was in no month's verify, audit or
     page, and said nowhere: verify of 2026-10 passed without it."""
     db = _damaged(tmp_path, "UPDATE rounds SET report_month = '2026-13'")
-    with pytest.raises(InputError) as refused:
-        connect(db)
-    assert str(refused.value) == (
+    assert _refusal(db) == (
         f"{db}: round R-1 is stored under reporting month '2026-13', no month YYYY-MM from"
         " 1980-01 to 2099-12: ingest reckons a round's month from its settling time, so the"
         " store was changed by another program or by hand; use a copy from before the change"
