@@ -168,9 +168,10 @@ def verify_command(
     _print_outcome(result, (outcomes, rtp), alerts, files, operator.games, as_json=as_json)
     for game_id, rounds in sorted(result.unconfigured_rounds.items()):  # in --json's too
         command_logger().warning(
-            "%s rounds of %s were not checked: the configuration does not list that game",
-            f"{rounds:,}",
-            game_id,
+            "%s of %s %s not checked: the configuration does not list that game",
+            "1 round" if rounds == 1 else f"{rounds:,} rounds",
+            game_id or "a game whose id is empty",
+            "was" if rounds == 1 else "were",
         )
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 

@@ -345,10 +345,16 @@ class MonthAlerts:
     def _misplaced_lines(self, period: str) -> list[str]:
         """The alerts of :attr:`misplaced_rounds`, one line a game."""
         return [
-            f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
-            f" {timezone}, the game's time zone now: they were loaded under another, and"
-            " every report counts them in the month they were stored in; set the zone back,"
-            " or build the store again from the logs"
+            (
+                f"1 round of {game} stored in {period} settled outside it in {timezone}, the"
+                " game's time zone now: it was loaded under another, and every report counts"
+                " it in the month it was stored in"
+                if rounds == 1
+                else f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
+                f" {timezone}, the game's time zone now: they were loaded under another, and"
+                " every report counts them in the month they were stored in"
+            )
+            + "; set the zone back, or build the store again from the logs"
             for game, (rounds, timezone) in sorted(self.misplaced_rounds.items())
         ]
 

@@ -201,9 +201,28 @@ def misplaced_rounds(
         )
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
-            " AND (settled_at < ? OR settled_at >= ?)",
+            " AND (settled_at < ? OR settled_at >= ? OR julianday(settled_at) IS NULL)",
             (game_id, month, start, end),
         ).fetchone()
         if rounds:
+            _refuse_unreadable_time(connection, game_id, month)
             found[game_id] = (rounds, game.timezone)
     return found
+
+
+def _refuse_unreadable_time(connection: sqlite3.Connection, game_id: str, month: str) -> None:
+    """The :func:`~reporting.store.damage.damaged` error of the game's first round of the
+    month whose settled_at SQLite reads as no time (a store changed by hand: ingest stores
+    none), as the audit of the month refuses it; nothing where there is none. Asked only of
+    a game with rounds outside the month, where such a time mostly sorts; one that sorts
+    within it (``2026-10-15 x``) is counted with them by :func:`misplaced_rounds`."""
+    unreadable = connection.execute(
+        "SELECT round_id, settled_at FROM rounds WHERE game_id = ? AND report_month = ?"
+        " AND julianday(settled_at) IS NULL AND settled_at IS NOT NULL"
+        " ORDER BY round_id LIMIT 1",
+        (game_id, month),
+    ).fetchone()
+    if unreadable is not None:
+        from reporting.store.damage import damaged, quoted  # the store's words, when needed
+
+        raise damaged(unreadable[0], f"a settled_at that is no time ({quoted(unreadable[1])})")

@@ -100,7 +100,7 @@ def test_rounds_of_a_game_the_configuration_lacks_are_a_warning_on_stderr(export
     config = tmp_path / "italy.toml"
     config.write_text('[operator]\nname = "X"\n[games.live-baccarat-it]\n', encoding="utf-8")
     said = (
-        "baccarat-report: warning: 1 rounds of live-baccarat-gr were not checked: the"
+        "baccarat-report: warning: 1 round of live-baccarat-gr was not checked: the"
         " configuration does not list that game"
     )
     for extra in ((), ("--json",)):
@@ -109,9 +109,29 @@ def test_rounds_of_a_game_the_configuration_lacks_are_a_warning_on_stderr(export
             "--config", str(config), *extra,
         )  # fmt: skip
         assert run.returncode == 1 and said in run.stderr.splitlines(), run.stderr
-        assert "were not checked" not in run.stdout
+        assert "live-baccarat-gr was not checked" not in run.stdout
     logged = (tmp_path / "run.log").read_text(encoding="utf-8")
     assert logged.count(said.removeprefix("baccarat-report: warning: ")) == 2
+
+
+def test_rounds_of_a_game_whose_id_is_empty_are_named_as_such(tmp_path):
+    """A store changed by hand, a round's game id set to '': the warning said "1 rounds of
+    were not checked", the game left out of its own sentence."""
+    db = tmp_path / "store.sqlite"
+    connection = connect(db)
+    store_records(
+        connection,
+        [round_record("E-1", bet_record("E-1", "B-1"), game_id="")],
+        file_name="export.json",
+    )
+    connection.close()
+    config = tmp_path / "italy.toml"
+    config.write_text('[operator]\nname = "X"\n[games.live-baccarat-it]\n', encoding="utf-8")
+    run = run_main("verify", "--db", str(db), "--config", str(config))
+    assert (
+        "baccarat-report: warning: 1 round of a game whose id is empty was not checked: the"
+        " configuration does not list that game"
+    ) in run.stderr.splitlines(), run.stderr
 
 
 def test_rounds_of_a_game_the_configuration_lacks_are_counted_in_the_signed_workbook(
@@ -295,7 +315,7 @@ def test_rounds_a_time_zone_changed_since_they_were_loaded_puts_elsewhere_are_an
     assert moved.returncode == 1, moved.stderr
     assert alerts["misplaced_rounds"] == {"live-baccarat-gr": 1}
     said = (
-        "1 rounds of live-baccarat-gr stored in 2026-11 settled outside it in Europe/Lisbon,"
+        "1 round of live-baccarat-gr stored in 2026-11 settled outside it in Europe/Lisbon,"
         " the game's time zone now"
     )
     assert any(line.startswith(said) for line in alerts["alerts"]), alerts["alerts"]

@@ -78,6 +78,15 @@ def _changed(connection: sqlite3.Connection, statement: str) -> None:
             "the store holds round R-1 with a placed_at of bet B-1 that is no time as ingest"
             " stores one ('garbage')",
         ),
+        (  # a round without findings: the month's audit refused it, plain verify said nothing
+            "UPDATE rounds SET settled_at = 'yesterday' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a settled_at that is no time ('yesterday')",
+        ),
+        (  # the same, sorting among the month's times as text
+            "UPDATE rounds SET settled_at = '2026-10-03T18:40:17 x' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a settled_at that is no time as ingest stores one"
+            " ('2026-10-03T18:40:17 x')",
+        ),
         (
             "DELETE FROM ingest_log",
             "the store holds round R-1 with no file it was loaded from (file 1 of the files' log"
