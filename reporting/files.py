@@ -40,6 +40,7 @@ from reporting.errors import (
 __all__ = [
     "NAME_MAX",
     "name_that_fits",
+    "SQLITE_HEADER",
     "STAGING_MARK",
     "check_replaceable",
     "clear_staging",
@@ -62,6 +63,9 @@ __all__ = [
     "write_all_atomically",
     "write_atomically",
 ]
+
+#: The first 16 bytes of every SQLite database file (https://sqlite.org/fileformat.html).
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 #: The longest name of a file or folder, in bytes (Linux file systems): a name the tool makes
 #: from a user's (``.NAME.lock``, ``.NAME.TOKEN.tmp``) that would pass it is made shorter.

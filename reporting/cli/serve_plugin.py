@@ -30,6 +30,8 @@ from markupsafe import Markup
 
 from reporting.config.languages import language
 from reporting.presentation.i18n import Formatter
+from reporting.store.damage import CHANGED_OUTSIDE
+from reporting.store.faults import database_fault
 from reporting.store.query_bounds import (
     MAX_REQUESTS,
     MAX_VALUE_BYTES,
@@ -140,9 +142,7 @@ def _request_error(
         return exception.status, exception.title, message, dict(exception.error_dict)
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
-    store_fault = (
-        _STORE_FAULTS.get(str(exception)) if isinstance(exception, sqlite3.Error) else None
-    )
+    store_fault = _store_fault(exception) if isinstance(exception, sqlite3.Error) else None
     if store_fault is not None:  # the store's, not the request's, nor a bug: said, no traceback
         return 500, *store_fault, {}
     if (
@@ -155,21 +155,24 @@ def _request_error(
     return None
 
 
-#: What SQLite says of a store that no query of it can read, as a page says it: a value longer
-#: than serve reads (ingest writes none), and a file damaged (a page of it overwritten).
-_STORE_FAULTS = {
-    "string or blob too big": (
-        "A value too long",
-        f"a value of the store is longer than serve reads ({MAX_VALUE_BYTES:,} bytes), which"
-        " ingest never writes: the store was changed by another program or by hand; use a"
-        " copy from before the change",
-    ),
-    "database disk image is malformed": (
-        "Damaged store",
-        "the store's file is damaged (SQLite: database disk image is malformed): use a copy"
-        " from before the damage (sqlite3 STORE 'PRAGMA integrity_check' says where it is)",
-    ),
-}
+#: SQLite's result codes of a store no query of it can read: a value longer than serve reads
+#: (ingest writes none), and a file damaged (a page of it overwritten).
+_SQLITE_CORRUPT, _SQLITE_TOOBIG = 11, 18
+
+
+def _store_fault(error: sqlite3.Error) -> tuple[str, str] | None:
+    """(title, message) of a page for a fault of the store itself, None for another error.
+    A damaged file is said in the words every command says it in
+    (:func:`~reporting.store.faults.database_fault`)."""
+    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    if code == _SQLITE_TOOBIG:
+        return "A value too long", (
+            f"a value of the store is longer than serve reads ({MAX_VALUE_BYTES:,} bytes),"
+            f" which ingest never writes: the store was changed {CHANGED_OUTSIDE}"
+        )
+    if code == _SQLITE_CORRUPT:
+        return "Damaged store", str(database_fault(error, "the store", real_path=False))
+    return None
 
 
 def _own_parameters(request: Any) -> str:

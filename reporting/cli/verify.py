@@ -107,7 +107,7 @@ def verify_command(
     from reporting.figures.statistics import outcome_tests, rtp_checks
     from reporting.store.faults import database_lock
     from reporting.store.schema import connect
-    from reporting.verify.bearing import month_alerts
+    from reporting.verify.bearing import counted, month_alerts
 
     check_month(month)
     if report is not None and month is None:
@@ -169,7 +169,7 @@ def verify_command(
     for game_id, rounds in sorted(result.unconfigured_rounds.items()):  # in --json's too
         command_logger().warning(
             "%s of %s %s not checked: the configuration does not list that game",
-            "1 round" if rounds == 1 else f"{rounds:,} rounds",
+            counted(rounds, "round"),
             game_id or "a game whose id is empty",
             "was" if rounds == 1 else "were",
         )

@@ -29,7 +29,6 @@ from zoneinfo import ZoneInfo
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError
 from reporting.figures.audit_records import (
     ActivityHour,
     AvailabilityGap,
@@ -47,7 +46,7 @@ from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.files import sha256_of
 from reporting.records import Month
-from reporting.store.damage import damaged, quoted, within_bound
+from reporting.store.damage import first_unstored_time, within_bound
 from reporting.store.sums import joined, joined_columns, split_sum
 
 __all__ = [
@@ -177,19 +176,6 @@ def local_hour_sql(timezone: str, month: Month, column: str = "settled_at") -> s
     return f"CASE {branches} ELSE {local(segments[-1][1])} END"
 
 
-def _unreadable_time(connection: sqlite3.Connection, game: GameSpec, month: Month) -> Exception:
-    """The error naming the game's first round of the month whose settled_at SQLite reads
-    as no time (the local hour of the month's figures is computed from it)."""
-    found = connection.execute(
-        "SELECT round_id, settled_at FROM rounds WHERE game_id = ? AND report_month = ?"
-        " AND julianday(settled_at) IS NULL ORDER BY round_id LIMIT 1",
-        (game.id, str(month)),
-    ).fetchone()
-    if found is None:  # read as a time by julianday, yet as none where the hour is computed
-        return InputError(f"a round of {game.id} in {month} has no local time in the store")
-    return damaged(found[0], f"a settled_at that is no time ({quoted(found[1])})")
-
-
 def _day(local_hour: str) -> date:
     return date.fromisoformat(local_hour[:10])
 
@@ -261,7 +247,9 @@ def money_and_activity(
             )
             continue
         if local is None:  # a settled_at no clock time reads (ingest stores none)
-            raise _unreadable_time(connection, game, month)
+            raise first_unstored_time(connection, game.id, str(month)) or AssertionError(
+                "a settled_at SQLite reads as no time was taken for one of the stored form"
+            )
         settled = status == "settled"
         stakes, payouts = joined(*halves[:2]), joined(*halves[2:])
         if part == "rounds":

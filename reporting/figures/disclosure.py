@@ -26,7 +26,7 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.odds import return_covariances
 from reporting.engine.theory import ShoeOdds, game_odds
-from reporting.errors import InputError, printable
+from reporting.errors import InputError
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
 from reporting.records import Doubt, Month
@@ -252,12 +252,13 @@ def _not_summed(game: GameSpec, round_id: str, stake: int, payout: int, currency
     ingest takes (the store changed by hand), or a currency other than the game's (ingest
     takes none: the game's currency changed in the configuration since, or the store by
     hand). Summed, either printed a disclosure of absurd or mixed money."""
-    from reporting.store.damage import amounts_past_bound  # here: a rule sheet loads no store
+    # Here, not at the top: a rule sheet loads no store.
+    from reporting.store.damage import amounts_past_bound, said
 
     if currency == game.currency:
         return amounts_past_bound(round_id, stake, payout)
     return InputError(
-        f"round {printable(round_id)} of {game.id} holds a bet in {printable(currency)}, where"
+        f"round {said(round_id)} of {game.id} holds a bet in {said(currency)}, where"
         f" the game's currency is {game.currency}: a disclosure sums one currency (the game's"
         " currency was changed in the configuration since its rounds were loaded, where a game"
         " of another currency is a game of its own; or the store was changed by hand)"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO
 
 from reporting.errors import InputError
+from reporting.files import SQLITE_HEADER
 
 __all__ = ["GZIP_MAGIC", "HEAD_BYTES", "binary_kind", "head_of", "refuse_binary"]
 
@@ -43,8 +44,13 @@ _TAKE_OUT = "take the round logs out of it ({tool}) and load those"
 _DECOMPRESS = "decompress it ({tool})"
 _EXPORT = "export the round log itself (JSON Lines or CSV)"
 
+#: Gzip data: inside a gzip, compressed twice.
+_GZIP = _Signature(
+    0, re.compile(re.escape(GZIP_MAGIC)), "gzip data", _DECOMPRESS.format(tool="gunzip")
+)
+
 _SIGNATURES = (
-    _Signature(0, re.compile(rb"\x1f\x8b"), "gzip data", _DECOMPRESS.format(tool="gunzip")),
+    _GZIP,
     _Signature(
         257, re.compile(rb"ustar(\x0000|  \x00)"), "a tar archive", _TAKE_OUT.format(tool="tar -xf")
     ),
@@ -73,7 +79,7 @@ _SIGNATURES = (
         "an old Office document (.xls, .doc)",
         _EXPORT,
     ),
-    _Signature(0, re.compile(rb"SQLite format 3\x00"), "an SQLite database", _EXPORT),
+    _Signature(0, re.compile(re.escape(SQLITE_HEADER)), "an SQLite database", _EXPORT),
     _Signature(0, re.compile(rb"\x7fELF"), "a program (ELF)", "take it out of the inbox"),
 )
 
@@ -82,13 +88,13 @@ def binary_kind(head: bytes, *, gzipped: bool = False) -> str | None:
     """What the first bytes of a file (``head``; of its decompressed text if ``gzipped``) say
     it is when it is no round log, as a message's words, or None.
 
-    >>> binary_kind(b"PK\\x03\\x04...")
-    'a zip archive (or an Office document), not a round log: ... take the round logs out of it (unzip) and give those'
+    >>> binary_kind(b"PK\\x03\\x04...")  # doctest: +ELLIPSIS
+    'a zip archive (or an Office document), not a round log: ... (unzip) and load those'
     """
     for signature in _SIGNATURES:
         if signature.mark.match(head, signature.offset) is None:
             continue
-        if gzipped and signature.what == "gzip data":
+        if gzipped and signature is _GZIP:
             return (
                 "gzip data compressed twice (gzip inside gzip), not a round log: nothing of it"
                 " was loaded, and it will not load as it is; decompress it once (gunzip),"

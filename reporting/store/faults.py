@@ -31,7 +31,7 @@ from reporting.errors import (
     NotOurDatabase,
     PermissionDenied,
 )
-from reporting.files import hold_lock
+from reporting.files import SQLITE_HEADER, hold_lock, open_regular
 
 __all__ = [
     "DEFAULT_WAIT",
@@ -155,14 +155,13 @@ _DAMAGED_HEADER = (
     " changed",
     "restore it from a backup",
 )
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def _begins_as_sqlite(path: Path | str) -> bool:
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
-    except OSError:
+        with open_regular(path) as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:  # NotARegularFile too
         return False
 
 

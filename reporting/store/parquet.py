@@ -40,7 +40,7 @@ from reporting.files import (
     repair_folder_swap,
     swap_in_folder,
 )
-from reporting.store.damage import damaged, quoted
+from reporting.store.damage import no_time
 from reporting.store.schema import read_unchanged
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
@@ -353,6 +353,5 @@ def _no_time(schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
         try:
             pa.array([row[index]], pa.string()).cast(_TIME)
         except pa.ArrowInvalid:
-            round_id = row[schema.get_field_index("round_id")]
-            return damaged(round_id, f"a {name} that is no time ({quoted(row[index])})")
-    return InputError(f"a {name} of the store is no time")
+            return no_time(row[schema.get_field_index("round_id")], name, row[index])
+    raise AssertionError(f"Arrow read every {name} of a batch it refused")

@@ -20,9 +20,9 @@ from typing import NamedTuple
 from urllib.parse import quote
 
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase, let_stops_in
-from reporting.files import environment_fault, kind_of_file, open_regular
+from reporting.files import SQLITE_HEADER, environment_fault, kind_of_file, open_regular
 from reporting.records import Bet, Round
-from reporting.store.damage import read_from
+from reporting.store.damage import CHANGED_OUTSIDE, read_from
 from reporting.store.faults import (
     DEFAULT_WAIT,
     database_fault,
@@ -77,9 +77,8 @@ def create_schema(connection: sqlite3.Connection, path: Path | None = None) -> N
     if version < 0:  # no release writes one: refused before the upgrade marks the file ours
         where = "database" if path is None else f"{path}: database"
         raise InputError(
-            f"{where} schema version {version}, which no release of baccarat-report writes:"
-            " its header was changed by another program or by hand; nothing was changed; use"
-            " a copy from before the change"
+            f"{where} schema version {version}, which no release of baccarat-report writes"
+            f" (nothing was changed): its header was changed {CHANGED_OUTSIDE}"
         )
     if version == 0:  # a new file: a write, so only then (readers must not wait on writers)
         # One transaction (executescript runs the script as it is): a kill leaves the file
@@ -122,7 +121,6 @@ _NEW = "new"  # no file: SQLite creates it
 _EMPTY = "empty"  # a zero-length file, or a SQLite file without tables or marks
 _OURS = "ours"  # a store of ours (marked, or of version 1 or 2 recognised by its tables)
 
-_SQLITE_HEADER = b"SQLite format 3\x00"
 _SQLITE_BUSY = 5
 
 
@@ -418,10 +416,10 @@ def _inspect(path: Path, wait: float, where_it_is: str | None = None) -> str:
         return _EMPTY
     try:
         with open_regular(path) as handle:
-            header = handle.read(len(_SQLITE_HEADER))
+            header = handle.read(len(SQLITE_HEADER))
     except OSError as error:
         raise environment_fault(error, path, "read it") from None
-    if header != _SQLITE_HEADER:
+    if header != SQLITE_HEADER:
         raise NotOurDatabase(
             f"{path}: not a baccarat-report database (not a SQLite file); nothing was changed"
         )

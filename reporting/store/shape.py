@@ -26,8 +26,9 @@ import sqlite3
 from functools import cache
 from pathlib import Path
 
-from reporting.errors import InputError, printable
+from reporting.errors import InputError
 from reporting.records import MONTHS_HANDLED, Month
+from reporting.store.damage import CHANGED_OUTSIDE, quoted, said
 from reporting.store.sql import SCHEMA, TABLES
 
 __all__ = ["check_shape"]
@@ -89,9 +90,9 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
     ]
     if triggers:
         raise InputError(
-            f"{path}: holds trigger {', '.join(triggers)}, which baccarat-report never makes:"
-            f" it was added by another program or by hand; remove it (DROP TRIGGER"
-            f" {triggers[0]}) or use a copy from before it"
+            f"{path}: holds trigger {said(', '.join(triggers))}, which baccarat-report never"
+            f" makes: it was added by another program or by hand; remove it (DROP TRIGGER"
+            f" {said(triggers[0])}) or use a copy from before it"
         )
     indexes = {
         name
@@ -124,20 +125,19 @@ def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) ->
         if missing:
             raise InputError(
                 f"{path}: table {table} has no column {', '.join(missing)}: the store was"
-                " changed by another program or by hand; use a copy from before the change"
+                f" changed {CHANGED_OUTSIDE}"
             )
         if strict and not strict.get(table):  # (no table_list before SQLite 3.37)
             raise InputError(
-                f"{path}: table {table} is not STRICT, as baccarat-report makes it (it was made"
-                " again by another program or by hand, and takes any value in any column); use"
-                " a copy from before the change"
+                f"{path}: table {table} is not STRICT, as baccarat-report makes it, and takes"
+                f" any value in any column: it was made again {CHANGED_OUTSIDE}"
             )
         for column, definition in expected.items():
             if present[column] != definition:
                 raise InputError(
                     f"{path}: column {table}.{column} is {_said(present[column])}, where"
                     f" baccarat-report makes it {_said(definition)}: the table was made again"
-                    " by another program or by hand; use a copy from before the change"
+                    f" {CHANGED_OUTSIDE}"
                 )
 
 
@@ -150,9 +150,8 @@ def _check_json(connection: sqlite3.Connection, path: Path) -> None:
         ).fetchone()
         if found is not None:
             raise InputError(
-                f"{path}: the files' log holds, for {printable(found[0])}, {column} that is not"
-                " JSON (baccarat-report writes it as JSON): it was changed by another program or"
-                " by hand; use a copy from before the change"
+                f"{path}: the files' log holds, for {said(found[0])}, {column} that is not JSON"
+                f" (baccarat-report writes it as JSON): it was changed {CHANGED_OUTSIDE}"
             )
 
 
@@ -180,8 +179,7 @@ def _check_months(connection: sqlite3.Connection, path: Path) -> None:
             ).fetchone()
             first, last = MONTHS_HANDLED
             raise InputError(
-                f"{path}: round {printable(round_id)} is stored under reporting month"
-                f" {printable(repr(month))}, no month YYYY-MM from {first} to {last}: ingest"
-                " reckons a round's month from its settling time, so the store was changed by"
-                " another program or by hand; use a copy from before the change"
+                f"{path}: round {said(round_id)} is stored under reporting month {quoted(month)},"
+                f" no month YYYY-MM from {first} to {last}: ingest reckons a round's month from"
+                f" its settling time, so the store was changed {CHANGED_OUTSIDE}"
             ) from None

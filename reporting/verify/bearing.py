@@ -70,6 +70,7 @@ __all__ = [
     "RejectedFile",
     "RejectedRecord",
     "RejectScope",
+    "counted",
     "month_alerts",
     "reject_scope",
     "rejected_lines_bear",
@@ -344,19 +345,16 @@ class MonthAlerts:
 
     def _misplaced_lines(self, period: str) -> list[str]:
         """The alerts of :attr:`misplaced_rounds`, one line a game."""
-        return [
-            (
-                f"1 round of {game} stored in {period} settled outside it in {timezone}, the"
-                " game's time zone now: it was loaded under another, and every report counts"
-                " it in the month it was stored in"
-                if rounds == 1
-                else f"{rounds:,} rounds of {game} stored in {period} settled outside it in"
-                f" {timezone}, the game's time zone now: they were loaded under another, and"
-                " every report counts them in the month they were stored in"
+        lines = []
+        for game, (rounds, timezone) in sorted(self.misplaced_rounds.items()):
+            it, were = ("it", "was") if rounds == 1 else ("they", "were")
+            lines.append(
+                f"{counted(rounds, 'round')} of {game} stored in {period} settled outside it in"
+                f" {timezone}, the game's time zone now: {it} {were} loaded under another, and"
+                f" every report counts {'it' if rounds == 1 else 'them'} in the month {it}"
+                f" {were} stored in; set the zone back, or build the store again from the logs"
             )
-            + "; set the zone back, or build the store again from the logs"
-            for game, (rounds, timezone) in sorted(self.misplaced_rounds.items())
-        ]
+        return lines
 
     @property
     def rejected_file_lines(self) -> list[str]:
@@ -654,9 +652,14 @@ def rejected_lines_bear(count: int) -> str:
     return "1 rejected line bears" if count == 1 else f"{count:,} rejected lines bear"
 
 
+def counted(count: int, noun: str) -> str:
+    """``1 round``, ``3 rounds``, ``1,200 rounds``: a count and its noun (plural with an s)."""
+    return f"1 {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
 def _rounds_of(count: int, month: str) -> str:
     """``1 round of 2026-10 is``, ``3 rounds of 2026-10 are``."""
-    return f"{count:,} round of {month} is" if count == 1 else f"{count:,} rounds of {month} are"
+    return f"{counted(count, 'round')} of {month} {'is' if count == 1 else 'are'}"
 
 
 def _late_line(month: str, rounds: int, standing: LateStanding, as_of: str) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from reporting.engine.games import GameSpec
 from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round
+from reporting.store.damage import first_unstored_time, unstored_time_sql
 from reporting.verify.checks import FIELDS_NEEDED, SHOE_CHECKS, FieldsNeeded
 
 __all__ = ["UNITS", "CheckNotRun", "checks_not_run", "coverage_counts", "describe_game"]
@@ -190,7 +191,9 @@ def misplaced_rounds(
     were loaded) that settled outside the month in the game's time zone now, with the zone:
     the zone was changed in the configuration since (the store keeps the month, not the zone;
     every report counts them in the month they were stored in). Read through the month's
-    index, the month's rounds alone; nothing for every month (``month`` None)."""
+    index, the month's rounds alone; nothing for every month (``month`` None). A settled_at
+    that is no time as ingest stores one (a store changed by hand) is refused
+    (:func:`~reporting.store.damage.first_unstored_time`), as the month's audit refuses it."""
     if month is None:
         return {}
     found = {}
@@ -201,28 +204,12 @@ def misplaced_rounds(
         )
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
-            " AND (settled_at < ? OR settled_at >= ? OR julianday(settled_at) IS NULL)",
+            f" AND (settled_at < ? OR settled_at >= ? OR {unstored_time_sql('settled_at')})",
             (game_id, month, start, end),
         ).fetchone()
         if rounds:
-            _refuse_unreadable_time(connection, game_id, month)
+            unstored = first_unstored_time(connection, game_id, month)
+            if unstored is not None:
+                raise unstored
             found[game_id] = (rounds, game.timezone)
     return found
-
-
-def _refuse_unreadable_time(connection: sqlite3.Connection, game_id: str, month: str) -> None:
-    """The :func:`~reporting.store.damage.damaged` error of the game's first round of the
-    month whose settled_at SQLite reads as no time (a store changed by hand: ingest stores
-    none), as the audit of the month refuses it; nothing where there is none. Asked only of
-    a game with rounds outside the month, where such a time mostly sorts; one that sorts
-    within it (``2026-10-15 x``) is counted with them by :func:`misplaced_rounds`."""
-    unreadable = connection.execute(
-        "SELECT round_id, settled_at FROM rounds WHERE game_id = ? AND report_month = ?"
-        " AND julianday(settled_at) IS NULL AND settled_at IS NOT NULL"
-        " ORDER BY round_id LIMIT 1",
-        (game_id, month),
-    ).fetchone()
-    if unreadable is not None:
-        from reporting.store.damage import damaged, quoted  # the store's words, when needed
-
-        raise damaged(unreadable[0], f"a settled_at that is no time ({quoted(unreadable[1])})")

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from reporting.engine.games import GameSpec
 from reporting.records import Finding, Round
+from reporting.store.damage import refuse_unstored_times
 from reporting.verify.checks import CHECKS, SHOE_CHECKS, CheckCache, CheckContext, settled_bets
 from reporting.verify.shoes import ShoeSummary, encode_outcome, summarize_shoe
-from reporting.verify.stored import stored_times
 from reporting.verify.totals import Totals
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class RoundPass:
             for check in checks:
                 findings = check(round, game, context)
                 if findings:
-                    stored_times(round)  # a finding on a time ingest stores in no such form
+                    refuse_unstored_times(round)  # before a finding on a time ingest never stores
                     emit(findings)
         self.rounds_seen = seen
         self.rounds_checked += rounds_checked

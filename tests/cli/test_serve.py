@@ -651,6 +651,9 @@ def test_a_damaged_page_of_the_store_is_said_on_its_page_without_a_traceback(
     answer = get(app, "/store/rounds.json")
     assert answer.status_code == 500
     assert answer.json()["title"] == "Damaged store"
-    assert answer.json()["error"].startswith("the store's file is damaged (SQLite: database disk")
+    assert answer.json()["error"] == (
+        "the store: the database file is damaged (database disk image is malformed); restore it"
+        " from a backup"
+    )
     printed = capfd.readouterr()
     assert "Traceback" not in printed.out + printed.err

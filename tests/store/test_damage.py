@@ -80,7 +80,13 @@ def _changed(connection: sqlite3.Connection, statement: str) -> None:
         ),
         (  # a round without findings: the month's audit refused it, plain verify said nothing
             "UPDATE rounds SET settled_at = 'yesterday' WHERE round_id = 'R-1'",
-            "the store holds round R-1 with a settled_at that is no time ('yesterday')",
+            "the store holds round R-1 with a settled_at that is no time as ingest stores one"
+            " ('yesterday')",
+        ),
+        (  # of the stored shape, on no day: SQLite's date functions read it as 1 October
+            "UPDATE rounds SET settled_at = '2026-09-31T18:40:17.000Z' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a settled_at that is no time as ingest stores one"
+            " ('2026-09-31T18:40:17.000Z')",
         ),
         (  # the same, sorting among the month's times as text
             "UPDATE rounds SET settled_at = '2026-10-03T18:40:17 x' WHERE round_id = 'R-1'",
@@ -112,7 +118,7 @@ def test_export_stops_at_a_stored_time_that_is_no_time_naming_its_round(store, t
         export_parquet(store, tmp_path / "copy")
     assert str(refused.value) == (
         f"{tmp_path / 'store.sqlite'}: the store holds round R-2 with a {column} that is no time"
-        f" ('yesterday'){CHANGED}"
+        f" as ingest stores one ('yesterday'){CHANGED}"
     )
     assert not (tmp_path / "copy").exists()
 
@@ -127,7 +133,7 @@ def test_the_audit_figures_stop_at_a_settled_time_that_is_no_time(store, tmp_pat
     assert (
         str(refused.value)
         == f"{tmp_path / 'store.sqlite'}: the store holds round R-1 with a settled_at that is no"
-        f" time (''){CHANGED}"
+        f" time as ingest stores one (''){CHANGED}"
     )
 
 

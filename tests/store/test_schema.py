@@ -1091,8 +1091,8 @@ _BETS_LOOSE = """CREATE TABLE bets (round_id TEXT NOT NULL, bet_id TEXT NOT NULL
     [
         (
             _BETS_LOOSE.format(options="WITHOUT ROWID"),
-            "table bets is not STRICT, as baccarat-report makes it (it was made again by another"
-            " program or by hand, and takes any value in any column)",
+            "table bets is not STRICT, as baccarat-report makes it, and takes any value in any"
+            " column: it was made again by another program or by hand",
         ),
         (
             _BETS_LOOSE.format(options="STRICT, WITHOUT ROWID"),
@@ -1140,6 +1140,22 @@ def test_a_round_stored_under_a_month_that_is_no_month_is_refused_naming_it(tmp_
     )
 
 
+def test_a_long_value_set_by_hand_is_quoted_cut_short(tmp_path):
+    """A month, a round id and a file's name of a megabyte each were quoted whole: a message
+    of megabytes on the terminal and in the log."""
+    db = _damaged(
+        tmp_path,
+        "UPDATE ingest_log SET file_name = hex(zeroblob(500000)), duplicate_months = '['",
+        "UPDATE rounds SET report_month = hex(zeroblob(500000))",
+    )
+    said = _refusal(db)
+    assert len(said) < 500 and "(1,000,000 characters)" in said, said
+    db.unlink()
+    db = _damaged(tmp_path, "UPDATE rounds SET report_month = hex(zeroblob(500000))")
+    said = _refusal(db)
+    assert len(said) < 500 and "(1,000,000 characters)" in said, said
+
+
 def test_the_months_of_a_store_are_read_a_step_per_month_by_their_index(tmp_path):
     """The months are looked at each time a store is opened: by ``rounds_by_month``, a
     search per month, never a walk over every round."""
@@ -1164,9 +1180,9 @@ def test_a_store_of_a_schema_version_no_release_writes_is_refused_unchanged(tmp_
     with pytest.raises(InputError) as refused:
         connect(path)
     assert str(refused.value) == (
-        f"{path}: database schema version -1, which no release of baccarat-report writes: its"
-        " header was changed by another program or by hand; nothing was changed; use a copy"
-        " from before the change"
+        f"{path}: database schema version -1, which no release of baccarat-report writes"
+        " (nothing was changed): its header was changed by another program or by hand; use a"
+        " copy from before the change"
     )
     assert sha256_file(path) == before
 
