@@ -182,7 +182,8 @@ def _chance_to_stop() -> int:
 
 def stopped_statement(error: BaseException) -> Stopped | None:
     """The stop that broke off the SQLite statement that raised ``error`` (SQLite's
-    "interrupted", a stop received), or None."""
+    "interrupted", a stop received), or None. Known by its class's name: this module, at the
+    bottom of every command (the rule sheets' too), imports no sqlite3."""
     if _received[0] and type(error).__name__ == "OperationalError" and str(error) == "interrupted":
         return Stopped(_received[0])
     return None

@@ -46,7 +46,7 @@ from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.files import sha256_of
 from reporting.records import Month
-from reporting.store.damage import first_unstored_time, within_bound
+from reporting.store.damage import first_unstored_time, refuse_overlong_texts
 from reporting.store.sums import joined, joined_columns, split_sum
 
 __all__ = [
@@ -321,7 +321,7 @@ def void_register(
         columns = joined_columns(column_names(cursor), cursor, ("stakes", "refunded"))
         lines += from_rows(VoidRound, *columns)
     for line in lines:
-        within_bound(line)
+        refuse_overlong_texts(line)
     return tuple(
         sorted(lines, key=lambda line: (line.settled_at, line.round_id, line.currency or ""))
     )

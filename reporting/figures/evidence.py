@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from reporting.figures.audit_records import FINDING_SEVERITY, Severity, column_names, from_rows
 from reporting.records import SourceLocation
-from reporting.store.damage import within_bound
+from reporting.store.damage import refuse_overlong_texts
 
 __all__ = ["FindingEvidence", "MonthEvidence", "findings_with_evidence"]
 
@@ -124,7 +124,7 @@ def findings_with_evidence(
     columns = column_names(cursor)[:-1]  # the last: the count of the finding's kind
     for row in cursor:
         (finding,) = from_rows(FindingEvidence, columns, [row[:-1]])
-        within_bound(finding)
+        refuse_overlong_texts(finding)
         counts[finding.kind] = row[-1]
         if per_kind:
             shown.append(finding)

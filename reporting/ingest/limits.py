@@ -88,7 +88,7 @@ MAX_CSV_COLUMNS = 1_000
 MAX_DEPTH = 64
 
 #: Characters of a money amount before it is converted. The largest amount accepted (see
-#: ``reporting.ingest.validation.MAX_CENTS``) has 12 digits, a point and 2 decimals; 32 leaves
+#: ``reporting.config.values.MAX_CENTS``) has 12 digits, a point and 2 decimals; 32 leaves
 #: room for leading zeros and keeps ``int()`` far from its 4,300-digit refusal.
 MAX_AMOUNT_CHARS = 32
 

@@ -52,6 +52,7 @@ __all__ = [
     "RawRound",
     "RecordError",
     "RoundValidator",
+    "STORED_TIME",
     "TIMESTAMP",
     "clipped",
     "error_of_decoding",

@@ -32,7 +32,7 @@ __all__ = [
     "refuse_unstored_times",
     "said",
     "unstored_time_sql",
-    "within_bound",
+    "refuse_overlong_texts",
 ]
 
 #: How each message of a store changed where baccarat-report never changes it ends: by whom,
@@ -169,9 +169,9 @@ _TEXT_BOUNDS = {
 }
 
 
-def within_bound(record: object) -> None:
-    """The :func:`damaged` error of a record read from the store (a line of the void register,
-    a finding's evidence) whose round's texts are longer than ingest stores."""
+def refuse_overlong_texts(record: object) -> None:
+    """Raise the :func:`damaged` error of a record read from the store (a line of the void
+    register, a finding's evidence) whose round's texts are longer than ingest stores."""
     for name, bound in _TEXT_BOUNDS.items():
         value = getattr(record, name, None)
         if value is not None and len(value) > bound:

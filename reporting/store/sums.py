@@ -1,7 +1,7 @@
 """Sums of stored cents that SQLite cannot overflow.
 
 SQLite's ``sum()`` of INTEGER values stops with "integer overflow" past 2**63 - 1. No real month
-comes near it, but ingest takes each amount up to ``reporting.ingest.validation.MAX_CENTS``, and
+comes near it, but ingest takes each amount up to ``reporting.config.values.MAX_CENTS``, and
 some ninety-three thousand hostile bets of that size would pass it: every later report of
 their month would then stop. So a money column is summed in two halves, its high bits and its
 low bits, each of which stays far below the limit, and the two are joined in Python, whose

@@ -259,7 +259,9 @@ class BatchWriter:
             if (ingest_id, source_line) != (self.ingest_id, given[round_id][_SOURCE_LINE])
         ]  # the rest: this very row, inserted now
         if len(given) - len(earlier) != inserted:
-            ours = next(row[0] for row in stored if row[1] == self.ingest_id)
+            ours = next(  # one is: more rows of this file's number than it inserted now
+                round_id for round_id, ingest_id, *_ in stored if ingest_id == self.ingest_id
+            )
             raise damaged(
                 ours,
                 f"a file number, {self.ingest_id}, that the files' log does not hold (its row"

@@ -471,8 +471,8 @@ def test_totals_past_what_sqlite_can_add_are_reported_exactly(tmp_path):
     from helpers import bet_record, round_record, store_records
 
     from reporting.config.loader import load_config
+    from reporting.config.values import MAX_CENTS
     from reporting.figures.audit import money_and_activity
-    from reporting.ingest.validation import MAX_CENTS
     from reporting.records import Month
     from reporting.store.schema import connect
 
@@ -519,8 +519,7 @@ def test_the_largest_stake_at_the_highest_odds_is_a_finding_sqlite_stores(tmp_pa
     stopped verify (and every monthly run of its month) with an OverflowError traceback."""
     from helpers import bet_record, round_record, store_records
 
-    from reporting.config.values import MAX_ODDS
-    from reporting.ingest.validation import MAX_CENTS
+    from reporting.config.values import MAX_CENTS, MAX_ODDS
     from reporting.store.schema import connect
 
     sample = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"

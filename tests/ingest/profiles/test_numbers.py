@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reporting.config.values import MAX_CENTS
 from reporting.ingest.limits import MAX_AMOUNT_CHARS
 from reporting.ingest.profiles import numbers
 from reporting.ingest.profiles.numbers import epoch_time, minor_units
-from reporting.ingest.validation import MAX_CENTS, YEARS, RecordError, _Canon
+from reporting.ingest.validation import YEARS, RecordError, _Canon
 from reporting.records import RejectReason
 
 #: How the profile decoders decode: floats kept as their text.
