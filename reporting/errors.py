@@ -31,6 +31,7 @@ __all__ = [
     "NOT_ONE_LINE",
     "PermissionDenied",
     "Stopped",
+    "StoreDamaged",
     "checkpoint",
     "forget_stop",
     "let_stops_in",
@@ -43,6 +44,24 @@ __all__ = [
 
 class InputError(Exception):
     """Input the tool cannot use at all: a missing file, an unreadable database, bad arguments."""
+
+
+class StoreDamaged(InputError):
+    """A value of the store that ingest never writes (the store changed by hand), said as
+    ``said``; with the store's file, ``path``, once a reader that holds the connection names
+    it (:meth:`at`): the value may be met where only the round is at hand."""
+
+    def __init__(self, said: str, path: str | None = None) -> None:
+        super().__init__(said if path is None else f"{printable(path)}: {said}")
+        self.said, self.path = said, path
+
+    def __reduce__(self):  # from a worker process: said and path, not the formatted text
+        return (StoreDamaged, (self.said, self.path))
+
+    def at(self, path: str) -> StoreDamaged:
+        """This error naming ``path`` as its store: itself if it names one already (or
+        ``path`` is empty, a store in memory)."""
+        return self if self.path is not None or not path else StoreDamaged(self.said, path)
 
 
 class NotARegularFile(InputError):

@@ -321,7 +321,7 @@ def void_register(
         columns = joined_columns(column_names(cursor), cursor, ("stakes", "refunded"))
         lines += from_rows(VoidRound, *columns)
     for line in lines:
-        refuse_overlong_texts(line)
+        refuse_overlong_texts(line, connection)
     return tuple(
         sorted(lines, key=lambda line: (line.settled_at, line.round_id, line.currency or ""))
     )

@@ -231,7 +231,7 @@ def _month_bets(
         (game.id, month),
     ):
         if stake >= MAX_CENTS or payout >= MAX_CENTS or currency != game.currency:
-            raise _not_summed(game, round_id, stake, payout, currency)
+            raise _not_summed(connection, game, (round_id, stake, payout, currency))
         sums = by_type.get(bet_type)
         if sums is None:
             sums = by_type[bet_type] = [0, 0, 0]
@@ -247,7 +247,9 @@ def _month_bets(
     return by_type, crossed
 
 
-def _not_summed(game: GameSpec, round_id: str, stake: int, payout: int, currency: str) -> Exception:
+def _not_summed(
+    connection: sqlite3.Connection, game: GameSpec, bet: tuple[str, int, int, str]
+) -> Exception:
     """Why a bet of the month cannot be summed into the game's figures: an amount past those
     ingest takes (the store changed by hand), or a currency other than the game's (ingest
     takes none: the game's currency changed in the configuration since, or the store by
@@ -255,8 +257,9 @@ def _not_summed(game: GameSpec, round_id: str, stake: int, payout: int, currency
     # Here, not at the top: a rule sheet loads no store.
     from reporting.store.damage import amounts_past_bound, said
 
+    round_id, stake, payout, currency = bet
     if currency == game.currency:
-        return amounts_past_bound(round_id, stake, payout)
+        return amounts_past_bound(round_id, stake, payout, connection)
     return InputError(
         f"round {said(round_id)} of {game.id} holds a bet in {said(currency)}, where"
         f" the game's currency is {game.currency}: a disclosure sums one currency (the game's"

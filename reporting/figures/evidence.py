@@ -124,7 +124,7 @@ def findings_with_evidence(
     columns = column_names(cursor)[:-1]  # the last: the count of the finding's kind
     for row in cursor:
         (finding,) = from_rows(FindingEvidence, columns, [row[:-1]])
-        refuse_overlong_texts(finding)
+        refuse_overlong_texts(finding, connection)
         counts[finding.kind] = row[-1]
         if per_kind:
             shown.append(finding)

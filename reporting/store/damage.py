@@ -14,11 +14,12 @@ import sqlite3
 from datetime import date
 
 from reporting.config.values import MAX_CENTS
-from reporting.errors import InputError, printable
+from reporting.errors import StoreDamaged, printable
 from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
 from reporting.ingest.rejects import shown
 from reporting.ingest.validation import STORED_TIME
 from reporting.records import Round
+from reporting.store.faults import store_file
 
 __all__ = [
     "CHANGED_OUTSIDE",
@@ -28,7 +29,6 @@ __all__ = [
     "is_stored_time",
     "no_time",
     "quoted",
-    "read_from",
     "refuse_unstored_times",
     "said",
     "unstored_time_sql",
@@ -38,16 +38,6 @@ __all__ = [
 #: How each message of a store changed where baccarat-report never changes it ends: by whom,
 #: and what to do ("the store was changed " + this).
 CHANGED_OUTSIDE = "by another program or by hand; use a copy from before the change"
-
-#: The store this process opened last (:func:`read_from`), which a message names.
-_STORE: list[str | None] = [None]
-
-
-def read_from(path: object) -> None:
-    """Name ``path`` as the store the stored values come from in every message of damage
-    (a command opens one store; a worker forked from it keeps its name)."""
-    _STORE[0] = str(path)
-
 
 #: Characters of a stored value or of an error a message quotes (a hand of a million cards).
 _QUOTED = 80
@@ -65,21 +55,26 @@ def quoted(text: str) -> str:
     return shown(text, limit=_QUOTED)
 
 
-def damaged(round_id: str, what: str) -> InputError:
+def damaged(round_id: str, what: str, connection: sqlite3.Connection | None = None) -> StoreDamaged:
     """The one-line error of a stored round holding ``what`` (in words), which ingest does
-    not store."""
-    where = "the store" if _STORE[0] is None else f"{printable(_STORE[0])}: the store"
-    return InputError(
-        f"{where} holds round {said(round_id)} with {what}: ingest stores no such round,"
+    not store; naming the store's file when ``connection``, the one it was read through, is
+    at hand (otherwise the reader's :func:`~reporting.store.faults.database_faults` names
+    it)."""
+    error = StoreDamaged(
+        f"the store holds round {said(round_id)} with {what}: ingest stores no such round,"
         f" so the store was changed {CHANGED_OUTSIDE}"
     )
+    return error if connection is None else error.at(store_file(connection))
 
 
-def no_time(round_id: str, name: str, value: str) -> InputError:
+def no_time(
+    round_id: str, name: str, value: str, connection: sqlite3.Connection | None = None
+) -> StoreDamaged:
     """The :func:`damaged` error of a stored round whose time ``name`` (``settled_at``,
     ``placed_at of bet B-1``) holds ``value``, no time in the form ingest stores
     (:data:`~reporting.ingest.validation.STORED_TIME`)."""
-    return damaged(round_id, f"a {name} that is no time as ingest stores one ({quoted(value)})")
+    what = f"a {name} that is no time as ingest stores one ({quoted(value)})"
+    return damaged(round_id, what, connection)
 
 
 #: A time in the form ingest stores (:data:`~reporting.ingest.validation.STORED_TIME`,
@@ -141,7 +136,7 @@ def refuse_unstored_times(round: Round) -> None:
 
 def first_unstored_time(
     connection: sqlite3.Connection, game_id: str, month: str
-) -> InputError | None:
+) -> StoreDamaged | None:
     """The :func:`no_time` error of the game's first round of ``month`` (by id) whose
     settled_at is no time as ingest stores one; None where there is none."""
     found = connection.execute(
@@ -149,14 +144,18 @@ def first_unstored_time(
         f" AND {unstored_time_sql('settled_at')} ORDER BY round_id LIMIT 1",
         (game_id, month),
     ).fetchone()
-    return None if found is None else no_time(found[0], "settled_at", found[1])
+    return None if found is None else no_time(found[0], "settled_at", found[1], connection)
 
 
-def amounts_past_bound(round_id: str, stake: int, payout: int) -> InputError:
+def amounts_past_bound(
+    round_id: str, stake: int, payout: int, connection: sqlite3.Connection | None = None
+) -> StoreDamaged:
     """The :func:`damaged` error of a stored bet whose stake or payout is past the amounts
     ingest takes (:data:`~reporting.config.values.MAX_CENTS`)."""
     amounts = f"a bet of stake {stake:,} cents and payout {payout:,}"
-    return damaged(round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents")
+    return damaged(
+        round_id, f"{amounts}, where ingest takes amounts below {MAX_CENTS:,} cents", connection
+    )
 
 
 #: The texts of a round a page prints, and the most characters ingest stores of each (a void
@@ -169,13 +168,13 @@ _TEXT_BOUNDS = {
 }
 
 
-def refuse_overlong_texts(record: object) -> None:
-    """Raise the :func:`damaged` error of a record read from the store (a line of the void
-    register, a finding's evidence) whose round's texts are longer than ingest stores."""
+def refuse_overlong_texts(record: object, connection: sqlite3.Connection) -> None:
+    """Raise the :func:`damaged` error of a record read from the store through
+    ``connection`` (a line of the void register, a finding's evidence) whose round's texts
+    are longer than ingest stores."""
     for name, bound in _TEXT_BOUNDS.items():
         value = getattr(record, name, None)
         if value is not None and len(value) > bound:
             round_id = getattr(record, "round_id", "")
-            raise damaged(
-                round_id, f"a {name} of {len(value):,} characters (ingest stores {bound:,})"
-            )
+            what = f"a {name} of {len(value):,} characters (ingest stores {bound:,})"
+            raise damaged(round_id, what, connection)

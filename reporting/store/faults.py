@@ -30,6 +30,7 @@ from reporting.errors import (
     InputError,
     NotOurDatabase,
     PermissionDenied,
+    StoreDamaged,
 )
 from reporting.files import SQLITE_HEADER, hold_lock, open_regular
 
@@ -44,6 +45,7 @@ __all__ = [
     "database_lock",
     "lock_path",
     "on_read_only_media",
+    "store_file",
 ]
 
 #: Seconds a command waits for another process's lock on the database before giving up.
@@ -221,6 +223,15 @@ def database_fault(
     return kind(f"{path}: {what}{context}; {advice}")
 
 
+def store_file(connection: sqlite3.Connection) -> str:
+    """:func:`database_file`, or '' for a connection beyond asking (a message still has to
+    be told)."""
+    try:
+        return database_file(connection)
+    except sqlite3.Error:
+        return ""
+
+
 def database_file(connection: sqlite3.Connection) -> str:
     """The file of ``connection``'s main database ('' for one in memory), its name read as
     the file system gives it (a name that is not UTF-8 keeps its bytes, escaped)."""
@@ -258,6 +269,8 @@ def database_faults(connection: sqlite3.Connection) -> Iterator[None]:
         if fault is None:
             raise
         raise fault from None
+    except StoreDamaged as error:  # met where only the round was at hand: named here
+        raise error.at(store_file(connection)) from None
 
 
 def lock_path(database: Path) -> Path:

@@ -339,13 +339,13 @@ def _batches(cursor: sqlite3.Cursor, schema: pa.Schema) -> Iterator[pa.Table]:
                 try:
                     arrays.append(pa.array(values, pa.string()).cast(_TIME))
                 except pa.ArrowInvalid:  # a time ingest stores in no such form
-                    raise _no_time(schema, rows, index) from None
+                    raise _no_time(cursor, schema, rows, index) from None
             else:
                 arrays.append(pa.array(values, field.type))
         yield pa.Table.from_arrays(arrays, schema=schema)
 
 
-def _no_time(schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
+def _no_time(cursor: sqlite3.Cursor, schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
     """The error naming the first of ``rows`` whose value at ``index`` (a time column) Arrow
     reads as no time, and its round."""
     name = schema.field(index).name
@@ -353,5 +353,6 @@ def _no_time(schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
         try:
             pa.array([row[index]], pa.string()).cast(_TIME)
         except pa.ArrowInvalid:
-            return no_time(row[schema.get_field_index("round_id")], name, row[index])
+            round_id = row[schema.get_field_index("round_id")]
+            return no_time(round_id, name, row[index], cursor.connection)
     raise AssertionError(f"Arrow read every {name} of a batch it refused")

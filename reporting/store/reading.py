@@ -131,7 +131,7 @@ def _with_bets(
             raise damaged(
                 round_id,
                 f"no file it was loaded from (file {row[_INGEST_ID]} of the files' log is gone)",
-            )
+            )  # named with the store's file by the reader's database_faults
         yield Round(*row[:_INGEST_ID], bets), found
 
 

@@ -22,7 +22,7 @@ from urllib.parse import quote
 from reporting.errors import InputError, NotARegularFile, NotOurDatabase, let_stops_in
 from reporting.files import SQLITE_HEADER, environment_fault, kind_of_file, open_regular
 from reporting.records import Bet, Round
-from reporting.store.damage import CHANGED_OUTSIDE, read_from
+from reporting.store.damage import CHANGED_OUTSIDE
 from reporting.store.faults import (
     DEFAULT_WAIT,
     database_fault,
@@ -164,7 +164,6 @@ def connect(
         connection.execute("PRAGMA cache_size = -65536")  # 64 MiB page cache
         create_schema(connection, path)
         _check_schema(connection, path)
-    read_from(path)
     return connection
 
 
@@ -281,7 +280,6 @@ def _open_where_it_is(path: Path, where_it_is: _WhereItIs, wait: float) -> sqlit
             )
         _check_schema(connection, path, writable=False)
         connection.execute("PRAGMA query_only = 1")
-    read_from(path)
     return connection
 
 

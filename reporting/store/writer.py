@@ -266,6 +266,7 @@ class BatchWriter:
                 ours,
                 f"a file number, {self.ingest_id}, that the files' log does not hold (its row"
                 " was deleted, and the file loaded now took its number)",
+                connection,
             )
         kept_out = {round_id for round_id, *_ in earlier}
         bets_of: dict[str, list[Bet]] = {round_id: [] for round_id in kept_out}

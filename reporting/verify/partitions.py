@@ -41,7 +41,6 @@ from reporting.engine.games import GameSpec
 from reporting.errors import EnvironmentFault
 from reporting.ingest.sources import cyclic_gc_paused
 from reporting.records import Finding
-from reporting.store.damage import read_from
 from reporting.store.faults import database_faults
 from reporting.store.reading import read_rounds, read_shoes
 from reporting.store.schema import READ_ONLY, sqlite_uri
@@ -249,7 +248,6 @@ def _findings_of(result: PartitionResult) -> Iterator[Finding]:
 def read_only(database: str) -> sqlite3.Connection:
     """A connection of a worker to the store: read only, in autocommit."""
     uri = f"{sqlite_uri(Path(database))}?{READ_ONLY}"
-    read_from(database)  # the store a message of damage names
     return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30)
 
 

@@ -169,7 +169,8 @@ def test_the_command_says_it_in_one_line_and_exits_2(tmp_path, store):
     assert process.returncode == 2
     assert "Traceback" not in process.stderr
     assert process.stderr.strip().splitlines()[-1] == (
-        "baccarat-report: store.sqlite: the store holds round R-1 with cards it cannot deal"
+        f"baccarat-report: {tmp_path / 'store.sqlite'}: the store holds round R-1 with cards it"
+        " cannot deal"
         " (player '9H KS',"
         " banker '': the banker hand holds 0 cards; a hand holds 2 or 3)" + CHANGED
     )
@@ -230,3 +231,16 @@ def test_the_disclosure_sums_no_amount_past_the_bound_nor_another_currency(
     game = operator_config.games["live-baccarat-it"]
     with pytest.raises(InputError, match=re.escape(said)):
         disclose(store, game, date(2026, 11, 5))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_message_names_the_store_the_value_was_read_from(
+    store, tmp_path, operator_config, jobs
+):
+    """The store a message named was the one the process had opened last: a store opened
+    after the damaged one was named for its damage."""
+    _changed(store, "UPDATE rounds SET banker_cards = '' WHERE round_id = 'R-1'")
+    connect(tmp_path / "other.sqlite").close()
+    with pytest.raises(InputError) as refused:
+        verify(store, operator_config, "2026-10", jobs=jobs)
+    assert str(refused.value).startswith(f"{tmp_path / 'store.sqlite'}: the store holds round R-1")
