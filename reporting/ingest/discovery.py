@@ -88,7 +88,15 @@ class UnreadFile:
 #: renamed by its writer): nothing to read and nothing to say of it, so it is left out of the
 #: files said unread (it was listed as "no such file", or as one that "cannot be read (no
 #: permission)", and the month exited 1 for a file that no longer was).
-_GONE = "no such file"
+class _Gone(str):
+    """A reason that is no reason to say: the entry is gone (told by its class, not words)."""
+
+
+_GONE = _Gone("no such file")
+
+
+def _gone(problem: str | None) -> bool:
+    return isinstance(problem, _Gone)
 
 
 def _not_regular(path: Path) -> str | None:
@@ -255,7 +263,7 @@ def discover_inbox(
         claimed.add(path)
         problem = _entry_problem(path)
         if problem is not None:
-            if problem != _GONE:
+            if not _gone(problem):
                 unread.append(UnreadFile(path, problem))
             continue
         layout = rule.profile.reads(path.name)
@@ -313,7 +321,7 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     for path in _entries(folder):
         problem = _entry_problem(path)
         if problem is not None:
-            if problem != _GONE:
+            if not _gone(problem):
                 unread.append(UnreadFile(path, problem))
             continue
         found = format_of_file(path)
@@ -340,7 +348,11 @@ def unreadable_entries(folder: Path) -> list[UnreadFile]:
     names it is not asked to read)."""
     inside = folder.resolve()
     found = ((path, _entry_problem(path) or _link_out(path, inside)) for path in _entries(folder))
-    return [UnreadFile(path, problem) for path, problem in found if problem not in (None, _GONE)]
+    return [
+        UnreadFile(path, problem)
+        for path, problem in found
+        if problem is not None and not _gone(problem)
+    ]
 
 
 def _link_out(path: Path, inside: Path) -> str | None:
@@ -470,8 +482,8 @@ def _other_half_problem(others: list[Path]) -> str | None:
     """Why the other half of a pair, found beside a file when its folder was listed, cannot
     be read now, or None (one taken away since has no pair yet)."""
     why = next(filter(None, map(_entry_problem, others)), None)
-    if why == _GONE:
-        return f"no {others[0].name} beside it to pair with yet"
+    if _gone(why):
+        return _no_pair_yet(others[0].name)
     return None if why is None else f"its other half, {others[0].name}, cannot be read: {why}"
 
 
@@ -487,7 +499,11 @@ def _pair_problem(
             names = ", ".join(path.name for path in found)
             return f"{len(found)} files named {half} in different case ({names}): rename one"
     other, found = companion if name == main[0] else main
-    return None if found else f"no {other} beside it to pair with yet"
+    return None if found else _no_pair_yet(other)
+
+
+def _no_pair_yet(other: str) -> str:
+    return f"no {other} beside it to pair with yet"
 
 
 def _pair_of(input_format: InputFormat, files: list[Path]) -> Source:

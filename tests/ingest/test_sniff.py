@@ -71,6 +71,20 @@ KINDS = {
 }
 
 
+def test_every_kind_the_sniffer_knows_is_tested():
+    """A signature added to the sniffer without a case here fails: each kind is made below,
+    gzip data (inside a gzip) and an SQLite database in tests of their own."""
+    from reporting.ingest.sniff import _SIGNATURES
+
+    tested = {what for _, what in KINDS.values()} | {"gzip data", "an SQLite database"}
+    untested = [
+        signature.what
+        for signature in _SIGNATURES
+        if not any(signature.what.startswith(what) for what in tested)
+    ]
+    assert not untested
+
+
 @pytest.fixture
 def text(make_round) -> bytes:
     return b"".join(json.dumps(make_round(f"R-{n}")).encode() + b"\n" for n in range(3))
