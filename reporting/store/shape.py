@@ -22,6 +22,7 @@ among every bet of the store) or a write refused (a trigger on the findings).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from functools import cache
 from pathlib import Path
@@ -29,7 +30,7 @@ from pathlib import Path
 from reporting.errors import InputError
 from reporting.records import MONTHS_HANDLED, Month
 from reporting.store.damage import CHANGED_OUTSIDE, quoted, said
-from reporting.store.sql import SCHEMA, TABLES
+from reporting.store.sql import INGEST_LOG, SCHEMA, TABLES
 
 __all__ = ["check_shape"]
 
@@ -70,8 +71,8 @@ def _said(definition: tuple[str, int, int]) -> str:
     return " ".join(filter(None, (kind, "NOT NULL" if notnull else "", "KEY" if key else "")))
 
 
-#: The JSON texts of the files' log, each NULL or JSON.
-_JSON_COLUMNS = ("fields_not_read", "duplicate_months")
+#: The JSON texts of the files' log, each NULL or JSON: the columns its schema says hold JSON.
+_JSON_COLUMNS = tuple(re.findall(r"^\s*(\w+)\s+TEXT\b[^\n]*--\s*JSON\b", INGEST_LOG, re.MULTILINE))
 
 
 def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -> None:

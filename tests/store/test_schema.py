@@ -1117,16 +1117,26 @@ def test_a_table_made_again_otherwise_than_by_the_schema_is_refused_naming_it(
     assert _refusal(db) == f"{db}: {said}; use a copy from before the change"
 
 
-def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_file(tmp_path):
+@pytest.mark.parametrize("column", ["fields_not_read", "duplicate_months"])
+def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_file(
+    tmp_path, column
+):
     """SQLite's JSON functions stop a whole statement at one text that is not JSON: verify
-    ended in a traceback ("malformed JSON")."""
-    db = _damaged(tmp_path, "UPDATE ingest_log SET duplicate_months = '[1,2'")
+    ended in a traceback ("malformed JSON"). Each column the schema says holds JSON is
+    checked (the list is read from the schema: a test below holds it to these)."""
+    db = _damaged(tmp_path, f"UPDATE ingest_log SET {column} = '[1,2'")
     said = _refusal(db)
-    assert said.startswith(f"{db}: the files' log holds, for ")
-    assert said.endswith(
-        ", duplicate_months that is not JSON (baccarat-report writes it as JSON): it was"
-        " changed by another program or by hand; use a copy from before the change"
+    assert said == (
+        f"{db}: the files' log holds, for log.jsonl, {column} that is not JSON"
+        " (baccarat-report writes it as JSON): it was changed by another program or by hand;"
+        " use a copy from before the change"
     )
+
+
+def test_the_json_texts_checked_are_the_columns_the_schema_says_hold_json():
+    from reporting.store.shape import _JSON_COLUMNS
+
+    assert _JSON_COLUMNS == ("fields_not_read", "duplicate_months")
 
 
 def test_a_round_stored_under_a_month_that_is_no_month_is_refused_naming_it(tmp_path):
