@@ -29,7 +29,11 @@ from reporting.cli import (
     serve,
     verify,
 )
-from reporting.cli.common import EXIT_UNUSABLE, PlainArgumentsCommand
+from reporting.cli.common import (
+    EXIT_UNUSABLE,
+    PlainArgumentsCommand,
+    write_what_stdout_cannot_encode,
+)
 from reporting.cli.failures import (
     Stopped,
     describe_failure,
@@ -142,6 +146,7 @@ def main() -> None:
             " /dev/null to discard it)"
         )
         sys.exit(EXIT_UNUSABLE)
+    write_what_stdout_cannot_encode()
     try:
         show_command_help(sys.argv[1:])
         app()

@@ -9,6 +9,7 @@ importable from here, loaded on first use).
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import sys
@@ -276,9 +277,28 @@ def make_folder(folder: Path, option: str) -> None:
         ) from None
 
 
+def stdout_takes_unicode() -> bool:
+    """Whether stdout's encoding writes every character (UTF-8, UTF-16, ...): not so under a
+    legacy locale (``LANG=en_US.ISO-8859-1``) or ``PYTHONIOENCODING=ascii``."""
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        return codecs.lookup(encoding).name.startswith("utf")
+    except LookupError:
+        return False
+
+
+def write_what_stdout_cannot_encode() -> None:
+    """Under an encoding that cannot write every character, stdout writes a ``?`` for one it
+    cannot (a table's ``±``, a Greek game's name) instead of stopping the command after its
+    work with UnicodeEncodeError (``--json`` escapes them instead: :func:`print_json`)."""
+    if not stdout_takes_unicode() and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+
+
 def print_json(document: dict[str, Any]) -> None:
-    """Write one JSON document to stdout."""
-    json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
+    """Write one JSON document to stdout: its characters as they are, or escaped (``\\u00b1``)
+    where stdout's encoding cannot write them all, so that no character of it is lost."""
+    json.dump(document, sys.stdout, ensure_ascii=not stdout_takes_unicode(), indent=2)
     sys.stdout.write("\n")
 
 

@@ -64,7 +64,8 @@ from reporting.config.values import (
 from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy
-from reporting.files import standing_at
+from reporting.errors import NotARegularFile
+from reporting.files import open_regular, standing_at
 
 __all__ = [
     "CATALOGUE_PATH",
@@ -190,8 +191,10 @@ def _read_text(path: Path) -> str:
             raise ConfigError([f"{path}: is {what}" if what else f"{path}: file not found"])
         if not path.is_file():
             raise ConfigError([f"{path}: not a regular file (a folder, pipe or device)"])
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:  # not a kernel's file either: /proc/kmsg waits
             data = handle.read(MAX_CONFIG_BYTES + 1)
+    except NotARegularFile as error:  # a file that became a FIFO since, or the kernel's
+        raise ConfigError([str(error)]) from None
     except OSError as error:
         raise ConfigError([f"{path}: cannot be read: {error.strerror or error}"]) from None
     if len(data) > MAX_CONFIG_BYTES:

@@ -119,9 +119,9 @@ def _not_regular(path: Path) -> str | None:
 def _unusable_name(path: Path) -> str | None:
     """Why ``path``'s name cannot be a round log's (bytes that are not UTF-8: the store keeps
     a file's name as text, and a report prints it), or None."""
-    try:
-        str(path).encode("utf-8")
-    except UnicodeEncodeError:
+    try:  # its bytes, whatever the locale decodes them as (a C locale: ASCII)
+        os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:
         return "its name is not UTF-8 text (the store keeps names as text): rename it"
     return None
 

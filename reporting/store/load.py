@@ -213,13 +213,20 @@ def stored_name(path: Path, base: Path | None) -> str:
     'inbox/a.jsonl'
     """
     if base is None:
-        return str(path)
+        return _text_of(str(path))
     for absolute in (os.path.abspath, os.path.realpath):
         try:
-            return Path(absolute(path)).relative_to(absolute(base)).as_posix()
+            return _text_of(Path(absolute(path)).relative_to(absolute(base)).as_posix())
         except ValueError:
             continue
-    return str(path)
+    return _text_of(str(path))
+
+
+def _text_of(name: str) -> str:
+    """A file's name as the store keeps it: its bytes read as UTF-8, whatever the locale
+    decoded them as (under a C or Latin-1 locale, ``été`` is ``\udcc3\udca9t...`` or
+    ``Ã©tÃ©``). A name that is no UTF-8 is refused before a file is read."""
+    return os.fsencode(name).decode("utf-8", "replace")
 
 
 class StoredNames:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from children import WarmChild, warm_run
-from helpers import run_main
+from helpers import rows, run_main
 from rich.console import Console
 from rich.table import Table
 from typer.testing import CliRunner
@@ -573,3 +573,36 @@ def test_the_terminal_shows_fifty_tables_outside_their_region_first(tmp_path):
         "outcomes"
     ]
     assert len(listed) == SHOWN_TABLES + 10
+
+
+@pytest.mark.parametrize(
+    "encoding",
+    [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}],
+    ids=["ascii", "c-locale-without-utf8-mode"],
+)
+def test_a_stdout_that_cannot_write_every_character_gets_the_result(
+    tmp_path, make_round, sample_config_path, encoding
+):
+    """Under a legacy locale or PYTHONIOENCODING=ascii, the result's first ± (the RTP table's
+    margin) stopped ingest and verify with UnicodeEncodeError, after their work: a traceback
+    and exit 2 for a load that was kept. The text writes ? for what it cannot; --json escapes
+    it, every character kept."""
+    log = tmp_path / "été.jsonl"
+    log.write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    env = {**os.environ, **encoding}
+    common = ["--db", str(tmp_path / "store.sqlite"), "--config", str(sample_config_path)]
+    for argv in (
+        ["ingest", str(log)],
+        ["verify", "--month", "2026-10"],
+        ["ingest", str(log), "--json"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "reporting", *argv, *common],
+            capture_output=True, env=env, timeout=120,
+        )  # fmt: skip
+        assert done.returncode in (0, 1), done.stderr.decode()
+        assert b"Traceback" not in done.stderr
+        done.stdout.decode("ascii")  # nothing but what the encoding writes
+    assert "été.jsonl" in json.dumps(json.loads(done.stdout), ensure_ascii=False)
+    # the file's name stored as its bytes say, not as the locale decoded them
+    assert rows(tmp_path / "store.sqlite", "SELECT file_name FROM ingest_log") == [(str(log),)]

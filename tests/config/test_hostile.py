@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import run_main
 
 from reporting.config.effective import effective_document, to_toml
 from reporting.config.lines import DEPTH, KeyLines
@@ -267,3 +268,13 @@ def test_a_line_break_a_tab_or_a_direction_override_in_a_text_is_refused_at_its_
         f"{path}:12: bets.b1.name.en: 'B\\u202e1' {fault}",
         f"{path}:14: bets.b1.rows.1.says.en: 'a\\nb' {fault}",
     ]
+
+
+def test_a_file_of_the_kernels_named_as_the_configuration_is_refused_without_waiting():
+    """/proc/kmsg calls itself a regular file and waits for the kernel's next line: `check
+    --config /proc/kmsg` (or a log profile of that name) waited for ever."""
+    done = run_main("check", "--config", "/proc/kmsg")  # a child: stopped if it waits
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        "baccarat-report: configuration: /proc/kmsg: a file of the kernel's (/proc, /sys), not read"
+    )

@@ -13,6 +13,7 @@ for it, and the spec's own readers read its files.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Collection
 from functools import cache
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 from reporting.config.game_checks import timezone_problem
 from reporting.config.loader import ConfigError, read_toml
 from reporting.config.values import MISSING, Problems, shown, suggestion
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.files import kind_of_file
 from reporting.ingest.profiles.builtin import DATA_FOLDER, SPEC, built_in_profiles
 from reporting.ingest.profiles.cards import CardDialect
@@ -78,11 +79,18 @@ def load_profile(
             path = DATA_FOLDER / f"{reference}.toml"
             return load_profile_file(path, origin="built-in", configured=configured)
         return _built_in(reference)
+    try:  # its bytes, whatever the locale decoded them as (a C locale: ASCII)
+        label = os.fsencode(reference).decode("utf-8")
+    except UnicodeDecodeError:  # a name of bytes the store, which keeps it, cannot hold
+        raise InputError(
+            f"{printable(reference)}: the log profile's name is not UTF-8 text (the store keeps"
+            " it as text): rename the file"
+        ) from None
     path = Path(reference)
     if base is not None and not path.is_absolute():
         path = base / path
     if path.is_file():
-        return load_profile_file(path, origin=reference, configured=configured)
+        return load_profile_file(path, origin=label, configured=configured)
     try:
         mode = path.stat().st_mode
     except OSError:

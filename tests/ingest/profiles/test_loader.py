@@ -4,6 +4,7 @@ with every problem at its line and key."""
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 
 import pytest
@@ -258,3 +259,16 @@ def test_csv_and_json_layouts_are_not_mixed(tmp_path):
 def test_a_profile_that_is_not_toml_says_where(tmp_path):
     (problem,) = problems_of(tmp_path, "[profile\nname = 1\n")
     assert problem.startswith(f"{tmp_path / 'bad.toml'}:1: not valid TOML")
+
+
+def test_a_profile_whose_name_is_not_utf8_is_refused_in_one_line(tmp_path):
+    """The store keeps a profile's name as text: one of bytes that are no UTF-8 loaded its
+    file, and ingest stopped at the insert of the files' log with a traceback."""
+    name = os.fsdecode(b"p\xff.toml")
+    (tmp_path / name).write_bytes((DATA_FOLDER / "numeric-feed.toml").read_bytes())
+    with pytest.raises(InputError) as refused:
+        load_profile(str(tmp_path / name))
+    assert str(refused.value) == (
+        f"{tmp_path}/p\\xff.toml: the log profile's name is not UTF-8 text (the store keeps it"
+        " as text): rename the file"
+    )
