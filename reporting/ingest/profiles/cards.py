@@ -122,6 +122,10 @@ class CardDialect:
     def card(self, value: Any) -> str:
         """The round log's code of one card as the provider wrote it."""
         if type(value) is int and self.dialect == "index":
+            if not 0 <= value < _NO_INDEX:  # no card; in a radix, a negative had no end
+                raise CardProblem(
+                    f"card {_shown(value)} is not a card in the {self._named} dialect"
+                )
             value = _in_radix(value, self.radix)
         code = None
         if type(value) is dict and self.rank_key:
@@ -136,7 +140,7 @@ class CardDialect:
     def _card_object(self, value: dict[str, Any]) -> str:
         rank, suit = value.get(self.rank_key), value.get(self.suit_key)
         if type(rank) is int:
-            rank = str(rank)
+            rank = str(rank) if abs(rank) < _NO_INDEX else None  # no rank; str() may refuse
         code = None
         if type(rank) is str and type(suit) is str:
             # ASCII letters in either case; no other character folded ("ſ" is no S), and a
@@ -162,7 +166,13 @@ class CardDialect:
         return "rank_suit (QS)"
 
 
+#: Past every card's number in any dialect: a number from here (or below 0) is none, and is
+#: not written out (a number of 5,000 digits is past what Python writes as text).
+_NO_INDEX = 2**64
+
+
 def _in_radix(number: int, radix: int) -> str:
+    """``number`` (0 or more) written in ``radix``, lower-case letters past 9."""
     if radix == 10:
         return str(number)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -235,5 +245,9 @@ def _plain(value: Any, depth: int = 0) -> Any:
 
 
 def _shown(value: Any) -> str:
-    text = repr(_plain(value))
+    try:
+        text = repr(_plain(value))
+    except ValueError:  # a number past the 4,300 digits Python writes out
+        huge = "a number of thousands of digits"
+        return huge if type(value) is int else f"a value holding {huge}"
     return text if len(text) <= 40 else text[:40] + "..."

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 
 from reporting.engine.cards import RANKS, SUITS, Card
@@ -133,3 +135,39 @@ def test_a_card_object_of_a_fraction_shows_the_number_as_written():
     with pytest.raises(CardProblem) as raised:
         OBJECTS.card({"rank": msgspec.Raw(b"10.0"), "suit": "H"})
     assert "'rank': '10.0'" in str(raised.value) and "object at" not in str(raised.value)
+
+
+@pytest.mark.parametrize("radix", [10, 16])
+@pytest.mark.parametrize(
+    ("number", "shown"),
+    [(-1, "-1"), (-53, "-53"), (10**5000, "a number of thousands of digits")],
+    ids=["-1", "-53", "5001-digits"],
+)
+def test_a_number_below_zero_or_past_every_card_is_no_card(radix, number, shown):
+    """-1 in a radix other than 10 was written digit by digit for ever: one record of an
+    export held ingest and the monthly run (and its lock) until killed. A number of 5,000
+    digits was "cannot be read (ValueError: Exceeds the limit (4300 digits) ...)", Python's
+    advice to raise the limit in a provider's reject."""
+    dialect = CardDialect("index", order="SHDC", base=0, radix=radix)
+
+    def stop(*_):  # a test that fails, not a suite that hangs, if it loops again
+        raise TimeoutError("still reading the card after 5 s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 5)
+    try:
+        with pytest.raises(CardProblem) as refused:
+            dialect.card(number)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert str(refused.value) == (
+        f"card {shown} is not a card in the index (suits SHDC, first card 0) dialect"
+    )
+
+
+def test_a_card_object_of_a_rank_of_thousands_of_digits_is_no_card():
+    dialect = CardDialect("rank_suit", rank_key="rank", suit_key="suit")
+    with pytest.raises(CardProblem) as refused:
+        dialect.card({"rank": 10**5000, "suit": "H"})
+    assert str(refused.value).startswith("card a value holding a number of thousands of digits")
