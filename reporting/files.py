@@ -254,16 +254,40 @@ def refuse_unless_replaceable(path: Path | str, option: str | None = None) -> No
     gone, a device node included when run as root. Nothing there, a regular file, a link to
     one or to nothing (the link is replaced, never followed), and a folder (which the write
     refuses in its own words) pass. ``option``: how the command line names the path."""
+    named = f"{option} {path}" if option else str(path)
+    through = _through_the_kernel(path)
+    if through is not None:  # /dev/stdout, to a file: the link /dev/stdout was replaced
+        raise InputError(
+            f"{named}: a name of the kernel's ({through}: a process's open file, such as its"
+            " standard output), not a file, which writing here would replace: it is left as it"
+            " is; name a file to write"
+        )
     try:
         mode = os.stat(path).st_mode  # through a link: what it points to
     except OSError:
         return  # nothing there (or a link to nothing): the write says what else is wrong
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        named = f"{option} {path}" if option else str(path)
         raise InputError(
             f"{named}: {kind_of_file(mode)}, not a file, which writing here would replace: it"
             " is left as it is; name a file to write"
         )
+
+
+def _through_the_kernel(path: Path | str) -> str | None:
+    """The first name of ``path`` or of its chain of links that lies in a folder of the
+    kernel's file systems (``/dev/stdout`` links to ``/proc/self/fd/1``, which is the file
+    stdout was sent to), or None. The last link is not followed: ``/proc/self/fd/1`` is a
+    name of the kernel's whatever file it opens."""
+    hop = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own bound on a chain of links
+        if is_kernel_file(os.path.dirname(hop)):
+            return hop
+        try:
+            target = os.readlink(hop)
+        except OSError:
+            return None  # no link: the chain's end
+        hop = os.path.normpath(os.path.join(os.path.dirname(hop), target))
+    return None
 
 
 def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], None]) -> Path:

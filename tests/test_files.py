@@ -263,6 +263,30 @@ def test_a_fifo_socket_or_link_to_one_where_a_file_is_written_is_refused_and_lef
     assert target.read_bytes() == b"keep"
 
 
+def test_a_name_of_a_process_s_open_file_is_refused_whatever_file_it_opens(tmp_path):
+    """`--findings-file /dev/stdout > log.txt`: /dev/stdout links to /proc/self/fd/1, which is
+    log.txt, a regular file; the link was replaced, and the machine's /dev/stdout was a file
+    of the findings from then on. A name of the kernel's, or a link through one, is refused
+    and left; the file stdout goes to is not written either."""
+    sent_to = tmp_path / "log.txt"
+    descriptor = os.open(sent_to, os.O_WRONLY | os.O_CREAT)
+    try:
+        fd = f"/proc/self/fd/{descriptor}"
+        link = tmp_path / "mystdout"
+        link.symlink_to(fd)
+        for path, through in ((link, fd), (fd, fd), (f"/dev/fd/{descriptor}", None)):
+            with pytest.raises(InputError) as refused:
+                write_atomically(Path(path), b"findings")
+            assert str(refused.value) == (
+                f"{path}: a name of the kernel's ({through or path}: a process's open file,"
+                " such as its standard output), not a file, which writing here would replace:"
+                " it is left as it is; name a file to write"
+            )
+    finally:
+        os.close(descriptor)
+    assert os.readlink(link) == fd and sent_to.read_bytes() == b""
+
+
 def test_a_lock_held_past_the_wait_names_its_holder_only_while_it_runs():
     """Shared holders each write their pid: the last one may be gone while another holds the
     lock, and a refused monthly run named a process ps could not find."""
