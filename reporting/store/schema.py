@@ -154,7 +154,9 @@ def connect(
     if found != _OURS and not create:
         _refuse_missing(path, found)
     try:
-        connection = sqlite3.connect(path, isolation_level=None, timeout=wait)
+        # As a file URI of the whole path: a name SQLite reads as its own syntax (":memory:",
+        # "file:x?mode=memory") kept nothing, and locked another name than it wrote.
+        connection = sqlite3.connect(sqlite_uri(path), uri=True, isolation_level=None, timeout=wait)
     except sqlite3.Error as error:
         raise _fault(error, path, wait) from None
     let_stops_in(connection)

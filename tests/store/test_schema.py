@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import sys
+from pathlib import Path
 
 import pytest
 import sqlite_utils
@@ -1216,3 +1217,21 @@ def test_a_store_whose_header_is_damaged_is_said_to_be_damaged_not_another_kind_
         " nothing was changed; restore it from a backup"
     )
     assert sha256_file(path) == before
+
+
+@pytest.mark.parametrize(
+    "name", [":memory:", "file:x.sqlite?mode=memory", "file:y.sqlite?mode=rwc"]
+)
+def test_a_store_named_as_sqlite_s_own_syntax_is_the_file_of_that_name(tmp_path, monkeypatch, name):
+    """`--db :memory:` loaded a month into memory and exited 0, nothing kept; a `file:` URI
+    wrote another file than the lock it took (two runs on one store did not wait for each
+    other). A name is a file's name."""
+    monkeypatch.chdir(tmp_path)
+    connection = connect(Path(name))
+    try:
+        connection.execute("INSERT INTO ingest_log (file_name, file_sha256, file_size, format,"
+                           " ingested_at) VALUES ('a', 'b', 1, 'jsonl', 'now')")  # fmt: skip
+    finally:
+        connection.close()
+    assert sorted(path.name for path in tmp_path.iterdir() if "-" not in path.name) == [name]
+    assert rows(tmp_path / name, "SELECT file_name FROM ingest_log") == [("a",)]
