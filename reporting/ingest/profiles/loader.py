@@ -327,6 +327,12 @@ def _statuses(
         problems.add(("status",), f"{', '.join(sorted(void & settled))}: both void and settled")
     if read and not void:
         problems.add(("status", "void"), "list the status values that mean a void round")
+    if status and not read:  # its codes would be read from nowhere: every round settled
+        problems.add(
+            ("status",),
+            "the rounds' status is not read, so these codes are never met (a void round would"
+            ' load as settled): add status = "PATH" to [round], or remove [status]',
+        )
     return void, settled
 
 

@@ -143,6 +143,17 @@ def test_an_unknown_key_is_refused_at_its_line_with_a_did_you_mean(tmp_path):
     ]
 
 
+def test_status_codes_without_a_path_to_read_them_are_refused(tmp_path):
+    """A [status] section without [round] status: its void codes were never met, and a void
+    round loaded as settled (its refunds checked as losses: payout_mismatch findings)."""
+    text = MINIMAL + '\n[status]\nvoid = ["CANCELLED"]\n'
+    assert problems_of(tmp_path, text) == [
+        f"{tmp_path / 'bad.toml'}:20: status: the rounds' status is not read, so these codes are"
+        ' never met (a void round would load as settled): add status = "PATH" to [round], or'
+        " remove [status]"
+    ]
+
+
 def test_a_bet_type_mapped_to_nothing_is_refused_with_its_key(tmp_path):
     text = MINIMAL + '\n[bet_types]\nBC_PLAYER = "playr"\n'
     (problem,) = problems_of(tmp_path, text)
