@@ -196,6 +196,23 @@ def test_a_profile_s_json_lines_ended_by_carriage_returns_or_in_utf_16_are_refus
             read(tmp_path / "games.jsonl.gz", config)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_a_profile_s_document_or_csv_in_utf_16_is_said_to_be_so(tmp_path, config, encoding):
+    """A spreadsheet's "Unicode text" export: read as UTF-8, a CSV header lacked every column
+    and a JSON document's key was "looked for" at a byte of NULs."""
+    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/flat-csv/bets-2026-10.csv"
+    games = tmp_path / "games.json"
+    games.write_text(json.dumps({"games": [game("G-1")]}), encoding=encoding)
+    bets = tmp_path / "bets.csv"
+    bets.write_text(sample.read_text(encoding="utf-8"), encoding=encoding)
+    for path, profile in ((games, "replay-api"), (bets, "flat-csv")):
+        with pytest.raises(InputError) as refused:
+            read(path, config, profile)
+        assert str(refused.value) == (
+            f"{path}: UTF-16 or UTF-32 text: a round log is UTF-8 text; export or save it as UTF-8"
+        )
+
+
 def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
     tmp_path, config
 ):
