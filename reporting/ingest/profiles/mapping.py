@@ -50,6 +50,10 @@ class TableGames:
     def __init__(self, games: Mapping[str, GameSpec]):
         self._owners = TableOwners({game_id: game.tables for game_id, game in games.items()})
 
+    def owners(self, table: str) -> tuple[str, ...]:
+        """The games whose tables list ``table`` (none: a table no game lists)."""
+        return self._owners.of(table)
+
     def game_of(self, table: str) -> str:
         """The game of a table; RecordError (unknown_game) for one no game lists, or that
         two games' patterns both match."""
@@ -265,6 +269,15 @@ class RecordMapper:
             raise RecordError(
                 RejectReason.UNKNOWN_GAME,
                 f"game {shown(game)} ({path}) is not in the profile's [games]",
+            )
+        owners = self._tables.owners(table_id)
+        if owners and mapped not in owners:  # said here: the line did not name that game
+            raise RecordError(
+                RejectReason.BAD_VALUE,
+                f"table_id {shown(table_id)} is a table of {' and '.join(owners)} by the"
+                f" configuration's tables, not of {mapped}, the game the profile's [games]"
+                f" makes of this line's {shown(game)} ({path}): the profile maps the code to"
+                " the wrong game, or the configuration lists the table under the wrong one",
             )
         return mapped
 

@@ -213,6 +213,29 @@ def test_a_profile_s_document_or_csv_in_utf_16_is_said_to_be_so(tmp_path, config
         )
 
 
+def test_a_table_of_another_game_than_the_profile_maps_the_line_to_blames_the_mapping(
+    tmp_path, operator_config
+):
+    """The profile's [games] made live-baccarat-it of a line naming live-baccarat-dk, at a
+    Danish table: the reject said "the game this line names", and blamed the log."""
+    profile = tmp_path / "feed.toml"
+    profile.write_text(
+        (DATA_FOLDER / "numeric-feed.toml").read_text(encoding="utf-8")
+        + '\n[games]\n"live-baccarat-dk" = "live-baccarat-it"\n"mini-baccarat-it" ='
+        ' "mini-baccarat-it"\n',
+        encoding="utf-8",
+    )
+    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/numeric-feed"
+    _, rejects = read(sample / "page-2026-10.json", operator_config, str(profile))
+    reasons = {reject.message for reject in rejects}
+    assert (
+        "table_id 'LB-DK-01' is a table of live-baccarat-dk by the configuration's tables, not"
+        " of live-baccarat-it, the game the profile's [games] makes of this line's"
+        " 'live-baccarat-dk' (game): the profile maps the code to the wrong game, or the"
+        " configuration lists the table under the wrong one"
+    ) in reasons, reasons
+
+
 def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
     tmp_path, config
 ):
