@@ -27,7 +27,14 @@ from reporting.errors import InputError
 from reporting.ingest.limits import MAX_ROUNDS_APART
 from reporting.ingest.sources import RowBatch
 from reporting.ingest.validation import shown
-from reporting.records import Bet, RejectedLine, RejectReason, Round
+from reporting.records import (
+    DOCUMENT_SUFFIXES,
+    Bet,
+    RejectedLine,
+    RejectReason,
+    Round,
+    SourceLocation,
+)
 from reporting.store.damage import damaged
 from reporting.store.schema import BET_CONTENT_FIELDS, ROUND_CONTENT_FIELDS, stored_round_content
 
@@ -226,7 +233,7 @@ class BatchWriter:
                     record, earlier.source_line, content, earlier.report_month
                 )
             else:
-                where = f"line {earlier.source_line} of this file"
+                where = self._in_this_file(earlier.source_line)
                 rejects.append(
                     self._conflict(record, where, self._content(earlier), earlier.report_month)
                 )
@@ -282,10 +289,10 @@ class BatchWriter:
                 month = self._unload(round_id, len(kept[-1]) if kept else 0)
                 rejects += self._apart_parts(record, source_line, kept or (), month)
             elif ingest_id == self.ingest_id:
-                where = f"line {source_line} of this file"
+                where = self._in_this_file(source_line)
                 rejects.append(self._conflict(record, where, kept or (), month))
             else:
-                where = f"{self._source_name(ingest_id)}:{source_line}"
+                where = str(SourceLocation(self._source_name(ingest_id), source_line))
                 rejects.append(self._conflict(record, where, kept or (), month))
         return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out
 
@@ -328,6 +335,13 @@ class BatchWriter:
         result = self.result
         result.rounds_skipped_duplicate += 1
         result.duplicate_months[month] = result.duplicate_months.get(month, 0) + 1
+
+    def _in_this_file(self, line: int) -> str:
+        """Where in the file being loaded a record was: its line, or a JSON document's record
+        by its index (``record #4``, as :class:`~reporting.records.SourceLocation` shows it)."""
+        if self.result.file.lower().endswith(DOCUMENT_SUFFIXES):
+            return f"record #{line} of this file"
+        return f"line {line} of this file"
 
     def _conflict(self, record: Round, where: str, kept: tuple, month: str) -> RejectedLine:
         """The reject of ``record``, a round loaded before (at ``where``, of content ``kept``,

@@ -236,6 +236,32 @@ def test_a_table_of_another_game_than_the_profile_maps_the_line_to_blames_the_ma
     ) in reasons, reasons
 
 
+def test_a_conflict_in_a_document_names_the_record_it_conflicts_with_by_its_index(tmp_path):
+    """A JSON document's records are numbered by index (``path:#0``); the conflict's earlier
+    round was named ``page-2026-10.json:0``, or "line 9 of this file", as if by line."""
+    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/numeric-feed"
+    first = sample / "page-2026-10.json"
+    page = json.loads(first.read_text(encoding="utf-8"))
+    page["data"][0]["hand"] += 1
+    new = copy.deepcopy(page["data"][0]) | {"id": "NEW-1"}
+    page["data"] += [new, new | {"hand": new["hand"] + 7}]
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps(page), encoding="utf-8")
+    db = tmp_path / "store.sqlite"
+    assert (
+        run_main("ingest", str(first), "--profile", "numeric-feed", "--db", str(db)).returncode == 0
+    )
+    assert (
+        run_main("ingest", str(later), "--profile", "numeric-feed", "--db", str(db)).returncode == 1
+    )
+    said = [message for (message,) in rows(db, "SELECT message FROM rejected_records")]
+    last = len(page["data"]) - 2
+    assert [message.split(" with other content")[0] for message in said] == [
+        f"round '{page['data'][0]['id']}' was already loaded from {first}:#0",
+        f"round 'NEW-1' was already loaded from record #{last} of this file",
+    ]
+
+
 def test_a_game_that_does_not_load_keeps_its_round_id_and_month_where_they_can_be_read(
     tmp_path, config
 ):
