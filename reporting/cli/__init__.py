@@ -32,6 +32,7 @@ from reporting.cli import (
 from reporting.cli.common import (
     EXIT_UNUSABLE,
     PlainArgumentsCommand,
+    problems_shown,
     write_what_stdout_cannot_encode,
 )
 from reporting.cli.failures import (
@@ -218,7 +219,7 @@ def _report_failure(error: Exception) -> None:
     config_error = loaded_class("reporting.config.loader", "ConfigError")
     if config_error is not None and isinstance(error, config_error):
         problems = cast("ConfigError", error)
-        for problem in problems.problems:
+        for problem in problems_shown(problems.problems):
             command_logger().error("%s: %s", problems.label, problem)
         return
     stop = _stopped_under(error)

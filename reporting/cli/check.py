@@ -21,6 +21,7 @@ from reporting.cli.common import (
     ConfigOption,
     JsonOption,
     print_json,
+    problems_shown,
 )
 from reporting.cli.completion import complete_profile
 from reporting.errors import InputError
@@ -261,7 +262,7 @@ def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
     if as_json:
         print_json(document)
         return
-    for problem in document["problems"]:
+    for problem in problems_shown(document["problems"]):
         print(f"baccarat-report: configuration: {problem}", file=sys.stderr)
     for warning in document["warnings"]:
         print(f"baccarat-report: warning: {warning}", file=sys.stderr)

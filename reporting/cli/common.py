@@ -277,6 +277,23 @@ def make_folder(folder: Path, option: str) -> None:
         ) from None
 
 
+#: The problems of a configuration or a log profile a terminal is shown one by one; the rest
+#: are counted (a file of 50,000 unknown keys was 50,000 lines), and ``check --json`` lists
+#: every one.
+PROBLEMS_SHOWN = 50
+
+
+def problems_shown(problems: list[str]) -> list[str]:
+    """The first :data:`PROBLEMS_SHOWN` of ``problems``, then how many more there are."""
+    if len(problems) <= PROBLEMS_SHOWN:
+        return list(problems)
+    more = len(problems) - PROBLEMS_SHOWN
+    return [
+        *problems[:PROBLEMS_SHOWN],
+        f"and {more:,} more problems, not shown (check --json lists every one)",
+    ]
+
+
 def stdout_takes_unicode() -> bool:
     """Whether stdout's encoding writes every character (UTF-8, UTF-16, ...): not so under a
     legacy locale (``LANG=en_US.ISO-8859-1``) or ``PYTHONIOENCODING=ascii``."""

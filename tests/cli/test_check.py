@@ -397,3 +397,23 @@ def test_bets_a_page_would_print_under_one_name_are_problems_at_their_words(tmp_
     ]
     path = write(tmp_path, game + "words = { en = { player = 'Punter', banker = 'House' } }\n")
     assert check("--config", str(path)).exit_code == 0
+
+
+def test_a_configuration_of_thousands_of_problems_shows_the_first_fifty_and_counts_the_rest(
+    tmp_path,
+):
+    """A file of 5,000 unknown keys was 5,000 lines on stderr, of check and of every command
+    that loads it; --json still lists every one."""
+    config = tmp_path / "many.toml"
+    keys = "".join(f"unknown_{n} = 1\n" for n in range(5000))
+    config.write_text(f'[operator]\nname = "X"\n[games.live-baccarat-it]\n{keys}', encoding="utf-8")
+    for argv in (("check",), ("verify", "--db", str(tmp_path / "store.sqlite"))):
+        done = run_main(*argv, "--config", str(config))
+        lines = done.stderr.splitlines()
+        assert done.returncode == 2 and len(lines) == 51, done.stderr[-300:]
+        assert lines[-1] == (
+            "baccarat-report: configuration: and 4,950 more problems, not shown (check --json"
+            " lists every one)"
+        )
+    listed = run_main("check", "--config", str(config), "--json")
+    assert len(json.loads(listed.stdout)["problems"]) == 5000
