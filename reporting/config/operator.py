@@ -19,6 +19,8 @@ from xml.etree import ElementTree
 
 from reporting.config.keys import OPERATOR_KEYS
 from reporting.config.values import MISSING, Problems, Table
+from reporting.errors import NotARegularFile
+from reporting.files import open_regular
 
 __all__ = [
     "DEFAULT_OPERATOR_NAME",
@@ -145,8 +147,11 @@ def _read_logo(path: Path, key: tuple[str, ...], problems: Problems) -> Logo | N
         if not path.is_file():
             problems.add(key, f"{path}: not a regular file")
             return None
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:  # not a kernel's file either: /proc/kmsg waits
             data = handle.read(MAX_LOGO_BYTES + 1)
+    except NotARegularFile as error:
+        problems.add(key, str(error))
+        return None
     except OSError as error:
         problems.add(key, f"{path}: cannot be read: {error.strerror or error}")
         return None

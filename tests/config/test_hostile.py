@@ -278,3 +278,14 @@ def test_a_file_of_the_kernels_named_as_the_configuration_is_refused_without_wai
     assert done.stderr.splitlines()[-1] == (
         "baccarat-report: configuration: /proc/kmsg: a file of the kernel's (/proc, /sys), not read"
     )
+
+
+def test_a_logo_of_the_kernels_is_a_problem_of_its_key_without_waiting(tmp_path):
+    config = tmp_path / "operator.toml"
+    config.write_text('[operator]\nname = "X"\nlogo = "/proc/kmsg"\n', encoding="utf-8")
+    done = run_main("check", "--config", str(config))  # a child: stopped if it waits
+    assert done.returncode == 2
+    assert (
+        f"baccarat-report: configuration: {config}:3: operator.logo: /proc/kmsg: a file of the"
+        " kernel's (/proc, /sys), not read"
+    ) in done.stderr.splitlines(), done.stderr
