@@ -228,7 +228,9 @@ def check_command(
         notes = publishing_notes(loaded) + availability_notes(loaded)
     except ConfigError as error:
         problems = error.problems
+    of_the_configuration = len(problems)
     rules, refused = _profiles_checked(loaded, profiles or [], problems)
+    of_profiles = set(problems[of_the_configuration:])  # said as a profile's, as ingest does
     listing = None
     if inbox is not None:
         try:
@@ -248,22 +250,24 @@ def check_command(
     }
     if show:
         document["effective"] = None if loaded is None else effective_document(loaded)
-    _report(document, show=show, as_json=as_json)
+    _report(document, of_profiles, show=show, as_json=as_json)
     unread = bool(listing and listing["unread"])
     raise typer.Exit(
         EXIT_UNUSABLE if problems else EXIT_FINDINGS if warnings or unread else EXIT_OK
     )
 
 
-def _report(document: dict[str, Any], *, show: bool, as_json: bool) -> None:
-    """Problems and warnings on stderr; the summary, the inbox or the effective TOML on stdout."""
+def _report(document: dict[str, Any], of_profiles: set[str], *, show: bool, as_json: bool) -> None:
+    """Problems and warnings on stderr (``of_profiles``: the problems of log profiles, said as
+    theirs); the summary, the inbox or the effective TOML on stdout."""
     from reporting.config.effective import to_toml
 
     if as_json:
         print_json(document)
         return
     for problem in problems_shown(document["problems"]):
-        print(f"baccarat-report: configuration: {problem}", file=sys.stderr)
+        whose = "log profile" if problem in of_profiles else "configuration"
+        print(f"baccarat-report: {whose}: {problem}", file=sys.stderr)
     for warning in document["warnings"]:
         print(f"baccarat-report: warning: {warning}", file=sys.stderr)
     for hint in document["hints"]:

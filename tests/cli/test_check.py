@@ -240,6 +240,20 @@ def test_a_profile_that_cannot_be_read_is_not_said_to_be_checked(tmp_path):
     assert "read and checked" not in result.output
 
 
+def test_a_profile_s_problems_are_said_as_the_profile_s(tmp_path):
+    """They were labelled "configuration:", as if the configuration held them (ingest says
+    "log profile:"); the configuration's own stay its own."""
+    profile = tmp_path / "mine.toml"
+    profile.write_text(MINIMAL_PROFILE.replace("[bet]", 'oops = "x"\n[bet]'), encoding="utf-8")
+    path = write(tmp_path, '[operator]\nname = "X"\nnope = 1\n[games.live-baccarat-gr]\n')
+    done = run_main("check", "--config", str(path), "--profile", str(profile))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"baccarat-report: configuration: {path}:3: operator.nope: unknown key",
+        f"baccarat-report: log profile: {profile}:12: round.oops: unknown key",
+    ]
+
+
 def test_a_profile_mapping_onto_a_game_the_configuration_lacks_is_a_problem(tmp_path):
     """Named by --profile and by an [[inbox.profiles]] rule: the game it names is at its line
     of the profile (every round of that game would be rejected as of an unknown game)."""
