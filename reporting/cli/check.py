@@ -126,24 +126,29 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
 
 def _profiles_checked(
     config: OperatorConfig | None, references: list[str], problems: list[str]
-) -> tuple[list[InboxProfile], list[str]]:
+) -> tuple[list[InboxProfile], list[str], set[str]]:
     """Load the configuration's inbox profiles and the profiles named by ``--profile``,
     noting their problems (a game of a profile's ``[games]`` the configuration does not list
     among them), each once (a profile of two rules, or of a rule and ``--profile``, is read
-    again each time); the inbox rules (none if a profile could not be loaded), and the
-    references of ``--profile`` that could not be."""
+    again each time); the inbox rules (none if a profile could not be loaded), the
+    references of ``--profile`` that could not be, and the problems found in profiles' files
+    (each at its line: said as a log profile's; a reference that names none says so itself)."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
     from reporting.ingest.profiles.loader import load_profile, profile_file
 
-    def note(*found: str) -> None:
+    in_files: set[str] = set()
+
+    def note(*found: str, in_file: bool = False) -> None:
         problems.extend(problem for problem in dict.fromkeys(found) if problem not in problems)
+        if in_file:
+            in_files.update(found)
 
     rules: list[InboxProfile] = []
     try:
         rules = [] if config is None else inbox_profiles(config, check_games=True)
     except ConfigError as error:  # a log profile's problems
-        note(*error.problems)
+        note(*error.problems, in_file=True)
     except InputError as error:
         note(str(error))
     configured = None if config is None else list(config.games)
@@ -155,13 +160,13 @@ def _profiles_checked(
             load_profile(reference, configured=configured)
         except ConfigError as error:
             if file is None or file not in said:
-                note(*error.problems)
+                note(*error.problems, in_file=True)
             refused.append(reference)
         except InputError as error:
             note(str(error))
             refused.append(reference)
         said.add(file)
-    return rules, refused
+    return rules, refused, in_files
 
 
 def _rule_files(config: OperatorConfig | None) -> set[Path | None]:
@@ -228,9 +233,7 @@ def check_command(
         notes = publishing_notes(loaded) + availability_notes(loaded)
     except ConfigError as error:
         problems = error.problems
-    of_the_configuration = len(problems)
-    rules, refused = _profiles_checked(loaded, profiles or [], problems)
-    of_profiles = set(problems[of_the_configuration:])  # said as a profile's, as ingest does
+    rules, refused, of_profiles = _profiles_checked(loaded, profiles or [], problems)
     listing = None
     if inbox is not None:
         try:

@@ -23,7 +23,7 @@ from reporting.config.game_checks import timezone_problem
 from reporting.config.loader import ConfigError, read_toml
 from reporting.config.values import MISSING, Problems, shown, suggestion
 from reporting.errors import InputError, printable
-from reporting.files import kind_of_file
+from reporting.files import kind_of_file, standing_at
 from reporting.ingest.profiles.builtin import DATA_FOLDER, SPEC, built_in_profiles
 from reporting.ingest.profiles.cards import CardDialect
 from reporting.ingest.profiles.keys import PROFILE_SECTIONS
@@ -99,6 +99,12 @@ def load_profile(
         raise InputError(
             f"log profile {reference!r}: {path} is {kind_of_file(mode)}: give a profile's"
             " .toml file, or a built-in profile's name"
+        )
+    standing = standing_at(path)  # a loop of links, or a link to nothing
+    if standing is not None:
+        raise InputError(
+            f"log profile {reference!r}: {path} is {standing}: give a profile's .toml file, or"
+            " a built-in profile's name"
         )
     names = built_in_profiles()
     raise InputError(

@@ -283,3 +283,21 @@ def test_a_profile_whose_name_is_not_utf8_is_refused_in_one_line(tmp_path):
         f"{tmp_path}/p\\xff.toml: the log profile's name is not UTF-8 text (the store keeps it"
         " as text): rename the file"
     )
+
+
+def test_a_profile_named_by_a_loop_of_links_or_a_link_to_nothing_is_said_to_be_one(tmp_path):
+    """Each was "no built-in profile of that name ... and no such file", where a file of
+    that name stood."""
+    (tmp_path / "a.toml").symlink_to(tmp_path / "b.toml")
+    (tmp_path / "b.toml").symlink_to(tmp_path / "a.toml")
+    (tmp_path / "gone.toml").symlink_to(tmp_path / "nowhere.toml")
+    for name, standing in (
+        ("a.toml", "a loop of symbolic links"),
+        ("gone.toml", "a symbolic link to nothing (its target does not exist)"),
+    ):
+        with pytest.raises(InputError) as refused:
+            load_profile(name, base=tmp_path)
+        assert str(refused.value) == (
+            f"log profile {name!r}: {tmp_path / name} is {standing}: give a profile's .toml"
+            " file, or a built-in profile's name"
+        )
