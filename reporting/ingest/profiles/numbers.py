@@ -314,6 +314,20 @@ def _minute_prefix(minute: int) -> str:
     return prefix
 
 
+def _offset_text(offset: timedelta | None) -> str:
+    """A UTC offset as a clock writes it, to the second: ``-00:44:30``, not Python's
+    ``-1 day, 23:15:30``.
+
+    >>> _offset_text(timedelta(minutes=-44, seconds=-30)), _offset_text(timedelta(hours=1))
+    ('-00:44:30', '+01:00:00')
+    """
+    if offset is None:
+        return "none"
+    seconds = int(offset.total_seconds())
+    sign, seconds = ("-" if seconds < 0 else "+"), abs(seconds)
+    return f"{sign}{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
 def local_time(text: str, zone: ZoneInfo, field: str) -> str:
     """A time written without its UTC offset, read as the clock time of ``zone``: the text
     with the offset it had there written after it (spaces around it dropped). A text with an
@@ -364,7 +378,8 @@ def local_time(text: str, zone: ZoneInfo, field: str) -> str:
     if offset is None or offset.seconds % 60 or offset.microseconds:
         raise RecordError(
             RejectReason.BAD_VALUE,
-            f"{field} {shown(text)}: {zone.key}'s offset then ({offset}) is not whole minutes",
+            f"{field} {shown(text)}: {zone.key}'s offset then ({_offset_text(offset)}) is not"
+            " whole minutes",
         )
     minutes = offset // timedelta(minutes=1)
     sign = "-" if minutes < 0 else "+"

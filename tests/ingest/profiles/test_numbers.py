@@ -328,3 +328,18 @@ def test_any_amount_a_market_writes_reads_back_as_its_cents(cents, marks):
     )
     written = written.translate({ord(","): grouping or "", ord("."): decimal})
     assert minor_units(written, major=True, digits=2, field="stake", decimal=decimal, grouping=grouping) == cents  # fmt: skip
+
+
+def test_an_offset_of_seconds_before_standard_time_is_said_as_a_clock_writes_it():
+    """A zone's local mean time of 1900 (-0:43:08 in Monrovia) was said as Python's
+    timedelta, "(-1 day, 23:16:52)"."""
+    from zoneinfo import ZoneInfo
+
+    from reporting.ingest.profiles.numbers import local_time
+
+    with pytest.raises(RecordError) as refused:
+        local_time("1900-06-01T12:00:00", ZoneInfo("Africa/Monrovia"), "settledAt")
+    assert str(refused.value) == (
+        "settledAt '1900-06-01T12:00:00': Africa/Monrovia's offset then (-00:43:08) is not"
+        " whole minutes"
+    )
