@@ -29,10 +29,10 @@ __all__ = [
     "is_stored_time",
     "no_time",
     "quoted",
+    "refuse_overlong_texts",
     "refuse_unstored_times",
     "said",
     "unstored_time_sql",
-    "refuse_overlong_texts",
 ]
 
 #: How each message of a store changed where baccarat-report never changes it ends: by whom,
