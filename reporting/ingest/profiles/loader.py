@@ -210,6 +210,14 @@ def _profile(
         _check_each(each, bet_fields, problems)
     hands = {("round", name): round_fields.get(name) for name in ("player_cards", "banker_cards")}
     _check_own_places(hands, csv, problems)
+    ids = {("round", name): round_fields.get(name) for name in ("round_id", "table_id", "shoe_id")}
+    _check_own_places(ids, csv, problems)  # a round id read as its table id: a table a round
+    if "games" in sections and "game" not in round_section:  # its codes read from nowhere
+        problems.add(
+            ("games",),
+            "the rounds' game is not read, so these codes are never met (each round's game is"
+            ' told by its table): add game = "PATH" to [round], or remove [games]',
+        )
     _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
     rounds = _rounds_path(about, problems)
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
@@ -364,8 +372,8 @@ def _paths(
 
 def _check_own_places(fields: dict[tuple[str, str], Any], csv: bool, problems: Problems) -> None:
     """Fields that are never one value (a bet's stake and payout, its id and account, the two
-    hands) each read a place of their own: a payout read at the stake's path loads every bet
-    as paid its stake, and nothing else would say so."""
+    hands, a round's id and its table's) each read a place of their own: a payout read at the
+    stake's path loads every bet as paid its stake, and nothing else would say so."""
     read_for: dict[tuple[Any, ...], str] = {}
     for key, value in fields.items():
         for path in value if isinstance(value, tuple) else (value,):

@@ -154,6 +154,27 @@ def test_status_codes_without_a_path_to_read_them_are_refused(tmp_path):
     ]
 
 
+def test_games_codes_without_a_path_to_read_them_are_refused(tmp_path):
+    """A [games] section without [round] game: its codes were never met, and each round's
+    game was told by its table, without a word."""
+    text = MINIMAL + '\n[games]\nBAC_IT = "live-baccarat-it"\n'
+    assert problems_of(tmp_path, text) == [
+        f"{tmp_path / 'bad.toml'}:20: games: the rounds' game is not read, so these codes are"
+        " never met (each round's game is told by its table): add game = \"PATH\" to [round],"
+        " or remove [games]"
+    ]
+
+
+def test_a_round_s_id_and_its_table_s_read_at_one_place_are_refused(tmp_path):
+    """round_id and table_id both at "id" loaded, each round a table of its own (a shoe of
+    its own, idle hours of every table), without a word."""
+    text = MINIMAL.replace('table_id = "table"', 'table_id = "id"')
+    assert problems_of(tmp_path, text) == [
+        f"{tmp_path / 'bad.toml'}:7: round.table_id: the path 'id' is read for round.round_id"
+        " too: each reads its own"
+    ]
+
+
 def test_a_bet_type_mapped_to_nothing_is_refused_with_its_key(tmp_path):
     text = MINIMAL + '\n[bet_types]\nBC_PLAYER = "playr"\n'
     (problem,) = problems_of(tmp_path, text)
