@@ -289,3 +289,15 @@ def test_a_logo_of_the_kernels_is_a_problem_of_its_key_without_waiting(tmp_path)
         f"baccarat-report: configuration: {config}:3: operator.logo: /proc/kmsg: a file of the"
         " kernel's (/proc, /sys), not read"
     ) in done.stderr.splitlines(), done.stderr
+
+
+def test_arrays_nested_past_what_toml_s_parser_reads_are_refused_at_their_line(tmp_path):
+    """A value of 2,000 nested arrays: TOML's parser gives up (RecursionError), and the
+    problem named no line."""
+    config = tmp_path / "operator.toml"
+    config.write_text('[operator]\nname = "X"\nx = ' + "[" * 2000 + "]" * 2000 + "\n")
+    with pytest.raises(ConfigError) as refused:
+        load_config(config)
+    assert refused.value.problems == [
+        f"{config}:3: not valid TOML: arrays or tables nested too deeply"
+    ]

@@ -160,7 +160,7 @@ def test_games_codes_without_a_path_to_read_them_are_refused(tmp_path):
     text = MINIMAL + '\n[games]\nBAC_IT = "live-baccarat-it"\n'
     assert problems_of(tmp_path, text) == [
         f"{tmp_path / 'bad.toml'}:20: games: the rounds' game is not read, so these codes are"
-        " never met (each round's game is told by its table): add game = \"PATH\" to [round],"
+        ' never met (each round\'s game is told by its table): add game = "PATH" to [round],'
         " or remove [games]"
     ]
 
