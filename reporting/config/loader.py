@@ -223,7 +223,7 @@ def _deep_line(text: str) -> int | None:
     counting brackets as they come (a bracket in a string too: a guess, for the message's
     line); None where they never are.
 
-    >>> _deep_line("a = 1\nb = " + "[" * 200 + "]" * 200)
+    >>> _deep_line("a = 1\\nb = " + "[" * 200 + "]" * 200)
     2
     """
     depth = 0
