@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["DEPTH", "KeyLines"]
+__all__ = ["DEPTH", "KeyLines", "deep_line"]
 
 # One part of a key: bare, "basic" (escapes kept as written) or 'literal'.
 _PART = re.compile(r"""\s*(?:([A-Za-z0-9_-]+)|"((?:[^"\\]|\\.)*)"|'([^']*)')\s*""")
@@ -216,3 +216,27 @@ class KeyLines:
             if line is not None:
                 return line
         return None
+
+
+#: Brackets open at once past which a line is where a text nests too deeply (TOML's parser
+#: gives up past about a thousand; no configuration of ours nests ten).
+_DEEP = 100
+
+
+def deep_line(text: str) -> int | None:
+    """The line where ``text``'s arrays and inline tables are first open :data:`_DEEP` deep,
+    counting brackets as they come (a bracket in a string too: a guess, for the message's
+    line); None where they never are.
+
+    >>> deep_line("a = 1\\nb = " + "[" * 200 + "]" * 200)
+    2
+    """
+    depth = 0
+    for index, character in enumerate(text):
+        if character in "[{":
+            depth += 1
+            if depth > _DEEP:
+                return text.count("\n", 0, index) + 1
+        elif character in "]}":
+            depth = max(0, depth - 1)
+    return None

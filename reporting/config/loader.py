@@ -41,7 +41,7 @@ from reporting.config.keys import (
     TOP_LEVEL_KEYS,
 )
 from reporting.config.languages import SUPPORTED_LANGUAGES
-from reporting.config.lines import KeyLines
+from reporting.config.lines import KeyLines, deep_line
 from reporting.config.operator import Operator, read_operator
 from reporting.config.pay_tables import pay_table_of, resolve_pay_tables
 from reporting.config.table_patterns import (
@@ -213,30 +213,6 @@ def _read_text(path: Path) -> str:
         ) from None
 
 
-#: Brackets open at once past which a line is where a text nests too deeply (TOML's parser
-#: gives up past about a thousand; no configuration of ours nests ten).
-_DEEP = 100
-
-
-def _deep_line(text: str) -> int | None:
-    """The line where ``text``'s arrays and inline tables are first open :data:`_DEEP` deep,
-    counting brackets as they come (a bracket in a string too: a guess, for the message's
-    line); None where they never are.
-
-    >>> _deep_line("a = 1\\nb = " + "[" * 200 + "]" * 200)
-    2
-    """
-    depth = 0
-    for index, character in enumerate(text):
-        if character in "[{":
-            depth += 1
-            if depth > _DEEP:
-                return text.count("\n", 0, index) + 1
-        elif character in "]}":
-            depth = max(0, depth - 1)
-    return None
-
-
 def _parse(path: Path, text: str) -> dict[str, Any]:
     """The TOML document of a text; a ConfigError with the line for anything it cannot read."""
     try:
@@ -251,7 +227,7 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
             [f"{path}:{position[1]}: not valid TOML: {reason} (column {position[2]})"]
         ) from None
     except RecursionError:
-        line = _deep_line(text)
+        line = deep_line(text)
         where = f"{path}:{line}" if line else str(path)
         raise ConfigError(
             [f"{where}: not valid TOML: arrays or tables nested too deeply"]

@@ -208,16 +208,7 @@ def _profile(
     }
     if each is not None:
         _check_each(each, bet_fields, problems)
-    hands = {("round", name): round_fields.get(name) for name in ("player_cards", "banker_cards")}
-    _check_own_places(hands, csv, problems)
-    ids = {("round", name): round_fields.get(name) for name in ("round_id", "table_id", "shoe_id")}
-    _check_own_places(ids, csv, problems)  # a round id read as its table id: a table a round
-    if "games" in sections and "game" not in round_section:  # its codes read from nowhere
-        problems.add(
-            ("games",),
-            "the rounds' game is not read, so these codes are never met (each round's game is"
-            ' told by its table): add game = "PATH" to [round], or remove [games]',
-        )
+    _check_round_places(round_fields, "games" in sections, csv, problems)
     _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
     rounds = _rounds_path(about, problems)
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
@@ -368,6 +359,22 @@ def _paths(
         paths = tuple(_path(text, key, csv, problems) for text in value)
         return None if None in paths else paths  # type: ignore[return-value]
     return _path(value, key, csv, problems)
+
+
+def _check_round_places(
+    fields: dict[str, Any], games_mapped: bool, csv: bool, problems: Problems
+) -> None:
+    """A round's fields that are never one value each read a place of their own (the two
+    hands; its id, its table's and its shoe's: a round id read as its table's made each
+    round a table); and ``[games]`` (``games_mapped``) maps codes of a game field it reads."""
+    for names in (("player_cards", "banker_cards"), ("round_id", "table_id", "shoe_id")):
+        _check_own_places({("round", name): fields.get(name) for name in names}, csv, problems)
+    if games_mapped and "game" not in fields:  # its codes read from nowhere
+        problems.add(
+            ("games",),
+            "the rounds' game is not read, so these codes are never met (each round's game is"
+            ' told by its table): add game = "PATH" to [round], or remove [games]',
+        )
 
 
 def _check_own_places(fields: dict[tuple[str, str], Any], csv: bool, problems: Problems) -> None:
