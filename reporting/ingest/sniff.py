@@ -19,7 +19,7 @@ from typing import IO
 from reporting.errors import InputError
 from reporting.files import SQLITE_HEADER
 
-__all__ = ["GZIP_MAGIC", "HEAD_BYTES", "not_a_log", "head_of", "refuse_binary"]
+__all__ = ["GZIP_MAGIC", "HEAD_BYTES", "head_of", "not_a_log", "refuse_binary"]
 
 #: Bytes of a file's start looked at: a tar header's mark ends at byte 265. Every mark below
 #: holds a byte no round log's text begins with (a control character, a NUL, a byte that is

@@ -92,7 +92,10 @@ class Totals:
                 totals = self.bet_type(round.game_id, bet.bet_type)
             stake, payout = bet.stake_cents, bet.payout_cents
             if stake >= MAX_CENTS or payout >= MAX_CENTS:  # ingest stores none
-                raise _past_bound(round.round_id, stake, payout)
+                # Here, not at the top: a rule sheet loads no store.
+                from reporting.store.damage import amounts_past_bound
+
+                raise amounts_past_bound(round.round_id, stake, payout)
             totals.bets += 1
             totals.stakes += stake
             totals.payouts += payout
@@ -115,9 +118,3 @@ class Totals:
             totals.stakes += their_bets.stakes
             totals.payouts += their_bets.payouts
             totals.round_stake_squares += their_bets.round_stake_squares
-
-
-def _past_bound(round_id: str, stake: int, payout: int) -> Exception:
-    from reporting.store.damage import amounts_past_bound  # here: a rule sheet loads no store
-
-    return amounts_past_bound(round_id, stake, payout)

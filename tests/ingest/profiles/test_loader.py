@@ -143,26 +143,26 @@ def test_an_unknown_key_is_refused_at_its_line_with_a_did_you_mean(tmp_path):
     ]
 
 
-def test_status_codes_without_a_path_to_read_them_are_refused(tmp_path):
-    """A [status] section without [round] status: its void codes were never met, and a void
-    round loaded as settled (its refunds checked as losses: payout_mismatch findings)."""
-    text = MINIMAL + '\n[status]\nvoid = ["CANCELLED"]\n'
-    assert problems_of(tmp_path, text) == [
-        f"{tmp_path / 'bad.toml'}:20: status: the rounds' status is not read, so these codes are"
-        ' never met (a void round would load as settled): add status = "PATH" to [round], or'
-        " remove [status]"
-    ]
-
-
-def test_games_codes_without_a_path_to_read_them_are_refused(tmp_path):
-    """A [games] section without [round] game: its codes were never met, and each round's
-    game was told by its table, without a word."""
-    text = MINIMAL + '\n[games]\nBAC_IT = "live-baccarat-it"\n'
-    assert problems_of(tmp_path, text) == [
-        f"{tmp_path / 'bad.toml'}:20: games: the rounds' game is not read, so these codes are"
-        ' never met (each round\'s game is told by its table): add game = "PATH" to [round],'
-        " or remove [games]"
-    ]
+@pytest.mark.parametrize(
+    ("section", "said"),
+    [
+        (  # its void codes never met: a void round loaded as settled, its refunds as losses
+            '[status]\nvoid = ["CANCELLED"]',
+            "status: the rounds' status is not read, so these codes are never met (a void round"
+            ' would load as settled): add status = "PATH" to [round], or remove [status]',
+        ),
+        (  # its codes never met: each round's game told by its table, without a word
+            '[games]\nBAC_IT = "live-baccarat-it"',
+            "games: the rounds' game is not read, so these codes are never met (each round's"
+            ' game is told by its table): add game = "PATH" to [round], or remove [games]',
+        ),
+    ],
+    ids=["status", "games"],
+)
+def test_codes_without_a_path_to_read_them_are_refused(tmp_path, section, said):
+    """A [status] or [games] section without the [round] field its codes are codes of."""
+    text = MINIMAL + f"\n{section}\n"
+    assert problems_of(tmp_path, text) == [f"{tmp_path / 'bad.toml'}:20: {said}"]
 
 
 def test_a_round_s_id_and_its_table_s_read_at_one_place_are_refused(tmp_path):
