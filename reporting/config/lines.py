@@ -27,6 +27,12 @@ the array, at their first element's line):
 >>> rules = KeyLines.scan('[[r]]\\nfolder = "a"\\n\\n[[r]]\\nfolder = "b"\\n')
 >>> rules.line_of(("r", "2")), rules.line_of(("r", "2", "folder")), rules.line_of(("r", "folder"))
 (4, 5, 2)
+
+A multi-line string or array still open at the end of the text is where it was opened, the
+line TOML's parser cannot name:
+
+>>> KeyLines.scan("a = 1\\nb = '''\\nnever closed").open_at_end
+2
 """
 
 from __future__ import annotations
@@ -158,6 +164,9 @@ class KeyLines:
     #: The first key deeper than the paths noted (a header's, a line's, or one inside an
     #: inline table): its line and its number of parts, as written on that line.
     too_deep: tuple[int, int] | None = None
+    #: The line that opens a multi-line string or array still open at the text's end, which
+    #: TOML's parser reports only as "at end of document"; None when nothing is left open.
+    open_at_end: int | None = None
 
     @classmethod
     def scan(cls, text: str) -> KeyLines:
@@ -171,6 +180,7 @@ class KeyLines:
         in_string: str | None = None
         array: list | None = None  # a multi-line array being read: [its key, elements seen]
         too_deep: tuple[int, int] | None = None  # the first key over the depth noted
+        opening = 0  # the line of the multi-line string or array being read
         for number, line in enumerate(text.splitlines(), start=1):
             if in_string is not None:
                 if line.count(in_string) % 2 == 1:
@@ -203,11 +213,14 @@ class KeyLines:
                 # An array: its elements are read as they come, up to its closing bracket,
                 # on this line or a later one (a multi-line array).
                 array = _array_line(found, [key, 0, 0, 0], value, number)
+                opening = number
                 continue
             for quotes in ('"""', "'''"):
                 if line.count(quotes) % 2 == 1:
                     in_string = quotes
-        return cls(found, too_deep)
+                    opening = number
+        left_open = in_string is not None or array is not None
+        return cls(found, too_deep, opening if left_open else None)
 
     def line_of(self, path: tuple[str, ...]) -> int | None:
         """The line of the longest written prefix of ``path``, or None if none is written."""

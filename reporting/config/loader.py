@@ -213,12 +213,20 @@ def _read_text(path: Path) -> str:
         ) from None
 
 
-def _parse(path: Path, text: str) -> dict[str, Any]:
+#: How TOML's parser ends the message of an error met at the end of the text, without a line.
+_AT_END = " (at end of document)"
+
+
+def _parse(path: Path, text: str, lines: KeyLines) -> dict[str, Any]:
     """The TOML document of a text; a ConfigError with the line for anything it cannot read."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
+        if message.endswith(_AT_END):  # at the line that opened what is left open, or the last
+            line = lines.open_at_end or max(1, len(text.splitlines()))
+            reason = message.removesuffix(_AT_END)
+            raise ConfigError([f"{path}:{line}: not valid TOML: {reason} at the end of the file"])
         position = re.search(r" \(at line (\d+), column (\d+)\)", message)
         if position is None:
             raise ConfigError([f"{path}: not valid TOML: {message}"]) from None
@@ -247,7 +255,7 @@ def read_toml(path: Path) -> tuple[dict[str, Any], KeyLines]:
     if lines.too_deep is not None:  # refused before parsing: TOML's parser takes the square
         line, parts = lines.too_deep  # of a key's depth in time (100,000 parts: 10 s)
         raise ConfigError([f"{path}:{line}: a key of {parts:,} dotted parts is not one of ours"])
-    return _parse(path, text), lines
+    return _parse(path, text, lines), lines
 
 
 @cache

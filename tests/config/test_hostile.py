@@ -301,3 +301,26 @@ def test_arrays_nested_past_what_toml_s_parser_reads_are_refused_at_their_line(t
     assert refused.value.problems == [
         f"{config}:3: not valid TOML: arrays or tables nested too deeply"
     ]
+
+
+@pytest.mark.parametrize(
+    ("tail", "line", "reason"),
+    [
+        ('notes = """opened here\n\nnever closed', 3, "Unterminated string"),
+        ("notes = '''opened here\nnever closed\n", 3, "Expected \"'''\""),
+        ("languages = [\n  'it',\n  'en'", 3, "Unclosed array"),
+        ("x = 1\nlogo =", 4, "Invalid value"),
+    ],
+)
+def test_toml_left_open_at_the_end_of_the_file_is_refused_at_the_line_that_opened_it(
+    tmp_path, tail, line, reason
+):
+    """TOML's parser says only "at end of document" of a string or array that is never
+    closed: the problem named no line, and the line to look at is where it was opened."""
+    config = tmp_path / "operator.toml"
+    config.write_text('[operator]\nname = "X"\n' + tail, encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(config)
+    assert refused.value.problems == [
+        f"{config}:{line}: not valid TOML: {reason} at the end of the file"
+    ]
