@@ -226,7 +226,9 @@ def _parse(path: Path, text: str, lines: KeyLines) -> dict[str, Any]:
         if message.endswith(_AT_END):  # at the line that opened what is left open, or the last
             line = lines.open_at_end or max(1, len(text.splitlines()))
             reason = message.removesuffix(_AT_END)
-            raise ConfigError([f"{path}:{line}: not valid TOML: {reason} at the end of the file"])
+            raise ConfigError(
+                [f"{path}:{line}: not valid TOML: {reason} at the end of the file"]
+            ) from None
         position = re.search(r" \(at line (\d+), column (\d+)\)", message)
         if position is None:
             raise ConfigError([f"{path}: not valid TOML: {message}"]) from None
