@@ -112,34 +112,47 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
 
 
 def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) -> None:
-    """Refuse a table lacking a column of the schema, or made again otherwise than by the
-    schema: a column of another type, one that takes NULL or is out of its key, or a table
-    not STRICT."""
+    """Refuse a store whose tables lack a column of the schema, or were made again otherwise
+    than by the schema (a column of another type, one that takes NULL or is out of its key, or
+    a table not STRICT), naming every such column and table at once."""
     strict = {
         name: flag
         for _, name, kind, _, _, flag in connection.execute("PRAGMA main.table_list")
         if kind == "table"
     }
+    problems: list[str] = []
+    remade: set[str] = set()  # the tables made again otherwise (not those lacking a column)
     for table, expected in shape.columns.items():
         present = _columns(connection, table)
         missing = [column for column in expected if column not in present]
         if missing:
-            raise InputError(
-                f"{path}: table {table} has no column {', '.join(missing)}: the store was"
-                f" changed {CHANGED_OUTSIDE}"
-            )
+            problems.append(f"table {table} has no column {', '.join(missing)}")
+            continue
+        differs = [
+            f"column {table}.{column} is {_said(present[column])}, where baccarat-report"
+            f" makes it {_said(definition)}"
+            for column, definition in expected.items()
+            if present[column] != definition
+        ]
         if strict and not strict.get(table):  # (no table_list before SQLite 3.37)
-            raise InputError(
-                f"{path}: table {table} is not STRICT, as baccarat-report makes it, and takes"
-                f" any value in any column: it was made again {CHANGED_OUTSIDE}"
+            differs.insert(
+                0,
+                f"table {table} is not STRICT, as baccarat-report makes it, and takes any value"
+                " in any column",
             )
-        for column, definition in expected.items():
-            if present[column] != definition:
-                raise InputError(
-                    f"{path}: column {table}.{column} is {_said(present[column])}, where"
-                    f" baccarat-report makes it {_said(definition)}: the table was made again"
-                    f" {CHANGED_OUTSIDE}"
-                )
+        if differs:
+            problems.extend(differs)
+            remade.add(table)
+    if not problems:
+        return
+    how = (
+        "the store was changed"
+        if not remade
+        else "the table was made again"
+        if len(remade) == 1
+        else "the tables were made again"
+    )
+    raise InputError(f"{path}: {'; '.join(problems)}: {how} {CHANGED_OUTSIDE}")
 
 
 def _check_json(connection: sqlite3.Connection, path: Path) -> None:

@@ -1101,7 +1101,8 @@ _BETS_LOOSE = """CREATE TABLE bets (round_id TEXT NOT NULL, bet_id TEXT NOT NULL
         (
             _BETS_LOOSE.format(options="WITHOUT ROWID"),
             "table bets is not STRICT, as baccarat-report makes it, and takes any value in any"
-            " column: it was made again by another program or by hand",
+            " column; column bets.stake_cents is INTEGER, where baccarat-report makes it"
+            " INTEGER NOT NULL: the table was made again by another program or by hand",
         ),
         (
             _BETS_LOOSE.format(options="STRICT, WITHOUT ROWID"),
@@ -1124,6 +1125,33 @@ def test_a_table_made_again_otherwise_than_by_the_schema_is_refused_naming_it(
     hand) took a NULL stake, and verify met it as a traceback halfway (int + NoneType)."""
     db = _damaged(tmp_path, *_remade("bets", definition))
     assert _refusal(db) == f"{db}: {said}; use a copy from before the change"
+
+
+def test_every_column_and_table_unlike_the_schema_is_named_in_one_refusal(tmp_path):
+    """A store with a column dropped, and two tables made again loosely: each is named at
+    once (the first was named alone, and the next run met the next)."""
+    loose_bets = _BETS_LOOSE.replace("payout_cents INTEGER\n    NOT NULL", "payout_cents TEXT")
+    db = _damaged(
+        tmp_path,
+        "ALTER TABLE rounds RENAME COLUMN void_reason TO why_void",
+        *_remade("ingest_months", _INGEST_MONTHS_LOOSE),
+        *_remade("bets", loose_bets.format(options="WITHOUT ROWID")),
+    )
+    assert _refusal(db) == (
+        f"{db}: table rounds has no column void_reason; table bets is not STRICT, as"
+        " baccarat-report makes it, and takes any value in any column; column bets.stake_cents"
+        " is INTEGER, where baccarat-report makes it INTEGER NOT NULL; column"
+        " bets.payout_cents is TEXT, where baccarat-report makes it INTEGER NOT NULL; column"
+        " ingest_months.rounds is INTEGER NOT NULL KEY, where baccarat-report makes it INTEGER"
+        " NOT NULL: the tables were made again by another program or by hand; use a copy from"
+        " before the change"
+    )
+
+
+_INGEST_MONTHS_LOOSE = """CREATE TABLE ingest_months (ingest_id INTEGER NOT NULL,
+    report_month TEXT NOT NULL, rounds INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL
+    DEFAULT 0, announced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (ingest_id, report_month,
+    rounds)) STRICT, WITHOUT ROWID"""
 
 
 @pytest.mark.parametrize("column", ["fields_not_read", "duplicate_months"])
