@@ -16,9 +16,10 @@ from __future__ import annotations
 import enum
 import re
 from datetime import UTC, date, datetime
+from functools import cache
 from types import MappingProxyType
 from typing import NamedTuple
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 import msgspec
 
@@ -439,8 +440,34 @@ class Month(NamedTuple):
         end = datetime(following.year, following.month, 1, tzinfo=zone)
         return start.astimezone(UTC), end.astimezone(UTC)
 
+    def widest_utc_bounds(self) -> tuple[datetime, datetime]:
+        """The month's first instant in any time zone and the next month's last, in UTC: an
+        instant outside ``[start, end)`` is of the month in no zone (a UTC+14 zone's month
+        begins 14 hours before UTC's, a UTC-12 zone's ends 12 hours after).
+
+        >>> [str(bound) for bound in Month(2026, 10).widest_utc_bounds()]
+        ['2026-09-30 10:00:00+00:00', '2026-11-01 12:00:00+00:00']
+        """
+        return _widest_utc_bounds(self)
+
     def __str__(self) -> str:
         return f"{self.year:04d}-{self.month:02d}"
+
+
+@cache
+def _widest_utc_bounds(month: Month) -> tuple[datetime, datetime]:
+    """:meth:`Month.widest_utc_bounds`, over every zone of the machine's time zone database
+    (some 600, read once a month asked)."""
+    following = month.next()
+    start = datetime(month.year, month.month, 1, tzinfo=UTC)
+    end = datetime(following.year, following.month, 1, tzinfo=UTC)
+    for zone in available_timezones():
+        try:
+            zone_start, zone_end = month.utc_bounds(zone)
+        except (KeyError, OSError, ValueError):  # a file of the database that is no zone
+            continue
+        start, end = min(start, zone_start), max(end, zone_end)
+    return start, end
 
 
 class Bet(msgspec.Struct, array_like=True, gc=False):

@@ -18,7 +18,7 @@ from reporting.errors import StoreDamaged, printable
 from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
 from reporting.ingest.rejects import shown
 from reporting.ingest.validation import STORED_TIME
-from reporting.records import Round
+from reporting.records import Month, Round
 from reporting.store.faults import store_file
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "amounts_past_bound",
     "damaged",
     "first_unstored_time",
+    "first_unzoned_time",
     "is_stored_time",
     "no_time",
     "quoted",
@@ -145,6 +146,31 @@ def first_unstored_time(
         (game_id, month),
     ).fetchone()
     return None if found is None else no_time(found[0], "settled_at", found[1], connection)
+
+
+def first_unzoned_time(
+    connection: sqlite3.Connection, game_id: str, month: str
+) -> StoreDamaged | None:
+    """The :func:`damaged` error of the game's first round of ``month`` (by id) that settled
+    where no time zone places it in ``month`` (:meth:`~reporting.records.Month.widest_utc_bounds`):
+    ingest reckons a round's month from its settled_at, so no change of the game's zone since
+    moves it that far; None where there is none."""
+    start, end = (
+        bound.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        for bound in Month.parse(month).widest_utc_bounds()
+    )
+    found = connection.execute(
+        "SELECT round_id, settled_at FROM rounds WHERE game_id = ? AND report_month = ?"
+        " AND (settled_at < ? OR settled_at >= ?) ORDER BY round_id LIMIT 1",
+        (game_id, month, start, end),
+    ).fetchone()
+    if found is None:
+        return None
+    what = (
+        f"a settled_at of {quoted(found[1])} stored under reporting month {quoted(month)}, in"
+        " which no time zone places it"
+    )
+    return damaged(found[0], what, connection)
 
 
 def amounts_past_bound(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from reporting.engine.games import GameSpec
 from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round
-from reporting.store.damage import first_unstored_time, unstored_time_sql
+from reporting.store.damage import first_unstored_time, first_unzoned_time, unstored_time_sql
 from reporting.verify.checks import FIELDS_NEEDED, SHOE_CHECKS, FieldsNeeded
 
 __all__ = ["UNITS", "CheckNotRun", "checks_not_run", "coverage_counts", "describe_game"]
@@ -192,8 +192,10 @@ def misplaced_rounds(
     the zone was changed in the configuration since (the store keeps the month, not the zone;
     every report counts them in the month they were stored in). Read through the month's
     index, the month's rounds alone; nothing for every month (``month`` None). A settled_at
-    that is no time as ingest stores one (a store changed by hand) is refused
-    (:func:`~reporting.store.damage.first_unstored_time`), as the month's audit refuses it."""
+    that is no time as ingest stores one, or one no time zone places in ``month`` (a store
+    changed by hand), is refused (:func:`~reporting.store.damage.first_unstored_time`,
+    :func:`~reporting.store.damage.first_unzoned_time`), as the month's audit refuses the
+    first."""
     if month is None:
         return {}
     found = {}
@@ -208,8 +210,10 @@ def misplaced_rounds(
             (game_id, month, start, end),
         ).fetchone()
         if rounds:
-            unstored = first_unstored_time(connection, game_id, month)
-            if unstored is not None:
-                raise unstored
+            damage = first_unstored_time(connection, game_id, month) or first_unzoned_time(
+                connection, game_id, month
+            )
+            if damage is not None:
+                raise damage
             found[game_id] = (rounds, game.timezone)
     return found

@@ -93,6 +93,16 @@ def _changed(connection: sqlite3.Connection, statement: str) -> None:
             "the store holds round R-1 with a settled_at that is no time as ingest stores one"
             " ('2026-10-03T18:40:17 x')",
         ),
+        (  # a time of August under October: was told as the game's zone changed since
+            "UPDATE rounds SET settled_at = '2026-08-15T12:00:00.000Z' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a settled_at of '2026-08-15T12:00:00.000Z' stored"
+            " under reporting month '2026-10', in which no time zone places it",
+        ),
+        (  # the same, past the last zone's end of the month by a millisecond
+            "UPDATE rounds SET settled_at = '2026-11-01T12:00:00.000Z' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a settled_at of '2026-11-01T12:00:00.000Z' stored"
+            " under reporting month '2026-10', in which no time zone places it",
+        ),
         (
             "DELETE FROM ingest_log",
             "the store holds round R-1 with no file it was loaded from (file 1 of the files' log"
