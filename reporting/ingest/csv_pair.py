@@ -71,6 +71,13 @@ _CSV_REQUIRED_ROUND = ("round_id", "table_id", "game", "settled_at", "status")
 _CSV_REQUIRED_BET = ("round_id", "bet_id", "account", "type", "stake", "payout", "currency")
 
 
+#: A line with nothing on it, as a text read with universal newlines ends one.
+_BLANK = ("\n", "\r\n", "\r")
+
+#: Where a line ends, with universal newlines: ``\r\n``, ``\r`` or ``\n``.
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
 class BoundedLines:
     """The physical lines of a text file, each cut at :data:`MAX_CSV_LINE_CHARS` (the rest of
     a longer one streamed past, a chunk at a time), numbered from 1.
@@ -79,20 +86,45 @@ class BoundedLines:
     line is kept as :attr:`first`: of a row the csv module refuses (a quote left open swallows
     the lines after it), the line that names its round. The lines the row read after it are
     kept as :attr:`rest` (their first :data:`RAW_TEXT_LIMIT` characters; a row holds at most
-    a cell's bound of them), so that each is rejected, naming its own round."""
+    a cell's bound of them), so that each is rejected, naming its own round.
+
+    Blank lines where a row would start (after the header) are no rows: they are counted and
+    read past a chunk at a time, never given to the csv module, so :attr:`number` is the last
+    line read, not the csv reader's ``line_num`` (a file of a million blank lines read at a
+    line a step took a second each).
+
+    >>> lines = BoundedLines(io.StringIO("h\\n\\n\\r\\n\\ra\\n\\n\\nb\\n"))
+    >>> given = []
+    >>> for line in lines:
+    ...     given.append((lines.number, line))
+    ...     lines.row_start = lines.number + 1
+    >>> given
+    [(1, 'h\\n'), (5, 'a\\n'), (8, 'b\\n')]
+    """
 
     def __init__(self, handle: IO[str]):
-        self.number = 0  # of the last line given
+        self.number = 0  # of the last line read
         self.row_start = 1
         self.first = ""  # the line numbered row_start, once given
         self.rest: list[tuple[int, str]] = []  # the row's lines after its first: (number, text)
         self.cut = 0  # the number of the last line cut short, 0 if none was
         self._handle = handle
+        self._pending = ""  # text read past blank lines, not yet given as lines
 
     def __iter__(self) -> Iterator[str]:
         readline = self._handle.readline
-        while line := readline(MAX_CSV_LINE_CHARS):
+        while True:
+            if self._pending:
+                line = self._pending_line(MAX_CSV_LINE_CHARS)
+            else:
+                line = readline(MAX_CSV_LINE_CHARS)
+            if not line:
+                return
             self.number += 1
+            if self.number == self.row_start and self.number > 1 and line in _BLANK:
+                self.number += self._skip_blank_lines(line)  # line 1 is the header, blank or not
+                self.row_start = self.number + 1
+                continue
             if len(line) == MAX_CSV_LINE_CHARS and line[-1] not in "\r\n" and self._skip_rest():
                 self.cut = self.number
                 line += "\n"
@@ -104,12 +136,62 @@ class BoundedLines:
                 self.rest.append((self.number, line[:RAW_TEXT_LIMIT]))
             yield line
 
+    def _read(self, size: int) -> str:
+        """At most ``size`` characters of the text after the last line given."""
+        if not self._pending:
+            return self._handle.read(size)
+        text, self._pending = self._pending[:size], self._pending[size:]
+        return text
+
+    def _pending_line(self, limit: int) -> str:
+        """The next line (at most ``limit`` characters), read from the text held back first."""
+        pending = self._pending
+        end = _LINE_END.search(pending, 0, limit)
+        if end is None:
+            if len(pending) >= limit:
+                self._pending = pending[limit:]
+                return pending[:limit]
+            self._pending = ""
+            return pending + self._handle.readline(limit - len(pending))
+        line, self._pending = pending[: end.end()], pending[end.end() :]
+        if line.endswith("\r") and not self._pending:  # "\r\n" may be parted between reads
+            after = self._handle.read(1)
+            if after == "\n" and len(line) < limit:
+                return line + after
+            self._pending = after
+        return line
+
+    def _skip_blank_lines(self, last: str) -> int:
+        """Read past the blank lines after this one (``last``), a chunk at a time; their
+        number. The text read past them is held back for the next line."""
+        skipped = 0
+        while chunk := self._read(SKIP_CHUNK_BYTES):
+            if last.endswith("\r") and chunk.startswith("\n"):  # a "\r\n" parted by the read
+                chunk = chunk[1:]
+            last = chunk
+            text = chunk.lstrip("\r\n")
+            blank = chunk[: len(chunk) - len(text)]
+            skipped += blank.count("\n") + blank.count("\r") - blank.count("\r\n")
+            if text:
+                self._pending = text + self._pending
+                return skipped
+        return skipped
+
     def _skip_rest(self) -> bool:
         """Read past the rest of the line; whether there was any."""
         skipped = False
-        while chunk := self._handle.readline(SKIP_CHUNK_BYTES):
+        while chunk := (
+            self._pending_line(SKIP_CHUNK_BYTES)
+            if self._pending
+            else self._handle.readline(SKIP_CHUNK_BYTES)
+        ):
             skipped = True
-            if chunk[-1] in "\r\n":
+            if chunk[-1] == "\r":  # its "\n" may be parted from it by the chunk's bound
+                after = self._read(1)
+                if after != "\n":
+                    self._pending = after + self._pending
+                break
+            if chunk[-1] == "\n":
                 break
         return skipped
 
@@ -119,7 +201,7 @@ class _CsvFile(NamedTuple):
 
     handle: IO[str]
     lines: BoundedLines
-    reader: Any  # csv.reader over ``lines``: its line_num is the physical line last read
+    reader: Any  # csv.reader over ``lines`` (whose number is the physical line last read)
     columns: dict[str, int]
     width: int  # cells in the header
 
@@ -283,19 +365,20 @@ def _stage(
 
     def rows() -> Iterator[tuple]:
         while True:
-            first = lines.row_start = reader.line_num + 1  # the row's first line
+            lines.row_start = lines.number + 1  # on, past blank lines: the row's first line
             try:
                 row = next(reader)
             except StopIteration:
                 return
             except csv.Error as error:
-                yield from _refused(lines, indexes, csv_problem(error, first, reader.line_num))
+                problem = csv_problem(error, lines.row_start, lines.number)
+                yield from _refused(lines, indexes, problem)
                 continue
-            problem = None
+            first, problem = lines.row_start, None
             if lines.cut >= first:
                 problem = f"a line is longer than {MAX_CSV_LINE_CHARS:,} characters"
-            elif reader.line_num > first and len(row) != width:  # a quote left open
-                yield from _refused(lines, indexes, _spanned(first, reader.line_num, row, width))
+            elif lines.number > first and len(row) != width:  # a quote left open
+                yield from _refused(lines, indexes, _spanned(first, lines.number, row, width))
                 continue
             elif len(row) == width:  # the common case
                 raw_text = ",".join(row)

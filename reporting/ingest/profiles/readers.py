@@ -239,18 +239,19 @@ def _csv_records(
         rounds, join = _Rounds(records, profile, header), profile.delimiter.join
         width = len(header)
         while True:
-            line = lines.row_start = reader.line_num + 1
+            lines.row_start = lines.number + 1  # on, past blank lines: the row's first line
             try:
                 row = next(reader)
             except StopIteration:
                 break
             except csv.Error as error:  # the row's first line names its round, as a row would
-                first = lines.first.rstrip("\r\n")
-                problem = csv_problem(error, line, reader.line_num)
+                line, first = lines.row_start, lines.first.rstrip("\r\n")
+                problem = csv_problem(error, line, lines.number)
                 row = leading_cells(first, profile.delimiter)
                 yield from rounds.add(_Row(line, row, first, problem))
                 yield from _swallowed(rounds, lines, line, profile.delimiter)
                 continue
+            line = lines.row_start
             if not row or row == [""]:
                 continue
             raw = join(row)
@@ -258,13 +259,13 @@ def _csv_records(
                 None  # the common case: a whole row of ASCII text
                 if len(row) == width and raw.isascii() and lines.cut < line
                 else _row_problem(
-                    row, header, lines.cut >= line, raw, (line, reader.line_num), profile
+                    row, header, lines.cut >= line, raw, (line, lines.number), profile
                 )
             )
             finished = rounds.add(_Row(line, row, raw, problem))
             if finished:
                 yield from finished
-            if problem is not None and reader.line_num > line:  # a quote left open
+            if problem is not None and lines.number > line:  # a quote left open
                 yield from _swallowed(rounds, lines, line, profile.delimiter)
         yield from rounds.flush()
     except UnicodeDecodeError as error:
