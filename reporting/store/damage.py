@@ -88,10 +88,12 @@ _STORED_GLOBS = tuple(
 
 def unstored_time_sql(column: str) -> str:
     """SQL true of a ``column`` that holds no time in the form ingest stores
-    (:func:`is_stored_time`): not of its shape, or of it on no day of the calendar (SQLite's
-    ``date`` moves a 31st of September on, and reads no 13th month). About 0.1 µs a round."""
+    (:func:`is_stored_time`): not of its shape, or on no day of the calendar (SQLite's
+    ``date`` with a modifier moves a 31st of September on and reads no 13th month; without
+    one it gives the day back as written; its calendar, unlike Python's, has a year 0)."""
     shape = " OR ".join(f"{column} GLOB '{glob}'" for glob in _STORED_GLOBS)
-    return f"(NOT ({shape}) OR date(substr({column}, 1, 10)) IS NOT substr({column}, 1, 10))"
+    day = f"substr({column}, 1, 10)"
+    return f"(NOT ({shape}) OR {column} GLOB '0000*' OR date({day}, '+0 days') IS NOT {day})"
 
 
 def is_stored_time(value: str) -> bool:

@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from reporting.errors import InputError
@@ -40,7 +41,8 @@ from reporting.files import (
     repair_folder_swap,
     swap_in_folder,
 )
-from reporting.store.damage import no_time
+from reporting.ingest.validation import STORED_TIME
+from reporting.store.damage import is_stored_time, no_time
 from reporting.store.schema import read_unchanged
 
 __all__ = ["MARKER", "ROW_GROUP", "TABLES", "ExportResult", "NothingToExport", "export_parquet"]
@@ -54,6 +56,10 @@ MARKER = "_baccarat_report_export.json"
 MAX_SEGMENT = 100
 
 _TIME = pa.timestamp("ms", tz="UTC")
+
+#: The stored form of a time (:data:`~reporting.ingest.validation.STORED_TIME`), anchored,
+#: for Arrow's regular expressions; the day's calendar is Arrow's cast's to refuse.
+_STORED = f"^{STORED_TIME.pattern}$"
 
 #: Per table of the copy: its columns (SQL over the store, Arrow type), the FROM clause, and
 #: the partition columns (the rows' month, game and table).
@@ -336,8 +342,14 @@ def _batches(cursor: sqlite3.Cursor, schema: pa.Schema) -> Iterator[pa.Table]:
         for index, field in enumerate(schema):
             values = [row[index] for row in rows]
             if field.type == _TIME:
+                texts = pa.array(values, pa.string())
                 try:
-                    arrays.append(pa.array(values, pa.string()).cast(_TIME))
+                    stored = pc.and_not(
+                        pc.match_substring_regex(texts, _STORED), pc.starts_with(texts, "0000")
+                    )  # a year 0 Arrow's calendar has and Python's has not
+                    if not pc.all(stored, skip_nulls=True).as_py():
+                        raise pa.ArrowInvalid("not of the stored form")
+                    arrays.append(texts.cast(_TIME))  # refuses a day of no calendar
                 except pa.ArrowInvalid:  # a time ingest stores in no such form
                     raise _no_time(cursor, schema, rows, index) from None
             else:
@@ -346,13 +358,8 @@ def _batches(cursor: sqlite3.Cursor, schema: pa.Schema) -> Iterator[pa.Table]:
 
 
 def _no_time(cursor: sqlite3.Cursor, schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
-    """The error naming the first of ``rows`` whose value at ``index`` (a time column) Arrow
-    reads as no time, and its round."""
+    """The error naming the first of ``rows`` whose value at ``index`` (a time column) is no
+    time in the form ingest stores, and its round (a batch Arrow refused holds one)."""
     name = schema.field(index).name
-    for row in rows:
-        try:
-            pa.array([row[index]], pa.string()).cast(_TIME)
-        except pa.ArrowInvalid:
-            round_id = row[schema.get_field_index("round_id")]
-            return no_time(round_id, name, row[index], cursor.connection)
-    raise AssertionError(f"Arrow read every {name} of a batch it refused")
+    row = next(row for row in rows if row[index] is not None and not is_stored_time(row[index]))
+    return no_time(row[schema.get_field_index("round_id")], name, row[index], cursor.connection)

@@ -240,6 +240,8 @@ def _replace_findings(
 ) -> None:
     """Inside the open transaction: the scope's findings deleted, every round checked, the
     new findings written (the partitions' spool files in ``spool``, with a runner)."""
+    # First: it refuses a settled time changed by hand, before any round is checked.
+    result.misplaced_rounds = misplaced_rounds(connection, games, month)
     if month is None:
         where, params = "1", ()
     else:
@@ -273,7 +275,6 @@ def _replace_findings(
     result.findings = sink.kept_findings()
     result.shoes = with_findings(summaries, shoe_findings(connection, games, month))
     result.checks_not_run = checks_not_run(connection, games, month)
-    result.misplaced_rounds = misplaced_rounds(connection, games, month)
 
 
 def _shoe_sink(sink: _FindingSink) -> Callable[[str, list[Finding]], None]:
@@ -324,7 +325,6 @@ def _partitioned(
     result.bets_checked = sum(r.bets_checked for r in results)
     result.bets_unverified = sum(r.bets_unverified for r in results)
     result.checks_not_run = store_checks.not_run
-    result.misplaced_rounds = store_checks.misplaced
     summaries = [summary for r in results for summary in r.summaries]
     return with_findings(summaries, shoe_findings(connection, games, month))
 
@@ -339,7 +339,6 @@ class _StoreChecks(threading.Thread):
         self.database, self.games, self.month, self.path = database, games, month, path
         self.error: BaseException | None = None
         self.not_run: list[CheckNotRun] = []
-        self.misplaced: dict[str, tuple[int, str]] = {}
 
     def run(self) -> None:
         try:
@@ -352,7 +351,6 @@ class _StoreChecks(threading.Thread):
                             spool.emit([finding])
                     spool.flush()
                 self.not_run = checks_not_run(connection, self.games, self.month)
-                self.misplaced = misplaced_rounds(connection, self.games, self.month)
             finally:
                 connection.close()
         except BaseException as error:  # handed to the coordinator's thread

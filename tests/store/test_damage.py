@@ -9,6 +9,8 @@ import re
 import sqlite3
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import bet_record as bet
 from helpers import round_record, run_main, store_records
 
@@ -18,6 +20,7 @@ from reporting.figures.audit import money_and_activity
 from reporting.records import Month
 from reporting.store.load import ingest
 from reporting.store.parquet import export_parquet
+from reporting.store.damage import is_stored_time, unstored_time_sql
 from reporting.store.schema import connect
 from reporting.verify.run import verify
 
@@ -131,6 +134,32 @@ def test_export_stops_at_a_stored_time_that_is_no_time_naming_its_round(store, t
         f" as ingest stores one ('yesterday'){CHANGED}"
     )
     assert not (tmp_path / "copy").exists()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "2026-10-03T18:40:17Z",
+        "2026-10-03T18:40:17.000+00:00",
+        "2026-10-03 18:40:17.000Z",
+        "2026-09-31T18:40:17.000Z",
+        "0000-10-03T18:40:17.000Z",
+    ],
+)
+def test_verify_and_export_refuse_the_same_times(store, tmp_path, operator_config, value):
+    """Export took what Arrow's cast reads (no milliseconds, an offset, a year 0) where
+    verify refused it; SQLite's date() gave a 31 September back, and verify's query took it."""
+    _changed(store, f"UPDATE rounds SET settled_at = '{value}' WHERE round_id = 'R-1'")
+    said = (
+        f"{tmp_path / 'store.sqlite'}: the store holds round R-1 with a settled_at that is no"
+        f" time as ingest stores one ('{value}'){CHANGED}"
+    )
+    with pytest.raises(InputError) as refused:
+        verify(store, operator_config, "2026-10", jobs=1)
+    assert str(refused.value) == said
+    with pytest.raises(InputError) as refused:
+        export_parquet(store, tmp_path / "copy")
+    assert str(refused.value) == said
 
 
 def test_the_audit_figures_stop_at_a_settled_time_that_is_no_time(store, tmp_path, operator_config):
@@ -254,3 +283,31 @@ def test_the_message_names_the_store_the_value_was_read_from(
     with pytest.raises(InputError) as refused:
         verify(store, operator_config, "2026-10", jobs=jobs)
     assert str(refused.value).startswith(f"{tmp_path / 'store.sqlite'}: the store holds round R-1")
+
+
+_TIME_PIECES = st.sampled_from(["0", "1", "2", "3", "9", "-", ":", "T", "Z", ".", " ", "x"])
+
+
+@settings(max_examples=3_000, deadline=None)
+@given(
+    st.one_of(
+        st.builds(  # of the stored shape: any digits, so any day, month and year
+            "{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z".format,
+            st.integers(0, 9999),
+            st.integers(0, 99),
+            st.integers(0, 99),
+            st.integers(0, 29),
+            st.integers(0, 69),
+            st.integers(0, 69),
+            st.integers(0, 999),
+        ),
+        st.lists(_TIME_PIECES, max_size=30).map("".join),
+        st.text(max_size=30),
+    )
+)
+def test_a_stored_time_is_decided_the_same_in_sql_and_in_python(value):
+    """Verify's query decides by SQL what a round's checks and export decide by Python: on
+    SQLite 3.40, ``date()`` gave back a 31 September as written, and the query took it."""
+    connection = sqlite3.connect(":memory:")
+    (unstored,) = connection.execute(f"SELECT {unstored_time_sql('?1')}", (value,)).fetchone()
+    assert bool(unstored) == (not is_stored_time(value)), value
