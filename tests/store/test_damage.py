@@ -9,18 +9,18 @@ import re
 import sqlite3
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from helpers import bet_record as bet
 from helpers import round_record, run_main, store_records
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
 from reporting.figures.audit import money_and_activity
 from reporting.records import Month
+from reporting.store.damage import is_stored_time, unstored_time_sql
 from reporting.store.load import ingest
 from reporting.store.parquet import export_parquet
-from reporting.store.damage import is_stored_time, unstored_time_sql
 from reporting.store.schema import connect
 from reporting.verify.run import verify
 
