@@ -21,6 +21,7 @@ import re
 import secrets
 import shutil
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -39,6 +40,8 @@ from reporting.errors import (
 
 __all__ = [
     "NAME_MAX",
+    "UnusableName",
+    "utf8_name",
     "name_that_fits",
     "SQLITE_HEADER",
     "STAGING_MARK",
@@ -641,3 +644,30 @@ def repair_folder_swap(final: Path, mark: str) -> bool:
         return False
     os.replace(retired, final)
     return True
+
+
+class UnusableName(ValueError):
+    """A file's name that is no text the store can keep, with why (:func:`utf8_name`)."""
+
+
+def utf8_name(path: str | os.PathLike[str]) -> str:
+    """``path`` as text: its bytes read as UTF-8, whatever the locale decoded them as (under a
+    C locale, ``été`` comes as ``\\udcc3\\udca9t\\udcc3\\udca9``; under Latin-1, as
+    ``Ã©tÃ©``). :class:`UnusableName` for a name of bytes that are no UTF-8 (the store keeps
+    names as text, and a report prints them), or of characters the locale cannot write, as a
+    name read from a file is (no file can be opened by it).
+
+    >>> utf8_name("été.jsonl")
+    'été.jsonl'
+    """
+    try:
+        return os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnusableName(
+            "its name is not UTF-8 text (the store keeps names as text): rename it"
+        ) from None
+    except UnicodeEncodeError:
+        raise UnusableName(
+            f"its name has characters this machine's locale ({sys.getfilesystemencoding()})"
+            " cannot write: run under a UTF-8 locale (LANG=C.UTF-8)"
+        ) from None

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError, printable
-from reporting.files import is_kernel_file, kind_of_file
+from reporting.files import UnusableName, is_kernel_file, kind_of_file, utf8_name
 from reporting.ingest.formats import (
     FORMATS,
     InputFormat,
@@ -117,12 +117,12 @@ def _not_regular(path: Path) -> str | None:
 
 
 def _unusable_name(path: Path) -> str | None:
-    """Why ``path``'s name cannot be a round log's (bytes that are not UTF-8: the store keeps
-    a file's name as text, and a report prints it), or None."""
-    try:  # its bytes, whatever the locale decodes them as (a C locale: ASCII)
-        os.fsencode(path).decode("utf-8")
-    except UnicodeDecodeError:
-        return "its name is not UTF-8 text (the store keeps names as text): rename it"
+    """Why ``path``'s name cannot be a round log's (:func:`~reporting.files.utf8_name`), or
+    None."""
+    try:
+        utf8_name(path)
+    except UnusableName as unusable:
+        return str(unusable)
     return None
 
 

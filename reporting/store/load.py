@@ -34,7 +34,7 @@ from msgspec.structs import replace
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
 from reporting.errors import InputError, checkpoint
-from reporting.files import environment_fault
+from reporting.files import environment_fault, utf8_name
 from reporting.ingest.formats import check_source
 from reporting.ingest.sources import Source, cyclic_gc_paused
 from reporting.ingest.worker import WORKER_MIN_BYTES, read_here, read_in_worker, worth_a_worker
@@ -226,7 +226,7 @@ def _text_of(name: str) -> str:
     """A file's name as the store keeps it: its bytes read as UTF-8, whatever the locale
     decoded them as (under a C or Latin-1 locale, ``été`` is ``\udcc3\udca9t...`` or
     ``Ã©tÃ©``). A name that is no UTF-8 is refused before a file is read."""
-    return os.fsencode(name).decode("utf-8", "replace")
+    return utf8_name(name)
 
 
 class StoredNames:

@@ -13,7 +13,6 @@ for it, and the spec's own readers read its files.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Collection
 from functools import cache
 from pathlib import Path
@@ -23,7 +22,7 @@ from reporting.config.game_checks import timezone_problem
 from reporting.config.loader import ConfigError, read_toml
 from reporting.config.values import MISSING, Problems, shown, suggestion
 from reporting.errors import InputError, printable
-from reporting.files import kind_of_file, standing_at
+from reporting.files import UnusableName, kind_of_file, standing_at, utf8_name
 from reporting.ingest.profiles.builtin import DATA_FOLDER, SPEC, built_in_profiles
 from reporting.ingest.profiles.cards import CardDialect
 from reporting.ingest.profiles.keys import PROFILE_SECTIONS
@@ -79,13 +78,10 @@ def load_profile(
             path = DATA_FOLDER / f"{reference}.toml"
             return load_profile_file(path, origin="built-in", configured=configured)
         return _built_in(reference)
-    try:  # its bytes, whatever the locale decoded them as (a C locale: ASCII)
-        label = os.fsencode(reference).decode("utf-8")
-    except UnicodeDecodeError:  # a name of bytes the store, which keeps it, cannot hold
-        raise InputError(
-            f"{printable(reference)}: the log profile's name is not UTF-8 text (the store keeps"
-            " it as text): rename the file"
-        ) from None
+    try:  # the store keeps the name as text
+        label = utf8_name(reference)
+    except UnusableName as unusable:
+        raise InputError(f"log profile '{printable(reference)}': {unusable}") from None
     path = Path(reference)
     if base is not None and not path.is_absolute():
         path = base / path

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import subprocess
 import tomllib
 
 import pytest
@@ -301,9 +303,43 @@ def test_a_profile_whose_name_is_not_utf8_is_refused_in_one_line(tmp_path):
     with pytest.raises(InputError) as refused:
         load_profile(str(tmp_path / name))
     assert str(refused.value) == (
-        f"{tmp_path}/p\\xff.toml: the log profile's name is not UTF-8 text (the store keeps it"
-        " as text): rename the file"
+        f"log profile '{tmp_path}/p\\xff.toml': its name is not UTF-8 text (the store keeps"
+        " names as text): rename it"
     )
+
+
+def test_a_profile_named_in_a_configuration_that_the_locale_cannot_write_is_a_problem(tmp_path):
+    """Under a C locale, a profile named "profé.toml" in the configuration (UTF-8 text) could
+    not be looked for: ``check`` and every command that loads the configuration ended in a
+    traceback (UnicodeEncodeError)."""
+    config = tmp_path / "operator.toml"
+    config.write_text(
+        '[operator]\nname = "X"\n[games.live-baccarat-it]\n[[inbox.profiles]]\nfolder = "x"\n'
+        'profile = "profé.toml"\n',
+        encoding="utf-8",
+    )
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("LC_", "PYTHONUTF8", "PYTHONIOENCODING", "PYTHONCOERCECLOCALE"))
+    }
+    environment |= {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "reporting", "check", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        env=environment,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (
+        f"baccarat-report: configuration: {config}:6: inbox.profiles.1: log profile"
+        " 'prof\\xe9.toml': its name has characters this machine's locale (ascii) cannot write:"
+        " run under a UTF-8 locale (LANG=C.UTF-8)"
+    ) in done.stderr.splitlines(), done.stderr
 
 
 def test_a_profile_named_by_a_loop_of_links_or_a_link_to_nothing_is_said_to_be_one(tmp_path):
