@@ -28,6 +28,7 @@ from reporting.errors import (
     DiskFull,
     EnvironmentFault,
     InputError,
+    NotARegularFile,
     NotOurDatabase,
     PermissionDenied,
     StoreDamaged,
@@ -163,7 +164,7 @@ def _begins_as_sqlite(path: Path | str) -> bool:
     try:
         with open_regular(path) as handle:
             return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:  # NotARegularFile too
+    except (OSError, NotARegularFile):  # gone, unreadable, or no file (a FIFO, /proc)
         return False
 
 

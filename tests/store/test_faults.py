@@ -199,3 +199,15 @@ def test_a_fifo_as_lock_file_is_refused_at_once(tmp_path):
     with pytest.raises(NotARegularFile, match="a FIFO"), database_lock(db, wait=0):
         pass
     assert time.monotonic() - started < 2
+
+
+def test_a_not_a_database_fault_at_a_path_that_is_no_regular_file_is_still_told(tmp_path):
+    """SQLite's "not a database" at a FIFO: the look for a damaged header refused to open it
+    (no regular file), and the fault escaped as that refusal, from a function that returns
+    faults."""
+    fifo = tmp_path / "store.sqlite"
+    os.mkfifo(fifo)
+    error = sqlite_error(26, "file is not a database")
+    fault = database_fault(error, str(fifo))
+    assert isinstance(fault, NotOurDatabase)
+    assert str(fault).startswith(f"{fifo}: ")
