@@ -33,6 +33,7 @@ __all__ = [
     "Stopped",
     "StoreDamaged",
     "checkpoint",
+    "counted",
     "forget_stop",
     "let_stops_in",
     "printable",
@@ -206,3 +207,12 @@ def stopped_statement(error: BaseException) -> Stopped | None:
     if _received[0] and type(error).__name__ == "OperationalError" and str(error) == "interrupted":
         return Stopped(_received[0])
     return None
+
+
+def counted(count: int, noun: str) -> str:
+    """A count and its noun, plural with an s, as a message says it.
+
+    >>> counted(1, "round"), counted(3, "problem"), counted(1200, "round log")
+    ('1 round', '3 problems', '1,200 round logs')
+    """
+    return f"1 {noun}" if count == 1 else f"{count:,} {noun}s"

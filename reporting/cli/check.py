@@ -24,7 +24,7 @@ from reporting.cli.common import (
     problems_shown,
 )
 from reporting.cli.completion import complete_profile
-from reporting.errors import InputError
+from reporting.errors import InputError, counted
 
 if TYPE_CHECKING:
     from reporting.config.loader import OperatorConfig
@@ -309,4 +309,4 @@ def _report(document: dict[str, Any], of_profiles: set[str], *, show: bool, as_j
 
 
 def _count(items: list, noun: str) -> str:
-    return f"{len(items)} {noun}{'s' * (len(items) != 1)}"
+    return counted(len(items), noun)

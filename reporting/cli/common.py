@@ -22,7 +22,7 @@ import typer
 import typer.core
 
 from reporting.cli.parsing import PlainValuesCommand
-from reporting.errors import InputError
+from reporting.errors import InputError, counted
 
 if TYPE_CHECKING:
     from reporting.cli.tables import FoldingTable
@@ -290,7 +290,7 @@ def problems_shown(problems: list[str]) -> list[str]:
     more = len(problems) - PROBLEMS_SHOWN
     return [
         *problems[:PROBLEMS_SHOWN],
-        f"and {more:,} more problems, not shown (check --json lists every one)",
+        f"and {counted(more, 'more problem')}, not shown (check --json lists every one)",
     ]
 
 

@@ -26,7 +26,7 @@ from reporting.cli.common import (
 from reporting.cli.completion import complete_profile
 from reporting.cli.failures import database_errors
 from reporting.cli.logs import command_logger
-from reporting.errors import printable
+from reporting.errors import counted, printable
 from reporting.ingest.profiles.builtin import built_in_profiles
 
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ def _say_what_the_folders_hold(paths: Sequence[Path]) -> list[UnreadFile]:
             command_logger().warning(
                 "%s holds no round log: %s of other names (read: %s): %s%s",
                 printable(str(folder)),
-                f"{len(names):,} file" + ("" if len(names) == 1 else "s"),
+                counted(len(names), "file"),
                 expected_formats(),
                 shown,
                 more,

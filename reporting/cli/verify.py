@@ -36,7 +36,7 @@ from reporting.cli.common import (
 from reporting.cli.disclose import parse_as_of
 from reporting.cli.logs import command_logger
 from reporting.engine.money import format_cents, format_money, round_fraction
-from reporting.errors import InputError, printable
+from reporting.errors import InputError, counted, printable
 
 if TYPE_CHECKING:
     # Imported where they run, not here: --help of every command imports this module.
@@ -107,7 +107,7 @@ def verify_command(
     from reporting.figures.statistics import outcome_tests, rtp_checks
     from reporting.store.faults import database_lock
     from reporting.store.schema import connect
-    from reporting.verify.bearing import counted, month_alerts
+    from reporting.verify.bearing import month_alerts
 
     check_month(month)
     if report is not None and month is None:

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import NamedTuple
 
-from reporting.errors import printable
+from reporting.errors import counted, printable
 from reporting.records import LateStanding, SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
 from reporting.verify.shoes import ShoeSummary
@@ -70,7 +70,6 @@ __all__ = [
     "RejectedFile",
     "RejectedRecord",
     "RejectScope",
-    "counted",
     "month_alerts",
     "reject_scope",
     "rejected_lines_bear",
@@ -301,7 +300,7 @@ class MonthAlerts:
         sections: list[tuple[str, list[str]]] = []
         if self.findings:
             kinds = ", ".join(f"{k} {n:,}" for k, n in sorted(self.findings_by_kind.items()) if n)
-            found = "1 finding" if self.findings == 1 else f"{self.findings:,} findings"
+            found = counted(self.findings, "finding")
             sections.append(("findings", [f"{found} in {period} ({kinds})"]))
         if self.rejected:
             rejected = [f"{rejected_lines_bear(self.rejected)} on {period}"]
@@ -650,11 +649,6 @@ def _unverified_bets(
 def rejected_lines_bear(count: int) -> str:
     """``1 rejected line bears``, ``3 rejected lines bear``."""
     return "1 rejected line bears" if count == 1 else f"{count:,} rejected lines bear"
-
-
-def counted(count: int, noun: str) -> str:
-    """``1 round``, ``3 rounds``, ``1,200 rounds``: a count and its noun (plural with an s)."""
-    return f"1 {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def _rounds_of(count: int, month: str) -> str:

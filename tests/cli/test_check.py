@@ -431,3 +431,11 @@ def test_a_configuration_of_thousands_of_problems_shows_the_first_fifty_and_coun
         )
     listed = run_main("check", "--config", str(config), "--json")
     assert len(json.loads(listed.stdout)["problems"]) == 5000
+
+
+def test_one_problem_past_those_shown_is_counted_in_the_singular():
+    """51 problems: the line said "and 1 more problems"."""
+    from reporting.cli.common import PROBLEMS_SHOWN, problems_shown
+
+    shown = problems_shown([f"problem {n}" for n in range(PROBLEMS_SHOWN + 1)])
+    assert shown[-1] == "and 1 more problem, not shown (check --json lists every one)"

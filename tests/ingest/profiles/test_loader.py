@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import subprocess
+import sys
 import tomllib
 
 import pytest
