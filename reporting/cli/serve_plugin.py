@@ -155,22 +155,17 @@ def _request_error(
     return None
 
 
-#: SQLite's result codes of a store no query of it can read: a value longer than serve reads
-#: (ingest writes none), and a file damaged (a page of it overwritten).
-_SQLITE_CORRUPT, _SQLITE_TOOBIG = 11, 18
-
-
 def _store_fault(error: sqlite3.Error) -> tuple[str, str] | None:
     """(title, message) of a page for a fault of the store itself, None for another error.
     A damaged file is said in the words every command says it in
     (:func:`~reporting.store.faults.database_fault`)."""
     code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
-    if code == _SQLITE_TOOBIG:
+    if code == sqlite3.SQLITE_TOOBIG:  # a value longer than serve reads (ingest writes none)
         return "A value too long", (
             f"a value of the store is longer than serve reads ({MAX_VALUE_BYTES:,} bytes),"
             f" which ingest never writes: the store was changed {CHANGED_OUTSIDE}"
         )
-    if code == _SQLITE_CORRUPT:
+    if code == sqlite3.SQLITE_CORRUPT:  # a page of the file overwritten
         return "Damaged store", str(database_fault(error, "the store", real_path=False))
     return None
 

@@ -109,39 +109,51 @@ def on_read_only_media(path: Path | str) -> bool:
 #: SQLite's primary result codes (https://sqlite.org/rescode.html) that are faults of the
 #: machine or of the file: the error class, what happened, what to do.
 _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
-    3: (PermissionDenied, "permission denied", _ADVICE_ACCESS),  # SQLITE_PERM
-    5: (  # SQLITE_BUSY
+    sqlite3.SQLITE_PERM: (PermissionDenied, "permission denied", _ADVICE_ACCESS),
+    sqlite3.SQLITE_BUSY: (
         DatabaseBusy,
         "another process held the database locked for more than {wait} s",
         "run again when it ends, or allow a longer wait (--db-wait SECONDS)",
     ),
-    6: (  # SQLITE_LOCKED
+    sqlite3.SQLITE_LOCKED: (
         DatabaseBusy,
         "the database was locked (by this process) for more than {wait} s",
         "run again",
     ),
-    8: (PermissionDenied, "the database is read-only for this user", _ADVICE_ACCESS),
-    10: (EnvironmentFault, "input/output error on the database ({error})", "check the disk"),
-    11: (EnvironmentFault, "the database file is damaged ({error})", "restore it from a backup"),
-    13: (  # SQLITE_FULL
+    sqlite3.SQLITE_READONLY: (
+        PermissionDenied,
+        "the database is read-only for this user",
+        _ADVICE_ACCESS,
+    ),
+    sqlite3.SQLITE_IOERR: (
+        EnvironmentFault,
+        "input/output error on the database ({error})",
+        "check the disk",
+    ),
+    sqlite3.SQLITE_CORRUPT: (
+        EnvironmentFault,
+        "the database file is damaged ({error})",
+        "restore it from a backup",
+    ),
+    sqlite3.SQLITE_FULL: (
         DiskFull,
         "the disk is full (or the database reached its size limit)",
         "free space on the database's disk and run again",
     ),
-    14: (  # SQLITE_CANTOPEN
+    sqlite3.SQLITE_CANTOPEN: (
         PermissionDenied,
         "the database cannot be opened (its folder is missing, or this user may not read and"
         " write the file or its folder)",
         "check the path and its permissions",
     ),
-    15: (  # SQLITE_PROTOCOL: a damaged or foreign -wal or -shm file, on read-only media
+    sqlite3.SQLITE_PROTOCOL: (  # a damaged or foreign -wal or -shm file, on read-only media
         EnvironmentFault,
         "SQLite's locking protocol failed on the database ({error})",
         "check the -wal and -shm files beside it (damaged, or another database's), or restore"
         " it from a backup",
     ),
-    23: (PermissionDenied, "access refused by SQLite ({error})", _ADVICE_ACCESS),  # SQLITE_AUTH
-    26: (  # SQLITE_NOTADB
+    sqlite3.SQLITE_AUTH: (PermissionDenied, "access refused by SQLite ({error})", _ADVICE_ACCESS),
+    sqlite3.SQLITE_NOTADB: (
         NotOurDatabase,
         "not a baccarat-report database (not a SQLite file); nothing was changed",
         "name a baccarat-report database or a new file",
@@ -151,7 +163,7 @@ _FAULTS: dict[int, tuple[type[InputError], str, str]] = {
 
 #: SQLITE_NOTADB said of a file that begins as a SQLite database does (its first 16 bytes):
 #: its header is damaged, not another kind of file (it was "not a SQLite file").
-_NOTADB = 26
+_NOTADB = sqlite3.SQLITE_NOTADB
 _DAMAGED_HEADER = (
     EnvironmentFault,
     "a SQLite file whose header is damaged (SQLite cannot read it as a database); nothing was"
@@ -169,7 +181,11 @@ def _begins_as_sqlite(path: Path | str) -> bool:
 
 
 #: SQLITE_IOERR, SQLITE_FULL, and SQLITE_IOERR_SHMSIZE (the -shm file could not grow).
-_IOERR, _FULL, _IOERR_SHMSIZE = 10, 13, 10 | 19 << 8
+_IOERR, _FULL, _IOERR_SHMSIZE = (
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_IOERR_SHMSIZE,
+)
 
 
 def _no_space(path: Path | str) -> bool:

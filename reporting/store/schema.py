@@ -121,8 +121,6 @@ _NEW = "new"  # no file: SQLite creates it
 _EMPTY = "empty"  # a zero-length file, or a SQLite file without tables or marks
 _OURS = "ours"  # a store of ours (marked, or of version 1 or 2 recognised by its tables)
 
-_SQLITE_BUSY = 5
-
 
 def connect(
     path: Path, *, create: bool = True, wait: float = DEFAULT_WAIT, read_only: bool = False
@@ -371,7 +369,7 @@ def _use_wal(connection: sqlite3.Connection, wait: float) -> None:
             connection.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF != _SQLITE_BUSY or time.monotonic() >= deadline:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
                 raise
             time.sleep(0.01)
 
