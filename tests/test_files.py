@@ -11,7 +11,6 @@ override modes, see tests/store/test_environment.py).
 
 from __future__ import annotations
 
-import doctest
 import errno
 import gc
 import os
@@ -44,10 +43,6 @@ from reporting.files import (
     write_atomically,
 )
 from reporting.presentation.workbook_base import save_workbook
-
-
-def test_the_examples_in_the_docstrings_hold():
-    assert doctest.testmod(reporting.files).failed == 0
 
 
 def real_disk_full() -> OSError:

@@ -68,11 +68,3 @@ def test_an_array_of_tables_opened_and_closed_on_its_elements_lines():
     assert lines[("bets", "a", "rows", "2")] == 3
     assert lines[("bets", "a", "name")] == 4  # the array closed on line 3, brackets in words aside
     assert lines[("games", "g", "bets")] == 6
-
-
-def test_the_modules_examples_hold():
-    import doctest
-
-    import reporting.config.lines
-
-    assert doctest.testmod(reporting.config.lines).failed == 0

@@ -312,14 +312,6 @@ def test_a_bad_logo_is_exit_2_with_its_line_and_no_traceback(tmp_path):
     assert "Traceback" not in process.stderr
 
 
-def test_the_module_s_examples_hold():
-    import doctest
-
-    import reporting.config.operator
-
-    assert doctest.testmod(reporting.config.operator).failed == 0
-
-
 def test_the_starter_s_logo_is_the_sample_s_and_ships_by_package_data():
     assert STARTER_LOGO_PATH.read_bytes() == (SAMPLE / "logo.svg").read_bytes()
     repository = SAMPLE.parent

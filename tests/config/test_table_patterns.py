@@ -3,7 +3,6 @@ against a brute-force search with the standard library's fnmatch."""
 
 from __future__ import annotations
 
-import doctest
 import fnmatch
 import itertools
 
@@ -44,10 +43,6 @@ def test_two_patterns_meet_exactly_when_a_word_matches_both(first, second):
     else:
         assert found and fnmatch.fnmatchcase(found, first) and fnmatch.fnmatchcase(found, second)
         assert expected is not None and len(found) == len(expected)  # the shortest
-
-
-def test_the_examples_hold():
-    assert doctest.testmod(reporting.config.table_patterns).failed == 0
 
 
 def test_patterns_that_name_every_usual_character_are_read_whole():

@@ -3,13 +3,11 @@ strictly on load, written back by ``check --show``, and in the editors' schema."
 
 from __future__ import annotations
 
-import doctest
 import json
 
 import pytest
 from helpers import config_of, problems_of
 
-import reporting.config.languages
 from reporting.config.effective import effective_document, to_toml
 from reporting.config.keys import SCHEMA_PATH, json_schema
 from reporting.config.languages import LANGUAGES, language
@@ -81,7 +79,6 @@ def test_only_languages_whose_sentences_do_not_decline_the_names_take_words():
     assert language("da").hand_forms("Bankers") == ("Bankers", "Bankers'")
     with pytest.raises(ValueError, match="decline"):
         language("el").hand_forms("Player")
-    assert doctest.testmod(reporting.config.languages).failed == 0
 
 
 def test_the_schema_knows_the_words_and_is_the_shipped_one():

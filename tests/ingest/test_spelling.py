@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import doctest
-
-import reporting.ingest.spelling
 from reporting.ingest.spelling import misspelt_field
 from reporting.ingest.validation import BET_FIELDS, ROUND_FIELDS
-
-
-def test_the_examples_hold():
-    results = doctest.testmod(reporting.ingest.spelling)
-    assert results.attempted >= 2 and results.failed == 0
 
 
 def test_a_slip_is_guessed_and_a_short_or_far_name_is_not():

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import doctest
 import io
 import re
 from datetime import date
@@ -18,7 +17,6 @@ from helpers import png_bytes, run_main
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-import reporting.presentation.publisher
 from reporting.config.operator import Logo, Operator
 from reporting.presentation.html import render_disclosure_html, render_html
 from reporting.presentation.i18n import TEMPLATE_DIR
@@ -66,10 +64,6 @@ def licence_in(head: str) -> str:
     (number,) = re.findall(r'<span class="id">([^<]+)</span>', line)
     assert number.split()[0] == number
     return re.sub(r"<[^>]+>", "", line)
-
-
-def test_the_module_s_examples_hold():
-    assert doctest.testmod(reporting.presentation.publisher).failed == 0
 
 
 def test_each_game_shows_the_licence_of_its_jurisdiction(operator_config):

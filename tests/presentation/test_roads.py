@@ -3,7 +3,6 @@ shoes, their SVG drawings, a shoe dealt by the engine, and both roads printed by
 
 from __future__ import annotations
 
-import doctest
 import os
 import subprocess
 import xml.etree.ElementTree as ElementTree
@@ -16,7 +15,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reporting.presentation.roads
 from reporting.engine.rules import Winner
 from reporting.presentation.roads import (
     BANKER_COLOUR,
@@ -47,10 +45,6 @@ def places(codes: str) -> list[tuple[int, int, str | None]]:
     """(column, row, winner) of each Big Road cell of hands written short."""
     road = big_road(hands_from_codes(codes))
     return [(c.column, c.row, c.winner.value if c.winner else None) for c in road.cells]
-
-
-def test_the_docstrings_examples_hold():
-    assert doctest.testmod(reporting.presentation.roads).failed == 0
 
 
 # --- statistics -----------------------------------------------------------------------------

@@ -7,7 +7,6 @@ arguments give the same bytes."""
 from __future__ import annotations
 
 import csv
-import doctest
 import gzip
 import hashlib
 import json
@@ -23,7 +22,6 @@ import typer
 from helpers import run_main
 from typer.testing import CliRunner
 
-import reporting.sample.exports
 from reporting.config.bets import catalogue_bets
 from reporting.config.loader import load_config
 from reporting.engine.bets import BetGroup, BetRule, Wording
@@ -496,7 +494,6 @@ def test_money_is_written_exactly_from_cents(month):
     # An int when whole, else the shortest decimal; never an exponent or a float's tail.
     assert all(re.fullmatch(rb"[0-9]+(\.[0-9]*[1-9])?", amount) for amount in amounts)
     assert b"." in b"".join(amounts) and any(amount.endswith(b".5") for amount in amounts)
-    assert doctest.testmod(reporting.sample.exports).failed == 0
 
 
 # ---------------------------------------------------------------------------------------------

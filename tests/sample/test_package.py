@@ -5,8 +5,6 @@ columns), never from the store, verification, presentation, jobs or the CLI."""
 from __future__ import annotations
 
 import ast
-import doctest
-import importlib
 from pathlib import Path
 
 import pytest
@@ -47,9 +45,3 @@ def test_the_package_offers_the_public_names():
     }  # fmt: skip
     for name in reporting.sample.__all__:
         assert getattr(reporting.sample, name) is not None
-
-
-@pytest.mark.parametrize("path", MODULES, ids=lambda path: path.name)
-def test_each_modules_examples_hold(path):
-    module = importlib.import_module(f"reporting.sample.{path.stem}")
-    assert doctest.testmod(module).failed == 0

@@ -5,7 +5,6 @@ workbook bytes whether it was typed relative or absolute, from any working folde
 
 from __future__ import annotations
 
-import doctest
 import json
 from datetime import date
 from pathlib import Path
@@ -13,7 +12,6 @@ from pathlib import Path
 import pytest
 from helpers import dump, rows, write_csv_pair
 
-import reporting.store.load
 from reporting import __version__
 from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import outcome_tests, rtp_checks
@@ -23,10 +21,6 @@ from reporting.store.load import ingest, stored_name
 from reporting.store.reading import read_rounds
 from reporting.store.schema import connect
 from reporting.verify.run import verify
-
-
-def test_the_examples_in_the_docstrings_hold():
-    assert doctest.testmod(reporting.store.load).failed == 0
 
 
 @pytest.fixture

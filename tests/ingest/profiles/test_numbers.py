@@ -4,7 +4,6 @@ validator."""
 
 from __future__ import annotations
 
-import doctest
 import functools
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -30,10 +29,6 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def json_number(text: str) -> object:
     """The value a profile decoder hands over for a JSON number written as ``text``."""
     return DECODE(text.encode())
-
-
-def test_the_doctests_hold():
-    assert doctest.testmod(numbers).failed == 0
 
 
 # --- money ----------------------------------------------------------------------------------
