@@ -439,3 +439,14 @@ def test_one_problem_past_those_shown_is_counted_in_the_singular():
 
     shown = problems_shown([f"problem {n}" for n in range(PROBLEMS_SHOWN + 1)])
     assert shown[-1] == "and 1 more problem, not shown (check --json lists every one)"
+
+
+def test_a_log_profile_of_the_kernels_is_refused_without_waiting():
+    """`/proc/kmsg` calls itself a regular file and waits for the kernel's next line: named
+    as a log profile, it held `check` (and ingest) for ever."""
+    done = run_main("check", "--profile", "/proc/kmsg")  # a child: stopped if it waits
+    assert done.returncode == 2
+    assert (
+        "baccarat-report: log profile: /proc/kmsg: a file of the kernel's (/proc, /sys), not read"
+        in done.stderr.splitlines()
+    ), done.stderr

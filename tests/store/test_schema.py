@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from helpers import rows, run_main
 
 from reporting.errors import InputError, NotOurDatabase
 from reporting.store.announced import loaded_through, unannounced_rounds
+from reporting.store.faults import lock_path
 from reporting.store.schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -1263,3 +1265,14 @@ def test_a_store_named_as_sqlite_s_own_syntax_is_the_file_of_that_name(tmp_path,
         connection.close()
     assert sorted(path.name for path in tmp_path.iterdir() if "-" not in path.name) == [name]
     assert rows(tmp_path / name, "SELECT file_name FROM ingest_log") == [("a",)]
+
+
+def test_ingest_into_a_store_named_memory_keeps_the_month_in_that_file(tmp_path, make_round):
+    """Through the command line: `ingest --db :memory:` exited 0 and kept nothing. The month
+    is in the file `:memory:`, and its lock is beside it, not beside another name."""
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    done = run_main("ingest", str(log), "--db", ":memory:", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert rows(tmp_path / ":memory:", "SELECT round_id FROM rounds") == [("R-1",)]
+    assert (tmp_path / lock_path(Path(":memory:")).name).exists()
