@@ -81,8 +81,11 @@ class CardDialect:
     table: Mapping[str, str] = field(init=False, repr=False, compare=False)
     #: A card object's "RANK|SUIT", upper case -> its code (empty without the keys).
     objects: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    #: index: each card's number -> its code, for a card written as a number (JSON's).
+    numbers: Mapping[int, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "numbers", self._numbers() if self.dialect == "index" else {})
         object.__setattr__(self, "table", self._spellings())
         object.__setattr__(self, "objects", self._object_spellings() if self.rank_key else {})
 
@@ -96,15 +99,17 @@ class CardDialect:
                         objects[f"{rank_text}|{suit_text}"] = Card(rank, suit).code
         return objects
 
+    def _numbers(self) -> dict[int, str]:
+        return {
+            self.base + suit_index * len(RANKS) + rank_index: Card(rank, suit).code
+            for suit_index, suit in enumerate(self.order)
+            for rank_index, rank in enumerate(RANKS)
+        }
+
     def _spellings(self) -> dict[str, str]:
-        table: dict[str, str] = {}
         if self.dialect == "index":
-            for suit_index, suit in enumerate(self.order):
-                for rank_index, rank in enumerate(RANKS):
-                    number = self.base + suit_index * len(RANKS) + rank_index
-                    code = Card(rank, suit).code
-                    table[_in_radix(number, self.radix)] = code
-            return table
+            return {_in_radix(number, self.radix): code for number, code in self.numbers.items()}
+        table: dict[str, str] = {}
         for suit in SUITS:
             for rank in RANKS:
                 code = Card(rank, suit).code
@@ -121,16 +126,12 @@ class CardDialect:
 
     def card(self, value: Any) -> str:
         """The round log's code of one card as the provider wrote it."""
-        if type(value) is int and self.dialect == "index":
-            if not 0 <= value < _NO_INDEX:  # no card; in a radix, a negative had no end
-                raise CardProblem(
-                    f"card {_shown(value)} is not a card in the {self._named} dialect"
-                )
-            value = _in_radix(value, self.radix)
         code = None
-        if type(value) is dict and self.rank_key:
+        if type(value) is int and self.dialect == "index":
+            code = self.numbers.get(value)  # a number is never written out: -1, 5,000 digits
+        elif type(value) is dict and self.rank_key:
             return self._card_object(value)
-        if type(value) is str:
+        elif type(value) is str:
             stripped = value.strip()
             code = self.table.get(stripped.upper()) or self.table.get(stripped.lower())
         if code is None:
@@ -140,7 +141,7 @@ class CardDialect:
     def _card_object(self, value: dict[str, Any]) -> str:
         rank, suit = value.get(self.rank_key), value.get(self.suit_key)
         if type(rank) is int:
-            rank = str(rank) if abs(rank) < _NO_INDEX else None  # no rank; str() may refuse
+            rank = str(rank) if abs(rank) < 100 else None  # no rank (str() refuses 5,000 digits)
         code = None
         if type(rank) is str and type(suit) is str:
             # ASCII letters in either case; no other character folded ("ſ" is no S), and a
@@ -166,13 +167,10 @@ class CardDialect:
         return "rank_suit (QS)"
 
 
-#: Past every card's number in any dialect: a number from here (or below 0) is none, and is
-#: not written out (a number of 5,000 digits is past what Python writes as text).
-_NO_INDEX = 2**64
-
-
 def _in_radix(number: int, radix: int) -> str:
     """``number`` (0 or more) written in ``radix``, lower-case letters past 9."""
+    if number < 0:
+        raise ValueError(f"{number} is below 0: written in a radix, its digits never end")
     if radix == 10:
         return str(number)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
