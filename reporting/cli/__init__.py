@@ -33,7 +33,7 @@ from reporting.cli.common import (
     EXIT_UNUSABLE,
     PlainArgumentsCommand,
     problems_shown,
-    write_what_stdout_cannot_encode,
+    replace_what_stdout_cannot_encode,
 )
 from reporting.cli.failures import (
     Stopped,
@@ -147,7 +147,7 @@ def main() -> None:
             " /dev/null to discard it)"
         )
         sys.exit(EXIT_UNUSABLE)
-    write_what_stdout_cannot_encode()
+    replace_what_stdout_cannot_encode()
     try:
         show_command_help(sys.argv[1:])
         app()

@@ -304,7 +304,7 @@ def stdout_takes_unicode() -> bool:
         return False
 
 
-def write_what_stdout_cannot_encode() -> None:
+def replace_what_stdout_cannot_encode() -> None:
     """Under an encoding that cannot write every character, stdout writes a ``?`` for one it
     cannot (a table's ``±``, a Greek game's name) instead of stopping the command after its
     work with UnicodeEncodeError (``--json`` escapes them instead: :func:`print_json`)."""

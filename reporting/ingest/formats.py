@@ -15,7 +15,7 @@ from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
 from reporting.ingest.jsonl import WIDE_TEXT, read_jsonl, read_jsonl_gz, wide_text
 from reporting.ingest.profiles.readers import read_profiled
-from reporting.ingest.sniff import GZIP_MAGIC, head_of, not_a_log
+from reporting.ingest.sniff import GZIP_MAGIC, head_of, why_not_a_log
 from reporting.ingest.sources import BatchReader, Source
 from reporting.records import CSV_PAIR
 
@@ -99,7 +99,7 @@ def content_problem(path: Path) -> str | None:
     """Why a round log's file cannot be read as its name promises, from its first bytes, or
     None: gzip data under a plain-text name (``.jsonl`` instead of ``.jsonl.gz``), UTF-16 or
     UTF-32 text, or no text at all (an archive, compressed data or a document:
-    :func:`~reporting.ingest.sniff.not_a_log`, of a gzipped file's decompressed bytes).
+    :func:`~reporting.ingest.sniff.why_not_a_log`, of a gzipped file's decompressed bytes).
     Each would be read line by line into rejects, and its last line taken for one still being
     written: said at once instead, for a file that loads only once renamed, unpacked or saved
     again."""
@@ -112,15 +112,15 @@ def content_problem(path: Path) -> str | None:
     raw, text = first
     if found.gzip:
         if not raw.startswith(GZIP_MAGIC):  # no gzip at all: a zip named .jsonl.gz
-            return not_a_log(raw)
-        return None if text is None else not_a_log(text, gzipped=True)
+            return why_not_a_log(raw)
+        return None if text is None else why_not_a_log(text, gzipped=True)
     if raw.startswith(GZIP_MAGIC):
         if found.pairing is None:
             return f"gzip data under a plain-text name: name it {path.name}.gz to have it read"
         return f"gzip data: a {found.label} file is read as plain text; decompress it"
     if wide_text(raw[:4]):
         return WIDE_TEXT
-    return not_a_log(raw)
+    return why_not_a_log(raw)
 
 
 def expected_formats() -> str:

@@ -19,7 +19,7 @@ from typing import IO
 from reporting.errors import InputError
 from reporting.files import SQLITE_HEADER
 
-__all__ = ["GZIP_MAGIC", "HEAD_BYTES", "head_of", "not_a_log", "refuse_binary"]
+__all__ = ["GZIP_MAGIC", "HEAD_BYTES", "head_of", "why_not_a_log", "refuse_binary"]
 
 #: Bytes of a file's start looked at: a tar header's mark ends at byte 265. Every mark below
 #: holds a byte no round log's text begins with (a control character, a NUL, a byte that is
@@ -84,11 +84,11 @@ _SIGNATURES = (
 )
 
 
-def not_a_log(head: bytes, *, gzipped: bool = False) -> str | None:
+def why_not_a_log(head: bytes, *, gzipped: bool = False) -> str | None:
     """What the first bytes of a file (``head``; of its decompressed text if ``gzipped``) say
     it is when it is no round log, as a message's words, or None.
 
-    >>> not_a_log(b"PK\\x03\\x04...")  # doctest: +ELLIPSIS
+    >>> why_not_a_log(b"PK\\x03\\x04...")  # doctest: +ELLIPSIS
     'a zip archive (or an Office document), not a round log: ... (unzip) and load those'
     """
     for signature in _SIGNATURES:
@@ -130,12 +130,12 @@ def head_of(path: Path) -> tuple[bytes, bytes | None] | None:
 def refuse_binary(name: str, handle: IO[bytes], *, gzipped: bool) -> None:
     """Raise the one-line :class:`~reporting.errors.InputError` of a file whose first bytes
     (peeked from the buffered ``handle``, read from nowhere else) say it is an archive,
-    compressed data or a document (:func:`not_a_log`). Bytes that cannot be read are left
+    compressed data or a document (:func:`why_not_a_log`). Bytes that cannot be read are left
     to the reader, which says why."""
     try:
         head = handle.peek(HEAD_BYTES)[:HEAD_BYTES]  # type: ignore[attr-defined]
     except (OSError, EOFError, zlib.error):
         return
-    kind = not_a_log(head, gzipped=gzipped)
+    kind = why_not_a_log(head, gzipped=gzipped)
     if kind is not None:
         raise InputError(f"{name}: {kind}")

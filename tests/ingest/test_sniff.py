@@ -25,7 +25,7 @@ from reporting.errors import InputError
 from reporting.ingest.discovery import discover_inbox, discover_sources
 from reporting.ingest.formats import read_source
 from reporting.ingest.profiles.loader import load_profile
-from reporting.ingest.sniff import not_a_log
+from reporting.ingest.sniff import why_not_a_log
 from reporting.ingest.sources import Source
 
 NOT_LOADED = "not a round log: nothing of it was loaded, and it will not load as it is"
@@ -162,8 +162,8 @@ def test_an_sqlite_database_named_as_a_round_log_is_said_to_be_one(tmp_path):
     ],
 )
 def test_a_text_holding_an_archive_s_mark_elsewhere_is_read_as_text(line):
-    assert not_a_log(line) is None
-    assert not_a_log(line, gzipped=True) is None
+    assert why_not_a_log(line) is None
+    assert why_not_a_log(line, gzipped=True) is None
 
 
 def test_a_last_line_of_nuls_alone_is_said_as_room_made_ahead_or_damage(
