@@ -511,7 +511,8 @@ def _languages_offering(
     for game_id, override in games.items():
         if not isinstance(override, dict):
             continue
-        base = catalogue.get("games", {}).get(override.get("base", game_id), {})
+        named = override.get("base", game_id)  # not yet checked: any TOML value
+        base = catalogue.get("games", {}).get(named, {}) if isinstance(named, str) else {}
         offered = override.get("bets", base.get("bets", []))
         spoken = override.get("languages", base.get("languages", []))
         if not isinstance(offered, list) or not isinstance(spoken, list):

@@ -324,3 +324,18 @@ def test_toml_left_open_at_the_end_of_the_file_is_refused_at_the_line_that_opene
     assert refused.value.problems == [
         f"{config}:{line}: not valid TOML: {reason} at the end of the file"
     ]
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"), [('["live-baccarat-it"]', "a list"), ("{ x = 1 }", "a table")]
+)
+def test_a_game_s_base_of_another_type_is_a_problem_not_a_traceback(tmp_path, value, kind):
+    """The look for each own bet's languages read a game's base before it was checked: an
+    array or a table there ended every command in a traceback (unhashable type)."""
+    config = tmp_path / "operator.toml"
+    config.write_text(f'[operator]\nname = "X"\n[games.g1]\nbase = {value}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(config)
+    (problem,) = refused.value.problems
+    assert problem.startswith(f"{config}:4: games.g1.base: must be one of ")
+    assert problem.endswith(f", not {kind}")
