@@ -37,6 +37,7 @@ from reporting.config.keys import (
     OPERATOR_GAME_KEYS,
     PAY_FLAGS,
     PAY_KEYS,
+    PAY_TABLE_KEYS,
     STARTER_PATH,
     TOP_LEVEL_KEYS,
 )
@@ -475,6 +476,8 @@ def _check_own_pay_keys(
     """A pay key names one pay: an own row may not take a catalogue bet's key, and rows that
     share a key must pay the same by default. The ids of the bets with a problem."""
     catalogue_keys = {key: bet.id for bet in built_in.values() for key in bet.pay_keys}
+    # a pay table's keys that are no bet's pay (its base, the bonus margins): read as theirs
+    table_keys = set(PAY_TABLE_KEYS) - set(catalogue_keys)
     defaults: dict[str, tuple[str, object]] = {}
     broken: set[str] = set()
     for bet_id, bet in own.items():
@@ -487,6 +490,14 @@ def _check_own_pay_keys(
                     where,
                     f"{row.key!r} is a pay key of the {catalogue_keys[row.key]} bet: give the"
                     " row a key of its own",
+                )
+                broken.add(bet_id)
+                continue
+            if row.key in table_keys:
+                problems.add(
+                    where,
+                    f"{row.key!r} is a pay table's own key, not a bet's pay: give the row a key"
+                    " of its own",
                 )
                 broken.add(bet_id)
                 continue

@@ -426,6 +426,18 @@ def test_a_row_may_not_take_a_catalogue_pay_key_nor_share_one_with_another_pay(t
     ]
 
 
+@pytest.mark.parametrize("key", ["base", "bonus_margins"])
+def test_a_row_may_not_take_a_pay_table_s_own_key(tmp_path, key):
+    """A row keyed "base" was taken: a game's `pay = { base = "5" }` was then dropped without
+    a word, the pages and settlement paying the row's default, and every pay table's base
+    of the file was read as that pay."""
+    path, problems = declared(tmp_path, row('winner = "tie"', "8", key))
+    assert problems == [
+        f"{path}:6: bets.mine.rows.1.key: {key!r} is a pay table's own key, not a bet's pay:"
+        " give the row a key of its own",
+    ]
+
+
 def test_check_prints_the_error_with_its_line_and_exits_2(tmp_path):
     path = write(tmp_path, BET.format(rows=row("player_natural = true, player_cards = 3")))
     result = runner.invoke(app, ["check", "--config", str(path)])
