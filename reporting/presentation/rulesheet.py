@@ -214,7 +214,7 @@ def _offered_bet(
     """A bet as the sheet states it: its words and every row, the figures of its form."""
     table = game.pay_table
     lines = tuple(_pay_line(row, table) for row in bet.rows)
-    bonus = bet.group is BetGroup.BONUS and _bonus_rows(bet, table) == bonus_table
+    bonus = bet.group is BetGroup.BONUS and not bet.own and _bonus_rows(bet, table) == bonus_table
     form = _form(bet, table, lines, bonus)
     odds = both_hands_odds = None
     # The sentence's count is the first row's condition, whatever that row pays under the
@@ -288,10 +288,11 @@ def _bonus_rows(bet: BetRule, table: PayTable) -> tuple[BonusRow, ...] | None:
 
 
 def _bonus_table(game: GameSpec) -> tuple[BonusRow, ...]:
-    """The bonus table of the page: that of the first bonus bet whose rows make one (Player
-    Bonus and Banker Bonus make the same); empty without one."""
+    """The bonus table of the page: that of the first bonus bet of the catalogue whose rows
+    make one (Player Bonus and Banker Bonus make the same, and the page's words name them);
+    empty without one. An operator's own bonus bet is stated by its own rows and words."""
     for bet in game.bets:
-        if bet.group is BetGroup.BONUS:
+        if bet.group is BetGroup.BONUS and not bet.own:
             rows = _bonus_rows(bet, game.pay_table)
             if rows is not None:
                 return rows

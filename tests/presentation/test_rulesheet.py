@@ -18,7 +18,7 @@ from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable
 from reporting.engine.cards import parse_cards
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.rules import banker_draws, hand_value, player_draws, resolve_round
-from reporting.engine.theory import game_odds
+from reporting.engine.theory import describe_odds, game_odds
 from reporting.figures.disclosure import disclose
 from reporting.presentation import rulesheet
 from reporting.presentation.html import render_html
@@ -474,3 +474,32 @@ def test_a_bonus_bet_whose_rows_make_no_bonus_table_is_stated_row_by_row():
     # a margin row before the natural win would pay on a natural too: not the table's shape
     swapped = dataclasses.replace(player_bonus, rows=player_bonus.rows[2:] + player_bonus.rows[:2])
     assert rulesheet._bonus_rows(swapped, table) is None
+
+
+def test_an_operator_s_own_bonus_bet_is_stated_by_its_own_rows(tmp_path):
+    """An own bet of the bonus group paying 50:1 when the Banker wins by 9 was printed as the
+    catalogue's bonus table: "wins with a natural: loses" (it pays on a natural 9 too),
+    Player Bonus and Banker Bonus named though not offered, its row's words dropped; and
+    odds said "bonus table" for its pays."""
+    config = tmp_path / "operator.toml"
+    config.write_text(
+        '[operator]\nname = "X"\n'
+        '[bets.big_win]\ngroup = "bonus"\nname = { en = "Big Win", it = "Grande Vincita" }\n'
+        'wins = { en = "The Banker wins by 9.", it = "Il Banco vince di 9." }\n'
+        'rows = [{ when = { winner = "banker", margin = 9 }, key = "big_win", pays = "50",'
+        ' says = { en = "The Banker wins by 9 points.", it = "Il Banco vince di 9 punti." } }]\n'
+        '[games.live-baccarat-it]\nbets = ["player", "banker", "tie", "big_win"]\n',
+        encoding="utf-8",
+    )
+    game = load_config(config).game("live-baccarat-it")
+    sheet = build_rule_sheet(game, "en", disclosure=None, as_of=AS_OF, tool_version="t")
+    (offered,) = [bet for bet in sheet.bets if bet.bet == "big_win"]
+    assert sheet.bonus_table == ()
+    assert offered.form is not PayForm.BONUS_TABLE
+    assert [(line.result, line.odds) for line in offered.rows] == [(BetResult.WIN, Fraction(50))]
+    html = render_html(sheet)
+    row = re.search(r'<th scope="row">Big Win</th><td>(.*?)</td><td>(.*?)</td>', html)
+    assert row is not None and row.groups() == ("The Banker wins by 9.", "50:1")
+    assert "Player Bonus" not in html and "Bonus table" not in html
+    (big_win,) = [bet for bet in game.bets if bet.id == "big_win"]
+    assert describe_odds(big_win, game.pay_table) == "50:1"
