@@ -29,6 +29,7 @@ __all__ = [
     "NotARegularFile",
     "NotOurDatabase",
     "NOT_ONE_LINE",
+    "UNSEEN",
     "PermissionDenied",
     "Stopped",
     "StoreDamaged",
@@ -98,9 +99,9 @@ NOT_ONE_LINE = r"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u2
 #: What reorders or hides what a reader sees without breaking a line: the bidirectional
 #: marks, the zero-width spaces and joiners, the word joiner and the byte order mark; and
 #: lone surrogates (a byte of a file name that is not UTF-8), which print as nothing or fail.
-_UNSEEN = r"\u061c\u200b-\u200f\u2060\ufeff\ud800-\udfff"
+UNSEEN = r"\u061c\u200b-\u200f\u2060\ufeff\ud800-\udfff"
 #: What a message escapes (:func:`printable`): all of the two.
-_UNPRINTABLE = re.compile(f"[{NOT_ONE_LINE}{_UNSEEN}]")
+_UNPRINTABLE = re.compile(f"[{NOT_ONE_LINE}{UNSEEN}]")
 
 
 def printable(text: str) -> str:
@@ -117,7 +118,7 @@ def printable(text: str) -> str:
 _SPACING = r"\t\n\r"
 #: What a page or a workbook escapes of the input it shows (:func:`visible`): what a message
 #: escapes, but line breaks and tabs (which a page shows as space).
-_HIDDEN = re.compile(f"[{NOT_ONE_LINE.removeprefix(_SPACING)}{_UNSEEN}]")
+_HIDDEN = re.compile(f"[{NOT_ONE_LINE.removeprefix(_SPACING)}{UNSEEN}]")
 
 
 def visible(text: str) -> str:

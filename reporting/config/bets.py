@@ -18,7 +18,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from reporting.config.values import MISSING, PayValue, Problems, is_one_line, text_fault
+from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.values import (
+    MISSING,
+    PayValue,
+    Problems,
+    is_one_line,
+    shown,
+    suggestion,
+    text_fault,
+)
 from reporting.engine.bets import BetGroup, BetResult, BetRule, Pay, PayRow, Wording
 from reporting.engine.facts import FACTS
 from reporting.engine.money import AmountError, parse_ratio
@@ -38,6 +47,8 @@ __all__ = [
 BETS_PATH = Path(__file__).resolve().parent.parent / "data" / "bets.toml"
 #: An operator's bet id, or a pay key of its rows: lower-case letters, digits and _.
 NAME_PATTERN = r"[a-z][a-z0-9_]{0,63}"
+#: :data:`NAME_PATTERN` in words, for a message.
+NAME_WRITTEN = "a lower-case letter, then lower-case letters, digits and _, at most 64 in all"
 
 #: The keys of a bet declaration, with what each holds.
 BET_KEYS: Mapping[str, str] = MappingProxyType(
@@ -75,10 +86,22 @@ def parse_pay(value: object) -> Pay:
     return odds
 
 
+#: The most characters of an operator's own bet's name, and of a sentence of it (what it wins
+#: on, a row's words): a page's table cell, not a page (an 810 KB name printed 349 pages in
+#: minutes). A game's name is held to the first; the catalogue's longest sentence has 124.
+OWN_NAME_CHARS = 100
+OWN_SENTENCE_CHARS = 300
+
+
 def _wording(
-    value: Any, path: tuple[str, ...], problems: Problems, languages: tuple[str, ...] | None
+    value: Any,
+    path: tuple[str, ...],
+    problems: Problems,
+    languages: tuple[str, ...] | None,
+    bound: int = OWN_SENTENCE_CHARS,
 ) -> Wording:
-    """A msgid (``languages`` None: the catalogue) or the operator's text per language."""
+    """A msgid (``languages`` None: the catalogue) or the operator's text per language, each
+    of at most ``bound`` characters."""
     if languages is None:
         if isinstance(value, str) and value.strip():
             if not is_one_line(value):
@@ -91,13 +114,17 @@ def _wording(
         return Wording()
     texts = []
     for language, text in value.items():
-        if not isinstance(text, str) or not text.strip():
+        if language not in SUPPORTED_LANGUAGES:
+            known = ", ".join(SUPPORTED_LANGUAGES)
+            problems.add((*path, language), f"not a language of the pages (they are {known})")
+        elif not isinstance(text, str) or not text.strip():
             problems.add((*path, language), "must be a text")
-            continue
-        if not is_one_line(text):
+        elif len(text) > bound:
+            problems.add((*path, language), f"is {len(text):,} characters long; at most {bound}")
+        elif not is_one_line(text):
             problems.add((*path, language), text_fault(text))
-            continue
-        texts.append((language, text.strip()))
+        else:
+            texts.append((language, text.strip()))
     missing = [language for language in languages if language not in value]
     if missing:
         problems.add(path, f"missing the text in {', '.join(missing)} (a language of its games)")
@@ -110,16 +137,15 @@ def _condition(
     fact = FACTS.get(name)
     if fact is None:
         known = ", ".join(FACTS)
-        problems.add(path, f"unknown fact; the facts are {known}")
+        problems.add(path, f"unknown fact; the facts are {known}{suggestion(name, FACTS)}")
         return None
     values = raw if isinstance(raw, list) else [raw]
     allowed = []
     for value in values:
         # TOML's true is not 1: compare types as well as values.
         if not any(type(value) is type(known) and value == known for known in fact.values):
-            shown = ", ".join(str(known).lower() for known in fact.values)
-            written = str(value).lower() if isinstance(value, bool) else repr(value)
-            problems.add(path, f"{written} is not a value of {name} ({shown})")
+            values_of = ", ".join(str(known).lower() for known in fact.values)
+            problems.add(path, f"{shown(value)} is not a value of {name} ({values_of})")
             continue
         allowed.append(value)
     if not allowed:
@@ -127,6 +153,21 @@ def _condition(
             problems.add(path, "an empty list never holds")
         return None
     return name, frozenset(allowed)
+
+
+def _conditions(
+    when: Any, path: tuple[str, ...], problems: Problems
+) -> list[tuple[str, frozenset[object]]]:
+    """A row's conditions (``when``), each checked."""
+    if when is None or when == {}:
+        problems.add(path, 'missing: the conditions, e.g. { winner = "banker" }')
+        return []
+    if not isinstance(when, dict):
+        example = '{ winner = "banker" }'
+        problems.add(path, f"must be a table of conditions, e.g. {example}, not {shown(when)}")
+        return []
+    found = (_condition(name, value, (*path, name), problems) for name, value in when.items())
+    return [condition for condition in found if condition is not None]
 
 
 def _row(
@@ -139,24 +180,20 @@ def _row(
     for key in raw:
         if key not in ROW_KEYS:
             problems.add((*path, key), f"unknown key; a row has {', '.join(ROW_KEYS)}")
-    when = raw.get("when")
-    conditions = []
-    if not isinstance(when, dict) or not when:
-        problems.add((*path, "when"), 'missing: the conditions, e.g. { winner = "banker" }')
-    else:
-        for name, value in when.items():
-            condition = _condition(name, value, (*path, "when", name), problems)
-            if condition is not None:
-                conditions.append(condition)
+    conditions = _conditions(raw.get("when"), (*path, "when"), problems)
     # The bounds of every pay of a configuration (PayValue: at most 10,000 to 1, written as a
     # short string), then the pay itself.
-    checked = PayValue().check(raw.get("pays"), (*path, "pays"), problems)
+    if "pays" in raw:
+        checked = PayValue().check(raw["pays"], (*path, "pays"), problems)
+    else:
+        problems.add((*path, "pays"), 'missing: what the row pays, e.g. "8", "push" or "lose"')
+        checked = MISSING
     pay: Pay | None = None
     if checked is not MISSING:
         pay = checked if isinstance(checked, Fraction) else BetResult(checked)
     key = raw.get("key")
     if key is not None and (not isinstance(key, str) or not re.fullmatch(NAME_PATTERN, key)):
-        problems.add((*path, "key"), "a pay key is lower-case letters, digits and _")
+        problems.add((*path, "key"), f"a pay key is {NAME_WRITTEN}")
         key = None
     if "says" not in raw:
         problems.add((*path, "says"), "missing: when the row applies, for the pages")
@@ -177,6 +214,8 @@ def declare_bets(
     out (every problem noted). ``languages`` (the operator's bets) gives each bet the
     languages its words must be written in; None reads the catalogue's msgids."""
     bets: dict[str, BetRule] = {}
+    # the catalogue's keys; an operator's sentence counts no cards (wins_plural is a msgid's)
+    keys = BET_KEYS if languages is None else tuple(k for k in BET_KEYS if k != "wins_plural")
     for bet_id, body in raw.items():
         path = (section, bet_id)
         if not isinstance(body, dict):
@@ -185,19 +224,26 @@ def declare_bets(
         own_languages = None if languages is None else languages.get(bet_id, ())
         before = len(problems)
         for key in body:
-            if key not in BET_KEYS or (languages is not None and key == "wins_plural"):
-                problems.add((*path, key), f"unknown key; a bet has {', '.join(BET_KEYS)}")
+            if key not in keys:
+                problems.add(
+                    (*path, key), f"unknown key; a bet has {', '.join(keys)}{suggestion(key, keys)}"
+                )
         group = body.get("group")
         if group not in tuple(BetGroup):
             problems.add((*path, "group"), 'must be "main", "side" or "bonus"')
         words = {
-            key: _wording(body.get(key), (*path, key), problems, own_languages)
-            for key in ("name", "wins")
+            key: _wording(body.get(key), (*path, key), problems, own_languages, bound)
+            for key, bound in (("name", OWN_NAME_CHARS), ("wins", OWN_SENTENCE_CHARS))
         }
         rows_raw = body.get("rows")
         rows = []
-        if not isinstance(rows_raw, list) or not rows_raw:
+        if rows_raw is None or rows_raw == []:
             problems.add((*path, "rows"), "missing: at least one pay row")
+        elif not isinstance(rows_raw, list):
+            problems.add(
+                (*path, "rows"),
+                f"must be an array of pay rows, [{{ ... }}, ...], not {shown(rows_raw)}",
+            )
         else:
             for number, row_raw in enumerate(rows_raw, start=1):
                 row = _row(row_raw, (*path, "rows", str(number)), problems, own_languages)

@@ -17,7 +17,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from reporting.config.bets import BET_KEYS, NAME_PATTERN, ROW_KEYS, catalogue_bets, default_pays
+from reporting.config.bets import (
+    BET_KEYS,
+    NAME_PATTERN,
+    OWN_NAME_CHARS,
+    ROW_KEYS,
+    catalogue_bets,
+    default_pays,
+)
 from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
 from reporting.config.values import (
@@ -309,7 +316,7 @@ PAY_FLAGS: dict[str, PayFlag] = {
 
 #: The keys of a game (``[games.ID]``); every one may override the catalogue's.
 GAME_KEYS: dict[str, Key] = {
-    "name": Key(Text("Live Baccarat", 100), "the game's name on its pages"),
+    "name": Key(Text("Live Baccarat", OWN_NAME_CHARS), "the game's name on its pages"),
     "kind": Key(
         Choice(("live", "rng")), "dealt from a shoe (live) or by a random number generator"
     ),

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from reporting.config.bets import (
     NAME_PATTERN,
+    NAME_WRITTEN,
     catalogue_bets,
     check_rows_decide,
     declare_bets,
@@ -441,7 +442,7 @@ class _Bets:
             if bet_id in built_in:
                 problems.add(("bets", bet_id), "is a built-in bet: give your own bet another id")
             elif not re.fullmatch(NAME_PATTERN, bet_id):
-                problems.add(("bets", bet_id), "a bet id is lower-case letters, digits and _")
+                problems.add(("bets", bet_id), f"a bet id is {NAME_WRITTEN}")
         section = {
             bet_id: body
             for bet_id, body in section.items()

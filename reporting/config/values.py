@@ -19,7 +19,7 @@ from typing import Any
 
 from reporting.config.lines import KeyLines
 from reporting.engine.money import AmountError, parse_amount, parse_ratio
-from reporting.errors import NOT_ONE_LINE
+from reporting.errors import NOT_ONE_LINE, UNSEEN
 
 __all__ = [
     "MISSING",
@@ -47,8 +47,10 @@ __all__ = [
 MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-#: What a text of one line may not hold (:data:`reporting.errors.NOT_ONE_LINE`).
-_CONTROL = re.compile(f"[{NOT_ONE_LINE}]")
+#: What a text of one line may not hold (:data:`reporting.errors.NOT_ONE_LINE`), nor a text
+#: that a page prints (:data:`reporting.errors.UNSEEN`: a zero-width space or a direction
+#: mark pasted with a name would print as its escape, "Lucky 7\u200e").
+_CONTROL = re.compile(f"[{NOT_ONE_LINE}{UNSEEN}]")
 #: The largest stake limit the tool takes: EUR 100 million (times the highest odds it takes,
 #: a payout still fits SQLite's 64-bit integers many times over).
 MAX_AMOUNT_CENTS = 100_000_000 * 100
@@ -146,7 +148,11 @@ def _wrong_type(value: Any, expected: str, path: tuple[str, ...], problems: Prob
 
 def text_fault(value: str) -> str:
     """What is wrong with a text that :data:`_CONTROL` finds in."""
-    return f"{shown(value)} holds a control character, a line break or a direction override"
+    return (
+        f"{shown(value)} holds a control character, a line break, a direction override or a"
+        " character that does not show (a zero-width space, a direction mark, a byte order"
+        " mark)"
+    )
 
 
 def _shows(char: str) -> bool:

@@ -236,7 +236,9 @@ def test_a_key_of_thousands_of_dotted_parts_is_refused_at_its_line_before_parsin
 def test_a_line_break_a_tab_or_a_direction_override_in_a_text_is_refused_at_its_line(tmp_path):
     """A text printed on a page is one line: a line break, a tab, or a bidirectional override
     (which printed "Casinò \\u202eEsempio" backwards in a regulator's running header) is
-    refused in every text of the file, the operator's own bets' wordings included."""
+    refused in every text of the file, the operator's own bets' wordings included; so is a
+    character that does not show (a zero-width space, a direction mark, a byte order mark),
+    which a page printed as its escape ("Lucky 7\\u200e")."""
     text = "\n".join(
         [
             "[operator]",
@@ -251,22 +253,28 @@ def test_a_line_break_a_tab_or_a_direction_override_in_a_text_is_refused_at_its_
             "[bets.b1]",
             'group = "side"',
             r'name = { en = "B\u202e1", it = "B1" }',
-            'wins = { en = "x", it = "y" }',
-            r'rows = [ { when = { winner = "tie" }, key = "b1", pays = "8", says = { en = "a\nb", it = "c" } } ]',
+            r'wins = { en = "x\ufeff", it = "y\u200b" }',
+            r'rows = [ { when = { winner = "tie" }, key = "b1", pays = "8", says = { en = "a\nb", it = "c\u200e" } } ]',
         ]
     )
     path = tmp_path / "operator.toml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError) as refused:
         load_config(path)
-    fault = "holds a control character, a line break or a direction override"
+    fault = (
+        "holds a control character, a line break, a direction override or a character that"
+        " does not show (a zero-width space, a direction mark, a byte order mark)"
+    )
     assert refused.value.problems == [
         f"{path}:2: operator.name: 'Casinò \\u202eEsempio\\u202c S.p.A.' {fault}",
         f"{path}:5: games.g1.name: 'Live\\nBaccarat' {fault}",
         f"{path}:6: games.g1.words.en.player: 'Pl\\u2066ayer' {fault}",
         f"{path}:9: games.g2.name: 'Live\\tBaccarat' {fault}",
         f"{path}:12: bets.b1.name.en: 'B\\u202e1' {fault}",
+        f"{path}:13: bets.b1.wins.en: 'x\\ufeff' {fault}",
+        f"{path}:13: bets.b1.wins.it: 'y\\u200b' {fault}",
         f"{path}:14: bets.b1.rows.1.says.en: 'a\\nb' {fault}",
+        f"{path}:14: bets.b1.rows.1.says.it: 'c\\u200e' {fault}",
     ]
 
 

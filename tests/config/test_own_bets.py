@@ -21,7 +21,7 @@ from reporting.config.bets import catalogue_bets, check_rows_decide
 from reporting.config.effective import effective_document, to_toml
 from reporting.config.loader import ConfigError, load_config
 from reporting.config.values import Problems
-from reporting.engine.facts import FactGroup
+from reporting.engine.facts import FACTS, FactGroup
 from reporting.engine.odds import bet_odds
 from reporting.engine.theory import describe_odds
 
@@ -390,7 +390,8 @@ def test_a_bet_without_the_text_of_a_language_of_its_games(tmp_path):
         ),
         pytest.param(
             BET.replace("[bets.mine]", "[bets.Mine]"),
-            ":1: bets.Mine: a bet id is lower-case letters, digits and _",
+            ":1: bets.Mine: a bet id is a lower-case letter, then lower-case letters, digits and"
+            " _, at most 64 in all",
             id="a-bad-id",
         ),
         pytest.param(
@@ -399,8 +400,48 @@ def test_a_bet_without_the_text_of_a_language_of_its_games(tmp_path):
             id="a-bad-group",
         ),
         pytest.param(
+            BET.replace('name = {{ en = "Mine" }}', 'name = {{ en = "' + "M" * 101 + '" }}'),
+            ":3: bets.mine.name.en: is 101 characters long; at most 100",
+            id="a-name-past-its-bound",  # an 810 KB name printed 349 pages in minutes
+        ),
+        pytest.param(
+            BET.replace("When it wins.", "w" * 301),
+            ":4: bets.mine.wins.en: is 301 characters long; at most 300",
+            id="a-sentence-past-its-bound",
+        ),
+        pytest.param(
+            BET.replace('name = {{ en = "Mine" }}', 'name = {{ en = "Mine", EN = "Mine" }}'),
+            ":3: bets.mine.name.EN: not a language of the pages (they are it, da, el, en",
+            id="no-language-of-the-pages",  # was kept without a word
+        ),
+        pytest.param(
+            BET.replace("rows = [\n{rows}\n]", 'rows = {{ when = {{ winner = "tie" }} }}'),
+            ":5: bets.mine.rows: must be an array of pay rows, [{ ... }, ...], not a table",
+            id="rows-as-a-table",  # was "missing"
+        ),
+        pytest.param(
+            BET.replace("{rows}", '  {{ when = "tie", pays = "8", says = {{ en = "A tie." }} }},'),
+            ':6: bets.mine.rows.1.when: must be a table of conditions, e.g. { winner = "banker" },'
+            " not 'tie'",
+            id="when-as-a-text",  # was "missing"
+        ),
+        pytest.param(
+            BET.replace(
+                "{rows}", '  {{ when = {{ winner = "tie" }}, says = {{ en = "A tie." }} }},'
+            ),
+            ':6: bets.mine.rows.1.pays: missing: what the row pays, e.g. "8", "push" or "lose"',
+            id="no-pays",  # was "odds must be a string, got NoneType"
+        ),
+        pytest.param(
+            BET.replace(
+                "{rows}", '  {{ when = {{ winer = "tie" }}, pays = "8", says = {{ en = "A." }} }},'
+            ),
+            ":6: bets.mine.rows.1.when.winer: unknown fact; the facts are winner,",
+            id="a-misspelt-fact",
+        ),
+        pytest.param(
             BET.replace('group = "side"', 'group = "side"\nwins_plural = "x"'),
-            ":3: bets.mine.wins_plural: unknown key; a bet has group, name, wins, wins_plural, rows",
+            ":3: bets.mine.wins_plural: unknown key; a bet has group, name, wins, rows",
             id="the-catalogue-s-plural",
         ),
     ],
@@ -502,3 +543,16 @@ def test_an_own_bet_s_pay_has_the_bounds_of_every_pay_of_a_configuration(tmp_pat
     _, problems = declared(tmp_path, row('winner = "tie"', pays))
     (problem,) = problems
     assert ": bets.mine.rows.1.pays: " in problem and message in problem
+
+
+def test_a_misspelt_fact_or_key_is_told_the_name_it_is_close_to(tmp_path):
+    path, problems = declared(tmp_path, row('winer = "tie"'))
+    assert problems == [
+        f"{path}:6: bets.mine.rows.1.when.winer: unknown fact; the facts are {', '.join(FACTS)};"
+        " did you mean 'winner'?"
+    ]
+    path = write(tmp_path, BET.format(rows=row('winner = "tie"')).replace("group =", "gruop ="))
+    assert (
+        f"{path}:2: bets.mine.gruop: unknown key; a bet has group, name, wins, rows; did you"
+        in (" ".join(problems_of(path)))
+    )
