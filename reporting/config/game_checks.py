@@ -19,7 +19,7 @@ from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.bets import BetRule
 from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
 
-__all__ = ["GAME_CHECKS", "bets_can_win", "pays_of_bets_offered"]
+__all__ = ["GAME_CHECKS", "bets_can_win", "pays_of_bets_offered", "rows_decide_on_the_shoe"]
 
 
 def _check_shoe(
@@ -304,6 +304,29 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
             " leave the bet out",
         )
     return not never
+
+
+def rows_decide_on_the_shoe(game: GameSpec, path: tuple[str, ...], problems: Problems) -> None:
+    """Each row paying odds of a bet the game offers decides on its shoe: a row that only a
+    larger shoe deals (a suited pair on one deck) was printed with its pay, 25:1 on a hand
+    the game never deals. A problem at ``decks`` each. Counted only on a shoe of fewer decks
+    than a deal has cards (a larger one deals every deal eight decks do)."""
+    from reporting.engine.odds import MOST_CARDS_DEALT, row_reach
+
+    if game.decks >= MOST_CARDS_DEALT:
+        return
+    shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
+    for bet in game.bets:
+        reached = row_reach(bet, game.decks)
+        for number, (row, reach) in enumerate(zip(bet.rows, reached, strict=True), start=1):
+            if not reach.decides and _pays_odds(game.pay_table.pay, row):
+                named = f"row {number}" + (f" ({row.key})" if row.key else "")
+                problems.add(
+                    (*path, "decks"),
+                    f"{named} of the {bet.id} bet never decides on a shoe of {shoe}: its page"
+                    " would print a pay for a hand this shoe never deals; deal it from more"
+                    " decks, or offer a bet without that row",
+                )
 
 
 def pays_of_bets_offered(

@@ -28,7 +28,12 @@ from reporting.config.bets import (
     check_rows_decide,
     declare_bets,
 )
-from reporting.config.game_checks import GAME_CHECKS, bets_can_win, pays_of_bets_offered
+from reporting.config.game_checks import (
+    GAME_CHECKS,
+    bets_can_win,
+    pays_of_bets_offered,
+    rows_decide_on_the_shoe,
+)
 from reporting.config.keys import (
     CATALOGUE_PATH,
     GAME_ID_PATTERN,
@@ -587,6 +592,8 @@ def _game(
             pays_of_bets_offered(spec, values, path, problems)
         if spec is not None and not bets_can_win(spec, path, problems):
             spec = None
+        if spec is not None:
+            rows_decide_on_the_shoe(spec, path, problems)
     if spec is None:
         return _BuiltGame(None, None, values["jurisdiction"])
     return _BuiltGame(

@@ -37,6 +37,7 @@ from reporting.engine.rules import banker_draws, player_draws
 __all__ = [
     "BetOdds",
     "Distribution",
+    "MOST_CARDS_DEALT",
     "RowReach",
     "Shoe",
     "bet_odds",
@@ -48,6 +49,9 @@ __all__ = [
 
 MIN_DECKS, MAX_DECKS = 1, 8
 _DEPTH = 6  # no deal uses more cards: every sequence is counted to six
+#: The most cards a deal takes: a shoe of as many decks holds as many of each card, so it
+#: deals every deal a larger shoe deals (a smaller one may not: one deck, no suited pair).
+MOST_CARDS_DEALT = _DEPTH
 
 
 @dataclass(frozen=True, slots=True)

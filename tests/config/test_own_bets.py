@@ -556,3 +556,22 @@ def test_a_misspelt_fact_or_key_is_told_the_name_it_is_close_to(tmp_path):
         f"{path}:2: bets.mine.gruop: unknown key; a bet has group, name, wins, rows; did you"
         in (" ".join(problems_of(path)))
     )
+
+
+def test_a_row_the_game_s_shoe_never_deals_is_a_problem_at_its_decks(tmp_path):
+    """One deck deals no suited pair: an own bet paying 25:1 on one, offered on a game of one
+    deck, was printed at 25:1 (its other row, any pair, can win: the bet as a whole could)."""
+    suited = (
+        '  { when = { suited_pairs = [1, 2] }, key = "suited_s", pays = "25",'
+        ' says = { en = "A suited pair." } },\n'
+        '  { when = { pairs = [1, 2] }, key = "suited_p", pays = "5", says = { en = "A pair." } },'
+    )
+    path = write(
+        tmp_path, BET.format(rows=suited).replace("[games.mine-it]", "[games.mine-it]\ndecks = 1")
+    )
+    assert problems_of(path) == [
+        f"{path}:11: games.mine-it.decks: row 1 (suited_s) of the mine bet never decides on a"
+        " shoe of 1 deck: its page would print a pay for a hand this shoe never deals; deal it"
+        " from more decks, or offer a bet without that row"
+    ]
+    assert load_config(write(tmp_path, BET.format(rows=suited))).game("mine-it").decks == 8
