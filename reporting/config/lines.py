@@ -110,6 +110,44 @@ def _outside_strings(text: str) -> Iterator[str]:
             quote = None
 
 
+def _left_open(text: str) -> str | None:
+    """The quotes of a multi-line string that ``text`` (one line of TOML) opens and does not
+    close, or None: read string by string, so three quotes inside a one-line string (a wins
+    sentence that quotes them) open none."""
+    position = 0
+    while position < len(text):
+        character = text[position]
+        if character == "#":
+            return None
+        if character not in "\"'":
+            position += 1
+            continue
+        quotes = character * 3
+        if text.startswith(quotes, position):
+            end = _closing(text, position + 3, quotes)
+            if end is None:
+                return quotes
+            position = end
+            continue
+        end = _closing(text, position + 1, character)
+        position = len(text) if end is None else end
+    return None
+
+
+def _closing(text: str, start: int, quotes: str) -> int | None:
+    """Where the string that ``quotes`` opened before ``start`` ends (just past its closing
+    quotes), or None when this line does not close it; a backslash escapes in basic strings."""
+    position = start
+    while position < len(text):
+        if quotes[0] == '"' and text[position] == "\\":
+            position += 2
+            continue
+        if text.startswith(quotes, position):
+            return position + len(quotes)
+        position += 1
+    return None
+
+
 def _array_line(
     found: dict[tuple[str, ...], int], array: list, text: str, number: int
 ) -> list | None:
@@ -215,10 +253,9 @@ class KeyLines:
                 array = _array_line(found, [key, 0, 0, 0], value, number)
                 opening = number
                 continue
-            for quotes in ('"""', "'''"):
-                if line.count(quotes) % 2 == 1:
-                    in_string = quotes
-                    opening = number
+            in_string = _left_open(line)
+            if in_string is not None:
+                opening = number
         left_open = in_string is not None or array is not None
         return cls(found, too_deep, opening if left_open else None)
 

@@ -68,3 +68,24 @@ def test_an_array_of_tables_opened_and_closed_on_its_elements_lines():
     assert lines[("bets", "a", "rows", "2")] == 3
     assert lines[("bets", "a", "name")] == 4  # the array closed on line 3, brackets in words aside
     assert lines[("games", "g", "bets")] == 6
+
+
+def test_three_quotes_inside_a_one_line_string_open_no_multi_line_string():
+    """A wins sentence that quoted three quotes (`"Pays ''' odds"`) was taken for a
+    multi-line string left open: every key after it had no line, or the wrong one."""
+    text = (
+        "[bets.q]\n"
+        "wins = { en = \"Pays ''' odds\", it = 'x \"\"\" y' }\n"
+        "name = 'it''s'\n"
+        "[games.g]\n"
+        "langauges = ['it']\n"
+        'notes = """opened\n'
+        "still ''' in it\n"
+        'closed"""\n'
+        "after = 1\n"
+    )
+    lines = KeyLines.scan(text)
+    assert lines.lines[("bets", "q", "name")] == 3
+    assert lines.lines[("games", "g", "langauges")] == 5
+    assert lines.lines[("games", "g", "after")] == 9
+    assert lines.open_at_end is None
