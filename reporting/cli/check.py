@@ -31,22 +31,23 @@ if TYPE_CHECKING:
     from reporting.ingest.discovery import InboxProfile
 
 
-#: The key of a game a warning of each kind points at (the game's table for the others).
+#: The key of a game a warning of each kind points at (the game's table for the others; a
+#: bet over 100% where its pay is written: :func:`~reporting.config.game_checks.pay_written_at`).
 _WARNING_KEYS = {
-    "favourable_bet": ("pay",),
     "small_stake_wins_nothing": ("limits",),
     "small_stake_favourable": ("limits",),
 }
 
 
 def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
-    """Every configuration warning of every game, located in the file (a bet over 100% at the
-    game's ``pay`` key, small stakes its rounding pays otherwise at ``limits``, the others at
+    """Every configuration warning of every game, located in the file (a bet over 100% where
+    its pay is written, small stakes its rounding pays otherwise at ``limits``, the others at
     the game); and the hints that say how to settle them
     where the warning alone does not name the key to write."""
     import math
     from decimal import Decimal
 
+    from reporting.config.game_checks import pay_written_at
     from reporting.engine.theory import game_odds
     from reporting.figures.regulators import configuration_warnings, declared_rtp_unsupported
 
@@ -55,7 +56,13 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
     for game_id, game in config.games.items():
         theory = game_odds(game)
         for warning in configuration_warnings(game, theory):
-            located.add(("games", game_id, *_WARNING_KEYS.get(warning.kind, ())), warning)
+            where = ("games", game_id, *_WARNING_KEYS.get(warning.kind, ()))
+            if warning.kind == "favourable_bet":
+                (bet,) = [bet for bet in game.bets if bet.id == warning.figures["bet"]]
+                table = config.origins[game_id].pay_table
+                where = pay_written_at(config.lines, game_id, table, bet)
+            said = warning if where[:2] == ("games", game_id) else f"in {game_id}, {warning}"
+            located.add(where, said)
         if declared_rtp_unsupported(game, theory):
             best = Decimal(math.floor(theory.best_rtp * 10_000)) / 100  # rounded down
             hints.append(

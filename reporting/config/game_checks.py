@@ -10,16 +10,24 @@ bets, decks and pays together), when every key of it holds.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from reporting.config.lines import KeyLines
 from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.bets import BetRule
 from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
 
-__all__ = ["GAME_CHECKS", "bets_can_win", "pays_of_bets_offered", "rows_decide_on_the_shoe"]
+__all__ = [
+    "GAME_CHECKS",
+    "bets_can_win",
+    "pay_written_at",
+    "pays_of_bets_offered",
+    "rows_decide_on_the_shoe",
+]
 
 
 def _check_shoe(
@@ -248,7 +256,27 @@ def _pays_odds(pay, row) -> bool:
     return isinstance(pay(row), Fraction)
 
 
-def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> bool:
+def pay_written_at(
+    lines: KeyLines, game_id: str, table: str, bet: BetRule, keys: Iterable[str] | None = None
+) -> tuple[str, ...]:
+    """Where the file writes what the game pays ``bet`` (its rows' ``keys``, every key of its
+    rows by default): the game's own ``pay``, then its pay table's, then the operator's row
+    that declares it; the game where none is written (the catalogue's pay). A problem or a
+    warning about a pay points there, not at a ``pay`` key the file does not hold."""
+    wanted = list(dict.fromkeys(bet.pay_keys if keys is None else keys))
+    for key in wanted:
+        for path in (("games", game_id, "pay", key), ("pay_tables", table, key)):
+            if path in lines.lines:
+                return path
+    if bet.own:
+        for number, row in enumerate(bet.rows, start=1):
+            path = ("bets", bet.id, "rows", str(number))  # a row's line: its pays is on it
+            if row.key in wanted and path in lines.lines:
+                return (*path, "pays")
+    return ("games", game_id)
+
+
+def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems, table: str) -> bool:
     """Whether every bet the game offers can win on its shoe under its pays (a bet's rows are
     held to eight decks where it is declared; a smaller shoe deals less: one deck deals no
     suited pair, so a Perfect Pair offered on it was printed at 25:1 and 0.00%). Each one
@@ -292,8 +320,8 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems) -> b
             ]
             keys = list(dict.fromkeys(taken))
             problems.add(
-                (*path, "pay", keys[0]),
-                f"the {bet.id} bet can never win under the game's pays: {', '.join(keys)} paid"
+                pay_written_at(problems.lines, path[-1], table, bet, keys),
+                f"the {bet.id} bet can never win under the pays of {game.id}: {', '.join(keys)} paid"
                 " as a push or a loss leaves it no row that pays odds; pay one at odds, or"
                 " leave the bet out",
             )

@@ -134,6 +134,35 @@ def _left_open(text: str) -> str | None:
     return None
 
 
+def _inline_keys(text: str) -> Iterator[tuple[str, ...]]:
+    """The keys of the inline table that ``text`` opens (at its own depth, not its nested
+    tables'), as far as this line holds it.
+
+    >>> list(_inline_keys('{ tie = "10", "a b".c = { d = 1 }, e = [1, { f = 2 }] }'))
+    [('tie',), ('a b', 'c'), ('e',)]
+    """
+    depth = 0  # of brackets and braces
+    position = 0
+    while position < len(text):
+        character = text[position]
+        if character in "\"'":
+            end = _closing(text, position + 1, character)
+            position = len(text) if end is None else end
+            continue
+        if character == "#":
+            return
+        if character in "{[":
+            depth += 1
+        elif character in "}]":
+            depth -= 1
+        position += 1
+        if depth == 1 and character in "{,":  # a key of the table follows
+            parsed = _key_path(text, position)
+            if parsed is not None and text[parsed[1] : parsed[1] + 1] == "=":
+                yield parsed[0]
+                position = parsed[1] + 1
+
+
 def _closing(text: str, start: int, quotes: str) -> int | None:
     """Where the string that ``quotes`` opened before ``start`` ends (just past its closing
     quotes), or None when this line does not close it; a backslash escapes in basic strings."""
@@ -253,6 +282,10 @@ class KeyLines:
                 array = _array_line(found, [key, 0, 0, 0], value, number)
                 opening = number
                 continue
+            if value.startswith("{"):  # an inline table: its own keys are on this line
+                for inner in _inline_keys(value):
+                    _note(found, (table + parsed[0] + inner)[:DEPTH], number)
+                    _note(found, (key + inner)[:DEPTH], number)
             in_string = _left_open(line)
             if in_string is not None:
                 opening = number

@@ -590,7 +590,7 @@ def _game(
         spec = _game_spec(game_id, values, pay_tables, bets)
         if spec is not None:
             pays_of_bets_offered(spec, values, path, problems)
-        if spec is not None and not bets_can_win(spec, path, problems):
+        if spec is not None and not bets_can_win(spec, path, problems, values["pay_table"]):
             spec = None
         if spec is not None:
             rows_decide_on_the_shoe(spec, path, problems)

@@ -116,8 +116,34 @@ def test_warnings_exit_1_and_a_favourable_bet_points_at_its_pay_line(tmp_path):
     result = check("--config", str(path), "--json")
     assert result.exit_code == 1
     (warning,) = json.loads(result.stdout)["warnings"]
-    assert warning.startswith(f"{path}:3: games.live-baccarat-gr.pay: the tie bet returns 1")
+    assert warning.startswith(f"{path}:3: games.live-baccarat-gr.pay.tie: the tie bet returns 1")
     assert "favours the player" in warning
+
+
+def test_a_pay_problem_or_warning_points_where_the_pay_is_written(tmp_path):
+    """Set in a pay table, or declared by an own bet's row, a pay was told at the game's
+    header as `games.G.pay`, a key the file did not hold."""
+    path = write(
+        tmp_path,
+        '[pay_tables.generous]\ntie = "10"\n\n'
+        '[games.live-baccarat-gr]\nname = "Live"\npay_table = "generous"\n',
+    )
+    (warning,) = json.loads(check("--config", str(path), "--json").stdout)["warnings"]
+    assert warning.startswith(
+        f"{path}:2: pay_tables.generous.tie: in live-baccarat-gr, the tie bet returns 1"
+    )
+    own = (
+        '[bets.rich]\ngroup = "side"\nname = { el = "R", en = "R" }\nwins = { el = "w", en = "w" }\n'
+        'rows = [\n  { when = { winner = "tie" }, key = "rich", pays = "20",'
+        ' says = { el = "s", en = "s" } },\n]\n\n'
+        '[games.live-baccarat-gr]\nname = "Live"\nbets = ["player", "banker", "rich"]\n'
+        "exclusive_bets = []\n"
+    )
+    path = write(tmp_path, own)
+    (warning,) = json.loads(check("--config", str(path), "--json").stdout)["warnings"]
+    assert warning.startswith(
+        f"{path}:6: bets.rich.rows.1.pays: in live-baccarat-gr, the rich bet returns 1"
+    )
 
 
 def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):

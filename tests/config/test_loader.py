@@ -603,7 +603,7 @@ def test_a_bet_the_game_s_pays_leave_no_win_is_refused_at_the_pay_key(tmp_path):
     (problem,) = problems_of(path)
     assert names(problem, path, "games.live-baccarat-dk.pay.mine"), problem
     assert problem.endswith(
-        "the mine bet can never win under the game's pays: mine paid as a push or a loss leaves"
+        "the mine bet can never win under the pays of live-baccarat-dk: mine paid as a push or a loss leaves"
         " it no row that pays odds; pay one at odds, or leave the bet out"
     )
     assert "decks" not in problem
