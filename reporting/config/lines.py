@@ -134,6 +134,20 @@ def _left_open(text: str) -> str | None:
     return None
 
 
+def _note_inline_keys(
+    found: dict[tuple[str, ...], int],
+    paths: tuple[tuple[str, ...], ...],
+    value: str,
+    number: int,
+) -> None:
+    """The keys of an inline table written as a key's ``value``, noted under each of the
+    key's ``paths`` at its line (nothing for a value of another kind)."""
+    if value.startswith("{"):
+        for inner in _inline_keys(value):
+            for path in paths:
+                _note(found, (path + inner)[:DEPTH], number)
+
+
 def _inline_keys(text: str) -> Iterator[tuple[str, ...]]:
     """The keys of the inline table that ``text`` opens (at its own depth, not its nested
     tables'), as far as this line holds it.
@@ -282,10 +296,7 @@ class KeyLines:
                 array = _array_line(found, [key, 0, 0, 0], value, number)
                 opening = number
                 continue
-            if value.startswith("{"):  # an inline table: its own keys are on this line
-                for inner in _inline_keys(value):
-                    _note(found, (table + parsed[0] + inner)[:DEPTH], number)
-                    _note(found, (key + inner)[:DEPTH], number)
+            _note_inline_keys(found, (table + parsed[0], key), value, number)
             in_string = _left_open(line)
             if in_string is not None:
                 opening = number
