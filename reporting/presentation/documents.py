@@ -162,8 +162,9 @@ def render_game_documents(
     (:func:`~reporting.presentation.publisher.with_publisher`).
     """
     from reporting.presentation.publisher import with_publisher
-    from reporting.presentation.rulesheet import build_rule_sheet
+    from reporting.presentation.rulesheet import build_rule_sheet, refuse_missing_words
 
+    refuse_missing_words(game, languages)  # every bet and language at once, before a page
     pages: list[RenderedPage] = []
     warnings: list[str] = []
     for language in languages:

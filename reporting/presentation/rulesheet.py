@@ -23,6 +23,7 @@ text).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, time
 from fractions import Fraction
@@ -442,6 +443,27 @@ def build_rule_sheet(
     return sheet if operator is None else replace(sheet, operator=operator)
 
 
+def refuse_missing_words(game: GameSpec, languages: Sequence[str]) -> None:
+    """Refuse (one InputError naming every one) the languages of ``languages`` that an own
+    bet of the game has no words in: its name, wins and each row's says."""
+    missing: dict[str, list[str]] = {}
+    for language in languages:
+        for bet in game.bets:
+            texts = (bet.name, bet.wins, *(row.says for row in bet.rows))
+            if bet.own and any(text.in_language(language) is None for text in texts):
+                missing.setdefault(bet.id, []).append(language)
+    if missing:
+        said = "; ".join(
+            f"the {bet_id} bet has none in {', '.join(map(repr, lacking))}"
+            for bet_id, lacking in missing.items()
+        )
+        raise InputError(
+            f"{game.id}: own bets without their words in a language of the pages: {said}: give"
+            " each its name, wins and each row's says in that language in [bets.ID] of the"
+            " configuration, or publish the game's pages in the languages they have"
+        )
+
+
 def _check_request(
     game: GameSpec, language: str, disclosure: Disclosure | None, as_of: date
 ) -> None:
@@ -449,14 +471,7 @@ def _check_request(
     not written in, and a disclosure of another game or date."""
     if language not in LOCALES:
         raise ValueError(f"no catalogue for language {language!r} (have: {', '.join(LOCALES)})")
-    for bet in game.bets:
-        texts = (bet.name, bet.wins, *(row.says for row in bet.rows))
-        if bet.own and any(text.in_language(language) is None for text in texts):
-            raise InputError(
-                f"{game.id}: the {bet.id} bet has no words in {language!r}: give its name,"
-                f" wins and each row's says in {language} in [bets.{bet.id}] of the"
-                " configuration, or publish the game's pages in the languages it has"
-            )
+    refuse_missing_words(game, (language,))
     clashes = [f"{'.'.join(key)}: {clash}" for key, clash in name_clashes(game, language)]
     if clashes:
         raise InputError("; ".join(clashes))

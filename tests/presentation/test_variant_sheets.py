@@ -9,6 +9,7 @@ rounds, so the EZ sheet left out the push on a three-card 7 without a warning."
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from datetime import date
@@ -28,6 +29,7 @@ from reporting.engine.bets import BetResult
 from reporting.engine.money import round_fraction
 from reporting.engine.theory import game_odds
 from reporting.errors import InputError
+from reporting.presentation.documents import render_game_documents
 from reporting.presentation.html import render_html
 from reporting.presentation.i18n import (
     LOCALES,
@@ -485,6 +487,24 @@ def test_an_operators_bet_is_stated_in_its_own_words_row_by_row(monkey_game, lan
     )
 
 
-def test_a_page_in_a_language_the_operators_bet_is_not_written_in_is_refused(monkey_game):
-    with pytest.raises(InputError, match=r"monkey-it: the monkey_6 bet has no words in 'da'"):
+def test_a_page_in_a_language_the_operators_bet_is_not_written_in_is_refused(monkey_game, tmp_path):
+    """Every bet and every language at once: `rules --lang de,fr` named only the first bet
+    and the first language."""
+    said = "monkey-it: own bets without their words in a language of the pages: the monkey_6"
+    with pytest.raises(InputError, match=f"{said} bet has none in 'da': give each"):
         build_rule_sheet(monkey_game, "da", disclosure=None, as_of=AS_OF, tool_version="t")
+    second = dataclasses.replace(monkey_game.bets[-1], id="monkey_7")
+    game = dataclasses.replace(
+        monkey_game,
+        bets=(*monkey_game.bets, second),
+        limits=(*monkey_game.limits, ("monkey_7", monkey_game.limits_for("player"))),
+    )
+    with pytest.raises(InputError) as refused:
+        render_game_documents(
+            game, ("da", "fr"), ("html",), disclosure=None, as_of=AS_OF, folder=tmp_path,
+            tool_version="t",
+        )  # fmt: skip
+    assert f"{said} bet has none in 'da', 'fr'; the monkey_7 bet has none in 'da', 'fr'" in str(
+        refused.value
+    )
+    assert list(tmp_path.iterdir()) == []
