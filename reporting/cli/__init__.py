@@ -219,8 +219,11 @@ def _report_failure(error: Exception) -> None:
     config_error = loaded_class("reporting.config.loader", "ConfigError")
     if config_error is not None and isinstance(error, config_error):
         problems = cast("ConfigError", error)
-        for problem in problems_shown(problems.problems):
+        shown, rest = problems_shown(problems.problems)
+        for problem in shown:
             command_logger().error("%s: %s", problems.label, problem)
+        if rest is not None:
+            command_logger().error("%s", rest)
         return
     stop = _stopped_under(error)
     if stop is not None:

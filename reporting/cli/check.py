@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
@@ -131,33 +131,50 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
     }
 
 
-def _profiles_checked(
-    config: OperatorConfig | None, references: list[str], problems: list[str]
-) -> tuple[list[InboxProfile], list[str], set[str]]:
+class Problem(NamedTuple):
+    """A problem ``check`` tells, and whose file it is in: ``configuration`` or ``log
+    profile`` (:attr:`~reporting.config.loader.ConfigError.label`)."""
+
+    source: str
+    text: str
+
+
+class _ProfilesChecked(NamedTuple):
+    """The log profiles ``check`` read: the inbox rules (none if a profile could not be
+    loaded), the references of ``--profile`` that could not be, and the problems, each once,
+    with whose they are (a profile's file, or a reference that names none: the
+    configuration's)."""
+
+    rules: list[InboxProfile]
+    refused: list[str]
+    problems: list[Problem]
+
+
+def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _ProfilesChecked:
     """Load the configuration's inbox profiles and the profiles named by ``--profile``,
     noting their problems (a game of a profile's ``[games]`` the configuration does not list
     among them), each once (a profile of two rules, or of a rule and ``--profile``, is read
-    again each time); the inbox rules (none if a profile could not be loaded), the
-    references of ``--profile`` that could not be, and the problems found in profiles' files
-    (each at its line: said as a log profile's; a reference that names none says so itself)."""
+    again each time)."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
     from reporting.ingest.profiles.loader import load_profile, profile_file
 
-    in_files: set[str] = set()
+    problems: list[Problem] = []
 
-    def note(*found: str, in_file: bool = False) -> None:
-        problems.extend(problem for problem in dict.fromkeys(found) if problem not in problems)
-        if in_file:
-            in_files.update(found)
+    def note(source: str, *found: str) -> None:
+        problems.extend(
+            Problem(source, text)
+            for text in dict.fromkeys(found)
+            if Problem(source, text) not in problems
+        )
 
     rules: list[InboxProfile] = []
     try:
         rules = [] if config is None else inbox_profiles(config, check_games=True)
     except ConfigError as error:  # a log profile's problems
-        note(*error.problems, in_file=True)
+        note(error.label, *error.problems)
     except InputError as error:
-        note(str(error))
+        note("configuration", str(error))
     configured = None if config is None else list(config.games)
     said = _rule_files(config)  # the files whose problems the rules' loading noted
     refused = []
@@ -167,13 +184,13 @@ def _profiles_checked(
             load_profile(reference, configured=configured)
         except ConfigError as error:
             if file is None or file not in said:
-                note(*error.problems, in_file=True)
+                note(error.label, *error.problems)
             refused.append(reference)
         except InputError as error:
-            note(str(error))
+            note("log profile", str(error))
             refused.append(reference)
         said.add(file)
-    return rules, refused, in_files
+    return _ProfilesChecked(rules, refused, problems)
 
 
 def _rule_files(config: OperatorConfig | None) -> set[Path | None]:
@@ -228,31 +245,35 @@ def check_command(
     from reporting.presentation.bet_words import located_name_clashes
 
     path = config if config is not None else default_config_path()
-    problems: list[str] = []
+    found: list[str] = []
     warnings: list[str] = []
     hints: list[str] = []
     notes: list[str] = []
     loaded: OperatorConfig | None = None
     try:
         loaded = load_config(path)
-        problems = located_name_clashes(loaded)
+        found = located_name_clashes(loaded)
         warnings, hints = config_warnings(loaded)
         notes = publishing_notes(loaded) + availability_notes(loaded)
     except ConfigError as error:
-        problems = error.problems
-    rules, refused, of_profiles = _profiles_checked(loaded, profiles or [], problems)
+        found = error.problems
+    checked = _profiles_checked(loaded, profiles or [])
+    problems = [Problem("configuration", text) for text in found]
+    problems += [problem for problem in checked.problems if problem not in problems]
     listing = None
     if inbox is not None:
         try:
-            listing = inbox_listing(inbox, rules)
+            listing = inbox_listing(inbox, checked.rules)
         except InputError as error:
-            problems.append(str(error))
+            problems.append(Problem("configuration", str(error)))
     document = {
         "config": None if path is None else str(path),
         "games": [] if loaded is None else list(loaded.games),
         "profiles": list(profiles or ()),
-        "profiles_refused": refused,  # of "profiles": their problems are among "problems"
-        "problems": problems,
+        "profiles_refused": checked.refused,  # of "profiles": their problems are in "problems"
+        "problems": [problem.text for problem in problems],
+        # of "problems", those of log profiles' files (the others are the configuration's)
+        "profile_problems": [p.text for p in problems if p.source == "log profile"],
         "warnings": warnings,
         "hints": hints,
         "notes": notes,
@@ -260,34 +281,48 @@ def check_command(
     }
     if show:
         document["effective"] = None if loaded is None else effective_document(loaded)
-    _report(document, of_profiles, show=show, as_json=as_json)
+    _report(document, problems, show=show, as_json=as_json)
     unread = bool(listing and listing["unread"])
     raise typer.Exit(
         EXIT_UNUSABLE if problems else EXIT_FINDINGS if warnings or unread else EXIT_OK
     )
 
 
-def _report(document: dict[str, Any], of_profiles: set[str], *, show: bool, as_json: bool) -> None:
-    """Problems and warnings on stderr (``of_profiles``: the problems of log profiles, said as
-    theirs); the summary, the inbox or the effective TOML on stdout."""
+def _print_problems(problems: list[Problem], warnings: list[str], hints: list[str]) -> None:
+    """The problems (each said as its file's: the configuration's or a log profile's), the
+    warnings and the hints, on stderr."""
+    shown, rest = problems_shown(problems)
+    for problem in shown:
+        print(f"baccarat-report: {problem.source}: {problem.text}", file=sys.stderr)
+    if rest is not None:
+        print(f"baccarat-report: {rest}", file=sys.stderr)
+    for warning in warnings:
+        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+    for hint in hints:
+        print(f"baccarat-report: hint: {hint}", file=sys.stderr)
+
+
+def _report(
+    document: dict[str, Any], problems: list[Problem], *, show: bool, as_json: bool
+) -> None:
+    """The problems (each said as its file's: the configuration's or a log profile's) and
+    warnings on stderr; the summary, the inbox or the effective TOML on stdout."""
     from reporting.config.effective import to_toml
 
     if as_json:
         print_json(document)
         return
-    for problem in problems_shown(document["problems"]):
-        whose = "log profile" if problem in of_profiles else "configuration"
-        print(f"baccarat-report: {whose}: {problem}", file=sys.stderr)
-    for warning in document["warnings"]:
-        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
-    for hint in document["hints"]:
-        print(f"baccarat-report: hint: {hint}", file=sys.stderr)
+    _print_problems(problems, document["warnings"], document["hints"])
     out = sys.stderr if show else sys.stdout
     where = document["config"] or "the built-in catalogue"
     games = document["games"]
     loaded = f"{_count(games, 'game')} ({', '.join(games)}); " if games else "not loaded; "
-    counts = f"{_count(document['problems'], 'problem')}, {_count(document['warnings'], 'warning')}"
+    of_profiles = len(document["profile_problems"])
+    own = len(problems) - of_profiles
+    counts = f"{counted(own, 'problem')}, {_count(document['warnings'], 'warning')}"
     print(f"configuration {where}: {loaded}{counts}", file=out)
+    if of_profiles:
+        print(f"log profiles: {counted(of_profiles, 'problem')}", file=out)
     for note in document["notes"]:
         print(f"  {note}", file=out)
     for reference in document["profiles"]:  # its problems, if any, are above, naming its file

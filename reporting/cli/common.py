@@ -13,10 +13,10 @@ import codecs
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import typer.core
@@ -277,21 +277,21 @@ def make_folder(folder: Path, option: str) -> None:
         ) from None
 
 
+_Shown = TypeVar("_Shown")
+
 #: The problems of a configuration or a log profile a terminal is shown one by one; the rest
 #: are counted (a file of 50,000 unknown keys was 50,000 lines), and ``check --json`` lists
 #: every one.
 PROBLEMS_SHOWN = 50
 
 
-def problems_shown(problems: list[str]) -> list[str]:
-    """The first :data:`PROBLEMS_SHOWN` of ``problems``, then how many more there are."""
+def problems_shown(problems: Sequence[_Shown]) -> tuple[list[_Shown], str | None]:
+    """The first :data:`PROBLEMS_SHOWN` of ``problems``, and the line that counts the rest
+    (None when every one is shown)."""
     if len(problems) <= PROBLEMS_SHOWN:
-        return list(problems)
-    more = len(problems) - PROBLEMS_SHOWN
-    return [
-        *problems[:PROBLEMS_SHOWN],
-        f"and {counted(more, 'more problem')}, not shown (check --json lists every one)",
-    ]
+        return list(problems), None
+    more = counted(len(problems) - PROBLEMS_SHOWN, "more problem")
+    return list(problems[:PROBLEMS_SHOWN]), f"and {more}, not shown (check --json lists every one)"
 
 
 def stdout_takes_unicode() -> bool:

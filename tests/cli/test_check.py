@@ -348,7 +348,11 @@ def test_a_profile_of_two_rules_and_of_profile_has_each_problem_once(tmp_path):
         assert json.loads(result.stdout)["profiles_refused"] == [named, named]
     result = check("--config", str(ruled), "--profile", str(profile))
     assert result.stderr.count("games.BAC_IT") == 1
-    assert "1 problem, 0 warnings" in result.stdout
+    # counted once, as the profile's: the configuration itself has none
+    assert "1 game (live-baccarat-gr); 0 problems, 0 warnings" in result.stdout
+    assert "log profiles: 1 problem" in result.stdout.splitlines()
+    document = json.loads(check("--config", str(ruled), "--profile", str(profile), "--json").stdout)
+    assert document["profile_problems"] == document["problems"]
 
 
 def test_a_game_on_an_unknown_base_still_shows_its_other_problems(tmp_path):
@@ -452,8 +456,7 @@ def test_a_configuration_of_thousands_of_problems_shows_the_first_fifty_and_coun
         lines = done.stderr.splitlines()
         assert done.returncode == 2 and len(lines) == 51, done.stderr[-300:]
         assert lines[-1] == (
-            "baccarat-report: configuration: and 4,950 more problems, not shown (check --json"
-            " lists every one)"
+            "baccarat-report: and 4,950 more problems, not shown (check --json lists every one)"
         )
     listed = run_main("check", "--config", str(config), "--json")
     assert len(json.loads(listed.stdout)["problems"]) == 5000
@@ -463,8 +466,9 @@ def test_one_problem_past_those_shown_is_counted_in_the_singular():
     """51 problems: the line said "and 1 more problems"."""
     from reporting.cli.common import PROBLEMS_SHOWN, problems_shown
 
-    shown = problems_shown([f"problem {n}" for n in range(PROBLEMS_SHOWN + 1)])
-    assert shown[-1] == "and 1 more problem, not shown (check --json lists every one)"
+    shown, rest = problems_shown([f"problem {n}" for n in range(PROBLEMS_SHOWN + 1)])
+    assert len(shown) == PROBLEMS_SHOWN
+    assert rest == "and 1 more problem, not shown (check --json lists every one)"
 
 
 def test_a_log_profile_of_the_kernels_is_refused_without_waiting():
