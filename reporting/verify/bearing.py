@@ -346,12 +346,12 @@ class MonthAlerts:
         """The alerts of :attr:`misplaced_rounds`, one line a game."""
         lines = []
         for game, (rounds, timezone) in sorted(self.misplaced_rounds.items()):
-            it, were = ("it", "was") if rounds == 1 else ("they", "were")
+            it, them, were = ("it", "it", "was") if rounds == 1 else ("they", "them", "were")
             lines.append(
                 f"{counted(rounds, 'round')} of {game} stored in {period} settled outside it in"
                 f" {timezone}, the game's time zone now: {it} {were} loaded under another, and"
-                f" every report counts {'it' if rounds == 1 else 'them'} in the month {it}"
-                f" {were} stored in; set the zone back, or build the store again from the logs"
+                f" every report counts {them} in the month {it} {were} stored in; set the zone"
+                " back, or build the store again from the logs"
             )
         return lines
 
