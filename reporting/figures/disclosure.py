@@ -26,7 +26,7 @@ from reporting.engine.games import GameSpec
 from reporting.engine.money import format_cents, round_fraction
 from reporting.engine.odds import return_covariances
 from reporting.engine.theory import ShoeOdds, game_odds
-from reporting.errors import InputError
+from reporting.errors import InputError, printable
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
 from reporting.records import Doubt, Month
@@ -231,7 +231,9 @@ def _month_bets(
         (game.id, month),
     ):
         if stake >= MAX_CENTS or payout >= MAX_CENTS or currency != game.currency:
-            raise _not_summed(connection, game, (round_id, stake, payout, currency))
+            raise _not_summed(
+                connection, game, round_id=round_id, stake=stake, payout=payout, currency=currency
+            )
         sums = by_type.get(bet_type)
         if sums is None:
             sums = by_type[bet_type] = [0, 0, 0]
@@ -248,7 +250,13 @@ def _month_bets(
 
 
 def _not_summed(
-    connection: sqlite3.Connection, game: GameSpec, bet: tuple[str, int, int, str]
+    connection: sqlite3.Connection,
+    game: GameSpec,
+    *,
+    round_id: str,
+    stake: int,
+    payout: int,
+    currency: str,
 ) -> Exception:
     """Why a bet of the month cannot be summed into the game's figures: an amount past those
     ingest takes (the store changed by hand), or a currency other than the game's (ingest
@@ -256,12 +264,14 @@ def _not_summed(
     hand). Summed, either printed a disclosure of absurd or mixed money."""
     # Here, not at the top: a rule sheet loads no store.
     from reporting.store.damage import amounts_past_bound, said
+    from reporting.store.faults import store_file
 
-    round_id, stake, payout, currency = bet
     if currency == game.currency:
         return amounts_past_bound(round_id, stake, payout, connection)
+    store = store_file(connection)
     return InputError(
-        f"round {said(round_id)} of {game.id} holds a bet in {said(currency)}, where"
+        f"{printable(store) + ': ' if store else ''}round {said(round_id)} of {game.id} holds"
+        f" a bet in {said(currency)}, where"
         f" the game's currency is {game.currency}: a disclosure sums one currency (the game's"
         " currency was changed in the configuration since its rounds were loaded, where a game"
         " of another currency is a game of its own; or the store was changed by hand)"
