@@ -247,9 +247,10 @@ def money_and_activity(
             )
             continue
         if local is None:  # a settled_at no clock time reads (ingest stores none)
-            raise first_unstored_time(connection, game.id, str(month)) or AssertionError(
-                "a settled_at SQLite reads as no time was taken for one of the stored form"
-            )
+            unstored = first_unstored_time(connection, game.id, str(month))
+            if unstored is None:
+                raise AssertionError("SQLite read a settled_at of the stored form as no time")
+            raise unstored
         settled = status == "settled"
         stakes, payouts = joined(*halves[:2]), joined(*halves[2:])
         if part == "rounds":

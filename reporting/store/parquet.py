@@ -361,5 +361,8 @@ def _no_time(cursor: sqlite3.Cursor, schema: pa.Schema, rows: list[tuple], index
     """The error naming the first of ``rows`` whose value at ``index`` (a time column) is no
     time in the form ingest stores, and its round (a batch Arrow refused holds one)."""
     name = schema.field(index).name
-    row = next(row for row in rows if row[index] is not None and not is_stored_time(row[index]))
+    unstored = [row for row in rows if row[index] is not None and not is_stored_time(row[index])]
+    if not unstored:
+        raise AssertionError(f"Arrow refused a batch of {name} whose every value is stored time")
+    row = unstored[0]
     return no_time(row[schema.get_field_index("round_id")], name, row[index], cursor.connection)
