@@ -368,15 +368,24 @@ class SourceLocation(NamedTuple):
 
     >>> str(SourceLocation("log.jsonl", 7)), str(SourceLocation("games.json", 0))
     ('log.jsonl:7', 'games.json:#0')
+    >>> SourceLocation("games.json", 4).within_file()
+    'record #4'
     """
 
     file: str
     line: int
 
+    @property
+    def _numbers_records(self) -> bool:
+        """Whether the file is a JSON document, whose records are numbered, not lined."""
+        return self.file.lower().endswith(DOCUMENT_SUFFIXES)
+
+    def within_file(self) -> str:
+        """Where in its file, in words: ``line 7``, or a JSON document's ``record #4``."""
+        return f"record #{self.line}" if self._numbers_records else f"line {self.line}"
+
     def __str__(self) -> str:
-        if self.file.lower().endswith(DOCUMENT_SUFFIXES):
-            return f"{self.file}:#{self.line}"
-        return f"{self.file}:{self.line}"
+        return f"{self.file}:#{self.line}" if self._numbers_records else f"{self.file}:{self.line}"
 
 
 _MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")

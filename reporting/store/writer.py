@@ -28,7 +28,6 @@ from reporting.ingest.limits import MAX_ROUNDS_APART
 from reporting.ingest.sources import RowBatch
 from reporting.ingest.validation import shown
 from reporting.records import (
-    DOCUMENT_SUFFIXES,
     Bet,
     RejectedLine,
     RejectReason,
@@ -339,9 +338,7 @@ class BatchWriter:
     def _in_this_file(self, line: int) -> str:
         """Where in the file being loaded a record was: its line, or a JSON document's record
         by its index (``record #4``, as :class:`~reporting.records.SourceLocation` shows it)."""
-        if self.result.file.lower().endswith(DOCUMENT_SUFFIXES):
-            return f"record #{line} of this file"
-        return f"line {line} of this file"
+        return f"{SourceLocation(self.result.file, line).within_file()} of this file"
 
     def _conflict(self, record: Round, where: str, kept: tuple, month: str) -> RejectedLine:
         """The reject of ``record``, a round loaded before (at ``where``, of content ``kept``,
