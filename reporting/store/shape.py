@@ -22,7 +22,6 @@ among every bet of the store) or a write refused (a trigger on the findings).
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from functools import cache
 from pathlib import Path
@@ -30,7 +29,7 @@ from pathlib import Path
 from reporting.errors import InputError
 from reporting.records import MONTHS_HANDLED, Month
 from reporting.store.damage import CHANGED_OUTSIDE, quoted, said
-from reporting.store.sql import INGEST_LOG, SCHEMA, TABLES
+from reporting.store.sql import INGEST_LOG_JSON, SCHEMA, TABLES
 
 __all__ = ["check_shape"]
 
@@ -69,10 +68,6 @@ def _columns(connection: sqlite3.Connection, table: str) -> dict[str, tuple[str,
 def _said(definition: tuple[str, int, int]) -> str:
     kind, notnull, key = definition
     return " ".join(filter(None, (kind, "NOT NULL" if notnull else "", "KEY" if key else "")))
-
-
-#: The JSON texts of the files' log, each NULL or JSON: the columns its schema says hold JSON.
-_JSON_COLUMNS = tuple(re.findall(r"^\s*(\w+)\s+TEXT\b[^\n]*--\s*JSON\b", INGEST_LOG, re.MULTILINE))
 
 
 def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -> None:
@@ -157,7 +152,7 @@ def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) ->
 
 def _check_json(connection: sqlite3.Connection, path: Path) -> None:
     """Refuse a files' log holding a JSON text that is not JSON, naming its file."""
-    for column in _JSON_COLUMNS:
+    for column in INGEST_LOG_JSON:
         found = connection.execute(
             f"SELECT file_name FROM ingest_log WHERE {column} IS NOT NULL"
             f" AND NOT json_valid({column}) LIMIT 1"

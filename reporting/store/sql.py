@@ -9,6 +9,7 @@ __all__ = [
     "GAME_MONTH_INDEX",
     "INGEST_LOG",
     "INGEST_LOG_COLUMNS",
+    "INGEST_LOG_JSON",
     "INGEST_MONTHS",
     "MONTH_INDEXES",
     "REJECTS_BY_MONTH",
@@ -62,6 +63,10 @@ CREATE TABLE IF NOT EXISTS ingest_log (
     duplicate_months TEXT               -- JSON {month: its rounds already stored}; NULL: not kept
 ) STRICT;
 """
+
+#: The columns of the files' log that hold JSON texts (SQLite's JSON functions read them,
+#: and stop a whole statement at one that is not JSON); its others hold text and numbers.
+INGEST_LOG_JSON = ("fields_not_read", "duplicate_months")
 
 #: The findings of the last verify run of each month and game (verify replaces them).
 FINDINGS_SCHEMA = """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -23,7 +24,7 @@ from reporting.store.schema import (
     stored_round_content,
 )
 from reporting.store.schema import TABLES as SCHEMA_TABLES
-from reporting.store.sql import VIEW_NAMES
+from reporting.store.sql import INGEST_LOG_JSON, VIEW_NAMES
 
 TABLES = {"rounds", "bets", "ingest_log", "rejected_records"}
 
@@ -1156,13 +1157,13 @@ _INGEST_MONTHS_LOOSE = """CREATE TABLE ingest_months (ingest_id INTEGER NOT NULL
     rounds)) STRICT, WITHOUT ROWID"""
 
 
-@pytest.mark.parametrize("column", ["fields_not_read", "duplicate_months"])
+@pytest.mark.parametrize("column", INGEST_LOG_JSON)
 def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_file(
     tmp_path, column
 ):
     """SQLite's JSON functions stop a whole statement at one text that is not JSON: verify
     ended in a traceback ("malformed JSON"). Each column the schema says holds JSON is
-    checked (the list is read from the schema: a test below holds it to these)."""
+    checked (a test below holds the list to the columns ingest writes JSON in)."""
     db = _damaged(tmp_path, f"UPDATE ingest_log SET {column} = '[1,2'")
     said = _refusal(db)
     assert said == (
@@ -1172,10 +1173,32 @@ def test_a_files_log_holding_a_json_text_that_is_not_json_is_refused_naming_the_
     )
 
 
-def test_the_json_texts_checked_are_the_columns_the_schema_says_hold_json():
-    from reporting.store.shape import _JSON_COLUMNS
+def test_the_json_texts_checked_are_the_columns_ingest_writes_json_in(tmp_path, make_round):
+    """A log of a field no check reads, loaded beside a copy of its round: every column of
+    the files' log that ingest filled with a JSON array or object is one the check reads."""
+    from reporting.config.loader import load_config
+    from reporting.ingest.sources import Source
+    from reporting.store.load import ingest
 
-    assert _JSON_COLUMNS == ("fields_not_read", "duplicate_months")
+    first, again = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text(json.dumps({**make_round("R-1"), "dealer": "Ann"}) + "\n", encoding="utf-8")
+    again.write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        config = load_config(Path(__file__).resolve().parents[2] / "sample_data/operator.toml")
+        ingest(connection, [Source(first, "jsonl"), Source(again, "jsonl")], config)
+        cursor = connection.execute("SELECT * FROM ingest_log")
+        names = [column[0] for column in cursor.description]
+        written = set()
+        for row in cursor.fetchall():
+            for name, value in zip(names, row, strict=True):
+                if isinstance(value, str) and value[:1] in "[{":
+                    with contextlib.suppress(ValueError):
+                        json.loads(value)
+                        written.add(name)
+    finally:
+        connection.close()
+    assert written == set(INGEST_LOG_JSON)
 
 
 def test_a_round_stored_under_a_month_that_is_no_month_is_refused_naming_it(tmp_path):
