@@ -91,16 +91,13 @@ def load_profile(
         mode = path.stat().st_mode
     except OSError:
         mode = None
-    if mode is not None:  # there, but no file to read (a FIFO would be waited on for ever)
+    # there but no file to read (a FIFO would be waited on for ever), or a loop of links, or
+    # a link to nothing
+    what = kind_of_file(mode) if mode is not None else standing_at(path)
+    if what is not None:
         raise InputError(
-            f"log profile {reference!r}: {path} is {kind_of_file(mode)}: give a profile's"
-            " .toml file, or a built-in profile's name"
-        )
-    standing = standing_at(path)  # a loop of links, or a link to nothing
-    if standing is not None:
-        raise InputError(
-            f"log profile {reference!r}: {path} is {standing}: give a profile's .toml file, or"
-            " a built-in profile's name"
+            f"log profile {reference!r}: {path} is {what}: give a profile's .toml file, or a"
+            " built-in profile's name"
         )
     names = built_in_profiles()
     raise InputError(
