@@ -201,7 +201,8 @@ def _profile(
     }
     if each is not None:
         _check_each(each, bet_fields, problems)
-    _check_round_places(round_fields, "games" in sections, csv, problems)
+    _check_round_places(round_fields, csv, problems)
+    _check_codes_are_read(sections, round_section, problems)
     _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
     rounds = _rounds_path(about, problems)
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
@@ -325,12 +326,6 @@ def _statuses(
         problems.add(("status",), f"{', '.join(sorted(void & settled))}: both void and settled")
     if read and not void:
         problems.add(("status", "void"), "list the status values that mean a void round")
-    if status and not read:  # its codes would be read from nowhere: every round settled
-        problems.add(
-            ("status",),
-            "the rounds' status is not read, so these codes are never met (a void round would"
-            ' load as settled): add status = "PATH" to [round], or remove [status]',
-        )
     return void, settled
 
 
@@ -354,20 +349,34 @@ def _paths(
     return _path(value, key, csv, problems)
 
 
-def _check_round_places(
-    fields: dict[str, Any], games_mapped: bool, csv: bool, problems: Problems
-) -> None:
+def _check_round_places(fields: dict[str, Any], csv: bool, problems: Problems) -> None:
     """A round's fields that are never one value each read a place of their own (the two
     hands; its id, its table's and its shoe's: a round id read as its table's made each
-    round a table); and ``[games]`` (``games_mapped``) maps codes of a game field it reads."""
+    round a table)."""
     for names in (("player_cards", "banker_cards"), ("round_id", "table_id", "shoe_id")):
         _check_own_places({("round", name): fields.get(name) for name in names}, csv, problems)
-    if games_mapped and "game" not in fields:  # its codes read from nowhere
-        problems.add(
-            ("games",),
-            "the rounds' game is not read, so these codes are never met (each round's game is"
-            ' told by its table): add game = "PATH" to [round], or remove [games]',
-        )
+
+
+#: Each section of a round field's codes: the field of ``[round]`` they are codes of, and
+#: what a profile that reads no such field would do (its codes met nowhere).
+_CODES_OF = {
+    "status": ("status", "a void round would load as settled"),
+    "games": ("game", "each round's game is told by its table"),
+}
+
+
+def _check_codes_are_read(
+    sections: dict[str, Any], round_section: dict[str, Any], problems: Problems
+) -> None:
+    """Each section of codes (:data:`_CODES_OF`) has its field read: codes of a field read
+    from nowhere were taken, and never met."""
+    for section, (field_name, otherwise) in _CODES_OF.items():
+        if sections.get(section) and field_name not in round_section:
+            problems.add(
+                (section,),
+                f"the rounds' {field_name} is not read, so these codes are never met"
+                f' ({otherwise}): add {field_name} = "PATH" to [round], or remove [{section}]',
+            )
 
 
 def _check_own_places(fields: dict[tuple[str, str], Any], csv: bool, problems: Problems) -> None:
