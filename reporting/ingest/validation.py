@@ -54,6 +54,7 @@ __all__ = [
     "RoundValidator",
     "STORED_TIME",
     "TIMESTAMP",
+    "check_table_of",
     "clipped",
     "error_of_decoding",
     "known_bet_types",
@@ -633,12 +634,21 @@ def _check_table(raw: RawRound, owners: tuple[str, ...]) -> None:
     """A round dealt at a table the configuration lists for other games than the one its line
     names (the games' ``tables``): settled by that game's rules and counted in its figures, an
     error either way, of the log or of the configuration."""
-    if owners and raw.game not in owners:
+    check_table_of(raw.table_id, raw.game, owners, "the game this line names", "the log names")
+
+
+def check_table_of(
+    table_id: str, game: str, owners: tuple[str, ...], game_is: str, blamed: str
+) -> None:
+    """Refuse a round of ``game`` (said as ``game_is``) at a table the configuration lists
+    for other games (``owners``): the error is ``blamed``'s (the log's, or a profile's
+    mapping of its codes), or the configuration's."""
+    if owners and game not in owners:
         raise RecordError(
             RejectReason.BAD_VALUE,
-            f"table_id {shown(raw.table_id)} is a table of {' and '.join(owners)} by the"
-            f" configuration's tables, not of {raw.game}, the game this line names: the log"
-            " names the wrong game, or the configuration lists the table under the wrong one",
+            f"table_id {shown(table_id)} is a table of {' and '.join(owners)} by the"
+            f" configuration's tables, not of {game}, {game_is}: {blamed} the wrong game, or"
+            " the configuration lists the table under the wrong one",
         )
 
 

@@ -28,7 +28,7 @@ from reporting.ingest.profiles.cards import CardProblem, hand_codes
 from reporting.ingest.profiles.model import Profile
 from reporting.ingest.profiles.numbers import epoch_time, local_time, minor_units
 from reporting.ingest.profiles.paths import ABSENT, EACH, FieldPath, getter, values_at
-from reporting.ingest.validation import RawBet, RawRound, RecordError, shown
+from reporting.ingest.validation import RawBet, RawRound, RecordError, check_table_of, shown
 from reporting.records import RejectReason
 
 __all__ = ["CSV_ROWS", "RecordMapper", "TableGames"]
@@ -270,15 +270,13 @@ class RecordMapper:
                 RejectReason.UNKNOWN_GAME,
                 f"game {shown(game)} ({path}) is not in the profile's [games]",
             )
-        owners = self._tables.owners(table_id)
-        if owners and mapped not in owners:  # said here: the line did not name that game
-            raise RecordError(
-                RejectReason.BAD_VALUE,
-                f"table_id {shown(table_id)} is a table of {' and '.join(owners)} by the"
-                f" configuration's tables, not of {mapped}, the game the profile's [games]"
-                f" makes of this line's {shown(game)} ({path}): the profile maps the code to"
-                " the wrong game, or the configuration lists the table under the wrong one",
-            )
+        check_table_of(  # said here: the line did not name that game
+            table_id,
+            mapped,
+            self._tables.owners(table_id),
+            f"the game the profile's [games] makes of this line's {shown(game)} ({path})",
+            "the profile maps the code to",
+        )
         return mapped
 
     def _status(self, record: Any) -> tuple[str, str | None]:
