@@ -13,7 +13,7 @@ from pathlib import Path
 
 from reporting.engine.games import GameSpec
 from reporting.ingest.csv_pair import read_csv_pair
-from reporting.ingest.jsonl import WIDE_TEXT, read_jsonl, read_jsonl_gz, wide_text
+from reporting.ingest.jsonl import read_jsonl, read_jsonl_gz
 from reporting.ingest.profiles.readers import read_profiled
 from reporting.ingest.sniff import GZIP_MAGIC, head_of, why_not_a_log
 from reporting.ingest.sources import BatchReader, Source
@@ -118,8 +118,6 @@ def content_problem(path: Path) -> str | None:
         if found.pairing is None:
             return f"gzip data under a plain-text name: name it {path.name}.gz to have it read"
         return f"gzip data: a {found.label} file is read as plain text; decompress it"
-    if wide_text(raw[:4]):
-        return WIDE_TEXT
     return why_not_a_log(raw)
 
 

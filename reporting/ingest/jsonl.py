@@ -74,16 +74,11 @@ __all__ = [
     "refuse_unreadable_text",
     "skip_blank_run",
     "skip_over_long",
-    "wide_text",
 ]
 
 _BOM = b"\xef\xbb\xbf"
 _BLANK = b" \t\r\n"
 
-#: The byte order marks of UTF-16 and UTF-32 (UTF-32's little-endian mark begins as
-#: UTF-16's).
-_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
-WIDE_TEXT = "UTF-16 or UTF-32 text: a round log is UTF-8 text; export or save it as UTF-8"
 #: A record begun after a carriage return alone: lines ended as classic Mac OS ended them.
 _AFTER_A_LONE_CR = re.compile(rb"\r[ \t]*[{\[]")
 
@@ -379,27 +374,13 @@ def skip_blank_run(handle: Any) -> int:
             return skipped
 
 
-def wide_text(head: bytes) -> bool:
-    """Whether a file's first four bytes are UTF-16 (or UTF-32) text: its byte order mark, or
-    a NUL in every other byte without one (UTF-8 text holds none; a file of NULs, one being
-    written, is not said to be)."""
-    if head.startswith(_WIDE_MARKS):
-        return True
-    return len(head) >= 4 and (head[1] == head[3] == 0) != (head[0] == head[2] == 0)
-
-
 def refuse_unreadable_text(name: str, first: bytes, handle: IO[bytes]) -> None:
-    """Refuse a file whose first line read (from ``handle``, which the bytes after it are
-    peeked from) says it is no UTF-8 text of lines: UTF-16 or UTF-32 text (a gzip's, or a plain
-    file's without its mark), or lines ended by a carriage return alone, which read as one
-    line: taken for a file still being written, or one line too long. A first line of ``[``
-    alone opens a JSON array over many lines (a document saved as ``.jsonl``): each of its
-    lines was a reject, and the file loaded with none of its rounds."""
-    head = first[:4]
-    if len(head) < 4 and hasattr(handle, "peek"):  # a blank first line: b"\n" of UTF-16
-        head = (head + handle.peek(4))[:4]
-    if wide_text(head):
-        raise InputError(f"{name}: {WIDE_TEXT}")
+    """Refuse a file whose first line read says it is no text of lines (UTF-16 and UTF-32
+    text are refused before, by :func:`~reporting.ingest.sniff.refuse_binary`): lines ended
+    by a carriage return alone, which read as one line, taken for a file still being written
+    or one line too long. A first line of ``[`` alone opens a JSON array over many lines (a
+    document saved as ``.jsonl``): each of its lines was a reject, and the file loaded with
+    none of its rounds."""
     if first.strip(b" \t\r\n").removeprefix(b"\xef\xbb\xbf") == b"[":
         raise InputError(
             f"{name}:1: a JSON array written over many lines, not JSON Lines (one round, a"

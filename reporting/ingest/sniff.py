@@ -19,7 +19,15 @@ from typing import IO
 from reporting.errors import InputError
 from reporting.files import SQLITE_HEADER
 
-__all__ = ["GZIP_MAGIC", "HEAD_BYTES", "head_of", "why_not_a_log", "refuse_binary"]
+__all__ = [
+    "GZIP_MAGIC",
+    "HEAD_BYTES",
+    "WIDE_TEXT",
+    "head_of",
+    "refuse_binary",
+    "why_not_a_log",
+    "wide_text",
+]
 
 #: Bytes of a file's start looked at: a tar header's mark ends at byte 265. Every mark below
 #: holds a byte no round log's text begins with (a control character, a NUL, a byte that is
@@ -84,6 +92,25 @@ _SIGNATURES = (
 )
 
 
+#: The byte order marks of UTF-16 and UTF-32 (UTF-32's little-endian mark begins as
+#: UTF-16's).
+_WIDE_MARKS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+WIDE_TEXT = "UTF-16 or UTF-32 text: a round log is UTF-8 text; export or save it as UTF-8"
+
+
+def wide_text(head: bytes) -> bool:
+    """Whether a file's first four bytes are UTF-16 (or UTF-32) text: its byte order mark, or
+    a NUL in every other byte without one (UTF-8 text holds none; a file of NULs, one being
+    written, is not said to be).
+
+    >>> wide_text("{}".encode("utf-16")), wide_text(b'{"a"'), wide_text(bytes(4))
+    (True, False, False)
+    """
+    if head.startswith(_WIDE_MARKS):
+        return True
+    return len(head) >= 4 and (head[1] == head[3] == 0) != (head[0] == head[2] == 0)
+
+
 def why_not_a_log(head: bytes, *, gzipped: bool = False) -> str | None:
     """What the first bytes of a file (``head``; of its decompressed text if ``gzipped``) say
     it is when it is no round log, as a message's words, or None.
@@ -105,7 +132,8 @@ def why_not_a_log(head: bytes, *, gzipped: bool = False) -> str | None:
             f"{what}, not a round log: nothing of it was loaded, and it will not load as it"
             f" is; {signature.remedy}"
         )
-    return None
+    # a spreadsheet's "Unicode text": read as UTF-8, a CSV header lacking every column
+    return WIDE_TEXT if wide_text(head[:4]) else None
 
 
 def head_of(path: Path) -> tuple[bytes, bytes | None] | None:

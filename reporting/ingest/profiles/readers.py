@@ -36,14 +36,12 @@ from reporting.ingest.csv_pair import (
     swallowed_rows,
 )
 from reporting.ingest.jsonl import (
-    WIDE_TEXT,
     check_repeated_keys,
     gunzipped,
     refuse_if_cut,
     refuse_unreadable_text,
     skip_blank_run,
     skip_over_long,
-    wide_text,
 )
 from reporting.ingest.limits import (
     MAX_CSV_COLUMNS,
@@ -84,8 +82,7 @@ def read_profiled(source: Source, games: Mapping[str, GameSpec], size: int) -> B
     with raw_handle:
         gzipped = source.path.name.lower().endswith(".gz")
         handle: IO[bytes] = gunzipped(raw_handle, name) if gzipped else raw_handle
-        refuse_binary(name, handle, gzipped=gzipped)
-        _refuse_wide_text(name, handle)
+        refuse_binary(name, handle, gzipped=gzipped)  # UTF-16 text too
         records = _RECORDS[source.format](handle, name, profile, games)
         try:
             yield from batched(records, raw_handle.tell, size, name)
@@ -93,18 +90,6 @@ def read_profiled(source: Source, games: Mapping[str, GameSpec], size: int) -> B
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"
             ) from None
-
-
-def _refuse_wide_text(name: str, handle: IO[bytes]) -> None:
-    """Refuse UTF-16 or UTF-32 text (a spreadsheet's "Unicode text" export), as the spec's
-    readers do: read as UTF-8 it was a reject naming every column of a CSV header as missing,
-    or a JSON record of a key "looked for"."""
-    try:
-        head = handle.peek(4)[:4]  # type: ignore[attr-defined]
-    except (OSError, EOFError, zlib.error):
-        return  # left to the reader, which says why
-    if wide_text(head):
-        raise InputError(f"{name}: {WIDE_TEXT}")
 
 
 class _Records:
