@@ -236,7 +236,7 @@ def declare_bets(
             for key, bound in (("name", OWN_NAME_CHARS), ("wins", OWN_SENTENCE_CHARS))
         }
         rows_raw = body.get("rows")
-        rows = []
+        rows: list[tuple[int, PayRow]] = []  # each read, with its number among the written
         if rows_raw is None or rows_raw == []:
             problems.add((*path, "rows"), "missing: at least one pay row")
         elif not isinstance(rows_raw, list):
@@ -248,13 +248,15 @@ def declare_bets(
             for number, row_raw in enumerate(rows_raw, start=1):
                 row = _row(row_raw, (*path, "rows", str(number)), problems, own_languages)
                 if row is not None:
-                    rows.append(row)
+                    rows.append((number, row))
         if len(problems) > before:
+            if languages is not None:  # the rows read say their own problems in this run too
+                _check_rows_reach(bet_id, rows, problems, path)
             continue
         bets[bet_id] = BetRule(
             id=bet_id,
             group=BetGroup(group),
-            rows=tuple(rows),
+            rows=tuple(row for _, row in rows),
             name=words["name"],
             wins=words["wins"],
             wins_plural=body.get("wins_plural"),
@@ -283,18 +285,39 @@ def check_rows_decide(bet: BetRule, problems: Problems, path: tuple[str, ...]) -
             + "; check its rows' conditions",
         )
         return
-    for number, (row, applies) in enumerate(zip(bet.rows, reach, strict=True), start=1):
+    _row_problems(list(enumerate(bet.rows, start=1)), reach, problems, path)
+
+
+def _check_rows_reach(
+    bet_id: str, rows: list[tuple[int, PayRow]], problems: Problems, path: tuple[str, ...]
+) -> None:
+    """The rows of a bet whose declaration has problems, those that could be read (each with
+    its number as written), held to the same counts as a whole bet's: a row that never holds,
+    or that the read rows above it take every deal of, does so whatever the unread rows are
+    (they can only take more). Whether the bet can win waits for its every row."""
+    if rows:
+        partial = BetRule(bet_id, BetGroup.SIDE, tuple(row for _, row in rows))
+        _row_problems(rows, row_reach(partial, MAX_DECKS), problems, path)
+
+
+def _row_problems(
+    rows: list[tuple[int, PayRow]], reach: tuple, problems: Problems, path: tuple[str, ...]
+) -> None:
+    """Each row (numbered as written) that never holds, or never decides (``reach``: each
+    row's, in order, of the rows given)."""
+    numbers = [number for number, _ in rows]
+    for (number, row), applies in zip(rows, reach, strict=True):
         where = (*path, "rows", str(number))
         if not applies.holds:
             shown = ", ".join(f"{name} = {_values_text(values)}" for name, values in row.when)
             problems.add(where, f"never holds: no deal has {shown} together; change or remove it")
         elif not applies.decides:
-            before = applies.taken_by
-            rows = "row" + "s" * (len(before) > 1) + " " + ", ".join(map(str, before))
+            before = [numbers[index - 1] for index in applies.taken_by]
+            rows_said = "row" + "s" * (len(before) > 1) + " " + ", ".join(map(str, before))
             problems.add(
                 where,
-                f"never decides: {rows} above it take{'s' * (len(before) == 1)} every deal it"
-                " holds on; move it above them or narrow their conditions",
+                f"never decides: {rows_said} above it take{'s' * (len(before) == 1)} every deal"
+                " it holds on; move it above them or narrow their conditions",
             )
 
 

@@ -575,3 +575,29 @@ def test_a_row_the_game_s_shoe_never_deals_is_a_problem_at_its_decks(tmp_path):
         " from more decks, or offer a bet without that row"
     ]
     assert load_config(write(tmp_path, BET.format(rows=suited))).game("mine-it").decks == 8
+
+
+def test_the_rows_read_of_a_bet_with_a_problem_say_theirs_in_the_same_run(tmp_path):
+    """A misspelt fact in a bet's third row left the bet out, and its second row (which the
+    first takes every deal of) was told only in the next run, once the fact was mended."""
+    path, problems = declared(
+        tmp_path,
+        row('winner = "tie"', "8", "w1a"),
+        row('winner = "tie", player_total = 7', "40", "w1b"),
+        row('winer = "player"', "1", "w1c"),
+    )
+    assert problems[0] == (
+        f"{path}:7: bets.mine.rows.2: never decides: row 1 above it takes every deal it holds"
+        " on; move it above them or narrow their conditions"
+    )
+    assert problems[1].startswith(f"{path}:8: bets.mine.rows.3.when.winer: unknown fact;")
+    assert len(problems) == 2
+    path, problems = declared(  # a row unread above them: the rows keep their own numbers
+        tmp_path,
+        row('winer = "player"', "1", "w1c"),
+        row('winner = "tie"', "8", "w1a"),
+        row('winner = "tie", player_total = 7', "40", "w1b"),
+    )
+    assert f"{path}:8: bets.mine.rows.3: never decides: row 2 above it takes every deal it" in (
+        " ".join(problems)
+    )
