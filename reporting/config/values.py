@@ -369,6 +369,8 @@ class Odds(Kind):
     number; above zero, at most 10,000, exact."""
 
     def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (str, int)):  # TOML's words for it
+            return _wrong_type(value, 'odds written as a string such as "19/20"', path, problems)
         if isinstance(value, str) and len(value) > 20:
             problems.add(path, f'{shown(value)} is too long for odds (e.g. "19/20")')
             return MISSING

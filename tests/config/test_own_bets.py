@@ -601,3 +601,16 @@ def test_the_rows_read_of_a_bet_with_a_problem_say_theirs_in_the_same_run(tmp_pa
     assert f"{path}:8: bets.mine.rows.3: never decides: row 2 above it takes every deal it" in (
         " ".join(problems)
     )
+
+
+@pytest.mark.parametrize(
+    ("pays", "said"),
+    [("true", "true"), ("8.0", "a floating-point number"), ("{ x = 1 }", "a table")],
+)
+def test_a_pay_of_another_type_is_said_in_toml_s_words(tmp_path, pays, said):
+    """`pays = true` said "got True", Python's spelling of TOML's value."""
+    text = BET.format(rows=row('winner = "tie"')).replace('pays = "10"', f"pays = {pays}")
+    assert problems_of(write(tmp_path, text)) == [
+        f"{tmp_path / 'operator.toml'}:6: bets.mine.rows.1.pays: must be odds written as a"
+        f' string such as "19/20", not {said}'
+    ]
