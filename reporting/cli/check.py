@@ -222,6 +222,23 @@ ShowOption = Annotated[
 ]
 
 
+def _configuration_checked(
+    path: Path,
+) -> tuple[OperatorConfig | None, list[str], list[str], list[str], list[str]]:
+    """The configuration at ``path`` (None if it cannot be loaded), its problems, its
+    warnings, their hints, and its notes."""
+    from reporting.config.loader import ConfigError, load_config
+    from reporting.presentation.bet_words import located_name_clashes
+
+    try:
+        loaded = load_config(path)
+    except ConfigError as error:
+        return None, error.problems, [], [], []
+    warnings, hints = config_warnings(loaded)
+    notes = publishing_notes(loaded) + availability_notes(loaded)
+    return loaded, located_name_clashes(loaded), warnings, hints, notes
+
+
 def check_command(
     config: ConfigOption = None,
     inbox: Annotated[
@@ -241,22 +258,10 @@ def check_command(
     Exit 0: clean; 1: warnings only; 2: problems.
     """
     from reporting.config.effective import effective_document
-    from reporting.config.loader import ConfigError, default_config_path, load_config
-    from reporting.presentation.bet_words import located_name_clashes
+    from reporting.config.loader import default_config_path
 
     path = config if config is not None else default_config_path()
-    found: list[str] = []
-    warnings: list[str] = []
-    hints: list[str] = []
-    notes: list[str] = []
-    loaded: OperatorConfig | None = None
-    try:
-        loaded = load_config(path)
-        found = located_name_clashes(loaded)
-        warnings, hints = config_warnings(loaded)
-        notes = publishing_notes(loaded) + availability_notes(loaded)
-    except ConfigError as error:
-        found = error.problems
+    loaded, found, warnings, hints, notes = _configuration_checked(path)
     checked = _profiles_checked(loaded, profiles or [])
     problems = [Problem("configuration", text) for text in found]
     problems += [problem for problem in checked.problems if problem not in problems]
