@@ -61,6 +61,7 @@ __all__ = [
     "raw_shapes",
     "round_decoder",
     "shown",
+    "stored_instant",
 ]
 
 
@@ -97,6 +98,18 @@ TIMESTAMP = re.compile(
 STORED_TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
 )
+
+
+def stored_instant(moment: datetime) -> str:
+    """An instant (aware) in the form the store keeps (:data:`STORED_TIME`): UTC, to the
+    millisecond, truncated.
+
+    >>> stored_instant(datetime(2026, 10, 3, 20, 40, 17, 999999, tzinfo=UTC))
+    '2026-10-03T20:40:17.999Z'
+    """
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+
+
 #: Largest hand number accepted: far beyond any real shoe.
 MAX_HAND_NO = 1_000_000
 #: UTC offsets in use run from -12:00 to +14:00; no time zone has ever been beyond +-14:00.
@@ -384,7 +397,7 @@ class _Canon:
         millis = ((fraction or "") + "000")[:3]
         try:
             local = datetime.fromisoformat(f"{date}T{hour}{minutes}.{millis}{offset}")
-            stored = local.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
+            stored = stored_instant(local)
         except (ValueError, OverflowError):
             raise RecordError(
                 RejectReason.BAD_VALUE, f"{field} {shown(text)} is not a valid date and time"
@@ -422,10 +435,7 @@ class _Canon:
         try:
             first = datetime(local.year, local.month, 1, tzinfo=zone)
             after = datetime(local.year + local.month // 12, local.month % 12 + 1, 1, tzinfo=zone)
-            start, end = (
-                moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
-                for moment in (first, after)
-            )
+            start, end = stored_instant(first), stored_instant(after)
         except (ValueError, OverflowError):  # the first or last month a datetime can hold
             return month
         if start <= stored < end:

@@ -17,7 +17,7 @@ from reporting.config.values import MAX_CENTS
 from reporting.errors import StoreDamaged, printable
 from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
 from reporting.ingest.rejects import shown
-from reporting.ingest.validation import STORED_TIME
+from reporting.ingest.validation import STORED_TIME, stored_instant
 from reporting.records import Month, Round
 from reporting.store.faults import store_file
 
@@ -157,10 +157,7 @@ def first_unzoned_time(
     where no time zone places it in ``month`` (:meth:`~reporting.records.Month.widest_utc_bounds`):
     ingest reckons a round's month from its settled_at, so no change of the game's zone since
     moves it that far; None where there is none."""
-    start, end = (
-        bound.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        for bound in Month.parse(month).widest_utc_bounds()
-    )
+    start, end = map(stored_instant, Month.parse(month).widest_utc_bounds())
     found = connection.execute(
         "SELECT round_id, settled_at FROM rounds WHERE game_id = ? AND report_month = ?"
         " AND (settled_at < ? OR settled_at >= ?) ORDER BY round_id LIMIT 1",

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from reporting.engine.games import GameSpec
+from reporting.ingest.validation import stored_instant
 from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round
 from reporting.store.damage import first_unstored_time, first_unzoned_time, unstored_time_sql
 from reporting.verify.checks import FIELDS_NEEDED, SHOE_CHECKS, FieldsNeeded
@@ -200,10 +201,7 @@ def misplaced_rounds(
         return {}
     found = {}
     for game_id, game in sorted(games.items()):
-        start, end = (  # as the store writes times: UTC, to the millisecond
-            bound.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-            for bound in Month.parse(month).utc_bounds(game.timezone)
-        )
+        start, end = map(stored_instant, Month.parse(month).utc_bounds(game.timezone))
         (rounds,) = connection.execute(
             "SELECT count(*) FROM rounds WHERE game_id = ? AND report_month = ?"
             f" AND (settled_at < ? OR settled_at >= ? OR {unstored_time_sql('settled_at')})",
