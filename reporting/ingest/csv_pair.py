@@ -76,6 +76,12 @@ _BLANK = ("\n", "\r\n", "\r")
 
 #: Where a line ends, with universal newlines: ``\r\n``, ``\r`` or ``\n``.
 _LINE_END = re.compile(r"\r\n?|\n")
+#: Blank lines in a row after which the rest of the run is read a chunk at a time: one blank
+#: line between rows (``\r\r\n`` line ends, a writer's text mode on Windows) is cheaper read
+#: as a line; a run of millions (a gzip of nothing but line ends) only so.
+_BLANK_RUN = 64
+#: A character that ends no line: where a run of blank lines ends.
+_NOT_A_LINE_END = re.compile(r"[^\r\n]")
 
 
 class BoundedLines:
@@ -109,25 +115,37 @@ class BoundedLines:
         self.rest: list[tuple[int, str]] = []  # the row's lines after its first: (number, text)
         self.cut = 0  # the number of the last line cut short, 0 if none was
         self._handle = handle
-        self._pending = ""  # text read past blank lines, not yet given as lines
+        # Text read past blank lines and not yet given as lines: from ``_at`` on (read by
+        # position, never sliced off: a line at a time, slicing copied the rest each time).
+        self._held = ""
+        self._at = 0
+        self._blank_run = 0  # blank lines in a row where a row would start
 
     def __iter__(self) -> Iterator[str]:
         readline = self._handle.readline
         while True:
-            if self._pending:
-                line = self._pending_line(MAX_CSV_LINE_CHARS)
+            if self._at < len(self._held):
+                line = self._held_line(MAX_CSV_LINE_CHARS)
             else:
                 line = readline(MAX_CSV_LINE_CHARS)
             if not line:
                 return
             self.number += 1
             if self.number == self.row_start and self.number > 1 and line in _BLANK:
-                self.number += self._skip_blank_lines(line)  # line 1 is the header, blank or not
-                self.row_start = self.number + 1
+                # no row (line 1 is the header, blank or not): the next line may start one
+                self.row_start += 1
+                self._blank_run += 1
+                if self._blank_run >= _BLANK_RUN:  # a run of them: past it a chunk at a time
+                    self.number += self._skip_blank_lines(line)
+                    self.row_start = self.number + 1
                 continue
-            if len(line) == MAX_CSV_LINE_CHARS and line[-1] not in "\r\n" and self._skip_rest():
-                self.cut = self.number
-                line += "\n"
+            self._blank_run = 0
+            if len(line) == MAX_CSV_LINE_CHARS:
+                if line[-1] == "\r":  # its "\n" parted from it by the bound: one line end
+                    line += self._take("\n")
+                elif line[-1] != "\n" and self._skip_rest():
+                    self.cut = self.number
+                    line += "\n"
             if self.number == self.row_start:
                 self.first = line
                 if self.rest:
@@ -136,60 +154,72 @@ class BoundedLines:
                 self.rest.append((self.number, line[:RAW_TEXT_LIMIT]))
             yield line
 
-    def _read(self, size: int) -> str:
-        """At most ``size`` characters of the text after the last line given."""
-        if not self._pending:
-            return self._handle.read(size)
-        text, self._pending = self._pending[:size], self._pending[size:]
-        return text
+    def _take(self, wanted: str) -> str:
+        """The next character if it is ``wanted`` (read), else "" (left to be read)."""
+        if self._at < len(self._held):
+            if self._held[self._at] != wanted:
+                return ""
+            self._at += 1
+            return wanted
+        after = self._handle.read(1)
+        if after and after != wanted:
+            self._held, self._at = after, 0
+            return ""
+        return after
 
-    def _pending_line(self, limit: int) -> str:
+    def _held_line(self, limit: int) -> str:
         """The next line (at most ``limit`` characters), read from the text held back first."""
-        pending = self._pending
-        end = _LINE_END.search(pending, 0, limit)
+        held, at = self._held, self._at
+        end = _LINE_END.search(held, at, at + limit)
         if end is None:
-            if len(pending) >= limit:
-                self._pending = pending[limit:]
-                return pending[:limit]
-            self._pending = ""
-            return pending + self._handle.readline(limit - len(pending))
-        line, self._pending = pending[: end.end()], pending[end.end() :]
-        if line.endswith("\r") and not self._pending:  # "\r\n" may be parted between reads
-            after = self._handle.read(1)
-            if after == "\n" and len(line) < limit:
-                return line + after
-            self._pending = after
+            if len(held) - at >= limit:
+                self._at = at + limit
+                return held[at : at + limit]
+            self._held, self._at = "", 0
+            rest = held[at:]
+            return rest + self._handle.readline(limit - len(rest))
+        self._at = end.end()
+        line = held[at : self._at]
+        if self._at == len(held) and line[-1] == "\r" and len(line) < limit:
+            line += self._take("\n")  # "\r\n" parted between reads
         return line
 
     def _skip_blank_lines(self, last: str) -> int:
         """Read past the blank lines after this one (``last``), a chunk at a time; their
         number. The text read past them is held back for the next line."""
         skipped = 0
-        while chunk := self._read(SKIP_CHUNK_BYTES):
-            if last.endswith("\r") and chunk.startswith("\n"):  # a "\r\n" parted by the read
-                chunk = chunk[1:]
-            last = chunk
-            text = chunk.lstrip("\r\n")
-            blank = chunk[: len(chunk) - len(text)]
-            skipped += blank.count("\n") + blank.count("\r") - blank.count("\r\n")
-            if text:
-                self._pending = text + self._pending
+        after_cr = last.endswith("\r")
+        while True:
+            if self._at >= len(self._held):
+                self._held, self._at = self._handle.read(SKIP_CHUNK_BYTES), 0
+                if not self._held:
+                    return skipped
+            held, start = self._held, self._at
+            if after_cr and held.startswith("\n", start):  # a "\r\n" parted by the read
+                start += 1
+            shows = _NOT_A_LINE_END.search(held, start)
+            stop = len(held) if shows is None else shows.start()
+            skipped += (
+                held.count("\n", start, stop)
+                + held.count("\r", start, stop)
+                - held.count("\r\n", start, stop)
+            )
+            self._at = stop
+            if shows is not None:
                 return skipped
-        return skipped
+            after_cr = stop > start and held[stop - 1] == "\r"
 
     def _skip_rest(self) -> bool:
         """Read past the rest of the line; whether there was any."""
         skipped = False
         while chunk := (
-            self._pending_line(SKIP_CHUNK_BYTES)
-            if self._pending
+            self._held_line(SKIP_CHUNK_BYTES)
+            if self._at < len(self._held)
             else self._handle.readline(SKIP_CHUNK_BYTES)
         ):
             skipped = True
             if chunk[-1] == "\r":  # its "\n" may be parted from it by the chunk's bound
-                after = self._read(1)
-                if after != "\n":
-                    self._pending = after + self._pending
+                self._take("\n")
                 break
             if chunk[-1] == "\n":
                 break
