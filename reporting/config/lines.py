@@ -263,9 +263,10 @@ class KeyLines:
         too_deep: tuple[int, int] | None = None  # the first key over the depth noted
         opening = 0  # the line of the multi-line string or array being read
         for number, line in enumerate(text.splitlines(), start=1):
-            if in_string is not None:
-                if line.count(in_string) % 2 == 1:
-                    in_string = None
+            if in_string is not None:  # inside a multi-line string: does this line close it?
+                closed = _closing(line, 0, in_string)
+                if closed is not None:
+                    in_string = _left_open(line[closed:])
                 continue
             # A key of more parts than DEPTH has as many dots: most lines need no look.
             if (

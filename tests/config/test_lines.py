@@ -89,3 +89,23 @@ def test_three_quotes_inside_a_one_line_string_open_no_multi_line_string():
     assert lines.lines[("games", "g", "langauges")] == 5
     assert lines.lines[("games", "g", "after")] == 9
     assert lines.open_at_end is None
+
+
+def test_a_multi_line_string_closes_where_its_quotes_do_not_where_a_count_says():
+    '''A comment after the closing quotes that quoted three quotes again kept the string
+    open by the count of quotes: every key after it had no line.'''
+    text = (
+        "[games.g]\n"
+        'notes = """a\n'
+        'b"""  # closed here, not """\n'
+        "bogus = 1\n"
+        "escaped = '''x\n"
+        "y'''\n"
+        'more = """\\"""still in it\n'
+        'end"""\n'
+        "last = 2\n"
+    )
+    lines = KeyLines.scan(text)
+    assert lines.lines[("games", "g", "bogus")] == 4
+    assert lines.lines[("games", "g", "last")] == 9
+    assert lines.open_at_end is None
