@@ -92,8 +92,8 @@ def test_three_quotes_inside_a_one_line_string_open_no_multi_line_string():
 
 
 def test_a_multi_line_string_closes_where_its_quotes_do_not_where_a_count_says():
-    '''A comment after the closing quotes that quoted three quotes again kept the string
-    open by the count of quotes: every key after it had no line.'''
+    """A comment after the closing quotes that quoted three quotes again kept the string
+    open by the count of quotes: every key after it had no line."""
     text = (
         "[games.g]\n"
         'notes = """a\n'
