@@ -60,7 +60,8 @@ def config_warnings(config: OperatorConfig) -> tuple[list[str], list[str]]:
             if warning.kind == "favourable_bet":
                 (bet,) = [bet for bet in game.bets if bet.id == warning.figures["bet"]]
                 table = config.origins[game_id].pay_table
-                where = pay_written_at(config.lines, game_id, table, bet)
+                bases = config.pay_table_bases
+                where = pay_written_at(config.lines, game_id, table, bases, bet)
             said = warning if where[:2] == ("games", game_id) else f"in {game_id}, {warning}"
             located.add(where, said)
         if declared_rtp_unsupported(game, theory):

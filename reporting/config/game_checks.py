@@ -10,16 +10,18 @@ bets, decks and pays together), when every key of it holds.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from reporting.config.lines import KeyLines
+from reporting.config.pay_tables import margin_key, written_as
 from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
 from reporting.config.values import MISSING, Problems, suggestion
-from reporting.engine.bets import BetRule
+from reporting.engine.bets import BetRule, PayRow
 from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
+from reporting.errors import counted
 
 __all__ = [
     "GAME_CHECKS",
@@ -257,16 +259,23 @@ def _pays_odds(pay, row) -> bool:
 
 
 def pay_written_at(
-    lines: KeyLines, game_id: str, table: str, bet: BetRule, keys: Iterable[str] | None = None
+    lines: KeyLines,
+    game_id: str,
+    table: str,
+    bases: Mapping[str, str],
+    bet: BetRule,
+    keys: Iterable[str] | None = None,
 ) -> tuple[str, ...]:
     """Where the file writes what the game pays ``bet`` (its rows' ``keys``, every key of its
-    rows by default): the game's own ``pay``, then its pay table's, then the operator's row
-    that declares it; the game where none is written (the catalogue's pay). A problem or a
-    warning about a pay points there, not at a ``pay`` key the file does not hold."""
+    rows by default): the game's own ``pay``, then its pay table's and that table's bases' in
+    turn (``bases``: each of the file's tables' base it writes), a bonus margin under
+    ``bonus_margins``; then the
+    operator's row that declares it; the game where none is written (the catalogue's pay). A
+    problem or a warning about a pay points there, not at a key the file does not hold."""
     wanted = list(dict.fromkeys(bet.pay_keys if keys is None else keys))
-    for key in wanted:
-        for path in (("games", game_id, "pay", key), ("pay_tables", table, key)):
-            if path in lines.lines:
+    for place in (("games", game_id, "pay"), *_tables_from(table, bases)):
+        for key in wanted:
+            if (path := (*place, *written_as(key))) in lines.lines:
                 return path
     if bet.own:
         for number, row in enumerate(bet.rows, start=1):
@@ -276,7 +285,23 @@ def pay_written_at(
     return ("games", game_id)
 
 
-def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems, table: str) -> bool:
+def _tables_from(table: str | None, bases: Mapping[str, str]) -> Iterator[tuple[str, ...]]:
+    """The pay table ``table`` and the bases it is written on, in turn, as key paths (a table
+    that writes no base stands on the catalogue's pays)."""
+    seen: set[str] = set()
+    while table is not None and table not in seen:
+        seen.add(table)
+        yield ("pay_tables", table)
+        table = bases.get(table)
+
+
+def bets_can_win(
+    game: GameSpec,
+    path: tuple[str, ...],
+    problems: Problems,
+    table: str,
+    bases: Mapping[str, str],
+) -> bool:
     """Whether every bet the game offers can win on its shoe under its pays (a bet's rows are
     held to eight decks where it is declared; a smaller shoe deals less: one deck deals no
     suited pair, so a Perfect Pair offered on it was printed at 25:1 and 0.00%). Each one
@@ -284,8 +309,8 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems, tabl
     game's pays are (a winning row paid as a push or a loss)."""
     from reporting.engine.odds import MAX_DECKS, row_reach
 
-    def counted(bet: BetRule, decks: int, pay) -> bool:
-        reached = row_reach(bet, decks)  # the only count of loading a configuration
+    def decides_at_odds(bet: BetRule, decks: int, pay) -> bool:
+        reached = row_reach(bet, decks)  # the counts of a shoe cached (engine.odds)
         return any(
             reach.decides
             for reach, row in zip(reached, bet.rows, strict=True)
@@ -295,10 +320,7 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems, tabl
     def wins(bet: BetRule, decks: int, pay) -> bool:
         if decks == MAX_DECKS:  # each row decides on eight decks (bets.check_rows_decide)
             return any(_pays_odds(pay, row) for row in bet.rows)
-        return counted(bet, decks, pay)
-
-    def declared(row):
-        return row.default
+        return decides_at_odds(bet, decks, pay)
 
     never = [
         bet
@@ -306,21 +328,15 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems, tabl
         if not wins(bet, game.decks, game.pay_table.pay)
         # one that cannot win as declared is refused at its declaration already (counted:
         # an own bet refused there is loaded all the same, and its problem said once)
-        and counted(bet, MAX_DECKS, declared)
+        and decides_at_odds(bet, MAX_DECKS, _declared)
     ]
-    shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
     for bet in never:
-        if wins(bet, game.decks, declared):  # the shoe lets it win: the game's pays do not
+        if wins(bet, game.decks, _declared):  # the shoe lets it win: the game's pays do not
             # the keys of the rows that pay odds as declared and not as the game pays them (a
             # row without a key pays what it declares)
-            taken = [
-                row.key
-                for row in bet.rows
-                if _pays_odds(declared, row) and not _pays_odds(game.pay_table.pay, row)
-            ]
-            keys = list(dict.fromkeys(taken))
+            keys = list(dict.fromkeys(row.key for row in bet.rows if _taken(row, game)))
             problems.add(
-                pay_written_at(problems.lines, path[-1], table, bet, keys),
+                pay_written_at(problems.lines, path[-1], table, bases, bet, keys),
                 f"the {bet.id} bet can never win under the pays of {game.id}: {', '.join(keys)} paid"
                 " as a push or a loss leaves it no row that pays odds; pay one at odds, or"
                 " leave the bet out",
@@ -328,10 +344,20 @@ def bets_can_win(game: GameSpec, path: tuple[str, ...], problems: Problems, tabl
             continue
         problems.add(
             (*path, "decks"),
-            f"the {bet.id} bet can never win on a shoe of {shoe}: deal it from more decks, or"
-            " leave the bet out",
+            f"the {bet.id} bet can never win on a shoe of {counted(game.decks, 'deck')}: deal"
+            " it from more decks, or leave the bet out",
         )
     return not never
+
+
+def _declared(row: PayRow) -> object:
+    """What a row pays as its bet declares it."""
+    return row.default
+
+
+def _taken(row: PayRow, game: GameSpec) -> bool:
+    """Whether the row pays odds as declared and not as the game pays it."""
+    return _pays_odds(_declared, row) and not _pays_odds(game.pay_table.pay, row)
 
 
 def rows_decide_on_the_shoe(game: GameSpec, path: tuple[str, ...], problems: Problems) -> None:
@@ -343,7 +369,7 @@ def rows_decide_on_the_shoe(game: GameSpec, path: tuple[str, ...], problems: Pro
 
     if game.decks >= MOST_CARDS_DEALT:
         return
-    shoe = "1 deck" if game.decks == 1 else f"{game.decks} decks"
+    shoe = counted(game.decks, "deck")
     for bet in game.bets:
         reached = row_reach(bet, game.decks)
         for number, (row, reach) in enumerate(zip(bet.rows, reached, strict=True), start=1):
@@ -369,7 +395,7 @@ def pays_of_bets_offered(
     read = set(game.pay_table.keys())  # every pay key of the bets offered (PayTable.of)
     own = values["pay"] if isinstance(values["pay"], dict) else {}
     given = [
-        (key, f"bonus_margin_{margin}")
+        (key, margin_key(margin))
         for key, value in own.items()
         if key == "bonus_margins" and isinstance(value, dict)
         for margin in value

@@ -142,6 +142,8 @@ class OperatorConfig:
     origins: Mapping[str, GameOrigin] = field(default_factory=dict, compare=False)
     #: The pay tables the operator's file defines, resolved onto their bases (odds as Fractions).
     pay_tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
+    #: The base each of the file's pay tables writes (``base = "mid"``), by table.
+    pay_table_bases: Mapping[str, str] = field(default_factory=dict, compare=False)
     lines: KeyLines = field(default_factory=KeyLines, compare=False, repr=False)
     #: ``[[inbox.profiles]]``, in file order (the first rule a file matches applies).
     inbox_rules: tuple[InboxRule, ...] = ()
@@ -299,6 +301,12 @@ def _build(
         ],
         bets.pay_keys(),
     )
+    own_tables = operator.get("pay_tables", {})
+    bases = {  # the base each of the file's pay tables writes (for where a pay is written)
+        name: table["base"]
+        for name, table in (own_tables.items() if isinstance(own_tables, dict) else ())
+        if isinstance(table, dict) and isinstance(table.get("base"), str)
+    }
     selected = operator.get("games", {})
     if not isinstance(selected, dict) or not selected:
         problems.add(("games",), "list at least one game, e.g. [games.live-baccarat-it]")
@@ -307,7 +315,9 @@ def _build(
     origins: dict[str, GameOrigin] = {}
     jurisdictions: dict[str, Any] = {}
     for game_id, override in selected.items():
-        built = _game(game_id, override, catalogue.get("games", {}), pay_tables, bets, problems)
+        built = _game(
+            game_id, override, catalogue.get("games", {}), pay_tables, bases, bets, problems
+        )
         jurisdictions[game_id] = built.jurisdiction
         if built.spec is not None and built.origin is not None:
             games[game_id], origins[game_id] = built.spec, built.origin
@@ -317,13 +327,13 @@ def _build(
     messages = catalogue_problems.messages + problems.messages
     if messages:
         raise ConfigError(messages)
-    own_tables = operator.get("pay_tables", {})
     return OperatorConfig(
         name=publisher.name,
         games=games,
         source=source,
         origins=origins,
         pay_tables={name: pay_tables[name] for name in own_tables},
+        pay_table_bases=bases,
         own_bets=bets.own,
         lines=lines,
         inbox_rules=inbox_rules,
@@ -428,6 +438,7 @@ def _game(
     override: Any,
     catalogue: dict[str, Any],
     pay_tables: dict[str, Any],
+    bases: Mapping[str, str],
     bets: OfferedBets,
     problems: Problems,
 ) -> _BuiltGame:
@@ -461,7 +472,8 @@ def _game(
         spec = _game_spec(game_id, values, pay_tables, bets)
         if spec is not None:
             pays_of_bets_offered(spec, values, path, problems)
-        if spec is not None and not bets_can_win(spec, path, problems, values["pay_table"]):
+        table = values["pay_table"]
+        if spec is not None and not bets_can_win(spec, path, problems, table, bases):
             spec = None
         if spec is not None:
             rows_decide_on_the_shoe(spec, path, problems)

@@ -88,6 +88,27 @@ def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+#: A bonus bet's pay key of one margin, written in a table under ``bonus_margins``.
+_MARGIN_KEY = "bonus_margin_{}"
+
+
+def margin_key(margin: object) -> str:
+    """The pay key of a bonus margin (``bonus_margins = { 9 = "30" }`` sets
+    ``bonus_margin_9``)."""
+    return _MARGIN_KEY.format(margin)
+
+
+def written_as(key: str) -> tuple[str, ...]:
+    """Where a pay key is written in a table: its own key, or its margin under
+    ``bonus_margins``.
+
+    >>> written_as("tie"), written_as(margin_key(9))
+    (('tie',), ('bonus_margins', '9'))
+    """
+    prefix = _MARGIN_KEY.format("")
+    return ("bonus_margins", key.removeprefix(prefix)) if key.startswith(prefix) else (key,)
+
+
 def pay_table_of(
     values: dict[str, Any], tables: dict[str, Any], offered: tuple[BetRule, ...]
 ) -> PayTable | None:
@@ -103,7 +124,7 @@ def pay_table_of(
     changes: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "bonus_margins":
-            changes |= {f"bonus_margin_{margin}": odds for margin, odds in value.items()}
+            changes |= {margin_key(margin): odds for margin, odds in value.items()}
         elif key != "base":
             changes[key] = parse_pay(value) if isinstance(value, str) else value
     keys = {key for bet in offered for key in bet.pay_keys}

@@ -99,7 +99,7 @@ class BoundedLines:
     line read, not the csv reader's ``line_num`` (a file of a million blank lines read at a
     line a step took a second each).
 
-    >>> lines = BoundedLines(io.StringIO("h\\n\\n\\r\\n\\ra\\n\\n\\nb\\n"))
+    >>> lines = BoundedLines(io.StringIO("h\\n\\n\\r\\n\\ra\\n\\n\\nb\\n", newline=""))
     >>> given = []
     >>> for line in lines:
     ...     given.append((lines.number, line))

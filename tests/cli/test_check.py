@@ -144,6 +144,23 @@ def test_a_pay_problem_or_warning_points_where_the_pay_is_written(tmp_path):
     assert warning.startswith(
         f"{path}:6: bets.rich.rows.1.pays: in live-baccarat-gr, the rich bet returns 1"
     )
+    based = (  # set in the base of the game's table
+        '[pay_tables.mid]\ntie = "10"\n\n[pay_tables.generous]\nbase = "mid"\n\n'
+        '[games.live-baccarat-gr]\nname = "Live"\npay_table = "generous"\n'
+    )
+    path = write(tmp_path, based)
+    (warning,) = json.loads(check("--config", str(path), "--json").stdout)["warnings"]
+    assert warning.startswith(f"{path}:2: pay_tables.mid.tie: in live-baccarat-gr, the tie bet")
+    margins = (  # a bonus margin, written as the docs write one
+        '[games.live-baccarat-it]\nbets = ["player", "banker", "tie", "player_bonus"]\n\n'
+        '[games.live-baccarat-it.pay]\nbonus_margins = { 9 = "300", 8 = "100" }\n'
+    )
+    path = write(tmp_path, margins)
+    warnings = json.loads(check("--config", str(path), "--json").stdout)["warnings"]
+    assert any(
+        w.startswith(f"{path}:5: games.live-baccarat-it.pay.bonus_margins.9: the player_bonus")
+        for w in warnings
+    ), warnings
 
 
 def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):
