@@ -133,18 +133,24 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
 
 
 class Problem(NamedTuple):
-    """A problem ``check`` tells, and whose file it is in: ``configuration`` or ``log
-    profile`` (:attr:`~reporting.config.loader.ConfigError.label`)."""
+    """A problem ``check`` tells, and whose it is: ``configuration`` or ``log profile``
+    (:attr:`~reporting.config.loader.ConfigError.label`), said before it unless the text says
+    whose itself (``named``: a ``--profile`` that names no profile, "log profile 'x': ...")."""
 
     source: str
     text: str
+    named: bool = False
+
+    def said(self) -> str:
+        """The problem as a line of stderr says it."""
+        return self.text if self.named else f"{self.source}: {self.text}"
 
 
 class _ProfilesChecked(NamedTuple):
     """The log profiles ``check`` read: the inbox rules (none if a profile could not be
     loaded), the references of ``--profile`` that could not be, and the problems, each once,
-    with whose they are (a profile's file, or a reference that names none: the
-    configuration's)."""
+    with whose they are (a profile's, its file's or a reference's that names none; or the
+    configuration's, an inbox rule's that cannot be read)."""
 
     rules: list[InboxProfile]
     refused: list[str]
@@ -158,16 +164,14 @@ def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _
     again each time)."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
-    from reporting.ingest.profiles.loader import load_profile, profile_file
+    from reporting.ingest.profiles.loader import NoProfile, load_profile, profile_file
 
     problems: list[Problem] = []
 
-    def note(source: str, *found: str) -> None:
-        problems.extend(
-            Problem(source, text)
-            for text in dict.fromkeys(found)
-            if Problem(source, text) not in problems
-        )
+    def note(source: str, *found: str, named: bool = False) -> None:
+        for text in dict.fromkeys(found):
+            if Problem(source, text, named) not in problems:
+                problems.append(Problem(source, text, named))
 
     rules: list[InboxProfile] = []
     try:
@@ -188,7 +192,7 @@ def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _
                 note(error.label, *error.problems)
             refused.append(reference)
         except InputError as error:
-            note("log profile", str(error))
+            note("log profile", str(error), named=isinstance(error, NoProfile))
             refused.append(reference)
         said.add(file)
     return _ProfilesChecked(rules, refused, problems)
@@ -299,7 +303,7 @@ def _print_problems(problems: list[Problem], warnings: list[str], hints: list[st
     warnings and the hints, on stderr."""
     shown, rest = problems_shown(problems)
     for problem in shown:
-        print(f"baccarat-report: {problem.source}: {problem.text}", file=sys.stderr)
+        print(f"baccarat-report: {problem.said()}", file=sys.stderr)
     if rest is not None:
         print(f"baccarat-report: {rest}", file=sys.stderr)
     for warning in warnings:

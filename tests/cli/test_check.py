@@ -497,3 +497,13 @@ def test_a_log_profile_of_the_kernels_is_refused_without_waiting():
         "baccarat-report: log profile: /proc/kmsg: a file of the kernel's (/proc, /sys), not read"
         in done.stderr.splitlines()
     ), done.stderr
+
+
+def test_a_profile_that_names_no_profile_is_said_once_as_the_profile_s():
+    """`check --profile nosuch` said "log profile: log profile 'nosuch': ..."."""
+    result = check("--profile", "nosuch")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "baccarat-report: log profile 'nosuch': no built-in profile of that name"
+    ), result.stderr
+    assert "log profiles: 1 problem" in result.stdout.splitlines()

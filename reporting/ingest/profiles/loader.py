@@ -33,6 +33,7 @@ __all__ = [
     "BUILT_IN",
     "DATA_FOLDER",
     "SPEC",
+    "NoProfile",
     "ProfileError",
     "built_in_profiles",
     "load_profile",
@@ -49,6 +50,11 @@ _OPTIONAL_FIELDS = (
     ("void_reason", "round"),
     ("placed_at", "bet"),
 )
+
+
+class NoProfile(InputError):
+    """A log profile's name that names no profile to read (no built-in one, no such file, a
+    FIFO, a loop of links, a name that is no text), said naming it ("log profile 'x': ...")."""
 
 
 class ProfileError(ConfigError):
@@ -81,7 +87,7 @@ def load_profile(
     try:  # the store keeps the name as text
         label = utf8_name(reference)
     except UnusableName as unusable:
-        raise InputError(f"log profile '{printable(reference)}': {unusable}") from None
+        raise NoProfile(f"log profile '{printable(reference)}': {unusable}") from None
     path = Path(reference)
     if base is not None and not path.is_absolute():
         path = base / path
@@ -95,12 +101,12 @@ def load_profile(
     # a link to nothing
     what = kind_of_file(mode) if mode is not None else standing_at(path)
     if what is not None:
-        raise InputError(
+        raise NoProfile(
             f"log profile {reference!r}: {path} is {what}: give a profile's .toml file, or a"
             " built-in profile's name"
         )
     names = built_in_profiles()
-    raise InputError(
+    raise NoProfile(
         f"log profile {reference!r}: no built-in profile of that name (built-in:"
         f" {', '.join(names)}){suggestion(reference, names)} and no such file"
     )
