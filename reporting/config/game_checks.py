@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from reporting.config.keys import PAY_TABLE_OWN_KEYS
 from reporting.config.lines import KeyLines
 from reporting.config.pay_tables import margin_key, written_as
 from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
@@ -400,7 +401,7 @@ def pays_of_bets_offered(
         if key == "bonus_margins" and isinstance(value, dict)
         for margin in value
     ]
-    given += [(key, key) for key in own if key not in ("base", "bonus_margins")]
+    given += [(key, key) for key in own if key not in PAY_TABLE_OWN_KEYS]
     given += [
         (name, flag.leader) for name, flag in PAY_FLAGS.items() if values.get(name) is not None
     ]

@@ -67,6 +67,7 @@ __all__ = [
     "PAY_FLAGS",
     "PAY_KEYS",
     "PAY_TABLE_KEYS",
+    "PAY_TABLE_OWN_KEYS",
     "SCHEMA_PATH",
     "SCOREBOARD_PARTS",
     "STARTER_LOGO_PATH",
@@ -162,6 +163,9 @@ PAY_TABLE_KEYS: dict[str, Key] = PAY_KEYS | {
         "the pay table this one changes (default: standard)",
     ),
 }
+#: The keys of a pay table (and of a game's ``pay``) that are no one bet's pay: the table it
+#: starts from, and the bonus bets' margins (each margin a pay of its own).
+PAY_TABLE_OWN_KEYS = tuple(key for key in PAY_TABLE_KEYS if key not in _pay_keys())
 
 _MIN_MAX = {
     "min": Key(Amount(), 'minimum stake, a decimal string such as "5.00"'),

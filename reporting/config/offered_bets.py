@@ -16,7 +16,7 @@ from reporting.config.bets import (
     check_rows_decide,
     declare_bets,
 )
-from reporting.config.keys import PAY_KEYS, PAY_TABLE_KEYS
+from reporting.config.keys import PAY_KEYS, PAY_TABLE_OWN_KEYS
 from reporting.config.values import Choice, Key, PayValue, Problems
 from reporting.engine.bets import BetRule
 
@@ -83,8 +83,6 @@ def _check_own_pay_keys(
     """A pay key names one pay: an own row may not take a catalogue bet's key, and rows that
     share a key must pay the same by default. The ids of the bets with a problem."""
     catalogue_keys = {key: bet.id for bet in built_in.values() for key in bet.pay_keys}
-    # a pay table's keys that are no bet's pay (its base, the bonus margins): read as theirs
-    table_keys = set(PAY_TABLE_KEYS) - set(catalogue_keys)
     defaults: dict[str, tuple[str, object]] = {}
     broken: set[str] = set()
     for bet_id, bet in own.items():
@@ -100,7 +98,7 @@ def _check_own_pay_keys(
                 )
                 broken.add(bet_id)
                 continue
-            if row.key in table_keys:
+            if row.key in PAY_TABLE_OWN_KEYS:
                 problems.add(
                     where,
                     f"{row.key!r} is a pay table's own key, not a bet's pay: give the row a key"

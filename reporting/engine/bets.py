@@ -109,6 +109,12 @@ class PayRow:
         return True
 
     @property
+    def paid_by_the_bonus_table(self) -> bool:
+        """Whether the bet is one of the catalogue's bonus bets, which the rule sheet's bonus
+        table states (an operator's own bet of the group is stated by its own rows)."""
+        return self.group is BetGroup.BONUS and not self.own
+
+    @property
     def facts(self) -> frozenset[str]:
         """The names of the facts the row reads."""
         return frozenset(name for name, _ in self.when)
@@ -134,6 +140,12 @@ class BetRule:
     wins_plural: str | None = None
     #: Declared by the operator's configuration rather than the catalogue.
     own: bool = False
+
+    @property
+    def paid_by_the_bonus_table(self) -> bool:
+        """Whether the bet is one of the catalogue's bonus bets, which the rule sheet's bonus
+        table states (an operator's own bet of the group is stated by its own rows)."""
+        return self.group is BetGroup.BONUS and not self.own
 
     @property
     def facts(self) -> frozenset[str]:

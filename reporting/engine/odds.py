@@ -48,10 +48,10 @@ __all__ = [
 ]
 
 MIN_DECKS, MAX_DECKS = 1, 8
-_DEPTH = 6  # no deal uses more cards: every sequence is counted to six
-#: The most cards a deal takes: a shoe of as many decks holds as many of each card, so it
-#: deals every deal a larger shoe deals (a smaller one may not: one deck, no suited pair).
-MOST_CARDS_DEALT = _DEPTH
+#: The most cards a deal takes: every sequence is counted to six; and a shoe of as many
+#: decks holds as many of each card, so it deals every deal a larger shoe deals (a smaller
+#: one may not: one deck, no suited pair).
+MOST_CARDS_DEALT = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ def distribution(shoe: Shoe | int, groups: frozenset[FactGroup]) -> Distribution
     """The exact distribution of the facts in ``groups`` (the cheapest enumerator that holds
     them) for a shoe, or a shoe of that many decks."""
     shoe = _shoe(shoe)
-    if shoe.size < _DEPTH:
+    if shoe.size < MOST_CARDS_DEALT:
         raise ValueError(f"a shoe of {shoe.size} cards cannot deal a round of six")
     if groups <= {FactGroup.POINTS}:
         return _point_distribution(shoe)
@@ -138,7 +138,7 @@ def distribution(shoe: Shoe | int, groups: frozenset[FactGroup]) -> Distribution
 
 
 def _checked(weights: dict[RoundFacts, int], shoe: Shoe) -> Distribution:
-    total = _falling(shoe.size, _DEPTH)
+    total = _falling(shoe.size, MOST_CARDS_DEALT)
     if sum(weights.values()) != total:  # pragma: no cover - an enumeration bug, not user input
         raise AssertionError("a distribution does not sum to the number of deals")
     return Distribution(tuple(weights.items()), total)
@@ -155,7 +155,9 @@ def _point_distribution(shoe: Shoe) -> Distribution:
     size = shoe.size
     # Unordered two-card holdings by point class, with the number of orders they come in.
     holdings = [(a, b, 1 if a == b else 2) for a in range(10) for b in range(a, 10)]
-    tail = [_falling(size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
+    tail = [
+        _falling(size - depth, MOST_CARDS_DEALT - depth) for depth in range(MOST_CARDS_DEALT + 1)
+    ]
     # The third cards' weights are products of the cards left of their classes, which the
     # four first cards lower by what they took of each: a polynomial in those takings. So the
     # four-card deals of each pair of two-card values are summed once, as moments: their weight,
@@ -258,7 +260,7 @@ def _pair_distribution(shoe: Shoe) -> Distribution:
     # In a shoe of whole decks every face is alike: the Player's first card is fixed to face 0
     # and the weight multiplied by the number of faces.
     firsts = [(0, faces[0] * len(faces))] if uniform else [(f, faces[f]) for f in range(52)]
-    tail = _falling(sum(faces) - 4, _DEPTH - 4)
+    tail = _falling(sum(faces) - 4, MOST_CARDS_DEALT - 4)
     for first, first_weight in firsts:
         if first_weight <= 0:
             continue
@@ -364,7 +366,10 @@ def _joint_deals(
     class_counts = [0] * len(classes)
     for rank, count in enumerate(shoe.rank_counts):
         class_counts[class_of[rank]] += count
-    tail = [_falling(shoe.size - depth, _DEPTH - depth) for depth in range(_DEPTH + 1)]
+    tail = [
+        _falling(shoe.size - depth, MOST_CARDS_DEALT - depth)
+        for depth in range(MOST_CARDS_DEALT + 1)
+    ]
     by_deal: dict[tuple, int] = defaultdict(int)
     for (player_two, banker_two, taken), by_faces in first_four.items():
         left = list(class_counts)

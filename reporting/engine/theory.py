@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reporting.engine.bets import BetGroup, BetRule, PayTable
+from reporting.engine.bets import BetRule, PayTable
 from reporting.engine.games import GameSpec
 from reporting.engine.money import exact_decimal
 from reporting.engine.odds import BetOdds, bet_odds, main_probabilities
@@ -95,7 +95,7 @@ def describe_odds(bet: BetRule, table: PayTable) -> str:
     """What a bet pays, in the usual "to 1" notation (locale-free, for terminals and JSON):
     one figure when every winning row pays it, else each row's key (``row N`` for a row
     without one) and figure."""
-    if bet.group is BetGroup.BONUS and not bet.own:  # the rule sheet's table (its words)
+    if bet.paid_by_the_bonus_table:  # the rule sheet's table (its words)
         return "bonus table"
     wins = [
         (row.key or f"row {number}", pay)

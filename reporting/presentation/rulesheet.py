@@ -29,7 +29,7 @@ from datetime import date, time
 from fractions import Fraction
 
 from reporting.config.rtp import bet_warnings
-from reporting.engine.bets import BetGroup, BetResult, BetRule, PayRow, PayTable
+from reporting.engine.bets import BetResult, BetRule, PayRow, PayTable
 from reporting.engine.cards import RANKS, Card
 from reporting.engine.facts import FACTS
 from reporting.engine.games import GameSpec, StakeLimits
@@ -215,7 +215,7 @@ def _offered_bet(
     """A bet as the sheet states it: its words and every row, the figures of its form."""
     table = game.pay_table
     lines = tuple(_pay_line(row, table) for row in bet.rows)
-    bonus = bet.group is BetGroup.BONUS and not bet.own and _bonus_rows(bet, table) == bonus_table
+    bonus = bet.paid_by_the_bonus_table and _bonus_rows(bet, table) == bonus_table
     form = _form(bet, table, lines, bonus)
     odds = both_hands_odds = None
     # The sentence's count is the first row's condition, whatever that row pays under the
@@ -293,7 +293,7 @@ def _bonus_table(game: GameSpec) -> tuple[BonusRow, ...]:
     make one (Player Bonus and Banker Bonus make the same, and the page's words name them);
     empty without one. An operator's own bonus bet is stated by its own rows and words."""
     for bet in game.bets:
-        if bet.group is BetGroup.BONUS and not bet.own:
+        if bet.paid_by_the_bonus_table:
             rows = _bonus_rows(bet, game.pay_table)
             if rows is not None:
                 return rows
