@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import enum
 import re
-from datetime import UTC, date, datetime
-from functools import cache
+from datetime import UTC, date, datetime, timedelta
 from types import MappingProxyType
 from typing import NamedTuple
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -388,6 +387,11 @@ class SourceLocation(NamedTuple):
         return f"{self.file}:#{self.line}" if self._numbers_records else f"{self.file}:{self.line}"
 
 
+#: The most hours a time zone's offset is from UTC: offsets in use run from -12:00 to
+#: +14:00, and none has ever been beyond +-14:00. A round log's offset past it is refused,
+#: and no zone moves a month's bounds further.
+MAX_OFFSET_HOURS = 14
+
 _MONTH = re.compile(r"([0-9]{4})-(0[1-9]|1[0-2])")
 
 
@@ -451,32 +455,19 @@ class Month(NamedTuple):
 
     def widest_utc_bounds(self) -> tuple[datetime, datetime]:
         """The month's first instant in any time zone and the next month's last, in UTC: an
-        instant outside ``[start, end)`` is of the month in no zone (a UTC+14 zone's month
-        begins 14 hours before UTC's, a UTC-12 zone's ends 12 hours after).
+        instant outside ``[start, end)`` is of the month in no zone (no zone is more than
+        :data:`MAX_OFFSET_HOURS` from UTC).
 
         >>> [str(bound) for bound in Month(2026, 10).widest_utc_bounds()]
-        ['2026-09-30 10:00:00+00:00', '2026-11-01 12:00:00+00:00']
+        ['2026-09-30 10:00:00+00:00', '2026-11-01 14:00:00+00:00']
         """
-        return _widest_utc_bounds(self)
+        following = self.next()
+        widest = timedelta(hours=MAX_OFFSET_HOURS)
+        start = datetime(self.year, self.month, 1, tzinfo=UTC) - widest
+        return start, datetime(following.year, following.month, 1, tzinfo=UTC) + widest
 
     def __str__(self) -> str:
         return f"{self.year:04d}-{self.month:02d}"
-
-
-@cache
-def _widest_utc_bounds(month: Month) -> tuple[datetime, datetime]:
-    """:meth:`Month.widest_utc_bounds`, over every zone of the machine's time zone database
-    (some 600, read once a month asked)."""
-    following = month.next()
-    start = datetime(month.year, month.month, 1, tzinfo=UTC)
-    end = datetime(following.year, following.month, 1, tzinfo=UTC)
-    for zone in available_timezones():
-        try:
-            zone_start, zone_end = month.utc_bounds(zone)
-        except (KeyError, OSError, ValueError):  # a file of the database that is no zone
-            continue
-        start, end = min(start, zone_start), max(end, zone_end)
-    return start, end
 
 
 class Bet(msgspec.Struct, array_like=True, gc=False):

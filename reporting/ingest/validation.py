@@ -41,7 +41,7 @@ from reporting.ingest.rejects import (
     clipped,
     shown,
 )
-from reporting.records import MONTHS_HANDLED, Bet, Month, RejectReason, Round
+from reporting.records import MAX_OFFSET_HOURS, MONTHS_HANDLED, Bet, Month, RejectReason, Round
 
 __all__ = [
     "BET_FIELDS",
@@ -112,8 +112,6 @@ def stored_instant(moment: datetime) -> str:
 
 #: Largest hand number accepted: far beyond any real shoe.
 MAX_HAND_NO = 1_000_000
-#: UTC offsets in use run from -12:00 to +14:00; no time zone has ever been beyond +-14:00.
-MAX_OFFSET_HOURS = 14
 #: Years accepted in a timestamp: any real log, with room for every time zone's month to be
 #: computed around it (a datetime stops at years 1 and 9999).
 YEARS = range(1900, 9999)

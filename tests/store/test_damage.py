@@ -101,9 +101,9 @@ def _changed(connection: sqlite3.Connection, statement: str) -> None:
             "the store holds round R-1 with a settled_at of '2026-08-15T12:00:00.000Z' stored"
             " under reporting month '2026-10', in which no time zone places it",
         ),
-        (  # the same, past the last zone's end of the month by a millisecond
-            "UPDATE rounds SET settled_at = '2026-11-01T12:00:00.000Z' WHERE round_id = 'R-1'",
-            "the store holds round R-1 with a settled_at of '2026-11-01T12:00:00.000Z' stored"
+        (  # the same, at the end of the month in a zone 14 hours behind UTC (there is none)
+            "UPDATE rounds SET settled_at = '2026-11-01T14:00:00.000Z' WHERE round_id = 'R-1'",
+            "the store holds round R-1 with a settled_at of '2026-11-01T14:00:00.000Z' stored"
             " under reporting month '2026-10', in which no time zone places it",
         ),
         (
