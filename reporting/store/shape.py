@@ -71,13 +71,14 @@ def _said(definition: tuple[str, int, int]) -> str:
 
 
 def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -> None:
-    """Refuse (InputError, naming ``path`` and what is wrong) a store whose tables lack a
-    column of the schema or that holds a trigger; make again an index of the schema it lacks
-    when ``writable``, else refuse it too. The store's tables are all there (the caller has
+    """Refuse (one InputError naming ``path`` and every problem found) a store whose tables
+    are not as the schema makes them, whose files' log or months hold what ingest never
+    writes, or that holds a trigger; make again an index of the schema it lacks when
+    ``writable``, else refuse it too. The store's tables are all there (the caller has
     checked)."""
     shape = _shape()
-    _check_columns(connection, path, shape)
-    _check_json(connection, path)
+    columns = _column_problems(connection, shape)
+    problems = columns + ([] if columns else _json_problems(connection))
     triggers = [
         name
         for (name,) in connection.execute(
@@ -85,9 +86,9 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
         )
     ]
     if triggers:
-        raise InputError(
-            f"{path}: holds trigger {said(', '.join(triggers))}, which baccarat-report never"
-            f" makes: it was added by another program or by hand; remove it (DROP TRIGGER"
+        problems.append(
+            f"holds trigger {said(', '.join(triggers))}, which baccarat-report never makes: it"
+            f" was added by another program or by hand; remove it (DROP TRIGGER"
             f" {said(triggers[0])}) or use a copy from before it"
         )
     indexes = {
@@ -96,20 +97,23 @@ def check_shape(connection: sqlite3.Connection, path: Path, *, writable: bool) -
     }
     lacking = [name for name in shape.indexes if name not in indexes]
     if lacking and not writable:
-        raise InputError(
-            f"{path}: index {', '.join(lacking)} is missing (dropped by another program or by"
-            " hand), and the store is read where it is: copy it to writable storage and give"
-            " the copy as --db (the index is made again there)"
+        problems.append(
+            f"index {', '.join(lacking)} is missing (dropped by another program or by hand), and"
+            " the store is read where it is: copy it to writable storage and give the copy as"
+            " --db (the index is made again there)"
         )
-    for name in lacking:
-        connection.execute(shape.indexes[name])
-    _check_months(connection, path)
+    if not problems:  # nothing refused: the store may be written
+        for name in lacking:
+            connection.execute(shape.indexes[name])
+        problems = _month_problems(connection)  # read through the months' index
+    if problems:
+        raise InputError(f"{path}: {'; '.join(problems)}")
 
 
-def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) -> None:
-    """Refuse a store whose tables lack a column of the schema, or were made again otherwise
-    than by the schema (a column of another type, one that takes NULL or is out of its key, or
-    a table not STRICT), naming every such column and table at once."""
+def _column_problems(connection: sqlite3.Connection, shape: _Shape) -> list[str]:
+    """The columns of the schema the tables lack, and the tables made again otherwise than by
+    the schema (a column of another type, one that takes NULL or is out of its key, or a table
+    not STRICT), as one problem naming each."""
     strict = {
         name: flag
         for _, name, kind, _, _, flag in connection.execute("PRAGMA main.table_list")
@@ -139,7 +143,7 @@ def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) ->
             problems.extend(differs)
             remade.add(table)
     if not problems:
-        return
+        return []
     how = (
         "the store was changed"
         if not remade
@@ -147,21 +151,23 @@ def _check_columns(connection: sqlite3.Connection, path: Path, shape: _Shape) ->
         if len(remade) == 1
         else "the tables were made again"
     )
-    raise InputError(f"{path}: {'; '.join(problems)}: {how} {CHANGED_OUTSIDE}")
+    return [f"{'; '.join(problems)}: {how} {CHANGED_OUTSIDE}"]
 
 
-def _check_json(connection: sqlite3.Connection, path: Path) -> None:
-    """Refuse a files' log holding a JSON text that is not JSON, naming its file."""
+def _json_problems(connection: sqlite3.Connection) -> list[str]:
+    """Each JSON column of the files' log holding a text that is not JSON, naming a file."""
+    problems = []
     for column in INGEST_LOG_JSON:
         found = connection.execute(
             f"SELECT file_name FROM ingest_log WHERE {column} IS NOT NULL"
             f" AND NOT json_valid({column}) LIMIT 1"
         ).fetchone()
         if found is not None:
-            raise InputError(
-                f"{path}: the files' log holds, for {said(found[0])}, {column} that is not JSON"
+            problems.append(
+                f"the files' log holds, for {said(found[0])}, {column} that is not JSON"
                 f" (baccarat-report writes it as JSON): it was changed {CHANGED_OUTSIDE}"
             )
+    return problems
 
 
 #: Each distinct reporting month of the rounds, a step of ``rounds_by_month`` each (SQLite
@@ -177,8 +183,10 @@ SELECT month FROM months WHERE month IS NOT NULL
 """
 
 
-def _check_months(connection: sqlite3.Connection, path: Path) -> None:
-    """Refuse a store holding a round whose reporting month is no month, naming one."""
+def _month_problems(connection: sqlite3.Connection) -> list[str]:
+    """Each reporting month of the rounds that is no month, naming a round of it."""
+    problems = []
+    first, last = MONTHS_HANDLED
     for (month,) in connection.execute(_MONTHS).fetchall():
         try:
             Month.parse(month)
@@ -186,9 +194,9 @@ def _check_months(connection: sqlite3.Connection, path: Path) -> None:
             (round_id,) = connection.execute(
                 "SELECT round_id FROM rounds WHERE report_month = ? LIMIT 1", (month,)
             ).fetchone()
-            first, last = MONTHS_HANDLED
-            raise InputError(
-                f"{path}: round {said(round_id)} is stored under reporting month {quoted(month)},"
-                f" no month YYYY-MM from {first} to {last}: ingest reckons a round's month from"
-                f" its settling time, so the store was changed {CHANGED_OUTSIDE}"
-            ) from None
+            problems.append(
+                f"round {said(round_id)} is stored under reporting month {quoted(month)}, no"
+                f" month YYYY-MM from {first} to {last}: ingest reckons a round's month from its"
+                f" settling time, so the store was changed {CHANGED_OUTSIDE}"
+            )
+    return problems

@@ -1151,6 +1151,20 @@ def test_every_column_and_table_unlike_the_schema_is_named_in_one_refusal(tmp_pa
     )
 
 
+def test_a_store_changed_in_several_ways_is_refused_naming_each_at_once(tmp_path):
+    """A trigger added and both JSON texts of the files' log broken: the first was named,
+    and each next run named the next."""
+    db = _damaged(
+        tmp_path,
+        "CREATE TRIGGER no_findings BEFORE INSERT ON findings BEGIN SELECT RAISE(ABORT, 'no'); END",
+        "UPDATE ingest_log SET fields_not_read = '[1,2', duplicate_months = '{'",
+    )
+    said = _refusal(db)
+    assert said.startswith(f"{db}: the files' log holds, for log.jsonl, fields_not_read that")
+    assert "; the files' log holds, for log.jsonl, duplicate_months that is not JSON" in said
+    assert "; holds trigger no_findings, which baccarat-report never makes" in said
+
+
 _INGEST_MONTHS_LOOSE = """CREATE TABLE ingest_months (ingest_id INTEGER NOT NULL,
     report_month TEXT NOT NULL, rounds INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL
     DEFAULT 0, announced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (ingest_id, report_month,
