@@ -342,19 +342,27 @@ def _batches(cursor: sqlite3.Cursor, schema: pa.Schema) -> Iterator[pa.Table]:
         for index, field in enumerate(schema):
             values = [row[index] for row in rows]
             if field.type == _TIME:
-                texts = pa.array(values, pa.string())
-                try:
-                    stored = pc.and_not(
-                        pc.match_substring_regex(texts, _STORED), pc.starts_with(texts, "0000")
-                    )  # a year 0 Arrow's calendar has and Python's has not
-                    if not pc.all(stored, skip_nulls=True).as_py():
-                        raise pa.ArrowInvalid("not of the stored form")
-                    arrays.append(texts.cast(_TIME))  # refuses a day of no calendar
-                except pa.ArrowInvalid:  # a time ingest stores in no such form
-                    raise _no_time(cursor, schema, rows, index) from None
+                times = as_times(pa.array(values, pa.string()))
+                if times is None:  # a time ingest stores in no such form
+                    raise _no_time(cursor, schema, rows, index)
+                arrays.append(times)
             else:
                 arrays.append(pa.array(values, field.type))
         yield pa.Table.from_arrays(arrays, schema=schema)
+
+
+def as_times(texts: pa.Array) -> pa.Array | None:
+    """Stored times (:func:`~reporting.store.damage.is_stored_time`, texts or nulls) as
+    Arrow's timestamps; None where one is no time in the form ingest stores: not of its shape
+    (a regular expression over the whole array), of the year 0 (Arrow's calendar has one,
+    Python's none), or on no day of the calendar (the cast refuses it)."""
+    stored = pc.and_not(pc.match_substring_regex(texts, _STORED), pc.starts_with(texts, "0000"))
+    if not pc.all(stored, skip_nulls=True).as_py():
+        return None
+    try:
+        return texts.cast(_TIME)
+    except pa.ArrowInvalid:
+        return None
 
 
 def _no_time(cursor: sqlite3.Cursor, schema: pa.Schema, rows: list[tuple], index: int) -> Exception:
