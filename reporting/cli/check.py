@@ -227,21 +227,29 @@ ShowOption = Annotated[
 ]
 
 
-def _configuration_checked(
-    path: Path,
-) -> tuple[OperatorConfig | None, list[str], list[str], list[str], list[str]]:
-    """The configuration at ``path`` (None if it cannot be loaded), its problems, its
-    warnings, their hints, and its notes."""
+class _ConfigurationChecked(NamedTuple):
+    """The configuration ``check`` read (None if it could not be loaded) and what it says of
+    it: its problems, its warnings, the hints that settle them, and its notes."""
+
+    loaded: OperatorConfig | None
+    problems: list[str]
+    warnings: list[str]
+    hints: list[str]
+    notes: list[str]
+
+
+def _configuration_checked(path: Path) -> _ConfigurationChecked:
+    """The configuration at ``path``, checked."""
     from reporting.config.loader import ConfigError, load_config
     from reporting.presentation.bet_words import located_name_clashes
 
     try:
         loaded = load_config(path)
     except ConfigError as error:
-        return None, error.problems, [], [], []
+        return _ConfigurationChecked(None, error.problems, [], [], [])
     warnings, hints = config_warnings(loaded)
     notes = publishing_notes(loaded) + availability_notes(loaded)
-    return loaded, located_name_clashes(loaded), warnings, hints, notes
+    return _ConfigurationChecked(loaded, located_name_clashes(loaded), warnings, hints, notes)
 
 
 def check_command(
@@ -266,9 +274,10 @@ def check_command(
     from reporting.config.loader import default_config_path
 
     path = config if config is not None else default_config_path()
-    loaded, found, warnings, hints, notes = _configuration_checked(path)
+    read = _configuration_checked(path)
+    loaded = read.loaded
     checked = _profiles_checked(loaded, profiles or [])
-    problems = [Problem("configuration", text) for text in found]
+    problems = [Problem("configuration", text) for text in read.problems]
     problems += [problem for problem in checked.problems if problem not in problems]
     listing = None
     if inbox is not None:
@@ -284,9 +293,9 @@ def check_command(
         "problems": [problem.text for problem in problems],
         # of "problems", those of log profiles' files (the others are the configuration's)
         "profile_problems": [p.text for p in problems if p.source == "log profile"],
-        "warnings": warnings,
-        "hints": hints,
-        "notes": notes,
+        "warnings": read.warnings,
+        "hints": read.hints,
+        "notes": read.notes,
         "inbox": listing,
     }
     if show:
@@ -294,7 +303,7 @@ def check_command(
     _report(document, problems, show=show, as_json=as_json)
     unread = bool(listing and listing["unread"])
     raise typer.Exit(
-        EXIT_UNUSABLE if problems else EXIT_FINDINGS if warnings or unread else EXIT_OK
+        EXIT_UNUSABLE if problems else EXIT_FINDINGS if read.warnings or unread else EXIT_OK
     )
 
 
@@ -326,10 +335,10 @@ def _report(
     out = sys.stderr if show else sys.stdout
     where = document["config"] or "the built-in catalogue"
     games = document["games"]
-    loaded = f"{_count(games, 'game')} ({', '.join(games)}); " if games else "not loaded; "
+    loaded = f"{counted(len(games), 'game')} ({', '.join(games)}); " if games else "not loaded; "
     of_profiles = len(document["profile_problems"])
     own = len(problems) - of_profiles
-    counts = f"{counted(own, 'problem')}, {_count(document['warnings'], 'warning')}"
+    counts = f"{counted(own, 'problem')}, {counted(len(document['warnings']), 'warning')}"
     print(f"configuration {where}: {loaded}{counts}", file=out)
     if of_profiles:
         print(f"log profiles: {counted(of_profiles, 'problem')}", file=out)
@@ -345,7 +354,8 @@ def _report(
     listing = document["inbox"]
     if listing is not None:
         print(
-            f"inbox {listing['folder']}: {_count(listing['read'], 'round log')} to read", file=out
+            f"inbox {listing['folder']}: {counted(len(listing['read']), 'round log')} to read",
+            file=out,
         )
         for source in listing["read"]:
             companion = f" + {source['companion']}" if source["companion"] else ""
@@ -358,7 +368,3 @@ def _report(
             f"# The effective configuration of {where}: every key, defaults filled in\n"
         )
         sys.stdout.write(to_toml(document["effective"]))
-
-
-def _count(items: list, noun: str) -> str:
-    return counted(len(items), noun)

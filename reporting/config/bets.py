@@ -295,7 +295,7 @@ def _check_rows_reach(
     its number as written), held to the same counts as a whole bet's: a row that never holds,
     or that the read rows above it take every deal of, does so whatever the unread rows are
     (they can only take more). Whether the bet can win waits for its every row."""
-    if rows:
+    if rows:  # counted as a bet of any group: a row's reach reads its conditions alone
         partial = BetRule(bet_id, BetGroup.SIDE, tuple(row for _, row in rows))
         _row_problems(rows, row_reach(partial, MAX_DECKS), problems, path)
 
@@ -309,8 +309,10 @@ def _row_problems(
     for (number, row), applies in zip(rows, reach, strict=True):
         where = (*path, "rows", str(number))
         if not applies.holds:
-            shown = ", ".join(f"{name} = {_values_text(values)}" for name, values in row.when)
-            problems.add(where, f"never holds: no deal has {shown} together; change or remove it")
+            conditions = ", ".join(f"{name} = {_values_text(v)}" for name, v in row.when)
+            problems.add(
+                where, f"never holds: no deal has {conditions} together; change or remove it"
+            )
         elif not applies.decides:
             before = [numbers[index - 1] for index in applies.taken_by]
             rows_said = "row" + "s" * (len(before) > 1) + " " + ", ".join(map(str, before))

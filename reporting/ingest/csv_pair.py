@@ -415,8 +415,6 @@ def _stage(
                 if raw_text.isascii() and len(raw_text) <= RAW_TEXT_LIMIT:
                     yield (first, *cells_of(row), raw_text, False, False, None)
                     continue
-            elif not row:
-                continue  # a blank line is not a record
             raw_text, bad = readable(",".join(row[:width])[:RAW_TEXT_LIMIT])
             cells = [row[index] if index < len(row) else None for index in indexes]
             if bad:

@@ -237,7 +237,7 @@ def _csv_records(
                 yield from _swallowed(rounds, lines, line, profile.delimiter)
                 continue
             line = lines.row_start
-            if not row or row == [""]:
+            if row == [""]:  # a line of one empty cell (blank lines never reach the reader)
                 continue
             raw = join(row)
             problem = (
