@@ -151,8 +151,12 @@ def _write_sheets(
     from reporting.figures.disclosure import disclose
     from reporting.figures.regulators import publishes_disclosure
     from reporting.presentation.documents import render_game_documents, write_documents
+    from reporting.presentation.rulesheet import missing_words
     from reporting.store.schema import read_unchanged
 
+    missing = [said for spec in games if (said := missing_words(spec, languages or spec.languages))]
+    if missing:  # every game's at once, before a sheet is rendered
+        raise InputError("; ".join(missing))
     connection = _connect(*store)
     pages: list[RenderedPage] = []
     days: dict[str, date] = {}

@@ -446,22 +446,30 @@ def build_rule_sheet(
 def refuse_missing_words(game: GameSpec, languages: Sequence[str]) -> None:
     """Refuse (one InputError naming every one) the languages of ``languages`` that an own
     bet of the game has no words in: its name, wins and each row's says."""
+    said = missing_words(game, languages)
+    if said is not None:
+        raise InputError(said)
+
+
+def missing_words(game: GameSpec, languages: Sequence[str]) -> str | None:
+    """What :func:`refuse_missing_words` says of the game, or None where nothing is missing."""
     missing: dict[str, list[str]] = {}
     for language in languages:
         for bet in game.bets:
             texts = (bet.name, bet.wins, *(row.says for row in bet.rows))
             if bet.own and any(text.in_language(language) is None for text in texts):
                 missing.setdefault(bet.id, []).append(language)
-    if missing:
-        said = "; ".join(
-            f"the {bet_id} bet has none in {', '.join(map(repr, lacking))}"
-            for bet_id, lacking in missing.items()
-        )
-        raise InputError(
-            f"{game.id}: own bets without their words in a language of the pages: {said}: give"
-            " each its name, wins and each row's says in that language in [bets.ID] of the"
-            " configuration, or publish the game's pages in the languages they have"
-        )
+    if not missing:
+        return None
+    said = "; ".join(
+        f"the {bet_id} bet has none in {', '.join(map(repr, lacking))}"
+        for bet_id, lacking in missing.items()
+    )
+    return (
+        f"{game.id}: own bets without their words in a language of the pages: {said}: give"
+        " each its name, wins and each row's says in that language in [bets.ID] of the"
+        " configuration, or publish the game's pages in the languages they have"
+    )
 
 
 def _check_request(

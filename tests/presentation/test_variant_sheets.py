@@ -508,3 +508,35 @@ def test_a_page_in_a_language_the_operators_bet_is_not_written_in_is_refused(mon
         refused.value
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_rules_names_every_game_s_bets_without_words_before_a_sheet(tmp_path):
+    """Two games of own bets without German words: `rules --lang de` named the first game
+    only, and the second was found at the next run."""
+    from helpers import run_main
+
+    bet = (
+        '[bets.{id}]\ngroup = "side"\nname = {{ it = "A", en = "A" }}\n'
+        'wins = {{ it = "w", en = "w" }}\nrows = [{{ when = {{ winner = "tie" }}, key = "{id}",'
+        ' pays = "8", says = {{ it = "s", en = "s" }} }}]\n'
+    )
+    game = '[games.{game}]\nbase = "live-baccarat-it"\nbets = ["player", "banker", "{id}"]\n'
+    config = tmp_path / "operator.toml"
+    config.write_text(
+        '[operator]\nname = "X"\n'
+        + bet.format(id="one")
+        + bet.format(id="two")
+        + game.format(game="live-baccarat-it", id="one")
+        + game.format(game="mini-baccarat-it", id="two").replace(
+            "live-baccarat-it", "mini-baccarat-it", 1
+        )
+        + 'tables = ["MB-*"]\n',
+        encoding="utf-8",
+    )
+    done = run_main(
+        "rules", "--config", str(config), "--lang", "de", "--out", str(tmp_path / "out")
+    )
+    assert done.returncode == 2, done.stderr
+    assert "live-baccarat-it: own bets without their words" in done.stderr
+    assert "mini-baccarat-it: own bets without their words" in done.stderr
+    assert not (tmp_path / "out").exists()
