@@ -50,16 +50,21 @@ NAME_PATTERN = r"[a-z][a-z0-9_]{0,63}"
 #: :data:`NAME_PATTERN` in words, for a message.
 NAME_WRITTEN = "a lower-case letter, then lower-case letters, digits and _, at most 64 in all"
 
+#: How :data:`BET_KEYS` says a key is the catalogue's alone.
+_CATALOGUE_ONLY = "(catalogue only)"
 #: The keys of a bet declaration, with what each holds.
 BET_KEYS: Mapping[str, str] = MappingProxyType(
     {
         "group": 'where the pages list it: "main", "side" or "bonus"',
         "name": "its name on the pages",
         "wins": "when it wins, one sentence",
-        "wins_plural": "(catalogue only) the sentence's plural, counting the cards dealt",
+        "wins_plural": f"{_CATALOGUE_ONLY} the sentence's plural, counting the cards dealt",
         "rows": "its pay rows, tried in order: the first that holds decides the bet",
     }
 )
+#: The keys of :data:`BET_KEYS` an operator's own bet may write: a msgid's plural is the
+#: catalogue's (an operator writes each language's sentence itself).
+OWN_BET_KEYS = tuple(key for key, said in BET_KEYS.items() if not said.startswith(_CATALOGUE_ONLY))
 #: The keys of a pay row.
 ROW_KEYS: Mapping[str, str] = MappingProxyType(
     {
@@ -215,7 +220,7 @@ def declare_bets(
     languages its words must be written in; None reads the catalogue's msgids."""
     bets: dict[str, BetRule] = {}
     # the catalogue's keys; an operator's sentence counts no cards (wins_plural is a msgid's)
-    keys = BET_KEYS if languages is None else tuple(k for k in BET_KEYS if k != "wins_plural")
+    keys = tuple(BET_KEYS) if languages is None else OWN_BET_KEYS
     for bet_id, body in raw.items():
         path = (section, bet_id)
         if not isinstance(body, dict):
