@@ -269,10 +269,10 @@ def pay_written_at(
 ) -> tuple[str, ...]:
     """Where the file writes what the game pays ``bet`` (its rows' ``keys``, every key of its
     rows by default): the game's own ``pay``, then its pay table's and that table's bases' in
-    turn (``bases``: each of the file's tables' base it writes), a bonus margin under
-    ``bonus_margins``; then the
-    operator's row that declares it; the game where none is written (the catalogue's pay). A
-    problem or a warning about a pay points there, not at a key the file does not hold."""
+    turn (``bases``: the base each of the file's tables writes), a bonus margin under
+    ``bonus_margins``; then the operator's row that declares it; the game where none is
+    written (the catalogue's pay). A problem or a warning about a pay points there, not at a
+    key the file does not hold."""
     wanted = list(dict.fromkeys(bet.pay_keys if keys is None else keys))
     for place in (("games", game_id, "pay"), *_tables_from(table, bases)):
         for key in wanted:
