@@ -267,6 +267,7 @@ class KeyLines:
                 closed = _closing(line, 0, in_string)
                 if closed is not None:
                     in_string = _left_open(line[closed:])
+                    opening = number  # (read only while another string is open)
                 continue
             # A key of more parts than DEPTH has as many dots: most lines need no look.
             if (
