@@ -256,10 +256,8 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                     "MAX_NAMED_FIELDS",
                 ),
             ),
-            (
-                "reporting.ingest.validation",
-                ("MAX_HAND_NO", "MAX_OFFSET_HOURS", "CACHE_LIMIT"),
-            ),
+            ("reporting.ingest.validation", ("MAX_HAND_NO", "CACHE_LIMIT")),
+            ("reporting.records", ("MAX_OFFSET_HOURS",)),
             ("reporting.config.table_patterns", ("TABLE_CACHE_LIMIT", "MAX_SEARCH_STEPS")),
             ("reporting.ingest.profiles.paths", ("MAX_PATH_STEPS",)),
             ("reporting.ingest.profiles.cards", ("MAX_CARDS_SEEN",)),
