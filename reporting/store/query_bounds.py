@@ -87,11 +87,15 @@ MAX_REQUESTS = 4
 #: ``baccarat-report export --parquet`` is the copy for analysis, with no such bound.
 MAX_CSV_MB = 100
 
-#: SQL functions no query may call. ``fts3_tokenizer()`` hands out (and, with two arguments,
-#: takes) the address of a tokenizer's C functions: code execution where SQLite is built with
+#: SQL functions no query may call (a query calling one is refused when it is prepared).
+#: ``fts3_tokenizer()`` hands out (and, with two arguments, takes) the address of a
+#: tokenizer's C functions: code execution where SQLite is built with
 #: ``SQLITE_ENABLE_FTS3_TOKENIZER``, as Debian's is (and Python's ``sqlite3`` before 3.12 has
-#: no ``setconfig`` to turn it off: a query calling it is refused when it is prepared).
-REFUSED_FUNCTIONS = frozenset({"fts3_tokenizer"})
+#: no ``setconfig`` to turn it off). ``printf()`` (``format()``) writes a width or precision
+#: the query gives (``'%.*c', 2147483647``) in one instruction before :data:`MAX_VALUE_BYTES`
+#: is checked: 11 s a call, which the time limit cannot stop, and a table page's filter
+#: repeats it in each of its fifty queries (ten minutes of a core for one request).
+REFUSED_FUNCTIONS = frozenset({"fts3_tokenizer", "printf", "format"})
 
 
 class ResultTooLarge(sqlite3.OperationalError):

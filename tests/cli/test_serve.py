@@ -244,12 +244,26 @@ def test_the_pages_show_money_in_its_currency_and_a_findings_round_as_a_link(app
 # --- the bounds of a query ------------------------------------------------------------------
 
 
-def test_fts3_tokenizer_is_refused(app_of, tmp_path):
+@pytest.mark.parametrize(
+    "call",
+    [
+        "hex(fts3_tokenizer('simple'))",
+        # one instruction the time limit cannot stop: 11 s a call, and a table page's filter
+        # made it once in each of its fifty queries
+        "printf('%25.*c',2147483647,'x')",
+        "format('%25*d',2147483647,1)",
+    ],
+)
+def test_a_function_no_query_may_call_is_refused_before_it_runs(app_of, tmp_path, call):
     path = tmp_path / "store.sqlite"
     make_store(path)
     app = app_of(path)
-    answer = get(app, "/store.json?sql=select+hex(fts3_tokenizer('simple'))+as+pointer")
+    started = time.monotonic()
+    answer = get(app, f"/store.json?sql=select+{call}+as+value")
     assert answer.status_code == 400 and "not authorized" in answer.json()["error"]
+    where = get(app, f"/store/rounds.json?_where=round_id+in+(select+{call})")
+    assert where.status_code == 400 and "not authorized" in where.text
+    assert time.monotonic() - started < 5
     assert get(app, "/store.json?sql=select+1+as+one").status_code == 200
 
 
