@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
@@ -103,7 +104,7 @@ def handle_exception(
     """An error of the request gets its page (or JSON) and nothing on the terminal; a bug
     keeps Datasette's 500 page and its traceback."""
     responses = yield
-    error = _request_error(exception, _own_parameters(request))
+    error = _request_error(exception, _own_parameters(request), _past_integers(request))
     if error is None:
         return responses
     status, title, message, info = error
@@ -125,7 +126,7 @@ def handle_exception(
 
 
 def _request_error(
-    exception: BaseException, parameters: str = ""
+    exception: BaseException, parameters: str = "", numbers: str = ""
 ) -> tuple[int, str | None, str, dict] | None:
     """(status, title, message, extra JSON fields) of an error of the request, None for a
     bug.
@@ -134,12 +135,22 @@ def _request_error(
     some it cannot read it answers with a 500 and a traceback: "Cannot sort table by nope"
     (a :class:`DatasetteError` of status 500), ``int("zz")``, a ``_next`` that is not its
     token. Such an error, of a request that gave such ``parameters`` and raised in Datasette's
-    code (not this tool's), is the request's: 400, naming them, nothing on the terminal."""
+    code (not this tool's), is the request's: 400, naming them, nothing on the terminal. So
+    is a filter's number past SQLite's integers (``numbers``: ``stake_cents__gt=999...``),
+    which its binding refused (OverflowError)."""
     if isinstance(exception, Base400):
         return exception.status, None, exception.args[0] if exception.args else "", {}
     if isinstance(exception, DatasetteError) and exception.status < 500:
         message = Markup(exception.message) if exception.message_is_html else exception.message
         return exception.status, exception.title, message, dict(exception.error_dict)
+    if numbers and isinstance(exception, OverflowError):
+        return (
+            400,
+            "Bad request",
+            f"the address's {numbers} cannot be read: a number past SQLite's integers (at most"
+            f" {_LARGEST_INTEGER:,} either way)",
+            {},
+        )
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
     store_fault = _store_fault(exception) if isinstance(exception, sqlite3.Error) else None
@@ -175,6 +186,27 @@ def _own_parameters(request: Any) -> str:
     (at most 200 characters), or ``""``."""
     args = request.args
     pairs = [f"{key}={args.get(key)}" for key in args if key.startswith("_")]
+    shown = ", ".join(pairs)
+    return shown if len(shown) <= 200 else shown[:199] + "…"
+
+
+#: The largest integer SQLite stores (64 bits, signed), and a whole number longer than it may
+#: be (19 digits or more, as a filter's value is written).
+_LARGEST_INTEGER = 2**63 - 1
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{19,}")
+
+
+def _past_integers(request: Any) -> str:
+    """The request's parameters whose value is a whole number past SQLite's integers
+    (``stake_cents__gt=99999999999999999999``), as a message names them (at most 200
+    characters), or ``""``."""
+    args = request.args
+    pairs = [
+        f"{key}={value[:40]}"
+        for key in args
+        for value in args.getlist(key)
+        if _WHOLE_NUMBER.fullmatch(value) and abs(int(value[:400])) > _LARGEST_INTEGER
+    ]
     shown = ", ".join(pairs)
     return shown if len(shown) <= 200 else shown[:199] + "…"
 

@@ -606,6 +606,26 @@ def test_a_query_parameter_datasette_cannot_read_is_a_quiet_400(app_of, tmp_path
     assert "Traceback" not in printed.out + printed.err
 
 
+def test_a_filter_s_number_past_sqlite_s_integers_is_a_quiet_400(app_of, tmp_path, capfd):
+    """``?stake_cents__gt=999...`` (26 digits) was a 500 and a traceback of 760 lines, with
+    every frame's locals, on the server's terminal."""
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+    big = "9" * 26
+    for query in (f"bets.json?stake_cents__gt={big}", f"bets?stake_cents__gt={big}"):
+        answer = get(app, f"/store/{query}")
+        assert answer.status_code == 400, query
+    said = get(app, f"/store/bets.json?stake_cents__gt={big}").json()["error"]
+    assert said == (
+        f"the address's stake_cents__gt={big} cannot be read: a number past SQLite's integers"
+        " (at most 9,223,372,036,854,775,807 either way)"
+    )
+    assert get(app, "/store/bets.json?stake_cents__gt=1").status_code == 200
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
+
+
 def test_an_error_of_this_tool_s_own_code_stays_a_500(app_of, tmp_path, monkeypatch):
     """Only Datasette's reading of its own parameters is taken for the request's error: a
     ValueError raised in this tool's code, with such a parameter given, is a bug (500)."""
