@@ -156,10 +156,12 @@ def _listen(host: str, port: int) -> list[socket.socket]:
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         ):
             sockets.append(socket.create_server(address, family=family))
-    except OSError as error:
+    except (OSError, UnicodeError) as error:  # UnicodeError: a name no host can have
         for listening in sockets:
             listening.close()
-        if isinstance(error, socket.gaierror):
+        if isinstance(error, UnicodeError):  # a label empty or past 63 characters (IDNA)
+            reason = "no address of that name (not a host's name); give --host an IP address"
+        elif isinstance(error, socket.gaierror):
             reason = f"no address of that name ({error.strerror}); give --host an IP address"
         else:
             reason = _CANNOT_LISTEN.get(error.errno or 0, error.strerror or str(error))

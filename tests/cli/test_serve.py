@@ -534,6 +534,13 @@ def test_an_address_this_machine_lacks_is_one_line_and_exit_2(tmp_path):
     result = run_main("serve", "--db", str(path), "--host", "no-such-host.invalid")
     assert result.returncode == 2 and "no address of that name" in result.stderr
     assert "--port" not in result.stderr and "Traceback" not in result.stderr
+    for name in ("a..b", ".a", "a" * 64):  # no host's name (IDNA): it was a traceback
+        result = run_main("serve", "--db", str(path), "--host", name)
+        assert result.stderr.splitlines() == [
+            f"baccarat-report: cannot listen on {name}:8001: no address of that name (not a"
+            " host's name); give --host an IP address"
+        ]
+        assert result.returncode == 2
 
 
 def test_at_most_max_requests_are_answered_at_once_and_the_others_wait_their_turn():
