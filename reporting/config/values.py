@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from reporting.config.lines import KeyLines
-from reporting.engine.money import AmountError, parse_amount, parse_ratio
+from reporting.engine.money import AmountError, exact_decimal, parse_amount, parse_ratio
 from reporting.errors import NOT_ONE_LINE, UNSEEN
 
 __all__ = [
@@ -388,6 +388,12 @@ class Odds(Kind):
             problems.add(path, f"{shown(value)} is above {MAX_ODDS} to 1")
         elif odds.denominator > MAX_ODDS_DENOMINATOR:
             problems.add(path, f"{shown(value)} is finer than 1/{MAX_ODDS_DENOMINATOR}")
+        elif exact_decimal(Fraction(odds)) is None:  # 2/3: the pages printed 0.6667:1
+            problems.add(
+                path,
+                f"{shown(value)} has no exact decimal form, and the pages state odds as"
+                ' decimals ("0.95:1"): give odds that have one',
+            )
         else:
             return Fraction(odds)
         return MISSING

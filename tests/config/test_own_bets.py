@@ -614,3 +614,15 @@ def test_a_pay_of_another_type_is_said_in_toml_s_words(tmp_path, pays, said):
         f"{tmp_path / 'operator.toml'}:6: bets.mine.rows.1.pays: must be odds written as a"
         f' string such as "19/20", not {said}'
     ]
+
+
+def test_odds_without_an_exact_decimal_form_are_refused_where_the_pages_would_round_them(tmp_path):
+    """A pay of 2/3 was printed 0.6667:1 on the pages (more than the engine pays: DKK 6,667.00
+    on a stake of 10,000.00, where it pays 6,666.66), and the worked example's product was
+    wrong; 19/20 is 0.95 exactly and stays."""
+    path = write(tmp_path, BET.format(rows=row('winner = "tie"', "2/3")))
+    assert problems_of(path) == [
+        f"{path}:6: bets.mine.rows.1.pays: '2/3' has no exact decimal form, and the pages state"
+        ' odds as decimals ("0.95:1"): give odds that have one'
+    ]
+    assert load_config(write(tmp_path, BET.format(rows=row('winner = "tie"', "19/20"))))
