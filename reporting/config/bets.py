@@ -59,6 +59,7 @@ BET_KEYS: Mapping[str, str] = MappingProxyType(
         "name": "its name on the pages",
         "wins": "when it wins, one sentence",
         "wins_plural": f"{_CATALOGUE_ONLY} the sentence's plural, counting the cards dealt",
+        "wins_holds": f"{_CATALOGUE_ONLY} what the pays must be for the sentence to stay true",
         "rows": "its pay rows, tried in order: the first that holds decides the bet",
     }
 )
@@ -175,6 +176,20 @@ def _conditions(
     return [condition for condition in found if condition is not None]
 
 
+def _rows(
+    raw: Any, path: tuple[str, ...], problems: Problems, languages: tuple[str, ...] | None
+) -> list[tuple[int, PayRow]]:
+    """A bet's pay rows, each read with its number among the written."""
+    if raw is None or raw == []:
+        problems.add(path, "missing: at least one pay row")
+        return []
+    if not isinstance(raw, list):
+        problems.add(path, f"must be an array of pay rows, [{{ ... }}, ...], not {shown(raw)}")
+        return []
+    found = ((n, _row(row, (*path, str(n)), problems, languages)) for n, row in enumerate(raw, 1))
+    return [(number, row) for number, row in found if row is not None]
+
+
 def _row(
     raw: Any, path: tuple[str, ...], problems: Problems, languages: tuple[str, ...] | None
 ) -> PayRow | None:
@@ -240,20 +255,7 @@ def declare_bets(
             key: _wording(body.get(key), (*path, key), problems, own_languages, bound)
             for key, bound in (("name", OWN_NAME_CHARS), ("wins", OWN_SENTENCE_CHARS))
         }
-        rows_raw = body.get("rows")
-        rows: list[tuple[int, PayRow]] = []  # each read, with its number among the written
-        if rows_raw is None or rows_raw == []:
-            problems.add((*path, "rows"), "missing: at least one pay row")
-        elif not isinstance(rows_raw, list):
-            problems.add(
-                (*path, "rows"),
-                f"must be an array of pay rows, [{{ ... }}, ...], not {shown(rows_raw)}",
-            )
-        else:
-            for number, row_raw in enumerate(rows_raw, start=1):
-                row = _row(row_raw, (*path, "rows", str(number)), problems, own_languages)
-                if row is not None:
-                    rows.append((number, row))
+        rows = _rows(body.get("rows"), (*path, "rows"), problems, own_languages)
         if len(problems) > before:
             if languages is not None:  # the rows read say their own problems in this run too
                 _check_rows_reach(bet_id, rows, problems, path)
@@ -265,6 +267,7 @@ def declare_bets(
             name=words["name"],
             wins=words["wins"],
             wins_plural=body.get("wins_plural"),
+            wins_holds=tuple(tuple(held) for held in body.get("wins_holds", ())),
             own=languages is not None,
         )
     return bets

@@ -22,10 +22,13 @@ from reporting.config.regulators import currency_problem, load_regulators, regul
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.bets import BetRule, PayRow
 from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
+from reporting.engine.money import parse_ratio
+from reporting.engine.theory import ratio_text
 from reporting.errors import counted
 
 __all__ = [
     "GAME_CHECKS",
+    "sentences_hold",
     "bets_can_win",
     "pay_written_at",
     "pays_of_bets_offered",
@@ -359,6 +362,38 @@ def _declared(row: PayRow) -> object:
 def _taken(row: PayRow, game: GameSpec) -> bool:
     """Whether the row pays odds as declared and not as the game pays it."""
     return _pays_odds(_declared, row) and not _pays_odds(game.pay_table.pay, row)
+
+
+def sentences_hold(
+    game: GameSpec,
+    path: tuple[str, ...],
+    problems: Problems,
+    table: str,
+    bases: Mapping[str, str],
+) -> None:
+    """Each sentence of a bet the game offers that states a pay (``wins_holds``: "a Banker
+    win with a total of 6 pays half") is true of the game's pays: a page that said "half"
+    beside 0.75:1 published what the game does not pay. A problem where the pay is written."""
+    for bet in game.bets:
+        for key, relation, other in bet.wins_holds:
+            pay = game.pay_table.get(key)
+            than = parse_ratio(other) if relation == "=" else game.pay_table.get(other)
+            holds = pay == than if relation == "=" else _above(pay, than)
+            if not holds:
+                said = f"pays {ratio_text(than)}" if relation == "=" else f"pays more than {other}"
+                problems.add(
+                    pay_written_at(problems.lines, path[-1], table, bases, bet, (key, other)),
+                    f"the {bet.id} bet's sentence on the pages ({bet.wins.msgid!r}) holds only"
+                    f" where {key} {said}: pay it so, or offer an own bet that says what this"
+                    " game pays",
+                )
+
+
+def _above(pay: object, than: object) -> bool:
+    """Whether ``pay`` is odds above ``than`` (odds, or a push or loss, which any odds pass)."""
+    if not isinstance(pay, Fraction):
+        return False
+    return not isinstance(than, Fraction) or pay > than
 
 
 def rows_decide_on_the_shoe(game: GameSpec, path: tuple[str, ...], problems: Problems) -> None:

@@ -26,6 +26,7 @@ from reporting.config.game_checks import (
     bets_can_win,
     pays_of_bets_offered,
     rows_decide_on_the_shoe,
+    sentences_hold,
 )
 from reporting.config.keys import (
     CATALOGUE_PATH,
@@ -477,6 +478,7 @@ def _game(
             spec = None
         if spec is not None:
             rows_decide_on_the_shoe(spec, path, problems)
+            sentences_hold(spec, path, problems, table, bases)
     if spec is None:
         return _BuiltGame(None, None, values["jurisdiction"])
     return _BuiltGame(

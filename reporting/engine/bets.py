@@ -138,6 +138,10 @@ class BetRule:
     wins: Wording = field(default_factory=Wording)
     #: The sentence's plural (msgid), for a sentence that counts the cards dealt (%(cards)s).
     wins_plural: str | None = None
+    #: What the pays must be for the sentence to stay true, where it states a pay: each
+    #: ``(key, "=", odds)`` or ``(key, ">", other key)`` (``banker_no_commission``'s "pays
+    #: half": its six at 1/2).
+    wins_holds: tuple[tuple[str, str, str], ...] = ()
     #: Declared by the operator's configuration rather than the catalogue.
     own: bool = False
 

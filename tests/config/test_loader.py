@@ -838,3 +838,46 @@ def test_a_pay_table_of_the_operator_changes_its_base_and_the_game_uses_it(tmp_p
         200,
         Fraction(19, 20),
     )
+
+
+def test_a_pay_the_bet_s_sentence_states_otherwise_is_refused_where_it_is_written(tmp_path):
+    """A Banker (no commission) six paid 3/4: the page said "a Banker win with a total of 6
+    pays half" beside 0.75:1; a Lucky 6 paying its two-card 6 more than its three-card one
+    kept "a three-card 6 pays more"."""
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        '[operator]\nname = "X"\n[games.live-baccarat-dk]\n'
+        'bets = ["player", "banker_no_commission", "tie", "lucky_6"]\n'
+        'pay = { banker_no_commission_six = "0.75", lucky_6_two_cards = "20",'
+        ' lucky_6_three_cards = "12" }\n',
+        encoding="utf-8",
+    )
+    problems = problems_of(path)
+    assert [problem.split(": the ")[0] for problem in problems] == [
+        f"{path}:5: games.live-baccarat-dk.pay.banker_no_commission_six",
+        f"{path}:5: games.live-baccarat-dk.pay.lucky_6_three_cards",
+    ]
+    assert problems[0].endswith(
+        "holds only where banker_no_commission_six pays 0.5: pay it so, or offer an own bet"
+        " that says what this game pays"
+    )
+    assert "holds only where lucky_6_three_cards pays more than lucky_6_two_cards" in problems[1]
+
+
+def test_each_catalogue_sentence_that_states_a_pay_holds_of_its_own_pays():
+    """The catalogue's ``wins_holds`` name their bet's own pay keys, and its default pays keep
+    its sentence true (a typo in one would refuse every game that offers the bet)."""
+    from reporting.config.bets import catalogue_bets
+    from reporting.engine.bets import PayTable
+
+    stating = {bet_id: bet for bet_id, bet in catalogue_bets().items() if bet.wins_holds}
+    assert set(stating) == {"banker_no_commission", "lucky_6", "tiger", "tiger_pair"}
+    for bet in stating.values():
+        table = PayTable.of([bet])
+        for key, relation, other in bet.wins_holds:
+            assert key in bet.pay_keys and relation in ("=", ">"), bet.id
+            assert (other in bet.pay_keys) == (relation == ">"), bet.id
+            if relation == ">":
+                assert table.odds(key) > table.odds(other), bet.id
+            else:
+                assert str(table.odds(key)) == other, bet.id
