@@ -110,7 +110,9 @@ def sample_command(
     """Write a realistic synthetic round log of a month for every configured game."""
     from reporting.sample import generate_month
 
-    _check_options(month, fmt, out, config, force)
+    _check_options(month, fmt, out, config, force, faults)
+    if fault_kinds and not faults:
+        raise InputError("--fault-kind picks the kinds of --faults N: give --faults too")
     operator = load_operator_config(config)
     with progress_bars(quiet=as_json, unit="percent") as bars, _naming(out):
         summary = generate_month(
@@ -144,7 +146,7 @@ def _naming(out: Path) -> Iterator[None]:
 
 
 def _check_options(
-    month: str, fmt: str | None, out: Path, config: Path | None, force: bool
+    month: str, fmt: str | None, out: Path, config: Path | None, force: bool, faults: int
 ) -> None:
     """A bad month or format, an ``--out`` that is the configuration, or one already there
     (unless ``force``), fails before the configuration is read."""
@@ -155,15 +157,15 @@ def _check_options(
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     keep_apart({"--out": out}, {"--config": config})
     if not force:
-        _refuse_taken(out, fmt)
+        _refuse_taken(out, fmt, faults)
 
 
-def _refuse_taken(out: Path, fmt: str | None) -> None:
-    """A file already where the log goes (a real log in the inbox, say) stays, as ``init``
-    leaves a configuration: replaced only with ``--force``."""
+def _refuse_taken(out: Path, fmt: str | None, faults: int) -> None:
+    """A file already where the log goes (a real log in the inbox, say), or its fault
+    manifest, stays, as ``init`` leaves a configuration: replaced only with ``--force``."""
     from reporting.sample import log_files
 
-    for path in log_files(out, fmt):
+    for path in log_files(out, fmt, faults=faults > 0):
         if path.is_file() or path.is_symlink():  # a folder there: the writer says so
             raise InputError(
                 f"{path}: already exists; not overwritten (pass --force to replace it, or name"

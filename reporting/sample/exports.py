@@ -37,7 +37,7 @@ from reporting.engine.money import format_cents, parse_amount
 from reporting.engine.rules import hand_value
 from reporting.errors import InputError
 from reporting.sample.calendar import SECOND, Clock, epoch_ms
-from reporting.sample.writers import finish_part, open_part
+from reporting.sample.writers import finish_part, manifest_file, open_part
 
 __all__ = [
     "numeric_feed_codes",
@@ -612,4 +612,4 @@ def open_export(
         writer = FlatCsvWriter(out, clocks, bets)
     else:
         raise ValueError(f"format {fmt!r} is not an export shape: {', '.join(EXPORT_FORMATS)}")
-    return writer, out.with_name(out.name + ".faults.json")
+    return writer, manifest_file(fmt, out)

@@ -56,7 +56,7 @@ from reporting.sample.faults import (
 from reporting.sample.faults.records import AppliedFault, PlannedFault
 from reporting.sample.games import GameModel, table_patterns
 from reporting.sample.table import Table
-from reporting.sample.writers import LogFormat, LogWriter, open_writer
+from reporting.sample.writers import LogFormat, LogWriter, manifest_file, open_writer
 
 __all__ = [
     "CARRIED_KINDS",
@@ -318,11 +318,14 @@ _SUFFIXES: dict[str, tuple[str, str]] = {
 }
 
 
-def log_files(out: Path, fmt: str | None) -> tuple[Path, ...]:
+def log_files(out: Path, fmt: str | None, *, faults: bool = False) -> tuple[Path, ...]:
     """The files a log of ``fmt`` (or of the format ``out``'s name tells) is written to at
-    ``out``: the file, or a CSV pair's two files in the folder."""
+    ``out``: the file, or a CSV pair's two files in the folder; and its fault manifest, with
+    ``faults``."""
     out = Path(out)
-    return tuple(out / name for name in CSV_PAIR) if _log_format(out, fmt) == "csv" else (out,)
+    fmt = _log_format(out, fmt)
+    files = tuple(out / name for name in CSV_PAIR) if fmt == "csv" else (out,)
+    return (*files, manifest_file(fmt, out)) if faults else files
 
 
 def _log_format(out: Path, fmt: str | None) -> LogFormat:

@@ -244,9 +244,15 @@ class CsvWriter:
 LogWriter = JsonLinesWriter | CsvWriter
 
 
+def manifest_file(fmt: str, out: Path) -> Path:
+    """Where the fault manifest of a log of ``fmt`` at ``out`` goes: beside the log, or in a
+    CSV pair's folder."""
+    return out / "faults.json" if fmt == "csv" else out.with_name(out.name + ".faults.json")
+
+
 def open_writer(fmt: LogFormat, out: Path) -> tuple[LogWriter, Path]:
     """The writer of a log, and where its fault manifest goes."""
     if fmt == "csv":
-        return CsvWriter(out), out / "faults.json"
+        return CsvWriter(out), manifest_file(fmt, out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    return JsonLinesWriter(out), out.with_name(out.name + ".faults.json")
+    return JsonLinesWriter(out), manifest_file(fmt, out)

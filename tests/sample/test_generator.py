@@ -985,6 +985,29 @@ def test_a_sample_that_cannot_be_put_in_place_is_one_line_naming_out_and_leaves_
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.jsonl", "operator.toml"]
 
 
+def test_a_fault_manifest_already_beside_out_stays_unless_forced_and_kinds_need_faults(tmp_path):
+    """The log was kept without ``--force``, its ``.faults.json`` replaced (someone's notes
+    gone); ``--fault-kind`` without ``--faults`` wrote a clean month without a word."""
+    config = tmp_path / "operator.toml"
+    config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
+    (tmp_path / "a.jsonl.faults.json").write_text('{"my": "notes"}\n', encoding="utf-8")
+    argv = ("sample", "--month", MONTH, "--rounds-per-day", "2", "--config", str(config))
+    process = run_main(*argv, "--out", "a.jsonl", "--faults", "1", cwd=tmp_path)
+    assert process.returncode == 2
+    assert process.stderr == (
+        "baccarat-report: a.jsonl.faults.json: already exists; not overwritten (pass --force"
+        " to replace it, or name another file)\n"
+    )
+    assert (tmp_path / "a.jsonl.faults.json").read_text(encoding="utf-8") == '{"my": "notes"}\n'
+    assert not (tmp_path / "a.jsonl").exists()
+    process = run_main(*argv, "--out", "b.jsonl", "--fault-kind", "payout_mismatch", cwd=tmp_path)
+    assert process.returncode == 2
+    assert process.stderr == (
+        "baccarat-report: --fault-kind picks the kinds of --faults N: give --faults too\n"
+    )
+    assert not (tmp_path / "b.jsonl").exists()
+
+
 @pytest.mark.parametrize(
     ("out", "fmt", "taken"),
     [("a.jsonl", "jsonl", "a.jsonl"), ("pair", "csv", "pair/bets.csv")],
