@@ -933,7 +933,8 @@ def test_sample_never_writes_through_a_link_nor_removes_a_file_it_did_not_write(
     config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
     common = ["--month", MONTH, "--rounds-per-day", "2", "--config", str(config)]
     outcome = CliRunner().invoke(
-        app, ["sample", *common, "--faults", "1", "--fault-kind", "late_bet", "--force"]
+        app,
+        ["sample", *common, "--faults", "1", "--fault-kind", "late_bet", "--force"]
         + ["--out", str(tmp_path / "a.jsonl")],
     )  # fmt: skip (--force: a file at the manifest's name stays without it)
     assert outcome.exit_code == 0, outcome.output
