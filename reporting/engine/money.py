@@ -157,6 +157,8 @@ def parse_ratio(text: object) -> Fraction:
         raise AmountError(f"odds must be a string, got {type(text).__name__}")
     match = _RATIO.fullmatch(text.strip())
     if match is None:
+        if _RATIO.fullmatch(text.strip().removeprefix("-")):  # a number, below zero
+            raise AmountError(f"odds {text!r} must be above zero")
         raise AmountError(f'odds {text!r} are not a number or ratio such as "8", "0.95", "19/20"')
     ratio = Fraction(Decimal(match["num"]))
     if match["den"] is not None:

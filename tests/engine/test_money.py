@@ -307,8 +307,20 @@ def test_parse_ratio_refuses_floats_and_malformed_odds(value):
         ("1e3", 'odds \'1e3\' are not a number or ratio such as "8", "0.95", "19/20"'),
         ("1/0", "odds '1/0' divide by zero"),
         ("3:0.0", "odds '3:0.0' divide by zero"),
+        ("-1", "odds '-1' must be above zero"),  # was "not a number": it is one
+        ("-19/20", "odds '-19/20' must be above zero"),
     ],
-    ids=["float", "bool", "None", "list", "exponent", "zero", "zero-decimal"],
+    ids=[
+        "float",
+        "bool",
+        "None",
+        "list",
+        "exponent",
+        "zero",
+        "zero-decimal",
+        "negative",
+        "neg-ratio",
+    ],
 )
 def test_parse_ratio_says_what_is_wrong_with_the_odds(value, message):
     with pytest.raises(AmountError) as error:
