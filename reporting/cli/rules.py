@@ -111,7 +111,7 @@ def rules_command(
 
     operator = load_publishing_config(config)
     games = list(operator.games.values()) if game == "all" else [operator.game(game)]
-    languages = _choices(lang, SUPPORTED_LANGUAGES, "--lang") if lang else None
+    languages = _choices(lang, SUPPORTED_LANGUAGES, "--lang") if lang is not None else None
     formats = _choices(fmt, FORMATS, "--format")
     if as_of is not None:
         parse_as_of(as_of, "UTC")  # a bad date stops the command before anything is written

@@ -895,3 +895,17 @@ def test_a_machine_time_zone_babel_cannot_read_does_not_stop_the_pages(tmp_path,
         assert done.returncode == 0, done.stderr
         written[name] = (tmp_path / name / "live-baccarat-dk.da.html").read_bytes()
     assert written["plain"] == written["zoned"]
+
+
+def test_an_empty_list_of_languages_is_refused_as_an_empty_list_of_formats_is(tmp_path):
+    """`rules --lang ''` was taken for no --lang at all: the game's languages written without a
+    word, where `--format ''` was refused."""
+    for option in ("--lang", "--format"):
+        process = run_main(
+            "rules", "--game", "live-baccarat-it", option, "", "--out", "out", cwd=tmp_path
+        )
+        assert process.returncode == 2, process.stderr
+        assert process.stderr.startswith(
+            f"baccarat-report: {option} '': expected a comma-separated"
+        )
+    assert not (tmp_path / "out").exists()
