@@ -110,9 +110,7 @@ def sample_command(
     """Write a realistic synthetic round log of a month for every configured game."""
     from reporting.sample import generate_month
 
-    _check_options(month, fmt, out, config, force, faults)
-    if fault_kinds and not faults:
-        raise InputError("--fault-kind picks the kinds of --faults N: give --faults too")
+    _check_options(month, fmt, out, config, force, faults, bool(fault_kinds))
     operator = load_operator_config(config)
     with progress_bars(quiet=as_json, unit="percent") as bars, _naming(out):
         summary = generate_month(
@@ -146,15 +144,24 @@ def _naming(out: Path) -> Iterator[None]:
 
 
 def _check_options(
-    month: str, fmt: str | None, out: Path, config: Path | None, force: bool, faults: int
+    month: str,
+    fmt: str | None,
+    out: Path,
+    config: Path | None,
+    force: bool,
+    faults: int,
+    kinds: bool,
 ) -> None:
-    """A bad month or format, an ``--out`` that is the configuration, or one already there
-    (unless ``force``), fails before the configuration is read."""
+    """A bad month or format, fault ``kinds`` without ``faults``, an ``--out`` that is the
+    configuration, or one already there (unless ``force``), fails before the configuration
+    is read."""
     from reporting.sample import parse_month
 
     parse_month(month)
     if fmt is not None and fmt not in FORMATS:
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if kinds and not faults:
+        raise InputError("--fault-kind picks the kinds of --faults N: give --faults too")
     keep_apart({"--out": out}, {"--config": config})
     if not force:
         _refuse_taken(out, fmt, faults)

@@ -57,7 +57,9 @@ GAMES = [
         "live-baccarat-it",
         ("player", "banker", "banker_no_commission", "tie", "super_6", "lucky_6"),
         decks=6,
-        pays={"banker_no_commission_six": "0.6", "super_6": "15", "lucky_6_three_cards": "22"},
+        # (its six at 1/2: the sentence "a Banker win with a total of 6 pays half" holds the
+        # configuration to it; other sixes are counted through odds --pay and the oracle's own)
+        pays={"super_6": "15", "lucky_6_three_cards": "22"},
     ),
     # The tiger bets.
     GameConfig(

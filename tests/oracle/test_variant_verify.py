@@ -97,11 +97,7 @@ SCENARIOS = {
                 "live-baccarat-it",
                 ("player", "banker_no_commission", "tie", "super_6", "lucky_6", *STANDARD[3:]),
                 decks=6,
-                pays={
-                    "banker_no_commission_six": "0.6",
-                    "super_6": "15",
-                    "lucky_6_three_cards": "22",
-                },
+                pays={"super_6": "15", "lucky_6_three_cards": "22"},  # its six "pays half"
             ),
         ],
     ),
