@@ -68,6 +68,11 @@ def odds_command(
 
     if game is None and decks is None:
         raise InputError("odds needs --game ID or --decks N (see --help)")
+    if game is None and config is not None:  # it was not read, a file of no name included
+        raise InputError(
+            f"--config {config}: a configuration's games are counted with --game ID; --decks"
+            " alone counts every bet of the catalogue"
+        )
     overrides = list(pay or [])
     if perfect_pair is not None:
         if perfect_pair.upper() not in PERFECT_PAIR_VARIANTS:

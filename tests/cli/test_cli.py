@@ -179,6 +179,12 @@ def test_perfect_pair_variant_option():
     refused = runner.invoke(app, ["odds", "--decks", "8", "--perfect-pair", "B"])
     assert isinstance(refused.exception, InputError)
     assert "--perfect-pair B: applies to a game (--game ID)" in str(refused.exception)
+    # --config with --decks alone was not read: a file of no name too passed without a word
+    refused = runner.invoke(app, ["odds", "--decks", "8", "--config", "/nonexistent.toml"])
+    assert isinstance(refused.exception, InputError)
+    assert str(refused.exception).startswith(
+        "--config /nonexistent.toml: a configuration's games are counted with --game ID"
+    )
 
 
 VARIANTS = """\
