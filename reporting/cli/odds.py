@@ -17,6 +17,8 @@ from reporting.cli.completion import PERFECT_PAIR_VARIANTS, complete_game, compl
 from reporting.errors import InputError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from reporting.engine.theory import ShoeOdds
 
 
@@ -36,6 +38,18 @@ PerfectPairOption = Annotated[
         " is A, perfect_pair_b is B).",
     ),
 ]
+
+
+def _check_what_to_count(game: str | None, decks: int | None, config: Path | None) -> None:
+    """A game or a shoe to count; and no ``--config`` for a shoe alone, where it is not read
+    (a file of no name included)."""
+    if game is None and decks is None:
+        raise InputError("odds needs --game ID or --decks N (see --help)")
+    if game is None and config is not None:
+        raise InputError(
+            f"--config {config}: a configuration's games are counted with --game ID; --decks"
+            " alone counts every bet of the catalogue"
+        )
 
 
 def odds_command(
@@ -66,13 +80,7 @@ def odds_command(
     from reporting.config.pay_overrides import apply_pay_overrides
     from reporting.engine.theory import game_odds
 
-    if game is None and decks is None:
-        raise InputError("odds needs --game ID or --decks N (see --help)")
-    if game is None and config is not None:  # it was not read, a file of no name included
-        raise InputError(
-            f"--config {config}: a configuration's games are counted with --game ID; --decks"
-            " alone counts every bet of the catalogue"
-        )
+    _check_what_to_count(game, decks, config)
     overrides = list(pay or [])
     if perfect_pair is not None:
         if perfect_pair.upper() not in PERFECT_PAIR_VARIANTS:
