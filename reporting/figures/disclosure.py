@@ -29,7 +29,7 @@ from reporting.engine.theory import ShoeOdds, game_odds
 from reporting.errors import InputError, printable
 from reporting.figures.regulators import configuration_warnings, update_day
 from reporting.figures.statistics import CONFIDENCE_LABEL, Z_BOUND
-from reporting.records import Doubt, Month
+from reporting.records import MONTHS_HANDLED, Doubt, Month
 
 if TYPE_CHECKING:
     import sqlite3
@@ -50,8 +50,19 @@ def reference_month(as_of: date, update_day: int = DEFAULT_UPDATE_DAY) -> Month:
     ['2026-09', '2026-10']
     >>> [str(reference_month(day)) for day in (date(2027, 1, 4), date(2027, 2, 5))]
     ['2026-11', '2027-01']
+
+    A date whose month is before the first month handled (the first days of 1980) is
+    refused: no store holds such a month's rounds, and the page would publish its figure.
     """
-    return Month.of(as_of).shifted(-1 if as_of.day >= update_day else -2)
+    month = Month.of(as_of).shifted(-1 if as_of.day >= update_day else -2)
+    first, last = MONTHS_HANDLED
+    if month < first:
+        raise InputError(
+            f"a page dated {as_of.isoformat()} shows the figure of {month}, before the months"
+            f" this tool handles ({first} to {last}): date it {updated_on(first, update_day)}"
+            " or later"
+        )
+    return month
 
 
 def updated_on(month: tuple[int, int], update_day: int = DEFAULT_UPDATE_DAY) -> date:

@@ -909,3 +909,17 @@ def test_an_empty_list_of_languages_is_refused_as_an_empty_list_of_formats_is(tm
             f"baccarat-report: {option} '': expected a comma-separated"
         )
     assert not (tmp_path / "out").exists()
+
+
+def test_a_page_dated_before_its_first_figure_is_refused(tmp_path):
+    """`--as-of 1980-01-01` was taken, and the page published the figure of 1979-11, a month
+    no store can hold (`disclose` and the monthly job reckon the month the same way:
+    figures.disclosure.reference_month)."""
+    argv = ["rules", "--game", "live-baccarat-it", "--as-of", "1980-01-01", "--out", "out"]
+    process = run_main(*argv, cwd=tmp_path)
+    assert process.returncode == 2, process.stderr
+    assert process.stderr.splitlines()[-1] == (
+        "baccarat-report: a page dated 1980-01-01 shows the figure of 1979-11, before the"
+        " months this tool handles (1980-01 to 2099-12): date it 1980-02-05 or later"
+    )
+    assert not (tmp_path / "out").exists()
