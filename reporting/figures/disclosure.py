@@ -52,15 +52,16 @@ def reference_month(as_of: date, update_day: int = DEFAULT_UPDATE_DAY) -> Month:
     ['2026-11', '2027-01']
 
     A date whose month is before the first month handled (the first days of 1980) is
-    refused: no store holds such a month's rounds, and the page would publish its figure.
+    refused, as ``--as-of`` gives it: no store holds such a month's rounds, and a page, a
+    disclosure or the monthly job would publish its figure.
     """
     month = Month.of(as_of).shifted(-1 if as_of.day >= update_day else -2)
-    first, last = MONTHS_HANDLED
+    first = MONTHS_HANDLED[0]
     if month < first:
         raise InputError(
-            f"a page dated {as_of.isoformat()} shows the figure of {month}, before the months"
-            f" this tool handles ({first} to {last}): date it {updated_on(first, update_day)}"
-            " or later"
+            f"--as-of {as_of.isoformat()}: the month it writes, {month}, is before {first}, the"
+            f" first month this tool handles; pass --as-of {updated_on(first, update_day)} or"
+            " later"
         )
     return month
 

@@ -10,7 +10,7 @@ from reporting.engine.games import GameSpec
 from reporting.errors import InputError
 from reporting.figures.disclosure import DEFAULT_UPDATE_DAY, reference_month, updated_on
 from reporting.figures.regulators import update_day
-from reporting.records import MONTHS_HANDLED, Month
+from reporting.records import Month
 
 __all__ = ["as_of_choices", "as_of_writing", "games_by_month"]
 
@@ -19,14 +19,7 @@ def games_by_month(config: OperatorConfig, as_of: dict[str, date]) -> dict[str, 
     """The games by the reference month of their page date: one month, or an input error."""
     months: dict[str, list[GameSpec]] = {}
     for game in config.games.values():
-        month = reference_month(as_of[game.id], update_day(game))
-        if month < MONTHS_HANDLED[0]:
-            first = updated_on(MONTHS_HANDLED[0], update_day(game))
-            raise InputError(
-                f"--as-of {as_of[game.id].isoformat()}: the month it writes, {month}, is before"
-                f" {MONTHS_HANDLED[0]}, the first month this tool handles; pass"
-                f" --as-of {first.isoformat()} or later"
-            )
+        month = reference_month(as_of[game.id], update_day(game))  # (refuses one before 1980)
         months.setdefault(str(month), []).append(game)
     if len(months) > 1:
         # A month's folder is rebuilt whole: a run that wrote only some of its games would

@@ -919,7 +919,7 @@ def test_a_page_dated_before_its_first_figure_is_refused(tmp_path):
     process = run_main(*argv, cwd=tmp_path)
     assert process.returncode == 2, process.stderr
     assert process.stderr.splitlines()[-1] == (
-        "baccarat-report: a page dated 1980-01-01 shows the figure of 1979-11, before the"
-        " months this tool handles (1980-01 to 2099-12): date it 1980-02-05 or later"
+        "baccarat-report: --as-of 1980-01-01: the month it writes, 1979-11, is before 1980-01,"
+        " the first month this tool handles; pass --as-of 1980-02-05 or later"
     )
     assert not (tmp_path / "out").exists()
