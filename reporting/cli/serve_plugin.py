@@ -30,6 +30,7 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup
 
 from reporting.config.languages import language
+from reporting.config.values import SQLITE_MAX_INTEGER
 from reporting.presentation.i18n import Formatter
 from reporting.store.damage import CHANGED_OUTSIDE
 from reporting.store.faults import database_fault
@@ -148,7 +149,7 @@ def _request_error(
             400,
             "Bad request",
             f"the address's {numbers} cannot be read: a number past SQLite's integers (at most"
-            f" {_LARGEST_INTEGER:,} either way)",
+            f" {SQLITE_MAX_INTEGER:,} either way)",
             {},
         )
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
@@ -190,9 +191,8 @@ def _own_parameters(request: Any) -> str:
     return shown if len(shown) <= 200 else shown[:199] + "…"
 
 
-#: The largest integer SQLite stores (64 bits, signed), and a whole number longer than it may
-#: be (19 digits or more, as a filter's value is written).
-_LARGEST_INTEGER = 2**63 - 1
+#: A whole number that may be past SQLite's integers (19 digits or more, as a filter's value
+#: is written).
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{19,}")
 
 
@@ -205,7 +205,7 @@ def _past_integers(request: Any) -> str:
         f"{key}={value[:40]}"
         for key in args
         for value in args.getlist(key)
-        if _WHOLE_NUMBER.fullmatch(value) and abs(int(value[:400])) > _LARGEST_INTEGER
+        if _WHOLE_NUMBER.fullmatch(value) and abs(int(value[:400])) > SQLITE_MAX_INTEGER
     ]
     shown = ", ".join(pairs)
     return shown if len(shown) <= 200 else shown[:199] + "…"
