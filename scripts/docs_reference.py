@@ -304,6 +304,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                     "SQLITE_HEAP_BYTES",
                     "MAX_RESULT_BYTES",
                     "MAX_REQUESTS",
+                    "MAX_RETURNED_ROWS",
                     "MAX_CSV_MB",
                 ),
             ),

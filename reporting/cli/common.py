@@ -13,7 +13,7 @@ import codecs
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -91,12 +91,16 @@ def log_where_from(ctx: typer.Context, param: typer.CallbackParam, value: Any) -
     return value
 
 
-def keep_apart(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) -> None:
+def keep_apart(
+    outputs: Mapping[str, Path | None] | Iterable[tuple[str, Path | None]],
+    inputs: dict[str, Path | None],
+) -> None:
     """Refuse, in one line and before any work, an output file that is one of the run's
     inputs (``--db`` with its -wal, -shm and lock files, ``--config``, a round log), another
     output, or the file ``--log-file`` appends to; and a log file that is one of the inputs.
     Each would be replaced, or appended to, without a word: ``--workbook store.sqlite``
-    turned the store into a workbook."""
+    turned the store into a workbook. ``outputs``: each file written by what names it (an
+    option, or the files an option's folder gets, several under one name)."""
     from reporting.cli.logs import drop_log_file, log_file_path
     from reporting.files import refuse_unless_replaceable, same_file
 
@@ -106,7 +110,8 @@ def keep_apart(outputs: dict[str, Path | None], inputs: dict[str, Path | None]) 
             for at in {str(path), os.path.realpath(path)}:
                 named += [(f"--db's {s.strip('-.')} file", Path(f"{at}{s}")) for s in _BESIDE_DB]
     log = log_file_path()
-    written = [(option, path) for option, path in outputs.items() if path is not None]
+    pairs = outputs.items() if isinstance(outputs, Mapping) else outputs
+    written = [(option, path) for option, path in pairs if path is not None]
     for option, path in written:  # a FIFO or device there would be taken away
         refuse_unless_replaceable(path, option)
     for index, (option, path) in enumerate(written):

@@ -3,6 +3,7 @@ its comments) and the sample logo it names beside it, never over an existing fil
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -12,19 +13,30 @@ from reporting.errors import InputError
 
 
 def init_command(
-    path: Annotated[
-        Path,
+    written: Annotated[
+        str,
         typer.Argument(
             metavar="PATH", help="Where to write it. Default: operator.toml in the working folder."
         ),
-    ] = Path("operator.toml"),
+    ] = "operator.toml",
 ) -> None:
     """Write a starter configuration (the sample's games, with comments) to edit."""
     from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 
     text = STARTER_PATH.read_bytes()
-    if path.is_dir():  # or a link to one: "x" would call it a file that exists
-        raise InputError(f"{path}: is a folder; name a file such as {path / 'operator.toml'}")
+    if not written:
+        raise InputError("PATH is empty: name a file such as operator.toml")
+    path = Path(written)  # which drops a closing "/": the folder it names is read from the text
+    if path.is_dir() or written.endswith(("/", os.sep)):  # a link to a folder too
+        raise InputError(
+            f"{written}: {'is a folder' if path.is_dir() else 'names a folder, and there is none'};"
+            f" name a file such as {path / 'operator.toml'}"
+        )
+    if not path.parent.is_dir():
+        raise InputError(
+            f"{written}: there is no folder {path.parent}; make it first, or name a file in a"
+            " folder that exists"
+        )
     try:
         # "x": created here or refused; an existing file, or a link (even a dangling one),
         # is never written through.

@@ -81,13 +81,14 @@ def odds_command(
     from reporting.engine.theory import game_odds
 
     _check_what_to_count(game, decks, config)
-    overrides = list(pay or [])
+    overrides, options = list(pay or []), {}
     if perfect_pair is not None:
         if perfect_pair.upper() not in PERFECT_PAIR_VARIANTS:
             raise InputError(
                 f"--perfect-pair {perfect_pair!r}: expected {' or '.join(PERFECT_PAIR_VARIANTS)}"
             )
         overrides.append(f"perfect_pair={perfect_pair.upper()}")
+        options[overrides[-1]] = f"--perfect-pair {perfect_pair}"
     title: str
     if game is not None:
         spec = load_operator_config(config).game(game)
@@ -97,7 +98,7 @@ def odds_command(
                 f"--perfect-pair {perfect_pair}: {spec.id} offers no perfect pair bet (its"
                 f" bets: {', '.join(offered)})"
             )
-        table = apply_pay_overrides(spec.pay_table, overrides)
+        table = apply_pay_overrides(spec.pay_table, overrides, options)
         result = game_odds(spec, decks=decks, table=table)
         title = f"{spec.name} ({spec.id}), {result.decks} decks"
         if "perfect_pair" in offered:

@@ -24,7 +24,13 @@ from typing import Any
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
-__all__ = ["PlainValues", "PlainValuesCommand", "PlainValuesGroup", "read_plainly"]
+__all__ = [
+    "PlainValues",
+    "PlainValuesCommand",
+    "PlainValuesGroup",
+    "read_plainly",
+    "refuse_what_click_takes",
+]
 
 #: A whole number as typer's coercion reads it, written in digits without a leading zero.
 _DIGITS = re.compile(r"0|[1-9][0-9]*")
@@ -108,9 +114,54 @@ class _ReadsPlainly:
     a group)."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
-        """typer's parsing, each option read by :class:`PlainValues`."""
+        """typer's parsing, each option read by :class:`PlainValues`, after
+        :func:`refuse_what_click_takes`."""
         read_plainly(self.get_params(ctx))  # type: ignore[attr-defined]
+        if not ctx.resilient_parsing:
+            refuse_what_click_takes(self.make_parser(ctx), args)  # type: ignore[attr-defined]
         return super().parse_args(ctx, args)  # type: ignore[misc]
+
+
+def refuse_what_click_takes(parser: Any, args: list[str]) -> None:
+    """Refuse what click's parsing takes without a word: an option of one value given twice
+    (it keeps the last: ``--game a --game b`` ran b alone), and an empty path (read as the
+    working folder: ``--out ''`` wrote the month's reports there, ``ingest ''`` read it as an
+    inbox; ``--db ''`` was "a directory"). A mistake of another kind is left to the parsing
+    that follows, which says it."""
+    try:
+        values, _, order = parser.parse_args(args=list(args))
+    except UsageError:
+        return
+    seen: set[int] = set()
+    for param in order:
+        name = param.opts[0] if param.param_type_name == "option" else param.metavar or param.name
+        if _takes_a_path(param) and "" in _given(values.get(param.name)):
+            raise UsageError(f"{name} is empty: {_path_wanted(param)}", parser.ctx)
+        if param.param_type_name != "option" or param.multiple or param.count or param.is_flag:
+            continue
+        if id(param) in seen:
+            raise UsageError(f"{name} is given more than once: give it once", parser.ctx)
+        seen.add(id(param))
+
+
+def _takes_a_path(param: Any) -> bool:
+    """Whether typer reads ``param``'s values as paths."""
+    descriptor = getattr(param, "type_descriptor", None)
+    annotation = getattr(descriptor, "annotation", None)
+    return annotation is Path or annotation == list[Path]
+
+
+def _given(value: Any) -> tuple[Any, ...]:
+    """The values given to a parameter, one or several."""
+    return tuple(value) if isinstance(value, list | tuple) else (value,)
+
+
+def _path_wanted(param: Any) -> str:
+    """What a path parameter names: "name a file", "name a folder", or either."""
+    info = param.type_descriptor.parameter_info
+    if info.file_okay and info.dir_okay:
+        return "name a file or a folder"
+    return "name a file" if info.file_okay else "name a folder"
 
 
 class PlainValuesCommand(_ReadsPlainly, typer.core.TyperCommand):

@@ -185,12 +185,29 @@ def _write_sheets(
     finally:
         if connection is not None:
             connection.close()
+    _keep_the_log_apart(pages)
     make_folder(out, "--out")  # once every sheet is rendered: a run refused makes none
     documents = write_documents(pages)
     if not as_json:
         for document in documents:
             typer.echo(f"wrote {document.path}")
     return [_file_entry(document, days[document.game_id]) for document in documents], warnings
+
+
+def _keep_the_log_apart(pages: list[RenderedPage]) -> None:
+    """Refuse a ``--log-file`` that is a sheet this run writes: the sheet replaced it, and
+    the run's lines with it."""
+    from reporting.cli.logs import drop_log_file, log_file_path
+    from reporting.files import same_file
+
+    log = log_file_path()
+    for page in pages if log is not None else ():
+        if same_file(page.path, log):
+            drop_log_file()
+            raise InputError(
+                f"--log-file {log} is the file of the sheet {page.path}, which would replace"
+                " it: keep the log file elsewhere"
+            )
 
 
 def _connect(db: Path | None, wait: float) -> sqlite3.Connection | None:

@@ -153,9 +153,9 @@ def _check_options(
     kinds: bool,
 ) -> None:
     """A bad month or format, fault ``kinds`` without ``faults``, an ``--out`` that is the
-    configuration, or one already there (unless ``force``), fails before the configuration
-    is read."""
-    from reporting.sample import parse_month
+    configuration, a file of the sample that is ``--log-file``, or one already there (unless
+    ``force``), fails before the configuration is read."""
+    from reporting.sample import log_files, parse_month
 
     parse_month(month)
     if fmt is not None and fmt not in FORMATS:
@@ -163,6 +163,8 @@ def _check_options(
     if kinds and not faults:
         raise InputError("--fault-kind picks the kinds of --faults N: give --faults too")
     keep_apart({"--out": out}, {"--config": config})
+    files = [path for path in log_files(out, fmt, faults=faults > 0) if path != out]
+    keep_apart([("the sample's", path) for path in files], {})  # and --log-file
     if not force:
         _refuse_taken(out, fmt, faults)
 

@@ -34,9 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["SETTINGS", "address_of", "datasette_app", "serve_command"]
 
 LOOPBACK = "127.0.0.1"
-#: Datasette's settings: a slow query is stopped, the file is not offered for download.
-#: (The time limit's value and the other bounds of a query: :mod:`reporting.store.query_bounds`.)
-SETTINGS = {"max_returned_rows": 2000, "allow_download": False}
+#: Datasette's settings: the file is not offered for download. (A query's bounds, its time
+#: and rows among them: :mod:`reporting.store.query_bounds`.)
+SETTINGS = {"allow_download": False}
 
 #: What to do when the address cannot be listened on, by the error's number.
 _CANNOT_LISTEN = {
@@ -57,7 +57,7 @@ def datasette_app(path: Path, wait: float = DEFAULT_DB_WAIT) -> Any:
 
     from reporting.cli import serve_plugin
     from reporting.store.browse import browse_metadata
-    from reporting.store.query_bounds import MAX_CSV_MB, TIME_LIMIT_MS
+    from reporting.store.query_bounds import MAX_CSV_MB, MAX_RETURNED_ROWS, TIME_LIMIT_MS
     from reporting.store.schema import IMMUTABLE, connect, read_only_query
 
     connect(path, create=False, wait=wait, read_only=True).close()
@@ -66,7 +66,12 @@ def datasette_app(path: Path, wait: float = DEFAULT_DB_WAIT) -> Any:
     datasette = Datasette(
         files=[],
         metadata=browse_metadata(path.stem),
-        settings={**SETTINGS, "sql_time_limit_ms": TIME_LIMIT_MS, "max_csv_mb": MAX_CSV_MB},
+        settings={
+            **SETTINGS,
+            "sql_time_limit_ms": TIME_LIMIT_MS,
+            "max_csv_mb": MAX_CSV_MB,
+            "max_returned_rows": MAX_RETURNED_ROWS,
+        },
     )
     # On a read-only file system, read as SQLite would read it there (connect's choice).
     immutable = read_only_query(path) == IMMUTABLE
@@ -82,6 +87,7 @@ def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
 
     from datasette.database import Database
 
+    from reporting.cli.serve_plugin import refuse_a_cut_csv
     from reporting.store.schema import IMMUTABLE, READ_ONLY, sqlite_uri
 
     class StoreDatabase(Database):
@@ -92,6 +98,15 @@ def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
             connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
             self._all_file_connections.append(connection)
             return connection
+
+        async def execute(self, sql: str, params: Any = None, **options: Any) -> Any:
+            """Datasette's, without the line it prints for a query SQLite refused ("ERROR:
+            conn=<sqlite3.Connection object at 0x...>, sql = ..."; the error is the page's);
+            the CSV of a query cut at its most rows refused (:func:`refuse_a_cut_csv`)."""
+            options["log_sql_errors"] = False
+            results = await super().execute(sql, params, **options)
+            refuse_a_cut_csv(results.truncated)
+            return results
 
     return StoreDatabase(datasette, str(path), is_mutable=not immutable)
 

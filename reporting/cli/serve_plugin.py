@@ -20,8 +20,10 @@ import asyncio
 import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Generator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from datasette import hookimpl
 from datasette.utils import tilde_encode
@@ -36,6 +38,7 @@ from reporting.store.damage import CHANGED_OUTSIDE
 from reporting.store.faults import database_fault
 from reporting.store.query_bounds import (
     MAX_REQUESTS,
+    MAX_RETURNED_ROWS,
     MAX_VALUE_BYTES,
     SQLITE_HEAP_BYTES,
     bound_connection,
@@ -91,11 +94,55 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
                 )
             else:
                 async with turns:
-                    await app(scope, receive, send)
+                    wanted = _CSV.set(_asks_for_csv(scope))
+                    try:
+                        await app(_whole_table_csv(scope), receive, send)
+                    finally:
+                        _CSV.reset(wanted)
 
         return read_only
 
     return wrap
+
+
+#: Whether the request being answered asks for CSV (set by :func:`asgi_wrapper`).
+_CSV: ContextVar[bool] = ContextVar("csv", default=False)
+
+
+def _asks_for_csv(scope: dict) -> bool:
+    """Whether a request asks for CSV: ``/store.csv?sql=...``, ``/store/bets.csv``, or
+    ``_format=csv``."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return scope.get("path", "").endswith(".csv") or "csv" in query.get("_format", [])
+
+
+#: A table's or a view's page of CSV: ``/store/bets.csv``.
+_TABLE_CSV = re.compile(r"/[^/]+/[^/]+\.csv")
+
+
+def _whole_table_csv(scope: dict) -> dict:
+    """A table's or a view's CSV read whole, page by page (``_stream=on``): Datasette's own
+    download link asks for one page of 2,000 rows (``_size=max``) unless "stream all rows" is
+    ticked, and the file ended there without a mark. ``_next`` asks for a page, and keeps it."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    if not _TABLE_CSV.fullmatch(scope.get("path", "")) or {"_stream", "_next"} & set(query):
+        return scope
+    said = scope.get("query_string", b"")
+    return {**scope, "query_string": (said + b"&" if said else b"") + b"_stream=on"}
+
+
+def refuse_a_cut_csv(truncated: bool) -> None:
+    """Refuse the CSV of a query whose rows Datasette cut at its most
+    (``max_returned_rows``): the file ended there without a mark, and whoever downloaded it
+    took it for the whole answer. A table's CSV is read whole (:func:`_whole_table_csv`)."""
+    if truncated and _CSV.get():
+        raise DatasetteError(
+            f"the query returns more than {MAX_RETURNED_ROWS:,} rows, the most a query's CSV holds:"
+            " narrow it (WHERE), or take it in parts (LIMIT and OFFSET); a table's or a view's"
+            " CSV holds every row",
+            title="Too many rows for a query's CSV",
+            status=400,
+        )
 
 
 @hookimpl(wrapper=True)

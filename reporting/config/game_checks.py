@@ -15,7 +15,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from reporting.config.keys import PAY_TABLE_OWN_KEYS
+from reporting.config.bets import default_pays
+from reporting.config.keys import PAY_FLAGS, PAY_TABLE_OWN_KEYS
 from reporting.config.lines import KeyLines
 from reporting.config.pay_tables import margin_key, written_as
 from reporting.config.regulators import currency_problem, load_regulators, regulator_of_country
@@ -123,6 +124,28 @@ def _check_pay_table(
             (*path, "pay_table"),
             f"no pay table {name!r} (known: {known}){suggestion(name, tables)}",
         )
+
+
+def _check_pay_flags(
+    values: dict[str, Any], tables: dict[str, Any], path: tuple[str, ...], problems: Problems
+) -> None:
+    """A pay flag the game sets and its follower's pay in the game's own ``pay`` say the same:
+    ``perfect_pair = "A"`` beside ``pay = { perfect_pair_both = "100" }`` paid both hands as
+    one, and the 100 written was dropped without a word."""
+    own, table = values["pay"], tables.get(values["pay_table"])
+    if not isinstance(own, dict) or not isinstance(table, dict):
+        return
+    for name, flag in PAY_FLAGS.items():
+        value = values[name]
+        if value in (None, MISSING) or flag.follower not in own:
+            continue
+        leader = (table | own).get(flag.leader, default_pays()[flag.leader])
+        said = flag.says_otherwise(leader, own[flag.follower], value)
+        if said is not None:
+            problems.add(
+                (*path, "pay", flag.follower),
+                f'{name} = "{value}" {said}: remove one of the two',
+            )
 
 
 #: Files of the time zone database that are no civil zone: a name of the operator's machine's
@@ -426,8 +449,6 @@ def pays_of_bets_offered(
     the game offers: one no bet of it reads was taken and dropped without a word (``super_6
     = "15"`` on an EZ table, which pays Super 6 nowhere), and the operator believed it set.
     A named pay table may hold other games' pays; the game's own changes may not."""
-    from reporting.config.keys import PAY_FLAGS
-
     read = set(game.pay_table.keys())  # every pay key of the bets offered (PayTable.of)
     own = values["pay"] if isinstance(values["pay"], dict) else {}
     given = [
@@ -458,6 +479,7 @@ GAME_CHECKS = (
     _check_limits,
     _check_exclusive_bets,
     _check_pay_table,
+    _check_pay_flags,
     _check_timezone,
     _check_currency,
     _check_regulator_market,

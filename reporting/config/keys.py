@@ -24,6 +24,7 @@ from reporting.config.bets import (
     ROW_KEYS,
     catalogue_bets,
     default_pays,
+    parse_pay,
 )
 from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
@@ -49,7 +50,7 @@ from reporting.config.values import (
 from reporting.engine.bets import BetGroup
 from reporting.engine.facts import FACTS
 from reporting.engine.games import MIN_CUT_CARD_DEPTH, cut_card_depths
-from reporting.engine.money import RoundingPolicy
+from reporting.engine.money import RoundingPolicy, exact_decimal
 
 __all__ = [
     "CATALOGUE_PATH",
@@ -286,12 +287,33 @@ class PayFlag(Key):
             merged[self.follower] = changes[self.leader]
 
     def choose(self, pays: dict[str, object], value: str) -> None:
-        """A game's flag set to ``value`` on its table of pays: the follower pays as the leader
-        (the bet's declared pay if the table does not change it), or ``untied_pays``."""
+        """A game's flag set to ``value`` on its table of pays (as written: odds as text): the
+        follower pays as the leader (the bet's declared pay if the table does not change it);
+        untied, the follower's own pay where the table gives it one, else ``untied_pays``."""
+        leader = pays.get(self.leader, default_pays()[self.leader])
         if value == self.tied:
-            pays[self.follower] = pays.get(self.leader, default_pays()[self.leader])
-        else:
+            pays[self.follower] = leader
+        elif self.follower not in pays or _pay(pays[self.follower]) == _pay(leader):
             pays[self.follower] = self.untied_pays
+
+    def says_otherwise(self, leader: object, follower: object, value: str) -> str | None:
+        """What a follower's pay written beside the flag's ``value`` says against it (None: it
+        agrees): tied, a pay other than the leader's; untied, the leader's own.
+
+        >>> flag = PAY_FLAGS["perfect_pair"]
+        >>> flag.says_otherwise(Fraction(25), Fraction(100), "A")
+        'pays perfect_pair_both as perfect_pair_one (25), not 100'
+        >>> flag.says_otherwise(Fraction(25), "25", "B"), flag.says_otherwise(25, "150", "B")
+        ('pays perfect_pair_both otherwise than perfect_pair_one, not as it (25)', None)
+        """
+        leader, follower = _pay(leader), _pay(follower)
+        if (follower == leader) == (value == self.tied):
+            return None
+        if value == self.tied:
+            return (
+                f"pays {self.follower} as {self.leader} ({_shown(leader)}), not {_shown(follower)}"
+            )
+        return f"pays {self.follower} otherwise than {self.leader}, not as it ({_shown(follower)})"
 
     def override(self, pays: Mapping[str, object], changes: dict[str, object], value: str) -> None:
         """``--pay KEY=VALUE`` on a game's table (``pays``), unless ``changes`` sets the follower:
@@ -302,6 +324,19 @@ class PayFlag(Key):
             changes[self.follower] = changes.get(self.leader, pays.get(self.leader))
         elif self.value_of(pays) == self.tied:
             changes[self.follower] = self.untied_pays
+
+
+def _pay(value: object) -> object:
+    """A pay as written in a table (odds as text, "push", "lose") or as read, as read."""
+    return parse_pay(value) if isinstance(value, str) else value
+
+
+def _shown(pay: object) -> str:
+    """A pay in a message: odds as ``odds --game`` gives them ("0.95"), else its result."""
+    if isinstance(pay, Fraction | int):
+        decimal = exact_decimal(Fraction(pay))
+        return str(pay if decimal is None else decimal)
+    return str(getattr(pay, "value", pay))
 
 
 #: What variant B of the perfect pair pays for both hands (the catalogue's perfect_pair_b).

@@ -147,6 +147,11 @@ def export_parquet(
     folder = Path(folder).absolute()
     if folder.parent == folder:
         raise InputError(f"{folder}: name a folder for the copy, not the file system's root")
+    # What refuses the export is looked at before a folder or the lock file is made: a
+    # refused export leaves nothing behind. Each is read-only and looked at again under the
+    # lock (no state an export of ours leaves, killed or not, is refused by them).
+    _check_rounds(connection, folder, month)
+    _check_target(folder)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:

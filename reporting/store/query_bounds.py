@@ -28,6 +28,7 @@ from reporting.ingest.limits import RAW_TEXT_LIMIT
 
 __all__ = [
     "MAX_CSV_MB",
+    "MAX_RETURNED_ROWS",
     "MAX_LIKE_PATTERN_BYTES",
     "MAX_REQUESTS",
     "MAX_RESULT_BYTES",
@@ -80,6 +81,12 @@ MAX_RESULT_BYTES = 8 * 1024 * 1024
 #: to 1.4 GB four at a time (1.0 GB for 40 clients, 0.7 GB for 10). A person browsing (a
 #: page and its few queries) waits only behind other clients' answers being sent.
 MAX_REQUESTS = 4
+
+#: Rows of a query's answer (Datasette's ``max_returned_rows``): a page of a table shows
+#: fewer and links to the next; a query written in the SQL box stops there, said on its page
+#: and in its JSON (``truncated``), and its CSV is refused rather than cut there without a
+#: mark. A table's or a view's CSV is read page by page and holds every row.
+MAX_RETURNED_ROWS = 2000
 
 #: Megabytes of one CSV download (Datasette's ``max_csv_mb``, its default): a table streamed
 #: whole (``?_stream=on``) ends past it with Datasette's last line "CSV contains more than

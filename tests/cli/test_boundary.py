@@ -579,9 +579,20 @@ def test_the_largest_stake_at_the_highest_odds_is_a_finding_sqlite_stores(tmp_pa
             ("sample", "--month", "2026-10", "--out", "operator.toml"),
             "--out operator.toml is the file of --config, which it would replace",
         ),
+        (
+            ("--log-file", "live-baccarat-it.en.html", "rules", "--out", ".", "--game",
+             "live-baccarat-it", "--lang", "en", "--format", "html"),
+            "live-baccarat-it.en.html is the file of the sheet live-baccarat-it.en.html, which"
+            " would replace it",
+        ),
+        (
+            ("--log-file", "csv/bets.csv", "sample", "--month", "2026-10", "--format", "csv",
+             "--out", "csv"),
+            "the sample's csv/bets.csv is the file of --log-file, which it would replace",
+        ),
     ],
     ids=["workbook-db", "findings-wal", "workbook-config", "log-config", "log-db", "log-input",
-         "sample-config"],
+         "sample-config", "log-sheet", "log-sample"],
 )  # fmt: skip
 def test_an_output_or_log_file_that_is_one_of_the_inputs_is_refused_untouched(
     tmp_path, make_round, write_jsonl, argv, words

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from reporting.cli import app
 from reporting.config.loader import load_config
+from reporting.errors import InputError
 
 runner = CliRunner()
 SAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
@@ -53,9 +54,27 @@ def test_init_given_a_folder_says_it_is_a_folder_and_names_a_file_in_it(tmp_path
 
 
 def test_init_into_a_missing_folder_is_one_clear_error(tmp_path):
-    result = runner.invoke(app, ["init", str(tmp_path / "no" / "such" / "operator.toml")])
-    assert result.exit_code != 0
-    assert "cannot be written" in str(result.exception)
+    missing = tmp_path / "no" / "such"
+    result = runner.invoke(app, ["init", str(missing / "operator.toml")])
+    assert isinstance(result.exception, InputError)  # exit code 2, by the launcher
+    assert str(result.exception) == (
+        f"{missing / 'operator.toml'}: there is no folder {missing}; make it first, or name a"
+        " file in a folder that exists"
+    )
+
+
+def test_init_given_a_folder_that_is_not_there_writes_no_file_of_its_name(tmp_path):
+    """``init newdir/`` wrote a file named ``newdir``: the closing "/" was dropped."""
+    result = runner.invoke(app, ["init", f"{tmp_path / 'newdir'}/"])
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == (
+        f"{tmp_path / 'newdir'}/: names a folder, and there is none; name a file such as"
+        f" {tmp_path / 'newdir' / 'operator.toml'}"
+    )
+    assert list(tmp_path.iterdir()) == []
+    result = runner.invoke(app, ["init", ""])
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == "PATH is empty: name a file such as operator.toml"
 
 
 def test_a_fresh_starter_file_says_how_to_settle_its_one_warning(tmp_path, monkeypatch):

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import typer
 from typer._coercion import build_runtime_param
+from typer.testing import CliRunner
 
 from reporting.cli import app
 from reporting.cli.parsing import NOT_PLAIN, PlainValues, plain_value
@@ -73,3 +74,77 @@ def test_odds_options_are_read_plainly_when_valid():
             assert read is not NOT_PLAIN, param.name
     decks = next(param for param in command.params if param.name == "decks")
     assert plain_value("9", decks.type_descriptor, decks, ctx) is NOT_PLAIN  # typer says why
+
+
+def _single_value_options() -> list[tuple[typer.core.TyperCommand, typer.core.TyperOption]]:
+    """Every option of one value (not a flag, not a count, not given several times)."""
+    return [
+        (command, param)
+        for command, param in options()
+        if param.param_type_name == "option"
+        and not (param.multiple or param.count or param.is_flag)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "param"),
+    _single_value_options(),
+    ids=lambda x: getattr(x, "name", None) or "root",
+)
+def test_an_option_of_one_value_given_twice_is_refused_in_one_line(command, param):
+    """click keeps the last value: ``--game a --game b`` ran b alone, without a word."""
+    twice = [param.opts[0], "x", param.opts[-1], "y"]
+    root = isinstance(command, typer.core.TyperGroup)
+    args = [*twice, "odds", "--decks", "1"] if root else [command.name, *twice]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert f"{param.opts[0]} is given more than once: give it once" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_options_that_take_several_values_or_none_may_be_repeated():
+    result = CliRunner().invoke(
+        app,
+        [
+            "-v",
+            "-v",
+            "odds",
+            "--decks",
+            "1",
+            "--pay",
+            "tie=9",
+            "--pay",
+            "tie=9",
+            "--json",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+
+
+def _path_params() -> list[tuple[typer.core.TyperCommand, typer.core.TyperOption]]:
+    return [
+        (command, param)
+        for command, param in options()
+        if param.type_descriptor.annotation in (Path, list[Path])
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "param"), _path_params(), ids=lambda x: getattr(x, "name", None) or "root"
+)
+def test_an_empty_path_is_refused_in_one_line_not_read_as_the_working_folder(
+    command, param, tmp_path, monkeypatch
+):
+    """``--out ''`` wrote the month's pages into the working folder, ``ingest ''`` read it as
+    an inbox, and ``--db ''`` was "a directory"."""
+    monkeypatch.chdir(tmp_path)
+    given = [param.opts[0], ""] if param.param_type_name == "option" else [""]
+    root = isinstance(command, typer.core.TyperGroup)
+    args = [*given, "odds", "--decks", "1"] if root else [command.name, *given]
+    result = CliRunner().invoke(app, args)
+    name = param.opts[0] if param.param_type_name == "option" else param.metavar
+    assert result.exit_code == 2, result.output
+    assert f"baccarat-report: {name} is empty: name a " in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

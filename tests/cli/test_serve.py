@@ -361,11 +361,12 @@ def test_a_query_past_its_bounds_is_stopped_within_twice_its_time_limit_under_1_
     from reporting.store.query_bounds import (
         MAX_LIKE_PATTERN_BYTES,
         MAX_RESULT_BYTES,
+        MAX_RETURNED_ROWS,
         MAX_VALUE_BYTES,
         TIME_LIMIT_MS,
     )
 
-    max_rows = serve.SETTINGS["max_returned_rows"]
+    max_rows = MAX_RETURNED_ROWS
 
     def rows_of(count: int, value: str) -> str:
         return (
@@ -698,3 +699,68 @@ def test_a_damaged_page_of_the_store_is_said_on_its_page_without_a_traceback(
     )
     printed = capfd.readouterr()
     assert "Traceback" not in printed.out + printed.err
+
+
+def test_a_query_s_csv_cut_at_its_most_rows_is_refused_not_cut_without_a_mark(app_of, tmp_path):
+    """A query's CSV of more rows than a query returns ended at 2,000 rows, with nothing to
+    say that rows were left out."""
+    import html
+    from urllib.parse import quote
+
+    from reporting.store.query_bounds import MAX_RETURNED_ROWS
+
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+
+    def rows(count: int) -> str:
+        return quote(
+            f"with recursive r(i) as (select 1 union all select i + 1 from r limit {count})"
+            " select i from r"
+        )
+
+    whole = get(app, f"/store.csv?sql={rows(MAX_RETURNED_ROWS)}")
+    assert whole.status_code == 200
+    assert whole.text.split() == ["i", *(str(i) for i in range(1, MAX_RETURNED_ROWS + 1))]
+    for address in (
+        f"/store.csv?sql={rows(MAX_RETURNED_ROWS + 1)}",
+        f"/store.json?sql={rows(MAX_RETURNED_ROWS + 1)}&_format=csv",
+    ):
+        cut = get(app, address)
+        assert cut.status_code == 400, address
+        assert (
+            f"the query returns more than {MAX_RETURNED_ROWS:,} rows, the most a query's CSV holds"
+        ) in html.unescape(cut.text)
+    said = get(app, f"/store.json?sql={rows(MAX_RETURNED_ROWS + 1)}").json()
+    assert said["truncated"] is True and len(said["rows"]) == MAX_RETURNED_ROWS
+
+
+def test_a_query_sqlite_refuses_is_said_on_its_page_and_nothing_printed(app_of, tmp_path, capfd):
+    """Datasette printed "ERROR: conn=<sqlite3.Connection object at 0x...>, sql = ..." on the
+    server's terminal for each such query."""
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+    answer = get(app, "/store.json?sql=select+nope+from+bets")
+    assert answer.status_code == 400 and "no such column: nope" in answer.json()["error"]
+    printed = capfd.readouterr()
+    assert printed.out + printed.err == ""
+
+
+def test_a_table_s_csv_holds_every_row_as_the_download_link_asks_for_it(app_of, tmp_path):
+    """Datasette's download link asks for one page of a table (``_size=max``) unless "stream
+    all rows" is ticked: the file ended at 2,000 rows without a mark."""
+    from reporting.store.query_bounds import MAX_RETURNED_ROWS
+
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    bets = [bet("R-1", f"B-{i:05}") for i in range(MAX_RETURNED_ROWS + 5)]
+    store_records(connection, [round_record("R-1", *bets)], file_name="october.jsonl")
+    connection.close()
+    app = app_of(path)
+    for address in ("/store/bets.csv?_size=max", "/store/bets.csv", "/store/bets.csv?_stream=on"):
+        answer = get(app, address)
+        assert answer.status_code == 200, address
+        assert len(answer.text.splitlines()) == 1 + MAX_RETURNED_ROWS + 5, address
+    page = get(app, "/store/bets.csv?_size=3&_next=R-1,B-00002")
+    assert len(page.text.splitlines()) == 1 + 3  # a page asked for by its token stays a page

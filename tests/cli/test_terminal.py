@@ -518,9 +518,9 @@ def test_quiet_drops_the_monthly_job_s_lines_of_what_it_did(tmp_path):
     (tmp_path / "inbox").mkdir()
     config = tmp_path / "none.toml"
     config.write_text("[games.live-baccarat-gr]\nlanguages = []\n", encoding="utf-8")
-    arguments = ("monthly", "--inbox", "inbox", "--out", "out", "--as-of", "2026-11-05")
+    arguments = ("monthly", "--inbox", "inbox", "--as-of", "2026-11-05")
     environment = {"BACCARAT_REPORT_CONFIG": str(config), "BACCARAT_REPORT_DB": "m.sqlite"}
-    plain = run_with(*arguments, cwd=tmp_path, **environment)
+    plain = run_with(*arguments, "--out", "out", cwd=tmp_path, **environment)
     assert "baccarat-report monthly: verify 2026-10:" in plain.stderr, plain.stderr
     quiet = run_with("-q", *arguments, "--out", "out2", cwd=tmp_path, **environment)
     assert quiet.returncode == plain.returncode

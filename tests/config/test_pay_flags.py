@@ -8,10 +8,14 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 import reporting.config
 from reporting.config.keys import GAME_KEYS, PAY_FLAGS, json_schema
+from reporting.config.loader import ConfigError, load_config
 from reporting.config.pay_overrides import apply_pay_overrides
 from reporting.engine.bets import PayTable
+from reporting.errors import InputError
 
 CONFIG = Path(reporting.config.__file__).parent
 #: Every word that names a flag or a pay key it ties.
@@ -94,3 +98,99 @@ def test_pay_overrides_read_the_flag_rows():
     assert (b.odds("perfect_pair_one"), b.odds("perfect_pair_both")) == (30, 200)
     a = apply_pay_overrides(b, ["perfect_pair=A"])
     assert a.odds("perfect_pair_both") == 30
+
+
+def _game(tmp_path: Path, keys: str, tables: str = "") -> Path:
+    path = tmp_path / "operator.toml"
+    path.write_text(f"{tables}\n[games.live-baccarat-it]\n{keys}\n", encoding="utf-8")
+    return path
+
+
+def _problems(path: Path) -> list[str]:
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    return error.value.problems
+
+
+def test_a_flag_and_the_game_s_own_pay_of_its_follower_saying_otherwise_is_a_problem_there(
+    tmp_path,
+):
+    tied = _game(tmp_path, 'perfect_pair = "A"\npay = { perfect_pair_both = "100" }')
+    assert _problems(tied) == [
+        f'{tied}:4: games.live-baccarat-it.pay.perfect_pair_both: perfect_pair = "A" pays'
+        " perfect_pair_both as perfect_pair_one (25), not 100: remove one of the two"
+    ]
+    untied = _game(
+        tmp_path, 'perfect_pair = "B"\n[games.live-baccarat-it.pay]\nperfect_pair_both = "25"'
+    )
+    assert _problems(untied) == [
+        f'{untied}:5: games.live-baccarat-it.pay.perfect_pair_both: perfect_pair = "B" pays'
+        " perfect_pair_both otherwise than perfect_pair_one, not as it (25): remove one of the"
+        " two"
+    ]
+
+
+def test_untied_the_follower_keeps_the_pay_the_game_or_its_table_gives_it(tmp_path):
+    own = _game(tmp_path, 'perfect_pair = "B"\npay = { perfect_pair_both = "150" }')
+    assert load_config(own).game("live-baccarat-it").pay_table.odds("perfect_pair_both") == 150
+    table = _game(
+        tmp_path,
+        'perfect_pair = "B"\npay_table = "mine"',
+        '[pay_tables.mine]\nperfect_pair_both = "150"',
+    )
+    assert load_config(table).game("live-baccarat-it").pay_table.odds("perfect_pair_both") == 150
+    tied_table = _game(
+        tmp_path,
+        'perfect_pair = "B"\npay_table = "mine"',
+        '[pay_tables.mine]\nperfect_pair_both = "25"',
+    )
+    pays = load_config(tied_table).game("live-baccarat-it").pay_table
+    assert pays.odds("perfect_pair_both") == 200 and pays.perfect_pair_variant == "B"
+    agreeing = _game(tmp_path, 'perfect_pair = "A"\npay = { perfect_pair_both = "25" }')
+    assert load_config(agreeing).game("live-baccarat-it").pay_table.perfect_pair_variant == "A"
+
+
+def _pair_table() -> PayTable:
+    from reporting.config.bets import catalogue_bets
+
+    return PayTable.of([catalogue_bets()["perfect_pair"], catalogue_bets()["tie"]])
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            ["perfect_pair_both=100", "perfect_pair=A"],
+            "--perfect-pair a pays perfect_pair_both as perfect_pair_one (25), not 100 (--pay"
+            " 'perfect_pair_both=100'): give one of the two",
+        ),
+        (
+            ["perfect_pair=B", "perfect_pair_both=25"],
+            "--pay 'perfect_pair=B' pays perfect_pair_both otherwise than perfect_pair_one, not"
+            " as it (25) (--pay 'perfect_pair_both=25'): give one of the two",
+        ),
+        (["tie=8", "tie=9"], "--pay 'tie=8' and --pay 'tie=9': give tie once"),
+        (
+            ["perfect_pair=B", "perfect_pair=A"],
+            "--pay 'perfect_pair=B' and --perfect-pair a: give perfect_pair once",
+        ),
+    ],
+)
+def test_overrides_that_say_otherwise_than_each_other_are_refused(overrides, message):
+    options = {"perfect_pair=A": "--perfect-pair a"}
+    with pytest.raises(InputError) as error:
+        apply_pay_overrides(_pair_table(), overrides, options)
+    assert str(error.value) == message
+
+
+def test_overrides_that_agree_are_taken():
+    table = apply_pay_overrides(
+        _pair_table(), ["tie=9", "tie=9/1", "perfect_pair=B", "perfect_pair_both=150"]
+    )
+    assert (table.odds("tie"), table.odds("perfect_pair_both")) == (9, 150)
+    assert (
+        apply_pay_overrides(_pair_table(), ["perfect_pair=a", "perfect_pair=A"]).odds(
+            "perfect_pair_both"
+        )
+        == 25
+    )

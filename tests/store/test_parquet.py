@@ -409,3 +409,18 @@ def test_a_second_export_into_the_same_folder_waits_then_stops_and_the_copy_stay
 
 def load_config_of_sample():
     return load_config(Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml")
+
+
+def test_a_refused_export_leaves_no_lock_file_and_no_folder_behind(store, tmp_path):
+    """A refused export left ``.NAME.lock`` beside the user's folder, and made the folders of
+    a copy it never wrote."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine", encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(InputError, match="not an export of ours"):
+        export_parquet(store, mine)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    with pytest.raises(NothingToExport):
+        export_parquet(store, tmp_path / "a" / "b" / "copy", month="2026-11")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
