@@ -153,7 +153,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
         MAX_TABLES,
     )
     from reporting.store.faults import DEFAULT_WAIT, WAIT_STEP
-    from reporting.store.query_bounds import MAX_REQUESTS
+    from reporting.store.query_bounds import MAX_REQUESTS, MAX_RETURNED_ROWS
     from reporting.verify import pool
     from reporting.verify.bearing import FILES_NAMED
 
@@ -161,6 +161,7 @@ def quoted_bounds() -> list[tuple[str, str]]:
     socket_room = pool._SOCKET_PATH_MAX - pool._SOCKET_SUFFIX
     reliability, profiles = "operations/reliability.md", "providers/profiles.md"
     return [
+        ("operators/commands.md", f"returns at most {MAX_RETURNED_ROWS:,} rows"),
         (reliability, f"a line of {_mib(limits.MAX_LINE_BYTES)}"),
         (reliability, f"a CSV cell of {limits.MAX_CSV_FIELD_CHARS // 1024} Ki characters"),
         (reliability, f"a CSV cell over {limits.MAX_CSV_FIELD_CHARS:,} characters"),

@@ -24,19 +24,8 @@ def init_command(
     from reporting.config.keys import SCHEMA_PATH, STARTER_LOGO_PATH, STARTER_PATH
 
     text = STARTER_PATH.read_bytes()
-    if not written:
-        raise InputError("PATH is empty: name a file such as operator.toml")
-    path = Path(written)  # which drops a closing "/": the folder it names is read from the text
-    if path.is_dir() or written.endswith(("/", os.sep)):  # a link to a folder too
-        raise InputError(
-            f"{written}: {'is a folder' if path.is_dir() else 'names a folder, and there is none'};"
-            f" name a file such as {path / 'operator.toml'}"
-        )
-    if not path.parent.is_dir():
-        raise InputError(
-            f"{written}: there is no folder {path.parent}; make it first, or name a file in a"
-            " folder that exists"
-        )
+    _refuse_no_file(written)
+    path = Path(written)
     try:
         # "x": created here or refused; an existing file, or a link (even a dangling one),
         # is never written through.
@@ -55,3 +44,35 @@ def init_command(
     typer.echo(f"wrote {path}: a starter configuration to edit")
     typer.echo(f"check it with: baccarat-report check --config {path}")
     typer.echo(f"editors can validate it with the JSON Schema {SCHEMA_PATH}")
+
+
+def _refuse_no_file(written: str) -> None:
+    """Refuse a PATH that names no file to make: a blank one (in the parsing's words for a
+    path), a folder (``newdir/`` and ``newdir/.`` too: a :class:`~pathlib.Path` drops the
+    closing part, and a file ``newdir`` was written), or one in a folder that is not there.
+    The argument is text, not a path, for the closing part to be seen."""
+    from reporting.files import standing_at
+
+    if not written.strip():
+        raise InputError("PATH is blank: name a file")
+    path = Path(written)
+    if path.is_dir():  # a link to a folder too: "x" would call it a file that exists
+        raise InputError(f"{written}: is a folder; name a file such as {path / 'operator.toml'}")
+    if written.endswith(("/", os.sep)) or os.path.basename(written) in (".", ".."):
+        there = standing_at(path)
+        if there is not None:
+            raise InputError(f"{written}: names a folder, and {path} is {there}; name a file")
+        raise InputError(
+            f"{written}: names a folder, and there is none; name a file such as"
+            f" {path / 'operator.toml'}"
+        )
+    what = standing_at(path.parent)
+    if what is None:
+        raise InputError(
+            f"{written}: there is no folder {path.parent}; make it first, or name a file in a"
+            " folder that exists"
+        )
+    if what != "a folder":
+        raise InputError(
+            f"{written}: {path.parent} is {what}, not a folder; name a file in a folder"
+        )

@@ -83,12 +83,12 @@ def odds_command(
     _check_what_to_count(game, decks, config)
     overrides, options = list(pay or []), {}
     if perfect_pair is not None:
-        if perfect_pair.upper() not in PERFECT_PAIR_VARIANTS:
+        if perfect_pair.strip().upper() not in PERFECT_PAIR_VARIANTS:
             raise InputError(
                 f"--perfect-pair {perfect_pair!r}: expected {' or '.join(PERFECT_PAIR_VARIANTS)}"
             )
-        overrides.append(f"perfect_pair={perfect_pair.upper()}")
-        options[overrides[-1]] = f"--perfect-pair {perfect_pair}"
+        options[len(overrides)] = f"--perfect-pair {perfect_pair.strip()}"
+        overrides.append(f"perfect_pair={perfect_pair.strip().upper()}")
     title: str
     if game is not None:
         spec = load_operator_config(config).game(game)

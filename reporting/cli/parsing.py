@@ -17,6 +17,7 @@ Under a typer that does not coerce through runtime parameters (before 0.2x: clic
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -124,24 +125,37 @@ class _ReadsPlainly:
 
 def refuse_what_click_takes(parser: Any, args: list[str]) -> None:
     """Refuse what click's parsing takes without a word: an option of one value given twice
-    (it keeps the last: ``--game a --game b`` ran b alone), and an empty path (read as the
-    working folder: ``--out ''`` wrote the month's reports there, ``ingest ''`` read it as an
-    inbox; ``--db ''`` was "a directory"). A mistake of another kind is left to the parsing
-    that follows, which says it."""
+    (it keeps the last: ``--game a --game b`` ran b alone); an empty or blank path (read as
+    the working folder: ``--out ''`` wrote the month's reports there, ``ingest ''`` read it
+    as an inbox; ``--db ''`` was "a directory"); and an environment variable of an option
+    set to nothing (click takes it as unset: ``BACCARAT_REPORT_CONFIG=`` in a cron line
+    whose variable was empty read the shipped sample configuration). A mistake of another
+    kind is left to the parsing that follows, which says it, and help asked for is given."""
     try:
         values, _, order = parser.parse_args(args=list(args))
     except UsageError:
         return
+    if any(param.is_eager for param in order):  # --help: answered whatever else was given
+        return
     seen: set[int] = set()
     for param in order:
         name = param.opts[0] if param.param_type_name == "option" else param.metavar or param.name
-        if _takes_a_path(param) and "" in _given(values.get(param.name)):
-            raise UsageError(f"{name} is empty: {_path_wanted(param)}", parser.ctx)
+        if _takes_a_path(param) and any(not str(path).strip() for path in _given(values, param)):
+            raise UsageError(f"{name} is blank: {_path_wanted(param)}", parser.ctx)
         if param.param_type_name != "option" or param.multiple or param.count or param.is_flag:
             continue
         if id(param) in seen:
-            raise UsageError(f"{name} is given more than once: give it once", parser.ctx)
+            given = " and ".join(repr(value) for value in _values_of(param, args))
+            raise UsageError(f"{name} is given more than once ({given}): give it once", parser.ctx)
         seen.add(id(param))
+    for param in parser.ctx.command.get_params(parser.ctx):
+        envvar = getattr(param, "envvar", None)
+        if isinstance(envvar, str) and os.environ.get(envvar) == "" and param not in order:
+            raise UsageError(
+                f"{envvar} is set, to nothing, for {param.opts[0]}: set it to a"
+                f" {_path_wanted(param).removeprefix('name a ')}, or unset it",
+                parser.ctx,
+            )
 
 
 def _takes_a_path(param: Any) -> bool:
@@ -151,9 +165,23 @@ def _takes_a_path(param: Any) -> bool:
     return annotation is Path or annotation == list[Path]
 
 
-def _given(value: Any) -> tuple[Any, ...]:
-    """The values given to a parameter, one or several."""
+def _given(values: dict[str, Any], param: Any) -> tuple[Any, ...]:
+    """The values the parsing gave a parameter, one or several."""
+    value = values.get(param.name)
     return tuple(value) if isinstance(value, list | tuple) else (value,)
+
+
+def _values_of(option: Any, args: list[str]) -> list[str]:
+    """The values the command line gives an option, each time it is given (``--game a``,
+    ``--game=b``), for a message."""
+    found = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg in option.opts and index + 1 < len(args):
+            found.append(args[index + 1])
+        found += [arg.partition("=")[2] for opt in option.opts if arg.startswith(f"{opt}=")]
+    return found
 
 
 def _path_wanted(param: Any) -> str:

@@ -18,6 +18,7 @@ from reporting.cli.common import (
     ConfigOption,
     DbWaitOption,
     JsonOption,
+    keep_apart,
     load_publishing_config,
     log_where_from,
     make_folder,
@@ -127,6 +128,7 @@ def rules_command(
             as_of,
             as_json,
             publisher=operator.operator,
+            config=operator.source,
         )
     _report(written, warnings, out, as_json)
     # A page that states something missing or in doubt is a finding of the run: exit 1.
@@ -143,11 +145,13 @@ def _write_sheets(
     as_json: bool,
     *,
     publisher: Operator,
+    config: Path | None,
 ) -> tuple[list[dict], list[str]]:
     """Render each game's sheets (``languages`` None: its own), published by ``publisher``
     (the configuration's ``[operator]``), then write them all as one set: a sheet that cannot
     be rendered or written leaves the folder as it was, never with sheets of two dates side by
-    side. The ``--json`` file entries and the warnings, each once."""
+    side, and none is written over ``--db``, ``--config`` or ``--log-file``. The ``--json``
+    file entries and the warnings, each once."""
     from reporting.figures.disclosure import disclose
     from reporting.figures.regulators import publishes_disclosure
     from reporting.presentation.documents import render_game_documents, write_documents
@@ -179,35 +183,17 @@ def _write_sheets(
                 operator=publisher,
             )
             pages.extend(rendered.pages)
-            for warning in rendered.warnings:
-                if warning not in warnings:
-                    warnings.append(warning)
+            warnings += [said for said in dict.fromkeys(rendered.warnings) if said not in warnings]
     finally:
         if connection is not None:
             connection.close()
-    _keep_the_log_apart(pages)
+    keep_apart([("--out", page.path) for page in pages], {"--db": store[0], "--config": config})
     make_folder(out, "--out")  # once every sheet is rendered: a run refused makes none
     documents = write_documents(pages)
     if not as_json:
         for document in documents:
             typer.echo(f"wrote {document.path}")
     return [_file_entry(document, days[document.game_id]) for document in documents], warnings
-
-
-def _keep_the_log_apart(pages: list[RenderedPage]) -> None:
-    """Refuse a ``--log-file`` that is a sheet this run writes: the sheet replaced it, and
-    the run's lines with it."""
-    from reporting.cli.logs import drop_log_file, log_file_path
-    from reporting.files import same_file
-
-    log = log_file_path()
-    for page in pages if log is not None else ():
-        if same_file(page.path, log):
-            drop_log_file()
-            raise InputError(
-                f"--log-file {log} is the file of the sheet {page.path}, which would replace"
-                " it: keep the log file elsewhere"
-            )
 
 
 def _connect(db: Path | None, wait: float) -> sqlite3.Connection | None:

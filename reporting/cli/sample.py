@@ -162,9 +162,9 @@ def _check_options(
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if kinds and not faults:
         raise InputError("--fault-kind picks the kinds of --faults N: give --faults too")
-    keep_apart({"--out": out}, {"--config": config})
-    files = [path for path in log_files(out, fmt, faults=faults > 0) if path != out]
-    keep_apart([("the sample's", path) for path in files], {})  # and --log-file
+    keep_apart({"--out": out}, {"--config": config})  # before log_files reads its name
+    files = [("--out", path) for path in log_files(out, fmt, faults=faults > 0) if path != out]
+    keep_apart(files, {"--config": config})  # a CSV pair's files, the faults manifest
     if not force:
         _refuse_taken(out, fmt, faults)
 

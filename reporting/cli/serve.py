@@ -87,7 +87,7 @@ def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
 
     from datasette.database import Database
 
-    from reporting.cli.serve_plugin import refuse_a_cut_csv
+    from reporting.cli.serve_plugin import refuse_an_unmarked_cut, refuse_an_unmarked_error
     from reporting.store.schema import IMMUTABLE, READ_ONLY, sqlite_uri
 
     class StoreDatabase(Database):
@@ -102,10 +102,15 @@ def _store_database(datasette: Any, path: Path, immutable: bool) -> Any:
         async def execute(self, sql: str, params: Any = None, **options: Any) -> Any:
             """Datasette's, without the line it prints for a query SQLite refused ("ERROR:
             conn=<sqlite3.Connection object at 0x...>, sql = ..."; the error is the page's);
-            the CSV of a query cut at its most rows refused (:func:`refuse_a_cut_csv`)."""
+            a query's file cut at its most rows, or refused by SQLite, said as a 400
+            (:mod:`reporting.cli.serve_plugin`)."""
             options["log_sql_errors"] = False
-            results = await super().execute(sql, params, **options)
-            refuse_a_cut_csv(results.truncated)
+            try:
+                results = await super().execute(sql, params, **options)
+            except sqlite3.DatabaseError as error:
+                refuse_an_unmarked_error(error)
+                raise
+            refuse_an_unmarked_cut(results.truncated)
             return results
 
     return StoreDatabase(datasette, str(path), is_mutable=not immutable)

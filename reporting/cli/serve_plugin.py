@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Generator
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qsl, urlencode
 
 from datasette import hookimpl
 from datasette.utils import tilde_encode
@@ -51,6 +51,11 @@ READ_METHODS = frozenset({"GET", "HEAD"})
 
 #: The pages are in English, money as English writes it in Europe (``€1,234.50``).
 _MONEY = Formatter(language("en").locale)
+
+_ROW_NOT_NAMED = (
+    "no such row: a row is named by each value of its table's primary key, joined by commas"
+    " (a bet by its round and its bet id: /store/bets/R-1,B-1)"
+)
 
 _OUT_OF_MEMORY = (
     f"the query needed more memory than serve allows SQLite ({SQLITE_HEAP_BYTES // 2**20} MiB):"
@@ -92,65 +97,101 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
                     405,
                     headers={"Allow": ", ".join(sorted(READ_METHODS))},
                 )
+            elif _DATABASE_CSV.fullmatch(scope["path"]) and not _query(scope).get("sql"):
+                await asgi_send(send, _NO_DATABASE_CSV, 404)
             else:
                 async with turns:
-                    wanted = _CSV.set(_asks_for_csv(scope))
+                    unmarked = _UNMARKED.set(_query_answer_without_mark(scope))
                     try:
                         await app(_whole_table_csv(scope), receive, send)
                     finally:
-                        _CSV.reset(wanted)
+                        _UNMARKED.reset(unmarked)
 
         return read_only
 
     return wrap
 
 
-#: Whether the request being answered asks for CSV (set by :func:`asgi_wrapper`).
-_CSV: ContextVar[bool] = ContextVar("csv", default=False)
-
-
-def _asks_for_csv(scope: dict) -> bool:
-    """Whether a request asks for CSV: ``/store.csv?sql=...``, ``/store/bets.csv``, or
-    ``_format=csv``."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    return scope.get("path", "").endswith(".csv") or "csv" in query.get("_format", [])
-
-
+#: A database's page of CSV (``/store.csv``): a query's answer with ``?sql=``, else nothing
+#: (Datasette's own answer was a 500 and a traceback).
+_DATABASE_CSV = re.compile(r"/[^/]+\.csv")
+_NO_DATABASE_CSV = (
+    "404 Not Found: a database has no CSV of its own; a table's, a view's, or a query's"
+    " (?sql=...) has\n"
+)
 #: A table's or a view's page of CSV: ``/store/bets.csv``.
 _TABLE_CSV = re.compile(r"/[^/]+/[^/]+\.csv")
+#: The JSON shapes that hold the rows alone, with no word of how many were left out.
+_BARE_SHAPES = frozenset({"array", "arrayfirst"})
+
+#: Whether the request being answered is a query's answer in a form that cannot say it was
+#: cut short (set by :func:`asgi_wrapper` for each request; read by
+#: :func:`refuse_an_unmarked_cut`).
+_UNMARKED: ContextVar[bool] = ContextVar("unmarked", default=False)
+
+
+def _query(scope: dict) -> dict[str, str]:
+    """The request's parameters, each by its last value (blank ones kept)."""
+    return dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), True))
+
+
+def _query_answer_without_mark(scope: dict) -> bool:
+    """Whether a request asks for a query's answer (``?sql=``) as CSV (``/store.csv``) or as
+    a JSON array (``_shape=array``), which hold the rows alone: Datasette says a query's
+    answer was cut at its most rows on its page and in its JSON object, not in these. (The
+    format is the path's: Datasette 0.65 reads no ``_format``.)"""
+    path, query = scope.get("path", ""), _query(scope)
+    bare = path.endswith(".json") and query.get("_shape") in _BARE_SHAPES
+    return bool(query.get("sql")) and (path.endswith(".csv") or bare)
 
 
 def _whole_table_csv(scope: dict) -> dict:
-    """A table's or a view's CSV read whole, page by page (``_stream=on``): Datasette's own
-    download link asks for one page of 2,000 rows (``_size=max``) unless "stream all rows" is
-    ticked, and the file ended there without a mark. ``_next`` asks for a page, and keeps it."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    if not _TABLE_CSV.fullmatch(scope.get("path", "")) or {"_stream", "_next"} & set(query):
+    """A table's or a view's CSV read whole, page by page (``_stream=on``), when it asks for
+    no page of its own: Datasette's download link asks for its largest page (``_size=max``)
+    unless "stream all rows" is ticked, and the file ended there without a mark. A page
+    asked for (``_size=10``, ``_next``) is kept; so is a stream asked for."""
+    pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), True)
+    query = dict(pairs)
+    asked = query.get("_stream") or "_next" in query or query.get("_size", "max") != "max"
+    if not _TABLE_CSV.fullmatch(scope.get("path", "")) or asked:
         return scope
-    said = scope.get("query_string", b"")
-    return {**scope, "query_string": (said + b"&" if said else b"") + b"_stream=on"}
+    whole = [(key, value) for key, value in pairs if key != "_stream"] + [("_stream", "on")]
+    return {**scope, "query_string": urlencode(whole).encode("latin-1")}
 
 
-def refuse_a_cut_csv(truncated: bool) -> None:
-    """Refuse the CSV of a query whose rows Datasette cut at its most
-    (``max_returned_rows``): the file ended there without a mark, and whoever downloaded it
-    took it for the whole answer. A table's CSV is read whole (:func:`_whole_table_csv`)."""
-    if truncated and _CSV.get():
+def refuse_an_unmarked_cut(truncated: bool) -> None:
+    """Refuse a query's answer that Datasette cut at its most rows (``max_returned_rows``)
+    in a form that cannot say so (:func:`_query_answer_without_mark`): the file ended there
+    without a mark, and whoever downloaded it took it for the whole answer. Only a query's
+    answer is ever cut: a table's page asks for one row more than it shows, and is read page
+    by page."""
+    if truncated and _UNMARKED.get():
         raise DatasetteError(
-            f"the query returns more than {MAX_RETURNED_ROWS:,} rows, the most a query's CSV holds:"
-            " narrow it (WHERE), or take it in parts (LIMIT and OFFSET); a table's or a view's"
+            f"the query returns more than {MAX_RETURNED_ROWS:,} rows, the most a query's answer"
+            " holds, and a CSV file or a JSON array cannot say it was cut there: narrow the"
+            " query (WHERE), or take it in parts (LIMIT and OFFSET); a table's or a view's"
             " CSV holds every row",
-            title="Too many rows for a query's CSV",
+            title="Too many rows for a query's file",
             status=400,
         )
+
+
+def refuse_an_unmarked_error(error: sqlite3.DatabaseError) -> None:
+    """Say, as a 400, the error of a query SQLite refused whose answer would have been a
+    file (:func:`_query_answer_without_mark`): Datasette answers such a CSV with an empty
+    file and 200, and printed the error on the terminal alone."""
+    if _UNMARKED.get() and error.args != ("interrupted",):  # a time limit: Datasette's page
+        raise DatasetteError(
+            f"SQLite refused the query: {error}", title="Invalid SQL", status=400
+        ) from None
 
 
 @hookimpl(wrapper=True)
 def handle_exception(
     datasette: Any, request: Any, exception: BaseException
 ) -> Generator[None, list, list]:
-    """An error of the request gets its page (or JSON) and nothing on the terminal; a bug
-    keeps Datasette's 500 page and its traceback."""
+    """An error of the request gets its page (or JSON, or a line of text for a CSV file) and
+    nothing on the terminal; a bug keeps Datasette's 500 page and its traceback."""
     responses = yield
     error = _request_error(exception, _own_parameters(request), _past_integers(request))
     if error is None:
@@ -161,6 +202,8 @@ def handle_exception(
         body = {**info, "ok": False, "error": message, "status": status, "title": title}
         if request.path.split("?")[0].endswith(".json"):
             return Response.json(body, status=status)
+        if request.path.split("?")[0].endswith(".csv"):  # a file asked for: no page in it
+            return Response.text(f"{status} {title or 'Error'}: {message}\n", status=status)
         template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
         context = {
             **body,
@@ -199,6 +242,10 @@ def _request_error(
             f" {SQLITE_MAX_INTEGER:,} either way)",
             {},
         )
+    if isinstance(exception, sqlite3.ProgrammingError) and _raised_by_datasette(exception):
+        # a row's page named by fewer values than its table's key (/store/bets/1): Datasette
+        # binds the values it has, and SQLite finds one missing
+        return 404, "Row not found", _ROW_NOT_NAMED, {}
     if isinstance(exception, MemoryError):  # SQLite's heap bound, or Python's own
         return 400, "Out of memory", _OUT_OF_MEMORY, {}
     store_fault = _store_fault(exception) if isinstance(exception, sqlite3.Error) else None

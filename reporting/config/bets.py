@@ -38,6 +38,7 @@ __all__ = [
     "BET_KEYS",
     "NAME_PATTERN",
     "ROW_KEYS",
+    "as_read",
     "catalogue_bets",
     "check_rows_decide",
     "declare_bets",
@@ -90,6 +91,15 @@ def parse_pay(value: object) -> Pay:
     if odds <= 0:
         raise AmountError(f"odds must be above zero, got {value!r}")
     return odds
+
+
+def as_read(pay: object) -> object:
+    """A pay as a table writes it (odds as text, ``"push"``, ``"lose"``) or as read, as read.
+
+    >>> as_read("9"), as_read(Fraction(9))
+    (Fraction(9, 1), Fraction(9, 1))
+    """
+    return parse_pay(pay) if isinstance(pay, str) else pay
 
 
 #: The most characters of an operator's own bet's name, and of a sentence of it (what it wins

@@ -15,7 +15,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from reporting.config.bets import default_pays
 from reporting.config.keys import PAY_FLAGS, PAY_TABLE_OWN_KEYS
 from reporting.config.lines import KeyLines
 from reporting.config.pay_tables import margin_key, written_as
@@ -32,6 +31,7 @@ __all__ = [
     "sentences_hold",
     "bets_can_win",
     "pay_written_at",
+    "pay_flags_agree",
     "pays_of_bets_offered",
     "rows_decide_on_the_shoe",
 ]
@@ -124,28 +124,6 @@ def _check_pay_table(
             (*path, "pay_table"),
             f"no pay table {name!r} (known: {known}){suggestion(name, tables)}",
         )
-
-
-def _check_pay_flags(
-    values: dict[str, Any], tables: dict[str, Any], path: tuple[str, ...], problems: Problems
-) -> None:
-    """A pay flag the game sets and its follower's pay in the game's own ``pay`` say the same:
-    ``perfect_pair = "A"`` beside ``pay = { perfect_pair_both = "100" }`` paid both hands as
-    one, and the 100 written was dropped without a word."""
-    own, table = values["pay"], tables.get(values["pay_table"])
-    if not isinstance(own, dict) or not isinstance(table, dict):
-        return
-    for name, flag in PAY_FLAGS.items():
-        value = values[name]
-        if value in (None, MISSING) or flag.follower not in own:
-            continue
-        leader = (table | own).get(flag.leader, default_pays()[flag.leader])
-        said = flag.says_otherwise(leader, own[flag.follower], value)
-        if said is not None:
-            problems.add(
-                (*path, "pay", flag.follower),
-                f'{name} = "{value}" {said}: remove one of the two',
-            )
 
 
 #: Files of the time zone database that are no civil zone: a name of the operator's machine's
@@ -473,13 +451,32 @@ def pays_of_bets_offered(
         )
 
 
+def pay_flags_agree(
+    game: GameSpec, values: dict[str, Any], path: tuple[str, ...], problems: Problems
+) -> None:
+    """A pay flag the game sets and its follower's pay in the game's own ``pay`` say the same:
+    ``perfect_pair = "A"`` beside ``pay = { perfect_pair_both = "100" }`` paid both hands as
+    one, and the 100 written was dropped without a word. A flag of a bet the game does not
+    offer is :func:`pays_of_bets_offered`'s problem."""
+    own = values["pay"] if isinstance(values["pay"], dict) else {}
+    for name, flag in PAY_FLAGS.items():
+        value = values[name]
+        leader = game.pay_table.get(flag.leader)  # None: no bet offered pays it
+        if value is None or flag.follower not in own or leader is None:
+            continue
+        rule = flag.says_otherwise(leader, own[flag.follower], value)
+        if rule is not None:
+            problems.add(
+                (*path, "pay", flag.follower), f'{name} = "{value}" {rule}: remove one of the two'
+            )
+
+
 #: Every check that joins several keys of a game, in the order their problems are listed.
 GAME_CHECKS = (
     _check_shoe,
     _check_limits,
     _check_exclusive_bets,
     _check_pay_table,
-    _check_pay_flags,
     _check_timezone,
     _check_currency,
     _check_regulator_market,

@@ -22,9 +22,9 @@ from reporting.config.bets import (
     NAME_PATTERN,
     OWN_NAME_CHARS,
     ROW_KEYS,
+    as_read,
     catalogue_bets,
     default_pays,
-    parse_pay,
 )
 from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.config.regulators import load_regulators
@@ -50,7 +50,7 @@ from reporting.config.values import (
 from reporting.engine.bets import BetGroup
 from reporting.engine.facts import FACTS
 from reporting.engine.games import MIN_CUT_CARD_DEPTH, cut_card_depths
-from reporting.engine.money import RoundingPolicy, exact_decimal
+from reporting.engine.money import RoundingPolicy
 
 __all__ = [
     "CATALOGUE_PATH",
@@ -267,10 +267,16 @@ class PayFlag(Key):
         value = text.strip().upper()
         return value if value in self.kind.known() else None
 
+    def leader_pay(self, pays: Mapping[str, object]) -> object:
+        """The leader's pay in a table of pays (by pay key; written, as odds in text, or
+        read), as read: the bet's declared pay where the table does not set it."""
+        return as_read(pays.get(self.leader, default_pays()[self.leader]))
+
     def value_of(self, pays: Mapping[str, object]) -> str:
-        """The flag's value in a table of pays (by pay key): tied while the follower pays as
-        the leader (or is not set)."""
-        if pays.get(self.follower, pays.get(self.leader)) == pays.get(self.leader):
+        """The flag's value in a table of pays (by pay key; written or read): tied while the
+        follower pays as the leader (or is not set)."""
+        follower = pays.get(self.follower)
+        if follower is None or as_read(follower) == self.leader_pay(pays):
             return self.tied
         (untied,) = (value for value in self.kind.known() if value != self.tied)
         return untied
@@ -287,13 +293,12 @@ class PayFlag(Key):
             merged[self.follower] = changes[self.leader]
 
     def choose(self, pays: dict[str, object], value: str) -> None:
-        """A game's flag set to ``value`` on its table of pays (as written: odds as text): the
-        follower pays as the leader (the bet's declared pay if the table does not change it);
-        untied, the follower's own pay where the table gives it one, else ``untied_pays``."""
-        leader = pays.get(self.leader, default_pays()[self.leader])
+        """A game's flag set to ``value`` on its table of pays (written or read): the follower
+        pays as the leader (:meth:`leader_pay`); untied, the follower's own pay where the
+        table gives it one, else ``untied_pays``."""
         if value == self.tied:
-            pays[self.follower] = leader
-        elif self.follower not in pays or _pay(pays[self.follower]) == _pay(leader):
+            pays[self.follower] = self.leader_pay(pays)
+        elif self.value_of(pays) == self.tied:
             pays[self.follower] = self.untied_pays
 
     def says_otherwise(self, leader: object, follower: object, value: str) -> str | None:
@@ -304,16 +309,16 @@ class PayFlag(Key):
         >>> flag.says_otherwise(Fraction(25), Fraction(100), "A")
         'pays perfect_pair_both as perfect_pair_one (25), not 100'
         >>> flag.says_otherwise(Fraction(25), "25", "B"), flag.says_otherwise(25, "150", "B")
-        ('pays perfect_pair_both otherwise than perfect_pair_one, not as it (25)', None)
+        ('pays perfect_pair_both apart from perfect_pair_one (25), not as it', None)
         """
-        leader, follower = _pay(leader), _pay(follower)
+        leader, follower = as_read(leader), as_read(follower)
         if (follower == leader) == (value == self.tied):
             return None
         if value == self.tied:
             return (
                 f"pays {self.follower} as {self.leader} ({_shown(leader)}), not {_shown(follower)}"
             )
-        return f"pays {self.follower} otherwise than {self.leader}, not as it ({_shown(follower)})"
+        return f"pays {self.follower} apart from {self.leader} ({_shown(leader)}), not as it"
 
     def override(self, pays: Mapping[str, object], changes: dict[str, object], value: str) -> None:
         """``--pay KEY=VALUE`` on a game's table (``pays``), unless ``changes`` sets the follower:
@@ -321,21 +326,19 @@ class PayFlag(Key):
         if self.follower not in pays or self.follower in changes:
             return
         if value == self.tied:
-            changes[self.follower] = changes.get(self.leader, pays.get(self.leader))
+            changes[self.follower] = self.leader_pay({**pays, **changes})
         elif self.value_of(pays) == self.tied:
             changes[self.follower] = self.untied_pays
 
 
-def _pay(value: object) -> object:
-    """A pay as written in a table (odds as text, "push", "lose") or as read, as read."""
-    return parse_pay(value) if isinstance(value, str) else value
-
-
 def _shown(pay: object) -> str:
     """A pay in a message: odds as ``odds --game`` gives them ("0.95"), else its result."""
+    from reporting.engine.theory import (
+        ratio_text,
+    )  # the counting's modules: when a message needs it
+
     if isinstance(pay, Fraction | int):
-        decimal = exact_decimal(Fraction(pay))
-        return str(pay if decimal is None else decimal)
+        return ratio_text(Fraction(pay))
     return str(getattr(pay, "value", pay))
 
 

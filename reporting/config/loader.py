@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from reporting.config.game_checks import (
     GAME_CHECKS,
     bets_can_win,
+    pay_flags_agree,
     pays_of_bets_offered,
     rows_decide_on_the_shoe,
     sentences_hold,
@@ -473,6 +474,7 @@ def _game(
         spec = _game_spec(game_id, values, pay_tables, bets)
         if spec is not None:
             pays_of_bets_offered(spec, values, path, problems)
+            pay_flags_agree(spec, values, path, problems)
         table = values["pay_table"]
         if spec is not None and not bets_can_win(spec, path, problems, table, bases):
             spec = None

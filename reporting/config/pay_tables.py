@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reporting.config.bets import parse_pay
+from reporting.config.bets import as_read
 from reporting.config.keys import PAY_FLAGS, PAY_TABLE_KEYS
 from reporting.config.values import MISSING, Key, Problems, Table, suggestion
 from reporting.engine.bets import BetRule, PayTable
@@ -126,6 +126,6 @@ def pay_table_of(
         if key == "bonus_margins":
             changes |= {margin_key(margin): odds for margin, odds in value.items()}
         elif key != "base":
-            changes[key] = parse_pay(value) if isinstance(value, str) else value
+            changes[key] = as_read(value)
     keys = {key for bet in offered for key in bet.pay_keys}
     return PayTable.of(offered, {key: pay for key, pay in changes.items() if key in keys})

@@ -582,13 +582,12 @@ def test_the_largest_stake_at_the_highest_odds_is_a_finding_sqlite_stores(tmp_pa
         (
             ("--log-file", "live-baccarat-it.en.html", "rules", "--out", ".", "--game",
              "live-baccarat-it", "--lang", "en", "--format", "html"),
-            "live-baccarat-it.en.html is the file of the sheet live-baccarat-it.en.html, which"
-            " would replace it",
+            "--out live-baccarat-it.en.html is the file of --log-file, which it would replace",
         ),
         (
             ("--log-file", "csv/bets.csv", "sample", "--month", "2026-10", "--format", "csv",
              "--out", "csv"),
-            "the sample's csv/bets.csv is the file of --log-file, which it would replace",
+            "--out csv/bets.csv is the file of --log-file, which it would replace",
         ),
     ],
     ids=["workbook-db", "findings-wal", "workbook-config", "log-config", "log-db", "log-input",
@@ -613,6 +612,40 @@ def test_an_output_or_log_file_that_is_one_of_the_inputs_is_refused_untouched(
     assert process.stderr.count("\n") == 1 and words in process.stderr, process.stderr
     after = {path.name: path.read_bytes() for path in tmp_path.iterdir() if path.is_file()}
     assert {name: after.get(name) for name in before} == before
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (
+            ("rules", "--out", ".", "--game", "live-baccarat-it", "--lang", "en", "--format",
+             "html", "--config", "live-baccarat-it.en.html"),
+            "--out live-baccarat-it.en.html is the file of --config",
+        ),
+        (
+            ("sample", "--month", "2026-10", "--out", "s.jsonl", "--faults", "1", "--force",
+             "--config", "s.jsonl.faults.json"),
+            "--out s.jsonl.faults.json is the file of --config",
+        ),
+    ],
+    ids=["rules", "sample"],
+)  # fmt: skip
+def test_a_file_a_command_writes_into_its_folder_is_never_its_configuration(tmp_path, argv, named):
+    """``rules`` wrote a sheet over a configuration (or a store) of the sheet's name, and
+    ``sample --force`` its faults manifest over one: each exited 0."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[2] / "sample_data"
+    shutil.copy2(root / "logo.svg", tmp_path / "logo.svg")
+    config = tmp_path / argv[-1]
+    shutil.copy2(root / "operator.toml", config)
+    before = config.read_bytes()
+    process = run_main(*argv, cwd=tmp_path)
+    assert process.returncode == 2, process.stderr
+    assert (
+        process.stderr == f"baccarat-report: {named}, which it would replace: name another file\n"
+    )
+    assert config.read_bytes() == before
 
 
 def test_a_store_whose_name_is_not_utf8_opens_again_and_verifies_with_workers(tmp_path):

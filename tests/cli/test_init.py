@@ -72,9 +72,28 @@ def test_init_given_a_folder_that_is_not_there_writes_no_file_of_its_name(tmp_pa
         f" {tmp_path / 'newdir' / 'operator.toml'}"
     )
     assert list(tmp_path.iterdir()) == []
-    result = runner.invoke(app, ["init", ""])
-    assert isinstance(result.exception, InputError)
-    assert str(result.exception) == "PATH is empty: name a file such as operator.toml"
+    result = runner.invoke(app, ["init", f"{tmp_path / 'newdir'}/."])
+    assert str(result.exception).startswith(f"{tmp_path / 'newdir'}/.: names a folder, and")
+    assert list(tmp_path.iterdir()) == []
+    for blank in ("", " "):
+        result = runner.invoke(app, ["init", blank])
+        assert isinstance(result.exception, InputError)
+        assert str(result.exception) == "PATH is blank: name a file"
+
+
+def test_init_in_a_folder_that_is_a_file_says_what_stands_there(tmp_path):
+    file = tmp_path / "notes.txt"
+    file.write_text("mine", encoding="utf-8")
+    result = runner.invoke(app, ["init", str(file / "operator.toml")])
+    assert str(result.exception) == (
+        f"{file / 'operator.toml'}: {file} is a regular file, not a folder; name a file in a folder"
+    )
+    result = runner.invoke(app, ["init", f"{file}/"])
+    assert (
+        str(result.exception)
+        == f"{file}/: names a folder, and {file} is a regular file; name a file"
+    )
+    assert file.read_text(encoding="utf-8") == "mine"
 
 
 def test_a_fresh_starter_file_says_how_to_settle_its_one_warning(tmp_path, monkeypatch):

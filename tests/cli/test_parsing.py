@@ -98,7 +98,8 @@ def test_an_option_of_one_value_given_twice_is_refused_in_one_line(command, para
     args = [*twice, "odds", "--decks", "1"] if root else [command.name, *twice]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
-    assert f"{param.opts[0]} is given more than once: give it once" in result.output
+    said = f"{param.opts[0]} is given more than once ('x' and 'y'): give it once"
+    assert said in result.output
     assert len(result.output.strip().splitlines()) == 1
 
 
@@ -145,6 +146,40 @@ def test_an_empty_path_is_refused_in_one_line_not_read_as_the_working_folder(
     result = CliRunner().invoke(app, args)
     name = param.opts[0] if param.param_type_name == "option" else param.metavar
     assert result.exit_code == 2, result.output
-    assert f"baccarat-report: {name} is empty: name a " in result.output
+    assert f"baccarat-report: {name} is blank: name a " in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_help_asked_for_is_given_whatever_else_the_line_holds():
+    """``odds --help --decks 1 --decks 2`` said the repeated option instead of the help."""
+    for args in (["--help", "--decks", "1", "--decks", "2"], ["--decks", "", "-h"]):
+        result = CliRunner().invoke(app, ["odds", *args])
+        assert result.exit_code == 0 and result.output.startswith("Usage: "), args
+
+
+def test_a_blank_path_and_both_spellings_of_a_repeated_option_are_said():
+    runner = CliRunner()
+    blank = runner.invoke(app, ["rules", "--out", "  "])
+    assert blank.exit_code == 2 and "--out is blank: name a folder" in blank.output
+    twice = runner.invoke(app, ["odds", "--game", "a", "--game=b"])
+    assert "--game is given more than once ('a' and 'b'): give it once" in twice.output
+
+
+@pytest.mark.parametrize(
+    ("variable", "command"),
+    [("BACCARAT_REPORT_CONFIG", ["check"]), ("BACCARAT_REPORT_DB", ["verify"])],
+)
+def test_an_option_s_environment_variable_set_to_nothing_is_refused(variable, command):
+    """Click takes it as unset: ``BACCARAT_REPORT_CONFIG=`` (a cron line whose variable was
+    empty) read the shipped sample configuration, ``BACCARAT_REPORT_DB=`` made
+    ./baccarat-report.sqlite. Given on the command line, the option is read as given."""
+    option = {"BACCARAT_REPORT_CONFIG": "--config", "BACCARAT_REPORT_DB": "--db"}[variable]
+    result = CliRunner().invoke(app, command, env={variable: ""})
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        f"baccarat-report: {variable} is set, to nothing, for {option}: set it to a file, or"
+        " unset it"
+    )
+    given = CliRunner().invoke(app, [*command, option, "/nonexistent/x"], env={variable: ""})
+    assert "is set, to nothing" not in given.output

@@ -701,10 +701,9 @@ def test_a_damaged_page_of_the_store_is_said_on_its_page_without_a_traceback(
     assert "Traceback" not in printed.out + printed.err
 
 
-def test_a_query_s_csv_cut_at_its_most_rows_is_refused_not_cut_without_a_mark(app_of, tmp_path):
-    """A query's CSV of more rows than a query returns ended at 2,000 rows, with nothing to
-    say that rows were left out."""
-    import html
+def test_a_query_s_file_cut_at_its_most_rows_is_refused_not_cut_without_a_mark(app_of, tmp_path):
+    """A query's CSV (or JSON array) of more rows than a query returns ended at 2,000 rows,
+    with nothing to say that rows were left out. Its page and its JSON object say it."""
     from urllib.parse import quote
 
     from reporting.store.query_bounds import MAX_RETURNED_ROWS
@@ -722,29 +721,58 @@ def test_a_query_s_csv_cut_at_its_most_rows_is_refused_not_cut_without_a_mark(ap
     whole = get(app, f"/store.csv?sql={rows(MAX_RETURNED_ROWS)}")
     assert whole.status_code == 200
     assert whole.text.split() == ["i", *(str(i) for i in range(1, MAX_RETURNED_ROWS + 1))]
-    for address in (
-        f"/store.csv?sql={rows(MAX_RETURNED_ROWS + 1)}",
-        f"/store.json?sql={rows(MAX_RETURNED_ROWS + 1)}&_format=csv",
-    ):
-        cut = get(app, address)
-        assert cut.status_code == 400, address
-        assert (
-            f"the query returns more than {MAX_RETURNED_ROWS:,} rows, the most a query's CSV holds"
-        ) in html.unescape(cut.text)
-    said = get(app, f"/store.json?sql={rows(MAX_RETURNED_ROWS + 1)}").json()
-    assert said["truncated"] is True and len(said["rows"]) == MAX_RETURNED_ROWS
+    refused = (
+        f"400 Too many rows for a query's file: the query returns more than"
+        f" {MAX_RETURNED_ROWS:,} rows, the most a query's answer holds, and a CSV file or a"
+        " JSON array cannot say it was cut there"
+    )
+    cut = get(app, f"/store.csv?sql={rows(MAX_RETURNED_ROWS + 1)}")
+    assert cut.status_code == 400 and cut.text.startswith(refused)
+    for shape in ("array", "arrayfirst"):
+        cut = get(app, f"/store.json?sql={rows(MAX_RETURNED_ROWS + 1)}&_shape={shape}")
+        assert cut.status_code == 400, shape
+        assert cut.json()["error"].startswith(refused.split(": ", 1)[1]), shape
+    for said in ("", "&_shape=objects", "&_format=csv"):  # an object: "truncated" says it
+        answer = get(app, f"/store.json?sql={rows(MAX_RETURNED_ROWS + 1)}{said}").json()
+        assert answer["truncated"] is True and len(answer["rows"]) == MAX_RETURNED_ROWS
+    assert get(app, f"/store?sql={rows(MAX_RETURNED_ROWS + 1)}").status_code == 200
 
 
 def test_a_query_sqlite_refuses_is_said_on_its_page_and_nothing_printed(app_of, tmp_path, capfd):
     """Datasette printed "ERROR: conn=<sqlite3.Connection object at 0x...>, sql = ..." on the
-    server's terminal for each such query."""
+    server's terminal for each such query, and answered its CSV with an empty file."""
     path = tmp_path / "store.sqlite"
     make_store(path)
     app = app_of(path)
     answer = get(app, "/store.json?sql=select+nope+from+bets")
     assert answer.status_code == 400 and "no such column: nope" in answer.json()["error"]
+    as_csv = get(app, "/store.csv?sql=select+nope+from+bets")
+    assert (as_csv.status_code, as_csv.text) == (
+        400,
+        "400 Invalid SQL: SQLite refused the query: no such column: nope\n",
+    )
     printed = capfd.readouterr()
     assert printed.out + printed.err == ""
+
+
+def test_a_row_named_by_too_few_values_and_a_database_s_csv_are_a_quiet_404(
+    app_of, tmp_path, capfd
+):
+    """``/store/bets/1`` (a bet is named by its round and its id) and ``/store.csv`` were a
+    500 and a traceback on the terminal."""
+    path = tmp_path / "store.sqlite"
+    make_store(path)
+    app = app_of(path)
+    for address in ("/store/bets/1", "/store/bets/1.csv", "/store/bets/1.json", "/store.csv"):
+        assert get(app, address).status_code == 404, address
+    assert (
+        get(app, "/store/bets/1.json")
+        .json()["error"]
+        .startswith("no such row: a row is named by each value of its table's primary key")
+    )
+    assert get(app, "/store/bets/R-1,B-1.json").status_code == 200
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.out + printed.err
 
 
 def test_a_table_s_csv_holds_every_row_as_the_download_link_asks_for_it(app_of, tmp_path):
@@ -758,9 +786,9 @@ def test_a_table_s_csv_holds_every_row_as_the_download_link_asks_for_it(app_of, 
     store_records(connection, [round_record("R-1", *bets)], file_name="october.jsonl")
     connection.close()
     app = app_of(path)
-    for address in ("/store/bets.csv?_size=max", "/store/bets.csv", "/store/bets.csv?_stream=on"):
-        answer = get(app, address)
-        assert answer.status_code == 200, address
-        assert len(answer.text.splitlines()) == 1 + MAX_RETURNED_ROWS + 5, address
-    page = get(app, "/store/bets.csv?_size=3&_next=R-1,B-00002")
-    assert len(page.text.splitlines()) == 1 + 3  # a page asked for by its token stays a page
+    for query in ("?_size=max", "", "?_stream=on", "?_stream=", "?account=acc-1&_size=max"):
+        answer = get(app, f"/store/bets.csv{query}")
+        assert answer.status_code == 200, query
+        assert len(answer.text.splitlines()) == 1 + MAX_RETURNED_ROWS + 5, query
+    for query in ("?_size=3&_next=R-1,B-00002", "?_size=3"):  # a page asked for stays a page
+        assert len(get(app, f"/store/bets.csv{query}").text.splitlines()) == 1 + 3, query

@@ -125,8 +125,7 @@ def test_a_flag_and_the_game_s_own_pay_of_its_follower_saying_otherwise_is_a_pro
     )
     assert _problems(untied) == [
         f'{untied}:5: games.live-baccarat-it.pay.perfect_pair_both: perfect_pair = "B" pays'
-        " perfect_pair_both otherwise than perfect_pair_one, not as it (25): remove one of the"
-        " two"
+        " perfect_pair_both apart from perfect_pair_one (25), not as it: remove one of the two"
     ]
 
 
@@ -166,8 +165,8 @@ def _pair_table() -> PayTable:
         ),
         (
             ["perfect_pair=B", "perfect_pair_both=25"],
-            "--pay 'perfect_pair=B' pays perfect_pair_both otherwise than perfect_pair_one, not"
-            " as it (25) (--pay 'perfect_pair_both=25'): give one of the two",
+            "--pay 'perfect_pair=B' pays perfect_pair_both apart from perfect_pair_one (25),"
+            " not as it (--pay 'perfect_pair_both=25'): give one of the two",
         ),
         (["tie=8", "tie=9"], "--pay 'tie=8' and --pay 'tie=9': give tie once"),
         (
@@ -177,10 +176,55 @@ def _pair_table() -> PayTable:
     ],
 )
 def test_overrides_that_say_otherwise_than_each_other_are_refused(overrides, message):
-    options = {"perfect_pair=A": "--perfect-pair a"}
+    """The last of two was taken without a word: ``--perfect-pair A`` beside ``--pay
+    perfect_pair_both=100`` printed pair B. Each override is named as it was given, by its
+    place (a ``--pay`` written as the option's override is still a ``--pay``)."""
+    options = (
+        {overrides.index("perfect_pair=A"): "--perfect-pair a"}
+        if "perfect_pair=A" in overrides
+        else {}
+    )
     with pytest.raises(InputError) as error:
         apply_pay_overrides(_pair_table(), overrides, options)
     assert str(error.value) == message
+
+
+def test_an_override_is_named_by_its_place_not_by_its_text():
+    """A ``--pay perfect_pair=A`` was named ``--perfect-pair a`` where both were given."""
+    from typer.testing import CliRunner
+
+    from reporting.cli import app
+
+    args = ["--pay", "perfect_pair=A", "--pay", "perfect_pair=B", "--perfect-pair", "a"]
+    result = CliRunner().invoke(app, ["odds", "--game", "live-baccarat-it", *args])
+    assert str(result.exception) == (
+        "--pay 'perfect_pair=A' and --pay 'perfect_pair=B': give perfect_pair once"
+    )
+
+
+def test_a_flag_of_a_bet_the_table_does_not_pay_is_refused():
+    """``odds --game live-baccarat-gr --pay perfect_pair=A`` was taken without a word."""
+    from reporting.config.bets import catalogue_bets
+
+    with pytest.raises(InputError) as error:
+        apply_pay_overrides(PayTable.of([catalogue_bets()["tie"]]), ["perfect_pair=A"])
+    assert str(error.value) == (
+        "--pay 'perfect_pair=A': perfect_pair chooses how perfect_pair_one pays, the pay of no"
+        " bet counted here (their pays: tie)"
+    )
+
+
+def test_a_flag_of_a_bet_the_game_does_not_offer_is_said_as_that_alone(tmp_path):
+    """The flag's pay and the game's own were called two that say otherwise, and removing
+    one left the other's problem."""
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        '[games.live-baccarat-gr]\nperfect_pair = "A"\npay = { perfect_pair_both = "100" }\n',
+        encoding="utf-8",
+    )
+    problems = _problems(path)
+    assert len(problems) == 2, problems
+    assert all("the pay of no bet this game offers" in problem for problem in problems)
 
 
 def test_overrides_that_agree_are_taken():
