@@ -333,9 +333,7 @@ class PayFlag(Key):
 
 def _shown(pay: object) -> str:
     """A pay in a message: odds as ``odds --game`` gives them ("0.95"), else its result."""
-    from reporting.engine.theory import (
-        ratio_text,
-    )  # the counting's modules: when a message needs it
+    from reporting.engine.theory import ratio_text  # the counting's: when a message needs it
 
     if isinstance(pay, Fraction | int):
         return ratio_text(Fraction(pay))
