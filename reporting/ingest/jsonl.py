@@ -114,11 +114,14 @@ _GUNZIP_BUFFER = 256 * 1024
 
 class _Gunzipped(io.RawIOBase):
     """A gzipped file's text, refused past :data:`MAX_GZIP_RATIO` times the compressed bytes
-    read, once it has given :data:`GZIP_ALLOWANCE_BYTES`."""
+    read, once it has given :data:`GZIP_ALLOWANCE_BYTES`. An error of the gzip data is raised
+    again on every later read: GzipFile raises a header cut short once, then reads no text
+    (a log cut to its first 9 bytes, its error met by a peek, loaded as an empty log)."""
 
     def __init__(self, raw_handle: IO[bytes], name: str):
         self._gzip = gzip.GzipFile(fileobj=raw_handle, mode="rb")  # type: ignore[arg-type]
         self._raw, self._name, self._given = raw_handle, name, 0
+        self._failed: Exception | None = None
 
     def readable(self) -> bool:
         return True
@@ -128,7 +131,13 @@ class _Gunzipped(io.RawIOBase):
         super().close()
 
     def readinto(self, buffer: Any) -> int:
-        count = self._gzip.readinto(buffer)
+        if self._failed is not None:
+            raise self._failed
+        try:
+            count = self._gzip.readinto(buffer)
+        except (OSError, EOFError, zlib.error) as error:
+            self._failed = error
+            raise
         self._given += count
         if self._given > GZIP_ALLOWANCE_BYTES and self._given > MAX_GZIP_RATIO * self._raw.tell():
             raise InputError(

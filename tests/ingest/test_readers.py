@@ -547,6 +547,24 @@ def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_reads_as_no
     assert read(plain, operator_config) == ([], [])
 
 
+def test_a_gzip_log_cut_anywhere_is_refused_whole_its_header_too(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """A log cut inside its gzip header (its first 1 to 9 bytes) loaded as a good empty log,
+    and the monthly run published pages of no play: GzipFile raises such a cut once, a peek
+    met it, and the next read found no text. Every cut is refused, as one at 10 bytes was."""
+    import gzip
+
+    whole = gzip.compress(json.dumps(make_round("R-1")).encode() + b"\n", mtime=0)
+    cut = tmp_path / "upload.jsonl.gz"
+    for size in range(1, len(whole)):
+        cut.write_bytes(whole[:size])
+        with pytest.raises(InputError, match=r"upload\.jsonl\.gz: cannot be read to the end"):
+            read(cut, operator_config)
+    cut.write_bytes(whole)
+    assert [record.round_id for record in read(cut, operator_config)[0]] == ["R-1"]
+
+
 def test_crlf_line_endings_load(tmp_path, operator_config, make_round):
     path = tmp_path / "log.jsonl"
     path.write_bytes(
