@@ -270,8 +270,15 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
             ("reporting.config.lines", ("DEPTH",)),
             (
                 "reporting.config.values",
-                ("MAX_AMOUNT_CENTS", "MAX_ODDS", "MAX_ODDS_DENOMINATOR", "MAX_CENTS"),
+                (
+                    "MAX_AMOUNT_CENTS",
+                    "MAX_ODDS",
+                    "MAX_ODDS_DENOMINATOR",
+                    "MAX_CENTS",
+                    "MAX_GROUPS",
+                ),
             ),
+            ("reporting.config.pay_tables", ("MAX_BASE_CHAIN",)),
             ("reporting.config.rtp", ("MAX_STAKES_TRIED",)),
             (
                 "reporting.config.operator",

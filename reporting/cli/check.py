@@ -24,7 +24,7 @@ from reporting.cli.common import (
     problems_shown,
 )
 from reporting.cli.completion import complete_profile
-from reporting.errors import InputError, counted
+from reporting.errors import InputError, counted, printable
 
 if TYPE_CHECKING:
     from reporting.config.loader import OperatorConfig
@@ -293,7 +293,8 @@ def check_command(
         "problems": [problem.text for problem in problems],
         # of "problems", those of log profiles' files (the others are the configuration's)
         "profile_problems": [p.text for p in problems if p.source == "log profile"],
-        "warnings": read.warnings,
+        # the configuration's, then each inbox file not read (each makes the exit 1 too)
+        "warnings": read.warnings + _unread_warnings(listing),
         "hints": read.hints,
         "notes": read.notes,
         "inbox": listing,
@@ -301,10 +302,14 @@ def check_command(
     if show:
         document["effective"] = None if loaded is None else effective_document(loaded)
     _report(document, problems, show=show, as_json=as_json)
-    unread = bool(listing and listing["unread"])
     raise typer.Exit(
-        EXIT_UNUSABLE if problems else EXIT_FINDINGS if read.warnings or unread else EXIT_OK
+        EXIT_UNUSABLE if problems else EXIT_FINDINGS if document["warnings"] else EXIT_OK
     )
+
+
+def _unread_warnings(listing: dict[str, Any] | None) -> list[str]:
+    """The warnings of an inbox's files that no run would read."""
+    return [f"in the inbox but not read: {entry}" for entry in (listing or {}).get("unread", [])]
 
 
 def _print_problems(problems: list[Problem], warnings: list[str], hints: list[str]) -> None:
@@ -338,7 +343,8 @@ def _report(
     loaded = f"{counted(len(games), 'game')} ({', '.join(games)}); " if games else "not loaded; "
     of_profiles = len(document["profile_problems"])
     own = len(problems) - of_profiles
-    counts = f"{counted(own, 'problem')}, {counted(len(document['warnings']), 'warning')}"
+    warned = len(document["warnings"]) - len(_unread_warnings(document["inbox"]))
+    counts = f"{counted(own, 'problem')}, {counted(warned, 'warning')}"
     print(f"configuration {where}: {loaded}{counts}", file=out)
     if of_profiles:
         print(f"log profiles: {counted(of_profiles, 'problem')}", file=out)
@@ -365,6 +371,6 @@ def _report(
             print(f"  not read: {entry}", file=out)
     if show and document.get("effective") is not None:
         sys.stdout.write(
-            f"# The effective configuration of {where}: every key, defaults filled in\n"
+            f"# The effective configuration of {printable(where)}: every key, defaults filled in\n"
         )
         sys.stdout.write(to_toml(document["effective"]))

@@ -76,8 +76,7 @@ def ingest_command(
     keep_apart({}, {f"the round log {path}": path for path in paths if not path.is_dir()})
     operator = load_operator_config(config)
     sources = discover_sources(paths, load_profile(profile, configured=list(operator.games)))
-    logs = [file for source in sources for file in (source.path, source.companion) if file]
-    keep_apart({}, {f"the round log {file}": file for file in logs})
+    keep_apart({}, {f"the round log {file}": file for file in _files_of(sources)})
     unreadable = _unreadable_in_folders(paths, spec_and_none=profile == "spec" and not sources)
     with database_errors(db):
         connection = connect(db, wait=db_wait)
@@ -99,7 +98,13 @@ def ingest_command(
         print_json(ingest_document(result, unreadable))
     else:
         print_summary(result, db)
+    log_files_said(result)
     raise typer.Exit(max(exit_code(result), EXIT_FINDINGS if unreadable else EXIT_OK))
+
+
+def _files_of(sources: Sequence[Source]) -> list[Path]:
+    """Every file the sources read: a log, or a CSV pair's two."""
+    return [file for source in sources for file in (source.path, source.companion) if file]
 
 
 def _warn_read_otherwise(
@@ -245,6 +250,28 @@ def loaded_months(result: IngestResult, most: int = 6) -> str:
     return ", ".join(shown)
 
 
+def log_files_said(result: IngestResult) -> None:
+    """Each file's warnings and errors, on stderr and in ``--log-file``, with ``--json`` as
+    without (a failed run's reason was in its JSON alone)."""
+    for item in result.files:
+        for empty in item.empty_fields:  # a path of the profile that matched nothing?
+            command_logger().warning(
+                "%s: %s: stored empty; a path of the log profile that matches nothing in the"
+                " export stores every value so, without a reject",
+                printable(item.file),
+                printable(empty),
+            )
+        if item.fields_not_read:  # an exporter's own: what they hold is in no check
+            command_logger().warning(
+                "%s: fields not read, so in no figure and no check: %s (the tool reads the"
+                " round log's fields; the audit names these)",
+                printable(item.file),
+                ", ".join(item.fields_not_read),
+            )
+    for item in result.failed:
+        command_logger().error("not loaded: %s", item.error)
+
+
 def print_summary(result: IngestResult, db: Path) -> None:
     """Per-file table, then every rejected line as ``path:line: reason: message``."""
     from reporting.cli.tables import FoldingTable
@@ -267,23 +294,6 @@ def print_summary(result: IngestResult, db: Path) -> None:
     months = loaded_months(result)
     if months:
         console.print(f"Rounds loaded by month (in each game's time zone): {months}")
-    for item in result.files:
-        for empty in item.empty_fields:  # a path of the profile that matched nothing?
-            command_logger().warning(
-                "%s: %s: stored empty; a path of the log profile that matches nothing in the"
-                " export stores every value so, without a reject",
-                printable(item.file),
-                printable(empty),
-            )
-        if item.fields_not_read:  # an exporter's own: what they hold is in no check
-            command_logger().warning(
-                "%s: fields not read, so in no figure and no check: %s (the tool reads the"
-                " round log's fields; the audit names these)",
-                printable(item.file),
-                ", ".join(item.fields_not_read),
-            )
-    for item in result.failed:
-        command_logger().error("not loaded: %s", item.error)
     rejects = result.rejected
     for reject in rejects[:SHOWN_REJECTS]:
         typer.echo(printable(f"{reject.source}: {reject.reason}: {reject.message}"))

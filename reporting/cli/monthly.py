@@ -268,6 +268,8 @@ def _log(line: str) -> None:
 
 def monthly_document(result: MonthlyResult) -> dict:
     """The ``monthly --json`` document."""
+    from reporting.records import FINDING_KINDS
+
     return {
         "as_of": {game: day.isoformat() for game, day in sorted(result.as_of.items())},
         "rounds_loaded": result.ingest.rounds_loaded,
@@ -287,7 +289,10 @@ def monthly_document(result: MonthlyResult) -> dict:
                 "folder": str(month.folder),
                 "games": month.games,
                 "findings": month.findings,
-                "findings_by_kind": month.findings_by_kind,
+                # every kind, as verify --json lists them: a clean month's are zeros
+                "findings_by_kind": {
+                    kind: month.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS
+                },
                 "rejected_records": month.rejected,
                 "without_play": month.without_play,
                 "warnings": {game: list(items) for game, items in month.warnings.items()},

@@ -173,6 +173,9 @@ def verify_command(
             game_id or "a game whose id is empty",
             "was" if rounds == 1 else "were",
         )
+    for name, lines in alerts.alert_sections():  # the exit code's reasons, in --log-file too
+        for line in lines if name != "unverified" else ():  # said just above, by game
+            command_logger().warning("%s", line.strip())
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 

@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from reporting.config.loader import OperatorConfig
@@ -95,12 +96,14 @@ def _game(game: GameSpec, base: str, pay_table: str) -> dict[str, Any]:
         "currency": game.currency,
         "timezone": game.timezone,
         "languages": list(game.languages),
+        # empty too: a base's scoreboard would come back (a shoe reshuffled every round
+        # keeps none, and refuses one)
+        "scoreboard": list(game.scoreboard),
     }
     optional = {
         "cut_card_depth": game.cut_card_depth,
         "opening_hours": game.opening_hours,
         "availability_gap_minutes": game.availability_gap_minutes,
-        "scoreboard": list(game.scoreboard) or None,
         "regulator": game.regulator,
         "regulator_code": game.regulator_code,
         "declared_rtp": None if game.declared_rtp is None else str(game.declared_rtp),
@@ -141,7 +144,7 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
                     for key, value in (
                         ("folder", rule.folder),
                         ("pattern", rule.pattern),
-                        ("profile", rule.profile),
+                        ("profile", _profile_reference(rule.profile, config.source)),
                     )
                     if value is not None
                 }
@@ -155,6 +158,16 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
             name: _pay_rows(table) for name, table in config.pay_tables.items()
         }
     return document | {"games": games}
+
+
+def _profile_reference(reference: str, source: Path | None) -> str:
+    """A rule's profile as the document names it: a built-in profile by its name, a file by
+    its absolute path (the document may be read from elsewhere; the reader resolves a
+    relative one against the configuration's folder)."""
+    path = Path(reference)
+    if source is None or path.is_absolute() or (path.suffix != ".toml" and len(path.parts) == 1):
+        return reference
+    return str(source.parent.absolute() / path)
 
 
 def _pay_rows(table: Mapping[str, Any]) -> dict[str, Any]:

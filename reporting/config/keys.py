@@ -68,6 +68,7 @@ __all__ = [
     "PAY_FLAGS",
     "PAY_KEYS",
     "PAY_TABLE_KEYS",
+    "PAY_TABLE_NAME",
     "PAY_TABLE_OWN_KEYS",
     "SCHEMA_PATH",
     "SCOREBOARD_PARTS",
@@ -87,6 +88,8 @@ STARTER_PATH = Path(__file__).resolve().parent / "data" / "operator.toml"
 STARTER_LOGO_PATH = STARTER_PATH.with_name("logo.svg")
 GAME_ID_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _TABLE_NAME_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+#: A pay table's name: of a ``[pay_tables.NAME]``, and as a game's ``pay_table`` names it.
+PAY_TABLE_NAME = Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name")
 _JURISDICTION_PATTERN = "[A-Z]{2}"
 
 
@@ -160,7 +163,7 @@ PAY_KEYS: dict[str, Key] = {
 #: A ``[pay_tables.X]`` table: the odds and the table it starts from.
 PAY_TABLE_KEYS: dict[str, Key] = PAY_KEYS | {
     "base": Key(
-        Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name"),
+        PAY_TABLE_NAME,
         "the pay table this one changes (default: standard)",
     ),
 }
@@ -376,7 +379,7 @@ GAME_KEYS: dict[str, Key] = {
     ),
     "bets": Key(ChoiceList(_BET, min_items=1), "the bet types the game offers"),
     "pay_table": Key(
-        Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name"),
+        PAY_TABLE_NAME,
         "the pay table: standard, perfect_pair_b, or one of [pay_tables]",
     ),
     "pay": Key(PayKeys(PAY_KEYS), "changes to the pay table's odds for this game"),

@@ -8,11 +8,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from reporting.config.bets import as_read
-from reporting.config.keys import PAY_FLAGS, PAY_TABLE_KEYS
+from reporting.config.keys import PAY_FLAGS, PAY_TABLE_KEYS, PAY_TABLE_NAME
 from reporting.config.values import MISSING, Key, Problems, Table, suggestion
 from reporting.engine.bets import BetRule, PayTable
 
-__all__ = ["pay_table_of", "resolve_pay_tables"]
+__all__ = ["MAX_BASE_CHAIN", "pay_table_of", "resolve_pay_tables"]
+
+
+#: The most pay tables one table may stand on, its base, its base's base and so on: an
+#: operator writes a few; a chain of a thousand was resolved one call deeper each and ended
+#: every command in a traceback (the interpreter's depth).
+MAX_BASE_CHAIN = 100
 
 
 def resolve_pay_tables(
@@ -31,6 +37,8 @@ def resolve_pay_tables(
         written |= {name: (table, problems) for name, table in tables.items()}
     checked = {
         name: Table(PAY_TABLE_KEYS | pay_keys).check(table, ("pay_tables", name), problems)
+        if PAY_TABLE_NAME.check(name, ("pay_tables", name), problems) is not MISSING
+        else MISSING
         for name, (table, problems) in written.items()
     }
     resolved: dict[str, Any] = {}
@@ -58,9 +66,18 @@ def _resolve_pay_table(
     own = {key: value for key, value in table.items() if key != "base"}
     if base is None:
         result = own
+    elif len(seen) >= MAX_BASE_CHAIN:
+        chain = " -> ".join((*seen[:3], "...", name, base))
+        problems.add(
+            path,
+            f"more than {MAX_BASE_CHAIN} pay tables stand on one another here ({chain}): base"
+            " each table on one of few",
+        )
+        result = MISSING
     elif base == name or base in seen:
-        loop = seen[seen.index(base) :] if base in seen else ()
-        circle = " -> ".join((*loop, name, base))
+        loop = (*(seen[seen.index(base) :] if base in seen else ()), name)
+        circle = " -> ".join((*loop, base))
+        problems, path = _written_in_file(loop, written, problems, path)
         problems.add(path, f"pay tables cannot be their own base: {circle}")
         result = MISSING
     elif base not in checked:
@@ -72,6 +89,22 @@ def _resolve_pay_table(
         result = MISSING if parent is MISSING else _merge_pay(parent, own)
     resolved[name] = result
     return result
+
+
+def _written_in_file(
+    loop: tuple[str, ...],
+    written: dict[str, tuple[Any, Problems]],
+    problems: Problems,
+    path: tuple[str, ...],
+) -> tuple[Problems, tuple[str, ...]]:
+    """Where a loop of bases is told: where it was met (its last table), if the file has a line
+    for it; else at the first of its tables whose file has one (the operator's, where a table
+    of its own closes a loop through the catalogue's)."""
+    for table in (loop[-1], *loop):
+        found = written[table][1]
+        if found.lines.line_of(("pay_tables", table)) is not None:
+            return found, ("pay_tables", table, "base")
+    return problems, path
 
 
 def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

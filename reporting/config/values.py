@@ -12,6 +12,7 @@ import difflib
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -112,13 +113,17 @@ class Problems:
     file: str
     lines: KeyLines = field(default_factory=KeyLines)
     noted: list[tuple[int, str]] = field(default_factory=list)  # (line or 0, message)
+    _said: set[str] = field(default_factory=set, repr=False)
 
     def add(self, path: tuple[str, ...], message: str) -> None:
-        """Note a problem at a key path (the file itself when the path is empty)."""
+        """Note a problem at a key path (the file itself when the path is empty), once: the
+        same item repeated in a list is one problem (300,000 of them wrote 117 MB of JSON)."""
         line = self.lines.line_of(path) if path else None
         where = self.file if line is None else f"{self.file}:{line}"
         text = f"{where}: {dotted(path)}: {message}" if path else f"{where}: {message}"
-        self.noted.append((line or 0, text))
+        if text not in self._said:
+            self._said.add(text)
+            self.noted.append((line or 0, text))
 
     @property
     def messages(self) -> list[str]:
@@ -273,14 +278,20 @@ def _distinct(
     with the problem noted otherwise); ``show`` names a repeated item in the message."""
     if MISSING in items:
         return MISSING
-    if len(set(items)) != len(items):
-        twice = sorted({item for item in items if items.count(item) > 1})[:most]
+    counts = Counter(items)
+    if len(counts) != len(items):
+        twice = sorted(item for item, count in counts.items() if count > 1)[:most]
         problems.add(path, f"{', '.join(map(show, twice))} listed more than once")
         return MISSING
     if len(items) < min_items:
         problems.add(path, f"list at least {min_items}")
         return MISSING
     return items
+
+
+#: The most groups a list of groups holds (``exclusive_bets``): a game's bets pair up in
+#: some hundreds of ways at most.
+MAX_GROUPS = 1_000
 
 
 @dataclass(frozen=True)
@@ -294,6 +305,11 @@ class ChoiceList(Kind):
     def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
         if not isinstance(value, list):
             return _wrong_type(value, "a list", path, problems)
+        known = len(self.item.known())
+        if len(value) > (MAX_GROUPS if self.groups else known):  # before each item is read
+            most = f"at most {MAX_GROUPS:,} groups" if self.groups else f"{known} to choose from"
+            problems.add(path, f"lists {len(value):,} items; {most}, each at most once")
+            return MISSING
         if self.groups:
             items = [ChoiceList(self.item, 2).check(group, path, problems) for group in value]
             return MISSING if MISSING in items else [tuple(group) for group in items]

@@ -243,9 +243,26 @@ def test_check_lists_the_inbox_files_that_would_not_be_read(tmp_path):
     (inbox / ".partial.jsonl.part").write_text("{}\n", encoding="utf-8")
     process = run_main("check", "--inbox", str(inbox), "--json", cwd=tmp_path)
     assert process.returncode == 1, process.stderr  # the sample's warnings, and the unread file
-    listing = json.loads(process.stdout)["inbox"]
+    document = json.loads(process.stdout)
+    listing = document["inbox"]
     assert [source["file"] for source in listing["read"]] == ["rounds.jsonl"]
     assert [entry.split(" ")[0] for entry in listing["unread"]] == ["more.ndjson"]
+    # the exit code's reason is a warning too: it was in the listing alone, "warnings" empty
+    said = "in the inbox but not read: more.ndjson ("
+    assert document["warnings"][-1].startswith(said)
+    process = run_main("check", "--inbox", str(inbox), cwd=tmp_path)
+    assert f"baccarat-report: warning: {said}" in process.stderr
+
+
+def test_the_effective_configuration_s_header_names_an_odd_path_on_one_line(tmp_path):
+    """A configuration named with a line break wrote a header of two lines: no TOML."""
+    import tomllib
+
+    odd = tmp_path / "x\ny.toml"
+    odd.write_text("[games.live-baccarat-dk]\n", encoding="utf-8")
+    process = run_main("check", "--config", str(odd), "--show", cwd=tmp_path)
+    assert process.stdout.startswith(f"# The effective configuration of {tmp_path}/x\\ny.toml:")
+    tomllib.loads(process.stdout)
 
 
 # --- issue 23, point 12: everything in one run ------------------------------------------------

@@ -264,6 +264,12 @@ def test_a_table_idle_against_its_published_hours_is_named_when_verify_exits_1(t
     )
     document = json.loads(CliRunner().invoke(app, [*arguments, "--json"]).stdout)
     assert list(document["alerts"]["availability"]) == ["live-baccarat-it"]
+    # The exit code's reason is a warning of the log too: a cron job's --log-file had none.
+    log = tmp_path / "run.log"
+    run_main("--log-file", str(log), *arguments, "--json", cwd=tmp_path)
+    assert "WARNING baccarat-report: live-baccarat-it: its pages say it is open 24 hours" in (
+        log.read_text(encoding="utf-8")
+    )
     # Read while the workers run (the default), or after the one process's pass: the same.
     alone = CliRunner().invoke(app, [*arguments, "--json", "--jobs", "1"]).stdout
     assert json.loads(alone) == document

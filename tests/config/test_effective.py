@@ -105,3 +105,36 @@ def test_every_game_key_is_written_with_the_defaults_filled_in():
     mini = document["games"]["mini-baccarat-it"]
     assert "cut_card_depth" not in mini  # an unset optional key stays unset
     assert tomllib.loads(to_toml(document)) == document
+
+
+def test_a_game_without_a_scoreboard_on_a_base_with_one_reads_back_without_it(tmp_path):
+    """``scoreboard = []`` was left out, and the base's came back: an RNG game on a live base
+    did not load again (its reshuffled shoe refuses a scoreboard), and a live one gained one."""
+    source = tmp_path / "operator.toml"
+    source.write_text(
+        '[games.rng-it]\nbase = "live-baccarat-it"\nkind = "rng"\nscoreboard = []\n'
+        "[games.live-baccarat-dk]\nscoreboard = []\n",
+        encoding="utf-8",
+    )
+    round_trip(tmp_path, source)
+    assert all(not game.scoreboard for game in load_config(source).games.values())
+
+
+def test_an_inbox_rule_s_profile_file_reads_back_from_another_folder(tmp_path):
+    """A profile file relative to the configuration stayed relative, and the effective
+    document saved elsewhere named no file."""
+    import shutil
+
+    folder = tmp_path / "config"
+    folder.mkdir()
+    profiles = Path(__file__).resolve().parents[2] / "reporting" / "ingest" / "profiles" / "data"
+    shutil.copy2(profiles / "replay-api.toml", folder / "mine.toml")
+    source = folder / "operator.toml"
+    source.write_text(
+        '[games.live-baccarat-it]\n[[inbox.profiles]]\nfolder = "acme"\nprofile = "mine.toml"\n'
+        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "replay-api"\n',
+        encoding="utf-8",
+    )
+    rules = effective_document(load_config(source))["inbox"]["profiles"]
+    assert [rule["profile"] for rule in rules] == [str(folder / "mine.toml"), "replay-api"]
+    round_trip(tmp_path, source)

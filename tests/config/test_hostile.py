@@ -347,3 +347,71 @@ def test_a_game_s_base_of_another_type_is_a_problem_not_a_traceback(tmp_path, va
     (problem,) = refused.value.problems
     assert problem.startswith(f"{config}:4: games.g1.base: must be one of ")
     assert problem.endswith(f", not {kind}")
+
+
+def test_a_chain_or_loop_of_a_thousand_pay_tables_is_a_problem_not_a_traceback(tmp_path):
+    """Each base was resolved one call deeper: a loop of 1,000 tables, or a chain of about
+    980 written top-down, ended every command in a RecursionError."""
+    from reporting.config.pay_tables import MAX_BASE_CHAIN
+
+    loop = "".join(f'[pay_tables.t{i}]\nbase = "t{(i + 1) % 1000}"\n' for i in range(1000))
+    chain = "".join(f'[pay_tables.t{i}]\nbase = "t{i - 1}"\n' for i in range(990, 0, -1))
+    for text in (loop, chain + '[pay_tables.t0]\ntie = "9"\n'):
+        path = tmp_path / "operator.toml"
+        path.write_text(text + "[games.live-baccarat-gr]\n", encoding="utf-8")
+        with pytest.raises(ConfigError) as error:
+            load_config(path)
+        said = f"more than {MAX_BASE_CHAIN} pay tables stand on one another here"
+        assert said in error.value.problems[0] and re.match(r".*:\d+: ", error.value.problems[0])
+
+
+def test_a_pay_table_s_name_is_held_to_the_names_a_game_may_give(tmp_path):
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        '[pay_tables."a b"]\ntie = "9"\n[pay_tables.""]\ntie = "9"\n[pay_tables.ok-1]\ntie = "9"\n'
+        "[games.live-baccarat-gr]\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert error.value.problems == [
+        f'{path}:1: pay_tables."a b": \'a b\' is not a pay table name such as "standard"',
+        f'{path}:3: pay_tables."": must not be empty (e.g. "standard")',
+    ]
+
+
+def test_a_loop_through_the_operator_s_standard_table_is_told_at_its_line(tmp_path):
+    """It was told of the catalogue's file, at a key written nowhere."""
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        '[pay_tables.standard]\nbase = "perfect_pair_b"\n[games.live-baccarat-gr]\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert error.value.problems == [
+        f"{path}:2: pay_tables.standard.base: pay tables cannot be their own base: standard ->"
+        " perfect_pair_b -> standard"
+    ]
+
+
+def test_a_list_of_a_hundred_thousand_items_is_refused_at_once_and_said_once(tmp_path):
+    """The duplicates were looked for in quadratic time (100,000 languages: 94 s), and each
+    bad item of a list was its own problem (300,000 of them: 117 MB of JSON)."""
+    import time
+
+    path = tmp_path / "operator.toml"
+    path.write_text(
+        "[games.live-baccarat-gr]\nlanguages = [" + ", ".join(['"en"'] * 100_000) + "]\n"
+        "tables = [" + ", ".join(["1"] * 5_000) + "]\n",
+        encoding="utf-8",
+    )
+    started = time.process_time()
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert time.process_time() - started < 5  # measured: 0.1 s
+    problems = error.value.problems
+    assert re.search(
+        r"languages: lists 100,000 items; \d+ to choose from, each at most once$", problems[0]
+    )
+    assert len(problems) == 2, problems

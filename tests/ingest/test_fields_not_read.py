@@ -191,6 +191,8 @@ def test_ingest_warns_of_them_and_its_json_names_them(
         " the round log's fields; the audit names these)"
     ) in run.stderr
     assert json.loads(as_json.stdout)["files"][0]["fields_not_read"] == ["side_bets"]
+    # with --json as without: on stderr (and in --log-file), it was in the document alone
+    assert "again.jsonl: fields not read, so in no figure and no check" in as_json.stderr
 
 
 def test_a_file_this_run_did_not_read_has_its_fields_said_not_looked_for(
