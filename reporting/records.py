@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from types import MappingProxyType
 from typing import NamedTuple
@@ -49,6 +50,7 @@ __all__ = [
     "Round",
     "Severity",
     "SourceLocation",
+    "every_kind",
     "finding_advice",
     "finding_order",
     "finding_title",
@@ -354,6 +356,16 @@ def reject_title(reason: str) -> str:
 #: documents and the workbooks hold.
 FINDING_KINDS: tuple[str, ...] = tuple(kind.value for kind in FindingKind)
 REJECT_REASONS: tuple[str, ...] = tuple(reason.value for reason in RejectReason)
+
+
+def every_kind(counts: Mapping[str, int]) -> dict[str, int]:
+    """Findings counted by kind, every kind in its order, zeros too (a script reads a clean
+    month's kinds as it reads any other's).
+
+    >>> every_kind({"late_bet": 2})["late_bet"], every_kind({})["payout_mismatch"]
+    (2, 0)
+    """
+    return {kind: counts.get(kind, 0) for kind in FINDING_KINDS}
 
 
 #: The file names of JSON documents (a provider's export holding an array of rounds): their

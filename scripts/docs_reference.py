@@ -275,10 +275,9 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
                     "MAX_ODDS",
                     "MAX_ODDS_DENOMINATOR",
                     "MAX_CENTS",
-                    "MAX_GROUPS",
+                    "MAX_CHOICES_LISTED",
                 ),
             ),
-            ("reporting.config.pay_tables", ("MAX_BASE_CHAIN",)),
             ("reporting.config.rtp", ("MAX_STAKES_TRIED",)),
             (
                 "reporting.config.operator",

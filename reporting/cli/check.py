@@ -200,12 +200,24 @@ def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _
 
 def _rule_files(config: OperatorConfig | None) -> set[Path | None]:
     """The profile files the configuration's inbox rules name, resolved."""
+    return set(_profile_files(config).values())
+
+
+def _profile_files(config: OperatorConfig | None) -> dict[str, Path]:
+    """The file each inbox rule's profile names, resolved, by the reference as written
+    (the spec's log and the built-in profiles name none)."""
+    from reporting.ingest.profiles.builtin import SPEC, built_in_profiles
     from reporting.ingest.profiles.loader import profile_file
 
     if config is None:
-        return set()
+        return {}
     base = None if config.source is None else config.source.parent
-    return {profile_file(rule.profile, base) for rule in config.inbox_rules} - {None}
+    files = {
+        rule.profile: profile_file(rule.profile, base)
+        for rule in config.inbox_rules
+        if rule.profile != SPEC and rule.profile not in built_in_profiles()
+    }
+    return {reference: file for reference, file in files.items() if file is not None}
 
 
 ProfilesOption = Annotated[
@@ -300,7 +312,9 @@ def check_command(
         "inbox": listing,
     }
     if show:
-        document["effective"] = None if loaded is None else effective_document(loaded)
+        document["effective"] = (
+            None if loaded is None else effective_document(loaded, _profile_files(loaded))
+        )
     _report(document, problems, show=show, as_json=as_json)
     raise typer.Exit(
         EXIT_UNUSABLE if problems else EXIT_FINDINGS if document["warnings"] else EXIT_OK
@@ -309,7 +323,9 @@ def check_command(
 
 def _unread_warnings(listing: dict[str, Any] | None) -> list[str]:
     """The warnings of an inbox's files that no run would read."""
-    return [f"in the inbox but not read: {entry}" for entry in (listing or {}).get("unread", [])]
+    from reporting.verify.bearing import unread_line
+
+    return [unread_line(entry) for entry in (listing or {}).get("unread", [])]
 
 
 def _print_problems(problems: list[Problem], warnings: list[str], hints: list[str]) -> None:
@@ -338,13 +354,12 @@ def _report(
         return
     _print_problems(problems, document["warnings"], document["hints"])
     out = sys.stderr if show else sys.stdout
-    where = document["config"] or "the built-in catalogue"
+    where = printable(document["config"] or "the built-in catalogue")
     games = document["games"]
     loaded = f"{counted(len(games), 'game')} ({', '.join(games)}); " if games else "not loaded; "
     of_profiles = len(document["profile_problems"])
     own = len(problems) - of_profiles
-    warned = len(document["warnings"]) - len(_unread_warnings(document["inbox"]))
-    counts = f"{counted(own, 'problem')}, {counted(warned, 'warning')}"
+    counts = f"{counted(own, 'problem')}, {counted(len(document['warnings']), 'warning')}"
     print(f"configuration {where}: {loaded}{counts}", file=out)
     if of_profiles:
         print(f"log profiles: {counted(of_profiles, 'problem')}", file=out)
@@ -359,18 +374,18 @@ def _report(
         print(f"log profile {reference}: {said}", file=out)
     listing = document["inbox"]
     if listing is not None:
+        unread = f", {counted(len(listing['unread']), 'file')} not read (warned of above)"
         print(
-            f"inbox {listing['folder']}: {counted(len(listing['read']), 'round log')} to read",
+            f"inbox {listing['folder']}: {counted(len(listing['read']), 'round log')} to read"
+            f"{unread if listing['unread'] else ''}",
             file=out,
         )
         for source in listing["read"]:
             companion = f" + {source['companion']}" if source["companion"] else ""
             profile = "" if source["profile"] == "spec" else f", profile {source['profile']}"
             print(f"  {source['file']}{companion} ({source['format']}{profile})", file=out)
-        for entry in listing["unread"]:
-            print(f"  not read: {entry}", file=out)
     if show and document.get("effective") is not None:
         sys.stdout.write(
-            f"# The effective configuration of {printable(where)}: every key, defaults filled in\n"
+            f"# The effective configuration of {where}: every key, defaults filled in\n"
         )
         sys.stdout.write(to_toml(document["effective"]))

@@ -96,9 +96,9 @@ def ingest_command(
             connection.close()
     if as_json:
         print_json(ingest_document(result, unreadable))
+        _log_file_warnings(result)  # as without --json: on stderr, in --log-file
     else:
         print_summary(result, db)
-    log_files_said(result)
     raise typer.Exit(max(exit_code(result), EXIT_FINDINGS if unreadable else EXIT_OK))
 
 
@@ -250,7 +250,7 @@ def loaded_months(result: IngestResult, most: int = 6) -> str:
     return ", ".join(shown)
 
 
-def log_files_said(result: IngestResult) -> None:
+def _log_file_warnings(result: IngestResult) -> None:
     """Each file's warnings and errors, on stderr and in ``--log-file``, with ``--json`` as
     without (a failed run's reason was in its JSON alone)."""
     for item in result.files:
@@ -294,6 +294,7 @@ def print_summary(result: IngestResult, db: Path) -> None:
     months = loaded_months(result)
     if months:
         console.print(f"Rounds loaded by month (in each game's time zone): {months}")
+    _log_file_warnings(result)
     rejects = result.rejected
     for reject in rejects[:SHOWN_REJECTS]:
         typer.echo(printable(f"{reject.source}: {reject.reason}: {reject.message}"))

@@ -268,7 +268,7 @@ def _log(line: str) -> None:
 
 def monthly_document(result: MonthlyResult) -> dict:
     """The ``monthly --json`` document."""
-    from reporting.records import FINDING_KINDS
+    from reporting.records import every_kind
 
     return {
         "as_of": {game: day.isoformat() for game, day in sorted(result.as_of.items())},
@@ -289,10 +289,7 @@ def monthly_document(result: MonthlyResult) -> dict:
                 "folder": str(month.folder),
                 "games": month.games,
                 "findings": month.findings,
-                # every kind, as verify --json lists them: a clean month's are zeros
-                "findings_by_kind": {
-                    kind: month.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS
-                },
+                "findings_by_kind": every_kind(month.findings_by_kind),
                 "rejected_records": month.rejected,
                 "without_play": month.without_play,
                 "warnings": {game: list(items) for game, items in month.warnings.items()},

@@ -174,7 +174,9 @@ def verify_command(
             "was" if rounds == 1 else "were",
         )
     for name, lines in alerts.alert_sections():  # the exit code's reasons, in --log-file too
-        for line in lines if name != "unverified" else ():  # said just above, by game
+        if name == "unverified":  # said just above, by game
+            continue
+        for line in lines:
             command_logger().warning("%s", line.strip())
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
@@ -420,14 +422,14 @@ def _write_report(folder: Path, connection, operator, result, month, day) -> lis
 
 def verify_document(result: VerifyResult, outcomes: list[OutcomeTest], rtp: list[RtpCheck]) -> dict:
     """The ``verify --json`` document."""
-    from reporting.records import FINDING_KINDS
+    from reporting.records import every_kind
 
     return {
         "month": result.month,
         "rounds_checked": result.rounds_checked,
         "bets_checked": result.bets_checked,
         "bets_unverified": result.bets_unverified,
-        "findings_by_kind": {kind: result.findings_by_kind.get(kind, 0) for kind in FINDING_KINDS},
+        "findings_by_kind": every_kind(result.findings_by_kind),
         "findings": [finding.to_document() for finding in result.findings],
         "findings_truncated": len(result.findings) < result.finding_count,
         "findings_listed": len(result.findings),

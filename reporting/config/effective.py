@@ -128,8 +128,13 @@ def _operator(config: OperatorConfig) -> dict[str, Any]:
     return {"name": config.name} | {key: value for key, value in optional.items() if value}
 
 
-def effective_document(config: OperatorConfig) -> dict[str, Any]:
-    """Every key of every configured game as the loader resolved it."""
+def effective_document(
+    config: OperatorConfig, profile_files: Mapping[str, Path] | None = None
+) -> dict[str, Any]:
+    """Every key of every configured game as the loader resolved it. ``profile_files``: the
+    file each inbox rule's profile names, where it names one (not a built-in profile), by
+    the reference as written: written absolute, the document may be read from elsewhere."""
+    files = profile_files or {}
     games = {}
     for game_id, game in config.games.items():
         origin = config.origins.get(game_id)
@@ -144,7 +149,7 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
                     for key, value in (
                         ("folder", rule.folder),
                         ("pattern", rule.pattern),
-                        ("profile", _profile_reference(rule.profile, config.source)),
+                        ("profile", str(files.get(rule.profile, rule.profile))),
                     )
                     if value is not None
                 }
@@ -158,16 +163,6 @@ def effective_document(config: OperatorConfig) -> dict[str, Any]:
             name: _pay_rows(table) for name, table in config.pay_tables.items()
         }
     return document | {"games": games}
-
-
-def _profile_reference(reference: str, source: Path | None) -> str:
-    """A rule's profile as the document names it: a built-in profile by its name, a file by
-    its absolute path (the document may be read from elsewhere; the reader resolves a
-    relative one against the configuration's folder)."""
-    path = Path(reference)
-    if source is None or path.is_absolute() or (path.suffix != ".toml" and len(path.parts) == 1):
-        return reference
-    return str(source.parent.absolute() / path)
 
 
 def _pay_rows(table: Mapping[str, Any]) -> dict[str, Any]:

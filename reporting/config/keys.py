@@ -89,7 +89,9 @@ STARTER_LOGO_PATH = STARTER_PATH.with_name("logo.svg")
 GAME_ID_PATTERN = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _TABLE_NAME_PATTERN = r"[A-Za-z0-9_-]{1,64}"
 #: A pay table's name: of a ``[pay_tables.NAME]``, and as a game's ``pay_table`` names it.
-PAY_TABLE_NAME = Text("standard", 64, _TABLE_NAME_PATTERN, "a pay table name")
+PAY_TABLE_NAME = Text(
+    "standard", 64, _TABLE_NAME_PATTERN, "a pay table name (letters, digits, _ and -)"
+)
 _JURISDICTION_PATTERN = "[A-Z]{2}"
 
 

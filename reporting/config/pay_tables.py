@@ -12,13 +12,7 @@ from reporting.config.keys import PAY_FLAGS, PAY_TABLE_KEYS, PAY_TABLE_NAME
 from reporting.config.values import MISSING, Key, Problems, Table, suggestion
 from reporting.engine.bets import BetRule, PayTable
 
-__all__ = ["MAX_BASE_CHAIN", "pay_table_of", "resolve_pay_tables"]
-
-
-#: The most pay tables one table may stand on, its base, its base's base and so on: an
-#: operator writes a few; a chain of a thousand was resolved one call deeper each and ended
-#: every command in a traceback (the interpreter's depth).
-MAX_BASE_CHAIN = 100
+__all__ = ["pay_table_of", "resolve_pay_tables"]
 
 
 def resolve_pay_tables(
@@ -35,15 +29,15 @@ def resolve_pay_tables(
             )
             continue
         written |= {name: (table, problems) for name, table in tables.items()}
-    checked = {
-        name: Table(PAY_TABLE_KEYS | pay_keys).check(table, ("pay_tables", name), problems)
-        if PAY_TABLE_NAME.check(name, ("pay_tables", name), problems) is not MISSING
-        else MISSING
-        for name, (table, problems) in written.items()
-    }
+    checked: dict[str, Any] = {}
+    for name, (table, problems) in written.items():
+        where = ("pay_tables", name)
+        named = PAY_TABLE_NAME.check(name, where, problems) is not MISSING
+        checked[name] = Table(PAY_TABLE_KEYS | pay_keys).check(table, where, problems)
+        checked[name] = checked[name] if named else MISSING
     resolved: dict[str, Any] = {}
     for name in checked:
-        _resolve_pay_table(name, checked, written, resolved, ())
+        _resolve_pay_table(name, checked, written, resolved)
     return resolved
 
 
@@ -52,59 +46,56 @@ def _resolve_pay_table(
     checked: dict[str, Any],
     written: dict[str, tuple[Any, Problems]],
     resolved: dict[str, Any],
-    seen: tuple[str, ...],
-) -> Any:
-    """One pay table merged onto its base (``standard`` unless it names another)."""
-    if name in resolved:
-        return resolved[name]
-    table = checked[name]
-    if table is MISSING:
-        resolved[name] = MISSING
-        return MISSING
-    base = table.get("base", None if name == "standard" else "standard")
-    problems, path = written[name][1], ("pay_tables", name, "base")
-    own = {key: value for key, value in table.items() if key != "base"}
-    if base is None:
-        result = own
-    elif len(seen) >= MAX_BASE_CHAIN:
-        chain = " -> ".join((*seen[:3], "...", name, base))
-        problems.add(
-            path,
-            f"more than {MAX_BASE_CHAIN} pay tables stand on one another here ({chain}): base"
-            " each table on one of few",
-        )
-        result = MISSING
-    elif base == name or base in seen:
-        loop = (*(seen[seen.index(base) :] if base in seen else ()), name)
-        circle = " -> ".join((*loop, base))
-        problems, path = _written_in_file(loop, written, problems, path)
-        problems.add(path, f"pay tables cannot be their own base: {circle}")
-        result = MISSING
-    elif base not in checked:
-        known = ", ".join(sorted(checked))
-        problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
-        result = MISSING
-    else:
-        parent = _resolve_pay_table(base, checked, written, resolved, (*seen, name))
-        result = MISSING if parent is MISSING else _merge_pay(parent, own)
-    resolved[name] = result
-    return result
+) -> None:
+    """One pay table merged onto its base (``standard`` unless it names another), and each
+    table it stands on first: the chain walked down to a table resolved, or to one of no
+    base, then merged back up. A walk, not a call a table (a chain of a thousand ended every
+    command in a traceback, the interpreter's depth); a loop of any length is told once."""
+    chain: list[str] = []
+    at: str | None = name
+    while at is not None and at not in resolved:
+        if at in chain:
+            _tell_loop((*chain[chain.index(at) :],), at, written)
+            resolved.update(dict.fromkeys(chain, MISSING))
+            return
+        if checked[at] is MISSING:
+            resolved[at] = MISSING
+            break
+        chain.append(at)
+        base = _base_of(at, checked)
+        if base is not None and base not in checked:
+            problems, path = written[at][1], ("pay_tables", at, "base")
+            known = ", ".join(sorted(checked))
+            problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
+            resolved[chain.pop()] = MISSING
+            break
+        at = base
+    for table in reversed(chain):
+        base = _base_of(table, checked)
+        own = {key: value for key, value in checked[table].items() if key != "base"}
+        parent = {} if base is None else resolved[base]
+        resolved[table] = MISSING if parent is MISSING else _merge_pay(parent, own)
 
 
-def _written_in_file(
-    loop: tuple[str, ...],
-    written: dict[str, tuple[Any, Problems]],
-    problems: Problems,
-    path: tuple[str, ...],
-) -> tuple[Problems, tuple[str, ...]]:
-    """Where a loop of bases is told: where it was met (its last table), if the file has a line
+def _base_of(name: str, checked: Mapping[str, Any]) -> str | None:
+    """The table a checked pay table stands on: its ``base``, else ``standard`` (which stands
+    on none unless it names one)."""
+    return checked[name].get("base", None if name == "standard" else "standard")
+
+
+def _tell_loop(loop: tuple[str, ...], base: str, written: dict[str, tuple[Any, Problems]]) -> None:
+    """Tell a loop of bases once: where it was met (its last table), if the file has a line
     for it; else at the first of its tables whose file has one (the operator's, where a table
     of its own closes a loop through the catalogue's)."""
+    shown = loop if len(loop) <= 8 else (*loop[:3], f"... {len(loop) - 5:,} more", *loop[-2:])
+    circle = " -> ".join((*shown, base))
     for table in (loop[-1], *loop):
-        found = written[table][1]
-        if found.lines.line_of(("pay_tables", table)) is not None:
-            return found, ("pay_tables", table, "base")
-    return problems, path
+        problems = written[table][1]
+        if problems.lines.line_of(("pay_tables", table)) is not None:
+            break
+    else:
+        table, problems = loop[-1], written[loop[-1]][1]
+    problems.add(("pay_tables", table, "base"), f"pay tables cannot be their own base: {circle}")
 
 
 def _merge_pay(base: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:

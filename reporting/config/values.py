@@ -289,9 +289,9 @@ def _distinct(
     return items
 
 
-#: The most groups a list of groups holds (``exclusive_bets``): a game's bets pair up in
-#: some hundreds of ways at most.
-MAX_GROUPS = 1_000
+#: The most items a list of choices holds, or groups a list of groups: a game lists its few
+#: languages and bets; 100,000 of them kept the duplicates' search busy for minutes.
+MAX_CHOICES_LISTED = 1_000
 
 
 @dataclass(frozen=True)
@@ -301,14 +301,14 @@ class ChoiceList(Kind):
     item: Choice
     min_items: int = 0
     groups: bool = False
+    max_items: int = MAX_CHOICES_LISTED
 
     def check(self, value: Any, path: tuple[str, ...], problems: Problems) -> Any:
         if not isinstance(value, list):
             return _wrong_type(value, "a list", path, problems)
-        known = len(self.item.known())
-        if len(value) > (MAX_GROUPS if self.groups else known):  # before each item is read
-            most = f"at most {MAX_GROUPS:,} groups" if self.groups else f"{known} to choose from"
-            problems.add(path, f"lists {len(value):,} items; {most}, each at most once")
+        if len(value) > self.max_items:  # before each item is read
+            listed = "groups" if self.groups else "items"
+            problems.add(path, f"lists {len(value):,} {listed}; at most {self.max_items:,}")
             return MISSING
         if self.groups:
             items = [ChoiceList(self.item, 2).check(group, path, problems) for group in value]
@@ -319,8 +319,10 @@ class ChoiceList(Kind):
     def schema(self) -> dict[str, Any]:
         if self.groups:
             group = {"type": "array", "items": self.item.schema(), "minItems": 2}
-            return {"type": "array", "items": group | {"uniqueItems": True}}
+            listed = {"type": "array", "items": group | {"uniqueItems": True}}
+            return listed | {"maxItems": self.max_items}
         schema = {"type": "array", "items": self.item.schema(), "uniqueItems": True}
+        schema |= {"maxItems": self.max_items}
         return schema | ({"minItems": self.min_items} if self.min_items else {})
 
 

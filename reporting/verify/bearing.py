@@ -73,6 +73,7 @@ __all__ = [
     "month_alerts",
     "reject_scope",
     "rejected_lines_bear",
+    "unread_line",
 ]
 
 #: The rejected records a month's alerts carry line by line (the first, by file and line):
@@ -222,6 +223,11 @@ class RejectedRecord:
         return str(SourceLocation(self.file, self.line))
 
 
+def unread_line(entry: str) -> str:
+    """The alert of an inbox file that no run reads (``entry``: its name, and why)."""
+    return f"in the inbox but not read: {entry}"
+
+
 @dataclass(frozen=True)
 class MonthAlerts:
     """Everything that bears on one month (or on all months): see the module's rules."""
@@ -306,7 +312,7 @@ class MonthAlerts:
             rejected = [f"{rejected_lines_bear(self.rejected)} on {period}"]
             sections.append(("rejected", rejected + self.rejected_file_lines))
         unread = first_named(
-            [f"in the inbox but not read: {name}" for name in self.unread_files],
+            [unread_line(name) for name in self.unread_files],
             "and {more:,} more inbox files not read: manifest.json names them all",
         )
         unverified = [

@@ -252,6 +252,10 @@ def test_check_lists_the_inbox_files_that_would_not_be_read(tmp_path):
     assert document["warnings"][-1].startswith(said)
     process = run_main("check", "--inbox", str(inbox), cwd=tmp_path)
     assert f"baccarat-report: warning: {said}" in process.stderr
+    warned = process.stderr.count("baccarat-report: warning: ")  # each said once, counted
+    assert f"; 0 problems, {warned} warnings" in process.stdout
+    assert "inbox " in process.stdout and ": 1 round log to read, 1 file not read" in process.stdout
+    assert "not read: more.ndjson" not in process.stdout
 
 
 def test_the_effective_configuration_s_header_names_an_odd_path_on_one_line(tmp_path):
@@ -263,6 +267,8 @@ def test_the_effective_configuration_s_header_names_an_odd_path_on_one_line(tmp_
     process = run_main("check", "--config", str(odd), "--show", cwd=tmp_path)
     assert process.stdout.startswith(f"# The effective configuration of {tmp_path}/x\\ny.toml:")
     tomllib.loads(process.stdout)
+    summary = run_main("check", "--config", str(odd), cwd=tmp_path).stdout.splitlines()[0]
+    assert summary.startswith(f"configuration {tmp_path}/x\\ny.toml: 1 game (")
 
 
 # --- issue 23, point 12: everything in one run ------------------------------------------------

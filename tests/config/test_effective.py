@@ -121,20 +121,34 @@ def test_a_game_without_a_scoreboard_on_a_base_with_one_reads_back_without_it(tm
 
 
 def test_an_inbox_rule_s_profile_file_reads_back_from_another_folder(tmp_path):
-    """A profile file relative to the configuration stayed relative, and the effective
-    document saved elsewhere named no file."""
+    """A profile file relative to the configuration stayed relative in ``check --show``, and
+    the document saved elsewhere named no file; a built-in profile stays named."""
     import shutil
+
+    from helpers import run_main
 
     folder = tmp_path / "config"
     folder.mkdir()
     profiles = Path(__file__).resolve().parents[2] / "reporting" / "ingest" / "profiles" / "data"
-    shutil.copy2(profiles / "replay-api.toml", folder / "mine.toml")
+    for name in ("mine.toml", "mine", "replay.v2"):
+        shutil.copy2(profiles / "replay-api.toml", folder / name)
+    rules = [("a", "mine.toml"), ("b", "./mine"), ("c", "replay.v2"), ("d", "replay-api")]
     source = folder / "operator.toml"
     source.write_text(
-        '[games.live-baccarat-it]\n[[inbox.profiles]]\nfolder = "acme"\nprofile = "mine.toml"\n'
-        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "replay-api"\n',
+        "[games.live-baccarat-it]\n"
+        + "".join(f'[[inbox.profiles]]\nfolder = "{f}"\nprofile = "{p}"\n' for f, p in rules),
         encoding="utf-8",
     )
-    rules = effective_document(load_config(source))["inbox"]["profiles"]
-    assert [rule["profile"] for rule in rules] == [str(folder / "mine.toml"), "replay-api"]
-    round_trip(tmp_path, source)
+    shown = run_main("check", "--config", str(source), "--show", cwd=tmp_path)
+    elsewhere = tmp_path / "elsewhere" / "effective.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(shown.stdout, encoding="utf-8")
+    written = [rule["profile"] for rule in tomllib.loads(shown.stdout)["inbox"]["profiles"]]
+    assert written == [
+        str(folder / "mine.toml"),
+        str(folder / "mine"),
+        str(folder / "replay.v2"),
+        "replay-api",
+    ]
+    again = run_main("check", "--config", str(elsewhere), cwd=tmp_path)
+    assert again.returncode in (0, 1), again.stderr

@@ -565,8 +565,9 @@ def test_a_gzip_log_cut_anywhere_is_refused_whole_its_header_too(
     assert [record.round_id for record in read(cut, operator_config)[0]] == ["R-1"]
     cut.write_bytes(whole[:9])  # as ingest says it, with --json too, in --log-file
     log = tmp_path / "run.log"
-    process = run_main("--log-file", str(log), "ingest", str(cut), "--db", "s.sqlite", "--json",
-                       cwd=tmp_path)  # fmt: skip
+    process = run_main(
+        "--log-file", str(log), "ingest", str(cut), "--db", "s.sqlite", "--json", cwd=tmp_path
+    )
     assert process.returncode == 2 and json.loads(process.stdout)["files"][0]["status"] == "failed"
     said = "not loaded: " + str(cut) + ": cannot be read to the end"
     assert said in process.stderr and said in log.read_text(encoding="utf-8")
