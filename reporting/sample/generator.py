@@ -32,6 +32,7 @@ from typing import Any
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
 from reporting.files import write_atomically
+from reporting.ingest.validation import stored_instant
 from reporting.records import CSV_PAIR, FINDING_KINDS, REJECT_REASONS, Month
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
 from reporting.sample.calendar import (
@@ -451,11 +452,22 @@ class _GameTally:
         self.rounds += 1
         self.bets += bets
         self.voids += void
-        settled = data.get("settled_at")
+        settled = _utc_text(data.get("settled_at"))
         if settled is not None:
             if self.first is None:
                 self.first = settled
             self.last = settled
+
+
+def _utc_text(written: object) -> str | None:
+    """A settled time as the store keeps it (UTC, to the millisecond), or None for one a
+    fault made no time (the summary's first and last were the log's text: an offset of the
+    game's zone, or a time without one)."""
+    try:
+        moment = datetime.fromisoformat(written) if isinstance(written, str) else None
+    except ValueError:
+        return None
+    return None if moment is None or moment.tzinfo is None else stored_instant(moment)
 
 
 class _MonthRun:

@@ -1060,3 +1060,34 @@ def test_a_month_without_faults_has_no_manifest_so_an_inbox_holds_the_log_alone(
         + ["--as-of", "2026-11-05", "--json"],
     )
     assert json.loads(monthly.stdout)["months"][0]["alerts"]["unread_files"] == []
+
+
+def test_each_game_s_first_and_last_settled_times_are_said_in_utc(faulty):
+    """The summary (``sample --json``) gave the log's text: an offset of the game's zone
+    (``...+01:00``), or a time a fault made naive. They are the store's UTC text, and each is
+    the first or last instant of the game's rounds that has one."""
+    path, summary, _ = faulty
+    records = json_records(path)
+    stored = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+    for game in summary.games:
+        instants = [
+            datetime.fromisoformat(record["settled_at"])
+            for _, record in records
+            if isinstance(record, dict)
+            and record.get("game") == game.game
+            and isinstance(record.get("settled_at"), str)
+            and _aware(record["settled_at"])
+        ]
+        assert stored.fullmatch(game.first_settled_at) and stored.fullmatch(game.last_settled_at)
+        first, last = (
+            datetime.fromisoformat(t) for t in (game.first_settled_at, game.last_settled_at)
+        )
+        assert abs((first - instants[0]).total_seconds()) < 0.001, game.game
+        assert abs((last - instants[-1]).total_seconds()) < 0.001, game.game
+
+
+def _aware(text: str) -> bool:
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
