@@ -358,18 +358,21 @@ _ID_TOKEN = re.compile(r"(?<![\w.:-])(?=[\w.:-]*[\d-])\w+(?:[-.:]\w+)+(?![\w-])"
 
 def before_its_figure(name: Markup | str) -> Markup:
     """A bet's name (Markup, or text, which is escaped) to stand before its figure, on one
-    line with it: its spaces before a number and the space after it are no-break spaces.
-    "Dragon 7 92,39%" then never breaks into a line that starts "7 92,39%", read as a figure
-    of its own.
+    line with it: its spaces before a number or a bracket and the space after it are no-break
+    spaces. "Dragon 7 92,39%" then never breaks into a line that starts "7 92,39%", read as a
+    figure of its own, nor "Banco (EZ)" into "Banco" and "(EZ) 98,98%".
 
     >>> str(before_its_figure(Markup('<span lang="en">Dragon 7</span>')))
     '<span lang="en">Dragon\xa07</span>\xa0'
+    >>> str(before_its_figure("Banco (EZ)"))
+    'Banco\xa0(EZ)\xa0'
     """
     return Markup(_BEFORE_A_NUMBER.sub("\xa0", str(escape(name))) + "\xa0")
 
 
-#: A space before a digit, outside a tag (a tag's attributes hold no such space here).
-_BEFORE_A_NUMBER = re.compile(r" (?=\d)")
+#: A space before a digit or a bracket, outside a tag (a tag's attributes hold no such space
+#: here).
+_BEFORE_A_NUMBER = re.compile(r" (?=[\d(])")
 
 
 def ids_whole(text: str) -> Markup:

@@ -129,9 +129,10 @@ def rtp_text(sheet: RuleSheet, offered: OfferedBet) -> str:
 
 
 def adm_pair(sheet: RuleSheet, offered: OfferedBet) -> str:
-    """A bet's name and its RTP as the ADM block writes them: one line, its spaces no-break
-    spaces (a line that began "7 92,39%" read as a figure of its own)."""
-    words_of = re.sub(r" (?=\d)", "\xa0", re.sub(r"\s+", " ", words(sheet, offered.name)))
+    """A bet's name and its RTP as the ADM block writes them: one line, its spaces before a
+    digit or a bracket no-break spaces (a line that began "7 92,39%" read as a figure of its
+    own, "Banco (EZ)" broke before its bracket)."""
+    words_of = re.sub(r" (?=[\d(])", "\xa0", re.sub(r"\s+", " ", words(sheet, offered.name)))
     return f"{words_of}\xa0{Formatter(LOCALES[sheet.language]).percent(offered.rtp_percent)}"
 
 
@@ -357,10 +358,11 @@ def test_the_adm_block_gives_every_bets_rtp(rendered, sheets, language):
         cells for _, cells in table_rows(html, "facts") if cells[0] == label.replace("%%", "%")
     ]
     pairs = [adm_pair(sheet, offered) for offered in sheet.bets]
-    assert row[1] == " · ".join(pairs)
+    assert row[1] == "\xa0· ".join(pairs)  # a line never begins with the separator
     # Dragon 7, Panda 8 and each figure never begin a line: no breakable space before a digit
-    assert not any(re.search(r"\s(?<!\xa0)(?=\d)", pair) for pair in pairs), pairs
+    assert not any(re.search(r"\s(?<!\xa0)(?=[\d(])", pair) for pair in pairs), pairs
     assert any("Dragon\xa07\xa0" in pair for pair in pairs), pairs
+    assert any("\xa0(EZ)\xa0" in pair for pair in pairs), pairs
 
 
 # --- the PDF and the workbook -------------------------------------------------------------------

@@ -109,7 +109,9 @@ def _write_rtp_checks(
                 _ratio(check.theoretical_rtp),
                 None if actual is None else _ratio(actual - check.theoretical_rtp),
                 _ratio(Fraction(check.bound)),
-                _ratio(check.theoretical_rtp - Fraction(check.bound)),
+                # an RTP is no less than 0: a band wider than the figure (a rare bet's, on a
+                # month's few bets) is bounded there, not printed as -185.08%
+                _ratio(max(check.theoretical_rtp - Fraction(check.bound), Fraction(0))),
                 _ratio(check.theoretical_rtp + Fraction(check.bound)),
                 check.z_score,
                 _yes_no(check.flagged),
