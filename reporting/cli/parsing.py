@@ -158,11 +158,21 @@ def refuse_what_click_takes(parser: Any, args: list[str]) -> None:
             )
 
 
+#: The options whose text names a file or a place without being read as a path (a built-in
+#: profile's name or a profile's file; a folder or a URL), and what to name instead of a blank.
+_NAMED_AS_TEXT = {
+    "--profile": "name a built-in log profile or a profile's file",
+    "--logs": "name a folder or a URL",
+}
+
+
 def _takes_a_path(param: Any) -> bool:
-    """Whether typer reads ``param``'s values as paths."""
+    """Whether ``param``'s values name files or places (typer reads them as paths, or they
+    are text that names one: :data:`_NAMED_AS_TEXT`)."""
     descriptor = getattr(param, "type_descriptor", None)
     annotation = getattr(descriptor, "annotation", None)
-    return annotation is Path or annotation == list[Path]
+    named = param.param_type_name == "option" and param.opts[0] in _NAMED_AS_TEXT
+    return annotation is Path or annotation == list[Path] or named
 
 
 def _given(values: dict[str, Any], param: Any) -> tuple[Any, ...]:
@@ -186,6 +196,8 @@ def _values_of(option: Any, args: list[str]) -> list[str]:
 
 def _path_wanted(param: Any) -> str:
     """What a path parameter names: "name a file", "name a folder", or either."""
+    if param.param_type_name == "option" and param.opts[0] in _NAMED_AS_TEXT:
+        return _NAMED_AS_TEXT[param.opts[0]]
     info = param.type_descriptor.parameter_info
     if info.file_okay and info.dir_okay:
         return "name a file or a folder"

@@ -183,3 +183,21 @@ def test_an_option_s_environment_variable_set_to_nothing_is_refused(variable, co
     )
     given = CliRunner().invoke(app, [*command, option, "/nonexistent/x"], env={variable: ""})
     assert "is set, to nothing" not in given.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["ingest", "--profile", "", "x.jsonl"], "--profile is blank: name a built-in log profile"),
+        (["check", "--profile", " "], "--profile is blank: name a built-in log profile"),
+        (["verify", "--logs", ""], "--logs is blank: name a folder or a URL"),
+    ],
+)
+def test_a_blank_profile_or_logs_place_is_refused_as_a_blank_path_is(
+    args, said, tmp_path, monkeypatch
+):
+    """``ingest --profile ''`` looked for a profile at the working folder, and said it was a
+    folder; ``--logs ''`` sent the workers to it."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and f"baccarat-report: {said}" in result.output
