@@ -49,6 +49,7 @@ __all__ = [
     "RejectedLine",
     "Round",
     "Severity",
+    "STORED_TIME",
     "SourceLocation",
     "every_kind",
     "finding_advice",
@@ -57,6 +58,7 @@ __all__ = [
     "reject_advice",
     "reject_title",
     "severity_rank",
+    "stored_instant",
 ]
 
 
@@ -366,6 +368,23 @@ def every_kind(counts: Mapping[str, int]) -> dict[str, int]:
     (2, 0)
     """
     return {kind: counts.get(kind, 0) for kind in FINDING_KINDS}
+
+
+#: The form the store keeps a time in (UTC, to the millisecond, fixed width), clock fields
+#: in range.
+STORED_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+)
+
+
+def stored_instant(moment: datetime) -> str:
+    """An instant (aware) in the form the store keeps (:data:`STORED_TIME`): UTC, to the
+    millisecond, truncated.
+
+    >>> stored_instant(datetime(2026, 10, 3, 20, 40, 17, 999999, tzinfo=UTC))
+    '2026-10-03T20:40:17.999Z'
+    """
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
 
 
 #: The file names of JSON documents (a provider's export holding an array of rounds): their

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
@@ -41,7 +41,16 @@ from reporting.ingest.rejects import (
     clipped,
     shown,
 )
-from reporting.records import MAX_OFFSET_HOURS, MONTHS_HANDLED, Bet, Month, RejectReason, Round
+from reporting.records import (
+    MAX_OFFSET_HOURS,
+    MONTHS_HANDLED,
+    STORED_TIME,
+    Bet,
+    Month,
+    RejectReason,
+    Round,
+    stored_instant,
+)
 
 __all__ = [
     "BET_FIELDS",
@@ -52,7 +61,6 @@ __all__ = [
     "RawRound",
     "RecordError",
     "RoundValidator",
-    "STORED_TIME",
     "TIMESTAMP",
     "check_table_of",
     "clipped",
@@ -61,7 +69,6 @@ __all__ = [
     "raw_shapes",
     "round_decoder",
     "shown",
-    "stored_instant",
 ]
 
 
@@ -94,21 +101,6 @@ TIMESTAMP = re.compile(
     r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
     r"([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
 )
-# The form the store keeps (UTC, to the millisecond, fixed width), clock fields in range.
-STORED_TIME = re.compile(
-    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
-)
-
-
-def stored_instant(moment: datetime) -> str:
-    """An instant (aware) in the form the store keeps (:data:`STORED_TIME`): UTC, to the
-    millisecond, truncated.
-
-    >>> stored_instant(datetime(2026, 10, 3, 20, 40, 17, 999999, tzinfo=UTC))
-    '2026-10-03T20:40:17.999Z'
-    """
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")[:-6] + "Z"
-
 
 #: Largest hand number accepted: far beyond any real shoe.
 MAX_HAND_NO = 1_000_000

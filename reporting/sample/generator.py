@@ -32,8 +32,7 @@ from typing import Any
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError
 from reporting.files import write_atomically
-from reporting.ingest.validation import stored_instant
-from reporting.records import CSV_PAIR, FINDING_KINDS, REJECT_REASONS, Month
+from reporting.records import CSV_PAIR, FINDING_KINDS, REJECT_REASONS, Month, stored_instant
 from reporting.sample.bets import ACCOUNTS_PER_JURISDICTION
 from reporting.sample.calendar import (
     MAX_ROUNDS_PER_DAY,

@@ -17,8 +17,7 @@ from reporting.config.values import MAX_CENTS
 from reporting.errors import StoreDamaged, printable
 from reporting.ingest.limits import MAX_ID_CHARS, MAX_TEXT_CHARS
 from reporting.ingest.rejects import shown
-from reporting.ingest.validation import STORED_TIME, stored_instant
-from reporting.records import Month, Round
+from reporting.records import STORED_TIME, Month, Round, stored_instant
 from reporting.store.faults import store_file
 
 __all__ = [
@@ -73,12 +72,12 @@ def no_time(
 ) -> StoreDamaged:
     """The :func:`damaged` error of a stored round whose time ``name`` (``settled_at``,
     ``placed_at of bet B-1``) holds ``value``, no time in the form ingest stores
-    (:data:`~reporting.ingest.validation.STORED_TIME`)."""
+    (:data:`~reporting.records.STORED_TIME`)."""
     what = f"a {name} that is no time as ingest stores one ({quoted(value)})"
     return damaged(round_id, what, connection)
 
 
-#: A time in the form ingest stores (:data:`~reporting.ingest.validation.STORED_TIME`,
+#: A time in the form ingest stores (:data:`~reporting.records.STORED_TIME`,
 #: ``2026-10-03T18:40:17.000Z``) as GLOB patterns, one for the hours 00-19, one for 20-23.
 _STORED_GLOBS = tuple(
     f"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T{hour}:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z"

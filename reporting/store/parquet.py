@@ -41,7 +41,7 @@ from reporting.files import (
     repair_folder_swap,
     swap_in_folder,
 )
-from reporting.ingest.validation import STORED_TIME
+from reporting.records import STORED_TIME
 from reporting.store.damage import is_stored_time, no_time
 from reporting.store.schema import read_unchanged
 
@@ -57,7 +57,7 @@ MAX_SEGMENT = 100
 
 _TIME = pa.timestamp("ms", tz="UTC")
 
-#: The stored form of a time (:data:`~reporting.ingest.validation.STORED_TIME`), anchored,
+#: The stored form of a time (:data:`~reporting.records.STORED_TIME`), anchored,
 #: for Arrow's regular expressions; the day's calendar is Arrow's cast's to refuse.
 _STORED = f"^{STORED_TIME.pattern}$"
 

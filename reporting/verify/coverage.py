@@ -17,8 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from reporting.engine.games import GameSpec
-from reporting.ingest.validation import stored_instant
-from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round
+from reporting.records import FINDING_KINDS, Bet, FindingKind, Month, Round, stored_instant
 from reporting.store.damage import first_unstored_time, first_unzoned_time, unstored_time_sql
 from reporting.verify.checks import FIELDS_NEEDED, SHOE_CHECKS, FieldsNeeded
 

@@ -93,9 +93,10 @@ def test_a_game_that_declares_no_single_rtp_shows_every_bet_s(operator_config):
     rows = [cell.strip() for cell in text.split("|") if cell.strip()]
     rtp = rows[rows.index("Quota della raccolta destinata a montepremi (% RTP)") + 1]
     share = rows[rows.index("Compenso del concessionario") + 1]
-    # each bet's name and figure on one line (no-break spaces), the lines broken at the dots
-    assert rtp == "Giocatore\xa098,76% · Banco\xa098,94% · Pareggio\xa085,56%"
-    assert share == "Giocatore\xa01,24% · Banco\xa01,06% · Pareggio\xa014,44%"
+    # each bet's name and figure on one line (no-break spaces), the lines broken after the
+    # dots (a line began with one)
+    assert rtp == "Giocatore\xa098,76%\xa0· Banco\xa098,94%\xa0· Pareggio\xa085,56%"
+    assert share == "Giocatore\xa01,24%\xa0· Banco\xa01,06%\xa0· Pareggio\xa014,44%"
     book = load_workbook(io.BytesIO(render_xlsx(mini)))
     values = [cell.value for ws in book.worksheets for row in ws.iter_rows() for cell in row]
     assert rtp in values and share in values
