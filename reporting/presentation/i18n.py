@@ -367,12 +367,12 @@ def before_its_figure(name: Markup | str) -> Markup:
     >>> str(before_its_figure("Banco (EZ)"))
     'Banco\xa0(EZ)\xa0'
     """
-    return Markup(_BEFORE_A_NUMBER.sub("\xa0", str(escape(name))) + "\xa0")
+    return Markup(_BEFORE_A_NUMBER_OR_BRACKET.sub("\xa0", str(escape(name))) + "\xa0")
 
 
 #: A space before a digit or a bracket, outside a tag (a tag's attributes hold no such space
 #: here).
-_BEFORE_A_NUMBER = re.compile(r" (?=[\d(])")
+_BEFORE_A_NUMBER_OR_BRACKET = re.compile(r" (?=[\d(])")
 
 
 def ids_whole(text: str) -> Markup:
