@@ -54,6 +54,7 @@ from reporting.presentation.audit_shoes import (
     shoe_panels,
     shoe_views,
 )
+from reporting.presentation.bet_words import bet_names
 from reporting.presentation.i18n import make_environment
 from reporting.presentation.listing import Shown
 from reporting.presentation.sign_off import ATTESTATION, REVIEWER_FIELDS, LicenceLine, licence_lines
@@ -442,16 +443,6 @@ def _money(audit: MonthAudit) -> tuple[tuple[MoneyRow, tuple[MoneyRow, ...], int
     return tuple(shown)
 
 
-def bet_names(config: OperatorConfig) -> tuple[tuple[str, str], ...]:
-    """Every bet type of the configured games by its English name (the report's language):
-    a catalogue bet's msgid, an operator's own bet's English words, else its id."""
-    names = {}
-    for game in config.games.values():
-        for rule in game.bets:
-            names[rule.id] = rule.name.msgid or rule.name.in_language(LANGUAGE) or rule.id
-    return tuple(sorted(names.items()))
-
-
 # Long on purpose: one keyword per field of the report's record, in the record's order.
 def build_audit_report(
     *,
@@ -500,7 +491,7 @@ def build_audit_report(
         voids_left_out=len(audit.void_rounds) - len(voids),
         gaps=audit.gaps,
         disclosures=audit.disclosures,
-        charts=game_charts(outcome_tests, rtp_checks, audit, dict(bet_names(config))),
+        charts=game_charts(outcome_tests, rtp_checks, audit, dict(bet_names(config, LANGUAGE))),
         shoes=panels,
         shoes_left_out=shoes_left_out,
         shoes_with_findings=shoes_with_findings,
@@ -521,7 +512,7 @@ def build_audit_report(
             for game_id, problems in sorted(alerts.availability.items())
             for problem in problems
         ),
-        bet_names=bet_names(config),
+        bet_names=bet_names(config, LANGUAGE),
         rtp_flags=tuple(check for check in rtp_checks if check.flagged),
         outcome_flags=tuple(test for test in outcome_tests if test.flagged),
         availability_unchecked=tuple(

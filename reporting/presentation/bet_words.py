@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "catalogue_bet",
     "extract_bet_words",
+    "bet_names",
     "located_name_clashes",
     "name_clashes",
     "own_words",
@@ -120,6 +121,17 @@ def name_clashes(game: GameSpec, language: str) -> list[tuple[tuple[str, ...], s
             )
         )
     return clashes
+
+
+def bet_names(config: OperatorConfig, language: str) -> tuple[tuple[str, str], ...]:
+    """Every bet type of the configured games by its name in ``language``, the English of the
+    audit's report and workbook: a catalogue bet's msgid, an operator's own bet's words in
+    that language, else its id."""
+    names = {}
+    for game in config.games.values():
+        for rule in game.bets:
+            names[rule.id] = rule.name.msgid or rule.name.in_language(language) or rule.id
+    return tuple(sorted(names.items()))
 
 
 def located_name_clashes(config: OperatorConfig) -> list[str]:

@@ -165,6 +165,7 @@ HEADERS = {
     "Limits": [
         "Game",
         "Bet type",
+        "Bet",
         "Currency",
         "Minimum",
         "Maximum",
@@ -222,6 +223,7 @@ HEADERS = {
     "RTP checks": [
         "Game",
         "Bet type",
+        "Bet",
         "Currency",
         "Bets",
         "Stakes",
@@ -677,9 +679,13 @@ def test_statistics_sheets_show_every_test_and_emphasise_flagged_rows(audit):
         (test.game_id, test.table_id, test.rounds) for test in audit.outcomes
     ]
     checks = sheet_rows(audit.workbook, "RTP checks")
-    assert [(row[0], row[1], row[3]) for row in checks] == [
+    assert [(row[0], row[1], row[4]) for row in checks] == [
         (check.game_id, check.bet_type, check.bets) for check in audit.rtp
     ]
+    # each bet by its name too, as the pages and the report name it: ids alone were left to
+    # the officer to match with the pages' "Banker (no commission)"
+    names = {bet.id: bet.name.msgid for game in audit.config.games.values() for bet in game.bets}
+    assert [row[2] for row in checks] == [names[check.bet_type] for check in audit.rtp]
     assert all(row[-1] in ("yes", "no") for row in outcomes + checks)
 
     skewed = OutcomeTest(

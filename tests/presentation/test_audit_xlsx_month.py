@@ -33,6 +33,7 @@ from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.presentation.audit_xlsx import MONTH_SHEETS, SHEETS, write_audit_workbook
 from reporting.presentation.audit_xlsx.cells import _ALERT_COLOR, PERCENT_PLACES
+from reporting.presentation.bet_words import bet_names
 from reporting.presentation.publisher import licence_words
 from reporting.presentation.sign_off import ATTESTATION
 from reporting.records import REJECT_REASONS
@@ -505,7 +506,9 @@ def test_the_charts_are_native_and_read_the_workbook_s_cells(month):
                 "Upper bound",
             ]
             checks = [c for c in month.rtp if c.game_id == game]
-            assert cells(workbook, bars[0]["cat"]) == [c.bet_type for c in checks]
+            # the bars named as the pages name each bet (Banker, not banker)
+            names = dict(bet_names(month.config, "en"))
+            assert cells(workbook, bars[0]["cat"]) == [names[c.bet_type] for c in checks]
             theoretical = cells(workbook, bars[1]["val"])
             assert [Decimal(str(v)) for v in theoretical] == [
                 round_fraction(c.theoretical_rtp, SHOWN) for c in checks

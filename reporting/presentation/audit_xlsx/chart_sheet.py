@@ -189,8 +189,8 @@ def _rtp_chart(
         bound.smooth = False
         bound.graphicalProperties.line.noFill = True
         lines.series.append(bound)
-    bet_type = 1 + headers.index("Bet type")
-    bars.set_categories(Reference(sheet, min_col=bet_type, min_row=rows[0], max_row=rows[1]))
+    bet = 1 + headers.index("Bet")  # by name, as the pages and the report name it
+    bars.set_categories(Reference(sheet, min_col=bet, min_row=rows[0], max_row=rows[1]))
     bars.y_axis.scaling.min, bars.y_axis.scaling.max = _RTP_AXIS
     bars.y_axis.number_format = "0%"
     bars += lines

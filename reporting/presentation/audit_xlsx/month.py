@@ -10,6 +10,7 @@ from fractions import Fraction
 
 from reporting.config.loader import OperatorConfig
 from reporting.figures.audit_records import ActivityHour, MoneyRow, MonthAudit
+from reporting.presentation.audit_report import LANGUAGE
 from reporting.presentation.audit_xlsx.cells import (
     COUNT,
     DATE,
@@ -25,6 +26,7 @@ from reporting.presentation.audit_xlsx.cells import (
     _ratio,
     _write_table,
 )
+from reporting.presentation.bet_words import bet_names
 from reporting.records import SourceLocation
 from reporting.verify.shoes import ShoeSummary
 
@@ -193,11 +195,13 @@ def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
     _write_table(book, "Shoes", columns, rows, flagged)
 
 
-def _write_limits(book: _Book, audit: MonthAudit) -> None:
+def _write_limits(book: _Book, config: OperatorConfig, audit: MonthAudit) -> None:
     """The configured stake limits, what ``stake_out_of_limits`` is read against."""
+    names = dict(bet_names(config, LANGUAGE))  # as the pages and the report name each bet
     columns = [
         _Column("Game", TEXT),
         _Column("Bet type", TEXT),
+        _Column("Bet", TEXT),
         _Column("Currency", TEXT),
         _Column("Minimum", MONEY),
         _Column("Maximum", MONEY),
@@ -205,7 +209,8 @@ def _write_limits(book: _Book, audit: MonthAudit) -> None:
         _Column("Above the maximum", TEXT),
     ]
     rows = [
-        (limit.game_id, limit.bet_type, limit.currency, _money(limit.minimum))
+        (limit.game_id, limit.bet_type, names.get(limit.bet_type, limit.bet_type))
+        + (limit.currency, _money(limit.minimum))
         + (_money(limit.maximum), limit.below_minimum, limit.above_maximum)
         for limit in sorted(audit.limits, key=lambda limit: (limit.game_id, limit.bet_type))
     ]

@@ -8,6 +8,7 @@ from fractions import Fraction
 from reporting.config.loader import OperatorConfig
 from reporting.engine.money import cents_to_decimal
 from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
+from reporting.presentation.audit_report import LANGUAGE
 from reporting.presentation.audit_xlsx.cells import (
     COUNT,
     EXPECTED,
@@ -25,6 +26,7 @@ from reporting.presentation.audit_xlsx.cells import (
     _SheetWriter,
     _yes_no,
 )
+from reporting.presentation.bet_words import bet_names
 from reporting.verify.run import VerifyResult
 
 _OUTCOME_COLUMNS = (
@@ -80,6 +82,7 @@ def _write_rtp_checks(
     columns = [
         _Column("Game", TEXT),
         _Column("Bet type", TEXT),
+        _Column("Bet", TEXT),
         _Column("Currency", TEXT),
         _Column("Bets", COUNT),
         _Column(_money_header("Stakes", currencies), MONEY),
@@ -94,6 +97,7 @@ def _write_rtp_checks(
         _Column(f"Outside {CONFIDENCE_LABEL}", FLAG),
     ]
     rows = []
+    names = dict(bet_names(config, LANGUAGE))  # as the pages and the report name each bet
     for check in rtp:
         game = config.games.get(check.game_id)
         actual = check.actual_rtp
@@ -101,6 +105,7 @@ def _write_rtp_checks(
             (
                 check.game_id,
                 check.bet_type,
+                names.get(check.bet_type, check.bet_type),
                 game.currency if game else None,
                 check.bets,
                 cents_to_decimal(check.stakes),
