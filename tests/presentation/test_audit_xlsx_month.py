@@ -466,11 +466,11 @@ def test_the_charts_are_native_and_read_the_workbook_s_cells(month):
     assert titles == [
         "live-baccarat-dk: outcomes against expectation",
         "live-baccarat-dk: RTP per bet type against its 99.9% band;"
-        " small volume, band off the axis: banker",
+        " small volume, band off the axis: Banker",
         "live-baccarat-dk: cumulative RTP per day (DKK)",
         "live-baccarat-it: outcomes against expectation",
         "live-baccarat-it: RTP per bet type against its 99.9% band;"
-        " small volume, band off the axis: banker, player",
+        " small volume, band off the axis: Banker, Player",
         "live-baccarat-it: cumulative RTP per day (EUR)",
     ]
     workbook = load_workbook(month.path)
@@ -613,9 +613,9 @@ def test_the_charts_sheet_names_the_bands_too_wide_to_draw(month):
     sheet = load_workbook(month.path)["Charts"]
     notes = [row[0] for row in sheet.iter_rows(min_row=5, values_only=True) if row[0]]
     assert notes == [
-        "live-baccarat-dk: banker: bands wider than the RTP chart's axis (a small volume: only"
+        "live-baccarat-dk: Banker: bands wider than the RTP chart's axis (a small volume: only"
         " a large departure from the theory stands out).",
-        "live-baccarat-it: banker, player: bands wider than the RTP chart's axis (a small"
+        "live-baccarat-it: Banker, Player: bands wider than the RTP chart's axis (a small"
         " volume: only a large departure from the theory stands out).",
     ]
 

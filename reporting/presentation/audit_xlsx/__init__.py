@@ -196,7 +196,7 @@ def write_audit_workbook(
             "Availability gaps": lambda: _write_gaps(book, audit),
             "Limits": lambda: _write_limits(book, config, audit),
             "Disclosure check": lambda: _write_disclosures(book, audit),
-            "Charts": lambda: _write_charts(book, audit, outcomes, rtp),
+            "Charts": lambda: _write_charts(book, config, audit, outcomes, rtp),
             "Sign-off": lambda: _write_sign_off(book, ledger, audit, meta, licence_lines(config)),
         }
 

@@ -4,7 +4,7 @@ cells of the workbook (outcomes, RTP against its band, cumulative RTP)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from itertools import groupby
 from typing import Any
@@ -25,9 +25,11 @@ from openpyxl.drawing.text import (
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.pagebreak import Break
 
+from reporting.config.loader import OperatorConfig
 from reporting.figures.audit_records import MoneyRow, MonthAudit
 from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
 from reporting.presentation import charts
+from reporting.presentation.audit_report import LANGUAGE
 from reporting.presentation.audit_xlsx.cells import (
     DATE,
     MONEY,
@@ -42,6 +44,7 @@ from reporting.presentation.audit_xlsx.cells import (
 )
 from reporting.presentation.audit_xlsx.month import _money_order
 from reporting.presentation.audit_xlsx.statistics import _OUTCOME_COLUMNS
+from reporting.presentation.bet_words import bet_names
 
 _CUMULATIVE_COLUMNS = (
     _Column("Game", TEXT),
@@ -227,26 +230,31 @@ def _cumulative_chart(book: _Book, game_id: str, currency: str, rows: tuple[int,
     return chart
 
 
-def _wide_bands(rtp: Sequence[RtpCheck]) -> dict[str, list[str]]:
-    """Per game, the bet types whose 99.9% band leaves the RTP charts' axis."""
+def _wide_bands(rtp: Sequence[RtpCheck], names: Mapping[str, str]) -> dict[str, list[str]]:
+    """Per game, the bets whose 99.9% band leaves the RTP charts' axis, by name (``names``:
+    each bet type's, as the charts' bars name it)."""
     low, high = (Fraction(limit).limit_denominator(100) for limit in _RTP_AXIS)
     wide: dict[str, list[str]] = defaultdict(list)
     for check in rtp:
         bound = Fraction(check.bound)
         if check.theoretical_rtp - bound < low or check.theoretical_rtp + bound > high:
-            wide[check.game_id].append(check.bet_type)
+            wide[check.game_id].append(names.get(check.bet_type, check.bet_type))
     return wide
 
 
 def _write_charts(
-    book: _Book, audit: MonthAudit, outcomes: Sequence[OutcomeTest], rtp: Sequence[RtpCheck]
+    book: _Book,
+    config: OperatorConfig,
+    audit: MonthAudit,
+    outcomes: Sequence[OutcomeTest],
+    rtp: Sequence[RtpCheck],
 ) -> None:
     """The Charts sheet: the table of cumulative stakes and payouts per day, and beside it,
     per game, native charts of its outcomes, its RTP per bet type against the band and its
     cumulative RTP; every chart reads cells of this workbook, no value is retyped."""
     rows = _cumulative_rows(audit.money)
     writer = _write_table(book, "Charts", _CUMULATIVE_COLUMNS, rows)
-    wide = _wide_bands(rtp)
+    wide = _wide_bands(rtp, dict(bet_names(config, LANGUAGE)))
     if wide:
         writer.append([])
     for game_id, bet_types in sorted(wide.items()):
