@@ -536,10 +536,35 @@ def _game_values(
         values["reshuffle_every_round"] = (
             MISSING if values["kind"] is MISSING else (values["kind"] == "rng")
         )
-    limits = values["limits"]
-    if not base and isinstance(limits, dict) and not {"min", "max"} <= set(limits):
-        values["limits"] = MISSING
+    values["limits"] = _limits_to_check(values["limits"], override, base, kinds)
     return values
+
+
+def _limits_to_check(
+    limits: Any, override: dict[str, Any], base: dict[str, Any], kinds: Mapping[str, Any]
+) -> Any:
+    """The limits the game's checks judge: those read; a game's own min and max where only
+    its ``per_bet`` has a fault (it hides not "min is above max"); MISSING for a game of no
+    base whose limits leave it min or max."""
+    if limits is MISSING:
+        limits = _limits_but_per_bet(override.get("limits"), base.get("limits"), kinds)
+    if not base and isinstance(limits, dict) and not {"min", "max"} <= set(limits):
+        return MISSING
+    return limits
+
+
+def _limits_but_per_bet(written: Any, based: Any, kinds: Mapping[str, Any]) -> Any:
+    """A game's limits (``written`` over its base's, ``based``, as they are read) without their
+    ``per_bet``, for the checks of its own min and max (their problems are noted already:
+    read again into problems of no file), or MISSING. The game is not built from them: its
+    ``per_bet`` has a problem."""
+    raw = based if written is None else written
+    if isinstance(written, dict) and isinstance(based, dict):
+        raw = based | written
+    if not isinstance(raw, dict) or "per_bet" not in raw:
+        return MISSING
+    own = {key: value for key, value in raw.items() if key != "per_bet"}
+    return kinds.get("limits", GAME_KEYS["limits"].kind).check(own, (), Problems(""))
 
 
 def _game_spec(

@@ -423,3 +423,19 @@ def test_a_list_of_a_hundred_thousand_items_is_refused_at_once_and_said_once(tmp
     assert error.value.problems == [
         f"{path}:2: games.live-baccarat-gr.languages: en listed more than once"
     ]
+
+
+def test_a_wrong_value_under_per_bet_hides_not_the_game_s_min_above_max(tmp_path):
+    """The whole of ``limits`` was set aside for a fault under ``per_bet``, and the game's
+    own "min is above max" went unsaid until the next run."""
+    path = tmp_path / "operator.toml"
+    for limits, said in (
+        ('{ min = "10", max = "5", per_bet = { tie = { min = "x" } } }', ["min is above max"]),
+        ('{ per_bet = { tie = { min = "x" } } }', []),  # the base's min and max: not missing
+    ):
+        path.write_text(f"[games.live-baccarat-gr]\nlimits = {limits}\n", encoding="utf-8")
+        with pytest.raises(ConfigError) as error:
+            load_config(path)
+        problems = error.value.problems
+        assert "per_bet.tie.min: amount 'x' is not a plain decimal" in problems[0]
+        assert [problem.rsplit(": ", 1)[1] for problem in problems[1:]] == said, problems
