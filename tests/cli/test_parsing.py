@@ -91,8 +91,11 @@ def _single_value_options() -> list[tuple[typer.core.TyperCommand, typer.core.Ty
     _single_value_options(),
     ids=lambda x: getattr(x, "name", None) or "root",
 )
-def test_an_option_of_one_value_given_twice_is_refused_in_one_line(command, param):
+def test_an_option_of_one_value_given_twice_is_refused_in_one_line(
+    command, param, tmp_path, monkeypatch
+):
     """click keeps the last value: ``--game a --game b`` ran b alone, without a word."""
+    monkeypatch.chdir(tmp_path)  # a command that took the line would write here
     twice = [param.opts[0], "x", param.opts[-1], "y"]
     root = isinstance(command, typer.core.TyperGroup)
     args = [*twice, "odds", "--decks", "1"] if root else [command.name, *twice]
@@ -158,7 +161,8 @@ def test_help_asked_for_is_given_whatever_else_the_line_holds():
         assert result.exit_code == 0 and result.output.startswith("Usage: "), args
 
 
-def test_a_blank_path_and_both_spellings_of_a_repeated_option_are_said():
+def test_a_blank_path_and_both_spellings_of_a_repeated_option_are_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # refused, nothing is written; were it not, nothing lands here
     runner = CliRunner()
     blank = runner.invoke(app, ["rules", "--out", "  "])
     assert blank.exit_code == 2 and "--out is blank: name a folder" in blank.output
