@@ -199,25 +199,30 @@ def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _
 
 
 def _rule_files(config: OperatorConfig | None) -> set[Path | None]:
-    """The profile files the configuration's inbox rules name, resolved."""
+    """The profile files the configuration's inbox rules name, resolved (a built-in
+    profile's own file too)."""
     return set(_profile_files(config).values())
 
 
 def _profile_files(config: OperatorConfig | None) -> dict[str, Path]:
-    """The file each inbox rule's profile names, resolved, by the reference as written
-    (the spec's log and the built-in profiles name none)."""
-    from reporting.ingest.profiles.builtin import SPEC, built_in_profiles
+    """The file each inbox rule's profile names, resolved (a built-in profile's own too), by
+    the reference as written; the spec's log names none."""
     from reporting.ingest.profiles.loader import profile_file
 
     if config is None:
         return {}
     base = None if config.source is None else config.source.parent
-    files = {
-        rule.profile: profile_file(rule.profile, base)
-        for rule in config.inbox_rules
-        if rule.profile != SPEC and rule.profile not in built_in_profiles()
-    }
+    files = {rule.profile: profile_file(rule.profile, base) for rule in config.inbox_rules}
     return {reference: file for reference, file in files.items() if file is not None}
+
+
+def _written_profile_files(config: OperatorConfig) -> dict[str, Path]:
+    """Of :func:`_profile_files`, the references that name a file: the effective document
+    writes each as its absolute path, and a built-in profile by its name."""
+    from reporting.ingest.profiles.builtin import built_in_profiles
+
+    files = _profile_files(config).items()
+    return {reference: file for reference, file in files if reference not in built_in_profiles()}
 
 
 ProfilesOption = Annotated[
@@ -313,7 +318,7 @@ def check_command(
     }
     if show:
         document["effective"] = (
-            None if loaded is None else effective_document(loaded, _profile_files(loaded))
+            None if loaded is None else effective_document(loaded, _written_profile_files(loaded))
         )
     _report(document, problems, show=show, as_json=as_json)
     raise typer.Exit(

@@ -97,19 +97,30 @@ def asgi_wrapper(datasette: Any) -> Callable[[Any], Any]:
                     405,
                     headers={"Allow": ", ".join(sorted(READ_METHODS))},
                 )
-            elif _DATABASE_CSV.fullmatch(scope["path"]) and not _query(scope).get("sql"):
-                await asgi_send(send, _NO_DATABASE_CSV, 404)
             else:
                 async with turns:
-                    unmarked = _UNMARKED.set(_query_answer_without_mark(scope))
-                    try:
-                        await app(_whole_table_csv(scope), receive, send)
-                    finally:
-                        _UNMARKED.reset(unmarked)
+                    await _answer(app, scope, receive, send)
 
         return read_only
 
     return wrap
+
+
+async def _answer(app: Any, scope: dict, receive: Any, send: Any) -> None:
+    """A request that only reads, its parameters read once: a database's CSV without a query
+    refused (404), a table's CSV read whole (:func:`_whole_table_csv`), and whether a query's
+    answer cannot say it was cut short known while it is made (:data:`_UNMARKED`)."""
+    pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), True)
+    query = dict(pairs)  # each parameter by its last value, blank ones kept
+    path = scope.get("path", "")
+    if _DATABASE_CSV.fullmatch(path) and not query.get("sql"):
+        await asgi_send(send, _NO_DATABASE_CSV, 404)
+        return
+    unmarked = _UNMARKED.set(_query_answer_without_mark(path, query))
+    try:
+        await app(_whole_table_csv(scope, pairs), receive, send)
+    finally:
+        _UNMARKED.reset(unmarked)
 
 
 #: A database's page of CSV (``/store.csv``): a query's answer with ``?sql=``, else nothing
@@ -125,32 +136,26 @@ _TABLE_CSV = re.compile(r"/[^/]+/[^/]+\.csv")
 _BARE_SHAPES = frozenset({"array", "arrayfirst"})
 
 #: Whether the request being answered is a query's answer in a form that cannot say it was
-#: cut short (set by :func:`asgi_wrapper` for each request; read by
+#: cut short (set by :func:`_answer` for each request; read by
 #: :func:`refuse_an_unmarked_cut`).
 _UNMARKED: ContextVar[bool] = ContextVar("unmarked", default=False)
 
 
-def _query(scope: dict) -> dict[str, str]:
-    """The request's parameters, each by its last value (blank ones kept)."""
-    return dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), True))
-
-
-def _query_answer_without_mark(scope: dict) -> bool:
+def _query_answer_without_mark(path: str, query: dict[str, str]) -> bool:
     """Whether a request asks for a query's answer (``?sql=``) as CSV (``/store.csv``) or as
     a JSON array (``_shape=array``), which hold the rows alone: Datasette says a query's
     answer was cut at its most rows on its page and in its JSON object, not in these. (The
     format is the path's: Datasette 0.65 reads no ``_format``.)"""
-    path, query = scope.get("path", ""), _query(scope)
     bare = path.endswith(".json") and query.get("_shape") in _BARE_SHAPES
     return bool(query.get("sql")) and (path.endswith(".csv") or bare)
 
 
-def _whole_table_csv(scope: dict) -> dict:
+def _whole_table_csv(scope: dict, pairs: list[tuple[str, str]]) -> dict:
     """A table's or a view's CSV read whole, page by page (``_stream=on``), when it asks for
     no page of its own: Datasette's download link asks for its largest page (``_size=max``)
     unless "stream all rows" is ticked, and the file ended there without a mark. A page
-    asked for (``_size=10``, ``_next``) is kept; so is a stream asked for."""
-    pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), True)
+    asked for (``_size=10``, ``_next``) is kept; so is a stream asked for. ``pairs``: the
+    request's parameters."""
     query = dict(pairs)
     asked = query.get("_stream") or "_next" in query or query.get("_size", "max") != "max"
     if not _TABLE_CSV.fullmatch(scope.get("path", "")) or asked:
@@ -280,7 +285,11 @@ def _own_parameters(request: Any) -> str:
     """The request's parameters of Datasette's own (``_sort=nope``), as a message names them
     (at most 200 characters), or ``""``."""
     args = request.args
-    pairs = [f"{key}={args.get(key)}" for key in args if key.startswith("_")]
+    return _named([f"{key}={args.get(key)}" for key in args if key.startswith("_")])
+
+
+def _named(pairs: list[str]) -> str:
+    """Parameters as a message names them: at most 200 characters."""
     shown = ", ".join(pairs)
     return shown if len(shown) <= 200 else shown[:199] + "…"
 
@@ -295,14 +304,14 @@ def _past_integers(request: Any) -> str:
     (``stake_cents__gt=99999999999999999999``), as a message names them (at most 200
     characters), or ``""``."""
     args = request.args
-    pairs = [
-        f"{key}={value[:40]}"
-        for key in args
-        for value in args.getlist(key)
-        if _WHOLE_NUMBER.fullmatch(value) and abs(int(value[:400])) > SQLITE_MAX_INTEGER
-    ]
-    shown = ", ".join(pairs)
-    return shown if len(shown) <= 200 else shown[:199] + "…"
+    return _named(
+        [
+            f"{key}={value[:40]}"
+            for key in args
+            for value in args.getlist(key)
+            if _WHOLE_NUMBER.fullmatch(value) and abs(int(value[:400])) > SQLITE_MAX_INTEGER
+        ]
+    )
 
 
 def _raised_by_datasette(exception: BaseException) -> bool:

@@ -173,11 +173,8 @@ def verify_command(
             game_id or "a game whose id is empty",
             "was" if rounds == 1 else "were",
         )
-    for name, lines in alerts.alert_sections():  # the exit code's reasons, in --log-file too
-        if name == "unverified":  # said just above, by game
-            continue
-        for line in lines:
-            command_logger().warning("%s", line.strip())
+    for line in alerts.alerts_but("unverified"):  # the exit code's reasons, in --log-file too
+        command_logger().warning("%s", line)  # (the unverified rounds: said just above)
     raise typer.Exit(EXIT_FINDINGS if alerts.exit_code else EXIT_OK)
 
 

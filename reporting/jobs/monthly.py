@@ -522,10 +522,8 @@ def _log_alerts(alerts: MonthAlerts, month: str, log: Log) -> None:
     finds; the inbox's unread files and the pages' problems were warnings of their steps);
     then the files' fields not read and the shoes' hands missing, warnings too, of no alert
     (as the checks not run, which verify logged)."""
-    for name, lines in alerts.alert_sections():
-        if name not in ("unread", "publishing"):
-            for line in lines:
-                log(f"month {month}: warning: {line.strip()}")
+    for line in alerts.alerts_but("unread", "publishing"):
+        log(f"month {month}: warning: {line}")
     for line in alerts.fields_not_read_lines + alerts.hands_missing_lines:
         log(f"month {month}: warning: {line}")
 

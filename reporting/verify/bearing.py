@@ -298,6 +298,16 @@ class MonthAlerts:
         """Why the period needs a look, one line each (empty: nothing wrong found)."""
         return [line for _, lines in self.alert_sections() for line in lines]
 
+    def alerts_but(self, *sections: str) -> list[str]:
+        """:attr:`alerts`, but those of ``sections`` (said elsewhere), each without its
+        indent: the exit code's reasons as a log's warnings say them."""
+        return [
+            line.strip()
+            for name, lines in self.alert_sections()
+            if name not in sections
+            for line in lines
+        ]
+
     def alert_sections(self) -> list[tuple[str, list[str]]]:
         """:attr:`alerts` by what they tell of: ``findings``, ``rejected``, ``late``,
         ``unread``, ``unverified``, ``misplaced``, ``publishing``, ``availability`` (in that

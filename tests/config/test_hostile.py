@@ -349,6 +349,14 @@ def test_a_game_s_base_of_another_type_is_a_problem_not_a_traceback(tmp_path, va
     assert problem.endswith(f", not {kind}")
 
 
+def problems_of(path: Path, text: str) -> list[str]:
+    """The problems of a configuration of ``text`` written at ``path``, which must not load."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    return error.value.problems
+
+
 def test_a_chain_or_loop_of_a_thousand_pay_tables_is_read_or_told_once(tmp_path):
     """Each base was resolved one call deeper: a loop of 1,000 tables, or a chain of about
     980 written top-down, ended every command in a RecursionError. A chain loads, however
@@ -361,10 +369,8 @@ def test_a_chain_or_loop_of_a_thousand_pay_tables_is_read_or_told_once(tmp_path)
         path.write_text(chain + game, encoding="utf-8")
         assert load_config(path).game("live-baccarat-gr").pay_table.odds("tie") == 9
     loop = "".join(f'[pay_tables.t{i}]\nbase = "t{(i + 1) % 1000}"\n' for i in range(1000))
-    path.write_text(loop + "[games.live-baccarat-gr]\n", encoding="utf-8")
-    with pytest.raises(ConfigError) as error:
-        load_config(path)
-    assert error.value.problems == [
+    problems = problems_of(path, loop + "[games.live-baccarat-gr]\n")
+    assert problems == [
         f"{path}:2000: pay_tables.t999.base: pay tables cannot be their own base: t0 -> t1 ->"
         " t2 -> ... 995 more -> t998 -> t999 -> t0"
     ]
@@ -372,14 +378,12 @@ def test_a_chain_or_loop_of_a_thousand_pay_tables_is_read_or_told_once(tmp_path)
 
 def test_a_pay_table_s_name_is_held_to_the_names_a_game_may_give(tmp_path):
     path = tmp_path / "operator.toml"
-    path.write_text(
+    problems = problems_of(
+        path,
         '[pay_tables."a b"]\ntie = "9"\n[pay_tables.""]\ntie = "9"\n[pay_tables.ok-1]\ntie = "9"\n'
         "[games.live-baccarat-gr]\n",
-        encoding="utf-8",
     )
-    with pytest.raises(ConfigError) as error:
-        load_config(path)
-    assert error.value.problems == [
+    assert problems == [
         f"{path}:1: pay_tables.\"a b\": 'a b' is not a pay table name (letters, digits, _ and"
         ' -) such as "standard"',
         f'{path}:3: pay_tables."": must not be empty (e.g. "standard")',
@@ -389,13 +393,10 @@ def test_a_pay_table_s_name_is_held_to_the_names_a_game_may_give(tmp_path):
 def test_a_loop_through_the_operator_s_standard_table_is_told_at_its_line(tmp_path):
     """It was told of the catalogue's file, at a key written nowhere."""
     path = tmp_path / "operator.toml"
-    path.write_text(
-        '[pay_tables.standard]\nbase = "perfect_pair_b"\n[games.live-baccarat-gr]\n',
-        encoding="utf-8",
+    problems = problems_of(
+        path, '[pay_tables.standard]\nbase = "perfect_pair_b"\n[games.live-baccarat-gr]\n'
     )
-    with pytest.raises(ConfigError) as error:
-        load_config(path)
-    assert error.value.problems == [
+    assert problems == [
         f"{path}:2: pay_tables.standard.base: pay tables cannot be their own base: standard ->"
         " perfect_pair_b -> standard"
     ]
@@ -405,24 +406,18 @@ def test_a_list_of_a_hundred_thousand_items_is_refused_at_once_and_said_once(tmp
     """The duplicates were looked for in quadratic time (100,000 languages: 94 s), and each
     bad item of a list was its own problem (300,000 of them: 117 MB of JSON)."""
     path = tmp_path / "operator.toml"
-    path.write_text(
+    problems = problems_of(
+        path,
         "[games.live-baccarat-gr]\nlanguages = [" + ", ".join(['"en"'] * 100_000) + "]\n"
         "tables = [" + ", ".join(["1"] * 5_000) + "]\n",
-        encoding="utf-8",
-    )
-    with pytest.raises(ConfigError) as error:  # at once: it took 94 s
-        load_config(path)
-    problems = error.value.problems
+    )  # at once: it took 94 s
     assert problems[0].endswith("languages: lists 100,000 items; at most 1,000")
     assert len(problems) == 2, problems  # and tables' 5,000 items of one wrong type: once
-    path.write_text(  # under the bound, the item at fault is named
-        '[games.live-baccarat-gr]\nlanguages = ["el", "en", "en"]\n', encoding="utf-8"
+    problems = problems_of(
+        path,  # under the bound, the item at fault is named
+        '[games.live-baccarat-gr]\nlanguages = ["el", "en", "en"]\n',
     )
-    with pytest.raises(ConfigError) as error:
-        load_config(path)
-    assert error.value.problems == [
-        f"{path}:2: games.live-baccarat-gr.languages: en listed more than once"
-    ]
+    assert problems == [f"{path}:2: games.live-baccarat-gr.languages: en listed more than once"]
 
 
 def test_a_wrong_value_under_per_bet_hides_not_the_game_s_min_above_max(tmp_path):
@@ -433,9 +428,6 @@ def test_a_wrong_value_under_per_bet_hides_not_the_game_s_min_above_max(tmp_path
         ('{ min = "10", max = "5", per_bet = { tie = { min = "x" } } }', ["min is above max"]),
         ('{ per_bet = { tie = { min = "x" } } }', []),  # the base's min and max: not missing
     ):
-        path.write_text(f"[games.live-baccarat-gr]\nlimits = {limits}\n", encoding="utf-8")
-        with pytest.raises(ConfigError) as error:
-            load_config(path)
-        problems = error.value.problems
+        problems = problems_of(path, f"[games.live-baccarat-gr]\nlimits = {limits}\n")
         assert "per_bet.tie.min: amount 'x' is not a plain decimal" in problems[0]
         assert [problem.rsplit(": ", 1)[1] for problem in problems[1:]] == said, problems
