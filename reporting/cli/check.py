@@ -18,7 +18,7 @@ from reporting.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
-    ConfigOption,
+    CheckedConfigOption,
     JsonOption,
     print_json,
     problems_shown,
@@ -110,10 +110,10 @@ def publishing_notes(config: OperatorConfig) -> list[str]:
 def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[str, Any]:
     """The round logs of an inbox folder that ``ingest``/``monthly`` would read, by format
     (and log profile, by the configuration's ``[[inbox.profiles]]`` rules)."""
-    from reporting.ingest.discovery import discover_inbox, unread_names
+    from reporting.ingest.discovery import discover_inbox, inbox_is_not, unread_names
 
     if not inbox.is_dir():
-        raise InputError(f"--inbox {inbox}: no such folder")
+        raise InputError(f"--inbox {inbox}: the inbox {inbox_is_not(inbox)}")
     sources, unread = discover_inbox(inbox, rules or [])
     return {
         "folder": str(inbox),
@@ -270,13 +270,12 @@ def _configuration_checked(path: Path) -> _ConfigurationChecked:
 
 
 def check_command(
-    config: ConfigOption = None,
+    config: CheckedConfigOption = None,
     inbox: Annotated[
         Path | None,
         typer.Option(
             "--inbox",
             help="Also list the round logs this folder holds that ingest and monthly would read.",
-            file_okay=False,
         ),
     ] = None,
     profiles: ProfilesOption = None,

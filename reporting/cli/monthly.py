@@ -155,7 +155,7 @@ def monthly_command(
 
 def _refuse_unless_folder(inbox: Path) -> None:
     """The inbox is a folder, or the run stops on one line saying what stands there."""
-    from reporting.jobs.monthly import inbox_is_not
+    from reporting.ingest.discovery import inbox_is_not
 
     if not inbox.is_dir():
         raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")

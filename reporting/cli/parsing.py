@@ -195,9 +195,13 @@ def _values_of(option: Any, args: list[str]) -> list[str]:
 
 
 def _path_wanted(param: Any) -> str:
-    """What a path parameter names: "name a file", "name a folder", or either."""
+    """What a path parameter names: "name a file", "name a folder", or either (an option
+    whose metavar is ``FILE`` names a file, even where it takes a folder to say what stands
+    there: ``check --config``)."""
     if param.param_type_name == "option" and param.opts[0] in _NAMED_AS_TEXT:
         return _NAMED_AS_TEXT[param.opts[0]]
+    if param.metavar == "FILE":
+        return "name a file"
     info = param.type_descriptor.parameter_info
     if info.file_okay and info.dir_okay:
         return "name a file or a folder"

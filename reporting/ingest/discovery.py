@@ -30,7 +30,7 @@ from pathlib import Path
 
 from reporting.config.loader import OperatorConfig
 from reporting.errors import InputError, printable
-from reporting.files import UnusableName, is_kernel_file, kind_of_file, utf8_name
+from reporting.files import UnusableName, is_kernel_file, kind_of_file, standing_at, utf8_name
 from reporting.ingest.formats import (
     FORMATS,
     InputFormat,
@@ -47,12 +47,22 @@ __all__ = [
     "UnreadFile",
     "discover_inbox",
     "discover_sources",
+    "inbox_is_not",
     "inbox_profiles",
     "unread_files",
     "unread_inbox_files",
     "unreadable_entries",
     "unread_names",
 ]
+
+
+def inbox_is_not(inbox: Path) -> str:
+    """Why ``inbox`` is no folder to read, in the words that follow "the inbox"."""
+    try:
+        return f"is {kind_of_file(inbox.stat().st_mode)}, not a folder"
+    except OSError:
+        what = standing_at(inbox)  # a link to nothing or a loop, if anything
+        return f"is {what}" if what else "does not exist"
 
 
 @dataclass(frozen=True)

@@ -38,14 +38,8 @@ from reporting.engine.games import GameSpec
 from reporting.errors import InputError, printable
 from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose
-from reporting.files import (
-    kind_of_file,
-    remove_staging,
-    sha256_of,
-    standing_at,
-    swap_in_folder,
-)
-from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
+from reporting.files import remove_staging, sha256_of, swap_in_folder
+from reporting.ingest.discovery import discover_inbox, inbox_is_not, inbox_profiles, unread_names
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
 from reporting.jobs.late import late_repeats, late_rounds
@@ -182,15 +176,6 @@ class MonthlyResult:
         if any(month.alerts.exit_code for month in self.months):
             return 1
         return 0
-
-
-def inbox_is_not(inbox: Path) -> str:
-    """Why ``inbox`` is no folder to read, in the words that follow "the inbox"."""
-    try:
-        return f"is {kind_of_file(inbox.stat().st_mode)}, not a folder"
-    except OSError:
-        what = standing_at(inbox)  # a link to nothing or a loop, if anything
-        return f"is {what}" if what else "does not exist"
 
 
 def run_monthly(

@@ -220,10 +220,27 @@ def test_the_inbox_lists_the_round_logs_that_would_be_read(tmp_path):
     assert "2 round logs to read" in human and "  rounds.csv + bets.csv (csv)" in human
 
 
-def test_an_inbox_that_is_not_a_folder_is_a_problem(tmp_path):
-    result = check("--config", str(SAMPLE_CONFIG), "--inbox", str(tmp_path / "nope"), "--json")
+def test_an_inbox_that_is_not_a_folder_is_a_problem_of_the_document(tmp_path):
+    (tmp_path / "rounds.jsonl").write_text("")
+    for name, stands in [
+        ("nope", "does not exist"),
+        ("rounds.jsonl", "is a regular file, not a folder"),
+    ]:
+        result = check("--config", str(SAMPLE_CONFIG), "--inbox", str(tmp_path / name), "--json")
+        assert result.exit_code == 2
+        problems = json.loads(result.stdout)["problems"]
+        assert problems == [f"--inbox {tmp_path / name}: the inbox {stands}"]
+
+
+def test_a_configuration_that_is_a_folder_is_a_problem_of_the_document(tmp_path):
+    result = check("--config", str(tmp_path), "--json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout)["problems"] == [f"--inbox {tmp_path / 'nope'}: no such folder"]
+    document = json.loads(result.stdout)
+    assert document["config"] == str(tmp_path) and document["games"] == []
+    assert document["problems"] == [f"{tmp_path}: not a regular file (a folder, pipe or device)"]
+    human = check("--config", str(tmp_path))
+    assert human.exit_code == 2
+    assert f"{tmp_path}: not a regular file" in human.stderr
 
 
 def test_a_hostile_file_is_a_problem_never_a_traceback(tmp_path):
