@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 from datetime import date, datetime
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from reporting.config.languages import SUPPORTED_LANGUAGES
+from reporting.config.languages import LANGUAGES, SUPPORTED_LANGUAGES
 from reporting.errors import InputError
 from reporting.presentation.documents import (
     file_name,
@@ -33,11 +34,11 @@ from reporting.presentation.documents import (
     write_disclosure_page,
 )
 from reporting.presentation.html import render_html
-from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR, load_translations
+from reporting.presentation.i18n import SOFT_HYPHEN, TEMPLATE_DIR, Formatter, load_translations
 from reporting.presentation.pdf import render_pdf
 from reporting.presentation.publisher import with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
-from reporting.presentation.rulesheet_xlsx import render_xlsx
+from reporting.presentation.rulesheet_xlsx import SHEET_IDS, render_xlsx
 from tests.presentation.printed import (
     break_problems_of,
     formats_of,
@@ -293,6 +294,27 @@ def test_xlsx_has_no_formula(rendered, game_id, language):
         for row in worksheet.iter_rows():
             for cell in row:
                 assert cell.data_type != "f", f"{worksheet.title}!{cell.coordinate}: {cell.value}"
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_workbook_s_percentages_show_their_sign_as_its_page_does(rendered, language):
+    """A Danish page printed "98,76 %" and its workbook "98,76%": the format's sign is placed
+    and spaced as the page's (the locale's CLDR pattern), the digits left to the reader's
+    system as every number of the workbook. The RTPs to two decimals, the scoreboard's shares
+    to one."""
+    locale = next(entry.locale for entry in LANGUAGES if entry.code == language)
+    workbook = load_workbook(rendered / f"live-baccarat-it.{language}.xlsx")
+    for sheet, column, places in [("RTP", 2, 2), ("Scoreboard", 3, 1)]:
+        worksheet = workbook.worksheets[SHEET_IDS.index(sheet)]
+        (shown,) = {
+            cell.number_format
+            for (cell,) in worksheet.iter_rows(min_col=column, max_col=column)
+            if isinstance(cell.value, int | float | Decimal) and "%" in cell.number_format
+        }
+        value = "98.76"[: 3 + places]
+        page = Formatter(locale).percent(Decimal(value), places)
+        number = re.sub(r'"([^"]*)"', r"\1", shown).replace("0." + "0" * places, value)
+        assert number == page.replace(",", "."), sheet
 
 
 def test_xlsx_content_and_formats(rendered):

@@ -53,15 +53,20 @@ _MARGINS = Margins(sides=0.6, top_bottom=0.75, header_footer=0.3)
 
 
 def excel_formats(locale: str, currency: str) -> dict[str, str]:
-    """Excel number formats for a locale: ``money``, ``odds``, ``percent`` and ``date``.
+    """Excel number formats for a locale: ``money``, ``odds``, ``percent`` (two decimals),
+    ``share`` (one) and ``date``.
 
     Excel shows the group and decimal separators of the reader's system; the format sets the
-    currency symbol and its place (from CLDR) and the language of month names.
+    currency symbol and its place, the percent sign's place and spacing (from CLDR, as the
+    page prints them: "98,76 %" in Danish, "98,76%" in Italian) and the language of month
+    names.
 
     >>> excel_formats("it_IT", "EUR")["money"]
     '#,##0.00 [$€-410]'
     >>> excel_formats("en_GB", "EUR")["money"]
     '[$€-809]#,##0.00'
+    >>> excel_formats("it_IT", "EUR")["percent"], excel_formats("da_DK", "DKK")["percent"]
+    ('0.00%', '0.00"\xa0"%')
     """
     parsed = Locale.parse(locale)
     lcid = f"{_LCID[locale]:X}"
@@ -73,9 +78,25 @@ def excel_formats(locale: str, currency: str) -> dict[str, str]:
     return {
         "money": money,
         "odds": 'General":1"',
-        "percent": "0.00%",
+        "percent": _percent_format(parsed, "0.00"),
+        "share": _percent_format(parsed, "0.0"),
         "date": f"[$-{lcid}]d mmmm yyyy",
     }
+
+
+def _percent_format(locale: Locale, digits: str) -> str:
+    """Excel's format of a percentage (``digits``: ``0.00``, two decimals), its sign placed
+    and spaced as the locale's CLDR pattern places it (a space quoted: Excel shows a quoted
+    text as it is)."""
+    pattern = locale.percent_formats[None].pattern.split(";")[0]
+    number = re.search(r"[#0,.]+", pattern)
+    before, after = pattern[: number.start()], pattern[number.end() :]
+    return f"{_quoted(before)}{digits}{_quoted(after)}"
+
+
+def _quoted(text: str) -> str:
+    """A format's literal text: the percent sign as it is, anything else quoted."""
+    return "".join(part if part == "%" else f'"{part}"' for part in re.split("(%)", text) if part)
 
 
 class PageText:

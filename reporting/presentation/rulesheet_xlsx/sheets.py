@@ -268,7 +268,7 @@ def scoreboard_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, forma
                     for row in board.statistics_rows
                 ],
             ],
-            formats=(None, "0", "0.0%"),
+            formats=(None, "0", formats["share"]),
         )
     if "bead_road" in board.parts:
         page.heading(text.bead_road_title(), level=3)
