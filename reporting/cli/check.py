@@ -275,6 +275,7 @@ def check_command(
         Path | None,
         typer.Option(
             "--inbox",
+            metavar="<dir>",  # a folder, as the other commands' folders show; a file is a problem
             help="Also list the round logs this folder holds that ingest and monthly would read.",
         ),
     ] = None,

@@ -166,6 +166,10 @@ _NAMED_AS_TEXT = {
 }
 
 
+#: What an option's metavar names, where its type takes a file or a folder alike.
+_METAVAR_NAMES = {"FILE": "name a file", "<dir>": "name a folder"}
+
+
 def _takes_a_path(param: Any) -> bool:
     """Whether ``param``'s values name files or places (typer reads them as paths, or they
     are text that names one: :data:`_NAMED_AS_TEXT`)."""
@@ -195,13 +199,13 @@ def _values_of(option: Any, args: list[str]) -> list[str]:
 
 
 def _path_wanted(param: Any) -> str:
-    """What a path parameter names: "name a file", "name a folder", or either (an option
-    whose metavar is ``FILE`` names a file, even where it takes a folder to say what stands
-    there: ``check --config``)."""
+    """What a path parameter names: "name a file", "name a folder", or either (an option's
+    metavar says it where the option takes either, to say what stands there itself:
+    ``check --config FILE``, ``check --inbox <dir>``)."""
     if param.param_type_name == "option" and param.opts[0] in _NAMED_AS_TEXT:
         return _NAMED_AS_TEXT[param.opts[0]]
-    if param.metavar == "FILE":
-        return "name a file"
+    if param.metavar in _METAVAR_NAMES:
+        return _METAVAR_NAMES[param.metavar]
     info = param.type_descriptor.parameter_info
     if info.file_okay and info.dir_okay:
         return "name a file or a folder"

@@ -195,6 +195,9 @@ def test_an_option_s_environment_variable_set_to_nothing_is_refused(variable, co
         (["ingest", "--profile", "", "x.jsonl"], "--profile is blank: name a built-in log profile"),
         (["check", "--profile", " "], "--profile is blank: name a built-in log profile"),
         (["verify", "--logs", ""], "--logs is blank: name a folder or a URL"),
+        # check takes a folder at --config and a file at --inbox, to report what stands there
+        (["check", "--config", " "], "--config is blank: name a file"),
+        (["check", "--inbox", ""], "--inbox is blank: name a folder"),
     ],
 )
 def test_a_blank_profile_or_logs_place_is_refused_as_a_blank_path_is(
