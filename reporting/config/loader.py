@@ -64,7 +64,7 @@ from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec, StakeLimits
 from reporting.engine.money import RoundingPolicy
 from reporting.errors import NotARegularFile
-from reporting.files import open_regular, standing_at
+from reporting.files import kind_of_file, open_regular, standing_at
 
 __all__ = [
     "CATALOGUE_PATH",
@@ -191,7 +191,8 @@ def _read_text(path: Path) -> str:
             what = standing_at(path)  # a link to nothing or a loop, if anything
             raise ConfigError([f"{path}: is {what}" if what else f"{path}: file not found"])
         if not path.is_file():
-            raise ConfigError([f"{path}: not a regular file (a folder, pipe or device)"])
+            what = kind_of_file(path.stat().st_mode)
+            raise ConfigError([f"{path}: is {what}, not a configuration file; name its .toml file"])
         with open_regular(path) as handle:  # not a kernel's file either: /proc/kmsg waits
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except NotARegularFile as error:  # a file that became a FIFO since, or the kernel's

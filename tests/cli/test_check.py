@@ -237,10 +237,11 @@ def test_a_configuration_that_is_a_folder_is_a_problem_of_the_document(tmp_path)
     assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert document["config"] == str(tmp_path) and document["games"] == []
-    assert document["problems"] == [f"{tmp_path}: not a regular file (a folder, pipe or device)"]
+    said = f"{tmp_path}: is a folder, not a configuration file; name its .toml file"
+    assert document["problems"] == [said]
     human = check("--config", str(tmp_path))
     assert human.exit_code == 2
-    assert f"{tmp_path}: not a regular file" in human.stderr
+    assert said in human.stderr
 
 
 def test_a_hostile_file_is_a_problem_never_a_traceback(tmp_path):
