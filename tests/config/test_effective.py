@@ -152,3 +152,21 @@ def test_an_inbox_rule_s_profile_file_reads_back_from_another_folder(tmp_path):
     ]
     again = run_main("check", "--config", str(elsewhere), cwd=tmp_path)
     assert again.returncode in (0, 1), again.stderr
+
+
+def test_a_configuration_in_a_deep_folder_reads_back_with_its_logo_and_templates(tmp_path):
+    """The document names the logo and the templates' folder by their absolute paths: from a
+    folder some 600 characters deep they passed the 500 characters a path key took, and the
+    document did not load back. A path key takes what Linux opens (PATH_MAX)."""
+    import shutil
+
+    folder = tmp_path.joinpath(*["d" * 100] * 6)
+    (folder / "templates").mkdir(parents=True)
+    shutil.copy2(SAMPLE_CONFIG.with_name("logo.svg"), folder / "logo.svg")
+    source = folder / "operator.toml"
+    source.write_text(
+        '[operator]\nlogo = "logo.svg"\ntemplates = "templates"\n[games.live-baccarat-it]\n',
+        encoding="utf-8",
+    )
+    assert len(str(folder / "logo.svg")) > 600
+    round_trip(tmp_path, source)
