@@ -9,7 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-__all__ = ["RANKS", "SUITS", "SUIT_SYMBOLS", "Card", "CardError", "parse_card", "parse_cards"]
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "SUIT_SYMBOLS",
+    "Card",
+    "CardError",
+    "ascii_lower",
+    "ascii_upper",
+    "parse_card",
+    "parse_cards",
+]
 
 #: Ranks in canonical spelling, ace low.
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -28,6 +38,27 @@ _EMOJI_SELECTOR = "\ufe0f"
 # "Any case" means ASCII case: str.upper() would also turn look-alikes such as the long s
 # "\u017f" into "S" and accept codes the round log does not allow.
 _ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with its ASCII letters in upper case and every other character as it is: a
+    card's "any case" (``str.upper`` turns the long s into S, and ``str.lower`` the Kelvin
+    sign into k, making cards of look-alikes).
+
+    >>> ascii_upper("qs"), ascii_upper("J\u017f")
+    ('QS', 'Jſ')
+    """
+    return text.translate(_ASCII_UPPER)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with its ASCII letters in lower case, every other character as it is.
+
+    >>> ascii_lower("QS"), ascii_lower("\u212aH")
+    ('qs', 'Kh')
+    """
+    return text.translate(_ASCII_LOWER)
 
 
 class CardError(ValueError):
@@ -68,7 +99,7 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise CardError(f"bad card code {text!r}: expected a string such as 'AS' or '10H'")
-    cleaned = text.strip().replace(_EMOJI_SELECTOR, "").translate(_ASCII_UPPER)
+    cleaned = ascii_upper(text.strip().replace(_EMOJI_SELECTOR, ""))
     if len(cleaned) < 2:
         raise CardError(f"bad card code {text!r}: expected rank then suit, such as 'AS' or '10H'")
     rank_part, suit_part = cleaned[:-1], cleaned[-1]

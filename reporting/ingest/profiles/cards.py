@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from reporting.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card
+from reporting.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, Card, ascii_lower, ascii_upper
 
 __all__ = ["DIALECTS", "CardDialect", "CardProblem", "hand_codes"]
 
@@ -133,7 +133,8 @@ class CardDialect:
             return self._card_object(value)
         elif type(value) is str:
             stripped = value.strip()
-            code = self.table.get(stripped.upper()) or self.table.get(stripped.lower())
+            # ASCII letters in either case, no other character folded (as the round log's codes)
+            code = self.table.get(ascii_upper(stripped)) or self.table.get(ascii_lower(stripped))
         if code is None:
             raise CardProblem(f"card {_shown(value)} is not a card in the {self._named} dialect")
         return code
@@ -147,7 +148,7 @@ class CardDialect:
             # ASCII letters in either case; no other character folded ("ſ" is no S), and a
             # symbol's emoji presentation (U+FE0F) dropped, as the round log's codes read
             written = f"{rank.strip()}|{suit.strip()}".replace("\ufe0f", "")
-            code = self.objects.get("".join(c.upper() if c.isascii() else c for c in written))
+            code = self.objects.get(ascii_upper(written))
         if code is None:
             raise CardProblem(
                 f"card {_shown(value)} is not a card of a rank at {self.rank_key!r}"

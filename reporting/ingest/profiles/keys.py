@@ -167,7 +167,8 @@ _MONEY_KEYS: dict[str, Key] = {
     "grouping": Key(
         Choice(GROUPINGS),
         'what an amount written as text puts between its thousands ("1.234,50"): a point, a'
-        " comma, an apostrophe, a space or a no-break space; without it, nothing",
+        " comma, an apostrophe, a space, a no-break space or a narrow one (U+202F, as French writes"
+        " them); without it, nothing",
     ),
 }
 _BET_TYPE_KEYS = Table(

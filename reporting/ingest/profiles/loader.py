@@ -159,6 +159,7 @@ def load_profile_file(
             problems.add(("round",), f"{name} is missing (a round always has one)")
     if configured is not None:
         _check_games(sections.get("games"), configured, problems)
+    _check_sections(sections, problems)
     profile = None
     if MISSING not in sections.values() and all(
         name in sections for name in ("profile", "round", "bet")
@@ -212,9 +213,6 @@ def _profile(
     _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
     rounds = _rounds_path(about, problems)
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
-    _check_zone(sections.get("times", {}), problems)
-    _check_marks(sections.get("money", {}), problems)
-    _check_card_keys(sections.get("cards", {}), problems)
     if problems or (each is None and not csv):
         return None
     money, times = sections.get("money", {}), sections.get("times", {})
@@ -284,8 +282,29 @@ def _lacks(round_section: dict[str, Any], bet_section: dict[str, Any]) -> tuple[
     )
 
 
-def _check_card_keys(cards: dict[str, Any], problems: Problems) -> None:
-    """A card written as an object needs the key of its rank and of its suit, apart."""
+def _check_sections(sections: dict[str, Any], problems: Problems) -> None:
+    """The checks of a section's keys together (a zone and its times' unit, the money's two
+    marks, the cards' two keys), on each section that passed its keys' own checks, whatever
+    another section holds: every problem of a file at once (a bad ``[times] unit`` hid the
+    money's marks being one)."""
+    passed = {name: value for name, value in sections.items() if value is not MISSING}
+    _check_zone(passed.get("times", {}), problems)
+    _check_marks(passed.get("money", {}), problems)
+    _check_card_keys(passed.get("cards", {}), passed.get("profile", {}), problems)
+
+
+def _check_card_keys(cards: dict[str, Any], about: dict[str, Any], problems: Problems) -> None:
+    """A card written as an object needs the key of its rank and of its suit, apart, and a
+    file whose values are not all text (a CSV file's cells are)."""
+    if tuple(about.get("layouts", ())) == ("csv",):
+        for name in ("rank_key", "suit_key"):
+            if name in cards:
+                problems.add(
+                    ("cards", name),
+                    "a CSV cell holds text, never a card object: card objects are read from"
+                    " json and jsonl files (leave rank_key and suit_key out)",
+                )
+        return
     keys = [cards.get(name) for name in ("rank_key", "suit_key")]
     if keys.count(None) == 1:
         given, wanted = ("rank_key", "suit_key") if keys[0] else ("suit_key", "rank_key")

@@ -397,7 +397,11 @@ class RecordMapper:
                     f" more than the stake {format_cents(stake)}",
                 )
         elif payout < 0:
-            raise RecordError(RejectReason.BAD_MONEY, f"bets[{index}].payout must not be negative")
+            raise RecordError(
+                RejectReason.BAD_MONEY,
+                f"bets[{index}].payout ({self._bet['payout'][0]}) {shown(payout_value)} must not"
+                " be negative (a gross payout is what was paid back: 0 when the bet lost)",
+            )
         bet_currency = currency_get(context[currency_level])
         if type(bet_currency) is not str or not bet_currency:
             bet_currency = self._bet_text(bet_currency, "currency", index, required=False)

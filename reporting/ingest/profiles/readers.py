@@ -294,11 +294,13 @@ def _row_problem(
                 f" runs to line {last}): {len(row)} cells under a header of {len(header)}"
             )
         told = f"row of {len(row)} cells under a header of {len(header)}"
-        if len(row) > len(header) and profile.decimal == profile.delimiter:
+        marks = {profile.decimal: "decimals", profile.grouping: "thousands"}
+        if len(row) > len(header) and profile.delimiter in marks:
+            written = "5,00" if marks[profile.delimiter] == "decimals" else "1,234.50"
             told += (
-                f" ({profile.delimiter!r} parts the cells and marks the amounts' decimals: an"
-                " amount written without quotes (5,00) is two cells; quote the amounts, or"
-                " set [csv] delimiter)"
+                f" ({profile.delimiter!r} parts the cells and marks the amounts'"
+                f" {marks[profile.delimiter]}: an amount written without quotes ({written}) is"
+                " two cells or more; quote the amounts, or set [csv] delimiter)"
             )
         return told
     if _not_utf8(raw):

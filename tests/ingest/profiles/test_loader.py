@@ -263,6 +263,36 @@ def test_keys_of_a_section_that_do_not_hold_together_are_refused(tmp_path, secti
     assert said in problem
 
 
+def test_a_bad_key_of_one_section_hides_no_problem_of_another(tmp_path):
+    """A ``[times] unit`` that is none hid the money's two marks being one and the cards'
+    two keys being one: the user mended the problem shown, and was given the next ones."""
+    text = MINIMAL + (
+        '\n[cards]\nrank_key = "c"\nsuit_key = "c"\n'
+        '\n[money]\ndecimal = ","\ngrouping = ","\n'
+        '\n[times]\nunit = "iso8601"\n'
+    )
+    said = [problem.split(": ", 1)[1] for problem in problems_of(tmp_path, text)]
+    assert [problem.split(":")[0] for problem in said] == [  # by their lines
+        "cards.suit_key",
+        "money.grouping",
+        "times.unit",
+    ]
+
+
+def test_card_objects_in_a_csv_profile_are_refused(tmp_path):
+    """A CSV cell holds text: a profile of CSV files that read cards as objects loaded, and
+    read no card as one."""
+    text = (
+        MINIMAL.replace('layouts = ["jsonl"]', 'layouts = ["csv"]')
+        .replace('each = "bets[]"\n', "")
+        .replace("bets[].", "")
+    )
+    text += '\n[cards]\nrank_key = "rank"\nsuit_key = "suit"\n'
+    problems = problems_of(tmp_path, text)
+    assert [problem.split(": ")[1] for problem in problems] == ["cards.rank_key", "cards.suit_key"]
+    assert all("a CSV cell holds text, never a card object" in problem for problem in problems)
+
+
 def test_the_marks_are_kept_and_a_point_alone_is_the_default(tmp_path):
     path = tmp_path / "mine.toml"
     path.write_text(MINIMAL + '\n[money]\ndecimal = ","\ngrouping = "."\n', encoding="utf-8")

@@ -892,6 +892,25 @@ def test_a_net_loss_larger_than_the_stake_is_bad_money(tmp_path, config):
     assert reject.reason == "bad_money" and "loses more than the stake 25.00" in reject.message
 
 
+def test_a_negative_gross_payout_is_bad_money_naming_its_column_and_value(tmp_path, config):
+    """It was "bets[0].payout must not be negative": no column, no value as written."""
+    profile = tmp_path / "gross.toml"
+    profile.write_text(
+        (DATA_FOLDER / "flat-csv.toml")
+        .read_text(encoding="utf-8")
+        .replace('name = "flat-csv"', 'name = "gross"')
+        .replace('payout = "net"', 'payout = "gross"'),
+        encoding="utf-8",
+    )
+    path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,25.00,-0.50,EUR,")
+    _, (reject,) = read(path, config, str(profile))
+    assert (reject.reason, reject.message) == (
+        "bad_money",
+        "bets[0].payout (Net win) '-0.50' must not be negative (a gross payout is what was"
+        " paid back: 0 when the bet lost)",
+    )
+
+
 @pytest.mark.parametrize("stake", ["0.00", "-25.00"])
 def test_a_stake_not_above_zero_is_bad_money_naming_its_column_and_value(tmp_path, config, stake):
     path = flat(tmp_path / "bets.csv", f"{ROUND_CELLS},F-1-B1,a,Banker,{stake},-25.00,EUR,")
@@ -1181,6 +1200,38 @@ def test_amounts_written_with_a_decimal_comma_read_as_the_same_money(tmp_path, s
         "bets[1].stake (Stake) '2.00' is not an amount written with ',' for decimals and '.'"
         " between thousands"
     )
+
+
+def test_a_thousands_comma_without_quotes_in_a_comma_separated_export_is_told_why(
+    tmp_path, sample_config_path
+):
+    """The same with thousands grouped by commas (``grouping = ","``, the English style): an
+    amount without quotes is two cells, and the reject said only "row of 24 cells under a
+    header of 22"."""
+    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/flat-csv/bets-2026-10.csv"
+    header, first, second = sample.read_text(encoding="utf-8").splitlines()[:3]
+    quoted = first.replace(",2.00,-2.00,", ',"1,234.00","-1,234.00",')
+    bare = second.replace(",2.00,2.00,", ",1,234.00,1,234.00,")
+    assert quoted != first and bare != second
+    path = tmp_path / "export.csv"
+    path.write_text("\n".join([header, quoted, bare]) + "\n", encoding="utf-8")
+    profile = tmp_path / "grouped.toml"
+    profile.write_text(
+        (DATA_FOLDER / "flat-csv.toml")
+        .read_text(encoding="utf-8")
+        .replace('name = "flat-csv"', 'name = "grouped"')
+        .replace('payout = "net"', 'payout = "net"\ngrouping = ","'),
+        encoding="utf-8",
+    )
+    records, (reject,) = read(path, load_config(sample_config_path), str(profile))
+    assert records == [] and reject.reason == "bad_value"
+    assert "row of 24 cells under a header of 22 (',' parts the cells and marks the amounts'" in (
+        reject.message
+    )
+    assert "thousands: an amount written without quotes (1,234.50)" in reject.message
+    path.write_text("\n".join([header, quoted]) + "\n", encoding="utf-8")
+    (loaded,), none = read(path, load_config(sample_config_path), str(profile))
+    assert none == [] and [bet.stake_cents for bet in loaded.bets] == [123400]
 
 
 def test_a_decimal_comma_without_quotes_in_a_comma_separated_export_is_told_why(
