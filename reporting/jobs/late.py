@@ -1,7 +1,8 @@
 """Late rounds: rounds of a month already written that its published reports do not count.
 
-The files no finished monthly run has told of (:mod:`reporting.store.announced`) may hold
-rounds of months other than the one a run writes. Rounds of a month before it, or of a later
+The files no finished monthly run has told of (:mod:`reporting.store.announced`), or only a
+run that wrote the month being written again, may hold rounds of months other than the one a
+run writes. Rounds of a month before it, or of a later
 month already published (a run publishing an earlier month again), are late unless the
 month's published manifest lists their file among its inputs, by its sha256: then its
 reports counted them (a run that published its month and stopped before its end; a store
@@ -57,7 +58,7 @@ def late_rounds(
     first, following = min(written), str(Month.parse(max(written)).next())
     inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
-    for item in unannounced_rounds(connection, through):
+    for item in unannounced_rounds(connection, through, written):
         if item.month in written:
             continue
         if item.month not in inputs:
@@ -96,7 +97,7 @@ def late_repeats(
     them when its run writes it)."""
     return [
         item
-        for item in unannounced_repeats(connection, through)
+        for item in unannounced_repeats(connection, through, written)
         if item.month not in written and manifest_of(item.month).is_file()
     ]
 

@@ -254,12 +254,16 @@ def _finish(
     run that publishes each again (``config``'s update days). They are then announced."""
     months = [report.month for report in result.months]
     shown = {item.name for report in result.months for item in report.alerts.rejected_files}
-    files = unannounced_files(connection, through)
+    files = unannounced_files(connection, through, months)
     result.rejected_elsewhere = sum(rejected for name, rejected in files if name not in shown)
     if result.rejected_elsewhere:
         of_files = {name for name, rejected in files if rejected and name not in shown}
         result.rejected_months = sorted(
-            {month for name, month in unannounced_months(connection, through) if name in of_files}
+            {
+                month
+                for name, month in unannounced_months(connection, through, months)
+                if name in of_files
+            }
             - set(months)
         )
         log(
@@ -270,7 +274,7 @@ def _finish(
     for item in result.repeats:
         result.publish_as_of[item.month] = as_of_writing(config, item.month)
         log(f"{item.month}: warning: {repeats_line(item, result.publish_as_of[item.month])}")
-    mark_announced(connection, through)
+    mark_announced(connection, through, months)
     return result
 
 

@@ -12,7 +12,10 @@ are counted by reporting month as it is loaded (``ingest_months``, in the file's
 transaction). A file is *announced* once a monthly run has finished after loading it: that
 run counted its rounds in the month it wrote, named them, or left them to their own month's
 run. Until then every run tells of it, whoever loaded it (``ingest`` by hand, or a monthly
-run that stopped), so a re-run after a failure says what the stopped run would have said.
+run that stopped), so a re-run after a failure says what the stopped run would have said. The store keeps the
+last month that run wrote (``announced_in``): a run that writes that month again replaces the
+report that told of the file, and tells of it again (a re-run of November on the same day gave
+the same inputs, but its report no longer named a late round of October, and exited 0).
 
 A run marks only the files loaded before it read its month (:func:`loaded_through`, taken
 then). The ``ingest`` command waits for a monthly run's database lock; a file loaded beside a
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -81,17 +84,31 @@ def loaded_through(connection: sqlite3.Connection) -> int:
     return connection.execute("SELECT coalesce(max(ingest_id), 0) FROM ingest_log").fetchone()[0]
 
 
-def unannounced_rounds(connection: sqlite3.Connection, through: int) -> list[UnannouncedRounds]:
-    """The rounds of the files not yet announced (loaded up to ``through``), by file and
+#: A row of ``ingest_months`` (``m``) whose file no report of a month other than those a run
+#: writes (``json_each`` of ``?2``) tells of: not announced, or announced by a run whose last
+#: month is one of them (its report is being replaced).
+_UNTOLD = "(m.announced = 0 OR m.announced_in IN (SELECT value FROM json_each(?2)))"
+
+
+def _writing(months: Collection[str]) -> str:
+    """The months a run writes, as the parameter of :data:`_UNTOLD`."""
+    return json.dumps(sorted(months))
+
+
+def unannounced_rounds(
+    connection: sqlite3.Connection, through: int, writing: Collection[str] = ()
+) -> list[UnannouncedRounds]:
+    """The rounds of the files not yet told of (loaded up to ``through``; ``writing``: the
+    months the run writes, whose report told of a file this run tells of again), by file and
     month, in month and load order (a table of a row per file and month: read whole)."""
     return [
         UnannouncedRounds(*row)
         for row in connection.execute(
             "SELECT m.report_month, m.rounds, l.file_name, l.companion_name, l.file_sha256"
             " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
-            " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds > 0"
+            f" WHERE {_UNTOLD} AND m.ingest_id <= ?1 AND m.rounds > 0"
             " ORDER BY m.report_month, m.ingest_id",
-            (through,),
+            (through, _writing(writing)),
         )
     ]
 
@@ -107,52 +124,62 @@ class UnannouncedRepeats:
     fields: tuple[str, ...]
 
 
-def unannounced_repeats(connection: sqlite3.Connection, through: int) -> list[UnannouncedRepeats]:
-    """The months of the files not yet announced (loaded up to ``through``) whose rounds they
-    repeat and load none of, with fields no check reads (:func:`record_months`), in month and
-    load order."""
+def unannounced_repeats(
+    connection: sqlite3.Connection, through: int, writing: Collection[str] = ()
+) -> list[UnannouncedRepeats]:
+    """The months of the files not yet told of (loaded up to ``through``; ``writing``: as
+    :func:`unannounced_rounds`) whose rounds they repeat and load none of, with fields no
+    check reads (:func:`record_months`), in month and load order."""
     return [
         UnannouncedRepeats(month, file, tuple(json.loads(fields)))
         for month, file, fields in connection.execute(
             "SELECT m.report_month, l.file_name, l.fields_not_read"
             " FROM ingest_months AS m JOIN ingest_log AS l ON l.ingest_id = m.ingest_id"
-            " WHERE m.announced = 0 AND m.ingest_id <= ? AND m.rounds = 0"
+            f" WHERE {_UNTOLD} AND m.ingest_id <= ?1 AND m.rounds = 0"
             " AND l.fields_not_read != '[]' AND EXISTS (SELECT 1 FROM"
             " json_each(l.duplicate_months) WHERE key = m.report_month)"
             " ORDER BY m.report_month, m.ingest_id",
-            (through,),
+            (through, _writing(writing)),
         )
     ]
 
 
-def unannounced_files(connection: sqlite3.Connection, through: int) -> list[tuple[str, int]]:
-    """The files not yet announced (loaded up to ``through``), each with its rejected lines:
-    (name, lines). A file of no round and no rejected line of a month of its own has no row
-    of ``ingest_months``: its lines bear on every month, each month's report shows them."""
+def unannounced_files(
+    connection: sqlite3.Connection, through: int, writing: Collection[str] = ()
+) -> list[tuple[str, int]]:
+    """The files not yet told of (loaded up to ``through``; ``writing``: as
+    :func:`unannounced_rounds`), each with its rejected lines: (name, lines). A file of no
+    round and no rejected line of a month of its own has no row of ``ingest_months``: its
+    lines bear on every month, each month's report shows them."""
     return connection.execute(
         "SELECT file_name, rejected FROM ingest_log WHERE ingest_id IN (SELECT DISTINCT"
-        " ingest_id FROM ingest_months WHERE announced = 0 AND ingest_id <= ?)"
+        f" m.ingest_id FROM ingest_months AS m WHERE {_UNTOLD} AND m.ingest_id <= ?1)"
         " ORDER BY ingest_id",
-        (through,),
+        (through, _writing(writing)),
     ).fetchall()
 
 
-def unannounced_months(connection: sqlite3.Connection, through: int) -> list[tuple[str, str]]:
-    """The months of the rounds and rejected lines of each file not yet announced (loaded up
-    to ``through``): (name, month), in load and month order. A rejected line of no month of
-    its own bears on its file's months (:mod:`reporting.verify.bearing`)."""
+def unannounced_months(
+    connection: sqlite3.Connection, through: int, writing: Collection[str] = ()
+) -> list[tuple[str, str]]:
+    """The months of the rounds and rejected lines of each file not yet told of (loaded up to
+    ``through``; ``writing``: as :func:`unannounced_rounds`): (name, month), in load and month
+    order. A rejected line of no month of its own bears on its file's months
+    (:mod:`reporting.verify.bearing`)."""
     return connection.execute(
-        "SELECT log.file_name, months.report_month FROM ingest_months AS months"
-        " JOIN ingest_log AS log ON log.ingest_id = months.ingest_id"
-        " WHERE months.announced = 0 AND months.ingest_id <= ?"
-        " ORDER BY months.ingest_id, months.report_month",
-        (through,),
+        "SELECT log.file_name, m.report_month FROM ingest_months AS m"
+        " JOIN ingest_log AS log ON log.ingest_id = m.ingest_id"
+        f" WHERE {_UNTOLD} AND m.ingest_id <= ?1"
+        " ORDER BY m.ingest_id, m.report_month",
+        (through, _writing(writing)),
     ).fetchall()
 
 
-def mark_announced(connection: sqlite3.Connection, through: int) -> None:
-    """A monthly run has finished: the files loaded up to ``through`` are announced."""
+def mark_announced(connection: sqlite3.Connection, through: int, written: Collection[str]) -> None:
+    """A monthly run that wrote the months ``written`` has finished: the files loaded up to
+    ``through`` that it told of are announced, in the last month it wrote."""
     connection.execute(
-        "UPDATE ingest_months SET announced = 1 WHERE announced = 0 AND ingest_id <= ?",
-        (through,),
+        "UPDATE ingest_months AS m SET announced = 1, announced_in = ?3"
+        f" WHERE {_UNTOLD} AND m.ingest_id <= ?1",
+        (through, _writing(written), max(written, default=None)),
     )

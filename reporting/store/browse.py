@@ -77,7 +77,15 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
         "Each file's rounds, and its rejected lines of a month of their own, by reporting"
         " month; announced is 1 once a monthly run finished after the file was loaded, 0"
         " while the next run is still to tell of it (late rounds of a month published).",
-        {"report_month": _MONTH, "rejected": "rejected lines whose own month this is"},
+        {
+            "report_month": _MONTH,
+            "rejected": "rejected lines whose own month this is",
+            "announced_in": (
+                "the last month the run that told of the file wrote (a run writing it again"
+                " tells of the file again), or empty: not told of yet, or told of before schema"
+                " version 11"
+            ),
+        },
     ),
     "finding_evidence": (
         "Each finding with its evidence: the round's cards and the bet (account, type,"

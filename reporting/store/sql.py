@@ -35,8 +35,10 @@ __all__ = [
 #: 8: each file's rounds and rejected lines by reporting month, and whether a monthly run
 #: has told of them (:data:`INGEST_MONTHS`); 9: the fields of each file the tool does not
 #: read (``ingest_log.fields_not_read``); 10: each file's rounds already stored, by month
-#: (``ingest_log.duplicate_months``: a re-export is behind the months it repeats).
-SCHEMA_VERSION = 10
+#: (``ingest_log.duplicate_months``: a re-export is behind the months it repeats); 11: the
+#: month whose report told of each file (``ingest_months.announced_in``: a run that writes
+#: that month again tells of it again, its report replacing the one that did).
+SCHEMA_VERSION = 11
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
 #: database from another application's SQLite file before anything is written to it. Stores
@@ -116,6 +118,8 @@ CREATE INDEX IF NOT EXISTS rejected_by_month ON rejected_records (report_month)
 #: file): 1 once a monthly run has finished after loading the file, having counted, named or
 #: left to their own month's run what it holds (:mod:`reporting.store.announced`); 0 until
 #: then, whoever loaded it (``ingest``, or a monthly run that stopped before its end).
+#: ``announced_in`` (version 11): the last month that run wrote, whose report told of the
+#: file; NULL until then, and for the files announced before version 11.
 INGEST_MONTHS = """
 CREATE TABLE IF NOT EXISTS ingest_months (
     ingest_id    INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
@@ -123,6 +127,7 @@ CREATE TABLE IF NOT EXISTS ingest_months (
     rounds       INTEGER NOT NULL DEFAULT 0,
     rejected     INTEGER NOT NULL DEFAULT 0,
     announced    INTEGER NOT NULL DEFAULT 0 CHECK (announced IN (0, 1)),
+    announced_in TEXT,
     PRIMARY KEY (ingest_id, report_month)
 ) STRICT, WITHOUT ROWID;
 """

@@ -193,12 +193,23 @@ def _upgrade_9_to_10(connection: sqlite3.Connection) -> None:
     connection.execute("PRAGMA user_version = 10")
 
 
-def _add_text_column(connection: sqlite3.Connection, column: str) -> None:
-    """Add a TEXT column to ``ingest_log`` unless it has it (a store upgraded from version 1
-    got the table as this version makes it)."""
-    columns = {row[1] for row in connection.execute("PRAGMA table_info(ingest_log)")}
+def _upgrade_10_to_11(connection: sqlite3.Connection) -> None:
+    """The steps of version 10 to 11, inside the caller's transaction: the month whose report
+    told of each file, unknown (NULL) for the files announced before (a run writing their
+    month again does not tell of them again, as before). A store of version 7 or before has
+    it already: its step to 8 made the table as it is now."""
+    _add_text_column(connection, "announced_in", table="ingest_months")
+    connection.execute("PRAGMA user_version = 11")
+
+
+def _add_text_column(
+    connection: sqlite3.Connection, column: str, table: str = "ingest_log"
+) -> None:
+    """Add a TEXT column to ``table`` unless it has it (a store upgraded from an earlier
+    version got the table as this version makes it)."""
+    columns = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
     if column not in columns:
-        connection.execute(f"ALTER TABLE ingest_log ADD COLUMN {column} TEXT")
+        connection.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
 
 
 #: The step that brings a store of each earlier version further: version 1's rebuilds
@@ -213,4 +224,5 @@ _STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {
     7: _upgrade_7_to_8,
     8: _upgrade_8_to_9,
     9: _upgrade_9_to_10,
+    10: _upgrade_10_to_11,
 }

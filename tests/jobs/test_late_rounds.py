@@ -34,6 +34,7 @@ languages = []
 
 NOVEMBER_RUN = date(2026, 12, 5)  # writes 2026-11
 OCTOBER_RUN = date(2026, 11, 5)  # writes 2026-10
+DECEMBER_RUN = date(2027, 1, 5)  # writes 2026-12
 
 
 def _round(make_round, make_bet, round_id: str, settled_at: str) -> dict:
@@ -123,7 +124,10 @@ def late_lines(lines: list[str]) -> list[str]:
 
 def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, capsys):
     """November's first run loads October's late log, then stops on a cut gzip; the re-run
-    (the gzip mended) names October's late rounds and exits 1; the run after it, nothing."""
+    (the gzip mended) names October's late rounds and exits 1. A re-run of November names
+    them again, the same bytes (its report replaces the one that named them: it exited 0
+    without a word, and the late rounds were then in no report and said nowhere); December's
+    run does not (November's report names them)."""
     assert monthly(store, OCTOBER_RUN).exit_code == 0
     store.late(store.inbox / "october-late.jsonl", "LATE-1", "LATE-2")
     stopped(store, NOVEMBER_RUN)
@@ -147,9 +151,14 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, cap
     report = (folder / "audit-2026-11.html").read_text(encoding="utf-8")
     assert "2 rounds of 2026-10, loaded since the last monthly run that finished, are in" in report
     assert monthly_document(result)["rounds_elsewhere"] == {"2026-10": 2}
+    written = {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()}
     again: list[str] = []
     result = monthly(store, NOVEMBER_RUN, again)
-    assert result.exit_code == 0 and not result.late and not late_lines(again)
+    assert result.exit_code == 1 and late_lines(again) == [said]
+    assert {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()} == written
+    later: list[str] = []
+    result = monthly(store, DECEMBER_RUN, later)
+    assert not result.late and not late_lines(later)
 
 
 def test_late_rounds_loaded_by_ingest_are_named_by_the_next_run(store):
@@ -252,7 +261,8 @@ def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run
     store, make_round, make_bet, write_jsonl
 ):
     """October's run read a November file with a rejected line (shown by November's report,
-    said by October's run, exit 1); stopped by another file, its re-run said nothing, exit 0."""
+    said by October's run, exit 1), and stopped on another file: its re-run says it, and so
+    does each re-run of October; November's run, whose report shows the line, does not."""
     bad = _rejected_round(make_round, make_bet, "NOV-BAD", "2026-11-03T12:00:00Z")
     write_jsonl(store.inbox / "november.jsonl", bad)
     stopped(store, OCTOBER_RUN)
@@ -263,7 +273,9 @@ def test_rejected_lines_of_another_month_are_said_by_the_re_run_of_a_stopped_run
         "other months: warning: 1 rejected line bears on other months than 2026-10 (2026-11):"
         " see verify --month of each" in lines
     )
-    assert monthly(store, OCTOBER_RUN).exit_code == 0  # said once
+    again = monthly(store, OCTOBER_RUN)
+    assert (again.rejected_elsewhere, again.exit_code) == (1, 1)
+    assert monthly(store, NOVEMBER_RUN).rejected_elsewhere == 0
 
 
 def test_a_run_publishing_an_earlier_month_again_names_late_rounds_of_a_later_one(store):
@@ -330,7 +342,7 @@ def test_a_run_that_published_and_stopped_before_its_end_calls_nothing_late_next
     assert monthly(store, OCTOBER_RUN).exit_code == 0
     store.late(store.inbox / "october-late.jsonl", "LATE-1")
 
-    def stopped(connection, through):
+    def stopped(connection, through, written):
         raise InputError("the database is locked")
 
     monkeypatch.setattr(job, "mark_announced", stopped)
@@ -438,12 +450,13 @@ def test_the_sheets_a_summary_points_to_are_the_workbook_s_in_its_order():
     }  # fmt: skip
 
 
-def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_once(store, capsys):
+def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_by_its_run(store, capsys):
     """November's run loads a re-export of October's round with a list of side bets: every
     round a duplicate, none loads, and October's published audit names neither the file nor
     its fields (the review's case: the run said "20 duplicates" and nothing else). The run
-    names it, a warning (the exit code as for fields not read in a month's own audit), once;
-    a plain re-send of the same rounds, with no field of its own, is not named."""
+    names it, a warning (the exit code as for fields not read in a month's own audit), and so
+    does a re-run of November, not December's run; a plain re-send of the same rounds, with
+    no field of its own, is not named."""
     assert monthly(store, OCTOBER_RUN).exit_code == 0
     october = _round(store.make_round, store.make_bet, "OCT-1", "2026-10-10T12:00:00Z")
     store.write_jsonl(store.inbox / "re-export.jsonl", october | {"side_bets": [{"x": 1}]})
@@ -465,8 +478,11 @@ def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_once(sto
         {"month": "2026-10", "file": "re-export.jsonl", "fields_not_read": ["side_bets"]}
     ]
     again: list[str] = []
-    assert not monthly(store, NOVEMBER_RUN, again).repeats
-    assert not [line for line in again if " repeats rounds of " in line]
+    assert monthly(store, NOVEMBER_RUN, again).repeats == result.repeats
+    assert f"2026-10: warning: {said}" in again
+    later: list[str] = []
+    assert not monthly(store, DECEMBER_RUN, later).repeats
+    assert not [line for line in later if " repeats rounds of " in line]
 
 
 def test_a_re_export_with_a_rejected_line_of_its_month_is_named_too(store):

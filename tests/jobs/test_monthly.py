@@ -1690,8 +1690,10 @@ def unread_entries(inbox: Path, config_path: Path) -> tuple[str, ...]:
 def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_month_only(
     greek, make_round, make_bet, write_jsonl
 ):
-    """A September file with a bad line read by the November run: October's report does not
-    show it, so October's re-run exits 0; the run that read it says so once (exit 1)."""
+    """A September file with a bad line read by October's run: October's report does not
+    show it, and the run that read it says so (exit 1); so does a re-run of October, whose
+    report replaces the one that told (it exited 0 without a word, and the line was said
+    nowhere)."""
     september = make_round(
         "GR-SEP-1",
         game="live-baccarat-gr",
@@ -1708,8 +1710,8 @@ def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_mo
     assert first.returncode == 1, first.stdout + first.stderr
     assert "1 rejected line bears on other months (2026-09): see" in first.stdout  # named
     second = run_command(greek_argv(greek), greek.root)
-    assert second.returncode == 0, second.stdout + second.stderr
-    assert "rejected" not in second.stdout
+    assert second.returncode == 1, second.stdout + second.stderr
+    assert "1 rejected line bears on other months (2026-09): see" in second.stdout
 
 
 def test_an_adm_game_without_a_language_is_refused_before_anything_runs(tmp_path):

@@ -15,7 +15,12 @@ from children import warm_run
 from helpers import rows, run_main
 
 from reporting.errors import InputError, NotOurDatabase
-from reporting.store.announced import loaded_through, unannounced_rounds
+from reporting.store.announced import (
+    loaded_through,
+    mark_announced,
+    record_months,
+    unannounced_rounds,
+)
 from reporting.store.faults import lock_path
 from reporting.store.schema import (
     APPLICATION_ID,
@@ -365,7 +370,7 @@ def months_made(rows: dict[str, list]) -> dict[str, list]:
     for row in rows["rejected_records"]:
         if row[-1] is not None:
             counts.setdefault((row[1], row[-1]), [0, 0])[1] += 1
-    assert made == sorted((*key, *n, 1) for key, n in counts.items())
+    assert made == sorted((*key, *n, 1, None) for key, n in counts.items())
     return rows
 
 
@@ -416,7 +421,7 @@ def test_a_version_1_store_is_upgraded_in_place_keeping_every_row(tmp_path, crea
     finally:
         connection.close()
 
-    assert version == SCHEMA_VERSION == 10
+    assert version == SCHEMA_VERSION == 11
     months_made(after)
     assert {name: len(rows) for name, rows in after.items()} == {
         **{name: len(rows) for name, rows in before.items()},
@@ -933,6 +938,33 @@ def test_a_store_with_a_second_name_is_refused_before_anything_is_written(tmp_pa
     connect(store).close()  # one name again: opened as before
 
 
+def test_a_version_10_store_keeps_its_files_announced_in_no_month(tmp_path):
+    """Version 11: the month whose report told of each file, so that a run writing that month
+    again tells of it again. The files a run of the release before announced were told of
+    in a month not known: no run tells of them again, as before."""
+    path = tmp_path / "store.sqlite"
+    connection = connect(path)
+    add_round(connection)
+    record_months(connection, 1, {"2026-10": 1})
+    mark_announced(connection, loaded_through(connection), ["2026-11"])
+    told = connection.execute("SELECT announced, announced_in FROM ingest_months").fetchall()
+    connection.execute("UPDATE ingest_months SET announced_in = NULL")
+    connection.close()
+    old = sqlite3.connect(path, isolation_level=None)
+    old.execute("ALTER TABLE ingest_months DROP COLUMN announced_in")
+    old.execute("PRAGMA user_version = 10")
+    old.close()
+    connection = connect(path, create=False)
+    try:
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        made = connection.execute("SELECT announced, announced_in FROM ingest_months").fetchall()
+        again = unannounced_rounds(connection, loaded_through(connection), ["2026-11"])
+    finally:
+        connection.close()
+    assert told == [(1, "2026-11")]
+    assert made == [(1, None)] and again == []
+
+
 def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_path):
     """Version 8: each file's rounds and rejected lines of a month of their own, by month,
     with whether a monthly run has written or named them. The upgrade counts what the store
@@ -958,7 +990,11 @@ def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_pa
         late = unannounced_rounds(connection, loaded_through(connection))
     finally:
         connection.close()
-    assert made == [(1, "2026-08", 0, 1, 1), (1, "2026-09", 1, 0, 1), (1, "2026-10", 1, 1, 1)]
+    assert made == [  # announced, in no month known (version 11 keeps it)
+        (1, "2026-08", 0, 1, 1, None),
+        (1, "2026-09", 1, 0, 1, None),
+        (1, "2026-10", 1, 1, 1, None),
+    ]
     assert late == []
 
 
@@ -1167,8 +1203,8 @@ def test_a_store_changed_in_several_ways_is_refused_naming_each_at_once(tmp_path
 
 _INGEST_MONTHS_LOOSE = """CREATE TABLE ingest_months (ingest_id INTEGER NOT NULL,
     report_month TEXT NOT NULL, rounds INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL
-    DEFAULT 0, announced INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (ingest_id, report_month,
-    rounds)) STRICT, WITHOUT ROWID"""
+    DEFAULT 0, announced INTEGER NOT NULL DEFAULT 0, announced_in TEXT, PRIMARY KEY (ingest_id,
+    report_month, rounds)) STRICT, WITHOUT ROWID"""
 
 
 @pytest.mark.parametrize("column", INGEST_LOG_JSON)
