@@ -267,6 +267,7 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
         "The configuration",
         (
             ("reporting.config.loader", ("MAX_CONFIG_BYTES",)),
+            ("reporting.config.keys", ("MAX_PATH_CHARACTERS",)),
             ("reporting.config.lines", ("DEPTH",)),
             (
                 "reporting.config.values",

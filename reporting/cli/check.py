@@ -18,7 +18,7 @@ from reporting.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_UNUSABLE,
-    CheckedConfigOption,
+    ConfigOption,
     JsonOption,
     print_json,
     problems_shown,
@@ -270,7 +270,7 @@ def _configuration_checked(path: Path) -> _ConfigurationChecked:
 
 
 def check_command(
-    config: CheckedConfigOption = None,
+    config: ConfigOption = None,
     inbox: Annotated[
         Path | None,
         typer.Option(

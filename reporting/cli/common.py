@@ -38,7 +38,6 @@ __all__ = [
     "EXIT_FINDINGS",
     "EXIT_OK",
     "EXIT_UNUSABLE",
-    "CheckedConfigOption",
     "ConfigOption",
     "DbOption",
     "DbWaitOption",
@@ -141,10 +140,9 @@ _BESIDE_DB = ("-wal", "-shm", "-journal", ".lock")
 #: warnings to act on; could not run (unusable input, or a bug).
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 
-_CONFIG_HELP = (
-    "Operator configuration (TOML). Default: the shipped sample configuration"
-    " (sample_data/operator.toml in a source checkout, its copy in the package otherwise)."
-)
+#: ``--config``: a folder or a device is taken too, and the loader says what stands there
+#: (``is a folder, not a configuration file``), in ``check``'s JSON document as well; click
+#: refused a folder with its own line, and ``check --json`` printed no document.
 ConfigOption = Annotated[
     Path | None,
     typer.Option(
@@ -152,21 +150,8 @@ ConfigOption = Annotated[
         metavar="FILE",
         envvar=CONFIG_ENVVAR,
         callback=log_where_from,
-        help=_CONFIG_HELP,
-        dir_okay=False,
-    ),
-]
-#: ``check``'s ``--config``: a folder taken too, whose problem (what stands at the path) is
-#: then one of those ``check`` reports, in its ``--json`` document as well, where the other
-#: commands refuse it while reading their options.
-CheckedConfigOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        metavar="FILE",
-        envvar=CONFIG_ENVVAR,
-        callback=log_where_from,
-        help=_CONFIG_HELP,
+        help="Operator configuration (TOML). Default: the shipped sample configuration"
+        " (sample_data/operator.toml in a source checkout, its copy in the package otherwise).",
     ),
 ]
 #: The most worker processes ``--jobs`` starts: each is a process of its own, and a number

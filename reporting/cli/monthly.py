@@ -92,10 +92,15 @@ def render_game(
     return [document.path for document in write_documents(rendered.pages)]
 
 
+#: ``--inbox``: a file there is refused saying what it is (:func:`_refuse_unless_folder`), where
+#: click said "is a file" without the file's kind.
+InboxOption = Annotated[
+    Path, typer.Option("--inbox", metavar="<dir>", help="Folder the round logs arrive in.")
+]
+
+
 def monthly_command(
-    inbox: Annotated[
-        Path, typer.Option("--inbox", file_okay=False, help="Folder the round logs arrive in.")
-    ],
+    inbox: InboxOption,
     out: Annotated[
         Path,
         typer.Option("--out", file_okay=False, help="Report folder; one subfolder per month."),

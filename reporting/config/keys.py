@@ -501,12 +501,12 @@ class Licences(Kind):
         }
 
 
-#: ``[operator]``: who publishes the pages, and how they look (paths relative to the file).
 #: The longest path a key may name: Linux's ``PATH_MAX`` (4,096 bytes, at least as many
 #: characters), so that every file the system can open may be named, and the absolute paths
 #: ``check --show`` writes load back (500 characters refused a logo named from a deep folder).
-PATH_CHARACTERS = 4096
+MAX_PATH_CHARACTERS = 4096
 
+#: ``[operator]``: who publishes the pages, and how they look (paths relative to the file).
 OPERATOR_KEYS: dict[str, Key] = {
     "name": Key(Text("Casinò Esempio S.p.A.", 200), "the operator's name on every page"),
     "licences": Key(
@@ -515,7 +515,7 @@ OPERATOR_KEYS: dict[str, Key] = {
         ' { IT = "ADM-0000-ESEMPIO" }: a game\'s pages show the number of its jurisdiction',
     ),
     "logo": Key(
-        Text("logo.svg", PATH_CHARACTERS),
+        Text("logo.svg", MAX_PATH_CHARACTERS),
         "an image file (PNG, JPEG or SVG, at most 512 KiB), relative to this file: drawn in"
         " the masthead of every page, embedded in it",
     ),
@@ -525,7 +525,7 @@ OPERATOR_KEYS: dict[str, Key] = {
         " #rrggbb; at least 4.5:1 against white (WCAG AA), as it colours text",
     ),
     "templates": Key(
-        Text("templates", PATH_CHARACTERS),
+        Text("templates", MAX_PATH_CHARACTERS),
         "a folder (relative to this file) whose files replace the built-in templates of the"
         " same relative name (rules/page.html.j2, rules/rules.css, rules/sections/...)",
     ),
@@ -557,7 +557,7 @@ INBOX_RULE_KEYS: dict[str, Key] = {
         " files, acme/backoffice-*.csv those of its folder acme, */backoffice-*.csv any folder's)",
     ),
     "profile": Key(
-        Text("replay-api", PATH_CHARACTERS),
+        Text("replay-api", MAX_PATH_CHARACTERS),
         "a built-in log profile's name, or a profile file (relative to this configuration file)",
     ),
 }

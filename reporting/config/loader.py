@@ -192,7 +192,11 @@ def _read_text(path: Path) -> str:
             raise ConfigError([f"{path}: is {what}" if what else f"{path}: file not found"])
         if not path.is_file():
             what = kind_of_file(path.stat().st_mode)
-            raise ConfigError([f"{path}: is {what}, not a configuration file; name its .toml file"])
+            raise ConfigError(
+                [
+                    f"{path}: is {what}, not a configuration file; name the configuration's .toml file"
+                ]
+            )
         with open_regular(path) as handle:  # not a kernel's file either: /proc/kmsg waits
             data = handle.read(MAX_CONFIG_BYTES + 1)
     except NotARegularFile as error:  # a file that became a FIFO since, or the kernel's

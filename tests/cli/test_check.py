@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from helpers import MINIMAL_PROFILE, run_main
 from typer.testing import CliRunner
 
@@ -237,7 +238,7 @@ def test_a_configuration_that_is_a_folder_is_a_problem_of_the_document(tmp_path)
     assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert document["config"] == str(tmp_path) and document["games"] == []
-    said = f"{tmp_path}: is a folder, not a configuration file; name its .toml file"
+    said = f"{tmp_path}: is a folder, not a configuration file; name the configuration's .toml file"
     assert document["problems"] == [said]
     human = check("--config", str(tmp_path))
     assert human.exit_code == 2
@@ -548,3 +549,38 @@ def test_a_profile_that_names_no_profile_is_said_once_as_the_profile_s():
         "baccarat-report: log profile 'nosuch': no built-in profile of that name"
     ), result.stderr
     assert "log profiles: 1 problem" in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["odds", "--game", "live-baccarat-it"],
+        ["verify", "--db", "x.sqlite"],
+        ["rules", "--out", "out", "--db", "x.sqlite"],
+    ],
+)
+def test_every_command_says_what_stands_at_a_configuration_that_is_no_file(tmp_path, command):
+    """Click refused ``--config FOLDER`` of every command with its own line ("file ... is a
+    directory"), and ``BACCARAT_REPORT_CONFIG`` set to a folder too: the loader's line says
+    what stands there, as ``check`` does."""
+    import os
+
+    from children import run_warm
+
+    folder = tmp_path / "configs"
+    folder.mkdir()
+    said = f"baccarat-report: configuration: {folder}: is a folder, not a configuration file"
+    given = run_main(*command, "--config", str(folder), cwd=tmp_path)
+    environment = os.environ | {"BACCARAT_REPORT_CONFIG": str(folder)}
+    by_variable = run_warm(*command, cwd=tmp_path, env=environment)
+    for result in (given, by_variable):
+        assert result.returncode == 2 and said in result.stderr, result.stderr
+
+
+def test_monthly_says_what_stands_at_an_inbox_that_is_no_folder(tmp_path):
+    (tmp_path / "rounds.jsonl").write_text("")
+    result = run_main("monthly", "--inbox", "rounds.jsonl", "--out", "o", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "baccarat-report: rounds.jsonl: the inbox is a regular file, not a folder\n"
+    )

@@ -170,3 +170,9 @@ def test_a_configuration_in_a_deep_folder_reads_back_with_its_logo_and_templates
     )
     assert len(str(folder / "logo.svg")) > 600
     round_trip(tmp_path, source)
+    config = load_config(source)
+    written = tmp_path / "effective.toml"
+    again = load_config(written)  # where round_trip wrote it, away from the logo
+    assert again.operator.logo.path == config.operator.logo.path == folder / "logo.svg"
+    assert again.operator.logo == config.operator.logo
+    assert again.operator.templates == config.operator.templates == folder / "templates"

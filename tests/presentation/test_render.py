@@ -300,15 +300,16 @@ def test_xlsx_has_no_formula(rendered, game_id, language):
 def test_a_workbook_s_percentages_show_their_sign_as_its_page_does(rendered, language):
     """A Danish page printed "98,76 %" and its workbook "98,76%": the format's sign is placed
     and spaced as the page's (the locale's CLDR pattern), the digits left to the reader's
-    system as every number of the workbook. The RTPs to two decimals, the scoreboard's shares
-    to one."""
+    system as every number of the workbook. The RTPs and the ADM block's percentages to two
+    decimals, the scoreboard's shares to one."""
     locale = next(entry.locale for entry in LANGUAGES if entry.code == language)
     workbook = load_workbook(rendered / f"live-baccarat-it.{language}.xlsx")
-    for sheet, column, places in [("RTP", 2, 2), ("Scoreboard", 3, 1)]:
+    for sheet, places in [("RTP", 2), ("Disclosure", 2), ("Scoreboard", 1)]:
         worksheet = workbook.worksheets[SHEET_IDS.index(sheet)]
         (shown,) = {
             cell.number_format
-            for (cell,) in worksheet.iter_rows(min_col=column, max_col=column)
+            for row in worksheet.iter_rows()
+            for cell in row
             if isinstance(cell.value, int | float | Decimal) and "%" in cell.number_format
         }
         value = "98.76"[: 3 + places]

@@ -132,7 +132,7 @@ class CardDialect:
         elif type(value) is dict and self.rank_key:
             return self._card_object(value)
         elif type(value) is str:
-            stripped = value.strip()
+            stripped = value.strip().replace("\ufe0f", "")  # a symbol's emoji presentation
             # ASCII letters in either case, no other character folded (as the round log's codes)
             code = self.table.get(ascii_upper(stripped)) or self.table.get(ascii_lower(stripped))
         if code is None:

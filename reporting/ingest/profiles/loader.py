@@ -159,7 +159,7 @@ def load_profile_file(
             problems.add(("round",), f"{name} is missing (a round always has one)")
     if configured is not None:
         _check_games(sections.get("games"), configured, problems)
-    _check_sections(sections, problems)
+    _check_sections(raw, sections, problems)
     profile = None
     if MISSING not in sections.values() and all(
         name in sections for name in ("profile", "round", "bet")
@@ -192,7 +192,7 @@ def _profile(
     how they fit together noted."""
     about = sections["profile"]
     layouts = tuple(about.get("layouts", ()))
-    csv = layouts == ("csv",)
+    csv = _is_csv(about)
     round_section, bet_section = sections["round"], sections["bet"]
     _check_layout(about, bet_section, problems)
     round_fields = {
@@ -258,7 +258,7 @@ def _check_layout(about: dict[str, Any], bet_section: dict[str, Any], problems: 
         if key not in about:
             problems.add(("profile",), f"{key} is missing")
     layouts = tuple(about.get("layouts", ()))
-    csv = layouts == ("csv",)
+    csv = _is_csv(about)
     if "csv" in layouts and not csv:
         problems.add(
             ("profile", "layouts"),
@@ -282,21 +282,35 @@ def _lacks(round_section: dict[str, Any], bet_section: dict[str, Any]) -> tuple[
     )
 
 
-def _check_sections(sections: dict[str, Any], problems: Problems) -> None:
+def _check_sections(raw: dict[str, Any], sections: dict[str, Any], problems: Problems) -> None:
     """The checks of a section's keys together (a zone and its times' unit, the money's two
-    marks, the cards' two keys), on each section that passed its keys' own checks, whatever
-    another section holds: every problem of a file at once (a bad ``[times] unit`` hid the
-    money's marks being one)."""
-    passed = {name: value for name, value in sections.items() if value is not MISSING}
+    marks, the cards' two keys and the profile's layouts), on each section whose keys all
+    passed their own checks, whatever another section holds: every problem of a file at once
+    (a bad ``[times] unit`` hid the money's marks being one). A section with a key that is
+    none (``decimel``) or a bad value is left to that key's problem: read without it, it
+    would be told of what the key was meant to say."""
+    passed = {
+        name: value
+        for name, value in sections.items()
+        if value is not MISSING
+        and isinstance(raw.get(name), dict)
+        and raw[name].keys() <= PROFILE_SECTIONS[name].keys.keys()
+    }
     _check_zone(passed.get("times", {}), problems)
     _check_marks(passed.get("money", {}), problems)
-    _check_card_keys(passed.get("cards", {}), passed.get("profile", {}), problems)
+    if "profile" in passed:  # its layouts: a CSV file's cells are never card objects
+        _check_card_keys(passed.get("cards", {}), _is_csv(passed["profile"]), problems)
 
 
-def _check_card_keys(cards: dict[str, Any], about: dict[str, Any], problems: Problems) -> None:
+def _is_csv(about: dict[str, Any]) -> bool:
+    """Whether a profile's ``[profile]`` reads CSV files (its columns, not JSON paths)."""
+    return tuple(about.get("layouts", ())) == ("csv",)
+
+
+def _check_card_keys(cards: dict[str, Any], csv: bool, problems: Problems) -> None:
     """A card written as an object needs the key of its rank and of its suit, apart, and a
     file whose values are not all text (a CSV file's cells are)."""
-    if tuple(about.get("layouts", ())) == ("csv",):
+    if csv:
         for name in ("rank_key", "suit_key"):
             if name in cards:
                 problems.add(

@@ -10,7 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from babel import Locale
-from babel.numbers import get_currency_symbol
+from babel.numbers import get_currency_symbol, parse_pattern
 from openpyxl import Workbook
 from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
@@ -88,10 +88,8 @@ def _percent_format(locale: Locale, digits: str) -> str:
     """Excel's format of a percentage (``digits``: ``0.00``, two decimals), its sign placed
     and spaced as the locale's CLDR pattern places it (a space quoted: Excel shows a quoted
     text as it is)."""
-    pattern = locale.percent_formats[None].pattern.split(";")[0]
-    number = re.search(r"[#0,.]+", pattern)
-    before, after = pattern[: number.start()], pattern[number.end() :]
-    return f"{_quoted(before)}{digits}{_quoted(after)}"
+    pattern = parse_pattern(locale.percent_formats[None].pattern)  # as the page reads it
+    return f"{_quoted(pattern.prefix[0])}{digits}{_quoted(pattern.suffix[0])}"
 
 
 def _quoted(text: str) -> str:

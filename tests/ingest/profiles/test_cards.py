@@ -127,24 +127,39 @@ def test_a_card_object_reads_ascii_letters_in_either_case_and_folds_nothing_else
 
 
 @pytest.mark.parametrize(
-    ("dialect", "written"),
+    ("dialect", "written", "code"),
     [
-        (CardDialect("rank_suit"), "J\u017f"),  # the long s: str.upper() makes it S
-        (CardDialect("rank_suit"), "\u212aH"),  # the Kelvin sign: str.lower() makes it k
-        (CardDialect("suit_rank", separator="_"), "\u017f_J"),  # replay-api's dialect
-        (CardDialect("suit_rank", separator="_"), "\u017fPADE\u017f_A"),
-        (CardDialect("suit_rank", separator="_"), "H_\u212a"),
-        (CardDialect("index", order="SHDC", base=0, radix=36), "\u212a"),  # read as "k": 8H
+        (CardDialect("rank_suit"), "J\u017f", "JS"),  # the long s: str.upper() makes it S
+        (CardDialect("rank_suit"), "\u212aH", "KH"),  # the Kelvin sign: str.lower() makes it k
+        (CardDialect("suit_rank", separator="_"), "\u017f_J", "JS"),  # replay-api's dialect
+        (CardDialect("suit_rank", separator="_"), "\u017fPADE\u017f_A", "AS"),
+        (CardDialect("suit_rank", separator="_"), "H_\u212a", "KH"),
+        (CardDialect("index", order="SHDC", base=0, radix=36), "\u212a", "8H"),  # read as "k"
     ],
 )
-def test_a_card_written_as_text_folds_ascii_letters_alone(dialect, written):
+def test_a_card_written_as_text_folds_ascii_letters_alone(dialect, written, code):
     """A card written as text was looked up by ``str.upper()`` and ``str.lower()``: "Jſ" was
     stored as JS and "KH" written with the Kelvin sign as KH, where the round log's own reader
     and a card object refuse them. Its ASCII letters are read in either case, nothing else."""
     with pytest.raises(CardProblem):
         dialect.card(written)
     plain = written.replace("\u017f", "s").replace("\u212a", "k")
-    assert dialect.card(plain)  # the same card in ASCII letters, in any case, is read
+    assert dialect.card(plain) == code  # the same card in ASCII letters, in any case
+
+
+@pytest.mark.parametrize(
+    ("dialect", "written", "code"),
+    [
+        (CardDialect("rank_suit"), "K\u2660\ufe0f", "KS"),
+        (CardDialect("suit_rank", separator="_"), "\u2665\ufe0f_10", "10H"),
+    ],
+)
+def test_a_suit_symbol_in_its_emoji_presentation_is_read_as_the_round_log_reads_it(
+    dialect, written, code
+):
+    """The round log reads "K♠" followed by U+FE0F (a symbol typed as an emoji) as KS; a
+    profile's card written as text refused it."""
+    assert dialect.card(written) == code
 
 
 def test_a_card_object_of_a_fraction_shows_the_number_as_written():

@@ -279,6 +279,24 @@ def test_a_bad_key_of_one_section_hides_no_problem_of_another(tmp_path):
     ]
 
 
+def test_a_section_with_a_key_that_is_none_or_a_bad_profile_is_told_nothing_it_did_not_mean(
+    tmp_path,
+):
+    """``decimel = ","`` beside ``grouping = "."`` was also told "leave grouping out" (the
+    grouping read against the default decimal point); a CSV profile with a bad name and a
+    rank_key alone was told to add a suit_key, then, the name mended, to remove both."""
+    money = problems_of(tmp_path, MINIMAL + '\n[money]\ndecimel = ","\ngrouping = "."\n')
+    assert [problem.split(": ")[1] for problem in money] == ["money.decimel"]
+    csv = (
+        MINIMAL.replace('layouts = ["jsonl"]', 'layouts = ["csv"]')
+        .replace('name = "mine"', 'name = ""')
+        .replace('each = "bets[]"\n', "")
+        .replace("bets[].", "")
+    )
+    said = problems_of(tmp_path, csv + '\n[cards]\nrank_key = "rank"\n')
+    assert [problem.split(": ")[1] for problem in said] == ["profile.name"]
+
+
 def test_card_objects_in_a_csv_profile_are_refused(tmp_path):
     """A CSV cell holds text: a profile of CSV files that read cards as objects loaded, and
     read no card as one."""
