@@ -45,7 +45,7 @@ from reporting.figures.audit_records import (
 from reporting.figures.disclosure import Disclosure, disclose, updated_on
 from reporting.figures.regulators import publishes_disclosure, update_day
 from reporting.files import sha256_of
-from reporting.records import Month
+from reporting.records import Month, stored_instant
 from reporting.store.damage import first_unstored_time, refuse_overlong_texts
 from reporting.store.sums import joined, joined_columns, split_sum
 
@@ -337,11 +337,16 @@ def _epoch_ms(column: str) -> str:
 
 
 _GAPS = """
-WITH month AS MATERIALIZED (
-    SELECT table_id, round_id, started_at, settled_at FROM rounds
-    WHERE game_id = ? AND report_month = ?
+WITH month AS MATERIALIZED (  -- start_at: a round's start where it is in the month and not
+    -- after its settlement, else its settlement (a start typed a month early or late put gaps
+    -- outside the month, longer than it)
+    SELECT table_id, round_id, settled_at,
+           CASE WHEN started_at BETWEEN :month_start AND settled_at THEN started_at
+                ELSE settled_at END AS start_at
+    FROM rounds
+    WHERE game_id = :game AND report_month = :month
 ), span AS (  -- when the game dealt at all in the month, at any of its tables
-    SELECT min(coalesce(started_at, settled_at)) AS first_at, max(settled_at) AS last_at
+    SELECT min(start_at) AS first_at, max(settled_at) AS last_at
     FROM month
 ), ordered AS (
     SELECT *, row_number() OVER first AS from_first, row_number() OVER last AS from_last
@@ -351,19 +356,19 @@ WITH month AS MATERIALIZED (
 ), gaps AS (
     SELECT table_id, lag(round_id) OVER tables AS after_round, round_id AS before_round,
            lag(settled_at) OVER tables AS gap_start,
-           coalesce(started_at, settled_at) AS gap_end
+           start_at AS gap_end
     FROM month
     WINDOW tables AS (PARTITION BY table_id ORDER BY settled_at, round_id)
 ), edges AS (  -- a table silent while the game dealt elsewhere: before its first round...
-    SELECT table_id, NULL, round_id, (SELECT first_at FROM span),
-           coalesce(started_at, settled_at)
+    SELECT table_id, NULL, round_id, (SELECT first_at FROM span), start_at
     FROM ordered WHERE from_first = 1
     UNION ALL  -- ... and after its last
     SELECT table_id, round_id, NULL, settled_at, (SELECT last_at FROM span)
     FROM ordered WHERE from_last = 1
 ), silent AS (  -- a table the configuration names exactly, with no round while the game dealt
     SELECT value, NULL, NULL, first_at, last_at
-    FROM json_each(?), span WHERE first_at IS NOT NULL AND value NOT IN (SELECT table_id FROM month)
+    FROM json_each(:named), span
+    WHERE first_at IS NOT NULL AND value NOT IN (SELECT table_id FROM month)
 ), every AS (
     SELECT * FROM gaps WHERE gap_start IS NOT NULL
     UNION ALL SELECT * FROM edges
@@ -374,7 +379,7 @@ SELECT table_id, after_round, before_round, gap_start, gap_end, span_ms FROM (
            {end_ms} - {start_ms} AS span_ms
     FROM every
 )
-WHERE span_ms > ?
+WHERE span_ms > :threshold_ms
 ORDER BY table_id, gap_start, coalesce(before_round, '')
 """.format(end_ms=_epoch_ms("gap_end"), start_ms=_epoch_ms("gap_start"))
 
@@ -384,7 +389,8 @@ def availability_gaps(
 ) -> list[AvailabilityGap]:
     """The stretches longer than the game's ``availability_gap_minutes`` between consecutive
     rounds of one of its tables (by settlement time: from a round's settlement to the next
-    round's start, or its settlement when it logs no start), in the month; and at a table's
+    round's start, or its settlement when it logs no start, or one before the month or after
+    its settlement), in the month; and at a table's
     edges, while the game dealt elsewhere: from the game's first round of the month to the
     table's first (``after_round`` None), from the table's last to the game's last
     (``before_round`` None); a table the configuration names exactly (no ``*``) that dealt no
@@ -394,11 +400,17 @@ def availability_gaps(
         return []
     threshold = game.availability_gap_minutes
     named = json.dumps([table for table in game.tables if "*" not in table])
+    month_start = stored_instant(month.utc_bounds(game.timezone)[0])
+    parameters = {
+        "game": game.id,
+        "month": str(month),
+        "month_start": month_start,
+        "named": named,
+        "threshold_ms": threshold * 60_000,
+    }
     return [
         AvailabilityGap(game.id, table_id, after, before, start, end, span_ms // 60_000)
-        for table_id, after, before, start, end, span_ms in connection.execute(
-            _GAPS, (game.id, str(month), named, threshold * 60_000)
-        )
+        for table_id, after, before, start, end, span_ms in connection.execute(_GAPS, parameters)
     ]
 
 

@@ -369,6 +369,33 @@ def test_a_table_the_configuration_names_that_dealt_nothing_is_silent_all_along(
     assert availability_gaps(store, italy, OCTOBER) == []  # the sample's tables: a pattern
 
 
+@pytest.mark.parametrize(
+    ("started", "gaps"),
+    [
+        (-30 * 24 * 60, []),  # a start typed a month early: from the month's first instant
+        (60 * 24 * 60, []),  # two months late: after the round's settlement, none
+    ],
+    ids=["a month early", "two months late"],
+)
+def test_a_start_typed_outside_the_month_moves_no_gap_out_of_it(
+    store, operator_config, started, gaps
+):
+    """Two tables dealing every 5 minutes, one round's start typed a month early or two
+    months late: the audit listed gaps from 3 September, or to 3 December (idle for 87,849 of
+    the month's 44,700 minutes), for tables that never stopped. A start before the month or
+    after the round's settlement counts as its settlement."""
+    rounds = [
+        *(round_record(f"G-{n}", settled_at=at(5 * n), started_at=None) for n in range(4)),
+        *(
+            round_record(f"H-{n}", table_id="LB02", settled_at=at(5 * n), started_at=None)
+            for n in range(4)
+        ),
+    ]
+    rounds[1] = round_record("G-1", settled_at=at(5), started_at=at(started))
+    store_records(store, rounds, file_name="october.jsonl")
+    assert list(audit(store, operator_config).gaps) == gaps
+
+
 def test_a_round_without_a_start_ends_a_gap_at_its_settlement(store, operator_config):
     gap_store(store, 15.5, started=False)
     (gap,) = audit(store, operator_config).gaps
