@@ -11,7 +11,8 @@ both files, the manifest's of each, and a pair is often sent again under the sam
 Rounds of a month before the run's whose reports are not in the output folder (a backlog of
 logs the first run finds, a month published elsewhere) are named as not published.
 Rounds of the month after the last one written (its first days, in the inbox of the run on
-the 5th) wait for its own run. Rounds of a later month not yet published are *ahead*: dated
+the 5th), and up to the month of the run's own date (a run on the 4th writes the month before
+last), wait for their own runs. Rounds of a later month not yet published are *ahead*: dated
 past any month a run now writes (a provider's clock, or a year typed wrong), they are named
 the same way, as no report counts them.
 """
@@ -51,11 +52,16 @@ def late_rounds(
     written: Collection[str],
     through: int,
     manifest_of: Callable[[str], Path],
+    today: str | None = None,
 ) -> list[LateMonth]:
     """The late rounds of the files not yet told of (loaded up to ``through``), by month: of
     months other than ``written``, each month's manifest at ``manifest_of(month)``; with why
-    they are in no report and the run that publishes their month (``config``'s games)."""
-    first, following = min(written), str(Month.parse(max(written)).next())
+    they are in no report and the run that publishes their month (``config``'s games).
+    ``today``: the month of the run's own date, whose rounds and those of the months between
+    wait for their own runs (a run on 4 November writes September: November's first days
+    are not dated ahead)."""
+    first = min(written)
+    following = max(str(Month.parse(max(written)).next()), today or "")
     inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
     for item in unannounced_rounds(connection, through, written):

@@ -217,7 +217,9 @@ def run_monthly(
             return out / month / MANIFEST
 
         # Rounds of other months no report counts: each month's alerts (and audit) name them.
-        late = late_rounds(connection, config, months, through, manifest_of)
+        dated = max(as_of.values())  # the run's own date: its month's rounds wait for it
+        today = str(Month(dated.year, dated.month))
+        late = late_rounds(connection, config, months, through, manifest_of, today)
         repeats = late_repeats(connection, months, through, manifest_of)
         reports = []
         try:

@@ -235,6 +235,23 @@ def test_rounds_dated_past_the_next_month_are_named_and_exit_1(
     assert "2026-11" not in result.rounds_elsewhere
 
 
+def test_rounds_up_to_the_run_s_own_date_are_not_dated_ahead(
+    store, make_round, make_bet, write_jsonl
+):
+    """A run on 4 November writes September (pages update on the 5th): November's rounds,
+    settled two days before the run's own date, were "dated past the month after this one
+    (a provider's clock, or a date typed wrong?)", exit 1. They wait for November's run, as
+    October's do; December's are ahead."""
+    write_jsonl(
+        store.inbox / "log.jsonl",
+        _round(make_round, make_bet, "NOV-1", "2026-11-02T10:00:00Z"),
+        _round(make_round, make_bet, "DEC-1", "2026-12-02T10:00:00Z"),
+    )
+    result = monthly(store, date(2026, 11, 4))
+    assert [report.month for report in result.months] == ["2026-09"]
+    assert [(item.month, item.standing) for item in result.late] == [("2026-12", "ahead")]
+
+
 def test_late_rejected_lines_of_a_month_written_are_said_after_a_run_that_stopped(
     store, make_round, make_bet, write_jsonl
 ):
