@@ -70,6 +70,7 @@ __all__ = [
     "RejectedFile",
     "RejectedRecord",
     "RejectScope",
+    "misplaced_line",
     "month_alerts",
     "reject_scope",
     "rejected_lines_bear",
@@ -360,16 +361,10 @@ class MonthAlerts:
 
     def _misplaced_lines(self, period: str) -> list[str]:
         """The alerts of :attr:`misplaced_rounds`, one line a game."""
-        lines = []
-        for game, (rounds, timezone) in sorted(self.misplaced_rounds.items()):
-            it, them, were = ("it", "it", "was") if rounds == 1 else ("they", "them", "were")
-            lines.append(
-                f"{counted(rounds, 'round')} of {game} stored in {period} settled outside it in"
-                f" {timezone}, the game's time zone now: {it} {were} loaded under another, and"
-                f" every report counts {them} in the month {it} {were} stored in; set the zone"
-                " back, or build the store again from the logs"
-            )
-        return lines
+        return [
+            misplaced_line(game, rounds, timezone, period)
+            for game, (rounds, timezone) in sorted(self.misplaced_rounds.items())
+        ]
 
     @property
     def rejected_file_lines(self) -> list[str]:
@@ -670,6 +665,19 @@ def rejected_lines_bear(count: int) -> str:
 def _rounds_of(count: int, month: str) -> str:
     """``1 round of 2026-10 is``, ``3 rounds of 2026-10 are``."""
     return f"{counted(count, 'round')} of {month} {'is' if count == 1 else 'are'}"
+
+
+def misplaced_line(game: str, rounds: int, timezone: str, period: str) -> str:
+    """The alert of ``rounds`` of ``game`` stored in ``period`` that settled outside it in
+    ``timezone``, the game's zone now (:func:`~reporting.verify.coverage.misplaced_rounds`):
+    verify's, the monthly job's and ``disclose``'s."""
+    it, them, were = ("it", "it", "was") if rounds == 1 else ("they", "them", "were")
+    return (
+        f"{counted(rounds, 'round')} of {game} stored in {period} settled outside it in"
+        f" {timezone}, the game's time zone now: {it} {were} loaded under another, and every"
+        f" report counts {them} in the month {it} {were} stored in; set the zone back, or"
+        " build the store again from the logs"
+    )
 
 
 def _late_line(month: str, rounds: int, standing: LateStanding, as_of: str) -> str:

@@ -465,6 +465,37 @@ def test_json_output_has_every_key_of_the_contract(
     assert any("above the theoretical RTP" in warning for warning in document["warnings"])
 
 
+def test_a_round_the_game_s_zone_now_puts_in_another_month_is_a_warning(
+    tmp_path, operator_config, make_round, make_bet, write_jsonl
+):
+    """A Greek round settled at 00:30 on 1 November in Athens (23:30 on 31 October in Rome),
+    stored in November; the game's zone then set to Rome. verify and the monthly job warn
+    that the month counts a round its zone now puts in October; disclose counted it in
+    November's figure without a word, exit 0."""
+    store(
+        tmp_path,
+        operator_config,
+        write_jsonl,
+        greek(make_round, make_bet, "GR-1", "2026-10-31T22:30:00Z", "10.00"),
+        greek(make_round, make_bet, "GR-2", "2026-11-10T10:00:00Z", "10.00"),
+    ).close()
+    rome = config_file(tmp_path, f'[games.{GREECE}]\ntimezone = "Europe/Rome"\n')
+    result = runner.invoke(
+        app,
+        [
+            *("disclose", "--game", GREECE, "--as-of", "2026-12-05", "--json"),
+            *("--db", str(tmp_path / "store.sqlite"), "--config", str(rome)),
+        ],
+    )
+    document = json.loads(result.stdout)
+    assert (result.exit_code, document["rounds"]) == (1, 2)  # counted as stored
+    assert document["warnings"] == [
+        f"1 round of {GREECE} stored in 2026-11 settled outside it in Europe/Rome, the game's"
+        " time zone now: it was loaded under another, and every report counts it in the month"
+        " it was stored in; set the zone back, or build the store again from the logs"
+    ]
+
+
 @pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
 def test_as_of_defaults_to_today_in_the_games_time_zone(tmp_path, write_jsonl, zone):
     """UTC+14 and UTC-11 are 25 hours apart: their dates always differ, so only the game's own
