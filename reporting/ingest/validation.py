@@ -62,6 +62,7 @@ __all__ = [
     "RecordError",
     "RoundValidator",
     "TIMESTAMP",
+    "not_a_time",
     "check_table_of",
     "clipped",
     "error_of_decoding",
@@ -95,10 +96,11 @@ def _cut_short(text: str, data: bytes) -> bool:
 
 # --- the JSON shape, decoded and type-checked by msgspec (in C) -----------------------------
 
-#: An ISO 8601 timestamp: date, time, optional fraction, and the UTC offset (optional here so
+#: An ISO 8601 timestamp: date, time, optional fraction (of any number of digits, as ISO 8601
+#: and RFC 3339 allow: the store keeps the millisecond), and the UTC offset (optional here so
 #: that a timestamp without one is told apart as naive; a profile's zone places it).
 TIMESTAMP = re.compile(
-    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt ]([01][0-9]|2[0-3])(:[0-9]{2}:[0-9]{2})(?:[.,]([0-9]+))?"
     r"([Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
 )
 
@@ -245,6 +247,25 @@ def error_of_decoding(
 # --- normalisation --------------------------------------------------------------------------
 
 
+def not_a_time(text: str, field: str, minutes: str) -> RecordError:
+    """The reject of a timestamp of the round log's form that names no instant: a day or an
+    hour that does not exist, or a leap second (``:60``, a real second of UTC that a date
+    and time of the store cannot hold). ``minutes``: its ``:mm:ss``.
+
+    >>> str(not_a_time("2016-12-31T23:59:60Z", "settled_at", ":59:60"))
+    "settled_at '2016-12-31T23:59:60Z' is a leap second (:60), which no time of the store holds: write it as :59.999 of its minute"
+    """
+    if minutes.endswith(":60"):
+        return RecordError(
+            RejectReason.BAD_VALUE,
+            f"{field} {shown(text)} is a leap second (:60), which no time of the store holds:"
+            " write it as :59.999 of its minute",
+        )
+    return RecordError(
+        RejectReason.BAD_VALUE, f"{field} {shown(text)} is not a valid date and time"
+    )
+
+
 class _Canon:
     """Cached normalisation of what repeats endlessly in a log: cards, amounts, dates, months.
 
@@ -389,9 +410,7 @@ class _Canon:
             local = datetime.fromisoformat(f"{date}T{hour}{minutes}.{millis}{offset}")
             stored = stored_instant(local)
         except (ValueError, OverflowError):
-            raise RecordError(
-                RejectReason.BAD_VALUE, f"{field} {shown(text)} is not a valid date and time"
-            ) from None
+            raise not_a_time(text, field, minutes) from None
         if len(self.dates) > CACHE_LIMIT or len(self._hours) > CACHE_LIMIT:
             self.dates.clear()
             self._hours.clear()

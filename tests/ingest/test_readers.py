@@ -1041,7 +1041,7 @@ def test_a_sub_millisecond_instant_stays_in_the_month_it_is_stored_in(
 
 @st.composite
 def timestamps_of_one_hour(draw) -> list[str]:
-    """Timestamps in every spelling the reader accepts (separators, fractions of 1-9 digits,
+    """Timestamps in every spelling the reader accepts (separators, fractions of 1-30 digits,
     offsets of -14:00..+14:00 with or without a colon or in hours alone, but -00:00), several in
     the same hour
     so that the reader's caches are used as well as filled."""
@@ -1052,7 +1052,7 @@ def timestamps_of_one_hour(draw) -> list[str]:
     for _ in range(draw(st.integers(1, 6))):
         moment = hour.replace(minute=draw(st.integers(0, 59)), second=draw(st.integers(0, 59)))
         separator = draw(st.sampled_from("Tt "))
-        digits = draw(st.text("0123456789", min_size=1, max_size=9))
+        digits = draw(st.text("0123456789", min_size=1, max_size=30))
         fraction = draw(st.sampled_from(["", f".{digits}", f",{digits}"]))
         hours = draw(st.integers(-14, 14))
         minutes = 0 if abs(hours) == 14 else draw(st.integers(0, 59))
@@ -1122,6 +1122,23 @@ def test_the_timestamp_caches_never_let_a_bad_time_through():
         with pytest.raises(RecordError) as refused:
             canon.timestamp(bad, "t")
         assert refused.value.reason == reason, bad
+
+
+def test_a_leap_second_is_told_as_one_and_a_long_fraction_is_read():
+    """A real leap second (2016-12-31T23:59:60Z) was "not a valid date and time", as if it
+    never was; a fraction of more than 9 digits, which ISO 8601 and RFC 3339 allow, was "not
+    a timestamp of the round log's form (... a fraction of a second if any ...)"."""
+    from reporting.ingest.validation import RecordError, _Canon
+
+    with pytest.raises(RecordError) as refused:
+        _Canon().timestamp("2016-12-31T23:59:60Z", "settled_at")
+    assert str(refused.value) == (
+        "settled_at '2016-12-31T23:59:60Z' is a leap second (:60), which no time of the store"
+        " holds: write it as :59.999 of its minute"
+    )
+    assert _Canon().timestamp("2026-10-31T22:59:59.123456789012Z", "t") == (
+        "2026-10-31T22:59:59.123Z"
+    )
 
 
 @pytest.mark.parametrize(

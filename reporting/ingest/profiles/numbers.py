@@ -32,6 +32,7 @@ from reporting.ingest.validation import (
     TIMESTAMP,
     YEARS,
     RecordError,
+    not_a_time,
     shown,
 )
 from reporting.records import RejectReason
@@ -372,9 +373,7 @@ def local_time(text: str, zone: ZoneInfo, field: str) -> str:
                 ),
             )
     except (ValueError, OverflowError):
-        raise RecordError(
-            RejectReason.BAD_VALUE, f"{field} {shown(text)} is not a valid date and time"
-        ) from None
+        raise not_a_time(text, field, minutes) from None
     if offset is None or offset.seconds % 60 or offset.microseconds:
         raise RecordError(
             RejectReason.BAD_VALUE,
