@@ -134,8 +134,9 @@ def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[
 
 class Problem(NamedTuple):
     """A problem ``check`` tells, and whose it is: ``configuration`` or ``log profile``
-    (:attr:`~reporting.config.loader.ConfigError.label`), said before it unless the text says
-    whose itself (``named``: a ``--profile`` that names no profile, "log profile 'x': ...")."""
+    (:attr:`~reporting.config.loader.ConfigError.label`), or ``inbox``; said before it unless
+    the text says whose itself (``named``: a ``--profile`` that names no profile, "log
+    profile 'x': ...", or ``--inbox X: the inbox ...``)."""
 
     source: str
     text: str
@@ -300,8 +301,8 @@ def check_command(
     if inbox is not None:
         try:
             listing = inbox_listing(inbox, checked.rules)
-        except InputError as error:
-            problems.append(Problem("configuration", str(error)))
+        except InputError as error:  # the inbox's, not the configuration's: said as it is
+            problems.append(Problem("inbox", str(error), named=True))
     document = {
         "config": None if path is None else str(path),
         "games": [] if loaded is None else list(loaded.games),
@@ -363,11 +364,14 @@ def _report(
     games = document["games"]
     loaded = f"{counted(len(games), 'game')} ({', '.join(games)}); " if games else "not loaded; "
     of_profiles = len(document["profile_problems"])
-    own = len(problems) - of_profiles
+    own = sum(problem.source == "configuration" for problem in problems)
     counts = f"{counted(own, 'problem')}, {counted(len(document['warnings']), 'warning')}"
     print(f"configuration {where}: {loaded}{counts}", file=out)
     if of_profiles:
         print(f"log profiles: {counted(of_profiles, 'problem')}", file=out)
+    of_inbox = sum(problem.source == "inbox" for problem in problems)
+    if of_inbox:
+        print(f"inbox: {counted(of_inbox, 'problem')}", file=out)
     for note in document["notes"]:
         print(f"  {note}", file=out)
     for reference in document["profiles"]:  # its problems, if any, are above, naming its file

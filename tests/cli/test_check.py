@@ -231,6 +231,10 @@ def test_an_inbox_that_is_not_a_folder_is_a_problem_of_the_document(tmp_path):
         assert result.exit_code == 2
         problems = json.loads(result.stdout)["problems"]
         assert problems == [f"--inbox {tmp_path / name}: the inbox {stands}"]
+    human = check("--config", str(SAMPLE_CONFIG), "--inbox", str(tmp_path / "rounds.jsonl"))
+    # the inbox's problem, not the configuration's
+    assert human.stderr.startswith(f"baccarat-report: --inbox {tmp_path / 'rounds.jsonl'}: ")
+    assert "; 0 problems, " in human.stdout and "\ninbox: 1 problem\n" in human.stdout
 
 
 def test_a_configuration_that_is_a_folder_is_a_problem_of_the_document(tmp_path):
