@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Collection
+from datetime import date
 from pathlib import Path
 
 from reporting.config.loader import OperatorConfig
@@ -52,16 +53,18 @@ def late_rounds(
     written: Collection[str],
     through: int,
     manifest_of: Callable[[str], Path],
-    today: str | None = None,
+    today: date | None = None,
 ) -> list[LateMonth]:
     """The late rounds of the files not yet told of (loaded up to ``through``), by month: of
     months other than ``written``, each month's manifest at ``manifest_of(month)``; with why
     they are in no report and the run that publishes their month (``config``'s games).
-    ``today``: the month of the run's own date, whose rounds and those of the months between
-    wait for their own runs (a run on 4 November writes September: November's first days
-    are not dated ahead)."""
+    ``today``: the run's own date, whose month's rounds and those of the months between wait
+    for their own runs (a run on 4 November writes September: November's first days are not
+    dated ahead)."""
     first = min(written)
-    following = max(str(Month.parse(max(written)).next()), today or "")
+    following = str(Month.parse(max(written)).next())
+    if today is not None:
+        following = max(following, str(Month(today.year, today.month)))
     inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
     for item in unannounced_rounds(connection, through, written):

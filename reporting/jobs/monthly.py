@@ -217,9 +217,7 @@ def run_monthly(
             return out / month / MANIFEST
 
         # Rounds of other months no report counts: each month's alerts (and audit) name them.
-        dated = max(as_of.values())  # the run's own date: its month's rounds wait for it
-        today = str(Month(dated.year, dated.month))
-        late = late_rounds(connection, config, months, through, manifest_of, today)
+        late = late_rounds(connection, config, months, through, manifest_of, max(as_of.values()))
         repeats = late_repeats(connection, months, through, manifest_of)
         reports = []
         try:
