@@ -12,10 +12,11 @@ are counted by reporting month as it is loaded (``ingest_months``, in the file's
 transaction). A file is *announced* once a monthly run has finished after loading it: that
 run counted its rounds in the month it wrote, named them, or left them to their own month's
 run. Until then every run tells of it, whoever loaded it (``ingest`` by hand, or a monthly
-run that stopped), so a re-run after a failure says what the stopped run would have said. The store keeps the
-last month that run wrote (``announced_in``): a run that writes that month again replaces the
-report that told of the file, and tells of it again (a re-run of November on the same day gave
-the same inputs, but its report no longer named a late round of October, and exited 0).
+run that stopped), so a re-run after a failure says what the stopped run would have said.
+The store keeps the last month that run wrote (``announced_in``): a run that writes that
+month again replaces the report that told of the file, and tells of it again (a re-run of
+November on the same day read the same inputs, but its report no longer named a late round
+of October, and it exited 0).
 
 A run marks only the files loaded before it read its month (:func:`loaded_through`, taken
 then). The ``ingest`` command waits for a monthly run's database lock; a file loaded beside a
