@@ -110,10 +110,9 @@ def publishing_notes(config: OperatorConfig) -> list[str]:
 def inbox_listing(inbox: Path, rules: list[InboxProfile] | None = None) -> dict[str, Any]:
     """The round logs of an inbox folder that ``ingest``/``monthly`` would read, by format
     (and log profile, by the configuration's ``[[inbox.profiles]]`` rules)."""
-    from reporting.ingest.discovery import discover_inbox, inbox_is_not, unread_names
+    from reporting.ingest.discovery import discover_inbox, refuse_unless_inbox, unread_names
 
-    if not inbox.is_dir():
-        raise InputError(f"--inbox {inbox}: the inbox {inbox_is_not(inbox)}")
+    refuse_unless_inbox(inbox, "--inbox ")
     sources, unread = discover_inbox(inbox, rules or [])
     return {
         "folder": str(inbox),

@@ -92,7 +92,7 @@ def render_game(
     return [document.path for document in write_documents(rendered.pages)]
 
 
-#: ``--inbox``: a file there is refused saying what it is (:func:`_refuse_unless_folder`), where
+#: ``--inbox``: a file there is refused saying what it is (``refuse_unless_inbox``), where
 #: click said "is a file" without the file's kind.
 InboxOption = Annotated[
     Path, typer.Option("--inbox", metavar="<dir>", help="Folder the round logs arrive in.")
@@ -132,6 +132,7 @@ def monthly_command(
     as_json: JsonOption = False,
 ) -> None:
     """Ingest new logs, verify the reference month, write disclosures, rule sheets, workbook."""
+    from reporting.ingest.discovery import refuse_unless_inbox
     from reporting.verify.partitions import available_cores
 
     # Before anything else, so that no line of a refused run lands in the inbox.
@@ -140,7 +141,7 @@ def monthly_command(
         document_on_stdout()
     operator = load_publishing_config(config)
     dates = {game.id: parse_as_of(as_of, game.timezone) for game in operator.games.values()}
-    _refuse_unless_folder(inbox)
+    refuse_unless_inbox(inbox)
     _refuse_nested(inbox, out, db)
     # The monthly job names the logs in the store relative to the inbox (stored_name).
     default_logs = os.path.realpath(inbox) if scheduler is not None else None
@@ -156,14 +157,6 @@ def monthly_command(
     # 1 tells the scheduler to look: whatever bears on the month (reporting.verify.bearing:
     # findings, rejected lines, unread inbox files, unverified rounds, publishing problems).
     raise typer.Exit(result.exit_code)
-
-
-def _refuse_unless_folder(inbox: Path) -> None:
-    """The inbox is a folder, or the run stops on one line saying what stands there."""
-    from reporting.ingest.discovery import inbox_is_not
-
-    if not inbox.is_dir():
-        raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")
 
 
 def _refuse_nested(inbox: Path, out: Path, db: Path) -> None:

@@ -47,8 +47,8 @@ __all__ = [
     "UnreadFile",
     "discover_inbox",
     "discover_sources",
-    "inbox_is_not",
     "inbox_profiles",
+    "refuse_unless_inbox",
     "unread_files",
     "unread_inbox_files",
     "unreadable_entries",
@@ -56,13 +56,17 @@ __all__ = [
 ]
 
 
-def inbox_is_not(inbox: Path) -> str:
-    """Why ``inbox`` is no folder to read, in the words that follow "the inbox"."""
+def refuse_unless_inbox(inbox: Path, named: str = "") -> None:
+    """The inbox is a folder, or an error says what stands there, after ``named`` (how the
+    command line named it: ``--inbox ``, or nothing)."""
+    if inbox.is_dir():
+        return
     try:
-        return f"is {kind_of_file(inbox.stat().st_mode)}, not a folder"
+        what = f"is {kind_of_file(inbox.stat().st_mode)}, not a folder"
     except OSError:
-        what = standing_at(inbox)  # a link to nothing or a loop, if anything
-        return f"is {what}" if what else "does not exist"
+        standing = standing_at(inbox)  # a link to nothing or a loop, if anything
+        what = f"is {standing}" if standing else "does not exist"
+    raise InputError(f"{named}{inbox}: the inbox {what}")
 
 
 @dataclass(frozen=True)

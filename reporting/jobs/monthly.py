@@ -39,7 +39,12 @@ from reporting.errors import InputError, printable
 from reporting.figures.audit import audit_month, availability_problems
 from reporting.figures.disclosure import Disclosure, disclose
 from reporting.files import remove_staging, sha256_of, swap_in_folder
-from reporting.ingest.discovery import discover_inbox, inbox_is_not, inbox_profiles, unread_names
+from reporting.ingest.discovery import (
+    discover_inbox,
+    inbox_profiles,
+    refuse_unless_inbox,
+    unread_names,
+)
 from reporting.ingest.sources import Source
 from reporting.jobs.audit import write_month_workbook
 from reporting.jobs.late import late_repeats, late_rounds
@@ -204,8 +209,7 @@ def run_monthly(
     ``progress`` shows each step as it goes. ``jobs``, ``runner``: where the partitions are
     verified (:func:`reporting.verify.run.verify`); ``render_jobs``: :mod:`.rendering`.
     """
-    if not inbox.is_dir():
-        raise InputError(f"{inbox}: the inbox {inbox_is_not(inbox)}")
+    refuse_unless_inbox(inbox)
     months = games_by_month(config, as_of)
     workers = (jobs, runner, render_jobs)  # where the month is verified and rendered
     with contextlib.nullcontext() if locked else output_lock(out, wait):
