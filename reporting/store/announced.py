@@ -87,8 +87,11 @@ def loaded_through(connection: sqlite3.Connection) -> int:
 
 #: A row of ``ingest_months`` (``m``) whose file no report of a month other than those a run
 #: writes (``json_each`` of ``?2``) tells of: not announced, or announced by a run whose last
-#: month is one of them (its report is being replaced).
-_UNTOLD = "(m.announced = 0 OR m.announced_in IN (SELECT value FROM json_each(?2)))"
+#: month is one of them (its report is being replaced); and that no report of its own month
+#: counts (a run wrote that month after the file was loaded: ``counted``).
+_UNTOLD = (
+    "(m.counted = 0 AND (m.announced = 0 OR m.announced_in IN (SELECT value FROM json_each(?2))))"
+)
 
 
 def _writing(months: Collection[str]) -> str:
@@ -178,9 +181,17 @@ def unannounced_months(
 
 def mark_announced(connection: sqlite3.Connection, through: int, written: Collection[str]) -> None:
     """A monthly run that wrote the months ``written`` has finished: the files loaded up to
-    ``through`` that it told of are announced, in the last month it wrote."""
+    ``through`` that it told of are announced, in the last month it wrote; and their rows of
+    the months it wrote are counted, its reports holding them (a late round of October, loaded
+    by hand or in a CSV pair, which October's manifest cannot list by its file's hash, is late
+    no more once October is published again)."""
     connection.execute(
         "UPDATE ingest_months AS m SET announced = 1, announced_in = ?3"
         f" WHERE {_UNTOLD} AND m.ingest_id <= ?1",
         (through, _writing(written), max(written, default=None)),
+    )
+    connection.execute(
+        "UPDATE ingest_months SET counted = 1 WHERE counted = 0 AND ingest_id <= ?1"
+        " AND report_month IN (SELECT value FROM json_each(?2))",
+        (through, _writing(written)),
     )

@@ -85,6 +85,10 @@ DESCRIPTIONS: dict[str, tuple[str, dict[str, str]]] = {
                 " tells of the file again), or empty: not told of yet, or told of before schema"
                 " version 11"
             ),
+            "counted": (
+                "1 once a monthly run wrote this month after the file was loaded: its report"
+                " counts the file's rounds of the month"
+            ),
         },
     ),
     "finding_evidence": (

@@ -37,7 +37,8 @@ __all__ = [
 #: read (``ingest_log.fields_not_read``); 10: each file's rounds already stored, by month
 #: (``ingest_log.duplicate_months``: a re-export is behind the months it repeats); 11: the
 #: month whose report told of each file (``ingest_months.announced_in``: a run that writes
-#: that month again tells of it again, its report replacing the one that did).
+#: that month again tells of it again, its report replacing the one that did), and whether a
+#: report of the file's month counts what it holds there (``ingest_months.counted``).
 SCHEMA_VERSION = 11
 
 #: ``PRAGMA application_id`` of every store this tool makes ("BacR"): the mark that tells our
@@ -119,7 +120,10 @@ CREATE INDEX IF NOT EXISTS rejected_by_month ON rejected_records (report_month)
 #: left to their own month's run what it holds (:mod:`reporting.store.announced`); 0 until
 #: then, whoever loaded it (``ingest``, or a monthly run that stopped before its end).
 #: ``announced_in`` (version 11): the last month that run wrote, whose report told of the
-#: file; NULL until then, and for the files announced before version 11.
+#: file; NULL until then, and for the files announced before version 11. ``counted``
+#: (version 11): 1 once a monthly run has written the row's month after loading the file, its
+#: report counting the file's rounds of the month (and naming its rejected lines and fields
+#: there): nothing of them is late any more, whatever file or pair brought them.
 INGEST_MONTHS = """
 CREATE TABLE IF NOT EXISTS ingest_months (
     ingest_id    INTEGER NOT NULL REFERENCES ingest_log (ingest_id),
@@ -128,6 +132,7 @@ CREATE TABLE IF NOT EXISTS ingest_months (
     rejected     INTEGER NOT NULL DEFAULT 0,
     announced    INTEGER NOT NULL DEFAULT 0 CHECK (announced IN (0, 1)),
     announced_in TEXT,
+    counted      INTEGER NOT NULL DEFAULT 0 CHECK (counted IN (0, 1)),
     PRIMARY KEY (ingest_id, report_month)
 ) STRICT, WITHOUT ROWID;
 """

@@ -196,9 +196,17 @@ def _upgrade_9_to_10(connection: sqlite3.Connection) -> None:
 def _upgrade_10_to_11(connection: sqlite3.Connection) -> None:
     """The steps of version 10 to 11, inside the caller's transaction: the month whose report
     told of each file, unknown (NULL) for the files announced before (a run writing their
-    month again does not tell of them again, as before). A store of version 7 or before has
-    it already: its step to 8 made the table as it is now."""
-    _add_text_column(connection, "announced_in", table="ingest_months")
+    month again does not tell of them again, as before), and whether a report of a file's
+    month counts it, not known (0) for the files loaded before (their manifests say, as
+    before). A store of version 7 or before has both already: its step to 8 made the table as
+    it is now."""
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(ingest_months)")}
+    if "counted" not in columns:
+        _add_text_column(connection, "announced_in", table="ingest_months")
+        connection.execute(
+            "ALTER TABLE ingest_months ADD COLUMN"
+            " counted INTEGER NOT NULL DEFAULT 0 CHECK (counted IN (0, 1))"
+        )
     connection.execute("PRAGMA user_version = 11")
 
 

@@ -173,6 +173,13 @@ def test_late_rounds_loaded_by_ingest_are_named_by_the_next_run(store):
     result = monthly(store, NOVEMBER_RUN, lines)
     assert result.rounds_elsewhere == {"2026-10": 1} and result.exit_code == 1
     assert late_lines(lines)[0].startswith("1 round of 2026-10 is in no report (loaded since")
+    # October published again, as the line says: its report counts the round; November's
+    # re-run no longer calls it late (October's manifest lists no file loaded by hand, and
+    # every re-run of November said it, exit 1, for good)
+    assert monthly(store, OCTOBER_RUN).exit_code == 0
+    again: list[str] = []
+    result = monthly(store, NOVEMBER_RUN, again)
+    assert not result.late and not late_lines(again) and result.exit_code == 0
 
 
 def test_the_next_months_first_days_loaded_early_are_not_late(store):
@@ -497,6 +504,8 @@ def test_a_re_export_of_a_published_month_with_fields_not_read_is_named_by_its_r
     again: list[str] = []
     assert monthly(store, NOVEMBER_RUN, again).repeats == result.repeats
     assert f"2026-10: warning: {said}" in again
+    monthly(store, OCTOBER_RUN)  # October published again: its audit names the file now
+    assert not monthly(store, NOVEMBER_RUN).repeats
     later: list[str] = []
     assert not monthly(store, DECEMBER_RUN, later).repeats
     assert not [line for line in later if " repeats rounds of " in line]

@@ -370,7 +370,7 @@ def months_made(rows: dict[str, list]) -> dict[str, list]:
     for row in rows["rejected_records"]:
         if row[-1] is not None:
             counts.setdefault((row[1], row[-1]), [0, 0])[1] += 1
-    assert made == sorted((*key, *n, 1, None) for key, n in counts.items())
+    assert made == sorted((*key, *n, 1, None, 0) for key, n in counts.items())
     return rows
 
 
@@ -947,22 +947,27 @@ def test_a_version_10_store_keeps_its_files_announced_in_no_month(tmp_path):
     add_round(connection)
     record_months(connection, 1, {"2026-10": 1})
     mark_announced(connection, loaded_through(connection), ["2026-11"])
-    told = connection.execute("SELECT announced, announced_in FROM ingest_months").fetchall()
+    told = connection.execute(
+        "SELECT announced, announced_in, counted FROM ingest_months"
+    ).fetchall()
     connection.execute("UPDATE ingest_months SET announced_in = NULL")
     connection.close()
     old = sqlite3.connect(path, isolation_level=None)
     old.execute("ALTER TABLE ingest_months DROP COLUMN announced_in")
+    old.execute("ALTER TABLE ingest_months DROP COLUMN counted")
     old.execute("PRAGMA user_version = 10")
     old.close()
     connection = connect(path, create=False)
     try:
         assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
-        made = connection.execute("SELECT announced, announced_in FROM ingest_months").fetchall()
+        made = connection.execute(
+            "SELECT announced, announced_in, counted FROM ingest_months"
+        ).fetchall()
         again = unannounced_rounds(connection, loaded_through(connection), ["2026-11"])
     finally:
         connection.close()
-    assert told == [(1, "2026-11")]
-    assert made == [(1, None)] and again == []
+    assert told == [(1, "2026-11", 0)]  # a round of October, told of by November's run
+    assert made == [(1, None, 0)] and again == []
 
 
 def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_path):
@@ -991,9 +996,9 @@ def test_a_version_7_store_counts_its_files_rounds_by_month_all_announced(tmp_pa
     finally:
         connection.close()
     assert made == [  # announced, in no month known (version 11 keeps it)
-        (1, "2026-08", 0, 1, 1, None),
-        (1, "2026-09", 1, 0, 1, None),
-        (1, "2026-10", 1, 1, 1, None),
+        (1, "2026-08", 0, 1, 1, None, 0),
+        (1, "2026-09", 1, 0, 1, None, 0),
+        (1, "2026-10", 1, 1, 1, None, 0),
     ]
     assert late == []
 
@@ -1203,8 +1208,8 @@ def test_a_store_changed_in_several_ways_is_refused_naming_each_at_once(tmp_path
 
 _INGEST_MONTHS_LOOSE = """CREATE TABLE ingest_months (ingest_id INTEGER NOT NULL,
     report_month TEXT NOT NULL, rounds INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL
-    DEFAULT 0, announced INTEGER NOT NULL DEFAULT 0, announced_in TEXT, PRIMARY KEY (ingest_id,
-    report_month, rounds)) STRICT, WITHOUT ROWID"""
+    DEFAULT 0, announced INTEGER NOT NULL DEFAULT 0, announced_in TEXT, counted INTEGER NOT NULL
+    DEFAULT 0, PRIMARY KEY (ingest_id, report_month, rounds)) STRICT, WITHOUT ROWID"""
 
 
 @pytest.mark.parametrize("column", INGEST_LOG_JSON)
