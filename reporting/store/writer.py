@@ -191,13 +191,20 @@ class BatchWriter:
         rounds, bets = batch.rounds, batch.bets
         if rounds:
             ids = {row[_ROUND_ID] for row in rounds}
+            repeated: list[tuple[Round, Round]] = []
             if len(ids) != len(rounds) or (self.apart and not self.apart.keys().isdisjoint(ids)):
-                rounds, bets = self._first_of_each(_records_of(batch), rejects)
+                rounds, bets = self._first_of_each(_records_of(batch), rejects, repeated)
             inserted = self.connection.executemany(self._insert_round, rounds).rowcount
             months = Counter(map(_month_of, rounds))
+            elsewhere: dict[str, str] = {}
             if inserted != len(rounds):
-                bets, kept_out = self._drop_stored(rounds, bets, rejects, inserted)
+                bets, kept_out, elsewhere = self._drop_stored(rounds, bets, rejects, inserted)
                 months -= Counter(_month_of(row) for row in rounds if row[_ROUND_ID] in kept_out)
+            for record, earlier in repeated:  # where the round they repeat is stored
+                where = elsewhere.get(earlier.round_id) or self._in_this_file(earlier.source_line)
+                rejects.append(
+                    self._conflict(record, where, self._content(earlier), earlier.report_month)
+                )
             self.connection.executemany(_INSERT_BET, bets)
             for month, count in months.items():
                 self.result.months[month] = self.result.months.get(month, 0) + count
@@ -210,11 +217,16 @@ class BatchWriter:
             self._store_rejects(rejects)
 
     def _first_of_each(
-        self, records: list[Round], rejects: list[RejectedLine]
+        self,
+        records: list[Round],
+        rejects: list[RejectedLine],
+        repeated: list[tuple[Round, Round]],
     ) -> tuple[list[tuple], list[tuple]]:
         """The rows of the batch's first round of each id, and of their bets; a repeat is a
-        duplicate when its content is the same, a conflict (added to ``rejects``) when not: of
-        a CSV export, both parts of a round apart are, and every later part."""
+        duplicate when its content is the same, a conflict when not (added to ``repeated``
+        with the round it repeats, told once the store says where that one is: a duplicate
+        of a round of another file is stored there, not here): of a CSV export, both parts of
+        a round apart are conflicts (added to ``rejects``), and every later part."""
         fresh: dict[str, Round] = {}
         apart = self.apart
         for record in records:
@@ -232,10 +244,7 @@ class BatchWriter:
                     record, earlier.source_line, content, earlier.report_month
                 )
             else:
-                where = self._in_this_file(earlier.source_line)
-                rejects.append(
-                    self._conflict(record, where, self._content(earlier), earlier.report_month)
-                )
+                repeated.append((record, earlier))
         kept = list(fresh.values())
         return (
             [astuple(record)[: len(_ROUND_COLUMNS)] for record in kept],
@@ -244,9 +253,10 @@ class BatchWriter:
 
     def _drop_stored(
         self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine], inserted: int
-    ) -> tuple[list[tuple], set[str]]:
+    ) -> tuple[list[tuple], set[str], dict[str, str]]:
         """The bets of the rounds just inserted; the rounds that were not (stored before this
-        batch, by an earlier file or earlier in this one) are duplicates, or conflicts.
+        batch, by an earlier file or earlier in this one) are duplicates, or conflicts; and
+        where those an earlier file holds are (``file:line``), by round id.
 
         A round stored under this file's number and line that was not inserted now is a
         round whose file's row was deleted from the log (foreign keys off), its number
@@ -293,7 +303,12 @@ class BatchWriter:
             else:
                 where = str(SourceLocation(self._source_name(ingest_id), source_line))
                 rejects.append(self._conflict(record, where, kept or (), month))
-        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out
+        elsewhere = {
+            round_id: str(SourceLocation(self._source_name(ingest_id), source_line))
+            for round_id, ingest_id, source_line, _ in earlier
+            if ingest_id != self.ingest_id
+        }
+        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out, elsewhere
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
         """Store the rejected lines in file order, and keep the first ones for the report."""

@@ -1169,6 +1169,30 @@ def test_a_conflict_names_what_differs_in_the_round_log_s_words_and_units(
     ]
 
 
+def test_a_conflict_after_a_duplicate_names_where_the_stored_round_is(
+    tmp_path, operator_config, make_round, write_jsonl
+):
+    """A file repeats a round another file loaded (a duplicate: nothing loads), then gives it
+    with other content: the conflict said "already loaded from line 1 of this file", where
+    nothing was loaded; the stored round is the other file's."""
+    first = write_jsonl(tmp_path / "a.jsonl", make_round("EQ-1"))
+    again = write_jsonl(
+        tmp_path / "b.jsonl",
+        make_round("EQ-1"),  # 1 a duplicate of a.jsonl:1
+        make_round("EQ-1", hand_no=9),  # 2 a conflict with it
+    )
+    connection = connect(tmp_path / "store.sqlite")
+    try:
+        result = ingest(connection, discover_sources([first, again]), operator_config)
+    finally:
+        connection.close()
+    (reject,) = [reject for item in result.files for reject in item.rejected]
+    assert reject.message == (
+        f"round 'EQ-1' was already loaded from {first}:1 with other content (hand_no: 23"
+        " stored, 9 on this line); the stored round is kept"
+    )
+
+
 @pytest.mark.parametrize("worker_min_bytes", [10**15, 0], ids=["in process", "worker"])
 def test_a_batch_mixing_new_repeated_and_stored_rounds_loads_each_new_round_once(
     worker_min_bytes, tmp_path, monkeypatch, operator_config, make_round, make_bet, write_jsonl
