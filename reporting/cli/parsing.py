@@ -170,13 +170,20 @@ _NAMED_AS_TEXT = {
 _METAVAR_NAMES = {"FILE": "name a file", "<dir>": "name a folder"}
 
 
+def _named_as_text(param: Any) -> str | None:
+    """What to name instead of a blank, for an option whose text names a file or a place
+    without being read as a path (:data:`_NAMED_AS_TEXT`); None for any other parameter."""
+    if param.param_type_name != "option":
+        return None
+    return _NAMED_AS_TEXT.get(param.opts[0])
+
+
 def _takes_a_path(param: Any) -> bool:
     """Whether ``param``'s values name files or places (typer reads them as paths, or they
     are text that names one: :data:`_NAMED_AS_TEXT`)."""
     descriptor = getattr(param, "type_descriptor", None)
     annotation = getattr(descriptor, "annotation", None)
-    named = param.param_type_name == "option" and param.opts[0] in _NAMED_AS_TEXT
-    return annotation is Path or annotation == list[Path] or named
+    return annotation is Path or annotation == list[Path] or _named_as_text(param) is not None
 
 
 def _given(values: dict[str, Any], param: Any) -> tuple[Any, ...]:
@@ -202,8 +209,9 @@ def _path_wanted(param: Any) -> str:
     """What a path parameter names: "name a file", "name a folder", or either (an option's
     metavar says it where the option takes either, to say what stands there itself:
     ``check --config FILE``, ``check --inbox <dir>``)."""
-    if param.param_type_name == "option" and param.opts[0] in _NAMED_AS_TEXT:
-        return _NAMED_AS_TEXT[param.opts[0]]
+    named = _named_as_text(param)
+    if named is not None:
+        return named
     if param.metavar in _METAVAR_NAMES:
         return _METAVAR_NAMES[param.metavar]
     info = param.type_descriptor.parameter_info

@@ -118,7 +118,7 @@ async def _answer(app: Any, scope: dict, receive: Any, send: Any) -> None:
         return
     unmarked = _UNMARKED.set(_query_answer_without_mark(path, query))
     try:
-        await app(_whole_table_csv(scope, pairs), receive, send)
+        await app(_whole_table_csv(scope, pairs, query), receive, send)
     finally:
         _UNMARKED.reset(unmarked)
 
@@ -150,13 +150,12 @@ def _query_answer_without_mark(path: str, query: dict[str, str]) -> bool:
     return bool(query.get("sql")) and (path.endswith(".csv") or bare)
 
 
-def _whole_table_csv(scope: dict, pairs: list[tuple[str, str]]) -> dict:
+def _whole_table_csv(scope: dict, pairs: list[tuple[str, str]], query: dict[str, str]) -> dict:
     """A table's or a view's CSV read whole, page by page (``_stream=on``), when it asks for
     no page of its own: Datasette's download link asks for its largest page (``_size=max``)
     unless "stream all rows" is ticked, and the file ended there without a mark. A page
     asked for (``_size=10``, ``_next``) is kept; so is a stream asked for. ``pairs``: the
-    request's parameters."""
-    query = dict(pairs)
+    request's parameters, and ``query`` each by its last value."""
     asked = query.get("_stream") or "_next" in query or query.get("_size", "max") != "max"
     if not _TABLE_CSV.fullmatch(scope.get("path", "")) or asked:
         return scope

@@ -64,7 +64,7 @@ def late_rounds(
     first = min(written)
     following = str(Month.parse(max(written)).next())
     if today is not None:
-        following = max(following, str(Month(today.year, today.month)))
+        following = max(following, str(Month.of(today)))
     inputs: dict[str, set[str] | None] = {}
     late: dict[str, int] = {}
     for item in unannounced_rounds(connection, through, written):

@@ -196,12 +196,11 @@ class BatchWriter:
                 rounds, bets = self._first_of_each(_records_of(batch), rejects, repeated)
             inserted = self.connection.executemany(self._insert_round, rounds).rowcount
             months = Counter(map(_month_of, rounds))
-            elsewhere: dict[str, str] = {}
             if inserted != len(rounds):
-                bets, kept_out, elsewhere = self._drop_stored(rounds, bets, rejects, inserted)
+                bets, kept_out = self._drop_stored(rounds, bets, rejects, inserted)
                 months -= Counter(_month_of(row) for row in rounds if row[_ROUND_ID] in kept_out)
-            for record, earlier in repeated:  # where the round they repeat is stored
-                where = elsewhere.get(earlier.round_id) or self._in_this_file(earlier.source_line)
+            for record, earlier in repeated:  # told where the round they repeat is stored
+                where = self._stored_at(earlier)
                 rejects.append(
                     self._conflict(record, where, self._content(earlier), earlier.report_month)
                 )
@@ -253,10 +252,9 @@ class BatchWriter:
 
     def _drop_stored(
         self, rounds: list[tuple], bets: list[tuple], rejects: list[RejectedLine], inserted: int
-    ) -> tuple[list[tuple], set[str], dict[str, str]]:
+    ) -> tuple[list[tuple], set[str]]:
         """The bets of the rounds just inserted; the rounds that were not (stored before this
-        batch, by an earlier file or earlier in this one) are duplicates, or conflicts; and
-        where those an earlier file holds are (``file:line``), by round id.
+        batch, by an earlier file or earlier in this one) are duplicates, or conflicts.
 
         A round stored under this file's number and line that was not inserted now is a
         round whose file's row was deleted from the log (foreign keys off), its number
@@ -303,12 +301,7 @@ class BatchWriter:
             else:
                 where = str(SourceLocation(self._source_name(ingest_id), source_line))
                 rejects.append(self._conflict(record, where, kept or (), month))
-        elsewhere = {
-            round_id: str(SourceLocation(self._source_name(ingest_id), source_line))
-            for round_id, ingest_id, source_line, _ in earlier
-            if ingest_id != self.ingest_id
-        }
-        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out, elsewhere
+        return [bet for bet in bets if bet[_BET_ROUND_ID] not in kept_out], kept_out
 
     def _store_rejects(self, rejects: list[RejectedLine]) -> None:
         """Store the rejected lines in file order, and keep the first ones for the report."""
@@ -433,6 +426,17 @@ class BatchWriter:
         if not result.months[month]:
             del result.months[month]
         return month
+
+    def _stored_at(self, first: Round) -> str:
+        """Where the round a batch gave ``first`` is stored: ``first``'s line of this file,
+        or, when ``first`` was a duplicate of an earlier file's round (nothing of it loaded),
+        that file's line. Asked only of a round given twice with other content: rare."""
+        row = self.connection.execute(
+            "SELECT ingest_id, source_line FROM rounds WHERE round_id = ?", (first.round_id,)
+        ).fetchone()
+        if row is None or row[0] == self.ingest_id:
+            return self._in_this_file(first.source_line)
+        return str(SourceLocation(self._source_name(row[0]), row[1]))
 
     def _source_name(self, ingest_id: int) -> str:
         if ingest_id not in self._file_names:

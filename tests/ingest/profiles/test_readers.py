@@ -1202,48 +1202,36 @@ def test_amounts_written_with_a_decimal_comma_read_as_the_same_money(tmp_path, s
     )
 
 
-def test_a_thousands_comma_without_quotes_in_a_comma_separated_export_is_told_why(
-    tmp_path, sample_config_path
+@pytest.mark.parametrize(
+    ("marks", "quoted_cells", "bare_cells", "said", "cents"),
+    [
+        (  # a decimal comma
+            'decimal = ","',
+            ',"2,00","-2,00",',
+            ",2,00,2,00,",
+            "quote the amounts, or set [csv] delimiter",
+            200,
+        ),
+        (  # thousands grouped by commas, the English style
+            'grouping = ","',
+            ',"1,234.00","-1,234.00",',
+            ",1,234.00,1,234.00,",
+            "thousands: an amount written without quotes (1,234.50)",
+            123400,
+        ),
+    ],
+    ids=["decimal comma", "thousands comma"],
+)
+def test_a_comma_mark_without_quotes_in_a_comma_separated_export_is_told_why(
+    tmp_path, sample_config_path, marks, quoted_cells, bare_cells, said, cents
 ):
-    """The same with thousands grouped by commas (``grouping = ","``, the English style): an
-    amount without quotes is two cells, and the reject said only "row of 24 cells under a
-    header of 22"."""
+    """Amounts with a decimal comma, or thousands grouped by commas, in cells parted by
+    commas: a quoted amount is one cell and loads; one without quotes is two, and its row's
+    reject says so (it said only "row of 24 cells under a header of 22")."""
     sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/flat-csv/bets-2026-10.csv"
     header, first, second = sample.read_text(encoding="utf-8").splitlines()[:3]
-    quoted = first.replace(",2.00,-2.00,", ',"1,234.00","-1,234.00",')
-    bare = second.replace(",2.00,2.00,", ",1,234.00,1,234.00,")
-    assert quoted != first and bare != second
-    path = tmp_path / "export.csv"
-    path.write_text("\n".join([header, quoted, bare]) + "\n", encoding="utf-8")
-    profile = tmp_path / "grouped.toml"
-    profile.write_text(
-        (DATA_FOLDER / "flat-csv.toml")
-        .read_text(encoding="utf-8")
-        .replace('name = "flat-csv"', 'name = "grouped"')
-        .replace('payout = "net"', 'payout = "net"\ngrouping = ","'),
-        encoding="utf-8",
-    )
-    records, (reject,) = read(path, load_config(sample_config_path), str(profile))
-    assert records == [] and reject.reason == "bad_value"
-    assert "row of 24 cells under a header of 22 (',' parts the cells and marks the amounts'" in (
-        reject.message
-    )
-    assert "thousands: an amount written without quotes (1,234.50)" in reject.message
-    path.write_text("\n".join([header, quoted]) + "\n", encoding="utf-8")
-    (loaded,), none = read(path, load_config(sample_config_path), str(profile))
-    assert none == [] and [bet.stake_cents for bet in loaded.bets] == [123400]
-
-
-def test_a_decimal_comma_without_quotes_in_a_comma_separated_export_is_told_why(
-    tmp_path, sample_config_path
-):
-    """Amounts with a decimal comma in cells parted by commas: a quoted amount is one cell
-    and loads; one without quotes is two, and its row's reject says so (it said only "row of
-    24 cells under a header of 22")."""
-    sample = Path(__file__).resolve().parents[3] / "sample_data/profiles/flat-csv/bets-2026-10.csv"
-    header, first, second = sample.read_text(encoding="utf-8").splitlines()[:3]
-    quoted = first.replace(",2.00,-2.00,", ',"2,00","-2,00",')
-    bare = second.replace(",2.00,2.00,", ",2,00,2,00,")
+    quoted = first.replace(",2.00,-2.00,", quoted_cells)
+    bare = second.replace(",2.00,2.00,", bare_cells)
     assert quoted != first and bare != second
     path = tmp_path / "export.csv"
     path.write_text("\n".join([header, quoted, bare]) + "\n", encoding="utf-8")
@@ -1252,7 +1240,7 @@ def test_a_decimal_comma_without_quotes_in_a_comma_separated_export_is_told_why(
         (DATA_FOLDER / "flat-csv.toml")
         .read_text(encoding="utf-8")
         .replace('name = "flat-csv"', 'name = "commas"')
-        .replace('payout = "net"', 'payout = "net"\ndecimal = ","'),
+        .replace('payout = "net"', f'payout = "net"\n{marks}'),
         encoding="utf-8",
     )
     records, (reject,) = read(path, load_config(sample_config_path), str(profile))
@@ -1260,10 +1248,10 @@ def test_a_decimal_comma_without_quotes_in_a_comma_separated_export_is_told_why(
     assert "row of 24 cells under a header of 22 (',' parts the cells and marks the amounts'" in (
         reject.message
     )
-    assert "quote the amounts, or set [csv] delimiter" in reject.message
+    assert said in reject.message
     path.write_text("\n".join([header, quoted]) + "\n", encoding="utf-8")
     (loaded,), none = read(path, load_config(sample_config_path), str(profile))
-    assert none == [] and [bet.stake_cents for bet in loaded.bets] == [200]
+    assert none == [] and [bet.stake_cents for bet in loaded.bets] == [cents]
 
 
 def test_blank_lines_of_a_csv_export_are_skipped_a_chunk_at_a_time(tmp_path, operator_config):
