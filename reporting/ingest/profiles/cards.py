@@ -231,11 +231,19 @@ def _indexed(value: dict[str, Any]) -> list[Any]:
     return [card for _, card in numbered]
 
 
+class _Number(str):
+    """A JSON number as written, shown bare (``10.0``), as the provider wrote it: quoted, it
+    would read as a string the provider did not write."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _plain(value: Any, depth: int = 0) -> Any:
     """``value`` with a number decoded exactly (:class:`msgspec.Raw`) as its text, so that a
-    message shows ``10.0``, not an object's address."""
+    message shows ``10.0``, not an object's address (nor ``'10.0'``, a string)."""
     if isinstance(value, msgspec.Raw):
-        return bytes(value).decode("utf-8", "replace")
+        return _Number(bytes(value).decode("utf-8", "replace"))
     if depth < 3 and type(value) is dict:
         return {key: _plain(item, depth + 1) for key, item in list(value.items())[:8]}
     if depth < 3 and type(value) is list:

@@ -164,12 +164,20 @@ def test_a_suit_symbol_in_its_emoji_presentation_is_read_as_the_round_log_reads_
 
 def test_a_card_object_of_a_fraction_shows_the_number_as_written():
     """A JSON fraction reaches a card as its text (msgspec.Raw): the message showed
-    "<msgspec.Raw object at 0x7ff3...>", an address that changes from run to run."""
+    "<msgspec.Raw object at 0x7ff3...>", an address that changes from run to run, then
+    ``'10.0'`` quoted, a string the provider did not write. It shows the number bare, as
+    written, and a string written ``"10.0"`` stays quoted."""
     import msgspec
 
     with pytest.raises(CardProblem) as raised:
         OBJECTS.card({"rank": msgspec.Raw(b"10.0"), "suit": "H"})
-    assert "'rank': '10.0'" in str(raised.value) and "object at" not in str(raised.value)
+    assert "{'rank': 10.0, 'suit': 'H'}" in str(raised.value)
+    with pytest.raises(CardProblem) as raised:
+        CardDialect().card(msgspec.Raw(b"1e1"))
+    assert str(raised.value).startswith("card 1e1 is not a card")
+    with pytest.raises(CardProblem) as raised:
+        CardDialect().card("10.0")
+    assert str(raised.value).startswith("card '10.0' is not a card")
 
 
 @pytest.mark.parametrize("radix", [10, 16])
