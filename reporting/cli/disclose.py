@@ -38,7 +38,7 @@ def parse_as_of(text: str | None, timezone: str) -> date:
     """``--as-of YYYY-MM-DD``, or today's date in the game's time zone."""
     from zoneinfo import ZoneInfo
 
-    from reporting.records import MONTHS_HANDLED, Month
+    from reporting.records import MONTHS_HANDLED
 
     if text is None:
         return datetime.now(ZoneInfo(timezone)).date()
@@ -51,10 +51,11 @@ def parse_as_of(text: str | None, timezone: str) -> date:
     except ValueError:
         raise InputError(f"--as-of {_not_a_date(text)}") from None
     first, last = MONTHS_HANDLED
-    if not first <= Month.of(day) <= last:
+    last_day = last.shifted(2).first_day - timedelta(days=1)  # the last month's run, after it
+    if not first.first_day <= day <= last_day:
         raise InputError(
-            f"--as-of {text}: outside the dates this tool handles,"
-            f" {first.first_day} to {last.next().first_day - timedelta(days=1)}"
+            f"--as-of {text}: outside the dates this tool handles, {first.first_day} to"
+            f" {last_day} (the run of {last}, the last month it handles)"
         )
     return day
 

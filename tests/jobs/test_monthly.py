@@ -764,6 +764,31 @@ def test_an_as_of_whose_month_is_before_the_first_handled_is_one_line_and_writes
     assert db_rows(greek.db, "SELECT count(*) FROM ingest_log") == [(0,)]  # the inbox unread
 
 
+def test_the_last_month_handled_is_written_by_its_run_in_the_month_after(
+    greek, make_round, make_bet, write_jsonl
+):
+    """Rounds of 2099-12, the last month handled, loaded; but --as-of stopped at 2099-12-31,
+    so that no run could write their month. Its run, dated January 2100, writes it; the
+    month after it is one no run writes."""
+    late = make_round(
+        "GR-2099",
+        game="live-baccarat-gr",
+        table_id="GR-LATE",
+        settled_at="2099-12-03T18:40:41Z",
+        started_at="2099-12-03T18:40:02Z",
+        betting_closed_at="2099-12-03T18:40:17Z",
+        bets=[make_bet("GR-2099-B1", type="player", stake="10.00", payout="20.00",
+                       placed_at="2099-12-03T18:40:09Z")],
+    )  # fmt: skip
+    write_jsonl(greek.inbox / "2099-12.jsonl", late)
+    process = run_command(greek_argv(greek, as_of="2100-01-05"), greek.root)
+    assert process.returncode in (0, 1), process.stderr
+    disclosure = disclosure_of(greek.out / "2099-12", "live-baccarat-gr")
+    assert (disclosure["reference_month"], disclosure["rounds"]) == ("2099-12", 1)
+    process = run_command(greek_argv(greek, as_of="2100-02-05"), greek.root)
+    assert_clean_failure(process, "--as-of 2100-02-05", "1980-01-01 to 2100-01-31", "2099-12")
+
+
 def test_as_of_on_the_5th_reports_the_month_before(greek):
     assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 1
     september = snapshot(greek.out / "2026-09")
