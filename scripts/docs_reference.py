@@ -441,4 +441,6 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in GENERATORS:
+        sys.exit(f"usage: python scripts/docs_reference.py NAME (one of: {', '.join(GENERATORS)})")
     print(GENERATORS[sys.argv[1]]())
