@@ -124,11 +124,14 @@ def set_column_widths(sheet: Worksheet, widths: Sequence[float]) -> None:
 class _LiteralHeaderFooter(HeaderFooterItem):
     """A print header or footer written as its parts hold it. openpyxl's own item rewrites
     ``&[Page]``, ``&[Date]`` and their kin into codes wherever they occur, the ``&[Page]``
-    inside an escaped ``&&[Page]`` too: an operator named "A &[Page] B" printed "A &1 B"."""
+    inside an escaped ``&&[Page]`` too: an operator named "A &[Page] B" printed "A &1 B".
+    A line break stays one, as Excel writes it (openpyxl's escape writes it ``_x000a_``, which
+    a header prints as those seven characters)."""
 
     def __str__(self) -> str:
         parts = zip("LCR", (self.left, self.center, self.right), strict=True)
-        return escape("".join(f"&{key}{part}" for key, part in parts if part.text is not None))
+        text = "".join(f"&{key}{part}" for key, part in parts if part.text is not None)
+        return "\n".join(escape(line) for line in text.split("\n"))
 
 
 @dataclass(frozen=True, slots=True)

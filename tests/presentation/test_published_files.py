@@ -5,6 +5,7 @@ names its font."""
 from __future__ import annotations
 
 import io
+import zipfile
 from datetime import date
 
 import helpers
@@ -181,3 +182,18 @@ def test_a_drafts_banner_names_the_figure_in_doubt_and_why_on_every_sheet(
         top = next(str(c.value) for row in worksheet.iter_rows() for c in row if c.value)
         assert top.startswith(mark) and reason in top, worksheet.title
         assert mark in worksheet.oddHeader.center.text, worksheet.title
+
+
+def test_a_drafts_print_header_puts_its_mark_on_a_line_below_the_sheets_name_and_date(
+    operator_config,
+):
+    """The draft's mark sat on the header's one line, between the sheet's name and its date:
+    in Italian the three ran together ("BOZZA, non pubblicaRegolamento in vigore"). It is a
+    line of its own below them, written as a line break (openpyxl's escape wrote it
+    ``_x000a_``, which LibreOffice printed as those characters)."""
+    book = render_xlsx(sheet(operator_config, "live-baccarat-it", "it"))
+    for sections in helpers.printed_headers(book):
+        assert sections["oddHeader.C"] == "\nBOZZA, non pubblicare"
+        assert "\n" not in sections["oddHeader.L"] + sections["oddHeader.R"]
+    with zipfile.ZipFile(io.BytesIO(book)) as archive:
+        assert not [name for name in archive.namelist() if b"_x000a_" in archive.read(name)]

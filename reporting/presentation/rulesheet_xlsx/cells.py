@@ -137,10 +137,12 @@ class SheetWriter:
             self.sheet,
             orientation="portrait",
             margins=_MARGINS,
-            # A draft says so at the head of every printed page, as the PDF's pages do.
+            # A draft says so at the head of every printed page, as the PDF's pages do: in
+            # the centre, a line below the others (on the same line, a long mark ran into
+            # the sheet's name or its date: "BOZZA, non pubblicaRegolamento in vigore").
             header=(
                 f"{rules.game_name}: {title}",
-                text.draft_mark() if rules.draft else None,
+                f"\n{text.draft_mark()}" if rules.draft else None,
                 text.in_force(rules),
             ),
             # Who publishes the sheet on every printed page; the tool in one line at the end
