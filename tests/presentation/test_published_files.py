@@ -197,3 +197,26 @@ def test_a_drafts_print_header_puts_its_mark_on_a_line_below_the_sheets_name_and
         assert "\n" not in sections["oddHeader.L"] + sections["oddHeader.R"]
     with zipfile.ZipFile(io.BytesIO(book)) as archive:
         assert not [name for name in archive.namelist() if b"_x000a_" in archive.read(name)]
+
+
+def test_a_workbooks_win_percentage_says_what_its_page_says_of_its_publication(operator_config):
+    """The PDF of a draft says its figure was "computed on 5 November 2026; not yet
+    published"; its workbook showed the bare figure, which read as published. A draft's
+    workbook says it as its page does; a page not a draft keeps the number (with its date)."""
+    import dataclasses
+    from decimal import Decimal
+
+    page = sheet(operator_config, "live-baccarat-it", "it")
+    page = dataclasses.replace(
+        page, adm=dataclasses.replace(page.adm, win_percentage=Decimal("97.25"))
+    )
+
+    def win_cell(rules) -> object:
+        disclosure = load_workbook(io.BytesIO(render_xlsx(rules))).worksheets[-1]
+        (value,) = [row[1] for row in disclosure.iter_rows(values_only=True)
+                    if str(row[0]).startswith("Consuntivo vincite")]  # fmt: skip
+        return value
+
+    assert page.draft
+    assert win_cell(page) == "97,25% (calcolato in data 5 novembre 2026; non ancora pubblicato)"
+    assert win_cell(dataclasses.replace(page, warnings=(), doubts=())) == 0.9725

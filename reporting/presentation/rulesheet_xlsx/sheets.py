@@ -396,10 +396,12 @@ def disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, forma
     page = SheetWriter(workbook, text._("Disclosure"), (44, 60), text, formats)
     page.heading(text.adm_title())
     page.paragraph(text.adm_caption())
+    # A figure published, as a number; on a draft, as the page says it: computed on its
+    # date, not yet published (as a bare number it read as published).
     win: object = (
-        text.win_percentage_value(adm)
-        if adm.win_percentage is None
-        else excel_share(adm.win_percentage)
+        excel_share(adm.win_percentage)
+        if adm.win_percentage is not None and not sheet.draft
+        else text.win_percentage_value(adm, sheet.draft)
     )
     rows: list[tuple[str, object, str | None]] = [
         (text.game_label(), adm.game_name, None),
