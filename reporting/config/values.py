@@ -52,9 +52,6 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 #: that a page prints (:data:`reporting.errors.UNSEEN`: a zero-width space or a direction
 #: mark pasted with a name would print as its escape, "Lucky 7\u200e").
 _CONTROL = re.compile(f"[{NOT_ONE_LINE}{UNSEEN}]")
-#: The largest stake limit the tool takes: EUR 100 million (times the highest odds it takes,
-#: a payout still fits SQLite's 64-bit integers many times over).
-MAX_AMOUNT_CENTS = 100_000_000 * 100
 #: Odds above this (to 1), or with a finer denominator, are typing mistakes, not pay tables.
 MAX_ODDS = 10_000
 MAX_ODDS_DENOMINATOR = 10_000
@@ -65,6 +62,11 @@ SQLITE_MAX_INTEGER = 2**63 - 1
 #: SQLite stores, as a finding keeps a bet's expected payout: 10**14, a trillion of a
 #: currency's units, far beyond any real stake.
 MAX_CENTS = 10 ** (len(str(SQLITE_MAX_INTEGER // (1 + MAX_ODDS))) - 1)
+#: The largest stake limit the tool takes: the largest power of ten whose payout at the
+#: highest odds (the stake returned) is an amount the ingest takes (below :data:`MAX_CENTS`):
+#: EUR 10 million. At EUR 100 million, a configuration the check passed (a tie at 10,000 to
+#: 1) had every winning round of its month rejected as beyond any payout.
+MAX_AMOUNT_CENTS = 10 ** (len(str((MAX_CENTS - 1) // (1 + MAX_ODDS))) - 1)
 
 
 #: Characters of one key a message quotes (a real key is a few dozen).
@@ -353,7 +355,8 @@ class TextList(Kind):
 
 @dataclass(frozen=True)
 class Amount(Kind):
-    """Money as a decimal string (``"5.00"``), above zero, at most EUR 100 million; in cents.
+    """Money as a decimal string (``"5.00"``), above zero, at most :data:`MAX_AMOUNT_CENTS`
+    (EUR 10 million); in cents.
     ``example``: the amount the editors' schema shows."""
 
     example: str = "5.00"
@@ -377,7 +380,8 @@ class Amount(Kind):
         return cents
 
     def schema(self) -> dict[str, Any]:
-        pattern = r"^[0-9]{1,9}(\.[0-9]{1,2})?$"
+        digits = len(str(MAX_AMOUNT_CENTS // 100))  # the editor's hint: as many digits at most
+        pattern = rf"^[0-9]{{1,{digits}}}(\.[0-9]{{1,2}})?$"
         return {"type": "string", "pattern": pattern, "examples": [self.example]}
 
 

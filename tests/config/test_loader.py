@@ -259,6 +259,30 @@ def test_per_bet_limits(tmp_path):
     assert game.limits_for("player") == StakeLimits(500, 100_000)
 
 
+def test_a_stake_limit_at_the_highest_odds_pays_an_amount_the_ingest_takes(tmp_path):
+    """A limit of 100,000,000.00 passed the check with a tie at 10,000 to 1, and every
+    winning tie of the month (a payout of 1,000,100,000,000.00) was rejected by the ingest
+    as beyond any amount, the month's figures computed without them. The highest limit pays,
+    at the highest odds, an amount the ingest takes; a limit above it is refused."""
+    from reporting.config.values import MAX_AMOUNT_CENTS, MAX_CENTS, MAX_ODDS
+
+    assert MAX_AMOUNT_CENTS * (MAX_ODDS + 1) < MAX_CENTS
+    at_most = write(
+        tmp_path,
+        """
+        [games.live-baccarat-dk]
+        limits = { min = "10000000.00", max = "10000000.00" }
+        pay = { tie = "10000" }
+        """,
+    )
+    assert load_config(at_most).game("live-baccarat-dk").limits_for("tie").maximum == (
+        MAX_AMOUNT_CENTS
+    )
+    above = write(tmp_path, '[games.live-baccarat-dk]\nlimits = { max = "10000000.01" }\n')
+    (problem,) = problems_of(above)
+    assert problem.endswith("limits.max: '10000000.01' is too large (at most 10,000,000.00)")
+
+
 # --- operator configurations: what is refused -------------------------------------------------
 
 

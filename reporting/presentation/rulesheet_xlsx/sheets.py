@@ -390,19 +390,23 @@ def rtp_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, formats: dic
     page.paragraph(f"{text.best_rtp_text(sheet)} {text.strategy_text()}")
 
 
+def _win_percentage(sheet: RuleSheet, text: PageText) -> object:
+    """The previous month's win percentage of the ADM block: a figure published, as a number;
+    on a draft, as the page says it, computed on its date and not yet published (as a bare
+    number it read as published); none, as the page says why."""
+    adm = sheet.adm
+    assert adm is not None
+    if adm.win_percentage is not None and not sheet.draft:
+        return excel_share(adm.win_percentage)
+    return text.win_percentage_value(adm, sheet.draft)
+
+
 def disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, formats: dict) -> None:
     adm = sheet.adm
     assert adm is not None
     page = SheetWriter(workbook, text._("Disclosure"), (44, 60), text, formats)
     page.heading(text.adm_title())
     page.paragraph(text.adm_caption())
-    # A figure published, as a number; on a draft, as the page says it: computed on its
-    # date, not yet published (as a bare number it read as published).
-    win: object = (
-        excel_share(adm.win_percentage)
-        if adm.win_percentage is not None and not sheet.draft
-        else text.win_percentage_value(adm, sheet.draft)
-    )
     rows: list[tuple[str, object, str | None]] = [
         (text.game_label(), adm.game_name, None),
         (
@@ -443,7 +447,7 @@ def disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, forma
         ),
         (text.malfunctions_title(), text.malfunction_text(), None),
         (text.strategy_label(), text.strategy_text(), None),
-        (text.win_percentage_label(adm), win, formats["percent"]),
+        (text.win_percentage_label(adm), _win_percentage(sheet, text), formats["percent"]),
     ]
     if adm.win_percentage is not None:
         rows.append((text._("Updated on"), adm.updated_on, formats["date"]))
