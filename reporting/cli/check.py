@@ -31,11 +31,14 @@ if TYPE_CHECKING:
     from reporting.ingest.discovery import InboxProfile
 
 
-#: The key of a game a warning of each kind points at (the game's table for the others; a
-#: bet over 100% where its pay is written: :func:`~reporting.config.game_checks.pay_written_at`).
+#: The key of a game a warning of each kind points at (the line where it is written, else its
+#: table's; the game's table for the others; a bet over 100% where its pay is written:
+#: :func:`~reporting.config.game_checks.pay_written_at`).
 _WARNING_KEYS = {
     "small_stake_wins_nothing": ("limits",),
     "small_stake_favourable": ("limits",),
+    "declared_above_theory": ("declared_rtp",),
+    "declared_below_minimum": ("declared_rtp",),
 }
 
 

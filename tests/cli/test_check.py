@@ -164,6 +164,24 @@ def test_a_pay_problem_or_warning_points_where_the_pay_is_written(tmp_path):
     ), warnings
 
 
+def test_a_declared_rtp_warning_points_at_the_line_of_the_declared_rtp(tmp_path):
+    """The warnings of a declared RTP above every bet's, or below the Italian minimum, named
+    the game's table line (1), not the line where declared_rtp is written (3); one the game
+    inherits is at its table."""
+    path = write(
+        tmp_path,
+        '[games.live-baccarat-dk]\nlanguages = ["da"]\ndeclared_rtp = "100"\n\n'
+        '[games.mini-baccarat-it]\nlanguages = ["it"]\ndeclared_rtp = "89.99"\n'
+        '[games.live-baccarat-it]\nlanguages = ["it"]\n',
+    )
+    warnings = json.loads(check("--config", str(path), "--json").stdout)["warnings"]
+    assert [w.split(": declared RTP")[0] for w in warnings if ": declared RTP" in w] == [
+        f"{path}:3: games.live-baccarat-dk.declared_rtp",
+        f"{path}:7: games.mini-baccarat-it.declared_rtp",
+        f"{path}:8: games.live-baccarat-it.declared_rtp",  # the catalogue's 99.50%
+    ]
+
+
 def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):
     result = check("--config", str(SAMPLE_CONFIG), "--json")
     assert result.exit_code == 1
@@ -180,7 +198,7 @@ def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):
         and game.declared_rtp / 100 > game_odds(game).best_rtp
     ]
     assert "live-baccarat-it" in above and "mini-baccarat-it" not in above
-    assert [re.search(r": games\.([a-z0-9-]+): ", w)[1] for w in warnings] == above
+    assert [re.search(r": games\.([a-z0-9-]+)\.declared_rtp: ", w)[1] for w in warnings] == above
     assert all("declared RTP 99.50% is above the theoretical RTP" in w for w in warnings)
 
 
