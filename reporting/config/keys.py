@@ -166,7 +166,8 @@ PAY_KEYS: dict[str, Key] = {
 PAY_TABLE_KEYS: dict[str, Key] = PAY_KEYS | {
     "base": Key(
         PAY_TABLE_NAME,
-        "the pay table this one changes (default: standard)",
+        "the pay table this one changes (default: standard; for a table named as a built-in"
+        " one, that table)",
     ),
 }
 #: The keys of a pay table (and of a game's ``pay``) that are no one bet's pay: the table it

@@ -19,26 +19,48 @@ def resolve_pay_tables(
     layers: list[tuple[Any, Problems]], pay_keys: Mapping[str, Key]
 ) -> dict[str, Any]:
     """Every pay table by name, resolved onto its base (MISSING for one with problems, which
-    are noted once here). Later layers (the operator's file) replace earlier ones by name;
-    ``pay_keys`` are the pay keys of every bet the configuration knows."""
+    are noted once here). Later layers (the operator's file) replace earlier ones by name,
+    and a table that replaces one starts from it unless it names another base (the file's
+    ``[pay_tables.perfect_pair_b]`` with ``tie = "9"`` changes the tie of the built-in
+    table: it stood on ``standard``, and the Danish games' perfect pair fell from 200:1 to
+    25:1 without a word); ``pay_keys`` are the pay keys of every bet the configuration
+    knows."""
     written: dict[str, tuple[Any, Problems]] = {}
+    replaced: dict[str, str] = {}  # a table replaced by a later layer's: its name kept apart
     for tables, problems in layers:
         if not isinstance(tables, dict):
             problems.add(
                 ("pay_tables",), "must be a table of pay tables, e.g. [pay_tables.generous]"
             )
             continue
-        written |= {name: (table, problems) for name, table in tables.items()}
+        for name, table in tables.items():
+            if name in written:
+                replaced[name] = _replaced_name(name)
+                written[replaced[name]] = written[name]
+            written[name] = (table, problems)
     checked: dict[str, Any] = {}
     for name, (table, problems) in written.items():
         where = ("pay_tables", name)
-        named = PAY_TABLE_NAME.check(name, where, problems) is not MISSING
+        named = (
+            name in replaced.values() or PAY_TABLE_NAME.check(name, where, problems) is not MISSING
+        )
         checked[name] = Table(PAY_TABLE_KEYS | pay_keys).check(table, where, problems)
         checked[name] = checked[name] if named else MISSING
+        if name in replaced and checked[name] is not MISSING:
+            base = checked[name].get("base", name)  # its own name: the table it replaces
+            checked[name] = checked[name] | {"base": replaced[name] if base == name else base}
     resolved: dict[str, Any] = {}
     for name in checked:
         _resolve_pay_table(name, checked, written, resolved)
-    return resolved
+    hidden = set(replaced.values())
+    return {name: table for name, table in resolved.items() if name not in hidden}
+
+
+def _replaced_name(name: str) -> str:
+    """The name a table replaced by a later layer's of the same name is kept under: no name a
+    file may give (:data:`~reporting.config.keys.PAY_TABLE_NAME`), shown as what it is in a
+    message of a chain of bases."""
+    return f"{name} (built-in)"
 
 
 def _resolve_pay_table(
@@ -65,7 +87,7 @@ def _resolve_pay_table(
         base = _base_of(at, checked)
         if base is not None and base not in checked:
             problems, path = written[at][1], ("pay_tables", at, "base")
-            known = ", ".join(sorted(checked))
+            known = ", ".join(sorted(name for name in checked if not name.endswith(")")))
             problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
             resolved[chain.pop()] = MISSING
             break

@@ -864,6 +864,30 @@ def test_a_pay_table_of_the_operator_changes_its_base_and_the_game_uses_it(tmp_p
     )
 
 
+def test_a_pay_table_named_as_a_built_in_one_changes_it(tmp_path):
+    """``[pay_tables.perfect_pair_b]`` with ``tie = "9"`` stood on ``standard``: the Danish
+    catalogue game, on perfect_pair_b, paid both hands of a perfect pair 25:1 instead of 200:1,
+    without a word. A table named as a built-in one starts from it (as ``base`` set to its own
+    name does); a base it names is kept; the known tables of a message are the file's names."""
+
+    def danish(text: str) -> tuple:
+        table = load_config(write(tmp_path, text)).game("live-baccarat-dk").pay_table
+        return table.odds("tie"), table.odds("perfect_pair_both")
+
+    assert danish("[pay_tables.perfect_pair_b]\ntie = '9'\n[games.live-baccarat-dk]\n") == (9, 200)
+    assert danish(
+        "[pay_tables.perfect_pair_b]\nbase = 'perfect_pair_b'\nperfect_pair_both = '150'\n"
+        "[games.live-baccarat-dk]\n"
+    ) == (8, 150)
+    assert danish(
+        "[pay_tables.perfect_pair_b]\nbase = 'standard'\ntie = '9'\n[games.live-baccarat-dk]\n"
+    ) == (9, 25)
+    (problem,) = problems_of(
+        write(tmp_path, "[pay_tables.perfect_pair_b]\nbase = 'nope'\n[games.live-baccarat-dk]\n")
+    )
+    assert problem.endswith("no pay table 'nope' (known: perfect_pair_b, standard)")
+
+
 def test_a_pay_the_bet_s_sentence_states_otherwise_is_refused_where_it_is_written(tmp_path):
     """A Banker (no commission) six paid 3/4: the page said "a Banker win with a total of 6
     pays half" beside 0.75:1; a Lucky 6 paying its two-card 6 more than its three-card one
