@@ -58,6 +58,7 @@ from reporting.config.values import (
     Key,
     Problems,
     Table,
+    shown,
     suggestion,
 )
 from reporting.engine.bets import BetRule
@@ -315,9 +316,14 @@ def _build(
         if isinstance(table, dict) and isinstance(table.get("base"), str)
     }
     selected = operator.get("games", {})
-    if not isinstance(selected, dict) or not selected:
-        problems.add(("games",), "list at least one game, e.g. [games.live-baccarat-it]")
+    if not isinstance(selected, dict):
+        problems.add(
+            ("games",),
+            f"must be a table of games, e.g. [games.live-baccarat-it], not {shown(selected)}",
+        )
         selected = {}
+    elif not selected:
+        problems.add(("games",), "list at least one game, e.g. [games.live-baccarat-it]")
     games: dict[str, GameSpec] = {}
     origins: dict[str, GameOrigin] = {}
     jurisdictions: dict[str, Any] = {}

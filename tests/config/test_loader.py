@@ -864,6 +864,23 @@ def test_a_pay_table_of_the_operator_changes_its_base_and_the_game_uses_it(tmp_p
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('games = "live-baccarat-dk"\n', "not 'live-baccarat-dk'"),
+        ("[[games]]\nid = 'live-baccarat-dk'\n", "not a list"),
+        ("games = []\n", "not a list"),
+    ],
+)
+def test_games_that_are_not_a_table_are_told_so(tmp_path, text, said):
+    """``games = "live-baccarat-dk"`` was told "list at least one game", as if none were
+    listed: it is no table of games."""
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.endswith(
+        f"games: must be a table of games, e.g. [games.live-baccarat-it], {said}"
+    )
+
+
 def test_a_pay_table_named_as_a_built_in_one_changes_it(tmp_path):
     """``[pay_tables.perfect_pair_b]`` with ``tie = "9"`` stood on ``standard``: the Danish
     catalogue game, on perfect_pair_b, paid both hands of a perfect pair 25:1 instead of 200:1,
