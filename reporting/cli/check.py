@@ -387,14 +387,17 @@ def _report(
     if listing is not None:
         unread = f", {counted(len(listing['unread']), 'file')} not read (warned of above)"
         print(
-            f"inbox {listing['folder']}: {counted(len(listing['read']), 'round log')} to read"
+            f"inbox {printable(listing['folder'])}:"
+            f" {counted(len(listing['read']), 'round log')} to read"
             f"{unread if listing['unread'] else ''}",
             file=out,
         )
-        for source in listing["read"]:
-            companion = f" + {source['companion']}" if source["companion"] else ""
+        for source in listing["read"]:  # each name on one line, as its warnings print it
+            companion = f" + {printable(source['companion'])}" if source["companion"] else ""
             profile = "" if source["profile"] == "spec" else f", profile {source['profile']}"
-            print(f"  {source['file']}{companion} ({source['format']}{profile})", file=out)
+            print(
+                f"  {printable(source['file'])}{companion} ({source['format']}{profile})", file=out
+            )
     if show and document.get("effective") is not None:
         sys.stdout.write(
             f"# The effective configuration of {where}: every key, defaults filled in\n"

@@ -182,6 +182,23 @@ def test_a_declared_rtp_warning_points_at_the_line_of_the_declared_rtp(tmp_path)
     ]
 
 
+def test_a_file_name_holding_a_line_break_or_an_escape_is_printed_on_one_line(tmp_path):
+    """A configuration named ``nl<LF>name<ESC>[31m.toml`` broke each problem's line in two and
+    sent the escape to the terminal; an inbox file's name did the same in the list of logs
+    to read. Each is written as its warnings write it, escaped."""
+    path = tmp_path / "nl\nname\x1b[31m.toml"
+    path.write_text("x = 1\n", encoding="utf-8")
+    result = run_main("check", "--config", str(path), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "\x1b" not in result.stderr and len(result.stderr.splitlines()) == 2
+    assert f"{tmp_path}/nl\\nname\\x1b[31m.toml:1: x: unknown key" in result.stderr
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a\nb\x1b[31m.jsonl").touch()
+    listed = run_main("check", "--inbox", str(inbox), cwd=tmp_path).stdout
+    assert "\x1b" not in listed and "  a\\nb\\x1b[31m.jsonl (jsonl)\n" in listed
+
+
 def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):
     result = check("--config", str(SAMPLE_CONFIG), "--json")
     assert result.exit_code == 1
