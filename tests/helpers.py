@@ -742,3 +742,17 @@ def workbook_sheets(path: Path) -> tuple[dict, dict[str, list[dict]]]:
             header, *rows = book[name].iter_rows(values_only=True)
             tables[name] = [dict(zip(header, row, strict=True)) for row in rows]
     return summary, tables
+
+
+def config_without_gap_threshold(folder: Path) -> Path:
+    """The sample configuration with no ``availability_gap_minutes``: for a test of a few
+    rounds of the live Italian game, open 24 hours a day, that is about something else (with
+    the threshold, its table is idle the rest of the month: an alert, exit 1)."""
+    sample = Path(__file__).resolve().parent.parent / "sample_data" / "operator.toml"
+    text = sample.read_text(encoding="utf-8")
+    assert text.count("\navailability_gap_minutes = ") == 1
+    text = re.sub(r"\navailability_gap_minutes = [0-9]+\n", "\n", text)
+    shutil.copy2(sample.parent / "logo.svg", folder / "logo.svg")  # the logo it names, beside it
+    path = folder / "no-gap-threshold.toml"
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -345,9 +345,10 @@ WITH month AS MATERIALIZED (  -- start_at: a round's start where it is in the mo
                 ELSE settled_at END AS start_at
     FROM rounds
     WHERE game_id = :game AND report_month = :month
-), span AS (  -- when the game dealt at all in the month, at any of its tables
-    SELECT min(start_at) AS first_at, max(settled_at) AS last_at
-    FROM month
+), span AS (  -- the month, or of a month still running its part so far (:window_end, the
+    -- run's time), and whether the game dealt at all in it
+    SELECT :month_start AS first_at, :window_end AS last_at,
+           (SELECT count(*) FROM month) AS dealt
 ), ordered AS (
     SELECT *, row_number() OVER first AS from_first, row_number() OVER last AS from_last
     FROM month
@@ -359,16 +360,17 @@ WITH month AS MATERIALIZED (  -- start_at: a round's start where it is in the mo
            start_at AS gap_end
     FROM month
     WINDOW tables AS (PARTITION BY table_id ORDER BY settled_at, round_id)
-), edges AS (  -- a table silent while the game dealt elsewhere: before its first round...
+), edges AS (  -- a table's edges: from the month's start to its first round...
     SELECT table_id, NULL, round_id, (SELECT first_at FROM span), start_at
     FROM ordered WHERE from_first = 1
-    UNION ALL  -- ... and after its last
+    UNION ALL  -- ... and from its last to the month's end (all its tables quiet from the
+    -- 13th on: idle all the same)
     SELECT table_id, round_id, NULL, settled_at, (SELECT last_at FROM span)
     FROM ordered WHERE from_last = 1
 ), silent AS (  -- a table the configuration names exactly, with no round while the game dealt
     SELECT value, NULL, NULL, first_at, last_at
     FROM json_each(:named), span
-    WHERE first_at IS NOT NULL AND value NOT IN (SELECT table_id FROM month)
+    WHERE dealt > 0 AND value NOT IN (SELECT table_id FROM month)
 ), every AS (
     SELECT * FROM gaps WHERE gap_start IS NOT NULL
     UNION ALL SELECT * FROM edges
@@ -385,26 +387,29 @@ ORDER BY table_id, gap_start, coalesce(before_round, '')
 
 
 def availability_gaps(
-    connection: sqlite3.Connection, game: GameSpec, month: Month
+    connection: sqlite3.Connection, game: GameSpec, month: Month, now: datetime | None = None
 ) -> list[AvailabilityGap]:
     """The stretches longer than the game's ``availability_gap_minutes`` between consecutive
     rounds of one of its tables (by settlement time: from a round's settlement to the next
     round's start, or its settlement when it logs no start, or one before the month or after
-    its settlement), in the month; and at a table's
-    edges, while the game dealt elsewhere: from the game's first round of the month to the
-    table's first (``after_round`` None), from the table's last to the game's last
-    (``before_round`` None); a table the configuration names exactly (no ``*``) that dealt no
-    round, from the game's first to its last (both None). None for a game not open 24h or
-    without the key."""
+    its settlement), in the month; and at a table's edges: from the month's start to the
+    table's first round (``after_round`` None), from its last round to the month's end
+    (``before_round`` None), or to ``now`` (the run's time, by default the clock's) in a
+    month still running; a table the configuration names exactly (no ``*``) that dealt no
+    round while the game dealt at another, the whole month (both None). None for a game not
+    open 24h or without the key, and for a game that dealt no round in the month (the report
+    says that none of its tables was dealing)."""
     if not game.availability_checked:
         return []
     threshold = game.availability_gap_minutes
     named = json.dumps([table for table in game.tables if "*" not in table])
-    month_start = stored_instant(month.utc_bounds(game.timezone)[0])
+    month_start, month_end = month.utc_bounds(game.timezone)
+    window_end = min(month_end, now or datetime.now(UTC))
     parameters = {
         "game": game.id,
         "month": str(month),
-        "month_start": month_start,
+        "month_start": stored_instant(month_start),
+        "window_end": stored_instant(max(window_end, month_start)),
         "named": named,
         "threshold_ms": threshold * 60_000,
     }
@@ -547,16 +552,26 @@ FROM findings WHERE report_month = ?
 ORDER BY game_id, round_id, kind, bet_id, source_file, source_line, message,
          expected_payout_cents, logged_payout_cents, rule
 """
+#: The files behind the month, as its rejected lines are counted
+#: (:mod:`reporting.verify.bearing`): those that loaded rounds of it, those with rejected
+#: lines of it, and those that loaded no round at all and have lines of no month (every line
+#: rejected: such a file bears on every month). A file of rejected lines alone was left out,
+#: while its lines counted in the month.
 _INPUT_FILES = """
 SELECT file_name, companion_name, file_sha256 AS sha256, file_size AS size, format, profile,
        profile_sha256, ingested_at, rounds_loaded, bets_loaded, rejected
-FROM ingest_log WHERE ingest_id IN (SELECT ingest_id FROM rounds WHERE report_month = ?)
+FROM ingest_log AS log
+WHERE ingest_id IN (SELECT ingest_id FROM rounds WHERE report_month = :month)
+   OR ingest_id IN (SELECT ingest_id FROM rejected_records WHERE report_month = :month)
+   OR (rounds_loaded = 0 AND EXISTS (
+        SELECT 1 FROM rejected_records AS rejected
+        WHERE rejected.ingest_id = log.ingest_id AND rejected.report_month IS NULL))
 ORDER BY ingest_id
 """
 
 
 def _input_files(connection: sqlite3.Connection, month: Month) -> list[InputFile]:
-    cursor = connection.execute(_INPUT_FILES, (str(month),))
+    cursor = connection.execute(_INPUT_FILES, {"month": str(month)})
     return from_rows(InputFile, column_names(cursor), cursor)
 
 
@@ -583,7 +598,7 @@ def provenance(
     tool_version: str,
 ) -> Provenance:
     """The tool, the configuration (its file name and sha256; None for the catalogue alone),
-    the store's digest and the files that loaded rounds of ``month``."""
+    the store's digest and the files behind ``month`` (:data:`_INPUT_FILES`)."""
     return Provenance(
         tool_version=tool_version,
         configuration=None if configuration_path is None else configuration_path.name,

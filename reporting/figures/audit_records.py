@@ -97,13 +97,13 @@ class ActivityHour:
 class AvailabilityGap:
     """A stretch with no round at a table of a game announced as always open, longer than the
     game's threshold: from the round before (its settlement) to the next (its start, or its
-    settlement when it logs no start); at the month's edges of a table, from or to the game's
-    first or last round of the month at any table."""
+    settlement when it logs no start); at a table's edges, from the month's start to its first
+    round, from its last to the month's end (or the run's time, in a month still running)."""
 
     game_id: str
     table_id: str
-    after_round: str | None  # None: the gap runs from the game's first round of the month
-    before_round: str | None  # None: the gap runs to the game's last round of the month
+    after_round: str | None  # None: the gap runs from the month's start
+    before_round: str | None  # None: the gap runs to the month's end (or the run's time)
     start: str  # UTC, the store's text
     end: str
     minutes: int  # whole minutes, rounded down

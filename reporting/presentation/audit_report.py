@@ -372,7 +372,7 @@ class AuditReport:
 
     @property
     def input_files(self) -> int:
-        """The files that loaded rounds of the month, those listed and those left out."""
+        """The files behind the month, those listed and those left out."""
         return len(self.provenance.inputs)
 
     @property

@@ -32,7 +32,7 @@ from reporting.figures.audit import (
 )
 from reporting.figures.audit_records import MoneyRow
 from reporting.figures.disclosure import disclose
-from reporting.records import Month
+from reporting.records import Month, stored_instant
 from reporting.store.schema import connect
 
 ITALY = "live-baccarat-it"
@@ -319,20 +319,30 @@ def gap_store(store, silence_minutes: float, *, started: bool = True) -> None:
     store_records(store, rounds, file_name="october.jsonl")
 
 
+#: The month's first instant and the next month's, in the Italian game's time zone (UTC).
+MONTH_START, MONTH_END = (stored_instant(moment) for moment in OCTOBER.utc_bounds("Europe/Rome"))
+
+
+def between_rounds(gaps) -> list:
+    """The gaps between two rounds of a table, not at its edges of the month (a table that
+    deals on the 3rd alone is idle from the 1st, and to the 31st)."""
+    return [gap for gap in gaps if gap.after_round and gap.before_round]
+
+
 def test_a_table_silent_longer_than_the_threshold_is_one_gap_from_settlement_to_next_start(
     store, operator_config
 ):
     gap_store(store, 20)
-    (gap,) = audit(store, operator_config).gaps
+    (gap,) = between_rounds(audit(store, operator_config).gaps)
     assert (gap.game_id, gap.table_id, gap.after_round, gap.before_round) == (
         ITALY, "LB01", "G-2", "G-3",
     )  # fmt: skip
     assert (gap.start, gap.end, gap.minutes) == (at(1), at(21), 20)
 
 
-def test_a_table_silent_at_the_month_s_edges_while_the_game_dealt_elsewhere(store, operator_config):
-    """LB02 starts dealing 30 minutes after the game's first round and stops 40 minutes
-    before its last: two gaps, from the game's first round and to its last."""
+def test_a_tables_edges_run_from_the_month_s_start_and_to_its_end(store, operator_config):
+    """LB02 starts dealing 30 minutes after LB01 and stops 40 minutes before it: its edges
+    run from the month's start (midnight of the 1st in Rome) and to its end, as LB01's."""
     rounds = [
         round_record("G-1", settled_at=at(0), started_at=at(-1)),
         *(round_record(f"G-{n}", settled_at=at(10 * n), started_at=None) for n in range(2, 10)),
@@ -342,11 +352,53 @@ def test_a_table_silent_at_the_month_s_edges_while_the_game_dealt_elsewhere(stor
         ),
     ]
     store_records(store, rounds, file_name="october.jsonl")
-    gaps = [g for g in audit(store, operator_config).gaps if g.table_id == "LB02"]
-    assert [(g.after_round, g.before_round, g.start, g.end, g.minutes) for g in gaps] == [
-        (None, "H-0", at(-1), at(30), 31),
-        ("H-3", None, at(45), at(90), 45),
+    gaps = audit(store, operator_config).gaps
+    edges = {table: [(g.after_round, g.before_round, g.start, g.end) for g in gaps
+                     if g.table_id == table and not (g.after_round and g.before_round)]
+             for table in ("LB01", "LB02")}  # fmt: skip
+    assert edges == {
+        "LB01": [(None, "G-1", MONTH_START, at(-1)), ("G-9", None, at(90), MONTH_END)],
+        "LB02": [(None, "H-0", MONTH_START, at(30)), ("H-3", None, at(45), MONTH_END)],
+    }
+    assert [g.minutes for g in gaps if g.table_id == "LB02"] == [
+        (2 * 24 + 12) * 60 + 30,  # from 22:00 UTC on 30 September (Rome's midnight) to
+        28 * 24 * 60 + 12 * 60 + 15,  # 10:30 on the 3rd; from 10:45 to 23:00 on the 31st
     ]
+
+
+def test_a_game_whose_every_table_stops_is_idle_to_the_month_s_end(store, operator_config):
+    """A game open 24h whose only table dealt on the 3rd alone: the audit listed no gap (the
+    silence of every table at once was not seen), where it was idle all month but those 90
+    minutes, whether it stopped dealing or its logs stopped coming; a table that stopped on
+    the 13th was idle "for 17,406 of the month's 44,700 minutes", its last 19 days left out."""
+    from reporting.figures.audit import availability_problems
+
+    rounds = [round_record(f"G-{n}", settled_at=at(10 * n), started_at=None) for n in range(10)]
+    store_records(store, rounds, file_name="october.jsonl")
+    gaps = audit(store, operator_config).gaps
+    assert [(g.after_round, g.before_round, g.start, g.end) for g in gaps] == [
+        (None, "G-0", MONTH_START, at(0)),
+        ("G-9", None, at(90), MONTH_END),
+    ]
+    (problem,) = availability_problems(gaps, operator_config.games, OCTOBER)[ITALY]
+    assert "its table was idle for 44,610 of the month's 44,700 minutes, in 2 gaps" in problem
+
+
+def test_a_month_still_running_counts_its_last_edge_to_the_time_of_the_run(store):
+    """Verify of a month still running: a table's last edge runs to the run's time, not to
+    the month's end (the rest of the month is yet to come)."""
+    rounds = [round_record(f"G-{n}", settled_at=at(10 * n), started_at=None) for n in range(10)]
+    store_records(store, rounds, file_name="october.jsonl")
+    italy = load_config(SAMPLE_CONFIG).games[ITALY]
+    now = datetime(2026, 10, 3, 12, tzinfo=UTC)  # half an hour after G-9
+    *_, last = availability_gaps(store, italy, OCTOBER, now=now)
+    assert (last.after_round, last.end, last.minutes) == ("G-9", "2026-10-03T12:00:00.000Z", 30)
+    assert (
+        availability_gaps(store, italy, OCTOBER, now=datetime(2026, 10, 3, 11, 40, tzinfo=UTC))[
+            -1
+        ].before_round
+        == "G-0"
+    )  # ten minutes after G-9: within the threshold, no last edge
 
 
 def test_a_table_the_configuration_names_that_dealt_nothing_is_silent_all_along(
@@ -354,19 +406,16 @@ def test_a_table_the_configuration_names_that_dealt_nothing_is_silent_all_along(
 ):
     """A table named exactly in the configuration (``tables = ["LB01", "LB02", "LB03"]``)
     that dealt no round all month while the game dealt at others: the report said "No gap:
-    every table ... was dealing". It is one gap, from the game's first round to its last. A
-    pattern (``LB-SPARE-*``) names no table that must deal."""
-    gap_store(store, 10)  # LB01 and LB02, within the threshold
+    every table ... was dealing". It is one gap, the whole month. A pattern (``LB-SPARE-*``)
+    names no table that must deal."""
+    gap_store(store, 10)  # LB01 and LB02, within the threshold between their rounds
     italy = operator_config.games[ITALY]
     named = dataclasses.replace(italy, tables=("LB01", "LB02", "LB03", "LB-SPARE-*"))
-    (gap,) = availability_gaps(store, named, OCTOBER)
-    assert (gap.table_id, gap.after_round, gap.before_round) == ("LB03", None, None)
-    (first,), (last,) = store.execute(
-        "SELECT min(coalesce(started_at, settled_at)) FROM rounds UNION ALL"
-        " SELECT max(settled_at) FROM rounds"
-    ).fetchall()
-    assert (gap.start, gap.end) == (first, last)
-    assert availability_gaps(store, italy, OCTOBER) == []  # the sample's tables: a pattern
+    (gap,) = [gap for gap in availability_gaps(store, named, OCTOBER) if gap.table_id == "LB03"]
+    assert (gap.after_round, gap.before_round, gap.start, gap.end) == (
+        None, None, MONTH_START, MONTH_END,
+    )  # fmt: skip
+    assert {gap.table_id for gap in availability_gaps(store, italy, OCTOBER)} == {"LB01", "LB02"}
 
 
 @pytest.mark.parametrize(
@@ -383,7 +432,8 @@ def test_a_start_typed_outside_the_month_moves_no_gap_out_of_it(
     """Two tables dealing every 5 minutes, one round's start typed a month early or two
     months late: the audit listed gaps from 3 September, or to 3 December (idle for 87,849 of
     the month's 44,700 minutes), for tables that never stopped. A start before the month or
-    after the round's settlement counts as its settlement."""
+    after the round's settlement counts as its settlement: no gap between rounds, and each
+    table's edges within the month."""
     rounds = [
         *(round_record(f"G-{n}", settled_at=at(5 * n), started_at=None) for n in range(4)),
         *(
@@ -393,26 +443,28 @@ def test_a_start_typed_outside_the_month_moves_no_gap_out_of_it(
     ]
     rounds[1] = round_record("G-1", settled_at=at(5), started_at=at(started))
     store_records(store, rounds, file_name="october.jsonl")
-    assert list(audit(store, operator_config).gaps) == gaps
+    found = audit(store, operator_config).gaps
+    assert between_rounds(found) == gaps
+    assert [(g.start, g.end) for g in found] == [(MONTH_START, at(0)), (at(15), MONTH_END)] * 2
 
 
 def test_a_round_without_a_start_ends_a_gap_at_its_settlement(store, operator_config):
     gap_store(store, 15.5, started=False)
-    (gap,) = audit(store, operator_config).gaps
+    (gap,) = between_rounds(audit(store, operator_config).gaps)
     assert (gap.start, gap.end, gap.minutes) == (at(1), at(16.5), 15)  # minutes rounded down
 
 
 @pytest.mark.parametrize("silence", [10, 15])
 def test_a_silence_within_the_threshold_is_no_gap(store, operator_config, silence):
     gap_store(store, silence)  # 15 minutes exactly is not longer than 15
-    assert audit(store, operator_config).gaps == ()
+    assert between_rounds(audit(store, operator_config).gaps) == []
 
 
 def test_gaps_only_for_a_game_open_24h_that_sets_a_threshold(store, operator_config):
     gap_store(store, 20)
     italy = operator_config.games[ITALY]
     assert italy.availability_gap_minutes == 15  # the sample's
-    assert len(availability_gaps(store, italy, OCTOBER)) == 1
+    assert len(between_rounds(availability_gaps(store, italy, OCTOBER))) == 1
     assert (
         availability_gaps(store, dataclasses.replace(italy, availability_gap_minutes=None), OCTOBER)
         == []
@@ -433,10 +485,13 @@ def test_gaps_of_a_game_its_pages_say_is_open_24h_are_an_alert_of_the_month(stor
     gap_store(store, 20)
     gaps = audit(store, operator_config).gaps
     problems = availability_problems(gaps, operator_config.games, OCTOBER)
+    idle = sum(gap.minutes for gap in gaps)  # the 20 minutes, and the tables' edges
+    assert len(gaps) == 5 and 44_600 < idle < 44_700 * 2
     assert problems == {
         ITALY: (
-            "its pages say it is open 24 hours a day, but its table was idle for 20 of the"
-            " month's 44,700 minutes, in 1 gap of over 15 minutes (listed under Availability)",
+            f"its pages say it is open 24 hours a day, but 2 of its tables were idle for"
+            f" {idle:,} minutes in all (the month has 44,700 minutes a table), in 5 gaps of over"
+            " 15 minutes (listed under Availability)",
         )
     }
     alerts = alerts_of(store, verify(store, operator_config, "2026-10"), availability=problems)
@@ -541,6 +596,33 @@ def test_provenance_names_the_configuration_the_tool_and_the_month_s_input_files
     assert october.sha256 == hashlib.sha256(b"october.jsonl").hexdigest()  # the helper's
     catalogue = audit(store, operator_config, configuration_path=None).provenance
     assert (catalogue.configuration, catalogue.configuration_sha256) == (None, None)
+
+
+def test_provenance_names_every_file_whose_rejected_lines_count_in_the_month(
+    store, operator_config
+):
+    """A provider's export read without its profile (every line rejected, no round loaded):
+    its 30 rejected lines counted in October, and manifest.json listed it, but the audit's
+    provenance ("Input files 1") named only the files that loaded October's rounds: the
+    signed audit had no hash for it. It names every file behind the month: rounds of it,
+    rejected lines of it, or no round at all (a file that bears on every month); not a file
+    whose rounds and rejected lines are all of another month."""
+
+    def rejected_file(name: str, *months: str | None) -> None:
+        ingest_id = store_records(store, [], file_name=name)
+        store.executemany(
+            "INSERT INTO rejected_records (ingest_id, file_name, line, reason, message,"
+            " raw_text, report_month) VALUES (?, ?, ?, 'missing_field', 'no round_id', '{}', ?)",
+            [(ingest_id, name, line, month) for line, month in enumerate(months, start=1)],
+        )
+
+    money_store(store)
+    rejected_file("replay-games-2026-10.jsonl", None, None)  # nothing of it could be read
+    rejected_file("stakes-2026-10.jsonl", "2026-10")  # an October round, rejected
+    store_records(store, [round_record("N-1", report_month="2026-11")], file_name="november.jsonl")
+    rejected_file("stakes-2026-11.jsonl", "2026-11")
+    names = [file.file_name for file in audit(store, operator_config).provenance.inputs]
+    assert names == ["october.jsonl", "replay-games-2026-10.jsonl", "stakes-2026-10.jsonl"]
 
 
 def test_the_store_digest_is_stable_and_changes_with_the_month_s_findings(store, operator_config):

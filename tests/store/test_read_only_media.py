@@ -74,7 +74,10 @@ def archive(tmp_path_factory, make_round, make_bet, write_jsonl):
     folder.mkdir()
     assert run_main("ingest", str(log), "--db", str(db), "--config", str(CONFIG)).returncode == 0
     verified = run_main("verify", "--db", str(db), "--config", str(CONFIG), "--month", "2026-10")
-    assert verified.returncode == 0, verified.stderr
+    # verified: its one alert, the live table idle the rest of the month (it is open 24h)
+    assert verified.returncode == 1, verified.stderr
+    (warning,) = verified.stderr.splitlines()
+    assert "its pages say it is open 24 hours a day, but its table was idle" in warning
     assert sorted(path.name for path in folder.iterdir()) == ["store.sqlite", "store.sqlite.lock"]
     return folder, root / "mount"
 
