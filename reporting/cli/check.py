@@ -24,6 +24,7 @@ from reporting.cli.common import (
     problems_shown,
 )
 from reporting.cli.completion import complete_profile
+from reporting.cli.logs import command_logger
 from reporting.errors import InputError, counted, printable
 
 if TYPE_CHECKING:
@@ -338,16 +339,19 @@ def _unread_warnings(listing: dict[str, Any] | None) -> list[str]:
 
 def _print_problems(problems: list[Problem], warnings: list[str], hints: list[str]) -> None:
     """The problems (each said as its file's: the configuration's or a log profile's), the
-    warnings and the hints, on stderr."""
+    warnings and the hints: records of the tool's log, as every command's (on stderr, in
+    ``--log-file``, under the journal with their priority; ``-q`` leaves out the hints,
+    ``-qq`` the warnings too)."""
+    log = command_logger()
     shown, rest = problems_shown(problems)
     for problem in shown:
-        print(f"baccarat-report: {problem.said()}", file=sys.stderr)
+        log.error("%s", problem.said())
     if rest is not None:
-        print(f"baccarat-report: {rest}", file=sys.stderr)
+        log.error("%s", rest)
     for warning in warnings:
-        print(f"baccarat-report: warning: {warning}", file=sys.stderr)
+        log.warning("%s", warning)
     for hint in hints:
-        print(f"baccarat-report: hint: {hint}", file=sys.stderr)
+        log.info("hint: %s", hint)
 
 
 def _report(

@@ -199,6 +199,25 @@ def test_a_file_name_holding_a_line_break_or_an_escape_is_printed_on_one_line(tm
     assert "\x1b" not in listed and "  a\\nb\\x1b[31m.jsonl (jsonl)\n" in listed
 
 
+def test_check_s_problems_warnings_and_hints_are_records_of_the_log(tmp_path):
+    """check printed its lines itself: ``-qq`` still showed its warning and hint, and
+    ``--log-file`` stayed empty, where every other command's go through the log. ``-q`` leaves
+    out the hint, ``-qq`` the warning; the log file gets each, with its level."""
+    said = {
+        flags: run_main(*flags, "check", "--config", str(SAMPLE_CONFIG), cwd=tmp_path)
+        for flags in ((), ("-q",), ("-qq",))
+    }
+    assert [line.split(": ")[1] for line in said[()].stderr.splitlines()] == ["warning", "hint"]
+    assert said[("-q",)].stderr == said[()].stderr.splitlines(keepends=True)[0]
+    assert said[("-qq",)].stderr == "" and {r.returncode for r in said.values()} == {1}
+    log = tmp_path / "check.log"
+    run_main("--log-file", str(log), "check", "--config", str(SAMPLE_CONFIG), cwd=tmp_path)
+    bad = write(tmp_path, "games = 5\n")
+    run_main("--log-file", str(log), "check", "--config", str(bad), cwd=tmp_path)
+    levels = [line.split(" ")[1] for line in log.read_text(encoding="utf-8").splitlines()]
+    assert levels == ["WARNING", "INFO", "ERROR"]
+
+
 def test_the_sample_s_warnings_are_the_monthly_job_s(tmp_path):
     result = check("--config", str(SAMPLE_CONFIG), "--json")
     assert result.exit_code == 1
