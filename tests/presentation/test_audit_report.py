@@ -395,8 +395,8 @@ def test_the_availability_section_names_the_games_it_checked_and_those_it_did_no
     text = plain(render_audit_html(report_of(store, operator_config, audit=audit)))
     section = text[text.index(" Availability No gap") :]
     assert (
-        "No gap: every table of live-baccarat-it (more than 15 minutes without a round) was"
-        " dealing within its game's threshold." in section
+        "No gap: every table of live-baccarat-it was dealing within its game's threshold (no"
+        " stretch of more than 15 minutes without a round)." in section
     )
     assert (
         "Not looked for: the idle stretches of ez-baccarat-it (a round was dealt at its tables"
@@ -633,6 +633,20 @@ def test_shoes_with_findings_are_drawn_with_their_disputed_hands_marked(store, o
     assert 'class="marked"' in cell_of(panel.big_road, 4)
     html = render_audit_html(report)
     assert "disputed hands 2, 5" in plain(html)
+
+
+def test_a_shoe_whose_findings_are_all_on_void_rounds_says_no_hand_is_disputed(
+    store, operator_config
+):
+    """A shoe whose one finding is on a void round (a hand the roads do not draw) read
+    "1 finding · disputed hands " and stopped there."""
+    report = report_of(store, operator_config, shoes=[shoe("S-1", 1, marked=frozenset())])
+    text = plain(render_audit_html(report))
+    assert (
+        "1 finding · no hand disputed: the findings are on void rounds, which the roads do not"
+        " draw" in text
+    )
+    assert "disputed hands  " not in text
 
 
 def test_at_most_twenty_shoes_are_drawn_the_most_findings_first(store, operator_config):
