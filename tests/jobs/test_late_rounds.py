@@ -146,8 +146,8 @@ def test_a_run_after_one_that_stopped_names_the_late_rounds_it_loaded(store, cap
     assert result.months[0].alerts.late_rounds == (("2026-10", 2, "published", "2026-11-05"),)
     folder = store.out / "2026-11"
     summary = load_workbook(folder / "audit-2026-11.xlsx")["Summary"]
-    counts = {row[0]: row[1] for row in summary.iter_rows(max_row=20, values_only=True)}
-    assert counts["Rounds of other months in no report"] == 2
+    counts = {row[0]: row[1:3] for row in summary.iter_rows(max_row=20, values_only=True)}
+    assert counts["Rounds of other months in no report"] == (2, "rounds of 2026-10: 2")
     report = (folder / "audit-2026-11.html").read_text(encoding="utf-8")
     assert "2 rounds of 2026-10, loaded since the last monthly run that finished, are in" in report
     assert monthly_document(result)["rounds_elsewhere"] == {"2026-10": 2}

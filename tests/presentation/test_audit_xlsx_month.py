@@ -623,16 +623,20 @@ def test_the_charts_sheet_names_the_bands_too_wide_to_draw(month):
 def test_sign_off_gives_each_other_matter_of_the_summary_a_remarks_row(month):
     """A month without findings but with idle tables, draft pages or an RTP outside its bound
     read "No finding this period." and nothing else where the reviewer signs: each count the
-    Summary emphasises has its own remarks row, and the rejected lines theirs."""
+    Summary emphasises has its own remarks row, and the rejected lines theirs. What a count
+    names beside it on the Summary (the games not checked for availability, the months of
+    rounds in no report), its row names too: a count alone named nothing the officer could
+    look for."""
     workbook = load_workbook(month.path)
     summary = workbook["Summary"]
     emphasised = {}
     for row in range(2, summary.max_row + 1):
-        label, count = summary.cell(row, 1), summary.cell(row, 2)
+        label, count, named = (summary.cell(row, column) for column in (1, 2, 3))
         if label.value == "Game":
             break
         if count.font.color is not None and count.font.color.rgb == "FF9C0006":
-            emphasised[label.value] = count.value
+            emphasised[f"{label.value}: {named.value}" if named.value else label.value] = count.value
+    assert "Live games not checked for availability: ez-baccarat-it" in emphasised
     rejected = sum(
         row[1] for row in summary.iter_rows(values_only=True) if row[0] in REJECT_REASONS and row[1]
     )

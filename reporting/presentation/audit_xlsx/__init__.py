@@ -136,7 +136,7 @@ def write_audit_workbook(
     audit: MonthAudit | None = None,
     shoes: Sequence[ShoeSummary] | None = None,
     unread: Sequence[str] | None = None,
-    late: int | None = None,
+    late: Mapping[str, int] | None = None,
 ) -> None:
     """Write the audit workbook of ``result.month`` (or of all months) to ``path``, atomically.
 
@@ -144,7 +144,8 @@ def write_audit_workbook(
     not for publication; without it (``verify``), the Pages sheet says no page was written.
     ``unread`` (the monthly job's too): the inbox's files the run did not read, each
     ``name (why)``, counted on the Summary and named on the Rejected records sheet; ``late``
-    (the monthly job's too): the rounds of other months it loaded that no report counts.
+    (the monthly job's too): the rounds of other months it loaded that no report counts, by
+    month.
 
     ``result``, ``outcomes`` and ``rtp`` are what :func:`reporting.verify.verify`,
     :func:`~reporting.figures.statistics.outcome_tests` and :func:`~reporting.figures.statistics.rtp_checks`

@@ -117,9 +117,11 @@ class _Column:
 
 @dataclass(frozen=True, slots=True)
 class _Alert:
-    """A value to emphasise on its own (a non-zero finding count)."""
+    """A value to emphasise on its own (a non-zero finding count); ``which``: what it counts,
+    named (the games, the months), beside it on the Summary and the Sign-off."""
 
     value: object
+    which: str | None = None
 
 
 def _shown_width(kind: str, value: object) -> int:

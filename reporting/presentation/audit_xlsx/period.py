@@ -102,7 +102,8 @@ def _write_summary(
     writer = _SheetWriter(book, "Summary", columns, widths, header_row=len(meta) + 3)
     writer.append([("title", f"Audit workbook: {book.operator}")], height=21)
     for label, kind, value in meta:
-        writer.append([("label", label), (kind, value)])
+        named = isinstance(value, _Alert) and value.value and value.which
+        writer.append([("label", label), (kind, value), *([("note", named)] if named else [])])
     writer.append([])
     writer.header()
     writer.rows(rows)

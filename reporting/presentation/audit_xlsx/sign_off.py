@@ -65,7 +65,11 @@ def _write_sign_off(
     widths[0] = max(
         widths[0],
         *(len(label) for label in labels),
-        *(len(label) for label, _, value in meta if isinstance(value, _Alert)),
+        *(
+            len(f"{label}: {value.which}" if value.which else label)
+            for label, _, value in meta
+            if isinstance(value, _Alert)
+        ),
         *(min(len(item.file_name), 30) for item in provenance.inputs),
     )
     widths[1] = _SHA_WIDTH
@@ -122,7 +126,7 @@ def _write_other_matters(
     """A remarks row for each matter besides the findings that bears on the period (a count
     of the Summary's that is not zero), or a line that says there is none."""
     matters = [
-        (label, value.value)
+        (f"{label}: {value.which}" if value.which else label, value.value)
         for label, _, value in meta
         if isinstance(value, _Alert) and value.value
     ]

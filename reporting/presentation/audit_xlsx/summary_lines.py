@@ -30,7 +30,7 @@ def summary_meta(
     publishing: Mapping[str, Sequence[str]] | None,
     audit: MonthAudit | None,
     unread: Sequence[str] | None = None,
-    late: int | None = None,
+    late: Mapping[str, int] | None = None,
     *,
     ledger: PeriodLedger,
     shoes: Sequence[ShoeSummary] | None = None,
@@ -85,19 +85,22 @@ def _month_lines(
     publishing: Mapping[str, Sequence[str]] | None,
     audit: MonthAudit | None,
     unread: Sequence[str] | None,
-    late: int | None,
+    late: Mapping[str, int] | None,
 ) -> list[Line]:
     """The lines of what only a month's run knows, each where it is given."""
     meta: list[Line] = []
     if unread is not None:  # the monthly job's inbox: its files not read
         meta.append(("Inbox files not read", COUNT, _Alert(len(unread))))
     if late is not None:  # the monthly job's: rounds of other months loaded, in no report
-        meta.append(("Rounds of other months in no report", COUNT, _Alert(late)))
+        months = ", ".join(f"{month}: {rounds:,}" for month, rounds in sorted(late.items()))
+        count = _Alert(sum(late.values()), f"rounds of {months}" if late else None)
+        meta.append(("Rounds of other months in no report", COUNT, count))
     if publishing is not None:  # the pages of the month: games whose pages are drafts
         drafts = sum(1 for game in config.games if publishing.get(game))
         meta.append(("Games with draft pages", COUNT, _Alert(drafts)))
     if audit is not None:  # the month's registers: its tables' idle stretches
         meta.append(("Availability gaps", COUNT, _Alert(len(audit.gaps))))
-        unchecked = sum(game.availability_unchecked for game in config.games.values())
-        meta.append(("Live games not checked for availability", COUNT, _Alert(unchecked)))
+        unchecked = sorted(game.id for game in config.games.values() if game.availability_unchecked)
+        count = _Alert(len(unchecked), ", ".join(unchecked) or None)
+        meta.append(("Live games not checked for availability", COUNT, count))
     return meta
