@@ -635,7 +635,9 @@ def test_sign_off_gives_each_other_matter_of_the_summary_a_remarks_row(month):
         if label.value == "Game":
             break
         if count.font.color is not None and count.font.color.rgb == "FF9C0006":
-            emphasised[f"{label.value}: {named.value}" if named.value else label.value] = count.value
+            emphasised[f"{label.value}: {named.value}" if named.value else label.value] = (
+                count.value
+            )
     assert "Live games not checked for availability: ez-baccarat-it" in emphasised
     rejected = sum(
         row[1] for row in summary.iter_rows(values_only=True) if row[0] in REJECT_REASONS and row[1]
