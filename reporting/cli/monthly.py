@@ -305,7 +305,7 @@ def _sheets_to_read(alerts: MonthAlerts) -> list[str]:
     held = (
         ("Findings", alerts.findings),
         ("Availability gaps", alerts.availability),
-        ("Shoes", alerts.hands_missing),
+        ("Shoes", alerts.hands_missing or alerts.hands_not_judged),
         ("Checks not run", alerts.checks_not_run),
         ("Rejected records", alerts.rejected or alerts.unread_files),
         ("Ingest log", alerts.fields_not_read),

@@ -253,6 +253,8 @@ class AuditReport:
     fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
     # game id, its shoes whose hand numbers skip some, in a line (bearing.describe_missing)
     hands_missing: tuple[tuple[str, str], ...] = ()
+    # game id, its shoes not checked for hands missing, in a line (bearing.describe_not_judged)
+    hands_not_judged: tuple[tuple[str, str], ...] = ()
     # the month's alerts' word: every record read and checked (MonthAlerts.all_read_and_checked)
     all_read_and_checked: bool = False
 
@@ -502,6 +504,7 @@ def build_audit_report(
         late_rounds=alerts.late_rounds,
         fields_not_read=alerts.fields_not_read,
         hands_missing=tuple(alerts.hands_missing_by_game),
+        hands_not_judged=tuple(alerts.hands_not_judged_by_game),
         all_read_and_checked=alerts.all_read_and_checked,
         misplaced_rounds=tuple(
             (game_id, rounds, timezone)

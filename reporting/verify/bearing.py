@@ -57,6 +57,13 @@ from typing import NamedTuple
 from reporting.errors import counted, printable
 from reporting.records import LateStanding, SourceLocation
 from reporting.verify.coverage import CheckNotRun, describe_game
+from reporting.verify.hands import (
+    MissingHands,
+    describe_missing,
+    describe_not_judged,
+    hands_missing,
+    hands_not_judged,
+)
 from reporting.verify.shoes import ShoeSummary
 
 __all__ = [
@@ -64,9 +71,7 @@ __all__ = [
     "first_named",
     "REJECTS_SHOWN",
     "LateMonth",
-    "MissingHands",
     "MonthAlerts",
-    "describe_missing",
     "RejectedFile",
     "RejectedRecord",
     "RejectScope",
@@ -258,6 +263,9 @@ class MonthAlerts:
     fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
     #: The shoes of the period whose hand numbers skip some, by game, table and shoe.
     hands_missing: tuple[MissingHands, ...] = ()
+    #: The shoes of the period not judged for hands missing (a round of each has no hand
+    #: number), by game, table and shoe: (game, table, shoe).
+    hands_not_judged: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def findings(self) -> int:
@@ -292,6 +300,7 @@ class MonthAlerts:
             or self.checks_not_run
             or self.fields_not_read
             or self.hands_missing
+            or self.hands_not_judged
         )
 
     @property
@@ -390,8 +399,21 @@ class MonthAlerts:
 
     @property
     def hands_missing_lines(self) -> list[str]:
-        """The warnings of :attr:`hands_missing`, one line a game."""
-        return [f"{game}: {line}" for game, line in self.hands_missing_by_game]
+        """The warnings of :attr:`hands_missing`, one line a game; then those of
+        :attr:`hands_not_judged`, one line a game."""
+        return [
+            f"{game}: {line}"
+            for game, line in self.hands_missing_by_game + self.hands_not_judged_by_game
+        ]
+
+    @property
+    def hands_not_judged_by_game(self) -> list[tuple[str, str]]:
+        """Each game with shoes not judged for hands missing, and its line
+        (:func:`describe_not_judged`)."""
+        return [
+            (game, describe_not_judged([(table, shoe) for _, table, shoe in shoes]))
+            for game, shoes in groupby(self.hands_not_judged, key=lambda shoe: shoe[0])
+        ]
 
     @property
     def hands_missing_by_game(self) -> list[tuple[str, str]]:
@@ -460,6 +482,10 @@ class MonthAlerts:
                 {"game": game, "table": table, "shoe": shoe, "missing": missing, "first": first}
                 for game, table, shoe, missing, first in self.hands_missing
             ],
+            "hands_not_judged": [
+                {"game": game, "table": table, "shoe": shoe}
+                for game, table, shoe in self.hands_not_judged
+            ],
             "warnings": self.warnings,
         }
 
@@ -488,7 +514,8 @@ def month_alerts(
     month's rounds that settled outside it in their game's zone now
     (:func:`reporting.verify.coverage.misplaced_rounds`); ``late_rounds``: the monthly run's
     rounds of other months in no report; ``shoes``: verify's shoe summaries, whose hands
-    missing are named."""
+    missing, or that could not be judged, are named."""
+    shoes = tuple(shoes)
     scope = reject_scope(connection, month) if scope is None else scope
     where, params = scope.rejects_where()
     return MonthAlerts(
@@ -516,20 +543,9 @@ def month_alerts(
         misplaced_rounds=dict(misplaced_rounds or {}),
         late_rounds=tuple(late_rounds),
         fields_not_read=_fields_not_read(connection, scope),
-        hands_missing=_hands_missing(shoes),
+        hands_missing=hands_missing(shoes),
+        hands_not_judged=hands_not_judged(shoes),
     )
-
-
-def _hands_missing(shoes: Iterable[ShoeSummary]) -> tuple[MissingHands, ...]:
-    """The shoes whose hand numbers skip some, by game, table and shoe."""
-    found = (
-        MissingHands(
-            shoe.game_id, shoe.table_id, shoe.shoe_id, shoe.hands_missing, shoe.first_missing
-        )
-        for shoe in shoes
-        if shoe.hands_missing
-    )
-    return tuple(sorted(found))
 
 
 class LateMonth(NamedTuple):
@@ -540,48 +556,6 @@ class LateMonth(NamedTuple):
     rounds: int
     standing: LateStanding
     as_of: str  # YYYY-MM-DD
-
-
-class MissingHands(NamedTuple):
-    """A shoe whose hand numbers skip some: how many, and the first of them."""
-
-    game_id: str
-    table_id: str
-    shoe_id: str
-    missing: int
-    first: tuple[int, ...]
-
-
-#: The shoes with hands missing a warning names (the rest are counted).
-SHOES_NAMED = 3
-
-
-def describe_missing(shoes: Sequence[MissingHands]) -> str:
-    """One game's shoes with hands missing, in a line: how many shoes and hands, the first
-    :data:`SHOES_NAMED` shoes with their first missing hands.
-
-    >>> describe_missing([MissingHands("g", "T1", "S1", 2, (3, 4)), MissingHands("g", "T1", "S2", 1, (7,))])
-    '2 shoes with hands missing (3 hand numbers no round loaded holds: their rounds, and their bets, are in no log read, or among the rejected lines): shoe S1 at T1, hands 3, 4; shoe S2 at T1, hand 7'
-    """
-    hands = sum(shoe.missing for shoe in shoes)
-    named = []
-    for shoe in shoes[:SHOES_NAMED]:
-        numbers = ", ".join(map(str, shoe.first))
-        more = shoe.missing - len(shoe.first)
-        numbers += f" and {more:,} more" if more > 0 else ""
-        which = "hand" if shoe.missing == 1 else "hands"
-        named.append(
-            f"shoe {printable(shoe.shoe_id)} at {printable(shoe.table_id)}, {which} {numbers}"
-        )
-    if len(shoes) > SHOES_NAMED:
-        named.append(f"and {len(shoes) - SHOES_NAMED:,} more shoes: see the Shoes sheet")
-    what = "shoe" if len(shoes) == 1 else "shoes"
-    numbers = "hand number" if hands == 1 else "hand numbers"
-    return (
-        f"{len(shoes):,} {what} with hands missing ({hands:,} {numbers} no round loaded holds:"
-        f" their rounds, and their bets, are in no log read, or among the rejected lines):"
-        f" {'; '.join(named)}"
-    )
 
 
 def _fields_not_read(

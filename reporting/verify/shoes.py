@@ -149,9 +149,10 @@ class ShoeSummary:
     #: Hand numbers below the shoe's highest that no round of the store holds (its rounds
     #: numbered 1, 2, 4: hand 3 was dealt, and is in no log read or its line was rejected),
     #: and the first :data:`MISSING_NAMED` of them; 0 where a round of the shoe has no hand
-    #: number.
+    #: number (``hands_judged`` False: which hands are missing cannot be told).
     hands_missing: int = 0
     first_missing: tuple[int, ...] = ()
+    hands_judged: bool = True
 
 
 class _Tally:
@@ -200,6 +201,8 @@ def _missing(numbers: set[int] | None) -> dict[str, object]:
     """The hand numbers below the highest of ``numbers`` that it lacks: how many, and the
     first :data:`MISSING_NAMED` (from the gaps between the numbers held, never a range of
     every number: a hostile hand number of a million costs no more than a real one)."""
+    if numbers is None:  # a round of the shoe has no hand number
+        return {"hands_judged": False}
     if not numbers:
         return {}
     held = sorted(numbers)

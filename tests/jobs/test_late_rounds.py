@@ -454,7 +454,8 @@ def test_a_month_with_a_line_not_read_says_no_finding_only_of_what_was_checked(s
 def test_the_sheets_a_summary_points_to_are_the_workbook_s_in_its_order():
     from reporting.cli.monthly import _sheets_to_read
     from reporting.presentation.audit_xlsx import SHEETS
-    from reporting.verify.bearing import MissingHands, MonthAlerts, RejectedFile
+    from reporting.verify.bearing import MonthAlerts, RejectedFile
+    from reporting.verify.hands import MissingHands
 
     everything = MonthAlerts(
         "2026-10",

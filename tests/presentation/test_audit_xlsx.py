@@ -63,13 +63,13 @@ VERSION = "0.0.0-test"
 MONTH = "2026-10"
 FORMULA = '=HYPERLINK("http://x","y")'
 
-#: The Summary's table header: under its title, its fourteen lines (period, as of, version,
+#: The Summary's table header: under its title, its fifteen lines (period, as of, version,
 #: rounds, bets, bets not verified, rounds not verified, checks not run, input files with
 #: fields not read, availability gaps, live games not checked for availability, shoes with
-#: hands missing, RTP checks and outcome tests outside their bounds: the module's workbooks
-#: have the month's records and shoes, and no Pages) and a blank row.
+#: hands missing and not checked for them, RTP checks and outcome tests outside their bounds:
+#: the module's workbooks have the month's records and shoes, and no Pages) and a blank row.
 #: test_the_summary_counts_the_checks_not_run... finds it in a workbook without.
-SUMMARY_HEADER_ROW = 1 + 14 + 2
+SUMMARY_HEADER_ROW = 1 + 15 + 2
 #: The Sign-off's table header: under its title, period, operator, a licence for each of the
 #: sample's three jurisdictions (IT, DK, GR), as of, a blank row, the reviewer's heading, what
 #: the reviewer attests and the four boxes to fill in.
@@ -935,9 +935,9 @@ def test_the_summary_counts_the_checks_not_run_and_every_bet_of_the_month(export
     # Four bets in the month; the tiger bet is not checked: counted apart, never as checked.
     assert (labels["Bets checked"], labels["Bets not verified"]) == (3, 1)
     # a workbook of verify's (no month registers nor shoes: no availability lines, no shoes
-    # line): three rows higher
+    # lines): four rows higher
     top = next(row for row in range(1, 20) if sheet.cell(row, 1).value == "Game")
-    assert top == SUMMARY_HEADER_ROW - 3
+    assert top == SUMMARY_HEADER_ROW - 4
     header = [cell.value for cell in sheet[top]]
     rows = {row[0]: row for row in sheet.iter_rows(min_row=top + 1, values_only=True)}
     italy = dict(zip(header, rows["live-baccarat-it"], strict=True))

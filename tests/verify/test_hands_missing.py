@@ -18,7 +18,7 @@ from helpers import (
 )
 
 from reporting.config.loader import load_config
-from reporting.verify.bearing import MissingHands, describe_missing
+from reporting.verify.hands import MissingHands, describe_missing
 from reporting.verify.shoes import MISSING_NAMED, summarize_shoe
 
 
@@ -53,6 +53,7 @@ def test_a_shoe_counts_the_hand_numbers_below_its_highest_that_no_round_holds():
     # A round without a hand number: which hands are missing cannot be told.
     unnumbered = summary(shoe(1, 4, None))
     assert (unnumbered.hands_missing, unnumbered.first_missing) == (0, ())
+    assert not unnumbered.hands_judged and whole.hands_judged and gaps.hands_judged
 
 
 def test_a_hostile_hand_number_costs_no_more_than_a_real_one():
@@ -101,5 +102,42 @@ def test_verify_names_them_in_its_json_its_report_and_its_workbook(tmp_path):
     assert lines["Shoes with hands missing"] == 1
     assert sorted((row["Shoe"], row["Hands missing"]) for row in tables["Shoes"]) == [
         ("S-1", 1),
+        ("S-2", 0),
+    ]
+
+
+def test_a_shoe_whose_hands_cannot_be_counted_is_named_as_not_checked(tmp_path):
+    """A shoe with a round that has no hand number is not judged for hands missing: its hand 3
+    was in no log, and the audit said "Hands missing 0", "Checks not run 0", and named
+    nothing, which read as checked and whole. verify names it as not checked (a warning, as
+    hands missing are), in its lines, its JSON, the report and the workbook, whose Shoes
+    sheet leaves its count blank."""
+    rounds = shoe(1, 2, 4, None) + shoe(1, 2, prefix="Q", table_id="LB02", shoe_id="S-2")
+    db = store_file(tmp_path / "store.sqlite", rounds)
+    config = config_without_gap_threshold(tmp_path)
+    argv = ("verify", "--db", str(db), "--config", str(config), "--month", "2026-10")
+    report, workbook = tmp_path / "report", tmp_path / "audit.xlsx"
+    run = run_main(
+        *argv, "--report", str(report), "--workbook", str(workbook), "--as-of", "2026-11-05"
+    )
+    said = (
+        "live-baccarat-it: 1 shoe not checked for hands missing (a round of it has no hand"
+        " number, hand_no, so which hands are missing cannot be told): shoe S-1 at LB01"
+    )
+    assert said in run.stdout and run.returncode == 0, run.stdout + run.stderr
+    document = json.loads(run_main(*argv, "--json").stdout)
+    assert document["alerts"]["hands_not_judged"] == [
+        {"game": "live-baccarat-it", "table": "LB01", "shoe": "S-1"}
+    ]
+    assert document["alerts"]["hands_missing"] == []
+    page = (report / "audit-2026-10.html").read_text(encoding="utf-8")
+    assert "Hands not counted at <code>live-baccarat-it</code>: 1 shoe not checked" in page
+    lines, tables = workbook_sheets(workbook)
+    assert (lines["Shoes with hands missing"], lines["Shoes not checked for hands missing"]) == (
+        0,
+        1,
+    )
+    assert sorted((row["Shoe"], row["Hands missing"]) for row in tables["Shoes"]) == [
+        ("S-1", None),
         ("S-2", 0),
     ]

@@ -187,11 +187,12 @@ def _write_shoes(book: _Book, shoes: Sequence[ShoeSummary]) -> None:
             *(shoe.first_settled_at, shoe.last_settled_at, shoe.rounds),
             *(shoe.banker_wins, shoe.player_wins, shoe.ties),
             *(shoe.banker_pairs, shoe.player_pairs, shoe.cards_dealt, shoe.void_rounds),
-            *(shoe.hands_missing, shoe.findings),
+            *(shoe.hands_missing if shoe.hands_judged else None, shoe.findings),
         )
         for shoe in ordered
     ]
-    flagged = lambda row: "flagged" if row[-1] or row[-2] else None  # noqa: E731
+    # a shoe with findings, hands missing, or hands not counted (None: a round without hand_no)
+    flagged = lambda row: "flagged" if row[-1] or row[-2] != 0 else None  # noqa: E731
     _write_table(book, "Shoes", columns, rows, flagged)
 
 

@@ -65,6 +65,8 @@ def summary_meta(
     if shoes is not None:  # rounds dealt from a shoe that no log loaded holds
         skipping = sum(1 for shoe in shoes if shoe.hands_missing)
         meta.append(("Shoes with hands missing", COUNT, _Alert(skipping)))
+        unjudged = sum(1 for shoe in shoes if not shoe.hands_judged)  # a round without hand_no
+        meta.append(("Shoes not checked for hands missing", COUNT, _Alert(unjudged)))
     meta += [
         (
             f"RTP checks outside {CONFIDENCE_LABEL}",
