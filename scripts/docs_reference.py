@@ -322,6 +322,8 @@ BOUNDS: tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...] = (
         (
             ("reporting.presentation.workbook_base", ("TEXT_LIMIT", "HEADER_LIMIT", "SHEET_ROWS")),
             ("reporting.verify.bearing", ("REJECTS_SHOWN", "FILES_NAMED")),
+            ("reporting.cli.verify", ("SHOWN_FINDINGS", "SHOWN_TABLES", "FINDINGS_LISTED")),
+            ("reporting.jobs.audit", ("FINDINGS_PER_KIND",)),
             (
                 "reporting.presentation.audit_report",
                 (

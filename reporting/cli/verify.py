@@ -45,14 +45,17 @@ if TYPE_CHECKING:
     from reporting.verify.partitions import Workers
     from reporting.verify.run import VerifyResult
 
-#: The findings the terminal shows, and the findings ``--json`` lists (the heaviest: a list
-#: cut short drops ``unverified_bet`` findings before any other); every finding is counted by
-#: kind in both, stored in the findings table and written whole by ``--findings-file``.
+#: The findings the terminal shows (the heaviest: a list cut short drops ``unverified_bet``
+#: findings before any other), then how many more; every finding is counted by kind, stored
+#: in the findings table and written whole by ``--findings-file``.
 SHOWN_FINDINGS = 200
 #: The tables the terminal's outcome tests show (those outside their 99.9% region first): a
 #: month of 75,000 table ids, each its own, printed a table of 75,000 rows and held it in
 #: memory first. ``--json`` and the audit workbook list every one.
 SHOWN_TABLES = 50
+#: The findings ``--json`` lists, the heaviest (``findings_truncated`` true when there are
+#: more), kept in memory while the run goes: ``findings_by_kind`` counts every finding, and
+#: the findings table and ``--findings-file`` hold them all.
 FINDINGS_LISTED = 10_000
 
 

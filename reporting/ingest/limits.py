@@ -126,6 +126,9 @@ MAX_SHOWN_VALUE_CHARS = 60
 #: read through it takes time in proportion (flat memory). Past both bounds the file is
 #: refused whole; a smaller bomb is read through as any file (its lines rejected one by one).
 MAX_GZIP_RATIO = 100
+#: Decompressed bytes any gzipped file may give, however well it compresses: only past them is
+#: a file held to :data:`MAX_GZIP_RATIO`, so a log of any size up to them loads whatever its
+#: ratio, and a bomb is refused once it has given them at more than that ratio.
 GZIP_ALLOWANCE_BYTES = 1 << 30
 
 #: Bytes read at a time while streaming past the rest of an over-long line: large enough to
