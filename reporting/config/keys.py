@@ -460,9 +460,12 @@ GAME_KEYS: dict[str, Key] = {
             Text("LB-IT-01", 64, r"\S(?:.*\S)?", "a table id (no space at either end)"),
             max_items=1000,
         ),
-        "the tables the game is dealt at, by id; a * stands for any characters (LB-IT-*):"
-        " a log that names no game finds its game by its table, and a round that names"
-        " another game at one of them is rejected",
+        "the tables the game is dealt at, by id or by pattern, matched case-sensitively: a *"
+        " stands for any characters (LB-IT-*), a ? for one (LB-IT-0?), and in a pattern"
+        " that holds a * or a ?, [...] for one of the characters it lists (LB-IT-?[12];"
+        " [!12] for one it does not list); an id with neither * nor ? is exact, brackets"
+        " included. A log that names no game finds its game by its table, and a round that"
+        " names another game at one of them is rejected",
     ),
 }
 #: A game of the operator file: the game keys and the catalogue game it starts from.
