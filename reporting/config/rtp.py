@@ -18,7 +18,13 @@ from typing import NamedTuple
 
 from reporting.engine.bets import BetRule
 from reporting.engine.games import GameSpec
-from reporting.engine.money import RoundingPolicy, format_money, round_cents, round_fraction
+from reporting.engine.money import (
+    RoundingPolicy,
+    format_money,
+    round_apart,
+    round_cents,
+    round_fraction,
+)
 from reporting.engine.theory import ShoeOdds, game_odds, ratio_text
 from reporting.records import Doubt
 
@@ -42,11 +48,12 @@ def favourable_bet_warnings(game: GameSpec, theory: ShoeOdds | None = None) -> l
     theory = theory or game_odds(game)
     return [
         Doubt(
-            f"the {odds.bet} bet returns {round_fraction(odds.rtp * 100, 2):.2f}% of stakes under"
+            f"the {odds.bet} bet returns {round_apart(odds.rtp * 100, 100)}% of stakes under"
             " this pay table: above 100%, it favours the player",
             "favourable_bet",
             bet=odds.bet,
             rtp=odds.rtp * 100,
+            rtp_shown=round_apart(odds.rtp * 100, 100),
         )
         for odds in theory.bets
         if odds.rtp > 1

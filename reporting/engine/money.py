@@ -22,6 +22,7 @@ __all__ = [
     "format_money",
     "parse_amount",
     "parse_ratio",
+    "round_apart",
     "round_cents",
     "round_fraction",
 ]
@@ -185,6 +186,25 @@ def round_fraction(value: Fraction, places: int) -> Decimal:
     sign = "-" if value < 0 and whole else ""
     # From text, every digit is kept: scaleb() would round to the context's 28 digits.
     return Decimal(f"{sign}{whole}E-{places}")
+
+
+def round_apart(
+    value: Fraction, bound: Fraction | Decimal, places: int = 2, most: int = 6
+) -> Decimal:
+    """``value`` rounded to ``places`` decimals (:func:`round_fraction`), or to more, up to
+    ``most``, where it would show as ``bound`` though it is not: a message that compares a
+    figure with a bound must not print them alike ("returns 100.00%: above 100%").
+
+    >>> round_apart(Fraction(1000004, 10000), 100), round_apart(Fraction(989479, 10000), Decimal("98.95"))
+    (Decimal('100.0004'), Decimal('98.948'))
+    >>> round_apart(Fraction(9894, 100), Decimal("99.50")), round_apart(Fraction(100), 100)
+    (Decimal('98.94'), Decimal('100.00'))
+    """
+    shown = round_fraction(value, places)
+    while shown == bound and value != bound and places < most:
+        places += 1
+        shown = round_fraction(value, places)
+    return shown
 
 
 def exact_decimal(value: Fraction) -> Decimal | None:

@@ -16,7 +16,7 @@ from reporting.config.regulators import (
 )
 from reporting.config.rtp import bet_warnings
 from reporting.engine.games import GameSpec
-from reporting.engine.money import round_fraction
+from reporting.engine.money import round_apart
 from reporting.engine.theory import ShoeOdds
 from reporting.records import Doubt
 
@@ -81,7 +81,7 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[Doubt]:
         warnings.append(
             Doubt(
                 f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
-                f" (best: {round_fraction(best, 2):.2f}%)"
+                f" (best: {round_apart(best, declared)}%)"
                 + (
                     f": the certificate cited ({cited}) cannot make it true for these bets"
                     if cited
@@ -90,6 +90,7 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[Doubt]:
                 "declared_above_theory",
                 declared=declared,
                 best=best,
+                best_shown=round_apart(best, declared),
                 reference=cited,
             )
         )

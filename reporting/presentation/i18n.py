@@ -208,6 +208,12 @@ class Formatter:
         pattern.frac_prec = (places, places)
         return pattern.apply(rounded / 100, self._locale)
 
+    def percent_as_written(self, points: Decimal) -> str:
+        """A percentage given in points as a decimal of its own places, every one shown: a
+        figure a message compares with a bound, rounded apart from it
+        (:func:`~reporting.engine.money.round_apart`: 100.0004%, not 100.00%)."""
+        return self.percent(points, max(0, -points.as_tuple().exponent))
+
     def decimal(self, value: Decimal | Fraction | int, places: int | None = None) -> str:
         """A plain number. Fractions are shown exactly when they can be, else to 4 decimals
         (or to ``places`` decimals, half up, when given)."""
@@ -293,6 +299,7 @@ class Formatter:
         return {
             "money": self.money,
             "percent": self.percent,
+            "percent_as_written": self.percent_as_written,
             "decimal": self.decimal,
             "odds": self.odds,
             "long_date": self.long_date,

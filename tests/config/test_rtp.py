@@ -60,6 +60,36 @@ def test_a_rule_sheet_of_a_game_without_a_disclosure_page_warns_too(tmp_path):
     ]
 
 
+def test_a_figure_compared_with_a_bound_is_never_shown_as_the_bound(tmp_path):
+    """A tie at 9.5091:1 returns 100.0004%: the warning said "returns 100.00% of stakes:
+    above 100%", and the page's banner "100.00% of stakes: more than it takes". A declared
+    98.95% above a best bet of 98.9479% said "(best: 98.95%)". Each figure is shown with as
+    many decimals as set it apart from the bound, exactly from the engine."""
+    from decimal import Decimal
+
+    from reporting.engine.money import round_apart
+
+    tie = configured(tmp_path, '[games.live-baccarat-dk]\npay = { tie = "9.5091" }\n')
+    game = tie.game("live-baccarat-dk")
+    rtp = bet_odds(game.bet("tie"), 8, game.pay_table).rtp * 100
+    assert round_fraction(rtp, 2) == 100 and round_apart(rtp, 100) == Decimal("100.0004")
+    (warning,) = favourable_bet_warnings(game)
+    assert warning.startswith("the tie bet returns 100.0004% of stakes under this pay table")
+    sheet = build_rule_sheet(game, "da", disclosure=None, as_of=date(2026, 11, 5), tool_version="t")
+    from reporting.presentation.html import render_html
+
+    page = render_html(sheet).replace("\xa0", " ")  # the sign after a no-break space
+    assert "100,0004 % af indsatserne tilbage: mere end den modtager" in page
+    declared = configured(
+        tmp_path,
+        '[games.live-baccarat-dk]\npay = { player = "1.0041" }\ndeclared_rtp = "98.95"\n',
+    ).game("live-baccarat-dk")
+    best = game_odds(declared).best_rtp * 100
+    assert round_fraction(best, 2) == Decimal("98.95")
+    (above,) = [w for w in configuration_warnings(declared, game_odds(declared)) if "declared" in w]
+    assert above.endswith("above the theoretical RTP of every bet offered (best: 98.948%)")
+
+
 def test_a_variant_paid_above_its_odds_warns_with_the_engine_s_rtp(tmp_path):
     # Dragon 7 at 60:1 (40:1 by default) on the EZ game of the sample's kind.
     game = configured(
