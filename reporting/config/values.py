@@ -163,10 +163,19 @@ def text_fault(value: str) -> str:
     )
 
 
+#: Letters and symbols that print as blank space though Unicode calls them neither spaces nor
+#: format characters: the Hangul fillers and the blank Braille pattern (a name of nothing but
+#: them showed nothing).
+_BLANK_LOOKALIKES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _shows(char: str) -> bool:
-    """Whether a character shows on a page: not a space, and not one of Unicode's format
-    characters (a zero-width space, a soft hyphen, a direction mark, a byte order mark)."""
-    return not char.isspace() and unicodedata.category(char) != "Cf"
+    """Whether a character shows on a page: not a space, not one of Unicode's format
+    characters (a zero-width space, a soft hyphen, a direction mark, a byte order mark, a
+    tag character), and not a letter that prints as a blank (:data:`_BLANK_LOOKALIKES`)."""
+    return (
+        not char.isspace() and unicodedata.category(char) != "Cf" and char not in _BLANK_LOOKALIKES
+    )
 
 
 def is_one_line(value: str) -> bool:
@@ -196,9 +205,9 @@ class Text(Kind):
             problems.add(path, f'{shown(value)} is not {self.what} such as "{self.example}"')
         elif len(value) > self.max_length:
             problems.add(path, f"is {len(value):,} characters long; at most {self.max_length}")
-        elif not is_one_line(value):
-            problems.add(path, text_fault(value))
-        else:
+        elif not is_one_line(value) or any(unicodedata.category(char) == "Cf" for char in value):
+            problems.add(path, text_fault(value))  # a format character hides in a name: a tag
+        else:  # character (U+E0041) printed nothing between "Live" and "Baccarat"
             return value
         return MISSING
 

@@ -233,6 +233,29 @@ def test_a_key_of_thousands_of_dotted_parts_is_refused_at_its_line_before_parsin
     assert max(len(path) for path in scanned.lines) <= DEPTH
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        (r"Live\U000E0041Baccarat", "holds a control character"),  # a tag character
+        (r"Bac\u00adcarat", "holds a control character"),  # a soft hyphen
+        (r"\u3164", "has no character that shows"),  # a Hangul filler alone
+        (r"\u2800", "has no character that shows"),  # the blank Braille pattern
+    ],
+    ids=["tag-character", "soft-hyphen", "hangul-filler", "braille-blank"],
+)
+def test_a_name_holding_what_does_not_show_is_refused(tmp_path, name, said):
+    """A tag character (a format character, as a zero-width space is) passed in a game's name
+    and printed nothing between "Live" and "Baccarat"; a name of a Hangul filler or the blank
+    Braille pattern alone printed nothing at all. Each is refused as the other characters
+    that do not show are."""
+    path = tmp_path / "operator.toml"
+    path.write_text(f'[games.live-baccarat-dk]\nname = "{name}"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path)
+    (problem,) = refused.value.problems
+    assert f"{path}:2: games.live-baccarat-dk.name: " in problem and said in problem
+
+
 def test_a_line_break_a_tab_or_a_direction_override_in_a_text_is_refused_at_its_line(tmp_path):
     """A text printed on a page is one line: a line break, a tab, or a bidirectional override
     (which printed "Casinò \\u202eEsempio" backwards in a regulator's running header) is
