@@ -220,3 +220,23 @@ def test_a_workbooks_win_percentage_says_what_its_page_says_of_its_publication(o
     assert page.draft
     assert win_cell(page) == "97,25% (calcolato in data 5 novembre 2026; non ancora pubblicato)"
     assert win_cell(dataclasses.replace(page, warnings=(), doubts=())) == 0.9725
+
+
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_a_workbook_table_s_columns_hold_their_longest_words_whole(operator_config, language):
+    """The Danish stake limits' header "Maksimumsindsats" broke in two ("Maksimumsindsa / ts")
+    in a column of 16: every table column of a rule sheet's workbook is as wide as its
+    longest word asks (up to a bound a web address may pass)."""
+    from openpyxl.utils import get_column_letter
+
+    book = load_workbook(
+        io.BytesIO(render_xlsx(sheet(operator_config, "live-baccarat-dk", language)))
+    )
+    for worksheet in book.worksheets:
+        for row in worksheet.iter_rows():
+            for cell in row:
+                if not isinstance(cell.value, str) or cell.border.left.style is None:
+                    continue  # a table's cells are ruled; a paragraph's words wrap as text
+                longest = max((len(word) for word in cell.value.split()), default=0)
+                width = worksheet.column_dimensions[get_column_letter(cell.column)].width
+                assert min(longest, 38) + 1 <= width, (worksheet.title, cell.coordinate, cell.value)

@@ -239,10 +239,27 @@ class SheetWriter:
             if fill is not None:
                 cell.fill = fill
             if isinstance(value, str):
-                width = self.widths[column - 1] if column - 1 < len(self.widths) else 10
+                width = self._fit_word(column, value, bold=header or column == 1)
                 lines = max(lines, _lines(value, width))
         self.sheet.row_dimensions[self.row].height = LINE_HEIGHT * lines
         self.skip()
+
+    def _fit_word(self, column: int, text: str, *, bold: bool) -> int:
+        """The column's width, widened to hold the text's longest word whole (at most
+        :data:`_WIDEST_WORD`): a table's column is as wide as its language's words ask (the
+        Danish "Maksimumsindsats" broke in two in a column of 16)."""
+        while len(self.widths) < column:
+            self.widths.append(10)
+        longest = max((len(word) for word in text.split()), default=0)
+        needed = min(math.ceil(longest * (1.1 if bold else 1.0)) + 2, _WIDEST_WORD)
+        if needed > self.widths[column - 1]:
+            self.widths[column - 1] = needed
+            set_column_widths(self.sheet, self.widths)
+        return self.widths[column - 1]
+
+
+#: The widest a column grows to hold a word whole (a word longer, a web address, breaks).
+_WIDEST_WORD = 40
 
 
 def _lines(text: str, width: int) -> int:
