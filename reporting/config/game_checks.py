@@ -22,7 +22,7 @@ from reporting.config.regulators import currency_problem, load_regulators, regul
 from reporting.config.values import MISSING, Problems, suggestion
 from reporting.engine.bets import BetRule, PayRow
 from reporting.engine.games import ALWAYS_OPEN, GameSpec, cut_card_depths
-from reporting.engine.money import parse_ratio
+from reporting.engine.money import cents_to_decimal, parse_ratio
 from reporting.engine.theory import ratio_text
 from reporting.errors import counted
 
@@ -79,14 +79,22 @@ def _check_limits(
         if key not in limits:
             problems.add((*path, "limits", key), "missing")
     if "min" in limits and "max" in limits and limits["min"] > limits["max"]:
-        problems.add((*path, "limits"), "min is above max")
+        problems.add(  # the figures: a bound not written here is its base game's
+            (*path, "limits"),
+            f"min {cents_to_decimal(limits['min'])} is above max {cents_to_decimal(limits['max'])}",
+        )
     for bet, own in limits.get("per_bet", {}).items():
         where = (*path, "limits", "per_bet", bet)
         if bets is not MISSING and bet not in bets:
             problems.add(where, "the game does not offer this bet")
         minimum, maximum = own.get("min", limits.get("min")), own.get("max", limits.get("max"))
         if None not in (minimum, maximum) and minimum > maximum:
-            problems.add(where, "min is above max")
+            inherited = " (the game's)"
+            bounds = [
+                f"{key} {cents_to_decimal(value)}{'' if key in own else inherited}"
+                for key, value in (("min", minimum), ("max", maximum))
+            ]
+            problems.add(where, f"{bounds[0]} is above {bounds[1]}")
 
 
 def _check_exclusive_bets(

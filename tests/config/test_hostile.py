@@ -448,9 +448,25 @@ def test_a_wrong_value_under_per_bet_hides_not_the_game_s_min_above_max(tmp_path
     own "min is above max" went unsaid until the next run."""
     path = tmp_path / "operator.toml"
     for limits, said in (
-        ('{ min = "10", max = "5", per_bet = { tie = { min = "x" } } }', ["min is above max"]),
+        (
+            '{ min = "10", max = "5", per_bet = { tie = { min = "x" } } }',
+            ["min 10.00 is above max 5.00"],
+        ),
         ('{ per_bet = { tie = { min = "x" } } }', []),  # the base's min and max: not missing
     ):
         problems = problems_of(path, f"[games.live-baccarat-gr]\nlimits = {limits}\n")
         assert "per_bet.tie.min: amount 'x' is not a plain decimal" in problems[0]
         assert [problem.rsplit(": ", 1)[1] for problem in problems[1:]] == said, problems
+
+
+def test_a_min_above_a_max_says_both_figures_and_which_is_the_game_s(tmp_path):
+    """ "min is above max" where the file wrote only a max (the min the catalogue game's 50.00),
+    or a bet's max under the game's min: a reader looked for a min not written. The message
+    gives both figures, and a bet's bound it takes from the game says so."""
+    path = tmp_path / "operator.toml"
+    (problem,) = problems_of(path, '[games.live-baccarat-dk]\nlimits = { max = "10.00" }\n')
+    assert problem.endswith("games.live-baccarat-dk.limits: min 50.00 is above max 10.00")
+    (problem,) = problems_of(
+        path, '[games.live-baccarat-dk]\nlimits = { per_bet = { tie = { max = "10.00" } } }\n'
+    )
+    assert problem.endswith("limits.per_bet.tie: min 50.00 (the game's) is above max 10.00")
