@@ -56,11 +56,15 @@ def resolve_pay_tables(
     return {name: table for name, table in resolved.items() if name not in hidden}
 
 
+#: What the name of a table replaced by a later layer's ends with (:func:`_replaced_name`).
+_REPLACED = " (built-in)"
+
+
 def _replaced_name(name: str) -> str:
     """The name a table replaced by a later layer's of the same name is kept under: no name a
     file may give (:data:`~reporting.config.keys.PAY_TABLE_NAME`), shown as what it is in a
-    message of a chain of bases."""
-    return f"{name} (built-in)"
+    message of a chain of bases, and in no list of the tables a file may name."""
+    return f"{name}{_REPLACED}"
 
 
 def _resolve_pay_table(
@@ -87,8 +91,9 @@ def _resolve_pay_table(
         base = _base_of(at, checked)
         if base is not None and base not in checked:
             problems, path = written[at][1], ("pay_tables", at, "base")
-            known = ", ".join(sorted(name for name in checked if not name.endswith(")")))
-            problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, checked)}")
+            names = sorted(name for name in checked if not name.endswith(_REPLACED))
+            known = ", ".join(names)
+            problems.add(path, f"no pay table {base!r} (known: {known}){suggestion(base, names)}")
             resolved[chain.pop()] = MISSING
             break
         at = base
