@@ -27,6 +27,7 @@ the only values it can nest are card codes, rejected when not a string.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import json
@@ -71,6 +72,8 @@ __all__ = [
     "read_jsonl",
     "read_jsonl_gz",
     "refuse_if_cut",
+    "providers_export",
+    "refuse_a_providers_export",
     "refuse_unreadable_text",
     "skip_blank_run",
     "skip_over_long",
@@ -191,6 +194,7 @@ def _records(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     refuse_unreadable_text(name, data, handle)
+    refuse_a_providers_export(name, data)
     while data:
         number += 1
         try:
@@ -402,6 +406,57 @@ def refuse_unreadable_text(name: str, first: bytes, handle: IO[bytes]) -> None:
             " where a round log's end in a line feed (LF, or CR LF): convert it (for example"
             " with tr '\\r' '\\n')"
         )
+
+
+def refuse_a_providers_export(name: str, first: bytes) -> None:
+    """Refuse, as the spec's round log, a file whose first line is a record of a built-in log
+    profile's export (``{"gameUid": ...}``, no ``round_id``): each of its lines was a
+    ``missing_field`` reject, and the file, known by its content, was then "already
+    ingested" when read again through its profile, in that store for good."""
+    shape = providers_export(first)
+    if shape is not None:
+        profile, key = shape
+        raise InputError(
+            f"{name}:1: written as the {profile} export (its records hold {key}, not"
+            " round_id), not the round log: nothing of it was loaded; read it through that"
+            f" log profile (ingest --profile {profile}; in an inbox, an [[inbox.profiles]]"
+            " rule naming it)"
+        )
+
+
+def providers_export(first: bytes) -> tuple[str, str] | None:
+    """The built-in log profile (and the key of its round id) whose export a JSON Lines
+    file's first line is a record of, where that record holds no ``round_id``; else None."""
+    if b"round_id" in first or too_deep(first):
+        return None
+    try:
+        record = msgspec.json.decode(first)
+    except (msgspec.DecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    for profile, key in _profiles_round_keys():
+        if key in record:
+            return profile, key
+    return None
+
+
+@functools.cache
+def _profiles_round_keys() -> tuple[tuple[str, str], ...]:
+    """Each built-in log profile of JSON Lines with the top-level key its round id is read
+    from (replay-api: ``gameUid``)."""
+    from reporting.ingest.profiles.builtin import SPEC, built_in_profiles
+    from reporting.ingest.profiles.loader import load_profile
+
+    keys = []
+    for name in built_in_profiles():
+        profile = None if name == SPEC else load_profile(name)
+        if profile is None or "jsonl" not in profile.layouts:
+            continue
+        path = profile.round_fields.get("round_id")
+        if path is not None and not isinstance(path, tuple) and isinstance(path.steps[0], str):
+            keys.append((name, path.steps[0]))
+    return tuple(keys)
 
 
 def _ends_a_record_at_a_lone_cr(first: bytes) -> bool:

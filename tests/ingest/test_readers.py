@@ -532,6 +532,33 @@ def test_a_json_array_saved_as_json_lines_is_refused_whole(tmp_path, operator_co
         read(path, operator_config)
 
 
+def test_a_providers_export_read_as_the_round_log_is_refused_naming_its_profile(
+    tmp_path, operator_config, make_round
+):
+    """A replay-api export of JSON Lines loaded without its profile as 364 ``missing_field``
+    rejects (exit 1), and the file, then known by its content, was "already ingested,
+    skipped" when loaded again with ``--profile replay-api``: that store could never read
+    it. It is refused whole, naming the profile that reads it. A first line that only lacks
+    a round id, of no profile's export, is that line's reject as before."""
+    export = tmp_path / "replay-2026-10.jsonl"
+    record = {"gameUid": "LB01-1", "gameType": "BACCARAT", "playersBets": []}
+    export.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as refused:
+        read(export, operator_config)
+    assert str(refused.value) == (
+        f"{export}:1: written as the replay-api export (its records hold gameUid, not"
+        " round_id), not the round log: nothing of it was loaded; read it through that log"
+        " profile (ingest --profile replay-api; in an inbox, an [[inbox.profiles]] rule naming"
+        " it)"
+    )
+    lacking = make_round("R-1")
+    del lacking["round_id"]
+    plain = tmp_path / "lacking.jsonl"
+    plain.write_text(json.dumps(lacking) + "\n", encoding="utf-8")
+    records, (rejected,) = read(plain, operator_config)
+    assert records == [] and "required field round_id is missing" in rejected.message
+
+
 def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_reads_as_no_round(
     tmp_path, operator_config
 ):
