@@ -7,6 +7,7 @@ import sqlite3
 from datetime import date
 
 from reporting.config.loader import load_config
+from reporting.errors import InputError
 from reporting.jobs.monthly import run_monthly
 from reporting.store.schema import connect
 
@@ -108,21 +109,18 @@ def test_the_inbox_rules_read_each_export_with_its_profile(tmp_path):
     )
 
 
-def test_a_file_read_before_a_rule_named_it_stays_as_first_read_and_is_said(tmp_path):
-    """A provider's JSON Lines dropped before its rule was written is read as the spec's log
-    (every line rejected). Once the rule names its folder, the file is known by its hash and
-    not read again; the manifest said the rule's profile had read it, and nothing said the
-    rule had changed nothing. The manifest names how it was read, and the log says why."""
+def monthly_twice(tmp_path, first: str, then: str, file: str, text: str) -> list:
+    """The monthly run on an inbox holding ``file`` (under ``replay/``), with the
+    configuration ``first``, then ``then``: each run's error (None: it ran), and its log lines
+    appended to the list returned last."""
     config_path = tmp_path / "operator.toml"
-    config_path.write_text(CONFIG.split("[[inbox.profiles]]")[0], encoding="utf-8")
     inbox = tmp_path / "inbox"
     (inbox / "replay").mkdir(parents=True)
-    (inbox / "replay" / "games.jsonl").write_text(
-        json.dumps(replay_game("LB-GR-01-1")) + "\n", encoding="utf-8"
-    )
+    (inbox / "replay" / file).write_text(text, encoding="utf-8")
     lines: list[str] = []
-    for text in (config_path.read_text("utf-8"), CONFIG):  # without the rule, then with it
-        config_path.write_text(text, encoding="utf-8")
+    errors: list[str | None] = []
+    for configuration in (first, then):
+        config_path.write_text(configuration, encoding="utf-8")
         connection = connect(tmp_path / "store.sqlite")
         try:
             run_monthly(
@@ -134,12 +132,45 @@ def test_a_file_read_before_a_rule_named_it_stays_as_first_read_and_is_said(tmp_
                 write_stub_pages,
                 log=lines.append,
             )
+            errors.append(None)
+        except InputError as error:
+            errors.append(str(error))
         finally:
             connection.close()
+    return [*errors, lines]
+
+
+def inputs_of(tmp_path) -> list[tuple[str, str | None]]:
     manifest = json.loads((tmp_path / "reports" / "2026-10" / "manifest.json").read_text("utf-8"))
-    assert [(item["file"], item.get("profile")) for item in manifest["inputs"]] == [
-        ("replay/games.jsonl", None)
-    ]
+    return [(item["file"], item.get("profile")) for item in manifest["inputs"]]
+
+
+def test_a_providers_export_dropped_before_its_rule_is_read_once_the_rule_names_it(tmp_path):
+    """A provider's JSON Lines dropped before its rule was written was read as the spec's log
+    (every line rejected), and once the rule named its folder the file, known by its hash, was
+    not read again: the store never held its rounds. The run before the rule stops on it,
+    naming the profile that reads it, nothing of it loaded; the run after reads it through
+    the rule's profile."""
+    record = json.dumps(replay_game("LB-GR-01-1")) + "\n"
+    before, after, _ = monthly_twice(
+        tmp_path, CONFIG.split("[[inbox.profiles]]")[0], CONFIG, "games.jsonl", record
+    )
+    assert before is not None and "games.jsonl:1: written as the replay-api export" in before
+    assert after is None
+    assert inputs_of(tmp_path) == [("replay/games.jsonl", "replay-api")]
+
+
+def test_a_file_read_before_a_rule_named_it_stays_as_first_read_and_is_said(tmp_path, make_round):
+    """A round log read as the spec's, before a rule named its folder for a provider's
+    profile: the file is known by its hash and not read again; the manifest said the rule's
+    profile had read it, and nothing said the rule had changed nothing. The manifest names
+    how it was read, and the log says why."""
+    spec = json.dumps(make_round("LB-GR-01-1", game="live-baccarat-gr", table_id="LB-GR-01"))
+    before, after, lines = monthly_twice(
+        tmp_path, CONFIG.split("[[inbox.profiles]]")[0], CONFIG, "games.jsonl", spec + "\n"
+    )
+    assert (before, after) == (None, None)
+    assert inputs_of(tmp_path) == [("replay/games.jsonl", None)]
     assert [line for line in lines if "read before" in line] == [
         "inbox: warning: replay/games.jsonl was read before as the spec's round log, not log"
         " profile replay-api as its rule now says: a file is read once per store, and its"
