@@ -93,14 +93,25 @@ def availability_notes(config: OperatorConfig) -> list[str]:
     ]
 
 
+#: What a game whose configuration lists no language publishes.
+NO_LANGUAGE = (
+    "languages = []: no page of it is written (no rule sheet, no disclosure page); its month is"
+    " verified and audited"
+)
+
+
 def publishing_notes(config: OperatorConfig) -> list[str]:
     """What each game of a market whose page format is not written down publishes: no
-    regulator block, the rule sheet's table of every bet's RTP (no warning: nothing to do)."""
+    regulator block, the rule sheet's table of every bet's RTP; and a game of no language,
+    nothing (notes, no warnings: nothing to do)."""
     from reporting.config.regulators import regulator_of_country
     from reporting.figures.regulators import publishes_disclosure
 
     notes = []
     for game_id, game in config.games.items():
+        if not game.languages:  # a game of no page: verified and audited, nothing published
+            notes.append(f"{game_id}: {NO_LANGUAGE}")
+            continue
         market = regulator_of_country(game.jurisdiction)
         if market is not None and not publishes_disclosure(game) and not market.page_sections:
             notes.append(

@@ -789,6 +789,21 @@ def test_the_last_month_handled_is_written_by_its_run_in_the_month_after(
     assert_clean_failure(process, "--as-of 2100-02-05", "1980-01-01 to 2100-01-31", "2099-12")
 
 
+def test_a_game_of_no_language_is_said_to_have_no_page_not_a_page_ready(greek):
+    """A game whose configuration lists no language publishes no page: the Pages sheet said
+    "Draft: no", as of a page ready to publish, and check said nothing of it."""
+    from openpyxl import load_workbook
+
+    assert run_command(greek_argv(greek), greek.root).returncode in (0, 1)
+    book = load_workbook(greek.out / "2026-10" / "audit-2026-10.xlsx", read_only=True)
+    rows = [tuple(row) for row in book["Pages"].iter_rows(min_row=2, values_only=True)]
+    assert rows == [("live-baccarat-gr", "no page", "its configuration lists no language: no page")]
+    checked = run_command(
+        [*greek_argv(greek)[:3], "check", "--config", str(greek.config)], greek.root
+    )
+    assert "live-baccarat-gr: languages = []: no page of it is written" in checked.stdout
+
+
 def test_as_of_on_the_5th_reports_the_month_before(greek):
     assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 1
     september = snapshot(greek.out / "2026-09")
