@@ -107,7 +107,8 @@ def _resolve_pay_table(
 def _base_of(name: str, checked: Mapping[str, Any]) -> str | None:
     """The table a checked pay table stands on: its ``base``, else ``standard`` (which stands
     on none unless it names one)."""
-    return checked[name].get("base", None if name == "standard" else "standard")
+    own = name.removesuffix(_REPLACED)  # a replaced built-in stands where it stood
+    return checked[name].get("base", None if own == "standard" else "standard")
 
 
 def _tell_loop(loop: tuple[str, ...], base: str, written: dict[str, tuple[Any, Problems]]) -> None:

@@ -899,6 +899,8 @@ def test_a_pay_table_named_as_a_built_in_one_changes_it(tmp_path):
     assert danish(
         "[pay_tables.perfect_pair_b]\nbase = 'standard'\ntie = '9'\n[games.live-baccarat-dk]\n"
     ) == (9, 25)
+    # the file's standard: the built-in standard changed, and perfect_pair_b on top of it
+    assert danish("[pay_tables.standard]\ntie = '9'\n[games.live-baccarat-dk]\n") == (9, 200)
     (problem,) = problems_of(
         write(tmp_path, "[pay_tables.perfect_pair_b]\nbase = 'nope'\n[games.live-baccarat-dk]\n")
     )
