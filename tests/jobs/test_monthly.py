@@ -797,11 +797,16 @@ def test_a_game_of_no_language_is_said_to_have_no_page_not_a_page_ready(greek):
     assert run_command(greek_argv(greek), greek.root).returncode in (0, 1)
     book = load_workbook(greek.out / "2026-10" / "audit-2026-10.xlsx", read_only=True)
     rows = [tuple(row) for row in book["Pages"].iter_rows(min_row=2, values_only=True)]
-    assert rows == [("live-baccarat-gr", "no page", "its configuration lists no language: no page")]
+    assert rows == [("live-baccarat-gr", "no page", "its configuration lists no language")]
     checked = run_command(
         [*greek_argv(greek)[:3], "check", "--config", str(greek.config)], greek.root
     )
     assert "live-baccarat-gr: languages = []: no page of it is written" in checked.stdout
+    # A month without play: its warning stays on the sheet the run names for it.
+    assert run_command(greek_argv(greek, as_of="2026-11-04"), greek.root).returncode == 1
+    book = load_workbook(greek.out / "2026-09" / "audit-2026-09.xlsx", read_only=True)
+    rows = [tuple(row) for row in book["Pages"].iter_rows(min_row=2, values_only=True)]
+    assert rows == [("live-baccarat-gr", "no page", "no play in 2026-09: the page shows 0.00%")]
 
 
 def test_as_of_on_the_5th_reports_the_month_before(greek):

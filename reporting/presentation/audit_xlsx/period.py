@@ -338,10 +338,11 @@ def _write_pages(
     ]
     rows: list[tuple[object, ...]] = []
     for game_id in sorted(config.games) if publishing is not None else ():
-        if not config.games[game_id].languages:  # not "no": it has no page to publish
-            rows.append((game_id, "no page", "its configuration lists no language: no page"))
-            continue
         problems = publishing.get(game_id, ())
+        if not config.games[game_id].languages:  # not "no": it has no page to publish
+            unpaged = [(game_id, "no page", problem) for problem in problems]
+            rows += unpaged or [(game_id, "no page", "its configuration lists no language")]
+            continue
         rows += [(game_id, "yes", problem) for problem in problems] or [(game_id, "no", None)]
     writer = _SheetWriter(book, "Pages", columns, _content_widths(columns, rows))
     writer.header()
