@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Mapping, Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -131,14 +132,15 @@ def verify_command(
         with database_lock(db, db_wait, shared=True, done="checked"):
             # With workers, this process waits for them: it reads the rest meanwhile.
             parallel = workers.jobs != 1 or workers.runner is not None
-            ahead = _ReadAhead(db, operator, month, gaps=not audited) if parallel else None
+            gaps = None if audited else day  # the day a month still running is counted to
+            ahead = _ReadAhead(db, operator, month, gaps=gaps) if parallel else None
             result = _verify_watched(connection, operator, month, workers, quiet=as_json)
             scope, availability = (
-                _summary_reads(connection, operator, month, gaps=not audited)
+                _summary_reads(connection, operator, month, gaps=gaps)
                 if ahead is None
                 else ahead.result()
             )
-            audit = _month_audit(connection, operator, month) if audited else None
+            audit = _month_audit(connection, operator, month, day) if audited else None
             if audit is not None:
                 availability = _availability_of(audit.gaps, operator, month)
             outcomes = outcome_tests(result.tables, operator.games)
@@ -269,7 +271,7 @@ class _ReadAhead(threading.Thread):
     their workers: SQLite and the odds' counting fill the cores the coordinator leaves idle as
     it waits. The store is the same: verify writes only findings."""
 
-    def __init__(self, db: Path, operator, month: str | None, *, gaps: bool):
+    def __init__(self, db: Path, operator, month: str | None, *, gaps: date | None):
         super().__init__(name="read ahead", daemon=True)
         self.db, self.operator, self.month, self.gaps = db, operator, month, gaps
         self.read: tuple = ()
@@ -303,21 +305,22 @@ class _ReadAhead(threading.Thread):
         return self.read
 
 
-def _summary_reads(connection, operator, month: str | None, *, gaps: bool = True) -> tuple:
+def _summary_reads(connection, operator, month: str | None, *, gaps: date | None) -> tuple:
     """The files behind the period (:func:`~reporting.verify.bearing.reject_scope`) and the
-    month's availability problems (None for every month, or when not ``gaps``: the month's
-    audit figures count them)."""
+    month's availability problems, a month still running counted to the start of the run's
+    date ``gaps`` (None for every month, or when ``gaps`` is None: the month's audit figures
+    count them)."""
     from reporting.figures.audit import availability_gaps
     from reporting.records import Month
     from reporting.verify.bearing import reject_scope
 
     availability = None
-    if month is not None and gaps:
+    if month is not None and gaps is not None:
         parsed = Month.parse(month)
         found = [
             gap
             for game in operator.games.values()
-            for gap in availability_gaps(connection, game, parsed)
+            for gap in availability_gaps(connection, game, parsed, as_of=gaps)
         ]
         availability = _availability_of(found, operator, month)
     return reject_scope(connection, month), availability
@@ -346,8 +349,9 @@ def _write_audit(connection, operator, result, figures, targets, day) -> list[Pa
     return _write_report(report, connection, operator, result, (audit, alerts), day)
 
 
-def _month_audit(connection, operator, month: str):
-    """The month's audit figures (the workbook's and the report's month sheets)."""
+def _month_audit(connection, operator, month: str, day: date):
+    """The month's audit figures (the workbook's and the report's month sheets); a month
+    still running on ``day`` counts its availability gaps to that day's start."""
     from reporting.figures.audit import audit_month
 
     return audit_month(
@@ -357,6 +361,7 @@ def _month_audit(connection, operator, month: str):
         as_of_by_game={},  # each game disclosed as of its page's update day for the month
         configuration_path=operator.source,
         tool_version=__version__,
+        gaps_as_of=day,
     )
 
 

@@ -80,6 +80,7 @@ def audit_month(
     configuration_path: Path | None,
     tool_version: str,
     disclosures: Mapping[str, Disclosure] | None = None,
+    gaps_as_of: date | None = None,
 ) -> MonthAudit:
     """Everything of ``month`` the audit shows beyond verify's result, for the configured
     games (in id order).
@@ -89,6 +90,8 @@ def audit_month(
     updated. ``configuration_path`` is the configuration file read (None: the built-in
     catalogue alone). ``disclosures`` may give games' disclosures already computed (the
     monthly job has them): they are used as they are instead of being computed again.
+    ``gaps_as_of``: the run's date, to whose start a month still running counts its
+    availability gaps (None: a month over, counted to its end; :func:`availability_gaps`).
     """
     month = Month.parse(month) if isinstance(month, str) else month
     games = [config.games[game_id] for game_id in sorted(config.games)]
@@ -99,7 +102,7 @@ def audit_month(
         game_money, game_activity = money_and_activity(connection, game, month)
         money.extend(game_money)
         activity.extend(game_activity)
-        gaps.extend(availability_gaps(connection, game, month))
+        gaps.extend(availability_gaps(connection, game, month, as_of=gaps_as_of))
     return MonthAudit(
         month=str(month),
         void_rounds=void_register(connection, games, month),
@@ -387,15 +390,16 @@ ORDER BY table_id, gap_start, coalesce(before_round, '')
 
 
 def availability_gaps(
-    connection: sqlite3.Connection, game: GameSpec, month: Month, now: datetime | None = None
+    connection: sqlite3.Connection, game: GameSpec, month: Month, *, as_of: date | None = None
 ) -> list[AvailabilityGap]:
     """The stretches longer than the game's ``availability_gap_minutes`` between consecutive
     rounds of one of its tables (by settlement time: from a round's settlement to the next
     round's start, or its settlement when it logs no start, or one before the month or after
     its settlement), in the month; and at a table's edges: from the month's start to the
     table's first round (``after_round`` None), from its last round to the month's end
-    (``before_round`` None), or to ``now`` (the run's time, by default the clock's) in a
-    month still running; a table the configuration names exactly (no ``*``) that dealt no
+    (``before_round`` None), or in a month still running on the run's ``as_of`` date, to that
+    day's start in the game's time zone (what is dealt that day is not all in yet; no clock
+    is read: the same store and date give the same gaps); a table the configuration names exactly (no ``*``) that dealt no
     round while the game dealt at another, the whole month (both None). None for a game not
     open 24h or without the key, and for a game that dealt no round in the month (the report
     says that none of its tables was dealing)."""
@@ -404,7 +408,10 @@ def availability_gaps(
     threshold = game.availability_gap_minutes
     named = json.dumps([table for table in game.tables if "*" not in table])
     month_start, month_end = month.utc_bounds(game.timezone)
-    window_end = min(month_end, now or datetime.now(UTC))
+    window_end = month_end
+    if as_of is not None:
+        day_start = datetime(as_of.year, as_of.month, as_of.day, tzinfo=ZoneInfo(game.timezone))
+        window_end = min(month_end, day_start.astimezone(UTC))
     parameters = {
         "game": game.id,
         "month": str(month),

@@ -384,21 +384,20 @@ def test_a_game_whose_every_table_stops_is_idle_to_the_month_s_end(store, operat
     assert "its table was idle for 44,610 of the month's 44,700 minutes, in 2 gaps" in problem
 
 
-def test_a_month_still_running_counts_its_last_edge_to_the_time_of_the_run(store):
-    """Verify of a month still running: a table's last edge runs to the run's time, not to
-    the month's end (the rest of the month is yet to come)."""
+def test_a_month_still_running_counts_its_last_edge_to_the_start_of_the_run_s_date(store):
+    """Verify of a month still running, as of a date in it: a table's last edge runs to the
+    start of that date in the game's time zone, not to the month's end (the rest of the month
+    is yet to come), nor to the clock's time (the same store and date, the same gaps). Rounds
+    dealt on the date itself end no edge before them."""
     rounds = [round_record(f"G-{n}", settled_at=at(10 * n), started_at=None) for n in range(10)]
     store_records(store, rounds, file_name="october.jsonl")
     italy = load_config(SAMPLE_CONFIG).games[ITALY]
-    now = datetime(2026, 10, 3, 12, tzinfo=UTC)  # half an hour after G-9
-    *_, last = availability_gaps(store, italy, OCTOBER, now=now)
-    assert (last.after_round, last.end, last.minutes) == ("G-9", "2026-10-03T12:00:00.000Z", 30)
-    assert (
-        availability_gaps(store, italy, OCTOBER, now=datetime(2026, 10, 3, 11, 40, tzinfo=UTC))[
-            -1
-        ].before_round
-        == "G-0"
-    )  # ten minutes after G-9: within the threshold, no last edge
+    *_, last = availability_gaps(store, italy, OCTOBER, as_of=date(2026, 10, 4))
+    # from G-9 (11:30 UTC on the 3rd) to midnight of the 4th in Rome (22:00 UTC)
+    assert (last.after_round, last.end, last.minutes) == ("G-9", "2026-10-03T22:00:00.000Z", 630)
+    gaps = availability_gaps(store, italy, OCTOBER, as_of=date(2026, 10, 3))
+    assert [gap.after_round for gap in gaps] == [None]  # the month's start to G-0, no last edge
+    assert availability_gaps(store, italy, OCTOBER)[-1].end == MONTH_END  # a month over
 
 
 def test_a_table_the_configuration_names_that_dealt_nothing_is_silent_all_along(
