@@ -194,7 +194,7 @@ def _records(
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     refuse_unreadable_text(name, data, handle)
-    refuse_a_providers_export(name, data)
+    refuse_a_providers_export(name, data, handle)
     while data:
         number += 1
         try:
@@ -408,16 +408,23 @@ def refuse_unreadable_text(name: str, first: bytes, handle: IO[bytes]) -> None:
         )
 
 
-def refuse_a_providers_export(name: str, first: bytes) -> None:
-    """Refuse, as the spec's round log, a file whose first line is a record of a built-in log
-    profile's export (``{"gameUid": ...}``, no ``round_id``): each of its lines was a
-    ``missing_field`` reject, and the file, known by its content, was then "already
-    ingested" when read again through its profile, in that store for good."""
-    shape = providers_export(first)
+def refuse_a_providers_export(name: str, first: bytes, handle: IO[bytes]) -> None:
+    """Refuse, as the spec's round log, a file whose first line that is not blank (``first``
+    is the first line read; the blank lines after it are peeked at, not read) is a record of
+    a built-in log profile's export (``{"gameUid": ...}``, no ``round_id`` key): each of its
+    lines was a ``missing_field`` reject, and the file, known by its content, was then
+    "already ingested" when read again through its profile, in that store for good."""
+    number, line = 1, first
+    if not first.strip(_BLANK):  # blank lines first: the next ones, as far as peeked
+        peeked = getattr(handle, "peek", lambda size: b"")(1)[:MAX_LINE_BYTES]
+        lines = [first, *peeked.split(b"\n")]
+        number = next((n for n, text in enumerate(lines, 1) if text.strip(_BLANK)), 0)
+        line = lines[number - 1] if number else b""
+    shape = providers_export(line)
     if shape is not None:
         profile, key = shape
         raise InputError(
-            f"{name}:1: written as the {profile} export (its records hold {key}, not"
+            f"{name}:{number}: written as the {profile} export (its records hold {key}, not"
             " round_id), not the round log: nothing of it was loaded; read it through that"
             f" log profile (ingest --profile {profile}; in an inbox, an [[inbox.profiles]]"
             " rule naming it)"
@@ -426,14 +433,15 @@ def refuse_a_providers_export(name: str, first: bytes) -> None:
 
 def providers_export(first: bytes) -> tuple[str, str] | None:
     """The built-in log profile (and the key of its round id) whose export a JSON Lines
-    file's first line is a record of, where that record holds no ``round_id``; else None."""
-    if b"round_id" in first or too_deep(first):
+    file's first line is a record of, where that record holds no ``round_id`` key (the text
+    elsewhere in it, a value or a nested key, is no round id); else None."""
+    if too_deep(first):
         return None
     try:
         record = msgspec.json.decode(first)
     except (msgspec.DecodeError, ValueError, RecursionError):
         return None
-    if not isinstance(record, dict):
+    if not isinstance(record, dict) or "round_id" in record:
         return None
     for profile, key in _profiles_round_keys():
         if key in record:

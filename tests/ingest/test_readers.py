@@ -551,6 +551,11 @@ def test_a_providers_export_read_as_the_round_log_is_refused_naming_its_profile(
         " profile (ingest --profile replay-api; in an inbox, an [[inbox.profiles]] rule naming"
         " it)"
     )
+    # a blank line first, and the text round_id in a value: the same export
+    record["note"] = "no round_id here"
+    export.write_text("\n" + json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"replay-2026-10\.jsonl:2: written as the replay-api"):
+        read(export, operator_config)
     lacking = make_round("R-1")
     del lacking["round_id"]
     plain = tmp_path / "lacking.jsonl"
