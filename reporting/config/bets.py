@@ -25,6 +25,7 @@ from reporting.config.values import (
     Problems,
     is_one_line,
     shown,
+    shows_something,
     suggestion,
     text_fault,
 )
@@ -139,6 +140,8 @@ def _wording(
             problems.add((*path, language), f"is {len(text):,} characters long; at most {bound}")
         elif not is_one_line(text):
             problems.add((*path, language), text_fault(text))
+        elif not shows_something(text):
+            problems.add((*path, language), f"{shown(text)} has no character that shows")
         else:
             texts.append((language, text.strip()))
     missing = [language for language in languages if language not in value]

@@ -39,6 +39,7 @@ __all__ = [
     "TextList",
     "dotted",
     "is_one_line",
+    "shows_something",
     "shown",
     "suggestion",
     "text_fault",
@@ -179,8 +180,17 @@ def _shows(char: str) -> bool:
 
 
 def is_one_line(value: str) -> bool:
-    """Whether a text holds none of what :data:`_CONTROL` refuses."""
-    return _CONTROL.search(value) is None
+    """Whether a text holds none of what :data:`_CONTROL` refuses, nor any other of Unicode's
+    format characters (a tag character hid in a name: U+E0041 printed nothing between "Live"
+    and "Baccarat")."""
+    return _CONTROL.search(value) is None and not any(
+        unicodedata.category(char) == "Cf" for char in value
+    )
+
+
+def shows_something(value: str) -> bool:
+    """Whether a text holds a character that shows on a page (:func:`_shows`)."""
+    return any(_shows(char) for char in value)
 
 
 @dataclass(frozen=True)
@@ -197,7 +207,7 @@ class Text(Kind):
             return _wrong_type(value, f'a string such as "{self.example}"', path, problems)
         if not value.strip():
             problems.add(path, f'must not be empty (e.g. "{self.example}")')
-        elif not any(_shows(char) for char in value):
+        elif not shows_something(value):
             problems.add(
                 path, f'{shown(value)} has no character that shows (e.g. "{self.example}")'
             )
@@ -205,9 +215,9 @@ class Text(Kind):
             problems.add(path, f'{shown(value)} is not {self.what} such as "{self.example}"')
         elif len(value) > self.max_length:
             problems.add(path, f"is {len(value):,} characters long; at most {self.max_length}")
-        elif not is_one_line(value) or any(unicodedata.category(char) == "Cf" for char in value):
-            problems.add(path, text_fault(value))  # a format character hides in a name: a tag
-        else:  # character (U+E0041) printed nothing between "Live" and "Baccarat"
+        elif not is_one_line(value):
+            problems.add(path, text_fault(value))
+        else:
             return value
         return MISSING
 

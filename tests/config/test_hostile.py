@@ -233,6 +233,16 @@ def test_a_key_of_thousands_of_dotted_parts_is_refused_at_its_line_before_parsin
     assert max(len(path) for path in scanned.lines) <= DEPTH
 
 
+#: An operator's own bet, as docs/operators/catalogue-and-games.md writes one.
+OWN_BET = """\
+[bets.lucky_7]
+group = "side"
+name = { en = "Lucky 7" }
+wins = { en = "The Banker wins with 7." }
+rows = [{ when = { winner = "banker", banker_total = 7 }, pays = "6", says = { en = "A 7." } }]
+"""
+
+
 @pytest.mark.parametrize(
     ("name", "said"),
     [
@@ -254,6 +264,14 @@ def test_a_name_holding_what_does_not_show_is_refused(tmp_path, name, said):
         load_config(path)
     (problem,) = refused.value.problems
     assert f"{path}:2: games.live-baccarat-dk.name: " in problem and said in problem
+    # and in an operator's own bet's words, which its pages print too
+    own = OWN_BET.replace('name = { en = "Lucky 7" }', f'name = {{ en = "{name}" }}')
+    path.write_text(
+        own + "[games.live-baccarat-dk]\nlanguages = ['en']\nbets = ['player', 'lucky_7']\n"
+    )
+    with pytest.raises(ConfigError) as refused:
+        load_config(path)
+    assert any("bets.lucky_7.name.en: " in p and said in p for p in refused.value.problems)
 
 
 def test_a_line_break_a_tab_or_a_direction_override_in_a_text_is_refused_at_its_line(tmp_path):
