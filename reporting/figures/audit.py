@@ -28,6 +28,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from reporting.config.loader import OperatorConfig
+from reporting.config.table_patterns import is_pattern
 from reporting.engine.games import GameSpec
 from reporting.figures.audit_records import (
     ActivityHour,
@@ -399,14 +400,14 @@ def availability_gaps(
     table's first round (``after_round`` None), from its last round to the month's end
     (``before_round`` None), or in a month still running on the run's ``as_of`` date, to that
     day's start in the game's time zone (what is dealt that day is not all in yet; no clock
-    is read: the same store and date give the same gaps); a table the configuration names exactly (no ``*``) that dealt no
+    is read: the same store and date give the same gaps); a table the configuration names exactly (no ``*`` or ``?``) that dealt no
     round while the game dealt at another, the whole month (both None). None for a game not
     open 24h or without the key, and for a game that dealt no round in the month (the report
     says that none of its tables was dealing)."""
     if not game.availability_checked:
         return []
     threshold = game.availability_gap_minutes
-    named = json.dumps([table for table in game.tables if "*" not in table])
+    named = json.dumps([table for table in game.tables if not is_pattern(table)])
     month_start, month_end = month.utc_bounds(game.timezone)
     window_end = month_end
     if as_of is not None:
