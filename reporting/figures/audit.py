@@ -560,26 +560,31 @@ FROM findings WHERE report_month = ?
 ORDER BY game_id, round_id, kind, bet_id, source_file, source_line, message,
          expected_payout_cents, logged_payout_cents, rule
 """
-#: The files behind the month, as its rejected lines are counted
-#: (:mod:`reporting.verify.bearing`): those that loaded rounds of it, those with rejected
-#: lines of it, and those that loaded no round at all and have lines of no month (every line
-#: rejected: such a file bears on every month). A file of rejected lines alone was left out,
-#: while its lines counted in the month.
+#: The files behind the month (:func:`input_files`), in load order.
 _INPUT_FILES = """
 SELECT file_name, companion_name, file_sha256 AS sha256, file_size AS size, format, profile,
        profile_sha256, ingested_at, rounds_loaded, bets_loaded, rejected
-FROM ingest_log AS log
-WHERE ingest_id IN (SELECT ingest_id FROM rounds WHERE report_month = :month)
-   OR ingest_id IN (SELECT ingest_id FROM rejected_records WHERE report_month = :month)
-   OR (rounds_loaded = 0 AND EXISTS (
-        SELECT 1 FROM rejected_records AS rejected
-        WHERE rejected.ingest_id = log.ingest_id AND rejected.report_month IS NULL))
+FROM ingest_log WHERE ingest_id IN (SELECT value FROM json_each(?))
 ORDER BY ingest_id
 """
 
 
 def _input_files(connection: sqlite3.Connection, month: Month) -> list[InputFile]:
-    cursor = connection.execute(_INPUT_FILES, {"month": str(month)})
+    """The files behind the month, by the rule its alerts count them by
+    (:func:`reporting.verify.bearing.reject_scope`, one definition): those that loaded rounds
+    of it or repeated them (a re-export), and those whose rejected lines bear on it (of the
+    month, or of no month in a file that loaded no round). Only the files that loaded rounds
+    of it were listed: a file of rejected lines alone counted its lines in the month and gave
+    the signed provenance no hash."""
+    from reporting.verify.bearing import reject_scope
+
+    scope = reject_scope(connection, str(month))
+    where, parameters = scope.rejects_where()
+    rejecting = connection.execute(
+        f"SELECT DISTINCT ingest_id FROM rejected_records WHERE {where}", parameters
+    )
+    behind = {*scope.rounds_by_file, *scope.duplicates_by_file, *(row[0] for row in rejecting)}
+    cursor = connection.execute(_INPUT_FILES, (json.dumps(sorted(behind)),))
     return from_rows(InputFile, column_names(cursor), cursor)
 
 

@@ -605,9 +605,10 @@ def test_provenance_names_every_file_whose_rejected_lines_count_in_the_month(
     """A provider's export read without its profile (every line rejected, no round loaded):
     its 30 rejected lines counted in October, and manifest.json listed it, but the audit's
     provenance ("Input files 1") named only the files that loaded October's rounds: the
-    signed audit had no hash for it. It names every file behind the month: rounds of it,
-    rejected lines of it, or no round at all (a file that bears on every month); not a file
-    whose rounds and rejected lines are all of another month."""
+    signed audit had no hash for it. It names every file behind the month, as its alerts
+    count them: rounds of it or repeated (a re-export), rejected lines of it, or no round at
+    all (a file that bears on every month); not a file whose rounds and rejected lines are
+    all of another month."""
 
     def rejected_file(name: str, *months: str | None) -> None:
         ingest_id = store_records(store, [], file_name=name)
@@ -622,8 +623,19 @@ def test_provenance_names_every_file_whose_rejected_lines_count_in_the_month(
     rejected_file("stakes-2026-10.jsonl", "2026-10")  # an October round, rejected
     store_records(store, [round_record("N-1", report_month="2026-11")], file_name="november.jsonl")
     rejected_file("stakes-2026-11.jsonl", "2026-11")
+    again = store_records(store, [], file_name="october-again.jsonl")  # a re-export of October
+    store.execute(
+        "UPDATE ingest_log SET rounds_skipped_duplicate = 5, duplicate_months = ?"
+        " WHERE ingest_id = ?",
+        ('{"2026-10": 5}', again),
+    )
     names = [file.file_name for file in audit(store, operator_config).provenance.inputs]
-    assert names == ["october.jsonl", "replay-games-2026-10.jsonl", "stakes-2026-10.jsonl"]
+    assert names == [
+        "october.jsonl",
+        "replay-games-2026-10.jsonl",
+        "stakes-2026-10.jsonl",
+        "october-again.jsonl",
+    ]
 
 
 def test_the_store_digest_is_stable_and_changes_with_the_month_s_findings(store, operator_config):
