@@ -23,7 +23,6 @@ from reporting.engine.money import (
     format_money,
     round_apart,
     round_cents,
-    round_fraction,
 )
 from reporting.engine.theory import ShoeOdds, game_odds, ratio_text
 from reporting.records import Doubt
@@ -46,18 +45,20 @@ def bet_warnings(game: GameSpec, theory: ShoeOdds | None = None) -> list[Doubt]:
 def favourable_bet_warnings(game: GameSpec, theory: ShoeOdds | None = None) -> list[str]:
     """One warning per offered bet whose theoretical RTP (exact, from the engine) exceeds 100%."""
     theory = theory or game_odds(game)
-    return [
-        Doubt(
-            f"the {odds.bet} bet returns {round_apart(odds.rtp * 100, 100)}% of stakes under"
-            " this pay table: above 100%, it favours the player",
-            "favourable_bet",
-            bet=odds.bet,
-            rtp=odds.rtp * 100,
-            rtp_shown=round_apart(odds.rtp * 100, 100),
-        )
-        for odds in theory.bets
-        if odds.rtp > 1
-    ]
+    return [_favourable(odds.bet, odds.rtp * 100) for odds in theory.bets if odds.rtp > 1]
+
+
+def _favourable(bet: str, rtp: Fraction) -> Doubt:
+    """The warning of a bet returning ``rtp`` points, above 100, shown apart from 100."""
+    shown = round_apart(rtp, 100)
+    return Doubt(
+        f"the {bet} bet returns {shown}% of stakes under this pay table: above 100%, it favours"
+        " the player",
+        "favourable_bet",
+        bet=bet,
+        rtp=rtp,
+        rtp_shown=shown,
+    )
 
 
 def small_stake_warnings(game: GameSpec) -> list[Doubt]:
@@ -148,8 +149,9 @@ def _wins_nothing(game: GameSpec, bet: BetRule, minimum: int, odds: Fraction) ->
 
 def _favoured_at(game: GameSpec, bet: BetRule, favoured: _Favoured) -> Doubt:
     up_to = "up to at least" if favoured.cut else "up to"
+    shown = round_apart(favoured.returned * 100, 100)  # never "100.00% ... above 100%"
     return Doubt(
-        f"the {bet.id} bet returns {round_fraction(favoured.returned * 100, 2):.2f}% of a stake"
+        f"the {bet.id} bet returns {shown}% of a stake"
         f" of {format_money(favoured.stake, game.currency)} (winnings rounded {_rounded(game)}):"
         f" above 100%, it favours the player at stakes {up_to}"
         f" {format_money(favoured.largest, game.currency)}; raise its minimum stake above that",
@@ -157,6 +159,7 @@ def _favoured_at(game: GameSpec, bet: BetRule, favoured: _Favoured) -> Doubt:
         bet=bet.id,
         stake=favoured.stake,
         rtp=favoured.returned * 100,
+        rtp_shown=shown,
         largest=favoured.largest,
     )
 

@@ -78,10 +78,11 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[Doubt]:
     best = theory.best_rtp * 100
     if declared_rtp_unsupported(game, theory):
         cited = game.declared_rtp_reference
+        best_shown = round_apart(best, declared)  # never "98.95% ... (best: 98.95%)"
         warnings.append(
             Doubt(
                 f"declared RTP {declared:.2f}% is above the theoretical RTP of every bet offered"
-                f" (best: {round_apart(best, declared)}%)"
+                f" (best: {best_shown}%)"
                 + (
                     f": the certificate cited ({cited}) cannot make it true for these bets"
                     if cited
@@ -90,7 +91,7 @@ def configuration_warnings(game: GameSpec, theory: ShoeOdds) -> list[Doubt]:
                 "declared_above_theory",
                 declared=declared,
                 best=best,
-                best_shown=round_apart(best, declared),
+                best_shown=best_shown,
                 reference=cited,
             )
         )

@@ -251,9 +251,10 @@ class AuditReport:
     # file, the names of its fields the tool does not read (of the files behind the month)
     # (None: its fields were not looked for, a file loaded before the store kept them)
     fields_not_read: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
-    # game id, its shoes whose hand numbers skip some, in a line (bearing.describe_missing)
+    # game id, its shoes whose hand numbers skip some, in a line (verify.hands.describe_missing)
     hands_missing: tuple[tuple[str, str], ...] = ()
-    # game id, its shoes not checked for hands missing, in a line (bearing.describe_not_judged)
+    # game id, its shoes not checked for hands missing, in a line
+    # (verify.hands.describe_not_judged)
     hands_not_judged: tuple[tuple[str, str], ...] = ()
     # the month's alerts' word: every record read and checked (MonthAlerts.all_read_and_checked)
     all_read_and_checked: bool = False

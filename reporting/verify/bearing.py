@@ -24,7 +24,8 @@ the month, or repeated there: a re-export whose rounds were all stored before), 
 it holds that the tool does not read (an exporter's own: ``dealer``, a bet's
 ``bets[].bonus_payout``), whose content is in no figure and no check; and per game, the shoes whose hand numbers skip some
 (hands 1, 2, 4: no round loaded is hand 3, which is in no log read, or its line was
-rejected). They are shown wherever the alerts are, but do not change the exit code by
+rejected), and the shoes whose hands could not be counted (a round without a hand number:
+:mod:`reporting.verify.hands`). They are shown wherever the alerts are, but do not change the exit code by
 themselves: an export that lacks a field, or adds one, is not an irregularity, and a hand
 missing may be in a log still to come.
 

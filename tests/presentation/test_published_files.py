@@ -211,15 +211,15 @@ def test_a_workbooks_win_percentage_says_what_its_page_says_of_its_publication(o
         page, adm=dataclasses.replace(page.adm, win_percentage=Decimal("97.25"))
     )
 
-    def win_cell(rules) -> object:
+    def win_cells(rules) -> list:
         disclosure = load_workbook(io.BytesIO(render_xlsx(rules))).worksheets[-1]
-        (value,) = [row[1] for row in disclosure.iter_rows(values_only=True)
-                    if str(row[0]).startswith("Consuntivo vincite")]  # fmt: skip
-        return value
+        return [row[1] for row in disclosure.iter_rows(values_only=True)
+                if str(row[0]).startswith(("Consuntivo vincite", "Data di aggiornamento"))]  # fmt: skip
 
-    assert page.draft
-    assert win_cell(page) == "97,25% (calcolato in data 5 novembre 2026; non ancora pubblicato)"
-    assert win_cell(dataclasses.replace(page, warnings=(), doubts=())) == 0.9725
+    assert page.draft  # its date in its sentence, no row "updated on" beside it
+    assert win_cells(page) == ["97,25% (calcolato in data 5 novembre 2026; non ancora pubblicato)"]
+    published = win_cells(dataclasses.replace(page, warnings=(), doubts=()))
+    assert published[0] == 0.9725 and published[1].date() == page.adm.updated_on
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
@@ -228,6 +228,8 @@ def test_a_workbook_table_s_columns_hold_their_longest_words_whole(operator_conf
     in a column of 16: every table column of a rule sheet's workbook is as wide as its
     longest word asks (up to a bound a web address may pass)."""
     from openpyxl.utils import get_column_letter
+
+    from reporting.presentation.rulesheet_xlsx.cells import _WIDEST_WORD
 
     book = load_workbook(
         io.BytesIO(render_xlsx(sheet(operator_config, "live-baccarat-dk", language)))
@@ -239,4 +241,8 @@ def test_a_workbook_table_s_columns_hold_their_longest_words_whole(operator_conf
                     continue  # a table's cells are ruled; a paragraph's words wrap as text
                 longest = max((len(word) for word in cell.value.split()), default=0)
                 width = worksheet.column_dimensions[get_column_letter(cell.column)].width
-                assert min(longest, 38) + 1 <= width, (worksheet.title, cell.coordinate, cell.value)
+                assert min(longest, _WIDEST_WORD - 2) + 1 <= width, (
+                    worksheet.title,
+                    cell.coordinate,
+                    cell.value,
+                )

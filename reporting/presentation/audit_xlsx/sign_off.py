@@ -65,8 +65,8 @@ def _write_sign_off(
     widths[0] = max(
         widths[0],
         *(len(label) for label in labels),
-        *(
-            len(f"{label}: {value.which}" if value.which else label)
+        *(  # what a count names wraps past 50 characters (a list of every game)
+            min(len(f"{label}: {value.which}" if value.which else label), 50)
             for label, _, value in meta
             if isinstance(value, _Alert)
         ),
@@ -142,7 +142,7 @@ def _write_other_matters(
         + [("header", "Remarks")]
     )
     for label, count in matters:
-        writer.append([(TEXT, label), (TEXT, None), (COUNT, count), (WRAP, None)], None)
+        writer.append([(WRAP, label), (TEXT, None), (COUNT, count), (WRAP, None)], None)
     writer.append([])
 
 

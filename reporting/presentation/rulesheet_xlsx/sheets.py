@@ -449,7 +449,7 @@ def disclosure_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, forma
         (text.strategy_label(), text.strategy_text(), None),
         (text.win_percentage_label(adm), _win_percentage(sheet, text), formats["percent"]),
     ]
-    if adm.win_percentage is not None:
+    if adm.win_percentage is not None and not sheet.draft:  # a draft's says it was computed
         rows.append((text._("Updated on"), adm.updated_on, formats["date"]))
     page._row([text._("Item"), text._("Value")], header=True)
     for label, value, number_format in rows:
