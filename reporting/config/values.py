@@ -20,7 +20,7 @@ from typing import Any
 
 from reporting.config.lines import KeyLines
 from reporting.engine.money import AmountError, exact_decimal, parse_amount, parse_ratio
-from reporting.errors import NOT_ONE_LINE, UNSEEN, printable
+from reporting.errors import NOT_ONE_LINE, UNSEEN
 
 __all__ = [
     "MISSING",
@@ -122,8 +122,7 @@ class Problems:
         """Note a problem at a key path (the file itself when the path is empty), once: the
         same item repeated in a list is one problem (300,000 of them wrote 117 MB of JSON)."""
         line = self.lines.line_of(path) if path else None
-        file = printable(self.file)  # a name holding a line break or an escape, on one line
-        where = file if line is None else f"{file}:{line}"
+        where = self.file if line is None else f"{self.file}:{line}"
         text = f"{where}: {dotted(path)}: {message}" if path else f"{where}: {message}"
         if text not in self._said:
             self._said.add(text)

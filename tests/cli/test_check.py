@@ -192,6 +192,9 @@ def test_a_file_name_holding_a_line_break_or_an_escape_is_printed_on_one_line(tm
     assert result.returncode == 2
     assert "\x1b" not in result.stderr and len(result.stderr.splitlines()) == 2
     assert f"{tmp_path}/nl\\nname\\x1b[31m.toml:1: x: unknown key" in result.stderr
+    # --json carries the name as it is, JSON escaping its characters
+    document = json.loads(run_main("check", "--json", "--config", str(path), cwd=tmp_path).stdout)
+    assert document["problems"][-1] == f"{path}:1: x: unknown key"
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     (inbox / "a\nb\x1b[31m.jsonl").touch()
