@@ -1199,3 +1199,14 @@ def test_a_csv_pair_s_one_sha256_says_what_it_is_of(store, operator_config):
     audit = replace(audit, provenance=replace(audit.provenance, inputs=(pair,)))
     text = plain(render_audit_html(report_of(store, operator_config, audit=audit)))
     assert f"sha256 {pair.sha256} of the two files' bytes in turn" in text
+
+
+def test_the_disclosure_cross_check_is_kept_whole_on_a_printed_page(store, operator_config):
+    """The sample month's audit PDF began the table at a page's foot with one game's row, the
+    other five on the next page: a table of a page or less (a game a row) is kept whole; the
+    print style keeps a .keep box whole, and its heading with it."""
+    html = render_audit_html(report_of(store, operator_config))
+    section = html[html.index('id="disclosures-heading"') :]
+    assert section.index('<div class="scroll keep">') < section.index('<table class="disclosures">')
+    css = (TEMPLATE_DIR / "audit" / "audit.css").read_text(encoding="utf-8")
+    assert ".keep { break-inside: avoid; }" in css
