@@ -296,13 +296,17 @@ def _distinct(
     most: int | None = None,
 ) -> Any:
     """Checked items of a list, each at most once and at least ``min_items`` of them (MISSING
-    with the problem noted otherwise); ``show`` names a repeated item in the message."""
-    if MISSING in items:
-        return MISSING
-    counts = Counter(items)
-    if len(counts) != len(items):
+    with the problem noted otherwise); ``show`` names a repeated item in the message. A
+    repeated item is told beside a bad one (one hid the other until the next run), and a list
+    whose only fault is a repeat gives its items once, so that the checks that read it (the
+    pays and limits of a game's bets) still run: the configuration fails all the same."""
+    counts = Counter(item for item in items if item is not MISSING)
+    if len(counts) != len(items) - items.count(MISSING):
         twice = sorted(item for item, count in counts.items() if count > 1)[:most]
         problems.add(path, f"{', '.join(map(show, twice))} listed more than once")
+        if MISSING not in items:
+            return list(counts)
+    if MISSING in items:
         return MISSING
     if len(items) < min_items:
         problems.add(path, f"list at least {min_items}")

@@ -488,3 +488,25 @@ def test_a_min_above_a_max_says_both_figures_and_which_is_the_game_s(tmp_path):
         path, '[games.live-baccarat-dk]\nlimits = { per_bet = { tie = { max = "10.00" } } }\n'
     )
     assert problem.endswith("limits.per_bet.tie: min 50.00 (the game's) is above max 10.00")
+
+
+def test_a_repeated_item_is_told_beside_a_bad_one_and_hides_no_later_check(tmp_path):
+    """``languages = ["da", "xx", "da"]`` told of 'xx' alone, the repeat only at the next run;
+    a game's ``bets`` with a repeat hid its limits' problems until the next run: each run told
+    one more. Both are told at once."""
+    path = tmp_path / "operator.toml"
+    problems = problems_of(path, '[games.live-baccarat-dk]\nlanguages = ["da", "xx", "da"]\n')
+    assert [problem.split(": ", 2)[2] for problem in problems] == [
+        "'xx' is not a known language with a catalogue (known: it, da, el, en, es, pt, ro, sv,"
+        " nl, de, fr)",
+        "da listed more than once",
+    ]
+    problems = problems_of(
+        path,
+        '[games.mini-baccarat-it]\nlanguages = ["it"]\nbets = ["player", "banker", "tie", "tie"]\n'
+        'limits = { min = "1.00", max = "1000.00", per_bet = { panda_8 = { max = "5.00" } } }\n',
+    )
+    assert [problem.split(": ", 1)[1] for problem in problems] == [
+        "games.mini-baccarat-it.bets: tie listed more than once",
+        "games.mini-baccarat-it.limits.per_bet.panda_8: the game does not offer this bet",
+    ]
