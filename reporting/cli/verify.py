@@ -132,11 +132,12 @@ def verify_command(
         with database_lock(db, db_wait, shared=True, done="checked"):
             # With workers, this process waits for them: it reads the rest meanwhile.
             parallel = workers.jobs != 1 or workers.runner is not None
-            gaps = None if audited else day  # the day a month still running is counted to
-            ahead = _ReadAhead(db, operator, month, gaps=gaps) if parallel else None
+            # the date a month still running counts its gaps to (None: the audit counts them)
+            gaps_as_of = None if audited else day
+            ahead = _ReadAhead(db, operator, month, gaps_as_of=gaps_as_of) if parallel else None
             result = _verify_watched(connection, operator, month, workers, quiet=as_json)
             scope, availability = (
-                _summary_reads(connection, operator, month, gaps=gaps)
+                _summary_reads(connection, operator, month, gaps_as_of=gaps_as_of)
                 if ahead is None
                 else ahead.result()
             )
@@ -271,9 +272,9 @@ class _ReadAhead(threading.Thread):
     their workers: SQLite and the odds' counting fill the cores the coordinator leaves idle as
     it waits. The store is the same: verify writes only findings."""
 
-    def __init__(self, db: Path, operator, month: str | None, *, gaps: date | None):
+    def __init__(self, db: Path, operator, month: str | None, *, gaps_as_of: date | None):
         super().__init__(name="read ahead", daemon=True)
-        self.db, self.operator, self.month, self.gaps = db, operator, month, gaps
+        self.db, self.operator, self.month, self.gaps_as_of = db, operator, month, gaps_as_of
         self.read: tuple = ()
         self.error: BaseException | None = None
         self.start()
@@ -288,7 +289,7 @@ class _ReadAhead(threading.Thread):
             try:
                 with database_faults(connection):
                     self.read = _summary_reads(
-                        connection, self.operator, self.month, gaps=self.gaps
+                        connection, self.operator, self.month, gaps_as_of=self.gaps_as_of
                     )
             finally:
                 connection.close()
@@ -305,22 +306,22 @@ class _ReadAhead(threading.Thread):
         return self.read
 
 
-def _summary_reads(connection, operator, month: str | None, *, gaps: date | None) -> tuple:
+def _summary_reads(connection, operator, month: str | None, *, gaps_as_of: date | None) -> tuple:
     """The files behind the period (:func:`~reporting.verify.bearing.reject_scope`) and the
     month's availability problems, a month still running counted to the start of the run's
-    date ``gaps`` (None for every month, or when ``gaps`` is None: the month's audit figures
-    count them)."""
+    date ``gaps_as_of`` (None for every month, or when ``gaps_as_of`` is None: the month's
+    audit figures count them)."""
     from reporting.figures.audit import availability_gaps
     from reporting.records import Month
     from reporting.verify.bearing import reject_scope
 
     availability = None
-    if month is not None and gaps is not None:
+    if month is not None and gaps_as_of is not None:
         parsed = Month.parse(month)
         found = [
             gap
             for game in operator.games.values()
-            for gap in availability_gaps(connection, game, parsed, as_of=gaps)
+            for gap in availability_gaps(connection, game, parsed, as_of=gaps_as_of)
         ]
         availability = _availability_of(found, operator, month)
     return reject_scope(connection, month), availability

@@ -49,6 +49,7 @@ from reporting.files import sha256_of
 from reporting.records import Month, stored_instant
 from reporting.store.damage import first_unstored_time, refuse_overlong_texts
 from reporting.store.sums import joined, joined_columns, split_sum
+from reporting.verify.bearing import reject_scope
 
 __all__ = [
     "audit_month",
@@ -576,8 +577,6 @@ def _input_files(connection: sqlite3.Connection, month: Month) -> list[InputFile
     month, or of no month in a file that loaded no round). Only the files that loaded rounds
     of it were listed: a file of rejected lines alone counted its lines in the month and gave
     the signed provenance no hash."""
-    from reporting.verify.bearing import reject_scope
-
     scope = reject_scope(connection, str(month))
     where, parameters = scope.rejects_where()
     rejecting = connection.execute(

@@ -100,17 +100,9 @@ def write_month_workbook(
         audit=audit,
         shoes=verified.shoes,
         unread=alerts.unread_files,
-        late=_late_by_month(alerts.late_rounds),
+        late=alerts.late_by_month,
     )
     report = month_report(
         connection, config, verified, audit, as_of=as_of, alerts=alerts, figures=figures
     )
     return workbook, report
-
-
-def _late_by_month(late_rounds) -> dict[str, int]:
-    """The rounds of other months loaded that no report counts, by month."""
-    by_month: dict[str, int] = {}
-    for late in late_rounds:
-        by_month[late.month] = by_month.get(late.month, 0) + late.rounds
-    return by_month

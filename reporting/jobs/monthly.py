@@ -517,7 +517,7 @@ def _log_alerts(alerts: MonthAlerts, month: str, log: Log) -> None:
     (as the checks not run, which verify logged)."""
     for line in alerts.alerts_but("unread", "publishing"):
         log(f"month {month}: warning: {line}")
-    for line in alerts.fields_not_read_lines + alerts.hands_missing_lines:
+    for line in alerts.fields_not_read_lines + alerts.shoes_lines:
         log(f"month {month}: warning: {line}")
 
 

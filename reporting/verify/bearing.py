@@ -395,11 +395,11 @@ class MonthAlerts:
                 for game, entries in groupby(self.checks_not_run, key=lambda entry: entry.game_id)
             ]
             + self.fields_not_read_lines
-            + self.hands_missing_lines
+            + self.shoes_lines
         )
 
     @property
-    def hands_missing_lines(self) -> list[str]:
+    def shoes_lines(self) -> list[str]:
         """The warnings of :attr:`hands_missing`, one line a game; then those of
         :attr:`hands_not_judged`, one line a game."""
         return [
@@ -443,6 +443,11 @@ class MonthAlerts:
         )
 
     @property
+    def late_by_month(self) -> dict[str, int]:
+        """The rounds of other months in no report, by month (one :class:`LateMonth` a month)."""
+        return {late.month: late.rounds for late in self.late_rounds}
+
+    @property
     def exit_code(self) -> int:
         """0 when nothing bears on the period, 1 otherwise (cli.md's exit codes)."""
         return 1 if self.alerts else 0
@@ -468,7 +473,7 @@ class MonthAlerts:
             "unverified_bets": self.unverified_bets,
             "publishing_problems": {game: list(p) for game, p in sorted(self.publishing.items())},
             "availability": {game: list(p) for game, p in sorted(self.availability.items())},
-            "late_rounds": {late.month: late.rounds for late in self.late_rounds},
+            "late_rounds": self.late_by_month,
             "late_standing": {late.month: str(late.standing) for late in self.late_rounds},
             "misplaced_rounds": {
                 game: rounds for game, (rounds, _) in sorted(self.misplaced_rounds.items())

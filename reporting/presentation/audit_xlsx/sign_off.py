@@ -66,7 +66,7 @@ def _write_sign_off(
         widths[0],
         *(len(label) for label in labels),
         *(  # what a count names wraps past 50 characters (a list of every game)
-            min(len(f"{label}: {value.which}" if value.which else label), 50)
+            min(len(_matter(label, value)), 50)
             for label, _, value in meta
             if isinstance(value, _Alert)
         ),
@@ -126,7 +126,7 @@ def _write_other_matters(
     """A remarks row for each matter besides the findings that bears on the period (a count
     of the Summary's that is not zero), or a line that says there is none."""
     matters = [
-        (f"{label}: {value.which}" if value.which else label, value.value)
+        (_matter(label, value), value.value)
         for label, _, value in meta
         if isinstance(value, _Alert) and value.value
     ]
@@ -173,3 +173,8 @@ def _write_provenance(writer: _SheetWriter, audit: MonthAudit) -> None:
             None,
             LINE_HEIGHT * min(lines, _MAX_LINES),
         )
+
+
+def _matter(label: str, count: _Alert) -> str:
+    """A Summary count's remarks row: its label, and what it names (the games, the months)."""
+    return f"{label}: {count.which}" if count.which else label
