@@ -28,7 +28,7 @@ from reporting.cli.logs import command_logger
 from reporting.errors import InputError, counted, printable
 
 if TYPE_CHECKING:
-    from reporting.config.loader import OperatorConfig
+    from reporting.config.loader import InboxRules, OperatorConfig
     from reporting.ingest.discovery import InboxProfile
 
 
@@ -172,11 +172,11 @@ class _ProfilesChecked(NamedTuple):
     problems: list[Problem]
 
 
-def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _ProfilesChecked:
-    """Load the configuration's inbox profiles and the profiles named by ``--profile``,
-    noting their problems (a game of a profile's ``[games]`` the configuration does not list
-    among them), each once (a profile of two rules, or of a rule and ``--profile``, is read
-    again each time)."""
+def _profiles_checked(inbox: InboxRules | None, references: list[str]) -> _ProfilesChecked:
+    """Load the configuration's inbox profiles (its rules that could be read, from a file
+    with other problems too) and the profiles named by ``--profile``, noting their problems
+    (a game of a profile's ``[games]`` the configuration does not list among them), each once
+    (a profile of two rules, or of a rule and ``--profile``, is read again each time)."""
     from reporting.config.loader import ConfigError
     from reporting.ingest.discovery import inbox_profiles
     from reporting.ingest.profiles.loader import NoProfile, load_profile, profile_file
@@ -190,13 +190,13 @@ def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _
 
     rules: list[InboxProfile] = []
     try:
-        rules = [] if config is None else inbox_profiles(config, check_games=True)
+        rules = [] if inbox is None else inbox_profiles(inbox, check_games=True)
     except ConfigError as error:  # a log profile's problems
         note(error.label, *error.problems)
     except InputError as error:
         note("configuration", str(error))
-    configured = None if config is None else list(config.games)
-    said = _rule_files(config)  # the files whose problems the rules' loading noted
+    configured = None if inbox is None else list(inbox.games)
+    said = _rule_files(inbox)  # the files whose problems the rules' loading noted
     refused = []
     for reference in references:
         file = profile_file(reference)
@@ -213,21 +213,21 @@ def _profiles_checked(config: OperatorConfig | None, references: list[str]) -> _
     return _ProfilesChecked(rules, refused, problems)
 
 
-def _rule_files(config: OperatorConfig | None) -> set[Path | None]:
+def _rule_files(inbox: InboxRules | None) -> set[Path | None]:
     """The profile files the configuration's inbox rules name, resolved (a built-in
     profile's own file too)."""
-    return set(_profile_files(config).values())
+    return set(_profile_files(inbox).values())
 
 
-def _profile_files(config: OperatorConfig | None) -> dict[str, Path]:
+def _profile_files(inbox: InboxRules | None) -> dict[str, Path]:
     """The file each inbox rule's profile names, resolved (a built-in profile's own too), by
     the reference as written; the spec's log names none."""
     from reporting.ingest.profiles.loader import profile_file
 
-    if config is None:
+    if inbox is None:
         return {}
-    base = None if config.source is None else config.source.parent
-    files = {rule.profile: profile_file(rule.profile, base) for rule in config.inbox_rules}
+    base = None if inbox.source is None else inbox.source.parent
+    files = {rule.profile: profile_file(rule.profile, base) for rule in inbox.rules}
     return {reference: file for reference, file in files.items() if file is not None}
 
 
@@ -236,7 +236,7 @@ def _written_profile_files(config: OperatorConfig) -> dict[str, Path]:
     writes each as its absolute path, and a built-in profile by its name."""
     from reporting.ingest.profiles.builtin import built_in_profiles
 
-    files = _profile_files(config).items()
+    files = _profile_files(config.inbox).items()
     return {reference: file for reference, file in files if reference not in built_in_profiles()}
 
 
@@ -261,13 +261,15 @@ ShowOption = Annotated[
 
 class _ConfigurationChecked(NamedTuple):
     """The configuration ``check`` read (None if it could not be loaded) and what it says of
-    it: its problems, its warnings, the hints that settle them, and its notes."""
+    it: its problems, its warnings, the hints that settle them, and its notes; its inbox
+    rules (those that could be read, from a file with problems too)."""
 
     loaded: OperatorConfig | None
     problems: list[str]
     warnings: list[str]
     hints: list[str]
     notes: list[str]
+    inbox: InboxRules | None
 
 
 def _configuration_checked(path: Path) -> _ConfigurationChecked:
@@ -278,10 +280,12 @@ def _configuration_checked(path: Path) -> _ConfigurationChecked:
     try:
         loaded = load_config(path)
     except ConfigError as error:
-        return _ConfigurationChecked(None, error.problems, [], [], [])
+        return _ConfigurationChecked(None, error.problems, [], [], [], error.inbox)
     warnings, hints = config_warnings(loaded)
     notes = publishing_notes(loaded) + availability_notes(loaded)
-    return _ConfigurationChecked(loaded, located_name_clashes(loaded), warnings, hints, notes)
+    return _ConfigurationChecked(
+        loaded, located_name_clashes(loaded), warnings, hints, notes, loaded.inbox
+    )
 
 
 def check_command(
@@ -308,7 +312,7 @@ def check_command(
     path = config if config is not None else default_config_path()
     read = _configuration_checked(path)
     loaded = read.loaded
-    checked = _profiles_checked(loaded, profiles or [])
+    checked = _profiles_checked(read.inbox, profiles or [])
     problems = [Problem("configuration", text) for text in read.problems]
     problems += [problem for problem in checked.problems if problem not in problems]
     listing = None

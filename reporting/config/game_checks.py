@@ -429,13 +429,14 @@ def rows_decide_on_the_shoe(game: GameSpec, path: tuple[str, ...], problems: Pro
 
 
 def pays_of_bets_offered(
-    game: GameSpec, values: dict[str, Any], path: tuple[str, ...], problems: Problems
+    offered: Iterable[BetRule], values: dict[str, Any], path: tuple[str, ...], problems: Problems
 ) -> None:
     """Each pay the game's own ``pay`` (and each pay flag it sets) changes is a pay of a bet
-    the game offers: one no bet of it reads was taken and dropped without a word (``super_6
-    = "15"`` on an EZ table, which pays Super 6 nowhere), and the operator believed it set.
-    A named pay table may hold other games' pays; the game's own changes may not."""
-    read = set(game.pay_table.keys())  # every pay key of the bets offered (PayTable.of)
+    the game offers (``offered``): one no bet of it reads was taken and dropped without a word
+    (``super_6 = "15"`` on an EZ table, which pays Super 6 nowhere), and the operator believed
+    it set. A named pay table may hold other games' pays; the game's own changes may not.
+    Judged on the bets alone, beside the game's other problems (its limits' among them)."""
+    read = {row.key for bet in offered for row in bet.rows if row.key is not None}
     own = values["pay"] if isinstance(values["pay"], dict) else {}
     given = [
         (key, margin_key(margin))
@@ -445,7 +446,9 @@ def pays_of_bets_offered(
     ]
     given += [(key, key) for key in own if key not in PAY_TABLE_OWN_KEYS]
     given += [
-        (name, flag.leader) for name, flag in PAY_FLAGS.items() if values.get(name) is not None
+        (name, flag.leader)
+        for name, flag in PAY_FLAGS.items()
+        if values.get(name) not in (None, MISSING)
     ]
     for key, pay_key in given:
         if pay_key in read:

@@ -105,12 +105,15 @@ OPTIONAL_GAME_KEYS = (
 
 
 class ConfigError(Exception):
-    """One or more problems in a configuration file, each naming the file, line and key."""
+    """One or more problems in a configuration file, each naming the file, line and key;
+    ``inbox``: its inbox rules that could be read all the same (``check`` judges their
+    profiles in the same run), None if the file could not be read as a configuration."""
 
     label = "configuration"  # how a message names the kind of file
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], *, inbox: InboxRules | None = None):
         self.problems = problems
+        self.inbox = inbox
         super().__init__("; ".join(problems))
 
 
@@ -134,6 +137,17 @@ class InboxRule:
     line: int | None = None  # of the configuration file, for messages
 
 
+@dataclass(frozen=True, slots=True)
+class InboxRules:
+    """A configuration's ``[[inbox.profiles]]`` rules with what reading their profiles needs:
+    the file (a profile file is named relative to its folder) and the ids of the games it
+    lists (a profile's ``[games]`` is held to them)."""
+
+    rules: tuple[InboxRule, ...] = ()
+    source: Path | None = None
+    games: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class OperatorConfig:
     """The operator (``name``, and all of ``[operator]`` as :attr:`operator`) and the games it
@@ -154,6 +168,11 @@ class OperatorConfig:
     operator: Operator = field(default_factory=Operator, compare=False)
     #: ``[bets.ID]``: the operator's own bets, declared like the catalogue's.
     own_bets: Mapping[str, BetRule] = field(default_factory=dict, compare=False)
+
+    @property
+    def inbox(self) -> InboxRules:
+        """The inbox rules, with the file and the games their profiles are read against."""
+        return InboxRules(self.inbox_rules, self.source, tuple(self.games))
 
     def game(self, game_id: str) -> GameSpec:
         """The game with this id, or a :class:`ConfigError` listing the configured ones."""
@@ -339,7 +358,7 @@ def _build(
     inbox_rules = _inbox_rules(operator.get("inbox", {}), problems)
     messages = catalogue_problems.messages + problems.messages
     if messages:
-        raise ConfigError(messages)
+        raise ConfigError(messages, inbox=InboxRules(inbox_rules, source, tuple(selected)))
     return OperatorConfig(
         name=publisher.name,
         games=games,
@@ -480,11 +499,13 @@ def _game(
     values = _game_values(override, base, path, problems, _bet_kinds(bets))
     for check in GAME_CHECKS:
         check(values, pay_tables, path, problems)
-    spec = None
-    if base is not None and len(problems) == before:
+    spec, whole = None, len(problems) == before
+    offered = _offered(values["bets"], bets)
+    if base is not None and offered is not None:
+        pays_of_bets_offered(offered, values, path, problems)
+    if base is not None and whole:
         spec = _game_spec(game_id, values, pay_tables, bets)
         if spec is not None:
-            pays_of_bets_offered(spec, values, path, problems)
             pay_flags_agree(spec, values, path, problems)
         table = values["pay_table"]
         if spec is not None and not bets_can_win(spec, path, problems, table, bases):
@@ -578,13 +599,21 @@ def _limits_but_per_bet(written: Any, based: Any, kinds: Mapping[str, Any]) -> A
     return kinds.get("limits", GAME_KEYS["limits"].kind).check(own, (), Problems(""))
 
 
+def _offered(chosen: Any, bets: OfferedBets) -> tuple[BetRule, ...] | None:
+    """The rules of the bets a game offers, as its checked ``bets`` names them; None if that
+    list was refused or names a bet with problems of its own declaration (noted there)."""
+    if chosen is MISSING or bets.broken & set(chosen):
+        return None
+    return tuple(bets.known[bet] for bet in chosen)
+
+
 def _game_spec(
     game_id: str, values: dict[str, Any], pay_tables: dict[str, Any], bets: OfferedBets
 ) -> GameSpec | None:
     """The game record from values that passed every check (None if its pay table did not)."""
-    if bets.broken & set(values["bets"]):
-        return None  # a bet with problems of its own declaration, noted there
-    offered = tuple(bets.known[bet] for bet in values["bets"])
+    offered = _offered(values["bets"], bets)
+    if offered is None:
+        return None
     table = pay_table_of(values, pay_tables, offered)
     limits = _limits_of(values, offered)
     if table is None or limits is None:

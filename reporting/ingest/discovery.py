@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reporting.config.loader import OperatorConfig
+from reporting.config.loader import InboxRules
 from reporting.errors import InputError, printable
 from reporting.files import UnusableName, is_kernel_file, kind_of_file, standing_at, utf8_name
 from reporting.ingest.formats import (
@@ -221,17 +221,18 @@ def _names_of(profile: Profile) -> str:
     )
 
 
-def inbox_profiles(config: OperatorConfig, *, check_games: bool = False) -> list[InboxProfile]:
-    """The configuration's ``[[inbox.profiles]]`` rules with their profiles loaded (a file
-    named relative to the configuration's folder); a ProfileError or InputError for a
-    profile that cannot be used, before anything is read. ``check_games``: each profile's
-    ``[games]`` is held to the configuration's games too (``check``)."""
-    configured = list(config.games) if check_games else None
-    base = None if config.source is None else config.source.parent
+def inbox_profiles(inbox: InboxRules, *, check_games: bool = False) -> list[InboxProfile]:
+    """A configuration's ``[[inbox.profiles]]`` rules (:attr:`OperatorConfig.inbox`) with
+    their profiles loaded (a file named relative to the configuration's folder); a
+    ProfileError or InputError for a profile that cannot be used, before anything is read.
+    ``check_games``: each profile's ``[games]`` is held to the configuration's games too
+    (``check``)."""
+    configured = list(inbox.games) if check_games else None
+    base = None if inbox.source is None else inbox.source.parent
     rules, unusable, problems = [], [], []  # every rule's problems at once, not the first's
     refused: set[Path | None] = set()  # each file's problems once, however it is named
-    for number, rule in enumerate(config.inbox_rules, start=1):
-        where = f"{config.source}:{rule.line}" if rule.line else str(config.source)
+    for number, rule in enumerate(inbox.rules, start=1):
+        where = f"{inbox.source}:{rule.line}" if rule.line else str(inbox.source)
         try:
             profile = load_profile(rule.profile, base, configured=configured)
         except ProfileError as error:

@@ -304,7 +304,7 @@ def _read_inbox(
     loaded, the input files, and the files left unread (the first few each logged as a
     warning, then how many more: :func:`~reporting.verify.bearing.first_named`; the manifest
     names them all)."""
-    sources, unread_files = discover_inbox(inbox, inbox_profiles(config))
+    sources, unread_files = discover_inbox(inbox, inbox_profiles(config.inbox))
     ingested, inputs = _ingest_inbox(connection, config, inbox, sources, log, progress)
     unread = unread_names(inbox, unread_files)
     for line in first_named(

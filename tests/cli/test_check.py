@@ -475,6 +475,36 @@ def test_a_profile_of_two_rules_and_of_profile_has_each_problem_once(tmp_path):
     assert document["profile_problems"] == document["problems"]
 
 
+def test_the_inbox_rules_profiles_are_judged_beside_the_configuration_s_problems(tmp_path):
+    """An inbox rule's profile was read only once the configuration loaded: a game's limits
+    problem, or another rule written without its folder, hid a rule that names no profile and
+    a profile mapping onto a game the file does not list, each told a run later. They are told
+    in the same run, the profile's games held to the games the file lists."""
+    profile = tmp_path / "mapped.toml"
+    profile.write_text(PROFILE_WITH_GAMES, encoding="utf-8")
+    line = PROFILE_WITH_GAMES.splitlines().index('BAC_IT = "live-baccarat-itt"') + 1
+    path = write(
+        tmp_path,
+        '[operator]\nname = "X"\n[games.live-baccarat-gr]\n'
+        'limits = { min = "50.00", max = "10.00" }\n'
+        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "replay-apix"\n'
+        '[[inbox.profiles]]\nfolder = "feed"\nprofile = "mapped.toml"\n'
+        '[[inbox.profiles]]\nprofile = "flat-csv"\n',
+    )
+    result = check("--config", str(path), "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["problems"] == [
+        f"{path}:4: games.live-baccarat-gr.limits: min 50.00 is above max 10.00",
+        f"{path}:11: inbox.profiles.3: give a profile and one of folder or pattern, e.g."
+        ' { folder = "provider-x", profile = "replay-api" }',
+        f"{profile}:{line}: games.BAC_IT: 'live-baccarat-itt' is not a game of the"
+        " configuration (its games: live-baccarat-gr); did you mean 'live-baccarat-gr'?",
+        f"{path}:7: inbox.profiles.1: log profile 'replay-apix': no built-in profile of that"
+        " name (built-in: spec, flat-csv, numeric-feed, replay-api); did you mean"
+        " 'replay-api'? and no such file",
+    ]
+
+
 def test_a_game_on_an_unknown_base_still_shows_its_other_problems(tmp_path):
     """Without a base to stand on, the keys the game sets are checked all the same, those
     joined by a check (time zone, pay table, limits) too; nothing it leaves to the base is

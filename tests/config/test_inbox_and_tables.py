@@ -174,7 +174,7 @@ def test_every_inbox_rule_whose_profile_cannot_be_used_is_named_at_once(tmp_path
     )
     lines = text.splitlines()
     with pytest.raises(InputError) as refused:
-        inbox_profiles(config_of(tmp_path, text))
+        inbox_profiles(config_of(tmp_path, text).inbox)
     said = str(refused.value)
     first, second = (lines.index(f'profile = "{name}"') + 1 for name in ("nonesuch", "nonesuch2"))
     assert f"operator.toml:{first}: inbox.profiles.1:" in said

@@ -653,6 +653,29 @@ def test_a_pay_of_no_bet_the_game_offers_is_a_problem_at_its_key(tmp_path, sampl
     ]
 
 
+def test_a_pay_of_no_bet_offered_is_told_beside_the_game_s_other_problems(
+    tmp_path, sample_config_path
+):
+    """The pays of no bet offered were judged on the built game: a game whose limits had a
+    problem too was not built, and its ``pay = { super_6 = "15" }`` was told only on the next
+    run, once the limits were mended. Both are told at once; a refused pay flag is told once,
+    as refused, not also as the pay of no bet."""
+    text = sample_config_path.read_text(encoding="utf-8").replace(
+        'pay_table = "standard"\nlimits = { min = "5.00", max = "1000.00" }\n',
+        'pay_table = "standard"\npay = { super_6 = "15" }\nperfect_pair = "C"\n'
+        'limits = { min = "5.00", max = "1000.00", per_bet = { player = { min = "2000.00" } } }\n',
+    )
+    path = write(tmp_path, text)
+    (tmp_path / "logo.svg").write_bytes((sample_config_path.parent / "logo.svg").read_bytes())
+    offered = "the pay of no bet this game offers (its bets' pays: banker_ez, dragon_7, panda_8, player, tie): remove it, or offer the bet it pays"  # fmt: skip
+    assert problems_of(path) == [
+        f"{path}:82: games.ez-baccarat-it.pay.super_6: super_6: {offered}",
+        f"{path}:83: games.ez-baccarat-it.perfect_pair: 'C' is not one of A, B",
+        f"{path}:84: games.ez-baccarat-it.limits.per_bet.player: min 2000.00 is above max"
+        " 1000.00 (the game's)",
+    ]
+
+
 def test_loading_counts_no_deal_for_a_game_of_eight_decks(monkeypatch, sample_config_path):
     """Every row of a bet decides on eight decks (each declaration is held to it), so whether
     a bet of an eight-deck game can win needs no count: counting every bet of every game took

@@ -1729,7 +1729,7 @@ def unread_entries(inbox: Path, config_path: Path) -> tuple[str, ...]:
     from reporting.ingest.discovery import discover_inbox, inbox_profiles, unread_names
 
     config = load_config(config_path)
-    return unread_names(inbox, discover_inbox(inbox, inbox_profiles(config))[1])
+    return unread_names(inbox, discover_inbox(inbox, inbox_profiles(config.inbox))[1])
 
 
 def test_rejects_of_a_file_whose_rounds_are_all_in_another_month_bear_on_that_month_only(
