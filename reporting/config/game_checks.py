@@ -79,10 +79,13 @@ def _check_limits(
         if key not in limits:
             problems.add((*path, "limits", key), "missing")
     if "min" in limits and "max" in limits and limits["min"] > limits["max"]:
-        problems.add(  # the figures: a bound not written here is its base game's
-            (*path, "limits"),
-            f"min {cents_to_decimal(limits['min'])} is above max {cents_to_decimal(limits['max'])}",
-        )
+        inherited = " (its base game's)"  # a bound not written here, with its figure
+        bounds = [
+            f"{key} {cents_to_decimal(limits[key])}"
+            f"{'' if (*path, 'limits', key) in problems.lines.lines else inherited}"
+            for key in ("min", "max")
+        ]
+        problems.add((*path, "limits"), f"{bounds[0]} is above {bounds[1]}")
     for bet, own in limits.get("per_bet", {}).items():
         where = (*path, "limits", "per_bet", bet)
         if bets is not MISSING and bet not in bets:

@@ -480,10 +480,19 @@ def test_a_wrong_value_under_per_bet_hides_not_the_game_s_min_above_max(tmp_path
 def test_a_min_above_a_max_says_both_figures_and_which_is_the_game_s(tmp_path):
     """ "min is above max" where the file wrote only a max (the min the catalogue game's 50.00),
     or a bet's max under the game's min: a reader looked for a min not written. The message
-    gives both figures, and a bet's bound it takes from the game says so."""
+    gives both figures, and a bound it takes from elsewhere says whose it is: the game's for a
+    bet's, the base game's for the game's (written with dotted keys too)."""
     path = tmp_path / "operator.toml"
     (problem,) = problems_of(path, '[games.live-baccarat-dk]\nlimits = { max = "10.00" }\n')
-    assert problem.endswith("games.live-baccarat-dk.limits: min 50.00 is above max 10.00")
+    assert problem.endswith(
+        "games.live-baccarat-dk.limits: min 50.00 (its base game's) is above max 10.00"
+    )
+    (problem,) = problems_of(path, '[games.live-baccarat-dk]\nlimits.min = "60000.00"\n')
+    assert problem.endswith("limits: min 60000.00 is above max 50000.00 (its base game's)")
+    (problem,) = problems_of(
+        path, '[games.live-baccarat-dk]\nlimits = { min = "20.00", max = "10.00" }\n'
+    )
+    assert problem.endswith("limits: min 20.00 is above max 10.00")
     (problem,) = problems_of(
         path, '[games.live-baccarat-dk]\nlimits = { per_bet = { tie = { max = "10.00" } } }\n'
     )
