@@ -547,6 +547,42 @@ def test_the_largest_stake_at_the_highest_odds_is_a_finding_sqlite_stores(tmp_pa
     ) == [(stake * (1 + MAX_ODDS),)]
 
 
+def test_a_month_s_total_past_a_spreadsheet_s_digits_is_its_exact_text_on_every_sheet(tmp_path):
+    """A spreadsheet keeps 15 significant digits of a number. The Money sheet wrote a larger
+    amount as its exact text, but the Summary's and the RTP checks' stakes, totalled apart,
+    were numbers: twelve bets of 999,999,999,999.99 staked 11,999,999,999,999.88, which
+    LibreOffice showed as 11,999,999,999,999.90. Every sheet writes it as its exact text."""
+    import openpyxl
+    from helpers import bet_record, round_record, store_records
+
+    from reporting.presentation.audit_xlsx.cells import SHEET_DIGITS
+    from reporting.store.schema import connect
+
+    sample = Path(__file__).resolve().parents[2] / "sample_data" / "operator.toml"
+    config = tmp_path / "operator.toml"
+    config.write_text(sample.read_text(encoding="utf-8").replace('logo = "logo.svg"', ""), "utf-8")
+    db, workbook = tmp_path / "store.sqlite", tmp_path / "audit.xlsx"
+    largest = 10**14 - 1  # the largest amount a store holds
+    bets = [bet_record("R-1", f"B-{n}", stake_cents=largest, account=f"acc-{n}") for n in range(12)]
+    connection = connect(db)
+    try:
+        store_records(connection, [round_record("R-1", *bets)], file_name="large.jsonl")
+    finally:
+        connection.close()
+    argv = ("verify", "--db", str(db), "--config", str(config), "--month", "2026-10")
+    process = run_main(*argv, "--workbook", str(workbook), cwd=tmp_path)
+    assert process.returncode == 1, process.stderr
+    total = f"{12 * largest // 100:,}.{12 * largest % 100:02d}"
+    assert total == "11,999,999,999,999.88"
+    numbers, texts = [], set()
+    for sheet in openpyxl.load_workbook(workbook, read_only=True):
+        for row in sheet.iter_rows(values_only=True):
+            numbers += [value for value in row if isinstance(value, int | float) and value >= 1e13]
+            texts |= {sheet.title for value in row if value == total}
+    assert 12 * largest >= 10**SHEET_DIGITS and numbers == []
+    assert {"Summary", "RTP checks", "Money", "Activity", "Disclosure check"} <= texts
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [

@@ -10,7 +10,6 @@ from fractions import Fraction
 
 from reporting.config.loader import OperatorConfig
 from reporting.engine.games import GameSpec
-from reporting.engine.money import cents_to_decimal
 from reporting.engine.theory import game_odds
 from reporting.figures.audit_records import Severity
 from reporting.figures.ledger import PeriodLedger
@@ -202,8 +201,8 @@ def _summary_rows(
                 settled,
                 void,
                 game_play.bets,
-                cents_to_decimal(game_play.stakes),
-                cents_to_decimal(game_play.payouts),
+                _money(game_play.stakes),
+                _money(game_play.payouts),
                 _ratio(game_play.actual_rtp),
                 _ratio(game_play.theoretical_rtp),
                 _declared(game),
@@ -219,8 +218,8 @@ def _summary_rows(
         sum(settled for settled, _ in rounds.values()),
         sum(void for _, void in rounds.values()),
         all_play.bets,
-        cents_to_decimal(all_play.stakes) if one_currency else None,
-        cents_to_decimal(all_play.payouts) if one_currency else None,
+        _money(all_play.stakes) if one_currency else None,
+        _money(all_play.payouts) if one_currency else None,
         _ratio(all_play.actual_rtp) if one_currency else None,
         _ratio(all_play.theoretical_rtp) if one_currency else None,
         None,

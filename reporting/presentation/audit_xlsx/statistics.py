@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from reporting.config.loader import OperatorConfig
-from reporting.engine.money import cents_to_decimal
 from reporting.figures.statistics import CONFIDENCE_LABEL, OutcomeTest, RtpCheck
 from reporting.presentation.audit_report import LANGUAGE
 from reporting.presentation.audit_xlsx.cells import (
@@ -21,6 +20,7 @@ from reporting.presentation.audit_xlsx.cells import (
     _Book,
     _Column,
     _content_widths,
+    _money,
     _money_header,
     _ratio,
     _SheetWriter,
@@ -108,8 +108,8 @@ def _write_rtp_checks(
                 names.get(check.bet_type, check.bet_type),
                 game.currency if game else None,
                 check.bets,
-                cents_to_decimal(check.stakes),
-                cents_to_decimal(check.payouts),
+                _money(check.stakes),
+                _money(check.payouts),
                 _ratio(actual),
                 _ratio(check.theoretical_rtp),
                 None if actual is None else _ratio(actual - check.theoretical_rtp),
