@@ -92,7 +92,22 @@ def break_problems(document) -> list[str]:
     problems += [
         f"a table row is split over pages {sorted(p)}" for p in rows.values() if len(p) > 1
     ]
+    problems += [
+        f"page {number} holds only the page's footer line"
+        for number, page in enumerate(pages, 1)
+        if number > 1 and page and all(_in_footer(element, parent) for element in page)
+    ]
     return problems + split_words(document) + short_lines(document) + narrow_tables(document)
+
+
+def _in_footer(element, parent) -> bool:
+    """Whether ``element`` is the page's footer line (the tool's name and the date in force),
+    or within it."""
+    while element is not None:
+        if element.tag == "footer" and "page-footer" in element.get("class", "").split():
+            return True
+        element = parent.get(element)
+    return False
 
 
 def _lines(box, found: list[str]) -> list[str]:

@@ -26,7 +26,12 @@ from reporting.presentation.pdf import (
 )
 from reporting.presentation.publisher import Publisher, licence_words, with_publisher
 from reporting.presentation.rulesheet import build_rule_sheet
-from tests.presentation.printed import break_problems, page_breaks_read, split_words
+from tests.presentation.printed import (
+    blocks_by_page,
+    break_problems,
+    page_breaks_read,
+    split_words,
+)
 
 # A name with every character HTML escapes: ' & < > "
 HOSTILE_NAME = 'O\'Brien & Sons <Live> "Baccarat"'
@@ -253,6 +258,36 @@ def test_the_page_break_checks_catch_a_heading_left_at_the_foot_of_a_page():
     assert any("ends with the h2 'Heading'" in p for p in problems), problems
     assert any("starts with a table apart from its heading" in p for p in problems), problems
     assert any("starts with the note 'The note.'" in p for p in problems), problems
+
+
+def test_the_page_break_checks_catch_a_page_of_the_footer_line_alone():
+    """A last page holding the page's footer line (the date in force, the tool) and nothing
+    else: a page printed for one line that belongs under the last section."""
+    html = (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>t</title></head>'
+        '<body><p>Text.</p><footer class="page-footer" style="break-before: page">'
+        "<p>Rules in force on 5 November 2026</p></footer></body></html>"
+    )
+    assert break_problems(laid_out(html)) == ["page 2 holds only the page's footer line"]
+    kept = html.replace(' style="break-before: page"', "")
+    assert break_problems(laid_out(kept)) == []
+
+
+def test_the_footer_line_is_kept_with_the_last_section(operator_config):
+    """The Danish page of the EZ game filled its fifth page with its last section, the ADM
+    block kept whole, and printed a sixth page for the footer line alone: the line is kept
+    with the section before it."""
+    sheet = build_rule_sheet(
+        operator_config.game("ez-baccarat-it"),
+        "da",
+        disclosure=None,
+        as_of=date(2026, 11, 5),
+        tool_version="0.1.0",
+    )
+    document = laid_out(render_html(sheet))
+    assert break_problems(document) == []
+    last = blocks_by_page(document)[-1]
+    assert any(element.tag == "h2" for element in last), [element.tag for element in last]
 
 
 def test_the_breaks_of_a_printed_page_are_read_from_the_layout_its_pdf_is_written_from():
