@@ -756,3 +756,39 @@ def config_without_gap_threshold(folder: Path) -> Path:
     path = folder / "no-gap-threshold.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+#: The columns of statistics, computed in floating point (an expected count, a test's
+#: statistic, its p-value): the numbers a workbook holds that are no amount and no rate.
+STATISTICS = re.compile(r"z-score|Chi-square|p-value|expected$")
+
+
+def written_numbers(path) -> dict[tuple[str, str], list[str]]:
+    """The text of every number cell's value in a workbook, as the file holds it, by sheet and
+    column; the columns of :data:`STATISTICS` left out."""
+    import openpyxl
+
+    statistics = {
+        (sheet.title, cell.column_letter)
+        for sheet in openpyxl.load_workbook(path, read_only=True)
+        for row in sheet.iter_rows()
+        for cell in row
+        if isinstance(cell.value, str) and STATISTICS.search(cell.value)
+    }
+    found: dict[tuple[str, str], list[str]] = {}
+    with zipfile.ZipFile(path) as archive:
+        names = re.findall(r'<sheet [^>]*name="([^"]*)"', archive.read("xl/workbook.xml").decode())
+        for number, name in enumerate(names, 1):
+            xml = archive.read(f"xl/worksheets/sheet{number}.xml").decode("utf-8")
+            for column, value in re.findall(
+                r'<c r="([A-Z]+)\d+"[^>]*t="n"[^>]*><v>([^<]*)</v>', xml
+            ):
+                if (name, column) not in statistics:
+                    found.setdefault((name, column), []).append(value)
+    return found
+
+
+def noisy(values: list[str]) -> bool:
+    """Whether any of ``values`` (numbers as a workbook's file holds them) has more significant
+    digits than a spreadsheet keeps (15): a binary float's, written through ``"%.16g"``."""
+    return any(len(re.sub(r"[^0-9]", "", value).strip("0")) > 15 for value in values)

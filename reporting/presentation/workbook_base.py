@@ -25,6 +25,7 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from decimal import Decimal
 from typing import BinaryIO
 
 from openpyxl import Workbook
@@ -97,11 +98,19 @@ def cell_text(value: object, limit: int = TEXT_LIMIT) -> str:
 
 
 def put_value(cell: Cell, value: object) -> Cell:
-    """Store a value in a cell; a string always as text, whatever it starts with."""
+    """Store a value in a cell; a string always as text, whatever it starts with; a Decimal
+    (an amount, a rate) as a number written with its own digits.
+
+    openpyxl writes a number through ``"%.16g"``, a binary float: 70017.35 was written as
+    70017.35000000001 and 0.8564 as 0.8564000000000001 in the file, figures that do not add
+    up to the exact ones of the report and ``--json``. A Decimal's cell keeps the number's
+    type (``n``) and holds its exact text, which openpyxl writes as it is."""
     cell.value = value
     if isinstance(value, str):
         # openpyxl reads "=..." as a formula and "#N/A" as an error: force a string.
         cell.data_type = "s"
+    elif isinstance(value, Decimal) and value.is_finite():
+        cell._value = format(value, "f")  # noqa: SLF001 (the text of the <v> openpyxl writes)
     return cell
 
 

@@ -28,9 +28,11 @@ from helpers import (
     HEADER_CODES_NAME,
     bet_record,
     month_audit_records,
+    noisy,
     printed_headers,
     round_record,
     store_records,
+    written_numbers,
 )
 from openpyxl import load_workbook
 from openpyxl.utils.cell import coordinate_from_string
@@ -44,7 +46,7 @@ from reporting.figures.ledger import period_ledger
 from reporting.figures.statistics import OutcomeTest, RtpCheck, outcome_tests, rtp_checks
 from reporting.ingest.discovery import discover_sources
 from reporting.presentation.audit_xlsx import SHEETS, write_audit_workbook
-from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES
+from reporting.presentation.audit_xlsx.cells import PERCENT_PLACES, SHEET_DIGITS
 from reporting.presentation.workbook_base import TEXT_LIMIT, cell_text
 from reporting.records import FINDING_KINDS, FINDING_TITLES, finding_title, severity_rank
 from reporting.sample import CARRIED_KINDS
@@ -717,6 +719,17 @@ def test_no_cell_anywhere_is_a_formula_or_an_error(audit, which):
                 assert "<f>" not in xml and "<f " not in xml and 't="e"' not in xml, name
 
 
+def test_every_amount_and_rate_is_written_with_its_own_digits(audit):
+    """openpyxl writes a number through a binary float (``"%.16g"``): the month's tie payouts
+    of 69,643.35 were written 69643.35000000001, an RTP of 0.8564 as 0.8564000000000001, and
+    about a hundred more, which add up to other figures than the report's and ``--json``'s.
+    Each amount and rate is written with the digits of its exact value (a statistic, computed
+    in floating point, keeps its float's)."""
+    numbers = written_numbers(audit.workbook)
+    assert len(numbers) > 20 and ("Summary", "G") in numbers  # the stakes, among others
+    assert {where: values for where, values in numbers.items() if noisy(values)} == {}
+
+
 def test_hostile_text_stays_verbatim_text(audit):
     workbook = load_workbook(audit.hostile_workbook)
     findings = [row for row in workbook["Findings"].iter_rows(min_row=2) if row[3].value == "=1+1"]
@@ -973,7 +986,7 @@ def test_a_percentage_cell_holds_the_figure_it_shows_rounded_once():
 def test_an_amount_past_the_digits_a_sheet_keeps_is_its_exact_text():
     """A spreadsheet keeps 15 significant digits of a number: 10**15 cents and more (a hostile
     log's totals) would be rounded, so they are written as text; anything less is a number."""
-    from reporting.presentation.audit_xlsx.cells import SHEET_DIGITS, _money
+    from reporting.presentation.audit_xlsx.cells import _money
 
     largest_number = 10**SHEET_DIGITS - 1
     assert _money(largest_number) == Decimal("9999999999999.99")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
-from helpers import HEADER_CODES_NAME, glossary, pdf_text, printed_headers
+from helpers import HEADER_CODES_NAME, glossary, noisy, pdf_text, printed_headers, written_numbers
 from openpyxl import load_workbook
 from pypdf import PdfReader
 from typer.testing import CliRunner
@@ -284,6 +284,16 @@ def test_xlsx_is_byte_identical_across_renders(operator_config, rendered, game_i
     for language in SUPPORTED_LANGUAGES:
         sheet = sheet_of(operator_config, game_id, language)
         assert render_xlsx(sheet) == (rendered / f"{game_id}.{language}.xlsx").read_bytes()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_rule_sheet_workbook_writes_each_number_with_its_own_digits(rendered, game_id):
+    """An RTP of 0.8564 was written 0.8564000000000001 (openpyxl's binary float): each rate,
+    amount and odds is written with the digits of its exact value, in every language."""
+    for language in SUPPORTED_LANGUAGES:
+        numbers = written_numbers(rendered / f"{game_id}.{language}.xlsx")
+        assert numbers, language
+        assert {where: values for where, values in numbers.items() if noisy(values)} == {}
 
 
 @pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
