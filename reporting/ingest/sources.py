@@ -70,12 +70,14 @@ class Source:
         """Total size in bytes (what each file is, is checked where it is opened)."""
         return sum(path.stat().st_size for path in self.files)
 
-    def state(self) -> tuple[tuple[int, int, int, int], ...]:
-        """What each file is now (device, inode, size, time of change): read before the
-        source's hash and again after it was read, to tell a file that changed meanwhile (cut
-        short or grown by its writer) from the one hashed."""
+    def state(self) -> tuple[tuple[int, int, int, int, int], ...]:
+        """What each file is now (device, inode, size, time of change of its content and of
+        its inode): read before the source's hash and again after it was read, to tell a file
+        that changed meanwhile (cut short, grown, or rewritten in place) from the one hashed.
+        The inode's time is the one a writer cannot set back: a copy that rewrites a file in
+        place at its size and restores its time of change (``rsync --inplace -t``) changes it."""
         return tuple(
-            (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+            (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
             for found in (path.stat() for path in self.files)
         )
 

@@ -285,7 +285,7 @@ def _ingest_source(
     try:
         before = source.state()
         sha256 = source.sha256()
-        total_bytes = sum(size for _, _, size, _ in before)
+        total_bytes = sum(size for _, _, size, _, _ in before)
     except InputError as error:  # not a regular file
         return FileResult(names.file, "", "failed", error=str(error))
     except OSError as error:

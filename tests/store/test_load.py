@@ -1325,7 +1325,17 @@ def _replaced(log: Path, whole: bytes) -> None:
     swap.replace(log)
 
 
-@pytest.mark.parametrize("change", [_cut_at_line_5, _added_to, _replaced])
+def _rewritten_in_place(log: Path, whole: bytes) -> None:
+    """Rewritten at its size, its time of change set back, as ``rsync --inplace -t`` does:
+    its hash was recorded, and the bets of other bytes loaded in its name."""
+    before = log.stat()
+    with log.open("r+b") as same_file:
+        same_file.write(whole.replace(b'"stake": "25.00"', b'"stake": "99.00"'))
+    os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert log.stat().st_mtime_ns == before.st_mtime_ns and log.stat().st_size == before.st_size
+
+
+@pytest.mark.parametrize("change", [_cut_at_line_5, _added_to, _replaced, _rewritten_in_place])
 @pytest.mark.parametrize("worker_min_bytes", [10**15, 0], ids=["in process", "worker"])
 def test_a_file_changed_while_it_is_read_loads_nothing_and_loads_whole_later(
     worker_min_bytes, change, tmp_path, monkeypatch, operator_config, make_round, write_jsonl
