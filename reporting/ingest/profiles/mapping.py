@@ -135,6 +135,13 @@ class RecordMapper:
                 for name, path in bet_fields.items()
             }
         self._levels = tuple(getter(keys) if keys else None for keys in _levels(each.steps))
+        self.bets_path = each.text
+        #: Whether a round read so far holds the array of its bets at the profile's path
+        #: (empty or not), and how many rounds were read before one did, with the first one's
+        #: keys: a path that matches nothing loads every round without its bets.
+        self.bets_held = profile.bet_each is None  # a CSV export: each of its rows is a bet
+        self.rounds_without_bets = 0
+        self.first_keys: tuple[str, ...] = ()
         self._bet = {name: (path, *_bet_reader(path)) for name, path in bet_fields.items()}
         # The bet's fields in a fixed order, each as (level, getter): read straight off its
         # chain of elements on the hottest loop of a profiled read.
@@ -335,9 +342,24 @@ class RecordMapper:
         currency = None if game is None else game.currency
         offered = None if game is None else self._offered[game.id]
         bets = []
-        for context in _contexts(record, self._levels):
+        contexts = _contexts(record, self._levels)
+        if not self.bets_held:
+            self._look_for_bets(record, contexts)
+        for context in contexts:
             bets.append(self._bet_of(context, currency, len(bets), offered))
         return bets
+
+    def _look_for_bets(self, record: dict[str, Any], contexts: list) -> None:
+        """Note whether ``record`` holds its bets where the profile reads them: a bet (one of
+        ``contexts``), or the empty array of a round without bets at the path's first ``[]``
+        (``wagers: []``; one holding elements that hold no bet, ``wagers[].parts[]`` read from
+        wagers without parts, is no round without bets)."""
+        first = self._levels[0]
+        array = record if first is None else first(record)
+        self.bets_held = bool(contexts) or (type(array) is list and not array)
+        if not self.bets_held:
+            self.rounds_without_bets += 1
+            self.first_keys = self.first_keys or tuple(record)
 
     # The loop every bet of a profiled export goes through: its common case (texts, amounts
     # seen before) inline, every other case in a function that raises.

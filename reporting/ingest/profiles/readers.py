@@ -26,7 +26,7 @@ from typing import IO, Any, NamedTuple
 import msgspec
 
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError, NotARegularFile
+from reporting.errors import InputError, NotARegularFile, printable
 from reporting.files import open_regular
 from reporting.ingest.csv_pair import (
     BoundedLines,
@@ -98,6 +98,7 @@ class _Records:
 
     def __init__(self, name: str, profile: Profile, games: Mapping[str, GameSpec]):
         self.name = name
+        self.label = profile.label
         self.mapper = RecordMapper(profile, games)
         self.validator = RoundValidator(games, keep_unknown_bet_types=True)
         self.validate = self.validator.validate
@@ -131,6 +132,22 @@ class _Records:
             )
         return self.rejected(number, problem, data, document)
 
+    def refuse_without_bets(self) -> None:
+        """Refuse the file when none of its rounds holds the array its bets are read from: a
+        path that matches nothing in the export (``wager[]`` for its ``wagers``) loaded every
+        round without its bets, their stakes and payouts in no figure, and said nothing."""
+        mapper = self.mapper
+        if mapper.bets_held or not mapper.rounds_without_bets:
+            return
+        keys = ", ".join(printable(key) for key in mapper.first_keys[:12])
+        more = len(mapper.first_keys) - 12
+        raise InputError(
+            f"{self.name}: {_none_of(mapper.rounds_without_bets)} array of bets the log"
+            f" profile {self.label} reads at {mapper.bets_path} ([bet]"
+            " each): each would load without its bets. Mend the profile's path (the first"
+            f" round's keys: {keys}{f', {more:,} more' if more > 0 else ''})"
+        )
+
     def rejected(
         self, number: int, problem: RecordError, data: bytes, document: Any
     ) -> RejectedLine:
@@ -143,6 +160,11 @@ class _Records:
             round_id=_readable_id(self.mapper.round_id_of(document)),
             report_month=self.validator.month_of(*self.mapper.month_facts_of(document)),
         )
+
+
+def _none_of(rounds: int) -> str:
+    """``none of its 4 rounds holds the``, or ``its one round holds no``."""
+    return "its one round holds no" if rounds == 1 else f"none of its {rounds:,} rounds holds the"
 
 
 def _readable_id(round_id: str | None) -> str | None:
@@ -174,6 +196,7 @@ def _document_records(
         else:
             problem = RecordError(RejectReason.BAD_VALUE, item.message)
             yield records.rejected(item.index, problem, item.head, None)
+    records.refuse_without_bets()
 
 
 def _line_records(
@@ -202,6 +225,7 @@ def _line_records(
                 refuse_if_cut(name, number, data)  # met midway through its writing
             yield record
         data = readline(MAX_LINE_BYTES)
+    records.refuse_without_bets()
 
 
 # Long on purpose: one pass over the rows of a CSV export, grouping each round's rows.

@@ -1280,3 +1280,101 @@ def test_blank_lines_of_a_csv_export_are_skipped_a_chunk_at_a_time(tmp_path, ope
     assert [reject.source_line for reject in rejects] == [
         reject.source_line + moved for reject in expected_rejects
     ]
+
+
+#: The docs' worked profile (docs/providers/profiles.md): a Roma studio's hand a line.
+ROMA = """\
+[profile]
+name = "roma-hands"
+layouts = ["jsonl"]
+[round]
+round_id = "hand.id"
+table_id = "hand.table"
+settled_at = "hand.at"
+status = "hand.result"
+player_cards = "hand.p"
+banker_cards = "hand.b"
+[bet]
+each = "wagers[]"
+bet_id = "wagers[].ref"
+account = "wagers[].user"
+type = "wagers[].on"
+stake = "wagers[].amt"
+payout = "wagers[].win"
+[status]
+void = ["X"]
+[cards]
+dialect = "rank_suit"
+[times]
+unit = "iso"
+[money]
+unit = "major"
+payout = "net"
+[bet_types]
+PLAYER = "player"
+"""
+
+
+def roma_hand(number: int, wagers: list | None = None) -> dict:
+    """A hand of the worked profile's export: player 9 beats banker 7, a won Player bet."""
+    hand = {
+        "hand": {"id": f"R-{number}", "table": "LB-IT-01", "at": "2026-10-03T18:40:41+02:00",
+                 "result": "P", "p": ["9h", "Ks"], "b": ["5d", "2c"]},
+        "wagers": [{"ref": f"W-{number}", "user": "acc-7", "on": "PLAYER", "amt": 10, "win": 10}],
+    }  # fmt: skip
+    if wagers is not None:
+        hand["wagers"] = wagers
+    return hand
+
+
+def roma_export(path: Path, *hands: dict) -> Path:
+    path.write_text("".join(json.dumps(hand) + "\n" for hand in hands), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("each", ["wager[]", "wagers[].parts[]"])
+def test_a_file_none_of_whose_rounds_holds_its_bets_where_the_profile_reads_them_is_refused(
+    tmp_path, sample_config_path, each
+):
+    """A misspelt ``[bet] each`` (``wager[]`` for the export's ``wagers``, or a level the
+    export does not have) loaded every round without its bets, exit 0, no reject and no
+    warning; verify then found nothing, and the month's pages were written from no stake.
+    Such a file is refused whole, the path and the first round's keys named; nothing of it is
+    stored, and it loads once the profile is mended."""
+    path = roma_export(tmp_path / "hands.jsonl", roma_hand(1), roma_hand(2))
+    mended, misspelt = tmp_path / "roma.toml", tmp_path / "mine.toml"
+    mended.write_text(ROMA, encoding="utf-8")
+    misspelt.write_text(ROMA.replace("wagers[]", each), encoding="utf-8")
+    db, config = tmp_path / "store.sqlite", str(sample_config_path)
+    run = run_main("ingest", str(path), "--profile", str(misspelt), "--db", str(db), "--config", config)  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert (
+        f"{path}: none of its 2 rounds holds the array of bets the log profile roma-hands"
+        f" ({misspelt}) reads at {each} ([bet] each): each would load without its bets. Mend"
+        " the profile's path (the first round's keys: hand, wagers)"
+    ) in " ".join(run.stderr.split())
+    assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
+    right = run_main("ingest", str(path), "--profile", str(mended), "--db", str(db), "--config", config)  # fmt: skip
+    assert right.returncode == 0, right.stderr
+    assert (rows(db, "SELECT count(*) FROM rounds"), rows(db, "SELECT count(*) FROM bets")) == (
+        [(2,)],
+        [(2,)],
+    )
+
+
+def test_rounds_without_bets_written_as_such_load(tmp_path, config):
+    """A round whose export writes its empty array of bets (``"wagers": []``), or one without
+    the array beside a round that holds bets, is a round without bets: it loads. A file whose
+    one round lacks the array is refused as any file none of whose rounds holds it."""
+    profile = tmp_path / "roma.toml"
+    profile.write_text(ROMA, encoding="utf-8")
+    lacking = roma_hand(3)
+    del lacking["wagers"]
+    for name, hands, bets in (
+        ("none", [roma_hand(1, []), roma_hand(2, [])], [0, 0]),
+        ("mixed", [lacking, roma_hand(4)], [0, 1]),
+    ):
+        records, rejects = read(roma_export(tmp_path / f"{name}.jsonl", *hands), config, str(profile))  # fmt: skip
+        assert rejects == [] and [len(record.bets) for record in records] == bets, name
+    with pytest.raises(InputError, match="its one round holds no array of bets"):
+        read(roma_export(tmp_path / "alone.jsonl", lacking), config, str(profile))
