@@ -26,7 +26,7 @@ from reporting.ingest.limits import (
     RAW_TEXT_LIMIT,
 )
 from reporting.ingest.profiles.model import Profile
-from reporting.records import RejectedLine, Round
+from reporting.records import RejectedLine, RejectReason, Round
 
 __all__ = [
     "RAW_TEXT_LIMIT",
@@ -224,19 +224,27 @@ def batched(
     (None: a reader that reads only what it names, a log profile's) the fields not read.
 
     A file (``name``) with more than :data:`~reporting.ingest.limits.MAX_REJECTED_LINES`
-    rejected lines, and more of them than rounds, is not a round log: InputError.
+    rejected lines, and more of them than rounds, is not a round log: InputError. So is a file
+    none of whose records holds a round id where its reader reads one (each a
+    ``missing_field`` reject without one): the spec's log read with a provider's profile, or
+    a provider's export without it. Recorded, its rejects were counted in the month and the
+    file known by its hash: read again with the right profile, it was "already ingested".
     """
     records: list[Round] = []
     rejects: list[RejectedLine] = []
     bets = rounds_before = rejects_before = 0
+    without_ids: str | None = ""  # the first such reject's message; None once one is not
     for item in items:
         if type(item) is Round:
             records.append(item)
             bets += len(item.bets)
+            without_ids = None
             if len(records) < size and bets < MAX_BATCH_BETS:
                 continue
         else:
             rejects.append(item)
+            if without_ids is not None:
+                without_ids = _without_id(item, without_ids)
             if len(rejects) < size:
                 continue
             _check_rejects(name, rejects_before + len(rejects), rounds_before + len(records))
@@ -244,7 +252,24 @@ def batched(
         rejects_before += len(rejects)
         yield Batch(records, rejects, position())
         records, rejects, bets = [], [], 0
+    if without_ids:
+        count = rejects_before + len(rejects)
+        none = "its one record holds no" if count == 1 else f"none of its {count:,} records holds a"
+        raise InputError(
+            f"{name}: {none} round id where it is read ({without_ids}): not a file this reader"
+            " reads; nothing of it"
+            " was loaded (a provider's export is read with its log profile, the spec's round"
+            " log without one)"
+        )
     yield Batch(records, rejects, position(), () if unread is None else unread.named)
+
+
+def _without_id(reject: RejectedLine, first: str) -> str | None:
+    """``first`` (or this reject's message, the first one) while each reject is a record
+    without a round id; None once one is not."""
+    if reject.reason != RejectReason.MISSING_FIELD.value or reject.round_id is not None:
+        return None
+    return first or reject.message
 
 
 def _check_rejects(name: str, rejected: int, rounds: int) -> None:

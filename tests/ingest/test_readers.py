@@ -559,9 +559,9 @@ def test_a_providers_export_read_as_the_round_log_is_refused_naming_its_profile(
     lacking = make_round("R-1")
     del lacking["round_id"]
     plain = tmp_path / "lacking.jsonl"
-    plain.write_text(json.dumps(lacking) + "\n", encoding="utf-8")
+    plain.write_text(json.dumps(lacking) + "\n" + json.dumps(make_round("R-2")) + "\n", "utf-8")
     records, (rejected,) = read(plain, operator_config)
-    assert records == [] and "required field round_id is missing" in rejected.message
+    assert len(records) == 1 and "required field round_id is missing" in rejected.message
 
 
 def test_an_empty_gzip_file_is_refused_as_cut_and_an_empty_plain_log_reads_as_no_round(

@@ -1141,11 +1141,11 @@ def test_a_reject_leaves_nothing_for_the_collector(tmp_path, config):
     import gc
 
     path = tmp_path / "empty.jsonl"
-    path.write_text("{}\n" * 5_000, encoding="utf-8")
+    path.write_text(json.dumps(game()) + "\n" + "{}\n" * 5_000, encoding="utf-8")
     gc.collect()
     with cyclic_gc_paused():  # as ingest reads
         records, rejects = read(path, config)
-        assert records == [] and len(rejects) == 5_000
+        assert len(records) == 1 and len(rejects) == 5_000
         assert gc.collect() < 100  # a few of the reader's own, not a cycle per reject
 
 
@@ -1378,3 +1378,34 @@ def test_rounds_without_bets_written_as_such_load(tmp_path, config):
         assert rejects == [] and [len(record.bets) for record in records] == bets, name
     with pytest.raises(InputError, match="its one round holds no array of bets"):
         read(roma_export(tmp_path / "alone.jsonl", lacking), config, str(profile))
+
+
+def test_a_file_read_by_the_wrong_reader_is_refused_and_stays_readable(
+    tmp_path, sample_config_path
+):
+    """The spec's round log read with a provider's profile (or a provider's export read
+    without its own) loaded as a reject a record, each "missing" its round id: the file was
+    recorded, known by its hash, and read again with the right reader it was "already
+    ingested", exit 0, its rounds never loaded, the month published from none. A file none of
+    whose records holds a round id where its reader reads one is refused whole (exit 2),
+    nothing of it recorded; the right reader then loads it."""
+    spec_log = Path(__file__).resolve().parents[3] / "sample_data/inbox/round-log-2026-10.jsonl.gz"
+    roma = tmp_path / "roma.toml"
+    roma.write_text(ROMA, encoding="utf-8")
+    export = roma_export(tmp_path / "hands.jsonl", roma_hand(1), roma_hand(2))
+    db, config = tmp_path / "store.sqlite", str(sample_config_path)
+    for path, wrong, right, first in (
+        (spec_log, ("--profile", "replay-api"), (), "required field round_id (gameUid) is missing"),
+        (export, (), ("--profile", str(roma)), "required field round_id is missing"),
+    ):
+        run = run_main("ingest", str(path), *wrong, "--db", str(db), "--config", config)
+        assert run.returncode == 2, run.stderr
+        said = " ".join(run.stderr.split())
+        assert f"{path}: none of its " in said and f"records holds a round id where it is read ({first}): not a file this reader reads; nothing of it was loaded" in said  # fmt: skip
+        assert rows(db, "SELECT count(*) FROM ingest_log WHERE file_name = ?", (path.name,)) == [
+            (0,)
+        ]
+        read_right = run_main("ingest", str(path), *right, "--db", str(db), "--config", config)
+        assert read_right.returncode in (0, 1) and "already ingested" not in read_right.stderr
+    assert rows(db, "SELECT count(*) FROM rounds WHERE round_id IN ('R-1', 'R-2')") == [(2,)]
+    assert rows(db, "SELECT count(*) FROM rounds") > [(1_000,)]
