@@ -142,6 +142,11 @@ class RecordMapper:
         self.bets_held = profile.bet_each is None  # a CSV export: each of its rows is a bet
         self.rounds_without_bets = 0
         self.first_keys: tuple[str, ...] = ()
+        #: Whether a bet read so far holds a currency where the profile reads it (no path:
+        #: nothing to hold), and how many bets were read before one did: a path that matches
+        #: nothing put every bet in its game's currency, a foreign one too.
+        self.currency_held = "currency" not in bet_fields
+        self.bets_without_currency = 0
         self._bet = {name: (path, *_bet_reader(path)) for name, path in bet_fields.items()}
         # The bet's fields in a fixed order, each as (level, getter): read straight off its
         # chain of elements on the hottest loop of a profiled read.
@@ -425,8 +430,8 @@ class RecordMapper:
                 " be negative (a gross payout is what was paid back: 0 when the bet lost)",
             )
         bet_currency = currency_get(context[currency_level])
-        if type(bet_currency) is not str or not bet_currency:
-            bet_currency = self._bet_text(bet_currency, "currency", index, required=False)
+        if type(bet_currency) is not str or not bet_currency or not self.currency_held:
+            bet_currency = self._currency(bet_currency, index)
         placed = placed_get(context[placed_level])
         placed_at = None
         if placed is not ABSENT and placed is not None and placed != "":
@@ -462,6 +467,17 @@ class RecordMapper:
             self._cents_texts.clear()
         text = self._cents_texts[cents] = format_cents(cents)
         return text
+
+    def _currency(self, value: Any, index: int) -> str | None:
+        """A bet's currency read as an optional text, noting whether one was held
+        (:attr:`currency_held`) until one is."""
+        currency = value if type(value) is str and value else None
+        if currency is None:
+            currency = self._bet_text(value, "currency", index, required=False)
+        if not self.currency_held:
+            self.currency_held = bool(currency)
+            self.bets_without_currency += not currency
+        return currency
 
     def _bet_text(
         self, value: Any, name: str, index: int, *, required: bool, code: bool = False

@@ -137,6 +137,16 @@ class _Records:
         path that matches nothing in the export (``wager[]`` for its ``wagers``) loaded every
         round without its bets, their stakes and payouts in no figure, and said nothing."""
         mapper = self.mapper
+        if not mapper.currency_held and mapper.bets_without_currency:
+            path = mapper.profile.bet_fields["currency"]
+            bets = mapper.bets_without_currency
+            raise InputError(
+                f"{self.name}: {'its one bet holds no' if bets == 1 else f'none of its {bets:,} bets holds a'}"
+                f" currency where the log profile {self.label} reads it, at {path.text} ([bet]"
+                " currency): each would be taken in its game's currency, a bet of another"
+                " currency too. Mend the profile's path, or leave it out if the export writes"
+                " no currency"
+            )
         if mapper.bets_held or not mapper.rounds_without_bets:
             return
         keys = ", ".join(printable(key) for key in mapper.first_keys[:12])

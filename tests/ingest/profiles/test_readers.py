@@ -1409,3 +1409,31 @@ def test_a_file_read_by_the_wrong_reader_is_refused_and_stays_readable(
         assert read_right.returncode in (0, 1) and "already ingested" not in read_right.stderr
     assert rows(db, "SELECT count(*) FROM rounds WHERE round_id IN ('R-1', 'R-2')") == [(2,)]
     assert rows(db, "SELECT count(*) FROM rounds") > [(1_000,)]
+
+
+def test_a_file_none_of_whose_bets_holds_its_currency_where_the_profile_reads_it_is_refused(
+    tmp_path, sample_config_path
+):
+    """A misspelt ``[bet] currency`` put every bet in its game's currency without a word: a
+    bet the export writes in DKK on a game in euros, which the right profile rejects, was
+    stored as EUR 10.00. A file none of whose bets holds a currency there is refused whole;
+    one whose bets hold it now and then loads, the others in their game's currency."""
+    with_currency = ROMA.replace('payout = "wagers[].win"', 'payout = "wagers[].win"\ncurrency = "wagers[].cur"')  # fmt: skip
+    right, misspelt = tmp_path / "roma.toml", tmp_path / "mine.toml"
+    right.write_text(with_currency, encoding="utf-8")
+    misspelt.write_text(with_currency.replace("wagers[].cur", "wagers[].currency"), encoding="utf-8")  # fmt: skip
+    wager = {"ref": "W-2", "user": "acc-7", "on": "PLAYER", "amt": 10, "win": 10, "cur": "DKK"}
+    export = roma_export(tmp_path / "hands.jsonl", roma_hand(1), roma_hand(2, [wager]))
+    db, config = tmp_path / "store.sqlite", str(sample_config_path)
+    run = run_main("ingest", str(export), "--profile", str(misspelt), "--db", str(db), "--config", config)  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert (
+        f"{export}: none of its 2 bets holds a currency where the log profile roma-hands"
+        f" ({misspelt}) reads it, at wagers[].currency ([bet] currency): each would be taken in"
+        " its game's currency, a bet of another currency too."
+    ) in " ".join(run.stderr.split())
+    assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
+    read_right = run_main("ingest", str(export), "--profile", str(right), "--db", str(db), "--config", config)  # fmt: skip
+    assert read_right.returncode == 1, read_right.stderr  # the bet in DKK: its round's reject
+    assert rows(db, "SELECT round_id, currency FROM bets") == [("R-1", "EUR")]
+    assert rows(db, "SELECT reason FROM rejected_records") == [("bad_value",)]
