@@ -136,17 +136,7 @@ class RecordMapper:
             }
         self._levels = tuple(getter(keys) if keys else None for keys in _levels(each.steps))
         self.bets_path = each.text
-        #: Whether a round read so far holds the array of its bets at the profile's path
-        #: (empty or not), and how many rounds were read before one did, with the first one's
-        #: keys: a path that matches nothing loads every round without its bets.
-        self.bets_held = profile.bet_each is None  # a CSV export: each of its rows is a bet
-        self.rounds_without_bets = 0
-        self.first_keys: tuple[str, ...] = ()
-        #: Whether a bet read so far holds a currency where the profile reads it (no path:
-        #: nothing to hold), and how many bets were read before one did: a path that matches
-        #: nothing put every bet in its game's currency, a foreign one too.
-        self.currency_held = "currency" not in bet_fields
-        self.bets_without_currency = 0
+        self._watch(profile)
         self._bet = {name: (path, *_bet_reader(path)) for name, path in bet_fields.items()}
         # The bet's fields in a fixed order, each as (level, getter): read straight off its
         # chain of elements on the hottest loop of a profiled read.
@@ -172,6 +162,18 @@ class RecordMapper:
         self._major = profile.money_major
         self._marks = {"decimal": profile.decimal, "grouping": profile.grouping}
         self._net = profile.payout_net
+
+    def _watch(self, profile: Profile) -> None:
+        """Start noting whether the file's rounds hold their bets where the profile reads
+        them (:attr:`bets_held`; a path that matches nothing loads every round without its
+        bets), and its bets their currency (:attr:`currency_held`; one that matches nothing
+        puts every bet in its game's currency, a foreign one too): how many were read before
+        one did, with the first round's keys."""
+        self.bets_held = profile.bet_each is None  # a CSV export: each of its rows is a bet
+        self.rounds_without_bets = 0
+        self.first_keys: tuple[str, ...] = ()
+        self.currency_held = "currency" not in profile.bet_fields  # no path: none to hold
+        self.bets_without_currency = 0
 
     def round_id_of(self, record: Any) -> str | None:
         """The round id of a record that did not load, if it has a readable one (for its
