@@ -34,10 +34,24 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from reporting.ingest.discovery import UnreadFile
+    from reporting.ingest.profiles.model import Profile
     from reporting.ingest.sources import Source
     from reporting.store.load import IngestResult
 
 SHOWN_REJECTS = 50
+
+
+ProfileOption = Annotated[
+    str,
+    typer.Option(
+        "--profile",
+        metavar="NAME|FILE",
+        autocompletion=complete_profile,
+        help="How the files are written: a built-in log profile ("
+        + ", ".join(built_in_profiles())
+        + ") or a profile file. Default: spec, the round log of the spec.",
+    ),
+]
 
 
 def ingest_command(
@@ -51,17 +65,7 @@ def ingest_command(
     db: DbOption = DEFAULT_DB,
     db_wait: DbWaitOption = DEFAULT_DB_WAIT,
     config: ConfigOption = None,
-    profile: Annotated[
-        str,
-        typer.Option(
-            "--profile",
-            metavar="NAME|FILE",
-            autocompletion=complete_profile,
-            help="How the files are written: a built-in log profile ("
-            + ", ".join(built_in_profiles())
-            + ") or a profile file. Default: spec, the round log of the spec.",
-        ),
-    ] = "spec",
+    profile: ProfileOption = "spec",
     as_json: JsonOption = False,
 ) -> None:
     """Load round logs (JSONL / JSONL.gz / CSV, or a provider's export through a log
@@ -75,9 +79,10 @@ def ingest_command(
     # The files named first, before any line could be logged into one of them.
     keep_apart({}, {f"the round log {path}": path for path in paths if not path.is_dir()})
     operator = load_operator_config(config)
-    sources = discover_sources(paths, load_profile(profile, configured=list(operator.games)))
+    reader = load_profile(profile, configured=list(operator.games))
+    sources = discover_sources(paths, reader)
     keep_apart({}, {f"the round log {file}": file for file in _files_of(sources)})
-    unreadable = _unreadable_in_folders(paths, spec_and_none=profile == "spec" and not sources)
+    unreadable = _unreadable_in_folders(paths, reader, none_found=not sources)
     with database_errors(db):
         connection = connect(db, wait=db_wait)
         try:
@@ -147,48 +152,64 @@ def exit_code(result: IngestResult) -> int:
     return EXIT_FINDINGS if result.rejected_count else EXIT_OK
 
 
-def _unreadable_in_folders(paths: Sequence[Path], *, spec_and_none: bool) -> list[UnreadFile]:
+def _unreadable_in_folders(
+    paths: Sequence[Path], profile: Profile | None, *, none_found: bool
+) -> list[UnreadFile]:
     """The files of the folders given that are not read, each once: what no reader can open (a
-    FIFO, a link to nothing, a name that is not UTF-8), each said as a warning, as the monthly
-    job's inbox does (it makes the exit 1); and when no round log was found
-    (``spec_and_none``), their files of other names, said together."""
+    FIFO, a link to nothing, a name that is not UTF-8, a link out of the folder), each said as
+    a warning, as the monthly job's inbox does (it makes the exit 1); and when no round log was
+    found (``none_found``), their files of other names than the reader (``profile``, None: the
+    spec's) reads, said together, or that a folder holds no file at all."""
     from reporting.ingest.discovery import unreadable_entries
 
-    unreadable = [item for path in paths if path.is_dir() for item in unreadable_entries(path)]
+    unreadable = [
+        item for path in paths if path.is_dir() for item in unreadable_entries(path, profile)
+    ]
     for item in unreadable:
         command_logger().warning("not read: %s", item)
-    if spec_and_none:
-        unreadable += _say_what_the_folders_hold(paths)
+    if none_found:
+        said = [item.path for item in unreadable]
+        unreadable += _say_what_the_folders_hold(paths, profile, said)
     # a folder given twice, or inside another given, lists its files once
     return list({item.path: item for item in unreadable}.values())
 
 
-def _say_what_the_folders_hold(paths: Sequence[Path]) -> list[UnreadFile]:
-    """No round log in the folders given: each folder's files of other names (a log named
-    ``Rounds-2026-10.CSV`` or ``.ndjson``, say), the first few by name, as a warning, where
-    the summary would only say that none was found (the files of other names a folder holds
-    beside its logs are not asked for, and stay unsaid). They are files not read: returned,
-    for the exit code (1, as the monthly job's inbox) and the document."""
-    from reporting.ingest.discovery import unread_files
+def _say_what_the_folders_hold(
+    paths: Sequence[Path], profile: Profile | None, said: Sequence[Path]
+) -> list[UnreadFile]:
+    """No round log in the folders given: each folder's files of other names than the reader
+    reads (a log named ``Rounds-2026-10.CSV`` or ``.ndjson``, say; ``profile``, None: the
+    spec's names), the first few by name, as a warning, where the summary would only say that
+    none was found (the files of other names a folder holds beside its logs are not asked for,
+    and stay unsaid); or, when it holds nothing said already (``said``: an entry no reader
+    opens, a link out of it), that it holds no round log. They are files not read, such a
+    folder said as one: returned, for the exit code (1, as the monthly job's inbox) and the
+    document."""
+    from reporting.ingest.discovery import UnreadFile, names_read_by, not_read_by, unread_files
     from reporting.ingest.formats import expected_formats
     from reporting.verify.bearing import FILES_NAMED
 
     other_names = []
     for folder in (path for path in paths if path.is_dir()):
-        found = [item for item in unread_files(folder) if item.path.is_file()]
-        other_names += found
+        if profile is None:
+            found = [item for item in unread_files(folder) if item.path.is_file()]
+            reads = expected_formats()
+        else:
+            found = not_read_by(folder, profile)
+            reads = f"by the log profile {profile.label}: {names_read_by(profile)}"
+        if not found and any(path.is_relative_to(folder) for path in said):
+            continue  # what it holds is said already, each entry as not read
+        other_names += found or [UnreadFile(folder, "a folder that holds no round log")]
         names = [item.path.name for item in found]
-        if names:
-            shown = ", ".join(printable(name) for name in names[:FILES_NAMED])
-            more = f" and {len(names) - FILES_NAMED:,} more" if len(names) > FILES_NAMED else ""
-            command_logger().warning(
-                "%s holds no round log: %s of other names (read: %s): %s%s",
-                printable(str(folder)),
-                counted(len(names), "file"),
-                expected_formats(),
-                shown,
-                more,
-            )
+        shown = ", ".join(printable(name) for name in names[:FILES_NAMED])
+        more = f" and {len(names) - FILES_NAMED:,} more" if len(names) > FILES_NAMED else ""
+        command_logger().warning(
+            "%s holds no round log: %s",
+            printable(str(folder)),
+            f"{counted(len(names), 'file')} of other names (read: {reads}): {shown}{more}"
+            if names
+            else f"no file of the names read ({reads})",
+        )
     return other_names
 
 

@@ -208,13 +208,13 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
         layout = profile.reads(path.name)
         if layout is None:
             raise InputError(
-                f"{path}: not a file the log profile {profile.label} reads ({_names_of(profile)})"
+                f"{path}: not a file the log profile {profile.label} reads ({names_read_by(profile)})"
             )
         sources.append(Source(path, layout, profile=profile))
     return sources
 
 
-def _names_of(profile: Profile) -> str:
+def names_read_by(profile: Profile) -> str:
     """The file names a profile reads, as a message lists them."""
     return ", ".join(
         f"*{suffix}" for layout in profile.layouts for suffix in LAYOUT_SUFFIXES[layout]
@@ -283,9 +283,7 @@ def discover_inbox(
             continue
         layout = rule.profile.reads(path.name)
         if layout is None:
-            reason = (
-                f"not a file the log profile {rule.profile.label} reads ({_names_of(rule.profile)})"
-            )
+            reason = f"not a file the log profile {rule.profile.label} reads ({names_read_by(rule.profile)})"
             unread.append(UnreadFile(path, reason))
             continue
         profiled.append(Source(path, layout, profile=rule.profile))
@@ -356,13 +354,17 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     return unread
 
 
-def unreadable_entries(folder: Path) -> list[UnreadFile]:
+def unreadable_entries(folder: Path, profile: Profile | None = None) -> list[UnreadFile]:
     """The entries below ``folder`` that no reader can open: a name that is not UTF-8, what is
     not a regular file, a file whose first bytes are not the plain text its name promises, and
-    a link of a round log's name to a file outside the folder, not followed (``ingest FOLDER`` warns of them; the files of other
-    names it is not asked to read)."""
+    a link of a round log's name (of a name ``profile`` reads, with one) to a file outside the
+    folder, not followed (``ingest FOLDER`` warns of them; the files of other names it is not
+    asked to read)."""
     inside = folder.resolve()
-    found = ((path, _entry_problem(path) or _link_out(path, inside)) for path in _entries(folder))
+    found = (
+        (path, _entry_problem(path) or _link_out(path, inside, profile))
+        for path in _entries(folder)
+    )
     return [
         UnreadFile(path, problem)
         for path, problem in found
@@ -370,12 +372,26 @@ def unreadable_entries(folder: Path) -> list[UnreadFile]:
     ]
 
 
-def _link_out(path: Path, inside: Path) -> str | None:
-    """Why a link of a folder to a file outside it, of a name a reader would read, is not
-    read; None for any other entry (a file of another name is not asked for)."""
-    if format_of_file(path) is None or not _outside(path, inside):
+def _link_out(path: Path, inside: Path, profile: Profile | None = None) -> str | None:
+    """Why a link of a folder to a file outside it, of a name a reader would read (the spec's,
+    or ``profile``), is not read; None for any other entry (a file of another name is not
+    asked for)."""
+    read = format_of_file(path) if profile is None else profile.reads(path.name)
+    if read is None or not _outside(path, inside):
         return None
     return _LINK_OUTSIDE_FOLDER
+
+
+def not_read_by(folder: Path, profile: Profile) -> list[UnreadFile]:
+    """The regular files in ``folder`` and below it whose names ``profile`` does not read,
+    each with the names it reads, in path order."""
+    return [
+        UnreadFile(
+            path, f"not a file the log profile {profile.label} reads ({names_read_by(profile)})"
+        )
+        for path in _entries(folder)
+        if _entry_problem(path) is None and profile.reads(path.name) is None
+    ]
 
 
 def _entry_problem(path: Path) -> str | None:

@@ -361,6 +361,45 @@ def test_a_folder_with_no_round_log_names_the_files_of_other_names_it_holds(tmp_
     assert (beside_a_log.returncode, beside_a_log.stderr) == (0, "")
 
 
+def test_a_folder_read_with_a_profile_names_what_it_does_not_read(tmp_path):
+    """``ingest FOLDER --profile replay-api`` of a folder whose export is a link to a file
+    outside it, or whose files are of names the profile does not read, said "No round logs
+    found", exit 0, where the spec's reader warns and exits 1; so did an empty folder, which
+    the exit contract lists as exit 1. Each is said, exit 1."""
+    outside = tmp_path / "out"
+    outside.mkdir()
+    (outside / "games.json").write_text("[]\n", encoding="utf-8")
+    linked, other, empty = (tmp_path / name for name in ("linked", "other", "empty"))
+    for folder in (linked, other, empty):
+        folder.mkdir()
+    (linked / "games.json").symlink_to(outside / "games.json")
+    (other / "flat.csv").write_text("Table\n", encoding="utf-8")
+    db = str(tmp_path / "store.sqlite")
+    reads = "*.json, *.json.gz, *.jsonl, *.jsonl.gz"
+    for folder, said in (
+        (
+            linked,
+            f"not read: {linked / 'games.json'}: a link to a file outside the folder, not followed (give the file by path)",
+        ),  # fmt: skip
+        (
+            other,
+            f"{other} holds no round log: 1 file of other names (read: by the log profile replay-api: {reads}): flat.csv",
+        ),  # fmt: skip
+        (
+            empty,
+            f"{empty} holds no round log: no file of the names read (by the log profile replay-api: {reads})",
+        ),  # fmt: skip
+    ):
+        run = run_main("ingest", str(folder), "--profile", "replay-api", "--db", db)
+        assert (run.returncode, run.stderr) == (1, f"baccarat-report: warning: {said}\n")
+    spec = run_main("ingest", str(empty), "--db", db)
+    assert (spec.returncode, spec.stderr) == (
+        1,
+        f"baccarat-report: warning: {empty} holds no round log: no file of the names read"
+        " (.jsonl, .jsonl.gz, or rounds.csv with bets.csv)\n",
+    )
+
+
 def test_ingest_says_whether_nothing_was_new_or_there_was_nothing_to_load(tmp_path):
     """A provider's export of no round (an empty array) was answered "Nothing new: every file
     or round was already loaded", of a file never seen before."""
