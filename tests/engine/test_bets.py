@@ -887,3 +887,24 @@ def test_a_side_bet_reads_the_main_result_exactly_when_its_words_name_one():
         words = bet.wins.msgid
         assert bet.reads_the_result == (" wins " in words or " a tie " in words), bet.id
     assert {bet.reads_the_result for bet in side} == {True, False}
+
+
+def test_a_row_for_one_hand_beside_a_row_for_both_says_only_one():
+    """Tiger Pair's page said "One hand starts with a pair. 4:1" beside "both hands paired
+    20:1": with both hands paired, one hand does start with a pair, and a player could read
+    both rows as paid. A row that counts one hand (``pairs = 1``), beside a row of the same
+    bet that counts both, says only one (the bet pays one row a round)."""
+    counted = {"pairs", "suited_pairs"}
+    found = []
+    for bet in catalogue_bets().values():
+        for row in bet.rows:
+            for name, values in row.when:
+                others = [
+                    other
+                    for other in bet.rows
+                    if other is not row and any(n == name and 2 in v for n, v in other.when)
+                ]
+                if name in counted and values == frozenset({1}) and others:
+                    found.append((bet.id, row.says.msgid))
+    assert {bet_id for bet_id, _ in found} >= {"perfect_pair", "tiger_pair"}
+    assert all(said and said.startswith("Only one hand") for _, said in found), found
