@@ -329,8 +329,11 @@ def check_command(
         "problems": [problem.text for problem in problems],
         # of "problems", those of log profiles' files (the others are the configuration's)
         "profile_problems": [p.text for p in problems if p.source == "log profile"],
-        # the configuration's, then each inbox file not read (each makes the exit 1 too)
-        "warnings": read.warnings + _unread_warnings(listing),
+        # the configuration's, then each inbox file not read and each inbox rule that reads
+        # no file of it (each makes the exit 1 too)
+        "warnings": read.warnings
+        + _unread_warnings(listing)
+        + _idle_rules(read.inbox, inbox, checked.rules, listing),
         "hints": read.hints,
         "notes": read.notes,
         "inbox": listing,
@@ -343,6 +346,34 @@ def check_command(
     raise typer.Exit(
         EXIT_UNUSABLE if problems else EXIT_FINDINGS if document["warnings"] else EXIT_OK
     )
+
+
+def _idle_rules(
+    rules: InboxRules | None,
+    inbox: Path | None,
+    loaded: list[InboxProfile],
+    listing: dict[str, Any] | None,
+) -> list[str]:
+    """A warning of each ``[[inbox.profiles]]`` rule that reads no file of the inbox listed:
+    a folder or pattern misspelt, or one an earlier rule takes every file of, sends the
+    provider's files to another reader (the spec's, which refuses them, or another profile).
+    Judged once every rule's profile is loaded."""
+    from reporting.ingest.discovery import rules_reading_nothing
+
+    if rules is None or inbox is None or listing is None or len(loaded) != len(rules.rules):
+        return []
+    warnings = []
+    for number, why in rules_reading_nothing(inbox, loaded):
+        rule = rules.rules[number - 1]
+        where = f"{rules.source}:{rule.line}: " if rule.line else ""
+        scope = (
+            f"folder {rule.folder!r}" if rule.folder is not None else f"pattern {rule.pattern!r}"
+        )
+        warnings.append(
+            f"{where}inbox.profiles.{number}: the rule of {scope} (log profile {rule.profile})"
+            f" reads no file of the inbox {printable(str(inbox))}: {why}"
+        )
+    return warnings
 
 
 def _unread_warnings(listing: dict[str, Any] | None) -> list[str]:

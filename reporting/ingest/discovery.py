@@ -299,6 +299,35 @@ def discover_inbox(
     return _within(spec + profiled, inbox), sorted(unread, key=lambda item: item.path)
 
 
+def rules_reading_nothing(inbox: Path, rules: Sequence[InboxProfile]) -> list[tuple[int, str]]:
+    """Each inbox rule (by its number, from 1) that is the first rule of no file of the inbox,
+    and why: every file it covers an earlier rule reads (the first rule a file matches
+    applies), or it covers none (a folder or pattern misspelt, or nothing sent yet)."""
+    covered = [False] * len(rules)
+    first = [False] * len(rules)
+    for path in _entries(inbox):
+        if _hidden(path, inbox):
+            continue
+        relative = path.relative_to(inbox).as_posix()
+        found = [number for number, rule in enumerate(rules) if rule.covers(relative)]
+        for number in found:
+            covered[number] = True
+        if found:
+            first[found[0]] = True
+    return [
+        (
+            number + 1,
+            "an earlier rule reads every file it covers (the first rule a file matches applies)"
+            if covered[number]
+            else "no file is in that folder"
+            if rule.folder is not None
+            else "no file's path matches it",
+        )
+        for number, rule in enumerate(rules)
+        if not first[number]
+    ]
+
+
 #: Why a link of the inbox to a file outside it is not read.
 _LINK_OUTSIDE = "a link to a file outside the inbox, not followed"
 #: The same, of a folder given to ``ingest``.

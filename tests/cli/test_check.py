@@ -505,6 +505,33 @@ def test_the_inbox_rules_profiles_are_judged_beside_the_configuration_s_problems
     ]
 
 
+def test_an_inbox_rule_that_reads_no_file_of_the_inbox_is_warned_of(tmp_path):
+    """A rule whose folder is misspelt (``replays``), or whose every file an earlier rule takes
+    (the first rule a file matches applies), read nothing and said nothing: the provider's
+    files went to another reader. ``check --inbox`` warns of each, at its line (exit 1);
+    without ``--inbox`` there is no inbox to judge them by."""
+    inbox = tmp_path / "inbox"
+    (inbox / "replay").mkdir(parents=True)
+    (inbox / "replay" / "games.json").write_text("[]\n", encoding="utf-8")
+    path = write(
+        tmp_path,
+        '[operator]\nname = "X"\n[games.live-baccarat-gr]\n'
+        '[[inbox.profiles]]\nfolder = "replay"\nprofile = "replay-api"\n'
+        '[[inbox.profiles]]\nfolder = "replays"\nprofile = "replay-api"\n'
+        '[[inbox.profiles]]\npattern = "replay/*.json"\nprofile = "numeric-feed"\n',
+    )
+    result = check("--config", str(path), "--inbox", str(inbox), "--json")
+    assert result.exit_code == 1, result.stdout
+    assert json.loads(result.stdout)["warnings"] == [
+        f"{path}:9: inbox.profiles.2: the rule of folder 'replays' (log profile replay-api)"
+        f" reads no file of the inbox {inbox}: no file is in that folder",
+        f"{path}:12: inbox.profiles.3: the rule of pattern 'replay/*.json' (log profile"
+        f" numeric-feed) reads no file of the inbox {inbox}: an earlier rule reads every file it"
+        " covers (the first rule a file matches applies)",
+    ]
+    assert check("--config", str(path)).exit_code == 0
+
+
 def test_a_game_on_an_unknown_base_still_shows_its_other_problems(tmp_path):
     """Without a base to stand on, the keys the game sets are checked all the same, those
     joined by a check (time zone, pay table, limits) too; nothing it leaves to the base is
