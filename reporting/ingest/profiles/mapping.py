@@ -88,12 +88,13 @@ def _text(value: Any, name: str, path: FieldPath) -> str | None:
 
 
 def _code(value: Any, name: str, path: FieldPath) -> str | None:
-    """A code (a status, a bet type) read as text, as :func:`_text` reads it; but a JSON
-    number written with a fraction or an exponent that is a whole number (``1.0``, ``9e0``)
-    reads as that number (``1``, ``9``), as a profile's codes are written. JSON tells no
-    integer from a float: a feed's ``9.0`` was a code no list held (a void round read as
-    settled where a profile lists its void codes alone), and its ``1.0`` a bet of a type
-    no one knew (an unverified bet, where ``1`` is the Player bet)."""
+    """A code (a status, a bet type, an id) read as text, as :func:`_text` reads it; but a
+    JSON number written with a fraction or an exponent that is a whole number (``1.0``,
+    ``9e0``) reads as that number (``1``, ``9``), as a profile's codes are written. JSON tells
+    no integer from a float: a feed's ``9.0`` was a code no list held (a void round read as
+    settled where a profile lists its void codes alone), its ``1.0`` a bet of a type no one
+    knew (an unverified bet, where ``1`` is the Player bet), and the round ``1e5`` another
+    round than ``100000``."""
     text = _text(value, name, path)
     if type(value) is not msgspec.Raw or text is None:
         return text
@@ -181,7 +182,7 @@ class RecordMapper:
         if type(record) is not dict:
             return None
         try:
-            value = _text(self._round_id(record), "round_id", self.profile.round_fields["round_id"])  # type: ignore[arg-type]
+            value = _code(self._round_id(record), "round_id", self.profile.round_fields["round_id"])  # type: ignore[arg-type]
         except RecordError:
             return None
         return None if value is None else value[:200]
@@ -224,7 +225,7 @@ class RecordMapper:
 
     def _required_text(self, record: Any, name: str) -> str:
         entry = self._round[name]
-        text = _text(entry[1](record, name, entry[0]), name, entry[0])
+        text = _code(entry[1](record, name, entry[0]), name, entry[0])  # an id as a code
         if text is None or not text.strip():
             raise RecordError(_MISSING, f"required field {name} ({entry[0]}) is missing")
         return text
@@ -401,9 +402,9 @@ class RecordMapper:
             stake_value = stake_get(context[stake_level])
             payout_value = payout_get(context[payout_level])
         if type(bet_id) is not str or not bet_id:
-            bet_id = self._bet_text(bet_id, "bet_id", index, required=True)
+            bet_id = self._bet_text(bet_id, "bet_id", index, required=True, code=True)
         if type(account) is not str or not account:
-            account = self._bet_text(account, "account", index, required=True)
+            account = self._bet_text(account, "account", index, required=True, code=True)
         if type(given) is not str or not given:
             given = self._bet_text(given, "type", index, required=True, code=True)
         bet_type = self._bet_types.get(given, given)  # type: ignore[arg-type]

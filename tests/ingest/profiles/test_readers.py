@@ -1437,3 +1437,26 @@ def test_a_file_none_of_whose_bets_holds_its_currency_where_the_profile_reads_it
     assert read_right.returncode == 1, read_right.stderr  # the bet in DKK: its round's reject
     assert rows(db, "SELECT round_id, currency FROM bets") == [("R-1", "EUR")]
     assert rows(db, "SELECT reason FROM rejected_records") == [("bad_value",)]
+
+
+def test_an_id_written_as_a_json_number_reads_as_the_whole_number_it_equals(tmp_path, config):
+    """JSON tells no integer from a float: a round written ``1e5`` in one export and
+    ``100000`` in another was stored as two rounds (``"1e5"`` and ``"100000"``), the same
+    round loaded twice where it is one, or a conflict. An id, a bet's and an account too,
+    reads as the whole number it equals, as a code does; one with a fraction as written."""
+    record = game("ID")
+    record["playersBets"][0]["playerId"] = 7
+    text = json.dumps(record).replace('"gameUid": "ID"', '"gameUid": 1e5')
+    text = text.replace('"betId": "ID-B1"', '"betId": 12.50e1').replace('"playerId": 7', '"playerId": 7.0')  # fmt: skip
+    (loaded,), rejects = read(document(tmp_path / "games.json", text), config)
+    assert rejects == []
+    assert (loaded.round_id, loaded.bets[0].bet_id, loaded.bets[0].account) == (
+        "100000",
+        "125",
+        "7",
+    )
+    fraction = document(
+        tmp_path / "fraction.json", text.replace('"gameUid": 1e5', '"gameUid": 1.5')
+    )
+    (loaded,), _ = read(fraction, config)
+    assert loaded.round_id == "1.5"
