@@ -589,6 +589,11 @@ def _contexts(
     for get in levels:
         deeper = []
         for chain in chains:
+            if get is not None and type(chain[-1]) is not dict:  # an element the path steps in
+                raise RecordError(
+                    _BAD,
+                    f"an element the bets are read through is {shown(chain[-1])}, not an object",
+                )
             array = chain[-1] if get is None else get(chain[-1])
             if type(array) is list:
                 deeper.extend([(*chain, element) for element in array])

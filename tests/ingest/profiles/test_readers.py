@@ -1460,3 +1460,14 @@ def test_an_id_written_as_a_json_number_reads_as_the_whole_number_it_equals(tmp_
     )
     (loaded,), _ = read(fraction, config)
     assert loaded.round_id == "1.5"
+
+
+def test_an_element_the_bets_are_read_through_that_is_no_object_rejects_its_round(tmp_path, config):
+    """``"playersBets": ["x", {...}]``: the player ``"x"`` was passed over without a word, its
+    bets (had it been one) in no figure. Its round is a ``bad_value`` reject, as a bet that is
+    no object already was."""
+    record = game("G-1")
+    record["playersBets"].insert(0, "x")
+    records, (rejected,) = read(document(tmp_path / "games.json", record), config)
+    assert records == [] and rejected.reason == "bad_value"
+    assert rejected.message.endswith("an element the bets are read through is 'x', not an object")
