@@ -211,6 +211,7 @@ def _profile(
     _check_round_places(round_fields, csv, problems)
     _check_codes_are_read(sections, round_section, problems)
     _check_own_places({("bet", name): path for name, path in bet_fields.items()}, csv, problems)
+    _check_bets_apart(round_fields, bet_fields, csv, problems)
     rounds = _rounds_path(about, problems)
     void, settled = _statuses(sections.get("status", {}), "status" in round_section, problems)
     if problems or (each is None and not csv):
@@ -432,6 +433,35 @@ def _check_own_places(fields: dict[tuple[str, str], Any], csv: bool, problems: P
                 place = f"column {path.text!r}" if csv else f"path {path.text!r}"
                 problems.add(key, f"the {place} is read for {other} too: each reads its own")
                 break
+
+
+#: The bet fields that are never a round's value: its amounts, its type.
+_BET_OWN = ("stake", "payout", "type")
+
+
+def _check_bets_apart(
+    round_fields: dict[str, Any],
+    bet_fields: dict[str, FieldPath | None],
+    csv: bool,
+    problems: Problems,
+) -> None:
+    """A bet's amounts and type are read at a place of no round field: a payout read at the
+    round's hand number (``payout = "Hand"``) paid every bet its hand number, and only
+    verify's findings said so."""
+    read_for = {
+        path.steps: name
+        for name, value in round_fields.items()
+        for path in (value if isinstance(value, tuple) else (value,))
+        if path is not None
+    }
+    for name in _BET_OWN:
+        path = bet_fields.get(name)
+        if path is not None and path.steps in read_for:
+            place = f"column {path.text!r}" if csv else f"path {path.text!r}"
+            problems.add(
+                ("bet", name),
+                f"the {place} is the round's {read_for[path.steps]}: a bet's {name} reads its own",
+            )
 
 
 def _check_each(each: FieldPath, fields: dict[str, FieldPath | None], problems: Problems) -> None:

@@ -198,6 +198,21 @@ def test_a_bet_field_off_the_bets_path_is_refused(tmp_path):
     )
 
 
+def test_a_bet_s_amount_or_type_read_at_a_round_field_s_place_is_refused(tmp_path):
+    """A payout read at the round's hand number (``payout = "Hand"``) passed ``check
+    --profile`` and loaded every bet as paid its hand number; only verify's findings said so.
+    A bet's stake, payout and type each read a place of no round field; its id or account
+    may be the round's (a feed of one bet a round, one player at a table)."""
+    text = MINIMAL.replace('payout = "bets[].paid"', 'payout = "table"')
+    assert problems_of(tmp_path, text) == [
+        f"{tmp_path / 'bad.toml'}:18: bet.payout: the path 'table' is the round's table_id: a"
+        " bet's payout reads its own"
+    ]
+    shared = tmp_path / "shared.toml"
+    shared.write_text(MINIMAL.replace('account = "bets[].who"', 'account = "table"'), "utf-8")
+    assert load_profile(str(shared)).bet_fields["account"].text == "table"
+
+
 def test_two_fields_never_one_value_read_at_one_place_are_refused(tmp_path):
     """A payout read at the stake's path loaded every bet as paid its stake, with no word of
     the profile (check --profile passed it)."""
