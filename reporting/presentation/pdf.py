@@ -36,6 +36,7 @@ from reporting.presentation.rulesheet_model import RuleSheet
 
 __all__ = [
     "FALLBACK_CSS",
+    "FLOW_CSS",
     "FONT_FILES",
     "FONTS_CSS",
     "MARGINS_CSS",
@@ -68,6 +69,14 @@ MARGINS_CSS = TEMPLATE_DIR / "rules" / "margins.css"
 FALLBACK_CSS = tuple(
     TEMPLATE_DIR / "rules" / name for name in ("tighter.css", "matrix.css", "narrow.css")
 )
+#: What a page whose last page is short is laid out again with, kept if it prints on fewer
+#: pages: a road's heading and text flow, only its drawing kept whole (a road kept whole that
+#: did not fit left up to a third of a page empty, and five pages printed a sixth for their
+#: last section alone).
+FLOW_CSS = TEMPLATE_DIR / "rules" / "flow.css"
+#: The share of its last page's body a page fills below which it is laid out again with
+#: :data:`FLOW_CSS` (a page whose roads flow saves its last page only when that page is short).
+SHORT_LAST_PAGE = 0.6
 
 
 @contextmanager
@@ -143,7 +152,8 @@ def _fonts():
     printed = weasyprint.CSS(filename=str(PRINT_CSS), url_fetcher=fetcher)
     margins = weasyprint.CSS(filename=str(MARGINS_CSS), url_fetcher=fetcher)
     fallbacks = tuple(
-        weasyprint.CSS(filename=str(path), url_fetcher=fetcher) for path in FALLBACK_CSS
+        weasyprint.CSS(filename=str(path), url_fetcher=fetcher)
+        for path in (*FALLBACK_CSS, FLOW_CSS)
     )
     # Let go of them before the interpreter's teardown: the configuration then removes the
     # temporary folder it loaded the faces into (at teardown its clean-up could not run).
@@ -193,15 +203,43 @@ def laid_out(html: str):
         url_fetcher=fetcher,
     )
     document = page.render(stylesheets=list(stylesheets), font_config=font_config)
+    fallbacks, flow = fallbacks[:-1], fallbacks[-1]
     if _running_texts_wrapped(document):
         stylesheets = (*stylesheets, margins)
         document = page.render(stylesheets=list(stylesheets), font_config=font_config)
+    used = list(stylesheets)
     for taken in range(1, len(fallbacks) + 1):  # a table wider than the paper: tighter, then
         if not lines_past(document, margin=True):  # the matrix's headings broken, then all
             break
-        more = [*stylesheets, *fallbacks[:taken]]
-        document = page.render(stylesheets=more, font_config=font_config)
+        used = [*stylesheets, *fallbacks[:taken]]
+        document = page.render(stylesheets=used, font_config=font_config)
+    if 'class="keep road"' in html and _last_page_fill(document) < SHORT_LAST_PAGE:
+        flowing = page.render(stylesheets=[*used, flow], font_config=font_config)
+        if len(flowing.pages) < len(document.pages) and not lines_past(flowing, margin=True):
+            return flowing
     return document
+
+
+def _last_page_fill(document) -> float:
+    """The share of its body's height that the last page of a document of several pages
+    fills, from the body's top to its lowest box (1.0 for a document of one page)."""
+    if len(document.pages) < 2:
+        return 1.0
+    page_box = document.pages[-1]._page_box
+    top, height = page_box.content_box_y(), page_box.height
+    lowest = top
+
+    def walk(box) -> None:
+        nonlocal lowest
+        if hasattr(box, "position_y") and hasattr(box, "margin_height"):
+            lowest = max(lowest, box.position_y + box.margin_height())
+        for child in getattr(box, "children", None) or ():
+            walk(child)
+
+    for child in page_box.children:
+        if type(child).__name__ != "MarginBox":
+            walk(child)
+    return (lowest - top) / height if height else 1.0
 
 
 def _running_texts_wrapped(document) -> bool:

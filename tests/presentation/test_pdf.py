@@ -273,20 +273,64 @@ def test_the_page_break_checks_catch_a_page_of_the_footer_line_alone():
     assert break_problems(laid_out(kept)) == []
 
 
-def test_the_footer_line_is_kept_with_the_last_section(operator_config):
-    """The Danish page of the EZ game filled its fifth page with its last section, the ADM
-    block kept whole, and printed a sixth page for the footer line alone: the line is kept
-    with the section before it."""
+def _sheet_html(operator_config, game_id: str, language: str) -> str:
     sheet = build_rule_sheet(
-        operator_config.game("ez-baccarat-it"),
-        "da",
+        operator_config.game(game_id),
+        language,
         disclosure=None,
         as_of=date(2026, 11, 5),
         tool_version="0.1.0",
     )
-    document = laid_out(render_html(sheet))
-    assert break_problems(document) == []
-    last = blocks_by_page(document)[-1]
+    return render_html(sheet)
+
+
+def _road_pages(document) -> tuple[list[int], list[int]]:
+    """The pages (from 1) of the roads' headings and of their drawings, in order."""
+    headings, drawings = [], []
+    for number, elements in enumerate(blocks_by_page(document), 1):
+        for element in elements:
+            said = " ".join("".join(element.itertext()).split())
+            if element.tag == "h3" and said in ("Bead Road", "Big Road"):
+                headings.append(number)
+            if element.tag == "figure" and "road-figure" in (element.get("class") or ""):
+                drawings.append(number)
+    return headings, drawings
+
+
+def test_a_sheet_whose_roads_flow_saves_a_page_only_then(operator_config):
+    """A road kept whole (its heading, text and drawing) that did not fit left up to a third
+    of a page empty, and the no-commission game's Danish page printed a sixth page for its
+    last section alone (two lines). A sheet whose last page is short is laid out again with
+    its roads' headings and text flowing, only their drawings kept whole, and takes that
+    layout only if it prints on fewer pages: the Danish page prints on five, as the English;
+    the EZ game's Danish page, which flowing saves no page, keeps each road whole."""
+    danish = laid_out(_sheet_html(operator_config, "no-commission-dk", "da"))
+    english = laid_out(_sheet_html(operator_config, "no-commission-dk", "en"))
+    assert len(danish.pages) == len(english.pages) == 5
+    assert break_problems(danish) == []
+    whole = laid_out(_sheet_html(operator_config, "ez-baccarat-it", "da"))
+    assert len(whole.pages) == 6
+    headings, drawings = _road_pages(whole)
+    assert len(headings) == 2 and headings == drawings  # each road whole on its page
+    assert _road_pages(danish)[0] != _road_pages(danish)[1]  # a drawing after its heading
+
+
+def test_the_footer_line_is_kept_with_the_last_section(operator_config):
+    """The EZ game's Danish page laid out with its roads flowing filled its fifth page with
+    its last section, the ADM block kept whole, and printed a sixth page for the footer line
+    alone: the line is kept with the section before it."""
+    import weasyprint
+
+    from reporting.presentation import pdf
+
+    font_config, stylesheets, _, fallbacks, fetcher = pdf._fonts()
+    html = _sheet_html(operator_config, "ez-baccarat-it", "da").replace(SOFT_HYPHEN, "")
+    page = weasyprint.HTML(
+        string=html, base_url=str(pdf.TEMPLATE_DIR / "rules"), url_fetcher=fetcher
+    )
+    flowing = page.render(stylesheets=[*stylesheets, fallbacks[-1]], font_config=font_config)
+    assert break_problems(flowing) == []
+    last = blocks_by_page(flowing)[-1]
     assert any(element.tag == "h2" for element in last), [element.tag for element in last]
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import re
 from datetime import date, time
-from html.parser import HTMLParser
 
 import pytest
 from helpers import pdf_text
@@ -247,54 +246,3 @@ def test_each_bead_carries_its_winners_letter_as_the_legend_names_it(operator_co
     paragraph = board[start.end() :].split("</p>")[0]
     for letter in letters.values():
         assert f"({letter})" in paragraph, paragraph
-
-
-class _KeptBoxes(HTMLParser):
-    """Each heading and figure of a page, with whether a box kept whole on a printed page
-    (``class="keep"``: itself or one around it) holds it."""
-
-    VOID = frozenset({"meta", "link", "br", "img", "hr", "input", "col", "wbr", "source"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.open: list[bool] = []  # each open element: whether it is kept whole
-        self.found: list[tuple[str, str, bool]] = []  # (tag, its class or text, kept)
-        self.heading: list[str] | None = None
-
-    def handle_starttag(self, tag, attrs) -> None:
-        classes = (dict(attrs).get("class") or "").split()
-        kept = "keep" in classes or any(self.open)
-        if tag == "figure":
-            self.found.append((tag, " ".join(classes), kept))
-        if tag == "h3":
-            self.heading = [str(kept)]
-        if tag not in self.VOID:
-            self.open.append("keep" in classes)
-
-    def handle_endtag(self, tag) -> None:
-        if tag == "h3" and self.heading is not None:
-            self.found.append(("h3", "".join(self.heading[1:]), self.heading[0] == "True"))
-            self.heading = None
-        if tag not in self.VOID and self.open:
-            self.open.pop()
-
-    def handle_data(self, data) -> None:
-        if self.heading is not None:
-            self.heading.append(data)
-
-
-def test_a_road_s_heading_and_text_flow_and_only_its_drawing_is_kept_whole(operator_config):
-    """Each road's heading, text and drawing were one box kept whole on a printed page: a
-    road that did not fit left up to a third of the page before it empty, and the Danish,
-    Spanish, Italian, Portuguese and Romanian pages of the no-commission game printed a sixth
-    page for their last section alone. The heading and text flow (a heading is never left at
-    a page's foot: test_render); the drawing with its caption is kept whole."""
-    boxes = _KeptBoxes()
-    boxes.feed(render_html(sheet_of(operator_config, "no-commission-dk", "da")))
-    found = [entry for entry in boxes.found if "Road" in entry[1] or entry[0] == "figure"]
-    assert found == [
-        ("h3", "Bead Road", False),
-        ("figure", "road-figure keep", True),
-        ("h3", "Big Road", False),
-        ("figure", "road-figure keep", True),
-    ]
