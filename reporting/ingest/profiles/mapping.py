@@ -358,14 +358,15 @@ class RecordMapper:
         return bets
 
     def _look_for_bets(self, record: dict[str, Any], contexts: list) -> None:
-        """Note whether ``record`` holds its bets where the profile reads them: a bet (one of
-        ``contexts``), or the empty array of a round without bets at the path's first ``[]``
-        (``wagers: []``; one holding elements that hold no bet, ``wagers[].parts[]`` read from
-        wagers without parts, is no round without bets)."""
+        """Note whether ``record`` holds its bets where the profile reads them (a bet, one of
+        ``contexts``), or holds none where it should: the round of an empty array at the
+        path's first ``[]`` (``wagers: []``, a round nobody bet on) tells neither; one without
+        that array, or whose elements hold no bet (``wagers[].parts[]`` read from wagers
+        without parts), does not hold its bets."""
         first = self._levels[0]
         array = record if first is None else first(record)
-        self.bets_held = bool(contexts) or (type(array) is list and not array)
-        if not self.bets_held:
+        self.bets_held = bool(contexts)
+        if not self.bets_held and not (type(array) is list and not array):
             self.rounds_without_bets += 1
             self.first_keys = self.first_keys or tuple(record)
 

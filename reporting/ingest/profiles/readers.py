@@ -26,7 +26,7 @@ from typing import IO, Any, NamedTuple
 import msgspec
 
 from reporting.engine.games import GameSpec
-from reporting.errors import InputError, NotARegularFile, printable
+from reporting.errors import InputError, NotARegularFile, counted, printable
 from reporting.files import open_regular
 from reporting.ingest.csv_pair import (
     BoundedLines,
@@ -132,30 +132,31 @@ class _Records:
             )
         return self.rejected(number, problem, data, document)
 
-    def refuse_without_bets(self) -> None:
-        """Refuse the file when none of its rounds holds the array its bets are read from: a
-        path that matches nothing in the export (``wager[]`` for its ``wagers``) loaded every
-        round without its bets, their stakes and payouts in no figure, and said nothing."""
+    def refuse_unread_bets(self) -> None:
+        """Refuse the file when none of its rounds holds its bets where the profile reads
+        them (a path that matches nothing in the export, ``wager[]`` for its ``wagers``,
+        loaded every round without its bets, their stakes and payouts in no figure, and said
+        nothing), or none of its bets its currency (each was taken in its game's currency, a
+        bet the export writes in another too)."""
         mapper = self.mapper
         if not mapper.currency_held and mapper.bets_without_currency:
-            path = mapper.profile.bet_fields["currency"]
-            bets = mapper.bets_without_currency
+            bets, their = mapper.bets_without_currency, _their(mapper.bets_without_currency)
             raise InputError(
-                f"{self.name}: {'its one bet holds no' if bets == 1 else f'none of its {bets:,} bets holds a'}"
-                f" currency where the log profile {self.label} reads it, at {path.text} ([bet]"
-                " currency): each would be taken in its game's currency, a bet of another"
-                " currency too. Mend the profile's path, or leave it out if the export writes"
-                " no currency"
+                f"{self.name}: no bet of it holds a currency where the log profile {self.label}"
+                f" reads it, at {mapper.profile.bet_fields['currency'].text} ([bet] currency):"
+                f" its {counted(bets, 'bet')} would be taken in {their} game's currency, whatever the export"
+                " writes. Mend the profile's path, or leave it out if the export writes none"
             )
         if mapper.bets_held or not mapper.rounds_without_bets:
             return
-        keys = ", ".join(printable(key) for key in mapper.first_keys[:12])
+        keys = ", ".join(printable(key[:40]) for key in mapper.first_keys[:12])
         more = len(mapper.first_keys) - 12
+        rounds, their = mapper.rounds_without_bets, _their(mapper.rounds_without_bets)
         raise InputError(
-            f"{self.name}: {_none_of(mapper.rounds_without_bets)} array of bets the log"
-            f" profile {self.label} reads at {mapper.bets_path} ([bet]"
-            " each): each would load without its bets. Mend the profile's path (the first"
-            f" round's keys: {keys}{f', {more:,} more' if more > 0 else ''})"
+            f"{self.name}: no round of it holds its bets where the log profile {self.label}"
+            f" reads them, at {mapper.bets_path} ([bet] each): its {counted(rounds, 'round')}"
+            f" would load without {their} bets. Mend the profile's path (the first such round's keys:"
+            f" {keys}{f', {more:,} more' if more > 0 else ''})"
         )
 
     def rejected(
@@ -172,9 +173,9 @@ class _Records:
         )
 
 
-def _none_of(rounds: int) -> str:
-    """``none of its 4 rounds holds the``, or ``its one round holds no``."""
-    return "its one round holds no" if rounds == 1 else f"none of its {rounds:,} rounds holds the"
+def _their(count: int) -> str:
+    """``its`` of one, ``their`` of several."""
+    return "its" if count == 1 else "their"
 
 
 def _readable_id(round_id: str | None) -> str | None:
@@ -206,7 +207,7 @@ def _document_records(
         else:
             problem = RecordError(RejectReason.BAD_VALUE, item.message)
             yield records.rejected(item.index, problem, item.head, None)
-    records.refuse_without_bets()
+    records.refuse_unread_bets()
 
 
 def _line_records(
@@ -235,7 +236,7 @@ def _line_records(
                 refuse_if_cut(name, number, data)  # met midway through its writing
             yield record
         data = readline(MAX_LINE_BYTES)
-    records.refuse_without_bets()
+    records.refuse_unread_bets()
 
 
 # Long on purpose: one pass over the rows of a CSV export, grouping each round's rows.

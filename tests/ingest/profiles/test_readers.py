@@ -1332,16 +1332,17 @@ def roma_export(path: Path, *hands: dict) -> Path:
     return path
 
 
-@pytest.mark.parametrize("each", ["wager[]", "wagers[].parts[]"])
+@pytest.mark.parametrize(("each", "rounds"), [("wager[]", 3), ("wagers[].parts[]", 2)])
 def test_a_file_none_of_whose_rounds_holds_its_bets_where_the_profile_reads_them_is_refused(
-    tmp_path, sample_config_path, each
+    tmp_path, sample_config_path, each, rounds
 ):
     """A misspelt ``[bet] each`` (``wager[]`` for the export's ``wagers``, or a level the
     export does not have) loaded every round without its bets, exit 0, no reject and no
     warning; verify then found nothing, and the month's pages were written from no stake.
     Such a file is refused whole, the path and the first round's keys named; nothing of it is
     stored, and it loads once the profile is mended."""
-    path = roma_export(tmp_path / "hands.jsonl", roma_hand(1), roma_hand(2))
+    # a round nobody bet on first (an empty array at the path's first level) tells nothing
+    path = roma_export(tmp_path / "hands.jsonl", roma_hand(0, []), roma_hand(1), roma_hand(2))
     mended, misspelt = tmp_path / "roma.toml", tmp_path / "mine.toml"
     mended.write_text(ROMA, encoding="utf-8")
     misspelt.write_text(ROMA.replace("wagers[]", each), encoding="utf-8")
@@ -1349,15 +1350,15 @@ def test_a_file_none_of_whose_rounds_holds_its_bets_where_the_profile_reads_them
     run = run_main("ingest", str(path), "--profile", str(misspelt), "--db", str(db), "--config", config)  # fmt: skip
     assert run.returncode == 2, run.stderr
     assert (
-        f"{path}: none of its 2 rounds holds the array of bets the log profile roma-hands"
-        f" ({misspelt}) reads at {each} ([bet] each): each would load without its bets. Mend"
-        " the profile's path (the first round's keys: hand, wagers)"
+        f"{path}: no round of it holds its bets where the log profile roma-hands ({misspelt})"
+        f" reads them, at {each} ([bet] each): its {rounds} rounds would load without their"
+        " bets. Mend the profile's path (the first such round's keys: hand, wagers)"
     ) in " ".join(run.stderr.split())
     assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
     right = run_main("ingest", str(path), "--profile", str(mended), "--db", str(db), "--config", config)  # fmt: skip
     assert right.returncode == 0, right.stderr
     assert (rows(db, "SELECT count(*) FROM rounds"), rows(db, "SELECT count(*) FROM bets")) == (
-        [(2,)],
+        [(3,)],
         [(2,)],
     )
 
@@ -1376,7 +1377,7 @@ def test_rounds_without_bets_written_as_such_load(tmp_path, config):
     ):
         records, rejects = read(roma_export(tmp_path / f"{name}.jsonl", *hands), config, str(profile))  # fmt: skip
         assert rejects == [] and [len(record.bets) for record in records] == bets, name
-    with pytest.raises(InputError, match="its one round holds no array of bets"):
+    with pytest.raises(InputError, match="its 1 round would load without its bets"):
         read(roma_export(tmp_path / "alone.jsonl", lacking), config, str(profile))
 
 
@@ -1428,9 +1429,9 @@ def test_a_file_none_of_whose_bets_holds_its_currency_where_the_profile_reads_it
     run = run_main("ingest", str(export), "--profile", str(misspelt), "--db", str(db), "--config", config)  # fmt: skip
     assert run.returncode == 2, run.stderr
     assert (
-        f"{export}: none of its 2 bets holds a currency where the log profile roma-hands"
-        f" ({misspelt}) reads it, at wagers[].currency ([bet] currency): each would be taken in"
-        " its game's currency, a bet of another currency too."
+        f"{export}: no bet of it holds a currency where the log profile roma-hands ({misspelt})"
+        " reads it, at wagers[].currency ([bet] currency): its 2 bets would be taken in their"
+        " game's currency, whatever the export writes."
     ) in " ".join(run.stderr.split())
     assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
     read_right = run_main("ingest", str(export), "--profile", str(right), "--db", str(db), "--config", config)  # fmt: skip
@@ -1471,3 +1472,14 @@ def test_an_element_the_bets_are_read_through_that_is_no_object_rejects_its_roun
     records, (rejected,) = read(document(tmp_path / "games.json", record), config)
     assert records == [] and rejected.reason == "bad_value"
     assert rejected.message.endswith("an element the bets are read through is 'x', not an object")
+
+
+def test_a_json_document_none_of_whose_games_holds_its_bets_is_refused(tmp_path, config):
+    """The JSON document's reader refuses as the JSON Lines reader does: replay-api's games
+    read through ``playersBets[].wagers[]`` hold players and no wagers."""
+    misspelt = tmp_path / "mine.toml"
+    text = (DATA_FOLDER / "replay-api.toml").read_text(encoding="utf-8")
+    misspelt.write_text(text.replace("playersBets[].bets[]", "playersBets[].wagers[]"), "utf-8")
+    path = document(tmp_path / "games.json", game("G-1"), game("G-2"))
+    with pytest.raises(InputError, match=r"its 2 rounds would load without their bets"):
+        read(path, config, str(misspelt))
