@@ -82,7 +82,7 @@ def _check_limits(
         inherited = " (its base game's)"  # a bound not written here, with its figure
         bounds = [
             f"{key} {cents_to_decimal(limits[key])}"
-            f"{'' if (*path, 'limits', key) in problems.lines.lines else inherited}"
+            f"{'' if problems.lines.written((*path, 'limits', key)) else inherited}"
             for key in ("min", "max")
         ]
         problems.add((*path, "limits"), f"{bounds[0]} is above {bounds[1]}")

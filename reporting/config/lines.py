@@ -148,15 +148,17 @@ def _note_inline_keys(
                 _note(found, (path + inner)[:DEPTH], number)
 
 
-def _inline_keys(text: str) -> Iterator[tuple[str, ...]]:
-    """The keys of the inline table that ``text`` opens (at its own depth, not its nested
-    tables'), as far as this line holds it.
+def _inline_keys(text: str, levels: int = DEPTH, start: int = 0) -> Iterator[tuple[str, ...]]:
+    """The keys of the inline table that ``text`` opens, and of the inline tables that are
+    its keys' values, ``levels`` deep at most (a key path is noted to :data:`DEPTH` keys),
+    as far as this line holds it (not those of an array's elements); ``start``: where in
+    ``text`` the table opens.
 
     >>> list(_inline_keys('{ tie = "10", "a b".c = { d = 1 }, e = [1, { f = 2 }] }'))
-    [('tie',), ('a b', 'c'), ('e',)]
+    [('tie',), ('a b', 'c'), ('a b', 'c', 'd'), ('e',)]
     """
     depth = 0  # of brackets and braces
-    position = 0
+    position = start
     while position < len(text):
         character = text[position]
         if character in "\"'":
@@ -169,12 +171,20 @@ def _inline_keys(text: str) -> Iterator[tuple[str, ...]]:
             depth += 1
         elif character in "}]":
             depth -= 1
+            if depth == 0:
+                return  # the table closed: what follows is not its (a table in one, read once)
         position += 1
         if depth == 1 and character in "{,":  # a key of the table follows
             parsed = _key_path(text, position)
             if parsed is not None and text[parsed[1] : parsed[1] + 1] == "=":
                 yield parsed[0]
                 position = parsed[1] + 1
+                value = position
+                while text[value : value + 1] in (" ", "\t"):
+                    value += 1
+                if levels > 1 and text.startswith("{", value):  # a table in it: its keys below
+                    inner = _inline_keys(text, levels - 1, value)
+                    yield from (parsed[0] + keys for keys in inner)
 
 
 def _closing(text: str, start: int, quotes: str) -> int | None:
@@ -304,6 +314,11 @@ class KeyLines:
                 opening = number
         left_open = in_string is not None or array is not None
         return cls(found, too_deep, opening if left_open else None)
+
+    def written(self, path: tuple[str, ...]) -> bool:
+        """Whether the file writes the key at ``path`` itself (as a key, a dotted key, a table
+        or a key of an inline table), not only a table around it."""
+        return path in self.lines
 
     def line_of(self, path: tuple[str, ...]) -> int | None:
         """The line of the longest written prefix of ``path``, or None if none is written."""

@@ -487,8 +487,12 @@ def test_a_min_above_a_max_says_both_figures_and_which_is_the_game_s(tmp_path):
     assert problem.endswith(
         "games.live-baccarat-dk.limits: min 50.00 (its base game's) is above max 10.00"
     )
-    (problem,) = problems_of(path, '[games.live-baccarat-dk]\nlimits.min = "60000.00"\n')
-    assert problem.endswith("limits: min 60000.00 is above max 50000.00 (its base game's)")
+    for written in (
+        '[games.live-baccarat-dk]\nlimits.min = "60000.00"\n',
+        '[games]\nlive-baccarat-dk = { limits = { min = "60000.00" } }\n',
+    ):
+        (problem,) = problems_of(path, written)
+        assert problem.endswith("limits: min 60000.00 is above max 50000.00 (its base game's)")
     (problem,) = problems_of(
         path, '[games.live-baccarat-dk]\nlimits = { min = "20.00", max = "10.00" }\n'
     )
