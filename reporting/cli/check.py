@@ -195,7 +195,7 @@ def _profiles_checked(inbox: InboxRules | None, references: list[str]) -> _Profi
         note(error.label, *error.problems)
     except InputError as error:
         note("configuration", str(error))
-    configured = None if inbox is None else list(inbox.games)
+    configured = None if inbox is None or inbox.games is None else list(inbox.games)
     said = _rule_files(inbox)  # the files whose problems the rules' loading noted
     refused = []
     for reference in references:

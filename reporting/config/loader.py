@@ -145,7 +145,9 @@ class InboxRules:
 
     rules: tuple[InboxRule, ...] = ()
     source: Path | None = None
-    games: tuple[str, ...] = ()
+    #: None: the file's games could not be read (``games`` refused or empty), and a
+    #: profile's ``[games]`` is not judged by them.
+    games: tuple[str, ...] | None = ()
 
 
 @dataclass(frozen=True)
@@ -358,7 +360,7 @@ def _build(
     inbox_rules = _inbox_rules(operator.get("inbox", {}), problems)
     messages = catalogue_problems.messages + problems.messages
     if messages:
-        raise ConfigError(messages, inbox=InboxRules(inbox_rules, source, tuple(selected)))
+        raise ConfigError(messages, inbox=InboxRules(inbox_rules, source, tuple(selected) or None))
     return OperatorConfig(
         name=publisher.name,
         games=games,

@@ -227,7 +227,7 @@ def inbox_profiles(inbox: InboxRules, *, check_games: bool = False) -> list[Inbo
     ProfileError or InputError for a profile that cannot be used, before anything is read.
     ``check_games``: each profile's ``[games]`` is held to the configuration's games too
     (``check``)."""
-    configured = list(inbox.games) if check_games else None
+    configured = list(inbox.games) if check_games and inbox.games is not None else None
     base = None if inbox.source is None else inbox.source.parent
     rules, unusable, problems = [], [], []  # every rule's problems at once, not the first's
     refused: set[Path | None] = set()  # each file's problems once, however it is named

@@ -505,6 +505,23 @@ def test_the_inbox_rules_profiles_are_judged_beside_the_configuration_s_problems
     ]
 
 
+def test_a_profile_s_games_are_not_judged_by_a_file_whose_games_were_refused(tmp_path):
+    """``games = "oops"``: the file's games could not be read, and each game a rule's profile
+    maps onto was said to be none of the configuration's ("its games: none"), a problem of
+    the profile that was the file's. The profile's games wait for the file's."""
+    profile = tmp_path / "mapped.toml"
+    profile.write_text(PROFILE_WITH_GAMES, encoding="utf-8")
+    path = write(
+        tmp_path,
+        'games = "oops"\n[operator]\nname = "X"\n'
+        '[[inbox.profiles]]\nfolder = "feed"\nprofile = "mapped.toml"\n',
+    )
+    result = check("--config", str(path), "--profile", str(profile), "--json")
+    assert result.exit_code == 2
+    (problem,) = json.loads(result.stdout)["problems"]
+    assert problem.startswith(f"{path}:1: games: must be a table of games"), problem
+
+
 def test_an_inbox_rule_that_reads_no_file_of_the_inbox_is_warned_of(tmp_path):
     """A rule whose folder is misspelt (``replays``), or whose every file an earlier rule takes
     (the first rule a file matches applies), read nothing and said nothing: the provider's
