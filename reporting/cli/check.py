@@ -280,11 +280,18 @@ def _configuration_checked(path: Path) -> _ConfigurationChecked:
     try:
         loaded = load_config(path)
     except ConfigError as error:
-        return _ConfigurationChecked(None, error.problems, [], [], [], error.inbox)
+        return _ConfigurationChecked(
+            None, error.problems, warnings=[], hints=[], notes=[], inbox=error.inbox
+        )
     warnings, hints = config_warnings(loaded)
     notes = publishing_notes(loaded) + availability_notes(loaded)
     return _ConfigurationChecked(
-        loaded, located_name_clashes(loaded), warnings, hints, notes, loaded.inbox
+        loaded,
+        located_name_clashes(loaded),
+        warnings=warnings,
+        hints=hints,
+        notes=notes,
+        inbox=loaded.inbox,
     )
 
 

@@ -193,10 +193,10 @@ def _say_what_the_folders_hold(
     for folder in (path for path in paths if path.is_dir()):
         if profile is None:
             found = [item for item in unread_files(folder) if item.path.is_file()]
-            reads = expected_formats()
+            reads = f"read: {expected_formats()}"
         else:
             found = not_read_by(folder, profile)
-            reads = f"by the log profile {profile.label}: {names_read_by(profile)}"
+            reads = f"the log profile {profile.label} reads {names_read_by(profile)}"
         if not found and any(path.is_relative_to(folder) for path in said):
             continue  # what it holds is said already, each entry as not read
         other_names += found or [UnreadFile(folder, "a folder that holds no round log")]
@@ -206,7 +206,7 @@ def _say_what_the_folders_hold(
         command_logger().warning(
             "%s holds no round log: %s",
             printable(str(folder)),
-            f"{counted(len(names), 'file')} of other names (read: {reads}): {shown}{more}"
+            f"{counted(len(names), 'file')} of other names ({reads}): {shown}{more}"
             if names
             else f"no file of the names read ({reads})",
         )

@@ -207,9 +207,7 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
             raise InputError(f"{path}: {problem}; a round log must be a file")
         layout = profile.reads(path.name)
         if layout is None:
-            raise InputError(
-                f"{path}: not a file the log profile {profile.label} reads ({names_read_by(profile)})"
-            )
+            raise InputError(f"{path}: {not_read_by_profile(profile)}")
         sources.append(Source(path, layout, profile=profile))
     return sources
 
@@ -219,6 +217,11 @@ def names_read_by(profile: Profile) -> str:
     return ", ".join(
         f"*{suffix}" for layout in profile.layouts for suffix in LAYOUT_SUFFIXES[layout]
     )
+
+
+def not_read_by_profile(profile: Profile) -> str:
+    """Why a file of another name is not read with ``profile``."""
+    return f"not a file the log profile {profile.label} reads ({names_read_by(profile)})"
 
 
 def inbox_profiles(inbox: InboxRules, *, check_games: bool = False) -> list[InboxProfile]:
@@ -283,7 +286,7 @@ def discover_inbox(
             continue
         layout = rule.profile.reads(path.name)
         if layout is None:
-            reason = f"not a file the log profile {rule.profile.label} reads ({names_read_by(rule.profile)})"
+            reason = not_read_by_profile(rule.profile)
             unread.append(UnreadFile(path, reason))
             continue
         profiled.append(Source(path, layout, profile=rule.profile))
@@ -415,9 +418,7 @@ def not_read_by(folder: Path, profile: Profile) -> list[UnreadFile]:
     """The regular files in ``folder`` and below it whose names ``profile`` does not read,
     each with the names it reads, in path order."""
     return [
-        UnreadFile(
-            path, f"not a file the log profile {profile.label} reads ({names_read_by(profile)})"
-        )
+        UnreadFile(path, not_read_by_profile(profile))
         for path in _entries(folder)
         if _entry_problem(path) is None and profile.reads(path.name) is None
     ]

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from msgspec.structs import astuple
 
-from reporting.errors import InputError, printable
+from reporting.errors import InputError, counted, printable
 from reporting.files import sha256_of
 from reporting.ingest.limits import (
     MAX_BATCH_BETS,
@@ -70,14 +70,16 @@ class Source:
         """Total size in bytes (what each file is, is checked where it is opened)."""
         return sum(path.stat().st_size for path in self.files)
 
-    def state(self) -> tuple[tuple[int, int, int, int, int], ...]:
+    def state(self) -> tuple[FileState, ...]:
         """What each file is now (device, inode, size, time of change of its content and of
         its inode): read before the source's hash and again after it was read, to tell a file
         that changed meanwhile (cut short, grown, or rewritten in place) from the one hashed.
         The inode's time is the one a writer cannot set back: a copy that rewrites a file in
         place at its size and restores its time of change (``rsync --inplace -t``) changes it."""
         return tuple(
-            (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+            FileState(
+                found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+            )
             for found in (path.stat() for path in self.files)
         )
 
@@ -85,6 +87,17 @@ class Source:
         """Content hash of the source (of both files, in order, for a CSV pair); only regular
         files are read, so a FIFO is refused rather than waited on."""
         return sha256_of(*self.files)
+
+
+class FileState(NamedTuple):
+    """What a file is at a moment (:meth:`Source.state`): its device and inode, its size, the
+    time its content changed and the time its inode did (which no writer can set back)."""
+
+    device: int
+    inode: int
+    size: int
+    changed_ns: int
+    inode_changed_ns: int
 
 
 class UnreadFields:
@@ -217,13 +230,15 @@ def batched(
     size: int,
     name: str,
     unread: UnreadFields | None = None,
+    reader: str = "the spec's round log reader",
 ) -> Iterator[Batch]:
     """Rounds and rejected lines, in file order, gathered into batches of up to ``size`` of
     either kind (or of :data:`~reporting.ingest.limits.MAX_BATCH_BETS` bets, whichever comes
     first); ``position`` tells how far reading got when a batch is full, and ``unread``
     (None: a reader that reads only what it names, a log profile's) the fields not read.
 
-    A file (``name``) with more than :data:`~reporting.ingest.limits.MAX_REJECTED_LINES`
+    A file (``name``, read by ``reader``) with more than
+    :data:`~reporting.ingest.limits.MAX_REJECTED_LINES`
     rejected lines, and more of them than rounds, is not a round log: InputError. So is a file
     none of whose records holds a round id where its reader reads one (each a
     ``missing_field`` reject without one): the spec's log read with a provider's profile, or
@@ -253,13 +268,11 @@ def batched(
         yield Batch(records, rejects, position())
         records, rejects, bets = [], [], 0
     if without_ids:
-        count = rejects_before + len(rejects)
-        none = "its one record holds no" if count == 1 else f"none of its {count:,} records holds a"
+        count = counted(rejects_before + len(rejects), "record")
         raise InputError(
-            f"{name}: {none} round id where it is read ({without_ids}): not a file this reader"
-            " reads; nothing of it"
-            " was loaded (a provider's export is read with its log profile, the spec's round"
-            " log without one)"
+            f"{name}: no record of it holds a round id where {reader} reads one"
+            f" ({without_ids}; {count}): not a file it reads; nothing of it was loaded (a"
+            " provider's export is read with its log profile, the spec's round log without one)"
         )
     yield Batch(records, rejects, position(), () if unread is None else unread.named)
 

@@ -266,7 +266,7 @@ _EMPTY = (
 #: not those of the content hashed, by which a later run knows the file (a file cut short
 #: kept its rounds up to the cut, and the whole file, sent again, was taken as loaded).
 _CHANGED = (
-    "{}: changed while it was read (its size or time of change is not what it was); nothing"
+    "{}: changed while it was read (its size or a time of change is not what it was); nothing"
     " of it was loaded (it loads at the next run, once its writer has finished it)"
 )
 
@@ -285,7 +285,7 @@ def _ingest_source(
     try:
         before = source.state()
         sha256 = source.sha256()
-        total_bytes = sum(size for _, _, size, _, _ in before)
+        total_bytes = sum(state.size for state in before)
     except InputError as error:  # not a regular file
         return FileResult(names.file, "", "failed", error=str(error))
     except OSError as error:

@@ -383,11 +383,11 @@ def test_a_folder_read_with_a_profile_names_what_it_does_not_read(tmp_path):
         ),  # fmt: skip
         (
             other,
-            f"{other} holds no round log: 1 file of other names (read: by the log profile replay-api: {reads}): flat.csv",
+            f"{other} holds no round log: 1 file of other names (the log profile replay-api reads {reads}): flat.csv",
         ),  # fmt: skip
         (
             empty,
-            f"{empty} holds no round log: no file of the names read (by the log profile replay-api: {reads})",
+            f"{empty} holds no round log: no file of the names read (the log profile replay-api reads {reads})",
         ),  # fmt: skip
     ):
         run = run_main("ingest", str(folder), "--profile", "replay-api", "--db", db)
@@ -396,7 +396,7 @@ def test_a_folder_read_with_a_profile_names_what_it_does_not_read(tmp_path):
     assert (spec.returncode, spec.stderr) == (
         1,
         f"baccarat-report: warning: {empty} holds no round log: no file of the names read"
-        " (.jsonl, .jsonl.gz, or rounds.csv with bets.csv)\n",
+        " (read: .jsonl, .jsonl.gz, or rounds.csv with bets.csv)\n",
     )
 
 

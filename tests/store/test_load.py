@@ -1377,7 +1377,7 @@ def test_a_file_changed_while_it_is_read_loads_nothing_and_loads_whole_later(
         assert changed
         assert (failed.status, failed.rounds_loaded) == ("failed", 0)
         changed_while_read = (
-            f"{log}: changed while it was read (its size or time of change is not what it"
+            f"{log}: changed while it was read (its size or a time of change is not what it"
             " was); nothing of it was loaded (it loads at the next run, once its writer has"
             " finished it)"
         )

@@ -85,7 +85,8 @@ def read_profiled(source: Source, games: Mapping[str, GameSpec], size: int) -> B
         refuse_binary(name, handle, gzipped=gzipped)  # UTF-16 text too
         records = _RECORDS[source.format](handle, name, profile, games)
         try:
-            yield from batched(records, raw_handle.tell, size, name)
+            reader = f"the log profile {profile.label}"
+            yield from batched(records, raw_handle.tell, size, name, reader=reader)
         except (OSError, EOFError, zlib.error) as error:
             raise InputError(
                 f"{name}: cannot be read to the end ({error}); nothing of it was loaded"

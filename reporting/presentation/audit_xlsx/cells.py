@@ -270,8 +270,6 @@ class _Styles:
             if value:  # in a table or outside one (a count above a sheet's table)
                 variant = "free alert" if variant == "free" else variant or "alert"
         cell = Cell(sheet, row=1, column=1, style_array=self._arrays[(kind, variant)])
-        if kind == MONEY and isinstance(value, Decimal) and abs(value) * 100 >= 10**SHEET_DIGITS:
-            value = f"{value:,}"  # as :func:`_money` writes it: a number would lose its cents
         if value is not None:
             textual = kind in _TEXT_KINDS or kind in ("header", "title", "label", "note")
             put_value(cell, cell_text(value) if textual else value)
