@@ -355,6 +355,8 @@ class RecordMapper:
             self._look_for_bets(record, contexts)
         for context in contexts:
             bets.append(self._bet_of(context, currency, len(bets), offered))
+        if not self.currency_held:
+            self._look_for_currency(contexts)
         return bets
 
     def _look_for_bets(self, record: dict[str, Any], contexts: list) -> None:
@@ -369,6 +371,17 @@ class RecordMapper:
         if not self.bets_held and not (type(array) is list and not array):
             self.rounds_without_bets += 1
             self.first_keys = self.first_keys or tuple(record)
+
+    def _look_for_currency(self, contexts: list) -> None:
+        """Note whether a bet of ``contexts`` (a round's, read) holds a currency where the
+        profile reads it, and count those that hold none until one does."""
+        level, get = self._bet_readers[5]
+        for context in contexts:
+            value = get(context[level])
+            if value is not ABSENT and value is not None and value != "":
+                self.currency_held = True
+                return
+            self.bets_without_currency += 1
 
     # The loop every bet of a profiled export goes through: its common case (texts, amounts
     # seen before) inline, every other case in a function that raises.
@@ -434,8 +447,8 @@ class RecordMapper:
                 " be negative (a gross payout is what was paid back: 0 when the bet lost)",
             )
         bet_currency = currency_get(context[currency_level])
-        if type(bet_currency) is not str or not bet_currency or not self.currency_held:
-            bet_currency = self._currency(bet_currency, index)
+        if type(bet_currency) is not str or not bet_currency:
+            bet_currency = self._bet_text(bet_currency, "currency", index, required=False)
         placed = placed_get(context[placed_level])
         placed_at = None
         if placed is not ABSENT and placed is not None and placed != "":
@@ -471,17 +484,6 @@ class RecordMapper:
             self._cents_texts.clear()
         text = self._cents_texts[cents] = format_cents(cents)
         return text
-
-    def _currency(self, value: Any, index: int) -> str | None:
-        """A bet's currency read as an optional text, noting whether one was held
-        (:attr:`currency_held`) until one is."""
-        currency = value if type(value) is str and value else None
-        if currency is None:
-            currency = self._bet_text(value, "currency", index, required=False)
-        if not self.currency_held:
-            self.currency_held = bool(currency)
-            self.bets_without_currency += not currency
-        return currency
 
     def _bet_text(
         self, value: Any, name: str, index: int, *, required: bool, code: bool = False
