@@ -286,6 +286,25 @@ def test_xlsx_is_byte_identical_across_renders(operator_config, rendered, game_i
         assert render_xlsx(sheet) == (rendered / f"{game_id}.{language}.xlsx").read_bytes()
 
 
+@pytest.mark.parametrize("language", SUPPORTED_LANGUAGES)
+def test_the_bonus_table_s_results_span_the_bet_s_and_condition_s_columns(
+    operator_config, rendered, language
+):
+    """The bonus table's results ("Wins by 9 points, without a natural") stood in the bets'
+    narrow first column, wrapped in three lines a row beside an empty column. Each result
+    spans the first two columns, its pay and odds beside it, each row one line or two."""
+    from reporting.presentation.workbook_base import LINE_HEIGHT
+
+    sheet = load_workbook(rendered / f"live-baccarat-it.{language}.xlsx").worksheets[1]
+    joined = {str(cells) for cells in sheet.merged_cells.ranges if cells.max_col == 2}
+    rows = [row for row in range(1, sheet.max_row + 1) if f"A{row}:B{row}" in joined]
+    results = sheet_of(operator_config, "live-baccarat-it", language).bonus_table
+    assert len(rows) == 1 + len(results) and results  # the header, then each result
+    for row in rows[1:]:
+        assert sheet.cell(row, 3).value and sheet.cell(row, 1).value, row
+        assert sheet.row_dimensions[row].height <= 2 * LINE_HEIGHT, (row, sheet.cell(row, 1).value)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_rule_sheet_workbook_writes_each_number_with_its_own_digits(rendered, game_id):
     """An RTP of 0.8564 was written 0.8564000000000001 (openpyxl's binary float): each rate,

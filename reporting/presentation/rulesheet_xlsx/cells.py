@@ -204,12 +204,14 @@ class SheetWriter:
         formats: Sequence[str | None] = (),
         fills: Sequence[Sequence[PatternFill | None]] = (),
         center: bool = False,
+        joined: int = 1,
     ) -> None:
-        """A header row (bold, shaded) and the rows; the first column is the row header."""
-        self._row(headers, header=True, center=center)
+        """A header row (bold, shaded) and the rows; the first column is the row header, its
+        cells across the ``joined`` first columns (each row's values then skip the others)."""
+        self._row(headers, header=True, center=center, joined=joined)
         for index, values in enumerate(rows):
             row_fills = fills[index] if index < len(fills) else ()
-            self._row(values, formats=formats, fills=row_fills, center=center)
+            self._row(values, formats=formats, fills=row_fills, center=center, joined=joined)
         self.skip()
 
     def _row(
@@ -220,9 +222,17 @@ class SheetWriter:
         formats: Sequence[str | None] = (),
         fills: Sequence[PatternFill | None] = (),
         center: bool = False,
+        joined: int = 1,
     ) -> None:
         lines = 1
+        if joined > 1:  # the row header across the first columns, wrapped at their width
+            self.sheet.merge_cells(
+                start_row=self.row, start_column=1, end_row=self.row, end_column=joined
+            )
         for column, value in enumerate(values, start=1):
+            if 1 < column <= joined:  # within the row header's cell: its border only
+                self.sheet.cell(row=self.row, column=column).border = BORDER
+                continue
             number_format = formats[column - 1] if column - 1 < len(formats) else None
             cell = self.put(column, value, number_format=None if header else number_format)
             cell.border = BORDER
@@ -238,7 +248,9 @@ class SheetWriter:
             fill = fills[column - 1] if column - 1 < len(fills) else None
             if fill is not None:
                 cell.fill = fill
-            if isinstance(value, str):
+            if isinstance(value, str) and column == 1 and joined > 1:
+                lines = max(lines, _lines(value, sum(self.widths[:joined])))
+            elif isinstance(value, str):
                 width = self._fit_word(column, value, bold=header or column == 1)
                 lines = max(lines, _lines(value, width))
         self.sheet.row_dimensions[self.row].height = LINE_HEIGHT * lines

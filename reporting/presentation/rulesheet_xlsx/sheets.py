@@ -131,13 +131,14 @@ def pay_sheet(workbook: Workbook, sheet: RuleSheet, text: PageText, formats: dic
     if sheet.bonus_table:
         page.paragraph(text.bonus_text())
         page.caption(text.bonus_table_caption())
-        page.table(
-            [text.result_label(), text.pays_label(), "", text._("Odds")],
+        page.table(  # a result in words, across the bet's and its condition's columns
+            [text.result_label(), None, text.pays_label(), text._("Odds")],
             [
-                [text.bonus_result(row), text.row_pays(row), None, rounded_odds(row.odds)]
+                [text.bonus_result(row), None, text.row_pays(row), rounded_odds(row.odds)]
                 for row in sheet.bonus_table
             ],
             formats=(None, None, None, formats["odds"]),
+            joined=2,
         )
     page.heading(text.rounding_title(), level=3)
     rounding = text.rounding_text(sheet)
