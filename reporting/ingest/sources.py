@@ -238,28 +238,29 @@ def batched(
     (None: a reader that reads only what it names, a log profile's) the fields not read.
 
     A file (``name``, read by ``reader``) with more than
-    :data:`~reporting.ingest.limits.MAX_REJECTED_LINES`
-    rejected lines, and more of them than rounds, is not a round log: InputError. So is a file
-    none of whose records holds a round id where its reader reads one (each a
-    ``missing_field`` reject without one): the spec's log read with a provider's profile, or
-    a provider's export without it. Recorded, its rejects were counted in the month and the
-    file known by its hash: read again with the right profile, it was "already ingested".
+    :data:`~reporting.ingest.limits.MAX_REJECTED_LINES` rejected lines, and more of them than
+    rounds, is not a round log: InputError. So is a file of which no round was read and half
+    its records or more hold no round id where its reader reads one (``missing_field``
+    rejects without one; a line cut short or a bad amount among them does not hide it): the
+    spec's log read with a provider's profile, or a provider's export without it. Recorded,
+    its rejects were counted in the month and the file known by its hash: read again with the
+    right profile, it was "already ingested".
     """
     records: list[Round] = []
     rejects: list[RejectedLine] = []
     bets = rounds_before = rejects_before = 0
-    without_ids: str | None = ""  # the first such reject's message; None once one is not
+    no_round, without_ids, first = True, 0, ""  # the records without a round id, the first's
     for item in items:
         if type(item) is Round:
             records.append(item)
             bets += len(item.bets)
-            without_ids = None
+            no_round = False
             if len(records) < size and bets < MAX_BATCH_BETS:
                 continue
         else:
             rejects.append(item)
-            if without_ids is not None:
-                without_ids = _without_id(item, without_ids)
+            if no_round and _without_id(item):
+                without_ids, first = without_ids + 1, first or item.message
             if len(rejects) < size:
                 continue
             _check_rejects(name, rejects_before + len(rejects), rounds_before + len(records))
@@ -267,22 +268,23 @@ def batched(
         rejects_before += len(rejects)
         yield Batch(records, rejects, position())
         records, rejects, bets = [], [], 0
-    if without_ids:
-        count = counted(rejects_before + len(rejects), "record")
+    total = rejects_before + len(rejects)
+    if no_round and without_ids and 2 * without_ids >= total:
         raise InputError(
-            f"{name}: no record of it holds a round id where {reader} reads one"
-            f" ({without_ids}; {count}): not a file it reads; nothing of it was loaded (a"
-            " provider's export is read with its log profile, the spec's round log without one)"
+            f"{name}: no record of it holds a round id where {reader} reads one ({first};"
+            f" {without_ids:,} of its {counted(total, 'record')}): not a file it reads; nothing"
+            " of it was loaded (a provider's export is read with its log profile, the spec's"
+            " round log without one)"
         )
     yield Batch(records, rejects, position(), () if unread is None else unread.named)
 
 
-def _without_id(reject: RejectedLine, first: str) -> str | None:
-    """``first`` (or this reject's message, the first one) while each reject is a record
-    without a round id; None once one is not."""
-    if reject.reason != RejectReason.MISSING_FIELD.value or reject.round_id is not None:
-        return None
-    return first or reject.message
+def _without_id(reject: RejectedLine) -> bool:
+    """Whether a reject is of a record without a round id where its reader reads one, or with
+    an empty one (a CSV pair's bet of the round ``''``)."""
+    if reject.round_id is None:
+        return reject.reason == RejectReason.MISSING_FIELD.value
+    return not reject.round_id.strip()
 
 
 def _check_rejects(name: str, rejected: int, rounds: int) -> None:

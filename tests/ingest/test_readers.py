@@ -1023,6 +1023,22 @@ def test_a_bets_csv_row_of_no_round_is_rejected(tmp_path, operator_config, make_
     ]
 
 
+def test_a_csv_pair_whose_rounds_have_no_ids_is_refused(tmp_path, operator_config, make_round):
+    """A CSV pair whose rounds file leaves every round id empty loaded as rejects (each round
+    without its id, each bet of the round ``''``), recorded, never to be read again once
+    mended. No round read, and no record with an id: the pair is refused whole."""
+    rounds_csv, bets_csv = write_csv_pair(
+        tmp_path, [make_round("R-1"), make_round("R-2", hand_no=2)]
+    )
+    for path in (rounds_csv, bets_csv):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        path.write_text(
+            lines[0] + "".join(re.sub(r"^R-\d", "", line) for line in lines[1:]), "utf-8"
+        )
+    with pytest.raises(InputError, match=r"no record of it holds a round id where the spec's round log reader reads one"):  # fmt: skip
+        read(rounds_csv, operator_config, bets_csv)
+
+
 def test_a_bad_rounds_csv_row_is_rejected_with_the_rounds_file_and_line(
     tmp_path, operator_config, make_round
 ):

@@ -102,7 +102,12 @@ def _code(value: Any, name: str, path: FieldPath) -> str | None:
         number = Decimal(text)
     except InvalidOperation:
         return text
-    if number.is_finite() and number.adjusted() < 19 and number == number.to_integral_value():
+    if not number.is_finite():
+        return text
+    if number.is_zero():  # 0, -0, 0e999999999: one number
+        return "0"
+    # a whole number of at most 64 digits (an id's, a code's), not 1e400's
+    if number.adjusted() < 64 and number == number.to_integral_value():
         return str(int(number))
     return text
 
@@ -256,7 +261,7 @@ class RecordMapper:
             settled_at=settled_at,
             status=status,  # type: ignore[arg-type]
             bets=self._bets(record, game),
-            shoe_id=_text(self._value(record, "shoe_id"), "shoe_id", self._path("shoe_id")),
+            shoe_id=_code(self._value(record, "shoe_id"), "shoe_id", self._path("shoe_id")),
             hand_no=self._hand_no(record),
             started_at=self._time_of(record, "started_at"),
             betting_closed_at=self._time_of(record, "betting_closed_at"),
@@ -361,14 +366,13 @@ class RecordMapper:
 
     def _look_for_bets(self, record: dict[str, Any], contexts: list) -> None:
         """Note whether ``record`` holds its bets where the profile reads them (a bet, one of
-        ``contexts``), or holds none where it should: the round of an empty array at the
-        path's first ``[]`` (``wagers: []``, a round nobody bet on) tells neither; one without
-        that array, or whose elements hold no bet (``wagers[].parts[]`` read from wagers
-        without parts), does not hold its bets."""
-        first = self._levels[0]
-        array = record if first is None else first(record)
+        ``contexts``), or holds none where it should: a round whose every array on the bets'
+        path is there and empty, or null (``wagers: []``, each player's ``bets: []``, a round
+        nobody bet on) tells neither; one without one of them (``wager[]`` read from
+        ``wagers``, or ``wagers[].parts[]`` from wagers without parts) does not hold its
+        bets."""
         self.bets_held = bool(contexts)
-        if not self.bets_held and not (type(array) is list and not array):
+        if not self.bets_held and not _reaches_its_bets(record, self._levels):
             self.rounds_without_bets += 1
             self.first_keys = self.first_keys or tuple(record)
 
@@ -581,6 +585,23 @@ def _bet_reader(path: FieldPath) -> tuple[int, Callable[[Any], Any]]:
     if not rest:
         return path.each_steps, lambda element: element
     return path.each_steps, getter(rest)
+
+
+def _reaches_its_bets(record: Any, levels: tuple[Callable[[Any], Any] | None, ...]) -> bool:
+    """Whether every array the bets' path (``levels``, as :func:`_contexts` reads them) steps
+    through is there in ``record``: a list, or null (none there)."""
+    elements = [record]
+    for get in levels:
+        deeper: list[Any] = []
+        for element in elements:
+            array = element if get is None else get(element)
+            if array is None:
+                continue
+            if type(array) is not list:
+                return False
+            deeper.extend(array)
+        elements = deeper
+    return True
 
 
 def _contexts(

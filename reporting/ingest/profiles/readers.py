@@ -156,7 +156,8 @@ class _Records:
         raise InputError(
             f"{self.name}: no round of it holds its bets where the log profile {self.label}"
             f" reads them, at {mapper.bets_path} ([bet] each): its {counted(rounds, 'round')}"
-            f" would load without {their} bets. Mend the profile's path (the first such round's keys:"
+            f" would load without {their} bets. Mend the profile's path, or read the file with"
+            " the profile of its export (the first such round's keys:"
             f" {keys}{f', {more:,} more' if more > 0 else ''})"
         )
 

@@ -1352,7 +1352,8 @@ def test_a_file_none_of_whose_rounds_holds_its_bets_where_the_profile_reads_them
     assert (
         f"{path}: no round of it holds its bets where the log profile roma-hands ({misspelt})"
         f" reads them, at {each} ([bet] each): its {rounds} rounds would load without their"
-        " bets. Mend the profile's path (the first such round's keys: hand, wagers)"
+        " bets. Mend the profile's path, or read the file with the profile of its export (the"
+        " first such round's keys: hand, wagers)"
     ) in " ".join(run.stderr.split())
     assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
     right = run_main("ingest", str(path), "--profile", str(mended), "--db", str(db), "--config", config)  # fmt: skip
@@ -1402,13 +1403,13 @@ def test_a_file_read_by_the_wrong_reader_is_refused_and_stays_readable(
             spec_log,
             ("--profile", "replay-api"),
             (),
-            f"the log profile replay-api reads one (required field round_id (gameUid) is missing; {lines:,} records)",
+            f"the log profile replay-api reads one (required field round_id (gameUid) is missing; {lines:,} of its {lines:,} records)",
         ),
         (
             export,
             (),
             ("--profile", str(roma)),
-            "the spec's round log reader reads one (required field round_id is missing; 2 records)",
+            "the spec's round log reader reads one (required field round_id is missing; 2 of its 2 records)",
         ),
     ):  # fmt: skip
         run = run_main("ingest", str(path), *wrong, "--db", str(db), "--config", config)
@@ -1473,6 +1474,10 @@ def test_an_id_written_as_a_json_number_reads_as_the_whole_number_it_equals(tmp_
     )
     (loaded,), _ = read(fraction, config)
     assert loaded.round_id == "1.5"
+    for written, read_as in (("1e19", "1" + "0" * 19), ("0e999999999", "0"), ("-0.0", "0")):
+        other = document(tmp_path / "other.json", text.replace('"gameUid": 1e5', f'"gameUid": {written}'))  # fmt: skip
+        (loaded,), _ = read(other, config)
+        assert loaded.round_id == read_as, written
 
 
 def test_an_element_the_bets_are_read_through_that_is_no_object_rejects_its_round(tmp_path, config):
@@ -1495,3 +1500,34 @@ def test_a_json_document_none_of_whose_games_holds_its_bets_is_refused(tmp_path,
     path = document(tmp_path / "games.json", game("G-1"), game("G-2"))
     with pytest.raises(InputError, match=r"its 2 rounds would load without their bets"):
         read(path, config, str(misspelt))
+
+
+def test_a_round_whose_every_array_of_bets_is_empty_or_null_is_a_round_without_bets(
+    tmp_path, config
+):
+    """A replay game nobody bet on still names its table beside an empty array of bets
+    (``playersBets: [{tileId, bets: []}]``): a file of such games was refused as one whose
+    bets the profile could not find. Every array on the bets' path there, empty or null, is
+    a round without bets; a file of them loads."""
+    idle = game("G-1")
+    for player in idle["playersBets"]:
+        player["bets"] = []
+    nulled = game("G-2")
+    nulled["playersBets"][0]["bets"] = None
+    nulled["playersBets"][1]["bets"] = []
+    records, rejects = read(document(tmp_path / "games.json", idle, nulled), config)
+    assert rejects == [] and [len(record.bets) for record in records] == [0, 0]
+
+
+def test_a_wrong_reader_is_refused_whatever_other_lines_the_file_holds(tmp_path, config):
+    """The round-id refusal held only while every reject was a record without its id: the
+    spec's log with one line cut short, read with replay-api, was recorded again (one bad
+    line among thousands). A file of which no round was read and half the records or more
+    hold no round id is refused."""
+    spec_log = Path(__file__).resolve().parents[3] / "sample_data/inbox/round-log-2026-10.jsonl.gz"
+    with gzip.open(spec_log, "rb") as log:
+        lines = log.read().splitlines(keepends=True)[:50]
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"".join(lines) + b'{"round_id": "cut\n')
+    with pytest.raises(InputError, match=r"\(required field round_id \(gameUid\) is missing; 50 of its 51 records\)"):  # fmt: skip
+        read(damaged, config, layout="jsonl")
