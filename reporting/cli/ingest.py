@@ -82,7 +82,7 @@ def ingest_command(
     reader = load_profile(profile, configured=list(operator.games))
     sources = discover_sources(paths, reader)
     keep_apart({}, {f"the round log {file}": file for file in _files_of(sources)})
-    unreadable = _unreadable_in_folders(paths, reader, none_found=not sources)
+    unreadable = _unreadable_in_folders(paths, reader, sources)
     with database_errors(db):
         connection = connect(db, wait=db_wait)
         try:
@@ -153,13 +153,13 @@ def exit_code(result: IngestResult) -> int:
 
 
 def _unreadable_in_folders(
-    paths: Sequence[Path], profile: Profile | None, *, none_found: bool
+    paths: Sequence[Path], profile: Profile | None, sources: Sequence[Source]
 ) -> list[UnreadFile]:
     """The files of the folders given that are not read, each once: what no reader can open (a
     FIFO, a link to nothing, a name that is not UTF-8, a link out of the folder), each said as
-    a warning, as the monthly job's inbox does (it makes the exit 1); and when no round log was
-    found (``none_found``), their files of other names than the reader (``profile``, None: the
-    spec's) reads, said together, or that a folder holds no file at all."""
+    a warning, as the monthly job's inbox does (it makes the exit 1); and of each folder that
+    holds no round log (none of ``sources``), its files of other names than the reader
+    (``profile``, None: the spec's) reads, said together, or that it holds none."""
     from reporting.ingest.discovery import unreadable_entries
 
     unreadable = [
@@ -167,9 +167,13 @@ def _unreadable_in_folders(
     ]
     for item in unreadable:
         command_logger().warning("not read: %s", item)
-    if none_found:
-        said = [item.path for item in unreadable]
-        unreadable += _say_what_the_folders_hold(paths, profile, said)
+    empty = [
+        path
+        for path in paths
+        if path.is_dir() and not any(source.path.is_relative_to(path) for source in sources)
+    ]
+    said = [item.path for item in unreadable]
+    unreadable += _say_what_the_folders_hold(empty, profile, said)
     # a folder given twice, or inside another given, lists its files once
     return list({item.path: item for item in unreadable}.values())
 

@@ -400,6 +400,22 @@ def test_a_folder_read_with_a_profile_names_what_it_does_not_read(tmp_path):
     )
 
 
+def test_a_folder_with_no_round_log_beside_one_with_logs_is_said(tmp_path, make_round):
+    """``ingest A B``: A empty, or of files of other names, and B with a log said nothing of
+    A, exit 0; a folder given alone was said. Each folder that holds no round log is said,
+    exit 1, whatever the others hold."""
+    empty, logs = tmp_path / "empty", tmp_path / "logs"
+    for folder in (empty, logs):
+        folder.mkdir()
+    (logs / "log.jsonl").write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    run = run_main("ingest", str(empty), str(logs), "--db", str(tmp_path / "store.sqlite"))
+    assert (run.returncode, run.stderr) == (
+        1,
+        f"baccarat-report: warning: {empty} holds no round log: no file of the names read"
+        " (read: .jsonl, .jsonl.gz, or rounds.csv with bets.csv)\n",
+    )
+
+
 def test_ingest_says_whether_nothing_was_new_or_there_was_nothing_to_load(tmp_path):
     """A provider's export of no round (an empty array) was answered "Nothing new: every file
     or round was already loaded", of a file never seen before."""
