@@ -77,6 +77,9 @@ FLOW_CSS = TEMPLATE_DIR / "rules" / "flow.css"
 #: The share of its last page's body a page fills below which it is laid out again with
 #: :data:`FLOW_CSS` (a page whose roads flow saves its last page only when that page is short).
 SHORT_LAST_PAGE = 0.6
+#: How a road's box is written (reporting/templates/rules/sections/scoreboard.html.j2): a page
+#: without one has nothing :data:`FLOW_CSS` changes.
+ROAD_BOX = 'class="keep road"'
 
 
 @contextmanager
@@ -140,7 +143,8 @@ def html_to_pdf(html: str, as_of: date, *, author: str | None = None) -> bytes:
 @cache
 def _fonts():
     """The font configuration, the PDF's style sheets (the @font-face rules and
-    :data:`PRINT_CSS`; :data:`MARGINS_CSS`; :data:`FALLBACK_CSS`) and the fetcher, made once
+    :data:`PRINT_CSS`; :data:`MARGINS_CSS`; :data:`FALLBACK_CSS`, then :data:`FLOW_CSS`, the
+    last of them) and the fetcher, made once
     per process: each page of a run loads the same two faces (a new configuration per page
     cost about an eighth of its time), and the bytes of a page do not depend on it."""
     import weasyprint
@@ -184,7 +188,9 @@ def laid_out(html: str):
     a hand's name an operator chose, a translation's long words) is laid out again with
     :data:`FALLBACK_CSS`, a style more at a time, until it fits: its tables a little tighter,
     then the Banker matrix's headings broken where a column ends, then every table's. A page
-    that fits is laid out once, as its own style says."""
+    of roads whose last page is short (:data:`SHORT_LAST_PAGE`) is laid out again with
+    :data:`FLOW_CSS`, and printed so only if that takes fewer pages. A page that fits is laid
+    out once, as its own style says."""
     missing = [str(path) for path in FONT_FILES if not path.is_file()]
     if missing:
         raise InputError(
@@ -213,7 +219,7 @@ def laid_out(html: str):
             break
         used = [*stylesheets, *fallbacks[:taken]]
         document = page.render(stylesheets=used, font_config=font_config)
-    if 'class="keep road"' in html and _last_page_fill(document) < SHORT_LAST_PAGE:
+    if ROAD_BOX in html and _last_page_fill(document) < SHORT_LAST_PAGE:
         flowing = page.render(stylesheets=[*used, flow], font_config=font_config)
         if len(flowing.pages) < len(document.pages) and not lines_past(flowing, margin=True):
             return flowing

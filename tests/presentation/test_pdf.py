@@ -304,7 +304,11 @@ def test_a_sheet_whose_roads_flow_saves_a_page_only_then(operator_config):
     its roads' headings and text flowing, only their drawings kept whole, and takes that
     layout only if it prints on fewer pages: the Danish page prints on five, as the English;
     the EZ game's Danish page, which flowing saves no page, keeps each road whole."""
-    danish = laid_out(_sheet_html(operator_config, "no-commission-dk", "da"))
+    from reporting.presentation.pdf import ROAD_BOX
+
+    html = _sheet_html(operator_config, "no-commission-dk", "da")
+    assert html.count(ROAD_BOX) == 2  # the template writes each road's box as pdf.py looks for it
+    danish = laid_out(html)
     english = laid_out(_sheet_html(operator_config, "no-commission-dk", "en"))
     assert len(danish.pages) == len(english.pages) == 5
     assert break_problems(danish) == []
