@@ -163,8 +163,9 @@ def discover_sources(paths: Sequence[Path], profile: Profile | None = None) -> l
             if path.is_symlink():
                 raise InputError(f"{path}: a symbolic link to nothing (its target does not exist)")
             raise InputError(f"{path}: no such file or folder")
-        if path.is_dir():
-            sources.extend(_within(_sources_in_folder(path), path))
+        if path.is_dir():  # its hidden files (a transfer in progress) left alone, as an inbox's
+            hidden = {file for file in _files(path) if _hidden(file, path)}
+            sources.extend(_within(_sources_in_folder(path, hidden), path))
             continue
         problem = _unreadable(path)
         if problem is not None:
@@ -192,8 +193,10 @@ def _profiled_sources(paths: Sequence[Path], profile: Profile) -> list[Source]:
     for path in paths:
         if path.is_dir():
             for candidate in _files(path):
-                if _entry_problem(candidate) is not None or _outside(candidate, path.resolve()):
-                    continue  # listed by unread_files, or by unreadable_entries
+                if _hidden(candidate, path) or _entry_problem(candidate) is not None:
+                    continue  # left alone, or listed by unreadable_entries
+                if _outside(candidate, path.resolve()):
+                    continue  # listed by unreadable_entries
                 layout = profile.reads(candidate.name)
                 if layout is not None:
                     sources.append(Source(candidate, layout, profile=profile))
@@ -364,6 +367,8 @@ def unread_files(folder: Path) -> list[UnreadFile]:
     it, :func:`discover_inbox`, and ``ingest`` of a folder refuses it.)"""
     unread = []
     for path in _entries(folder):
+        if _hidden(path, folder):
+            continue  # a transfer in progress, an editor's backup: neither read nor named
         problem = _entry_problem(path)
         if problem is not None:
             if not _gone(problem):
@@ -396,6 +401,7 @@ def unreadable_entries(folder: Path, profile: Profile | None = None) -> list[Unr
     found = (
         (path, _entry_problem(path) or _link_out(path, inside, profile))
         for path in _entries(folder)
+        if not _hidden(path, folder)
     )
     return [
         UnreadFile(path, problem)
@@ -420,7 +426,9 @@ def not_read_by(folder: Path, profile: Profile) -> list[UnreadFile]:
     return [
         UnreadFile(path, not_read_by_profile(profile))
         for path in _entries(folder)
-        if _entry_problem(path) is None and profile.reads(path.name) is None
+        if not _hidden(path, folder)
+        and _entry_problem(path) is None
+        and profile.reads(path.name) is None
     ]
 
 
@@ -464,7 +472,8 @@ def unread_names(inbox: Path, unread: Sequence[UnreadFile]) -> tuple[str, ...]:
 
 
 def _hidden(path: Path, inbox: Path) -> bool:
-    """A hidden file of the inbox (``.name``, or in a hidden folder): a transfer in progress
+    """A hidden file of the inbox, or of a folder given to ``ingest`` (``.name``, or in a
+    hidden folder): a transfer in progress
     (rsync writes ``.name.XXXXXX`` and renames it when whole), an editor's backup. Neither
     read nor named (one was read where its name fitted: a cut upload in ``.upload/`` stopped
     the month, while an editor's ``.x.swp`` beside a read ``.x.jsonl`` was said nowhere)."""

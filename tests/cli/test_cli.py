@@ -416,6 +416,30 @@ def test_a_folder_with_no_round_log_beside_one_with_logs_is_said(tmp_path, make_
     )
 
 
+@pytest.mark.parametrize("profile", [(), ("--profile", "replay-api")], ids=["spec", "profile"])
+def test_a_folder_s_hidden_files_are_left_alone_as_an_inbox_s(tmp_path, make_round, profile):
+    """``ingest FOLDER`` read its hidden files, which the monthly inbox leaves alone (a
+    transfer in progress, ``.upload.jsonl`` still empty, stopped the run with exit 2; an
+    editor's backup in ``.cache/`` was read as a log). A folder's hidden files and hidden
+    folders are neither read nor named."""
+    folder = tmp_path / "drop"
+    (folder / ".cache").mkdir(parents=True)
+    (folder / ".upload.jsonl").write_bytes(b"")
+    (folder / ".cache" / "old.jsonl").write_text("{oops\n", encoding="utf-8")
+    (folder / ".games.json.part").write_bytes(b"")
+    if profile:
+        game = {"gameUid": "G-1"}  # no need to read it whole: a reject is enough to be read
+        (folder / "games.json").write_text(json.dumps([game]) + "\n", encoding="utf-8")
+    else:
+        (folder / "log.jsonl").write_text(json.dumps(make_round("R-1")) + "\n", encoding="utf-8")
+    run = run_main("ingest", str(folder), *profile, "--db", str(tmp_path / "s.sqlite"), "--json")
+    document = json.loads(run.stdout)
+    assert [entry["file"] for entry in document["files"]] == [
+        str(folder / ("games.json" if profile else "log.jsonl"))
+    ]
+    assert document["unread"] == [] and ".upload" not in run.stderr and ".cache" not in run.stderr
+
+
 def test_ingest_says_whether_nothing_was_new_or_there_was_nothing_to_load(tmp_path):
     """A provider's export of no round (an empty array) was answered "Nothing new: every file
     or round was already loaded", of a file never seen before."""
