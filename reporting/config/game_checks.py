@@ -92,12 +92,24 @@ def _check_limits(
             problems.add(where, "the game does not offer this bet")
         minimum, maximum = own.get("min", limits.get("min")), own.get("max", limits.get("max"))
         if None not in (minimum, maximum) and minimum > maximum:
-            inherited = " (the game's)"
             bounds = [
-                f"{key} {cents_to_decimal(value)}{'' if key in own else inherited}"
+                f"{key} {cents_to_decimal(value)}{_whose_bound(problems, path, bet, key, own)}"
                 for key, value in (("min", minimum), ("max", maximum))
             ]
             problems.add(where, f"{bounds[0]} is above {bounds[1]}")
+
+
+def _whose_bound(
+    problems: Problems, path: tuple[str, ...], bet: str, key: str, own: dict[str, Any]
+) -> str:
+    """Whose a bet's bound is, said beside its figure when the file does not write it there:
+    the game's (its own ``min``), or its base game's (the catalogue's, or the base's own
+    per-bet bound)."""
+    if problems.lines.written((*path, "limits", "per_bet", bet, key)):
+        return ""
+    if key not in own and problems.lines.written((*path, "limits", key)):
+        return " (the game's)"
+    return " (its base game's)"
 
 
 def _check_exclusive_bets(

@@ -500,7 +500,12 @@ def test_a_min_above_a_max_says_both_figures_and_which_is_the_game_s(tmp_path):
     (problem,) = problems_of(
         path, '[games.live-baccarat-dk]\nlimits = { per_bet = { tie = { max = "10.00" } } }\n'
     )
-    assert problem.endswith("limits.per_bet.tie: min 50.00 (the game's) is above max 10.00")
+    assert problem.endswith("limits.per_bet.tie: min 50.00 (its base game's) is above max 10.00")
+    (problem,) = problems_of(
+        path,
+        '[games.live-baccarat-dk]\nlimits = { min = "20.00", per_bet = { tie = { max = "10.00" } } }\n',
+    )
+    assert problem.endswith("limits.per_bet.tie: min 20.00 (the game's) is above max 10.00")
 
 
 def test_a_repeated_item_is_told_beside_a_bad_one_and_hides_no_later_check(tmp_path):
