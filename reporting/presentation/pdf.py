@@ -233,19 +233,24 @@ def _last_page_fill(document) -> float:
         return 1.0
     page_box = document.pages[-1]._page_box
     top, height = page_box.content_box_y(), page_box.height
-    lowest = top
+    body = [child for child in page_box.children if type(child).__name__ != "MarginBox"]
+    lowest = max(
+        (
+            box.position_y + box.margin_height()
+            for child in body
+            for box in _boxes(child)
+            if hasattr(box, "position_y") and hasattr(box, "margin_height")
+        ),
+        default=top,
+    )
+    return (max(lowest, top) - top) / height if height else 1.0
 
-    def walk(box) -> None:
-        nonlocal lowest
-        if hasattr(box, "position_y") and hasattr(box, "margin_height"):
-            lowest = max(lowest, box.position_y + box.margin_height())
-        for child in getattr(box, "children", None) or ():
-            walk(child)
 
-    for child in page_box.children:
-        if type(child).__name__ != "MarginBox":
-            walk(child)
-    return (lowest - top) / height if height else 1.0
+def _boxes(box) -> Iterator:
+    """A laid-out box and every box within it, in order."""
+    yield box
+    for child in getattr(box, "children", None) or ():
+        yield from _boxes(child)
 
 
 def _running_texts_wrapped(document) -> bool:
@@ -253,18 +258,16 @@ def _running_texts_wrapped(document) -> bool:
     line, or a text past its box's sides."""
     from weasyprint.formatting_structure.boxes import LineBox, MarginBox
 
-    def lines_and_texts(box) -> Iterator:
-        if isinstance(box, LineBox) or getattr(box, "text", None):
-            yield box
-        for child in getattr(box, "children", None) or ():
-            yield from lines_and_texts(child)
-
     for page in document.pages:
         for box in page._page_box.children:
             if not isinstance(box, MarginBox):
                 continue
             left, right = box.content_box_x(), box.content_box_x() + box.width
-            found = list(lines_and_texts(box))
+            found = [
+                part
+                for part in _boxes(box)
+                if isinstance(part, LineBox) or getattr(part, "text", None)
+            ]
             if sum(isinstance(part, LineBox) for part in found) > 1 or any(
                 part.position_x < left - 0.5 or part.position_x + part.width > right + 0.5
                 for part in found
@@ -279,16 +282,13 @@ def lines_past(document, *, margin: bool) -> list[str]:
     ``margin``, past the right margin (a page's body); without, past the paper's edges (the
     running header and footer, in the margins, too), each with its page and place."""
     found: list[str] = []
-
-    def walk(box, right: float, number: int) -> None:
-        if getattr(box, "text", None) and not (
-            box.position_x >= -0.5 and box.position_x + box.width <= right + 0.5
-        ):
-            found.append(f"page {number}: {box.text[:40]}... at {box.position_x:.0f}")
-        for child in getattr(box, "children", None) or ():
-            walk(child, right, number)
-
     for number, page in enumerate(document.pages, start=1):
         page_box = page._page_box
-        walk(page_box, page.width - page_box.margin_right if margin else page.width, number)
+        right = page.width - page_box.margin_right if margin else page.width
+        found += [
+            f"page {number}: {box.text[:40]}... at {box.position_x:.0f}"
+            for box in _boxes(page_box)
+            if getattr(box, "text", None)
+            and not (box.position_x >= -0.5 and box.position_x + box.width <= right + 0.5)
+        ]
     return found

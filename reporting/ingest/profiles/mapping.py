@@ -355,24 +355,24 @@ class RecordMapper:
         currency = None if game is None else game.currency
         offered = None if game is None else self._offered[game.id]
         bets = []
-        contexts = _contexts(record, self._levels)
+        contexts, whole = _contexts(record, self._levels)
         if not self.bets_held:
-            self._look_for_bets(record, contexts)
+            self._look_for_bets(record, contexts, whole)
         for context in contexts:
             bets.append(self._bet_of(context, currency, len(bets), offered))
         if not self.currency_held:
             self._look_for_currency(contexts)
         return bets
 
-    def _look_for_bets(self, record: dict[str, Any], contexts: list) -> None:
+    def _look_for_bets(self, record: dict[str, Any], contexts: list, whole: bool) -> None:
         """Note whether ``record`` holds its bets where the profile reads them (a bet, one of
         ``contexts``), or holds none where it should: a round whose every array on the bets'
-        path is there and empty, or null (``wagers: []``, each player's ``bets: []``, a round
-        nobody bet on) tells neither; one without one of them (``wager[]`` read from
-        ``wagers``, or ``wagers[].parts[]`` from wagers without parts) does not hold its
+        path is there (``whole``) and empty, or null (``wagers: []``, each player's ``bets:
+        []``, a round nobody bet on) tells neither; one without one of them (``wager[]`` read
+        from ``wagers``, or ``wagers[].parts[]`` from wagers without parts) does not hold its
         bets."""
         self.bets_held = bool(contexts)
-        if not self.bets_held and not _reaches_its_bets(record, self._levels):
+        if not self.bets_held and not whole:
             self.rounds_without_bets += 1
             self.first_keys = self.first_keys or tuple(record)
 
@@ -587,29 +587,15 @@ def _bet_reader(path: FieldPath) -> tuple[int, Callable[[Any], Any]]:
     return path.each_steps, getter(rest)
 
 
-def _reaches_its_bets(record: Any, levels: tuple[Callable[[Any], Any] | None, ...]) -> bool:
-    """Whether every array the bets' path (``levels``, as :func:`_contexts` reads them) steps
-    through is there in ``record``: a list, or null (none there)."""
-    elements = [record]
-    for get in levels:
-        deeper: list[Any] = []
-        for element in elements:
-            array = element if get is None else get(element)
-            if array is None:
-                continue
-            if type(array) is not list:
-                return False
-            deeper.extend(array)
-        elements = deeper
-    return True
-
-
 def _contexts(
     record: Any, levels: tuple[Callable[[Any], Any] | None, ...]
-) -> list[tuple[Any, ...]]:
+) -> tuple[list[tuple[Any, ...]], bool]:
     """Each bet's chain of elements: (round, element of the first [] array, ..., the bet);
-    ``levels`` reads each array on the element before (None: that element is the array)."""
+    ``levels`` reads each array on the element before (None: that element is the array).
+    And whether every array the path steps through is there (a list, or null: none there),
+    not missing from an element."""
     chains: list[tuple[Any, ...]] = [(record,)]
+    whole = True
     for get in levels:
         deeper = []
         for chain in chains:
@@ -621,7 +607,9 @@ def _contexts(
             array = chain[-1] if get is None else get(chain[-1])
             if type(array) is list:
                 deeper.extend([(*chain, element) for element in array])
-            elif array is not ABSENT and array is not None:
+            elif array is ABSENT:
+                whole = False
+            elif array is not None:
                 raise RecordError(_BAD, f"an array of bets is {shown(array)}")
         chains = deeper
-    return chains
+    return chains, whole

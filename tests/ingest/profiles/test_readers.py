@@ -1332,6 +1332,15 @@ def roma_export(path: Path, *hands: dict) -> Path:
     return path
 
 
+def refused_whole(path: Path, profile: Path, db: Path, config: str) -> str:
+    """What ``ingest`` says of ``path`` read with ``profile``, on one line, having refused it
+    whole: exit 2, nothing of it recorded."""
+    run = run_main("ingest", str(path), "--profile", str(profile), "--db", str(db), "--config", config)  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
+    return " ".join(run.stderr.split())
+
+
 @pytest.mark.parametrize(("each", "rounds"), [("wager[]", 3), ("wagers[].parts[]", 2)])
 def test_a_file_none_of_whose_rounds_holds_its_bets_where_the_profile_reads_them_is_refused(
     tmp_path, sample_config_path, each, rounds
@@ -1347,15 +1356,12 @@ def test_a_file_none_of_whose_rounds_holds_its_bets_where_the_profile_reads_them
     mended.write_text(ROMA, encoding="utf-8")
     misspelt.write_text(ROMA.replace("wagers[]", each), encoding="utf-8")
     db, config = tmp_path / "store.sqlite", str(sample_config_path)
-    run = run_main("ingest", str(path), "--profile", str(misspelt), "--db", str(db), "--config", config)  # fmt: skip
-    assert run.returncode == 2, run.stderr
     assert (
         f"{path}: no round of it holds its bets where the log profile roma-hands ({misspelt})"
         f" reads them, at {each} ([bet] each): its {rounds} rounds would load without their"
         " bets. Mend the profile's path, or read the file with the profile of its export (the"
         " first such round's keys: hand, wagers)"
-    ) in " ".join(run.stderr.split())
-    assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
+    ) in refused_whole(path, misspelt, db, config)
     right = run_main("ingest", str(path), "--profile", str(mended), "--db", str(db), "--config", config)  # fmt: skip
     assert right.returncode == 0, right.stderr
     assert (rows(db, "SELECT count(*) FROM rounds"), rows(db, "SELECT count(*) FROM bets")) == (
@@ -1439,14 +1445,11 @@ def test_a_file_none_of_whose_bets_holds_its_currency_where_the_profile_reads_it
     wager = {"ref": "W-2", "user": "acc-7", "on": "PLAYER", "amt": 10, "win": 10, "cur": "DKK"}
     export = roma_export(tmp_path / "hands.jsonl", roma_hand(1), roma_hand(2, [wager]))
     db, config = tmp_path / "store.sqlite", str(sample_config_path)
-    run = run_main("ingest", str(export), "--profile", str(misspelt), "--db", str(db), "--config", config)  # fmt: skip
-    assert run.returncode == 2, run.stderr
     assert (
         f"{export}: no bet of it holds a currency where the log profile roma-hands ({misspelt})"
         " reads it, at wagers[].currency ([bet] currency): its 2 bets would be taken in their"
         " game's currency, whatever the export writes."
-    ) in " ".join(run.stderr.split())
-    assert rows(db, "SELECT count(*) FROM ingest_log") == [(0,)]
+    ) in refused_whole(export, misspelt, db, config)
     read_right = run_main("ingest", str(export), "--profile", str(right), "--db", str(db), "--config", config)  # fmt: skip
     assert read_right.returncode == 1, read_right.stderr  # the bet in DKK: its round's reject
     assert rows(db, "SELECT round_id, currency FROM bets") == [("R-1", "EUR")]
